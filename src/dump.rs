@@ -1,0 +1,1 @@
+//! Renders records in the reference tools' parser-test format.

@@ -1,0 +1,184 @@
+//! Splits a [`TraceSource`] into lines, reading it in fixed-size slices.
+//!
+//! Invariants: every byte of the source belongs to exactly one line; line
+//! numbers start at 1; a line's offset is the source offset of its first byte;
+//! the text handed out excludes the `\n` (a `\r` before it is left for the
+//! parser to drop); a final line without `\n` is still a line. Memory use is
+//! one slice buffer, however large the source.
+
+use crate::source::{SourceError, TraceSource};
+
+/// Default slice size: large enough that per-read overhead vanishes, small
+/// enough to stay cache- and browser-friendly.
+pub const DEFAULT_CHUNK: usize = 1 << 20;
+
+/// A line of the trace.
+#[derive(Clone, Copy, Debug)]
+pub struct Line<'a> {
+    /// 1-based line number.
+    pub number: u64,
+    /// Byte offset of the first byte of the line in the source.
+    pub offset: u64,
+    /// Line text without the terminating `\n`.
+    pub text: &'a [u8],
+}
+
+/// Streams lines out of a source, one slice at a time.
+pub struct LineReader<S: TraceSource> {
+    source: S,
+    buf: Vec<u8>,
+    /// Valid bytes in `buf` are `start..filled`.
+    start: usize,
+    filled: usize,
+    /// Source offset of `buf[0]`.
+    buf_offset: u64,
+    /// Next source offset to read.
+    read_offset: u64,
+    end_offset: u64,
+    next_number: u64,
+    eof: bool,
+}
+
+impl<S: TraceSource> LineReader<S> {
+    pub fn new(source: S) -> Self {
+        let end = source.len();
+        Self::with_range(source, 0, end, 1, DEFAULT_CHUNK)
+    }
+
+    /// Reads lines from `start` (which must be a line start, numbered
+    /// `first_line`) up to `end`, in slices of `chunk` bytes.
+    pub fn with_range(source: S, start: u64, end: u64, first_line: u64, chunk: usize) -> Self {
+        LineReader {
+            source,
+            buf: vec![0; chunk.max(4096)],
+            start: 0,
+            filled: 0,
+            buf_offset: start,
+            read_offset: start,
+            end_offset: end,
+            next_number: first_line,
+            eof: false,
+        }
+    }
+
+    pub fn source(&self) -> &S {
+        &self.source
+    }
+
+    /// Offset just past the last line handed out.
+    pub fn position(&self) -> u64 {
+        self.buf_offset + self.start as u64
+    }
+
+    pub fn into_source(self) -> S {
+        self.source
+    }
+
+    /// The next line, or `None` at the end.
+    pub fn next_line(&mut self) -> Result<Option<Line<'_>>, SourceError> {
+        loop {
+            if let Some(nl) = memchr::memchr(b'\n', &self.buf[self.start..self.filled]) {
+                let s = self.start;
+                let e = s + nl;
+                self.start = e + 1;
+                let number = self.next_number;
+                self.next_number += 1;
+                return Ok(Some(Line {
+                    number,
+                    offset: self.buf_offset + s as u64,
+                    text: &self.buf[s..e],
+                }));
+            }
+            if self.eof {
+                if self.start < self.filled {
+                    let s = self.start;
+                    let e = self.filled;
+                    self.start = e;
+                    let number = self.next_number;
+                    self.next_number += 1;
+                    return Ok(Some(Line {
+                        number,
+                        offset: self.buf_offset + s as u64,
+                        text: &self.buf[s..e],
+                    }));
+                }
+                return Ok(None);
+            }
+            self.refill()?;
+        }
+    }
+
+    fn refill(&mut self) -> Result<(), SourceError> {
+        // Keep the partial line, moving it to the front; grow the buffer if a
+        // single line is longer than it.
+        let keep = self.filled - self.start;
+        self.buf.copy_within(self.start..self.filled, 0);
+        self.buf_offset += self.start as u64;
+        self.start = 0;
+        self.filled = keep;
+        if self.filled == self.buf.len() {
+            let n = self.buf.len() * 2;
+            self.buf.resize(n, 0);
+        }
+        let want = ((self.end_offset - self.read_offset) as usize).min(self.buf.len() - self.filled);
+        if want == 0 {
+            self.eof = true;
+            return Ok(());
+        }
+        let got = self
+            .source
+            .read_at(self.read_offset, &mut self.buf[self.filled..self.filled + want])?;
+        if got == 0 {
+            self.eof = true;
+        }
+        self.filled += got;
+        self.read_offset += got as u64;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::SliceSource;
+
+    fn collect(data: &[u8], chunk: usize) -> Vec<(u64, u64, Vec<u8>)> {
+        let mut r = LineReader::with_range(SliceSource(data), 0, data.len() as u64, 1, chunk);
+        let mut out = Vec::new();
+        while let Some(l) = r.next_line().unwrap() {
+            out.push((l.number, l.offset, l.text.to_vec()));
+        }
+        out
+    }
+
+    #[test]
+    fn splits_lines_with_offsets() {
+        let v = collect(b"ab\r\n\ncd", 4096);
+        assert_eq!(
+            v,
+            vec![(1, 0, b"ab\r".to_vec()), (2, 4, b"".to_vec()), (3, 5, b"cd".to_vec())]
+        );
+    }
+
+    #[test]
+    fn lines_longer_than_the_buffer() {
+        let mut data = vec![b'x'; 10000];
+        data.push(b'\n');
+        data.extend_from_slice(b"y\n");
+        let v = collect(&data, 4096);
+        assert_eq!(v.len(), 2);
+        assert_eq!(v[0].2.len(), 10000);
+        assert_eq!(v[1], (2, 10001, b"y".to_vec()));
+    }
+
+    #[test]
+    fn every_byte_accounted_for() {
+        let data: Vec<u8> = (0..50_000u32)
+            .flat_map(|i| format!("{} clk line\n", i).into_bytes())
+            .collect();
+        let v = collect(&data, 4096);
+        assert_eq!(v.len(), 50_000);
+        let total: usize = v.iter().map(|l| l.2.len() + 1).sum();
+        assert_eq!(total, data.len());
+    }
+}

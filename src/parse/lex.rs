@@ -1,0 +1,354 @@
+//! Byte-level tokenizer for one trace line.
+//!
+//! Tokens follow the reference tools' lexical rules: words are runs of
+//! alphanumerics and `_-.#`, the characters `:()[],<>` are single-character
+//! tokens, whitespace separates. Other bytes (`{`, `;`, `=`, non-ASCII) are
+//! returned as [`TokKind::Other`] so callers decide whether they are an error
+//! or the start of free text. Nothing here allocates.
+
+/// Character classes, one lookup per byte on the hot path.
+const WORD: u8 = 1;
+const PUNCT: u8 = 2;
+const SPACE: u8 = 4;
+const HEX: u8 = 8;
+const DEC: u8 = 16;
+
+const fn build_classes() -> [u8; 256] {
+    let mut t = [0u8; 256];
+    let mut c = 0usize;
+    while c < 256 {
+        let b = c as u8;
+        let mut v = 0;
+        if b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || b == b'.' || b == b'#' {
+            v |= WORD;
+        }
+        if matches!(b, b':' | b'(' | b')' | b'[' | b']' | b',' | b'<' | b'>') {
+            v |= PUNCT;
+        }
+        // isspace() in the C locale.
+        if matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c) {
+            v |= SPACE;
+        }
+        if b.is_ascii_hexdigit() {
+            v |= HEX;
+        }
+        if b.is_ascii_digit() {
+            v |= DEC;
+        }
+        t[c] = v;
+        c += 1;
+    }
+    t
+}
+
+static CLASS: [u8; 256] = build_classes();
+
+#[inline(always)]
+pub fn is_space(b: u8) -> bool {
+    CLASS[b as usize] & SPACE != 0
+}
+
+#[inline(always)]
+pub fn is_word(b: u8) -> bool {
+    CLASS[b as usize] & WORD != 0
+}
+
+#[inline(always)]
+pub fn is_hex(b: u8) -> bool {
+    CLASS[b as usize] & HEX != 0
+}
+
+#[inline(always)]
+pub fn is_dec(b: u8) -> bool {
+    CLASS[b as usize] & DEC != 0
+}
+
+/// Value of a hex digit (caller has checked [`is_hex`]).
+#[inline(always)]
+pub fn hex_val(b: u8) -> u8 {
+    (b & 0x0f) + if b >= b'A' { 9 } else { 0 }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TokKind {
+    Word,
+    /// One of `:()[],<>`.
+    Punct(u8),
+    /// A byte that is neither word, punctuation nor space.
+    Other(u8),
+    Eol,
+}
+
+/// A token: its kind and byte range within the line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tok {
+    pub kind: TokKind,
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Tok {
+    #[inline]
+    pub fn is_word(&self) -> bool {
+        self.kind == TokKind::Word
+    }
+    #[inline]
+    pub fn is_punct(&self, c: u8) -> bool {
+        self.kind == TokKind::Punct(c)
+    }
+    #[inline]
+    pub fn is_eol(&self) -> bool {
+        self.kind == TokKind::Eol
+    }
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.end - self.start
+    }
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.start == self.end
+    }
+}
+
+/// Cursor over one line (already stripped of its line terminator).
+#[derive(Clone, Copy, Debug)]
+pub struct Lexer<'a> {
+    pub line: &'a [u8],
+    pub pos: usize,
+}
+
+impl<'a> Lexer<'a> {
+    #[inline]
+    pub fn new(line: &'a [u8]) -> Self {
+        Lexer { line, pos: 0 }
+    }
+
+    /// Next token, advancing past it.
+    #[inline]
+    pub fn next(&mut self) -> Tok {
+        let line = self.line;
+        let mut p = self.pos;
+        while p < line.len() && is_space(line[p]) {
+            p += 1;
+        }
+        if p == line.len() {
+            self.pos = p;
+            return Tok {
+                kind: TokKind::Eol,
+                start: p,
+                end: p,
+            };
+        }
+        let b = line[p];
+        let class = CLASS[b as usize];
+        if class & PUNCT != 0 {
+            self.pos = p + 1;
+            return Tok {
+                kind: TokKind::Punct(b),
+                start: p,
+                end: p + 1,
+            };
+        }
+        if class & WORD != 0 {
+            let start = p;
+            p += 1;
+            while p < line.len() && is_word(line[p]) {
+                p += 1;
+            }
+            self.pos = p;
+            return Tok {
+                kind: TokKind::Word,
+                start,
+                end: p,
+            };
+        }
+        self.pos = p + 1;
+        Tok {
+            kind: TokKind::Other(b),
+            start: p,
+            end: p + 1,
+        }
+    }
+
+    /// The token after the current position, without consuming it.
+    #[inline]
+    pub fn peek(&self) -> Tok {
+        let mut copy = *self;
+        copy.next()
+    }
+
+    /// Text of a token.
+    #[inline]
+    pub fn text(&self, t: Tok) -> &'a [u8] {
+        &self.line[t.start..t.end]
+    }
+
+    /// Rest of the line from byte offset `from`.
+    #[inline]
+    pub fn rest_from(&self, from: usize) -> &'a [u8] {
+        &self.line[from.min(self.line.len())..]
+    }
+
+    /// Rest of the line from the current position, leading whitespace skipped.
+    #[inline]
+    pub fn rest(&self) -> &'a [u8] {
+        let mut p = self.pos;
+        while p < self.line.len() && is_space(self.line[p]) {
+            p += 1;
+        }
+        &self.line[p..]
+    }
+
+    /// Moves the cursor back to `pos` (a token's start).
+    #[inline]
+    pub fn rewind(&mut self, pos: usize) {
+        self.pos = pos;
+    }
+
+    #[inline]
+    pub fn is(&self, t: Tok, word: &[u8]) -> bool {
+        t.is_word() && self.text(t) == word
+    }
+}
+
+/// Whether every byte is a hex digit (and there is at least one).
+#[inline]
+pub fn all_hex(s: &[u8]) -> bool {
+    !s.is_empty() && s.iter().all(|&b| is_hex(b))
+}
+
+/// Whether every byte is a decimal digit (and there is at least one).
+#[inline]
+pub fn all_dec(s: &[u8]) -> bool {
+    !s.is_empty() && s.iter().all(|&b| is_dec(b))
+}
+
+/// Parses hex digits into a u64, ignoring `_` separators. `None` if a byte is
+/// neither, if there are no digits, or if the value overflows 64 bits.
+#[inline]
+pub fn parse_hex(s: &[u8]) -> Option<u64> {
+    let mut v: u64 = 0;
+    let mut digits = 0u32;
+    for &b in s {
+        if b == b'_' {
+            continue;
+        }
+        if !is_hex(b) {
+            return None;
+        }
+        if digits >= 16 && v >> 60 != 0 {
+            return None;
+        }
+        v = (v << 4) | u64::from(hex_val(b));
+        digits += 1;
+    }
+    if digits == 0 {
+        None
+    } else {
+        Some(v)
+    }
+}
+
+/// Parses hex digits like [`parse_hex`], keeping only the low 64 bits of
+/// longer values (as `stoull` would refuse; callers that need wide values
+/// use byte-wise decoding instead).
+#[inline]
+pub fn parse_hex_wrapping(s: &[u8]) -> Option<u64> {
+    let mut v: u64 = 0;
+    let mut digits = 0u32;
+    for &b in s {
+        if b == b'_' {
+            continue;
+        }
+        if !is_hex(b) {
+            return None;
+        }
+        v = (v << 4) | u64::from(hex_val(b));
+        digits += 1;
+    }
+    if digits == 0 {
+        None
+    } else {
+        Some(v)
+    }
+}
+
+/// Parses a decimal number. `None` on a non-digit, no digits, or overflow.
+#[inline]
+pub fn parse_dec(s: &[u8]) -> Option<u64> {
+    if s.is_empty() {
+        return None;
+    }
+    let mut v: u64 = 0;
+    for &b in s {
+        if !is_dec(b) {
+            return None;
+        }
+        v = v.checked_mul(10)?.checked_add(u64::from(b - b'0'))?;
+    }
+    Some(v)
+}
+
+/// Parses `0x`-prefixed or bare hex.
+#[inline]
+pub fn parse_hex_0x(s: &[u8]) -> Option<u64> {
+    let s = s
+        .strip_prefix(b"0x")
+        .or_else(|| s.strip_prefix(b"0X"))
+        .unwrap_or(s);
+    parse_hex(s)
+}
+
+/// Trims ASCII whitespace at both ends.
+#[inline]
+pub fn trim(s: &[u8]) -> &[u8] {
+    let mut a = 0;
+    let mut b = s.len();
+    while a < b && is_space(s[a]) {
+        a += 1;
+    }
+    while b > a && is_space(s[b - 1]) {
+        b -= 1;
+    }
+    &s[a..b]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_follow_reference_rules() {
+        let line = b"  12 clk IT (12) 0000802c:1afb T svc_s : SUBNE {r3}";
+        let mut lx = Lexer::new(line);
+        let mut words = Vec::new();
+        loop {
+            let t = lx.next();
+            match t.kind {
+                TokKind::Eol => break,
+                _ => words.push(String::from_utf8_lossy(lx.text(t)).into_owned()),
+            }
+        }
+        assert_eq!(
+            words,
+            [
+                "12", "clk", "IT", "(", "12", ")", "0000802c", ":", "1afb", "T", "svc_s", ":",
+                "SUBNE", "{", "r3", "}"
+            ]
+        );
+    }
+
+    #[test]
+    fn numbers() {
+        assert_eq!(parse_hex(b"00000000_0000ca68"), Some(0xca68));
+        assert_eq!(parse_hex(b"fFfF"), Some(0xffff));
+        assert_eq!(parse_hex(b"ffffffffffffffff"), Some(u64::MAX));
+        assert_eq!(parse_hex(b"1ffffffffffffffff"), None);
+        assert_eq!(parse_hex(b"xyz"), None);
+        assert_eq!(parse_hex(b"_"), None);
+        assert_eq!(parse_dec(b"18446744073709551615"), Some(u64::MAX));
+        assert_eq!(parse_dec(b"18446744073709551616"), None);
+        assert_eq!(parse_hex_0x(b"0x1f"), Some(0x1f));
+        assert_eq!(trim(b"  a b \r"), b"a b");
+    }
+}

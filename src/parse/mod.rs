@@ -1,0 +1,171 @@
+//! Trace parser: bytes of one line in, one typed [`Record`] out.
+//!
+//! The public surface is [`Parser`], [`ParseOptions`], [`Dialect`] and the
+//! record types; each dialect lives in a private module. The parser keeps the
+//! little state that spans lines (the previous timestamp, the LD/ST
+//! continuation column) and scratch buffers that records borrow, so parsing
+//! allocates nothing per line.
+
+mod armulator;
+mod ep;
+mod extra;
+pub(crate) mod lex;
+mod record;
+mod regs;
+mod tarmac;
+
+pub use record::*;
+pub use regs::{RegClass, RegId};
+
+/// Trace dialects that need different grammars. Everything Fast Models,
+/// ES/LD/ST, gem5 and RTL simulators write is one general Tarmac grammar (as in
+/// the reference tools); ARMulator's older tracer and TI's EP trace differ.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    Tarmac,
+    Armulator,
+    TiEp,
+}
+
+impl Dialect {
+    pub fn name(self) -> &'static str {
+        match self {
+            Dialect::Tarmac => "tarmac",
+            Dialect::Armulator => "armulator",
+            Dialect::TiEp => "ti-ep",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<Dialect> {
+        match s {
+            "tarmac" => Some(Dialect::Tarmac),
+            "armulator" => Some(Dialect::Armulator),
+            "ti-ep" | "ep" => Some(Dialect::TiEp),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ParseOptions {
+    /// Instruction lines without an instruction-set state are Thumb
+    /// (`--implicit-thumb`).
+    pub implicit_thumb: bool,
+    /// The traced CPU is big-endian (`--bi`).
+    pub big_endian: bool,
+    /// Force a dialect instead of detecting it.
+    pub dialect: Option<Dialect>,
+}
+
+/// Guesses the dialect from the first bytes of a trace.
+pub fn detect_dialect(sample: &[u8]) -> Dialect {
+    let mut armulator = 0;
+    let mut ep = 0;
+    let mut tarmac = 0;
+    for line in sample.split(|&b| b == b'\n').take(200) {
+        let line = lex::trim(line);
+        if line.is_empty() {
+            continue;
+        }
+        if ep::looks_like_ep(line) {
+            ep += 1;
+        } else if armulator::looks_like_armulator(line) {
+            armulator += 1;
+        } else {
+            tarmac += 1;
+        }
+    }
+    if ep > 0 && ep >= tarmac && ep >= armulator {
+        Dialect::TiEp
+    } else if armulator > 0 && armulator >= tarmac {
+        Dialect::Armulator
+    } else {
+        Dialect::Tarmac
+    }
+}
+
+/// LD/ST continuation: a line whose first token starts in the column where the
+/// previous LD/ST line's address started repeats that line's type.
+#[derive(Clone, Copy, Debug)]
+struct Continuation {
+    store: bool,
+    column: usize,
+}
+
+/// Scratch space records borrow from. Sized for the widest register (SVE z,
+/// 256 bytes) and the widest memory record (a 16-byte diagram or `MR16`).
+struct Scratch {
+    bytes: [u8; 256],
+    known: [u8; 256],
+    accessed: [u8; 256],
+    reglist: Vec<RegListEntry>,
+}
+
+/// Stateful line parser. Feed it every line of a trace in order.
+pub struct Parser {
+    opts: ParseOptions,
+    dialect: Dialect,
+    prev_time: u64,
+    cont: Option<Continuation>,
+    scratch: Scratch,
+}
+
+impl Parser {
+    /// A parser for `dialect` (use [`detect_dialect`] on the first bytes of
+    /// the trace when `opts.dialect` is `None`).
+    pub fn new(opts: ParseOptions, dialect: Dialect) -> Parser {
+        Parser {
+            opts,
+            dialect: opts.dialect.unwrap_or(dialect),
+            prev_time: 0,
+            cont: None,
+            scratch: Scratch {
+                bytes: [0; 256],
+                known: [0; 256],
+                accessed: [0; 256],
+                reglist: Vec::with_capacity(16),
+            },
+        }
+    }
+
+    /// A parser whose dialect is forced by `opts` or detected from `sample`.
+    pub fn for_sample(opts: ParseOptions, sample: &[u8]) -> Parser {
+        let dialect = opts.dialect.unwrap_or_else(|| detect_dialect(sample));
+        Parser::new(opts, dialect)
+    }
+
+    pub fn dialect(&self) -> Dialect {
+        self.dialect
+    }
+
+    pub fn options(&self) -> &ParseOptions {
+        &self.opts
+    }
+
+    /// Forgets inter-line state, as at the start of a file. Used when
+    /// re-parsing a window that begins at a known instruction boundary.
+    pub fn reset(&mut self, time: u64) {
+        self.prev_time = time;
+        self.cont = None;
+    }
+
+    /// Timestamp a line without one would inherit.
+    pub fn current_time(&self) -> u64 {
+        self.prev_time
+    }
+
+    /// Parses one line. The line excludes its `\n`; a trailing `\r` (and any
+    /// run of `\r`/`\n`) is ignored.
+    pub fn parse_line<'a>(&'a mut self, line: &'a [u8]) -> Record<'a> {
+        let mut end = line.len();
+        while end > 0 && (line[end - 1] == b'\r' || line[end - 1] == b'\n') {
+            end -= 1;
+        }
+        let line = &line[..end];
+        match self.dialect {
+            Dialect::Tarmac => tarmac::parse(self, line),
+            Dialect::Armulator => armulator::parse(self, line),
+            Dialect::TiEp => ep::parse(self, line),
+        }
+    }
+}

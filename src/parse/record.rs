@@ -1,0 +1,520 @@
+//! The typed records the parser yields, one per trace line.
+//!
+//! Records borrow from the line text and from the parser's scratch buffers, so
+//! producing one allocates nothing. A record lives until the next call to
+//! [`crate::parse::Parser::parse_line`].
+
+use super::regs::RegId;
+
+/// Unit written after a timestamp. `None` on the record means no unit was given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimeUnit {
+    Clk,
+    Ns,
+    Ps,
+    Cs,
+    Cyc,
+    Tic,
+    /// Microseconds, seen with fractional values (`10.356000us`); such values
+    /// are normalised to picoseconds, as the reference tools do.
+    Us,
+}
+
+impl TimeUnit {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TimeUnit::Clk => "clk",
+            TimeUnit::Ns => "ns",
+            TimeUnit::Ps => "ps",
+            TimeUnit::Cs => "cs",
+            TimeUnit::Cyc => "cyc",
+            TimeUnit::Tic => "tic",
+            TimeUnit::Us => "us",
+        }
+    }
+}
+
+/// One parsed line.
+#[derive(Clone, Debug)]
+pub struct Record<'a> {
+    /// Timestamp of the line; inherited from the previous line when absent.
+    pub time: u64,
+    /// Whether the line carried its own timestamp.
+    pub has_time: bool,
+    pub unit: Option<TimeUnit>,
+    /// Trace source identifier (`cpu0`), when the dialect has one.
+    pub cpu: Option<&'a [u8]>,
+    pub kind: RecordKind<'a>,
+}
+
+/// What a line says.
+#[derive(Clone, Debug)]
+pub enum RecordKind<'a> {
+    /// Empty or whitespace-only line.
+    Blank,
+    /// A line belonging to the container format rather than the event stream:
+    /// `Tarmac Text Rev 3t`, ARMulator's `Date:`/`Source:`/`Options:`, the TI
+    /// EP banner and `####Version:N`.
+    Header(Header<'a>),
+    Instruction(Instruction<'a>),
+    Register(RegisterWrite<'a>),
+    /// ARMulator's `R r14=20000060, cpsr=200000d3`: several registers on one line.
+    RegisterList(RegisterList<'a>),
+    Memory(MemoryAccess<'a>),
+    /// CPU exceptions and other `E`/`EXC` events.
+    Exception(Exception<'a>),
+    /// Program-flow records: Fast Models `FD`/`FI`/`FR`, ES-style `BR`.
+    Branch(Branch<'a>),
+    /// Memory-bus transactions (`B...` lines), and ARMulator bus/memory cycles.
+    Bus(BusCycle<'a>),
+    /// `CACHE <id> LINE <line> <op> 0x<paddr>`.
+    Cache(CacheLine<'a>),
+    /// `CACHE MAINTENANCE <side> <op> <scope> <data> ...`.
+    CacheMaintenance(CacheMaintenance<'a>),
+    /// `TTW`/`TTU` translation table walk or update.
+    TableWalk(TableWalk<'a>),
+    /// `TLB`/`WALKCACHE` `FILL`/`EVICT`.
+    Tlb(Tlb<'a>),
+    /// `R DC ...`, `R IC ...`, `R TLBI ...`, `R AT ...`: system operations
+    /// written in register-update syntax.
+    SystemOp(SystemOp<'a>),
+    /// One record of TI's C64x+ EP trace.
+    EpTrace(EpRecord),
+    /// A known line type with no effect on machine state (`CADI`, `SIGNAL`,
+    /// `E DebugEvent_...`, aborted accesses, instruction-fetch bus lines, ...).
+    Text(TextEvent<'a>),
+    /// A line the parser could not understand.
+    Unparsed(Unparsed),
+}
+
+impl RecordKind<'_> {
+    /// Stable lower-case name used in statistics and JSON output.
+    pub fn name(&self) -> &'static str {
+        match self {
+            RecordKind::Blank => "blank",
+            RecordKind::Header(_) => "header",
+            RecordKind::Instruction(_) => "instruction",
+            RecordKind::Register(_) => "register",
+            RecordKind::RegisterList(_) => "register_list",
+            RecordKind::Memory(_) => "memory",
+            RecordKind::Exception(_) => "exception",
+            RecordKind::Branch(_) => "branch",
+            RecordKind::Bus(_) => "bus",
+            RecordKind::Cache(_) => "cache",
+            RecordKind::CacheMaintenance(_) => "cache_maintenance",
+            RecordKind::TableWalk(_) => "table_walk",
+            RecordKind::Tlb(_) => "tlb",
+            RecordKind::SystemOp(_) => "system_op",
+            RecordKind::EpTrace(_) => "ep_trace",
+            RecordKind::Text(_) => "text",
+            RecordKind::Unparsed(_) => "unparsed",
+        }
+    }
+
+    /// Every kind name, in a fixed order (for tables and counters).
+    pub const NAMES: [&'static str; 17] = [
+        "blank",
+        "header",
+        "instruction",
+        "register",
+        "register_list",
+        "memory",
+        "exception",
+        "branch",
+        "bus",
+        "cache",
+        "cache_maintenance",
+        "table_walk",
+        "tlb",
+        "system_op",
+        "ep_trace",
+        "text",
+        "unparsed",
+    ];
+
+    /// Index of this kind in [`RecordKind::NAMES`].
+    pub fn index(&self) -> usize {
+        match self {
+            RecordKind::Blank => 0,
+            RecordKind::Header(_) => 1,
+            RecordKind::Instruction(_) => 2,
+            RecordKind::Register(_) => 3,
+            RecordKind::RegisterList(_) => 4,
+            RecordKind::Memory(_) => 5,
+            RecordKind::Exception(_) => 6,
+            RecordKind::Branch(_) => 7,
+            RecordKind::Bus(_) => 8,
+            RecordKind::Cache(_) => 9,
+            RecordKind::CacheMaintenance(_) => 10,
+            RecordKind::TableWalk(_) => 11,
+            RecordKind::Tlb(_) => 12,
+            RecordKind::SystemOp(_) => 13,
+            RecordKind::EpTrace(_) => 14,
+            RecordKind::Text(_) => 15,
+            RecordKind::Unparsed(_) => 16,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HeaderKind {
+    /// `Tarmac Text Rev 3t`
+    TarmacText,
+    /// ARMulator tracer `Date:`, `Source:`, `Options:` lines.
+    Armulator,
+    /// TI EP trace banner (`####...`) and `####Version:N`.
+    EpBanner,
+    EpVersion(u32),
+}
+
+#[derive(Clone, Debug)]
+pub struct Header<'a> {
+    pub kind: HeaderKind,
+    pub text: &'a [u8],
+}
+
+/// Instruction-set state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ISet {
+    Arm,
+    Thumb,
+    A64,
+    /// `X`: ThumbEE.
+    ThumbEE,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Effect {
+    Executed,
+    /// Reached but failed its condition (`IS`, or `ES ... CCFAIL`).
+    CondFail,
+    /// The fetch failed and the encoding is `--------`.
+    FetchFail,
+}
+
+/// Which line type introduced an instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InstrForm {
+    /// `IT`
+    Taken,
+    /// `IS`
+    Skipped,
+    /// `IF`
+    Folded,
+    /// `ES`
+    Es,
+}
+
+#[derive(Clone, Debug)]
+pub struct Instruction<'a> {
+    pub form: InstrForm,
+    pub effect: Effect,
+    /// Virtual address of the instruction (never with the Thumb bit set).
+    pub pc: u64,
+    /// Physical address, when given as `va:pa`.
+    pub phys: Option<u64>,
+    pub iset: ISet,
+    /// Width of the encoding in bits: 16 or 32 (from the digit count).
+    pub width: u8,
+    /// The encoding as written (logical value; for 32-bit Thumb, first halfword first).
+    pub encoding: u64,
+    /// CPU mode such as `svc_s` or `EL3h_s`; `None` when absent.
+    pub mode: Option<&'a [u8]>,
+    /// The `(inst_id)` tick count, when present.
+    pub inst_id: Option<u64>,
+    /// Everything after the fields, trailing whitespace kept.
+    pub disassembly: &'a [u8],
+}
+
+/// One register update. Values are little-endian: `bytes[0]` is the least
+/// significant byte. `known[i]` is false for bytes written as `--`, which the
+/// update leaves unchanged.
+#[derive(Clone, Debug)]
+pub struct RegisterWrite<'a> {
+    /// The name as written in the trace (`r13_svc`, `SP_EL3`, `X0`, `TPIDRRO_EL0`).
+    pub name: &'a [u8],
+    /// The canonical register, or `None` for registers no view models
+    /// (most system registers).
+    pub reg: Option<RegId>,
+    /// The `(extra-info)` word, e.g. `USR` or `AARCH32`.
+    pub extra: Option<&'a [u8]>,
+    /// The `<hi:lo>` bit range, when given.
+    pub bit_range: Option<(u16, u16)>,
+    /// Register contents, least significant byte first, covering the whole register.
+    pub bytes: &'a [u8],
+    /// Per byte: 1 if this update sets it, 0 if it leaves it unchanged.
+    pub known: &'a [u8],
+    /// Text after the value (`__C_`, `(MSP)`), trimmed.
+    pub interpretation: &'a [u8],
+}
+
+/// One `name=value` of an ARMulator register line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RegListEntry {
+    /// Byte range of the name within the line.
+    pub name_start: u32,
+    pub name_end: u32,
+    pub reg: Option<RegId>,
+    pub value: u64,
+    /// Number of hex digits written (the value's width is `digits / 2` bytes).
+    pub digits: u8,
+}
+
+/// ARMulator-style multi-register line: `R r14=20000060, cpsr=200000d3`.
+#[derive(Clone, Debug)]
+pub struct RegisterList<'a> {
+    pub line: &'a [u8],
+    pub entries: &'a [RegListEntry],
+}
+
+impl<'a> RegisterList<'a> {
+    pub fn name(&self, e: &RegListEntry) -> &'a [u8] {
+        &self.line[e.name_start as usize..e.name_end as usize]
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MemDirection {
+    Read,
+    Write,
+    /// `MU<sz>_<op>` atomic update: the value is what ends up in memory.
+    Update,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MemForm {
+    /// `MR4 addr value` and relatives: one value in logical order.
+    Contiguous,
+    /// `LD`/`ST` 16-byte diagram.
+    Diagram,
+}
+
+/// Atomic operation of an `MU` record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AtomicOp {
+    Add,
+    Bic,
+    Cas,
+    Eor,
+    Orr,
+    Smax,
+    Smin,
+    Swp,
+    Umax,
+    Umin,
+}
+
+/// A data access by the processor.
+///
+/// `bytes` and `known` describe memory in address order: `bytes[i]` is the
+/// byte at `addr + i` (endianness already applied). `accessed[i]` is 0 for
+/// diagram bytes written `..`; `known[i]` is 0 for bytes accessed but not
+/// shown (`##`, `xx`).
+#[derive(Clone, Debug)]
+pub struct MemoryAccess<'a> {
+    pub direction: MemDirection,
+    pub form: MemForm,
+    /// Type word as written (`MR4`, `MNW4___D`, `W08`, `LD`), for display.
+    pub type_word: &'a [u8],
+    pub addr: u64,
+    pub phys: Option<u64>,
+    /// Access size in bytes as the type word gives it (for diagrams, 16).
+    pub size: u8,
+    pub exclusive: bool,
+    /// `T`: unprivileged access.
+    pub translated: bool,
+    /// `L`: locked access.
+    pub locked: bool,
+    pub atomic: Option<AtomicOp>,
+    /// Cortex-M4 style: data written in memory order rather than logical order.
+    pub memory_order: bool,
+    pub bytes: &'a [u8],
+    pub accessed: &'a [u8],
+    pub known: &'a [u8],
+    /// For contiguous records, the value token(s) as written (logical order);
+    /// kept so that renderings can show exactly what the trace said.
+    pub value_text: &'a [u8],
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExceptionForm {
+    /// Fast Models `E <value> [mode] [value1] <number> <desc>`.
+    CoreEvent,
+    /// `ES EXC ...`, `EXC ...`, `ES Reset`.
+    Exc,
+    /// Other `E` lines (Cadence-style `E HRESETn 0`).
+    Signal,
+    /// ARMulator `E <word1> <word2> <number>`.
+    Armulator,
+}
+
+#[derive(Clone, Debug)]
+pub struct Exception<'a> {
+    pub form: ExceptionForm,
+    /// First value (usually the pc), when present.
+    pub value: Option<u64>,
+    /// Second value (ARMulator word2, Fast Models value1).
+    pub value2: Option<u64>,
+    /// Event number (`00000019`, `0x10005`, `[0x200]`).
+    pub number: Option<u64>,
+    /// Event name or description (`CoreEvent_ModeChange`, `Reset`).
+    pub name: &'a [u8],
+    /// New mode for mode-change events.
+    pub mode: Option<&'a [u8]>,
+    /// The text after the type word, for display.
+    pub text: &'a [u8],
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BranchKind {
+    /// `FD`: direct branch.
+    Direct,
+    /// `FI`: indirect branch.
+    Indirect,
+    /// `FR`: return from exception.
+    ExceptionReturn,
+    /// ES-style `BR (target) state`.
+    Es,
+}
+
+#[derive(Clone, Debug)]
+pub struct Branch<'a> {
+    pub kind: BranchKind,
+    pub inst_id: Option<u64>,
+    /// Address of the branch instruction (not given by `BR` lines).
+    pub from: Option<u64>,
+    pub target: u64,
+    /// Instruction set after the branch.
+    pub iset: Option<ISet>,
+    pub text: &'a [u8],
+}
+
+/// A bus or memory cycle outside the processor's data accesses: Fast Models
+/// `B<rw><sz><fd><lk><p><s> I<wrcbs> O<wrcbs> <master> <addr> <data>` and
+/// ARMulator `M`/`B` cycle lines (`MNR4O___ 00008000 E28F8090`, `MI`, `MC`).
+#[derive(Clone, Debug)]
+pub struct BusCycle<'a> {
+    pub type_word: &'a [u8],
+    /// Read (true) or write (false); `None` for idle/coprocessor cycles.
+    pub read: Option<bool>,
+    pub size: Option<u8>,
+    /// ARMulator: `S` sequential / `N` non-sequential.
+    pub sequential: Option<bool>,
+    /// Opcode (instruction) fetch.
+    pub opcode_fetch: bool,
+    pub locked: bool,
+    pub exclusive: bool,
+    pub privileged: bool,
+    pub secure: Option<bool>,
+    pub speculative: bool,
+    /// `MI`/`MIO` idle cycle, `MC` coprocessor cycle.
+    pub idle: bool,
+    pub coprocessor: bool,
+    pub inner_attrs: Option<&'a [u8]>,
+    pub outer_attrs: Option<&'a [u8]>,
+    pub master_id: Option<u64>,
+    pub addr: Option<u64>,
+    /// Data words as written, separated by spaces.
+    pub data: &'a [u8],
+    /// `(wait)`: nWAIT held the cycle.
+    pub wait: bool,
+    /// `(abort)`: the access aborted.
+    pub abort: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct CacheLine<'a> {
+    /// Cache identifier, e.g. `cpu.cpu0.l1icache`.
+    pub cache: &'a [u8],
+    pub line: u64,
+    /// `ALLOC`, `INVAL`, `DIRTY`, `CLEAN`, `FILL`, `EVICT`.
+    pub operation: &'a [u8],
+    pub paddr: u64,
+    pub non_secure: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct CacheMaintenance<'a> {
+    pub side: &'a [u8],
+    pub operation: &'a [u8],
+    pub scope: &'a [u8],
+    /// Address (by-MVA operations) or raw value (set/way).
+    pub data: u64,
+    pub phys: Option<u64>,
+    /// Page size and memory type, for by-MVA operations.
+    pub rest: &'a [u8],
+}
+
+#[derive(Clone, Debug)]
+pub struct TableWalk<'a> {
+    /// `TTW` (walk, a read) or `TTU` (update, a write).
+    pub update: bool,
+    pub side: &'a [u8],
+    pub format: &'a [u8],
+    pub stage: u8,
+    pub level: u8,
+    pub addr: u64,
+    pub data: u64,
+    /// `BLOCK ATTRIDX=0 ...`, `FAULT`, `ABORTED`, ...
+    pub result: &'a [u8],
+}
+
+#[derive(Clone, Debug)]
+pub struct Tlb<'a> {
+    /// `TLB` or `WALKCACHE`.
+    pub walk_cache: bool,
+    /// `FILL` (true) or `EVICT` (false).
+    pub fill: bool,
+    pub id: &'a [u8],
+    pub size: &'a [u8],
+    pub vaddr: u64,
+    pub non_secure: bool,
+    /// The rest: regime, physical address, memory type, attributes.
+    pub rest: &'a [u8],
+}
+
+#[derive(Clone, Debug)]
+pub struct SystemOp<'a> {
+    /// `DC`, `IC`, `TLBI` or `AT`.
+    pub op: &'a [u8],
+    /// The rest of the line after the operation word.
+    pub args: &'a [u8],
+}
+
+/// TI C64x+ EP trace record type (field 3 of a record line).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EpRecordType {
+    Info,
+    Discontinuity,
+    Normal,
+    SploopMemory,
+    SploopBuffer,
+    SploopMemoryDiscontinuity,
+}
+
+#[derive(Clone, Debug)]
+pub struct EpRecord {
+    pub cycle: u64,
+    pub pc: u64,
+    pub record_type: EpRecordType,
+    pub ep_cycles: u64,
+    pub addr: u64,
+    pub ep_size: u64,
+    pub stall_cycles: u64,
+}
+
+#[derive(Clone, Debug)]
+pub struct TextEvent<'a> {
+    /// The type word (`CADI`, `E`, `ABORTED`, `MNR4O__I`, ...).
+    pub type_word: &'a [u8],
+    /// The text the reference tools show for it.
+    pub text: &'a [u8],
+}
+
+/// Why a line could not be parsed, and where.
+#[derive(Clone, Debug)]
+pub struct Unparsed {
+    pub reason: &'static str,
+    /// Byte column (0-based) where parsing stopped.
+    pub column: usize,
+}

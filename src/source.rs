@@ -1,0 +1,88 @@
+//! Random-access byte sources. The trace text never has to be resident: every
+//! consumer reads the slices it needs through [`TraceSource`].
+
+use std::fmt;
+
+/// Error reading a trace source.
+#[derive(Debug)]
+pub struct SourceError(pub String);
+
+impl fmt::Display for SourceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for SourceError {}
+
+/// A trace's bytes, readable at any offset. Offsets are u64: traces beyond
+/// 4 GiB are normal.
+pub trait TraceSource {
+    /// Total length in bytes.
+    fn len(&self) -> u64;
+
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Fills `buf` from `offset`, returning how many bytes were read (fewer
+    /// than `buf.len()` only at the end of the source).
+    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> Result<usize, SourceError>;
+}
+
+/// An in-memory source (tests, small inputs).
+pub struct SliceSource<'a>(pub &'a [u8]);
+
+impl TraceSource for SliceSource<'_> {
+    fn len(&self) -> u64 {
+        self.0.len() as u64
+    }
+
+    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> Result<usize, SourceError> {
+        let start = (offset.min(self.0.len() as u64)) as usize;
+        let n = buf.len().min(self.0.len() - start);
+        buf[..n].copy_from_slice(&self.0[start..start + n]);
+        Ok(n)
+    }
+}
+
+/// A file on disk, read with positioned reads (native only).
+#[cfg(not(target_arch = "wasm32"))]
+pub struct FileSource {
+    file: std::fs::File,
+    len: u64,
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl FileSource {
+    pub fn open(path: &std::path::Path) -> Result<FileSource, SourceError> {
+        let file = std::fs::File::open(path)
+            .map_err(|e| SourceError(format!("{}: {}", path.display(), e)))?;
+        let len = file
+            .metadata()
+            .map_err(|e| SourceError(format!("{}: {}", path.display(), e)))?
+            .len();
+        Ok(FileSource { file, len })
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl TraceSource for FileSource {
+    fn len(&self) -> u64 {
+        self.len
+    }
+
+    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> Result<usize, SourceError> {
+        use std::os::unix::fs::FileExt;
+        let mut done = 0;
+        while done < buf.len() {
+            match self.file.read_at(&mut buf[done..], offset + done as u64) {
+                Ok(0) => break,
+                Ok(n) => done += n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(SourceError(e.to_string())),
+            }
+        }
+        Ok(done)
+    }
+}

@@ -1,0 +1,126 @@
+//! Record counts for a whole trace: what `tarmac-lens stats` prints and what
+//! the web page shows after a file is dropped.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::lines::{Line, LineReader};
+use crate::parse::{ParseOptions, Parser, RecordKind};
+use crate::source::{SourceError, TraceSource};
+
+/// How many unparsed lines are listed individually.
+pub const MAX_LISTED_UNPARSED: usize = 100;
+
+/// One line the parser could not understand.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UnparsedLine {
+    pub line: u64,
+    pub column: usize,
+    pub reason: String,
+    /// The line's text (lossy UTF-8, at most 200 bytes).
+    pub text: String,
+}
+
+/// Counts per record kind and the unparsed lines.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Stats {
+    pub dialect: String,
+    pub bytes: u64,
+    pub lines: u64,
+    /// Record kind name -> count (kinds that occur only).
+    pub records: BTreeMap<String, u64>,
+    pub unparsed: u64,
+    /// Line numbers of the first [`MAX_LISTED_UNPARSED`] unparsed lines.
+    pub unparsed_lines: Vec<u64>,
+    /// Details of those lines.
+    pub unparsed_details: Vec<UnparsedLine>,
+}
+
+impl Stats {
+    pub fn count(&self, kind: &str) -> u64 {
+        self.records.get(kind).copied().unwrap_or(0)
+    }
+}
+
+/// Accumulates [`Stats`] line by line, so callers can drive it from any
+/// reading loop (native file, browser `Blob` slices) and report progress.
+pub struct StatsBuilder {
+    parser: Parser,
+    counts: [u64; RecordKind::NAMES.len()],
+    stats: Stats,
+}
+
+impl StatsBuilder {
+    /// `sample` is the first bytes of the trace, used to detect the dialect.
+    pub fn new(opts: ParseOptions, sample: &[u8]) -> Self {
+        let parser = Parser::for_sample(opts, sample);
+        let stats = Stats {
+            dialect: parser.dialect().name().to_string(),
+            ..Stats::default()
+        };
+        StatsBuilder {
+            parser,
+            counts: [0; RecordKind::NAMES.len()],
+            stats,
+        }
+    }
+
+    pub fn add_line(&mut self, line: &Line<'_>) {
+        self.stats.lines += 1;
+        self.stats.bytes = line.offset + line.text.len() as u64;
+        let record = self.parser.parse_line(line.text);
+        self.counts[record.kind.index()] += 1;
+        if let RecordKind::Unparsed(u) = &record.kind {
+            self.stats.unparsed += 1;
+            if self.stats.unparsed_lines.len() < MAX_LISTED_UNPARSED {
+                self.stats.unparsed_lines.push(line.number);
+                let shown = &line.text[..line.text.len().min(200)];
+                self.stats.unparsed_details.push(UnparsedLine {
+                    line: line.number,
+                    column: u.column,
+                    reason: u.reason.to_string(),
+                    text: String::from_utf8_lossy(shown).trim_end().to_string(),
+                });
+            }
+        }
+    }
+
+    /// Finishes with the total size of the trace in bytes.
+    pub fn finish(mut self, total_bytes: u64) -> Stats {
+        self.stats.bytes = total_bytes;
+        for (i, &n) in self.counts.iter().enumerate() {
+            if n > 0 {
+                self.stats
+                    .records
+                    .insert(RecordKind::NAMES[i].to_string(), n);
+            }
+        }
+        self.stats
+    }
+}
+
+/// Computes statistics for a whole source, calling `progress` with the number
+/// of bytes consumed every so often.
+pub fn compute<S: TraceSource>(
+    mut source: S,
+    opts: ParseOptions,
+    mut progress: impl FnMut(u64),
+) -> Result<Stats, SourceError> {
+    let total = source.len();
+    let mut sample = vec![0u8; 16384.min(total as usize)];
+    let n = source.read_at(0, &mut sample)?;
+    sample.truncate(n);
+    let mut builder = StatsBuilder::new(opts, &sample);
+    let mut reader = LineReader::new(source);
+    let mut next_report = 0u64;
+    while let Some(line) = reader.next_line()? {
+        if line.offset >= next_report {
+            progress(line.offset);
+            next_report = line.offset + (4 << 20);
+        }
+        builder.add_line(&line);
+    }
+    progress(total);
+    Ok(builder.finish(total))
+}
