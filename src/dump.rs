@@ -1,1 +1,0 @@
-//! Renders records in the reference tools' parser-test format.
