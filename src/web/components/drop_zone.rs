@@ -1,0 +1,92 @@
+//! Where a trace enters the page: drag and drop, or a file picker.
+
+use wasm_bindgen::JsCast;
+use web_sys::{DragEvent, HtmlInputElement};
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct DropZoneProps {
+    pub on_file: Callback<web_sys::File>,
+    /// A file is being indexed; a new one replaces it.
+    #[prop_or_default]
+    pub busy: bool,
+}
+
+#[function_component(DropZone)]
+pub fn drop_zone(props: &DropZoneProps) -> Html {
+    let hovering = use_state(|| false);
+
+    // Without preventDefault on dragover the browser refuses the drop and
+    // opens the file itself instead.
+    let on_drag_over = {
+        let hovering = hovering.clone();
+        Callback::from(move |e: DragEvent| {
+            e.prevent_default();
+            if let Some(dt) = e.data_transfer() {
+                dt.set_drop_effect("copy");
+            }
+            hovering.set(true);
+        })
+    };
+    let on_drag_leave = {
+        let hovering = hovering.clone();
+        Callback::from(move |_: DragEvent| hovering.set(false))
+    };
+    let on_drop = {
+        let hovering = hovering.clone();
+        let on_file = props.on_file.clone();
+        Callback::from(move |e: DragEvent| {
+            e.prevent_default();
+            hovering.set(false);
+            if let Some(file) = e
+                .data_transfer()
+                .and_then(|dt| dt.files())
+                .and_then(|files| files.get(0))
+            {
+                on_file.emit(file);
+            }
+        })
+    };
+    let on_change = {
+        let on_file = props.on_file.clone();
+        Callback::from(move |e: Event| {
+            let Some(input) = e
+                .target()
+                .and_then(|t| t.dyn_into::<HtmlInputElement>().ok())
+            else {
+                return;
+            };
+            if let Some(file) = input.files().and_then(|files| files.get(0)) {
+                on_file.emit(file);
+            }
+            // Lets the same file be picked again (e.g. after it changed on disk).
+            input.set_value("");
+        })
+    };
+
+    let border = if *hovering { "#2563eb" } else { "#94a3b8" };
+    let style = format!(
+        "display:flex;flex-direction:column;align-items:center;justify-content:center;\
+         gap:0.5rem;min-height:8rem;padding:1.5rem;border:2px dashed {border};\
+         border-radius:0.75rem;text-align:center;"
+    );
+    html! {
+        <section
+            class={classes!("drop-zone", hovering.then_some("hovering"))}
+            data-testid="drop-zone"
+            style={style}
+            ondragover={on_drag_over}
+            ondragenter={Callback::from(|e: DragEvent| e.prevent_default())}
+            ondragleave={on_drag_leave}
+            ondrop={on_drop}
+        >
+            <p style="margin:0;font-size:1.1rem;">
+                { if props.busy { "Drop another trace to replace this one" } else { "Drop a Tarmac trace here" } }
+            </p>
+            <label class="file-picker">
+                { "or choose a file: " }
+                <input type="file" data-testid="file-input" onchange={on_change} />
+            </label>
+        </section>
+    }
+}

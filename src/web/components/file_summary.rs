@@ -1,0 +1,55 @@
+//! Name, size and line count of the loaded trace.
+
+use yew::prelude::*;
+
+use crate::web::format;
+
+#[derive(Properties, PartialEq)]
+pub struct FileSummaryProps {
+    pub name: AttrValue,
+    pub bytes: u64,
+    /// Known once the whole file has been read.
+    #[prop_or_default]
+    pub lines: Option<u64>,
+    #[prop_or_default]
+    pub dialect: Option<String>,
+}
+
+#[function_component(FileSummary)]
+pub fn file_summary(props: &FileSummaryProps) -> Html {
+    let cell = "padding:0.15rem 1rem 0.15rem 0;text-align:left;";
+    html! {
+        <table class="file-summary" data-testid="file-summary" style="border-collapse:collapse;">
+            <tbody>
+                <tr>
+                    <th scope="row" style={cell}>{ "File" }</th>
+                    <td data-testid="file-name" style="word-break:break-all;">{ props.name.clone() }</td>
+                </tr>
+                <tr>
+                    <th scope="row" style={cell}>{ "Size" }</th>
+                    <td
+                        data-testid="file-size"
+                        data-bytes={props.bytes.to_string()}
+                        title={format!("{} bytes", format::thousands(props.bytes))}
+                    >
+                        { format!("{} ({} bytes)", format::bytes(props.bytes), format::thousands(props.bytes)) }
+                    </td>
+                </tr>
+                if let Some(lines) = props.lines {
+                    <tr>
+                        <th scope="row" style={cell}>{ "Lines" }</th>
+                        <td data-testid="line-count" data-lines={lines.to_string()}>
+                            { lines }
+                        </td>
+                    </tr>
+                }
+                if let Some(dialect) = &props.dialect {
+                    <tr>
+                        <th scope="row" style={cell}>{ "Dialect" }</th>
+                        <td data-testid="dialect">{ dialect.clone() }</td>
+                    </tr>
+                }
+            </tbody>
+        </table>
+    }
+}

@@ -1,0 +1,30 @@
+//! Progress of the running job: bar, percentage and throughput.
+
+use yew::prelude::*;
+
+use crate::web::format;
+
+#[derive(Properties, PartialEq)]
+pub struct ProgressBarProps {
+    pub done: u64,
+    pub total: u64,
+    pub elapsed_ms: f64,
+}
+
+#[function_component(ProgressBar)]
+pub fn progress_bar(props: &ProgressBarProps) -> Html {
+    let percent = format::percent(props.done, props.total);
+    html! {
+        <div class="progress" data-testid="progress" data-percent={percent.to_string()}>
+            <progress
+                max={props.total.max(1).to_string()}
+                value={props.done.to_string()}
+                style="width:100%;height:1rem;"
+            />
+            <div style="display:flex;justify-content:space-between;">
+                <span data-testid="progress-percent">{ format!("Reading… {percent}%") }</span>
+                <span data-testid="progress-rate">{ format::rate(props.done, props.elapsed_ms) }</span>
+            </div>
+        </div>
+    }
+}

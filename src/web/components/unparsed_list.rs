@@ -1,0 +1,51 @@
+//! Lines the parser did not understand, with the reason, so that parser gaps
+//! and corrupt traces are visible instead of silently skipped.
+
+use yew::prelude::*;
+
+use crate::stats::UnparsedLine;
+
+#[derive(Properties, PartialEq)]
+pub struct UnparsedListProps {
+    /// All unparsed lines in the trace.
+    pub total: u64,
+    /// The first of them (the stats keep a bounded number).
+    pub lines: Vec<UnparsedLine>,
+}
+
+#[function_component(UnparsedList)]
+pub fn unparsed_list(props: &UnparsedListProps) -> Html {
+    if props.total == 0 {
+        return html! {
+            <p class="unparsed-none" data-testid="unparsed-none">{ "Every line was understood." }</p>
+        };
+    }
+    let heading = if (props.lines.len() as u64) < props.total {
+        format!(
+            "Unparsed lines: {} (first {} shown)",
+            props.total,
+            props.lines.len()
+        )
+    } else {
+        format!("Unparsed lines: {}", props.total)
+    };
+    html! {
+        <section class="unparsed" data-testid="unparsed" data-total={props.total.to_string()}>
+            <h2 style="font-size:1rem;margin:0 0 0.5rem;">{ heading }</h2>
+            <ol style="list-style:none;margin:0;padding:0;display:flex;flex-direction:column;gap:0.5rem;">
+                { for props.lines.iter().map(|u| html! {
+                    <li key={u.line} data-line={u.line.to_string()} class="unparsed-line">
+                        <div>
+                            <span class="line-number" style="font-weight:bold;">{ format!("line {}", u.line) }</span>
+                            { format!(", column {}: ", u.column + 1) }
+                            <span class="reason">{ u.reason.clone() }</span>
+                        </div>
+                        <pre style="margin:0.15rem 0 0;white-space:pre-wrap;word-break:break-all;">
+                            <code>{ u.text.clone() }</code>
+                        </pre>
+                    </li>
+                }) }
+            </ol>
+        </section>
+    }
+}

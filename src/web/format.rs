@@ -1,0 +1,45 @@
+//! Human-readable numbers for the page.
+
+/// `1234567` -> `"1,234,567"`.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Binary-prefixed size, e.g. `"17.9 KiB"`; exact below 1 KiB.
+pub fn bytes(n: u64) -> String {
+    const UNITS: [&str; 5] = ["KiB", "MiB", "GiB", "TiB", "PiB"];
+    if n < 1024 {
+        return format!("{n} B");
+    }
+    let mut value = n as f64 / 1024.0;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    format!("{value:.1} {}", UNITS[unit])
+}
+
+/// Throughput in decimal megabytes per second, as download tools show it.
+pub fn rate(bytes: u64, elapsed_ms: f64) -> String {
+    if elapsed_ms <= 0.0 {
+        return "– MB/s".to_string();
+    }
+    format!("{:.1} MB/s", bytes as f64 / 1e6 / (elapsed_ms / 1000.0))
+}
+
+/// Whole percent, never showing 100 before the work is really done.
+pub fn percent(done: u64, total: u64) -> u32 {
+    if total == 0 || done >= total {
+        return 100;
+    }
+    ((done as u128 * 100 / total as u128) as u32).min(99)
+}

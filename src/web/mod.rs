@@ -1,0 +1,35 @@
+//! The browser front end (wasm32 only): a Yew page on the main thread and a
+//! Web Worker that runs the parser, so the page never blocks on a big trace.
+//!
+//! Page side: [`start_app`] mounts [`components::App`]; [`indexer`] owns the
+//! worker. Worker side: [`worker::start_worker`] answers [`protocol`]
+//! messages, reading the dropped file through [`blob_source::BlobSource`].
+
+pub mod blob_source;
+pub mod components;
+pub mod format;
+pub mod indexer;
+pub mod panic_hook;
+pub mod protocol;
+pub mod worker;
+
+/// Entry point of the page (the wasm32 `main` of the `tarmac-lens` binary).
+pub fn start_app() {
+    panic_hook::install_for_page();
+    let document = web_sys::window()
+        .and_then(|w| w.document())
+        .expect("tarmac-lens must run in a browser window");
+    // Mount into a dedicated element so the panic overlay, which is appended
+    // to <body>, survives Yew re-rendering.
+    let root = document
+        .get_element_by_id("app")
+        .or_else(|| document.body().map(Into::into))
+        .expect("page has neither #app nor <body>");
+    yew::Renderer::<components::App>::with_root(root).render();
+}
+
+/// Entry point of the worker (the wasm32 `main` of `tarmac-lens-worker`).
+pub fn start_worker() {
+    panic_hook::install_for_worker();
+    worker::start_worker();
+}

@@ -1,0 +1,50 @@
+//! Messages between the page and the indexing worker. Both directions go
+//! through `postMessage` as plain JS values made by serde-wasm-bindgen; the
+//! `File` travels as itself (structured clone shares the underlying data, so
+//! a multi-gigabyte trace is never copied).
+
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::JsValue;
+
+use crate::stats::Stats;
+
+/// Page -> worker.
+#[derive(Debug, Serialize, Deserialize)]
+pub enum ToWorker {
+    /// Count the records of this file.
+    Index {
+        #[serde(with = "serde_wasm_bindgen::preserve")]
+        file: web_sys::File,
+    },
+}
+
+/// Worker -> page.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum ToPage {
+    /// The worker's wasm is initialised and its message handler installed;
+    /// anything posted before this would be dropped.
+    Ready,
+    /// `done` of `total` bytes consumed.
+    Progress { done: u64, total: u64 },
+    Finished { stats: Box<Stats> },
+    /// Reading the file failed (the browser's reason).
+    Failed { message: String },
+    /// The worker's Rust code panicked; it cannot be used any more.
+    Panicked { message: String },
+}
+
+fn serializer() -> serde_wasm_bindgen::Serializer {
+    // u64 counts must survive the trip exactly; BigInt does that, f64 would
+    // round beyond 2^53 bytes/lines. Maps become plain objects.
+    serde_wasm_bindgen::Serializer::new()
+        .serialize_large_number_types_as_bigints(true)
+        .serialize_maps_as_objects(true)
+}
+
+pub fn encode<T: Serialize>(msg: &T) -> Result<JsValue, String> {
+    msg.serialize(&serializer()).map_err(|e| e.to_string())
+}
+
+pub fn decode<T: for<'de> Deserialize<'de>>(value: JsValue) -> Result<T, String> {
+    serde_wasm_bindgen::from_value(value).map_err(|e| e.to_string())
+}
