@@ -52,6 +52,9 @@ pub struct Record<'a> {
 pub enum RecordKind<'a> {
     /// Empty or whitespace-only line.
     Blank,
+    /// `#` comment line (test files and annotated traces); transparent to the
+    /// parser's inter-line state.
+    Comment,
     /// A line belonging to the container format rather than the event stream:
     /// `Tarmac Text Rev 3t`, ARMulator's `Date:`/`Source:`/`Options:`, the TI
     /// EP banner and `####Version:N`.
@@ -80,6 +83,9 @@ pub enum RecordKind<'a> {
     SystemOp(SystemOp<'a>),
     /// One record of TI's C64x+ EP trace.
     EpTrace(EpRecord),
+    /// A coprocessor data transfer written like a memory access with
+    /// `TRANSFER` in place of the address (`MCW4___R (...) TRANSFER 00000000`).
+    CoprocTransfer(CoprocTransfer<'a>),
     /// A known line type with no effect on machine state (`CADI`, `SIGNAL`,
     /// `E DebugEvent_...`, aborted accesses, instruction-fetch bus lines, ...).
     Text(TextEvent<'a>),
@@ -92,6 +98,7 @@ impl RecordKind<'_> {
     pub fn name(&self) -> &'static str {
         match self {
             RecordKind::Blank => "blank",
+            RecordKind::Comment => "comment",
             RecordKind::Header(_) => "header",
             RecordKind::Instruction(_) => "instruction",
             RecordKind::Register(_) => "register",
@@ -106,14 +113,16 @@ impl RecordKind<'_> {
             RecordKind::Tlb(_) => "tlb",
             RecordKind::SystemOp(_) => "system_op",
             RecordKind::EpTrace(_) => "ep_trace",
+            RecordKind::CoprocTransfer(_) => "coproc_transfer",
             RecordKind::Text(_) => "text",
             RecordKind::Unparsed(_) => "unparsed",
         }
     }
 
     /// Every kind name, in a fixed order (for tables and counters).
-    pub const NAMES: [&'static str; 17] = [
+    pub const NAMES: [&'static str; 19] = [
         "blank",
+        "comment",
         "header",
         "instruction",
         "register",
@@ -128,6 +137,7 @@ impl RecordKind<'_> {
         "tlb",
         "system_op",
         "ep_trace",
+        "coproc_transfer",
         "text",
         "unparsed",
     ];
@@ -136,22 +146,50 @@ impl RecordKind<'_> {
     pub fn index(&self) -> usize {
         match self {
             RecordKind::Blank => 0,
-            RecordKind::Header(_) => 1,
-            RecordKind::Instruction(_) => 2,
-            RecordKind::Register(_) => 3,
-            RecordKind::RegisterList(_) => 4,
-            RecordKind::Memory(_) => 5,
-            RecordKind::Exception(_) => 6,
-            RecordKind::Branch(_) => 7,
-            RecordKind::Bus(_) => 8,
-            RecordKind::Cache(_) => 9,
-            RecordKind::CacheMaintenance(_) => 10,
-            RecordKind::TableWalk(_) => 11,
-            RecordKind::Tlb(_) => 12,
-            RecordKind::SystemOp(_) => 13,
-            RecordKind::EpTrace(_) => 14,
-            RecordKind::Text(_) => 15,
-            RecordKind::Unparsed(_) => 16,
+            RecordKind::Comment => 1,
+            RecordKind::Header(_) => 2,
+            RecordKind::Instruction(_) => 3,
+            RecordKind::Register(_) => 4,
+            RecordKind::RegisterList(_) => 5,
+            RecordKind::Memory(_) => 6,
+            RecordKind::Exception(_) => 7,
+            RecordKind::Branch(_) => 8,
+            RecordKind::Bus(_) => 9,
+            RecordKind::Cache(_) => 10,
+            RecordKind::CacheMaintenance(_) => 11,
+            RecordKind::TableWalk(_) => 12,
+            RecordKind::Tlb(_) => 13,
+            RecordKind::SystemOp(_) => 14,
+            RecordKind::EpTrace(_) => 15,
+            RecordKind::CoprocTransfer(_) => 16,
+            RecordKind::Text(_) => 17,
+            RecordKind::Unparsed(_) => 18,
+        }
+    }
+}
+
+#[cfg(test)]
+mod kind_tests {
+    use super::*;
+
+    #[test]
+    fn names_and_indices_agree() {
+        let kinds = [
+            RecordKind::Blank,
+            RecordKind::Comment,
+            RecordKind::Unparsed(Unparsed { reason: "x", column: 0 }),
+            RecordKind::EpTrace(EpRecord {
+                cycle: 0,
+                pc: 0,
+                record_type: EpRecordType::Info,
+                ep_cycles: 0,
+                addr: 0,
+                ep_size: 0,
+                stall_cycles: 0,
+            }),
+        ];
+        for k in kinds {
+            assert_eq!(RecordKind::NAMES[k.index()], k.name());
         }
     }
 }
@@ -501,6 +539,17 @@ pub struct EpRecord {
     pub addr: u64,
     pub ep_size: u64,
     pub stall_cycles: u64,
+}
+
+#[derive(Clone, Debug)]
+pub struct CoprocTransfer<'a> {
+    pub type_word: &'a [u8],
+    pub read: bool,
+    pub size: u8,
+    /// Instruction address and serial number from the bracketed prefix.
+    pub tag: Option<(u64, u64)>,
+    pub value: u64,
+    pub value_text: &'a [u8],
 }
 
 #[derive(Clone, Debug)]
