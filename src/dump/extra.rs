@@ -87,7 +87,6 @@ fn register_entry(out: &mut String, time: u64, e: &RegListEntry) {
 
 /// Appends the `* ...` line(s) for `rec` to `out` if it is one of the kinds
 /// rendered here; returns whether it was.
-#[allow(dead_code)]
 pub(super) fn render_extra(rec: &Record<'_>, out: &mut String) -> bool {
     match &rec.kind {
         RecordKind::Branch(b) => {
