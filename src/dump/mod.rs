@@ -48,7 +48,10 @@ impl Dumper {
         match &rec.kind {
             RecordKind::Blank
             | RecordKind::Comment
-            | RecordKind::Header(_)
+            | RecordKind::Header(Header {
+                kind: HeaderKind::TarmacText,
+                ..
+            })
             | RecordKind::CoprocTransfer(_) => {}
             RecordKind::Instruction(i) => {
                 let _ = write!(
@@ -127,7 +130,8 @@ impl Dumper {
                 if known {
                     for &c in m.value_text {
                         if c.is_ascii_hexdigit() {
-                            contents = (contents << 4) | u64::from((c as char).to_digit(16).unwrap_or(0));
+                            contents =
+                                (contents << 4) | u64::from((c as char).to_digit(16).unwrap_or(0));
                         }
                     }
                     if m.memory_order && !self.big_endian {
@@ -149,7 +153,11 @@ impl Dumper {
                     let n = (m.size as usize - off).min(8);
                     let piece = &m.bytes[off..off + n];
                     let known = m.known[off..off + n].iter().all(|&k| k != 0);
-                    let v = if known { value_of(piece, self.big_endian) } else { 0 };
+                    let v = if known {
+                        value_of(piece, self.big_endian)
+                    } else {
+                        0
+                    };
                     event(m.addr.wrapping_add(off as u64), n, known, v);
                     off += n;
                 }
@@ -190,7 +198,10 @@ fn value_of(bytes: &[u8], big_endian: bool) -> u64 {
     if big_endian {
         bytes.iter().fold(0u64, |v, &b| (v << 8) | u64::from(b))
     } else {
-        bytes.iter().rev().fold(0u64, |v, &b| (v << 8) | u64::from(b))
+        bytes
+            .iter()
+            .rev()
+            .fold(0u64, |v, &b| (v << 8) | u64::from(b))
     }
 }
 
@@ -216,7 +227,11 @@ fn register_events(out: &mut Vec<u8>, t: u64, reg: RegId, bytes: &[u8], known: &
         while i < bytes.len() && known[i] != 0 {
             i += 1;
         }
-        let _ = write!(out, "* RegisterEvent time={} reg={} offset={:x} bytes=", t, reg, start);
+        let _ = write!(
+            out,
+            "* RegisterEvent time={} reg={} offset={:x} bytes=",
+            t, reg, start
+        );
         for (n, b) in bytes[start..i].iter().rev().enumerate() {
             if n > 0 {
                 out.push(b':');

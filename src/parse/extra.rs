@@ -115,18 +115,66 @@ pub(super) fn cache<'a>(lx: &mut Lexer<'a>) -> Result<RecordKind<'a>, Unparsed> 
 }
 
 fn cache_maintenance<'a>(lx: &mut Lexer<'a>) -> Result<RecordKind<'a>, Unparsed> {
-    let (_, side) = need(lx, "CACHE MAINTENANCE without a side")?;
-    let (_, operation) = need(lx, "CACHE MAINTENANCE without an operation")?;
-    let (_, scope) = need(lx, "CACHE MAINTENANCE without a scope")?;
-    let (t, data_text) = need(lx, "CACHE MAINTENANCE without data")?;
-    // By-MVA data is a common address; set/way data is raw hex, which the
-    // same parser accepts.
-    let (data, phys, _) = common_address(data_text).ok_or_else(|| {
-        err(
-            "CACHE MAINTENANCE: data is not a hexadecimal address",
-            t.start,
+    // The descriptive fields are one word each in the format description
+    // but several words in real traces ("Instruction and Data cache
+    // Invalidate All to PoU 00000000"), so the data field is found as the
+    // first address-shaped word and the words before it are split by
+    // meaning: the side ends at "cache", the scope starts at "to"/"by".
+    let line = lx.line;
+    let mut words: [(usize, usize); 16] = [(0, 0); 16];
+    let mut n = 0;
+    let mut data = None;
+    while let Some(t) = field(lx) {
+        let text = &line[t.start..t.end];
+        if n > 0 && text.len() >= 4 {
+            if let Some((value, phys, _)) = common_address(text) {
+                data = Some((value, phys));
+                break;
+            }
+        }
+        if n == words.len() {
+            return Err(err(
+                "CACHE MAINTENANCE: too many words before the data",
+                t.start,
+            ));
+        }
+        words[n] = (t.start, t.end);
+        n += 1;
+    }
+    let Some((data, phys)) = data else {
+        return Err(err(
+            "CACHE MAINTENANCE: no address or data field",
+            line.len(),
+        ));
+    };
+    let span = |ws: &[(usize, usize)]| -> &'a [u8] {
+        match (ws.first(), ws.last()) {
+            (Some(a), Some(b)) => &line[a.0..b.1],
+            _ => b"",
+        }
+    };
+    let words = &words[..n];
+    let (side, operation, scope) = if n == 3 {
+        (span(&words[..1]), span(&words[1..2]), span(&words[2..]))
+    } else {
+        let side_end = words
+            .iter()
+            .position(|w| line[w.0..w.1].eq_ignore_ascii_case(b"cache"))
+            .map_or(1.min(n), |i| i + 1);
+        let rest = &words[side_end..];
+        let scope_at = rest
+            .iter()
+            .position(|w| {
+                let t = &line[w.0..w.1];
+                t.eq_ignore_ascii_case(b"to") || t.eq_ignore_ascii_case(b"by")
+            })
+            .unwrap_or(rest.len());
+        (
+            span(&words[..side_end]),
+            span(&rest[..scope_at]),
+            span(&rest[scope_at..]),
         )
-    })?;
+    };
     Ok(RecordKind::CacheMaintenance(CacheMaintenance {
         side,
         operation,

@@ -104,10 +104,6 @@ impl Tok {
     pub fn len(&self) -> usize {
         self.end - self.start
     }
-    #[inline]
-    pub fn is_empty(&self) -> bool {
-        self.start == self.end
-    }
 }
 
 /// Cursor over one line (already stripped of its line terminator).
@@ -237,30 +233,6 @@ pub fn parse_hex(s: &[u8]) -> Option<u64> {
             return None;
         }
         if digits >= 16 && v >> 60 != 0 {
-            return None;
-        }
-        v = (v << 4) | u64::from(hex_val(b));
-        digits += 1;
-    }
-    if digits == 0 {
-        None
-    } else {
-        Some(v)
-    }
-}
-
-/// Parses hex digits like [`parse_hex`], keeping only the low 64 bits of
-/// longer values (as `stoull` would refuse; callers that need wide values
-/// use byte-wise decoding instead).
-#[inline]
-pub fn parse_hex_wrapping(s: &[u8]) -> Option<u64> {
-    let mut v: u64 = 0;
-    let mut digits = 0u32;
-    for &b in s {
-        if b == b'_' {
-            continue;
-        }
-        if !is_hex(b) {
             return None;
         }
         v = (v << 4) | u64::from(hex_val(b));

@@ -177,7 +177,10 @@ mod kind_tests {
         let kinds = [
             RecordKind::Blank,
             RecordKind::Comment,
-            RecordKind::Unparsed(Unparsed { reason: "x", column: 0 }),
+            RecordKind::Unparsed(Unparsed {
+                reason: "x",
+                column: 0,
+            }),
             RecordKind::EpTrace(EpRecord {
                 cycle: 0,
                 pc: 0,

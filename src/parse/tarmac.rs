@@ -173,7 +173,8 @@ pub(super) fn parse<'a>(p: &'a mut Parser, line: &'a [u8]) -> Record<'a> {
         b"IT" | b"IS" | b"IF" | b"ES" => instruction(&mut lx, type_word, implicit_thumb),
         b"R" => register(&mut lx, scratch),
         b"LD" | b"ST" => {
-            let (kind, next_cont) = diagram(&mut lx, type_word == b"ST", big_endian, scratch, type_word);
+            let (kind, next_cont) =
+                diagram(&mut lx, type_word == b"ST", big_endian, scratch, type_word);
             p.cont = next_cont;
             Ok(kind)
         }
@@ -277,21 +278,29 @@ fn instruction<'a>(
 
     if is_es {
         if !tok.is_punct(b'(') {
-            return Err(fail("expected '(' before instruction address and encoding", tok.start));
+            return Err(fail(
+                "expected '(' before instruction address and encoding",
+                tok.start,
+            ));
         }
         tok = lx.next();
         if !is_dec_or_hex_word(lx, tok) {
             return Err(fail("expected a hex instruction address", tok.start));
         }
-        pc = lex::parse_hex(lx.text(tok)).ok_or(fail("instruction address too large", tok.start))?;
+        pc =
+            lex::parse_hex(lx.text(tok)).ok_or(fail("instruction address too large", tok.start))?;
         tok = lx.next();
         if !tok.is_punct(b':') {
-            return Err(fail("expected ':' between instruction address and encoding", tok.start));
+            return Err(fail(
+                "expected ':' between instruction address and encoding",
+                tok.start,
+            ));
         }
         tok = lx.next();
         let enc = lx.text(tok);
         if tok.is_word() && lex::all_hex(enc) {
-            encoding = lex::parse_hex(enc).ok_or(fail("instruction encoding too large", tok.start))?;
+            encoding =
+                lex::parse_hex(enc).ok_or(fail("instruction encoding too large", tok.start))?;
         } else if tok.is_word() && enc.iter().all(|&b| b == b'-') {
             effect = Effect::FetchFail;
             encoding = 0;
@@ -301,7 +310,10 @@ fn instruction<'a>(
         width = (tok.len() * 4).min(255) as u8;
         tok = lx.next();
         if !tok.is_punct(b')') {
-            return Err(fail("expected ')' after instruction address and encoding", tok.start));
+            return Err(fail(
+                "expected ')' after instruction address and encoding",
+                tok.start,
+            ));
         }
         tok = lx.next();
     } else {
@@ -364,7 +376,8 @@ fn instruction<'a>(
         let instr_tok;
         if tok.is_word() && iset_of(lx.text(tok)).is_some() {
             let b = bracketed.ok_or(fail("expected an instruction encoding", tok.start))?;
-            pc = lex::parse_hex(lx.text(b)).ok_or(fail("instruction address too large", b.start))?;
+            pc =
+                lex::parse_hex(lx.text(b)).ok_or(fail("instruction address too large", b.start))?;
             instr_tok = postbracket;
         } else {
             if !is_dec_or_hex_word(lx, tok) {
@@ -479,12 +492,14 @@ impl Digits<'_> {
 
 fn is_regvalue(s: &[u8]) -> bool {
     !s.is_empty()
-        && s
-            .iter()
+        && s.iter()
             .all(|&b| lex::is_hex(b) || b == b'_' || b == b'-' || b == b'x' || b == b'X')
 }
 
-fn register<'a>(lx: &mut Lexer<'a>, scratch: &'a mut super::Scratch) -> Result<RecordKind<'a>, Fail> {
+fn register<'a>(
+    lx: &mut Lexer<'a>,
+    scratch: &'a mut super::Scratch,
+) -> Result<RecordKind<'a>, Fail> {
     let name_tok = lx.next();
     if !name_tok.is_word() {
         return Err(fail("expected register name", name_tok.start));
@@ -503,12 +518,18 @@ fn register<'a>(lx: &mut Lexer<'a>, scratch: &'a mut super::Scratch) -> Result<R
     if tok.is_punct(b'(') {
         tok = lx.next();
         if !tok.is_word() {
-            return Err(fail("expected extra register identification details", tok.start));
+            return Err(fail(
+                "expected extra register identification details",
+                tok.start,
+            ));
         }
         extra = Some(lx.text(tok));
         tok = lx.next();
         if !tok.is_punct(b')') {
-            return Err(fail("expected ')' after extra register identification details", tok.start));
+            return Err(fail(
+                "expected ')' after extra register identification details",
+                tok.start,
+            ));
         }
         tok = lx.next();
     }
@@ -527,7 +548,10 @@ fn register<'a>(lx: &mut Lexer<'a>, scratch: &'a mut super::Scratch) -> Result<R
     let mut skip_hi = 0usize;
     if tok.is_punct(b'<') {
         if special {
-            return Err(fail("cannot handle a bit range for this register", tok.start));
+            return Err(fail(
+                "cannot handle a bit range for this register",
+                tok.start,
+            ));
         }
         tok = lx.next();
         let hi = lex::parse_dec(lx.text(tok)).filter(|_| tok.is_word());
@@ -535,12 +559,18 @@ fn register<'a>(lx: &mut Lexer<'a>, scratch: &'a mut super::Scratch) -> Result<R
             return Err(fail("expected bit offset within register", tok.start));
         };
         if hi & 7 != 7 {
-            return Err(fail("expected high bit offset at the top of a byte", tok.start));
+            return Err(fail(
+                "expected high bit offset at the top of a byte",
+                tok.start,
+            ));
         }
         let top_byte = (hi >> 3) as usize;
         let size = reg.map_or(usize::MAX, |r| r.size());
         if top_byte >= size {
-            return Err(fail("high bit offset is larger than the register", tok.start));
+            return Err(fail(
+                "high bit offset is larger than the register",
+                tok.start,
+            ));
         }
         tok = lx.next();
         if !tok.is_punct(b':') {
@@ -552,18 +582,27 @@ fn register<'a>(lx: &mut Lexer<'a>, scratch: &'a mut super::Scratch) -> Result<R
             return Err(fail("expected bit offset within register", tok.start));
         };
         if lo & 7 != 0 {
-            return Err(fail("expected low bit offset at the bottom of a byte", tok.start));
+            return Err(fail(
+                "expected low bit offset at the bottom of a byte",
+                tok.start,
+            ));
         }
         let bot_byte = (lo >> 3) as usize;
         if bot_byte > top_byte {
-            return Err(fail("low bit offset is higher than high bit offset", tok.start));
+            return Err(fail(
+                "low bit offset is higher than high bit offset",
+                tok.start,
+            ));
         }
         tok = lx.next();
         if !tok.is_punct(b'>') {
             return Err(fail("expected '>' after register bit range", tok.start));
         }
         tok = lx.next();
-        bit_range = Some((hi.min(u64::from(u16::MAX)) as u16, lo.min(u64::from(u16::MAX)) as u16));
+        bit_range = Some((
+            hi.min(u64::from(u16::MAX)) as u16,
+            lo.min(u64::from(u16::MAX)) as u16,
+        ));
         if let Some(r) = reg {
             skip_lo = bot_byte;
             skip_hi = r.size() - (top_byte + 1);
@@ -602,6 +641,16 @@ fn register<'a>(lx: &mut Lexer<'a>, scratch: &'a mut super::Scratch) -> Result<R
                     d.push_fill(b'-', expected - d.n);
                     break;
                 }
+                if tok.is_eol() && d.n > data_start && !d.chars[data_start..d.n].contains(&b'-') {
+                    // A value written with fewer digits than the register
+                    // holds (leading zeros dropped, as in one Fast Models
+                    // guide example): zero-extend it.
+                    let missing = expected - d.n;
+                    d.chars.copy_within(data_start..d.n, data_start + missing);
+                    d.chars[data_start..data_start + missing].fill(b'0');
+                    d.n = expected;
+                    break;
+                }
                 if !tok.is_word() || !is_regvalue(lx.text(tok)) {
                     return Err(fail("expected register contents", tok.start));
                 }
@@ -638,11 +687,12 @@ fn register<'a>(lx: &mut Lexer<'a>, scratch: &'a mut super::Scratch) -> Result<R
                     if !tok.is_word() || !is_regvalue(lx.text(tok)) {
                         return Err(fail("expected more register contents after ':'", tok.start));
                     }
-                } else if !(tok.is_word()
-                    && is_regvalue(lx.text(tok))
-                    && !(is_cpsr && !lex::all_hex(lx.text(tok))))
-                {
-                    break;
+                } else {
+                    let t = lx.text(tok);
+                    let more = tok.is_word() && is_regvalue(t) && (!is_cpsr || lex::all_hex(t));
+                    if !more {
+                        break;
+                    }
                 }
                 if !d.push_token(lx.text(tok)) {
                     return Err(fail("register value too long", tok.start));
@@ -675,7 +725,7 @@ fn register<'a>(lx: &mut Lexer<'a>, scratch: &'a mut super::Scratch) -> Result<R
         }
     }
 
-    if d.n % 2 != 0 {
+    if !d.n.is_multiple_of(2) {
         return Err(fail(
             "expected register contents to be a whole number of bytes",
             tok.start,
@@ -818,7 +868,10 @@ fn memory<'a>(
             lex::parse_hex(lx.text(b)).filter(|_| b.is_word()),
             close.is_punct(b')'),
         ) else {
-            return Err(fail("expected (address:serial) before memory address", tok.start));
+            return Err(fail(
+                "expected (address:serial) before memory address",
+                tok.start,
+            ));
         };
         tag = Some((av, bv));
         tok = lx.next();
@@ -850,7 +903,10 @@ fn memory<'a>(
         phys = Some(
             hex_with_namespace(lx.text(tok))
                 .filter(|_| tok.is_word())
-                .ok_or(fail("expected physical memory address after ':'", tok.start))?,
+                .ok_or(fail(
+                    "expected physical memory address after ':'",
+                    tok.start,
+                ))?,
         );
         tok = lx.next();
     }
@@ -918,7 +974,11 @@ fn memory<'a>(
         let mut k = 0;
         while pos > 0 && k < size {
             let lo = lex::hex_val(chars[pos - 1]);
-            let hi = if pos >= 2 { lex::hex_val(chars[pos - 2]) } else { 0 };
+            let hi = if pos >= 2 {
+                lex::hex_val(chars[pos - 2])
+            } else {
+                0
+            };
             logical[size - 1 - k] = (hi << 4) | lo;
             pos = pos.saturating_sub(2);
             k += 1;
@@ -997,7 +1057,8 @@ fn diagram_body<'a>(
     if !addr_tok.is_word() || !lex::all_hex(lx.text(addr_tok)) {
         return Err(fail("expected load/store memory address", addr_tok.start));
     }
-    let addr = lex::parse_hex(lx.text(addr_tok)).ok_or(fail("memory address too large", addr_tok.start))?;
+    let addr = lex::parse_hex(lx.text(addr_tok))
+        .ok_or(fail("memory address too large", addr_tok.start))?;
     let bytes = &mut scratch.bytes;
     let known = &mut scratch.known;
     let accessed = &mut scratch.accessed;
@@ -1009,8 +1070,11 @@ fn diagram_body<'a>(
             return Err(fail("expected a word of data bytes, '.' and '#'", t.start));
         }
         let s = lx.text(t);
-        if s.len() % 2 != 0 {
-            return Err(fail("expected data word to cover a whole number of bytes", t.start));
+        if !s.len().is_multiple_of(2) {
+            return Err(fail(
+                "expected data word to cover a whole number of bytes",
+                t.start,
+            ));
         }
         for (j, pair) in s.chunks_exact(2).enumerate() {
             if k >= 16 {
@@ -1093,7 +1157,11 @@ fn exc_fields<'a>(lx: &mut Lexer<'a>, text_start: usize, reset: bool) -> RecordK
         let n = lx.next();
         number = lex::parse_hex_0x(lx.text(n)).filter(|_| n.is_word());
         let close = lx.next();
-        t = if close.is_punct(b']') { lx.next() } else { close };
+        t = if close.is_punct(b']') {
+            lx.next()
+        } else {
+            close
+        };
     }
     RecordKind::Exception(Exception {
         form: ExceptionForm::Exc,
@@ -1130,12 +1198,17 @@ fn event<'a>(lx: &mut Lexer<'a>) -> RecordKind<'a> {
         && lx.text(words[n - 1]).starts_with(b"CoreEvent_")
         && lex::all_hex(lx.text(words[n - 2]));
     if core {
-        let value_word = lx.text(words[0]);
-        let value = hex_with_namespace(value_word)
-            .or_else(|| lex::parse_hex(value_word.split(|&b| b == b':').next().unwrap_or(b"")));
+        // `E <number> <desc>` has no value; otherwise the first word is it.
+        let value = if n >= 3 {
+            let value_word = lx.text(words[0]);
+            hex_with_namespace(value_word)
+                .or_else(|| lex::parse_hex(value_word.split(|&b| b == b':').next().unwrap_or(b"")))
+        } else {
+            None
+        };
         let mut mode = None;
         let mut value2 = None;
-        for w in &words[1..n - 2] {
+        for w in &words[1.min(n - 2)..n - 2] {
             let s = lx.text(*w);
             if w.is_word() && lex::all_hex(s) {
                 value2 = lex::parse_hex(s);
