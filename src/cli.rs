@@ -73,7 +73,8 @@ struct Common {
 }
 
 fn parse_dialect(s: &str) -> Result<Dialect, String> {
-    Dialect::from_name(s).ok_or_else(|| format!("unknown dialect '{}' (tarmac, armulator, ti-ep)", s))
+    Dialect::from_name(s)
+        .ok_or_else(|| format!("unknown dialect '{}' (tarmac, armulator, ti-ep)", s))
 }
 
 impl Common {
@@ -140,7 +141,8 @@ fn cmd_dump(common: &Common, output: Option<&Path>) -> Result<(), String> {
     let opts = common.parse_options();
     match output {
         Some(path) => {
-            let file = std::fs::File::create(path).map_err(|e| format!("{}: {}", path.display(), e))?;
+            let file =
+                std::fs::File::create(path).map_err(|e| format!("{}: {}", path.display(), e))?;
             let mut w = std::io::BufWriter::new(file);
             tarmac_lens::dump::dump(source, opts, &mut w).map_err(|e| e.to_string())
         }
@@ -185,7 +187,13 @@ fn cmd_stats(common: &Common, json: bool) -> Result<(), String> {
     let mut lock = stdout.lock();
     lock.write_all(out.as_bytes())
         .and_then(|_| lock.flush())
-        .or_else(|e| if e.kind() == std::io::ErrorKind::BrokenPipe { Ok(()) } else { Err(e) })
+        .or_else(|e| {
+            if e.kind() == std::io::ErrorKind::BrokenPipe {
+                Ok(())
+            } else {
+                Err(e)
+            }
+        })
         .map_err(|e| format!("writing output: {}", e))
 }
 
@@ -210,9 +218,17 @@ fn stats_table(trace: &Path, stats: &Stats, seconds: f64, mb_per_s: f64, verbose
         let _ = writeln!(s, "  {:<18} {:>12}", kind, n);
     }
     let _ = writeln!(s, "unparsed: {}", stats.unparsed);
-    let listed = if verbose { stats.unparsed_details.len() } else { stats.unparsed_details.len().min(20) };
+    let listed = if verbose {
+        stats.unparsed_details.len()
+    } else {
+        stats.unparsed_details.len().min(20)
+    };
     for u in &stats.unparsed_details[..listed] {
-        let _ = writeln!(s, "  line {}: {} (column {}): {}", u.line, u.reason, u.column, u.text);
+        let _ = writeln!(
+            s,
+            "  line {}: {} (column {}): {}",
+            u.line, u.reason, u.column, u.text
+        );
     }
     if stats.unparsed as usize > listed {
         let _ = writeln!(s, "  ... {} more", stats.unparsed as usize - listed);

@@ -120,14 +120,16 @@ impl<S: TraceSource> LineReader<S> {
             let n = self.buf.len() * 2;
             self.buf.resize(n, 0);
         }
-        let want = ((self.end_offset - self.read_offset) as usize).min(self.buf.len() - self.filled);
+        let want =
+            ((self.end_offset - self.read_offset) as usize).min(self.buf.len() - self.filled);
         if want == 0 {
             self.eof = true;
             return Ok(());
         }
-        let got = self
-            .source
-            .read_at(self.read_offset, &mut self.buf[self.filled..self.filled + want])?;
+        let got = self.source.read_at(
+            self.read_offset,
+            &mut self.buf[self.filled..self.filled + want],
+        )?;
         if got == 0 {
             self.eof = true;
         }
@@ -156,7 +158,11 @@ mod tests {
         let v = collect(b"ab\r\n\ncd", 4096);
         assert_eq!(
             v,
-            vec![(1, 0, b"ab\r".to_vec()), (2, 4, b"".to_vec()), (3, 5, b"cd".to_vec())]
+            vec![
+                (1, 0, b"ab\r".to_vec()),
+                (2, 4, b"".to_vec()),
+                (3, 5, b"cd".to_vec())
+            ]
         );
     }
 

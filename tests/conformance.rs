@@ -8,7 +8,9 @@ use tarmac_lens::parse::ParseOptions;
 use tarmac_lens::source::SliceSource;
 
 fn data(name: &str) -> Vec<u8> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/ttu").join(name);
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/ttu")
+        .join(name);
     std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {}", p.display(), e))
 }
 
