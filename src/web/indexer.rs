@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::{ErrorEvent, MessageEvent, Worker};
+use web_sys::{ErrorEvent, Event, MessageEvent, Worker};
 
 use super::protocol::{decode, encode, ToPage, ToWorker};
 use crate::stats::Stats;
@@ -28,7 +28,7 @@ pub enum IndexEvent {
 pub struct IndexJob {
     worker: Worker,
     _on_message: Closure<dyn FnMut(MessageEvent)>,
-    _on_error: Closure<dyn FnMut(ErrorEvent)>,
+    _on_error: Closure<dyn FnMut(Event)>,
 }
 
 impl IndexJob {
@@ -82,7 +82,9 @@ impl IndexJob {
                     ToPage::Finished { stats } => on_event(IndexEvent::Finished(Rc::new(*stats))),
                     ToPage::Failed { message } => on_event(IndexEvent::Failed(message)),
                     ToPage::Panicked { message } => {
-                        super::panic_hook::show_panic(&format!("in the indexing worker: {message}"));
+                        super::panic_hook::show_panic(&format!(
+                            "in the indexing worker: {message}"
+                        ));
                         on_event(IndexEvent::Failed(format!(
                             "the indexing worker crashed: {message}"
                         )));
@@ -95,10 +97,14 @@ impl IndexJob {
         let on_error = {
             let on_event = on_event.clone();
             let url = url.to_string();
-            Closure::<dyn FnMut(ErrorEvent)>::new(move |event: ErrorEvent| {
-                // Fires when the worker script cannot load or throws outside
-                // Rust (a Rust panic arrives as ToPage::Panicked first).
-                let message = event.message();
+            Closure::<dyn FnMut(Event)>::new(move |event: Event| {
+                // Fires when the worker script cannot load (a plain Event) or
+                // throws outside Rust (an ErrorEvent; a Rust panic arrives as
+                // ToPage::Panicked first).
+                let message = event
+                    .dyn_ref::<ErrorEvent>()
+                    .map(|e| e.message())
+                    .unwrap_or_default();
                 on_event(IndexEvent::Failed(if message.is_empty() {
                     format!("the indexing worker failed to start (is {url} served?)")
                 } else {

@@ -25,12 +25,21 @@ pub enum ToPage {
     /// anything posted before this would be dropped.
     Ready,
     /// `done` of `total` bytes consumed.
-    Progress { done: u64, total: u64 },
-    Finished { stats: Box<Stats> },
+    Progress {
+        done: u64,
+        total: u64,
+    },
+    Finished {
+        stats: Box<Stats>,
+    },
     /// Reading the file failed (the browser's reason).
-    Failed { message: String },
+    Failed {
+        message: String,
+    },
     /// The worker's Rust code panicked; it cannot be used any more.
-    Panicked { message: String },
+    Panicked {
+        message: String,
+    },
 }
 
 fn serializer() -> serde_wasm_bindgen::Serializer {

@@ -65,7 +65,11 @@ pub enum Action {
         file: FileInfo,
         now_ms: f64,
     },
-    Event { job: u32, event: IndexEvent, now_ms: f64 },
+    Event {
+        job: u32,
+        event: IndexEvent,
+        now_ms: f64,
+    },
     StartFailed(String),
 }
 

@@ -17,9 +17,9 @@ pub struct FileSummaryProps {
 
 #[function_component(FileSummary)]
 pub fn file_summary(props: &FileSummaryProps) -> Html {
-    let cell = "padding:0.15rem 1rem 0.15rem 0;text-align:left;";
+    let cell = "padding:0.15rem 1rem 0.15rem 0;text-align:left;width:6rem;vertical-align:top;";
     html! {
-        <table class="file-summary" data-testid="file-summary" style="border-collapse:collapse;">
+        <table class="file-summary" data-testid="file-summary" style="border-collapse:separate;border-spacing:0;">
             <tbody>
                 <tr>
                     <th scope="row" style={cell}>{ "File" }</th>

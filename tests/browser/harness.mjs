@@ -1,0 +1,140 @@
+// Shared set-up for the browser tests: a static server for dist/, headless
+// Chromium through playwright-core, and the native CLI as the oracle.
+
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { chromium } from 'playwright-core';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const DIST = path.join(ROOT, 'dist');
+export const CLI = process.env.TARMAC_LENS_CLI ?? path.join(ROOT, 'target/debug/tarmac-lens');
+
+const MIME = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+};
+
+/** Serves dist/ on a free port of 127.0.0.1; resolves to { url, close }. */
+export async function serveDist() {
+  if (!fs.existsSync(path.join(DIST, 'index.html'))) {
+    throw new Error(`${DIST}/index.html is missing: run \`trunk build\` first (scripts/test.sh does)`);
+  }
+  const server = http.createServer((req, res) => {
+    const urlPath = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    const file = path.join(DIST, urlPath === '/' ? 'index.html' : urlPath);
+    if (!file.startsWith(DIST + path.sep) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
+      res.writeHead(404).end('not found');
+      return;
+    }
+    res.writeHead(200, { 'content-type': MIME[path.extname(file)] ?? 'application/octet-stream' });
+    fs.createReadStream(file).pipe(res);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
+
+/** Headless Chromium with a throw-away profile; resolves to { context, close }. */
+export async function launchBrowser() {
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'tarmac-lens-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    viewport: { width: 1100, height: 900 },
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  return {
+    context,
+    close: async () => {
+      await context.close();
+      fs.rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** What the native CLI says about a trace: the expected page content. */
+export function cliStats(trace) {
+  if (!fs.existsSync(CLI)) {
+    throw new Error(`${CLI} is missing: run \`cargo build\` first (scripts/test.sh does)`);
+  }
+  const out = execFileSync(CLI, ['stats', '--json', trace], { encoding: 'utf8' });
+  return JSON.parse(out);
+}
+
+/** Every trace the page is checked against, relative to the repository. */
+export function traces() {
+  const samples = path.join(ROOT, 'tests/data/ttu/samples');
+  return [
+    'tests/data/ttu/parsertest.txt',
+    ...fs
+      .readdirSync(samples)
+      .filter((f) => fs.statSync(path.join(samples, f)).isFile())
+      .sort()
+      .map((f) => `tests/data/ttu/samples/${f}`),
+    'tests/data/ttu/quicksort.tarmac',
+    // Parsed without --implicit-thumb it has unparsed lines, so the list of
+    // unparsed lines is compared too, not only found empty.
+    'tests/data/ttu/parsertest-implicit-thumb.txt',
+  ];
+}
+
+/**
+ * Waits until the page shows the results for `name` (or an error), and
+ * returns everything a person sees about it.
+ */
+export async function readResults(page, name) {
+  await page.waitForFunction(
+    (name) => {
+      const status = document.querySelector('[data-testid=status]');
+      const shown = document.querySelector('[data-testid=file-name]');
+      const state = status?.getAttribute('data-state');
+      return (
+        document.querySelector('[data-testid=panic]') ||
+        (shown?.textContent === name && (state === 'ready' || state === 'error'))
+      );
+    },
+    name,
+    { timeout: 60_000 },
+  );
+  return page.evaluate(() => {
+    const $ = (sel) => document.querySelector(sel);
+    const records = {};
+    for (const cell of document.querySelectorAll('[data-kind]')) {
+      records[cell.getAttribute('data-kind')] = Number(cell.textContent);
+    }
+    return {
+      panic: $('[data-testid=panic]')?.textContent ?? null,
+      error: $('[data-testid=error]')?.textContent ?? null,
+      state: $('[data-testid=status]').getAttribute('data-state'),
+      statusLines: $('[data-testid=status]').getAttribute('data-lines'),
+      lineCount: $('[data-testid=line-count]')?.textContent ?? null,
+      sizeBytes: $('[data-testid=file-size]')?.getAttribute('data-bytes') ?? null,
+      sizeText: $('[data-testid=file-size]')?.textContent ?? null,
+      records,
+      unparsedLines: [...document.querySelectorAll('[data-line]')].map((li) =>
+        Number(li.getAttribute('data-line')),
+      ),
+    };
+  });
+}

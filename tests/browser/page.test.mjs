@@ -1,0 +1,110 @@
+// The page must show, for every test trace, exactly what the native CLI
+// computes: same parser, different platform. Both ways of opening a file are
+// exercised: a real drop event and the file picker.
+
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+
+import { ROOT, cliStats, launchBrowser, readResults, serveDist, traces } from './harness.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await serveDist();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** A fresh page; any uncaught error or console error fails the test. */
+async function openPage(t, { allowConsoleErrors = false } = {}) {
+  const page = await browser.context.newPage();
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !allowConsoleErrors) problems.push(`console error: ${m.text()}`);
+  });
+  t.after(async () => {
+    await page.close();
+    assert.deepEqual(problems, [], 'the page logged errors');
+  });
+  await page.goto(server.url);
+  await page.waitForSelector('[data-testid=status][data-state=idle]');
+  return page;
+}
+
+function checkAgainstCli(seen, trace) {
+  const file = path.join(ROOT, trace);
+  const expected = cliStats(file);
+  assert.equal(seen.panic, null, `wasm panicked on ${trace}`);
+  assert.equal(seen.error, null, `page shows an error for ${trace}`);
+  assert.equal(seen.state, 'ready');
+  assert.equal(seen.statusLines, String(expected.lines), `data-lines of ${trace}`);
+  assert.equal(seen.lineCount, String(expected.lines), `line count of ${trace}`);
+  assert.equal(seen.sizeBytes, String(expected.bytes), `byte size of ${trace}`);
+  assert.equal(seen.sizeBytes, String(fs.statSync(file).size), `byte size of ${trace} on disk`);
+  assert.deepEqual(seen.records, expected.records, `per-kind counts of ${trace}`);
+  assert.deepEqual(seen.unparsedLines, expected.unparsed_lines, `unparsed lines of ${trace}`);
+  // A trace with no records of any kind would make the comparison vacuous.
+  assert.ok(Object.keys(seen.records).length > 0, `${trace} shows no counts`);
+}
+
+/** Drops `trace` on the drop zone with a real DragEvent carrying a File. */
+async function dropFile(page, trace) {
+  const name = path.basename(trace);
+  const base64 = fs.readFileSync(path.join(ROOT, trace)).toString('base64');
+  const dataTransfer = await page.evaluateHandle(
+    ({ name, base64 }) => {
+      const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+      const dt = new DataTransfer();
+      dt.items.add(new File([bytes], name, { type: 'text/plain' }));
+      return dt;
+    },
+    { name, base64 },
+  );
+  for (const type of ['dragenter', 'dragover', 'drop']) {
+    await page.dispatchEvent('[data-testid=drop-zone]', type, { dataTransfer });
+  }
+  await dataTransfer.dispose();
+  return name;
+}
+
+describe('Tarmac Lens page', () => {
+  test('dropping traces shows the same stats as the CLI', async (t) => {
+    const page = await openPage(t);
+    for (const trace of traces()) {
+      const name = await dropFile(page, trace);
+      checkAgainstCli(await readResults(page, name), trace);
+      if (trace.endsWith('parsertest.txt')) {
+        fs.mkdirSync(path.join(ROOT, 'docs'), { recursive: true });
+        await page.screenshot({ path: path.join(ROOT, 'docs/screenshot.png'), fullPage: true });
+      }
+    }
+  });
+
+  test('choosing traces with the file picker shows the same stats as the CLI', async (t) => {
+    const page = await openPage(t);
+    for (const trace of traces()) {
+      await page.setInputFiles('[data-testid=file-input]', path.join(ROOT, trace));
+      checkAgainstCli(await readResults(page, path.basename(trace)), trace);
+    }
+  });
+
+  test('a worker that cannot start is reported as an error, not a hang', async (t) => {
+    const page = await openPage(t, { allowConsoleErrors: true });
+    // Worker scripts are fetched outside the page, so route at context level.
+    const missing = '**/tarmac-lens-worker_loader.js';
+    await browser.context.route(missing, (route) => route.fulfill({ status: 404 }));
+    t.after(() => browser.context.unroute(missing));
+    await page.setInputFiles('[data-testid=file-input]', path.join(ROOT, traces()[0]));
+    const seen = await readResults(page, path.basename(traces()[0]));
+    assert.equal(seen.state, 'error');
+    assert.match(seen.error, /worker/);
+  });
+});

@@ -1,0 +1,96 @@
+//! The browser read path: a `Blob` read in slices through `BlobSource` must
+//! give exactly what the same bytes give in memory. Runs in a dedicated
+//! worker because `FileReaderSync` exists only there (as in the app).
+#![cfg(target_arch = "wasm32")]
+
+use js_sys::{Array, Uint8Array};
+use tarmac_lens::lines::LineReader;
+use tarmac_lens::parse::ParseOptions;
+use tarmac_lens::source::{SliceSource, TraceSource};
+use tarmac_lens::stats::{compute, Stats, StatsBuilder};
+use tarmac_lens::web::blob_source::BlobSource;
+use wasm_bindgen_test::*;
+use web_sys::Blob;
+
+wasm_bindgen_test_configure!(run_in_dedicated_worker);
+
+const PARSERTEST: &[u8] = include_bytes!("data/ttu/parsertest.txt");
+const QUICKSORT: &[u8] = include_bytes!("data/ttu/quicksort.tarmac");
+const WITH_UNPARSED: &[u8] = include_bytes!("data/ttu/parsertest-implicit-thumb.txt");
+
+fn blob(bytes: &[u8]) -> Blob {
+    let parts = Array::of1(&Uint8Array::from(bytes));
+    Blob::new_with_u8_array_sequence(&parts).expect("Blob from bytes")
+}
+
+fn in_memory(bytes: &[u8]) -> Stats {
+    compute(SliceSource(bytes), ParseOptions::default(), |_| {}).unwrap()
+}
+
+/// Stats over a Blob read in `chunk`-byte slices (much smaller than the app's
+/// 1 MiB, so lines straddle many slice boundaries).
+fn through_blob(bytes: &[u8], chunk: usize) -> Stats {
+    let mut source = BlobSource::new(blob(bytes)).unwrap();
+    let len = source.len();
+    let mut sample = vec![0; 16384.min(len as usize)];
+    let n = source.read_at(0, &mut sample).unwrap();
+    sample.truncate(n);
+    let mut builder = StatsBuilder::new(ParseOptions::default(), &sample);
+    let mut reader = LineReader::with_range(source, 0, len, 1, chunk);
+    while let Some(line) = reader.next_line().unwrap() {
+        builder.add_line(&line);
+    }
+    builder.finish(len)
+}
+
+#[wasm_bindgen_test]
+fn blob_stats_equal_in_memory_stats_in_small_slices() {
+    for bytes in [PARSERTEST, QUICKSORT, WITH_UNPARSED] {
+        let expected = in_memory(bytes);
+        assert!(expected.lines > 0);
+        assert_eq!(expected.bytes, bytes.len() as u64);
+        assert_eq!(through_blob(bytes, 4096), expected);
+        assert_eq!(through_blob(bytes, 4099), expected);
+    }
+}
+
+#[wasm_bindgen_test]
+fn compute_over_a_blob_matches_and_reports_progress_to_the_end() {
+    let mut last = 0;
+    let stats = compute(
+        BlobSource::new(blob(QUICKSORT)).unwrap(),
+        ParseOptions::default(),
+        |done| last = done,
+    )
+    .unwrap();
+    assert_eq!(stats, in_memory(QUICKSORT));
+    assert_eq!(last, QUICKSORT.len() as u64);
+}
+
+#[wasm_bindgen_test]
+fn unparsed_lines_survive_the_blob_path() {
+    let stats = through_blob(WITH_UNPARSED, 4096);
+    assert!(stats.unparsed > 0, "fixture should have unparsed lines");
+    assert_eq!(stats.unparsed_lines.len(), stats.unparsed_details.len());
+    assert_eq!(stats, in_memory(WITH_UNPARSED));
+}
+
+#[wasm_bindgen_test]
+fn read_at_handles_offsets_and_the_end() {
+    let data: Vec<u8> = (0..10_000u32).map(|i| (i % 251) as u8).collect();
+    let mut source = BlobSource::new(blob(&data)).unwrap();
+    assert_eq!(source.len(), data.len() as u64);
+
+    let mut buf = [0u8; 333];
+    assert_eq!(source.read_at(1234, &mut buf).unwrap(), 333);
+    assert_eq!(&buf[..], &data[1234..1567]);
+
+    // Short read at the end, nothing past it.
+    assert_eq!(source.read_at(9_900, &mut buf).unwrap(), 100);
+    assert_eq!(&buf[..100], &data[9_900..]);
+    assert_eq!(source.read_at(10_000, &mut buf).unwrap(), 0);
+    assert_eq!(source.read_at(50_000, &mut buf).unwrap(), 0);
+
+    let empty = BlobSource::new(blob(&[])).unwrap();
+    assert!(empty.is_empty());
+}

@@ -1,0 +1,218 @@
+//! The page's components rendered into a real DOM (no stylesheet, as in
+//! any page that embeds them without www/).
+#![cfg(target_arch = "wasm32")]
+
+use std::collections::BTreeMap;
+
+use tarmac_lens::stats::UnparsedLine;
+use tarmac_lens::web::components::{
+    App, CountsTable, CountsTableProps, FileSummary, FileSummaryProps, ProgressBar,
+    ProgressBarProps, UnparsedList, UnparsedListProps,
+};
+use tarmac_lens::web::format;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+use wasm_bindgen_test::*;
+use web_sys::Element;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn fresh_root() -> Element {
+    let document = web_sys::window().unwrap().document().unwrap();
+    let root = document.create_element("div").unwrap();
+    document.body().unwrap().append_child(&root).unwrap();
+    root
+}
+
+/// Yew renders from its scheduler, after the current task; a timer tick lets
+/// it finish.
+async fn settle() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        web_sys::window()
+            .unwrap()
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0)
+            .unwrap();
+    });
+    JsFuture::from(promise).await.unwrap();
+}
+
+fn text(root: &Element, selector: &str) -> String {
+    root.query_selector(selector)
+        .unwrap()
+        .unwrap_or_else(|| panic!("no element matches {selector}"))
+        .text_content()
+        .unwrap_or_default()
+}
+
+fn attr(root: &Element, selector: &str, name: &str) -> Option<String> {
+    root.query_selector(selector).unwrap()?.get_attribute(name)
+}
+
+#[wasm_bindgen_test]
+async fn counts_table_shows_every_kind_with_its_count() {
+    let root = fresh_root();
+    let records: BTreeMap<String, u64> = [
+        ("instruction", 36u64),
+        ("register", 77),
+        ("memory", 39),
+        ("some_future_kind", 5),
+    ]
+    .into_iter()
+    .map(|(k, n)| (k.to_string(), n))
+    .collect();
+    yew::Renderer::<CountsTable>::with_root_and_props(
+        root.clone(),
+        CountsTableProps {
+            records: records.clone(),
+        },
+    )
+    .render();
+    settle().await;
+
+    let cells = root.query_selector_all("[data-kind]").unwrap();
+    assert_eq!(cells.length() as usize, records.len());
+    let mut shown = BTreeMap::new();
+    for i in 0..cells.length() {
+        let cell: Element = cells.item(i).unwrap().dyn_into().unwrap();
+        shown.insert(
+            cell.get_attribute("data-kind").unwrap(),
+            cell.text_content().unwrap().parse::<u64>().unwrap(),
+        );
+    }
+    assert_eq!(shown, records);
+    // Parser order first, unknown kinds last, so nothing is dropped.
+    let first: Element = cells.item(0).unwrap().dyn_into().unwrap();
+    assert_eq!(first.get_attribute("data-kind").unwrap(), "instruction");
+    let last: Element = cells.item(3).unwrap().dyn_into().unwrap();
+    assert_eq!(last.get_attribute("data-kind").unwrap(), "some_future_kind");
+    assert_eq!(text(&root, "[data-testid=record-total]"), "157");
+}
+
+#[wasm_bindgen_test]
+async fn unparsed_list_shows_line_reason_and_text() {
+    let root = fresh_root();
+    let lines = vec![
+        UnparsedLine {
+            line: 7,
+            column: 3,
+            reason: "expected a register name".into(),
+            text: "12 clk R X99 00".into(),
+        },
+        UnparsedLine {
+            line: 19,
+            column: 0,
+            reason: "unknown record".into(),
+            text: "garbage".into(),
+        },
+    ];
+    yew::Renderer::<UnparsedList>::with_root_and_props(
+        root.clone(),
+        UnparsedListProps { total: 250, lines },
+    )
+    .render();
+    settle().await;
+
+    let items = root.query_selector_all("li[data-line]").unwrap();
+    assert_eq!(items.length(), 2);
+    let first = text(&root, "li[data-line='7']");
+    assert!(first.contains("expected a register name"), "{first}");
+    assert!(first.contains("12 clk R X99 00"), "{first}");
+    assert!(first.contains("column 4"), "{first}");
+    assert!(text(&root, "h2").contains("250"));
+    assert!(text(&root, "h2").contains("first 2"));
+}
+
+#[wasm_bindgen_test]
+async fn unparsed_list_says_so_when_everything_parsed() {
+    let root = fresh_root();
+    yew::Renderer::<UnparsedList>::with_root_and_props(
+        root.clone(),
+        UnparsedListProps {
+            total: 0,
+            lines: vec![],
+        },
+    )
+    .render();
+    settle().await;
+    assert!(root.query_selector("li").unwrap().is_none());
+    assert!(root
+        .query_selector("[data-testid=unparsed-none]")
+        .unwrap()
+        .is_some());
+}
+
+#[wasm_bindgen_test]
+async fn file_summary_has_exact_size_and_lines() {
+    let root = fresh_root();
+    yew::Renderer::<FileSummary>::with_root_and_props(
+        root.clone(),
+        FileSummaryProps {
+            name: "big.tarmac".into(),
+            bytes: 5_000_000_000,
+            lines: Some(123_456_789),
+            dialect: Some("tarmac".into()),
+        },
+    )
+    .render();
+    settle().await;
+    assert_eq!(text(&root, "[data-testid=file-name]"), "big.tarmac");
+    assert_eq!(
+        attr(&root, "[data-testid=file-size]", "data-bytes").as_deref(),
+        Some("5000000000")
+    );
+    assert!(text(&root, "[data-testid=file-size]").contains("4.7 GiB"));
+    assert_eq!(text(&root, "[data-testid=line-count]"), "123456789");
+}
+
+#[wasm_bindgen_test]
+async fn progress_bar_shows_percent_and_rate() {
+    let root = fresh_root();
+    yew::Renderer::<ProgressBar>::with_root_and_props(
+        root.clone(),
+        ProgressBarProps {
+            done: 50_000_000,
+            total: 200_000_000,
+            elapsed_ms: 500.0,
+        },
+    )
+    .render();
+    settle().await;
+    assert_eq!(
+        attr(&root, "[data-testid=progress]", "data-percent").as_deref(),
+        Some("25")
+    );
+    assert!(text(&root, "[data-testid=progress-percent]").contains("25%"));
+    assert_eq!(text(&root, "[data-testid=progress-rate]"), "100.0 MB/s");
+}
+
+#[wasm_bindgen_test]
+async fn app_starts_idle_with_a_drop_zone_and_file_input() {
+    let root = fresh_root();
+    yew::Renderer::<App>::with_root(root.clone()).render();
+    settle().await;
+    assert_eq!(
+        attr(&root, "[data-testid=status]", "data-state").as_deref(),
+        Some("idle")
+    );
+    assert_eq!(attr(&root, "[data-testid=status]", "data-lines"), None);
+    assert!(root
+        .query_selector("[data-testid=drop-zone]")
+        .unwrap()
+        .is_some());
+    assert_eq!(
+        attr(&root, "input[data-testid=file-input]", "type").as_deref(),
+        Some("file")
+    );
+}
+
+#[wasm_bindgen_test]
+fn numbers_are_formatted_for_people() {
+    assert_eq!(format::thousands(0), "0");
+    assert_eq!(format::thousands(1_234_567), "1,234,567");
+    assert_eq!(format::bytes(1023), "1023 B");
+    assert_eq!(format::bytes(18_359), "17.9 KiB");
+    assert_eq!(format::percent(0, 0), 100);
+    assert_eq!(format::percent(999, 1000), 99);
+    assert_eq!(format::percent(1000, 1000), 100);
+    assert_eq!(format::rate(1_000_000, 0.0), "– MB/s");
+}
