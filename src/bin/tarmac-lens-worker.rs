@@ -9,6 +9,8 @@ fn main() {
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
-    eprintln!("tarmac-lens-worker runs only inside a browser; use `tarmac-lens` on the command line");
+    eprintln!(
+        "tarmac-lens-worker runs only inside a browser; use `tarmac-lens` on the command line"
+    );
     std::process::exit(2);
 }
