@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# Installs what building and testing Tarmac Lens needs and is missing on a
+# Debian machine that already has rustup: the wasm32 target, clippy/rustfmt,
+# trunk, wasm-bindgen-cli (the version Cargo.lock pins), Chromium with its
+# WebDriver, Node.js, and the npm packages (playwright-core, binaryen).
+# Anything already present at the right version is left alone.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+export PATH="$HOME/.cargo/bin:$PATH"
+
+TRUNK_VERSION=0.21.14
+
+log() { printf '==> %s\n' "$*"; }
+
+if ! command -v rustup >/dev/null || ! command -v cargo >/dev/null; then
+  echo "error: rustup and cargo are required (https://rustup.rs); install them first" >&2
+  exit 1
+fi
+
+# --- Debian packages -------------------------------------------------------
+apt_missing=()
+command -v chromium >/dev/null || apt_missing+=(chromium)
+command -v chromedriver >/dev/null || apt_missing+=(chromium-driver)
+command -v node >/dev/null || apt_missing+=(nodejs)
+command -v npm >/dev/null || apt_missing+=(npm)
+command -v python3 >/dev/null || apt_missing+=(python3)
+if ((${#apt_missing[@]})); then
+  sudo=()
+  if [ "$(id -u)" != 0 ]; then sudo=(sudo); fi
+  log "apt: installing ${apt_missing[*]}"
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${apt_missing[@]}"
+else
+  log "apt: chromium, chromium-driver, node, npm, python3 present"
+fi
+
+# --- Rust toolchain pieces -------------------------------------------------
+if rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  log "rustup: wasm32-unknown-unknown present"
+else
+  log "rustup: adding target wasm32-unknown-unknown"
+  rustup target add wasm32-unknown-unknown
+fi
+for component in clippy rustfmt; do
+  if rustup component list --installed | grep -q "^$component"; then
+    log "rustup: $component present"
+  else
+    log "rustup: adding component $component"
+    rustup component add "$component"
+  fi
+done
+
+# --- trunk and wasm-bindgen-cli (cargo install, in parallel) ---------------
+# The CLI must be exactly the wasm-bindgen version in Cargo.lock, or the
+# generated JS and the wasm disagree.
+WBG_VERSION="$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/[^0-9.]/, ""); print; exit }' Cargo.lock)"
+if [ -z "$WBG_VERSION" ]; then
+  echo "error: wasm-bindgen not found in Cargo.lock" >&2
+  exit 1
+fi
+
+pids=()
+names=()
+logs=()
+if [ "$(trunk --version 2>/dev/null || true)" = "trunk $TRUNK_VERSION" ]; then
+  log "trunk $TRUNK_VERSION present"
+else
+  log "cargo install trunk@$TRUNK_VERSION (log: /tmp/tarmac-lens-install-trunk.log)"
+  cargo install --locked "trunk@$TRUNK_VERSION" >/tmp/tarmac-lens-install-trunk.log 2>&1 &
+  pids+=($!) names+=(trunk) logs+=(/tmp/tarmac-lens-install-trunk.log)
+fi
+if [ "$(wasm-bindgen --version 2>/dev/null || true)" = "wasm-bindgen $WBG_VERSION" ] &&
+  [ "$(wasm-bindgen-test-runner --version 2>/dev/null || true)" = "wasm-bindgen-test-runner $WBG_VERSION" ]; then
+  log "wasm-bindgen-cli $WBG_VERSION present"
+else
+  # Not --locked: the CLI's own lockfile pins crates that no longer build
+  # with current toolchains.
+  log "cargo install wasm-bindgen-cli@=$WBG_VERSION (log: /tmp/tarmac-lens-install-wasm-bindgen.log)"
+  cargo install --force "wasm-bindgen-cli@=$WBG_VERSION" >/tmp/tarmac-lens-install-wasm-bindgen.log 2>&1 &
+  pids+=($!) names+=(wasm-bindgen-cli) logs+=(/tmp/tarmac-lens-install-wasm-bindgen.log)
+fi
+failed=0
+for i in "${!pids[@]}"; do
+  if wait "${pids[$i]}"; then
+    log "installed ${names[$i]}"
+  else
+    echo "error: cargo install ${names[$i]} failed; last lines of ${logs[$i]}:" >&2
+    tail -n 30 "${logs[$i]}" >&2
+    failed=1
+  fi
+done
+[ "$failed" = 0 ]
+
+# --- npm packages (playwright-core for browser tests, binaryen's wasm-opt) --
+if [ -d node_modules ] && npm ls --depth=0 >/dev/null 2>&1; then
+  log "npm: node_modules up to date"
+else
+  log "npm ci"
+  npm ci --no-audit --no-fund
+fi
+
+log "crates: cargo fetch"
+cargo fetch --quiet
+log "dependencies ready"

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Runs every check: formatting, clippy (native and wasm32), native tests,
+# wasm-bindgen tests in headless Chromium, the release web build and the
+# Playwright tests of the built page. Every step runs even if an earlier one
+# failed; the summary at the end lists them, and the exit status is non-zero
+# if any failed.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+START=$SECONDS
+
+"$ROOT/scripts/install-deps.sh"
+
+# npm's binaryen first: Debian's wasm-opt cannot read wasm-bindgen output.
+export PATH="$ROOT/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+export CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}"
+TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
+# The Playwright tests compare the page with this binary's output.
+export TARMAC_LENS_CLI="$TARGET_DIR/debug/tarmac-lens"
+
+wasm_tests=()
+for f in tests/wasm_*.rs; do
+  [ -e "$f" ] && wasm_tests+=(--test "$(basename "$f" .rs)")
+done
+
+results=()
+failures=0
+step() {
+  local name="$1"
+  shift
+  printf '\n==> %s: %s\n' "$name" "$*"
+  local t0=$SECONDS
+  if "$@"; then
+    results+=("PASS  $name ($((SECONDS - t0))s)")
+  else
+    results+=("FAIL  $name ($((SECONDS - t0))s)")
+    failures=$((failures + 1))
+  fi
+}
+
+step "format" cargo fmt --check
+step "clippy native" cargo clippy --all-targets -- -D warnings
+step "clippy wasm32" cargo clippy --target wasm32-unknown-unknown --all-targets --features web -- -D warnings
+step "native tests" cargo test
+step "wasm tests (headless Chromium)" cargo test --target wasm32-unknown-unknown "${wasm_tests[@]}"
+step "CLI build (test oracle)" cargo build --bin tarmac-lens
+step "web build (trunk, release)" trunk build --release
+step "browser tests (Playwright)" node --test tests/browser/
+
+printf '\n==================== summary ====================\n'
+printf '%s\n' "${results[@]}"
+printf 'total time: %ss\n' "$((SECONDS - START))"
+if ((failures)); then
+  printf '%d step(s) FAILED\n' "$failures"
+  exit 1
+fi
+echo "all steps passed"
