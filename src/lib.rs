@@ -9,10 +9,12 @@
 //! [`dump`].
 
 pub mod dump;
+pub mod expr;
 pub mod lines;
 pub mod parse;
 pub mod source;
 pub mod stats;
+pub mod symbols;
 
 #[cfg(target_arch = "wasm32")]
 pub mod web;
