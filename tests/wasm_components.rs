@@ -216,3 +216,29 @@ fn numbers_are_formatted_for_people() {
     assert_eq!(format::percent(1000, 1000), 100);
     assert_eq!(format::rate(1_000_000, 0.0), "– MB/s");
 }
+
+#[wasm_bindgen_test]
+fn a_panic_is_shown_on_the_page() {
+    use tarmac_lens::web::panic_hook::{show_panic, PANIC_ELEMENT_ID};
+    show_panic("index out of bounds at src/somewhere.rs:1:1");
+    let document = web_sys::window().unwrap().document().unwrap();
+    let overlay = document
+        .get_element_by_id(PANIC_ELEMENT_ID)
+        .expect("panic overlay");
+    assert_eq!(overlay.get_attribute("role").as_deref(), Some("alert"));
+    let shown = overlay.text_content().unwrap();
+    assert!(
+        shown.contains("index out of bounds at src/somewhere.rs:1:1"),
+        "{shown}"
+    );
+    // A second panic reuses the overlay instead of stacking new ones.
+    show_panic("second");
+    assert_eq!(
+        document
+            .query_selector_all("[data-testid=panic]")
+            .unwrap()
+            .length(),
+        1
+    );
+    overlay.remove();
+}

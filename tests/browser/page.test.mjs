@@ -4,6 +4,7 @@
 
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
@@ -94,6 +95,66 @@ describe('Tarmac Lens page', () => {
       await page.setInputFiles('[data-testid=file-input]', path.join(ROOT, trace));
       checkAgainstCli(await readResults(page, path.basename(trace)), trace);
     }
+  });
+
+  test('a large trace is read in the background with visible progress', async (t) => {
+    // Big enough that the worker reports progress several times (it reports
+    // at most every 4 MiB and every 50 ms) yet quick for the debug CLI.
+    const piece = fs.readFileSync(path.join(ROOT, 'tests/data/ttu/quicksort.tarmac'));
+    const copies = Math.ceil((48 << 20) / piece.length);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tarmac-lens-big-'));
+    t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+    const big = path.join(dir, 'big.tarmac');
+    const out = fs.openSync(big, 'w');
+    for (let i = 0; i < copies; i++) fs.writeSync(out, piece);
+    fs.closeSync(out);
+
+    const page = await openPage(t);
+    // Record every state and percentage the page goes through; polling could
+    // miss a fast run.
+    await page.evaluate(() => {
+      window.seen = { states: [], percents: [], rates: [] };
+      const record = () => {
+        const status = document.querySelector('[data-testid=status]');
+        const state = status.getAttribute('data-state');
+        if (window.seen.states.at(-1) !== state) window.seen.states.push(state);
+        const progress = document.querySelector('[data-testid=progress]');
+        if (progress) {
+          window.seen.percents.push(Number(progress.getAttribute('data-percent')));
+          window.seen.rates.push(document.querySelector('[data-testid=progress-rate]').textContent);
+        }
+      };
+      new MutationObserver(record).observe(document.body, {
+        subtree: true,
+        childList: true,
+        attributes: true,
+        characterData: true,
+      });
+    });
+    await page.setInputFiles('[data-testid=file-input]', big);
+    await page.waitForSelector('[data-testid=status][data-state=indexing]');
+    // The main thread stays responsive while the worker parses.
+    const t0 = Date.now();
+    await page.evaluate(() => document.title);
+    assert.ok(Date.now() - t0 < 1000, 'page blocked while indexing');
+
+    const seen = await readResults(page, 'big.tarmac');
+    const expected = cliStats(big);
+    assert.equal(seen.error, null);
+    assert.equal(seen.lineCount, String(expected.lines));
+    assert.equal(seen.sizeBytes, String(fs.statSync(big).size));
+    assert.deepEqual(seen.records, expected.records);
+
+    const history = await page.evaluate(() => window.seen);
+    assert.deepEqual(history.states, ['indexing', 'ready'], 'state sequence');
+    assert.ok(
+      history.percents.some((p) => p > 0 && p < 100),
+      `no intermediate progress shown: ${history.percents}`,
+    );
+    assert.ok(
+      history.rates.some((r) => /^\d+\.\d MB\/s$/.test(r)),
+      `no throughput shown: ${history.rates}`,
+    );
   });
 
   test('a worker that cannot start is reported as an error, not a hang', async (t) => {
