@@ -323,6 +323,23 @@ impl SymbolTable {
     }
 }
 
+impl SymbolTable {
+    /// The function name TTU's calltree, profile and flamegraph reports
+    /// print for a function entry address: the symbol's raw name, empty if
+    /// none. When the address is inside a symbol rather than at its start,
+    /// TTU appends ` + 0x` and the *address itself*, not the offset (seen in
+    /// its gem5 AArch64 quicksort profile: `quicksort + 0x10508` for an entry
+    /// at 0x10508, 0x58 into `quicksort`); reproduced because the reports
+    /// must match byte for byte.
+    pub fn function_name(&self, addr: u64) -> String {
+        match self.find_by_address(addr) {
+            Some((sym, 0)) => sym.name.clone(),
+            Some((sym, _)) => format!("{} + {:#x}", sym.name, addr),
+            None => String::new(),
+        }
+    }
+}
+
 /// C++ `hex << showbase`: no prefix on zero.
 fn show_hex(v: u64) -> String {
     if v == 0 {
@@ -367,6 +384,281 @@ mod tests {
 
     fn load(data: &[u8]) -> SymbolTable {
         SymbolTable::from_elf_bytes(data, 0).unwrap()
+    }
+
+    const PROFILES: &[(&str, &str)] = &[
+        (
+            "quicksort-aarch64-O2-es-2M",
+            include_str!("../tests/data/elf/profile/quicksort-aarch64-O2-es-2M.profile.ref"),
+        ),
+        (
+            "quicksort-aarch64-O2-fastmodel-2M",
+            include_str!("../tests/data/elf/profile/quicksort-aarch64-O2-fastmodel-2M.profile.ref"),
+        ),
+        (
+            "quicksort-aarch64-O2-fastmodel-cpu-2M",
+            include_str!(
+                "../tests/data/elf/profile/quicksort-aarch64-O2-fastmodel-cpu-2M.profile.ref"
+            ),
+        ),
+        (
+            "quicksort-aarch64-O2-gem5-2M",
+            include_str!("../tests/data/elf/profile/quicksort-aarch64-O2-gem5-2M.profile.ref"),
+        ),
+        (
+            "quicksort-arm-O2-es-2M",
+            include_str!("../tests/data/elf/profile/quicksort-arm-O2-es-2M.profile.ref"),
+        ),
+        (
+            "quicksort-arm-O2-fastmodel-2M",
+            include_str!("../tests/data/elf/profile/quicksort-arm-O2-fastmodel-2M.profile.ref"),
+        ),
+        (
+            "quicksort-thumb-O2-fastmodel-2M",
+            include_str!("../tests/data/elf/profile/quicksort-thumb-O2-fastmodel-2M.profile.ref"),
+        ),
+        (
+            "quicksort-thumb-O2-gem5-2M",
+            include_str!("../tests/data/elf/profile/quicksort-thumb-O2-gem5-2M.profile.ref"),
+        ),
+    ];
+
+    fn elf_for(name: &str) -> &'static [u8] {
+        if name.contains("aarch64") {
+            A64
+        } else if name.contains("thumb") {
+            T32
+        } else {
+            A32
+        }
+    }
+
+    #[test]
+    fn function_names_match_ttu_profiles() {
+        let mut checked = 0;
+        for (name, profile) in PROFILES {
+            let table = load(elf_for(name));
+            for line in profile.lines().skip(1) {
+                let addr = u64::from_str_radix(line[2..11].trim_end(), 16).unwrap();
+                let expected = &line[36..];
+                assert_eq!(table.function_name(addr), expected, "{name}: {line}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 80);
+    }
+
+    #[test]
+    fn names_to_addresses_and_back() {
+        let a64 = load(A64);
+        for (name, addr, size) in [
+            ("_start", 0x10000, 52),
+            ("quicksort", 0x104b0, 156),
+            ("partition", 0x10280, 340),
+            ("fill.constprop.0", 0x103e0, 136),
+            ("qs_array", 0x10780, 384),
+            ("tg_image_base", 0xf000, 0),
+        ] {
+            let sym = a64.find_by_name(name).unwrap();
+            assert_eq!((sym.addr, sym.size), (addr, size), "{name}");
+            assert_eq!(a64.address_of(name), Some(addr));
+        }
+        assert_eq!(
+            a64.find_by_name("quicksort").unwrap().kind,
+            SymbolKind::Function
+        );
+        assert_eq!(
+            a64.find_by_name("partition").unwrap().binding,
+            SymbolBinding::Local
+        );
+        assert_eq!(
+            a64.find_by_name("qs_array").unwrap().kind,
+            SymbolKind::Object
+        );
+        assert_eq!(a64.find_by_name("__bss_end").unwrap().kind, SymbolKind::Any);
+        assert_eq!(
+            a64.find_by_address(0x104b0),
+            Some((a64.find_by_name("quicksort").unwrap(), 0))
+        );
+        let (sym, off) = a64.find_by_address(0x104b0 + 155).unwrap();
+        assert_eq!((sym.name.as_str(), off), ("quicksort", 155));
+        // The first byte past quicksort is prog_quicksort's.
+        assert_eq!(
+            a64.symbolic_address(0x104b0 + 156, true),
+            "quicksort + 0x9c"
+        );
+        assert_eq!(a64.symbolic_address(0x10550, true), "prog_quicksort");
+        assert_eq!(a64.symbolic_address(0x10290, false), "partition + 0x10");
+        for missing in [
+            "main",
+            "",
+            "QUICKSORT",
+            "quicksort ",
+            "$x",
+            ".text",
+            "main.c",
+        ] {
+            assert!(a64.find_by_name(missing).is_none(), "{missing:?}");
+        }
+    }
+
+    #[test]
+    fn duplicate_names_numbered_like_ttu() {
+        let mut t = load(A64);
+        let dup = |addr| Symbol {
+            addr,
+            elf_addr: addr,
+            size: 4,
+            kind: SymbolKind::Function,
+            binding: SymbolBinding::Local,
+            name: "swap".into(),
+            duplicate_nr: 0,
+        };
+        t.add(dup(0x20000));
+        t.add(dup(0x30000));
+        assert_eq!(t.find_by_name("swap").unwrap().addr, 0x10190);
+        assert_eq!(t.find_by_name("swap#0").unwrap().addr, 0x10190);
+        assert_eq!(t.find_by_name("swap#1").unwrap().addr, 0x20000);
+        assert_eq!(t.find_by_name("swap#2").unwrap().addr, 0x30000);
+        assert_eq!(
+            t.find_by_name("swap# 2x").unwrap().addr,
+            0x30000,
+            "stoi leniency"
+        );
+        assert!(t.find_by_name("swap#3").is_none());
+        assert!(t.find_by_name("swap#-1").is_none());
+        assert!(t.find_by_name("swap#").is_none());
+        assert_eq!(t.find_all_by_name("swap").len(), 3);
+        assert_eq!(t.symbolic_address(0x30002, true), "swap#2 + 0x2");
+        assert_eq!(t.function_name(0x30000), "swap", "reports use the raw name");
+    }
+
+    #[test]
+    fn ttu_address_rules() {
+        let a64 = load(A64);
+        // The lowest symbol address (tg_image_base, 0xf000) is never used,
+        // not even for an exact match.
+        assert_eq!(a64.find_by_address(0xf000), None);
+        assert_eq!(a64.symbolic_address(0xf000, true), "0xf000");
+        assert_eq!(a64.symbolic_address(0xf000, false), "");
+        assert_eq!(a64.symbolic_address(0, true), "0");
+        assert_eq!(a64.symbolic_address(0x10000, true), "_start");
+        // At one address a sized symbol wins over a label listed before it.
+        assert_eq!(a64.symbolic_address(0x105f2, true), "tg_result + 0x2");
+        assert_eq!(a64.symbolic_address(0x105f0, true), "tg_result");
+        // Nothing sized contains it: the nearest label below.
+        assert_eq!(a64.symbolic_address(0x10900, true), "__bss_end");
+        assert_eq!(
+            a64.symbolic_address(0x500000, true),
+            "__stack_top + 0x100000"
+        );
+        assert_eq!(
+            a64.symbolic_address(u64::MAX, true),
+            "__stack_top + 0xffffffffffbfffff"
+        );
+
+        let t32 = load(T32);
+        // Thumb symbols keep the low bit, as TTU's index addresses do.
+        assert_eq!(t32.find_by_name("_start").unwrap().addr, 0x10001);
+        assert_eq!(t32.symbolic_address(0x10001, true), "_start");
+        assert_eq!(t32.symbolic_address(0x10000, true), "0x10000");
+        // tg_exit (size 0) lies inside _start: the sized symbol below wins.
+        assert_eq!(t32.symbolic_address(0x1001a, true), "_start + 0x19");
+        assert_eq!(t32.symbolic_address(0x10019, true), "_start + 0x18");
+    }
+
+    #[test]
+    fn load_offset_moves_symbols() {
+        let up = SymbolTable::from_elf_bytes(A64, 0x1000).unwrap();
+        assert_eq!(up.load_offset(), 0x1000);
+        let qs = up.find_by_name("quicksort").unwrap();
+        assert_eq!((qs.addr, qs.elf_addr), (0x114b0, 0x104b0));
+        assert_eq!(up.symbolic_address(0x114b4, true), "quicksort + 0x4");
+        // Below the lowest moved symbol (tg_image_base, now 0x10000) nothing.
+        assert_eq!(up.symbolic_address(0x104b4, true), "0x104b4");
+        let down = SymbolTable::from_elf_bytes(A64, -0x10000).unwrap();
+        assert_eq!(down.address_of("quicksort"), Some(0x4b0));
+        assert_eq!(down.function_name(0x4b0), "quicksort");
+        // Wraps rather than overflowing.
+        let wrap = SymbolTable::from_elf_bytes(A64, i64::MIN).unwrap();
+        assert_eq!(wrap.address_of("_start"), Some(0x8000_0000_0001_0000));
+    }
+
+    #[test]
+    fn endianness_check() {
+        let t = load(A32);
+        assert!(t.check_endianness(false).is_ok());
+        let err = t.check_endianness(true).unwrap_err();
+        assert!(
+            err.contains("mismatch") && err.contains("little-endian"),
+            "{err}"
+        );
+    }
+
+    /// Section headers of a 64-bit little-endian ELF: (offset, size) of each.
+    fn retype_symtab(data: &mut [u8]) {
+        let word = |d: &[u8], at: usize, n: usize| {
+            d[at..at + n]
+                .iter()
+                .rev()
+                .fold(0usize, |v, &b| v << 8 | b as usize)
+        };
+        let shoff = word(data, 0x28, 8);
+        let shentsize = word(data, 0x3a, 2);
+        let shnum = word(data, 0x3c, 2);
+        for i in 0..shnum {
+            let at = shoff + i * shentsize + 4;
+            if word(data, at, 4) == elf::SHT_SYMTAB as usize {
+                data[at] = elf::SHT_PROGBITS as u8;
+            }
+        }
+    }
+
+    #[test]
+    fn bad_input_is_an_error() {
+        let err = |d: &[u8]| SymbolTable::from_elf_bytes(d, 0).unwrap_err();
+        assert!(err(b"").contains("not an ELF"));
+        assert!(err(b"#!/bin/sh\necho hello\n").contains("not an ELF"));
+        let mut bad_class = A64.to_vec();
+        bad_class[4] = 9;
+        assert!(err(&bad_class).contains("class"));
+        let mut bad_data = A64.to_vec();
+        bad_data[5] = 0;
+        assert!(err(&bad_data).contains("encoding"));
+        let mut stripped = A64.to_vec();
+        retype_symtab(&mut stripped);
+        assert!(
+            err(&stripped).contains("no symbol table"),
+            "{}",
+            err(&stripped)
+        );
+        assert!(err(&A64[..64]).contains("section headers"));
+    }
+
+    #[test]
+    fn truncated_and_garbled_never_panic() {
+        for data in [A64, A32, T32] {
+            for len in 0..data.len() {
+                let _ = SymbolTable::from_elf_bytes(&data[..len], 0);
+            }
+            // Deterministic xorshift so failures reproduce.
+            let mut state = 0x2545_f491_4f6c_dd1du64;
+            for _ in 0..2000 {
+                let mut copy = data.to_vec();
+                for _ in 0..4 {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    let at = (state as usize) % copy.len();
+                    copy[at] = (state >> 32) as u8;
+                }
+                if let Ok(t) = SymbolTable::from_elf_bytes(&copy, 0) {
+                    for addr in [0, 0x10000, 0x104b4, u64::MAX] {
+                        let _ = t.symbolic_address(addr, true);
+                    }
+                }
+            }
+        }
     }
 
     #[test]
