@@ -8,9 +8,12 @@ use std::time::Instant;
 
 use clap::{Args, Parser as ClapParser, Subcommand};
 
+use tarmac_lens::engine::EngineOptions;
 use tarmac_lens::parse::{Dialect, ParseOptions};
+use tarmac_lens::report;
 use tarmac_lens::source::{FileSource, TraceSource};
 use tarmac_lens::stats::{self, Stats};
+use tarmac_lens::symbols::SymbolTable;
 
 #[derive(ClapParser)]
 #[command(
@@ -33,6 +36,14 @@ enum Command {
         /// Write to FILE instead of standard output.
         #[arg(short = 'o', long = "output", value_name = "FILE")]
         output: Option<PathBuf>,
+    },
+    /// Print the tree of function calls and returns.
+    Calltree {
+        #[command(flatten)]
+        common: Common,
+        /// Diagnostics: `call_heuristics` prints how each transfer of control was judged.
+        #[arg(long, value_name = "WHAT")]
+        debug: Option<String>,
     },
     /// Count records per kind, list unparsed lines, and measure throughput.
     Stats {
@@ -61,6 +72,12 @@ struct Common {
     /// Force the trace dialect: tarmac, armulator or ti-ep (default: detect).
     #[arg(long, value_name = "NAME", value_parser = parse_dialect)]
     dialect: Option<Dialect>,
+    /// ELF image of the traced program, for symbol names.
+    #[arg(long, value_name = "ELF")]
+    image: Option<PathBuf>,
+    /// Offset from ELF symbol addresses to their addresses in the trace (C integer syntax).
+    #[arg(long, value_name = "OFFSET", value_parser = parse_c_integer, allow_hyphen_values = true)]
+    load_offset: Option<i64>,
     /// Quieter: no progress meter.
     #[arg(short, long)]
     quiet: bool,
@@ -70,6 +87,24 @@ struct Common {
     /// Show a progress meter even when standard error is not a terminal.
     #[arg(long)]
     show_progress_meter: bool,
+}
+
+/// C integer literal: decimal, 0x hex, leading-0 octal, optional sign.
+fn parse_c_integer(s: &str) -> Result<i64, String> {
+    let (neg, body) = match s.strip_prefix('-') {
+        Some(b) => (true, b),
+        None => (false, s.strip_prefix('+').unwrap_or(s)),
+    };
+    let v = if let Some(h) = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
+        u64::from_str_radix(h, 16)
+    } else if body.len() > 1 && body.starts_with('0') {
+        u64::from_str_radix(&body[1..], 8)
+    } else {
+        body.parse::<u64>()
+    }
+    .map_err(|_| format!("'{}' is not an integer", s))?;
+    let v = v as i64;
+    Ok(if neg { v.wrapping_neg() } else { v })
 }
 
 fn parse_dialect(s: &str) -> Result<Dialect, String> {
@@ -84,6 +119,20 @@ impl Common {
             big_endian: self.bi,
             dialect: self.dialect,
         }
+    }
+
+    /// The ELF image, if one was given, checked against `--li`/`--bi`.
+    fn image(&self) -> Result<Option<SymbolTable>, String> {
+        let Some(path) = &self.image else {
+            return Ok(None);
+        };
+        let data = std::fs::read(path).map_err(|e| format!("{}: {}", path.display(), e))?;
+        let table = SymbolTable::from_elf_bytes(&data, self.load_offset.unwrap_or(0))
+            .map_err(|e| format!("{}: {}", path.display(), e))?;
+        table
+            .check_endianness(self.bi)
+            .map_err(|e| format!("{}: {}", path.display(), e))?;
+        Ok(Some(table))
     }
 
     fn open(&self) -> Result<FileSource, String> {
@@ -126,6 +175,7 @@ pub fn run() -> i32 {
     let result = match cli.command {
         Command::Dump { common, output } => cmd_dump(&common, output.as_deref()),
         Command::Stats { common, json } => cmd_stats(&common, json),
+        Command::Calltree { common, debug } => cmd_calltree(&common, debug.as_deref()),
     };
     match result {
         Ok(()) => 0,
@@ -235,4 +285,60 @@ fn stats_table(trace: &Path, stats: &Stats, seconds: f64, mb_per_s: f64, verbose
     }
     let _ = writeln!(s, "time:     {:.3} s ({:.1} MB/s)", seconds, mb_per_s);
     s
+}
+
+fn write_stdout(text: &str) -> Result<(), String> {
+    let stdout = std::io::stdout();
+    let mut lock = stdout.lock();
+    lock.write_all(text.as_bytes())
+        .and_then(|_| lock.flush())
+        .or_else(|e| {
+            if e.kind() == std::io::ErrorKind::BrokenPipe {
+                Ok(())
+            } else {
+                Err(e)
+            }
+        })
+        .map_err(|e| format!("writing output: {}", e))
+}
+
+fn engine_options(common: &Common, debug_calls: bool) -> EngineOptions {
+    EngineOptions {
+        big_endian: common.bi,
+        debug_calls,
+    }
+}
+
+fn cmd_calltree(common: &Common, debug: Option<&str>) -> Result<(), String> {
+    let debug_calls = match debug {
+        None => false,
+        Some("call_heuristics") => true,
+        Some(other) => {
+            return Err(format!(
+                "unknown --debug value '{}' (supported: call_heuristics)",
+                other
+            ))
+        }
+    };
+    let image = common.image()?;
+    let analysis = report::analyse_calls(
+        common.open()?,
+        common.parse_options(),
+        engine_options(common, debug_calls),
+    )
+    .map_err(|e| e.to_string())?;
+    let mut out = String::new();
+    for d in &analysis.debug {
+        out.push_str(d);
+        out.push('\n');
+    }
+    if let Some(root) = report::calltree::build(&analysis) {
+        let name = |addr: u64| {
+            image
+                .as_ref()
+                .map_or(String::new(), |i| i.function_name(addr))
+        };
+        out.push_str(&report::calltree::render(&root, &analysis, &name));
+    }
+    write_stdout(&out)
 }

@@ -9,10 +9,13 @@
 //! [`dump`].
 
 pub mod dump;
+pub mod engine;
 pub mod expr;
 pub mod lines;
 pub mod parse;
+pub mod report;
 pub mod source;
+pub mod state;
 pub mod stats;
 pub mod symbols;
 

@@ -1,0 +1,100 @@
+//! Function-call detection by the reference tools' heuristic (manual,
+//! appendix on call detection), reproduced exactly so that call trees match
+//! theirs: a transfer of control is a *potential* call when lr was written
+//! within the last 8 instructions and holds an address within 64 bytes of
+//! the natural return address; it becomes a call when a later transfer goes
+//! to that lr value with the same sp, sp never having been higher between.
+
+use std::collections::BTreeMap;
+
+/// One end of a node, as the reports print it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Site {
+    pub time: u64,
+    pub line: u64,
+    /// Instruction address with the Thumb bit set for Thumb code, or
+    /// [`INVALID_PC`] for a node with no instruction.
+    pub pc: u64,
+    /// Byte offset of the node's first line.
+    pub offset: u64,
+}
+
+/// The reference tools' marker for "this node has no instruction".
+pub const INVALID_PC: u64 = 2;
+
+/// A confirmed call: the node holding the call instruction, the callee's
+/// first node, its last node and the caller's node it returned to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Call {
+    pub call_site: Site,
+    pub entry: Site,
+    pub exit: Site,
+    pub resume: Site,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Pending {
+    call_site: Site,
+    entry: Site,
+}
+
+/// Tracks potential calls until their returns.
+#[derive(Default)]
+pub struct CallDetector {
+    /// Keyed by (sp, return address); ordered by sp so that a rising sp can
+    /// discard every potential call made deeper in the stack.
+    pending: BTreeMap<(u64, u64), Pending>,
+}
+
+pub enum Transfer {
+    /// The transfer returned from `call`.
+    Return(Call),
+    /// The transfer was recorded as a potential call with this sp and lr.
+    PotentialCall {
+        sp: u64,
+        lr: u64,
+    },
+    Neither,
+}
+
+impl CallDetector {
+    /// sp changed: potential calls made with a lower sp can no longer return.
+    pub fn sp_changed(&mut self, sp: u64) {
+        let keep = self.pending.split_off(&(sp, 0));
+        self.pending = keep;
+    }
+
+    /// A transfer of control to `pc` (Thumb bit set for Thumb) at node
+    /// `current`, whose predecessor is `previous`. `sp` is `u64::MAX` when
+    /// unknown; `lr_candidate` is lr when it qualifies as a return address.
+    pub fn transfer(
+        &mut self,
+        sp: u64,
+        pc: u64,
+        lr_candidate: Option<u64>,
+        previous: Site,
+        current: Site,
+    ) -> Transfer {
+        if let Some(p) = self.pending.remove(&(sp, pc)) {
+            return Transfer::Return(Call {
+                call_site: p.call_site,
+                entry: p.entry,
+                exit: previous,
+                resume: current,
+            });
+        }
+        if let Some(lr) = lr_candidate {
+            // A set in the reference implementation: an existing entry wins.
+            self.pending.entry((sp, lr)).or_insert(Pending {
+                call_site: previous,
+                entry: current,
+            });
+            return Transfer::PotentialCall { sp, lr };
+        }
+        Transfer::Neither
+    }
+
+    pub fn pending_len(&self) -> usize {
+        self.pending.len()
+    }
+}

@@ -1,0 +1,501 @@
+//! The sequential machine model: feed it every line's record in order and it
+//! keeps the register file, memory, instruction blocks ("nodes") and call
+//! detection exactly as the reference tools' indexer does, reporting what
+//! happens to an [`Observer`]. The indexer, the batch reports and query-time
+//! replay all run this one model.
+//!
+//! A node is the unit the reference tools index: consecutive lines with one
+//! timestamp and at most one instruction. A new node starts at a line whose
+//! event has a later time than the current node, or at a second instruction
+//! with the same time. Lines without events (headers, unmodelled registers,
+//! blank lines) stay in the node they follow; lines before the first event
+//! belong to no node. Timestamps are clamped to be non-decreasing.
+
+pub mod calls;
+
+use crate::lines::Line;
+use crate::parse::*;
+use crate::state::memory::{Fill, Memory};
+use crate::state::regfile::{self, RegFile};
+
+pub use calls::{Call, Site, INVALID_PC};
+use calls::{CallDetector, Transfer};
+
+/// A completed node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Node {
+    /// 0-based index among nodes.
+    pub index: u64,
+    pub first_line: u64,
+    /// Number of lines.
+    pub lines: u64,
+    /// Byte offset of the first line, and byte length of the node.
+    pub offset: u64,
+    pub len: u64,
+    pub time: u64,
+    /// Instruction address (Thumb bit set for Thumb), or [`INVALID_PC`].
+    pub pc: u64,
+}
+
+impl Node {
+    pub fn site(&self) -> Site {
+        Site {
+            time: self.time,
+            line: self.first_line,
+            pc: self.pc,
+            offset: self.offset,
+        }
+    }
+}
+
+/// Receives what the engine sees. Every method has an empty default.
+#[allow(unused_variables)]
+pub trait Observer {
+    /// A node ended; `engine` holds the state after it.
+    fn node(&mut self, node: &Node, engine: &Engine) {}
+    /// Register bytes written (`known[i] == 0` bytes untouched) in the open node.
+    fn reg_write(&mut self, node: u64, offset: usize, bytes: &[u8], known: &[u8]) {}
+    /// Memory bytes written with known values in the open node.
+    fn mem_write(&mut self, node: u64, addr: u64, value: u8) {}
+    /// Memory made unknown in the open node (a write without data, or a
+    /// semihosting call that may have written it).
+    fn mem_unknown(&mut self, node: u64, addr: u64, len: u64) {}
+    /// A read revealed a byte that was not known; it held that value since
+    /// `fill.since` (a node index, or the start of the trace).
+    fn mem_fill(&mut self, node: u64, fill: Fill) {}
+    /// A call was confirmed by its return.
+    fn call(&mut self, call: &Call) {}
+    /// Call-heuristic diagnostics (`--debug=call_heuristics`).
+    fn debug(&mut self, text: &str) {}
+}
+
+/// Observer that ignores everything.
+pub struct NoObserver;
+impl Observer for NoObserver {}
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct EngineOptions {
+    pub big_endian: bool,
+    /// Produce call-heuristic diagnostics.
+    pub debug_calls: bool,
+}
+
+/// What a record means to the node structure.
+enum EventClass {
+    None,
+    Other,
+    Instruction,
+}
+
+fn classify(kind: &RecordKind<'_>) -> EventClass {
+    match kind {
+        RecordKind::Instruction(_) => EventClass::Instruction,
+        RecordKind::Register(r) => {
+            if r.reg.is_some() && r.known.iter().any(|&k| k != 0) {
+                EventClass::Other
+            } else {
+                EventClass::None
+            }
+        }
+        RecordKind::RegisterList(l) => {
+            if l.entries.iter().any(|e| e.reg.is_some()) {
+                EventClass::Other
+            } else {
+                EventClass::None
+            }
+        }
+        RecordKind::Memory(m) => {
+            if m.accessed.iter().any(|&a| a != 0) {
+                EventClass::Other
+            } else {
+                EventClass::None
+            }
+        }
+        RecordKind::Blank
+        | RecordKind::Comment
+        | RecordKind::Header(_)
+        | RecordKind::SystemOp(_)
+        | RecordKind::CoprocTransfer(_) => EventClass::None,
+        _ => EventClass::Other,
+    }
+}
+
+pub struct Engine {
+    opts: EngineOptions,
+    regs: RegFile,
+    /// Register file as it stood at the end of the previous node: the
+    /// reference indexer reads sp and lr from its last committed state, so
+    /// call detection must too.
+    committed: RegFile,
+    mem: Memory,
+    calls: CallDetector,
+
+    current_time: Option<u64>,
+    seen_instruction: bool,
+    seen_any_event: bool,
+    node_index: u64,
+    node_first_line: u64,
+    node_offset: u64,
+    node_pc: u64,
+    prev_node: Option<Node>,
+
+    expected_next_pc: u64,
+    expected_next_lr: u64,
+    insns_since_lr_update: u64,
+    iflags: u32,
+    aarch64_used: bool,
+    instructions: u64,
+}
+
+impl Engine {
+    pub fn new(opts: EngineOptions) -> Engine {
+        Engine {
+            opts,
+            regs: RegFile::default(),
+            committed: RegFile::default(),
+            mem: Memory::default(),
+            calls: CallDetector::default(),
+            current_time: None,
+            seen_instruction: false,
+            seen_any_event: false,
+            node_index: 0,
+            node_first_line: 0,
+            node_offset: 0,
+            node_pc: INVALID_PC,
+            prev_node: None,
+            expected_next_pc: INVALID_PC,
+            expected_next_lr: 0,
+            insns_since_lr_update: 0,
+            iflags: 0,
+            aarch64_used: false,
+            instructions: 0,
+        }
+    }
+
+    pub fn regs(&self) -> &RegFile {
+        &self.regs
+    }
+
+    pub fn memory(&self) -> &Memory {
+        &self.mem
+    }
+
+    pub fn aarch64_used(&self) -> bool {
+        self.aarch64_used
+    }
+
+    /// Instruction records seen so far.
+    pub fn instructions(&self) -> u64 {
+        self.instructions
+    }
+
+    /// Index the next node will get.
+    pub fn next_node_index(&self) -> u64 {
+        self.node_index + u64::from(self.seen_any_event)
+    }
+
+    /// Pending potential calls (for size accounting).
+    pub fn pending_calls(&self) -> usize {
+        self.calls.pending_len()
+    }
+
+    fn aarch64(&self) -> bool {
+        self.iflags & regfile::IFLAG_AARCH64 != 0
+    }
+
+    fn sp_reg(&self) -> RegId {
+        if self.aarch64() {
+            RegId::new(RegClass::Xsp, 0)
+        } else {
+            RegId::new(RegClass::R, 13)
+        }
+    }
+
+    fn lr_reg(&self) -> RegId {
+        if self.aarch64() {
+            RegId::new(RegClass::X, 30)
+        } else {
+            RegId::new(RegClass::R, 14)
+        }
+    }
+
+    fn current_site(&self) -> Site {
+        Site {
+            time: self.current_time.unwrap_or(0),
+            line: self.node_first_line,
+            pc: self.node_pc,
+            offset: self.node_offset,
+        }
+    }
+
+    /// Closes the open node at `end_offset` (the start of the line that opens
+    /// the next one, or the end of the trace).
+    fn close_node(&mut self, end_offset: u64, line: u64, obs: &mut dyn Observer) {
+        if self.seen_any_event && end_offset != self.node_offset {
+            let node = Node {
+                index: self.node_index,
+                first_line: self.node_first_line,
+                lines: line - self.node_first_line,
+                offset: self.node_offset,
+                len: end_offset - self.node_offset,
+                time: self.current_time.unwrap_or(0),
+                pc: self.node_pc,
+            };
+            obs.node(&node, self);
+            self.prev_node = Some(node);
+            self.node_index += 1;
+        }
+        self.committed.clone_from(&self.regs);
+    }
+
+    /// Processes one line.
+    pub fn feed(&mut self, line: &Line<'_>, rec: &Record<'_>, obs: &mut dyn Observer) {
+        let class = classify(&rec.kind);
+        let is_instruction = match class {
+            EventClass::None => return,
+            EventClass::Instruction => true,
+            EventClass::Other => false,
+        };
+        let ev_time = match self.current_time {
+            Some(t) if rec.time <= t => t,
+            _ => rec.time,
+        };
+        if !self.seen_any_event
+            || Some(ev_time) != self.current_time
+            || (self.seen_instruction && is_instruction)
+        {
+            self.close_node(line.offset, line.number, obs);
+            if self.current_time != Some(ev_time) {
+                self.current_time = Some(ev_time);
+                self.seen_instruction = false;
+            }
+            self.node_pc = INVALID_PC;
+            self.node_offset = line.offset;
+            self.node_first_line = line.number;
+            self.seen_any_event = true;
+        }
+        if is_instruction {
+            self.seen_instruction = true;
+        }
+        let node = self.node_index;
+        match &rec.kind {
+            RecordKind::Instruction(i) => self.instruction(i, obs),
+            RecordKind::Register(r) => {
+                if let Some(reg) = r.reg {
+                    self.register(reg, r.bytes, r.known, obs);
+                }
+            }
+            RecordKind::RegisterList(l) => {
+                for e in l.entries {
+                    if let Some(reg) = e.reg {
+                        let width = (usize::from(e.digits).div_ceil(2))
+                            .clamp(1, 8)
+                            .min(reg.size());
+                        let bytes = e.value.to_le_bytes();
+                        self.register(reg, &bytes[..width], &[1u8; 8][..width], obs);
+                    }
+                }
+            }
+            RecordKind::Memory(m) => self.memory_access(node, m, obs),
+            _ => {}
+        }
+    }
+
+    /// Ends the trace: closes the last node.
+    pub fn finish(&mut self, end_offset: u64, next_line: u64, obs: &mut dyn Observer) {
+        self.close_node(end_offset, next_line, obs);
+        self.seen_any_event = false;
+    }
+
+    fn register(&mut self, reg: RegId, bytes: &[u8], known: &[u8], obs: &mut dyn Observer) {
+        let (offset, _) = regfile::location(reg, self.aarch64());
+        if !self.regs.write(offset, bytes, known) {
+            return;
+        }
+        obs.reg_write(self.node_index, offset, bytes, known);
+        let len = bytes.len();
+        let aarch64 = self.aarch64();
+        if RegFile::overlaps(self.sp_reg(), aarch64, offset, len) {
+            // The committed value, as the reference indexer reads it.
+            if let Some(sp) = self.committed.reg_value(self.sp_reg(), aarch64) {
+                self.calls.sp_changed(sp);
+            }
+        }
+        if RegFile::overlaps(self.lr_reg(), aarch64, offset, len) {
+            self.insns_since_lr_update = 0;
+        }
+    }
+
+    fn memory_access(&mut self, node: u64, m: &MemoryAccess<'_>, obs: &mut dyn Observer) {
+        let read = m.direction == MemDirection::Read;
+        for i in 0..m.bytes.len() {
+            if m.accessed[i] == 0 {
+                continue;
+            }
+            let addr = m.addr.wrapping_add(i as u64);
+            if read {
+                if m.known[i] != 0 {
+                    if let Some(fill) = self.mem.read_known(addr, m.bytes[i]) {
+                        obs.mem_fill(node, fill);
+                    }
+                }
+            } else if m.known[i] != 0 {
+                self.mem.write_known(addr, m.bytes[i]);
+                obs.mem_write(node, addr, m.bytes[i]);
+            }
+        }
+        if !read {
+            // Known writes end unknown ranges; unknown runs start new ones.
+            let mut i = 0;
+            while i < m.bytes.len() {
+                if m.accessed[i] == 0 {
+                    i += 1;
+                    continue;
+                }
+                let known = m.known[i] != 0;
+                let s = i;
+                while i < m.bytes.len() && m.accessed[i] != 0 && (m.known[i] != 0) == known {
+                    i += 1;
+                }
+                let addr = m.addr.wrapping_add(s as u64);
+                let len = (i - s) as u64;
+                if known {
+                    self.mem.note_written_range(addr, len);
+                } else {
+                    self.mem.write_unknown(addr, len, node);
+                    obs.mem_unknown(node, addr, len);
+                }
+            }
+        }
+    }
+
+    fn instruction(&mut self, ins: &Instruction<'_>, obs: &mut dyn Observer) {
+        self.instructions += 1;
+        self.insns_since_lr_update += 1;
+        let thumb = ins.iset == ISet::Thumb;
+        let adjusted_pc = ins.pc | u64::from(thumb);
+
+        if ins.effect == Effect::Executed {
+            self.semihosting(ins, obs);
+        }
+
+        let mut iflags = 0;
+        if ins.iset == ISet::A64 {
+            iflags |= regfile::IFLAG_AARCH64;
+            self.aarch64_used = true;
+        }
+        if self.opts.big_endian {
+            iflags |= regfile::IFLAG_BIGEND;
+        }
+        self.iflags = iflags;
+        if self.regs.value(regfile::IFLAGS, 4) != Some(u64::from(iflags)) {
+            let b = iflags.to_le_bytes();
+            self.regs.write(regfile::IFLAGS, &b, &[1; 4]);
+            obs.reg_write(self.node_index, regfile::IFLAGS, &b, &[1; 4]);
+        }
+
+        let next_pc = adjusted_pc.wrapping_add(u64::from(ins.width / 8));
+        self.update_pc(adjusted_pc, next_pc, thumb, obs);
+    }
+
+    fn update_pc(&mut self, pc: u64, next_pc: u64, thumb: bool, obs: &mut dyn Observer) {
+        if self.expected_next_pc != INVALID_PC && (pc ^ self.expected_next_pc) & !1 != 0 {
+            let aarch64 = self.aarch64();
+            let sp = self
+                .committed
+                .reg_value(self.sp_reg(), aarch64)
+                .unwrap_or(u64::MAX);
+            let lr = self.committed.reg_value(self.lr_reg(), aarch64);
+            if self.opts.debug_calls {
+                obs.debug(&format!(
+                    "transfer of control @ {}, sp={:x}, pc={:x}",
+                    self.node_first_line, sp, pc
+                ));
+            }
+            let lr_candidate = lr.filter(|&lr| {
+                self.insns_since_lr_update < 8 && lr.abs_diff(self.expected_next_lr) < 64
+            });
+            let previous = self.prev_node.map(|n| n.site()).unwrap_or_default();
+            let mut current = self.current_site();
+            current.pc = pc;
+            match self.calls.transfer(sp, pc, lr_candidate, previous, current) {
+                Transfer::Return(call) => {
+                    if self.opts.debug_calls {
+                        obs.debug(&format!(
+                            "  looks like return for call @ {}",
+                            call.entry.line
+                        ));
+                    }
+                    obs.call(&call);
+                }
+                Transfer::PotentialCall { sp, lr } => {
+                    if self.opts.debug_calls {
+                        obs.debug(&format!(
+                            "  inserting as pending call with sp={:x} lr={:x}",
+                            sp, lr
+                        ));
+                    }
+                }
+                Transfer::Neither => {}
+            }
+            // An lr write qualifies only the first transfer of control after
+            // it.
+            self.insns_since_lr_update = u64::MAX / 2;
+        }
+        self.node_pc = pc;
+        self.expected_next_pc = next_pc;
+        self.expected_next_lr = next_pc | u64::from(thumb);
+    }
+
+    /// Semihosting calls write memory the trace does not show: mark the
+    /// region they may write unknown, so a later read back-dates its
+    /// contents to the call (manual, appendix on semihosting).
+    fn semihosting(&mut self, ins: &Instruction<'_>, obs: &mut dyn Observer) {
+        let e = ins.encoding;
+        let is_call = match ins.iset {
+            ISet::Thumb => e == 0xbeab || e == 0xdfab || e == 0xbabc,
+            ISet::Arm => (e & 0x0fff_ffff) == 0x0f12_3456 || (e & 0x0fff_ffff) == 0x010f_0070,
+            ISet::A64 => e == 0xd45e_0000,
+            ISet::ThumbEE => false,
+        };
+        if !is_call {
+            return;
+        }
+        let a64 = ins.iset == ISet::A64;
+        let (op_reg, blk_reg, word) = if a64 {
+            (
+                RegId::new(RegClass::X, 0),
+                RegId::new(RegClass::X, 1),
+                8usize,
+            )
+        } else {
+            (
+                RegId::new(RegClass::R, 0),
+                RegId::new(RegClass::R, 1),
+                4usize,
+            )
+        };
+        let aarch64 = self.aarch64();
+        let op = self.committed.reg_value(op_reg, aarch64).unwrap_or(0);
+        let be = self.opts.big_endian;
+        let w = word as u64;
+        let block = self.committed.reg_value(blk_reg, aarch64);
+        let mem = &self.mem;
+        let read = |addr: u64| mem.value(addr, word, be);
+        let region = match (op, block) {
+            (0x06, Some(b)) => read(b.wrapping_add(w)).zip(read(b.wrapping_add(2 * w))),
+            (0x0d, Some(b)) => read(b).zip(read(b.wrapping_add(2 * w))),
+            (0x15, Some(b)) => read(b).zip(read(b.wrapping_add(w))),
+            (0x16, Some(b)) => read(b).map(|s| (s, 4 * w)),
+            (0x30, Some(b)) => Some((b, 2 * w)),
+            _ => None,
+        };
+        if let Some((start, len)) = region {
+            if len > 0 {
+                let node = self.node_index;
+                self.mem.write_unknown(start, len, node);
+                obs.mem_unknown(node, start, len);
+            }
+        }
+    }
+}

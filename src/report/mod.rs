@@ -1,0 +1,110 @@
+//! Batch reports that must print exactly what the reference tools print.
+//! Each runs the [`crate::engine::Engine`] over the trace once and formats
+//! what it observed.
+
+pub mod calltree;
+
+use crate::engine::{Call, Engine, EngineOptions, Node, Observer, Site, INVALID_PC};
+use crate::lines::LineReader;
+use crate::parse::{ParseOptions, Parser};
+use crate::source::{SourceError, TraceSource};
+
+/// A change of call depth between two consecutive nodes: `delta` is +1 at a
+/// callee's first node and -1 at the node a call returned to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Transition {
+    pub line: u64,
+    pub delta: i8,
+    /// The node before the transition line, and the node at it.
+    pub before: Site,
+    pub after: Site,
+}
+
+/// What a whole-trace pass of the engine found, in the form the call-based
+/// reports need.
+#[derive(Debug, Default)]
+pub struct CallAnalysis {
+    /// Sorted by line; at most one per line (the reference tools key them by
+    /// line, keeping the first).
+    pub transitions: Vec<Transition>,
+    /// First node holding an instruction.
+    pub first_instruction_node: Option<Site>,
+    pub last_node: Option<Site>,
+    /// Line of the first event: the reference tools number lines relative to
+    /// it and print unset sites as line `first_event_line - 1`.
+    pub first_event_line: Option<u64>,
+    pub calls: Vec<Call>,
+    /// Call-heuristic diagnostics, when asked for.
+    pub debug: Vec<String>,
+    pub nodes: u64,
+}
+
+struct Collector {
+    a: CallAnalysis,
+}
+
+impl Observer for Collector {
+    fn node(&mut self, node: &Node, _engine: &Engine) {
+        if self.a.first_event_line.is_none() {
+            self.a.first_event_line = Some(node.first_line);
+        }
+        if self.a.first_instruction_node.is_none() && node.pc != INVALID_PC {
+            self.a.first_instruction_node = Some(node.site());
+        }
+        self.a.last_node = Some(node.site());
+        self.a.nodes += 1;
+    }
+    fn call(&mut self, call: &Call) {
+        self.a.calls.push(*call);
+    }
+    fn debug(&mut self, text: &str) {
+        self.a.debug.push(text.to_string());
+    }
+}
+
+/// Runs the engine over `source` and collects the calls.
+pub fn analyse_calls<S: TraceSource>(
+    mut source: S,
+    parse_opts: ParseOptions,
+    engine_opts: EngineOptions,
+) -> Result<CallAnalysis, SourceError> {
+    let total = source.len();
+    let mut sample = vec![0u8; 16384.min(total as usize)];
+    let n = source.read_at(0, &mut sample)?;
+    sample.truncate(n);
+    let mut parser = Parser::for_sample(parse_opts, &sample);
+    let mut engine = Engine::new(engine_opts);
+    let mut obs = Collector {
+        a: CallAnalysis::default(),
+    };
+    let mut reader = LineReader::new(source);
+    let mut next_line = 1;
+    while let Some(line) = reader.next_line()? {
+        let rec = parser.parse_line(line.text);
+        engine.feed(&line, &rec, &mut obs);
+        next_line = line.number + 1;
+    }
+    engine.finish(total, next_line, &mut obs);
+    let mut a = obs.a;
+    let mut t: Vec<Transition> = Vec::with_capacity(a.calls.len() * 2);
+    for c in &a.calls {
+        t.push(Transition {
+            line: c.entry.line,
+            delta: 1,
+            before: c.call_site,
+            after: c.entry,
+        });
+        t.push(Transition {
+            line: c.resume.line,
+            delta: -1,
+            before: c.exit,
+            after: c.resume,
+        });
+    }
+    // Stable sort keeps insertion order among equal lines, so dedup keeps the
+    // first inserted, as a set keyed by line would.
+    t.sort_by_key(|x| x.line);
+    t.dedup_by_key(|x| x.line);
+    a.transitions = t;
+    Ok(a)
+}

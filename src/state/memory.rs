@@ -1,0 +1,204 @@
+//! Current contents of memory as the trace has shown it so far.
+//!
+//! Each byte is never-seen, known, or unknown-since-some-node (a write whose
+//! data the trace did not show, or a semihosting call that may have written
+//! it). Never-seen and unknown bytes are *fillable*: a later read reveals
+//! what they held ever since they became unknown, which is how the
+//! reference tools back-date read data.
+
+use std::collections::{BTreeMap, HashMap};
+
+const PAGE_BITS: u32 = 12;
+const PAGE: usize = 1 << PAGE_BITS;
+
+const NEVER: u8 = 0;
+const KNOWN: u8 = 1;
+const UNKNOWN: u8 = 2;
+
+struct Page {
+    bytes: [u8; PAGE],
+    state: [u8; PAGE],
+}
+
+/// What a read revealed about bytes that were not known: `since` is the node
+/// from which the value held (`None`: since before the trace started).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fill {
+    pub since: Option<u64>,
+    pub addr: u64,
+    pub value: u8,
+}
+
+#[derive(Default)]
+pub struct Memory {
+    pages: HashMap<u64, Box<Page>>,
+    /// Unknown ranges `lo -> (hi inclusive, since node)`, non-overlapping.
+    unknown_since: BTreeMap<u64, (u64, u64)>,
+}
+
+impl Memory {
+    fn page_mut(&mut self, addr: u64) -> &mut Page {
+        self.pages.entry(addr >> PAGE_BITS).or_insert_with(|| {
+            Box::new(Page {
+                bytes: [0; PAGE],
+                state: [NEVER; PAGE],
+            })
+        })
+    }
+
+    /// Known value of one byte.
+    pub fn get(&self, addr: u64) -> Option<u8> {
+        let p = self.pages.get(&(addr >> PAGE_BITS))?;
+        let i = (addr as usize) & (PAGE - 1);
+        (p.state[i] == KNOWN).then_some(p.bytes[i])
+    }
+
+    /// Little-endian or big-endian value of `size` bytes (at most 8), if all known.
+    pub fn value(&self, addr: u64, size: usize, big_endian: bool) -> Option<u64> {
+        let mut v = 0u64;
+        for i in 0..size.min(8) {
+            let a = if big_endian { i } else { size - 1 - i };
+            v = (v << 8) | u64::from(self.get(addr.wrapping_add(a as u64))?);
+        }
+        Some(v)
+    }
+
+    pub fn write_known(&mut self, addr: u64, value: u8) {
+        let p = self.page_mut(addr);
+        let i = (addr as usize) & (PAGE - 1);
+        p.bytes[i] = value;
+        p.state[i] = KNOWN;
+    }
+
+    /// Marks `[addr, addr+len)` unknown from node `since` on.
+    pub fn write_unknown(&mut self, addr: u64, len: u64, since: u64) {
+        if len == 0 {
+            return;
+        }
+        let hi = addr.saturating_add(len - 1);
+        self.cut_unknown(addr, hi);
+        self.unknown_since.insert(addr, (hi, since));
+        let mut a = addr;
+        loop {
+            let p = self.page_mut(a);
+            let i = (a as usize) & (PAGE - 1);
+            p.state[i] = UNKNOWN;
+            if a == hi {
+                break;
+            }
+            a += 1;
+        }
+    }
+
+    /// Removes `[lo, hi]` from the unknown-range map, splitting ranges that
+    /// straddle it.
+    fn cut_unknown(&mut self, lo: u64, hi: u64) {
+        let overlapping: Vec<(u64, (u64, u64))> = self
+            .unknown_since
+            .range(..=hi)
+            .rev()
+            .take_while(|(_, (h, _))| *h >= lo)
+            .map(|(&l, &v)| (l, v))
+            .collect();
+        for (l, (h, since)) in overlapping {
+            self.unknown_since.remove(&l);
+            if l < lo {
+                self.unknown_since.insert(l, (lo - 1, since));
+            }
+            if h > hi {
+                self.unknown_since.insert(hi + 1, (h, since));
+            }
+        }
+    }
+
+    fn since_of(&self, addr: u64) -> Option<u64> {
+        self.unknown_since
+            .range(..=addr)
+            .next_back()
+            .filter(|(_, (h, _))| *h >= addr)
+            .map(|(_, (_, s))| *s)
+    }
+
+    /// A read saw `value` at `addr`. If the byte was not known, it becomes
+    /// known and the fill is returned so the index can back-date it. A read
+    /// of a byte already known changes nothing (as in the reference tools).
+    pub fn read_known(&mut self, addr: u64, value: u8) -> Option<Fill> {
+        let i = (addr as usize) & (PAGE - 1);
+        let state = self
+            .pages
+            .get(&(addr >> PAGE_BITS))
+            .map_or(NEVER, |p| p.state[i]);
+        match state {
+            KNOWN => None,
+            NEVER => {
+                self.write_known(addr, value);
+                Some(Fill {
+                    since: None,
+                    addr,
+                    value,
+                })
+            }
+            _ => {
+                let since = self.since_of(addr);
+                self.write_known(addr, value);
+                Some(Fill { since, addr, value })
+            }
+        }
+    }
+
+    /// A known write also ends any unknown range it covers.
+    pub fn note_written_range(&mut self, addr: u64, len: u64) {
+        if len > 0 && !self.unknown_since.is_empty() {
+            self.cut_unknown(addr, addr.saturating_add(len - 1));
+        }
+    }
+
+    /// Bytes of memory held in the working state (for honest size reports).
+    pub fn resident_bytes(&self) -> usize {
+        self.pages.len() * std::mem::size_of::<Page>() + self.unknown_since.len() * 40
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_fill_only_unknown_bytes() {
+        let mut m = Memory::default();
+        assert_eq!(
+            m.read_known(0x100, 7),
+            Some(Fill {
+                since: None,
+                addr: 0x100,
+                value: 7
+            })
+        );
+        assert_eq!(m.read_known(0x100, 9), None);
+        assert_eq!(m.get(0x100), Some(7));
+        m.write_unknown(0x100, 4, 42);
+        assert_eq!(m.get(0x100), None);
+        assert_eq!(
+            m.read_known(0x102, 5),
+            Some(Fill {
+                since: Some(42),
+                addr: 0x102,
+                value: 5
+            })
+        );
+        m.write_known(0x101, 1);
+        m.note_written_range(0x101, 1);
+        assert_eq!(m.read_known(0x103, 6).and_then(|f| f.since), Some(42));
+        assert_eq!(m.value(0x100, 2, false), None);
+    }
+
+    #[test]
+    fn values_by_endianness() {
+        let mut m = Memory::default();
+        for (i, b) in [0x11u8, 0x22, 0x33, 0x44].iter().enumerate() {
+            m.write_known(0x2000 + i as u64, *b);
+        }
+        assert_eq!(m.value(0x2000, 4, false), Some(0x44332211));
+        assert_eq!(m.value(0x2000, 4, true), Some(0x11223344));
+    }
+}

@@ -1,0 +1,4 @@
+//! Machine state containers: the register file and memory.
+
+pub mod memory;
+pub mod regfile;
