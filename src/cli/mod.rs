@@ -6,6 +6,8 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+mod reports;
+
 use clap::{Args, Parser as ClapParser, Subcommand};
 
 use tarmac_lens::engine::EngineOptions;
@@ -44,6 +46,58 @@ enum Command {
         /// Diagnostics: `call_heuristics` prints how each transfer of control was judged.
         #[arg(long, value_name = "WHAT")]
         debug: Option<String>,
+    },
+    /// Per function: number of calls and total time (as tarmac-profile).
+    Profile {
+        #[command(flatten)]
+        common: Common,
+        /// Name functions entered past their start without `+ offset`.
+        #[arg(long)]
+        no_offsets: bool,
+    },
+    /// Folded call stacks for FlameGraph (as tarmac-flamegraph).
+    Flamegraph {
+        #[command(flatten)]
+        common: Common,
+        /// Name the outermost function without `+ offset`.
+        #[arg(long)]
+        no_offsets: bool,
+        /// Write to FILE instead of standard output.
+        #[arg(short = 'o', long = "output", value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
+    /// Every visit to the given addresses or functions (as tarmac-callinfo).
+    Callinfo {
+        #[command(flatten)]
+        common: Common,
+        /// `0x` address, ELF symbol name, or address expression (`main+0x10`).
+        #[arg(value_name = "ADDR", required = true)]
+        addrs: Vec<String>,
+    },
+    /// Value-change dump of registers, memory accesses and functions (as tarmac-vcd).
+    Vcd {
+        #[command(flatten)]
+        common: Common,
+        /// Name functions entered past their start without `+ offset`.
+        #[arg(long)]
+        no_offsets: bool,
+        /// VCD file to write (default: TRACE.vcd).
+        #[arg(short = 'o', long = "output", value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// Leave out the `$date` section.
+        #[arg(long)]
+        no_date: bool,
+        /// Use the trace's timestamps as VCD times instead of counting nodes.
+        #[arg(long)]
+        use_tarmac_timestamps: bool,
+    },
+    /// Cut the trace where the program got stuck in a loop (as tarmac-truncate).
+    Truncate {
+        #[command(flatten)]
+        common: Common,
+        /// Write to FILE instead of standard output.
+        #[arg(short = 'o', long = "output", value_name = "FILE")]
+        output: Option<PathBuf>,
     },
     /// Count records per kind, list unparsed lines, and measure throughput.
     Stats {
@@ -176,6 +230,27 @@ pub fn run() -> i32 {
         Command::Dump { common, output } => cmd_dump(&common, output.as_deref()),
         Command::Stats { common, json } => cmd_stats(&common, json),
         Command::Calltree { common, debug } => cmd_calltree(&common, debug.as_deref()),
+        Command::Profile { common, no_offsets } => reports::cmd_profile(&common, no_offsets),
+        Command::Flamegraph {
+            common,
+            no_offsets,
+            output,
+        } => reports::cmd_flamegraph(&common, no_offsets, output.as_deref()),
+        Command::Callinfo { common, addrs } => reports::cmd_callinfo(&common, &addrs),
+        Command::Vcd {
+            common,
+            no_offsets,
+            output,
+            no_date,
+            use_tarmac_timestamps,
+        } => reports::cmd_vcd(
+            &common,
+            no_offsets,
+            output.as_deref(),
+            no_date,
+            use_tarmac_timestamps,
+        ),
+        Command::Truncate { common, output } => reports::cmd_truncate(&common, output.as_deref()),
     };
     match result {
         Ok(()) => 0,

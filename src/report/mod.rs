@@ -2,7 +2,13 @@
 //! Each runs the [`crate::engine::Engine`] over the trace once and formats
 //! what it observed.
 
+pub mod callinfo;
 pub mod calltree;
+pub mod flamegraph;
+pub mod names;
+pub mod profile;
+pub mod run;
+pub mod truncate;
 
 use crate::engine::{Call, Engine, EngineOptions, Node, Observer, Site, INVALID_PC};
 use crate::lines::LineReader;

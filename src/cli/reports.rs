@@ -1,0 +1,132 @@
+//! The batch reports that mirror the reference tools one for one:
+//! `profile`, `flamegraph`, `callinfo`, `vcd` and `truncate`.
+
+use std::io::Write;
+use std::path::Path;
+
+use tarmac_lens::report::{self, callinfo, calltree, flamegraph, names, profile, truncate};
+use tarmac_lens::source::TraceSource;
+
+use super::{engine_options, write_stdout, Common};
+
+/// Writes `text` to `output`, or to standard output.
+fn write_output(output: Option<&Path>, text: &[u8]) -> Result<(), String> {
+    match output {
+        Some(path) => std::fs::write(path, text).map_err(|e| format!("{}: {}", path.display(), e)),
+        None => {
+            let stdout = std::io::stdout();
+            let mut lock = stdout.lock();
+            lock.write_all(text)
+                .and_then(|_| lock.flush())
+                .or_else(|e| {
+                    if e.kind() == std::io::ErrorKind::BrokenPipe {
+                        Ok(())
+                    } else {
+                        Err(e)
+                    }
+                })
+                .map_err(|e| format!("writing output: {}", e))
+        }
+    }
+}
+
+fn call_tree(common: &Common) -> Result<Option<calltree::Activation>, String> {
+    let analysis = report::analyse_calls(
+        common.open()?,
+        common.parse_options(),
+        engine_options(common, false),
+    )
+    .map_err(|e| e.to_string())?;
+    Ok(calltree::build(&analysis))
+}
+
+pub(super) fn cmd_profile(common: &Common, no_offsets: bool) -> Result<(), String> {
+    let image = common.image()?;
+    let root = call_tree(common)?;
+    let table = root.as_ref().map(profile::compute).unwrap_or_default();
+    // The reference tool names every row through the root call tree, so
+    // --no-offsets applies to all of them.
+    let name = |addr: u64| names::function_name(image.as_ref(), addr, !no_offsets);
+    write_stdout(&profile::render(&table, &name))
+}
+
+pub(super) fn cmd_flamegraph(
+    common: &Common,
+    no_offsets: bool,
+    output: Option<&Path>,
+) -> Result<(), String> {
+    let image = common.image()?;
+    let root = call_tree(common)?;
+    let text = match &root {
+        Some(root) => {
+            let name = |addr: u64, is_root: bool| {
+                names::function_name(image.as_ref(), addr, !(no_offsets && is_root))
+            };
+            flamegraph::render(root, &name)
+        }
+        None => String::new(),
+    };
+    write_output(output, text.as_bytes())
+}
+
+pub(super) fn cmd_callinfo(common: &Common, args: &[String]) -> Result<(), String> {
+    let image = common.image()?;
+    // Resolve every argument before the (possibly long) pass over the trace.
+    let targets = args
+        .iter()
+        .map(|a| callinfo::resolve(a, image.as_ref()))
+        .collect::<Result<Vec<_>, _>>()?;
+    let addrs: Vec<u64> = targets.iter().map(|t| t.addr()).collect();
+    let visits = callinfo::find_visits(
+        common.open()?,
+        common.parse_options(),
+        engine_options(common, false),
+        &addrs,
+    )
+    .map_err(|e| e.to_string())?;
+    let mut out = String::new();
+    for (t, v) in targets.iter().zip(&visits) {
+        out.push_str(&callinfo::render(t, v));
+    }
+    write_stdout(&out)
+}
+
+pub(super) fn cmd_truncate(common: &Common, output: Option<&Path>) -> Result<(), String> {
+    if common.image.is_some() {
+        return Err("truncate does not use an ELF image (--image)".into());
+    }
+    let cut =
+        truncate::find_cut(common.open()?, common.parse_options()).map_err(|e| e.to_string())?;
+    for w in &cut.warnings {
+        eprintln!("tarmac-lens: {}: {}", common.trace.display(), w);
+    }
+    let mut source = common.open()?;
+    let mut data = vec![0u8; cut.keep_bytes as usize];
+    let mut done = 0;
+    while done < data.len() {
+        let n = source
+            .read_at(done as u64, &mut data[done..])
+            .map_err(|e| e.to_string())?;
+        if n == 0 {
+            return Err(format!(
+                "{}: file shrank while reading",
+                common.trace.display()
+            ));
+        }
+        done += n;
+    }
+    if cut.add_newline {
+        data.push(b'\n');
+    }
+    write_output(output, &data)
+}
+
+pub(super) fn cmd_vcd(
+    _common: &Common,
+    _no_offsets: bool,
+    _output: Option<&Path>,
+    _no_date: bool,
+    _use_tarmac_timestamps: bool,
+) -> Result<(), String> {
+    Err("vcd: not implemented yet".into())
+}
