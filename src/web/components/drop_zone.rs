@@ -14,29 +14,45 @@ pub struct DropZoneProps {
 
 #[function_component(DropZone)]
 pub fn drop_zone(props: &DropZoneProps) -> Html {
-    let hovering = use_state(|| false);
+    let hovering = use_state_eq(|| false);
+    // dragenter/dragleave also fire when the pointer crosses child elements;
+    // counting them tells leaving the zone from moving within it.
+    let depth = use_mut_ref(|| 0u32);
 
     // Without preventDefault on dragover the browser refuses the drop and
     // opens the file itself instead.
-    let on_drag_over = {
+    let on_drag_over = Callback::from(|e: DragEvent| {
+        e.prevent_default();
+        if let Some(dt) = e.data_transfer() {
+            dt.set_drop_effect("copy");
+        }
+    });
+    let on_drag_enter = {
         let hovering = hovering.clone();
+        let depth = depth.clone();
         Callback::from(move |e: DragEvent| {
             e.prevent_default();
-            if let Some(dt) = e.data_transfer() {
-                dt.set_drop_effect("copy");
-            }
+            *depth.borrow_mut() += 1;
             hovering.set(true);
         })
     };
     let on_drag_leave = {
         let hovering = hovering.clone();
-        Callback::from(move |_: DragEvent| hovering.set(false))
+        let depth = depth.clone();
+        Callback::from(move |_: DragEvent| {
+            let mut d = depth.borrow_mut();
+            *d = d.saturating_sub(1);
+            if *d == 0 {
+                hovering.set(false);
+            }
+        })
     };
     let on_drop = {
         let hovering = hovering.clone();
         let on_file = props.on_file.clone();
         Callback::from(move |e: DragEvent| {
             e.prevent_default();
+            *depth.borrow_mut() = 0;
             hovering.set(false);
             if let Some(file) = e
                 .data_transfer()
@@ -76,7 +92,7 @@ pub fn drop_zone(props: &DropZoneProps) -> Html {
             data-testid="drop-zone"
             style={style}
             ondragover={on_drag_over}
-            ondragenter={Callback::from(|e: DragEvent| e.prevent_default())}
+            ondragenter={on_drag_enter}
             ondragleave={on_drag_leave}
             ondrop={on_drop}
         >
