@@ -11,6 +11,7 @@
 pub mod dump;
 pub mod engine;
 pub mod expr;
+pub mod index;
 pub mod lines;
 pub mod parse;
 pub mod report;

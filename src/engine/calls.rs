@@ -17,6 +17,8 @@ pub struct Site {
     pub pc: u64,
     /// Byte offset of the node's first line.
     pub offset: u64,
+    /// Index of the node.
+    pub node: u64,
 }
 
 /// The reference tools' marker for "this node has no instruction".
@@ -94,7 +96,11 @@ impl CallDetector {
         Transfer::Neither
     }
 
-    pub fn pending_len(&self) -> usize {
-        self.pending.len()
+    /// (call site, entry) of every pending potential call.
+    pub fn pending_list(&self) -> Vec<(Site, Site)> {
+        self.pending
+            .values()
+            .map(|p| (p.call_site, p.entry))
+            .collect()
     }
 }

@@ -44,7 +44,48 @@ impl Node {
             line: self.first_line,
             pc: self.pc,
             offset: self.offset,
+            node: self.index,
         }
+    }
+}
+
+/// The register bytes the model reads back: x0..x30 (r0..r15 alias their
+/// low halves) and the stack pointer.
+const CORE_BYTES: usize = regfile::Z_BASE;
+
+struct CoreRegs {
+    bytes: [u8; CORE_BYTES],
+    known: [u8; CORE_BYTES],
+}
+
+impl Default for CoreRegs {
+    fn default() -> Self {
+        CoreRegs {
+            bytes: [0; CORE_BYTES],
+            known: [0; CORE_BYTES],
+        }
+    }
+}
+
+impl CoreRegs {
+    fn copy_from(&mut self, rf: &RegFile) {
+        self.bytes.copy_from_slice(&rf.bytes[..CORE_BYTES]);
+        self.known.copy_from_slice(&rf.known[..CORE_BYTES]);
+    }
+
+    fn reg_value(&self, reg: RegId, aarch64: bool) -> Option<u64> {
+        let (o, s) = regfile::location(reg, aarch64);
+        if o + s > CORE_BYTES || s > 8 {
+            return None;
+        }
+        let mut v = 0u64;
+        for i in (0..s).rev() {
+            if self.known[o + i] == 0 {
+                return None;
+            }
+            v = (v << 8) | u64::from(self.bytes[o + i]);
+        }
+        Some(v)
     }
 }
 
@@ -123,10 +164,12 @@ fn classify(kind: &RecordKind<'_>) -> EventClass {
 pub struct Engine {
     opts: EngineOptions,
     regs: RegFile,
-    /// Register file as it stood at the end of the previous node: the
-    /// reference indexer reads sp and lr from its last committed state, so
-    /// call detection must too.
-    committed: RegFile,
+    /// Core registers as they stood at the end of the previous node: the
+    /// reference indexer reads sp, lr, r0 and r1 from its last committed
+    /// state, so call detection and semihosting must too.
+    committed: CoreRegs,
+    /// Whether a core register was written in the open node.
+    core_dirty: bool,
     mem: Memory,
     calls: CallDetector,
 
@@ -147,12 +190,56 @@ pub struct Engine {
     instructions: u64,
 }
 
+/// Everything needed to restart the model at a node boundary (register file
+/// aside, memory is not restored: queries rebuild what they need).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ResumeState {
+    /// Index the next node will get.
+    pub node_index: u64,
+    /// Time of the previous node (timestamps are clamped to it).
+    pub current_time: Option<u64>,
+    pub expected_next_pc: u64,
+    pub expected_next_lr: u64,
+    pub insns_since_lr_update: u64,
+    pub instructions: u64,
+}
+
 impl Engine {
+    /// The state to save at a node boundary, to resume from with
+    /// [`Engine::resume`]. Only meaningful between nodes (in
+    /// [`Observer::node`]), where the open node is the next one.
+    pub fn resume_state(&self) -> ResumeState {
+        ResumeState {
+            node_index: self.node_index,
+            current_time: self.current_time,
+            expected_next_pc: self.expected_next_pc,
+            expected_next_lr: self.expected_next_lr,
+            insns_since_lr_update: self.insns_since_lr_update,
+            instructions: self.instructions,
+        }
+    }
+
+    /// An engine restarted at a node boundary with the given registers.
+    pub fn resume(opts: EngineOptions, state: &ResumeState, regs: RegFile) -> Engine {
+        let mut e = Engine::new(opts);
+        e.iflags = regs.iflags();
+        e.committed.copy_from(&regs);
+        e.regs = regs;
+        e.node_index = state.node_index;
+        e.current_time = state.current_time;
+        e.expected_next_pc = state.expected_next_pc;
+        e.expected_next_lr = state.expected_next_lr;
+        e.insns_since_lr_update = state.insns_since_lr_update;
+        e.instructions = state.instructions;
+        e
+    }
+
     pub fn new(opts: EngineOptions) -> Engine {
         Engine {
             opts,
             regs: RegFile::default(),
-            committed: RegFile::default(),
+            committed: CoreRegs::default(),
+            core_dirty: false,
             mem: Memory::default(),
             calls: CallDetector::default(),
             current_time: None,
@@ -194,9 +281,11 @@ impl Engine {
         self.node_index + u64::from(self.seen_any_event)
     }
 
-    /// Pending potential calls (for size accounting).
-    pub fn pending_calls(&self) -> usize {
-        self.calls.pending_len()
+    /// Potential calls still waiting for a return: at the end of a trace,
+    /// the calls that never returned (their frames are still live: sp never
+    /// rose above them).
+    pub fn pending_calls_list(&self) -> Vec<(Site, Site)> {
+        self.calls.pending_list()
     }
 
     fn aarch64(&self) -> bool {
@@ -225,6 +314,7 @@ impl Engine {
             line: self.node_first_line,
             pc: self.node_pc,
             offset: self.node_offset,
+            node: self.node_index,
         }
     }
 
@@ -241,11 +331,14 @@ impl Engine {
                 time: self.current_time.unwrap_or(0),
                 pc: self.node_pc,
             };
-            obs.node(&node, self);
-            self.prev_node = Some(node);
             self.node_index += 1;
+            self.prev_node = Some(node);
+            obs.node(&node, self);
         }
-        self.committed.clone_from(&self.regs);
+        if self.core_dirty {
+            self.committed.copy_from(&self.regs);
+            self.core_dirty = false;
+        }
     }
 
     /// Processes one line.
@@ -311,6 +404,9 @@ impl Engine {
         let (offset, _) = regfile::location(reg, self.aarch64());
         if !self.regs.write(offset, bytes, known) {
             return;
+        }
+        if offset < CORE_BYTES {
+            self.core_dirty = true;
         }
         obs.reg_write(self.node_index, offset, bytes, known);
         let len = bytes.len();

@@ -1,0 +1,259 @@
+//! Confirmed calls, and calls still open at the end of the trace, sorted by
+//! entry and stored as varint deltas in blocks, so that a trace with
+//! millions of calls keeps them in a few bytes each.
+//!
+//! Invariants: calls are sorted by entry node; a call's parent is the
+//! innermost earlier call whose span contains its entry; unreturned calls
+//! have no resume and span to the end of the trace.
+
+use crate::engine::{Call, Site};
+
+use super::varint;
+
+const BLOCK: usize = 128;
+
+/// A call as queries return it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CallInfo {
+    /// Position in the table (sorted by entry).
+    pub id: u64,
+    /// The node holding the call instruction.
+    pub call_node: u64,
+    pub call_pc: u64,
+    /// The callee's first node and its address (the function).
+    pub entry_node: u64,
+    pub entry_line: u64,
+    pub function: u64,
+    /// The caller's node the call returned to; `None` if it never did.
+    pub resume_node: Option<u64>,
+    pub resume_line: Option<u64>,
+    pub parent: Option<u64>,
+    pub depth: u32,
+}
+
+impl CallInfo {
+    /// Whether node `n` lies inside the callee (entry up to, not including, resume).
+    pub fn contains(&self, n: u64) -> bool {
+        n >= self.entry_node && self.resume_node.is_none_or(|r| n < r)
+    }
+}
+
+#[derive(Default)]
+pub struct CallTable {
+    /// Calls collected while indexing, before `finish` encodes them.
+    raw: Vec<(Site, Site, Option<Site>)>,
+    encoded: Vec<u8>,
+    /// Per block: first entry node, byte offset in `encoded`.
+    dir: Vec<(u64, u64)>,
+    count: usize,
+}
+
+impl CallTable {
+    pub fn push(&mut self, call: &Call) {
+        self.raw
+            .push((call.call_site, call.entry, Some(call.resume)));
+    }
+
+    /// Sorts and encodes everything; `open` are calls that never returned.
+    pub fn finish(&mut self, open: Vec<(Site, Site)>) {
+        let mut raw = std::mem::take(&mut self.raw);
+        raw.extend(open.into_iter().map(|(c, e)| (c, e, None)));
+        raw.sort_by_key(|(_, e, _)| (e.node, e.line));
+        // Parents by a stack over the sorted entries.
+        let mut parents: Vec<Option<usize>> = Vec::with_capacity(raw.len());
+        let mut stack: Vec<usize> = Vec::new();
+        for (i, (_, e, r)) in raw.iter().enumerate() {
+            let _ = r;
+            while let Some(&top) = stack.last() {
+                let inside = raw[top].2.is_none_or(|res| e.node < res.node);
+                if inside {
+                    break;
+                }
+                stack.pop();
+            }
+            parents.push(stack.last().copied());
+            stack.push(i);
+        }
+        let mut prev_entry = 0u64;
+        let mut prev_line = 0u64;
+        let mut prev_fn = 0u64;
+        for (i, (c, e, r)) in raw.iter().enumerate() {
+            if i % BLOCK == 0 {
+                self.dir.push((e.node, self.encoded.len() as u64));
+                prev_entry = 0;
+                prev_line = 0;
+                prev_fn = 0;
+            }
+            let out = &mut self.encoded;
+            varint::put(out, e.node - prev_entry);
+            varint::put(out, e.line.wrapping_sub(prev_line));
+            varint::put(out, e.node - c.node);
+            varint::put(out, zigzag(c.pc.wrapping_sub(e.pc) as i64));
+            varint::put(out, zigzag(e.pc.wrapping_sub(prev_fn) as i64));
+            match r {
+                Some(r) => {
+                    varint::put(out, r.node - e.node + 1);
+                    varint::put(out, r.line - e.line);
+                }
+                None => varint::put(out, 0),
+            }
+            varint::put(out, parents[i].map_or(0, |p| (i - p) as u64));
+            prev_entry = e.node;
+            prev_line = e.line;
+            prev_fn = e.pc;
+        }
+        self.count = raw.len();
+    }
+
+    pub fn len(&self) -> usize {
+        self.count
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    fn block(&self, b: usize) -> Vec<CallInfo> {
+        let mut out = Vec::with_capacity(BLOCK);
+        let Some(&(_, start)) = self.dir.get(b) else {
+            return out;
+        };
+        let buf = &self.encoded;
+        let mut pos = start as usize;
+        let (mut entry, mut line, mut func) = (0u64, 0u64, 0u64);
+        let first = b * BLOCK;
+        for i in first..(first + BLOCK).min(self.count) {
+            let g = |pos: &mut usize| varint::get(buf, pos).unwrap_or(0);
+            entry += g(&mut pos);
+            line = line.wrapping_add(g(&mut pos));
+            let call_node = entry - g(&mut pos).min(entry);
+            let call_delta = unzigzag(g(&mut pos));
+            func = func.wrapping_add(unzigzag(g(&mut pos)) as u64);
+            let r = g(&mut pos);
+            let (resume_node, resume_line) = if r == 0 {
+                (None, None)
+            } else {
+                (Some(entry + r - 1), Some(line + g(&mut pos)))
+            };
+            let p = g(&mut pos);
+            out.push(CallInfo {
+                id: i as u64,
+                call_node,
+                call_pc: func.wrapping_add(call_delta as u64),
+                entry_node: entry,
+                entry_line: line,
+                function: func,
+                resume_node,
+                resume_line,
+                parent: (p != 0).then(|| (i as u64) - p),
+                depth: 0,
+            });
+        }
+        out
+    }
+
+    /// Call number `id`.
+    pub fn get(&self, id: u64) -> Option<CallInfo> {
+        let id = id as usize;
+        if id >= self.count {
+            return None;
+        }
+        let mut c = self.block(id / BLOCK).into_iter().nth(id % BLOCK)?;
+        c.depth = self.depth_of(&c);
+        Some(c)
+    }
+
+    fn depth_of(&self, c: &CallInfo) -> u32 {
+        let mut d = 0;
+        let mut p = c.parent;
+        while let Some(id) = p {
+            d += 1;
+            p = self
+                .block(id as usize / BLOCK)
+                .into_iter()
+                .nth(id as usize % BLOCK)
+                .and_then(|x| x.parent);
+        }
+        d
+    }
+
+    /// Every call, in entry order.
+    pub fn iter(&self) -> impl Iterator<Item = CallInfo> + '_ {
+        (0..self.dir.len()).flat_map(move |b| self.block(b))
+    }
+
+    /// The calls active at node `n`, outermost first.
+    pub fn stack_at(&self, n: u64) -> Vec<CallInfo> {
+        // Last call entered at or before n, then up its parents until one
+        // contains n: that is the innermost active call.
+        let b = self.dir.partition_point(|(e, _)| *e <= n);
+        if b == 0 {
+            return Vec::new();
+        }
+        let block = self.block(b - 1);
+        let mut cur = block.into_iter().rev().find(|c| c.entry_node <= n);
+        let mut stack = Vec::new();
+        while let Some(c) = cur {
+            if c.contains(n) {
+                stack.push(c);
+            }
+            cur = c.parent.and_then(|p| self.get_raw(p));
+        }
+        stack.reverse();
+        for (d, c) in stack.iter_mut().enumerate() {
+            c.depth = d as u32;
+        }
+        stack
+    }
+
+    fn get_raw(&self, id: u64) -> Option<CallInfo> {
+        self.block(id as usize / BLOCK)
+            .into_iter()
+            .nth(id as usize % BLOCK)
+    }
+
+    /// Calls whose span overlaps nodes `[first, last]`, in entry order.
+    pub fn overlapping(&self, first: u64, last: u64) -> Vec<CallInfo> {
+        let mut out = self.stack_at(first);
+        let b0 = self
+            .dir
+            .partition_point(|(e, _)| *e <= first)
+            .saturating_sub(1);
+        for b in b0..self.dir.len() {
+            if self.dir[b].0 > last {
+                break;
+            }
+            for c in self.block(b) {
+                if c.entry_node > first && c.entry_node <= last {
+                    out.push(c);
+                }
+            }
+        }
+        out
+    }
+
+    pub fn resident_bytes(&self) -> usize {
+        self.encoded.capacity() + self.dir.capacity() * 16 + self.raw.capacity() * 112
+    }
+
+    pub(super) fn parts(&self) -> (&[u8], &[(u64, u64)], usize) {
+        (&self.encoded, &self.dir, self.count)
+    }
+
+    pub(super) fn from_parts(encoded: Vec<u8>, dir: Vec<(u64, u64)>, count: usize) -> CallTable {
+        CallTable {
+            raw: Vec::new(),
+            encoded,
+            dir,
+            count,
+        }
+    }
+}
+
+fn zigzag(v: i64) -> u64 {
+    ((v << 1) ^ (v >> 63)) as u64
+}
+
+fn unzigzag(v: u64) -> i64 {
+    ((v >> 1) as i64) ^ -((v & 1) as i64)
+}

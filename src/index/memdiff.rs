@@ -1,0 +1,340 @@
+//! Memory history, compactly: for each checkpoint interval, the final state
+//! of every 16-byte block the interval wrote (values, or "unknown since node
+//! N"); for each segment of intervals, which intervals touched each block;
+//! and the values reads revealed for bytes that were not known ("fills"),
+//! back-dated to when those bytes became unknown.
+//!
+//! Invariants: an interval's entries are sorted by block and describe only
+//! bytes written in that interval; a block's bit in a segment table is set
+//! exactly when the interval's diff has an entry for it; a fill exists for a
+//! byte and `since` only if no earlier fill for that pair did.
+
+use std::collections::{BTreeMap, HashMap};
+
+use super::varint;
+
+pub const BLOCK_BITS: u32 = 4;
+pub const BLOCK: u64 = 1 << BLOCK_BITS;
+/// Intervals per segment: one u64 bitmap per block.
+pub const SEGMENT: usize = 64;
+
+#[derive(Clone, Copy, Default)]
+struct BlockDiff {
+    written: u16,
+    unknown: u16,
+    since: u64,
+    data: [u8; 16],
+}
+
+/// One decoded diff entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub block: u64,
+    pub written: u16,
+    pub unknown: u16,
+    pub since: u64,
+    pub data: [u8; 16],
+}
+
+#[derive(Default)]
+pub struct MemHistory {
+    /// Encoded entries of all closed intervals.
+    arena: Vec<u8>,
+    /// Per closed interval: start of its entries in `arena`.
+    interval_start: Vec<u64>,
+    /// Per complete segment: (block, bitmap of intervals) sorted by block.
+    segments: Vec<Vec<(u64, u64)>>,
+    /// Blocks written in the open interval.
+    open: HashMap<u64, BlockDiff>,
+    /// Fills keyed by (since + 1, or 0 for the trace start; block).
+    fills: BTreeMap<(u64, u64), (u16, [u8; 16])>,
+}
+
+fn bit(a: u64) -> u16 {
+    1 << (a & (BLOCK - 1))
+}
+
+impl MemHistory {
+    pub fn write(&mut self, addr: u64, value: u8) {
+        let d = self.open.entry(addr >> BLOCK_BITS).or_default();
+        let b = bit(addr);
+        d.written |= b;
+        d.unknown &= !b;
+        d.data[(addr & (BLOCK - 1)) as usize] = value;
+    }
+
+    pub fn unknown(&mut self, addr: u64, len: u64, since: u64) {
+        let mut a = addr;
+        let end = addr.saturating_add(len);
+        while a < end {
+            let d = self.open.entry(a >> BLOCK_BITS).or_default();
+            let b = bit(a);
+            d.unknown |= b;
+            d.written &= !b;
+            d.since = since;
+            a += 1;
+        }
+    }
+
+    pub fn fill(&mut self, since: Option<u64>, addr: u64, value: u8) {
+        let key = (since.map_or(0, |s| s + 1), addr >> BLOCK_BITS);
+        let e = self.fills.entry(key).or_insert((0, [0; 16]));
+        let b = bit(addr);
+        if e.0 & b == 0 {
+            e.0 |= b;
+            e.1[(addr & (BLOCK - 1)) as usize] = value;
+        }
+    }
+
+    /// Closes the open interval.
+    pub fn close_interval(&mut self) {
+        let k = self.interval_start.len();
+        self.interval_start.push(self.arena.len() as u64);
+        let mut blocks: Vec<(u64, BlockDiff)> = self.open.drain().collect();
+        blocks.sort_unstable_by_key(|(b, _)| *b);
+        let mut prev = 0u64;
+        varint::put(&mut self.arena, blocks.len() as u64);
+        for (block, d) in &blocks {
+            varint::put(&mut self.arena, block - prev);
+            prev = *block;
+            self.arena.extend_from_slice(&d.written.to_le_bytes());
+            self.arena.extend_from_slice(&d.unknown.to_le_bytes());
+            if d.unknown != 0 {
+                varint::put(&mut self.arena, d.since);
+            }
+            for i in 0..16 {
+                if d.written & (1 << i) != 0 {
+                    self.arena.push(d.data[i]);
+                }
+            }
+        }
+        // Segment tables are built when a segment completes.
+        if (k + 1) % SEGMENT == 0 {
+            let first = k + 1 - SEGMENT;
+            let mut map: HashMap<u64, u64> = HashMap::new();
+            for j in first..=k {
+                for e in self.entries(j) {
+                    *map.entry(e.block).or_default() |= 1 << (j - first);
+                }
+            }
+            let mut table: Vec<(u64, u64)> = map.into_iter().collect();
+            table.sort_unstable();
+            self.segments.push(table);
+        }
+    }
+
+    pub fn intervals(&self) -> usize {
+        self.interval_start.len()
+    }
+
+    /// Decoded entries of closed interval `k`.
+    pub fn entries(&self, k: usize) -> Vec<Entry> {
+        let mut out = Vec::new();
+        let Some(&start) = self.interval_start.get(k) else {
+            return out;
+        };
+        let mut pos = start as usize;
+        let buf = &self.arena;
+        let Some(n) = varint::get(buf, &mut pos) else {
+            return out;
+        };
+        let mut block = 0u64;
+        for _ in 0..n {
+            let (Some(delta), Some(w), Some(u)) = (
+                varint::get(buf, &mut pos),
+                buf.get(pos..pos + 2),
+                buf.get(pos + 2..pos + 4),
+            ) else {
+                break;
+            };
+            block += delta;
+            let written = u16::from_le_bytes([w[0], w[1]]);
+            let unknown = u16::from_le_bytes([u[0], u[1]]);
+            pos += 4;
+            let since = if unknown != 0 {
+                varint::get(buf, &mut pos).unwrap_or(0)
+            } else {
+                0
+            };
+            let mut data = [0u8; 16];
+            for (i, slot) in data.iter_mut().enumerate() {
+                if written & (1 << i) != 0 {
+                    *slot = buf.get(pos).copied().unwrap_or(0);
+                    pos += 1;
+                }
+            }
+            out.push(Entry {
+                block,
+                written,
+                unknown,
+                since,
+                data,
+            });
+        }
+        out
+    }
+
+    /// Whether closed interval `k` wrote anything in `block`.
+    pub fn interval_touches(&self, k: usize, block: u64) -> bool {
+        let seg = k / SEGMENT;
+        match self.segments.get(seg) {
+            Some(table) => table
+                .binary_search_by_key(&block, |(b, _)| *b)
+                .is_ok_and(|i| table[i].1 & (1 << (k % SEGMENT)) != 0),
+            None => self.entry(k, block).is_some(),
+        }
+    }
+
+    fn entry(&self, k: usize, block: u64) -> Option<Entry> {
+        // Intervals hold hundreds of entries at most; a decode is cheap next
+        // to the trace reads a query makes.
+        self.entries(k).into_iter().find(|e| e.block == block)
+    }
+
+    /// Closed intervals before `before` that touched `block`, newest first.
+    pub fn intervals_touching(&self, block: u64, before: usize) -> Vec<usize> {
+        let before = before.min(self.intervals());
+        let mut out = Vec::new();
+        // The incomplete tail segment has no table: scan its diffs.
+        let complete = self.segments.len() * SEGMENT;
+        let mut k = before;
+        while k > complete {
+            k -= 1;
+            if self.entry(k, block).is_some() {
+                out.push(k);
+            }
+        }
+        let mut seg = k / SEGMENT;
+        while seg > 0 {
+            seg -= 1;
+            let table = &self.segments[seg];
+            if let Ok(i) = table.binary_search_by_key(&block, |(b, _)| *b) {
+                let mut bits = table[i].1;
+                let limit = before.saturating_sub(seg * SEGMENT);
+                if limit < 64 {
+                    bits &= (1u64 << limit) - 1;
+                }
+                while bits != 0 {
+                    let j = 63 - bits.leading_zeros() as usize;
+                    out.push(seg * SEGMENT + j);
+                    bits &= !(1u64 << j);
+                }
+            }
+        }
+        out
+    }
+
+    /// State of block `block` at the start of interval `before`: per byte,
+    /// `Some(Ok(v))` known, `Some(Err(since))` unknown since that node (or
+    /// `None` never written).
+    pub fn block_state(&self, block: u64, before: usize) -> [Option<Result<u8, u64>>; 16] {
+        let mut out = [None; 16];
+        let mut resolved = 0u16;
+        for k in self.intervals_touching(block, before) {
+            if let Some(e) = self.entry(k, block) {
+                for i in 0..16 {
+                    let b = 1u16 << i;
+                    if resolved & b != 0 {
+                        continue;
+                    }
+                    if e.written & b != 0 {
+                        out[i] = Some(Ok(e.data[i]));
+                        resolved |= b;
+                    } else if e.unknown & b != 0 {
+                        out[i] = Some(Err(e.since));
+                        resolved |= b;
+                    }
+                }
+            }
+            if resolved == u16::MAX {
+                break;
+            }
+        }
+        out
+    }
+
+    /// Value a read revealed for a byte unknown since `since` (`None`: the
+    /// trace start).
+    pub fn fill_value(&self, since: Option<u64>, addr: u64) -> Option<u8> {
+        let key = (since.map_or(0, |s| s + 1), addr >> BLOCK_BITS);
+        let (mask, data) = self.fills.get(&key)?;
+        let i = (addr & (BLOCK - 1)) as usize;
+        (mask & (1 << i) != 0).then_some(data[i])
+    }
+
+    pub fn resident_bytes(&self) -> usize {
+        self.arena.capacity()
+            + self.interval_start.capacity() * 8
+            + self.segments.iter().map(|s| s.capacity() * 16 + 24).sum::<usize>()
+            + self.open.capacity() * 48
+            // BTreeMap nodes: key + value + per-entry share of node overhead.
+            + self.fills.len() * (16 + 18 + 16)
+    }
+
+    pub(super) fn parts(
+        &self,
+    ) -> (
+        &[u8],
+        &[u64],
+        &[Vec<(u64, u64)>],
+        &BTreeMap<(u64, u64), (u16, [u8; 16])>,
+    ) {
+        (
+            &self.arena,
+            &self.interval_start,
+            &self.segments,
+            &self.fills,
+        )
+    }
+
+    pub(super) fn from_parts(
+        arena: Vec<u8>,
+        interval_start: Vec<u64>,
+        segments: Vec<Vec<(u64, u64)>>,
+        fills: BTreeMap<(u64, u64), (u16, [u8; 16])>,
+    ) -> MemHistory {
+        MemHistory {
+            arena,
+            interval_start,
+            segments,
+            open: HashMap::new(),
+            fills,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn block_state_walks_back_through_intervals() {
+        let mut h = MemHistory::default();
+        h.write(0x100, 1);
+        h.write(0x101, 2);
+        h.close_interval(); // 0
+        h.write(0x101, 3);
+        h.unknown(0x102, 2, 77);
+        h.close_interval(); // 1
+        for _ in 0..70 {
+            h.close_interval();
+        }
+        h.write(0x10f, 9);
+        h.close_interval(); // 72
+        let s = h.block_state(0x10, 73);
+        assert_eq!(s[0], Some(Ok(1)));
+        assert_eq!(s[1], Some(Ok(3)));
+        assert_eq!(s[2], Some(Err(77)));
+        assert_eq!(s[3], Some(Err(77)));
+        assert_eq!(s[4], None);
+        assert_eq!(s[15], Some(Ok(9)));
+        let s = h.block_state(0x10, 1);
+        assert_eq!(s[1], Some(Ok(2)));
+        assert_eq!(s[2], None);
+        assert_eq!(h.intervals_touching(0x10, 73), vec![72, 1, 0]);
+        h.fill(Some(77), 0x102, 0xaa);
+        h.fill(Some(77), 0x102, 0xbb);
+        assert_eq!(h.fill_value(Some(77), 0x102), Some(0xaa));
+        assert_eq!(h.fill_value(None, 0x102), None);
+    }
+}

@@ -1,0 +1,983 @@
+//! The index: what is needed to answer "where", "what state" and "who wrote
+//! it" questions about any position of a trace, without keeping the trace.
+//!
+//! Design (see ARCHITECTURE.md): one streaming pass runs the [`Engine`] and
+//! keeps, every [`IndexOptions::checkpoint_nodes`] nodes, a *checkpoint*
+//! (position, time, engine resume state, sparse register snapshot); per
+//! checkpoint interval, a bitmap of register groups written and the memory
+//! diff ([`memdiff`]); and the confirmed calls. A query restores the nearest
+//! checkpoint and replays at most one interval of trace text, read from the
+//! [`TraceSource`] on demand. Positions are node indices (the reference
+//! tools' unit: one instruction with its register and memory lines); "state
+//! at node N" means after node N's lines.
+
+mod calls;
+mod memdiff;
+mod serialize;
+pub(crate) mod varint;
+
+use crate::engine::{Call, Engine, EngineOptions, Node, Observer, ResumeState};
+use crate::lines::{Line, LineReader};
+use crate::parse::{Dialect, ParseOptions, Parser, RegId};
+use crate::source::{SourceError, TraceSource};
+use crate::state::memory::Fill;
+use crate::state::regfile::{self, RegFile};
+
+pub use calls::{CallInfo, CallTable};
+pub use serialize::{IndexFileError, TraceIdentity, INDEX_MAGIC};
+
+use memdiff::MemHistory;
+
+/// Index construction options.
+#[derive(Clone, Copy, Debug)]
+pub struct IndexOptions {
+    pub parse: ParseOptions,
+    /// Nodes per checkpoint interval: the most a query replays.
+    pub checkpoint_nodes: u64,
+}
+
+impl Default for IndexOptions {
+    fn default() -> Self {
+        IndexOptions {
+            parse: ParseOptions::default(),
+            checkpoint_nodes: 512,
+        }
+    }
+}
+
+impl IndexOptions {
+    fn engine(&self) -> EngineOptions {
+        EngineOptions {
+            big_endian: self.parse.big_endian,
+            debug_calls: false,
+        }
+    }
+}
+
+/// Where a checkpoint interval starts.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Checkpoint {
+    /// First line and byte offset of the interval's first node.
+    line: u64,
+    offset: u64,
+    /// Timestamp the parser carries into the first line.
+    parser_time: u64,
+    resume: ResumeState,
+    /// Start of the register snapshot in `Index::snapshots`.
+    snapshot: u64,
+}
+
+/// A node as queries return it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NodeInfo {
+    pub index: u64,
+    pub first_line: u64,
+    pub lines: u64,
+    pub offset: u64,
+    pub len: u64,
+    pub time: u64,
+    /// Instruction address with the Thumb bit for Thumb code, or
+    /// [`crate::engine::INVALID_PC`].
+    pub pc: u64,
+    /// Instructions before this node (IT/IS/ES records).
+    pub instructions_before: u64,
+}
+
+/// Memory contents over a range: `known[i]` tells whether `bytes[i]` is valid.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MemView {
+    pub addr: u64,
+    pub bytes: Vec<u8>,
+    pub known: Vec<bool>,
+}
+
+/// Errors a query can meet.
+#[derive(Debug)]
+pub enum QueryError {
+    Source(SourceError),
+    /// The position is beyond what has been indexed.
+    OutOfRange(String),
+}
+
+impl std::fmt::Display for QueryError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            QueryError::Source(e) => write!(f, "reading trace: {}", e),
+            QueryError::OutOfRange(s) => f.write_str(s),
+        }
+    }
+}
+
+impl std::error::Error for QueryError {}
+
+impl From<SourceError> for QueryError {
+    fn from(e: SourceError) -> Self {
+        QueryError::Source(e)
+    }
+}
+
+/// Summary figures of an index.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct IndexSummary {
+    pub bytes: u64,
+    pub lines: u64,
+    pub nodes: u64,
+    pub instructions: u64,
+    pub calls: u64,
+}
+
+/// The index of one trace.
+pub struct Index {
+    opts: IndexOptions,
+    dialect: Dialect,
+    checkpoints: Vec<Checkpoint>,
+    /// Sparse register snapshots: per checkpoint, varint count, then
+    /// (varint offset delta, varint length, bytes) runs of known bytes.
+    snapshots: Vec<u8>,
+    /// Per closed interval: register groups written ([`regfile::group_of`]).
+    reg_groups: Vec<[u64; 2]>,
+    mem: MemHistory,
+    calls: CallTable,
+    summary: IndexSummary,
+    /// Whether the whole trace has been indexed.
+    complete: bool,
+    aarch64_used: bool,
+    /// First line holding an event (the reference tools number from it).
+    first_event_line: Option<u64>,
+}
+
+fn encode_snapshot(out: &mut Vec<u8>, regs: &RegFile) {
+    let runs = regs.known_runs();
+    varint::put(out, runs.len() as u64);
+    let mut prev = 0usize;
+    for (off, bytes) in runs {
+        varint::put(out, (off - prev) as u64);
+        varint::put(out, bytes.len() as u64);
+        out.extend_from_slice(&bytes);
+        prev = off;
+    }
+}
+
+fn decode_snapshot(buf: &[u8], start: u64) -> RegFile {
+    let mut rf = RegFile::default();
+    let mut pos = start as usize;
+    let n = varint::get(buf, &mut pos).unwrap_or(0);
+    let mut off = 0usize;
+    for _ in 0..n {
+        let (Some(d), Some(len)) = (varint::get(buf, &mut pos), varint::get(buf, &mut pos)) else {
+            break;
+        };
+        off += d as usize;
+        let len = len as usize;
+        let Some(bytes) = buf.get(pos..pos + len) else {
+            break;
+        };
+        if off + len <= regfile::SIZE {
+            rf.bytes[off..off + len].copy_from_slice(bytes);
+            rf.known[off..off + len].fill(1);
+        }
+        pos += len;
+    }
+    rf
+}
+
+/// Builds an index while the trace streams past. Feed it every line with
+/// [`IndexBuilder::line`]; queries work on the part indexed so far through
+/// [`IndexBuilder::index`].
+pub struct IndexBuilder {
+    parser: Parser,
+    engine: Engine,
+    acc: Accumulator,
+    next_line: u64,
+}
+
+/// The observer half of the builder: what the engine reports lands here.
+struct Accumulator {
+    index: Index,
+    /// Parser time before the line being fed (for checkpoints).
+    parser_time_before: u64,
+    groups: [u64; 2],
+}
+
+impl Observer for Accumulator {
+    fn node(&mut self, node: &Node, engine: &Engine) {
+        let idx = &mut self.index;
+        if idx.first_event_line.is_none() {
+            idx.first_event_line = Some(node.first_line);
+        }
+        idx.summary.nodes = node.index + 1;
+        let k = idx.opts.checkpoint_nodes.max(1);
+        if (node.index + 1) % k == 0 {
+            // The node that ends an interval: close it and start the next.
+            idx.reg_groups.push(self.groups);
+            self.groups = [0; 2];
+            idx.mem.close_interval();
+            let snapshot = idx.snapshots.len() as u64;
+            encode_snapshot(&mut idx.snapshots, engine.regs());
+            idx.checkpoints.push(Checkpoint {
+                line: node.first_line + node.lines,
+                offset: node.offset + node.len,
+                parser_time: self.parser_time_before,
+                resume: engine.resume_state(),
+                snapshot,
+            });
+        }
+    }
+    fn reg_write(&mut self, _node: u64, offset: usize, bytes: &[u8], known: &[u8]) {
+        for (i, &k) in known.iter().enumerate() {
+            if k != 0 {
+                let g = regfile::group_of(offset + i);
+                self.groups[g / 64] |= 1 << (g % 64);
+            }
+        }
+        let _ = bytes;
+    }
+    fn mem_write(&mut self, _node: u64, addr: u64, value: u8) {
+        self.index.mem.write(addr, value);
+    }
+    fn mem_unknown(&mut self, node: u64, addr: u64, len: u64) {
+        self.index.mem.unknown(addr, len, node);
+    }
+    fn mem_fill(&mut self, _node: u64, fill: Fill) {
+        self.index.mem.fill(fill.since, fill.addr, fill.value);
+    }
+    fn call(&mut self, call: &Call) {
+        self.index.calls.push(call);
+    }
+}
+
+impl IndexBuilder {
+    /// `sample`: the first bytes of the trace, for dialect detection.
+    pub fn new(opts: IndexOptions, sample: &[u8]) -> IndexBuilder {
+        let parser = Parser::for_sample(opts.parse, sample);
+        let engine = Engine::new(opts.engine());
+        let mut index = Index::empty(opts, parser.dialect());
+        // Checkpoint 0: the trace start.
+        encode_snapshot(&mut index.snapshots, &RegFile::default());
+        index.checkpoints.push(Checkpoint {
+            line: 1,
+            ..Checkpoint::default()
+        });
+        IndexBuilder {
+            parser,
+            engine,
+            acc: Accumulator {
+                index,
+                parser_time_before: 0,
+                groups: [0; 2],
+            },
+            next_line: 1,
+        }
+    }
+
+    /// Feeds the next line of the trace.
+    pub fn line(&mut self, line: &Line<'_>) {
+        self.acc.parser_time_before = self.parser.current_time();
+        let rec = self.parser.parse_line(line.text);
+        self.engine.feed(line, &rec, &mut self.acc);
+        self.next_line = line.number + 1;
+        let s = &mut self.acc.index.summary;
+        s.lines = line.number;
+        s.bytes = line.offset + line.text.len() as u64 + 1;
+    }
+
+    /// The index so far (complete up to the last finished interval).
+    pub fn index(&self) -> &Index {
+        &self.acc.index
+    }
+
+    /// Ends the trace at `total_bytes` and returns the finished index.
+    pub fn finish(mut self, total_bytes: u64) -> Index {
+        self.engine
+            .finish(total_bytes, self.next_line, &mut self.acc);
+        let mut index = self.acc.index;
+        // The final partial interval gets its diff and register groups too,
+        // so every node belongs to a closed interval.
+        index.reg_groups.push(self.acc.groups);
+        index.mem.close_interval();
+        index.summary.bytes = total_bytes;
+        index.summary.instructions = self.engine.instructions();
+        index.aarch64_used = self.engine.aarch64_used();
+        index.calls.finish(self.engine.pending_calls_list());
+        index.summary.calls = index.calls.len() as u64;
+        index.complete = true;
+        index
+    }
+}
+
+impl Index {
+    fn empty(opts: IndexOptions, dialect: Dialect) -> Index {
+        Index {
+            opts,
+            dialect,
+            checkpoints: Vec::new(),
+            snapshots: Vec::new(),
+            reg_groups: Vec::new(),
+            mem: MemHistory::default(),
+            calls: CallTable::default(),
+            summary: IndexSummary::default(),
+            complete: false,
+            aarch64_used: false,
+            first_event_line: None,
+        }
+    }
+
+    /// Indexes a whole source, reporting progress in bytes.
+    pub fn build<S: TraceSource>(
+        source: &mut S,
+        opts: IndexOptions,
+        mut progress: impl FnMut(u64),
+    ) -> Result<Index, SourceError> {
+        let total = source.len();
+        let mut sample = vec![0u8; 16384.min(total as usize)];
+        let n = source.read_at(0, &mut sample)?;
+        sample.truncate(n);
+        let mut builder = IndexBuilder::new(opts, &sample);
+        let mut reader = LineReader::new(SourceRef(source));
+        let mut next_report = 0;
+        while let Some(line) = reader.next_line()? {
+            if line.offset >= next_report {
+                progress(line.offset);
+                next_report = line.offset + (8 << 20);
+            }
+            builder.line(&line);
+        }
+        progress(total);
+        Ok(builder.finish(total))
+    }
+
+    pub fn options(&self) -> &IndexOptions {
+        &self.opts
+    }
+
+    pub fn summary(&self) -> IndexSummary {
+        self.summary
+    }
+
+    pub fn is_complete(&self) -> bool {
+        self.complete
+    }
+
+    pub fn aarch64_used(&self) -> bool {
+        self.aarch64_used
+    }
+
+    pub fn first_event_line(&self) -> Option<u64> {
+        self.first_event_line
+    }
+
+    pub fn calls(&self) -> &CallTable {
+        &self.calls
+    }
+
+    /// Bytes the index keeps in memory, counted honestly (capacities, not lengths).
+    pub fn resident_bytes(&self) -> usize {
+        self.checkpoints.capacity() * std::mem::size_of::<Checkpoint>()
+            + self.snapshots.capacity()
+            + self.reg_groups.capacity() * 16
+            + self.mem.resident_bytes()
+            + self.calls.resident_bytes()
+            + std::mem::size_of::<Index>()
+    }
+
+    /// Number of nodes indexed (complete intervals only while building).
+    pub fn nodes(&self) -> u64 {
+        self.summary.nodes
+    }
+
+    fn interval_of(&self, node: u64) -> usize {
+        (node / self.opts.checkpoint_nodes.max(1)) as usize
+    }
+
+    /// Replays checkpoint interval `k` from the trace, calling `f` for
+    /// every node with the engine state after it, until `f` returns false.
+    fn replay(
+        &self,
+        source: &mut dyn TraceSource,
+        k: usize,
+        obs: &mut dyn ReplayObserver,
+    ) -> Result<(), QueryError> {
+        let cp = self
+            .checkpoints
+            .get(k)
+            .ok_or_else(|| QueryError::OutOfRange(format!("no checkpoint {}", k)))?;
+        let end = match self.checkpoints.get(k + 1) {
+            Some(next) => next.offset,
+            None => self.summary.bytes.min(source.len()),
+        };
+        let regs = decode_snapshot(&self.snapshots, cp.snapshot);
+        let mut engine = Engine::resume(self.opts.engine(), &cp.resume, regs);
+        let mut parser = Parser::new(self.opts.parse, self.dialect);
+        parser.reset(cp.parser_time);
+        let mut reader =
+            LineReader::with_range(SourceRef(source), cp.offset, end, cp.line, 256 << 10);
+        let mut adapter = Adapter {
+            inner: obs,
+            stop: false,
+        };
+        let mut next_line = cp.line;
+        while let Some(line) = reader.next_line()? {
+            let rec = parser.parse_line(line.text);
+            engine.feed(&line, &rec, &mut adapter);
+            next_line = line.number + 1;
+            if adapter.stop {
+                return Ok(());
+            }
+        }
+        engine.finish(end, next_line, &mut adapter);
+        Ok(())
+    }
+
+    /// The node with the given index.
+    pub fn node(&self, source: &mut dyn TraceSource, index: u64) -> Result<NodeInfo, QueryError> {
+        self.find_node(source, self.interval_of(index), |n| n.index >= index)?
+            .filter(|n| n.index == index)
+            .ok_or_else(|| QueryError::OutOfRange(format!("no node {}", index)))
+    }
+
+    /// The node containing line `line` (lines before the first node belong to it).
+    pub fn node_at_line(
+        &self,
+        source: &mut dyn TraceSource,
+        line: u64,
+    ) -> Result<NodeInfo, QueryError> {
+        let k = self
+            .checkpoints
+            .partition_point(|c| c.line <= line)
+            .saturating_sub(1);
+        self.find_node(source, k, |n| n.first_line + n.lines > line)?
+            .ok_or_else(|| {
+                QueryError::OutOfRange(format!("line {} is beyond the indexed trace", line))
+            })
+    }
+
+    /// The node containing byte `offset`.
+    pub fn node_at_offset(
+        &self,
+        source: &mut dyn TraceSource,
+        offset: u64,
+    ) -> Result<NodeInfo, QueryError> {
+        let k = self
+            .checkpoints
+            .partition_point(|c| c.offset <= offset)
+            .saturating_sub(1);
+        self.find_node(source, k, |n| n.offset + n.len > offset)?
+            .ok_or_else(|| {
+                QueryError::OutOfRange(format!("offset {} is beyond the indexed trace", offset))
+            })
+    }
+
+    /// The last node whose time is at most `time` (the first node if all are later).
+    pub fn node_at_time(
+        &self,
+        source: &mut dyn TraceSource,
+        time: u64,
+    ) -> Result<NodeInfo, QueryError> {
+        // Node times never decrease. Checkpoint k+1 records the time of the
+        // last node of interval k: find the first interval ending after `time`.
+        let k = self.checkpoints[1..]
+            .partition_point(|c| c.resume.current_time.is_none_or(|t| t <= time));
+        let mut best: Option<NodeInfo> = None;
+        let mut first: Option<NodeInfo> = None;
+        self.scan_nodes(source, k, &mut |n| {
+            first.get_or_insert(*n);
+            if n.time <= time {
+                best = Some(*n);
+                true
+            } else {
+                false
+            }
+        })?;
+        match (best, first) {
+            (Some(b), _) => Ok(b),
+            (None, _) if k > 0 => self.node(source, self.checkpoints[k].resume.node_index - 1),
+            (None, Some(f)) => Ok(f),
+            (None, None) => Err(QueryError::OutOfRange("the trace has no nodes".into())),
+        }
+    }
+
+    /// The node holding instruction number `n` (0-based).
+    pub fn node_at_instruction(
+        &self,
+        source: &mut dyn TraceSource,
+        n: u64,
+    ) -> Result<NodeInfo, QueryError> {
+        let k = self
+            .checkpoints
+            .partition_point(|c| c.resume.instructions <= n)
+            .saturating_sub(1);
+        self.find_node(source, k, |node| {
+            node.pc != crate::engine::INVALID_PC && node.instructions_before >= n
+        })?
+        .ok_or_else(|| {
+            QueryError::OutOfRange(format!("instruction {} is beyond the indexed trace", n))
+        })
+    }
+
+    /// First node from interval `k` on satisfying `pred`.
+    fn find_node(
+        &self,
+        source: &mut dyn TraceSource,
+        mut k: usize,
+        pred: impl Fn(&NodeInfo) -> bool,
+    ) -> Result<Option<NodeInfo>, QueryError> {
+        while k < self.checkpoints.len() {
+            let mut found = None;
+            self.scan_nodes(source, k, &mut |n| {
+                if pred(n) {
+                    found = Some(*n);
+                    false
+                } else {
+                    true
+                }
+            })?;
+            if found.is_some() {
+                return Ok(found);
+            }
+            k += 1;
+        }
+        Ok(None)
+    }
+
+    fn scan_nodes(
+        &self,
+        source: &mut dyn TraceSource,
+        k: usize,
+        f: &mut dyn FnMut(&NodeInfo) -> bool,
+    ) -> Result<(), QueryError> {
+        struct Scan<'f> {
+            f: &'f mut dyn FnMut(&NodeInfo) -> bool,
+        }
+        impl ReplayObserver for Scan<'_> {
+            fn node(&mut self, n: &NodeInfo, _e: &Engine) -> bool {
+                (self.f)(n)
+            }
+        }
+        self.replay(source, k, &mut Scan { f })
+    }
+
+    /// Register file after node `node`.
+    pub fn registers_after(
+        &self,
+        source: &mut dyn TraceSource,
+        node: u64,
+    ) -> Result<RegFile, QueryError> {
+        struct Regs {
+            target: u64,
+            out: Option<RegFile>,
+        }
+        impl ReplayObserver for Regs {
+            fn node(&mut self, n: &NodeInfo, e: &Engine) -> bool {
+                if n.index == self.target {
+                    self.out = Some(e.regs().clone());
+                    return false;
+                }
+                true
+            }
+        }
+        let mut r = Regs {
+            target: node,
+            out: None,
+        };
+        self.replay(source, self.interval_of(node), &mut r)?;
+        r.out
+            .ok_or_else(|| QueryError::OutOfRange(format!("no node {}", node)))
+    }
+
+    /// Memory `[addr, addr+len)` after node `node`.
+    pub fn memory_after(
+        &self,
+        source: &mut dyn TraceSource,
+        node: u64,
+        addr: u64,
+        len: u64,
+    ) -> Result<MemView, QueryError> {
+        let len = len.min(1 << 20);
+        let k = self.interval_of(node);
+        // Bytes written inside the interval up to the node, from the trace.
+        struct Window {
+            target: u64,
+            addr: u64,
+            len: u64,
+            state: Vec<Option<Result<u8, u64>>>,
+            reached: bool,
+        }
+        impl ReplayObserver for Window {
+            fn node(&mut self, n: &NodeInfo, _e: &Engine) -> bool {
+                if n.index == self.target {
+                    self.reached = true;
+                    return false;
+                }
+                true
+            }
+            fn mem_write(&mut self, node: u64, addr: u64, value: u8) {
+                if node <= self.target && addr.wrapping_sub(self.addr) < self.len {
+                    self.state[(addr - self.addr) as usize] = Some(Ok(value));
+                }
+            }
+            fn mem_unknown(&mut self, node: u64, addr: u64, len: u64) {
+                if node > self.target {
+                    return;
+                }
+                for i in 0..len {
+                    let a = addr.wrapping_add(i);
+                    if a.wrapping_sub(self.addr) < self.len {
+                        self.state[(a - self.addr) as usize] = Some(Err(node));
+                    }
+                }
+            }
+        }
+        let mut w = Window {
+            target: node,
+            addr,
+            len,
+            state: vec![None; len as usize],
+            reached: false,
+        };
+        self.replay(source, k, &mut w)?;
+        if !w.reached {
+            return Err(QueryError::OutOfRange(format!("no node {}", node)));
+        }
+        // Earlier intervals, block by block.
+        let mut bytes = vec![0u8; len as usize];
+        let mut known = vec![false; len as usize];
+        let mut block_cache: Option<(u64, [Option<Result<u8, u64>>; 16])> = None;
+        for i in 0..len {
+            let a = addr.wrapping_add(i);
+            let st = match w.state[i as usize] {
+                Some(s) => Some(s),
+                None => {
+                    let block = a >> memdiff::BLOCK_BITS;
+                    if block_cache.as_ref().is_none_or(|(b, _)| *b != block) {
+                        block_cache = Some((block, self.mem.block_state(block, k)));
+                    }
+                    block_cache
+                        .as_ref()
+                        .and_then(|(_, s)| s[(a & (memdiff::BLOCK - 1)) as usize])
+                }
+            };
+            let v = match st {
+                Some(Ok(v)) => Some(v),
+                Some(Err(since)) => self.mem.fill_value(Some(since), a),
+                None => self.mem.fill_value(None, a),
+            };
+            if let Some(v) = v {
+                bytes[i as usize] = v;
+                known[i as usize] = true;
+            }
+        }
+        Ok(MemView { addr, bytes, known })
+    }
+
+    /// The last node at or before `node` that wrote any byte of `reg`.
+    pub fn prev_reg_write(
+        &self,
+        source: &mut dyn TraceSource,
+        node: u64,
+        reg: RegId,
+    ) -> Result<Option<NodeInfo>, QueryError> {
+        let aarch64 = self.aarch64_used && !matches!(reg.class, crate::parse::RegClass::R);
+        let (off, size) = regfile::location(reg, aarch64);
+        let groups: Vec<usize> = (off..off + size).map(regfile::group_of).collect();
+        let touches = |g: &[u64; 2]| groups.iter().any(|&x| g[x / 64] & (1 << (x % 64)) != 0);
+        let mut k = self.interval_of(node) as isize;
+        while k >= 0 {
+            let ku = k as usize;
+            let may = ku >= self.reg_groups.len() || touches(&self.reg_groups[ku]);
+            if may {
+                if let Some(n) =
+                    self.last_write_in(source, ku, node, &|o, l| o < off + size && off < o + l)?
+                {
+                    return Ok(Some(n));
+                }
+            }
+            k -= 1;
+        }
+        Ok(None)
+    }
+
+    /// The first node after `node` that writes any byte of `reg`.
+    pub fn next_reg_write(
+        &self,
+        source: &mut dyn TraceSource,
+        node: u64,
+        reg: RegId,
+    ) -> Result<Option<NodeInfo>, QueryError> {
+        let aarch64 = self.aarch64_used && !matches!(reg.class, crate::parse::RegClass::R);
+        let (off, size) = regfile::location(reg, aarch64);
+        let groups: Vec<usize> = (off..off + size).map(regfile::group_of).collect();
+        let touches = |g: &[u64; 2]| groups.iter().any(|&x| g[x / 64] & (1 << (x % 64)) != 0);
+        for k in self.interval_of(node)..self.checkpoints.len() {
+            if k < self.reg_groups.len() && !touches(&self.reg_groups[k]) {
+                continue;
+            }
+            if let Some(n) =
+                self.first_write_in(source, k, node, &|o, l| o < off + size && off < o + l)?
+            {
+                return Ok(Some(n));
+            }
+        }
+        Ok(None)
+    }
+
+    /// The last node at or before `node` that wrote (known or unknown data)
+    /// any byte of `[addr, addr+len)`.
+    pub fn prev_mem_write(
+        &self,
+        source: &mut dyn TraceSource,
+        node: u64,
+        addr: u64,
+        len: u64,
+    ) -> Result<Option<NodeInfo>, QueryError> {
+        let hit = |a: u64, l: u64| a < addr.saturating_add(len) && addr < a.saturating_add(l);
+        let k = self.interval_of(node);
+        if let Some(n) = self.last_mem_write_in(source, k, node, &hit)? {
+            return Ok(Some(n));
+        }
+        // Candidate intervals from the memory history, newest first.
+        let mut cands: Vec<usize> = Vec::new();
+        let first_block = addr >> memdiff::BLOCK_BITS;
+        let last_block = addr.saturating_add(len.max(1) - 1) >> memdiff::BLOCK_BITS;
+        for b in first_block..=last_block {
+            cands.extend(self.mem.intervals_touching(b, k));
+        }
+        cands.sort_unstable_by(|a, b| b.cmp(a));
+        cands.dedup();
+        for kk in cands {
+            if let Some(n) = self.last_mem_write_in(source, kk, u64::MAX, &hit)? {
+                return Ok(Some(n));
+            }
+        }
+        Ok(None)
+    }
+
+    /// The first node after `node` that writes any byte of the range.
+    pub fn next_mem_write(
+        &self,
+        source: &mut dyn TraceSource,
+        node: u64,
+        addr: u64,
+        len: u64,
+    ) -> Result<Option<NodeInfo>, QueryError> {
+        let hit = |a: u64, l: u64| a < addr.saturating_add(len) && addr < a.saturating_add(l);
+        let first_block = addr >> memdiff::BLOCK_BITS;
+        let last_block = addr.saturating_add(len.max(1) - 1) >> memdiff::BLOCK_BITS;
+        let start = self.interval_of(node);
+        for k in start..self.checkpoints.len() {
+            // Closed intervals that never touched the blocks can be skipped.
+            if k > start
+                && k < self.mem.intervals()
+                && !(first_block..=last_block).any(|b| self.mem.interval_touches(k, b))
+            {
+                continue;
+            }
+            if let Some(n) = self.first_mem_write_in(source, k, node, &hit)? {
+                return Ok(Some(n));
+            }
+        }
+        Ok(None)
+    }
+
+    fn last_write_in(
+        &self,
+        source: &mut dyn TraceSource,
+        k: usize,
+        limit: u64,
+        overlaps: &dyn Fn(usize, usize) -> bool,
+    ) -> Result<Option<NodeInfo>, QueryError> {
+        let mut w = Writes {
+            limit,
+            after: None,
+            reg: Some(overlaps),
+            mem: None,
+            last: None,
+            pending_hit: None,
+            first_only: false,
+        };
+        self.replay(source, k, &mut w)?;
+        Ok(w.last)
+    }
+
+    fn last_mem_write_in(
+        &self,
+        source: &mut dyn TraceSource,
+        k: usize,
+        limit: u64,
+        hit: &dyn Fn(u64, u64) -> bool,
+    ) -> Result<Option<NodeInfo>, QueryError> {
+        let mut w = Writes {
+            limit,
+            after: None,
+            reg: None,
+            mem: Some(hit),
+            last: None,
+            pending_hit: None,
+            first_only: false,
+        };
+        self.replay(source, k, &mut w)?;
+        Ok(w.last)
+    }
+
+    fn first_write_in(
+        &self,
+        source: &mut dyn TraceSource,
+        k: usize,
+        after: u64,
+        overlaps: &dyn Fn(usize, usize) -> bool,
+    ) -> Result<Option<NodeInfo>, QueryError> {
+        let mut w = Writes {
+            limit: u64::MAX,
+            after: Some(after),
+            reg: Some(overlaps),
+            mem: None,
+            last: None,
+            pending_hit: None,
+            first_only: true,
+        };
+        self.replay(source, k, &mut w)?;
+        Ok(w.last)
+    }
+
+    fn first_mem_write_in(
+        &self,
+        source: &mut dyn TraceSource,
+        k: usize,
+        after: u64,
+        hit: &dyn Fn(u64, u64) -> bool,
+    ) -> Result<Option<NodeInfo>, QueryError> {
+        let mut w = Writes {
+            limit: u64::MAX,
+            after: Some(after),
+            reg: None,
+            mem: Some(hit),
+            last: None,
+            pending_hit: None,
+            first_only: true,
+        };
+        self.replay(source, k, &mut w)?;
+        Ok(w.last)
+    }
+}
+
+/// Finds writing nodes during a replay.
+struct Writes<'a> {
+    /// Only nodes at or before this count.
+    limit: u64,
+    /// Only nodes after this count.
+    after: Option<u64>,
+    reg: Option<&'a dyn Fn(usize, usize) -> bool>,
+    mem: Option<&'a dyn Fn(u64, u64) -> bool>,
+    last: Option<NodeInfo>,
+    /// Node index of a write seen in the open node.
+    pending_hit: Option<u64>,
+    first_only: bool,
+}
+
+impl Writes<'_> {
+    fn wanted(&self, node: u64) -> bool {
+        node <= self.limit && self.after.is_none_or(|a| node > a)
+    }
+}
+
+impl ReplayObserver for Writes<'_> {
+    fn node(&mut self, n: &NodeInfo, _e: &Engine) -> bool {
+        if self.pending_hit == Some(n.index) {
+            self.last = Some(*n);
+            if self.first_only {
+                return false;
+            }
+        }
+        n.index < self.limit
+    }
+    fn reg_write(&mut self, node: u64, offset: usize, _bytes: &[u8], known: &[u8]) {
+        if let Some(f) = self.reg {
+            // Ignore the indexer's own iflags bookkeeping.
+            if offset != regfile::IFLAGS
+                && self.wanted(node)
+                && known.iter().any(|&k| k != 0)
+                && f(offset, known.len())
+            {
+                self.pending_hit = Some(node);
+            }
+        }
+    }
+    fn mem_write(&mut self, node: u64, addr: u64, _value: u8) {
+        if let Some(f) = self.mem {
+            if self.wanted(node) && f(addr, 1) {
+                self.pending_hit = Some(node);
+            }
+        }
+    }
+    fn mem_unknown(&mut self, node: u64, addr: u64, len: u64) {
+        if let Some(f) = self.mem {
+            if self.wanted(node) && f(addr, len) {
+                self.pending_hit = Some(node);
+            }
+        }
+    }
+}
+
+/// What a replay reports; `node` returns false to stop.
+#[allow(unused_variables)]
+trait ReplayObserver {
+    fn node(&mut self, n: &NodeInfo, e: &Engine) -> bool {
+        true
+    }
+    fn reg_write(&mut self, node: u64, offset: usize, bytes: &[u8], known: &[u8]) {}
+    fn mem_write(&mut self, node: u64, addr: u64, value: u8) {}
+    fn mem_unknown(&mut self, node: u64, addr: u64, len: u64) {}
+}
+
+struct Adapter<'o> {
+    inner: &'o mut dyn ReplayObserver,
+    stop: bool,
+}
+
+impl Observer for Adapter<'_> {
+    fn node(&mut self, node: &Node, engine: &Engine) {
+        if self.stop {
+            return;
+        }
+        let info = NodeInfo {
+            index: node.index,
+            first_line: node.first_line,
+            lines: node.lines,
+            offset: node.offset,
+            len: node.len,
+            time: node.time,
+            pc: node.pc,
+            instructions_before: engine.instructions()
+                - u64::from(node.pc != crate::engine::INVALID_PC),
+        };
+        if !self.inner.node(&info, engine) {
+            self.stop = true;
+        }
+    }
+    fn reg_write(&mut self, node: u64, offset: usize, bytes: &[u8], known: &[u8]) {
+        if !self.stop {
+            self.inner.reg_write(node, offset, bytes, known);
+        }
+    }
+    fn mem_write(&mut self, node: u64, addr: u64, value: u8) {
+        if !self.stop {
+            self.inner.mem_write(node, addr, value);
+        }
+    }
+    fn mem_unknown(&mut self, node: u64, addr: u64, len: u64) {
+        if !self.stop {
+            self.inner.mem_unknown(node, addr, len);
+        }
+    }
+}
+
+/// Lets a borrowed `&mut dyn TraceSource` feed a [`LineReader`].
+struct SourceRef<'s, S: TraceSource + ?Sized>(&'s mut S);
+
+impl<S: TraceSource + ?Sized> TraceSource for SourceRef<'_, S> {
+    fn len(&self) -> u64 {
+        self.0.len()
+    }
+    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> Result<usize, SourceError> {
+        self.0.read_at(offset, buf)
+    }
+}

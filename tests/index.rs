@@ -1,0 +1,337 @@
+//! Index answers against hand-checked expectations: the reference tools'
+//! `indextest` (node boundaries, memory and registers after each node, with
+//! little- and big-endian interpretation), plus cross-checks of every query
+//! against a straight sequential replay on real traces.
+
+use std::path::{Path, PathBuf};
+
+use tarmac_lens::engine::{Engine, EngineOptions, Node, Observer};
+use tarmac_lens::index::{Index, IndexOptions, NodeInfo, TraceIdentity};
+use tarmac_lens::lines::LineReader;
+use tarmac_lens::parse::{ParseOptions, Parser, RegClass, RegId};
+use tarmac_lens::source::SliceSource;
+use tarmac_lens::state::regfile::{self, RegFile};
+
+fn data(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(rel)
+}
+
+fn build(bytes: &[u8], big_endian: bool, k: u64) -> Index {
+    let opts = IndexOptions {
+        parse: ParseOptions {
+            big_endian,
+            ..ParseOptions::default()
+        },
+        checkpoint_nodes: k,
+    };
+    Index::build(&mut SliceSource(bytes), opts, |_| {}).unwrap()
+}
+
+struct RefNode {
+    first_line: u64,
+    lines: u64,
+    offset: u64,
+    len: u64,
+    time: u64,
+    pc: u64,
+    /// (address, bytes) rows of known memory, and the line they were last modified at.
+    memory: Vec<(u64, Vec<Option<u8>>, u64)>,
+    /// (register name, bytes little-endian, last modified line).
+    regs: Vec<(String, Vec<u8>, u64)>,
+}
+
+fn parse_ref(text: &str) -> Vec<RefNode> {
+    let mut nodes: Vec<RefNode> = Vec::new();
+    let mut mem_line = 0;
+    let num = |s: &str| -> u64 {
+        let s = s.trim().trim_end_matches(',');
+        match s.strip_prefix("0x") {
+            Some(h) => u64::from_str_radix(h, 16).unwrap(),
+            None => s.parse().unwrap(),
+        }
+    };
+    for line in text.lines() {
+        let t = line.trim();
+        if t == "Node:" {
+            nodes.push(RefNode {
+                first_line: 0,
+                lines: 0,
+                offset: 0,
+                len: 0,
+                time: 0,
+                pc: 0,
+                memory: Vec::new(),
+                regs: Vec::new(),
+            });
+            continue;
+        }
+        let n = nodes.last_mut().expect("a node first");
+        if let Some(r) = t.strip_prefix("Line range: start ") {
+            let (a, b) = r.split_once(", extent ").unwrap();
+            n.first_line = num(a);
+            n.lines = num(b);
+        } else if let Some(r) = t.strip_prefix("Byte range: start ") {
+            let (a, b) = r.split_once(", extent ").unwrap();
+            n.offset = num(a);
+            n.len = num(b);
+        } else if let Some(r) = t.strip_prefix("Modification time: ") {
+            n.time = num(r);
+        } else if let Some(r) = t.strip_prefix("PC: ") {
+            n.pc = num(r);
+        } else if let Some(r) = t.strip_prefix("Memory last modified at line ") {
+            mem_line = num(r.trim_end_matches(':'));
+        } else if t.len() > 17
+            && t.as_bytes()[16] == b' '
+            && u64::from_str_radix(&t[..16], 16).is_ok()
+        {
+            // "0000000000010400 ef cd ..." : 16 columns of 3 chars after the address.
+            let addr = u64::from_str_radix(&t[..16], 16).unwrap();
+            let cols = &line[line.find(&t[..16]).unwrap() + 17..];
+            let mut bytes = Vec::new();
+            for i in 0..16 {
+                let cell = cols.get(i * 3..i * 3 + 2).unwrap_or("  ");
+                bytes.push(u8::from_str_radix(cell, 16).ok());
+            }
+            n.memory.push((addr, bytes, mem_line));
+        } else if let Some((name, rest)) = t.split_once(", last modified at line ") {
+            let (l, bytes) = rest.split_once(": ").unwrap();
+            let b = bytes
+                .split(' ')
+                .map(|x| u8::from_str_radix(x, 16).unwrap())
+                .collect();
+            n.regs.push((name.to_string(), b, num(l)));
+        }
+    }
+    nodes
+}
+
+fn check_indextest(big_endian: bool, reference: &str) {
+    let trace = std::fs::read(data("ttu/indextest.tarmac")).unwrap();
+    let want = parse_ref(&std::fs::read_to_string(data(reference)).unwrap());
+    for k in [1, 2, 512] {
+        let index = build(&trace, big_endian, k);
+        let mut src = SliceSource(&trace);
+        assert_eq!(index.summary().nodes, want.len() as u64);
+        for (i, w) in want.iter().enumerate() {
+            let n = index.node(&mut src, i as u64).unwrap();
+            assert_eq!(
+                (n.first_line, n.lines, n.offset, n.len, n.time, n.pc),
+                (w.first_line, w.lines, w.offset, w.len, w.time, w.pc),
+                "node {} (k={})",
+                i,
+                k
+            );
+            assert_eq!(
+                index.node_at_line(&mut src, w.first_line).unwrap().index,
+                i as u64
+            );
+            assert_eq!(
+                index
+                    .node_at_offset(&mut src, w.offset + w.len - 1)
+                    .unwrap()
+                    .index,
+                i as u64
+            );
+            for (addr, bytes, last) in &w.memory {
+                let view = index.memory_after(&mut src, i as u64, *addr, 16).unwrap();
+                for (j, b) in bytes.iter().enumerate() {
+                    if let Some(b) = b {
+                        assert!(view.known[j], "node {} byte {:x} known", i, addr + j as u64);
+                        assert_eq!(view.bytes[j], *b, "node {} byte {:x}", i, addr + j as u64);
+                        let prev = index
+                            .prev_mem_write(&mut src, i as u64, addr + j as u64, 1)
+                            .unwrap();
+                        assert_eq!(
+                            prev.map_or(0, |p| p.first_line),
+                            *last,
+                            "node {} last write of {:x}",
+                            i,
+                            addr + j as u64
+                        );
+                    }
+                }
+            }
+            let regs = index.registers_after(&mut src, i as u64).unwrap();
+            for (name, bytes, last) in &w.regs {
+                if name == "internal_flags" {
+                    assert_eq!(
+                        regs.value(regfile::IFLAGS, 4),
+                        Some(u64::from(bytes[0])),
+                        "iflags"
+                    );
+                    continue;
+                }
+                let reg = RegId::lookup(name.as_bytes()).unwrap();
+                let (off, size) = regfile::location(reg, true);
+                assert_eq!(
+                    &regs.bytes[off..off + size],
+                    &bytes[..],
+                    "node {} {}",
+                    i,
+                    name
+                );
+                let prev = index.prev_reg_write(&mut src, i as u64, reg).unwrap();
+                assert_eq!(
+                    prev.map(|p| p.first_line),
+                    Some(*last),
+                    "node {} last write of {}",
+                    i,
+                    name
+                );
+            }
+        }
+        // Unknown memory stays unknown.
+        let view = index.memory_after(&mut src, 0, 0x20000, 8).unwrap();
+        assert!(view.known.iter().all(|k| !k));
+    }
+}
+
+#[test]
+fn indextest_little_endian() {
+    check_indextest(false, "ttu/indextest-li.ref");
+}
+
+#[test]
+fn indextest_big_endian() {
+    check_indextest(true, "ttu/indextest-bi.ref");
+}
+
+/// Sequential ground truth: every node with the registers after it.
+struct Truth {
+    nodes: Vec<(Node, RegFile)>,
+}
+
+impl Observer for Truth {
+    fn node(&mut self, node: &Node, engine: &Engine) {
+        self.nodes.push((*node, engine.regs().clone()));
+    }
+}
+
+fn truth(trace: &[u8]) -> Truth {
+    let mut parser = Parser::for_sample(ParseOptions::default(), trace);
+    let mut engine = Engine::new(EngineOptions::default());
+    let mut t = Truth { nodes: Vec::new() };
+    let mut r = LineReader::new(SliceSource(trace));
+    let mut next = 1;
+    while let Some(l) = r.next_line().unwrap() {
+        let rec = parser.parse_line(l.text);
+        engine.feed(&l, &rec, &mut t);
+        next = l.number + 1;
+    }
+    engine.finish(trace.len() as u64, next, &mut t);
+    t
+}
+
+fn same(n: &NodeInfo, t: &Node) -> bool {
+    (
+        n.index,
+        n.first_line,
+        n.lines,
+        n.offset,
+        n.len,
+        n.time,
+        n.pc,
+    ) == (
+        t.index,
+        t.first_line,
+        t.lines,
+        t.offset,
+        t.len,
+        t.time,
+        t.pc,
+    )
+}
+
+#[test]
+fn queries_agree_with_sequential_replay_on_real_traces() {
+    for name in [
+        "tracegen/quicksort-aarch64-O2-es-2M.tarmac",
+        "tracegen/quicksort-thumb-O2-fastmodel-2M.tarmac",
+        "ttu/samples/calculator-aarch32-fastmodel.tarmac",
+    ] {
+        let trace = std::fs::read(data(name)).unwrap();
+        let t = truth(&trace);
+        let index = build(&trace, false, 256);
+        let mut src = SliceSource(&trace);
+        assert_eq!(index.summary().nodes, t.nodes.len() as u64, "{}", name);
+        let step = (t.nodes.len() / 97).max(1);
+        for (node, regs) in t.nodes.iter().step_by(step) {
+            let n = index.node(&mut src, node.index).unwrap();
+            assert!(same(&n, node), "{} node {}", name, node.index);
+            let by_line = index
+                .node_at_line(&mut src, node.first_line + node.lines - 1)
+                .unwrap();
+            assert!(same(&by_line, node));
+            let by_time = index.node_at_time(&mut src, node.time).unwrap();
+            assert!(
+                by_time.time <= node.time && by_time.index >= node.index,
+                "{} time {}",
+                name,
+                node.time
+            );
+            let r = index.registers_after(&mut src, node.index).unwrap();
+            assert_eq!(
+                &r.bytes[..],
+                &regs.bytes[..],
+                "{} regs after {}",
+                name,
+                node.index
+            );
+            assert_eq!(&r.known[..], &regs.known[..]);
+        }
+        // Previous write of x/r registers: the answer's node wrote it, and
+        // no node between it and the query did.
+        let sp = if name.contains("aarch64") {
+            RegId::new(RegClass::Xsp, 0)
+        } else {
+            RegId::new(RegClass::R, 13)
+        };
+        let q = t.nodes.len() as u64 * 3 / 4;
+        if let Some(p) = index.prev_reg_write(&mut src, q, sp).unwrap() {
+            let (off, size) = regfile::location(sp, name.contains("aarch64"));
+            let before = &t.nodes[p.index as usize - 1].1;
+            let after = &t.nodes[p.index as usize].1;
+            let _ = (before, after, off, size);
+            let at_q = &t.nodes[q as usize].1;
+            assert_eq!(&after.bytes[off..off + size], &at_q.bytes[off..off + size]);
+            let next = index.next_reg_write(&mut src, p.index, sp).unwrap();
+            assert!(next.is_none_or(|n| n.index > q), "{}", name);
+        }
+    }
+}
+
+#[test]
+fn index_round_trips_through_bytes() {
+    let trace = std::fs::read(data("tracegen/quicksort-arm-O2-fastmodel-2M.tarmac")).unwrap();
+    let index = build(&trace, false, 128);
+    let id = TraceIdentity {
+        len: trace.len() as u64,
+        mtime: 42,
+    };
+    let bytes = index.to_bytes(id);
+    let (back, id2) = Index::from_bytes(&bytes).unwrap();
+    assert_eq!(id, id2);
+    assert_eq!(back.summary(), index.summary());
+    assert_eq!(back.calls().len(), index.calls().len());
+    let mut src = SliceSource(&trace);
+    for n in [0u64, 1000, 5000, index.summary().nodes - 1] {
+        assert_eq!(
+            back.node(&mut src, n).unwrap(),
+            index.node(&mut src, n).unwrap()
+        );
+        let a = back.memory_after(&mut src, n, 0x3ffe00, 256).unwrap();
+        let b = index.memory_after(&mut src, n, 0x3ffe00, 256).unwrap();
+        assert_eq!(a, b);
+    }
+    // Corruption is an error, never a panic.
+    for cut in [0, 7, 8, 20, bytes.len() / 2, bytes.len() - 1] {
+        assert!(Index::from_bytes(&bytes[..cut]).is_err(), "cut at {}", cut);
+    }
+    let mut bad = bytes.clone();
+    for i in (9..bad.len()).step_by(97) {
+        bad[i] ^= 0x5a;
+        let _ = Index::from_bytes(&bad);
+    }
+}
