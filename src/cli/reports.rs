@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::path::Path;
 
-use tarmac_lens::report::{self, callinfo, calltree, flamegraph, names, profile, truncate};
+use tarmac_lens::report::{self, callinfo, calltree, flamegraph, names, profile, truncate, vcd};
 use tarmac_lens::source::TraceSource;
 
 use super::{engine_options, write_stdout, Common};
@@ -122,11 +122,81 @@ pub(super) fn cmd_truncate(common: &Common, output: Option<&Path>) -> Result<(),
 }
 
 pub(super) fn cmd_vcd(
-    _common: &Common,
-    _no_offsets: bool,
-    _output: Option<&Path>,
-    _no_date: bool,
-    _use_tarmac_timestamps: bool,
+    common: &Common,
+    no_offsets: bool,
+    output: Option<&Path>,
+    no_date: bool,
+    use_tarmac_timestamps: bool,
 ) -> Result<(), String> {
-    Err("vcd: not implemented yet".into())
+    let image = common.image()?;
+    let root = call_tree(common)?;
+    // The reference tool names every change through the root call tree, so
+    // --no-offsets applies to all of them.
+    let name = |addr: u64| names::function_name(image.as_ref(), addr, !no_offsets);
+    let functions = root
+        .as_ref()
+        .map(|r| vcd::function_changes(r, &name))
+        .unwrap_or_default();
+    let aarch64 =
+        vcd::is_aarch64(common.open()?, common.parse_options()).map_err(|e| e.to_string())?;
+    let path = match output {
+        Some(p) => p.to_path_buf(),
+        None => {
+            let mut p = common.trace.clone().into_os_string();
+            p.push(".vcd");
+            p.into()
+        }
+    };
+    let file = std::fs::File::create(&path).map_err(|e| format!("{}: {}", path.display(), e))?;
+    let mut w = std::io::BufWriter::new(file);
+    let opts = vcd::VcdOptions {
+        date: if no_date { None } else { Some(asctime_now()) },
+        use_tarmac_timestamps,
+    };
+    vcd::write(
+        common.open()?,
+        common.parse_options(),
+        engine_options(common, false),
+        aarch64,
+        functions,
+        opts,
+        &mut w,
+    )
+    .map_err(|e| e.to_string())?;
+    w.flush().map_err(|e| format!("{}: {}", path.display(), e))
+}
+
+/// The current time in C's `asctime` layout (`Thu Nov 21 06:55:00 2024`),
+/// in UTC: the reference tool uses local time, but a date line is only
+/// informative and UTC needs no time-zone database.
+fn asctime_now() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let days = (secs / 86400) as i64;
+    let rem = secs % 86400;
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    const DAYS: [&str; 7] = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"];
+    const MONTHS: [&str; 12] = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ];
+    format!(
+        "{} {} {:2} {:02}:{:02}:{:02} {}",
+        DAYS[days.rem_euclid(7) as usize],
+        MONTHS[(month - 1) as usize],
+        day,
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60,
+        year
+    )
 }

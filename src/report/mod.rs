@@ -9,6 +9,7 @@ pub mod names;
 pub mod profile;
 pub mod run;
 pub mod truncate;
+pub mod vcd;
 
 use crate::engine::{Call, Engine, EngineOptions, Node, Observer, Site, INVALID_PC};
 use crate::lines::LineReader;
