@@ -2,6 +2,8 @@
 //! manual (`--li`/`--bi`, `--implicit-thumb`, `-q`/`-v`,
 //! `--show-progress-meter`).
 
+mod index;
+
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -99,6 +101,11 @@ enum Command {
         #[arg(short = 'o', long = "output", value_name = "FILE")]
         output: Option<PathBuf>,
     },
+    /// Build (or reuse) the index and print its figures as one JSON line.
+    Index {
+        #[command(flatten)]
+        common: Common,
+    },
     /// Count records per kind, list unparsed lines, and measure throughput.
     Stats {
         #[command(flatten)]
@@ -109,8 +116,24 @@ enum Command {
     },
 }
 
+impl Command {
+    fn common(&self) -> Option<&Common> {
+        match self {
+            Command::Index { .. } => None,
+            Command::Dump { common, .. }
+            | Command::Calltree { common, .. }
+            | Command::Profile { common, .. }
+            | Command::Flamegraph { common, .. }
+            | Command::Callinfo { common, .. }
+            | Command::Vcd { common, .. }
+            | Command::Truncate { common, .. }
+            | Command::Stats { common, .. } => Some(common),
+        }
+    }
+}
+
 #[derive(Args)]
-struct Common {
+pub struct Common {
     /// Trace file to read.
     #[arg(value_name = "TRACE")]
     trace: PathBuf,
@@ -132,6 +155,18 @@ struct Common {
     /// Offset from ELF symbol addresses to their addresses in the trace (C integer syntax).
     #[arg(long, value_name = "OFFSET", value_parser = parse_c_integer, allow_hyphen_values = true)]
     load_offset: Option<i64>,
+    /// Where the index file lives (default: TRACE.index).
+    #[arg(long, value_name = "PATH")]
+    index: Option<PathBuf>,
+    /// Rebuild the index even if it looks current.
+    #[arg(long)]
+    force_index: bool,
+    /// Never write or rebuild the index file.
+    #[arg(long)]
+    no_index: bool,
+    /// Build the index (if needed) and stop.
+    #[arg(long)]
+    only_index: bool,
     /// Quieter: no progress meter.
     #[arg(short, long)]
     quiet: bool,
@@ -226,9 +261,22 @@ pub fn run() -> i32 {
             return e.exit_code();
         }
     };
+    if let Some(common) = cli.command.common() {
+        // The reference tools' index options apply to every command.
+        if common.only_index || common.force_index || common.index.is_some() {
+            if let Err(msg) = index::obtain(common) {
+                eprintln!("tarmac-lens: {}", msg);
+                return 1;
+            }
+            if common.only_index {
+                return 0;
+            }
+        }
+    }
     let result = match cli.command {
         Command::Dump { common, output } => cmd_dump(&common, output.as_deref()),
         Command::Stats { common, json } => cmd_stats(&common, json),
+        Command::Index { common } => index::cmd_index(&common),
         Command::Calltree { common, debug } => cmd_calltree(&common, debug.as_deref()),
         Command::Profile { common, no_offsets } => reports::cmd_profile(&common, no_offsets),
         Command::Flamegraph {
@@ -362,7 +410,7 @@ fn stats_table(trace: &Path, stats: &Stats, seconds: f64, mb_per_s: f64, verbose
     s
 }
 
-fn write_stdout(text: &str) -> Result<(), String> {
+pub fn write_stdout(text: &str) -> Result<(), String> {
     let stdout = std::io::stdout();
     let mut lock = stdout.lock();
     lock.write_all(text.as_bytes())

@@ -1,0 +1,192 @@
+//! `tarmac-lens index` and the index-file options every command shares
+//! (`--index=PATH`, `--force-index`, `--no-index`, `--only-index`), with the
+//! reference tools' rules: the index lives next to the trace as
+//! `TRACE.index` unless told otherwise, and is rebuilt when missing, when
+//! the trace changed since, or when forced.
+
+use std::path::{Path, PathBuf};
+use std::time::{Instant, UNIX_EPOCH};
+
+use tarmac_lens::index::{Index, IndexOptions, TraceIdentity};
+use tarmac_lens::source::{FileSource, TraceSource};
+
+use super::Common;
+
+fn identity(path: &Path) -> Result<TraceIdentity, String> {
+    let md = std::fs::metadata(path).map_err(|e| format!("{}: {}", path.display(), e))?;
+    let mtime = md
+        .modified()
+        .ok()
+        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_secs());
+    Ok(TraceIdentity {
+        len: md.len(),
+        mtime,
+    })
+}
+
+pub fn index_path(common: &Common) -> PathBuf {
+    common.index.clone().unwrap_or_else(|| {
+        let mut p = common.trace.clone().into_os_string();
+        p.push(".index");
+        PathBuf::from(p)
+    })
+}
+
+/// Why an existing index file cannot be reused, or `None` if it can.
+fn stale_reason(
+    common: &Common,
+    index: &Index,
+    built_for: TraceIdentity,
+) -> Result<Option<String>, String> {
+    let now = identity(&common.trace)?;
+    if built_for != now {
+        return Ok(Some("the trace changed since the index was built".into()));
+    }
+    let o = index.options().parse;
+    if o.big_endian != common.bi || o.implicit_thumb != common.implicit_thumb {
+        return Ok(Some(
+            "it was built with different --li/--bi or --implicit-thumb options".into(),
+        ));
+    }
+    Ok(None)
+}
+
+/// Figures of one index build, printed as a JSON line by `index`.
+pub struct Built {
+    pub index: Index,
+    pub seconds: f64,
+    pub file_bytes: Option<u64>,
+    pub reused: bool,
+}
+
+/// Loads the index file if it is current, otherwise builds (and, unless
+/// `--no-index`, writes) it.
+pub fn obtain(common: &Common) -> Result<Built, String> {
+    let path = index_path(common);
+    let verbose = common.verbose;
+    if !common.force_index && path.exists() {
+        match std::fs::read(&path)
+            .map_err(|e| e.to_string())
+            .and_then(|b| {
+                Index::from_bytes(&b)
+                    .map(|(i, id)| (i, id, b.len()))
+                    .map_err(|e| e.to_string())
+            }) {
+            Ok((index, id, len)) => match stale_reason(common, &index, id)? {
+                None => {
+                    if verbose {
+                        eprintln!("tarmac-lens: reusing index {}", path.display());
+                    }
+                    return Ok(Built {
+                        index,
+                        seconds: 0.0,
+                        file_bytes: Some(len as u64),
+                        reused: true,
+                    });
+                }
+                Some(why) if common.no_index => {
+                    if verbose {
+                        eprintln!(
+                            "tarmac-lens: index {} is stale ({}), but --no-index",
+                            path.display(),
+                            why
+                        );
+                    }
+                }
+                Some(why) => {
+                    if verbose {
+                        eprintln!("tarmac-lens: rebuilding index {}: {}", path.display(), why);
+                    }
+                }
+            },
+            Err(e) => {
+                if verbose {
+                    eprintln!("tarmac-lens: rebuilding index {}: {}", path.display(), e);
+                }
+            }
+        }
+    } else if verbose {
+        eprintln!(
+            "tarmac-lens: building index {}{}",
+            path.display(),
+            if common.force_index { " (forced)" } else { "" }
+        );
+    }
+    let mut source = FileSource::open(&common.trace).map_err(|e| e.to_string())?;
+    let id = identity(&common.trace)?;
+    let total = source.len();
+    let bar = common.progress(total);
+    let start = Instant::now();
+    let opts = IndexOptions {
+        parse: common.parse_options(),
+        ..IndexOptions::default()
+    };
+    let index = Index::build(&mut source, opts, |done| {
+        if let Some(b) = &bar {
+            b.set_position(done);
+        }
+    })
+    .map_err(|e| e.to_string())?;
+    let seconds = start.elapsed().as_secs_f64();
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    let mut file_bytes = None;
+    if !common.no_index {
+        let bytes = index.to_bytes(id);
+        file_bytes = Some(bytes.len() as u64);
+        if let Err(e) = std::fs::write(&path, &bytes) {
+            // Not fatal: the index still serves this run.
+            eprintln!(
+                "tarmac-lens: warning: cannot write index {}: {}",
+                path.display(),
+                e
+            );
+            file_bytes = None;
+        }
+    }
+    Ok(Built {
+        index,
+        seconds,
+        file_bytes,
+        reused: false,
+    })
+}
+
+/// Peak resident set size, where the OS reports it.
+fn peak_rss_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// `tarmac-lens index TRACE`: build (or reuse) the index and print one JSON line.
+pub fn cmd_index(common: &Common) -> Result<(), String> {
+    let built = obtain(common)?;
+    let s = built.index.summary();
+    let resident = built.index.resident_bytes() as u64;
+    let mb_per_s = if built.seconds > 0.0 {
+        s.bytes as f64 / 1e6 / built.seconds
+    } else {
+        0.0
+    };
+    let v = serde_json::json!({
+        "trace": common.trace.display().to_string(),
+        "bytes": s.bytes,
+        "lines": s.lines,
+        "instructions": s.instructions,
+        "nodes": s.nodes,
+        "calls": s.calls,
+        "seconds": built.seconds,
+        "mb_per_s": mb_per_s,
+        "index_bytes": resident,
+        "index_bytes_per_trace_byte": if s.bytes > 0 { resident as f64 / s.bytes as f64 } else { 0.0 },
+        "index_file": index_path(common).display().to_string(),
+        "index_file_bytes": built.file_bytes,
+        "reused": built.reused,
+        "peak_rss_bytes": peak_rss_bytes(),
+    });
+    super::write_stdout(&format!("{}\n", v))
+}
