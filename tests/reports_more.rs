@@ -1,0 +1,347 @@
+//! profile, flamegraph, callinfo, vcd and truncate against the reference
+//! tools' exact outputs, at library level and through the binary.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use tarmac_lens::engine::EngineOptions;
+use tarmac_lens::parse::ParseOptions;
+use tarmac_lens::report::{self, callinfo, calltree, flamegraph, names, profile, truncate, vcd};
+use tarmac_lens::source::SliceSource;
+use tarmac_lens::symbols::SymbolTable;
+
+fn data(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(rel)
+}
+
+fn read(p: &Path) -> Vec<u8> {
+    std::fs::read(p).unwrap_or_else(|e| panic!("{}: {}", p.display(), e))
+}
+
+fn text(p: &Path) -> String {
+    String::from_utf8(read(p)).unwrap()
+}
+
+fn assert_same(got: &str, want: &str, what: &str) {
+    for (i, (g, w)) in got.lines().zip(want.lines()).enumerate() {
+        assert_eq!(g, w, "{}: line {} differs", what, i + 1);
+    }
+    assert_eq!(
+        got.lines().count(),
+        want.lines().count(),
+        "{}: line count",
+        what
+    );
+    assert_eq!(got, want, "{}: bytes", what);
+}
+
+fn tree(bytes: &[u8]) -> calltree::Activation {
+    let a = report::analyse_calls(
+        SliceSource(bytes),
+        ParseOptions::default(),
+        EngineOptions::default(),
+    )
+    .unwrap();
+    calltree::build(&a).expect("trace has instructions")
+}
+
+fn profile_text(trace: &Path, elf: Option<&Path>) -> String {
+    let image = elf.map(|e| SymbolTable::from_elf_bytes(&read(e), 0).unwrap());
+    let root = tree(&read(trace));
+    let name = |addr: u64| names::function_name(image.as_ref(), addr, true);
+    profile::render(&profile::compute(&root), &name)
+}
+
+#[test]
+fn profile_quicksort_matches_reference() {
+    let got = profile_text(&data("ttu/quicksort.tarmac"), None);
+    assert_same(
+        &got,
+        &text(&data("ttu/profile-quicksort-addr.ref")),
+        "profile",
+    );
+}
+
+#[test]
+fn profile_tracegen_match_references() {
+    let mut n = 0;
+    for entry in std::fs::read_dir(data("tracegen")).unwrap() {
+        let p = entry.unwrap().path();
+        if p.extension().and_then(|e| e.to_str()) != Some("tarmac") {
+            continue;
+        }
+        let base = p.with_extension("");
+        let got = profile_text(&p, Some(&base.with_extension("elf")));
+        let want = text(&base.with_extension("profile.ref"));
+        assert_same(&got, &want, &p.display().to_string());
+        n += 1;
+    }
+    assert_eq!(n, 8);
+}
+
+#[test]
+fn flamegraph_quicksort_matches_reference() {
+    let root = tree(&read(&data("ttu/quicksort.tarmac")));
+    let got = flamegraph::render(&root, &|_, _| String::new());
+    assert_same(
+        &got,
+        &text(&data("ttu/flamegraph-quicksort-addr.ref")),
+        "flamegraph",
+    );
+}
+
+fn visits(bytes: &[u8], addrs: &[u64]) -> Vec<Vec<tarmac_lens::engine::Site>> {
+    callinfo::find_visits(
+        SliceSource(bytes),
+        ParseOptions::default(),
+        EngineOptions::default(),
+        addrs,
+    )
+    .unwrap()
+}
+
+#[test]
+fn callinfo_quicksort_address() {
+    let bytes = read(&data("ttu/quicksort.tarmac"));
+    let t = callinfo::resolve("0x80ec", None).unwrap();
+    let v = visits(&bytes, &[t.addr()]);
+    assert_eq!(
+        callinfo::render(&t, &v[0]),
+        " - time: 2030 (line:4290, pos:216439)\n"
+    );
+    // The Thumb bit is ignored, as in the reference tool.
+    assert_eq!(visits(&bytes, &[0x80ed]), v);
+}
+
+/// Symbol lookup on a generated trace: the visits to `memcpy`'s entry are
+/// the activations the reference call tree shows for it.
+#[test]
+fn callinfo_symbol_matches_calltree_entries() {
+    let base = data("tracegen/quicksort-aarch64-O2-es-2M");
+    let bytes = read(&base.with_extension("tarmac"));
+    let image = SymbolTable::from_elf_bytes(&read(&base.with_extension("elf")), 0).unwrap();
+    let t = callinfo::resolve("memcpy", Some(&image)).unwrap();
+    let callinfo::Target::Symbol { addr, size, .. } = t.clone() else {
+        panic!("not a symbol: {:?}", t)
+    };
+    let v = visits(&bytes, &[addr]);
+    let mut want = format!(
+        "Symbol 'memcpy' at 0x{:x} ({} bytes) called from :\n",
+        addr, size
+    );
+    let calltree_ref = text(&base.with_extension("calltree.ref"));
+    for l in calltree_ref.lines().map(str::trim_start) {
+        if l.starts_with("o ") && l.ends_with(": memcpy") {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            let time = f[1].trim_start_matches("t:");
+            let line: usize = f[2].trim_start_matches("l:").parse().unwrap();
+            // Byte offset of that line in the trace.
+            let pos: usize = bytes
+                .split(|&b| b == b'\n')
+                .take(line - 1)
+                .map(|l| l.len() + 1)
+                .sum();
+            want.push_str(&format!(" - time: {} (line:{}, pos:{})\n", time, line, pos));
+        }
+    }
+    assert!(want.lines().count() > 1);
+    assert_eq!(callinfo::render(&t, &v[0]), want);
+}
+
+#[test]
+fn callinfo_argument_errors() {
+    let image =
+        SymbolTable::from_elf_bytes(&read(&data("tracegen/quicksort-aarch64-O2-es-2M.elf")), 0)
+            .unwrap();
+    assert!(callinfo::resolve("nosuch", Some(&image))
+        .unwrap_err()
+        .contains("'nosuch' not found"));
+    assert!(callinfo::resolve("memcpy", None)
+        .unwrap_err()
+        .contains("no image"));
+    assert!(callinfo::resolve("1+", Some(&image)).is_err());
+    assert!(callinfo::resolve("0x1ffffffffffffffff", None).is_err());
+    assert_eq!(
+        callinfo::resolve("memcpy+4", Some(&image)).unwrap(),
+        callinfo::Target::Address(image.address_of("memcpy").unwrap() + 4)
+    );
+}
+
+fn vcd_text(bytes: &[u8], timestamps: bool) -> String {
+    let root = tree(bytes);
+    let functions = vcd::function_changes(&root, &|_| String::new());
+    let aarch64 = vcd::is_aarch64(SliceSource(bytes), ParseOptions::default()).unwrap();
+    let mut out = Vec::new();
+    vcd::write(
+        SliceSource(bytes),
+        ParseOptions::default(),
+        EngineOptions::default(),
+        aarch64,
+        functions,
+        vcd::VcdOptions {
+            date: None,
+            use_tarmac_timestamps: timestamps,
+        },
+        &mut out,
+    )
+    .unwrap();
+    String::from_utf8(out).unwrap()
+}
+
+#[test]
+fn vcd_quicksort_matches_reference() {
+    let bytes = read(&data("ttu/quicksort.tarmac"));
+    let got = vcd_text(&bytes, false);
+    assert_same(&got, &text(&data("ttu/vcd-quicksort.ref")), "vcd");
+}
+
+/// The function-name variants need quicksort.elf, which we do not have:
+/// compare everything but the names.
+#[test]
+fn vcd_function_variants_match_apart_from_names() {
+    let bytes = read(&data("ttu/quicksort.tarmac"));
+    let blank = |s: &str| {
+        s.lines()
+            .map(|l| {
+                if l.starts_with('s') && l.ends_with(" %\"") {
+                    "s %\"".to_string()
+                } else {
+                    l.to_string()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    for (file, ts) in [
+        ("ttu/vcd-quicksort-function.ref", false),
+        ("ttu/vcd-quicksort-function-timestamp.ref", true),
+    ] {
+        let got = vcd_text(&bytes, ts);
+        assert_same(&blank(&got), &blank(&text(&data(file))), file);
+    }
+}
+
+fn truncated(path: &Path) -> Vec<u8> {
+    let bytes = read(path);
+    let cut = truncate::find_cut(SliceSource(&bytes), ParseOptions::default()).unwrap();
+    let mut out = bytes[..cut.keep_bytes as usize].to_vec();
+    if cut.add_newline {
+        out.push(b'\n');
+    }
+    out
+}
+
+#[test]
+fn truncate_matches_references() {
+    for t in ["crash32", "crash32m", "crash64", "loop"] {
+        let got = truncated(&data(&format!("ttu/truncate/{}.tarmac", t)));
+        let want = read(&data(&format!("ttu/truncate/{}.ref", t)));
+        assert_same(
+            &String::from_utf8_lossy(&got),
+            &String::from_utf8_lossy(&want),
+            t,
+        );
+    }
+    // A trace with no loop comes out unchanged.
+    let p = data("ttu/truncate/nontruncate.tarmac");
+    assert_eq!(truncated(&p), read(&p));
+}
+
+#[test]
+fn truncate_adds_missing_final_newline_and_survives_garbage() {
+    let cut = truncate::find_cut(
+        SliceSource(b"0 clk IT (0) 00000000 e1a00000 A svc_s : NOP"),
+        ParseOptions::default(),
+    )
+    .unwrap();
+    assert!(cut.add_newline);
+    for junk in [
+        &b""[..],
+        b"\n\n\n",
+        b"\xff\xfe garbage\n",
+        b"1 clk R r0 zz\n2",
+    ] {
+        let _ = truncate::find_cut(SliceSource(junk), ParseOptions::default()).unwrap();
+    }
+}
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_tarmac-lens"))
+}
+
+#[test]
+fn cli_reports_write_reference_output() {
+    let q = data("ttu/quicksort.tarmac");
+    let out = bin().arg("profile").arg(&q).output().unwrap();
+    assert!(out.status.success());
+    assert_eq!(out.stdout, read(&data("ttu/profile-quicksort-addr.ref")));
+
+    let out = bin()
+        .args(["callinfo"])
+        .arg(&q)
+        .arg("0x80ec")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(out.stdout, b" - time: 2030 (line:4290, pos:216439)\n");
+
+    let dir = std::env::temp_dir().join(format!("tl-reports-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fg = dir.join("fg.txt");
+    let out = bin()
+        .arg("flamegraph")
+        .arg(&q)
+        .arg("-o")
+        .arg(&fg)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(out.stdout.is_empty());
+    assert_eq!(read(&fg), read(&data("ttu/flamegraph-quicksort-addr.ref")));
+
+    let v = dir.join("q.vcd");
+    let out = bin()
+        .arg("vcd")
+        .arg(&q)
+        .args(["--no-date", "-o"])
+        .arg(&v)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(read(&v), read(&data("ttu/vcd-quicksort.ref")));
+    let out = bin().arg("vcd").arg(&q).arg("-o").arg(&v).output().unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&read(&v)).starts_with("$date\n"));
+
+    let t = data("ttu/truncate/crash32m.tarmac");
+    let out = bin().arg("truncate").arg(&t).output().unwrap();
+    assert!(out.status.success());
+    assert_eq!(out.stdout, read(&data("ttu/truncate/crash32m.ref")));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn cli_errors_exit_1_with_message() {
+    let q = data("ttu/quicksort.tarmac");
+    let cases: Vec<Vec<std::ffi::OsString>> = vec![
+        vec!["callinfo".into(), q.clone().into(), "nosuch".into()],
+        vec!["callinfo".into(), q.clone().into(), "1+".into()],
+        vec!["profile".into(), "/nonexistent/trace".into()],
+        vec!["truncate".into(), "/nonexistent/trace".into()],
+        vec![
+            "vcd".into(),
+            q.clone().into(),
+            "-o".into(),
+            "/nonexistent/dir/x.vcd".into(),
+        ],
+    ];
+    for args in cases {
+        let out = bin().args(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(1), "{:?}", args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.starts_with("tarmac-lens: "), "{:?}: {}", args, err);
+        assert!(!err.contains("panicked"), "{:?}: {}", args, err);
+    }
+}
