@@ -198,21 +198,35 @@ fn indextest_big_endian() {
     check_indextest(true, "ttu/indextest-bi.ref");
 }
 
-/// Sequential ground truth: every node with the registers after it.
+/// Sequential ground truth: every node with the registers after it, and a
+/// window of memory around the stack pointer at sampled nodes.
 struct Truth {
     nodes: Vec<(Node, RegFile)>,
+    mem: Vec<(u64, u64, Vec<Option<u8>>)>,
 }
 
 impl Observer for Truth {
     fn node(&mut self, node: &Node, engine: &Engine) {
         self.nodes.push((*node, engine.regs().clone()));
+        if node.index % 101 == 7 {
+            let r = engine.regs();
+            let sp = r.value(regfile::XSP, 8).or_else(|| r.value(13 * 8, 4));
+            if let Some(sp) = sp {
+                let base = sp.saturating_sub(64);
+                let bytes = (0..192).map(|i| engine.memory().get(base + i)).collect();
+                self.mem.push((node.index, base, bytes));
+            }
+        }
     }
 }
 
 fn truth(trace: &[u8]) -> Truth {
     let mut parser = Parser::for_sample(ParseOptions::default(), trace);
     let mut engine = Engine::new(EngineOptions::default());
-    let mut t = Truth { nodes: Vec::new() };
+    let mut t = Truth {
+        nodes: Vec::new(),
+        mem: Vec::new(),
+    };
     let mut r = LineReader::new(SliceSource(trace));
     let mut next = 1;
     while let Some(l) = r.next_line().unwrap() {
@@ -280,6 +294,33 @@ fn queries_agree_with_sequential_replay_on_real_traces() {
                 node.index
             );
             assert_eq!(&r.known[..], &regs.known[..]);
+        }
+        // Memory: wherever the sequential model knows a byte, the index
+        // agrees (the index may know more, from reads back-dated).
+        assert!(!t.mem.is_empty(), "{}", name);
+        for (node, base, bytes) in t.mem.iter().step_by(7) {
+            let view = index
+                .memory_after(&mut src, *node, *base, bytes.len() as u64)
+                .unwrap();
+            for (i, b) in bytes.iter().enumerate() {
+                if let Some(b) = b {
+                    assert!(
+                        view.known[i],
+                        "{} node {} byte {:x}",
+                        name,
+                        node,
+                        base + i as u64
+                    );
+                    assert_eq!(
+                        view.bytes[i],
+                        *b,
+                        "{} node {} byte {:x}",
+                        name,
+                        node,
+                        base + i as u64
+                    );
+                }
+            }
         }
         // Previous write of x/r registers: the answer's node wrote it, and
         // no node between it and the query did.

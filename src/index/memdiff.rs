@@ -11,6 +11,8 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+use crate::state::fasthash::AddrMap;
+
 use super::varint;
 
 pub const BLOCK_BITS: u32 = 4;
@@ -45,7 +47,7 @@ pub struct MemHistory {
     /// Per complete segment: (block, bitmap of intervals) sorted by block.
     segments: Vec<Vec<(u64, u64)>>,
     /// Blocks written in the open interval.
-    open: HashMap<u64, BlockDiff>,
+    open: AddrMap<u64, BlockDiff>,
     /// Fills keyed by (since + 1, or 0 for the trace start; block).
     fills: BTreeMap<(u64, u64), (u16, [u8; 16])>,
 }
@@ -204,13 +206,14 @@ impl MemHistory {
                 out.push(k);
             }
         }
-        let mut seg = k / SEGMENT;
+        // Segments wholly or partly before k, masking intervals from k on.
+        let mut seg = k.div_ceil(SEGMENT);
         while seg > 0 {
             seg -= 1;
             let table = &self.segments[seg];
             if let Ok(i) = table.binary_search_by_key(&block, |(b, _)| *b) {
                 let mut bits = table[i].1;
-                let limit = before.saturating_sub(seg * SEGMENT);
+                let limit = k.saturating_sub(seg * SEGMENT);
                 if limit < 64 {
                     bits &= (1u64 << limit) - 1;
                 }
@@ -297,7 +300,7 @@ impl MemHistory {
             arena,
             interval_start,
             segments,
-            open: HashMap::new(),
+            open: AddrMap::default(),
             fills,
         }
     }

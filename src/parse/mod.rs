@@ -98,6 +98,8 @@ struct Scratch {
     bytes: [u8; 256],
     known: [u8; 256],
     accessed: [u8; 256],
+    /// Hex digits of a register value being gathered (two per byte).
+    chars: [u8; 512],
     reglist: Vec<RegListEntry>,
 }
 
@@ -123,6 +125,7 @@ impl Parser {
                 bytes: [0; 256],
                 known: [0; 256],
                 accessed: [0; 256],
+                chars: [0; 512],
                 reglist: Vec::with_capacity(16),
             },
         }

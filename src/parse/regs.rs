@@ -126,6 +126,27 @@ impl RegId {
     /// `sp` alone is ambiguous between r13 and the AArch64 stack pointer; the
     /// parser resolves it from the value width, so it is not handled here.
     pub fn lookup(name: &[u8]) -> Option<RegId> {
+        // Fast path for the names that fill traces: x0..x30, r0..r15, w0..w30.
+        if let [c, rest @ ..] = name {
+            let class = match c {
+                b'x' | b'X' => Some(RegClass::X),
+                b'r' | b'R' => Some(RegClass::R),
+                b'w' | b'W' => Some(RegClass::W),
+                _ => None,
+            };
+            if let Some(class) = class {
+                let n = match rest {
+                    [a] if a.is_ascii_digit() => Some(a - b'0'),
+                    [a, b] if a.is_ascii_digit() && b.is_ascii_digit() && *a != b'0' => {
+                        Some((a - b'0') * 10 + (b - b'0'))
+                    }
+                    _ => None,
+                };
+                if let Some(n) = n {
+                    return (n < class.count()).then(|| RegId::new(class, n));
+                }
+            }
+        }
         let split = name
             .iter()
             .position(|&c| c.is_ascii_digit() || c == b'_')

@@ -455,7 +455,7 @@ struct Digits<'s> {
     known: &'s mut [u8; 256],
     accessed: &'s mut [u8; 256],
     /// Characters gathered so far, at most 512 (two per byte).
-    chars: [u8; 512],
+    chars: &'s mut [u8; 512],
     n: usize,
 }
 
@@ -613,13 +613,14 @@ fn register<'a>(
         bytes,
         known,
         accessed,
+        chars,
         ..
     } = scratch;
     let mut d = Digits {
         buf: bytes,
         known,
         accessed,
-        chars: [0; 512],
+        chars,
         n: 0,
     };
 

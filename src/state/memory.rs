@@ -6,7 +6,9 @@
 //! what they held ever since they became unknown, which is how the
 //! reference tools back-date read data.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
+
+use super::fasthash::AddrMap;
 
 const PAGE_BITS: u32 = 12;
 const PAGE: usize = 1 << PAGE_BITS;
@@ -31,24 +33,53 @@ pub struct Fill {
 
 #[derive(Default)]
 pub struct Memory {
-    pages: HashMap<u64, Box<Page>>,
+    /// Page number -> index in `store`.
+    pages: AddrMap<u64, u32>,
+    store: Vec<Box<Page>>,
+    /// Most recently used page: accesses cluster (stack, one buffer).
+    last: Option<(u64, u32)>,
     /// Unknown ranges `lo -> (hi inclusive, since node)`, non-overlapping.
     unknown_since: BTreeMap<u64, (u64, u64)>,
 }
 
 impl Memory {
+    fn page_index(&self, addr: u64) -> Option<u32> {
+        let key = addr >> PAGE_BITS;
+        match self.last {
+            Some((k, i)) if k == key => Some(i),
+            _ => self.pages.get(&key).copied(),
+        }
+    }
+
     fn page_mut(&mut self, addr: u64) -> &mut Page {
-        self.pages.entry(addr >> PAGE_BITS).or_insert_with(|| {
-            Box::new(Page {
-                bytes: [0; PAGE],
-                state: [NEVER; PAGE],
-            })
+        let key = addr >> PAGE_BITS;
+        let i = match self.last {
+            Some((k, i)) if k == key => i,
+            _ => {
+                let next = self.store.len() as u32;
+                let i = *self.pages.entry(key).or_insert(next);
+                if i == next {
+                    self.store.push(Box::new(Page {
+                        bytes: [0; PAGE],
+                        state: [NEVER; PAGE],
+                    }));
+                }
+                self.last = Some((key, i));
+                i
+            }
+        };
+        &mut self.store[i as usize]
+    }
+
+    fn state_of(&self, addr: u64) -> u8 {
+        self.page_index(addr).map_or(NEVER, |i| {
+            self.store[i as usize].state[(addr as usize) & (PAGE - 1)]
         })
     }
 
     /// Known value of one byte.
     pub fn get(&self, addr: u64) -> Option<u8> {
-        let p = self.pages.get(&(addr >> PAGE_BITS))?;
+        let p = &self.store[self.page_index(addr)? as usize];
         let i = (addr as usize) & (PAGE - 1);
         (p.state[i] == KNOWN).then_some(p.bytes[i])
     }
@@ -123,12 +154,7 @@ impl Memory {
     /// known and the fill is returned so the index can back-date it. A read
     /// of a byte already known changes nothing (as in the reference tools).
     pub fn read_known(&mut self, addr: u64, value: u8) -> Option<Fill> {
-        let i = (addr as usize) & (PAGE - 1);
-        let state = self
-            .pages
-            .get(&(addr >> PAGE_BITS))
-            .map_or(NEVER, |p| p.state[i]);
-        match state {
+        match self.state_of(addr) {
             KNOWN => None,
             NEVER => {
                 self.write_known(addr, value);
@@ -155,7 +181,9 @@ impl Memory {
 
     /// Bytes of memory held in the working state (for honest size reports).
     pub fn resident_bytes(&self) -> usize {
-        self.pages.len() * std::mem::size_of::<Page>() + self.unknown_since.len() * 40
+        self.store.len() * std::mem::size_of::<Page>()
+            + self.pages.capacity() * 16
+            + self.unknown_since.len() * 40
     }
 }
 
