@@ -100,25 +100,43 @@ pub(super) fn cmd_truncate(common: &Common, output: Option<&Path>) -> Result<(),
     for w in &cut.warnings {
         eprintln!("tarmac-lens: {}: {}", common.trace.display(), w);
     }
+    // Copy in chunks: the kept part of a runaway trace can be huge.
     let mut source = common.open()?;
-    let mut data = vec![0u8; cut.keep_bytes as usize];
-    let mut done = 0;
-    while done < data.len() {
-        let n = source
-            .read_at(done as u64, &mut data[done..])
-            .map_err(|e| e.to_string())?;
-        if n == 0 {
-            return Err(format!(
-                "{}: file shrank while reading",
-                common.trace.display()
-            ));
+    let mut sink: Box<dyn Write> = match output {
+        Some(path) => Box::new(std::io::BufWriter::new(
+            std::fs::File::create(path).map_err(|e| format!("{}: {}", path.display(), e))?,
+        )),
+        None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
+    };
+    let mut buf = vec![0u8; 1 << 20];
+    let mut done = 0u64;
+    let result = (|| -> Result<(), String> {
+        while done < cut.keep_bytes {
+            let want = (cut.keep_bytes - done).min(buf.len() as u64) as usize;
+            let n = source
+                .read_at(done, &mut buf[..want])
+                .map_err(|e| e.to_string())?;
+            if n == 0 {
+                return Err(format!(
+                    "{}: file shrank while reading",
+                    common.trace.display()
+                ));
+            }
+            sink.write_all(&buf[..n])
+                .map_err(|e| format!("writing output: {}", e))?;
+            done += n as u64;
         }
-        done += n;
+        if cut.add_newline {
+            sink.write_all(b"\n")
+                .map_err(|e| format!("writing output: {}", e))?;
+        }
+        sink.flush().map_err(|e| format!("writing output: {}", e))
+    })();
+    match result {
+        // A closed pipe (`| head`) is not an error worth reporting.
+        Err(e) if e.contains("Broken pipe") => Ok(()),
+        r => r,
     }
-    if cut.add_newline {
-        data.push(b'\n');
-    }
-    write_output(output, &data)
 }
 
 pub(super) fn cmd_vcd(

@@ -201,7 +201,7 @@ fn memory_events(m: &crate::parse::MemoryAccess<'_>, big_endian: bool, out: &mut
             let mut off = 0;
             while off < size {
                 let n = (size - off).min(8);
-                let known = m.known[off..off + n].iter().all(|&k| k != 0);
+                let known = (off..off + n).all(|i| m.known.get(i).is_some_and(|&k| k != 0));
                 out.push(MemEvent {
                     addr: m.addr.wrapping_add(off as u64),
                     data: if known {
@@ -445,7 +445,7 @@ impl Observer for Writer<'_> {
 
     fn node(&mut self, node: &Node, engine: &Engine) {
         let base = self.node_time(node.time);
-        self.time(base * 1000);
+        self.time(base.wrapping_mul(1000));
         let cycle = self.ids.cycle.clone();
         self.int(32, node.time, &cycle);
         for ev in std::mem::take(&mut self.instrs) {
@@ -502,7 +502,7 @@ impl Observer for Writer<'_> {
         let n = mems.len() as u64;
         for (k, m) in mems.iter().enumerate() {
             if k > 0 {
-                self.time(base * 1000 + 1000 * k as u64 / n);
+                self.time(base.wrapping_mul(1000).wrapping_add(1000 * k as u64 / n));
             }
             self.text(if m.read { b"R" } else { b"W" }, &rw);
             self.int(self.bus_bits, m.addr, &addr);
@@ -631,11 +631,11 @@ pub fn write<S: TraceSource>(
         return Err(VcdError::Timestamps);
     }
     let end = if w.opts.use_tarmac_timestamps {
-        w.tick + 1
+        w.tick.wrapping_add(1)
     } else {
         w.tick
     };
-    w.time(end * 1000);
+    w.time(end.wrapping_mul(1000));
     w.line(b"$end");
     match w.error.take() {
         Some(e) => Err(VcdError::Io(e)),
