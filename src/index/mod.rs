@@ -223,14 +223,15 @@ impl Observer for Accumulator {
             });
         }
     }
-    fn reg_write(&mut self, _node: u64, offset: usize, bytes: &[u8], known: &[u8]) {
-        for (i, &k) in known.iter().enumerate() {
-            if k != 0 {
-                let g = regfile::group_of(offset + i);
-                self.groups[g / 64] |= 1 << (g % 64);
-            }
+    fn reg_write(&mut self, _node: u64, offset: usize, bytes: &[u8], _known: &[u8]) {
+        // Groups are contiguous byte ranges, so the first and last byte
+        // bound the groups touched; the bitmap is a filter, so counting
+        // unknown bytes in between does no harm.
+        let first = regfile::group_of(offset);
+        let last = regfile::group_of(offset + bytes.len().max(1) - 1);
+        for g in first..=last {
+            self.groups[g / 64] |= 1 << (g % 64);
         }
-        let _ = bytes;
     }
     fn mem_write(&mut self, _node: u64, addr: u64, value: u8) {
         self.index.mem.write(addr, value);

@@ -245,6 +245,24 @@ pub fn parse_hex(s: &[u8]) -> Option<u64> {
     }
 }
 
+/// Parses hex digits (no separators) in one pass. `None` if a byte is not a
+/// hex digit, if there are none, or on overflow.
+#[inline]
+pub fn parse_hex_strict(s: &[u8]) -> Option<u64> {
+    // Longer than 16 digits: only leading zeros may precede the value.
+    if s.is_empty() || s.len() > 16 && s[..s.len() - 16].iter().any(|&b| b != b'0') {
+        return None;
+    }
+    let mut v: u64 = 0;
+    for &b in s {
+        if !is_hex(b) {
+            return None;
+        }
+        v = (v << 4) | u64::from(hex_val(b));
+    }
+    Some(v)
+}
+
 /// Parses a decimal number. `None` on a non-digit, no digits, or overflow.
 #[inline]
 pub fn parse_dec(s: &[u8]) -> Option<u64> {

@@ -235,11 +235,7 @@ fn hex_with_namespace(s: &[u8]) -> Option<u64> {
         .strip_suffix(b"_NS")
         .or_else(|| s.strip_suffix(b"_S"))
         .unwrap_or(s);
-    if lex::all_hex(digits) {
-        lex::parse_hex(digits)
-    } else {
-        None
-    }
+    lex::parse_hex_strict(digits)
 }
 
 fn instruction<'a>(
@@ -623,6 +619,39 @@ fn register<'a>(
         chars,
         n: 0,
     };
+
+    // Fast path for the usual line: one token holding exactly the
+    // register's digits (`R X0 0000000000300000`).
+    if let (Some(r), false, None) = (reg, special, bit_range) {
+        let t = lx.text(tok);
+        let size = r.size();
+        if tok.is_word()
+            && t.len() == 2 * size
+            && !r.class.variable_length()
+            && t.iter().all(|&b| lex::is_hex(b))
+        {
+            for i in 0..size {
+                let out = size - 1 - i;
+                d.buf[out] = (lex::hex_val(t[2 * i]) << 4) | lex::hex_val(t[2 * i + 1]);
+                d.known[out] = 1;
+            }
+            tok = lx.next();
+            if tok.is_punct(b':') {
+                tok = lx.next();
+            }
+            let interpretation = lex::trim(lx.rest_from(tok.start));
+            let Digits { buf, known, .. } = d;
+            return Ok(RecordKind::Register(RegisterWrite {
+                name,
+                reg,
+                extra,
+                bit_range,
+                bytes: &buf[..size],
+                known: &known[..size],
+                interpretation,
+            }));
+        }
+    }
 
     match reg {
         Some(r) if !special && !r.class.variable_length() => {

@@ -142,7 +142,13 @@ impl RegFile {
         let mut i = 0;
         while i < SIZE {
             if self.known[i] == 0 {
-                i += 1;
+                // Most of the file (SVE, predicates) is usually unknown:
+                // skip it eight bytes at a time.
+                if i % 8 == 0 && i + 8 <= SIZE && self.known[i..i + 8] == [0; 8] {
+                    i += 8;
+                } else {
+                    i += 1;
+                }
                 continue;
             }
             let s = i;
