@@ -265,6 +265,22 @@ fn truncate_adds_missing_final_newline_and_survives_garbage() {
     ] {
         let _ = truncate::find_cut(SliceSource(junk), ParseOptions::default()).unwrap();
     }
+    // An unparsable line mid-trace stops the output before it, with an
+    // error; as the last line without a newline it is dropped with a warning.
+    let bad = b"1 clk IT (1) 00008000 d2a00200 O EL3h_s : MOV x0,#0x100000\n??? junk\n2 clk IT (2) 00008004 d2a00200 O EL3h_s : MOV x0,#0x100000\n";
+    let cut = truncate::find_cut(SliceSource(bad), ParseOptions::default()).unwrap();
+    assert!(cut
+        .error
+        .as_deref()
+        .is_some_and(|e| e.starts_with("line 2:")));
+    assert_eq!(cut.lines, 1);
+    let first = bad.iter().position(|&b| b == b'\n').unwrap() + 1;
+    let partial = &bad[..first + b"??? junk".len()];
+    let cut = truncate::find_cut(SliceSource(partial), ParseOptions::default()).unwrap();
+    assert_eq!(cut.error, None);
+    assert_eq!(cut.warnings.len(), 1);
+    assert_eq!(cut.keep_bytes, first as u64);
+    assert!(!cut.add_newline);
 }
 
 fn bin() -> Command {

@@ -135,7 +135,11 @@ pub(super) fn cmd_truncate(common: &Common, output: Option<&Path>) -> Result<(),
     match result {
         // A closed pipe (`| head`) is not an error worth reporting.
         Err(e) if e.contains("Broken pipe") => Ok(()),
-        r => r,
+        Err(e) => Err(e),
+        Ok(()) => match cut.error {
+            Some(e) => Err(format!("{}: {}", common.trace.display(), e)),
+            None => Ok(()),
+        },
     }
 }
 

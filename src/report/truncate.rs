@@ -31,8 +31,12 @@ pub struct Cut {
     pub truncated: bool,
     /// Lines kept.
     pub lines: u64,
-    /// Parse errors and the like, as `line N: message`.
+    /// A partial last line that was dropped, as `line N: message`.
     pub warnings: Vec<String>,
+    /// An unparsable line before the end, as `line N: message`: the
+    /// reference tool stops there with an error, having written the lines
+    /// before it.
+    pub error: Option<String>,
 }
 
 #[derive(Default)]
@@ -114,6 +118,7 @@ pub fn find_cut<S: TraceSource>(
         truncated: false,
         lines: 0,
         warnings: Vec::new(),
+        error: None,
     };
     while let Some(line) = reader.next_line()? {
         let end = line.offset + line.text.len() as u64;
@@ -158,8 +163,8 @@ pub fn find_cut<S: TraceSource>(
                     ));
                     break;
                 }
-                cut.warnings
-                    .push(format!("line {}: {}", line.number, u.reason));
+                cut.error = Some(format!("line {}: {}", line.number, u.reason));
+                break;
             }
             _ => {}
         }
