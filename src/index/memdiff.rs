@@ -28,6 +28,13 @@ struct BlockDiff {
     data: [u8; 16],
 }
 
+/// What is known of one byte at some point: its value, unknown since a node,
+/// or (`None`) never written.
+pub type ByteState = Option<Result<u8, u64>>;
+
+/// Fills keyed by (since + 1, or 0 for the trace start; block): mask and data.
+pub type Fills = BTreeMap<(u64, u64), (u16, [u8; 16])>;
+
 /// One decoded diff entry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Entry {
@@ -49,7 +56,7 @@ pub struct MemHistory {
     /// Blocks written in the open interval.
     open: AddrMap<u64, BlockDiff>,
     /// Fills keyed by (since + 1, or 0 for the trace start; block).
-    fills: BTreeMap<(u64, u64), (u16, [u8; 16])>,
+    fills: Fills,
 }
 
 fn bit(a: u64) -> u16 {
@@ -111,7 +118,7 @@ impl MemHistory {
             }
         }
         // Segment tables are built when a segment completes.
-        if (k + 1) % SEGMENT == 0 {
+        if (k + 1).is_multiple_of(SEGMENT) {
             let first = k + 1 - SEGMENT;
             let mut map: HashMap<u64, u64> = HashMap::new();
             for j in first..=k {
@@ -230,21 +237,21 @@ impl MemHistory {
     /// State of block `block` at the start of interval `before`: per byte,
     /// `Some(Ok(v))` known, `Some(Err(since))` unknown since that node (or
     /// `None` never written).
-    pub fn block_state(&self, block: u64, before: usize) -> [Option<Result<u8, u64>>; 16] {
+    pub fn block_state(&self, block: u64, before: usize) -> [ByteState; 16] {
         let mut out = [None; 16];
         let mut resolved = 0u16;
         for k in self.intervals_touching(block, before) {
             if let Some(e) = self.entry(k, block) {
-                for i in 0..16 {
+                for (i, slot) in out.iter_mut().enumerate() {
                     let b = 1u16 << i;
                     if resolved & b != 0 {
                         continue;
                     }
                     if e.written & b != 0 {
-                        out[i] = Some(Ok(e.data[i]));
+                        *slot = Some(Ok(e.data[i]));
                         resolved |= b;
                     } else if e.unknown & b != 0 {
-                        out[i] = Some(Err(e.since));
+                        *slot = Some(Err(e.since));
                         resolved |= b;
                     }
                 }
@@ -274,14 +281,7 @@ impl MemHistory {
             + self.fills.len() * (16 + 18 + 16)
     }
 
-    pub(super) fn parts(
-        &self,
-    ) -> (
-        &[u8],
-        &[u64],
-        &[Vec<(u64, u64)>],
-        &BTreeMap<(u64, u64), (u16, [u8; 16])>,
-    ) {
+    pub(super) fn parts(&self) -> (&[u8], &[u64], &[Vec<(u64, u64)>], &Fills) {
         (
             &self.arena,
             &self.interval_start,
@@ -294,7 +294,7 @@ impl MemHistory {
         arena: Vec<u8>,
         interval_start: Vec<u64>,
         segments: Vec<Vec<(u64, u64)>>,
-        fills: BTreeMap<(u64, u64), (u16, [u8; 16])>,
+        fills: Fills,
     ) -> MemHistory {
         MemHistory {
             arena,

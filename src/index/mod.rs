@@ -207,7 +207,7 @@ impl Observer for Accumulator {
         }
         idx.summary.nodes = node.index + 1;
         let k = idx.opts.checkpoint_nodes.max(1);
-        if (node.index + 1) % k == 0 {
+        if (node.index + 1).is_multiple_of(k) {
             // The node that ends an interval: close it and start the next.
             idx.reg_groups.push(self.groups);
             self.groups = [0; 2];
@@ -600,7 +600,7 @@ impl Index {
             target: u64,
             addr: u64,
             len: u64,
-            state: Vec<Option<Result<u8, u64>>>,
+            state: Vec<memdiff::ByteState>,
             reached: bool,
         }
         impl ReplayObserver for Window {
@@ -642,7 +642,7 @@ impl Index {
         // Earlier intervals, block by block.
         let mut bytes = vec![0u8; len as usize];
         let mut known = vec![false; len as usize];
-        let mut block_cache: Option<(u64, [Option<Result<u8, u64>>; 16])> = None;
+        let mut block_cache: Option<(u64, [memdiff::ByteState; 16])> = None;
         for i in 0..len {
             let a = addr.wrapping_add(i);
             let st = match w.state[i as usize] {
