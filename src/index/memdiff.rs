@@ -35,6 +35,14 @@ pub type ByteState = Option<Result<u8, u64>>;
 /// Fills keyed by (since + 1, or 0 for the trace start; block): mask and data.
 pub type Fills = BTreeMap<(u64, u64), (u16, [u8; 16])>;
 
+/// Borrowed parts of a [`MemHistory`], for serialization.
+pub struct Parts<'a> {
+    pub arena: &'a [u8],
+    pub interval_start: &'a [u64],
+    pub segments: &'a [Vec<(u64, u64)>],
+    pub fills: &'a Fills,
+}
+
 /// One decoded diff entry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Entry {
@@ -281,13 +289,13 @@ impl MemHistory {
             + self.fills.len() * (16 + 18 + 16)
     }
 
-    pub(super) fn parts(&self) -> (&[u8], &[u64], &[Vec<(u64, u64)>], &Fills) {
-        (
-            &self.arena,
-            &self.interval_start,
-            &self.segments,
-            &self.fills,
-        )
+    pub(super) fn parts(&self) -> Parts<'_> {
+        Parts {
+            arena: &self.arena,
+            interval_start: &self.interval_start,
+            segments: &self.segments,
+            fills: &self.fills,
+        }
     }
 
     pub(super) fn from_parts(

@@ -130,7 +130,13 @@ impl Index {
             w.u(g[0]);
             w.u(g[1]);
         }
-        let (arena, starts, segments, fills) = self.mem.parts();
+        let parts = self.mem.parts();
+        let (arena, starts, segments, fills) = (
+            parts.arena,
+            parts.interval_start,
+            parts.segments,
+            parts.fills,
+        );
         w.bytes(arena);
         w.u(starts.len() as u64);
         for s in starts {
