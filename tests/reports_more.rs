@@ -361,3 +361,43 @@ fn cli_errors_exit_1_with_message() {
         assert!(!err.contains("panicked"), "{:?}: {}", args, err);
     }
 }
+
+/// `--no-offsets` names a function entered past its start by the bare
+/// symbol name.
+#[test]
+fn profile_no_offsets_drops_the_address_suffix() {
+    let base = data("tracegen/quicksort-aarch64-O2-gem5-2M");
+    let image = SymbolTable::from_elf_bytes(&read(&base.with_extension("elf")), 0).unwrap();
+    let root = tree(&read(&base.with_extension("tarmac")));
+    let table = profile::compute(&root);
+    let with = profile::render(&table, &|a| names::function_name(Some(&image), a, true));
+    let without = profile::render(&table, &|a| names::function_name(Some(&image), a, false));
+    assert!(with.contains("quicksort + 0x"));
+    assert!(!without.contains(" + 0x"));
+    assert_eq!(with.lines().count(), without.lines().count());
+}
+
+/// Flame-graph self times add up to the root's inclusive time.
+#[test]
+fn flamegraph_self_times_sum_to_root_time() {
+    for entry in std::fs::read_dir(data("tracegen")).unwrap() {
+        let p = entry.unwrap().path();
+        if p.extension().and_then(|e| e.to_str()) != Some("tarmac") {
+            continue;
+        }
+        let image = SymbolTable::from_elf_bytes(&read(&p.with_extension("elf")), 0).unwrap();
+        let root = tree(&read(&p));
+        let out = flamegraph::render(&root, &|a, _| names::function_name(Some(&image), a, true));
+        let sum = out
+            .lines()
+            .map(|l| l.rsplit(' ').next().unwrap().parse::<u64>().unwrap())
+            .fold(0u64, u64::wrapping_add);
+        assert_eq!(
+            sum,
+            root.exit.time.wrapping_sub(root.entry.time),
+            "{}",
+            p.display()
+        );
+        assert!(out.lines().next().unwrap().starts_with("_start"));
+    }
+}
