@@ -33,16 +33,14 @@ pub struct FunctionChange {
 /// each return into an activation. `name` names an activation by its entry
 /// address.
 pub fn function_changes(root: &Activation, name: &dyn Fn(u64) -> String) -> Vec<FunctionChange> {
-    let mut out = Vec::new();
-    walk(root, name, &mut out);
-    out
-}
-
-fn walk(root: &Activation, name: &dyn Fn(u64) -> String, out: &mut Vec<FunctionChange>) {
     enum Step<'a> {
         Enter(&'a Activation),
+        /// Return into `.1` at time `.0`.
         Resume(u64, &'a Activation),
     }
+    let mut out = Vec::new();
+    // An explicit work list rather than recursion: call trees of long
+    // traces can be deeper than the native stack allows.
     let mut todo = vec![Step::Enter(root)];
     while let Some(step) = todo.pop() {
         match step {
@@ -62,6 +60,7 @@ fn walk(root: &Activation, name: &dyn Fn(u64) -> String, out: &mut Vec<FunctionC
             }),
         }
     }
+    out
 }
 
 /// Signal kinds and their `$var` type words.
@@ -276,6 +275,7 @@ struct Writer<'w> {
     time_error: bool,
 }
 
+#[derive(Default)]
 struct Ids {
     cycle: String,
     function: String,
@@ -572,17 +572,7 @@ pub fn write<S: TraceSource>(
         single: Vec::new(),
         double: Vec::new(),
         bus_bits: 32,
-        ids: Ids {
-            cycle: String::new(),
-            function: String::new(),
-            inst: String::new(),
-            inst_asm: String::new(),
-            executed: String::new(),
-            pc: String::new(),
-            mem_rw: String::new(),
-            mem_addr: String::new(),
-            mem_data: String::new(),
-        },
+        ids: Ids::default(),
         functions,
         next_function: 0,
         instrs: Vec::new(),
