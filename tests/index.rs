@@ -376,3 +376,83 @@ fn index_round_trips_through_bytes() {
         let _ = Index::from_bytes(&bad);
     }
 }
+
+/// Semihosting SYS_READ: memory the call may write is unknown after it, and
+/// a later read back-dates its value to the call (manual, appendix).
+#[test]
+fn semihosting_read_back_dates_to_the_call() {
+    let trace = b"\
+1 clk IT (1) 00001000 d28000c0 O EL3h_s : MOV      x0,#6
+1 clk R X0 0000000000000006
+2 clk IT (2) 00001004 d2840001 O EL3h_s : MOV      x1,#0x2000
+2 clk R X1 0000000000002000
+3 clk IT (3) 00001008 f9000422 O EL3h_s : STR      x2,[x1,#8]
+3 clk MW8 00002008 00000000_00003000
+3 clk MW8 00002010 00000000_00000010
+3 clk MW8 00003000 aaaaaaaa_aaaaaaaa
+4 clk IT (4) 0000100c d45e0000 O EL3h_s : HLT      #0xf000
+5 clk IT (5) 00001010 f9400023 O EL3h_s : LDR      x3,[x1,#0]
+5 clk MR8 00003000 11223344_55667788
+5 clk R X3 1122334455667788
+";
+    let index = build(trace, false, 2);
+    let mut src = SliceSource(trace);
+    let before = index.memory_after(&mut src, 2, 0x3000, 16).unwrap();
+    assert_eq!(&before.bytes[..8], &[0xaa; 8]);
+    assert!(before.known[..8].iter().all(|&k| k) && before.known[8..].iter().all(|&k| !k));
+    let after_call = index.memory_after(&mut src, 3, 0x3000, 16).unwrap();
+    assert_eq!(&after_call.bytes[..8], &[0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11]);
+    assert!(after_call.known[..8].iter().all(|&k| k), "back-dated to the call");
+    assert!(after_call.known[8..].iter().all(|&k| !k), "never read: unknown after the call");
+    // The call is the last write of that memory, for the browser's jump.
+    let w = index.prev_mem_write(&mut src, 4, 0x3000, 8).unwrap().unwrap();
+    assert_eq!(w.first_line, 9);
+}
+
+#[test]
+fn call_stack_matches_the_call_tree() {
+    let trace = std::fs::read(data("tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac")).unwrap();
+    let index = build(&trace, false, 512);
+    let calls = index.calls();
+    assert!(calls.len() > 1000);
+    let mut checked = 0;
+    for c in calls.iter().step_by(37) {
+        let stack = calls.stack_at(c.entry_node);
+        let inner = stack.last().expect("a call is active at its own entry");
+        assert_eq!(inner.id, c.id);
+        assert_eq!(stack.len() as u32, inner.depth + 1);
+        // Every outer call contains the node, and they nest.
+        for w in stack.windows(2) {
+            assert!(w[0].contains(c.entry_node) && w[0].entry_node <= w[1].entry_node);
+            assert_eq!(w[1].parent, Some(w[0].id));
+        }
+        if let Some(r) = c.resume_node {
+            assert!(calls.stack_at(r).iter().all(|s| s.id != c.id), "returned by its resume node");
+        }
+        checked += 1;
+    }
+    assert!(checked > 20);
+    // The outermost call (tg_main from _start) spans almost everything.
+    let top = calls.stack_at(index.summary().nodes / 2);
+    assert!(!top.is_empty());
+    let overlapping = calls.overlapping(1000, 1100);
+    assert!(overlapping.iter().all(|c| c.entry_node <= 1100 && c.resume_node.is_none_or(|r| r > 1000)));
+}
+
+#[test]
+fn calls_never_returned_stay_open_to_the_end() {
+    // A call whose return is cut off by the end of the trace.
+    let trace = b"\
+1 clk IT (1) 00001000 94000010 O EL3h_s : BL       {pc}+0x40 ; 0x1040
+1 clk R X30 0000000000001004
+2 clk IT (2) 00001040 d503201f O EL3h_s : NOP
+3 clk IT (3) 00001044 d503201f O EL3h_s : NOP
+";
+    let index = build(trace, false, 512);
+    let calls = index.calls();
+    assert_eq!(calls.len(), 1);
+    let c = calls.get(0).unwrap();
+    assert_eq!((c.entry_node, c.resume_node, c.function, c.call_pc), (1, None, 0x1040, 0x1000));
+    assert_eq!(calls.stack_at(2).len(), 1);
+    assert!(calls.stack_at(0).is_empty());
+}
