@@ -38,10 +38,39 @@ impl CallInfo {
     }
 }
 
+/// What indexing keeps of a call until `finish` encodes it.
+#[derive(Clone, Copy)]
+struct RawCall {
+    entry_node: u64,
+    entry_line: u64,
+    entry_pc: u64,
+    call_node: u64,
+    call_pc: u64,
+    /// `u64::MAX` when the call never returned.
+    resume_node: u64,
+    resume_line: u64,
+}
+
+const NEVER: u64 = u64::MAX;
+
+impl RawCall {
+    fn new(call_site: &Site, entry: &Site, resume: Option<&Site>) -> RawCall {
+        RawCall {
+            entry_node: entry.node,
+            entry_line: entry.line,
+            entry_pc: entry.pc,
+            call_node: call_site.node,
+            call_pc: call_site.pc,
+            resume_node: resume.map_or(NEVER, |r| r.node),
+            resume_line: resume.map_or(NEVER, |r| r.line),
+        }
+    }
+}
+
 #[derive(Default)]
 pub struct CallTable {
     /// Calls collected while indexing, before `finish` encodes them.
-    raw: Vec<(Site, Site, Option<Site>)>,
+    raw: Vec<RawCall>,
     encoded: Vec<u8>,
     /// Per block: first entry node, byte offset in `encoded`.
     dir: Vec<(u64, u64)>,
@@ -50,23 +79,28 @@ pub struct CallTable {
 
 impl CallTable {
     pub fn push(&mut self, call: &Call) {
-        self.raw
-            .push((call.call_site, call.entry, Some(call.resume)));
+        self.raw.push(RawCall::new(
+            &call.call_site,
+            &call.entry,
+            Some(&call.resume),
+        ));
     }
 
     /// Sorts and encodes everything; `open` are calls that never returned.
     pub fn finish(&mut self, open: Vec<(Site, Site)>) {
+        self.raw.shrink_to_fit();
         let mut raw = std::mem::take(&mut self.raw);
-        raw.extend(open.into_iter().map(|(c, e)| (c, e, None)));
-        raw.sort_by_key(|(_, e, _)| (e.node, e.line));
+        raw.extend(open.iter().map(|(c, e)| RawCall::new(c, e, None)));
+        // Entry nodes are unique, so an unstable sort is exact (and needs no
+        // scratch buffer the size of the table).
+        raw.sort_unstable_by_key(|r| r.entry_node);
         // Parents by a stack over the sorted entries.
         let mut parents: Vec<Option<usize>> = Vec::with_capacity(raw.len());
         let mut stack: Vec<usize> = Vec::new();
-        for (i, (_, e, r)) in raw.iter().enumerate() {
-            let _ = r;
+        for (i, r) in raw.iter().enumerate() {
             while let Some(&top) = stack.last() {
-                let inside = raw[top].2.is_none_or(|res| e.node < res.node);
-                if inside {
+                let t = &raw[top];
+                if t.resume_node == NEVER || r.entry_node < t.resume_node {
                     break;
                 }
                 stack.pop();
@@ -77,30 +111,29 @@ impl CallTable {
         let mut prev_entry = 0u64;
         let mut prev_line = 0u64;
         let mut prev_fn = 0u64;
-        for (i, (c, e, r)) in raw.iter().enumerate() {
+        for (i, r) in raw.iter().enumerate() {
             if i % BLOCK == 0 {
-                self.dir.push((e.node, self.encoded.len() as u64));
+                self.dir.push((r.entry_node, self.encoded.len() as u64));
                 prev_entry = 0;
                 prev_line = 0;
                 prev_fn = 0;
             }
             let out = &mut self.encoded;
-            varint::put(out, e.node - prev_entry);
-            varint::put(out, e.line.wrapping_sub(prev_line));
-            varint::put(out, e.node - c.node);
-            varint::put(out, zigzag(c.pc.wrapping_sub(e.pc) as i64));
-            varint::put(out, zigzag(e.pc.wrapping_sub(prev_fn) as i64));
-            match r {
-                Some(r) => {
-                    varint::put(out, r.node - e.node + 1);
-                    varint::put(out, r.line - e.line);
-                }
-                None => varint::put(out, 0),
+            varint::put(out, r.entry_node - prev_entry);
+            varint::put(out, r.entry_line.wrapping_sub(prev_line));
+            varint::put(out, r.entry_node.saturating_sub(r.call_node));
+            varint::put(out, zigzag(r.call_pc.wrapping_sub(r.entry_pc) as i64));
+            varint::put(out, zigzag(r.entry_pc.wrapping_sub(prev_fn) as i64));
+            if r.resume_node == NEVER {
+                varint::put(out, 0);
+            } else {
+                varint::put(out, r.resume_node - r.entry_node + 1);
+                varint::put(out, r.resume_line - r.entry_line);
             }
             varint::put(out, parents[i].map_or(0, |p| (i - p) as u64));
-            prev_entry = e.node;
-            prev_line = e.line;
-            prev_fn = e.pc;
+            prev_entry = r.entry_node;
+            prev_line = r.entry_line;
+            prev_fn = r.entry_pc;
         }
         self.count = raw.len();
     }
@@ -233,7 +266,9 @@ impl CallTable {
     }
 
     pub fn resident_bytes(&self) -> usize {
-        self.encoded.capacity() + self.dir.capacity() * 16 + self.raw.capacity() * 112
+        self.encoded.capacity()
+            + self.dir.capacity() * 16
+            + self.raw.capacity() * std::mem::size_of::<RawCall>()
     }
 
     pub(super) fn parts(&self) -> (&[u8], &[(u64, u64)], usize) {
