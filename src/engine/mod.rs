@@ -96,8 +96,9 @@ pub trait Observer {
     fn node(&mut self, node: &Node, engine: &Engine) {}
     /// Register bytes written (`known[i] == 0` bytes untouched) in the open node.
     fn reg_write(&mut self, node: u64, offset: usize, bytes: &[u8], known: &[u8]) {}
-    /// Memory bytes written with known values in the open node.
-    fn mem_write(&mut self, node: u64, addr: u64, value: u8) {}
+    /// A run of memory bytes written with known values in the open node
+    /// (`bytes[i]` is the byte at `addr + i`).
+    fn mem_write(&mut self, node: u64, addr: u64, bytes: &[u8]) {}
     /// Memory made unknown in the open node (a write without data, or a
     /// semihosting call that may have written it).
     fn mem_unknown(&mut self, node: u64, addr: u64, len: u64) {}
@@ -424,43 +425,42 @@ impl Engine {
 
     fn memory_access(&mut self, node: u64, m: &MemoryAccess<'_>, obs: &mut dyn Observer) {
         let read = m.direction == MemDirection::Read;
-        for i in 0..m.bytes.len() {
-            if m.accessed[i] == 0 {
-                continue;
-            }
-            let addr = m.addr.wrapping_add(i as u64);
-            if read {
-                if m.known[i] != 0 {
+        let n = m.bytes.len();
+        if read {
+            for i in 0..n {
+                if m.accessed[i] != 0 && m.known[i] != 0 {
+                    let addr = m.addr.wrapping_add(i as u64);
                     if let Some(fill) = self.mem.read_known(addr, m.bytes[i]) {
                         obs.mem_fill(node, fill);
                     }
                 }
-            } else if m.known[i] != 0 {
-                self.mem.write_known(addr, m.bytes[i]);
-                obs.mem_write(node, addr, m.bytes[i]);
             }
+            return;
         }
-        if !read {
-            // Known writes end unknown ranges; unknown runs start new ones.
-            let mut i = 0;
-            while i < m.bytes.len() {
-                if m.accessed[i] == 0 {
-                    i += 1;
-                    continue;
+        // Writes go by runs: known runs set bytes and end unknown ranges;
+        // unknown runs start new ones.
+        let mut i = 0;
+        while i < n {
+            if m.accessed[i] == 0 {
+                i += 1;
+                continue;
+            }
+            let known = m.known[i] != 0;
+            let s = i;
+            while i < n && m.accessed[i] != 0 && (m.known[i] != 0) == known {
+                i += 1;
+            }
+            let addr = m.addr.wrapping_add(s as u64);
+            let len = (i - s) as u64;
+            if known {
+                for (j, &b) in m.bytes[s..i].iter().enumerate() {
+                    self.mem.write_known(addr.wrapping_add(j as u64), b);
                 }
-                let known = m.known[i] != 0;
-                let s = i;
-                while i < m.bytes.len() && m.accessed[i] != 0 && (m.known[i] != 0) == known {
-                    i += 1;
-                }
-                let addr = m.addr.wrapping_add(s as u64);
-                let len = (i - s) as u64;
-                if known {
-                    self.mem.note_written_range(addr, len);
-                } else {
-                    self.mem.write_unknown(addr, len, node);
-                    obs.mem_unknown(node, addr, len);
-                }
+                self.mem.note_written_range(addr, len);
+                obs.mem_write(node, addr, &m.bytes[s..i]);
+            } else {
+                self.mem.write_unknown(addr, len, node);
+                obs.mem_unknown(node, addr, len);
             }
         }
     }

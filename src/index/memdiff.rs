@@ -72,12 +72,23 @@ fn bit(a: u64) -> u16 {
 }
 
 impl MemHistory {
-    pub fn write(&mut self, addr: u64, value: u8) {
-        let d = self.open.entry(addr >> BLOCK_BITS).or_default();
-        let b = bit(addr);
-        d.written |= b;
-        d.unknown &= !b;
-        d.data[(addr & (BLOCK - 1)) as usize] = value;
+    /// Bytes written at `addr..`: one block lookup per 16-byte block.
+    pub fn write_run(&mut self, addr: u64, bytes: &[u8]) {
+        let mut a = addr;
+        let mut rest = bytes;
+        while !rest.is_empty() {
+            let d = self.open.entry(a >> BLOCK_BITS).or_default();
+            let start = (a & (BLOCK - 1)) as usize;
+            let n = rest.len().min(16 - start);
+            for (j, &v) in rest[..n].iter().enumerate() {
+                let b = 1u16 << (start + j);
+                d.written |= b;
+                d.unknown &= !b;
+                d.data[start + j] = v;
+            }
+            rest = &rest[n..];
+            a = a.wrapping_add(n as u64);
+        }
     }
 
     pub fn unknown(&mut self, addr: u64, len: u64, since: u64) {
@@ -321,16 +332,16 @@ mod tests {
     #[test]
     fn block_state_walks_back_through_intervals() {
         let mut h = MemHistory::default();
-        h.write(0x100, 1);
-        h.write(0x101, 2);
+        h.write_run(0x100, &[1]);
+        h.write_run(0x101, &[2]);
         h.close_interval(); // 0
-        h.write(0x101, 3);
+        h.write_run(0x101, &[3]);
         h.unknown(0x102, 2, 77);
         h.close_interval(); // 1
         for _ in 0..70 {
             h.close_interval();
         }
-        h.write(0x10f, 9);
+        h.write_run(0x10f, &[9]);
         h.close_interval(); // 72
         let s = h.block_state(0x10, 73);
         assert_eq!(s[0], Some(Ok(1)));

@@ -233,8 +233,8 @@ impl Observer for Accumulator {
             self.groups[g / 64] |= 1 << (g % 64);
         }
     }
-    fn mem_write(&mut self, _node: u64, addr: u64, value: u8) {
-        self.index.mem.write(addr, value);
+    fn mem_write(&mut self, _node: u64, addr: u64, bytes: &[u8]) {
+        self.index.mem.write_run(addr, bytes);
     }
     fn mem_unknown(&mut self, node: u64, addr: u64, len: u64) {
         self.index.mem.unknown(addr, len, node);
@@ -611,9 +611,15 @@ impl Index {
                 }
                 true
             }
-            fn mem_write(&mut self, node: u64, addr: u64, value: u8) {
-                if node <= self.target && addr.wrapping_sub(self.addr) < self.len {
-                    self.state[(addr - self.addr) as usize] = Some(Ok(value));
+            fn mem_write(&mut self, node: u64, addr: u64, bytes: &[u8]) {
+                if node > self.target {
+                    return;
+                }
+                for (j, &v) in bytes.iter().enumerate() {
+                    let a = addr.wrapping_add(j as u64);
+                    if a.wrapping_sub(self.addr) < self.len {
+                        self.state[(a - self.addr) as usize] = Some(Ok(v));
+                    }
                 }
             }
             fn mem_unknown(&mut self, node: u64, addr: u64, len: u64) {
@@ -902,9 +908,9 @@ impl ReplayObserver for Writes<'_> {
             }
         }
     }
-    fn mem_write(&mut self, node: u64, addr: u64, _value: u8) {
+    fn mem_write(&mut self, node: u64, addr: u64, bytes: &[u8]) {
         if let Some(f) = self.mem {
-            if self.wanted(node) && f(addr, 1) {
+            if self.wanted(node) && f(addr, bytes.len() as u64) {
                 self.pending_hit = Some(node);
             }
         }
@@ -925,7 +931,7 @@ trait ReplayObserver {
         true
     }
     fn reg_write(&mut self, node: u64, offset: usize, bytes: &[u8], known: &[u8]) {}
-    fn mem_write(&mut self, node: u64, addr: u64, value: u8) {}
+    fn mem_write(&mut self, node: u64, addr: u64, bytes: &[u8]) {}
     fn mem_unknown(&mut self, node: u64, addr: u64, len: u64) {}
 }
 
@@ -959,9 +965,9 @@ impl Observer for Adapter<'_> {
             self.inner.reg_write(node, offset, bytes, known);
         }
     }
-    fn mem_write(&mut self, node: u64, addr: u64, value: u8) {
+    fn mem_write(&mut self, node: u64, addr: u64, bytes: &[u8]) {
         if !self.stop {
-            self.inner.mem_write(node, addr, value);
+            self.inner.mem_write(node, addr, bytes);
         }
     }
     fn mem_unknown(&mut self, node: u64, addr: u64, len: u64) {
