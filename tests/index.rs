@@ -401,11 +401,23 @@ fn semihosting_read_back_dates_to_the_call() {
     assert_eq!(&before.bytes[..8], &[0xaa; 8]);
     assert!(before.known[..8].iter().all(|&k| k) && before.known[8..].iter().all(|&k| !k));
     let after_call = index.memory_after(&mut src, 3, 0x3000, 16).unwrap();
-    assert_eq!(&after_call.bytes[..8], &[0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11]);
-    assert!(after_call.known[..8].iter().all(|&k| k), "back-dated to the call");
-    assert!(after_call.known[8..].iter().all(|&k| !k), "never read: unknown after the call");
+    assert_eq!(
+        &after_call.bytes[..8],
+        &[0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11]
+    );
+    assert!(
+        after_call.known[..8].iter().all(|&k| k),
+        "back-dated to the call"
+    );
+    assert!(
+        after_call.known[8..].iter().all(|&k| !k),
+        "never read: unknown after the call"
+    );
     // The call is the last write of that memory, for the browser's jump.
-    let w = index.prev_mem_write(&mut src, 4, 0x3000, 8).unwrap().unwrap();
+    let w = index
+        .prev_mem_write(&mut src, 4, 0x3000, 8)
+        .unwrap()
+        .unwrap();
     assert_eq!(w.first_line, 9);
 }
 
@@ -427,7 +439,10 @@ fn call_stack_matches_the_call_tree() {
             assert_eq!(w[1].parent, Some(w[0].id));
         }
         if let Some(r) = c.resume_node {
-            assert!(calls.stack_at(r).iter().all(|s| s.id != c.id), "returned by its resume node");
+            assert!(
+                calls.stack_at(r).iter().all(|s| s.id != c.id),
+                "returned by its resume node"
+            );
         }
         checked += 1;
     }
@@ -436,7 +451,9 @@ fn call_stack_matches_the_call_tree() {
     let top = calls.stack_at(index.summary().nodes / 2);
     assert!(!top.is_empty());
     let overlapping = calls.overlapping(1000, 1100);
-    assert!(overlapping.iter().all(|c| c.entry_node <= 1100 && c.resume_node.is_none_or(|r| r > 1000)));
+    assert!(overlapping
+        .iter()
+        .all(|c| c.entry_node <= 1100 && c.resume_node.is_none_or(|r| r > 1000)));
 }
 
 #[test]
@@ -452,7 +469,10 @@ fn calls_never_returned_stay_open_to_the_end() {
     let calls = index.calls();
     assert_eq!(calls.len(), 1);
     let c = calls.get(0).unwrap();
-    assert_eq!((c.entry_node, c.resume_node, c.function, c.call_pc), (1, None, 0x1040, 0x1000));
+    assert_eq!(
+        (c.entry_node, c.resume_node, c.function, c.call_pc),
+        (1, None, 0x1040, 0x1000)
+    );
     assert_eq!(calls.stack_at(2).len(), 1);
     assert!(calls.stack_at(0).is_empty());
 }

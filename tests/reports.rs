@@ -9,7 +9,9 @@ use tarmac_lens::source::SliceSource;
 use tarmac_lens::symbols::SymbolTable;
 
 fn data(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(rel)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(rel)
 }
 
 fn read(p: &Path) -> Vec<u8> {
@@ -34,7 +36,11 @@ fn calltree_text(trace: &Path, elf: Option<&Path>, debug: bool) -> String {
         out.push('\n');
     }
     let root = calltree::build(&a).expect("trace has instructions");
-    let name = |addr: u64| image.as_ref().map_or(String::new(), |i| i.function_name(addr));
+    let name = |addr: u64| {
+        image
+            .as_ref()
+            .map_or(String::new(), |i| i.function_name(addr))
+    };
     out.push_str(&calltree::render(&root, &a, &name));
     out
 }
@@ -43,7 +49,12 @@ fn assert_same(got: &str, want: &str, what: &str) {
     for (i, (g, w)) in got.lines().zip(want.lines()).enumerate() {
         assert_eq!(g, w, "{}: line {} differs", what, i + 1);
     }
-    assert_eq!(got.lines().count(), want.lines().count(), "{}: line count", what);
+    assert_eq!(
+        got.lines().count(),
+        want.lines().count(),
+        "{}: line count",
+        what
+    );
     assert_eq!(got, want, "{}: bytes", what);
 }
 
@@ -97,7 +108,8 @@ fn calltree_with_symbols_matches_reference_for_generated_traces() {
             Some(&data(&format!("tracegen/{}.elf", base))),
             false,
         );
-        let want = String::from_utf8(read(&data(&format!("tracegen/{}.calltree.ref", base)))).unwrap();
+        let want =
+            String::from_utf8(read(&data(&format!("tracegen/{}.calltree.ref", base)))).unwrap();
         assert_same(&got, &want, &base);
     }
 }
