@@ -8,6 +8,7 @@
 //! [`parse::Parser`] (typed records) -> consumers such as [`stats`] and
 //! [`dump`].
 
+pub mod browse;
 pub mod dump;
 pub mod engine;
 pub mod expr;

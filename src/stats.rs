@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::lines::{Line, LineReader};
-use crate::parse::{ParseOptions, Parser, RecordKind};
+use crate::parse::{ParseOptions, Parser, Record, RecordKind};
 use crate::source::{SourceError, TraceSource};
 
 /// How many unparsed lines are listed individually.
@@ -43,33 +43,27 @@ impl Stats {
     }
 }
 
-/// Accumulates [`Stats`] line by line, so callers can drive it from any
-/// reading loop (native file, browser `Blob` slices) and report progress.
-pub struct StatsBuilder {
-    parser: Parser,
+/// Accumulates [`Stats`] from records already parsed (the indexer parses
+/// each line once and shares the record).
+pub struct StatsAccumulator {
     counts: [u64; RecordKind::NAMES.len()],
     stats: Stats,
 }
 
-impl StatsBuilder {
-    /// `sample` is the first bytes of the trace, used to detect the dialect.
-    pub fn new(opts: ParseOptions, sample: &[u8]) -> Self {
-        let parser = Parser::for_sample(opts, sample);
-        let stats = Stats {
-            dialect: parser.dialect().name().to_string(),
-            ..Stats::default()
-        };
-        StatsBuilder {
-            parser,
+impl StatsAccumulator {
+    pub fn new(dialect: &str) -> Self {
+        StatsAccumulator {
             counts: [0; RecordKind::NAMES.len()],
-            stats,
+            stats: Stats {
+                dialect: dialect.to_string(),
+                ..Stats::default()
+            },
         }
     }
 
-    pub fn add_line(&mut self, line: &Line<'_>) {
+    pub fn add_record(&mut self, line: &Line<'_>, record: &Record<'_>) {
         self.stats.lines += 1;
         self.stats.bytes = line.offset + line.text.len() as u64;
-        let record = self.parser.parse_line(line.text);
         self.counts[record.kind.index()] += 1;
         if let RecordKind::Unparsed(u) = &record.kind {
             self.stats.unparsed += 1;
@@ -86,17 +80,42 @@ impl StatsBuilder {
         }
     }
 
-    /// Finishes with the total size of the trace in bytes.
-    pub fn finish(mut self, total_bytes: u64) -> Stats {
-        self.stats.bytes = total_bytes;
+    /// The statistics so far, for a trace of `total_bytes`.
+    pub fn snapshot(&self, total_bytes: u64) -> Stats {
+        let mut stats = self.stats.clone();
+        stats.bytes = total_bytes;
         for (i, &n) in self.counts.iter().enumerate() {
             if n > 0 {
-                self.stats
-                    .records
-                    .insert(RecordKind::NAMES[i].to_string(), n);
+                stats.records.insert(RecordKind::NAMES[i].to_string(), n);
             }
         }
-        self.stats
+        stats
+    }
+}
+
+/// Accumulates [`Stats`] line by line, so callers can drive it from any
+/// reading loop (native file, browser `Blob` slices) and report progress.
+pub struct StatsBuilder {
+    parser: Parser,
+    acc: StatsAccumulator,
+}
+
+impl StatsBuilder {
+    /// `sample` is the first bytes of the trace, used to detect the dialect.
+    pub fn new(opts: ParseOptions, sample: &[u8]) -> Self {
+        let parser = Parser::for_sample(opts, sample);
+        let acc = StatsAccumulator::new(parser.dialect().name());
+        StatsBuilder { parser, acc }
+    }
+
+    pub fn add_line(&mut self, line: &Line<'_>) {
+        let record = self.parser.parse_line(line.text);
+        self.acc.add_record(line, &record);
+    }
+
+    /// Finishes with the total size of the trace in bytes.
+    pub fn finish(self, total_bytes: u64) -> Stats {
+        self.acc.snapshot(total_bytes)
     }
 }
 

@@ -66,10 +66,17 @@ pub enum Query {
     Locate(Locate),
     /// Next (`forward`) or previous node, strictly after/before `node`,
     /// whose instruction is at `pc` (Thumb bit ignored).
-    FindPc { node: NodeId, pc: u64, forward: bool },
+    FindPc {
+        node: NodeId,
+        pc: u64,
+        forward: bool,
+    },
     /// Registers after `node`; `compare` marks registers that differ from
     /// the state after that node (the previous position).
-    Registers { node: NodeId, compare: Option<NodeId> },
+    Registers {
+        node: NodeId,
+        compare: Option<NodeId>,
+    },
     /// Memory `[addr, addr+len)` after `node`, `len` at most 4096.
     Memory {
         node: NodeId,
@@ -245,7 +252,10 @@ pub enum Reply {
     /// Folds changed; the view now has this many rows, and `cursor` is the
     /// position to show (moved to the call instruction when the old one
     /// was folded away).
-    Folded { total_rows: u64, cursor: NodeId },
+    Folded {
+        total_rows: u64,
+        cursor: NodeId,
+    },
     Stack(Vec<CallFrame>),
     NodeLines(Vec<LineEffect>),
     Symbols(Vec<String>),

@@ -273,13 +273,24 @@ impl IndexBuilder {
 
     /// Feeds the next line of the trace.
     pub fn line(&mut self, line: &Line<'_>) {
+        self.line_then(line, |_| {});
+    }
+
+    /// Feeds the next line, then shows its record to `f` (so other
+    /// consumers need not parse it again).
+    pub fn line_then(&mut self, line: &Line<'_>, f: impl FnOnce(&crate::parse::Record<'_>)) {
         self.acc.parser_time_before = self.parser.current_time();
         let rec = self.parser.parse_line(line.text);
         self.engine.feed(line, &rec, &mut self.acc);
+        f(&rec);
         self.next_line = line.number + 1;
         let s = &mut self.acc.index.summary;
         s.lines = line.number;
         s.bytes = line.offset + line.text.len() as u64 + 1;
+    }
+
+    pub fn dialect(&self) -> Dialect {
+        self.parser.dialect()
     }
 
     /// The index so far (complete up to the last finished interval).
@@ -351,6 +362,11 @@ impl Index {
         &self.opts
     }
 
+    /// The trace's dialect (forced or detected).
+    pub fn dialect(&self) -> Dialect {
+        self.dialect
+    }
+
     pub fn summary(&self) -> IndexSummary {
         self.summary
     }
@@ -418,6 +434,9 @@ impl Index {
         };
         let mut next_line = cp.line;
         while let Some(line) = reader.next_line()? {
+            if !adapter.inner.line(&line) {
+                return Ok(());
+            }
             let rec = parser.parse_line(line.text);
             engine.feed(&line, &rec, &mut adapter);
             next_line = line.number + 1;
@@ -427,6 +446,115 @@ impl Index {
         }
         engine.finish(end, next_line, &mut adapter);
         Ok(())
+    }
+
+    /// Calls `f(line, node)` for `count` lines from `first_line`, where
+    /// `node` is the node the line belongs to (lines before the first event
+    /// belong to node 0). Stops early at the end of the indexed part.
+    pub fn scan_lines(
+        &self,
+        source: &mut dyn TraceSource,
+        first_line: u64,
+        count: u64,
+        f: &mut dyn FnMut(u64, &[u8], u64),
+    ) -> Result<(), QueryError> {
+        if count == 0 {
+            return Ok(());
+        }
+        let last_line = first_line.saturating_add(count - 1);
+        let mut k = self
+            .checkpoints
+            .partition_point(|c| c.line <= first_line)
+            .saturating_sub(1);
+        // Lines wait until the node that holds them closes.
+        struct Lines<'f> {
+            first: u64,
+            last: u64,
+            pending: Vec<(u64, Vec<u8>)>,
+            f: &'f mut dyn FnMut(u64, &[u8], u64),
+            done: bool,
+        }
+        impl Lines<'_> {
+            fn flush_until(&mut self, end_line: u64, node: u64) {
+                let mut i = 0;
+                while i < self.pending.len() && self.pending[i].0 < end_line {
+                    let (n, ref t) = self.pending[i];
+                    (self.f)(n, t, node);
+                    if n >= self.last {
+                        self.done = true;
+                    }
+                    i += 1;
+                }
+                self.pending.drain(..i);
+            }
+        }
+        impl ReplayObserver for Lines<'_> {
+            fn line(&mut self, line: &Line<'_>) -> bool {
+                if line.number > self.last + 4096 || self.done {
+                    return false;
+                }
+                if line.number >= self.first && line.number <= self.last {
+                    self.pending.push((line.number, line.text.to_vec()));
+                }
+                true
+            }
+            fn node(&mut self, n: &NodeInfo, _e: &Engine) -> bool {
+                self.flush_until(n.first_line + n.lines, n.index);
+                !self.done
+            }
+        }
+        let mut obs = Lines {
+            first: first_line,
+            last: last_line,
+            pending: Vec::new(),
+            f,
+            done: false,
+        };
+        while k < self.checkpoints.len() && !obs.done {
+            self.replay(source, k, &mut obs)?;
+            // Lines after the last node of the indexed part (an open node).
+            if k + 1 == self.checkpoints.len() && !obs.pending.is_empty() {
+                let node = self.summary.nodes.saturating_sub(1);
+                obs.flush_until(u64::MAX, node);
+            }
+            k += 1;
+        }
+        Ok(())
+    }
+
+    /// The next (or previous) node strictly after (before) `node` whose
+    /// instruction address is `pc` (Thumb bit ignored).
+    pub fn find_pc(
+        &self,
+        source: &mut dyn TraceSource,
+        node: u64,
+        pc: u64,
+        forward: bool,
+    ) -> Result<Option<NodeInfo>, QueryError> {
+        let want = pc & !1;
+        let start = self.interval_of(node);
+        let mut found: Option<NodeInfo> = None;
+        let mut k = start as i64;
+        while k >= 0 && (k as usize) < self.checkpoints.len() {
+            let mut scan = |n: &NodeInfo| {
+                let hit = n.pc != crate::engine::INVALID_PC && n.pc & !1 == want;
+                if forward {
+                    if n.index > node && hit {
+                        found = Some(*n);
+                        return false;
+                    }
+                } else if n.index < node && hit {
+                    found = Some(*n);
+                }
+                forward || n.index < node
+            };
+            self.scan_nodes(source, k as usize, &mut scan)?;
+            if found.is_some() {
+                return Ok(found);
+            }
+            k += if forward { 1 } else { -1 };
+        }
+        Ok(None)
     }
 
     /// The node with the given index.
@@ -924,9 +1052,12 @@ impl ReplayObserver for Writes<'_> {
     }
 }
 
-/// What a replay reports; `node` returns false to stop.
+/// What a replay reports; `node` and `line` return false to stop.
 #[allow(unused_variables)]
 trait ReplayObserver {
+    fn line(&mut self, line: &Line<'_>) -> bool {
+        true
+    }
     fn node(&mut self, n: &NodeInfo, e: &Engine) -> bool {
         true
     }

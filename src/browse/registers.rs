@@ -1,0 +1,226 @@
+//! Register panels as the browser shows them: hex text with `??` for
+//! unknown bytes, floating-point values in decimal, psr flags spelled out,
+//! and which registers differ from a compared state.
+
+use super::protocol::{RegCell, RegPanel, RegistersReply};
+use crate::parse::{RegClass, RegId};
+use crate::state::regfile::{self, RegFile};
+
+fn hex_text(rf: &RegFile, off: usize, size: usize) -> (String, bool) {
+    let mut s = String::with_capacity(size * 2);
+    let mut all = true;
+    for i in (0..size).rev() {
+        if rf.known[off + i] != 0 {
+            s.push_str(&format!("{:02x}", rf.bytes[off + i]));
+        } else {
+            s.push_str("??");
+            all = false;
+        }
+    }
+    (s, all)
+}
+
+fn differs(a: &RegFile, b: &RegFile, off: usize, size: usize) -> bool {
+    (off..off + size)
+        .any(|i| a.known[i] != b.known[i] || (a.known[i] != 0 && a.bytes[i] != b.bytes[i]))
+}
+
+fn cell(name: String, rf: &RegFile, cmp: Option<&RegFile>, off: usize, size: usize) -> RegCell {
+    let (text, known) = hex_text(rf, off, size);
+    RegCell {
+        name,
+        text,
+        known,
+        changed: cmp.is_some_and(|c| differs(rf, c, off, size)),
+        decoded: None,
+    }
+}
+
+fn psr_flags(v: u64) -> String {
+    let flag = |bit: u32, c: char| {
+        if v >> bit & 1 == 1 {
+            c
+        } else {
+            c.to_ascii_lowercase()
+        }
+    };
+    format!(
+        "{}{}{}{}",
+        flag(31, 'N'),
+        flag(30, 'Z'),
+        flag(29, 'C'),
+        flag(28, 'V')
+    )
+}
+
+/// Shortest decimal that reads back as the same float, as people expect.
+fn float_text(bits: u64, double: bool) -> String {
+    if double {
+        let v = f64::from_bits(bits);
+        format!("{}", v)
+    } else {
+        let v = f32::from_bits(bits as u32);
+        format!("{}", v)
+    }
+}
+
+/// Builds every panel for the state `rf` (after a node whose instruction
+/// address is `pc`), marking changes against `cmp`.
+pub fn panels(rf: &RegFile, cmp: Option<&RegFile>, node: u64, pc: Option<u64>) -> RegistersReply {
+    let aarch64 = rf.iflags() & regfile::IFLAG_AARCH64 != 0;
+    let mut core = Vec::new();
+    if aarch64 {
+        for i in 0..31u8 {
+            let (o, s) = regfile::location(RegId::new(RegClass::X, i), true);
+            core.push(cell(format!("x{}", i), rf, cmp, o, s));
+        }
+        core.push(cell("sp".into(), rf, cmp, regfile::XSP, 8));
+    } else {
+        for i in 0..13u8 {
+            let (o, s) = regfile::location(RegId::new(RegClass::R, i), false);
+            core.push(cell(format!("r{}", i), rf, cmp, o, s));
+        }
+        let (o, s) = regfile::location(RegId::new(RegClass::R, 13), false);
+        core.push(cell("sp".into(), rf, cmp, o, s));
+        let (o, s) = regfile::location(RegId::new(RegClass::R, 14), false);
+        core.push(cell("lr".into(), rf, cmp, o, s));
+    }
+    core.push(RegCell {
+        name: "pc".into(),
+        text: pc.map_or_else(
+            || "?".repeat(if aarch64 { 16 } else { 8 }),
+            |p| {
+                let p = p & !1;
+                if aarch64 {
+                    format!("{:016x}", p)
+                } else {
+                    format!("{:08x}", p)
+                }
+            },
+        ),
+        known: pc.is_some(),
+        changed: false,
+        decoded: None,
+    });
+    let mut psr = cell("psr".into(), rf, cmp, regfile::PSR, 4);
+    psr.decoded = rf.value(regfile::PSR, 4).map(psr_flags);
+    core.push(psr);
+    for (name, off) in [
+        ("fpsr", regfile::FPSR),
+        ("fpcr", regfile::FPCR),
+        ("fpscr", regfile::FPSCR),
+    ] {
+        if rf.known[off..off + 4].iter().any(|&k| k != 0) {
+            core.push(cell(name.into(), rf, cmp, off, 4));
+        }
+    }
+
+    let mut single = Vec::new();
+    let mut double = Vec::new();
+    for i in 0..32u8 {
+        let (o, s) = regfile::location(RegId::new(RegClass::S, i), aarch64);
+        let mut c = cell(format!("s{}", i), rf, cmp, o, s);
+        c.decoded = rf.value(o, 4).map(|v| float_text(v, false));
+        single.push(c);
+        let (o, s) = regfile::location(RegId::new(RegClass::D, i), aarch64);
+        let mut c = cell(format!("d{}", i), rf, cmp, o, s);
+        c.decoded = rf.value(o, 8).map(|v| float_text(v, true));
+        double.push(c);
+    }
+    let mut neon = Vec::new();
+    for i in 0..32u8 {
+        let (o, s) = regfile::location(RegId::new(RegClass::Q, i), aarch64);
+        neon.push(cell(format!("q{}", i), rf, cmp, o, s));
+    }
+    let mut mve = Vec::new();
+    for i in 0..8u8 {
+        let (o, s) = regfile::location(RegId::new(RegClass::Q, i), false);
+        mve.push(cell(format!("q{}", i), rf, cmp, o, s));
+    }
+    mve.push(cell("vpr".into(), rf, cmp, regfile::VPR, 4));
+    // SVE: show as many bytes as any z register ever had written (the
+    // vector length the trace used), at least the 16 NEON bytes.
+    let mut vl = 16;
+    for i in 0..32 {
+        let base = regfile::Z_BASE + i * regfile::Z_STRIDE;
+        if let Some(last) = rf.known[base..base + regfile::Z_STRIDE]
+            .iter()
+            .rposition(|&k| k != 0)
+        {
+            vl = vl.max((last + 16) & !15);
+        }
+    }
+    let mut sve = Vec::new();
+    for i in 0..32u8 {
+        let (o, _) = regfile::location(RegId::new(RegClass::Z, i), true);
+        sve.push(cell(format!("z{}", i), rf, cmp, o, vl));
+    }
+    for i in 0..16u8 {
+        let (o, _) = regfile::location(RegId::new(RegClass::P, i), true);
+        sve.push(cell(format!("p{}", i), rf, cmp, o, vl / 8));
+    }
+    let panel = |kind: &str, title: &str, cells| RegPanel {
+        kind: kind.into(),
+        title: title.into(),
+        cells,
+    };
+    RegistersReply {
+        node,
+        aarch64,
+        panels: vec![
+            panel("core", "Core registers", core),
+            panel("single", "Single precision", single),
+            panel("double", "Double precision", double),
+            panel("neon", "NEON", neon),
+            panel("mve", "MVE", mve),
+            panel("sve", "SVE", sve),
+        ],
+    }
+}
+
+/// Resolves a register name the person typed or clicked (`sp` and `lr`
+/// follow the execution state).
+pub fn lookup(name: &str, aarch64: bool) -> Option<RegId> {
+    let lower = name.to_ascii_lowercase();
+    match lower.as_str() {
+        "sp" => Some(if aarch64 {
+            RegId::new(RegClass::Xsp, 0)
+        } else {
+            RegId::new(RegClass::R, 13)
+        }),
+        "lr" => Some(if aarch64 {
+            RegId::new(RegClass::X, 30)
+        } else {
+            RegId::new(RegClass::R, 14)
+        }),
+        _ => RegId::lookup(lower.as_bytes()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_bytes_and_changes() {
+        let mut a = RegFile::default();
+        a.write(regfile::IFLAGS, &[1, 0, 0, 0], &[1; 4]);
+        a.write(8, &[0x34, 0x12], &[1, 1]);
+        let mut b = a.clone();
+        b.write(8, &[0x35], &[1]);
+        let r = panels(&b, Some(&a), 5, Some(0x1001));
+        let core = &r.panels[0];
+        let x1 = core.cells.iter().find(|c| c.name == "x1").unwrap();
+        assert_eq!(x1.text, "????????????1235");
+        assert!(x1.changed && !x1.known);
+        let x0 = core.cells.iter().find(|c| c.name == "x0").unwrap();
+        assert!(!x0.changed);
+        let pc = core.cells.iter().find(|c| c.name == "pc").unwrap();
+        assert_eq!(pc.text, "0000000000001000");
+        assert!(r.aarch64);
+        assert_eq!(psr_flags(0x6000_0000), "nZCv");
+        assert_eq!(float_text(0x3f80_0000, false), "1");
+        assert_eq!(lookup("SP", true), Some(RegId::new(RegClass::Xsp, 0)));
+        assert_eq!(lookup("x3", true), Some(RegId::new(RegClass::X, 3)));
+    }
+}

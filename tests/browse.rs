@@ -1,0 +1,273 @@
+//! The browser's session answering the page's queries, natively: what the
+//! worker will answer in the page.
+
+use std::path::Path;
+
+use tarmac_lens::browse::protocol::*;
+use tarmac_lens::browse::Session;
+use tarmac_lens::parse::ParseOptions;
+use tarmac_lens::source::SliceSource;
+use tarmac_lens::stats;
+
+fn data(rel: &str) -> Vec<u8> {
+    std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data")
+            .join(rel),
+    )
+    .unwrap()
+}
+
+fn open(bytes: &[u8]) -> Session<SliceSource<'_>> {
+    let mut s = Session::open(SliceSource(bytes), ParseOptions::default()).unwrap();
+    while !s.index_step(1 << 20).unwrap().complete {}
+    s
+}
+
+fn rows(s: &mut Session<SliceSource<'_>>, view: u32, first: u64, count: u32) -> RowsReply {
+    match s.answer(Query::Rows { view, first, count }) {
+        Reply::Rows(r) => r,
+        other => panic!("{:?}", other),
+    }
+}
+
+fn node(reply: Reply) -> NodeView {
+    match reply {
+        Reply::Node(Some(n)) => n,
+        other => panic!("{:?}", other),
+    }
+}
+
+#[test]
+fn browse_while_indexing_then_stats() {
+    let bytes = data("ttu/quicksort.tarmac");
+    let mut s = Session::open(SliceSource(&bytes), ParseOptions::default()).unwrap();
+    let p = s.index_step(16 << 10).unwrap();
+    assert!(!p.complete && p.done_bytes > 0 && p.lines > 0);
+    // The first screenful is there before indexing ends.
+    let r = rows(&mut s, 0, 0, 30);
+    assert_eq!(r.rows.len(), 30);
+    let text: Vec<&str> = std::str::from_utf8(&bytes).unwrap().lines().collect();
+    for (i, row) in r.rows.iter().enumerate() {
+        match row {
+            Row::Line { line, text: t, .. } => {
+                assert_eq!(*line, i as u64 + 1);
+                assert_eq!(t, text[i]);
+            }
+            Row::Fold { .. } => panic!("no folds yet"),
+        }
+    }
+    // Beyond the indexed part there is nothing yet.
+    let beyond = rows(&mut s, 0, r.total_rows + 10, 5);
+    assert!(beyond.rows.is_empty());
+    let mut last = p;
+    while !last.complete {
+        let p = s.index_step(16 << 10).unwrap();
+        assert!(p.done_bytes >= last.done_bytes && p.lines >= last.lines);
+        last = p;
+    }
+    assert_eq!(last.done_bytes, bytes.len() as u64);
+    let whole = stats::compute(SliceSource(&bytes), ParseOptions::default(), |_| {}).unwrap();
+    assert_eq!(s.stats().unwrap(), &whole);
+    assert_eq!(rows(&mut s, 0, 0, 1).total_rows, text.len() as u64);
+}
+
+#[test]
+fn stepping_registers_memory_and_writes() {
+    let bytes = data("ttu/quicksort.tarmac");
+    let mut s = open(&bytes);
+    let start = node(s.answer(Query::Locate(Locate::Start)));
+    let next = node(s.answer(Query::Step {
+        view: 0,
+        node: start.node,
+        delta: 1,
+    }));
+    assert_eq!(next.node, start.node + 1);
+    let back = node(s.answer(Query::Step {
+        view: 0,
+        node: next.node,
+        delta: -1,
+    }));
+    assert_eq!(back.node, start.node);
+    // Line 4290 holds the first instruction of the call to 0x80ec.
+    let at = node(s.answer(Query::Locate(Locate::Line(4290))));
+    assert_eq!((at.first_line, at.time, at.pc), (4290, 2030, Some(0x80ec)));
+    let t = node(s.answer(Query::Locate(Locate::Time(2030))));
+    assert_eq!(t.node, at.node);
+    // Registers after the BL at line 4288 show lr = 0x802c, changed.
+    let bl = node(s.answer(Query::Locate(Locate::Line(4288))));
+    let Reply::Registers(r) = s.answer(Query::Registers {
+        node: bl.node,
+        compare: Some(bl.node - 1),
+    }) else {
+        panic!()
+    };
+    assert!(r.aarch64);
+    let x30 = r.panels[0].cells.iter().find(|c| c.name == "x30").unwrap();
+    assert_eq!(x30.text, "000000000000802c");
+    assert!(x30.changed);
+    let pc = r.panels[0].cells.iter().find(|c| c.name == "pc").unwrap();
+    assert_eq!(pc.text, "0000000000008028");
+    // Previous write of x30 from a later node is the BL's node.
+    let w = node(s.answer(Query::Write {
+        node: at.node,
+        target: WriteTarget::Register("x30".into()),
+        forward: false,
+    }));
+    assert_eq!(w.node, bl.node);
+    // sp as an expression, and memory around it.
+    let Reply::Value(sp) = s.answer(Query::Eval {
+        node: at.node,
+        expr: "sp".into(),
+    }) else {
+        panic!()
+    };
+    let Reply::Value(sp16) = s.answer(Query::Eval {
+        node: at.node,
+        expr: "sp+0x10".into(),
+    }) else {
+        panic!()
+    };
+    assert_eq!(sp16, sp + 0x10);
+    assert!(matches!(
+        s.answer(Query::Eval {
+            node: at.node,
+            expr: "nosuchsymbol".into()
+        }),
+        Reply::Error(_)
+    ));
+    let Reply::Memory(m) = s.answer(Query::Memory {
+        node: at.node,
+        addr: sp,
+        len: 64,
+        compare: None,
+    }) else {
+        panic!()
+    };
+    assert_eq!(m.bytes.len(), 64);
+    assert!(m.known.iter().any(|&k| k));
+    // The PC search finds the next visit of the same instruction.
+    let entry = node(s.answer(Query::Locate(Locate::Line(177))));
+    assert_eq!(entry.pc, Some(0x8038));
+    let again = node(s.answer(Query::FindPc {
+        node: entry.node,
+        pc: 0x8038,
+        forward: true,
+    }));
+    assert!(again.node > entry.node && again.pc == entry.pc);
+    let back = node(s.answer(Query::FindPc {
+        node: again.node,
+        pc: 0x8038,
+        forward: false,
+    }));
+    assert_eq!(back.node, entry.node);
+    assert_eq!(
+        s.answer(Query::FindPc {
+            node: entry.node,
+            pc: 0x8038,
+            forward: false
+        }),
+        Reply::Node(None)
+    );
+    let lines = s.answer(Query::NodeLines { node: bl.node });
+    let Reply::NodeLines(l) = lines else { panic!() };
+    assert_eq!(l.len(), 2);
+    assert_eq!(l[1].target, Some(WriteTarget::Register("x30".into())));
+}
+
+#[test]
+fn folding_hides_a_call_behind_one_row() {
+    let bytes = data("tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac");
+    let elf = data("tracegen/quicksort-aarch64-O2-fastmodel-2M.elf");
+    let mut s = open(&bytes);
+    assert!(s.load_elf(&elf, 0, false).unwrap() > 10);
+    let total = rows(&mut s, 1, 0, 1).total_rows;
+    // Find the first BL and fold the call it makes.
+    let r = rows(&mut s, 1, 0, 1000);
+    let bl = r
+        .rows
+        .iter()
+        .find_map(|row| match row {
+            Row::Line {
+                text,
+                node,
+                branch_symbol,
+                ..
+            } if text.contains(" BL ") => Some((*node, branch_symbol.clone())),
+            _ => None,
+        })
+        .expect("a BL near the start");
+    assert!(
+        bl.1.as_deref().is_some_and(|s| !s.is_empty()),
+        "branch target named: {:?}",
+        bl.1
+    );
+    let Reply::Folded { total_rows, cursor } = s.answer(Query::Fold {
+        view: 1,
+        node: bl.0,
+        op: FoldOp::FoldCall,
+    }) else {
+        panic!()
+    };
+    assert!(total_rows < total);
+    assert_eq!(cursor, bl.0);
+    let r = rows(&mut s, 1, 0, 1000);
+    let fold = r.rows.iter().find_map(|row| match row {
+        Row::Fold {
+            name, call_node, ..
+        } => Some((name.clone(), *call_node)),
+        _ => None,
+    });
+    let (name, call_node) = fold.expect("a fold row");
+    assert_eq!(call_node, bl.0);
+    assert!(!name.is_empty());
+    // Stepping over the fold lands after the call.
+    let after = node(s.answer(Query::Step {
+        view: 1,
+        node: bl.0,
+        delta: 1,
+    }));
+    let Reply::Stack(stack) = s.answer(Query::CallStack { node: bl.0 + 1 }) else {
+        panic!()
+    };
+    let inner = stack.last().unwrap();
+    assert_eq!(Some(after.node), inner.resume_node);
+    let before = node(s.answer(Query::Step {
+        view: 1,
+        node: after.node,
+        delta: -1,
+    }));
+    assert_eq!(before.node, bl.0);
+    // Another view is unaffected; fold all / unfold all.
+    assert_eq!(rows(&mut s, 2, 0, 1).total_rows, total);
+    let Reply::Folded {
+        total_rows: all, ..
+    } = s.answer(Query::Fold {
+        view: 2,
+        node: 0,
+        op: FoldOp::FoldAll,
+    })
+    else {
+        panic!()
+    };
+    assert!(all <= total_rows && all < total);
+    let Reply::Folded {
+        total_rows: none, ..
+    } = s.answer(Query::Fold {
+        view: 2,
+        node: 0,
+        op: FoldOp::UnfoldAll,
+    })
+    else {
+        panic!()
+    };
+    assert_eq!(none, total);
+    // Row of a node inside the fold is the fold's row.
+    let Reply::Row(row) = s.answer(Query::RowOfNode {
+        view: 1,
+        node: bl.0 + 2,
+    }) else {
+        panic!()
+    };
+    assert!(matches!(rows(&mut s, 1, row, 1).rows[0], Row::Fold { .. }));
+}
