@@ -76,6 +76,8 @@ impl IndexJob {
                             }
                         }
                     }
+                    // Browsing-session messages; this job only counts records.
+                    ToPage::Indexing(_) | ToPage::Answer { .. } | ToPage::ElfLoaded { .. } => {}
                     ToPage::Progress { done, total } => {
                         on_event(IndexEvent::Progress { done, total })
                     }

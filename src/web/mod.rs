@@ -6,6 +6,7 @@
 //! messages, reading the dropped file through [`blob_source::BlobSource`].
 
 pub mod blob_source;
+pub mod client;
 pub mod components;
 pub mod format;
 pub mod indexer;

@@ -6,7 +6,15 @@
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::JsValue;
 
+use crate::browse::protocol::{Progress, Query, Reply};
 use crate::stats::Stats;
+
+/// How to read a trace (the CLI's `--implicit-thumb` and `--bi`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OpenOptions {
+    pub implicit_thumb: bool,
+    pub big_endian: bool,
+}
 
 /// Page -> worker.
 #[derive(Debug, Serialize, Deserialize)]
@@ -16,6 +24,21 @@ pub enum ToWorker {
         #[serde(with = "serde_wasm_bindgen::preserve")]
         file: web_sys::File,
     },
+    /// Open this file for browsing: index it in steps, answering queries
+    /// between steps.
+    Open {
+        #[serde(with = "serde_wasm_bindgen::preserve")]
+        file: web_sys::File,
+        options: OpenOptions,
+    },
+    /// Load ELF symbols for the open trace.
+    LoadElf {
+        #[serde(with = "serde_wasm_bindgen::preserve")]
+        file: web_sys::File,
+        load_offset: i64,
+    },
+    /// A browser query; the answer comes back as [`ToPage::Answer`] with the same id.
+    Ask { id: u32, query: Query },
 }
 
 /// Worker -> page.
@@ -31,6 +54,15 @@ pub enum ToPage {
     },
     Finished {
         stats: Box<Stats>,
+    },
+    /// Indexing progress of an open trace.
+    Indexing(Progress),
+    Answer {
+        id: u32,
+        reply: Box<Reply>,
+    },
+    ElfLoaded {
+        symbols: usize,
     },
     /// Reading the file failed (the browser's reason).
     Failed {

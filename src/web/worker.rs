@@ -1,17 +1,22 @@
-//! The indexing worker: receives a `File`, streams it through the parser and
-//! reports progress and the final [`Stats`](crate::stats::Stats).
+//! The worker: owns the dropped `File` and everything computed from it.
+//!
+//! `Index` computes record statistics (the summary page). `Open` starts a
+//! browsing [`Session`]: indexing runs in steps of a few megabytes, each
+//! scheduled as its own task, so that queries from the page are answered
+//! between steps — the trace can be browsed while it is still indexing.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
+use crate::browse::Session;
 use crate::parse::ParseOptions;
 use crate::stats::compute;
 
 use super::blob_source::BlobSource;
-use super::protocol::{decode, encode, ToPage, ToWorker};
+use super::protocol::{decode, encode, OpenOptions, ToPage, ToWorker};
 
 fn scope() -> DedicatedWorkerGlobalScope {
     js_sys::global().unchecked_into()
@@ -30,11 +35,39 @@ pub fn post(msg: &ToPage) {
     }
 }
 
+/// Bytes indexed per task: large enough that per-task overhead vanishes,
+/// small enough (a few ms) that queries never wait long.
+const STEP_BYTES: u64 = 2 << 20;
+
+struct Open {
+    session: Session<BlobSource>,
+    big_endian: bool,
+}
+
+thread_local! {
+    static OPEN: RefCell<Option<Open>> = const { RefCell::new(None) };
+    /// Bumped per opened file, so steps of an abandoned file stop.
+    static GENERATION: Cell<u32> = const { Cell::new(0) };
+    static LAST_PROGRESS: Cell<f64> = const { Cell::new(f64::NEG_INFINITY) };
+}
+
 /// Installs the message handler and tells the page it may send work.
 pub fn start_worker() {
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(|event: MessageEvent| {
         match decode::<ToWorker>(event.data()) {
             Ok(ToWorker::Index { file }) => index(file),
+            Ok(ToWorker::Open { file, options }) => open(file, options),
+            Ok(ToWorker::LoadElf { file, load_offset }) => load_elf(file, load_offset),
+            Ok(ToWorker::Ask { id, query }) => {
+                let reply = OPEN.with(|o| match o.borrow_mut().as_mut() {
+                    Some(open) => open.session.answer(query),
+                    None => crate::browse::protocol::Reply::Error("no trace is open".into()),
+                });
+                post(&ToPage::Answer {
+                    id,
+                    reply: Box::new(reply),
+                });
+            }
             Err(e) => post(&ToPage::Failed {
                 message: format!("unexpected message from the page: {e}"),
             }),
@@ -50,6 +83,10 @@ pub fn start_worker() {
 /// rare enough not to flood the page's event loop.
 const PROGRESS_INTERVAL_MS: f64 = 50.0;
 
+fn now() -> f64 {
+    scope().performance().map_or(0.0, |p| p.now())
+}
+
 fn index(file: web_sys::File) {
     let total = file.size() as u64;
     let source = match BlobSource::new(file.into()) {
@@ -59,8 +96,6 @@ fn index(file: web_sys::File) {
             return;
         }
     };
-    let performance = scope().performance();
-    let now = move || performance.as_ref().map_or(0.0, |p| p.now());
     let last = Cell::new(f64::NEG_INFINITY);
     let result = compute(source, ParseOptions::default(), |done| {
         let t = now();
@@ -74,5 +109,111 @@ fn index(file: web_sys::File) {
             stats: Box::new(stats),
         }),
         Err(e) => post(&ToPage::Failed { message: e.0 }),
+    }
+}
+
+fn open(file: web_sys::File, options: OpenOptions) {
+    let source = match BlobSource::new(file.into()) {
+        Ok(s) => s,
+        Err(e) => {
+            post(&ToPage::Failed { message: e.0 });
+            return;
+        }
+    };
+    let parse = ParseOptions {
+        implicit_thumb: options.implicit_thumb,
+        big_endian: options.big_endian,
+        dialect: None,
+    };
+    match Session::open(source, parse) {
+        Ok(session) => {
+            OPEN.with(|o| {
+                *o.borrow_mut() = Some(Open {
+                    session,
+                    big_endian: options.big_endian,
+                })
+            });
+            let generation = GENERATION.with(|g| {
+                g.set(g.get() + 1);
+                g.get()
+            });
+            LAST_PROGRESS.with(|l| l.set(f64::NEG_INFINITY));
+            // The first step runs now, so the first screenful is there at once.
+            step(generation);
+        }
+        Err(e) => post(&ToPage::Failed { message: e.0 }),
+    }
+}
+
+/// Indexes one step and schedules the next as a separate task.
+fn step(generation: u32) {
+    if GENERATION.with(|g| g.get()) != generation {
+        return;
+    }
+    let result = OPEN.with(|o| {
+        o.borrow_mut().as_mut().map(|open| {
+            open.session
+                .index_step(STEP_BYTES)
+                .map(|p| (p, open.session.stats().cloned()))
+        })
+    });
+    let Some(result) = result else { return };
+    match result {
+        Ok((progress, stats)) => {
+            let t = now();
+            let due = LAST_PROGRESS.with(|l| t - l.get() >= PROGRESS_INTERVAL_MS);
+            if due || progress.complete {
+                LAST_PROGRESS.with(|l| l.set(t));
+                post(&ToPage::Indexing(progress.clone()));
+            }
+            if progress.complete {
+                if let Some(stats) = stats {
+                    post(&ToPage::Finished {
+                        stats: Box::new(stats),
+                    });
+                }
+                return;
+            }
+            let next = Closure::once_into_js(move || step(generation));
+            if scope()
+                .set_timeout_with_callback_and_timeout_and_arguments_0(next.unchecked_ref(), 0)
+                .is_err()
+            {
+                post(&ToPage::Failed {
+                    message: "cannot schedule indexing in the worker".into(),
+                });
+            }
+        }
+        Err(e) => post(&ToPage::Failed { message: e.0 }),
+    }
+}
+
+fn load_elf(file: web_sys::File, load_offset: i64) {
+    let name = file.name();
+    let bytes = match BlobSource::new(file.into()).and_then(|mut src| {
+        let len = crate::source::TraceSource::len(&src) as usize;
+        let mut buf = vec![0u8; len];
+        crate::source::TraceSource::read_at(&mut src, 0, &mut buf).map(|_| buf)
+    }) {
+        Ok(b) => b,
+        Err(e) => {
+            post(&ToPage::Failed {
+                message: format!("{name}: {}", e.0),
+            });
+            return;
+        }
+    };
+    let result = OPEN.with(|o| match o.borrow_mut().as_mut() {
+        Some(open) => {
+            let be = open.big_endian;
+            open.session.load_elf(&bytes, load_offset, be)
+        }
+        None => Err("open a trace before its ELF image".into()),
+    });
+    match result {
+        Ok(symbols) => post(&ToPage::ElfLoaded { symbols }),
+        Err(e) => post(&ToPage::Failed {
+            message: format!("{name}: {e}"),
+        }),
     }
 }

@@ -1,0 +1,200 @@
+//! Page side of a browsing session: starts the worker, sends it the `File`
+//! once it is listening, and routes its answers to the callbacks that asked.
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{ErrorEvent, Event, MessageEvent, Worker};
+
+pub use super::protocol::OpenOptions;
+use super::protocol::{decode, encode, ToPage, ToWorker};
+use crate::browse::protocol::{Progress, Query, Reply};
+use crate::stats::Stats;
+
+/// Where Trunk puts the worker's loader (see index.html, `data-loader-shim`).
+pub const WORKER_URL: &str = "./tarmac-lens-worker_loader.js";
+
+/// What the page learns about the open trace, besides query answers.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ClientEvent {
+    Progress(Progress),
+    /// Record statistics, when indexing completes.
+    Stats(Rc<Stats>),
+    ElfLoaded {
+        symbols: usize,
+    },
+    Failed(String),
+}
+
+type ReplyFn = Box<dyn FnOnce(Reply)>;
+/// The worker's handlers, kept alive as long as the session.
+type Handler<E> = RefCell<Option<Closure<dyn FnMut(E)>>>;
+
+struct Inner {
+    worker: Worker,
+    ready: Cell<bool>,
+    /// Messages waiting for the worker to say it listens.
+    queued: RefCell<Vec<JsValue>>,
+    next_id: Cell<u32>,
+    pending: RefCell<HashMap<u32, ReplyFn>>,
+    _on_message: Handler<MessageEvent>,
+    _on_error: Handler<Event>,
+}
+
+impl Inner {
+    fn send(&self, msg: &ToWorker) -> Result<(), String> {
+        let value = encode(msg)?;
+        if self.ready.get() {
+            self.worker
+                .post_message(&value)
+                .map_err(|e| format!("cannot message the worker: {e:?}"))
+        } else {
+            self.queued.borrow_mut().push(value);
+            Ok(())
+        }
+    }
+}
+
+impl Drop for Inner {
+    fn drop(&mut self) {
+        self.worker.set_onmessage(None);
+        self.worker.set_onerror(None);
+        self.worker.terminate();
+    }
+}
+
+/// A browsing session in a worker. Cheap to clone; the worker stops when the
+/// last clone is dropped.
+#[derive(Clone)]
+pub struct TraceClient {
+    inner: Rc<Inner>,
+}
+
+impl PartialEq for TraceClient {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.inner, &other.inner)
+    }
+}
+
+impl TraceClient {
+    pub fn open(
+        file: web_sys::File,
+        opts: OpenOptions,
+        on_event: impl Fn(ClientEvent) + 'static,
+    ) -> Result<TraceClient, String> {
+        Self::open_with_url(WORKER_URL, file, opts, on_event)
+    }
+
+    pub fn open_with_url(
+        url: &str,
+        file: web_sys::File,
+        opts: OpenOptions,
+        on_event: impl Fn(ClientEvent) + 'static,
+    ) -> Result<TraceClient, String> {
+        let worker =
+            Worker::new(url).map_err(|e| format!("cannot start the worker ({url}): {e:?}"))?;
+        let inner = Rc::new(Inner {
+            worker: worker.clone(),
+            ready: Cell::new(false),
+            queued: RefCell::new(Vec::new()),
+            next_id: Cell::new(0),
+            pending: RefCell::new(HashMap::new()),
+            _on_message: RefCell::new(None),
+            _on_error: RefCell::new(None),
+        });
+        inner.send(&ToWorker::Open {
+            file,
+            options: opts,
+        })?;
+        let on_event = Rc::new(on_event);
+        // Weak: the closures must not keep the worker alive by themselves.
+        let weak = Rc::downgrade(&inner);
+        let on_message = {
+            let on_event = on_event.clone();
+            Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
+                let Some(inner) = weak.upgrade() else { return };
+                let msg = match decode::<ToPage>(event.data()) {
+                    Ok(m) => m,
+                    Err(e) => {
+                        on_event(ClientEvent::Failed(format!(
+                            "unreadable message from the worker: {e}"
+                        )));
+                        return;
+                    }
+                };
+                match msg {
+                    ToPage::Ready => {
+                        inner.ready.set(true);
+                        for value in inner.queued.borrow_mut().drain(..) {
+                            if let Err(e) = inner.worker.post_message(&value) {
+                                on_event(ClientEvent::Failed(format!(
+                                    "cannot message the worker: {e:?}"
+                                )));
+                            }
+                        }
+                    }
+                    ToPage::Indexing(p) => on_event(ClientEvent::Progress(p)),
+                    ToPage::Finished { stats } => on_event(ClientEvent::Stats(Rc::new(*stats))),
+                    ToPage::Answer { id, reply } => {
+                        let cb = inner.pending.borrow_mut().remove(&id);
+                        if let Some(cb) = cb {
+                            cb(*reply);
+                        }
+                    }
+                    ToPage::ElfLoaded { symbols } => on_event(ClientEvent::ElfLoaded { symbols }),
+                    ToPage::Progress { .. } => {}
+                    ToPage::Failed { message } => on_event(ClientEvent::Failed(message)),
+                    ToPage::Panicked { message } => {
+                        super::panic_hook::show_panic(&format!("in the worker: {message}"));
+                        on_event(ClientEvent::Failed(format!(
+                            "the worker crashed: {message}"
+                        )));
+                    }
+                }
+            })
+        };
+        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        let on_error = {
+            let url = url.to_string();
+            Closure::<dyn FnMut(Event)>::new(move |event: Event| {
+                let message = event
+                    .dyn_ref::<ErrorEvent>()
+                    .map(|e| e.message())
+                    .unwrap_or_default();
+                on_event(ClientEvent::Failed(if message.is_empty() {
+                    format!("the worker failed to start (is {url} served?)")
+                } else {
+                    format!("the worker failed: {message}")
+                }));
+            })
+        };
+        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        *inner._on_message.borrow_mut() = Some(on_message);
+        *inner._on_error.borrow_mut() = Some(on_error);
+        Ok(TraceClient { inner })
+    }
+
+    /// Asks the worker; `on_reply` gets the answer (answers come in the
+    /// order asked). A message that cannot be sent answers `Reply::Error`.
+    pub fn query(&self, query: Query, on_reply: impl FnOnce(Reply) + 'static) {
+        let id = self.inner.next_id.get();
+        self.inner.next_id.set(id.wrapping_add(1));
+        self.inner
+            .pending
+            .borrow_mut()
+            .insert(id, Box::new(on_reply));
+        if let Err(e) = self.inner.send(&ToWorker::Ask { id, query }) {
+            if let Some(cb) = self.inner.pending.borrow_mut().remove(&id) {
+                cb(Reply::Error(e));
+            }
+        }
+    }
+
+    /// Loads an ELF image's symbols into the session.
+    pub fn load_elf(&self, file: web_sys::File, load_offset: i64) {
+        let _ = self.inner.send(&ToWorker::LoadElf { file, load_offset });
+    }
+}
