@@ -1,0 +1,81 @@
+//! The browsing session in a worker over a `Blob`, as the page uses it:
+//! every answer equals the native session's over the same bytes.
+#![cfg(target_arch = "wasm32")]
+
+use js_sys::{Array, Uint8Array};
+use tarmac_lens::browse::protocol::*;
+use tarmac_lens::browse::Session;
+use tarmac_lens::parse::ParseOptions;
+use tarmac_lens::source::{SliceSource, TraceSource};
+use tarmac_lens::web::blob_source::BlobSource;
+use wasm_bindgen_test::*;
+use web_sys::Blob;
+
+wasm_bindgen_test_configure!(run_in_dedicated_worker);
+
+const QUICKSORT: &[u8] = include_bytes!("data/ttu/quicksort.tarmac");
+
+fn blob(bytes: &[u8]) -> Blob {
+    let parts = Array::of1(&Uint8Array::from(bytes));
+    Blob::new_with_u8_array_sequence(&parts).expect("Blob from bytes")
+}
+
+fn run<S: TraceSource>(mut s: Session<S>) -> Vec<Reply> {
+    // Small steps: many interleavings of indexing and reading.
+    while !s.index_step(8 << 10).unwrap().complete {}
+    let queries = vec![
+        Query::Rows {
+            view: 0,
+            first: 100,
+            count: 40,
+        },
+        Query::Locate(Locate::Line(4290)),
+        Query::Registers {
+            node: 2000,
+            compare: Some(1999),
+        },
+        Query::Memory {
+            node: 2000,
+            addr: 0xfff00,
+            len: 256,
+            compare: Some(10),
+        },
+        Query::Write {
+            node: 2000,
+            target: WriteTarget::Register("x30".into()),
+            forward: false,
+        },
+        Query::Eval {
+            node: 2000,
+            expr: "sp+0x10".into(),
+        },
+        Query::Fold {
+            view: 0,
+            node: 15,
+            op: FoldOp::FoldCall,
+        },
+        Query::Rows {
+            view: 0,
+            first: 0,
+            count: 100,
+        },
+        Query::CallStack { node: 1500 },
+    ];
+    queries.into_iter().map(|q| s.answer(q)).collect()
+}
+
+#[wasm_bindgen_test]
+fn blob_session_answers_like_the_native_one() {
+    let blob_session = Session::open(
+        BlobSource::new(blob(QUICKSORT)).unwrap(),
+        ParseOptions::default(),
+    )
+    .unwrap();
+    let memory_session = Session::open(SliceSource(QUICKSORT), ParseOptions::default()).unwrap();
+    let a = run(blob_session);
+    let b = run(memory_session);
+    assert_eq!(a, b);
+    assert!(matches!(a[0], Reply::Rows(ref r) if r.rows.len() == 40));
+    assert!(matches!(a[1], Reply::Node(Some(ref n)) if n.first_line == 4290 && n.time == 2030));
+    assert!(a.iter().all(|r| !matches!(r, Reply::Error(_))), "{:?}", a);
+}
