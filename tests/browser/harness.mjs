@@ -93,6 +93,15 @@ export function traces() {
       .sort()
       .map((f) => `tests/data/ttu/samples/${f}`),
     'tests/data/ttu/quicksort.tarmac',
+    'tests/data/ttu/indextest.tarmac',
+    // Every other trace of the reference tools' test data.
+    ...['calltests', 'truncate'].flatMap((dir) =>
+      fs
+        .readdirSync(path.join(ROOT, 'tests/data/ttu', dir))
+        .filter((f) => f.endsWith('.tarmac'))
+        .sort()
+        .map((f) => `tests/data/ttu/${dir}/${f}`),
+    ),
     // Parsed without --implicit-thumb it has unparsed lines, so the list of
     // unparsed lines is compared too, not only found empty.
     'tests/data/ttu/parsertest-implicit-thumb.txt',
