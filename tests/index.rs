@@ -295,6 +295,41 @@ fn queries_agree_with_sequential_replay_on_real_traces() {
             );
             assert_eq!(&r.known[..], &regs.known[..]);
         }
+        // PC search, both ways, against a linear scan.
+        for q in [t.nodes.len() / 5, t.nodes.len() / 2] {
+            let pc = t.nodes[q].0.pc;
+            if pc == tarmac_lens::engine::INVALID_PC {
+                continue;
+            }
+            let same = |n: &Node| n.pc & !1 == pc & !1;
+            let next = t.nodes[q + 1..]
+                .iter()
+                .find(|(n, _)| same(n))
+                .map(|(n, _)| n.index);
+            let prev = t.nodes[..q]
+                .iter()
+                .rev()
+                .find(|(n, _)| same(n))
+                .map(|(n, _)| n.index);
+            assert_eq!(
+                index
+                    .find_pc(&mut src, q as u64, pc, true)
+                    .unwrap()
+                    .map(|n| n.index),
+                next,
+                "{}",
+                name
+            );
+            assert_eq!(
+                index
+                    .find_pc(&mut src, q as u64, pc, false)
+                    .unwrap()
+                    .map(|n| n.index),
+                prev,
+                "{}",
+                name
+            );
+        }
         // Memory: wherever the sequential model knows a byte, the index
         // agrees (the index may know more, from reads back-dated).
         assert!(!t.mem.is_empty(), "{}", name);

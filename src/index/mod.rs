@@ -136,6 +136,9 @@ pub struct Index {
     snapshots: Vec<u8>,
     /// Per closed interval: register groups written ([`regfile::group_of`]).
     reg_groups: Vec<[u64; 2]>,
+    /// Per closed interval: a 256-bit Bloom filter of instruction addresses,
+    /// so a PC search skips intervals that never executed it.
+    pc_blooms: Vec<[u64; 4]>,
     mem: MemHistory,
     calls: CallTable,
     summary: IndexSummary,
@@ -197,6 +200,19 @@ struct Accumulator {
     /// Parser time before the line being fed (for checkpoints).
     parser_time_before: u64,
     groups: [u64; 2],
+    bloom: [u64; 4],
+}
+
+/// The two bit positions of a PC in a 256-bit Bloom filter.
+fn bloom_bits(pc: u64) -> [usize; 2] {
+    let h = (pc & !1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    [(h >> 56) as usize, ((h >> 48) & 0xff) as usize]
+}
+
+fn bloom_has(b: &[u64; 4], pc: u64) -> bool {
+    bloom_bits(pc)
+        .iter()
+        .all(|&i| b[i / 64] & (1 << (i % 64)) != 0)
 }
 
 impl Observer for Accumulator {
@@ -206,11 +222,18 @@ impl Observer for Accumulator {
             idx.first_event_line = Some(node.first_line);
         }
         idx.summary.nodes = node.index + 1;
+        if node.pc != crate::engine::INVALID_PC {
+            for i in bloom_bits(node.pc) {
+                self.bloom[i / 64] |= 1 << (i % 64);
+            }
+        }
         let k = idx.opts.checkpoint_nodes.max(1);
         if (node.index + 1).is_multiple_of(k) {
             // The node that ends an interval: close it and start the next.
             idx.reg_groups.push(self.groups);
             self.groups = [0; 2];
+            idx.pc_blooms.push(self.bloom);
+            self.bloom = [0; 4];
             idx.mem.close_interval();
             let snapshot = idx.snapshots.len() as u64;
             encode_snapshot(&mut idx.snapshots, engine.regs());
@@ -266,6 +289,7 @@ impl IndexBuilder {
                 index,
                 parser_time_before: 0,
                 groups: [0; 2],
+                bloom: [0; 4],
             },
             next_line: 1,
         }
@@ -306,6 +330,7 @@ impl IndexBuilder {
         // The final partial interval gets its diff and register groups too,
         // so every node belongs to a closed interval.
         index.reg_groups.push(self.acc.groups);
+        index.pc_blooms.push(self.acc.bloom);
         index.mem.close_interval();
         index.summary.bytes = total_bytes;
         index.summary.instructions = self.engine.instructions();
@@ -325,6 +350,7 @@ impl Index {
             checkpoints: Vec::new(),
             snapshots: Vec::new(),
             reg_groups: Vec::new(),
+            pc_blooms: Vec::new(),
             mem: MemHistory::default(),
             calls: CallTable::default(),
             summary: IndexSummary::default(),
@@ -392,6 +418,7 @@ impl Index {
         self.checkpoints.capacity() * std::mem::size_of::<Checkpoint>()
             + self.snapshots.capacity()
             + self.reg_groups.capacity() * 16
+            + self.pc_blooms.capacity() * 32
             + self.mem.resident_bytes()
             + self.calls.resident_bytes()
             + std::mem::size_of::<Index>()
@@ -536,6 +563,15 @@ impl Index {
         let mut found: Option<NodeInfo> = None;
         let mut k = start as i64;
         while k >= 0 && (k as usize) < self.checkpoints.len() {
+            if (k as usize) != start
+                && self
+                    .pc_blooms
+                    .get(k as usize)
+                    .is_some_and(|b| !bloom_has(b, want))
+            {
+                k += if forward { 1 } else { -1 };
+                continue;
+            }
             let mut scan = |n: &NodeInfo| {
                 let hit = n.pc != crate::engine::INVALID_PC && n.pc & !1 == want;
                 if forward {

@@ -12,7 +12,7 @@ use crate::engine::ResumeState;
 use crate::parse::{Dialect, ParseOptions};
 
 pub const INDEX_MAGIC: &[u8; 8] = b"TLENSIX\x01";
-const VERSION: u64 = 1;
+const VERSION: u64 = 2;
 
 #[derive(Debug)]
 pub struct IndexFileError(pub String);
@@ -129,6 +129,12 @@ impl Index {
         for g in &self.reg_groups {
             w.u(g[0]);
             w.u(g[1]);
+        }
+        w.u(self.pc_blooms.len() as u64);
+        for b in &self.pc_blooms {
+            for v in b {
+                w.0.extend_from_slice(&v.to_le_bytes());
+            }
         }
         let parts = self.mem.parts();
         let (arena, starts, segments, fills) = (
@@ -247,6 +253,22 @@ impl Index {
         for _ in 0..n {
             reg_groups.push([r.u()?, r.u()?]);
         }
+        let n = r.len(32)?;
+        let mut pc_blooms = Vec::with_capacity(n);
+        for _ in 0..n {
+            let raw = r
+                .buf
+                .get(r.pos..r.pos + 32)
+                .ok_or_else(|| IndexFileError("index file is truncated".into()))?;
+            let mut b = [0u64; 4];
+            for (i, v) in b.iter_mut().enumerate() {
+                let mut word = [0u8; 8];
+                word.copy_from_slice(&raw[i * 8..i * 8 + 8]);
+                *v = u64::from_le_bytes(word);
+            }
+            r.pos += 32;
+            pc_blooms.push(b);
+        }
         let arena = r.bytes()?.to_vec();
         let n = r.len(1)?;
         let mut starts = Vec::with_capacity(n);
@@ -293,6 +315,7 @@ impl Index {
             checkpoints,
             snapshots,
             reg_groups,
+            pc_blooms,
             mem: MemHistory::from_parts(arena, starts, segments, fills),
             calls: CallTable::from_parts(enc, dir, count),
             summary,
