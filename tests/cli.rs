@@ -1,0 +1,197 @@
+//! The command line as a person uses it: index files, stale-index rebuilds,
+//! JSON figures, errors and exit codes.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_tarmac-lens"))
+}
+
+fn data(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(rel)
+}
+
+fn json(out: &std::process::Output) -> serde_json::Value {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("one JSON line")
+}
+
+/// A scratch copy of a trace, so index files land in a temporary directory.
+fn scratch(name: &str) -> (tempdir::Dir, PathBuf) {
+    let dir = tempdir::Dir::new();
+    let p = dir.path.join("t.tarmac");
+    std::fs::copy(data(name), &p).unwrap();
+    (dir, p)
+}
+
+mod tempdir {
+    pub struct Dir {
+        pub path: std::path::PathBuf,
+    }
+    impl Dir {
+        pub fn new() -> Dir {
+            let mut path = std::env::temp_dir();
+            path.push(format!(
+                "tarmac-lens-cli-{}-{}",
+                std::process::id(),
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .unwrap()
+                    .as_nanos()
+            ));
+            std::fs::create_dir_all(&path).unwrap();
+            Dir { path }
+        }
+    }
+    impl Drop for Dir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.path);
+        }
+    }
+}
+
+#[test]
+fn index_json_and_reuse() {
+    let (_d, trace) = scratch("ttu/quicksort.tarmac");
+    let first = json(&bin().args(["index"]).arg(&trace).output().unwrap());
+    for key in [
+        "bytes",
+        "lines",
+        "instructions",
+        "seconds",
+        "mb_per_s",
+        "index_bytes",
+        "peak_rss_bytes",
+    ] {
+        assert!(first.get(key).is_some(), "missing {}", key);
+    }
+    assert_eq!(first["bytes"], std::fs::metadata(&trace).unwrap().len());
+    assert_eq!(first["lines"], 4322);
+    assert_eq!(first["reused"], false);
+    let index_file = trace.with_extension("tarmac.index");
+    assert!(index_file.exists());
+    let again = json(&bin().args(["index"]).arg(&trace).output().unwrap());
+    assert_eq!(again["reused"], true);
+    assert_eq!(again["instructions"], first["instructions"]);
+    let forced = json(
+        &bin()
+            .args(["index", "--force-index"])
+            .arg(&trace)
+            .output()
+            .unwrap(),
+    );
+    assert_eq!(forced["reused"], false);
+    // A changed trace makes the index stale: rebuilt.
+    let mut bytes = std::fs::read(&trace).unwrap();
+    bytes.extend_from_slice(b"2045 clk IT (2045) 000080e8 d503201f O EL3h_s : NOP\n");
+    std::fs::write(&trace, &bytes).unwrap();
+    let stale = json(&bin().args(["index"]).arg(&trace).output().unwrap());
+    assert_eq!(stale["reused"], false);
+    assert_eq!(stale["lines"], 4323);
+    // A corrupt index is rebuilt, not trusted.
+    std::fs::write(&index_file, b"TLENSIX\x01garbage").unwrap();
+    let rebuilt = json(&bin().args(["index"]).arg(&trace).output().unwrap());
+    assert_eq!(rebuilt["reused"], false);
+}
+
+#[test]
+fn index_options_on_other_commands() {
+    let (d, trace) = scratch("ttu/quicksort.tarmac");
+    let custom = d.path.join("custom.idx");
+    // --only-index builds the index where told and prints nothing.
+    let out = bin()
+        .args(["calltree", "--only-index"])
+        .arg(format!("--index={}", custom.display()))
+        .arg(&trace)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(out.stdout.is_empty());
+    assert!(custom.exists());
+    // --no-index never writes one.
+    let out = bin()
+        .args(["index", "--no-index"])
+        .arg(&trace)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(!trace.with_extension("tarmac.index").exists());
+}
+
+#[test]
+fn elf_endianness_contradicting_bi_is_an_error() {
+    let out = bin()
+        .args(["calltree", "--bi"])
+        .arg(format!(
+            "--image={}",
+            data("tracegen/quicksort-aarch64-O2-fastmodel-2M.elf").display()
+        ))
+        .arg(data("tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("endian"), "{}", err);
+}
+
+#[test]
+fn errors_are_messages_not_panics() {
+    let out = bin()
+        .args(["stats", "/nonexistent/trace.tarmac"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/trace.tarmac"));
+    let out = bin()
+        .args(["stats", "--no-such-option", "x"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let out = bin()
+        .args(["calltree", "--debug=nonsense"])
+        .arg(data("ttu/quicksort.tarmac"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    // A binary file is read, reported, and not a crash.
+    let out = bin()
+        .args(["stats", "--json"])
+        .arg(data("tracegen/quicksort-arm-O2-es-2M.elf"))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v["unparsed"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn stats_json_has_the_promised_fields() {
+    let v = json(
+        &bin()
+            .args(["stats", "--json"])
+            .arg(data("ttu/parsertest.txt"))
+            .output()
+            .unwrap(),
+    );
+    for key in ["bytes", "lines", "records", "unparsed", "unparsed_lines"] {
+        assert!(v.get(key).is_some(), "missing {}", key);
+    }
+    assert!(v["records"]["instruction"].as_u64().unwrap() > 10);
+    let dump = bin()
+        .args(["dump"])
+        .arg(data("ttu/parsertest.txt"))
+        .output()
+        .unwrap();
+    assert_eq!(
+        dump.stdout,
+        std::fs::read(data("ttu/parsertest.ref")).unwrap()
+    );
+}
