@@ -102,8 +102,9 @@ pub(super) fn parse<'a>(p: &'a mut Parser, line: &'a [u8]) -> Record<'a> {
     // Timestamp and unit.
     if tok.is_word() {
         let w = lx.text(tok);
-        if lex::all_dec(w) {
-            match lex::parse_dec(w) {
+        let decimal = lex::parse_dec(w);
+        if decimal.is_some() || lex::all_dec(w) {
+            match decimal {
                 Some(t) => {
                     rec.time = t;
                     rec.has_time = true;
@@ -229,6 +230,17 @@ fn is_dec_or_hex_word(lx: &Lexer<'_>, t: Tok) -> bool {
     t.is_word() && lex::all_hex(lx.text(t))
 }
 
+/// Value of a hex word token in one pass; `None` if it is not one (or is
+/// wider than 64 bits).
+#[inline]
+fn hex_of(lx: &Lexer<'_>, t: Tok) -> Option<u64> {
+    if t.is_word() {
+        lex::parse_hex_strict(lx.text(t))
+    } else {
+        None
+    }
+}
+
 /// `hex`, `hex_S` or `hex_NS`: a physical address with its security suffix.
 fn hex_with_namespace(s: &[u8]) -> Option<u64> {
     let digits = s
@@ -343,12 +355,14 @@ fn instruction<'a>(
             tok = lx.next();
         }
 
-        if !is_dec_or_hex_word(lx, tok) {
-            return Err(fail("expected a hex value", tok.start));
-        }
         let postbracket = tok;
-        let addr_value =
-            lex::parse_hex(lx.text(tok)).ok_or(fail("instruction address too large", tok.start))?;
+        let addr_value = match hex_of(lx, tok) {
+            Some(v) => v,
+            None if is_dec_or_hex_word(lx, tok) => {
+                return Err(fail("instruction address too large", tok.start))
+            }
+            None => return Err(fail("expected a hex value", tok.start)),
+        };
         tok = lx.next();
         if tok.is_punct(b':') {
             tok = lx.next();
@@ -375,10 +389,15 @@ fn instruction<'a>(
             pc =
                 lex::parse_hex(lx.text(b)).ok_or(fail("instruction address too large", b.start))?;
             instr_tok = postbracket;
+            encoding = addr_value;
         } else {
-            if !is_dec_or_hex_word(lx, tok) {
-                return Err(fail("expected a hex instruction encoding", tok.start));
-            }
+            encoding = match hex_of(lx, tok) {
+                Some(v) => v,
+                None if is_dec_or_hex_word(lx, tok) => {
+                    return Err(fail("instruction encoding too large", tok.start))
+                }
+                None => return Err(fail("expected a hex instruction encoding", tok.start)),
+            };
             pc = addr_value;
             if let Some(b) = bracketed {
                 inst_id = lex::parse_dec(lx.text(b));
@@ -386,8 +405,6 @@ fn instruction<'a>(
             instr_tok = tok;
             tok = lx.next();
         }
-        encoding = lex::parse_hex(lx.text(instr_tok))
-            .ok_or(fail("instruction encoding too large", instr_tok.start))?;
         width = (instr_tok.len() * 4).min(255) as u8;
     }
 
@@ -442,6 +459,19 @@ fn instruction<'a>(
         inst_id,
         disassembly: lx.rest_from(tok.start),
     }))
+}
+
+/// Decodes `2 * out.len()` hex digits (most significant first) into `out`,
+/// least significant byte first. False, with `out` garbage, on a non-hex digit.
+#[inline]
+fn decode_hex_le(digits: &[u8], out: &mut [u8]) -> bool {
+    let n = out.len();
+    let mut ok = true;
+    for (i, pair) in digits.chunks_exact(2).enumerate() {
+        ok &= lex::is_hex(pair[0]) & lex::is_hex(pair[1]);
+        out[n - 1 - i] = (lex::hex_val(pair[0]) << 4) | lex::hex_val(pair[1]);
+    }
+    ok
 }
 
 /// Register contents are gathered as hex-digit characters (with `-` for
@@ -628,13 +658,9 @@ fn register<'a>(
         if tok.is_word()
             && t.len() == 2 * size
             && !r.class.variable_length()
-            && t.iter().all(|&b| lex::is_hex(b))
+            && decode_hex_le(t, &mut d.buf[..size])
         {
-            for i in 0..size {
-                let out = size - 1 - i;
-                d.buf[out] = (lex::hex_val(t[2 * i]) << 4) | lex::hex_val(t[2 * i + 1]);
-                d.known[out] = 1;
-            }
+            d.known[..size].fill(1);
             tok = lx.next();
             if tok.is_punct(b':') {
                 tok = lx.next();

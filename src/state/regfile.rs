@@ -94,6 +94,13 @@ impl RegFile {
     /// Writes `bytes` at `offset` where `known` is set; returns whether
     /// anything was written.
     pub fn write(&mut self, offset: usize, bytes: &[u8], known: &[u8]) -> bool {
+        let end = offset + bytes.len();
+        // The usual update sets every byte: copy it whole.
+        if end <= SIZE && known.len() == bytes.len() && !known.contains(&0) {
+            self.bytes[offset..end].copy_from_slice(bytes);
+            self.known[offset..end].fill(1);
+            return !bytes.is_empty();
+        }
         let mut any = false;
         for (i, (&b, &k)) in bytes.iter().zip(known).enumerate() {
             let o = offset + i;
