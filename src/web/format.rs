@@ -43,3 +43,16 @@ pub fn percent(done: u64, total: u64) -> u32 {
     }
     ((done as u128 * 100 / total as u128) as u32).min(99)
 }
+
+/// Time left at the rate so far, e.g. `"12 s left"`, `"3 min 5 s left"`.
+pub fn time_left(done: u64, total: u64, elapsed_ms: f64) -> String {
+    if done == 0 || elapsed_ms <= 0.0 || done >= total {
+        return "– left".to_string();
+    }
+    let seconds = ((total - done) as f64 * elapsed_ms / done as f64 / 1000.0).ceil() as u64;
+    if seconds < 60 {
+        format!("{seconds} s left")
+    } else {
+        format!("{} min {} s left", seconds / 60, seconds % 60)
+    }
+}

@@ -1,7 +1,7 @@
 //! The browser front end (wasm32 only): a Yew page on the main thread and a
 //! Web Worker that runs the parser, so the page never blocks on a big trace.
 //!
-//! Page side: [`start_app`] mounts [`components::App`]; [`indexer`] owns the
+//! Page side: [`start_app`] mounts [`components::App`]; [`client`] owns the
 //! worker. Worker side: [`worker::start_worker`] answers [`protocol`]
 //! messages, reading the dropped file through [`blob_source::BlobSource`].
 
@@ -9,9 +9,11 @@ pub mod blob_source;
 pub mod client;
 pub mod components;
 pub mod format;
-pub mod indexer;
+pub mod hash;
+pub mod keys;
 pub mod panic_hook;
 pub mod protocol;
+pub mod view_state;
 pub mod worker;
 
 /// Entry point of the page (the wasm32 `main` of the `tarmac-lens` binary).

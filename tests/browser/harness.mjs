@@ -11,7 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const DIST = path.join(ROOT, 'dist');
+// TARMAC_LENS_DIST lets a second build (another target dir) be tested alongside.
+export const DIST = process.env.TARMAC_LENS_DIST ?? path.join(ROOT, 'dist');
 export const CLI = process.env.TARMAC_LENS_CLI ?? path.join(ROOT, 'target/debug/tarmac-lens');
 
 const MIME = {
@@ -141,7 +142,7 @@ export async function readResults(page, name) {
       sizeBytes: $('[data-testid=file-size]')?.getAttribute('data-bytes') ?? null,
       sizeText: $('[data-testid=file-size]')?.textContent ?? null,
       records,
-      unparsedLines: [...document.querySelectorAll('[data-line]')].map((li) =>
+      unparsedLines: [...document.querySelectorAll('[data-testid=unparsed] [data-line]')].map((li) =>
         Number(li.getAttribute('data-line')),
       ),
     };

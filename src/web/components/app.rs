@@ -1,13 +1,18 @@
-//! The page: drop zone on top, then the state of the current file.
+//! The page: drop zone on top, the status of the current file, then the
+//! trace browser and the record statistics as two tabs.
 
-use std::cell::RefCell;
 use std::rc::Rc;
 
+use wasm_bindgen_futures::JsFuture;
 use yew::prelude::*;
 
-use super::{CountsTable, DropZone, ErrorBanner, FileSummary, ProgressBar, UnparsedList};
+use super::{
+    Browser, CountsTable, DropZone, ElfLoader, ErrorBanner, FileSummary, ProgressBar, Session,
+    UnparsedList,
+};
+use crate::browse::protocol::Progress;
 use crate::stats::Stats;
-use crate::web::indexer::{IndexEvent, IndexJob};
+use crate::web::client::{ClientEvent, OpenOptions, TraceClient};
 
 /// The file being looked at.
 #[derive(Clone, Debug, PartialEq)]
@@ -36,12 +41,22 @@ impl Phase {
     }
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tab {
+    Browse,
+    Summary,
+}
+
+#[derive(Clone, PartialEq)]
 pub struct PageState {
     /// Increments per file, so late messages from an abandoned job are ignored.
     pub job: u32,
     pub file: Option<FileInfo>,
     pub phase: Phase,
+    pub session: Option<Session>,
+    pub progress: Option<Progress>,
+    pub elf_symbols: Option<usize>,
+    pub tab: Tab,
     /// `performance.now()` when the job started, for the MB/s figure.
     pub started_ms: f64,
     pub now_ms: f64,
@@ -53,6 +68,10 @@ impl Default for PageState {
             job: 0,
             file: None,
             phase: Phase::Idle,
+            session: None,
+            progress: None,
+            elf_symbols: None,
+            tab: Tab::Browse,
             started_ms: 0.0,
             now_ms: 0.0,
         }
@@ -65,12 +84,14 @@ pub enum Action {
         file: FileInfo,
         now_ms: f64,
     },
+    Opened(Session),
     Event {
         job: u32,
-        event: IndexEvent,
+        event: ClientEvent,
         now_ms: f64,
     },
     StartFailed(String),
+    Tab(Tab),
 }
 
 impl Reducible for PageState {
@@ -86,21 +107,45 @@ impl Reducible for PageState {
                     total: file.bytes,
                 };
                 next.file = Some(file);
+                next.session = None;
+                next.progress = None;
+                next.elf_symbols = None;
                 next.started_ms = now_ms;
                 next.now_ms = now_ms;
             }
+            Action::Opened(session) => {
+                if session.job != self.job {
+                    return self;
+                }
+                next.session = Some(session);
+            }
             Action::Event { job, event, now_ms } => {
-                if job != self.job || !matches!(self.phase, Phase::Indexing { .. }) {
+                if job != self.job {
                     return self;
                 }
                 next.now_ms = now_ms;
-                next.phase = match event {
-                    IndexEvent::Progress { done, total } => Phase::Indexing { done, total },
-                    IndexEvent::Finished(stats) => Phase::Ready(stats),
-                    IndexEvent::Failed(message) => Phase::Error(message),
-                };
+                match event {
+                    ClientEvent::Progress(p) => {
+                        if matches!(self.phase, Phase::Indexing { .. }) {
+                            next.phase = Phase::Indexing {
+                                done: p.done_bytes,
+                                total: p.total_bytes,
+                            };
+                        }
+                        next.progress = Some(p);
+                    }
+                    ClientEvent::Stats(stats) => {
+                        next.phase = Phase::Ready(stats);
+                        if let Some(p) = &mut next.progress {
+                            p.complete = true;
+                        }
+                    }
+                    ClientEvent::ElfLoaded { symbols } => next.elf_symbols = Some(symbols),
+                    ClientEvent::Failed(message) => next.phase = Phase::Error(message),
+                }
             }
             Action::StartFailed(message) => next.phase = Phase::Error(message),
+            Action::Tab(tab) => next.tab = tab,
         }
         Rc::new(next)
     }
@@ -112,23 +157,36 @@ fn now_ms() -> f64 {
         .map_or_else(js_sys::Date::now, |p| p.now())
 }
 
+/// Whether a file starts with the ELF magic: dropped next to a trace, an
+/// ELF image is the trace's symbols, not a trace.
+async fn is_elf(file: &web_sys::File) -> bool {
+    let Ok(head) = file.slice_with_i32_and_i32(0, 4) else {
+        return false;
+    };
+    let Ok(buffer) = JsFuture::from(head.array_buffer()).await else {
+        return false;
+    };
+    js_sys::Uint8Array::new(&buffer).to_vec() == b"\x7fELF"
+}
+
 #[function_component(App)]
 pub fn app() -> Html {
     let state = use_reducer(PageState::default);
-    // Kept outside the reducer: a job owns a worker and closures, not state
-    // to render.
-    let job = use_mut_ref(|| None::<IndexJob>);
-    // Job ids come from here rather than from the rendered state, which may
-    // be one render behind when two files arrive in quick succession.
+    // The open trace's client, for loading ELF images; the rendered state
+    // may be one render behind.
+    let client = use_mut_ref(|| None::<TraceClient>);
+    // An ELF image dropped before its trace is open waits here.
+    let pending_elf = use_mut_ref(|| None::<(web_sys::File, i64)>);
     let job_counter = use_mut_ref(|| 0u32);
 
-    let on_file = {
+    let open_trace = {
         let state = state.clone();
-        let job: Rc<RefCell<Option<IndexJob>>> = job.clone();
+        let client = client.clone();
+        let pending_elf = pending_elf.clone();
         let job_counter = job_counter.clone();
-        Callback::from(move |file: web_sys::File| {
+        Rc::new(move |file: web_sys::File| {
             // Stop the previous worker before starting the next one.
-            job.borrow_mut().take();
+            client.borrow_mut().take();
             let info = FileInfo {
                 name: file.name(),
                 bytes: file.size() as u64,
@@ -144,50 +202,120 @@ pub fn app() -> Html {
                 now_ms: now_ms(),
             });
             let dispatcher = state.dispatcher();
-            let started = IndexJob::start(file, move |event| {
+            let opened = TraceClient::open(file, OpenOptions::default(), move |event| {
                 dispatcher.dispatch(Action::Event {
                     job: job_id,
                     event,
                     now_ms: now_ms(),
                 })
             });
-            match started {
-                Ok(j) => *job.borrow_mut() = Some(j),
+            match opened {
+                Ok(c) => {
+                    if let Some((elf, offset)) = pending_elf.borrow_mut().take() {
+                        c.load_elf(elf, offset);
+                    }
+                    *client.borrow_mut() = Some(c.clone());
+                    state.dispatch(Action::Opened(Session {
+                        client: c,
+                        job: job_id,
+                    }));
+                }
                 Err(e) => state.dispatch(Action::StartFailed(e)),
             }
         })
     };
+    let load_elf: Rc<dyn Fn(web_sys::File, i64)> = {
+        let client = client.clone();
+        let pending_elf = pending_elf.clone();
+        Rc::new(move |file, offset| match &*client.borrow() {
+            Some(c) => c.load_elf(file, offset),
+            None => *pending_elf.borrow_mut() = Some((file, offset)),
+        })
+    };
+    let on_file = {
+        let load_elf = load_elf.clone();
+        Callback::from(move |file: web_sys::File| {
+            let open_trace = open_trace.clone();
+            let load_elf = load_elf.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                if is_elf(&file).await {
+                    load_elf(file, 0);
+                } else {
+                    open_trace(file);
+                }
+            });
+        })
+    };
+    let on_elf = Callback::from(move |(file, offset): (web_sys::File, i64)| load_elf(file, offset));
 
     let busy = matches!(state.phase, Phase::Indexing { .. });
-    let lines = match &state.phase {
-        Phase::Ready(stats) => Some(stats.lines),
+    let lines = match (&state.phase, &state.progress) {
+        (Phase::Ready(stats), _) => Some(stats.lines),
+        (Phase::Indexing { .. }, Some(p)) => Some(p.lines),
         _ => None,
     };
+    let tab = |t: Tab, label: &'static str| {
+        let state = state.clone();
+        let selected = state.tab == t;
+        html! {
+            <button
+                role="tab"
+                class={classes!("tab", selected.then_some("selected"))}
+                aria-selected={selected.to_string()}
+                data-testid={format!("tab-{}", label.to_lowercase())}
+                onclick={Callback::from(move |_: MouseEvent| state.dispatch(Action::Tab(t)))}
+            >{ label }</button>
+        }
+    };
+    let open = state.session.is_some() && !matches!(state.phase, Phase::Error(_));
 
     html! {
-        <main class="app" style="display:flex;flex-direction:column;gap:1rem;max-width:60rem;margin:0 auto;padding:1rem;">
-            <header class="app-header">
+        <main class="app" style="display:flex;flex-direction:column;gap:0.6rem;margin:0 auto;padding:0.6rem 1rem;">
+            <header class="app-header" style="display:flex;gap:1rem;align-items:baseline;flex-wrap:wrap;">
                 <h1 style="margin:0;">{ "Tarmac Lens" }</h1>
-                <p class="tagline" style="margin:0.25rem 0 0;">
+                <p class="tagline" style="margin:0;">
                     { "Arm CPU execution traces, read in your browser. Nothing is uploaded." }
                 </p>
             </header>
-            <DropZone on_file={on_file} busy={busy} />
+            <DropZone on_file={on_file} busy={busy || open} compact={state.file.is_some()} />
+            if open {
+                <ElfLoader on_elf={on_elf} symbols={state.elf_symbols} />
+            }
             <section
                 class="status"
                 data-testid="status"
                 data-state={state.phase.name()}
                 data-lines={lines.map(|n| n.to_string())}
                 aria-live="polite"
-                style="display:flex;flex-direction:column;gap:1rem;"
+                style="display:flex;flex-direction:column;gap:0.5rem;"
             >
-                { view_phase(&state) }
+                { view_status(&state) }
             </section>
+            if state.file.is_some() {
+                <nav role="tablist" class="tabs" style="display:flex;gap:0.25rem;">
+                    { tab(Tab::Browse, "Browse") }
+                    { tab(Tab::Summary, "Summary") }
+                </nav>
+                // Both tabs stay mounted: the browser keeps its position and
+                // the summary its content while hidden.
+                <div data-testid="browse-panel" hidden={state.tab != Tab::Browse}>
+                    if let Some(session) = state.session.clone().filter(|_| open) {
+                        <Browser session={session} progress={state.progress.clone()} elf_symbols={state.elf_symbols} />
+                    }
+                </div>
+                <div
+                    data-testid="summary-panel"
+                    hidden={state.tab != Tab::Summary}
+                    style={if state.tab == Tab::Summary { "display:flex;flex-direction:column;gap:1rem;" } else { "display:none;" }}
+                >
+                    { view_summary(&state) }
+                </div>
+            }
         </main>
     }
 }
 
-fn view_phase(state: &PageState) -> Html {
+fn view_status(state: &PageState) -> Html {
     let summary = |lines: Option<u64>, dialect: Option<String>| match &state.file {
         Some(f) => html! {
             <FileSummary name={f.name.clone()} bytes={f.bytes} lines={lines} dialect={dialect} />
@@ -196,7 +324,7 @@ fn view_phase(state: &PageState) -> Html {
     };
     match &state.phase {
         Phase::Idle => html! {
-            <p class="hint">{ "Drop a Tarmac trace above to see what it contains." }</p>
+            <p class="hint">{ "Drop a Tarmac trace above to browse it (and its ELF image, for symbols)." }</p>
         },
         Phase::Indexing { done, total } => html! {
             <>
@@ -208,18 +336,27 @@ fn view_phase(state: &PageState) -> Html {
                 />
             </>
         },
-        Phase::Ready(stats) => html! {
-            <>
-                { summary(Some(stats.lines), Some(stats.dialect.clone())) }
-                <CountsTable records={stats.records.clone()} />
-                <UnparsedList total={stats.unparsed} lines={stats.unparsed_details.clone()} />
-            </>
-        },
+        Phase::Ready(stats) => summary(Some(stats.lines), Some(stats.dialect.clone())),
         Phase::Error(message) => html! {
             <>
                 { summary(None, None) }
                 <ErrorBanner message={message.clone()} />
             </>
         },
+    }
+}
+
+fn view_summary(state: &PageState) -> Html {
+    match &state.phase {
+        Phase::Ready(stats) => html! {
+            <>
+                <CountsTable records={stats.records.clone()} />
+                <UnparsedList total={stats.unparsed} lines={stats.unparsed_details.clone()} />
+            </>
+        },
+        Phase::Error(_) => {
+            html! { <p class="hint">{ "No summary: the trace could not be read." }</p> }
+        }
+        _ => html! { <p class="hint">{ "The summary appears when the whole trace is read." }</p> },
     }
 }

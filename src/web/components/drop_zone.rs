@@ -10,6 +10,9 @@ pub struct DropZoneProps {
     /// A file is being indexed; a new one replaces it.
     #[prop_or_default]
     pub busy: bool,
+    /// A trace is open: the zone shrinks to a strip to leave room.
+    #[prop_or_default]
+    pub compact: bool,
 }
 
 #[function_component(DropZone)]
@@ -54,12 +57,13 @@ pub fn drop_zone(props: &DropZoneProps) -> Html {
             e.prevent_default();
             *depth.borrow_mut() = 0;
             hovering.set(false);
-            if let Some(file) = e
-                .data_transfer()
-                .and_then(|dt| dt.files())
-                .and_then(|files| files.get(0))
-            {
-                on_file.emit(file);
+            // A trace and its ELF image may be dropped together.
+            if let Some(files) = e.data_transfer().and_then(|dt| dt.files()) {
+                for i in 0..files.length() {
+                    if let Some(file) = files.get(i) {
+                        on_file.emit(file);
+                    }
+                }
             }
         })
     };
@@ -72,8 +76,12 @@ pub fn drop_zone(props: &DropZoneProps) -> Html {
             else {
                 return;
             };
-            if let Some(file) = input.files().and_then(|files| files.get(0)) {
-                on_file.emit(file);
+            if let Some(files) = input.files() {
+                for i in 0..files.length() {
+                    if let Some(file) = files.get(i) {
+                        on_file.emit(file);
+                    }
+                }
             }
             // Lets the same file be picked again (e.g. after it changed on disk).
             input.set_value("");
@@ -81,9 +89,14 @@ pub fn drop_zone(props: &DropZoneProps) -> Html {
     };
 
     let border = if *hovering { "#2563eb" } else { "#94a3b8" };
+    let (height, padding, direction) = if props.compact {
+        ("0", "0.4rem", "row")
+    } else {
+        ("8rem", "1.5rem", "column")
+    };
     let style = format!(
-        "display:flex;flex-direction:column;align-items:center;justify-content:center;\
-         gap:0.5rem;min-height:8rem;padding:1.5rem;border:2px dashed {border};\
+        "display:flex;flex-direction:{direction};align-items:center;justify-content:center;\
+         gap:0.5rem;min-height:{height};padding:{padding};border:2px dashed {border};\
          border-radius:0.75rem;text-align:center;"
     );
     html! {
@@ -97,11 +110,11 @@ pub fn drop_zone(props: &DropZoneProps) -> Html {
             ondrop={on_drop}
         >
             <p style="margin:0;font-size:1.1rem;">
-                { if props.busy { "Drop another trace to replace this one" } else { "Drop a Tarmac trace here" } }
+                { if props.busy { "Drop another trace to replace this one, or its ELF image for symbols" } else { "Drop a Tarmac trace here (with its ELF image, for symbols)" } }
             </p>
             <label class="file-picker">
                 { "or choose a file: " }
-                <input type="file" data-testid="file-input" onchange={on_change} />
+                <input type="file" multiple=true data-testid="file-input" onchange={on_change} />
             </label>
         </section>
     }

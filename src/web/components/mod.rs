@@ -3,17 +3,37 @@
 //! load no stylesheet); colours and polish live in the stylesheet.
 
 mod app;
+mod browser;
+mod context_menu;
 mod counts_table;
 mod drop_zone;
+mod elf_loader;
 mod error_banner;
 mod file_summary;
+mod help_overlay;
+mod memory_pane;
+mod minibuffer;
+mod pane_header;
 mod progress_bar;
+mod register_pane;
+mod trace_pane;
+mod trace_row;
 mod unparsed_list;
 
 pub use app::App;
+pub use browser::{Browser, BrowserProps, Session};
+pub use context_menu::{ContextMenu, ContextMenuProps};
 pub use counts_table::{CountsTable, CountsTableProps};
 pub use drop_zone::{DropZone, DropZoneProps};
+pub use elf_loader::{parse_offset, ElfLoader, ElfLoaderProps};
 pub use error_banner::{ErrorBanner, ErrorBannerProps};
 pub use file_summary::{FileSummary, FileSummaryProps};
+pub use help_overlay::{HelpOverlay, HelpOverlayProps};
+pub use memory_pane::{MemoryPane, MemoryPaneProps};
+pub use minibuffer::{delete_word, Minibuffer, MinibufferProps};
+pub use pane_header::{PaneHeader, PaneHeaderProps};
 pub use progress_bar::{ProgressBar, ProgressBarProps};
+pub use register_pane::{RegisterPane, RegisterPaneProps};
+pub use trace_pane::{marker_index, TracePane, TracePaneProps};
+pub use trace_row::{highlighted, TraceRow, TraceRowProps};
 pub use unparsed_list::{UnparsedList, UnparsedListProps};

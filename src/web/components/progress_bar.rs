@@ -1,4 +1,4 @@
-//! Progress of the running job: bar, percentage and throughput.
+//! Progress of the running job: bar, percentage, throughput and time left.
 
 use yew::prelude::*;
 
@@ -24,6 +24,7 @@ pub fn progress_bar(props: &ProgressBarProps) -> Html {
             <div style="display:flex;justify-content:space-between;">
                 <span data-testid="progress-percent">{ format!("Reading… {percent}%") }</span>
                 <span data-testid="progress-rate">{ format::rate(props.done, props.elapsed_ms) }</span>
+                <span data-testid="progress-eta">{ format::time_left(props.done, props.total, props.elapsed_ms) }</span>
             </div>
         </div>
     }

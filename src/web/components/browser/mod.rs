@@ -1,0 +1,703 @@
+//! The trace browser: trace views, register and memory panes, the prompt
+//! and the keys, driven by questions to the worker's session. All state is
+//! here; the panes it renders are presentational.
+//!
+//! Every answer comes back as a message carrying what it was for, so late
+//! answers (after another move) are recognised and dropped instead of
+//! racing the newer ones.
+
+mod pane_ops;
+mod prompt_ops;
+mod state;
+mod trace_ops;
+
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{HtmlElement, KeyboardEvent};
+use yew::prelude::*;
+
+pub use state::{Focus, Menu, MenuAction, Pane, PaneBody, PromptFor, TraceView};
+
+use super::{
+    ContextMenu, HelpOverlay, MemoryPane, Minibuffer, PaneHeader, RegisterPane, TracePane,
+};
+use crate::browse::protocol::{NodeId, Progress, Query, Reply, Row};
+use crate::web::client::TraceClient;
+use crate::web::hash::{self, HashTarget};
+use crate::web::keys::{self, Command, PaneKind, RegKind};
+
+/// The open trace's client; equal while it is the same job, so the browser
+/// is rebuilt only for a new file.
+#[derive(Clone)]
+pub struct Session {
+    pub client: TraceClient,
+    pub job: u32,
+}
+
+impl PartialEq for Session {
+    fn eq(&self, other: &Session) -> bool {
+        self.job == other.job
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct BrowserProps {
+    pub session: Session,
+    pub progress: Option<Progress>,
+    /// Symbols of the loaded ELF image: rows are fetched again when it loads.
+    pub elf_symbols: Option<usize>,
+}
+
+pub enum Msg {
+    Key(KeyboardEvent),
+    Run(Command),
+    Focus(Focus),
+    Viewport {
+        view: u32,
+        top: u64,
+        px: f64,
+        follow: bool,
+    },
+    Rows {
+        view: u32,
+        reply: Reply,
+    },
+    Moved {
+        view: u32,
+        reply: Reply,
+        recentre: bool,
+    },
+    CursorRow {
+        view: u32,
+        node: NodeId,
+        reply: Reply,
+        recentre: bool,
+    },
+    PageTarget {
+        view: u32,
+        reply: Reply,
+    },
+    Folded {
+        view: u32,
+        reply: Reply,
+    },
+    Annotated {
+        view: u32,
+        node: NodeId,
+        reply: Reply,
+    },
+    WriteFound {
+        view: u32,
+        from: NodeId,
+        query: Query,
+        reply: Reply,
+    },
+    PaneData {
+        pane: u32,
+        seq: u64,
+        reply: Reply,
+    },
+    Evaluated {
+        prompt: PromptFor,
+        reply: Reply,
+    },
+    Located {
+        prompt: PromptFor,
+        reply: Reply,
+    },
+    Symbolized {
+        pane: u32,
+        text: String,
+        reply: Reply,
+    },
+    ChangedSearch {
+        pane: u32,
+        forward: bool,
+        chunks: u32,
+        reply: Reply,
+    },
+    RowClick {
+        view: u32,
+        row: Row,
+    },
+    RowContext {
+        view: u32,
+        row: Row,
+        x: i32,
+        y: i32,
+    },
+    RowEffects {
+        view: u32,
+        row: Row,
+        x: i32,
+        y: i32,
+        reply: Reply,
+    },
+    RegPick {
+        pane: u32,
+        index: usize,
+    },
+    RegContext {
+        pane: u32,
+        index: usize,
+        x: i32,
+        y: i32,
+    },
+    MemPick {
+        pane: u32,
+        addr: u64,
+    },
+    MemContext {
+        pane: u32,
+        addr: u64,
+        x: i32,
+        y: i32,
+    },
+    Prompt(PromptFor),
+    PromptSubmit(String),
+    PromptCancel,
+    MenuPick(usize),
+    MenuClose,
+    HelpClose,
+    NewView,
+    CloseView(u32),
+    PaneView {
+        pane: u32,
+        view: u32,
+    },
+    PaneUnlock(u32),
+    PaneClose(u32),
+    HashChanged,
+    HashTried {
+        reply: Reply,
+    },
+}
+
+pub struct Browser {
+    client: TraceClient,
+    views: Vec<TraceView>,
+    panes: Vec<Pane>,
+    focus: Focus,
+    prompt: Option<PromptFor>,
+    status: Option<String>,
+    help: bool,
+    menu: Option<Menu>,
+    syntax: bool,
+    symbols: bool,
+    last_pc: Option<u64>,
+    next_view: u32,
+    next_pane: u32,
+    /// The first position has been found (the trace has a first node).
+    started: bool,
+    start_in_flight: bool,
+    pending_hash: Option<HashTarget>,
+    hash_in_flight: bool,
+    complete: bool,
+    root: NodeRef,
+    refocus: bool,
+    _hash_listener: Option<Closure<dyn FnMut()>>,
+}
+
+impl Component for Browser {
+    type Message = Msg;
+    type Properties = BrowserProps;
+
+    fn create(ctx: &Context<Self>) -> Self {
+        let link = ctx.link().clone();
+        let listener = Closure::<dyn FnMut()>::new(move || link.send_message(Msg::HashChanged));
+        if let Some(w) = web_sys::window() {
+            let _ =
+                w.add_event_listener_with_callback("hashchange", listener.as_ref().unchecked_ref());
+        }
+        let mut browser = Browser {
+            client: ctx.props().session.client.clone(),
+            views: vec![TraceView::new(0, None)],
+            panes: Vec::new(),
+            focus: Focus::View(0),
+            prompt: None,
+            status: None,
+            help: false,
+            menu: None,
+            syntax: true,
+            symbols: true,
+            last_pc: None,
+            next_view: 1,
+            next_pane: 0,
+            started: false,
+            start_in_flight: false,
+            pending_hash: current_hash(),
+            hash_in_flight: false,
+            complete: ctx.props().progress.as_ref().is_some_and(|p| p.complete),
+            root: NodeRef::default(),
+            refocus: true,
+            _hash_listener: Some(listener),
+        };
+        browser.add_registers(RegKind::Core, 0);
+        browser.fetch_rows(ctx, 0);
+        browser.try_start(ctx);
+        browser
+    }
+
+    fn destroy(&mut self, _ctx: &Context<Self>) {
+        if let (Some(w), Some(l)) = (web_sys::window(), self._hash_listener.take()) {
+            let _ = w.remove_event_listener_with_callback("hashchange", l.as_ref().unchecked_ref());
+        }
+    }
+
+    fn changed(&mut self, ctx: &Context<Self>, old: &BrowserProps) -> bool {
+        let props = ctx.props();
+        if props.session != old.session {
+            // A new trace: start over with a fresh state.
+            *self = <Browser as Component>::create(ctx);
+            return true;
+        }
+        self.complete = props.progress.as_ref().is_some_and(|p| p.complete);
+        if props.progress != old.progress || props.elf_symbols != old.elf_symbols {
+            // More of the trace is indexed (or symbols arrived): the views
+            // may have more rows, and what failed before may answer now.
+            for id in self.view_ids() {
+                self.refresh_rows(ctx, id);
+            }
+            self.try_start(ctx);
+            self.try_hash(ctx);
+        }
+        true
+    }
+
+    fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
+        match msg {
+            Msg::Key(e) => return self.on_key(ctx, e),
+            Msg::Run(cmd) => {
+                self.refocus = true;
+                self.run(ctx, cmd);
+            }
+            Msg::Focus(f) => {
+                if self.focus == f {
+                    return false;
+                }
+                self.focus = f;
+            }
+            Msg::Viewport {
+                view,
+                top,
+                px,
+                follow,
+            } => self.on_viewport(ctx, view, top, px, follow),
+            Msg::Rows { view, reply } => self.on_rows(ctx, view, reply),
+            Msg::Moved {
+                view,
+                reply,
+                recentre,
+            } => self.on_moved(ctx, view, reply, recentre),
+            Msg::CursorRow {
+                view,
+                node,
+                reply,
+                recentre,
+            } => self.on_cursor_row(ctx, view, node, reply, recentre),
+            Msg::PageTarget { view, reply } => self.on_page_target(ctx, view, reply),
+            Msg::Folded { view, reply } => self.on_folded(ctx, view, reply),
+            Msg::Annotated { view, node, reply } => self.on_annotated(view, node, reply),
+            Msg::WriteFound {
+                view,
+                from,
+                query,
+                reply,
+            } => self.on_write_found(ctx, view, from, query, reply),
+            Msg::PaneData { pane, seq, reply } => self.on_pane_data(pane, seq, reply),
+            Msg::Evaluated { prompt, reply } => self.on_evaluated(ctx, prompt, reply),
+            Msg::Located { prompt, reply } => self.on_located(ctx, prompt, reply),
+            Msg::Symbolized { pane, text, reply } => self.on_symbolized(pane, text, reply),
+            Msg::ChangedSearch {
+                pane,
+                forward,
+                chunks,
+                reply,
+            } => self.on_changed_search(ctx, pane, forward, chunks, reply),
+            Msg::RowClick { view, row } => self.on_row_click(ctx, view, row),
+            Msg::RowContext { view, row, x, y } => self.on_row_context(ctx, view, row, x, y),
+            Msg::RowEffects {
+                view,
+                row,
+                x,
+                y,
+                reply,
+            } => self.on_row_effects(view, row, x, y, reply),
+            Msg::RegPick { pane, index } => {
+                self.focus = Focus::Pane(pane);
+                if let Some(p) = self.pane_mut(pane) {
+                    if let PaneBody::Registers { selected, .. } = &mut p.body {
+                        *selected = index;
+                    }
+                }
+                self.pane_previous_write(ctx, pane, None);
+            }
+            Msg::RegContext { pane, index, x, y } => self.on_reg_context(pane, index, x, y),
+            Msg::MemPick { pane, addr } => {
+                self.focus = Focus::Pane(pane);
+                if let Some(p) = self.pane_mut(pane) {
+                    if let PaneBody::Memory { selected, .. } = &mut p.body {
+                        *selected = addr;
+                    }
+                }
+            }
+            Msg::MemContext { pane, addr, x, y } => self.on_mem_context(pane, addr, x, y),
+            Msg::Prompt(p) => self.prompt = Some(p),
+            Msg::PromptSubmit(text) => self.on_prompt_submit(ctx, text),
+            Msg::PromptCancel => {
+                if self.prompt.take().is_none() {
+                    return false;
+                }
+                self.refocus = true;
+            }
+            Msg::MenuPick(i) => self.on_menu_pick(ctx, i),
+            Msg::MenuClose => {
+                self.menu = None;
+                self.refocus = true;
+            }
+            Msg::HelpClose => {
+                self.help = false;
+                self.refocus = true;
+            }
+            Msg::NewView => self.new_view(ctx),
+            Msg::CloseView(id) => self.close_view(ctx, id),
+            Msg::PaneView { pane, view } => {
+                if let Some(p) = self.pane_mut(pane) {
+                    p.view = view;
+                }
+                self.refresh_pane(ctx, pane);
+            }
+            Msg::PaneUnlock(pane) => {
+                if let Some(p) = self.pane_mut(pane) {
+                    p.lock = None;
+                }
+                self.refresh_pane(ctx, pane);
+            }
+            Msg::PaneClose(pane) => self.close_pane(pane),
+            Msg::HashChanged => {
+                self.pending_hash = current_hash();
+                self.try_hash(ctx);
+            }
+            Msg::HashTried { reply } => self.on_hash_tried(ctx, reply),
+        }
+        true
+    }
+
+    fn rendered(&mut self, _ctx: &Context<Self>, _first: bool) {
+        if self.refocus && self.prompt.is_none() {
+            self.refocus = false;
+            if let Some(el) = self.root.cast::<HtmlElement>() {
+                let _ = el.focus();
+            }
+        }
+    }
+
+    fn view(&self, ctx: &Context<Self>) -> Html {
+        let link = ctx.link();
+        let onkeydown = link.callback(Msg::Key);
+        html! {
+            <div
+                class="browser"
+                data-testid="browser"
+                tabindex="0"
+                ref={self.root.clone()}
+                {onkeydown}
+                style="display:flex;flex-direction:column;gap:0.5rem;height:calc(100vh - 9rem);min-height:24rem;outline:none;"
+            >
+                { self.view_toolbar(ctx) }
+                <div class="views" style="display:flex;gap:0.5rem;flex:1 1 55%;min-height:10rem;">
+                    { for self.views.iter().map(|v| self.view_trace(ctx, v)) }
+                </div>
+                if !self.panes.is_empty() {
+                    <div class="panes" style="display:flex;flex-wrap:wrap;gap:0.5rem;align-items:flex-start;flex:0 1 auto;max-height:45%;overflow:auto;">
+                        { for self.panes.iter().map(|p| self.view_pane(ctx, p)) }
+                    </div>
+                }
+                <footer class="status-line" data-testid="status-line" style="min-height:1.6rem;display:flex;align-items:center;">
+                    if let Some(p) = &self.prompt {
+                        <Minibuffer
+                            key={p.label()}
+                            label={p.label()}
+                            on_submit={link.callback(Msg::PromptSubmit)}
+                            on_cancel={link.callback(|_| Msg::PromptCancel)}
+                        />
+                    } else if let Some(s) = &self.status {
+                        <span class="status-message" data-testid="status-message">{ s }</span>
+                    } else {
+                        <span class="status-hint">{ "F1 or ? for the keys of the focused pane; Tab moves between panes." }</span>
+                    }
+                </footer>
+                if self.help {
+                    <HelpOverlay pane={self.focus_kind()} on_close={link.callback(|_| Msg::HelpClose)} />
+                }
+                if let Some(menu) = &self.menu {
+                    <ContextMenu
+                        x={menu.x}
+                        y={menu.y}
+                        items={menu.items.iter().map(|(l, _)| AttrValue::from(l.clone())).collect::<Vec<_>>()}
+                        on_pick={link.callback(Msg::MenuPick)}
+                        on_close={link.callback(|_| Msg::MenuClose)}
+                    />
+                }
+            </div>
+        }
+    }
+}
+
+fn current_hash() -> Option<HashTarget> {
+    let h = web_sys::window()?.location().hash().ok()?;
+    hash::parse(&h)
+}
+
+impl Browser {
+    fn view_ids(&self) -> Vec<u32> {
+        self.views.iter().map(|v| v.id).collect()
+    }
+
+    fn view_mut(&mut self, id: u32) -> Option<&mut TraceView> {
+        self.views.iter_mut().find(|v| v.id == id)
+    }
+
+    fn view_ref(&self, id: u32) -> Option<&TraceView> {
+        self.views.iter().find(|v| v.id == id)
+    }
+
+    fn pane_mut(&mut self, id: u32) -> Option<&mut Pane> {
+        self.panes.iter_mut().find(|p| p.id == id)
+    }
+
+    fn pane_ref(&self, id: u32) -> Option<&Pane> {
+        self.panes.iter().find(|p| p.id == id)
+    }
+
+    /// The trace view keys act on: the focused one, or the one the focused
+    /// pane follows.
+    fn active_view(&self) -> u32 {
+        match self.focus {
+            Focus::View(v) => v,
+            Focus::Pane(p) => self.pane_ref(p).map_or(0, |p| p.view),
+        }
+    }
+
+    fn focus_kind(&self) -> PaneKind {
+        match self.focus {
+            Focus::View(_) => PaneKind::Trace,
+            Focus::Pane(p) => match self.pane_ref(p).map(|p| &p.body) {
+                Some(PaneBody::Memory { .. }) => PaneKind::Memory,
+                _ => PaneKind::Registers,
+            },
+        }
+    }
+
+    fn ask(&self, ctx: &Context<Self>, query: Query, to_msg: impl FnOnce(Reply) -> Msg + 'static) {
+        let link = ctx.link().clone();
+        self.client
+            .query(query, move |reply| link.send_message(to_msg(reply)));
+    }
+
+    fn on_key(&mut self, ctx: &Context<Self>, e: KeyboardEvent) -> bool {
+        if let Some(target) = e.target() {
+            let tag = target
+                .dyn_ref::<web_sys::Element>()
+                .map(|el| el.tag_name())
+                .unwrap_or_default();
+            // Typing into a form field (the pane selector, the ELF offset)
+            // is not a browser command.
+            if matches!(tag.as_str(), "INPUT" | "SELECT" | "TEXTAREA") {
+                return false;
+            }
+        }
+        if self.help {
+            e.prevent_default();
+            self.help = false;
+            return true;
+        }
+        if self.menu.is_some() {
+            if e.key() == "Escape" {
+                self.menu = None;
+                return true;
+            }
+            return false;
+        }
+        if e.alt_key() || e.meta_key() {
+            return false;
+        }
+        let name = keys::key_name(&e.key(), e.ctrl_key(), e.shift_key());
+        let Some(cmd) = keys::command(self.focus_kind(), &name) else {
+            return false;
+        };
+        e.prevent_default();
+        self.status = None;
+        self.run(ctx, cmd);
+        true
+    }
+
+    fn run(&mut self, ctx: &Context<Self>, cmd: Command) {
+        match cmd {
+            Command::NextPane | Command::PrevPane => self.cycle_focus(cmd == Command::NextPane),
+            Command::Help => self.help = true,
+            Command::ToggleRegisters(kind) => self.toggle_registers(ctx, kind),
+            Command::ToggleSyntax => self.syntax = !self.syntax,
+            Command::ToggleSymbols => self.symbols = !self.symbols,
+            _ => match self.focus {
+                Focus::View(v) => self.run_trace(ctx, v, cmd),
+                Focus::Pane(p) => self.run_pane(ctx, p, cmd),
+            },
+        }
+    }
+
+    fn cycle_focus(&mut self, forward: bool) {
+        let mut order: Vec<Focus> = self.views.iter().map(|v| Focus::View(v.id)).collect();
+        order.extend(self.panes.iter().map(|p| Focus::Pane(p.id)));
+        let at = order.iter().position(|f| *f == self.focus).unwrap_or(0);
+        let n = order.len();
+        self.focus = order[if forward {
+            (at + 1) % n
+        } else {
+            (at + n - 1) % n
+        }];
+    }
+
+    fn view_toolbar(&self, ctx: &Context<Self>) -> Html {
+        let link = ctx.link();
+        let run = |cmd: Command| link.callback(move |_: MouseEvent| Msg::Run(cmd));
+        let view = self.active_view();
+        let prompt = |p: PromptFor| link.callback(move |_: MouseEvent| Msg::Prompt(p.clone()));
+        let shown = |kind: RegKind| {
+            self.panes
+                .iter()
+                .any(|p| matches!(p.body, PaneBody::Registers { kind: k, .. } if k == kind))
+        };
+        html! {
+            <div class="toolbar" data-testid="toolbar" style="display:flex;flex-wrap:wrap;gap:0.3rem;align-items:center;">
+                <button data-testid="new-view" onclick={link.callback(|_| Msg::NewView)}>{ "New view" }</button>
+                <button onclick={prompt(PromptFor::GotoLine { view })} title="l">{ "Line…" }</button>
+                <button onclick={prompt(PromptFor::GotoTime { view })} title="t">{ "Time…" }</button>
+                <button onclick={prompt(PromptFor::FindPc { view, forward: true })} title="p">{ "Next PC…" }</button>
+                <button onclick={prompt(PromptFor::FindPc { view, forward: false })} title="P">{ "Prev PC…" }</button>
+                <button data-testid="open-memory" onclick={prompt(PromptFor::OpenMemory { view })} title="m">{ "Memory…" }</button>
+                <button onclick={run(Command::FoldAll)} title="{">{ "Fold all" }</button>
+                <button onclick={run(Command::UnfoldAll)} title="}">{ "Unfold all" }</button>
+                <span style="margin-left:0.5rem;">{ "Registers:" }</span>
+                { for RegKind::ALL.iter().map(|&kind| html! {
+                    <button
+                        class={classes!("toggle", shown(kind).then_some("on"))}
+                        aria-pressed={shown(kind).to_string()}
+                        data-testid={format!("toggle-{}", kind.panel())}
+                        title={kind.title()}
+                        onclick={run(Command::ToggleRegisters(kind))}
+                    >{ kind.panel() }</button>
+                }) }
+                <button class={classes!("toggle", self.syntax.then_some("on"))} aria-pressed={self.syntax.to_string()} onclick={run(Command::ToggleSyntax)} title="F6">{ "Colours" }</button>
+                <button class={classes!("toggle", self.symbols.then_some("on"))} aria-pressed={self.symbols.to_string()} onclick={run(Command::ToggleSymbols)} title="F7">{ "Symbols" }</button>
+                <button onclick={run(Command::Help)} title="F1">{ "Keys" }</button>
+            </div>
+        }
+    }
+
+    fn view_trace(&self, ctx: &Context<Self>, v: &TraceView) -> Html {
+        let link = ctx.link();
+        let id = v.id;
+        let focused = self.focus == Focus::View(id);
+        let position = match v.cursor {
+            Some(c) => format!("line {} · time {} · node {}", c.first_line, c.time, c.node),
+            None => "no position yet".to_string(),
+        };
+        html! {
+            <section
+                class={classes!("view", focused.then_some("focused"))}
+                data-testid="view"
+                data-view={id.to_string()}
+                key={id}
+                style="flex:1 1 0;min-width:0;display:flex;flex-direction:column;"
+            >
+                <header class="view-header" style="display:flex;gap:0.5rem;align-items:center;padding:0.15rem 0.4rem;">
+                    <strong>{ format!("View #{}", id + 1) }</strong>
+                    <span class="view-position" data-testid="view-position" style="flex:1;">{ position }</span>
+                    if self.views.len() > 1 {
+                        <button title="Close this view" onclick={link.callback(move |_| Msg::CloseView(id))}>{ "×" }</button>
+                    }
+                </header>
+                <div style="flex:1;min-height:0;">
+                    <TracePane
+                        view={id}
+                        focused={focused}
+                        rows={v.rows.clone()}
+                        total_rows={v.total_rows}
+                        top={v.top}
+                        scroll_seq={v.scroll_seq}
+                        cursor={v.cursor}
+                        annotated_line={v.annotated().map(|a| a.line)}
+                        syntax={self.syntax}
+                        symbols={self.symbols}
+                        on_viewport={link.callback(move |(top, px, follow)| Msg::Viewport { view: id, top, px, follow })}
+                        on_click={link.callback(move |row| Msg::RowClick { view: id, row })}
+                        on_context={link.callback(move |(row, x, y)| Msg::RowContext { view: id, row, x, y })}
+                        on_focus={link.callback(move |_| Msg::Focus(Focus::View(id)))}
+                    />
+                </div>
+            </section>
+        }
+    }
+
+    fn view_pane(&self, ctx: &Context<Self>, p: &Pane) -> Html {
+        let link = ctx.link();
+        let id = p.id;
+        let focused = self.focus == Focus::Pane(id);
+        let body = match &p.body {
+            PaneBody::Registers {
+                kind,
+                panel,
+                answered,
+                selected,
+            } => {
+                if !answered {
+                    html! { <p class="pane-empty" style="margin:0.25rem 0.5rem;">{ "Reading registers…" }</p> }
+                } else {
+                    html! {
+                        <RegisterPane
+                            kind={*kind}
+                            panel={panel.clone()}
+                            selected={*selected}
+                            note={p.note.clone()}
+                            on_pick={link.callback(move |index| Msg::RegPick { pane: id, index })}
+                            on_context={link.callback(move |(index, x, y)| Msg::RegContext { pane: id, index, x, y })}
+                        />
+                    }
+                }
+            }
+            PaneBody::Memory {
+                selected, memory, ..
+            } => html! {
+                <MemoryPane
+                    memory={memory.clone()}
+                    selected={*selected}
+                    note={p.note.clone()}
+                    on_pick={link.callback(move |addr| Msg::MemPick { pane: id, addr })}
+                    on_context={link.callback(move |(addr, x, y)| Msg::MemContext { pane: id, addr, x, y })}
+                />
+            },
+        };
+        html! {
+            <section
+                class={classes!("pane", "data-pane", focused.then_some("focused"))}
+                data-testid={p.testid()}
+                data-pane={id.to_string()}
+                key={id}
+                onmousedown={link.callback(move |_: MouseEvent| Msg::Focus(Focus::Pane(id)))}
+                style="flex:0 1 auto;min-width:16rem;"
+            >
+                <PaneHeader
+                    title={p.title()}
+                    view={p.view}
+                    views={self.view_ids()}
+                    lock={p.lock}
+                    on_view={link.callback(move |view| Msg::PaneView { pane: id, view })}
+                    on_unlock={link.callback(move |_| Msg::PaneUnlock(id))}
+                    on_close={link.callback(move |_| Msg::PaneClose(id))}
+                />
+                { body }
+            </section>
+        }
+    }
+}

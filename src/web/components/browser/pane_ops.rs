@@ -1,0 +1,591 @@
+//! Register and memory panes: what they show, their keys and jumps.
+
+use yew::prelude::*;
+
+use super::{Browser, Focus, Menu, MenuAction, Msg, Pane, PaneBody, PromptFor};
+use crate::browse::protocol::{NodeId, Query, Reply, WriteTarget};
+use crate::web::keys::{Command, RegKind};
+
+/// Memory read per `[`/`]` search step, and how far a search goes.
+const SEARCH_CHUNK: u64 = 4096;
+const SEARCH_CHUNKS: u32 = 16;
+const MEMORY_ROWS: u32 = 8;
+
+impl Browser {
+    pub(super) fn add_registers(&mut self, kind: RegKind, view: u32) -> u32 {
+        let id = self.next_pane;
+        self.next_pane += 1;
+        self.panes.push(Pane {
+            id,
+            view,
+            lock: None,
+            note: None,
+            seq: 0,
+            body: PaneBody::Registers {
+                kind,
+                panel: None,
+                answered: false,
+                selected: 0,
+            },
+        });
+        id
+    }
+
+    pub(super) fn toggle_registers(&mut self, ctx: &Context<Self>, kind: RegKind) {
+        let existing = self
+            .panes
+            .iter()
+            .find(|p| matches!(p.body, PaneBody::Registers { kind: k, .. } if k == kind))
+            .map(|p| p.id);
+        match existing {
+            Some(id) => self.close_pane(id),
+            None => {
+                let id = self.add_registers(kind, self.active_view());
+                self.refresh_pane(ctx, id);
+            }
+        }
+    }
+
+    pub(super) fn open_memory(&mut self, ctx: &Context<Self>, view: u32, addr: u64) {
+        let id = self.next_pane;
+        self.next_pane += 1;
+        self.panes.push(Pane {
+            id,
+            view,
+            lock: None,
+            note: None,
+            seq: 0,
+            body: PaneBody::Memory {
+                addr: addr & !15,
+                rows: MEMORY_ROWS,
+                selected: addr,
+                compare: None,
+                memory: None,
+            },
+        });
+        self.focus = Focus::Pane(id);
+        self.refresh_pane(ctx, id);
+    }
+
+    pub(super) fn close_pane(&mut self, id: u32) {
+        self.panes.retain(|p| p.id != id);
+        if self.focus == Focus::Pane(id) {
+            self.focus = Focus::View(self.active_view_after_close());
+        }
+    }
+
+    fn active_view_after_close(&self) -> u32 {
+        self.views.first().map_or(0, |v| v.id)
+    }
+
+    /// The position a pane shows: its lock, or its view's cursor.
+    fn pane_node(&self, pane: &Pane) -> Option<NodeId> {
+        pane.lock
+            .map(|l| l.node)
+            .or_else(|| self.view_ref(pane.view)?.cursor.map(|c| c.node))
+    }
+
+    /// What changes are highlighted against: the view's previous position
+    /// (the last move), or the line chosen with `d`.
+    fn pane_compare(&self, pane: &Pane) -> Option<NodeId> {
+        if let PaneBody::Memory {
+            compare: Some(c), ..
+        } = pane.body
+        {
+            return Some(c);
+        }
+        if pane.lock.is_some() {
+            return None;
+        }
+        self.view_ref(pane.view)?.prev
+    }
+
+    pub(super) fn refresh_panes_of(&mut self, ctx: &Context<Self>, view: u32) {
+        let ids: Vec<u32> = self
+            .panes
+            .iter()
+            .filter(|p| p.view == view && p.lock.is_none())
+            .map(|p| p.id)
+            .collect();
+        for id in ids {
+            self.refresh_pane(ctx, id);
+        }
+    }
+
+    pub(super) fn refresh_pane(&mut self, ctx: &Context<Self>, id: u32) {
+        let Some(pane) = self.pane_ref(id) else {
+            return;
+        };
+        let Some(node) = self.pane_node(pane) else {
+            return;
+        };
+        let compare = self.pane_compare(pane);
+        let query = match &pane.body {
+            PaneBody::Registers { .. } => Query::Registers { node, compare },
+            PaneBody::Memory { addr, rows, .. } => Query::Memory {
+                node,
+                addr: *addr,
+                len: rows * 16,
+                compare,
+            },
+        };
+        let Some(pane) = self.pane_mut(id) else {
+            return;
+        };
+        pane.seq += 1;
+        let seq = pane.seq;
+        self.ask(ctx, query, move |reply| Msg::PaneData {
+            pane: id,
+            seq,
+            reply,
+        });
+    }
+
+    pub(super) fn on_pane_data(&mut self, id: u32, seq: u64, reply: Reply) {
+        let Some(pane) = self.pane_mut(id) else {
+            return;
+        };
+        if pane.seq != seq {
+            return;
+        }
+        match (&mut pane.body, reply) {
+            (
+                PaneBody::Registers {
+                    kind,
+                    panel,
+                    answered,
+                    selected,
+                },
+                Reply::Registers(regs),
+            ) => {
+                *answered = true;
+                *panel = regs.panels.into_iter().find(|p| p.kind == kind.panel());
+                let n = panel.as_ref().map_or(0, |p| p.cells.len());
+                *selected = (*selected).min(n.saturating_sub(1));
+            }
+            (PaneBody::Memory { memory, .. }, Reply::Memory(m)) => *memory = Some(m),
+            (_, Reply::Error(e)) => pane.note = Some(e),
+            (_, other) => pane.note = Some(format!("unexpected answer: {other:?}")),
+        }
+    }
+
+    pub(super) fn run_pane(&mut self, ctx: &Context<Self>, id: u32, cmd: Command) {
+        let Some(pane) = self.pane_mut(id) else {
+            return;
+        };
+        match cmd {
+            Command::Close => self.close_pane(id),
+            Command::LockLine => self.prompt = Some(PromptFor::LockLine { pane: id }),
+            Command::LockTime => self.prompt = Some(PromptFor::LockTime { pane: id }),
+            Command::CompareLine => self.prompt = Some(PromptFor::CompareLine { pane: id }),
+            Command::ToggleLock => {
+                if pane.lock.take().is_none() {
+                    let view = pane.view;
+                    let cursor = self.view_ref(view).and_then(|v| v.cursor);
+                    if let Some(p) = self.pane_mut(id) {
+                        p.lock = cursor;
+                    }
+                }
+                self.refresh_pane(ctx, id);
+            }
+            Command::PreviousWrite => self.pane_previous_write(ctx, id, None),
+            Command::WriteOfWidth(w) => self.pane_previous_write(ctx, id, Some(w as u64)),
+            Command::Symbolic => self.symbolic(ctx, id),
+            Command::PrevChanged | Command::NextChanged => {
+                self.changed_search(ctx, id, cmd == Command::NextChanged)
+            }
+            Command::Up | Command::Down | Command::Left | Command::Right => {
+                let refresh = move_selection(pane, cmd);
+                if refresh {
+                    self.refresh_pane(ctx, id);
+                }
+            }
+            Command::PageUp | Command::PageDown => {
+                if let PaneBody::Memory {
+                    addr,
+                    rows,
+                    selected,
+                    ..
+                } = &mut pane.body
+                {
+                    let step = *rows as u64 * 16;
+                    if cmd == Command::PageDown {
+                        *addr = addr.wrapping_add(step);
+                        *selected = selected.wrapping_add(step);
+                    } else {
+                        *addr = addr.wrapping_sub(step);
+                        *selected = selected.wrapping_sub(step);
+                    }
+                    self.refresh_pane(ctx, id);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Return, a click, or `1 2 4 8`: the bound view jumps to the write
+    /// that produced the selected register or the aligned memory region.
+    pub(super) fn pane_previous_write(&mut self, ctx: &Context<Self>, id: u32, width: Option<u64>) {
+        let Some(pane) = self.pane_ref(id) else {
+            return;
+        };
+        let Some(node) = self.pane_node(pane) else {
+            return;
+        };
+        let target = match &pane.body {
+            PaneBody::Registers {
+                panel, selected, ..
+            } => match panel.as_ref().and_then(|p| p.cells.get(*selected)) {
+                Some(cell) => WriteTarget::Register(cell.name.clone()),
+                None => return,
+            },
+            PaneBody::Memory { selected, .. } => {
+                let len = width.unwrap_or(1);
+                WriteTarget::Memory {
+                    addr: selected & !(len - 1),
+                    len,
+                }
+            }
+        };
+        let view = pane.view;
+        self.previous_write(ctx, view, node, target);
+    }
+
+    fn symbolic(&mut self, ctx: &Context<Self>, id: u32) {
+        let Some(pane) = self.pane_mut(id) else {
+            return;
+        };
+        if pane.note.take().is_some() {
+            return;
+        }
+        let PaneBody::Registers {
+            panel, selected, ..
+        } = &pane.body
+        else {
+            return;
+        };
+        let Some(cell) = panel.as_ref().and_then(|p| p.cells.get(*selected)) else {
+            return;
+        };
+        if !cell.known {
+            pane.note = Some(format!("{} is not known here", cell.name));
+            return;
+        }
+        let Ok(value) = u64::from_str_radix(&cell.text, 16) else {
+            pane.note = Some(format!("{} does not fit an address", cell.name));
+            return;
+        };
+        let text = format!("{} = {value:#x}", cell.name);
+        self.ask(ctx, Query::Symbolize { addrs: vec![value] }, move |reply| {
+            Msg::Symbolized {
+                pane: id,
+                text,
+                reply,
+            }
+        });
+    }
+
+    pub(super) fn on_symbolized(&mut self, id: u32, text: String, reply: Reply) {
+        let Some(pane) = self.pane_mut(id) else {
+            return;
+        };
+        pane.note = Some(match reply {
+            Reply::Symbols(names) => match names.first().filter(|n| !n.is_empty()) {
+                Some(name) => format!("{text} = {name}"),
+                None => format!("{text} (no symbol)"),
+            },
+            Reply::Error(e) => e,
+            _ => text,
+        });
+    }
+
+    /// `[`/`]`: the nearest changed byte before/after the selection, first
+    /// in what is shown, then reading further in chunks.
+    fn changed_search(&mut self, ctx: &Context<Self>, id: u32, forward: bool) {
+        let Some(pane) = self.pane_mut(id) else {
+            return;
+        };
+        let PaneBody::Memory {
+            memory: Some(m),
+            selected,
+            ..
+        } = &pane.body
+        else {
+            return;
+        };
+        let found = find_changed(&m.changed, m.addr, *selected, forward);
+        if let Some(addr) = found {
+            select_memory(pane, addr);
+            self.refresh_pane(ctx, id);
+            return;
+        }
+        let from = if forward {
+            m.addr.wrapping_add(m.bytes.len() as u64)
+        } else {
+            m.addr.wrapping_sub(SEARCH_CHUNK)
+        };
+        self.search_chunk(ctx, id, forward, from, 1);
+    }
+
+    fn search_chunk(
+        &mut self,
+        ctx: &Context<Self>,
+        id: u32,
+        forward: bool,
+        addr: u64,
+        chunks: u32,
+    ) {
+        let Some(pane) = self.pane_ref(id) else {
+            return;
+        };
+        let (Some(node), compare) = (self.pane_node(pane), self.pane_compare(pane)) else {
+            return;
+        };
+        if compare.is_none() {
+            if let Some(p) = self.pane_mut(id) {
+                p.note = Some("Nothing to compare with: move first, or d.".into());
+            }
+            return;
+        }
+        self.ask(
+            ctx,
+            Query::Memory {
+                node,
+                addr,
+                len: SEARCH_CHUNK as u32,
+                compare,
+            },
+            move |reply| Msg::ChangedSearch {
+                pane: id,
+                forward,
+                chunks,
+                reply,
+            },
+        );
+    }
+
+    pub(super) fn on_changed_search(
+        &mut self,
+        ctx: &Context<Self>,
+        id: u32,
+        forward: bool,
+        chunks: u32,
+        reply: Reply,
+    ) {
+        let Reply::Memory(m) = reply else {
+            if let (Some(p), Reply::Error(e)) = (self.pane_mut(id), reply) {
+                p.note = Some(e);
+            }
+            return;
+        };
+        let start = if forward {
+            m.addr.wrapping_sub(1)
+        } else {
+            m.addr.wrapping_add(m.bytes.len() as u64)
+        };
+        if let Some(addr) = find_changed(&m.changed, m.addr, start, forward) {
+            if let Some(p) = self.pane_mut(id) {
+                p.note = None;
+                select_memory(p, addr);
+            }
+            self.refresh_pane(ctx, id);
+        } else if chunks < SEARCH_CHUNKS {
+            let next = if forward {
+                m.addr.wrapping_add(SEARCH_CHUNK)
+            } else {
+                m.addr.wrapping_sub(SEARCH_CHUNK)
+            };
+            self.search_chunk(ctx, id, forward, next, chunks + 1);
+        } else if let Some(p) = self.pane_mut(id) {
+            p.note = Some(format!(
+                "No changed byte within {} KiB {}.",
+                SEARCH_CHUNK * SEARCH_CHUNKS as u64 / 1024,
+                if forward { "after" } else { "before" }
+            ));
+        }
+    }
+
+    pub(super) fn on_reg_context(&mut self, id: u32, index: usize, x: i32, y: i32) {
+        let Some(pane) = self.pane_mut(id) else {
+            return;
+        };
+        let PaneBody::Registers {
+            panel, selected, ..
+        } = &mut pane.body
+        else {
+            return;
+        };
+        *selected = index;
+        let Some(cell) = panel.as_ref().and_then(|p| p.cells.get(index)) else {
+            return;
+        };
+        let name = cell.name.clone();
+        let value = u64::from_str_radix(&cell.text, 16)
+            .ok()
+            .filter(|_| cell.known);
+        let view = pane.view;
+        let node = pane
+            .lock
+            .map(|l| l.node)
+            .or_else(|| self.view_ref(view)?.cursor.map(|c| c.node));
+        let Some(node) = node else { return };
+        let target = WriteTarget::Register(name.clone());
+        let mut items = vec![
+            (
+                format!("Previous write of {name}"),
+                MenuAction::Write {
+                    view,
+                    node,
+                    target: target.clone(),
+                    forward: false,
+                },
+            ),
+            (
+                format!("Next write of {name}"),
+                MenuAction::Write {
+                    view,
+                    node,
+                    target,
+                    forward: true,
+                },
+            ),
+        ];
+        if let Some(v) = value {
+            items.push((
+                format!("Symbol at {v:#x}"),
+                MenuAction::Symbolize { pane: id, addr: v },
+            ));
+            items.push((
+                format!("Open memory at {v:#x}"),
+                MenuAction::OpenMemory { view, addr: v },
+            ));
+        }
+        self.focus = Focus::Pane(id);
+        self.menu = Some(Menu { x, y, items });
+    }
+
+    pub(super) fn on_mem_context(&mut self, id: u32, addr: u64, x: i32, y: i32) {
+        let Some(pane) = self.pane_mut(id) else {
+            return;
+        };
+        if let PaneBody::Memory { selected, .. } = &mut pane.body {
+            *selected = addr;
+        }
+        let view = pane.view;
+        let node = pane
+            .lock
+            .map(|l| l.node)
+            .or_else(|| self.view_ref(view)?.cursor.map(|c| c.node));
+        let Some(node) = node else { return };
+        let mut items = Vec::new();
+        for len in [1u64, 2, 4, 8] {
+            let start = addr & !(len - 1);
+            items.push((
+                format!(
+                    "Previous write of {len} byte{} at {start:#x}",
+                    if len > 1 { "s" } else { "" }
+                ),
+                MenuAction::Write {
+                    view,
+                    node,
+                    target: WriteTarget::Memory { addr: start, len },
+                    forward: false,
+                },
+            ));
+        }
+        items.push((
+            format!("Next write of the byte at {addr:#x}"),
+            MenuAction::Write {
+                view,
+                node,
+                target: WriteTarget::Memory { addr, len: 1 },
+                forward: true,
+            },
+        ));
+        self.focus = Focus::Pane(id);
+        self.menu = Some(Menu { x, y, items });
+    }
+}
+
+/// The first changed byte strictly after (or before) `from`.
+fn find_changed(changed: &[bool], base: u64, from: u64, forward: bool) -> Option<u64> {
+    let index = |addr: u64| addr.wrapping_sub(base);
+    if forward {
+        let start = index(from.wrapping_add(1));
+        (start.min(changed.len() as u64) as usize..changed.len())
+            .find(|&i| changed[i])
+            .map(|i| base.wrapping_add(i as u64))
+    } else {
+        let end = index(from).min(changed.len() as u64) as usize;
+        (0..end)
+            .rev()
+            .find(|&i| changed[i])
+            .map(|i| base.wrapping_add(i as u64))
+    }
+}
+
+/// Selects `addr`, scrolling the pane so it is shown.
+fn select_memory(pane: &mut Pane, target: u64) {
+    if let PaneBody::Memory {
+        addr,
+        rows,
+        selected,
+        ..
+    } = &mut pane.body
+    {
+        *selected = target;
+        let span = *rows as u64 * 16;
+        if target < *addr || target >= addr.wrapping_add(span) {
+            *addr = (target & !15).wrapping_sub((*rows as u64 / 2) * 16);
+        }
+    }
+}
+
+/// Arrow keys; true when a memory pane scrolled and needs reading again.
+fn move_selection(pane: &mut Pane, cmd: Command) -> bool {
+    match &mut pane.body {
+        PaneBody::Registers {
+            kind,
+            panel,
+            selected,
+            ..
+        } => {
+            let n = panel.as_ref().map_or(0, |p| p.cells.len());
+            if n == 0 {
+                return false;
+            }
+            let cols = kind.columns();
+            *selected = match cmd {
+                Command::Left => selected.saturating_sub(1),
+                Command::Right => (*selected + 1).min(n - 1),
+                Command::Up => selected.checked_sub(cols).unwrap_or(*selected),
+                _ => (*selected + cols).min(n - 1),
+            };
+            false
+        }
+        PaneBody::Memory {
+            addr,
+            rows,
+            selected,
+            ..
+        } => {
+            *selected = match cmd {
+                Command::Left => selected.wrapping_sub(1),
+                Command::Right => selected.wrapping_add(1),
+                Command::Up => selected.wrapping_sub(16),
+                _ => selected.wrapping_add(16),
+            };
+            let span = *rows as u64 * 16;
+            if selected.wrapping_sub(*addr) >= span {
+                // One row at a time, like scrolling a hex dump.
+                *addr = if *selected < *addr {
+                    addr.wrapping_sub(16)
+                } else {
+                    addr.wrapping_add(16)
+                };
+                return true;
+            }
+            false
+        }
+    }
+}

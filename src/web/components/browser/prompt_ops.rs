@@ -1,0 +1,188 @@
+//! Answers to the prompt (`l t p P m d` and the panes' `l t`) and to the
+//! context menus.
+
+use yew::prelude::*;
+
+use super::{Browser, MenuAction, Msg, PromptFor};
+use crate::browse::protocol::{FoldOp, Locate, Query, Reply};
+use crate::web::hash::number;
+
+impl Browser {
+    pub(super) fn on_prompt_submit(&mut self, ctx: &Context<Self>, text: String) {
+        let Some(prompt) = self.prompt.take() else {
+            return;
+        };
+        self.refocus = true;
+        let text = text.trim().to_string();
+        if text.is_empty() {
+            return;
+        }
+        let num = || number(&text).ok_or_else(|| format!("{text:?} is not a number"));
+        let located = |locate: Locate, prompt: PromptFor| (Query::Locate(locate), prompt);
+        let request = match &prompt {
+            PromptFor::GotoLine { view } => match num() {
+                Ok(n) => {
+                    self.move_to(ctx, *view, Query::Locate(Locate::Line(n)), true);
+                    return;
+                }
+                Err(e) => Err(e),
+            },
+            PromptFor::GotoTime { view } => match num() {
+                Ok(t) => {
+                    self.move_to(ctx, *view, Query::Locate(Locate::Time(t)), true);
+                    return;
+                }
+                Err(e) => Err(e),
+            },
+            PromptFor::FindPc { view, .. } | PromptFor::OpenMemory { view } => {
+                let node = self
+                    .view_ref(*view)
+                    .and_then(|v| v.cursor)
+                    .map_or(0, |c| c.node);
+                Ok((Query::Eval { node, expr: text }, prompt.clone()))
+            }
+            PromptFor::LockLine { .. } | PromptFor::CompareLine { .. } => {
+                num().map(|n| located(Locate::Line(n), prompt.clone()))
+            }
+            PromptFor::LockTime { .. } => num().map(|t| located(Locate::Time(t), prompt.clone())),
+        };
+        match request {
+            Ok((query @ Query::Eval { .. }, prompt)) => {
+                self.ask(ctx, query, move |reply| Msg::Evaluated { prompt, reply })
+            }
+            Ok((query, prompt)) => {
+                self.ask(ctx, query, move |reply| Msg::Located { prompt, reply })
+            }
+            Err(e) => self.status = Some(e),
+        }
+    }
+
+    pub(super) fn on_evaluated(&mut self, ctx: &Context<Self>, prompt: PromptFor, reply: Reply) {
+        let value = match reply {
+            Reply::Value(v) => v,
+            Reply::Error(e) => {
+                self.status = Some(e);
+                return;
+            }
+            other => {
+                self.status = Some(format!("unexpected answer: {other:?}"));
+                return;
+            }
+        };
+        match prompt {
+            PromptFor::FindPc { view, forward } => {
+                self.last_pc = Some(value);
+                let node = self
+                    .view_ref(view)
+                    .and_then(|v| v.cursor)
+                    .map_or(0, |c| c.node);
+                self.move_to(
+                    ctx,
+                    view,
+                    Query::FindPc {
+                        node,
+                        pc: value,
+                        forward,
+                    },
+                    true,
+                );
+            }
+            PromptFor::OpenMemory { view } => self.open_memory(ctx, view, value),
+            _ => {}
+        }
+    }
+
+    pub(super) fn on_located(&mut self, ctx: &Context<Self>, prompt: PromptFor, reply: Reply) {
+        let node = match reply {
+            Reply::Node(Some(n)) => n,
+            Reply::Node(None) => {
+                self.status = Some("No such position in the trace.".into());
+                return;
+            }
+            Reply::Error(e) => {
+                self.status = Some(e);
+                return;
+            }
+            _ => return,
+        };
+        let pane = match prompt {
+            PromptFor::LockLine { pane } | PromptFor::LockTime { pane } => {
+                if let Some(p) = self.pane_mut(pane) {
+                    p.lock = Some(node);
+                }
+                pane
+            }
+            PromptFor::CompareLine { pane } => {
+                if let Some(p) = self.pane_mut(pane) {
+                    if let super::PaneBody::Memory { compare, .. } = &mut p.body {
+                        *compare = Some(node.node);
+                    }
+                }
+                pane
+            }
+            _ => return,
+        };
+        self.refresh_pane(ctx, pane);
+    }
+
+    pub(super) fn on_menu_pick(&mut self, ctx: &Context<Self>, index: usize) {
+        let Some(menu) = self.menu.take() else {
+            return;
+        };
+        self.refocus = true;
+        let Some((_, action)) = menu.items.into_iter().nth(index) else {
+            return;
+        };
+        match action {
+            MenuAction::MoveTo { view, node } => {
+                self.move_to(ctx, view, Query::Locate(Locate::Node(node)), false)
+            }
+            MenuAction::Write {
+                view,
+                node,
+                target,
+                forward: false,
+            } => self.previous_write(ctx, view, node, target),
+            MenuAction::Write {
+                view,
+                node,
+                target,
+                forward: true,
+            } => self.move_to(
+                ctx,
+                view,
+                Query::Write {
+                    node,
+                    target,
+                    forward: true,
+                },
+                true,
+            ),
+            MenuAction::Unfold { view, node } => self.ask(
+                ctx,
+                Query::Fold {
+                    view,
+                    node,
+                    op: FoldOp::UnfoldCall,
+                },
+                move |reply| Msg::Folded { view, reply },
+            ),
+            MenuAction::Fold { view, node } => self.ask(
+                ctx,
+                Query::Fold {
+                    view,
+                    node,
+                    op: FoldOp::FoldCall,
+                },
+                move |reply| Msg::Folded { view, reply },
+            ),
+            MenuAction::Symbolize { pane, addr } => {
+                let text = format!("{addr:#x}");
+                self.ask(ctx, Query::Symbolize { addrs: vec![addr] }, move |reply| {
+                    Msg::Symbolized { pane, text, reply }
+                });
+            }
+            MenuAction::OpenMemory { view, addr } => self.open_memory(ctx, view, addr),
+        }
+    }
+}

@@ -1,0 +1,181 @@
+//! What the browser remembers about its trace views and panes.
+
+use std::rc::Rc;
+
+use crate::browse::protocol::{LineEffect, MemoryReply, NodeId, NodeView, RegPanel, RowsReply};
+use crate::web::keys::RegKind;
+use crate::web::view_state::Recentre;
+
+/// One trace view: a cursor, folds (kept by the session under `id`) and a
+/// scroll position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TraceView {
+    pub id: u32,
+    pub cursor: Option<NodeView>,
+    /// Where the cursor was before the last move: registers and memory
+    /// changed since then are highlighted.
+    pub prev: Option<NodeId>,
+    /// The row of the cursor's first line (or the fold hiding it).
+    pub cursor_row: Option<u64>,
+    pub top: u64,
+    /// Bumped when the browser (not the scrollbar) sets `top`.
+    pub scroll_seq: u64,
+    pub viewport_px: f64,
+    pub total_rows: u64,
+    pub rows: Option<Rc<RowsReply>>,
+    /// Rows asked for and not answered yet; `rows_again` asks once more
+    /// when the answer comes, so scrolling never queues a backlog.
+    pub rows_in_flight: bool,
+    pub rows_again: bool,
+    pub recentre: Recentre,
+    /// The `a` highlight: the lines of the node before the cursor, and which
+    /// one is lit.
+    pub annotate: Option<(Vec<LineEffect>, usize)>,
+}
+
+impl TraceView {
+    pub fn new(id: u32, cursor: Option<NodeView>) -> TraceView {
+        TraceView {
+            id,
+            cursor,
+            prev: None,
+            cursor_row: None,
+            top: 0,
+            scroll_seq: 0,
+            viewport_px: 0.0,
+            total_rows: 0,
+            rows: None,
+            rows_in_flight: false,
+            rows_again: false,
+            recentre: Recentre::default(),
+            annotate: None,
+        }
+    }
+
+    pub fn annotated(&self) -> Option<&LineEffect> {
+        self.annotate.as_ref().map(|(lines, i)| &lines[*i])
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum PaneBody {
+    Registers {
+        kind: RegKind,
+        panel: Option<RegPanel>,
+        /// Whether an answer has come (an answer without this panel means
+        /// the trace has none).
+        answered: bool,
+        selected: usize,
+    },
+    Memory {
+        /// First byte shown (16-aligned).
+        addr: u64,
+        rows: u32,
+        selected: u64,
+        /// Compare against this node instead of the view's previous one (`d`).
+        compare: Option<NodeId>,
+        memory: Option<MemoryReply>,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pane {
+    pub id: u32,
+    pub view: u32,
+    pub lock: Option<NodeView>,
+    pub note: Option<String>,
+    /// Answers to older questions are dropped.
+    pub seq: u64,
+    pub body: PaneBody,
+}
+
+impl Pane {
+    pub fn title(&self) -> String {
+        match &self.body {
+            PaneBody::Registers { kind, .. } => kind.title().to_string(),
+            PaneBody::Memory { addr, compare, .. } => match compare {
+                Some(_) => format!("Memory at {addr:#x} (compared)"),
+                None => format!("Memory at {addr:#x}"),
+            },
+        }
+    }
+
+    pub fn testid(&self) -> String {
+        match &self.body {
+            PaneBody::Registers { kind, .. } => format!("registers-{}", kind.panel()),
+            PaneBody::Memory { .. } => "memory".to_string(),
+        }
+    }
+}
+
+/// Where keyboard input goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Focus {
+    View(u32),
+    Pane(u32),
+}
+
+/// What a prompt's answer is for.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PromptFor {
+    GotoLine { view: u32 },
+    GotoTime { view: u32 },
+    FindPc { view: u32, forward: bool },
+    OpenMemory { view: u32 },
+    LockLine { pane: u32 },
+    LockTime { pane: u32 },
+    CompareLine { pane: u32 },
+}
+
+impl PromptFor {
+    pub fn label(&self) -> &'static str {
+        match self {
+            PromptFor::GotoLine { .. } => "Go to line:",
+            PromptFor::GotoTime { .. } => "Go to time:",
+            PromptFor::FindPc { forward: true, .. } => "Next visit of PC:",
+            PromptFor::FindPc { forward: false, .. } => "Previous visit of PC:",
+            PromptFor::OpenMemory { .. } => "Memory at address:",
+            PromptFor::LockLine { .. } => "Lock pane to line:",
+            PromptFor::LockTime { .. } => "Lock pane to time:",
+            PromptFor::CompareLine { .. } => "Compare with line:",
+        }
+    }
+}
+
+/// An action a context menu offers.
+#[derive(Clone, Debug, PartialEq)]
+pub enum MenuAction {
+    MoveTo {
+        view: u32,
+        node: NodeId,
+    },
+    Write {
+        view: u32,
+        node: NodeId,
+        target: crate::browse::protocol::WriteTarget,
+        forward: bool,
+    },
+    Unfold {
+        view: u32,
+        node: NodeId,
+    },
+    Fold {
+        view: u32,
+        node: NodeId,
+    },
+    Symbolize {
+        pane: u32,
+        addr: u64,
+    },
+    OpenMemory {
+        view: u32,
+        addr: u64,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Menu {
+    pub x: i32,
+    pub y: i32,
+    pub items: Vec<(String, MenuAction)>,
+}

@@ -1,0 +1,643 @@
+//! Trace views: moving the position, scrolling, folding, the `a` highlight.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::{Browser, Focus, Menu, MenuAction, Msg, TraceView};
+use crate::browse::protocol::{FoldOp, Locate, NodeId, Query, Reply, Row, WriteTarget};
+use crate::web::hash;
+use crate::web::keys::Command;
+use crate::web::view_state::{Scroll, ROW_PX};
+
+/// Rows assumed visible before the pane has been measured (or while the
+/// Summary tab hides it).
+const DEFAULT_VIEWPORT_PX: f64 = 40.0 * ROW_PX;
+
+fn scroll_of(v: &TraceView) -> Scroll {
+    let px = if v.viewport_px > 0.0 {
+        v.viewport_px
+    } else {
+        DEFAULT_VIEWPORT_PX
+    };
+    Scroll::new(v.total_rows, px)
+}
+
+/// Whether the cached rows cover the viewport.
+fn rows_cover(v: &TraceView) -> bool {
+    let Some(rows) = &v.rows else {
+        return false;
+    };
+    let visible = scroll_of(v).visible_rows() + 1;
+    let end = rows.first + rows.rows.len() as u64;
+    v.top >= rows.first && (v.top + visible <= end || end >= rows.total_rows)
+}
+
+impl Browser {
+    /// Asks for the rows around the viewport: a screenful above and below
+    /// too, so small scrolls are served from the cache.
+    pub(super) fn fetch_rows(&mut self, ctx: &Context<Self>, view: u32) {
+        let Some(v) = self.view_mut(view) else {
+            return;
+        };
+        if v.rows_in_flight {
+            v.rows_again = true;
+            return;
+        }
+        v.rows_in_flight = true;
+        let visible = scroll_of(v).visible_rows();
+        let first = v.top.saturating_sub(visible);
+        let count = (visible * 3 + 2).min(2000) as u32;
+        self.ask(ctx, Query::Rows { view, first, count }, move |reply| {
+            Msg::Rows { view, reply }
+        });
+    }
+
+    /// Fetches again even if the cache covers the viewport (folds changed,
+    /// more is indexed).
+    pub(super) fn refresh_rows(&mut self, ctx: &Context<Self>, view: u32) {
+        if let Some(v) = self.view_mut(view) {
+            v.rows_again = v.rows_in_flight;
+        }
+        self.fetch_rows(ctx, view);
+    }
+
+    pub(super) fn on_rows(&mut self, ctx: &Context<Self>, view: u32, reply: Reply) {
+        let Some(v) = self.view_mut(view) else {
+            return;
+        };
+        v.rows_in_flight = false;
+        let again = std::mem::take(&mut v.rows_again);
+        match reply {
+            Reply::Rows(rows) => {
+                v.total_rows = rows.total_rows;
+                v.rows = Some(Rc::new(rows));
+                if again || !rows_cover(v) {
+                    self.fetch_rows(ctx, view);
+                }
+            }
+            Reply::Error(e) => self.status = Some(e),
+            other => self.status = Some(format!("unexpected answer to Rows: {other:?}")),
+        }
+    }
+
+    pub(super) fn on_viewport(
+        &mut self,
+        ctx: &Context<Self>,
+        view: u32,
+        top: u64,
+        px: f64,
+        follow: bool,
+    ) {
+        let Some(v) = self.view_mut(view) else {
+            return;
+        };
+        v.viewport_px = px;
+        v.top = top.min(scroll_of(v).max_top());
+        if follow {
+            v.scroll_seq += 1;
+        }
+        if !rows_cover(v) {
+            self.fetch_rows(ctx, view);
+        }
+    }
+
+    /// Finds the first position once the session has one.
+    pub(super) fn try_start(&mut self, ctx: &Context<Self>) {
+        if self.started || self.start_in_flight || self.pending_hash.is_some() {
+            return;
+        }
+        self.start_in_flight = true;
+        self.ask(ctx, Query::Locate(Locate::Start), |reply| Msg::Moved {
+            view: 0,
+            reply,
+            recentre: false,
+        });
+    }
+
+    pub(super) fn move_to(&self, ctx: &Context<Self>, view: u32, query: Query, recentre: bool) {
+        self.ask(ctx, query, move |reply| Msg::Moved {
+            view,
+            reply,
+            recentre,
+        });
+    }
+
+    pub(super) fn on_moved(
+        &mut self,
+        ctx: &Context<Self>,
+        view: u32,
+        reply: Reply,
+        recentre: bool,
+    ) {
+        let starting = view == 0 && !self.started;
+        if starting {
+            self.start_in_flight = false;
+        }
+        let node = match reply {
+            Reply::Node(Some(node)) => node,
+            Reply::Node(None) => {
+                self.status = Some("Not found.".into());
+                return;
+            }
+            Reply::Error(e) => {
+                // Before the first node is indexed the start simply is not
+                // there yet; the next progress asks again.
+                if !starting {
+                    self.status = Some(e);
+                }
+                return;
+            }
+            other => {
+                self.status = Some(format!("unexpected answer to a move: {other:?}"));
+                return;
+            }
+        };
+        if starting {
+            self.started = true;
+        }
+        let Some(v) = self.view_mut(view) else {
+            return;
+        };
+        if v.cursor.map(|c| c.node) != Some(node.node) {
+            v.prev = v.cursor.map(|c| c.node);
+        }
+        v.cursor = Some(node);
+        v.annotate = None;
+        self.ask(
+            ctx,
+            Query::RowOfNode {
+                view,
+                node: node.node,
+            },
+            move |reply| Msg::CursorRow {
+                view,
+                node: node.node,
+                reply,
+                recentre,
+            },
+        );
+        self.refresh_panes_of(ctx, view);
+        replace_hash(&hash::for_line(node.first_line));
+    }
+
+    pub(super) fn on_cursor_row(
+        &mut self,
+        ctx: &Context<Self>,
+        view: u32,
+        node: NodeId,
+        reply: Reply,
+        recentre: bool,
+    ) {
+        let Some(v) = self.view_mut(view) else {
+            return;
+        };
+        if v.cursor.map(|c| c.node) != Some(node) {
+            return;
+        }
+        let row = match reply {
+            Reply::Row(row) => row,
+            Reply::Error(e) => {
+                self.status = Some(e);
+                return;
+            }
+            _ => return,
+        };
+        v.cursor_row = Some(row);
+        let lines = v.cursor.map_or(1, |c| c.lines.max(1));
+        // The row after the node's lines is kept in view too: the marker
+        // sits on the boundary.
+        let last = row + lines;
+        let mut scroll = scroll_of(v);
+        scroll.total_rows = scroll.total_rows.max(last + 1);
+        let top = if recentre {
+            v.recentre.top_for(row, last, scroll.visible_rows())
+        } else {
+            scroll.top_showing(v.top, row, last)
+        }
+        .min(scroll.max_top());
+        if top != v.top {
+            v.top = top;
+            v.scroll_seq += 1;
+        }
+        if !rows_cover(v) {
+            self.fetch_rows(ctx, view);
+        }
+    }
+
+    pub(super) fn run_trace(&mut self, ctx: &Context<Self>, view: u32, cmd: Command) {
+        let Some(v) = self.view_ref(view) else {
+            return;
+        };
+        let cursor = v.cursor;
+        let node = cursor.map(|c| c.node);
+        let visible = scroll_of(v).visible_rows();
+        match cmd {
+            Command::StepDown | Command::StepUp => {
+                let Some(node) = node else { return };
+                let delta = if cmd == Command::StepDown { 1 } else { -1 };
+                self.move_to(ctx, view, Query::Step { view, node, delta }, false);
+            }
+            Command::PageDown | Command::PageUp => {
+                let Some(row) = v.cursor_row else { return };
+                let target = if cmd == Command::PageDown {
+                    row + visible
+                } else {
+                    row.saturating_sub(visible)
+                };
+                let target = target.min(v.total_rows.saturating_sub(1));
+                if let Some(v) = self.view_mut(view) {
+                    let s = scroll_of(v);
+                    v.top = if cmd == Command::PageDown {
+                        (v.top + visible).min(s.max_top())
+                    } else {
+                        v.top.saturating_sub(visible)
+                    };
+                    v.scroll_seq += 1;
+                }
+                self.ask(
+                    ctx,
+                    Query::Rows {
+                        view,
+                        first: target,
+                        count: 1,
+                    },
+                    move |reply| Msg::PageTarget { view, reply },
+                );
+            }
+            Command::Home => self.move_to(ctx, view, Query::Locate(Locate::Start), false),
+            Command::End => self.move_to(ctx, view, Query::Locate(Locate::End), false),
+            Command::Recentre => {
+                let Some(v) = self.view_mut(view) else { return };
+                let (Some(row), Some(c)) = (v.cursor_row, v.cursor) else {
+                    return;
+                };
+                let s = scroll_of(v);
+                v.top = v
+                    .recentre
+                    .top_for(row, row + c.lines.max(1), s.visible_rows())
+                    .min(s.max_top());
+                v.recentre = v.recentre.next();
+                v.scroll_seq += 1;
+                if !rows_cover(v) {
+                    self.fetch_rows(ctx, view);
+                }
+            }
+            Command::FoldCall => self.fold(ctx, view, node, FoldOp::FoldCall),
+            Command::UnfoldCall => self.fold(ctx, view, node, FoldOp::UnfoldCall),
+            Command::FoldChildren => self.fold(ctx, view, node, FoldOp::FoldChildren),
+            Command::UnfoldInside => self.fold(ctx, view, node, FoldOp::UnfoldInside),
+            Command::FoldAll => self.fold(ctx, view, node.or(Some(0)), FoldOp::FoldAll),
+            Command::UnfoldAll => self.fold(ctx, view, node.or(Some(0)), FoldOp::UnfoldAll),
+            Command::GotoLine => self.prompt = Some(super::PromptFor::GotoLine { view }),
+            Command::GotoTime => self.prompt = Some(super::PromptFor::GotoTime { view }),
+            Command::FindPc { forward } => {
+                self.prompt = Some(super::PromptFor::FindPc { view, forward })
+            }
+            Command::OpenMemory => self.prompt = Some(super::PromptFor::OpenMemory { view }),
+            Command::RepeatPc { forward } => match (self.last_pc, node) {
+                (Some(pc), Some(node)) => {
+                    self.move_to(ctx, view, Query::FindPc { node, pc, forward }, true)
+                }
+                _ => self.status = Some("No PC searched for yet (p or P).".into()),
+            },
+            Command::Annotate => {
+                let Some(node) = node else { return };
+                let Some(v) = self.view_mut(view) else { return };
+                match &mut v.annotate {
+                    Some((lines, i)) => {
+                        if *i + 1 < lines.len() {
+                            *i += 1;
+                        } else {
+                            v.annotate = None;
+                        }
+                    }
+                    None => self.ask(ctx, Query::NodeLines { node }, move |reply| {
+                        Msg::Annotated { view, node, reply }
+                    }),
+                }
+            }
+            Command::PreviousWrite => {
+                let Some(v) = self.view_ref(view) else { return };
+                match (v.annotated().and_then(|a| a.target.clone()), node) {
+                    (Some(target), Some(node)) => {
+                        self.previous_write(ctx, view, node.saturating_sub(1), target)
+                    }
+                    _ => {
+                        self.status = Some(
+                            "Highlight a register or memory line with a first, then Return.".into(),
+                        )
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    pub(super) fn on_page_target(&mut self, ctx: &Context<Self>, view: u32, reply: Reply) {
+        match reply {
+            Reply::Rows(rows) => {
+                let node = match rows.rows.first() {
+                    Some(Row::Line { node, .. }) => *node,
+                    Some(Row::Fold { call_node, .. }) => *call_node,
+                    None => return,
+                };
+                self.move_to(ctx, view, Query::Locate(Locate::Node(node)), false);
+            }
+            Reply::Error(e) => self.status = Some(e),
+            _ => {}
+        }
+    }
+
+    fn fold(&mut self, ctx: &Context<Self>, view: u32, node: Option<NodeId>, op: FoldOp) {
+        let Some(node) = node else { return };
+        self.ask(ctx, Query::Fold { view, node, op }, move |reply| {
+            Msg::Folded { view, reply }
+        });
+    }
+
+    pub(super) fn on_folded(&mut self, ctx: &Context<Self>, view: u32, reply: Reply) {
+        match reply {
+            Reply::Folded { total_rows, cursor } => {
+                let Some(v) = self.view_mut(view) else { return };
+                v.total_rows = total_rows;
+                let current = v.cursor.map(|c| c.node);
+                self.refresh_rows(ctx, view);
+                if current.is_some() && current != Some(cursor) {
+                    // The position was folded away: it moves to the call.
+                    self.move_to(ctx, view, Query::Locate(Locate::Node(cursor)), false);
+                } else if let Some(node) = current {
+                    self.ask(ctx, Query::RowOfNode { view, node }, move |reply| {
+                        Msg::CursorRow {
+                            view,
+                            node,
+                            reply,
+                            recentre: false,
+                        }
+                    });
+                }
+            }
+            Reply::Error(e) => self.status = Some(e),
+            _ => {}
+        }
+    }
+
+    pub(super) fn on_annotated(&mut self, view: u32, node: NodeId, reply: Reply) {
+        let Some(v) = self.view_mut(view) else { return };
+        if v.cursor.map(|c| c.node) != Some(node) {
+            return;
+        }
+        match reply {
+            Reply::NodeLines(lines) if !lines.is_empty() => v.annotate = Some((lines, 0)),
+            Reply::NodeLines(_) => self.status = Some("This instruction has no lines.".into()),
+            Reply::Error(e) => self.status = Some(e),
+            _ => {}
+        }
+    }
+
+    /// The write at or before `from` to `target`; the bound view moves there.
+    pub(super) fn previous_write(
+        &mut self,
+        ctx: &Context<Self>,
+        view: u32,
+        from: NodeId,
+        target: WriteTarget,
+    ) {
+        let query = Query::Write {
+            node: from,
+            target,
+            forward: false,
+        };
+        let q = query.clone();
+        self.ask(ctx, query, move |reply| Msg::WriteFound {
+            view,
+            from,
+            query: q,
+            reply,
+        });
+    }
+
+    pub(super) fn on_write_found(
+        &mut self,
+        ctx: &Context<Self>,
+        view: u32,
+        from: NodeId,
+        query: Query,
+        reply: Reply,
+    ) {
+        let here = self.view_ref(view).and_then(|v| v.cursor).map(|c| c.node);
+        match (&reply, &query) {
+            // The write is where the view already is: the person wants the
+            // one before it, so repeated presses walk back through writes.
+            (Reply::Node(Some(n)), Query::Write { target, .. })
+                if Some(n.node) == here && n.node == from && from > 0 =>
+            {
+                self.previous_write(ctx, view, from - 1, target.clone());
+            }
+            (Reply::Node(None), _) => {
+                self.status = Some("No earlier write in the trace.".into());
+            }
+            _ => self.on_moved(ctx, view, reply, true),
+        }
+    }
+
+    pub(super) fn on_row_click(&mut self, ctx: &Context<Self>, view: u32, row: Row) {
+        self.focus = Focus::View(view);
+        self.refocus = true;
+        match row {
+            Row::Line { node, .. } => {
+                self.move_to(ctx, view, Query::Locate(Locate::Node(node)), false)
+            }
+            Row::Fold { call_node, .. } => {
+                self.fold(ctx, view, Some(call_node), FoldOp::UnfoldCall)
+            }
+        }
+    }
+
+    pub(super) fn on_row_context(
+        &mut self,
+        ctx: &Context<Self>,
+        view: u32,
+        row: Row,
+        x: i32,
+        y: i32,
+    ) {
+        match &row {
+            Row::Line { node, .. } => {
+                let node = *node;
+                self.ask(ctx, Query::NodeLines { node }, move |reply| {
+                    Msg::RowEffects {
+                        view,
+                        row,
+                        x,
+                        y,
+                        reply,
+                    }
+                });
+            }
+            Row::Fold { call_node, .. } => {
+                self.menu = Some(Menu {
+                    x,
+                    y,
+                    items: vec![(
+                        "Unfold this call".into(),
+                        MenuAction::Unfold {
+                            view,
+                            node: *call_node,
+                        },
+                    )],
+                });
+            }
+        }
+    }
+
+    pub(super) fn on_row_effects(&mut self, view: u32, row: Row, x: i32, y: i32, reply: Reply) {
+        let Row::Line { node, line, .. } = row else {
+            return;
+        };
+        let mut items = vec![(
+            format!("Move the position here (after line {line})"),
+            MenuAction::MoveTo { view, node },
+        )];
+        if let Reply::NodeLines(effects) = reply {
+            if let Some(target) = effects
+                .iter()
+                .find(|e| e.line == line)
+                .and_then(|e| e.target.clone())
+            {
+                let what = match &target {
+                    WriteTarget::Register(r) => r.clone(),
+                    WriteTarget::Memory { addr, len } => format!("{len} bytes at {addr:#x}"),
+                };
+                items.push((
+                    format!("Previous write of {what}"),
+                    MenuAction::Write {
+                        view,
+                        node: node.saturating_sub(1),
+                        target: target.clone(),
+                        forward: false,
+                    },
+                ));
+                items.push((
+                    format!("Next write of {what}"),
+                    MenuAction::Write {
+                        view,
+                        node,
+                        target: target.clone(),
+                        forward: true,
+                    },
+                ));
+                if let WriteTarget::Memory { addr, .. } = target {
+                    items.push((
+                        format!("Open memory at {addr:#x}"),
+                        MenuAction::OpenMemory { view, addr },
+                    ));
+                }
+            }
+        }
+        items.push((
+            "Fold the call containing this line".into(),
+            MenuAction::Fold { view, node },
+        ));
+        self.menu = Some(Menu { x, y, items });
+    }
+
+    pub(super) fn new_view(&mut self, ctx: &Context<Self>) {
+        let id = self.next_view;
+        self.next_view += 1;
+        let cursor = self.view_ref(self.active_view()).and_then(|v| v.cursor);
+        self.views.push(TraceView::new(id, None));
+        self.focus = Focus::View(id);
+        self.fetch_rows(ctx, id);
+        if let Some(c) = cursor {
+            self.move_to(ctx, id, Query::Locate(Locate::Node(c.node)), true);
+        }
+    }
+
+    pub(super) fn close_view(&mut self, ctx: &Context<Self>, id: u32) {
+        if self.views.len() <= 1 {
+            return;
+        }
+        self.views.retain(|v| v.id != id);
+        let fallback = self.views[0].id;
+        let rebound: Vec<u32> = self
+            .panes
+            .iter_mut()
+            .filter(|p| p.view == id)
+            .map(|p| {
+                p.view = fallback;
+                p.id
+            })
+            .collect();
+        for p in rebound {
+            self.refresh_pane(ctx, p);
+        }
+        if self.focus == Focus::View(id) {
+            self.focus = Focus::View(fallback);
+        }
+    }
+
+    pub(super) fn try_hash(&mut self, ctx: &Context<Self>) {
+        if self.hash_in_flight {
+            return;
+        }
+        let Some(target) = self.pending_hash.clone() else {
+            return;
+        };
+        self.hash_in_flight = true;
+        let query = match target {
+            hash::HashTarget::Line(n) => Query::Locate(Locate::Line(n)),
+            hash::HashTarget::Time(t) => Query::Locate(Locate::Time(t)),
+            hash::HashTarget::Pc(expr) => Query::Eval { node: 0, expr },
+        };
+        self.ask(ctx, query, |reply| Msg::HashTried { reply });
+    }
+
+    pub(super) fn on_hash_tried(&mut self, ctx: &Context<Self>, reply: Reply) {
+        self.hash_in_flight = false;
+        let view = self.views[0].id;
+        match reply {
+            Reply::Node(Some(_)) => {
+                self.pending_hash = None;
+                self.started = true;
+                self.focus = Focus::View(view);
+                self.on_moved(ctx, view, reply, true);
+            }
+            Reply::Value(pc) => {
+                self.pending_hash = None;
+                self.started = true;
+                self.last_pc = Some(pc);
+                // The first visit after the start of the trace.
+                self.move_to(
+                    ctx,
+                    view,
+                    Query::FindPc {
+                        node: 0,
+                        pc,
+                        forward: true,
+                    },
+                    true,
+                );
+            }
+            Reply::Error(e) if self.complete => {
+                self.pending_hash = None;
+                self.status = Some(format!("Cannot go to the position in the URL: {e}"));
+                self.try_start(ctx);
+            }
+            Reply::Node(None) if self.complete => {
+                self.pending_hash = None;
+                self.status = Some("The position in the URL is not in this trace.".into());
+                self.try_start(ctx);
+            }
+            // Not indexed that far yet: the next progress tries again.
+            _ => {}
+        }
+    }
+}
+
+/// Records the position in the URL without adding a history entry per move.
+fn replace_hash(fragment: &str) {
+    if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
+        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(fragment));
+    }
+}

@@ -1,0 +1,43 @@
+//! F1: the keys of the focused pane, from the same tables the keyboard uses.
+
+use yew::prelude::*;
+
+use crate::web::keys::{tables, PaneKind};
+
+#[derive(Properties, PartialEq)]
+pub struct HelpOverlayProps {
+    pub pane: PaneKind,
+    pub on_close: Callback<()>,
+}
+
+#[function_component(HelpOverlay)]
+pub fn help_overlay(props: &HelpOverlayProps) -> Html {
+    let title = match props.pane {
+        PaneKind::Trace => "Trace pane keys",
+        PaneKind::Registers => "Register pane keys",
+        PaneKind::Memory => "Memory pane keys",
+    };
+    let close = props.on_close.reform(|_: MouseEvent| ());
+    html! {
+        <div
+            class="help-overlay"
+            data-testid="help"
+            role="dialog"
+            style="position:fixed;inset:5vh 10vw;overflow:auto;z-index:20;padding:1rem;border:1px solid #94a3b8;border-radius:0.5rem;background:Canvas;color:CanvasText;"
+        >
+            <header style="display:flex;justify-content:space-between;align-items:center;">
+                <h2 style="margin:0;font-size:1.1rem;">{ title }</h2>
+                <button onclick={close}>{ "Close (any key)" }</button>
+            </header>
+            <table style="border-collapse:collapse;margin-top:0.5rem;">
+                { for tables(props.pane).into_iter().flat_map(|t| t.iter()).map(|b| html! {
+                    <tr>
+                        <th style="text-align:left;padding:0.1rem 1rem 0.1rem 0;font-family:ui-monospace,monospace;">{ b.label }</th>
+                        <td>{ b.help }</td>
+                    </tr>
+                }) }
+            </table>
+            <p style="margin-bottom:0;">{ "Every key has a mouse path too: click a row to move there, right-click trace lines, registers and bytes for their jumps, click a folded call to unfold it." }</p>
+        </div>
+    }
+}

@@ -1,0 +1,54 @@
+//! The header of a register or memory pane: title, the trace view it
+//! follows, its lock and a close button.
+
+use web_sys::HtmlSelectElement;
+use yew::prelude::*;
+
+use crate::browse::protocol::NodeView;
+
+#[derive(Properties, PartialEq)]
+pub struct PaneHeaderProps {
+    pub title: AttrValue,
+    pub view: u32,
+    pub views: Vec<u32>,
+    /// Locked to this position instead of following the view.
+    pub lock: Option<NodeView>,
+    pub on_view: Callback<u32>,
+    pub on_unlock: Callback<()>,
+    pub on_close: Callback<()>,
+}
+
+#[function_component(PaneHeader)]
+pub fn pane_header(props: &PaneHeaderProps) -> Html {
+    let onchange = {
+        let cb = props.on_view.clone();
+        Callback::from(move |e: Event| {
+            if let Some(select) = e.target_dyn_into::<HtmlSelectElement>() {
+                if let Ok(v) = select.value().parse() {
+                    cb.emit(v);
+                }
+            }
+        })
+    };
+    let unlock = props.on_unlock.reform(|_: MouseEvent| ());
+    let close = props.on_close.reform(|_: MouseEvent| ());
+    html! {
+        <header class="pane-header" style="display:flex;gap:0.5rem;align-items:center;padding:0.15rem 0.4rem;">
+            <strong style="flex:1;">{ props.title.clone() }</strong>
+            if let Some(lock) = props.lock {
+                <button class="lock" data-testid="pane-lock" title="Locked; click (or Ctrl-L) to follow the trace view again" onclick={unlock}>
+                    { format!("🔒 line {} t {}", lock.first_line, lock.time) }
+                </button>
+            }
+            <label title="The trace view this pane follows">
+                { "view " }
+                <select data-testid="pane-view" {onchange}>
+                    { for props.views.iter().map(|v| html! {
+                        <option value={v.to_string()} selected={*v == props.view}>{ format!("#{}", v + 1) }</option>
+                    }) }
+                </select>
+            </label>
+            <button class="close" data-testid="pane-close" title="Close (x)" onclick={close}>{ "×" }</button>
+        </header>
+    }
+}

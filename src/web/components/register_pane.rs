@@ -1,0 +1,69 @@
+//! A register pane: one panel of the register file after a position, with
+//! unknown bytes as `??` and the registers changed by the last move marked.
+
+use yew::prelude::*;
+
+use crate::browse::protocol::RegPanel;
+use crate::web::keys::RegKind;
+
+#[derive(Properties, PartialEq)]
+pub struct RegisterPaneProps {
+    pub kind: RegKind,
+    /// `None` until the first answer (or when the trace has no such panel).
+    pub panel: Option<RegPanel>,
+    pub selected: usize,
+    /// The pane's status line (symbolic reading, errors).
+    pub note: Option<String>,
+    /// Click: select; the browser then jumps to its previous write.
+    pub on_pick: Callback<usize>,
+    pub on_context: Callback<(usize, i32, i32)>,
+}
+
+#[function_component(RegisterPane)]
+pub fn register_pane(props: &RegisterPaneProps) -> Html {
+    let Some(panel) = &props.panel else {
+        return html! {
+            <p class="pane-empty" data-testid="registers-empty" style="margin:0.25rem 0.5rem;">
+                { format!("No {} in this trace.", props.kind.title().to_lowercase()) }
+            </p>
+        };
+    };
+    let columns = props.kind.columns();
+    html! {
+        <>
+            <div
+                class="registers"
+                data-panel={panel.kind.clone()}
+                style={format!("display:grid;grid-template-columns:repeat({columns},max-content);gap:0.1rem 1.25rem;padding:0.25rem 0.5rem;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13px;")}
+            >
+                { for panel.cells.iter().enumerate().map(|(i, cell)| {
+                    let pick = props.on_pick.reform(move |_: MouseEvent| i);
+                    let context = props.on_context.clone();
+                    let oncontextmenu = Callback::from(move |e: MouseEvent| {
+                        e.prevent_default();
+                        context.emit((i, e.client_x(), e.client_y()));
+                    });
+                    let value = if cell.text.is_empty() { "?".to_string() } else { cell.text.clone() };
+                    html! {
+                        <div
+                            class={classes!("reg", (i == props.selected).then_some("selected"), cell.changed.then_some("changed"), (!cell.known).then_some("unknown"))}
+                            style="white-space:pre;cursor:pointer;"
+                            title="Click: previous write of this register"
+                            onclick={pick}
+                            {oncontextmenu}
+                        >
+                            <span class="reg-name" style="display:inline-block;min-width:3.5em;">{ &cell.name }</span>
+                            <span class="reg-value" data-reg={cell.name.clone()}>{ value }</span>
+                            if let Some(decoded) = &cell.decoded {
+                                <span class="reg-decoded" data-decoded={cell.name.clone()}>{ format!(" {decoded}") }</span>
+                            }
+                        </div>
+                    }
+                }) }
+            </div>
+            if let Some(note) = &props.note {
+                <p class="pane-note" data-testid="pane-note" style="margin:0.25rem 0.5rem;">{ note }</p>
+            }
+        </>
+    }
+}

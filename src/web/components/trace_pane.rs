@@ -1,0 +1,193 @@
+//! A virtualized trace view: a capped spacer gives the scrollbar its range
+//! and only the rows in the viewport exist in the DOM.
+
+use std::rc::Rc;
+
+use web_sys::{Element, WheelEvent};
+use yew::prelude::*;
+
+use super::trace_row::TraceRow;
+use crate::browse::protocol::{NodeId, NodeView, Row, RowsReply};
+use crate::web::view_state::{Scroll, ROW_PX};
+
+#[derive(Properties, PartialEq)]
+pub struct TracePaneProps {
+    pub view: u32,
+    pub focused: bool,
+    pub rows: Option<Rc<RowsReply>>,
+    pub total_rows: u64,
+    /// First visible row.
+    pub top: u64,
+    /// Bumped whenever `top` is set by the browser (not by scrolling), so the
+    /// pane moves its scrollbar to match.
+    pub scroll_seq: u64,
+    pub cursor: Option<NodeView>,
+    pub annotated_line: Option<u64>,
+    pub syntax: bool,
+    pub symbols: bool,
+    /// (first visible row, viewport height in px, whether the scrollbar
+    /// must follow) after scrolling, wheeling or resizing.
+    pub on_viewport: Callback<(u64, f64, bool)>,
+    pub on_click: Callback<Row>,
+    pub on_context: Callback<(Row, i32, i32)>,
+    pub on_focus: Callback<()>,
+}
+
+fn node_of(row: &Row) -> NodeId {
+    match row {
+        Row::Line { node, .. } => *node,
+        Row::Fold { entry_node, .. } => *entry_node,
+    }
+}
+
+/// Index of the row the position marker goes under: the last row at or
+/// before the current node.
+pub fn marker_index(rows: &[Row], cursor: NodeId) -> Option<usize> {
+    let after = rows.partition_point(|r| node_of(r) <= cursor);
+    after.checked_sub(1)
+}
+
+#[function_component(TracePane)]
+pub fn trace_pane(props: &TracePaneProps) -> Html {
+    let scroller = use_node_ref();
+    let viewport_px = use_state_eq(|| 0.0f64);
+    let scroll_top = use_state_eq(|| 0.0f64);
+    let scroll = Scroll::new(props.total_rows, (*viewport_px).max(ROW_PX));
+
+    // The browser moved the view (a key, a jump): move the scrollbar.
+    {
+        let scroller = scroller.clone();
+        let scroll_top = scroll_top.clone();
+        let target = scroll.scroll_top_for(props.top);
+        use_effect_with((props.scroll_seq, props.total_rows > 0), move |_| {
+            if let Some(el) = scroller.cast::<Element>() {
+                el.set_scroll_top(target.round() as i32);
+                scroll_top.set(target);
+            }
+        });
+    }
+    // Viewport height, measured after every render (cheap) so window
+    // resizes and layout changes reach the browser.
+    {
+        let scroller = scroller.clone();
+        let viewport_px = viewport_px.clone();
+        let on_viewport = props.on_viewport.clone();
+        let top = props.top;
+        use_effect(move || {
+            if let Some(el) = scroller.cast::<Element>() {
+                let h = el.client_height() as f64;
+                if h > 0.0 && h != *viewport_px {
+                    viewport_px.set(h);
+                    on_viewport.emit((top, h, false));
+                }
+            }
+        });
+    }
+
+    let onscroll = {
+        let scroller = scroller.clone();
+        let scroll_top = scroll_top.clone();
+        let on_viewport = props.on_viewport.clone();
+        let viewport = *viewport_px;
+        let top = props.top;
+        Callback::from(move |_: Event| {
+            if let Some(el) = scroller.cast::<Element>() {
+                let st = el.scroll_top() as f64;
+                scroll_top.set(st);
+                let row = scroll.row_at(st);
+                if row != top {
+                    on_viewport.emit((row, viewport, false));
+                }
+            }
+        })
+    };
+    // Scaled, one scroll pixel is many rows: wheel steps by rows instead.
+    let onwheel = {
+        let on_viewport = props.on_viewport.clone();
+        let viewport = *viewport_px;
+        let top = props.top;
+        Callback::from(move |e: WheelEvent| {
+            if !scroll.scaled() {
+                return;
+            }
+            e.prevent_default();
+            let rows = match e.delta_mode() {
+                WheelEvent::DOM_DELTA_LINE => e.delta_y() * 1.0,
+                WheelEvent::DOM_DELTA_PAGE => e.delta_y() * scroll.visible_rows() as f64,
+                _ => e.delta_y() / ROW_PX,
+            }
+            .round() as i64;
+            let row = (top as i64 + rows).clamp(0, scroll.max_top() as i64) as u64;
+            on_viewport.emit((row, viewport, true));
+        })
+    };
+    let onfocus = {
+        let cb = props.on_focus.clone();
+        Callback::from(move |_: MouseEvent| cb.emit(()))
+    };
+
+    let visible = scroll.visible_rows() + 1;
+    let cursor = props.cursor.map(|c| c.node);
+    let mut shown: Vec<Html> = Vec::new();
+    if let Some(reply) = &props.rows {
+        let from = props.top.saturating_sub(reply.first) as usize;
+        if props.top >= reply.first && from < reply.rows.len() {
+            let slice = &reply.rows[from..(from + visible as usize).min(reply.rows.len())];
+            // Computed over all fetched rows: the row after the window decides
+            // whether the window's last row gets the marker.
+            let marker = cursor.and_then(|c| marker_index(&reply.rows, c));
+            for (i, row) in slice.iter().enumerate() {
+                let index = from + i;
+                let current_time = match (row, props.cursor) {
+                    (
+                        Row::Line {
+                            node,
+                            first_of_node: true,
+                            ..
+                        },
+                        Some(c),
+                    ) if *node == c.node => Some(c.time),
+                    _ => None,
+                };
+                let line = match row {
+                    Row::Line { line, .. } => Some(*line),
+                    Row::Fold { .. } => None,
+                };
+                shown.push(html! {
+                    <TraceRow
+                        key={(reply.first + index as u64).to_string()}
+                        row={row.clone()}
+                        current_time={current_time}
+                        marker_after={marker == Some(index)}
+                        annotated={line.is_some() && line == props.annotated_line}
+                        syntax={props.syntax}
+                        symbols={props.symbols}
+                        on_click={props.on_click.clone()}
+                        on_context={props.on_context.clone()}
+                    />
+                });
+            }
+        }
+    }
+    let window_top = scroll.window_top_px(props.top, *scroll_top);
+    html! {
+        <div
+            class={classes!("trace-pane", "pane", props.focused.then_some("focused"))}
+            data-testid="trace-pane"
+            data-view={props.view.to_string()}
+            data-rows={props.total_rows.to_string()}
+            data-top={props.top.to_string()}
+            ref={scroller}
+            {onscroll}
+            {onwheel}
+            onmousedown={onfocus}
+            style="position:relative;overflow:auto;height:100%;min-height:10rem;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13px;"
+        >
+            <div class="trace-spacer" style={format!("height:{}px;position:relative;overflow-y:clip;", scroll.content_px())}>
+                <div class="trace-rows" style={format!("position:absolute;left:0;right:0;top:{window_top}px;min-width:max-content;")}>
+                    { for shown }
+                </div>
+            </div>
+        </div>
+    }
+}

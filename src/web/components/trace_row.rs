@@ -1,0 +1,152 @@
+//! One row of a trace view: a trace line with its syntax classes, or a
+//! folded call.
+
+use yew::prelude::*;
+
+use crate::browse::protocol::{Hl, Row, Span};
+
+/// The stylesheet's class for a syntax class (`data-hl` carries the same).
+pub fn hl_name(hl: Hl) -> &'static str {
+    match hl {
+        Hl::Time => "time",
+        Hl::Event => "event",
+        Hl::Pc => "pc",
+        Hl::Encoding => "encoding",
+        Hl::ISet => "iset",
+        Hl::Mode => "mode",
+        Hl::Disassembly => "disasm",
+        Hl::NotExecuted => "not-executed",
+        Hl::Register => "register",
+        Hl::Value => "value",
+        Hl::Address => "address",
+        Hl::Punct => "punct",
+        Hl::Text => "text",
+        Hl::Error => "error",
+    }
+}
+
+/// Splits `text` into plain and highlighted pieces. Spans are byte ranges;
+/// a range that is out of order or not on a character boundary is shown
+/// plain rather than dropped.
+pub fn highlighted(text: &str, spans: &[Span]) -> Html {
+    let mut out = Vec::with_capacity(spans.len() * 2 + 1);
+    let mut at = 0usize;
+    for span in spans {
+        let (start, end) = (span.start as usize, span.end as usize);
+        if start < at
+            || end < start
+            || !text.is_char_boundary(start)
+            || !text.is_char_boundary(end.min(text.len()))
+        {
+            continue;
+        }
+        let end = end.min(text.len());
+        if start > at {
+            out.push(html! { { &text[at..start] } });
+        }
+        out.push(html! {
+            <span class={classes!("hl", hl_name(span.hl))} data-hl={hl_name(span.hl)}>{ &text[start..end] }</span>
+        });
+        at = end;
+    }
+    if at < text.len() {
+        out.push(html! { { &text[at..] } });
+    }
+    out.into_iter().collect::<Html>()
+}
+
+#[derive(Properties, PartialEq)]
+pub struct TraceRowProps {
+    pub row: Row,
+    /// The first line of the current node: carries `data-line`/`data-time`.
+    pub current_time: Option<u64>,
+    /// The position marker goes below this row.
+    pub marker_after: bool,
+    /// Highlighted by the `a` key.
+    pub annotated: bool,
+    pub syntax: bool,
+    pub symbols: bool,
+    pub on_click: Callback<Row>,
+    pub on_context: Callback<(Row, i32, i32)>,
+}
+
+const ROW_STYLE: &str = "height:18px;line-height:18px;white-space:pre;overflow:hidden;\
+                         box-sizing:border-box;cursor:default;";
+
+#[function_component(TraceRow)]
+pub fn trace_row(props: &TraceRowProps) -> Html {
+    let onclick = {
+        let row = props.row.clone();
+        let cb = props.on_click.clone();
+        Callback::from(move |_: MouseEvent| cb.emit(row.clone()))
+    };
+    let oncontextmenu = {
+        let row = props.row.clone();
+        let cb = props.on_context.clone();
+        Callback::from(move |e: MouseEvent| {
+            e.prevent_default();
+            cb.emit((row.clone(), e.client_x(), e.client_y()))
+        })
+    };
+    // The marker is a rule between instructions, drawn as the row's bottom
+    // border so it costs no height and row positions stay arithmetic.
+    let style = if props.marker_after {
+        format!("{ROW_STYLE}border-bottom:2px solid #dc2626;")
+    } else {
+        ROW_STYLE.to_string()
+    };
+    match &props.row {
+        Row::Line {
+            line,
+            text,
+            spans,
+            branch_symbol,
+            ..
+        } => {
+            let current = props.current_time.is_some();
+            html! {
+                <div
+                    class={classes!("trace-row", current.then_some("current"), props.marker_after.then_some("marker"), props.annotated.then_some("annotated"))}
+                    data-row-line={line.to_string()}
+                    data-line={current.then(|| line.to_string())}
+                    data-time={props.current_time.map(|t| t.to_string())}
+                    style={style}
+                    {onclick}
+                    {oncontextmenu}
+                >
+                    { if props.syntax { highlighted(text, spans) } else { html! { { text.clone() } } } }
+                    if let (true, Some(symbol)) = (props.symbols, branch_symbol) {
+                        <span class="branch-symbol" data-testid="branch-symbol">{ format!("  → {symbol}") }</span>
+                    }
+                </div>
+            }
+        }
+        Row::Fold {
+            lines,
+            name,
+            function,
+            ..
+        } => {
+            let callee = if name.is_empty() {
+                format!("{function:#x}")
+            } else {
+                name.clone()
+            };
+            html! {
+                <div
+                    class={classes!("trace-row", "fold-row", props.marker_after.then_some("marker"))}
+                    data-testid="fold-row"
+                    data-function={callee.clone()}
+                    title="Click to unfold"
+                    style={format!("{style}cursor:pointer;")}
+                    {onclick}
+                    {oncontextmenu}
+                >
+                    <span class="fold-box" aria-hidden="true">{ "⊞ " }</span>
+                    <span class="fold-name">{ callee }</span>
+                    <span class="fold-lines">{ format!("  … {} lines folded", crate::web::format::thousands(*lines)) }</span>
+                </div>
+            }
+        }
+    }
+}

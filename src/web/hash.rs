@@ -1,0 +1,61 @@
+//! The position in the page's URL fragment: `#line=N`, `#t=T`, `#pc=ADDR`.
+
+/// Where a fragment asks to go.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HashTarget {
+    /// The instruction whose block contains this line.
+    Line(u64),
+    Time(u64),
+    /// An address expression (`0x8000`, `main+4`), evaluated by the session.
+    Pc(String),
+}
+
+/// Reads a fragment, with or without its `#`. Unknown keys and bad numbers
+/// give `None`, so a stray fragment never moves the position.
+pub fn parse(hash: &str) -> Option<HashTarget> {
+    let hash = hash.strip_prefix('#').unwrap_or(hash);
+    for part in hash.split('&') {
+        let (key, value) = part.split_once('=')?;
+        let value = value.trim();
+        match key {
+            "line" => return number(value).map(HashTarget::Line),
+            "t" | "time" => return number(value).map(HashTarget::Time),
+            "pc" if !value.is_empty() => return Some(HashTarget::Pc(decode(value))),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The fragment for a position (lines are what `#line=` round-trips exactly).
+pub fn for_line(line: u64) -> String {
+    format!("#line={line}")
+}
+
+/// A decimal or `0x` hexadecimal number, as the prompts and fragments take.
+pub fn number(text: &str) -> Option<u64> {
+    let text = text.trim();
+    match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+        Some(hex) => u64::from_str_radix(hex, 16).ok(),
+        None => text.parse().ok(),
+    }
+}
+
+/// Percent-decoding for the few characters expressions use (`+` stays `+`).
+fn decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' && i + 2 < bytes.len() {
+            if let Ok(b) = u8::from_str_radix(&text[i + 1..i + 3], 16) {
+                out.push(b);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}

@@ -1,0 +1,412 @@
+//! Key bindings of the trace browser, one table per kind of pane. The same
+//! tables drive the keyboard and the F1 help, so the help cannot drift from
+//! what the keys do.
+
+/// The register panes, in the order `r S D V M` and the SVE button list them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RegKind {
+    Core,
+    Single,
+    Double,
+    Neon,
+    Mve,
+    Sve,
+}
+
+impl RegKind {
+    pub const ALL: [RegKind; 6] = [
+        RegKind::Core,
+        RegKind::Single,
+        RegKind::Double,
+        RegKind::Neon,
+        RegKind::Mve,
+        RegKind::Sve,
+    ];
+
+    /// The panel kind in a [`crate::browse::protocol::RegPanel`].
+    pub fn panel(self) -> &'static str {
+        match self {
+            RegKind::Core => "core",
+            RegKind::Single => "single",
+            RegKind::Double => "double",
+            RegKind::Neon => "neon",
+            RegKind::Mve => "mve",
+            RegKind::Sve => "sve",
+        }
+    }
+
+    pub fn title(self) -> &'static str {
+        match self {
+            RegKind::Core => "Core registers",
+            RegKind::Single => "Single-precision FP",
+            RegKind::Double => "Double-precision FP",
+            RegKind::Neon => "NEON vectors",
+            RegKind::Mve => "MVE vectors",
+            RegKind::Sve => "SVE vectors",
+        }
+    }
+
+    /// Cells per row: wide vectors get a row each.
+    pub fn columns(self) -> usize {
+        match self {
+            RegKind::Core => 4,
+            RegKind::Single | RegKind::Double => 2,
+            RegKind::Neon | RegKind::Mve | RegKind::Sve => 1,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PaneKind {
+    Trace,
+    Registers,
+    Memory,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Command {
+    NextPane,
+    PrevPane,
+    Help,
+    ToggleRegisters(RegKind),
+    // Trace pane.
+    StepDown,
+    StepUp,
+    PageDown,
+    PageUp,
+    Home,
+    End,
+    Recentre,
+    FoldCall,
+    UnfoldCall,
+    FoldChildren,
+    UnfoldInside,
+    FoldAll,
+    UnfoldAll,
+    GotoLine,
+    GotoTime,
+    FindPc { forward: bool },
+    RepeatPc { forward: bool },
+    OpenMemory,
+    ToggleSyntax,
+    ToggleSymbols,
+    Annotate,
+    // Trace (annotated line), register and memory panes.
+    PreviousWrite,
+    // Register and memory panes.
+    Up,
+    Down,
+    Left,
+    Right,
+    LockLine,
+    LockTime,
+    ToggleLock,
+    Close,
+    Symbolic,
+    PrevChanged,
+    NextChanged,
+    CompareLine,
+    WriteOfWidth(u8),
+}
+
+pub struct Binding {
+    /// `KeyboardEvent.key` values; a `C-` prefix means with Ctrl.
+    pub keys: &'static [&'static str],
+    /// How the help shows the keys.
+    pub label: &'static str,
+    pub help: &'static str,
+    pub command: Command,
+}
+
+const fn bind(
+    keys: &'static [&'static str],
+    label: &'static str,
+    help: &'static str,
+    command: Command,
+) -> Binding {
+    Binding {
+        keys,
+        label,
+        help,
+        command,
+    }
+}
+
+pub const GLOBAL: &[Binding] = &[
+    bind(
+        &["Tab"],
+        "Tab",
+        "focus the next pane (Shift-Tab: previous)",
+        Command::NextPane,
+    ),
+    bind(
+        &["S-Tab"],
+        "Shift-Tab",
+        "focus the previous pane",
+        Command::PrevPane,
+    ),
+    bind(&["F1", "F10", "?"], "F1 ?", "this help", Command::Help),
+    bind(
+        &["r"],
+        "r",
+        "show/hide the core registers",
+        Command::ToggleRegisters(RegKind::Core),
+    ),
+    bind(
+        &["S"],
+        "S",
+        "show/hide single-precision FP registers",
+        Command::ToggleRegisters(RegKind::Single),
+    ),
+    bind(
+        &["D"],
+        "D",
+        "show/hide double-precision FP registers",
+        Command::ToggleRegisters(RegKind::Double),
+    ),
+    bind(
+        &["V"],
+        "V",
+        "show/hide NEON vector registers",
+        Command::ToggleRegisters(RegKind::Neon),
+    ),
+    bind(
+        &["M"],
+        "M",
+        "show/hide MVE vector registers",
+        Command::ToggleRegisters(RegKind::Mve),
+    ),
+    bind(
+        &["Z"],
+        "Z",
+        "show/hide SVE vector registers",
+        Command::ToggleRegisters(RegKind::Sve),
+    ),
+];
+
+pub const TRACE: &[Binding] = &[
+    bind(
+        &["ArrowDown"],
+        "Down",
+        "next instruction (a folded call is one step)",
+        Command::StepDown,
+    ),
+    bind(&["ArrowUp"], "Up", "previous instruction", Command::StepUp),
+    bind(&["PageDown"], "PgDn", "a screenful down", Command::PageDown),
+    bind(&["PageUp"], "PgUp", "a screenful up", Command::PageUp),
+    bind(&["Home"], "Home", "start of the trace", Command::Home),
+    bind(
+        &["End"],
+        "End",
+        "end of the trace (indexed so far)",
+        Command::End,
+    ),
+    bind(
+        &["C-l"],
+        "Ctrl-L",
+        "put the position in the middle, top, bottom",
+        Command::Recentre,
+    ),
+    bind(
+        &["-", "_"],
+        "-",
+        "fold the call containing the position",
+        Command::FoldCall,
+    ),
+    bind(
+        &["+", "="],
+        "+",
+        "unfold the folded call after the position",
+        Command::UnfoldCall,
+    ),
+    bind(
+        &["["],
+        "[",
+        "fold every call made by the current function",
+        Command::FoldChildren,
+    ),
+    bind(
+        &["]"],
+        "]",
+        "unfold everything inside the current function",
+        Command::UnfoldInside,
+    ),
+    bind(&["{"], "{", "fold everything", Command::FoldAll),
+    bind(&["}"], "}", "unfold everything", Command::UnfoldAll),
+    bind(&["l"], "l", "go to a line number", Command::GotoLine),
+    bind(&["t"], "t", "go to a time", Command::GotoTime),
+    bind(
+        &["p"],
+        "p",
+        "next visit of a PC (address expression)",
+        Command::FindPc { forward: true },
+    ),
+    bind(
+        &["P"],
+        "P",
+        "previous visit of a PC",
+        Command::FindPc { forward: false },
+    ),
+    bind(
+        &["n"],
+        "n",
+        "repeat the PC search forwards",
+        Command::RepeatPc { forward: true },
+    ),
+    bind(
+        &["N"],
+        "N",
+        "repeat the PC search backwards",
+        Command::RepeatPc { forward: false },
+    ),
+    bind(
+        &["m"],
+        "m",
+        "open a memory pane at an address expression",
+        Command::OpenMemory,
+    ),
+    bind(
+        &["a"],
+        "a",
+        "highlight the lines of the instruction before the position, in turn",
+        Command::Annotate,
+    ),
+    bind(
+        &["Enter"],
+        "Return",
+        "previous write of the highlighted line's register or memory",
+        Command::PreviousWrite,
+    ),
+    bind(
+        &["F6"],
+        "F6",
+        "syntax highlighting on/off",
+        Command::ToggleSyntax,
+    ),
+    bind(
+        &["F7"],
+        "F7",
+        "branch targets as symbols on/off (with an ELF)",
+        Command::ToggleSymbols,
+    ),
+];
+
+const PANE_COMMON: &[Binding] = &[
+    bind(&["ArrowUp"], "Up", "move the selection up", Command::Up),
+    bind(
+        &["ArrowDown"],
+        "Down",
+        "move the selection down",
+        Command::Down,
+    ),
+    bind(
+        &["ArrowLeft"],
+        "Left",
+        "move the selection left",
+        Command::Left,
+    ),
+    bind(
+        &["ArrowRight"],
+        "Right",
+        "move the selection right",
+        Command::Right,
+    ),
+    bind(
+        &["Enter"],
+        "Return",
+        "previous write of the selection",
+        Command::PreviousWrite,
+    ),
+    bind(&["l"], "l", "lock the pane to a line", Command::LockLine),
+    bind(&["t"], "t", "lock the pane to a time", Command::LockTime),
+    bind(
+        &["C-l"],
+        "Ctrl-L",
+        "unlock (or lock to what is shown)",
+        Command::ToggleLock,
+    ),
+    bind(&["Delete", "x"], "x", "close the pane", Command::Close),
+];
+
+pub const REGISTERS: &[Binding] = &[bind(
+    &["a"],
+    "a",
+    "symbolic reading of the selected register's value",
+    Command::Symbolic,
+)];
+
+pub const MEMORY: &[Binding] = &[
+    bind(
+        &["PageDown"],
+        "PgDn",
+        "scroll down a pane's height",
+        Command::PageDown,
+    ),
+    bind(
+        &["PageUp"],
+        "PgUp",
+        "scroll up a pane's height",
+        Command::PageUp,
+    ),
+    bind(&["["], "[", "previous changed byte", Command::PrevChanged),
+    bind(&["]"], "]", "next changed byte", Command::NextChanged),
+    bind(
+        &["d"],
+        "d",
+        "compare with another line (highlight changes since)",
+        Command::CompareLine,
+    ),
+    bind(
+        &["1"],
+        "1",
+        "previous write of the byte",
+        Command::WriteOfWidth(1),
+    ),
+    bind(
+        &["2"],
+        "2",
+        "previous write of the aligned 2 bytes",
+        Command::WriteOfWidth(2),
+    ),
+    bind(
+        &["4"],
+        "4",
+        "previous write of the aligned 4 bytes",
+        Command::WriteOfWidth(4),
+    ),
+    bind(
+        &["8"],
+        "8",
+        "previous write of the aligned 8 bytes",
+        Command::WriteOfWidth(8),
+    ),
+];
+
+/// The bindings of a pane, most specific first.
+pub fn tables(pane: PaneKind) -> Vec<&'static [Binding]> {
+    match pane {
+        PaneKind::Trace => vec![TRACE, GLOBAL],
+        PaneKind::Registers => vec![REGISTERS, PANE_COMMON, GLOBAL],
+        PaneKind::Memory => vec![MEMORY, PANE_COMMON, GLOBAL],
+    }
+}
+
+/// The key as the tables spell it: `KeyboardEvent.key`, `C-` with Ctrl,
+/// `S-Tab` for Shift-Tab.
+pub fn key_name(key: &str, ctrl: bool, shift: bool) -> String {
+    if ctrl && key.chars().count() == 1 {
+        format!("C-{}", key.to_lowercase())
+    } else if shift && key == "Tab" {
+        "S-Tab".to_string()
+    } else {
+        key.to_string()
+    }
+}
+
+pub fn command(pane: PaneKind, key: &str) -> Option<Command> {
+    tables(pane)
+        .into_iter()
+        .flat_map(|t| t.iter())
+        .find(|b| b.keys.contains(&key))
+        .map(|b| b.command)
+}
