@@ -356,18 +356,7 @@ fn cmd_stats(common: &Common, json: bool) -> Result<(), String> {
     } else {
         stats_table(&common.trace, &stats, seconds, mb_per_s, common.verbose)
     };
-    let stdout = std::io::stdout();
-    let mut lock = stdout.lock();
-    lock.write_all(out.as_bytes())
-        .and_then(|_| lock.flush())
-        .or_else(|e| {
-            if e.kind() == std::io::ErrorKind::BrokenPipe {
-                Ok(())
-            } else {
-                Err(e)
-            }
-        })
-        .map_err(|e| format!("writing output: {}", e))
+    write_stdout(&out)
 }
 
 fn stats_json(stats: &Stats, seconds: f64, mb_per_s: f64) -> String {
@@ -411,9 +400,14 @@ fn stats_table(trace: &Path, stats: &Stats, seconds: f64, mb_per_s: f64, verbose
 }
 
 pub fn write_stdout(text: &str) -> Result<(), String> {
+    write_stdout_bytes(text.as_bytes())
+}
+
+/// Writes to standard output; a closed pipe (`| head`) is not an error.
+pub fn write_stdout_bytes(bytes: &[u8]) -> Result<(), String> {
     let stdout = std::io::stdout();
     let mut lock = stdout.lock();
-    lock.write_all(text.as_bytes())
+    lock.write_all(bytes)
         .and_then(|_| lock.flush())
         .or_else(|e| {
             if e.kind() == std::io::ErrorKind::BrokenPipe {

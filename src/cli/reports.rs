@@ -7,26 +7,13 @@ use std::path::Path;
 use tarmac_lens::report::{self, callinfo, calltree, flamegraph, names, profile, truncate, vcd};
 use tarmac_lens::source::TraceSource;
 
-use super::{engine_options, write_stdout, Common};
+use super::{engine_options, write_stdout, write_stdout_bytes, Common};
 
 /// Writes `text` to `output`, or to standard output.
 fn write_output(output: Option<&Path>, text: &[u8]) -> Result<(), String> {
     match output {
         Some(path) => std::fs::write(path, text).map_err(|e| format!("{}: {}", path.display(), e)),
-        None => {
-            let stdout = std::io::stdout();
-            let mut lock = stdout.lock();
-            lock.write_all(text)
-                .and_then(|_| lock.flush())
-                .or_else(|e| {
-                    if e.kind() == std::io::ErrorKind::BrokenPipe {
-                        Ok(())
-                    } else {
-                        Err(e)
-                    }
-                })
-                .map_err(|e| format!("writing output: {}", e))
-        }
+        None => write_stdout_bytes(text),
     }
 }
 

@@ -847,24 +847,7 @@ impl Index {
         node: u64,
         reg: RegId,
     ) -> Result<Option<NodeInfo>, QueryError> {
-        let aarch64 = self.aarch64_used && !matches!(reg.class, crate::parse::RegClass::R);
-        let (off, size) = regfile::location(reg, aarch64);
-        let groups: Vec<usize> = (off..off + size).map(regfile::group_of).collect();
-        let touches = |g: &[u64; 2]| groups.iter().any(|&x| g[x / 64] & (1 << (x % 64)) != 0);
-        let mut k = self.interval_of(node) as isize;
-        while k >= 0 {
-            let ku = k as usize;
-            let may = ku >= self.reg_groups.len() || touches(&self.reg_groups[ku]);
-            if may {
-                if let Some(n) =
-                    self.last_write_in(source, ku, node, &|o, l| o < off + size && off < o + l)?
-                {
-                    return Ok(Some(n));
-                }
-            }
-            k -= 1;
-        }
-        Ok(None)
+        self.reg_write_search(source, node, reg, false)
     }
 
     /// The first node after `node` that writes any byte of `reg`.
@@ -874,17 +857,40 @@ impl Index {
         node: u64,
         reg: RegId,
     ) -> Result<Option<NodeInfo>, QueryError> {
+        self.reg_write_search(source, node, reg, true)
+    }
+
+    /// Walks intervals away from `node`, replaying only those whose
+    /// register-group bitmap says they wrote part of `reg`.
+    fn reg_write_search(
+        &self,
+        source: &mut dyn TraceSource,
+        node: u64,
+        reg: RegId,
+        forward: bool,
+    ) -> Result<Option<NodeInfo>, QueryError> {
         let aarch64 = self.aarch64_used && !matches!(reg.class, crate::parse::RegClass::R);
         let (off, size) = regfile::location(reg, aarch64);
         let groups: Vec<usize> = (off..off + size).map(regfile::group_of).collect();
         let touches = |g: &[u64; 2]| groups.iter().any(|&x| g[x / 64] & (1 << (x % 64)) != 0);
-        for k in self.interval_of(node)..self.checkpoints.len() {
+        let hit = |o: usize, l: usize| o < off + size && off < o + l;
+        let start = self.interval_of(node);
+        let order: Box<dyn Iterator<Item = usize>> = if forward {
+            Box::new(start..self.checkpoints.len())
+        } else {
+            Box::new((0..=start.min(self.checkpoints.len().saturating_sub(1))).rev())
+        };
+        let scope = if forward {
+            WriteScope::FirstAfter(node)
+        } else {
+            WriteScope::LastUpTo(node)
+        };
+        for k in order {
+            // Open intervals have no bitmap yet: replay them.
             if k < self.reg_groups.len() && !touches(&self.reg_groups[k]) {
                 continue;
             }
-            if let Some(n) =
-                self.first_write_in(source, k, node, &|o, l| o < off + size && off < o + l)?
-            {
+            if let Some(n) = self.find_write(source, k, scope, Some(&hit), None)? {
                 return Ok(Some(n));
             }
         }
@@ -902,7 +908,7 @@ impl Index {
     ) -> Result<Option<NodeInfo>, QueryError> {
         let hit = |a: u64, l: u64| a < addr.saturating_add(len) && addr < a.saturating_add(l);
         let k = self.interval_of(node);
-        if let Some(n) = self.last_mem_write_in(source, k, node, &hit)? {
+        if let Some(n) = self.find_write(source, k, WriteScope::LastUpTo(node), None, Some(&hit))? {
             return Ok(Some(n));
         }
         // Candidate intervals from the memory history, newest first.
@@ -915,7 +921,9 @@ impl Index {
         cands.sort_unstable_by(|a, b| b.cmp(a));
         cands.dedup();
         for kk in cands {
-            if let Some(n) = self.last_mem_write_in(source, kk, u64::MAX, &hit)? {
+            if let Some(n) =
+                self.find_write(source, kk, WriteScope::LastUpTo(u64::MAX), None, Some(&hit))?
+            {
                 return Ok(Some(n));
             }
         }
@@ -942,92 +950,48 @@ impl Index {
             {
                 continue;
             }
-            if let Some(n) = self.first_mem_write_in(source, k, node, &hit)? {
+            if let Some(n) =
+                self.find_write(source, k, WriteScope::FirstAfter(node), None, Some(&hit))?
+            {
                 return Ok(Some(n));
             }
         }
         Ok(None)
     }
 
-    fn last_write_in(
+    /// Replays interval `k` looking for nodes that write a register range
+    /// (`reg`) or memory range (`mem`): the last at or before `limit`, or
+    /// with `after`, the first after it.
+    fn find_write(
         &self,
         source: &mut dyn TraceSource,
         k: usize,
-        limit: u64,
-        overlaps: &dyn Fn(usize, usize) -> bool,
+        scope: WriteScope,
+        reg: Option<&dyn Fn(usize, usize) -> bool>,
+        mem: Option<&dyn Fn(u64, u64) -> bool>,
     ) -> Result<Option<NodeInfo>, QueryError> {
+        let (limit, after, first_only) = match scope {
+            WriteScope::LastUpTo(limit) => (limit, None, false),
+            WriteScope::FirstAfter(after) => (u64::MAX, Some(after), true),
+        };
         let mut w = Writes {
             limit,
-            after: None,
-            reg: Some(overlaps),
-            mem: None,
+            after,
+            reg,
+            mem,
             last: None,
             pending_hit: None,
-            first_only: false,
+            first_only,
         };
         self.replay(source, k, &mut w)?;
         Ok(w.last)
     }
+}
 
-    fn last_mem_write_in(
-        &self,
-        source: &mut dyn TraceSource,
-        k: usize,
-        limit: u64,
-        hit: &dyn Fn(u64, u64) -> bool,
-    ) -> Result<Option<NodeInfo>, QueryError> {
-        let mut w = Writes {
-            limit,
-            after: None,
-            reg: None,
-            mem: Some(hit),
-            last: None,
-            pending_hit: None,
-            first_only: false,
-        };
-        self.replay(source, k, &mut w)?;
-        Ok(w.last)
-    }
-
-    fn first_write_in(
-        &self,
-        source: &mut dyn TraceSource,
-        k: usize,
-        after: u64,
-        overlaps: &dyn Fn(usize, usize) -> bool,
-    ) -> Result<Option<NodeInfo>, QueryError> {
-        let mut w = Writes {
-            limit: u64::MAX,
-            after: Some(after),
-            reg: Some(overlaps),
-            mem: None,
-            last: None,
-            pending_hit: None,
-            first_only: true,
-        };
-        self.replay(source, k, &mut w)?;
-        Ok(w.last)
-    }
-
-    fn first_mem_write_in(
-        &self,
-        source: &mut dyn TraceSource,
-        k: usize,
-        after: u64,
-        hit: &dyn Fn(u64, u64) -> bool,
-    ) -> Result<Option<NodeInfo>, QueryError> {
-        let mut w = Writes {
-            limit: u64::MAX,
-            after: Some(after),
-            reg: None,
-            mem: Some(hit),
-            last: None,
-            pending_hit: None,
-            first_only: true,
-        };
-        self.replay(source, k, &mut w)?;
-        Ok(w.last)
-    }
+#[derive(Clone, Copy)]
+enum WriteScope {
+    LastUpTo(u64),
+    FirstAfter(u64),
 }
 
 /// Finds writing nodes during a replay.
