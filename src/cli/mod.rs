@@ -399,6 +399,26 @@ fn stats_table(trace: &Path, stats: &Stats, seconds: f64, mb_per_s: f64, verbose
     s
 }
 
+/// Reports' passes treat unparsable lines as text; say so, naming lines.
+pub fn warn_unparsed(common: &Common, u: &report::run::UnparsedLines) {
+    if u.count == 0 || common.quiet {
+        return;
+    }
+    eprintln!(
+        "tarmac-lens: warning: {}: {} line(s) could not be parsed and were treated as text",
+        common.trace.display(),
+        u.count
+    );
+    for (line, reason) in &u.first {
+        eprintln!(
+            "tarmac-lens: {}:{}: {}",
+            common.trace.display(),
+            line,
+            reason
+        );
+    }
+}
+
 pub fn write_stdout(text: &str) -> Result<(), String> {
     write_stdout_bytes(text.as_bytes())
 }
@@ -444,6 +464,7 @@ fn cmd_calltree(common: &Common, debug: Option<&str>) -> Result<(), String> {
         engine_options(common, debug_calls),
     )
     .map_err(|e| e.to_string())?;
+    warn_unparsed(common, &analysis.unparsed);
     let mut out = String::new();
     for d in &analysis.debug {
         out.push_str(d);

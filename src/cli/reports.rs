@@ -24,6 +24,7 @@ fn call_tree(common: &Common) -> Result<Option<calltree::Activation>, String> {
         engine_options(common, false),
     )
     .map_err(|e| e.to_string())?;
+    super::warn_unparsed(common, &analysis.unparsed);
     Ok(calltree::build(&analysis))
 }
 

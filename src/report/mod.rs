@@ -12,8 +12,7 @@ pub mod truncate;
 pub mod vcd;
 
 use crate::engine::{Call, Engine, EngineOptions, Node, Observer, Site, INVALID_PC};
-use crate::lines::LineReader;
-use crate::parse::{ParseOptions, Parser};
+use crate::parse::ParseOptions;
 use crate::source::{SourceError, TraceSource};
 
 /// A change of call depth between two consecutive nodes: `delta` is +1 at a
@@ -44,6 +43,7 @@ pub struct CallAnalysis {
     /// Call-heuristic diagnostics, when asked for.
     pub debug: Vec<String>,
     pub nodes: u64,
+    pub unparsed: run::UnparsedLines,
 }
 
 struct Collector {
@@ -71,27 +71,15 @@ impl Observer for Collector {
 
 /// Runs the engine over `source` and collects the calls.
 pub fn analyse_calls<S: TraceSource>(
-    mut source: S,
+    source: S,
     parse_opts: ParseOptions,
     engine_opts: EngineOptions,
 ) -> Result<CallAnalysis, SourceError> {
-    let total = source.len();
-    let mut sample = vec![0u8; 16384.min(total as usize)];
-    let n = source.read_at(0, &mut sample)?;
-    sample.truncate(n);
-    let mut parser = Parser::for_sample(parse_opts, &sample);
-    let mut engine = Engine::new(engine_opts);
     let mut obs = Collector {
         a: CallAnalysis::default(),
     };
-    let mut reader = LineReader::new(source);
-    let mut next_line = 1;
-    while let Some(line) = reader.next_line()? {
-        let rec = parser.parse_line(line.text);
-        engine.feed(&line, &rec, &mut obs);
-        next_line = line.number + 1;
-    }
-    engine.finish(total, next_line, &mut obs);
+    let unparsed = run::run_engine(source, parse_opts, engine_opts, &mut obs)?;
+    obs.a.unparsed = unparsed;
     let mut a = obs.a;
     let mut t: Vec<Transition> = Vec::with_capacity(a.calls.len() * 2);
     for c in &a.calls {

@@ -3,8 +3,17 @@
 
 use crate::engine::{Engine, EngineOptions, Observer};
 use crate::lines::LineReader;
-use crate::parse::{ParseOptions, Parser};
+use crate::parse::{ParseOptions, Parser, RecordKind};
 use crate::source::{SourceError, TraceSource};
+
+/// Lines a report's pass could not parse: they count as text and change no
+/// state, so reports say so rather than lose them silently.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct UnparsedLines {
+    pub count: u64,
+    /// The first few: line number and reason.
+    pub first: Vec<(u64, &'static str)>,
+}
 
 /// Feeds every line of `source` to a fresh engine, then finishes it.
 pub fn run_engine<S: TraceSource, O: Observer>(
@@ -12,7 +21,7 @@ pub fn run_engine<S: TraceSource, O: Observer>(
     parse_opts: ParseOptions,
     engine_opts: EngineOptions,
     obs: &mut O,
-) -> Result<(), SourceError> {
+) -> Result<UnparsedLines, SourceError> {
     let total = source.len();
     let mut sample = vec![0u8; 16384.min(total as usize)];
     let n = source.read_at(0, &mut sample)?;
@@ -21,11 +30,18 @@ pub fn run_engine<S: TraceSource, O: Observer>(
     let mut engine = Engine::new(engine_opts);
     let mut reader = LineReader::new(source);
     let mut next_line = 1;
+    let mut unparsed = UnparsedLines::default();
     while let Some(line) = reader.next_line()? {
         let rec = parser.parse_line(line.text);
+        if let RecordKind::Unparsed(u) = &rec.kind {
+            unparsed.count += 1;
+            if unparsed.first.len() < 5 {
+                unparsed.first.push((line.number, u.reason));
+            }
+        }
         engine.feed(&line, &rec, obs);
         next_line = line.number + 1;
     }
     engine.finish(total, next_line, obs);
-    Ok(())
+    Ok(unparsed)
 }
