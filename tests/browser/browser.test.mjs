@@ -1,0 +1,303 @@
+// The trace browser as a person uses it: drop a trace, step, fold, jump to
+// previous writes, open memory, navigate by URL. Every expectation comes
+// from the trace text (tests/browser/trace_text.mjs), not from the page.
+
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+
+import { ROOT, launchBrowser, serveDist } from './harness.mjs';
+import {
+  blockEnd,
+  instructionOf,
+  memoryAccesses,
+  memoryAt,
+  readTrace,
+  registerWrites,
+  registersAt,
+} from './trace_text.mjs';
+
+const QUICKSORT = 'tests/data/ttu/quicksort.tarmac';
+const GENERATED = 'tests/data/tracegen/quicksort-aarch64-O2-fastmodel-2M';
+// Set TARMAC_LENS_SCREENSHOTS=1 to refresh docs/screenshots/.
+const SCREENSHOTS = process.env.TARMAC_LENS_SCREENSHOTS ? path.join(ROOT, 'docs/screenshots') : null;
+
+let server;
+let browser;
+
+before(async () => {
+  server = await serveDist();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function openPage(t, hash = '') {
+  const page = await browser.context.newPage();
+  await page.setViewportSize({ width: 1400, height: 1000 });
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
+  });
+  t.after(async () => {
+    await page.close();
+    assert.deepEqual(problems, [], 'the page logged errors');
+  });
+  await page.goto(server.url + hash);
+  await page.waitForSelector('[data-testid=status][data-state=idle]');
+  return page;
+}
+
+/** Opens files with the picker and waits until indexing is complete. */
+async function openTrace(page, ...files) {
+  const t0 = Date.now();
+  await page.setInputFiles('[data-testid=file-input]', files.map((f) => path.join(ROOT, f)));
+  await page.waitForSelector('.trace-row', { timeout: 30_000 });
+  const firstScreenMs = Date.now() - t0;
+  await page.waitForSelector('[data-testid=status][data-state=ready]', { timeout: 60_000 });
+  return firstScreenMs;
+}
+
+async function current(page) {
+  return page.evaluate(() => {
+    const row = document.querySelector('[data-testid=trace-pane] .trace-row.current');
+    return row && { line: Number(row.dataset.line), time: Number(row.dataset.time), text: row.textContent };
+  });
+}
+
+/** Waits until the current row is at `line` (answers are asynchronous). */
+async function expectLine(page, line, what) {
+  try {
+    await page.waitForFunction(
+      (line) => document.querySelector('.trace-row.current')?.dataset.line === String(line),
+      line,
+      { timeout: 5_000 },
+    );
+  } catch {
+    assert.fail(`${what}: current line is ${JSON.stringify(await current(page))}, expected ${line}`);
+  }
+}
+
+async function prompt(page, key, text) {
+  await page.keyboard.press(key);
+  await page.waitForSelector('[data-testid=prompt-input]');
+  await page.fill('[data-testid=prompt-input]', text);
+  await page.press('[data-testid=prompt-input]', 'Enter');
+}
+
+async function gotoLine(page, line) {
+  await page.focus('[data-testid=browser]');
+  await prompt(page, 'l', String(line));
+}
+
+async function registers(page) {
+  return page.evaluate(() =>
+    Object.fromEntries([...document.querySelectorAll('[data-reg]')].map((e) => [e.dataset.reg, e.textContent])),
+  );
+}
+
+async function shoot(page, selector, name) {
+  if (!SCREENSHOTS) return;
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.locator(selector).first().screenshot({ path: path.join(SCREENSHOTS, name) });
+}
+
+describe('trace browser', () => {
+  const trace = readTrace(path.join(ROOT, QUICKSORT));
+
+  test('Down and Up step one instruction at a time, as the trace lists them', async (t) => {
+    const page = await openPage(t);
+    const firstScreenMs = await openTrace(page, QUICKSORT);
+    t.diagnostic(`first screenful ${firstScreenMs} ms after choosing the file`);
+    const start = trace.instructions[20];
+    const historyBefore = await page.evaluate(() => history.length);
+    await gotoLine(page, start.line);
+    await expectLine(page, start.line, `l ${start.line}`);
+    assert.equal((await current(page)).time, start.time);
+    for (let k = 1; k <= 6; k++) {
+      await page.keyboard.press('ArrowDown');
+      await expectLine(page, trace.instructions[20 + k].line, `Down ×${k}`);
+      assert.equal((await current(page)).time, trace.instructions[20 + k].time);
+    }
+    for (let k = 5; k >= 3; k--) {
+      await page.keyboard.press('ArrowUp');
+      await expectLine(page, trace.instructions[20 + k].line, `Up to ${k}`);
+    }
+    // The position is in the URL, without a history entry per step.
+    const hash = await page.evaluate(() => location.hash);
+    assert.equal(hash, `#line=${trace.instructions[23].line}`);
+    assert.equal(await page.evaluate(() => history.length), historyBefore);
+    // Only the visible rows exist.
+    const rows = await page.locator('.trace-row').count();
+    assert.ok(rows > 5 && rows < 200, `${rows} rows in the DOM`);
+    await shoot(page, '[data-testid=view]', 'trace-pane.png');
+  });
+
+  test('the core registers show the values the trace last wrote', async (t) => {
+    const page = await openPage(t);
+    await openTrace(page, QUICKSORT);
+    let compared = 0;
+    for (const ins of [trace.instructions[30], trace.instructions[200], trace.instructions.at(-5)]) {
+      await gotoLine(page, ins.line);
+      await expectLine(page, ins.line, `l ${ins.line}`);
+      const expected = registersAt(trace, blockEnd(trace, ins.line));
+      await page.waitForFunction(
+        (want) => document.querySelector('[data-reg=x0]')?.textContent === want,
+        expected.x0,
+        { timeout: 5_000 },
+      );
+      const shown = await registers(page);
+      for (let n = 0; n <= 28; n++) {
+        const name = `x${n}`;
+        if (expected[name] === undefined) continue;
+        assert.equal(shown[name], expected[name].padStart(16, '0'), `${name} after line ${ins.line}`);
+        compared++;
+      }
+    }
+    assert.ok(compared > 60, `only ${compared} register values compared`);
+    await shoot(page, '[data-testid=registers-core]', 'registers.png');
+  });
+
+  test('clicking a register jumps to the instruction that last wrote it', async (t) => {
+    const page = await openPage(t);
+    await openTrace(page, QUICKSORT);
+    // A position whose own block does not write x0, after a write of x0 by
+    // an instruction (not the reset values at time 0).
+    const pos = trace.instructions.find((ins, i) => {
+      if (i < 40) return false;
+      const end = blockEnd(trace, ins.line);
+      const writes = registerWrites(trace, 'x0', end);
+      const last = writes.at(-1);
+      return last && last < ins.line && instructionOf(trace, last)?.time > 0;
+    });
+    const lastWrite = registerWrites(trace, 'x0', blockEnd(trace, pos.line)).at(-1);
+    const writer = instructionOf(trace, lastWrite);
+    await gotoLine(page, pos.line);
+    await expectLine(page, pos.line, 'position');
+    await page.click('[data-reg=x0]');
+    await expectLine(page, writer.line, `previous write of x0 (line ${lastWrite})`);
+    const shown = await registers(page);
+    assert.equal(shown.x0, registersAt(trace, blockEnd(trace, writer.line)).x0.padStart(16, '0'));
+  });
+
+  test('a memory pane at sp shows the bytes the trace wrote there', async (t) => {
+    const page = await openPage(t);
+    await openTrace(page, QUICKSORT);
+    // Just after a store below the stack pointer has happened.
+    const store = memoryAccesses(trace).find((a) => a.write && instructionOf(trace, a.line)?.time > 0);
+    const ins = instructionOf(trace, store.line);
+    await gotoLine(page, ins.line);
+    await expectLine(page, ins.line, 'position');
+    const sp = registersAt(trace, blockEnd(trace, ins.line));
+    await page.waitForFunction(() => document.querySelector('[data-reg=sp]')?.textContent.length > 0);
+    const spText = (await registers(page)).sp;
+    assert.ok(spText, 'sp shown');
+    await prompt(page, 'm', 'sp');
+    await page.waitForSelector('[data-testid=memory] [data-addr]');
+    const spAddr = BigInt('0x' + spText);
+    assert.equal(
+      await page.locator(`[data-testid=memory] [data-addr="0x${spAddr.toString(16)}"]`).count(),
+      1,
+      'the byte at sp is shown',
+    );
+    const expected = memoryAt(trace, blockEnd(trace, ins.line));
+    const cells = await page.evaluate(() =>
+      [...document.querySelectorAll('[data-testid=memory] [data-addr]')].map((c) => [c.dataset.addr, c.textContent]),
+    );
+    assert.equal(cells.length, 128, '8 rows of 16 bytes');
+    let compared = 0;
+    for (const [addr, text] of cells) {
+      const want = expected.get(BigInt(addr));
+      if (want === undefined) continue;
+      assert.equal(text, want.toString(16).padStart(2, '0'), `byte at ${addr}`);
+      compared++;
+    }
+    assert.ok(compared >= 8, `only ${compared} bytes compared (sp ${spText}, registers ${JSON.stringify(sp.sp)})`);
+    await shoot(page, '[data-testid=memory]', 'memory.png');
+  });
+
+  test('4 in a memory pane jumps to the last write of the word', async (t) => {
+    const page = await openPage(t);
+    await openTrace(page, QUICKSORT);
+    const accesses = memoryAccesses(trace);
+    // A store, and a later position whose block does not touch that word.
+    const store = accesses.filter((a) => a.write && instructionOf(trace, a.line)?.time > 0)[3];
+    const word = store.addr & ~3n;
+    const touches = (a) => a.write && a.addr < word + 4n && word < a.addr + BigInt(a.size);
+    const writer = instructionOf(trace, store.line);
+    const pos = trace.instructions.find((ins) => ins.line > store.line);
+    const posEnd = blockEnd(trace, pos.line);
+    assert.ok(!accesses.some((a) => a.line > store.line && a.line <= posEnd && touches(a)));
+    await gotoLine(page, pos.line);
+    await expectLine(page, pos.line, 'position');
+    await prompt(page, 'm', `0x${word.toString(16)}`);
+    await page.waitForSelector(`[data-addr="0x${word.toString(16)}"]`);
+    await page.keyboard.press('4');
+    await expectLine(page, writer.line, `previous write of the word at 0x${word.toString(16)}`);
+  });
+
+  test('#line=N opens at the instruction holding line N, and follows hash changes', async (t) => {
+    const target = trace.instructions[50];
+    const inside = blockEnd(trace, target.line);
+    const page = await openPage(t, `#line=${inside}`);
+    await openTrace(page, QUICKSORT);
+    await expectLine(page, target.line, `#line=${inside}`);
+    const other = trace.instructions[120];
+    await page.evaluate((line) => {
+      location.hash = `#line=${line}`;
+    }, other.line);
+    await expectLine(page, other.line, 'hash change');
+  });
+
+  test('folding a call leaves one row named after the callee (with its ELF)', async (t) => {
+    const page = await openPage(t);
+    const firstScreenMs = await openTrace(page, `${GENERATED}.tarmac`, `${GENERATED}.elf`);
+    t.diagnostic(`first screenful ${firstScreenMs} ms`);
+    await page.waitForSelector('[data-testid=elf-symbols]');
+    // From the reference call tree: _start calls tg_main at line 771,
+    // which starts at line 773.
+    const generated = readTrace(path.join(ROOT, `${GENERATED}.tarmac`));
+    await gotoLine(page, 773);
+    await expectLine(page, 773, 'entry of tg_main');
+    await page.keyboard.press('-');
+    // The position was inside the call, so it moves to the call instruction.
+    await expectLine(page, 771, 'fold moves to the call');
+    await page.waitForSelector('[data-testid=fold-row]');
+    const folds = await page.locator('[data-testid=fold-row]').evaluateAll((rows) => rows.map((r) => r.dataset.function));
+    assert.deepEqual(folds, ['tg_main']);
+    // One step over the fold lands after the call's return.
+    await page.keyboard.press('ArrowDown');
+    await page.waitForFunction(() => document.querySelector('.trace-row.current')?.dataset.line !== '771');
+    const after = await current(page);
+    assert.ok(after.line > 32000, `after the fold: ${JSON.stringify(after)}`);
+    await shoot(page, '[data-testid=view]', 'folded.png');
+    // A click on the fold unfolds it.
+    await page.click('[data-testid=fold-row]');
+    await page.waitForFunction(() => !document.querySelector('[data-testid=fold-row]'));
+    assert.ok(generated.instructions.length > 1000);
+  });
+
+  test('F1 shows the keys of the focused pane', async (t) => {
+    const page = await openPage(t);
+    await openTrace(page, QUICKSORT);
+    await page.focus('[data-testid=browser]');
+    await page.keyboard.press('F1');
+    await page.waitForSelector('[data-testid=help]');
+    assert.match(await page.textContent('[data-testid=help]'), /fold the call containing the position/);
+    await shoot(page, '[data-testid=help]', 'help.png');
+    await page.keyboard.press('x');
+    await page.waitForFunction(() => !document.querySelector('[data-testid=help]'));
+    if (SCREENSHOTS) {
+      await prompt(page, 'm', 'sp');
+      await page.waitForSelector('[data-testid=memory] [data-addr]');
+      await page.screenshot({ path: path.join(SCREENSHOTS, 'browser.png') });
+      await page.click('[data-testid=tab-summary]');
+      await page.screenshot({ path: path.join(SCREENSHOTS, 'summary.png') });
+    }
+  });
+});
