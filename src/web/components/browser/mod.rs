@@ -50,6 +50,10 @@ pub struct BrowserProps {
 
 pub enum Msg {
     Key(KeyboardEvent),
+    Stepped {
+        view: u32,
+        reply: Reply,
+    },
     Run(Command),
     Focus(Focus),
     Viewport {
@@ -289,6 +293,7 @@ impl Component for Browser {
                 reply,
                 recentre,
             } => self.on_moved(ctx, view, reply, recentre),
+            Msg::Stepped { view, reply } => self.on_stepped(ctx, view, reply),
             Msg::CursorRow {
                 view,
                 node,

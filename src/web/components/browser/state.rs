@@ -28,6 +28,10 @@ pub struct TraceView {
     pub rows_in_flight: bool,
     pub rows_again: bool,
     pub recentre: Recentre,
+    /// A Step is being answered; presses meanwhile add up here and go as
+    /// one Step, so fast key repeat never steps from a stale position.
+    pub step_in_flight: bool,
+    pub queued_steps: i64,
     /// The `a` highlight: the lines of the node before the cursor, and which
     /// one is lit.
     pub annotate: Option<(Vec<LineEffect>, usize)>,
@@ -48,6 +52,8 @@ impl TraceView {
             rows_in_flight: false,
             rows_again: false,
             recentre: Recentre::default(),
+            step_in_flight: false,
+            queued_steps: 0,
             annotate: None,
         }
     }

@@ -234,9 +234,8 @@ impl Browser {
         let visible = scroll_of(v).visible_rows();
         match cmd {
             Command::StepDown | Command::StepUp => {
-                let Some(node) = node else { return };
                 let delta = if cmd == Command::StepDown { 1 } else { -1 };
-                self.move_to(ctx, view, Query::Step { view, node, delta }, false);
+                self.step(ctx, view, delta);
             }
             Command::PageDown | Command::PageUp => {
                 let Some(row) = v.cursor_row else { return };
@@ -255,6 +254,7 @@ impl Browser {
                     };
                     v.scroll_seq += 1;
                 }
+                self.fetch_rows(ctx, view);
                 self.ask(
                     ctx,
                     Query::Rows {
@@ -331,6 +331,31 @@ impl Browser {
                 }
             }
             _ => {}
+        }
+    }
+
+    fn step(&mut self, ctx: &Context<Self>, view: u32, delta: i64) {
+        let Some(v) = self.view_mut(view) else { return };
+        let Some(node) = v.cursor.map(|c| c.node) else {
+            return;
+        };
+        if v.step_in_flight {
+            v.queued_steps += delta;
+            return;
+        }
+        v.step_in_flight = true;
+        self.ask(ctx, Query::Step { view, node, delta }, move |reply| {
+            Msg::Stepped { view, reply }
+        });
+    }
+
+    pub(super) fn on_stepped(&mut self, ctx: &Context<Self>, view: u32, reply: Reply) {
+        self.on_moved(ctx, view, reply, false);
+        let Some(v) = self.view_mut(view) else { return };
+        v.step_in_flight = false;
+        let queued = std::mem::take(&mut v.queued_steps);
+        if queued != 0 {
+            self.step(ctx, view, queued);
         }
     }
 

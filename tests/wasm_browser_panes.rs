@@ -1,0 +1,284 @@
+//! The browser's panes rendered into a real DOM without the stylesheet: the
+//! attributes tests and embedders rely on (`data-reg`, `data-addr`,
+//! `data-line`/`data-time` on the current row) and the marks for unknown and
+//! changed values.
+#![cfg(target_arch = "wasm32")]
+
+use tarmac_lens::browse::protocol::{Hl, MemoryReply, RegCell, RegPanel, Row, Span};
+use tarmac_lens::web::components::{
+    MemoryPane, MemoryPaneProps, RegisterPane, RegisterPaneProps, TraceRow, TraceRowProps,
+};
+use tarmac_lens::web::keys::RegKind;
+use wasm_bindgen_futures::JsFuture;
+use wasm_bindgen_test::*;
+use web_sys::Element;
+use yew::Callback;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn fresh_root() -> Element {
+    let document = web_sys::window().unwrap().document().unwrap();
+    let root = document.create_element("div").unwrap();
+    document.body().unwrap().append_child(&root).unwrap();
+    root
+}
+
+async fn settle() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        web_sys::window()
+            .unwrap()
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0)
+            .unwrap();
+    });
+    JsFuture::from(promise).await.unwrap();
+}
+
+fn one(root: &Element, selector: &str) -> Element {
+    root.query_selector(selector)
+        .unwrap()
+        .unwrap_or_else(|| panic!("no element matches {selector}"))
+}
+
+fn row(line: u64, text: &str, spans: Vec<Span>) -> Row {
+    Row::Line {
+        line,
+        node: 7,
+        first_of_node: true,
+        text: text.into(),
+        spans,
+        branch_symbol: Some("main".into()),
+    }
+}
+
+#[wasm_bindgen_test]
+async fn the_current_row_carries_its_line_and_time_and_highlighting() {
+    let root = fresh_root();
+    let text = "12 clk IT (12) 00008000 e3a00001 A svc_s : MOV r0,#1";
+    yew::Renderer::<TraceRow>::with_root_and_props(
+        root.clone(),
+        TraceRowProps {
+            row: row(
+                40,
+                text,
+                vec![Span {
+                    start: 0,
+                    end: 2,
+                    hl: Hl::Time,
+                }],
+            ),
+            current_time: Some(12),
+            marker_after: true,
+            annotated: false,
+            syntax: true,
+            symbols: true,
+            on_click: Callback::noop(),
+            on_context: Callback::noop(),
+        },
+    )
+    .render();
+    settle().await;
+    let el = one(&root, ".trace-row.current");
+    assert_eq!(el.get_attribute("data-line").as_deref(), Some("40"));
+    assert_eq!(el.get_attribute("data-time").as_deref(), Some("12"));
+    assert_eq!(one(&root, "[data-hl=time]").text_content().unwrap(), "12");
+    assert!(el.text_content().unwrap().starts_with(text));
+    assert!(one(&root, "[data-testid=branch-symbol]")
+        .text_content()
+        .unwrap()
+        .contains("main"));
+    // The marker is drawn inline so the rule shows without the stylesheet.
+    assert!(el.get_attribute("style").unwrap().contains("border-bottom"));
+}
+
+#[wasm_bindgen_test]
+async fn other_rows_have_no_data_line_and_plain_text_without_syntax() {
+    let root = fresh_root();
+    yew::Renderer::<TraceRow>::with_root_and_props(
+        root.clone(),
+        TraceRowProps {
+            row: row(
+                41,
+                "12 clk R r0 00000001",
+                vec![Span {
+                    start: 0,
+                    end: 2,
+                    hl: Hl::Time,
+                }],
+            ),
+            current_time: None,
+            marker_after: false,
+            annotated: false,
+            syntax: false,
+            symbols: false,
+            on_click: Callback::noop(),
+            on_context: Callback::noop(),
+        },
+    )
+    .render();
+    settle().await;
+    assert!(root.query_selector("[data-line]").unwrap().is_none());
+    assert!(root.query_selector("[data-hl]").unwrap().is_none());
+    assert!(root
+        .query_selector("[data-testid=branch-symbol]")
+        .unwrap()
+        .is_none());
+}
+
+#[wasm_bindgen_test]
+async fn a_fold_row_names_the_callee() {
+    let root = fresh_root();
+    yew::Renderer::<TraceRow>::with_root_and_props(
+        root.clone(),
+        TraceRowProps {
+            row: Row::Fold {
+                call: 3,
+                call_node: 10,
+                entry_node: 11,
+                lines: 1234,
+                function: 0x8040,
+                name: "partition".into(),
+            },
+            current_time: None,
+            marker_after: false,
+            annotated: false,
+            syntax: true,
+            symbols: true,
+            on_click: Callback::noop(),
+            on_context: Callback::noop(),
+        },
+    )
+    .render();
+    settle().await;
+    let el = one(&root, "[data-testid=fold-row]");
+    assert_eq!(
+        el.get_attribute("data-function").as_deref(),
+        Some("partition")
+    );
+    assert!(el.text_content().unwrap().contains("1,234 lines"));
+}
+
+#[wasm_bindgen_test]
+async fn registers_show_values_unknown_bytes_and_changes() {
+    let root = fresh_root();
+    let cell = |name: &str, text: &str, known: bool, changed: bool| RegCell {
+        name: name.into(),
+        text: text.into(),
+        known,
+        changed,
+        decoded: None,
+    };
+    let mut psr = cell("psr", "600003cd", true, false);
+    psr.decoded = Some("nZCv".into());
+    yew::Renderer::<RegisterPane>::with_root_and_props(
+        root.clone(),
+        RegisterPaneProps {
+            kind: RegKind::Core,
+            panel: Some(RegPanel {
+                kind: "core".into(),
+                title: "Core".into(),
+                cells: vec![
+                    cell("x0", "0000000000100000", true, true),
+                    cell("x1", "????????0000ffff", false, false),
+                    psr,
+                ],
+            }),
+            selected: 1,
+            note: Some("x1 = 0xffff".into()),
+            on_pick: Callback::noop(),
+            on_context: Callback::noop(),
+        },
+    )
+    .render();
+    settle().await;
+    assert_eq!(
+        one(&root, "[data-reg=x0]").text_content().unwrap(),
+        "0000000000100000"
+    );
+    assert_eq!(
+        one(&root, "[data-reg=x1]").text_content().unwrap(),
+        "????????0000ffff"
+    );
+    assert_eq!(
+        one(&root, "[data-decoded=psr]")
+            .text_content()
+            .unwrap()
+            .trim(),
+        "nZCv"
+    );
+    assert!(one(&root, ".reg.changed [data-reg=x0]").is_connected());
+    assert!(one(&root, ".reg.unknown.selected [data-reg=x1]").is_connected());
+    assert_eq!(
+        one(&root, "[data-testid=pane-note]")
+            .text_content()
+            .unwrap(),
+        "x1 = 0xffff"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn a_register_kind_the_trace_lacks_says_so() {
+    let root = fresh_root();
+    yew::Renderer::<RegisterPane>::with_root_and_props(
+        root.clone(),
+        RegisterPaneProps {
+            kind: RegKind::Mve,
+            panel: None,
+            selected: 0,
+            note: None,
+            on_pick: Callback::noop(),
+            on_context: Callback::noop(),
+        },
+    )
+    .render();
+    settle().await;
+    assert!(one(&root, "[data-testid=registers-empty]")
+        .text_content()
+        .unwrap()
+        .contains("mve vectors"));
+}
+
+#[wasm_bindgen_test]
+async fn memory_shows_hex_ascii_and_unknown_bytes() {
+    let root = fresh_root();
+    let mut bytes = vec![0u8; 32];
+    bytes[..5].copy_from_slice(b"Hello");
+    let mut known = vec![true; 32];
+    known[20] = false;
+    let mut changed = vec![false; 32];
+    changed[1] = true;
+    yew::Renderer::<MemoryPane>::with_root_and_props(
+        root.clone(),
+        MemoryPaneProps {
+            memory: Some(MemoryReply {
+                node: 3,
+                addr: 0x1000,
+                bytes,
+                known,
+                changed,
+            }),
+            selected: 0x1004,
+            note: None,
+            on_pick: Callback::noop(),
+            on_context: Callback::noop(),
+        },
+    )
+    .render();
+    settle().await;
+    assert_eq!(root.query_selector_all("[data-addr]").unwrap().length(), 32);
+    assert_eq!(
+        one(&root, "[data-addr='0x1000']").text_content().unwrap(),
+        "48"
+    );
+    assert_eq!(
+        one(&root, "[data-addr='0x1014']").text_content().unwrap(),
+        "??"
+    );
+    assert!(one(&root, ".byte.unknown[data-addr='0x1014']").is_connected());
+    assert!(one(&root, ".byte.changed[data-addr='0x1001']").is_connected());
+    assert!(one(&root, ".byte.selected[data-addr='0x1004']").is_connected());
+    assert!(one(&root, ".mem-ascii")
+        .text_content()
+        .unwrap()
+        .contains("Hello"));
+    assert_eq!(root.query_selector_all(".mem-row").unwrap().length(), 2);
+}
