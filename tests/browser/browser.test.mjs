@@ -282,6 +282,124 @@ describe('trace browser', () => {
     assert.ok(generated.instructions.length > 1000);
   });
 
+  test('a highlights the lines before the position in turn; Return jumps to the write of its register', async (t) => {
+    const page = await openPage(t);
+    await openTrace(page, QUICKSORT);
+    const REG = /^\s*\d+\s+\S+\s+R\s+(X\d+)\s/;
+    // An instruction that writes a register another instruction wrote before.
+    let pick;
+    for (const ins of trace.instructions.slice(40)) {
+      const end = blockEnd(trace, ins.line);
+      for (let l = ins.line + 1; l <= end && !pick; l++) {
+        const m = REG.exec(trace.lines[l - 1]);
+        if (!m) continue;
+        const name = m[1].toLowerCase();
+        const before = registerWrites(trace, name, ins.line - 1).at(-1);
+        if (before && instructionOf(trace, before)?.time > 0) pick = { ins, line: l, name, before };
+      }
+      if (pick) break;
+    }
+    await gotoLine(page, pick.ins.line);
+    await expectLine(page, pick.ins.line, 'position');
+    const seen = [];
+    for (let k = 0; k < 10; k++) {
+      await page.keyboard.press('a');
+      const lit = await page
+        .waitForFunction((prev) => {
+          const row = document.querySelector('.trace-row.annotated');
+          const line = row ? row.dataset.rowLine : 'none';
+          return line !== prev && line;
+        }, seen.at(-1) ?? 'none')
+        .then((h) => h.jsonValue());
+      seen.push(lit);
+      if (lit === String(pick.line)) break;
+    }
+    assert.equal(seen[0], String(pick.ins.line), 'the first press lights the instruction line');
+    assert.equal(seen.at(-1), String(pick.line), `lit lines ${seen}`);
+    await page.keyboard.press('Enter');
+    const writer = instructionOf(trace, pick.before);
+    await expectLine(page, writer.line, `previous write of ${pick.name}`);
+  });
+
+  test('a right-click on a register offers its previous write', async (t) => {
+    const page = await openPage(t);
+    await openTrace(page, QUICKSORT);
+    const pos = trace.instructions[150];
+    await gotoLine(page, pos.line);
+    await expectLine(page, pos.line, 'position');
+    const name = 'x9';
+    let from = blockEnd(trace, pos.line);
+    let last = registerWrites(trace, name, from).at(-1);
+    // The write in the position's own block is where the view is: the menu
+    // still moves to it (the position is after it).
+    const writer = instructionOf(trace, last);
+    await page.click(`[data-reg=${name}]`, { button: 'right' });
+    await page.waitForSelector('[data-testid=context-menu]');
+    await page.click(`[data-testid=context-menu] li:has-text("Previous write of ${name}")`);
+    if (writer.line === pos.line) {
+      last = registerWrites(trace, name, pos.line - 1).at(-1);
+      await expectLine(page, instructionOf(trace, last).line, `previous write of ${name}`);
+    } else {
+      await expectLine(page, writer.line, `previous write of ${name}`);
+    }
+  });
+
+  test('p finds the next visit of a PC, n and N repeat the search', async (t) => {
+    const page = await openPage(t);
+    await openTrace(page, QUICKSORT);
+    const pcOf = (ins) => ins.text.split(/\s+/).filter(Boolean)[4];
+    const pos = trace.instructions[60];
+    const pc = pcOf(trace.instructions[70]);
+    const visits = trace.instructions.filter((ins) => pcOf(ins) === pc && ins.line > pos.line);
+    assert.ok(visits.length >= 3, `pc ${pc} visited ${visits.length} times`);
+    await gotoLine(page, pos.line);
+    await expectLine(page, pos.line, 'position');
+    await prompt(page, 'p', `0x${pc}`);
+    await expectLine(page, visits[0].line, `p 0x${pc}`);
+    await page.keyboard.press('n');
+    await expectLine(page, visits[1].line, 'n');
+    await page.keyboard.press('n');
+    await expectLine(page, visits[2].line, 'n again');
+    await page.keyboard.press('N');
+    await expectLine(page, visits[1].line, 'N');
+  });
+
+  test('a second view keeps its own position; a locked pane stays put', async (t) => {
+    const page = await openPage(t);
+    await openTrace(page, QUICKSORT);
+    const first = trace.instructions[100];
+    await gotoLine(page, first.line);
+    await expectLine(page, first.line, 'position');
+    await page.click('[data-testid=new-view]');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=view]').length === 2);
+    const second = page.locator('[data-testid=view][data-view="1"]');
+    await second.locator('.trace-row.current').waitFor();
+    // The new view has the focus: Down moves it only.
+    await page.keyboard.press('ArrowDown');
+    await page.waitForFunction(
+      (line) => document.querySelector('[data-view="1"] .trace-row.current')?.dataset.line === String(line),
+      trace.instructions[101].line,
+    );
+    const firstView = await page.locator('[data-testid=view][data-view="0"] .trace-row.current').getAttribute('data-line');
+    assert.equal(firstView, String(first.line));
+    await shoot(page, '[data-testid=browser]', 'two-views.png');
+
+    // Lock the registers (they follow view #1) to an earlier line.
+    const lockAt = trace.instructions[30];
+    await page.locator('[data-testid=registers-core] header').click();
+    await prompt(page, 'l', String(lockAt.line));
+    await page.waitForSelector('[data-testid=pane-lock]');
+    const locked = registersAt(trace, blockEnd(trace, lockAt.line));
+    await page.waitForFunction((x) => document.querySelector('[data-reg=x8]')?.textContent === x, locked.x8.padStart(16, '0'));
+    // Moving the view does not change a locked pane.
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('End');
+    await page.waitForFunction(() => location.hash !== '');
+    assert.equal((await registers(page)).x8, locked.x8.padStart(16, '0'));
+    await page.click('[data-testid=pane-lock]');
+    await page.waitForSelector('[data-testid=pane-lock]', { state: 'detached' });
+  });
+
   test('F1 shows the keys of the focused pane', async (t) => {
     const page = await openPage(t);
     await openTrace(page, QUICKSORT);
