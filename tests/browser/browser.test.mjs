@@ -411,6 +411,9 @@ describe('trace browser', () => {
     await page.keyboard.press('x');
     await page.waitForFunction(() => !document.querySelector('[data-testid=help]'));
     if (SCREENSHOTS) {
+      const pos = trace.instructions[300];
+      await gotoLine(page, pos.line);
+      await expectLine(page, pos.line, 'position');
       await prompt(page, 'm', 'sp');
       await page.waitForSelector('[data-testid=memory] [data-addr]');
       await page.screenshot({ path: path.join(SCREENSHOTS, 'browser.png') });
