@@ -260,6 +260,7 @@ async fn memory_shows_hex_ascii_and_unknown_bytes() {
             note: None,
             on_pick: Callback::noop(),
             on_context: Callback::noop(),
+            on_scroll: Callback::noop(),
         },
     )
     .render();

@@ -241,6 +241,47 @@ describe('trace browser', () => {
     await expectLine(page, writer.line, `previous write of the word at 0x${word.toString(16)}`);
   });
 
+  test('d compares memory with another line; ] selects the next changed byte', async (t) => {
+    const page = await openPage(t);
+    await openTrace(page, QUICKSORT);
+    const accesses = memoryAccesses(trace);
+    // A store that changes a byte whose earlier value the trace stated.
+    let store;
+    let differing;
+    for (const a of accesses) {
+      if (!a.write || instructionOf(trace, a.line)?.time === 0) continue;
+      const before = memoryAt(trace, instructionOf(trace, a.line).line - 1);
+      const k = a.bytes.findIndex((b, k) => before.has(a.addr + BigInt(k)) && before.get(a.addr + BigInt(k)) !== b);
+      if (k >= 0) {
+        store = a;
+        differing = a.addr + BigInt(k);
+        break;
+      }
+    }
+    const ins = instructionOf(trace, store.line);
+    const blockWrites = accesses.filter((a) => a.write && a.line > ins.line && a.line <= blockEnd(trace, ins.line));
+    await gotoLine(page, ins.line);
+    await expectLine(page, ins.line, 'position');
+    const base = (store.addr & ~15n) - 16n;
+    await prompt(page, 'm', `0x${base.toString(16)}`);
+    await page.waitForSelector(`[data-addr="0x${base.toString(16)}"]`);
+    await prompt(page, 'd', String(ins.line - 1));
+    await page.waitForSelector('[data-testid=memory-pane-title]:has-text("compared")');
+    const changed = await page.evaluate(() =>
+      [...document.querySelectorAll('[data-testid=memory] .byte.changed')].map((c) => BigInt(c.dataset.addr).toString()),
+    );
+    assert.ok(changed.includes(differing.toString()), `byte ${differing.toString(16)} marked changed: ${changed}`);
+    for (const a of changed.map(BigInt)) {
+      assert.ok(
+        blockWrites.some((w) => w.addr <= a && a < w.addr + BigInt(w.size)),
+        `0x${a.toString(16)} marked changed but not written since line ${ins.line - 1}`,
+      );
+    }
+    await page.keyboard.press(']');
+    const first = changed.map(BigInt).reduce((m, a) => (a < m ? a : m));
+    await page.waitForSelector(`[data-testid=memory] .byte.selected[data-addr="0x${first.toString(16)}"]`);
+  });
+
   test('#line=N opens at the instruction holding line N, and follows hash changes', async (t) => {
     const target = trace.instructions[50];
     const inside = blockEnd(trace, target.line);

@@ -1,6 +1,7 @@
 //! A memory pane: hex and ASCII, 16 bytes a row, unknown bytes as `??` and
 //! bytes changed since the compared position marked.
 
+use web_sys::WheelEvent;
 use yew::prelude::*;
 
 use crate::browse::protocol::MemoryReply;
@@ -12,6 +13,8 @@ pub struct MemoryPaneProps {
     pub note: Option<String>,
     pub on_pick: Callback<u64>,
     pub on_context: Callback<(u64, i32, i32)>,
+    /// Wheel: rows of 16 bytes to scroll by (negative: up).
+    pub on_scroll: Callback<i64>,
 }
 
 #[function_component(MemoryPane)]
@@ -20,9 +23,16 @@ pub fn memory_pane(props: &MemoryPaneProps) -> Html {
         return html! { <p class="pane-empty" style="margin:0.25rem 0.5rem;">{ "Reading memory…" }</p> };
     };
     let rows = mem.bytes.len().div_ceil(16);
+    let on_scroll = props.on_scroll.clone();
+    let onwheel = Callback::from(move |e: WheelEvent| {
+        // Memory has no end to scroll to: the pane reads the next rows.
+        e.prevent_default();
+        let rows = if e.delta_y() > 0.0 { 2 } else { -2 };
+        on_scroll.emit(rows);
+    });
     html! {
         <>
-            <div class="memory" style="padding:0.25rem 0.5rem;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13px;white-space:pre;">
+            <div class="memory" {onwheel} style="padding:0.25rem 0.5rem;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13px;white-space:pre;">
                 { for (0..rows).map(|r| {
                     let base = mem.addr.wrapping_add(r as u64 * 16);
                     let range = r * 16..((r + 1) * 16).min(mem.bytes.len());

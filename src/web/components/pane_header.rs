@@ -9,6 +9,8 @@ use crate::browse::protocol::NodeView;
 #[derive(Properties, PartialEq)]
 pub struct PaneHeaderProps {
     pub title: AttrValue,
+    /// `data-testid` of the title (`memory-pane-title`, `registers-pane-title`).
+    pub title_testid: AttrValue,
     pub view: u32,
     pub views: Vec<u32>,
     /// Locked to this position instead of following the view.
@@ -34,7 +36,7 @@ pub fn pane_header(props: &PaneHeaderProps) -> Html {
     let close = props.on_close.reform(|_: MouseEvent| ());
     html! {
         <header class="pane-header" style="display:flex;gap:0.5rem;align-items:center;padding:0.15rem 0.4rem;">
-            <strong style="flex:1;">{ props.title.clone() }</strong>
+            <strong style="flex:1;" data-testid={props.title_testid.clone()}>{ props.title.clone() }</strong>
             if let Some(lock) = props.lock {
                 <button class="lock" data-testid="pane-lock" title="Locked; click (or Ctrl-L) to follow the trace view again" onclick={unlock}>
                     { format!("🔒 line {} t {}", lock.first_line, lock.time) }

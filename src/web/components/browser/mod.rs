@@ -151,6 +151,10 @@ pub enum Msg {
         pane: u32,
         addr: u64,
     },
+    MemScroll {
+        pane: u32,
+        rows: i64,
+    },
     MemContext {
         pane: u32,
         addr: u64,
@@ -346,6 +350,7 @@ impl Component for Browser {
                     }
                 }
             }
+            Msg::MemScroll { pane, rows } => self.scroll_memory(ctx, pane, rows),
             Msg::MemContext { pane, addr, x, y } => self.on_mem_context(pane, addr, x, y),
             Msg::Prompt(p) => self.prompt = Some(p),
             Msg::PromptSubmit(text) => self.on_prompt_submit(ctx, text),
@@ -364,7 +369,10 @@ impl Component for Browser {
                 self.help = false;
                 self.refocus = true;
             }
-            Msg::NewView => self.new_view(ctx),
+            Msg::NewView => {
+                self.refocus = true;
+                self.new_view(ctx);
+            }
             Msg::CloseView(id) => self.close_view(ctx, id),
             Msg::PaneView { pane, view } => {
                 if let Some(p) = self.pane_mut(pane) {
@@ -680,6 +688,7 @@ impl Browser {
                     note={p.note.clone()}
                     on_pick={link.callback(move |addr| Msg::MemPick { pane: id, addr })}
                     on_context={link.callback(move |(addr, x, y)| Msg::MemContext { pane: id, addr, x, y })}
+                    on_scroll={link.callback(move |rows| Msg::MemScroll { pane: id, rows })}
                 />
             },
         };
@@ -694,6 +703,7 @@ impl Browser {
             >
                 <PaneHeader
                     title={p.title()}
+                    title_testid={format!("{}-pane-title", if matches!(p.body, PaneBody::Memory { .. }) { "memory" } else { "registers" })}
                     view={p.view}
                     views={self.view_ids()}
                     lock={p.lock}

@@ -223,6 +223,16 @@ impl Browser {
         }
     }
 
+    pub(super) fn scroll_memory(&mut self, ctx: &Context<Self>, id: u32, rows: i64) {
+        let Some(pane) = self.pane_mut(id) else {
+            return;
+        };
+        if let PaneBody::Memory { addr, .. } = &mut pane.body {
+            *addr = addr.wrapping_add_signed(rows * 16);
+            self.refresh_pane(ctx, id);
+        }
+    }
+
     /// Return, a click, or `1 2 4 8`: the bound view jumps to the write
     /// that produced the selected register or the aligned memory region.
     pub(super) fn pane_previous_write(&mut self, ctx: &Context<Self>, id: u32, width: Option<u64>) {
