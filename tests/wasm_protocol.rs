@@ -67,7 +67,9 @@ fn a_file_crosses_as_itself() {
     let parts = Array::of1(&Uint8Array::from(&bytes[..]));
     let file = web_sys::File::new_with_u8_array_sequence(&parts, "t.tarmac").unwrap();
     let sent = structured_clone(&encode(&ToWorker::Index { file }).unwrap());
-    let ToWorker::Index { file } = decode::<ToWorker>(sent).unwrap();
+    let ToWorker::Index { file } = decode::<ToWorker>(sent).unwrap() else {
+        panic!("an Index message came back as another message");
+    };
     assert!(file.is_instance_of::<web_sys::File>());
     assert_eq!(file.name(), "t.tarmac");
     assert_eq!(file.size() as usize, bytes.len());
