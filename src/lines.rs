@@ -121,7 +121,8 @@ impl<S: TraceSource> LineReader<S> {
             self.buf.resize(n, 0);
         }
         let want =
-            ((self.end_offset - self.read_offset) as usize).min(self.buf.len() - self.filled);
+            // In u64 first: a usize cast of a multi-GiB distance wraps in wasm32.
+            (self.end_offset - self.read_offset).min((self.buf.len() - self.filled) as u64) as usize;
         if want == 0 {
             self.eof = true;
             return Ok(());

@@ -30,6 +30,18 @@ pub trait TraceSource {
     fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> Result<usize, SourceError>;
 }
 
+/// Bytes read from the start of a source to detect its dialect.
+pub const SAMPLE_BYTES: u64 = 16384;
+
+/// The first [`SAMPLE_BYTES`] of a source (fewer if it is shorter).
+pub fn read_sample<S: TraceSource + ?Sized>(source: &mut S) -> Result<Vec<u8>, SourceError> {
+    // Compare in u64: in wasm32 a usize cast of a 4 GiB length would wrap.
+    let mut sample = vec![0u8; source.len().min(SAMPLE_BYTES) as usize];
+    let n = source.read_at(0, &mut sample)?;
+    sample.truncate(n);
+    Ok(sample)
+}
+
 /// An in-memory source (tests, small inputs).
 pub struct SliceSource<'a>(pub &'a [u8]);
 

@@ -127,9 +127,7 @@ pub fn compute<S: TraceSource>(
     mut progress: impl FnMut(u64),
 ) -> Result<Stats, SourceError> {
     let total = source.len();
-    let mut sample = vec![0u8; 16384.min(total as usize)];
-    let n = source.read_at(0, &mut sample)?;
-    sample.truncate(n);
+    let sample = crate::source::read_sample(&mut source)?;
     let mut builder = StatsBuilder::new(opts, &sample);
     let mut reader = LineReader::new(source);
     let mut next_report = 0u64;

@@ -162,9 +162,7 @@ impl<S: TraceSource> Session<S> {
     /// Opens a trace; indexing then proceeds through [`Session::index_step`].
     pub fn open(mut source: S, parse: ParseOptions) -> Result<Session<S>, SourceError> {
         let total = source.len();
-        let mut sample = vec![0u8; 16384.min(total as usize)];
-        let n = source.read_at(0, &mut sample)?;
-        sample.truncate(n);
+        let sample = crate::source::read_sample(&mut source)?;
         let opts = IndexOptions {
             parse,
             ..IndexOptions::default()

@@ -248,10 +248,7 @@ pub fn dump<S: TraceSource, W: Write>(
     opts: ParseOptions,
     w: &mut W,
 ) -> Result<(), crate::source::SourceError> {
-    let total = source.len();
-    let mut sample = vec![0u8; 16384.min(total as usize)];
-    let n = source.read_at(0, &mut sample)?;
-    sample.truncate(n);
+    let sample = crate::source::read_sample(&mut source)?;
     let mut parser = Parser::for_sample(opts, &sample);
     let mut dumper = Dumper::new(&opts);
     let mut reader = LineReader::new(source);

@@ -367,9 +367,7 @@ impl Index {
         mut progress: impl FnMut(u64),
     ) -> Result<Index, SourceError> {
         let total = source.len();
-        let mut sample = vec![0u8; 16384.min(total as usize)];
-        let n = source.read_at(0, &mut sample)?;
-        sample.truncate(n);
+        let sample = crate::source::read_sample(source)?;
         let mut builder = IndexBuilder::new(opts, &sample);
         let mut reader = LineReader::new(SourceRef(source));
         let mut next_report = 0;

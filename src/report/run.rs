@@ -23,9 +23,7 @@ pub fn run_engine<S: TraceSource, O: Observer>(
     obs: &mut O,
 ) -> Result<UnparsedLines, SourceError> {
     let total = source.len();
-    let mut sample = vec![0u8; 16384.min(total as usize)];
-    let n = source.read_at(0, &mut sample)?;
-    sample.truncate(n);
+    let sample = crate::source::read_sample(&mut source)?;
     let mut parser = Parser::for_sample(parse_opts, &sample);
     let mut engine = Engine::new(engine_opts);
     let mut reader = LineReader::new(source);

@@ -106,9 +106,7 @@ pub fn find_cut<S: TraceSource>(
     parse_opts: ParseOptions,
 ) -> Result<Cut, SourceError> {
     let total = source.len();
-    let mut sample = vec![0u8; 16384.min(total as usize)];
-    let n = source.read_at(0, &mut sample)?;
-    sample.truncate(n);
+    let sample = crate::source::read_sample(&mut source)?;
     let mut parser = Parser::for_sample(parse_opts, &sample);
     let mut det = Detector::default();
     let mut reader = LineReader::new(source);

@@ -538,10 +538,7 @@ pub fn is_aarch64<S: TraceSource>(
     mut source: S,
     parse_opts: ParseOptions,
 ) -> Result<bool, SourceError> {
-    let total = source.len();
-    let mut sample = vec![0u8; 16384.min(total as usize)];
-    let n = source.read_at(0, &mut sample)?;
-    sample.truncate(n);
+    let sample = crate::source::read_sample(&mut source)?;
     let mut parser = Parser::for_sample(parse_opts, &sample);
     let mut reader = LineReader::new(source);
     while let Some(line) = reader.next_line()? {
@@ -589,9 +586,7 @@ pub fn write<S: TraceSource>(
     w.header(aarch64);
 
     let total = source.len();
-    let mut sample = vec![0u8; 16384.min(total as usize)];
-    let n = source.read_at(0, &mut sample).map_err(VcdError::Source)?;
-    sample.truncate(n);
+    let sample = crate::source::read_sample(&mut source).map_err(VcdError::Source)?;
     let mut parser = Parser::for_sample(parse_opts, &sample);
     let mut engine = Engine::new(engine_opts);
     let mut reader = LineReader::new(source);
