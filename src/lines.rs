@@ -140,6 +140,49 @@ impl<S: TraceSource> LineReader<S> {
     }
 }
 
+/// Lines of an in-memory (or memory-mapped) trace, without copying: the
+/// fast path for native indexing. Same numbering and offsets as [`LineReader`].
+pub struct SliceLines<'a> {
+    data: &'a [u8],
+    pos: usize,
+    next_number: u64,
+}
+
+impl<'a> SliceLines<'a> {
+    pub fn new(data: &'a [u8]) -> Self {
+        SliceLines {
+            data,
+            pos: 0,
+            next_number: 1,
+        }
+    }
+
+    /// Offset just past the last line handed out.
+    pub fn position(&self) -> u64 {
+        self.pos as u64
+    }
+}
+
+impl<'a> Iterator for SliceLines<'a> {
+    type Item = Line<'a>;
+
+    fn next(&mut self) -> Option<Line<'a>> {
+        if self.pos >= self.data.len() {
+            return None;
+        }
+        let rest = &self.data[self.pos..];
+        let len = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
+        let line = Line {
+            number: self.next_number,
+            offset: self.pos as u64,
+            text: &rest[..len],
+        };
+        self.pos += (len + 1).min(rest.len());
+        self.next_number += 1;
+        Some(line)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -176,6 +219,16 @@ mod tests {
         assert_eq!(v.len(), 2);
         assert_eq!(v[0].2.len(), 10000);
         assert_eq!(v[1], (2, 10001, b"y".to_vec()));
+    }
+
+    #[test]
+    fn slice_lines_match_the_reader() {
+        for data in [&b"ab\r\n\ncd"[..], b"x\n", b"", b"\n\n", b"one\ntwo\nthree"] {
+            let a: Vec<_> = SliceLines::new(data)
+                .map(|l| (l.number, l.offset, l.text.to_vec()))
+                .collect();
+            assert_eq!(a, collect(data, 4096));
+        }
     }
 
     #[test]

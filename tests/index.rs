@@ -511,3 +511,20 @@ fn calls_never_returned_stay_open_to_the_end() {
     assert_eq!(calls.stack_at(2).len(), 1);
     assert!(calls.stack_at(0).is_empty());
 }
+
+#[test]
+fn slice_and_streamed_builds_are_identical() {
+    for name in [
+        "ttu/quicksort.tarmac",
+        "tracegen/quicksort-thumb-O2-gem5-2M.tarmac",
+    ] {
+        let trace = std::fs::read(data(name)).unwrap();
+        let id = TraceIdentity {
+            len: trace.len() as u64,
+            mtime: 0,
+        };
+        let streamed = build(&trace, false, 512).to_bytes(id);
+        let sliced = Index::build_from_slice(&trace, IndexOptions::default(), |_| {}).to_bytes(id);
+        assert_eq!(streamed, sliced, "{}", name);
+    }
+}

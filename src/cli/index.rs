@@ -122,12 +122,23 @@ pub fn obtain(common: &Common) -> Result<Built, String> {
         parse: common.parse_options(),
         ..IndexOptions::default()
     };
-    let index = Index::build(&mut source, opts, |done| {
+    let progress = |done| {
         if let Some(b) = &bar {
             b.set_position(done);
         }
-    })
-    .map_err(|e| e.to_string())?;
+    };
+    // Memory-mapped when possible (no copying from the page cache); reading
+    // in slices otherwise (pipes, special files).
+    let file = std::fs::File::open(&common.trace)
+        .map_err(|e| format!("{}: {}", common.trace.display(), e))?;
+    // SAFETY: the map is read-only and lives only for this build; if another
+    // process truncates the trace meanwhile, the process may fault, as any
+    // reader of a file being truncated under it may; traces are not modified
+    // while being analysed.
+    let index = match unsafe { memmap2::Mmap::map(&file) } {
+        Ok(map) if map.len() as u64 == total => Index::build_from_slice(&map, opts, progress),
+        _ => Index::build(&mut source, opts, progress).map_err(|e| e.to_string())?,
+    };
     let seconds = start.elapsed().as_secs_f64();
     if let Some(b) = bar {
         b.finish_and_clear();

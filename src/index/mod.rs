@@ -382,6 +382,27 @@ impl Index {
         Ok(builder.finish(total))
     }
 
+    /// Indexes a trace held in memory (or memory-mapped), without copying
+    /// its lines.
+    pub fn build_from_slice(
+        data: &[u8],
+        opts: IndexOptions,
+        mut progress: impl FnMut(u64),
+    ) -> Index {
+        let sample = &data[..data.len().min(crate::source::SAMPLE_BYTES as usize)];
+        let mut builder = IndexBuilder::new(opts, sample);
+        let mut next_report = 0;
+        for line in crate::lines::SliceLines::new(data) {
+            if line.offset >= next_report {
+                progress(line.offset);
+                next_report = line.offset + (8 << 20);
+            }
+            builder.line(&line);
+        }
+        progress(data.len() as u64);
+        builder.finish(data.len() as u64)
+    }
+
     pub fn options(&self) -> &IndexOptions {
         &self.opts
     }
