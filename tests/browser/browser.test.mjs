@@ -320,6 +320,10 @@ describe('trace browser', () => {
     // A click on the fold unfolds it.
     await page.click('[data-testid=fold-row]');
     await page.waitForFunction(() => !document.querySelector('[data-testid=fold-row]'));
+    // The mouse path of `-`: a line inside tg_main folds its call again.
+    await page.click('.trace-row[data-row-line="773"]', { button: 'right' });
+    await page.click('[data-testid=context-menu] li:has-text("Fold the call containing this line")');
+    await page.waitForSelector('[data-testid=fold-row][data-function=tg_main]');
     assert.ok(generated.instructions.length > 1000);
   });
 

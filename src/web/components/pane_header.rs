@@ -17,6 +17,8 @@ pub struct PaneHeaderProps {
     pub lock: Option<NodeView>,
     pub on_view: Callback<u32>,
     pub on_unlock: Callback<()>,
+    /// Lock to what is shown (Ctrl-L).
+    pub on_lock: Callback<()>,
     pub on_close: Callback<()>,
 }
 
@@ -33,6 +35,7 @@ pub fn pane_header(props: &PaneHeaderProps) -> Html {
         })
     };
     let unlock = props.on_unlock.reform(|_: MouseEvent| ());
+    let lock = props.on_lock.reform(|_: MouseEvent| ());
     let close = props.on_close.reform(|_: MouseEvent| ());
     html! {
         <header class="pane-header" style="display:flex;gap:0.5rem;align-items:center;padding:0.15rem 0.4rem;">
@@ -41,6 +44,8 @@ pub fn pane_header(props: &PaneHeaderProps) -> Html {
                 <button class="lock" data-testid="pane-lock" title="Locked; click (or Ctrl-L) to follow the trace view again" onclick={unlock}>
                     { format!("🔒 line {} t {}", lock.first_line, lock.time) }
                 </button>
+            } else {
+                <button class="lock" data-testid="pane-lock-here" title="Keep showing this position (Ctrl-L)" onclick={lock}>{ "lock" }</button>
             }
             <label title="The trace view this pane follows">
                 { "view " }

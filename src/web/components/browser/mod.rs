@@ -174,6 +174,7 @@ pub enum Msg {
         view: u32,
     },
     PaneUnlock(u32),
+    PaneLockHere(u32),
     PaneClose(u32),
     HashChanged,
     HashTried {
@@ -385,6 +386,10 @@ impl Component for Browser {
                     p.lock = None;
                 }
                 self.refresh_pane(ctx, pane);
+            }
+            Msg::PaneLockHere(pane) => {
+                self.focus = Focus::Pane(pane);
+                self.run_pane(ctx, pane, Command::ToggleLock);
             }
             Msg::PaneClose(pane) => self.close_pane(pane),
             Msg::HashChanged => {
@@ -709,6 +714,7 @@ impl Browser {
                     lock={p.lock}
                     on_view={link.callback(move |view| Msg::PaneView { pane: id, view })}
                     on_unlock={link.callback(move |_| Msg::PaneUnlock(id))}
+                    on_lock={link.callback(move |_| Msg::PaneLockHere(id))}
                     on_close={link.callback(move |_| Msg::PaneClose(id))}
                 />
                 { body }

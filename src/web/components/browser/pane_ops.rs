@@ -512,6 +512,14 @@ impl Browser {
                 forward: true,
             },
         ));
+        for (label, command) in [
+            ("Previous changed byte ([)", Command::PrevChanged),
+            ("Next changed byte (])", Command::NextChanged),
+            ("Compare with a line… (d)", Command::CompareLine),
+            ("Lock to a line… (l)", Command::LockLine),
+        ] {
+            items.push((label.into(), MenuAction::Pane { pane: id, command }));
+        }
         self.focus = Focus::Pane(id);
         self.menu = Some(Menu { x, y, items });
     }

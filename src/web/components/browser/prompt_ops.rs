@@ -4,7 +4,7 @@
 use yew::prelude::*;
 
 use super::{Browser, MenuAction, Msg, PromptFor};
-use crate::browse::protocol::{FoldOp, Locate, Query, Reply};
+use crate::browse::protocol::{Locate, Query, Reply};
 use crate::web::hash::number;
 
 impl Browser {
@@ -158,24 +158,15 @@ impl Browser {
                 },
                 true,
             ),
-            MenuAction::Unfold { view, node } => self.ask(
-                ctx,
-                Query::Fold {
-                    view,
-                    node,
-                    op: FoldOp::UnfoldCall,
-                },
-                move |reply| Msg::Folded { view, reply },
-            ),
-            MenuAction::Fold { view, node } => self.ask(
-                ctx,
-                Query::Fold {
-                    view,
-                    node,
-                    op: FoldOp::FoldCall,
-                },
-                move |reply| Msg::Folded { view, reply },
-            ),
+            MenuAction::Fold { view, node, op } => {
+                self.ask(ctx, Query::Fold { view, node, op }, move |reply| {
+                    Msg::Folded { view, reply }
+                })
+            }
+            MenuAction::Pane { pane, command } => {
+                self.focus = super::Focus::Pane(pane);
+                self.run_pane(ctx, pane, command);
+            }
             MenuAction::Symbolize { pane, addr } => {
                 let text = format!("{addr:#x}");
                 self.ask(ctx, Query::Symbolize { addrs: vec![addr] }, move |reply| {

@@ -161,13 +161,15 @@ pub enum MenuAction {
         target: crate::browse::protocol::WriteTarget,
         forward: bool,
     },
-    Unfold {
-        view: u32,
-        node: NodeId,
-    },
     Fold {
         view: u32,
         node: NodeId,
+        op: crate::browse::protocol::FoldOp,
+    },
+    /// A pane command offered by a menu (`[`, `]`, `d` in memory panes).
+    Pane {
+        pane: u32,
+        command: crate::web::keys::Command,
     },
     Symbolize {
         pane: u32,

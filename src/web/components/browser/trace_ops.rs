@@ -506,9 +506,10 @@ impl Browser {
                     y,
                     items: vec![(
                         "Unfold this call".into(),
-                        MenuAction::Unfold {
+                        MenuAction::Fold {
                             view,
                             node: *call_node,
+                            op: FoldOp::UnfoldCall,
                         },
                     )],
                 });
@@ -560,10 +561,20 @@ impl Browser {
                 }
             }
         }
-        items.push((
-            "Fold the call containing this line".into(),
-            MenuAction::Fold { view, node },
-        ));
+        for (label, op) in [
+            ("Fold the call containing this line (-)", FoldOp::FoldCall),
+            ("Unfold the call after this line (+)", FoldOp::UnfoldCall),
+            (
+                "Fold the calls this function makes ([)",
+                FoldOp::FoldChildren,
+            ),
+            (
+                "Unfold everything inside this function (])",
+                FoldOp::UnfoldInside,
+            ),
+        ] {
+            items.push((label.into(), MenuAction::Fold { view, node, op }));
+        }
         self.menu = Some(Menu { x, y, items });
     }
 
