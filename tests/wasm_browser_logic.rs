@@ -37,6 +37,14 @@ fn huge_traces_map_the_capped_scrollbar_onto_every_row() {
 }
 
 #[wasm_bindgen_test]
+fn the_last_top_row_leaves_no_gap_above_the_rows() {
+    // 28.9 rows fit: at the browser's furthest scroll the top row is 971.1.
+    let s = Scroll::new(1000, 520.0);
+    assert_eq!(s.max_top(), 971);
+    assert!(s.scroll_top_for(s.max_top()) <= 1000.0 * ROW_PX - 520.0);
+}
+
+#[wasm_bindgen_test]
 fn keeping_rows_in_view_moves_as_little_as_possible() {
     let s = Scroll::new(1000, 180.0);
     assert_eq!(s.top_showing(100, 105, 106), 100);

@@ -39,9 +39,13 @@ impl Scroll {
         (self.total_rows as f64 * ROW_PX).min(MAX_SCROLL_PX)
     }
 
-    /// The last row that can be at the top of the viewport.
+    /// The last row that can be at the top of the viewport. A partly shown
+    /// last row counts: the browser stops scrolling when the spacer's end
+    /// reaches the viewport's, so a later top would leave a gap above the
+    /// rows.
     pub fn max_top(&self) -> u64 {
-        self.total_rows.saturating_sub(self.visible_rows())
+        let rows = ((self.viewport_px / ROW_PX).ceil() as u64).max(1);
+        self.total_rows.saturating_sub(rows)
     }
 
     fn range_px(&self) -> f64 {

@@ -4,6 +4,7 @@
 
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
@@ -443,6 +444,56 @@ describe('trace browser', () => {
     assert.equal((await registers(page)).x8, locked.x8.padStart(16, '0'));
     await page.click('[data-testid=pane-lock]');
     await page.waitForSelector('[data-testid=pane-lock]', { state: 'detached' });
+  });
+
+  test('a trace taller than the browser can scroll scrolls through every row, while indexing too', async (t) => {
+    // ~600 k rows: at 18 px a row, far beyond the capped scroll height.
+    const piece = fs.readFileSync(path.join(ROOT, `${GENERATED}.tarmac`));
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tarmac-lens-tall-'));
+    t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+    const tall = path.join(dir, 'tall.tarmac');
+    const out = fs.openSync(tall, 'w');
+    for (let i = 0; i < 19; i++) fs.writeSync(out, piece);
+    fs.closeSync(out);
+    const lineCount = 19 * (piece.toString('latin1').split('\n').length - 1);
+
+    const page = await openPage(t);
+    await page.evaluate(() => {
+      window.longTasks = [];
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) window.longTasks.push(Math.round(e.duration));
+      }).observe({ type: 'longtask' });
+    });
+    await page.setInputFiles('[data-testid=file-input]', tall);
+    await page.waitForSelector('.trace-row.current');
+    await page.waitForSelector('[data-testid=status][data-state=ready]', { timeout: 60_000 });
+    const longTasks = await page.evaluate(() => window.longTasks);
+    t.diagnostic(`long tasks while indexing ${lineCount} lines: ${JSON.stringify(longTasks)}`);
+    // Generous for a shared machine; the page does no work proportional to the trace.
+    assert.ok(Math.max(0, ...longTasks) < 250, `long tasks ${longTasks}`);
+
+    await page.waitForFunction((n) => document.querySelector('[data-testid=trace-pane]').dataset.rows === String(n), lineCount);
+    const pane = page.locator('[data-testid=trace-pane]');
+    const height = await pane.evaluate((el) => el.scrollHeight);
+    assert.ok(height < lineCount * 18, `spacer ${height}px is capped`);
+    // Dragging the scrollbar to the middle shows the middle of the trace.
+    await pane.evaluate((el) => {
+      el.scrollTop = (el.scrollHeight - el.clientHeight) / 2;
+    });
+    await page.waitForFunction((n) => {
+      const top = Number(document.querySelector('[data-testid=trace-pane]').dataset.top);
+      const first = document.querySelector('.trace-row')?.dataset.rowLine;
+      return Math.abs(top - n / 2) < n / 100 && Math.abs(Number(first) - 1 - top) < 2;
+    }, lineCount);
+    assert.ok((await page.locator('.trace-row').count()) < 200, 'only visible rows are in the DOM');
+    // And to the very end.
+    await pane.evaluate((el) => {
+      el.scrollTop = el.scrollHeight;
+    });
+    await page.waitForFunction((n) => {
+      const rows = [...document.querySelectorAll('.trace-row')];
+      return rows.at(-1)?.dataset.rowLine === String(n);
+    }, lineCount);
   });
 
   test('F1 shows the keys of the focused pane', async (t) => {
