@@ -294,6 +294,17 @@ describe('trace browser', () => {
       location.hash = `#line=${line}`;
     }, other.line);
     await expectLine(page, other.line, 'hash change');
+    // t goes to a time; #pc= to the first visit of an address after the start.
+    const timed = trace.instructions[140];
+    await page.focus('[data-testid=browser]');
+    await prompt(page, 't', String(timed.time));
+    await expectLine(page, timed.line, `t ${timed.time}`);
+    const pc = trace.instructions[90].text.split(/\s+/).filter(Boolean)[4];
+    const firstVisit = trace.instructions.find((ins, i) => i > 0 && ins.text.split(/\s+/).filter(Boolean)[4] === pc);
+    await page.evaluate((pc) => {
+      location.hash = `#pc=0x${pc}`;
+    }, pc);
+    await expectLine(page, firstVisit.line, `#pc=0x${pc}`);
   });
 
   test('folding a call leaves one row named after the callee (with its ELF)', async (t) => {
@@ -310,6 +321,17 @@ describe('trace browser', () => {
     // The position was inside the call, so it moves to the call instruction.
     await expectLine(page, 771, 'fold moves to the call');
     await page.waitForSelector('[data-testid=fold-row]');
+    // F7 shows branch targets as addresses again, F6 drops the colours.
+    assert.ok((await page.locator('[data-testid=branch-symbol]').count()) > 0, 'branch targets named');
+    await page.keyboard.press('F7');
+    await page.waitForFunction(() => !document.querySelector('[data-testid=branch-symbol]'));
+    await page.keyboard.press('F7');
+    await page.waitForSelector('[data-testid=branch-symbol]');
+    assert.ok((await page.locator('[data-testid=trace-pane] [data-hl]').count()) > 0, 'highlighted');
+    await page.keyboard.press('F6');
+    await page.waitForFunction(() => !document.querySelector('[data-testid=trace-pane] [data-hl]'));
+    await page.keyboard.press('F6');
+    await page.waitForSelector('[data-testid=trace-pane] [data-hl]');
     const folds = await page.locator('[data-testid=fold-row]').evaluateAll((rows) => rows.map((r) => r.dataset.function));
     assert.deepEqual(folds, ['tg_main']);
     // One step over the fold lands after the call's return.
