@@ -73,6 +73,8 @@ async fn the_current_row_carries_its_line_and_time_and_highlighting() {
             symbols: true,
             on_click: Callback::noop(),
             on_context: Callback::noop(),
+            call: true,
+            on_fold: Callback::noop(),
         },
     )
     .render();
@@ -81,7 +83,8 @@ async fn the_current_row_carries_its_line_and_time_and_highlighting() {
     assert_eq!(el.get_attribute("data-line").as_deref(), Some("40"));
     assert_eq!(el.get_attribute("data-time").as_deref(), Some("12"));
     assert_eq!(one(&root, "[data-hl=time]").text_content().unwrap(), "12");
-    assert!(el.text_content().unwrap().starts_with(text));
+    assert!(el.text_content().unwrap().contains(text));
+    assert!(one(&root, "[data-testid=fold-toggle]").is_connected());
     assert!(one(&root, "[data-testid=branch-symbol]")
         .text_content()
         .unwrap()
@@ -112,6 +115,8 @@ async fn other_rows_have_no_data_line_and_plain_text_without_syntax() {
             symbols: false,
             on_click: Callback::noop(),
             on_context: Callback::noop(),
+            call: false,
+            on_fold: Callback::noop(),
         },
     )
     .render();
@@ -145,6 +150,8 @@ async fn a_fold_row_names_the_callee() {
             symbols: true,
             on_click: Callback::noop(),
             on_context: Callback::noop(),
+            call: false,
+            on_fold: Callback::noop(),
         },
     )
     .render();

@@ -347,6 +347,16 @@ describe('trace browser', () => {
     await page.click('.trace-row[data-row-line="773"]', { button: 'right' });
     await page.click('[data-testid=context-menu] li:has-text("Fold the call containing this line")');
     await page.waitForSelector('[data-testid=fold-row][data-function=tg_main]');
+    // Inside tg_main the call stack names it, and its call instruction has
+    // a fold box.
+    await page.keyboard.press('}');
+    await page.waitForFunction(() => !document.querySelector('[data-testid=fold-row]'));
+    await gotoLine(page, 776);
+    await expectLine(page, instructionOf(generated, 776).line, 'inside tg_main');
+    await page.waitForSelector('[data-testid=call-stack] button:has-text("tg_main")');
+    await page.click('.trace-row[data-row-line="771"] [data-testid=fold-toggle]');
+    await page.waitForSelector('[data-testid=fold-row][data-function=tg_main]');
+    await expectLine(page, 771, 'the fold box moves the position to the call');
     assert.ok(generated.instructions.length > 1000);
   });
 

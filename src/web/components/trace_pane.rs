@@ -31,6 +31,11 @@ pub struct TracePaneProps {
     pub on_click: Callback<Row>,
     pub on_context: Callback<(Row, i32, i32)>,
     pub on_focus: Callback<()>,
+    /// Call instructions of the calls active at the cursor: they get a fold box.
+    #[prop_or_default]
+    pub call_nodes: Vec<NodeId>,
+    #[prop_or_default]
+    pub on_fold: Callback<NodeId>,
 }
 
 fn node_of(row: &Row) -> NodeId {
@@ -164,6 +169,8 @@ pub fn trace_pane(props: &TracePaneProps) -> Html {
                         symbols={props.symbols}
                         on_click={props.on_click.clone()}
                         on_context={props.on_context.clone()}
+                        call={matches!(row, Row::Line { node, first_of_node: true, .. } if props.call_nodes.contains(node))}
+                        on_fold={props.on_fold.clone()}
                     />
                 });
             }

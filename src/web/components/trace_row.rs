@@ -3,7 +3,7 @@
 
 use yew::prelude::*;
 
-use crate::browse::protocol::{Hl, Row, Span};
+use crate::browse::protocol::{Hl, NodeId, Row, Span};
 
 /// The stylesheet's class for a syntax class (`data-hl` carries the same).
 pub fn hl_name(hl: Hl) -> &'static str {
@@ -68,6 +68,11 @@ pub struct TraceRowProps {
     pub symbols: bool,
     pub on_click: Callback<Row>,
     pub on_context: Callback<(Row, i32, i32)>,
+    /// The call instruction of an active call: a box folds the call.
+    #[prop_or_default]
+    pub call: bool,
+    #[prop_or_default]
+    pub on_fold: Callback<NodeId>,
 }
 
 const ROW_STYLE: &str = "height:18px;line-height:18px;white-space:pre;overflow:hidden;\
@@ -104,6 +109,20 @@ pub fn trace_row(props: &TraceRowProps) -> Html {
             ..
         } => {
             let current = props.current_time.is_some();
+            let fold_box = match (&props.row, props.call) {
+                (Row::Line { node, .. }, true) => {
+                    let (node, on_fold) = (*node, props.on_fold.clone());
+                    let onclick = Callback::from(move |e: MouseEvent| {
+                        // Folding is not also a move to this row.
+                        e.stop_propagation();
+                        on_fold.emit(node);
+                    });
+                    html! {
+                        <span class="fold-box" data-testid="fold-toggle" title="Fold this call" style="cursor:pointer;" {onclick}>{ "⊟ " }</span>
+                    }
+                }
+                _ => html! {},
+            };
             html! {
                 <div
                     class={classes!("trace-row", current.then_some("current"), props.marker_after.then_some("marker"), props.annotated.then_some("annotated"))}
@@ -114,6 +133,7 @@ pub fn trace_row(props: &TraceRowProps) -> Html {
                     {onclick}
                     {oncontextmenu}
                 >
+                    { fold_box }
                     { if props.syntax { highlighted(text, spans) } else { html! { { text.clone() } } } }
                     if let (true, Some(symbol)) = (props.symbols, branch_symbol) {
                         <span class="branch-symbol" data-testid="branch-symbol">{ format!("  → {symbol}") }</span>

@@ -21,7 +21,7 @@ pub use state::{Focus, Menu, MenuAction, Pane, PaneBody, PromptFor, TraceView};
 use super::{
     ContextMenu, HelpOverlay, MemoryPane, Minibuffer, PaneHeader, RegisterPane, TracePane,
 };
-use crate::browse::protocol::{NodeId, Progress, Query, Reply, Row};
+use crate::browse::protocol::{Locate, NodeId, Progress, Query, Reply, Row};
 use crate::web::client::TraceClient;
 use crate::web::hash::{self, HashTarget};
 use crate::web::keys::{self, Command, PaneKind, RegKind};
@@ -53,6 +53,19 @@ pub enum Msg {
     Stepped {
         view: u32,
         reply: Reply,
+    },
+    Stack {
+        view: u32,
+        node: NodeId,
+        reply: Reply,
+    },
+    FoldAt {
+        view: u32,
+        call_node: NodeId,
+    },
+    GoTo {
+        view: u32,
+        node: NodeId,
     },
     Run(Command),
     Focus(Focus),
@@ -299,6 +312,12 @@ impl Component for Browser {
                 recentre,
             } => self.on_moved(ctx, view, reply, recentre),
             Msg::Stepped { view, reply } => self.on_stepped(ctx, view, reply),
+            Msg::Stack { view, node, reply } => self.on_stack(view, node, reply),
+            Msg::FoldAt { view, call_node } => self.fold_at(ctx, view, call_node),
+            Msg::GoTo { view, node } => {
+                self.refocus = true;
+                self.move_to(ctx, view, Query::Locate(Locate::Node(node)), false);
+            }
             Msg::CursorRow {
                 view,
                 node,
@@ -631,7 +650,20 @@ impl Browser {
             >
                 <header class="view-header" style="display:flex;gap:0.5rem;align-items:center;padding:0.15rem 0.4rem;">
                     <strong>{ format!("View #{}", id + 1) }</strong>
-                    <span class="view-position" data-testid="view-position" style="flex:1;">{ position }</span>
+                    <span class="view-position" data-testid="view-position">{ position }</span>
+                    <nav class="call-stack" data-testid="call-stack" aria-label="Calls active here" style="flex:1;display:flex;gap:0.2rem;flex-wrap:wrap;overflow:hidden;">
+                        { for v.stack.iter().map(|frame| {
+                            let call_node = frame.call_node;
+                            let name = if frame.name.is_empty() { format!("{:#x}", frame.function) } else { frame.name.clone() };
+                            html! {
+                                <button
+                                    class="frame"
+                                    title="Go to the call"
+                                    onclick={link.callback(move |_| Msg::GoTo { view: id, node: call_node })}
+                                >{ format!("› {name}") }</button>
+                            }
+                        }) }
+                    </nav>
                     if self.views.len() > 1 {
                         <button title="Close this view" onclick={link.callback(move |_| Msg::CloseView(id))}>{ "×" }</button>
                     }
@@ -652,6 +684,8 @@ impl Browser {
                         on_click={link.callback(move |row| Msg::RowClick { view: id, row })}
                         on_context={link.callback(move |(row, x, y)| Msg::RowContext { view: id, row, x, y })}
                         on_focus={link.callback(move |_| Msg::Focus(Focus::View(id)))}
+                        call_nodes={v.stack.iter().map(|f| f.call_node).collect::<Vec<_>>()}
+                        on_fold={link.callback(move |call_node| Msg::FoldAt { view: id, call_node })}
                     />
                 </div>
             </section>

@@ -2,7 +2,9 @@
 
 use std::rc::Rc;
 
-use crate::browse::protocol::{LineEffect, MemoryReply, NodeId, NodeView, RegPanel, RowsReply};
+use crate::browse::protocol::{
+    CallFrame, LineEffect, MemoryReply, NodeId, NodeView, RegPanel, RowsReply,
+};
 use crate::web::keys::RegKind;
 use crate::web::view_state::Recentre;
 
@@ -32,6 +34,8 @@ pub struct TraceView {
     /// one Step, so fast key repeat never steps from a stale position.
     pub step_in_flight: bool,
     pub queued_steps: i64,
+    /// The calls active at the cursor, outermost first.
+    pub stack: Vec<CallFrame>,
     /// The `a` highlight: the lines of the node before the cursor, and which
     /// one is lit.
     pub annotate: Option<(Vec<LineEffect>, usize)>,
@@ -54,6 +58,7 @@ impl TraceView {
             recentre: Recentre::default(),
             step_in_flight: false,
             queued_steps: 0,
+            stack: Vec::new(),
             annotate: None,
         }
     }

@@ -177,6 +177,13 @@ impl Browser {
                 recentre,
             },
         );
+        self.ask(ctx, Query::CallStack { node: node.node }, move |reply| {
+            Msg::Stack {
+                view,
+                node: node.node,
+                reply,
+            }
+        });
         self.refresh_panes_of(ctx, view);
         replace_hash(&hash::for_line(node.first_line));
     }
@@ -372,6 +379,27 @@ impl Browser {
             Reply::Error(e) => self.status = Some(e),
             _ => {}
         }
+    }
+
+    pub(super) fn on_stack(&mut self, view: u32, node: NodeId, reply: Reply) {
+        let Some(v) = self.view_mut(view) else { return };
+        if v.cursor.map(|c| c.node) != Some(node) {
+            return;
+        }
+        match reply {
+            Reply::Stack(frames) => v.stack = frames,
+            // The call stack is a convenience: without it the view works.
+            _ => v.stack.clear(),
+        }
+    }
+
+    /// The fold box beside a call instruction of an active call.
+    pub(super) fn fold_at(&mut self, ctx: &Context<Self>, view: u32, call_node: NodeId) {
+        let entry = self
+            .view_ref(view)
+            .and_then(|v| v.stack.iter().find(|f| f.call_node == call_node))
+            .map(|f| f.entry_node);
+        self.fold(ctx, view, entry, FoldOp::FoldCall);
     }
 
     fn fold(&mut self, ctx: &Context<Self>, view: u32, node: Option<NodeId>, op: FoldOp) {
