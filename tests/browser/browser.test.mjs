@@ -528,6 +528,18 @@ describe('trace browser', () => {
     }, lineCount);
   });
 
+  test('a second trace replaces the first, starting at its beginning', async (t) => {
+    const page = await openPage(t);
+    await openTrace(page, QUICKSORT);
+    await gotoLine(page, trace.instructions[200].line);
+    await expectLine(page, trace.instructions[200].line, 'position in the first trace');
+    await page.setInputFiles('[data-testid=file-input]', path.join(ROOT, `${GENERATED}.tarmac`));
+    await page.waitForSelector('[data-testid=file-name]:has-text("fastmodel-2M.tarmac")');
+    await page.waitForSelector('[data-testid=status][data-state=ready]');
+    await expectLine(page, 1, 'start of the second trace');
+    assert.equal(await page.locator('[data-testid=view]').count(), 1);
+  });
+
   test('F1 shows the keys of the focused pane', async (t) => {
     const page = await openPage(t);
     await openTrace(page, QUICKSORT);

@@ -217,7 +217,7 @@ pub struct Browser {
     complete: bool,
     root: NodeRef,
     refocus: bool,
-    _hash_listener: Option<Closure<dyn FnMut()>>,
+    hash_listener: Option<Closure<dyn FnMut()>>,
 }
 
 impl Component for Browser {
@@ -252,7 +252,7 @@ impl Component for Browser {
             complete: ctx.props().progress.as_ref().is_some_and(|p| p.complete),
             root: NodeRef::default(),
             refocus: true,
-            _hash_listener: Some(listener),
+            hash_listener: Some(listener),
         };
         browser.add_registers(RegKind::Core, 0);
         browser.fetch_rows(ctx, 0);
@@ -261,15 +261,14 @@ impl Component for Browser {
     }
 
     fn destroy(&mut self, _ctx: &Context<Self>) {
-        if let (Some(w), Some(l)) = (web_sys::window(), self._hash_listener.take()) {
-            let _ = w.remove_event_listener_with_callback("hashchange", l.as_ref().unchecked_ref());
-        }
+        self.close();
     }
 
     fn changed(&mut self, ctx: &Context<Self>, old: &BrowserProps) -> bool {
         let props = ctx.props();
         if props.session != old.session {
             // A new trace: start over with a fresh state.
+            self.close();
             *self = <Browser as Component>::create(ctx);
             return true;
         }
@@ -487,6 +486,23 @@ fn current_hash() -> Option<HashTarget> {
 }
 
 impl Browser {
+    /// Done with this trace: the listener goes (a dropped closure still
+    /// registered would throw), and so does the fragment, which holds this
+    /// trace's position: the next trace starts at its own beginning.
+    fn close(&mut self) {
+        let Some(w) = web_sys::window() else { return };
+        if let Some(l) = self.hash_listener.take() {
+            let _ = w.remove_event_listener_with_callback("hashchange", l.as_ref().unchecked_ref());
+        }
+        if self.started {
+            let path = w.location().pathname().unwrap_or_default()
+                + &w.location().search().unwrap_or_default();
+            if let Ok(history) = w.history() {
+                let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&path));
+            }
+        }
+    }
+
     fn view_ids(&self) -> Vec<u32> {
         self.views.iter().map(|v| v.id).collect()
     }
