@@ -136,7 +136,32 @@ pub fn obtain(common: &Common) -> Result<Built, String> {
     // reader of a file being truncated under it may; traces are not modified
     // while being analysed.
     let index = match unsafe { memmap2::Mmap::map(&file) } {
-        Ok(map) if map.len() as u64 == total => Index::build_from_slice(&map, opts, progress),
+        Ok(map) if map.len() as u64 == total => {
+            let _ = map.advise(memmap2::Advice::Sequential);
+            let page = 4096u64;
+            let mut released = 0u64;
+            Index::build_from_slice(&map, opts, |done| {
+                progress(done);
+                // Drop what has been indexed from this process's resident
+                // set: the pages stay in the page cache, but the figure a
+                // person reads (peak RSS) should measure the index, not the
+                // trace.
+                let upto = done / page * page;
+                if upto > released {
+                    // SAFETY: DontNeed on a read-only file mapping only drops
+                    // our view of those pages (a later access re-reads the
+                    // file), and indexing never reads behind `done` again.
+                    let _ = unsafe {
+                        map.unchecked_advise_range(
+                            memmap2::UncheckedAdvice::DontNeed,
+                            released as usize,
+                            (upto - released) as usize,
+                        )
+                    };
+                    released = upto;
+                }
+            })
+        }
         _ => Index::build(&mut source, opts, progress).map_err(|e| e.to_string())?,
     };
     let seconds = start.elapsed().as_secs_f64();
