@@ -107,6 +107,8 @@ pub enum Command {
     NextChanged,
     CompareLine,
     WriteOfWidth(u8),
+    Shorter,
+    Taller,
 }
 
 pub struct Binding {
@@ -356,6 +358,8 @@ pub const MEMORY: &[Binding] = &[
         "compare with another line (highlight changes since)",
         Command::CompareLine,
     ),
+    bind(&["<"], "<", "one row shorter", Command::Shorter),
+    bind(&[">"], ">", "one row taller", Command::Taller),
     bind(
         &["1"],
         "1",

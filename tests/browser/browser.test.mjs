@@ -211,6 +211,11 @@ describe('trace browser', () => {
       [...document.querySelectorAll('[data-testid=memory] [data-addr]')].map((c) => [c.dataset.addr, c.textContent]),
     );
     assert.equal(cells.length, 128, '8 rows of 16 bytes');
+    await page.keyboard.press('>');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=memory] [data-addr]').length === 144);
+    await page.keyboard.press('<');
+    await page.keyboard.press('<');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=memory] [data-addr]').length === 112);
     let compared = 0;
     for (const [addr, text] of cells) {
       const want = expected.get(BigInt(addr));
@@ -354,6 +359,16 @@ describe('trace browser', () => {
     await gotoLine(page, 776);
     await expectLine(page, instructionOf(generated, 776).line, 'inside tg_main');
     await page.waitForSelector('[data-testid=call-stack] button:has-text("tg_main")');
+    // a in the register pane reads the selected register as an address.
+    await page.locator('[data-testid=registers-core] header strong').click();
+    for (let k = 0; k < 7; k++) await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await page.waitForSelector('.reg.selected [data-reg=x30]');
+    await page.keyboard.press('a');
+    await page.waitForSelector('[data-testid=registers-core] [data-testid=pane-note]');
+    const note = await page.textContent('[data-testid=registers-core] [data-testid=pane-note]');
+    assert.match(note, /^x30 = 0x10030 = _start ?\+ ?0x30$/);
     await page.click('.trace-row[data-row-line="771"] [data-testid=fold-toggle]');
     await page.waitForSelector('[data-testid=fold-row][data-function=tg_main]');
     await expectLine(page, 771, 'the fold box moves the position to the call');

@@ -10,6 +10,8 @@ use crate::web::keys::{Command, RegKind};
 const SEARCH_CHUNK: u64 = 4096;
 const SEARCH_CHUNKS: u32 = 16;
 const MEMORY_ROWS: u32 = 8;
+/// 4096 bytes, the most one Memory query answers.
+const MAX_MEMORY_ROWS: u32 = 256;
 
 impl Browser {
     pub(super) fn add_registers(&mut self, kind: RegKind, view: u32) -> u32 {
@@ -197,6 +199,16 @@ impl Browser {
             Command::Up | Command::Down | Command::Left | Command::Right => {
                 let refresh = move_selection(pane, cmd);
                 if refresh {
+                    self.refresh_pane(ctx, id);
+                }
+            }
+            Command::Shorter | Command::Taller => {
+                if let PaneBody::Memory { rows, .. } = &mut pane.body {
+                    *rows = if cmd == Command::Taller {
+                        (*rows + 1).min(MAX_MEMORY_ROWS)
+                    } else {
+                        rows.saturating_sub(1).max(1)
+                    };
                     self.refresh_pane(ctx, id);
                 }
             }
