@@ -271,3 +271,64 @@ fn folding_hides_a_call_behind_one_row() {
     };
     assert!(matches!(rows(&mut s, 1, row, 1).rows[0], Row::Fold { .. }));
 }
+
+#[test]
+fn fold_children_folds_the_calls_made_by_the_current_function() {
+    let bytes = data("tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac");
+    let mut s = open(&bytes);
+    // Outside every call (before _start calls tg_main) and inside tg_main.
+    for line in [100u64, 771] {
+        let at = node(s.answer(Query::Locate(Locate::Line(line))));
+        let Reply::Stack(stack) = s.answer(Query::CallStack { node: at.node + 1 }) else {
+            panic!()
+        };
+        let view = line as u32;
+        let total = rows(&mut s, view, 0, 1).total_rows;
+        let Reply::Folded { total_rows, .. } = s.answer(Query::Fold {
+            view,
+            node: at.node,
+            op: FoldOp::FoldChildren,
+        }) else {
+            panic!()
+        };
+        assert!(
+            total_rows < total,
+            "line {} (stack depth {}): calls folded",
+            line,
+            stack.len()
+        );
+        // The function itself stays open: its own lines around the cursor show.
+        let Reply::Row(r) = s.answer(Query::RowOfNode {
+            view,
+            node: at.node,
+        }) else {
+            panic!()
+        };
+        assert!(matches!(rows(&mut s, view, r, 1).rows[0], Row::Line { .. }));
+        let Reply::Folded {
+            total_rows: back, ..
+        } = s.answer(Query::Fold {
+            view,
+            node: at.node,
+            op: FoldOp::UnfoldInside,
+        })
+        else {
+            panic!()
+        };
+        assert_eq!(back, total);
+    }
+}
+
+#[test]
+fn aarch64_register_names_before_the_first_instruction() {
+    let bytes = data("ttu/quicksort.tarmac");
+    let mut s = open(&bytes);
+    let Reply::Registers(r) = s.answer(Query::Registers {
+        node: 0,
+        compare: None,
+    }) else {
+        panic!()
+    };
+    assert!(r.aarch64);
+    assert!(r.panels[0].cells.iter().any(|c| c.name == "x30"));
+}

@@ -289,6 +289,16 @@ impl<S: TraceSource> Session<S> {
         self.index().map_or(0, |i| i.summary().nodes)
     }
 
+    /// Whether the trace runs AArch64 code (for registers shown before the
+    /// first instruction says so).
+    fn aarch64_hint(&self) -> bool {
+        match (&self.index, &self.building) {
+            (Some(i), _) => i.aarch64_used(),
+            (None, Some(b)) => b.builder.aarch64_used(),
+            (None, None) => false,
+        }
+    }
+
     fn name_of(&self, addr: u64) -> String {
         self.image
             .as_ref()
@@ -325,6 +335,7 @@ impl<S: TraceSource> Session<S> {
                 ))
             }
             Query::Registers { node, compare } => {
+                let hint = self.aarch64_hint();
                 let (idx, src) = self.parts();
                 let rf = idx.registers_after(src, node)?;
                 let cmp = match compare {
@@ -338,6 +349,7 @@ impl<S: TraceSource> Session<S> {
                     cmp.as_ref(),
                     node,
                     pc,
+                    hint,
                 )))
             }
             Query::Memory {
@@ -373,11 +385,12 @@ impl<S: TraceSource> Session<S> {
                 target,
                 forward,
             } => {
+                let hint = self.aarch64_hint();
                 let (idx, src) = self.parts();
                 let found = match target {
                     WriteTarget::Register(name) => {
                         let rf = idx.registers_after(src, node)?;
-                        let aarch64 = rf.iflags() & crate::state::regfile::IFLAG_AARCH64 != 0;
+                        let aarch64 = registers::is_aarch64(&rf, hint);
                         let Some(reg) = registers::lookup(&name, aarch64) else {
                             return Ok(Reply::Error(format!("unknown register '{}'", name)));
                         };
@@ -568,6 +581,7 @@ impl<S: TraceSource> Session<S> {
     }
 
     fn eval(&mut self, node: u64, text: &str) -> Result<Reply, QueryError> {
+        let hint = self.aarch64_hint();
         let image = self.image.as_ref();
         let (idx, src) = match (&self.index, &self.building) {
             (Some(i), _) => (i, &mut self.source as &mut dyn TraceSource),
@@ -577,7 +591,7 @@ impl<S: TraceSource> Session<S> {
         let regs = idx.registers_after(src, node)?;
         let n = idx.node(src, node)?;
         let ctx = Ctx {
-            aarch64: regs.iflags() & crate::state::regfile::IFLAG_AARCH64 != 0,
+            aarch64: registers::is_aarch64(&regs, hint),
             regs: &regs,
             pc: (n.pc != crate::engine::INVALID_PC).then_some(n.pc),
             image,

@@ -66,8 +66,14 @@ fn float_text(bits: u64, double: bool) -> String {
 
 /// Builds every panel for the state `rf` (after a node whose instruction
 /// address is `pc`), marking changes against `cmp`.
-pub fn panels(rf: &RegFile, cmp: Option<&RegFile>, node: u64, pc: Option<u64>) -> RegistersReply {
-    let aarch64 = rf.iflags() & regfile::IFLAG_AARCH64 != 0;
+pub fn panels(
+    rf: &RegFile,
+    cmp: Option<&RegFile>,
+    node: u64,
+    pc: Option<u64>,
+    aarch64_hint: bool,
+) -> RegistersReply {
+    let aarch64 = is_aarch64(rf, aarch64_hint);
     let mut core = Vec::new();
     if aarch64 {
         for i in 0..31u8 {
@@ -178,6 +184,16 @@ pub fn panels(rf: &RegFile, cmp: Option<&RegFile>, node: u64, pc: Option<u64>) -
     }
 }
 
+/// The execution state of a register file; before the first instruction
+/// (nothing recorded yet) the trace's overall state decides.
+pub fn is_aarch64(rf: &RegFile, hint: bool) -> bool {
+    if rf.known[regfile::IFLAGS] != 0 {
+        rf.iflags() & regfile::IFLAG_AARCH64 != 0
+    } else {
+        hint
+    }
+}
+
 /// Resolves a register name the person typed or clicked (`sp` and `lr`
 /// follow the execution state).
 pub fn lookup(name: &str, aarch64: bool) -> Option<RegId> {
@@ -208,7 +224,7 @@ mod tests {
         a.write(8, &[0x34, 0x12], &[1, 1]);
         let mut b = a.clone();
         b.write(8, &[0x35], &[1]);
-        let r = panels(&b, Some(&a), 5, Some(0x1001));
+        let r = panels(&b, Some(&a), 5, Some(0x1001), false);
         let core = &r.panels[0];
         let x1 = core.cells.iter().find(|c| c.name == "x1").unwrap();
         assert_eq!(x1.text, "????????????1235");

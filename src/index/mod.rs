@@ -317,6 +317,11 @@ impl IndexBuilder {
         self.parser.dialect()
     }
 
+    /// Whether any AArch64 instruction has been seen so far.
+    pub fn aarch64_used(&self) -> bool {
+        self.engine.aarch64_used()
+    }
+
     /// The index so far (complete up to the last finished interval).
     pub fn index(&self) -> &Index {
         &self.acc.index
