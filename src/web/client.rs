@@ -66,6 +66,32 @@ impl Drop for Inner {
     }
 }
 
+/// A worker started before it is needed, and whether it said it listens.
+struct Spare {
+    url: String,
+    worker: Worker,
+    ready: Rc<Cell<bool>>,
+    /// It failed to start: `open` starts a fresh one and reports that one's error.
+    failed: Rc<Cell<bool>>,
+    _on_message: Closure<dyn FnMut(MessageEvent)>,
+    _on_error: Closure<dyn FnMut(Event)>,
+}
+
+thread_local! {
+    static SPARE: RefCell<Option<Spare>> = const { RefCell::new(None) };
+}
+
+fn take_spare(url: &str) -> Option<(Worker, bool)> {
+    let spare = SPARE.with(|s| s.borrow_mut().take())?;
+    spare.worker.set_onmessage(None);
+    spare.worker.set_onerror(None);
+    if spare.url != url || spare.failed.get() {
+        spare.worker.terminate();
+        return None;
+    }
+    Some((spare.worker, spare.ready.get()))
+}
+
 /// A browsing session in a worker. Cheap to clone; the worker stops when the
 /// last clone is dropped.
 #[derive(Clone)]
@@ -94,11 +120,18 @@ impl TraceClient {
         opts: OpenOptions,
         on_event: impl Fn(ClientEvent) + 'static,
     ) -> Result<TraceClient, String> {
-        let worker =
-            Worker::new(url).map_err(|e| format!("cannot start the worker ({url}): {e:?}"))?;
+        // A worker started ahead of time (see `prewarm`) has already loaded
+        // its wasm: the first screenful does not wait for that.
+        let (worker, ready) = match take_spare(url) {
+            Some(spare) => spare,
+            None => (
+                Worker::new(url).map_err(|e| format!("cannot start the worker ({url}): {e:?}"))?,
+                false,
+            ),
+        };
         let inner = Rc::new(Inner {
             worker: worker.clone(),
-            ready: Cell::new(false),
+            ready: Cell::new(ready),
             queued: RefCell::new(Vec::new()),
             next_id: Cell::new(0),
             pending: RefCell::new(HashMap::new()),
@@ -175,6 +208,49 @@ impl TraceClient {
         *inner._on_message.borrow_mut() = Some(on_message);
         *inner._on_error.borrow_mut() = Some(on_error);
         Ok(TraceClient { inner })
+    }
+
+    /// Starts a worker now, so that the next `open` finds its wasm loaded
+    /// (starting one takes tens of milliseconds). Does nothing if one is
+    /// already waiting.
+    pub fn prewarm() {
+        Self::prewarm_url(WORKER_URL);
+    }
+
+    pub fn prewarm_url(url: &str) {
+        if SPARE.with(|s| s.borrow().is_some()) {
+            return;
+        }
+        let Ok(worker) = Worker::new(url) else {
+            // `open` will report the failure when a file needs the worker.
+            return;
+        };
+        let ready = Rc::new(Cell::new(false));
+        let on_message = {
+            let ready = ready.clone();
+            Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
+                if matches!(decode::<ToPage>(event.data()), Ok(ToPage::Ready)) {
+                    ready.set(true);
+                }
+            })
+        };
+        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        let failed = Rc::new(Cell::new(false));
+        let on_error = {
+            let failed = failed.clone();
+            Closure::<dyn FnMut(Event)>::new(move |_: Event| failed.set(true))
+        };
+        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        SPARE.with(|s| {
+            *s.borrow_mut() = Some(Spare {
+                url: url.to_string(),
+                worker,
+                ready,
+                failed,
+                _on_message: on_message,
+                _on_error: on_error,
+            })
+        });
     }
 
     /// Asks the worker; `on_reply` gets the answer (answers come in the

@@ -35,9 +35,11 @@ pub fn post(msg: &ToPage) {
     }
 }
 
-/// Bytes indexed per task: large enough that per-task overhead vanishes,
-/// small enough (a few ms) that queries never wait long.
-const STEP_BYTES: u64 = 2 << 20;
+/// Bytes indexed between clock checks.
+const STEP_BYTES: u64 = 256 << 10;
+/// Time one task indexes for before yielding, so a query waits at most
+/// about this long (and the first screenful comes after the first slice).
+const TASK_MS: f64 = 8.0;
 
 struct Open {
     session: Session<BlobSource>,
@@ -150,11 +152,16 @@ fn step(generation: u32) {
     if GENERATION.with(|g| g.get()) != generation {
         return;
     }
+    let started = now();
     let result = OPEN.with(|o| {
         o.borrow_mut().as_mut().map(|open| {
-            open.session
-                .index_step(STEP_BYTES)
-                .map(|p| (p, open.session.stats().cloned()))
+            // The first slice alone, so the first screenful can be asked for
+            // at once; then slices until the task's time is up.
+            let mut p = open.session.index_step(STEP_BYTES)?;
+            while p.done_bytes > STEP_BYTES && !p.complete && now() - started < TASK_MS {
+                p = open.session.index_step(STEP_BYTES)?;
+            }
+            Ok::<_, crate::source::SourceError>((p, open.session.stats().cloned()))
         })
     });
     let Some(result) = result else { return };

@@ -178,6 +178,9 @@ pub fn app() -> Html {
     // An ELF image dropped before its trace is open waits here.
     let pending_elf = use_mut_ref(|| None::<(web_sys::File, i64)>);
     let job_counter = use_mut_ref(|| 0u32);
+    // Start a worker before any file is dropped: loading its wasm takes
+    // tens of milliseconds the first screenful should not wait for.
+    use_effect_with((), |_| TraceClient::prewarm());
 
     let open_trace = {
         let state = state.clone();
@@ -215,6 +218,8 @@ pub fn app() -> Html {
                         c.load_elf(elf, offset);
                     }
                     *client.borrow_mut() = Some(c.clone());
+                    // And one for the next file.
+                    TraceClient::prewarm();
                     state.dispatch(Action::Opened(Session {
                         client: c,
                         job: job_id,
