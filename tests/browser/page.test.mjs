@@ -158,11 +158,12 @@ describe('Tarmac Lens page', () => {
   });
 
   test('a worker that cannot start is reported as an error, not a hang', async (t) => {
-    const page = await openPage(t, { allowConsoleErrors: true });
-    // Worker scripts are fetched outside the page, so route at context level.
+    // Worker scripts are fetched outside the page, so route at context
+    // level, and before the page loads: it starts a worker ahead of the drop.
     const missing = '**/tarmac-lens-worker_loader.js';
     await browser.context.route(missing, (route) => route.fulfill({ status: 404 }));
     t.after(() => browser.context.unroute(missing));
+    const page = await openPage(t, { allowConsoleErrors: true });
     await page.setInputFiles('[data-testid=file-input]', path.join(ROOT, traces()[0]));
     const seen = await readResults(page, path.basename(traces()[0]));
     assert.equal(seen.state, 'error');
