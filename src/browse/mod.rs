@@ -195,7 +195,9 @@ impl<S: TraceSource> Session<S> {
                 b.pos,
                 end,
                 b.next_line,
-                1 << 20,
+                // About one step's worth: a larger slice would be read and
+                // mostly thrown away at every step.
+                budget.clamp(64 << 10, 4 << 20) as usize + (16 << 10),
             );
             let mut finished = true;
             while let Some(line) = reader.next_line()? {
