@@ -148,3 +148,80 @@ export async function readResults(page, name) {
     };
   });
 }
+
+/** A trace of about `mb` megabytes made by concatenating the repository's
+ * traces (kept in the temporary directory and reused). */
+export function makeLargeTrace(mb) {
+  const file = path.join(os.tmpdir(), `tarmac-lens-page-bench-${mb}M.tarmac`);
+  const want = mb * 1024 * 1024;
+  if (fs.existsSync(file) && fs.statSync(file).size >= want) return file;
+  const parts = [];
+  for (const dir of ['tests/data/ttu/samples', 'tests/data/tracegen']) {
+    for (const f of fs.readdirSync(path.join(ROOT, dir)).sort()) {
+      if (f.endsWith('.tarmac')) parts.push(fs.readFileSync(path.join(ROOT, dir, f)));
+    }
+  }
+  const fd = fs.openSync(file, 'w');
+  let written = 0;
+  while (written < want) {
+    for (const p of parts) {
+      fs.writeSync(fd, p);
+      written += p.length;
+      if (written >= want) break;
+    }
+  }
+  fs.closeSync(fd);
+  return file;
+}
+
+/**
+ * Drops `trace` on a fresh page and measures, inside the page, the time from
+ * the file input's change event to the first trace row, the long tasks on
+ * the UI thread while indexing, and the time to `ready`.
+ */
+export async function measureDrop(browser, server, trace) {
+  const bytes = fs.statSync(trace).size;
+  const page = await browser.context.newPage();
+  await page.addInitScript(() => {
+    window.__bench = { longTasks: [], changeAt: null, firstRowAt: null };
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__bench.longTasks.push({ start: e.startTime, duration: e.duration });
+    }).observe({ entryTypes: ['longtask'] });
+    document.addEventListener(
+      'change',
+      (e) => {
+        if (e.target?.dataset?.testid === 'file-input') window.__bench.changeAt = performance.now();
+      },
+      true,
+    );
+    new MutationObserver(() => {
+      if (window.__bench.changeAt !== null && window.__bench.firstRowAt === null && document.querySelector('[data-row-line]')) {
+        window.__bench.firstRowAt = performance.now();
+      }
+    }).observe(document, { subtree: true, childList: true });
+  });
+  await page.goto(server.url);
+  await page.waitForSelector('[data-testid=status][data-state=idle]');
+  // Let the spare worker start, as it would while a person picks a file.
+  await page.waitForTimeout(500);
+  await page.setInputFiles('[data-testid=file-input]', trace);
+  await page.waitForSelector('[data-testid=status][data-state=ready], [data-testid=status][data-state=error]', {
+    timeout: 600_000,
+  });
+  const r = await page.evaluate(() => ({ ...window.__bench, readyAt: performance.now() }));
+  const during = r.longTasks.filter((t) => t.start >= r.changeAt);
+  const longest = during.reduce((m, t) => Math.max(m, t.duration), 0);
+  const seconds = (r.readyAt - r.changeAt) / 1000;
+  await page.close();
+  return {
+      trace,
+      bytes,
+      first_row_ms: r.firstRowAt - r.changeAt,
+      ready_seconds: seconds,
+      mb_per_s: bytes / 1e6 / seconds,
+      long_tasks: during.length,
+      longest_task_ms: longest,
+      // When each long task started, relative to the drop.
+      long_task_starts_ms: during.map((t) => Math.round(t.start - r.changeAt)),
+  };
+}
