@@ -23,9 +23,10 @@ pub struct Line<'a> {
     pub text: &'a [u8],
 }
 
-/// Streams lines out of a source, one slice at a time.
-pub struct LineReader<S: TraceSource> {
-    source: S,
+/// The reading state of a line stream without its source, so that the
+/// source can be lent to other work between lines (the browser's session
+/// answers queries from the same file between indexing steps).
+pub struct LineBuffer {
     buf: Vec<u8>,
     /// Valid bytes in `buf` are `start..filled`.
     start: usize,
@@ -39,17 +40,11 @@ pub struct LineReader<S: TraceSource> {
     eof: bool,
 }
 
-impl<S: TraceSource> LineReader<S> {
-    pub fn new(source: S) -> Self {
-        let end = source.len();
-        Self::with_range(source, 0, end, 1, DEFAULT_CHUNK)
-    }
-
-    /// Reads lines from `start` (which must be a line start, numbered
-    /// `first_line`) up to `end`, in slices of `chunk` bytes.
-    pub fn with_range(source: S, start: u64, end: u64, first_line: u64, chunk: usize) -> Self {
-        LineReader {
-            source,
+impl LineBuffer {
+    /// Lines from `start` (which must be a line start, numbered
+    /// `first_line`) up to `end`, read in slices of `chunk` bytes.
+    pub fn new(start: u64, end: u64, first_line: u64, chunk: usize) -> Self {
+        LineBuffer {
             buf: vec![0; chunk.max(4096)],
             start: 0,
             filled: 0,
@@ -61,21 +56,21 @@ impl<S: TraceSource> LineReader<S> {
         }
     }
 
-    pub fn source(&self) -> &S {
-        &self.source
-    }
-
     /// Offset just past the last line handed out.
     pub fn position(&self) -> u64 {
         self.buf_offset + self.start as u64
     }
 
-    pub fn into_source(self) -> S {
-        self.source
+    /// Number the next line will get.
+    pub fn next_number(&self) -> u64 {
+        self.next_number
     }
 
-    /// The next line, or `None` at the end.
-    pub fn next_line(&mut self) -> Result<Option<Line<'_>>, SourceError> {
+    /// The next line, reading from `source` when the buffer runs dry.
+    pub fn next_line<S: TraceSource + ?Sized>(
+        &mut self,
+        source: &mut S,
+    ) -> Result<Option<Line<'_>>, SourceError> {
         loop {
             if let Some(nl) = memchr::memchr(b'\n', &self.buf[self.start..self.filled]) {
                 let s = self.start;
@@ -104,11 +99,11 @@ impl<S: TraceSource> LineReader<S> {
                 }
                 return Ok(None);
             }
-            self.refill()?;
+            self.refill(source)?;
         }
     }
 
-    fn refill(&mut self) -> Result<(), SourceError> {
+    fn refill<S: TraceSource + ?Sized>(&mut self, source: &mut S) -> Result<(), SourceError> {
         // Keep the partial line, moving it to the front; grow the buffer if a
         // single line is longer than it.
         let keep = self.filled - self.start;
@@ -120,14 +115,14 @@ impl<S: TraceSource> LineReader<S> {
             let n = self.buf.len() * 2;
             self.buf.resize(n, 0);
         }
-        let want =
-            // In u64 first: a usize cast of a multi-GiB distance wraps in wasm32.
-            (self.end_offset - self.read_offset).min((self.buf.len() - self.filled) as u64) as usize;
+        // In u64 first: a usize cast of a multi-GiB distance wraps in wasm32.
+        let want = (self.end_offset - self.read_offset).min((self.buf.len() - self.filled) as u64)
+            as usize;
         if want == 0 {
             self.eof = true;
             return Ok(());
         }
-        let got = self.source.read_at(
+        let got = source.read_at(
             self.read_offset,
             &mut self.buf[self.filled..self.filled + want],
         )?;
@@ -137,6 +132,46 @@ impl<S: TraceSource> LineReader<S> {
         self.filled += got;
         self.read_offset += got as u64;
         Ok(())
+    }
+}
+
+/// Streams lines out of a source, one slice at a time.
+pub struct LineReader<S: TraceSource> {
+    source: S,
+    buf: LineBuffer,
+}
+
+impl<S: TraceSource> LineReader<S> {
+    pub fn new(source: S) -> Self {
+        let end = source.len();
+        Self::with_range(source, 0, end, 1, DEFAULT_CHUNK)
+    }
+
+    /// Reads lines from `start` (which must be a line start, numbered
+    /// `first_line`) up to `end`, in slices of `chunk` bytes.
+    pub fn with_range(source: S, start: u64, end: u64, first_line: u64, chunk: usize) -> Self {
+        LineReader {
+            source,
+            buf: LineBuffer::new(start, end, first_line, chunk),
+        }
+    }
+
+    pub fn source(&self) -> &S {
+        &self.source
+    }
+
+    /// Offset just past the last line handed out.
+    pub fn position(&self) -> u64 {
+        self.buf.position()
+    }
+
+    pub fn into_source(self) -> S {
+        self.source
+    }
+
+    /// The next line, or `None` at the end.
+    pub fn next_line(&mut self) -> Result<Option<Line<'_>>, SourceError> {
+        self.buf.next_line(&mut self.source)
     }
 }
 

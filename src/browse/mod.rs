@@ -12,7 +12,7 @@ use std::collections::HashMap;
 
 use crate::expr::{self, ExprContext};
 use crate::index::{Index, IndexBuilder, IndexOptions, NodeInfo, QueryError};
-use crate::lines::LineReader;
+use crate::lines::LineBuffer;
 use crate::parse::{Effect, MemDirection, ParseOptions, Parser, RecordKind};
 use crate::source::{SourceError, TraceSource};
 use crate::state::regfile::RegFile;
@@ -30,10 +30,13 @@ const MAX_ROWS: u32 = 1000;
 struct Building {
     builder: IndexBuilder,
     stats: StatsAccumulator,
-    /// Source offset and line number of the next line to index.
-    pos: u64,
-    next_line: u64,
+    /// Where indexing has got to. Reads are large (each read costs a fixed
+    /// overhead in the browser, about 2 ms), steps small.
+    lines: LineBuffer,
 }
+
+/// Bytes read from the trace at a time while indexing.
+const READ_CHUNK: usize = 4 << 20;
 
 /// An open trace.
 pub struct Session<S: TraceSource> {
@@ -44,18 +47,6 @@ pub struct Session<S: TraceSource> {
     stats: Option<Stats>,
     folds: HashMap<u32, Folds>,
     image: Option<SymbolTable>,
-}
-
-/// Lets a borrowed source feed a [`LineReader`].
-struct Borrowed<'s, S: TraceSource>(&'s mut S);
-
-impl<S: TraceSource> TraceSource for Borrowed<'_, S> {
-    fn len(&self) -> u64 {
-        self.0.len()
-    }
-    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> Result<usize, SourceError> {
-        self.0.read_at(offset, buf)
-    }
 }
 
 fn view(n: &NodeInfo) -> NodeView {
@@ -175,8 +166,7 @@ impl<S: TraceSource> Session<S> {
             building: Some(Building {
                 builder,
                 stats,
-                pos: 0,
-                next_line: 1,
+                lines: LineBuffer::new(0, total, 1, READ_CHUNK),
             }),
             index: None,
             stats: None,
@@ -188,30 +178,18 @@ impl<S: TraceSource> Session<S> {
     /// Indexes about `budget` more bytes (whole lines). Returns the progress.
     pub fn index_step(&mut self, budget: u64) -> Result<Progress, SourceError> {
         if let Some(mut b) = self.building.take() {
-            let end = self.total;
-            let stop_at = b.pos.saturating_add(budget.max(1));
-            let mut reader = LineReader::with_range(
-                Borrowed(&mut self.source),
-                b.pos,
-                end,
-                b.next_line,
-                // About one step's worth: a larger slice would be read and
-                // mostly thrown away at every step.
-                budget.clamp(64 << 10, 4 << 20) as usize + (16 << 10),
-            );
+            let stop_at = b.lines.position().saturating_add(budget.max(1));
             let mut finished = true;
-            while let Some(line) = reader.next_line()? {
+            while let Some(line) = b.lines.next_line(&mut self.source)? {
                 let stats = &mut b.stats;
                 b.builder
                     .line_then(&line, |rec| stats.add_record(&line, rec));
-                b.next_line = line.number + 1;
                 if line.offset + line.text.len() as u64 + 1 >= stop_at {
                     finished = false;
                     break;
                 }
             }
-            b.pos = reader.position();
-            if finished || b.pos >= end {
+            if finished || b.lines.position() >= self.total {
                 self.stats = Some(b.stats.snapshot(self.total));
                 self.index = Some(b.builder.finish(self.total));
             } else {
@@ -226,7 +204,7 @@ impl<S: TraceSource> Session<S> {
             (Some(b), _) => {
                 let s = b.builder.index().summary();
                 Progress {
-                    done_bytes: b.pos,
+                    done_bytes: b.lines.position(),
                     total_bytes: self.total,
                     lines: s.lines,
                     nodes: s.nodes,
