@@ -3,6 +3,7 @@
 
 use std::rc::Rc;
 
+use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use yew::prelude::*;
 
@@ -151,6 +152,16 @@ impl Reducible for PageState {
     }
 }
 
+/// How long after a drop the spare worker for the next file is started.
+const PREWARM_DELAY_MS: i32 = 2000;
+
+/// Runs `f` in a task of its own, `ms` from now.
+pub(crate) fn after_ms(ms: i32, f: impl FnOnce() + 'static) {
+    let Some(w) = web_sys::window() else { return };
+    let f = wasm_bindgen::closure::Closure::once_into_js(f);
+    let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(f.unchecked_ref(), ms);
+}
+
 fn now_ms() -> f64 {
     web_sys::window()
         .and_then(|w| w.performance())
@@ -218,8 +229,10 @@ pub fn app() -> Html {
                         c.load_elf(elf, offset);
                     }
                     *client.borrow_mut() = Some(c.clone());
-                    // And one for the next file.
-                    TraceClient::prewarm();
+                    // And one for the next file, but not now: starting it
+                    // (its wasm compiles, its thread starts) would compete
+                    // with the first screenful for the UI thread and cores.
+                    after_ms(PREWARM_DELAY_MS, TraceClient::prewarm);
                     state.dispatch(Action::Opened(Session {
                         client: c,
                         job: job_id,

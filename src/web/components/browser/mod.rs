@@ -193,6 +193,8 @@ pub enum Msg {
     HashTried {
         reply: Reply,
     },
+    /// The rest of the browser, after the first render.
+    Reveal,
 }
 
 pub struct Browser {
@@ -218,6 +220,11 @@ pub struct Browser {
     root: NodeRef,
     refocus: bool,
     hash_listener: Option<Closure<dyn FnMut()>>,
+    /// Whether the toolbar, panes and status line are rendered. The first
+    /// render has the trace views alone: mounting everything at once made
+    /// one UI task of over 50 ms (most of it first runs of code), and the
+    /// rows are what a person waits for.
+    revealed: bool,
 }
 
 impl Component for Browser {
@@ -253,6 +260,7 @@ impl Component for Browser {
             root: NodeRef::default(),
             refocus: true,
             hash_listener: Some(listener),
+            revealed: false,
         };
         browser.add_registers(RegKind::Core, 0);
         browser.fetch_rows(ctx, 0);
@@ -415,11 +423,22 @@ impl Component for Browser {
                 self.try_hash(ctx);
             }
             Msg::HashTried { reply } => self.on_hash_tried(ctx, reply),
+            Msg::Reveal => {
+                if self.revealed {
+                    return false;
+                }
+                self.revealed = true;
+            }
         }
         true
     }
 
-    fn rendered(&mut self, _ctx: &Context<Self>, _first: bool) {
+    fn rendered(&mut self, ctx: &Context<Self>, _first: bool) {
+        if !self.revealed {
+            // A task of its own, so the rows' render is not part of it.
+            let link = ctx.link().clone();
+            super::app::after_ms(0, move || link.send_message(Msg::Reveal));
+        }
         if self.refocus && self.prompt.is_none() {
             self.refocus = false;
             if let Some(el) = self.root.cast::<HtmlElement>() {
@@ -440,17 +459,23 @@ impl Component for Browser {
                 {onkeydown}
                 style="display:flex;flex-direction:column;gap:0.5rem;height:calc(100vh - 9rem);min-height:24rem;outline:none;"
             >
-                { self.view_toolbar(ctx) }
+                if self.revealed {
+                    { self.view_toolbar(ctx) }
+                } else {
+                    // Holds the toolbar's place, so the views keep their height.
+                    <div class="toolbar" style="min-height:1.9rem;"></div>
+                }
                 <div class="views" style="display:flex;gap:0.5rem;flex:1 1 55%;min-height:10rem;">
                     { for self.views.iter().map(|v| self.view_trace(ctx, v)) }
                 </div>
-                if !self.panes.is_empty() {
+                if self.revealed && !self.panes.is_empty() {
                     <div class="panes" style="display:flex;flex-wrap:wrap;gap:0.5rem;align-items:flex-start;flex:0 1 auto;max-height:45%;overflow:auto;">
                         { for self.panes.iter().map(|p| self.view_pane(ctx, p)) }
                     </div>
                 }
                 <footer class="status-line" data-testid="status-line" style="min-height:1.6rem;display:flex;align-items:center;">
-                    if let Some(p) = &self.prompt {
+                    if !self.revealed {
+                    } else if let Some(p) = &self.prompt {
                         <Minibuffer
                             key={p.label()}
                             label={p.label()}
