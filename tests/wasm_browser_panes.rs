@@ -9,35 +9,13 @@ use tarmac_lens::web::components::{
     MemoryPane, MemoryPaneProps, RegisterPane, RegisterPaneProps, TraceRow, TraceRowProps,
 };
 use tarmac_lens::web::keys::RegKind;
-use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
-use web_sys::Element;
 use yew::Callback;
 
+mod dom;
+use dom::{fresh_root, one, settle};
+
 wasm_bindgen_test_configure!(run_in_browser);
-
-fn fresh_root() -> Element {
-    let document = web_sys::window().unwrap().document().unwrap();
-    let root = document.create_element("div").unwrap();
-    document.body().unwrap().append_child(&root).unwrap();
-    root
-}
-
-async fn settle() {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        web_sys::window()
-            .unwrap()
-            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0)
-            .unwrap();
-    });
-    JsFuture::from(promise).await.unwrap();
-}
-
-fn one(root: &Element, selector: &str) -> Element {
-    root.query_selector(selector)
-        .unwrap()
-        .unwrap_or_else(|| panic!("no element matches {selector}"))
-}
 
 fn row(line: u64, text: &str, spans: Vec<Span>) -> Row {
     Row::Line {

@@ -11,37 +11,16 @@ use tarmac_lens::web::components::{
 };
 use tarmac_lens::web::format;
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
 use web_sys::Element;
 
+mod dom;
+use dom::{fresh_root, one, settle};
+
 wasm_bindgen_test_configure!(run_in_browser);
 
-fn fresh_root() -> Element {
-    let document = web_sys::window().unwrap().document().unwrap();
-    let root = document.create_element("div").unwrap();
-    document.body().unwrap().append_child(&root).unwrap();
-    root
-}
-
-/// Yew renders from its scheduler, after the current task; a timer tick lets
-/// it finish.
-async fn settle() {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        web_sys::window()
-            .unwrap()
-            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0)
-            .unwrap();
-    });
-    JsFuture::from(promise).await.unwrap();
-}
-
 fn text(root: &Element, selector: &str) -> String {
-    root.query_selector(selector)
-        .unwrap()
-        .unwrap_or_else(|| panic!("no element matches {selector}"))
-        .text_content()
-        .unwrap_or_default()
+    one(root, selector).text_content().unwrap_or_default()
 }
 
 fn attr(root: &Element, selector: &str, name: &str) -> Option<String> {

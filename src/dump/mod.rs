@@ -154,7 +154,7 @@ impl Dumper {
                     let piece = &m.bytes[off..off + n];
                     let known = m.known[off..off + n].iter().all(|&k| k != 0);
                     let v = if known {
-                        value_of(piece, self.big_endian)
+                        crate::parse::bytes_value(piece, self.big_endian)
                     } else {
                         0
                     };
@@ -183,25 +183,14 @@ impl Dumper {
                             j += 1;
                         }
                         let lo = at(j - 1);
-                        let v = value_of(&m.bytes[lo..lo + (j - i)], self.big_endian);
+                        let v =
+                            crate::parse::bytes_value(&m.bytes[lo..lo + (j - i)], self.big_endian);
                         event(m.addr.wrapping_add(16 - j as u64), j - i, true, v);
                         i = j;
                     }
                 }
             }
         }
-    }
-}
-
-/// Value of bytes stored in address order, read with the CPU's endianness.
-fn value_of(bytes: &[u8], big_endian: bool) -> u64 {
-    if big_endian {
-        bytes.iter().fold(0u64, |v, &b| (v << 8) | u64::from(b))
-    } else {
-        bytes
-            .iter()
-            .rev()
-            .fold(0u64, |v, &b| (v << 8) | u64::from(b))
     }
 }
 

@@ -570,3 +570,15 @@ pub struct Unparsed {
     /// Byte column (0-based) where parsing stopped.
     pub column: usize,
 }
+
+/// Value of bytes stored in address order, read with the CPU's endianness.
+pub fn bytes_value(bytes: &[u8], big_endian: bool) -> u64 {
+    if big_endian {
+        bytes.iter().fold(0u64, |v, &b| (v << 8) | u64::from(b))
+    } else {
+        bytes
+            .iter()
+            .rev()
+            .fold(0u64, |v, &b| (v << 8) | u64::from(b))
+    }
+}

@@ -160,16 +160,7 @@ struct MemEvent {
 /// contiguous accesses in 8-byte pieces, diagram accesses in known runs.
 fn memory_events(m: &crate::parse::MemoryAccess<'_>, big_endian: bool, out: &mut Vec<MemEvent>) {
     let read = m.direction == MemDirection::Read;
-    let value_of = |bytes: &[u8]| -> u64 {
-        if big_endian {
-            bytes.iter().fold(0u64, |v, &b| (v << 8) | u64::from(b))
-        } else {
-            bytes
-                .iter()
-                .rev()
-                .fold(0u64, |v, &b| (v << 8) | u64::from(b))
-        }
-    };
+    let value_of = |bytes: &[u8]| crate::parse::bytes_value(bytes, big_endian);
     match m.form {
         MemForm::Contiguous if m.size <= 8 => {
             let size = usize::from(m.size);

@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 
-import { ROOT, launchBrowser, serveDist } from './harness.mjs';
+import { ROOT, pageFixture } from './harness.mjs';
 import {
   blockEnd,
   instructionOf,
@@ -24,21 +24,10 @@ const GENERATED = 'tests/data/tracegen/quicksort-aarch64-O2-fastmodel-2M';
 // Set TARMAC_LENS_SCREENSHOTS=1 to refresh docs/screenshots/.
 const SCREENSHOTS = process.env.TARMAC_LENS_SCREENSHOTS ? path.join(ROOT, 'docs/screenshots') : null;
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serveDist();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const fx = pageFixture();
 
 async function openPage(t, hash = '') {
-  const page = await browser.context.newPage();
+  const page = await fx.browser.context.newPage();
   await page.setViewportSize({ width: 1400, height: 1000 });
   const problems = [];
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
@@ -49,7 +38,7 @@ async function openPage(t, hash = '') {
     await page.close();
     assert.deepEqual(problems, [], 'the page logged errors');
   });
-  await page.goto(server.url + hash);
+  await page.goto(fx.server.url + hash);
   await page.waitForSelector('[data-testid=status][data-state=idle]');
   return page;
 }

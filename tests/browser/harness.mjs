@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 import { chromium } from 'playwright-core';
@@ -75,6 +76,24 @@ export async function launchBrowser() {
 }
 
 /** What the native CLI says about a trace: the expected page content. */
+/**
+ * Serves dist/ and launches one browser for a test file: registers the
+ * node:test hooks that start them before its tests and stop them after.
+ * `server` and `browser` are set once the `before` hook has run.
+ */
+export function pageFixture() {
+  const fx = { server: null, browser: null };
+  before(async () => {
+    fx.server = await serveDist();
+    fx.browser = await launchBrowser();
+  });
+  after(async () => {
+    await fx.browser?.close();
+    await fx.server?.close();
+  });
+  return fx;
+}
+
 export function cliStats(trace) {
   if (!fs.existsSync(CLI)) {
     throw new Error(`${CLI} is missing: run \`cargo build\` first (scripts/test.sh does)`);

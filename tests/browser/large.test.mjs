@@ -5,26 +5,15 @@
 // (timings are measured by tests/browser/bench_page.mjs, not asserted).
 
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { launchBrowser, makeLargeTrace, measureDrop, serveDist } from './harness.mjs';
+import { makeLargeTrace, measureDrop, pageFixture } from './harness.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serveDist();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const fx = pageFixture();
 
 test('a 1 GiB trace shows its first screen at once and never freezes the page', { timeout: 600_000 }, async () => {
   const mb = Number(process.env.TARMAC_LENS_LARGE_MB ?? 1024);
-  const m = await measureDrop(browser, server, makeLargeTrace(mb));
+  const m = await measureDrop(fx.browser, fx.server, makeLargeTrace(mb));
   console.log(`large trace: ${JSON.stringify(m)}`);
   assert.ok(m.bytes >= mb * 1024 * 1024);
   assert.ok(Number.isFinite(m.first_row_ms), 'a trace row appeared');

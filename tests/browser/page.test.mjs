@@ -6,26 +6,15 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 
-import { ROOT, cliStats, launchBrowser, readResults, serveDist, traces } from './harness.mjs';
+import { ROOT, cliStats, pageFixture, readResults, traces } from './harness.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serveDist();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const fx = pageFixture();
 
 /** A fresh page; any uncaught error or console error fails the test. */
 async function openPage(t, { allowConsoleErrors = false } = {}) {
-  const page = await browser.context.newPage();
+  const page = await fx.browser.context.newPage();
   const problems = [];
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   page.on('console', (m) => {
@@ -35,7 +24,7 @@ async function openPage(t, { allowConsoleErrors = false } = {}) {
     await page.close();
     assert.deepEqual(problems, [], 'the page logged errors');
   });
-  await page.goto(server.url);
+  await page.goto(fx.server.url);
   await page.waitForSelector('[data-testid=status][data-state=idle]');
   return page;
 }
@@ -162,8 +151,8 @@ describe('Tarmac Lens page', () => {
     // Worker scripts are fetched outside the page, so route at context
     // level, and before the page loads: it starts a worker ahead of the drop.
     const missing = '**/tarmac-lens-worker_loader.js';
-    await browser.context.route(missing, (route) => route.fulfill({ status: 404 }));
-    t.after(() => browser.context.unroute(missing));
+    await fx.browser.context.route(missing, (route) => route.fulfill({ status: 404 }));
+    t.after(() => fx.browser.context.unroute(missing));
     const page = await openPage(t, { allowConsoleErrors: true });
     await page.setInputFiles('[data-testid=file-input]', path.join(ROOT, traces()[0]));
     const seen = await readResults(page, path.basename(traces()[0]));
