@@ -46,8 +46,17 @@ impl Browser {
         }
         v.rows_in_flight = true;
         let visible = scroll_of(v).visible_rows();
-        let first = v.top.saturating_sub(visible);
-        let count = (visible * 3 + 2).min(2000) as u32;
+        let (first, count) = if v.rows.is_none() {
+            // The first answer is the screenful alone: decoding and
+            // rendering three screenfuls made the first rows' task long.
+            // The margins are asked for when it comes (`on_rows`).
+            (v.top, (visible + 2).min(2000) as u32)
+        } else {
+            (
+                v.top.saturating_sub(visible),
+                (visible * 3 + 2).min(2000) as u32,
+            )
+        };
         self.ask(ctx, Query::Rows { view, first, count }, move |reply| {
             Msg::Rows { view, reply }
         });
@@ -70,9 +79,11 @@ impl Browser {
         let again = std::mem::take(&mut v.rows_again);
         match reply {
             Reply::Rows(rows) => {
+                let margins_missing = v.rows.is_none()
+                    && (rows.first > 0 || rows.first + (rows.rows.len() as u64) < rows.total_rows);
                 v.total_rows = rows.total_rows;
                 v.rows = Some(Rc::new(rows));
-                if again || !rows_cover(v) {
+                if again || margins_missing || !rows_cover(v) {
                     self.fetch_rows(ctx, view);
                 }
             }
