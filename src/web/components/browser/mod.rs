@@ -433,11 +433,14 @@ impl Component for Browser {
         true
     }
 
-    fn rendered(&mut self, ctx: &Context<Self>, _first: bool) {
-        if !self.revealed {
-            // A task of its own, so the rows' render is not part of it.
+    fn rendered(&mut self, ctx: &Context<Self>, first: bool) {
+        if !self.revealed && (first || self.views.iter().any(|v| v.rows.is_some())) {
+            // After the first rows (they are what a person waits for), in a
+            // task of its own; or after a while if no rows come (an error,
+            // a trace that is all header).
+            let delay = if first { REVEAL_FALLBACK_MS } else { 0 };
             let link = ctx.link().clone();
-            super::app::after_ms(0, move || link.send_message(Msg::Reveal));
+            super::app::after_ms(delay, move || link.send_message(Msg::Reveal));
         }
         if self.refocus && self.prompt.is_none() {
             self.refocus = false;
@@ -504,6 +507,9 @@ impl Component for Browser {
         }
     }
 }
+
+/// When the whole browser is rendered if the first rows are slow to come.
+const REVEAL_FALLBACK_MS: i32 = 300;
 
 fn current_hash() -> Option<HashTarget> {
     let h = web_sys::window()?.location().hash().ok()?;
