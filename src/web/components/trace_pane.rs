@@ -64,7 +64,14 @@ pub fn trace_pane(props: &TracePaneProps) -> Html {
         let scroller = scroller.clone();
         let scroll_top = scroll_top.clone();
         let target = scroll.scroll_top_for(props.top);
+        let at_top = *scroll_top == 0.0;
         use_effect_with((props.scroll_seq, props.total_rows > 0), move |_| {
+            // Setting scrollTop forces a synchronous layout: not for the top
+            // when the scroller is there (as a new one is), which put a
+            // layout into the task mounting the browser and the first rows'.
+            if target == 0.0 && at_top {
+                return;
+            }
             if let Some(el) = scroller.cast::<Element>() {
                 el.set_scroll_top(target.round() as i32);
                 scroll_top.set(target);
