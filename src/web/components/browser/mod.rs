@@ -262,6 +262,9 @@ impl Component for Browser {
             hash_listener: Some(listener),
             revealed: false,
         };
+        // In case no rows come soon (an error, a trace that is all header).
+        let link = ctx.link().clone();
+        super::app::after_ms(REVEAL_FALLBACK_MS, move || link.send_message(Msg::Reveal));
         browser.add_registers(RegKind::Core, 0);
         browser.fetch_rows(ctx, 0);
         browser.try_start(ctx);
@@ -433,14 +436,12 @@ impl Component for Browser {
         true
     }
 
-    fn rendered(&mut self, ctx: &Context<Self>, first: bool) {
-        if !self.revealed && (first || self.views.iter().any(|v| v.rows.is_some())) {
+    fn rendered(&mut self, ctx: &Context<Self>, _first: bool) {
+        if !self.revealed && self.views.iter().any(|v| v.rows.is_some()) {
             // After the first rows (they are what a person waits for), in a
-            // task of its own; or after a while if no rows come (an error,
-            // a trace that is all header).
-            let delay = if first { REVEAL_FALLBACK_MS } else { 0 };
+            // task of its own.
             let link = ctx.link().clone();
-            super::app::after_ms(delay, move || link.send_message(Msg::Reveal));
+            super::app::after_ms(0, move || link.send_message(Msg::Reveal));
         }
         if self.refocus && self.prompt.is_none() {
             self.refocus = false;
