@@ -38,7 +38,15 @@ pub struct LineBuffer {
     end_offset: u64,
     next_number: u64,
     eof: bool,
+    /// Most bytes the next read may ask for: starts small and doubles up to
+    /// the buffer's size, so the first lines come back after a short read
+    /// (the page shows them while the rest is read) yet long runs still get
+    /// large reads (each browser read has a fixed cost of milliseconds).
+    ramp: usize,
 }
+
+/// Size of the first read of a [`LineBuffer`].
+const FIRST_READ: usize = 64 << 10;
 
 impl LineBuffer {
     /// Lines from `start` (which must be a line start, numbered
@@ -53,6 +61,7 @@ impl LineBuffer {
             end_offset: end,
             next_number: first_line,
             eof: false,
+            ramp: FIRST_READ,
         }
     }
 
@@ -116,8 +125,9 @@ impl LineBuffer {
             self.buf.resize(n, 0);
         }
         // In u64 first: a usize cast of a multi-GiB distance wraps in wasm32.
-        let want = (self.end_offset - self.read_offset).min((self.buf.len() - self.filled) as u64)
-            as usize;
+        let room = (self.buf.len() - self.filled).min(self.ramp);
+        self.ramp = self.ramp.saturating_mul(2);
+        let want = (self.end_offset - self.read_offset).min(room as u64) as usize;
         if want == 0 {
             self.eof = true;
             return Ok(());
