@@ -630,14 +630,8 @@ impl Index {
         source: &mut dyn TraceSource,
         line: u64,
     ) -> Result<NodeInfo, QueryError> {
-        let k = self
-            .checkpoints
-            .partition_point(|c| c.line <= line)
-            .saturating_sub(1);
-        self.find_node(source, k, |n| n.first_line + n.lines > line)?
-            .ok_or_else(|| {
-                QueryError::OutOfRange(format!("line {} is beyond the indexed trace", line))
-            })
+        let k = self.checkpoints.partition_point(|c| c.line <= line);
+        self.node_from(source, k, |n| n.first_line + n.lines > line, "line", line)
     }
 
     /// The node containing byte `offset`.
@@ -646,13 +640,23 @@ impl Index {
         source: &mut dyn TraceSource,
         offset: u64,
     ) -> Result<NodeInfo, QueryError> {
-        let k = self
-            .checkpoints
-            .partition_point(|c| c.offset <= offset)
-            .saturating_sub(1);
-        self.find_node(source, k, |n| n.offset + n.len > offset)?
+        let k = self.checkpoints.partition_point(|c| c.offset <= offset);
+        self.node_from(source, k, |n| n.offset + n.len > offset, "offset", offset)
+    }
+
+    /// The first node satisfying `contains`, searching from the interval
+    /// before checkpoint `after` (the first checkpoint past the target).
+    fn node_from(
+        &self,
+        source: &mut dyn TraceSource,
+        after: usize,
+        contains: impl Fn(&NodeInfo) -> bool,
+        what: &str,
+        value: u64,
+    ) -> Result<NodeInfo, QueryError> {
+        self.find_node(source, after.saturating_sub(1), contains)?
             .ok_or_else(|| {
-                QueryError::OutOfRange(format!("offset {} is beyond the indexed trace", offset))
+                QueryError::OutOfRange(format!("{what} {value} is beyond the indexed trace"))
             })
     }
 
