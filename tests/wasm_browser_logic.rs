@@ -2,7 +2,7 @@
 //! traces, URL fragments, key tables, prompt editing, marker placement.
 #![cfg(target_arch = "wasm32")]
 
-use tarmac_lens::browse::protocol::Row;
+use tarmac_lens::browse::protocol::{FoldOp, Row};
 use tarmac_lens::web::components::{delete_word, marker_index, parse_offset};
 use tarmac_lens::web::hash::{self, HashTarget};
 use tarmac_lens::web::keys::{self, Command, PaneKind, RegKind};
@@ -87,7 +87,7 @@ fn keys_depend_on_the_focused_pane() {
     );
     assert_eq!(
         keys::command(PaneKind::Trace, "["),
-        Some(Command::FoldChildren)
+        Some(Command::Fold(FoldOp::FoldChildren))
     );
     assert_eq!(
         keys::command(PaneKind::Memory, "["),

@@ -2,6 +2,8 @@
 //! tables drive the keyboard and the F1 help, so the help cannot drift from
 //! what the keys do.
 
+use crate::browse::protocol::FoldOp;
+
 /// The register panes, in the order `r S D V M` and the SVE button list them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RegKind {
@@ -77,12 +79,7 @@ pub enum Command {
     Home,
     End,
     Recentre,
-    FoldCall,
-    UnfoldCall,
-    FoldChildren,
-    UnfoldInside,
-    FoldAll,
-    UnfoldAll,
+    Fold(FoldOp),
     GotoLine,
     GotoTime,
     FindPc { forward: bool },
@@ -213,28 +210,38 @@ pub const TRACE: &[Binding] = &[
         &["-", "_"],
         "-",
         "fold the call containing the position",
-        Command::FoldCall,
+        Command::Fold(FoldOp::FoldCall),
     ),
     bind(
         &["+", "="],
         "+",
         "unfold the folded call after the position",
-        Command::UnfoldCall,
+        Command::Fold(FoldOp::UnfoldCall),
     ),
     bind(
         &["["],
         "[",
         "fold every call made by the current function",
-        Command::FoldChildren,
+        Command::Fold(FoldOp::FoldChildren),
     ),
     bind(
         &["]"],
         "]",
         "unfold everything inside the current function",
-        Command::UnfoldInside,
+        Command::Fold(FoldOp::UnfoldInside),
     ),
-    bind(&["{"], "{", "fold everything", Command::FoldAll),
-    bind(&["}"], "}", "unfold everything", Command::UnfoldAll),
+    bind(
+        &["{"],
+        "{",
+        "fold everything",
+        Command::Fold(FoldOp::FoldAll),
+    ),
+    bind(
+        &["}"],
+        "}",
+        "unfold everything",
+        Command::Fold(FoldOp::UnfoldAll),
+    ),
     bind(&["l"], "l", "go to a line number", Command::GotoLine),
     bind(&["t"], "t", "go to a time", Command::GotoTime),
     bind(

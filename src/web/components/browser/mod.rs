@@ -21,7 +21,7 @@ pub use state::{Focus, Menu, MenuAction, Pane, PaneBody, PromptFor, TraceView};
 use super::{
     ContextMenu, HelpOverlay, MemoryPane, Minibuffer, PaneHeader, RegisterPane, TracePane,
 };
-use crate::browse::protocol::{Locate, NodeId, Progress, Query, Reply, Row};
+use crate::browse::protocol::{FoldOp, Locate, NodeId, Progress, Query, Reply, Row};
 use crate::web::client::TraceClient;
 use crate::web::hash::{self, HashTarget};
 use crate::web::keys::{self, Command, PaneKind, RegKind};
@@ -661,8 +661,8 @@ impl Browser {
                 <button onclick={prompt(PromptFor::FindPc { view, forward: true })} title="p">{ "Next PC…" }</button>
                 <button onclick={prompt(PromptFor::FindPc { view, forward: false })} title="P">{ "Prev PC…" }</button>
                 <button data-testid="open-memory" onclick={prompt(PromptFor::OpenMemory { view })} title="m">{ "Memory…" }</button>
-                <button onclick={run(Command::FoldAll)} title="{">{ "Fold all" }</button>
-                <button onclick={run(Command::UnfoldAll)} title="}">{ "Unfold all" }</button>
+                <button onclick={run(Command::Fold(FoldOp::FoldAll))} title="{">{ "Fold all" }</button>
+                <button onclick={run(Command::Fold(FoldOp::UnfoldAll))} title="}">{ "Unfold all" }</button>
                 <span style="margin-left:0.5rem;">{ "Registers:" }</span>
                 { for RegKind::ALL.iter().map(|&kind| html! {
                     <button

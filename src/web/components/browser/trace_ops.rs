@@ -301,12 +301,12 @@ impl Browser {
                     self.fetch_rows(ctx, view);
                 }
             }
-            Command::FoldCall => self.fold(ctx, view, node, FoldOp::FoldCall),
-            Command::UnfoldCall => self.fold(ctx, view, node, FoldOp::UnfoldCall),
-            Command::FoldChildren => self.fold(ctx, view, node, FoldOp::FoldChildren),
-            Command::UnfoldInside => self.fold(ctx, view, node, FoldOp::UnfoldInside),
-            Command::FoldAll => self.fold(ctx, view, node.or(Some(0)), FoldOp::FoldAll),
-            Command::UnfoldAll => self.fold(ctx, view, node.or(Some(0)), FoldOp::UnfoldAll),
+            // Whole-trace folds need no position: before the first row
+            // arrives they still apply, from node 0.
+            Command::Fold(op @ (FoldOp::FoldAll | FoldOp::UnfoldAll)) => {
+                self.fold(ctx, view, node.or(Some(0)), op)
+            }
+            Command::Fold(op) => self.fold(ctx, view, node, op),
             Command::GotoLine => self.prompt = Some(super::PromptFor::GotoLine { view }),
             Command::GotoTime => self.prompt = Some(super::PromptFor::GotoTime { view }),
             Command::FindPc { forward } => {
