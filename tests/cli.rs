@@ -2,17 +2,14 @@
 //! JSON figures, errors and exit codes.
 #![cfg(not(target_arch = "wasm32"))]
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
+
+mod common;
+use common::data;
 
 fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_tarmac-lens"))
-}
-
-fn data(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
-        .join(rel)
 }
 
 fn json(out: &std::process::Output) -> serde_json::Value {

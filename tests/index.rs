@@ -3,8 +3,6 @@
 //! little- and big-endian interpretation), plus cross-checks of every query
 //! against a straight sequential replay on real traces.
 
-use std::path::{Path, PathBuf};
-
 use tarmac_lens::engine::{Engine, EngineOptions, Node, Observer};
 use tarmac_lens::index::{Index, IndexOptions, NodeInfo, TraceIdentity};
 use tarmac_lens::lines::LineReader;
@@ -12,11 +10,8 @@ use tarmac_lens::parse::{ParseOptions, Parser, RegClass, RegId};
 use tarmac_lens::source::SliceSource;
 use tarmac_lens::state::regfile::{self, RegFile};
 
-fn data(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
-        .join(rel)
-}
+mod common;
+use common::data;
 
 fn build(bytes: &[u8], big_endian: bool, k: u64) -> Index {
     let opts = IndexOptions {

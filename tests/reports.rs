@@ -1,6 +1,6 @@
 //! Batch reports against the exact outputs of the reference tools.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use tarmac_lens::engine::EngineOptions;
 use tarmac_lens::parse::ParseOptions;
@@ -8,15 +8,8 @@ use tarmac_lens::report::{self, calltree};
 use tarmac_lens::source::SliceSource;
 use tarmac_lens::symbols::SymbolTable;
 
-fn data(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
-        .join(rel)
-}
-
-fn read(p: &Path) -> Vec<u8> {
-    std::fs::read(p).unwrap_or_else(|e| panic!("{}: {}", p.display(), e))
-}
+mod common;
+use common::{assert_same, data, read};
 
 fn calltree_text(trace: &Path, elf: Option<&Path>, debug: bool) -> String {
     let bytes = read(trace);
@@ -43,19 +36,6 @@ fn calltree_text(trace: &Path, elf: Option<&Path>, debug: bool) -> String {
     };
     out.push_str(&calltree::render(&root, &a, &name));
     out
-}
-
-fn assert_same(got: &str, want: &str, what: &str) {
-    for (i, (g, w)) in got.lines().zip(want.lines()).enumerate() {
-        assert_eq!(g, w, "{}: line {} differs", what, i + 1);
-    }
-    assert_eq!(
-        got.lines().count(),
-        want.lines().count(),
-        "{}: line count",
-        what
-    );
-    assert_eq!(got, want, "{}: bytes", what);
 }
 
 #[test]

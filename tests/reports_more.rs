@@ -1,7 +1,7 @@
 //! profile, flamegraph, callinfo, vcd and truncate against the reference
 //! tools' exact outputs, at library level and through the binary.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use tarmac_lens::engine::EngineOptions;
@@ -10,31 +10,11 @@ use tarmac_lens::report::{self, callinfo, calltree, flamegraph, names, profile, 
 use tarmac_lens::source::SliceSource;
 use tarmac_lens::symbols::SymbolTable;
 
-fn data(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
-        .join(rel)
-}
-
-fn read(p: &Path) -> Vec<u8> {
-    std::fs::read(p).unwrap_or_else(|e| panic!("{}: {}", p.display(), e))
-}
+mod common;
+use common::{assert_same, data, read};
 
 fn text(p: &Path) -> String {
     String::from_utf8(read(p)).unwrap()
-}
-
-fn assert_same(got: &str, want: &str, what: &str) {
-    for (i, (g, w)) in got.lines().zip(want.lines()).enumerate() {
-        assert_eq!(g, w, "{}: line {} differs", what, i + 1);
-    }
-    assert_eq!(
-        got.lines().count(),
-        want.lines().count(),
-        "{}: line count",
-        what
-    );
-    assert_eq!(got, want, "{}: bytes", what);
 }
 
 fn tree(bytes: &[u8]) -> calltree::Activation {

@@ -1,0 +1,31 @@
+//! Helpers shared by the native integration tests. Each test binary uses
+//! a different subset.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+/// A file under tests/data.
+pub fn data(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(rel)
+}
+
+pub fn read(p: &Path) -> Vec<u8> {
+    std::fs::read(p).unwrap_or_else(|e| panic!("{}: {}", p.display(), e))
+}
+
+/// Compares a report with the reference tool's output, naming the first
+/// differing line before falling back to the whole text.
+pub fn assert_same(got: &str, want: &str, what: &str) {
+    for (i, (g, w)) in got.lines().zip(want.lines()).enumerate() {
+        assert_eq!(g, w, "{}: line {} differs", what, i + 1);
+    }
+    assert_eq!(
+        got.lines().count(),
+        want.lines().count(),
+        "{}: line count",
+        what
+    );
+    assert_eq!(got, want, "{}: bytes", what);
+}
