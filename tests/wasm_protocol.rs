@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 
 use js_sys::{Array, Function, Reflect, Uint8Array};
+use tarmac_lens::browse::protocol::{Hl, Reply, Row, RowsReply, Span};
 use tarmac_lens::stats::{Stats, UnparsedLine};
 use tarmac_lens::web::protocol::{decode, encode, ToPage, ToWorker};
 use wasm_bindgen::{JsCast, JsValue};
@@ -23,7 +24,7 @@ fn structured_clone(value: &JsValue) -> JsValue {
 }
 
 #[wasm_bindgen_test]
-fn stats_cross_intact_including_counts_beyond_f64_precision() {
+fn messages_to_the_page_cross_intact_including_counts_beyond_f64_precision() {
     let stats = Stats {
         dialect: "tarmac".into(),
         // 2^53 + 1 has no exact f64; a trace this big is not expected, but a
@@ -54,6 +55,37 @@ fn stats_cross_intact_including_counts_beyond_f64_precision() {
         },
         ToPage::Panicked {
             message: "boom".into(),
+        },
+        // An answer as the page gets them: highlighted rows whose text holds
+        // what JSON must escape, positions beyond 2^53.
+        ToPage::Answer {
+            id: u32::MAX,
+            reply: Box::new(Reply::Rows(RowsReply {
+                first: (1 << 53) + 5,
+                total_rows: u64::MAX,
+                rows: vec![
+                    Row::Line {
+                        line: (1 << 53) + 7,
+                        node: 3,
+                        first_of_node: true,
+                        text: "1 clk IT \"quoted\" \\ tab\t é ✗ \u{1}".into(),
+                        spans: vec![Span {
+                            start: 0,
+                            end: 1,
+                            hl: Hl::Time,
+                        }],
+                        branch_symbol: Some("<main>".into()),
+                    },
+                    Row::Fold {
+                        call: 1,
+                        call_node: 2,
+                        entry_node: 3,
+                        lines: 4,
+                        function: u64::MAX,
+                        name: String::new(),
+                    },
+                ],
+            })),
         },
     ] {
         let sent = structured_clone(&encode(&msg).unwrap());

@@ -13,7 +13,9 @@ pub mod hash;
 pub mod keys;
 pub mod panic_hook;
 pub mod protocol;
+pub mod timing;
 pub mod view_state;
+pub mod warmup;
 pub mod worker;
 
 /// Entry point of the page (the wasm32 `main` of the `tarmac-lens` binary).

@@ -1,7 +1,13 @@
-//! Messages between the page and the indexing worker. Both directions go
-//! through `postMessage` as plain JS values made by serde-wasm-bindgen; the
-//! `File` travels as itself (structured clone shares the underlying data, so
-//! a multi-gigabyte trace is never copied).
+//! Messages between the page and the indexing worker, through `postMessage`.
+//!
+//! Page -> worker messages are plain JS values made by serde-wasm-bindgen,
+//! because the `File` must travel as itself (structured clone shares the
+//! underlying data, so a multi-gigabyte trace is never copied). Worker ->
+//! page messages are JSON text: answers (a screenful of highlighted rows, a
+//! register file) are hundreds of small objects, and building or reading
+//! them field by field across the wasm/JS boundary cost tens of
+//! milliseconds of the UI thread per screenful; one string costs well under
+//! one.
 
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::JsValue;
@@ -74,18 +80,46 @@ pub enum ToPage {
     },
 }
 
-fn serializer() -> serde_wasm_bindgen::Serializer {
-    // u64 counts must survive the trip exactly; BigInt does that, f64 would
-    // round beyond 2^53 bytes/lines. Maps become plain objects.
-    serde_wasm_bindgen::Serializer::new()
-        .serialize_large_number_types_as_bigints(true)
-        .serialize_maps_as_objects(true)
+/// How a message type travels through `postMessage`.
+pub trait Wire: Sized {
+    fn to_js(&self) -> Result<JsValue, String>;
+    fn from_js(value: JsValue) -> Result<Self, String>;
 }
 
-pub fn encode<T: Serialize>(msg: &T) -> Result<JsValue, String> {
-    msg.serialize(&serializer()).map_err(|e| e.to_string())
+impl Wire for ToWorker {
+    fn to_js(&self) -> Result<JsValue, String> {
+        // u64 counts must survive the trip exactly; BigInt does that, f64
+        // would round beyond 2^53 bytes/lines.
+        let serializer =
+            serde_wasm_bindgen::Serializer::new().serialize_large_number_types_as_bigints(true);
+        self.serialize(&serializer).map_err(|e| e.to_string())
+    }
+
+    fn from_js(value: JsValue) -> Result<Self, String> {
+        serde_wasm_bindgen::from_value(value).map_err(|e| e.to_string())
+    }
 }
 
-pub fn decode<T: for<'de> Deserialize<'de>>(value: JsValue) -> Result<T, String> {
-    serde_wasm_bindgen::from_value(value).map_err(|e| e.to_string())
+impl Wire for ToPage {
+    fn to_js(&self) -> Result<JsValue, String> {
+        // serde_json keeps u64 exact (it never goes through an f64).
+        serde_json::to_string(self)
+            .map(|text| JsValue::from_str(&text))
+            .map_err(|e| e.to_string())
+    }
+
+    fn from_js(value: JsValue) -> Result<Self, String> {
+        let text = value
+            .as_string()
+            .ok_or_else(|| "a message from the worker is not JSON text".to_string())?;
+        serde_json::from_str(&text).map_err(|e| e.to_string())
+    }
+}
+
+pub fn encode<T: Wire>(msg: &T) -> Result<JsValue, String> {
+    msg.to_js()
+}
+
+pub fn decode<T: Wire>(value: JsValue) -> Result<T, String> {
+    T::from_js(value)
 }

@@ -37,6 +37,9 @@ pub fn post(msg: &ToPage) {
 
 /// Bytes indexed between clock checks.
 const STEP_BYTES: u64 = 256 << 10;
+/// The first step: enough lines for a screenful, from the first read alone,
+/// so the first rows are answered as soon as possible.
+const FIRST_STEP_BYTES: u64 = 32 << 10;
 /// Time one task indexes for before yielding, so a query waits at most
 /// about this long (and the first screenful comes after the first slice).
 const TASK_MS: f64 = 8.0;
@@ -63,6 +66,8 @@ pub fn start_worker() {
             Ok(ToWorker::Open { file, options }) => open(file, options),
             Ok(ToWorker::LoadElf { file, load_offset }) => load_elf(file, load_offset),
             Ok(ToWorker::Ask { id, query }) => {
+                let started = now();
+                let name = query_name(&query);
                 let reply = OPEN.with(|o| match o.borrow_mut().as_mut() {
                     Some(open) => open.session.answer(query),
                     None => crate::browse::protocol::Reply::Error("no trace is open".into()),
@@ -71,6 +76,7 @@ pub fn start_worker() {
                     id,
                     reply: Box::new(reply),
                 });
+                super::timing::measure(name, started);
             }
             Err(e) => post(&ToPage::Failed {
                 message: format!("unexpected message from the page: {e}"),
@@ -80,6 +86,11 @@ pub fn start_worker() {
     scope().set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     // The handler lives as long as the worker.
     on_message.forget();
+    let started = now();
+    if let Err(e) = super::warmup::warm_up() {
+        web_sys::console::warn_1(&format!("tarmac-lens worker: warm-up failed: {e}").into());
+    }
+    super::timing::measure("warm-up", started);
     post(&ToPage::Ready);
 }
 
@@ -87,8 +98,18 @@ pub fn start_worker() {
 /// rare enough not to flood the page's event loop.
 const PROGRESS_INTERVAL_MS: f64 = 50.0;
 
-fn now() -> f64 {
-    scope().performance().map_or(0.0, |p| p.now())
+use super::timing::now;
+
+/// The span name of a query, for [`super::timing::measure`].
+fn query_name(query: &crate::browse::protocol::Query) -> &'static str {
+    use crate::browse::protocol::Query;
+    match query {
+        Query::Rows { .. } => "answer rows",
+        Query::Locate(_) => "answer locate",
+        Query::Registers { .. } => "answer registers",
+        Query::Memory { .. } => "answer memory",
+        _ => "answer query",
+    }
 }
 
 fn index(file: web_sys::File) {
@@ -129,7 +150,10 @@ fn open(file: web_sys::File, options: OpenOptions) {
         big_endian: options.big_endian,
         dialect: None,
     };
-    match Session::open(source, parse) {
+    let started = now();
+    let session = Session::open(source, parse);
+    super::timing::measure("open", started);
+    match session {
         Ok(session) => {
             OPEN.with(|o| {
                 *o.borrow_mut() = Some(Open {
@@ -187,13 +211,17 @@ fn step(generation: u32) {
         o.borrow_mut().as_mut().map(|open| {
             // The first slice alone, so the first screenful can be asked for
             // at once; then slices until the task's time is up.
-            let mut p = open.session.index_step(STEP_BYTES)?;
-            while p.done_bytes > STEP_BYTES && !p.complete && now() - started < TASK_MS {
+            let first = open.session.progress().done_bytes == 0;
+            let mut p =
+                open.session
+                    .index_step(if first { FIRST_STEP_BYTES } else { STEP_BYTES })?;
+            while !first && !p.complete && now() - started < TASK_MS {
                 p = open.session.index_step(STEP_BYTES)?;
             }
             Ok::<_, crate::source::SourceError>((p, open.session.stats().cloned()))
         })
     });
+    super::timing::measure("index step", started);
     let Some(result) = result else { return };
     match result {
         Ok((progress, stats)) => {

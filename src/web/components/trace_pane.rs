@@ -1,9 +1,12 @@
 //! A virtualized trace view: a capped spacer gives the scrollbar its range
 //! and only the rows in the viewport exist in the DOM.
 
+use std::cell::Cell;
 use std::rc::Rc;
 
-use web_sys::{Element, WheelEvent};
+use wasm_bindgen::prelude::Closure;
+use wasm_bindgen::JsCast;
+use web_sys::{Element, ResizeObserver, ResizeObserverEntry, WheelEvent};
 use yew::prelude::*;
 
 use super::trace_row::TraceRow;
@@ -78,19 +81,39 @@ pub fn trace_pane(props: &TracePaneProps) -> Html {
             }
         });
     }
-    // Viewport height, measured after every render (cheap) so window
-    // resizes and layout changes reach the browser.
+    // Viewport height, from a ResizeObserver: it runs after layout, so the
+    // read forces none. Reading it after every render forced a synchronous
+    // layout into every step (tens of milliseconds under the first rows).
     {
+        // The observer outlives renders; it reads the current props here.
+        let latest = use_mut_ref(|| (props.top, props.on_viewport.clone()));
+        *latest.borrow_mut() = (props.top, props.on_viewport.clone());
         let scroller = scroller.clone();
         let viewport_px = viewport_px.clone();
-        let on_viewport = props.on_viewport.clone();
-        let top = props.top;
-        use_effect(move || {
-            if let Some(el) = scroller.cast::<Element>() {
-                let h = el.client_height() as f64;
-                if h > 0.0 && h != *viewport_px {
-                    viewport_px.set(h);
-                    on_viewport.emit((top, h, false));
+        use_effect_with((), move |_| {
+            let observer = scroller.cast::<Element>().and_then(|el| {
+                let last = Cell::new(0.0f64);
+                let on_resize =
+                    Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
+                        let Ok(entry) = entries.get(0).dyn_into::<ResizeObserverEntry>() else {
+                            return;
+                        };
+                        let h = entry.target().client_height() as f64;
+                        // Zero while the browse tab is hidden: keep the last size.
+                        if h > 0.0 && h != last.get() {
+                            last.set(h);
+                            viewport_px.set(h);
+                            let (top, on_viewport) = latest.borrow().clone();
+                            on_viewport.emit((top, h, false));
+                        }
+                    });
+                let observer = ResizeObserver::new(on_resize.as_ref().unchecked_ref()).ok()?;
+                observer.observe(&el);
+                Some((observer, on_resize))
+            });
+            move || {
+                if let Some((observer, _on_resize)) = observer {
+                    observer.disconnect();
                 }
             }
         });

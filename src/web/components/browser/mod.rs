@@ -79,6 +79,11 @@ pub enum Msg {
         view: u32,
         reply: Reply,
     },
+    /// The view's row count, more of the trace being indexed.
+    RowCount {
+        view: u32,
+        reply: Reply,
+    },
     Moved {
         view: u32,
         reply: Reply,
@@ -220,11 +225,13 @@ pub struct Browser {
     root: NodeRef,
     refocus: bool,
     hash_listener: Option<Closure<dyn FnMut()>>,
-    /// Whether the toolbar, panes and status line are rendered. The first
-    /// render has the trace views alone: mounting everything at once made
-    /// one UI task of over 50 ms (most of it first runs of code), and the
-    /// rows are what a person waits for.
-    revealed: bool,
+    /// How much of the browser is rendered: the first render has the trace
+    /// views alone, then the toolbar and status line, then the panes, each
+    /// in a task of its own. Mounting everything at once made one UI task of
+    /// over 50 ms, and the rows are what a person waits for.
+    reveal: Reveal,
+    /// A `Reveal` message is on its way.
+    reveal_queued: bool,
 }
 
 impl Component for Browser {
@@ -260,7 +267,8 @@ impl Component for Browser {
             root: NodeRef::default(),
             refocus: true,
             hash_listener: Some(listener),
-            revealed: false,
+            reveal: Reveal::Views,
+            reveal_queued: false,
         };
         // In case no rows come soon (an error, a trace that is all header).
         let link = ctx.link().clone();
@@ -288,7 +296,7 @@ impl Component for Browser {
             // More of the trace is indexed (or symbols arrived): the views
             // may have more rows, and what failed before may answer now.
             for id in self.view_ids() {
-                self.refresh_rows(ctx, id);
+                self.rows_grown(ctx, id);
             }
             self.try_start(ctx);
             self.try_hash(ctx);
@@ -316,6 +324,7 @@ impl Component for Browser {
                 follow,
             } => self.on_viewport(ctx, view, top, px, follow),
             Msg::Rows { view, reply } => self.on_rows(ctx, view, reply),
+            Msg::RowCount { view, reply } => return self.on_row_count(ctx, view, reply),
             Msg::Moved {
                 view,
                 reply,
@@ -427,17 +436,23 @@ impl Component for Browser {
             }
             Msg::HashTried { reply } => self.on_hash_tried(ctx, reply),
             Msg::Reveal => {
-                if self.revealed {
+                self.reveal_queued = false;
+                if self.reveal == Reveal::All {
                     return false;
                 }
-                self.revealed = true;
+                self.reveal = self.reveal.next();
             }
         }
         true
     }
 
     fn rendered(&mut self, ctx: &Context<Self>, _first: bool) {
-        if !self.revealed && self.views.iter().any(|v| v.rows.is_some()) {
+        let rows_shown = self.views.iter().any(|v| v.rows.is_some());
+        if self.reveal != Reveal::All
+            && !self.reveal_queued
+            && (rows_shown || self.reveal != Reveal::Views)
+        {
+            self.reveal_queued = true;
             // After the first rows (they are what a person waits for), in a
             // task of its own.
             let link = ctx.link().clone();
@@ -463,7 +478,7 @@ impl Component for Browser {
                 {onkeydown}
                 style="display:flex;flex-direction:column;gap:0.5rem;height:calc(100vh - 9rem);min-height:24rem;outline:none;"
             >
-                if self.revealed {
+                if self.reveal >= Reveal::Toolbar {
                     { self.view_toolbar(ctx) }
                 } else {
                     // Holds the toolbar's place, so the views keep their height.
@@ -472,13 +487,13 @@ impl Component for Browser {
                 <div class="views" style="display:flex;gap:0.5rem;flex:1 1 55%;min-height:10rem;">
                     { for self.views.iter().map(|v| self.view_trace(ctx, v)) }
                 </div>
-                if self.revealed && !self.panes.is_empty() {
+                if self.reveal == Reveal::All && !self.panes.is_empty() {
                     <div class="panes" style="display:flex;flex-wrap:wrap;gap:0.5rem;align-items:flex-start;flex:0 1 auto;max-height:45%;overflow:auto;">
                         { for self.panes.iter().map(|p| self.view_pane(ctx, p)) }
                     </div>
                 }
                 <footer class="status-line" data-testid="status-line" style="min-height:1.6rem;display:flex;align-items:center;">
-                    if !self.revealed {
+                    if self.reveal == Reveal::Views {
                     } else if let Some(p) = &self.prompt {
                         <Minibuffer
                             key={p.label()}
@@ -509,8 +524,25 @@ impl Component for Browser {
     }
 }
 
-/// When the whole browser is rendered if the first rows are slow to come.
+/// When the rest of the browser is rendered if the first rows are slow to come.
 const REVEAL_FALLBACK_MS: i32 = 300;
+
+/// The stages of the browser's first renders, in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Reveal {
+    Views,
+    Toolbar,
+    All,
+}
+
+impl Reveal {
+    fn next(self) -> Reveal {
+        match self {
+            Reveal::Views => Reveal::Toolbar,
+            Reveal::Toolbar | Reveal::All => Reveal::All,
+        }
+    }
+}
 
 fn current_hash() -> Option<HashTarget> {
     let h = web_sys::window()?.location().hash().ok()?;

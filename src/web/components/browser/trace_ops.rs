@@ -71,6 +71,59 @@ impl Browser {
         self.fetch_rows(ctx, view);
     }
 
+    /// More of the trace is indexed. Rows already indexed never change, so
+    /// when the cached rows cover the viewport and end before the indexed
+    /// end, only the row count (the scrollbar's range) is asked for: a
+    /// screenful re-sent and re-rendered on every progress message was most
+    /// of the UI thread's work while indexing.
+    pub(super) fn rows_grown(&mut self, ctx: &Context<Self>, view: u32) {
+        let Some(v) = self.view_mut(view) else {
+            return;
+        };
+        let settled = v
+            .rows
+            .as_ref()
+            .is_some_and(|rows| rows.first + (rows.rows.len() as u64) < rows.total_rows);
+        if !settled || !rows_cover(v) || v.rows_in_flight {
+            self.refresh_rows(ctx, view);
+            return;
+        }
+        let first = v.top;
+        self.ask(
+            ctx,
+            Query::Rows {
+                view,
+                first,
+                count: 0,
+            },
+            move |reply| Msg::RowCount { view, reply },
+        );
+    }
+
+    /// Returns whether to render (only if the count changed).
+    pub(super) fn on_row_count(&mut self, ctx: &Context<Self>, view: u32, reply: Reply) -> bool {
+        let Some(v) = self.view_mut(view) else {
+            return false;
+        };
+        match reply {
+            Reply::Rows(rows) => {
+                if rows.total_rows == v.total_rows {
+                    return false;
+                }
+                v.total_rows = rows.total_rows;
+                if let Some(cached) = &mut v.rows {
+                    Rc::make_mut(cached).total_rows = rows.total_rows;
+                }
+                if !rows_cover(v) {
+                    self.fetch_rows(ctx, view);
+                }
+            }
+            Reply::Error(e) => self.status = Some(e),
+            other => self.status = Some(format!("unexpected answer to Rows: {other:?}")),
+        }
+        true
+    }
+
     pub(super) fn on_rows(&mut self, ctx: &Context<Self>, view: u32, reply: Reply) {
         let Some(v) = self.view_mut(view) else {
             return;

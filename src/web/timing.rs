@@ -1,0 +1,32 @@
+//! User Timing spans (`performance.measure`), so the worker's open, steps and
+//! answers and the page's first renders show by name in a DevTools or
+//! Chromium trace (`blink.user_timing`) instead of as anonymous wasm calls.
+
+use wasm_bindgen::{JsCast, JsValue};
+
+fn performance() -> Option<web_sys::Performance> {
+    let global = js_sys::global();
+    js_sys::Reflect::get(&global, &JsValue::from_str("performance"))
+        .ok()
+        .filter(|p| !p.is_undefined())
+        .map(JsCast::unchecked_into)
+}
+
+/// Milliseconds since the page (or worker) started.
+pub fn now() -> f64 {
+    performance().map_or(0.0, |p| p.now())
+}
+
+/// Records a span from `start` (a [`now`] reading) to now, named `name`.
+pub fn measure(name: &str, start: f64) {
+    let Some(perf) = performance() else { return };
+    let options = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&options, &"start".into(), &start.into());
+    let _ = js_sys::Reflect::set(&options, &"end".into(), &perf.now().into());
+    let measure = js_sys::Reflect::get(&perf, &"measure".into())
+        .ok()
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
+    if let Some(measure) = measure {
+        let _ = measure.call2(&perf, &name.into(), &options);
+    }
+}

@@ -1,0 +1,63 @@
+//! Runs a small embedded trace through the worker's whole path once, when
+//! the worker starts. V8 compiles a wasm function on its first call, so
+//! without this the first slice of a dropped file paid tens of
+//! milliseconds of compiling (parser, index builder, row highlighting,
+//! register and memory answers, message encoding) before the first
+//! screenful could be sent. The worker starts ahead of the drop, so this
+//! cost falls while the person picks a file.
+
+use crate::browse::protocol::{Locate, Query, Reply, WriteTarget};
+use crate::browse::Session;
+use crate::parse::ParseOptions;
+
+use super::blob_source::BlobSource;
+use super::protocol::{encode, ToPage};
+
+/// A few hundred lines of each common dialect (Fast Models AArch64 and
+/// Thumb, ES/LD/ST-style AArch32, gem5), cut from the test traces.
+const SAMPLE: &[u8] = include_bytes!("warmup.tarmac");
+
+/// Returns an error only for the console: a failed warm-up costs speed, not
+/// correctness.
+pub fn warm_up() -> Result<(), String> {
+    let array = js_sys::Array::of1(&js_sys::Uint8Array::from(SAMPLE));
+    let blob = web_sys::Blob::new_with_u8_array_sequence(&array).map_err(|e| format!("{e:?}"))?;
+    let source = BlobSource::new(blob).map_err(|e| e.0)?;
+    let mut session = Session::open(source, ParseOptions::default()).map_err(|e| e.0)?;
+    while !session.index_step(4096).map_err(|e| e.0)?.complete {}
+    let mut answer = |query: Query| {
+        let reply = session.answer(query);
+        // The answer's trip to the page is part of the path too.
+        let _ = encode(&ToPage::Answer {
+            id: 0,
+            reply: Box::new(reply.clone()),
+        });
+        reply
+    };
+    answer(Query::Rows {
+        view: 0,
+        first: 0,
+        count: 80,
+    });
+    let node = match answer(Query::Locate(Locate::Line(400))) {
+        Reply::Node(Some(n)) => n.node,
+        _ => 0,
+    };
+    answer(Query::Registers {
+        node,
+        compare: node.checked_sub(1),
+    });
+    answer(Query::Memory {
+        node,
+        addr: 0x3f_ffc0,
+        len: 256,
+        compare: node.checked_sub(1),
+    });
+    answer(Query::Write {
+        node,
+        target: WriteTarget::Register("r0".into()),
+        forward: false,
+    });
+    answer(Query::CallStack { node });
+    Ok(())
+}
