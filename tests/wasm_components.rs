@@ -169,10 +169,38 @@ async fn app_starts_idle_with_a_drop_zone_and_file_input() {
     let root = fresh_root();
     yew::Renderer::<App>::with_root(root.clone()).render();
     settle().await;
+    // The hidden rehearsal of the panes comes first, then `idle`.
+    let mut states = Vec::new();
+    for _ in 0..100 {
+        let state = attr(&root, "[data-testid=status]", "data-state");
+        if states.last() != Some(&state) {
+            states.push(state.clone());
+        }
+        if state.as_deref() == Some("idle") {
+            break;
+        }
+        settle().await;
+    }
     assert_eq!(
-        attr(&root, "[data-testid=status]", "data-state").as_deref(),
-        Some("idle")
+        states.last().cloned().flatten().as_deref(),
+        Some("idle"),
+        "states seen: {states:?}"
     );
+    assert!(states
+        .iter()
+        .all(|s| matches!(s.as_deref(), Some("starting" | "idle"))));
+    // Nothing of the rehearsal is left for a test or a person to find.
+    for selector in [
+        "[data-reg]",
+        "[data-row-line]",
+        "[data-addr]",
+        "[aria-hidden=true]",
+    ] {
+        assert!(
+            root.query_selector(selector).unwrap().is_none(),
+            "{selector} left after the rehearsal"
+        );
+    }
     assert_eq!(attr(&root, "[data-testid=status]", "data-lines"), None);
     assert!(root
         .query_selector("[data-testid=drop-zone]")

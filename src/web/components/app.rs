@@ -8,8 +8,8 @@ use wasm_bindgen_futures::JsFuture;
 use yew::prelude::*;
 
 use super::{
-    Browser, CountsTable, DropZone, ElfLoader, ErrorBanner, FileSummary, ProgressBar, Session,
-    UnparsedList,
+    Browser, CountsTable, DropZone, ElfLoader, ErrorBanner, FileSummary, ProgressBar, Rehearsal,
+    Session, UnparsedList,
 };
 use crate::browse::protocol::Progress;
 use crate::stats::Stats;
@@ -192,6 +192,9 @@ pub fn app() -> Html {
     // Start a worker before any file is dropped: loading its wasm takes
     // tens of milliseconds the first screenful should not wait for.
     use_effect_with((), |_| TraceClient::prewarm());
+    // The browser's panes rendered once, hidden, while the page loads (see
+    // `Rehearsal`); the status says `starting` until then.
+    let rehearsed = use_state_eq(|| false);
 
     let open_trace = {
         let state = state.clone();
@@ -289,6 +292,12 @@ pub fn app() -> Html {
 
     html! {
         <main class="app" style="display:flex;flex-direction:column;gap:0.6rem;margin:0 auto;padding:0.6rem 1rem;">
+            if !*rehearsed {
+                <Rehearsal on_done={{
+                    let rehearsed = rehearsed.clone();
+                    Callback::from(move |_| rehearsed.set(true))
+                }} />
+            }
             <header class="app-header" style="display:flex;gap:1rem;align-items:baseline;flex-wrap:wrap;">
                 <h1 style="margin:0;">{ "Tarmac Lens" }</h1>
                 <p class="tagline" style="margin:0;">
@@ -302,7 +311,7 @@ pub fn app() -> Html {
             <section
                 class="status"
                 data-testid="status"
-                data-state={state.phase.name()}
+                data-state={if *rehearsed || !matches!(state.phase, Phase::Idle) { state.phase.name() } else { "starting" }}
                 data-lines={lines.map(|n| n.to_string())}
                 aria-live="polite"
                 style="display:flex;flex-direction:column;gap:0.5rem;"

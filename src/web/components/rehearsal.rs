@@ -1,0 +1,200 @@
+//! A hidden first render of the trace browser's panes, when the page loads.
+//!
+//! V8 compiles a wasm function on its first call, and each Yew component
+//! type has its own copy of the render and reconcile code. Without this,
+//! the first drop paid that compiling (tens of milliseconds) inside the
+//! tasks that show the first rows and then the panes. Rendered once at load,
+//! off screen, with made-up contents, and removed; the status says `idle`
+//! only after it, so nothing can confuse it with a real trace.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::{FileSummary, MemoryPane, PaneHeader, ProgressBar, RegisterPane, TracePane};
+use crate::browse::protocol::{Hl, MemoryReply, NodeView, RegCell, RegPanel, Row, RowsReply, Span};
+use crate::web::keys::RegKind;
+
+#[derive(Properties, PartialEq)]
+pub struct RehearsalProps {
+    /// Called once the rehearsal has rendered; the owner then removes it.
+    pub on_done: Callback<()>,
+}
+
+const LINE: &str = "1066 clk IT (1066) 000100cc 6803 T svc_s : LDR      r3,[r0,#0]";
+
+/// Spans over each word of `text`, cycling through every highlight class.
+fn spans(text: &str) -> Vec<Span> {
+    const CLASSES: [Hl; 14] = [
+        Hl::Time,
+        Hl::Event,
+        Hl::Pc,
+        Hl::Encoding,
+        Hl::ISet,
+        Hl::Mode,
+        Hl::Disassembly,
+        Hl::NotExecuted,
+        Hl::Register,
+        Hl::Value,
+        Hl::Address,
+        Hl::Punct,
+        Hl::Text,
+        Hl::Error,
+    ];
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, c) in text.char_indices().chain([(text.len(), ' ')]) {
+        match (c == ' ', start) {
+            (false, None) => start = Some(i),
+            (true, Some(s)) => {
+                out.push(Span {
+                    start: s as u32,
+                    end: i as u32,
+                    hl: CLASSES[out.len() % CLASSES.len()],
+                });
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+fn rows() -> RowsReply {
+    let mut rows: Vec<Row> = (0..6u64)
+        .map(|i| Row::Line {
+            line: i + 1,
+            node: i / 2,
+            first_of_node: i.is_multiple_of(2),
+            text: LINE.into(),
+            spans: spans(LINE),
+            branch_symbol: (i == 3).then(|| "main".into()),
+        })
+        .collect();
+    rows.push(Row::Fold {
+        call: 0,
+        call_node: 2,
+        entry_node: 3,
+        lines: 40,
+        function: 0x100cc,
+        name: "main".into(),
+    });
+    RowsReply {
+        first: 0,
+        total_rows: rows.len() as u64,
+        rows,
+    }
+}
+
+fn registers() -> RegPanel {
+    let cell = |name: String, i: usize| RegCell {
+        name,
+        text: if i % 7 == 3 {
+            "????????".into()
+        } else {
+            format!("{:016x}", i * 0x1111)
+        },
+        known: i % 7 != 3,
+        changed: i.is_multiple_of(5),
+        decoded: (i == 33).then(|| "nZCv".into()),
+    };
+    let names = (0..31)
+        .map(|i| format!("x{i}"))
+        .chain(["sp".into(), "pc".into(), "psr".into()]);
+    RegPanel {
+        kind: "core".into(),
+        title: "Core registers".into(),
+        cells: names.enumerate().map(|(i, n)| cell(n, i)).collect(),
+    }
+}
+
+fn memory() -> MemoryReply {
+    MemoryReply {
+        node: 1,
+        addr: 0x3f_ffc0,
+        bytes: (0..64u8).map(|b| b.wrapping_mul(37)).collect(),
+        known: (0..64).map(|i| i % 9 != 4).collect(),
+        changed: (0..64u32).map(|i| i.is_multiple_of(11)).collect(),
+    }
+}
+
+#[function_component(Rehearsal)]
+pub fn rehearsal(props: &RehearsalProps) -> Html {
+    {
+        let on_done = props.on_done.clone();
+        use_effect_with((), move |_| {
+            // After this render's layout, in a task of its own.
+            super::app::after_ms(0, move || on_done.emit(()));
+        });
+    }
+    let cursor = NodeView {
+        node: 1,
+        first_line: 3,
+        lines: 2,
+        time: 1066,
+        pc: Some(0x100cc),
+        offset: 120,
+    };
+    let rows = Rc::new(rows());
+    let total_rows = rows.total_rows;
+    html! {
+        <div
+            aria-hidden="true"
+            style="position:absolute;left:-10000px;top:0;width:900px;height:600px;overflow:hidden;visibility:hidden;pointer-events:none;"
+        >
+            <FileSummary name="warm-up" bytes={28_570} />
+            <ProgressBar done={1} total={2} elapsed_ms={1.0} />
+            <div style="display:flex;height:200px;">
+                <TracePane
+                    view={0}
+                    focused=true
+                    rows={Some(rows)}
+                    total_rows={total_rows}
+                    top={0}
+                    scroll_seq={0}
+                    cursor={Some(cursor)}
+                    annotated_line={Some(4)}
+                    syntax=true
+                    symbols=true
+                    on_viewport={Callback::noop()}
+                    on_click={Callback::noop()}
+                    on_context={Callback::noop()}
+                    on_focus={Callback::noop()}
+                    call_nodes={vec![2]}
+                    on_fold={Callback::noop()}
+                />
+            </div>
+            <section class="pane data-pane">
+                <PaneHeader
+                    title="Core registers"
+                    title_testid="rehearsal-pane-title"
+                    view={0}
+                    views={vec![0, 1]}
+                    lock={Some(cursor)}
+                    on_view={Callback::noop()}
+                    on_unlock={Callback::noop()}
+                    on_lock={Callback::noop()}
+                    on_close={Callback::noop()}
+                />
+                <RegisterPane
+                    kind={RegKind::Core}
+                    panel={Some(registers())}
+                    selected={2}
+                    note={Some("x2 = main+4".to_string())}
+                    on_pick={Callback::noop()}
+                    on_context={Callback::noop()}
+                />
+            </section>
+            <section class="pane data-pane">
+                <MemoryPane
+                    memory={Some(memory())}
+                    selected={0x3f_ffc4}
+                    note={None::<String>}
+                    on_pick={Callback::noop()}
+                    on_context={Callback::noop()}
+                    on_scroll={Callback::noop()}
+                />
+            </section>
+        </div>
+    }
+}
