@@ -9,6 +9,7 @@
 //! [`dump`].
 
 pub mod browse;
+pub mod diff;
 pub mod dump;
 pub mod engine;
 pub mod expr;

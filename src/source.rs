@@ -70,11 +70,21 @@ impl FileSource {
     pub fn open(path: &std::path::Path) -> Result<FileSource, SourceError> {
         let file = std::fs::File::open(path)
             .map_err(|e| SourceError(format!("{}: {}", path.display(), e)))?;
-        let len = file
+        let meta = file
             .metadata()
-            .map_err(|e| SourceError(format!("{}: {}", path.display(), e)))?
-            .len();
-        Ok(FileSource { file, len })
+            .map_err(|e| SourceError(format!("{}: {}", path.display(), e)))?;
+        // A pipe or device reports length 0 and cannot be read at offsets:
+        // it would look like an empty trace.
+        if !meta.is_file() {
+            return Err(SourceError(format!(
+                "{}: not a regular file (traces are read at random offsets; save it to a file first)",
+                path.display()
+            )));
+        }
+        Ok(FileSource {
+            file,
+            len: meta.len(),
+        })
     }
 }
 

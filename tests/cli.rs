@@ -167,6 +167,10 @@ fn errors_are_messages_not_panics() {
     assert!(out.status.success());
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(v["unparsed"].as_u64().unwrap() > 0);
+    // A directory or device is not mistaken for an empty trace.
+    let out = bin().args(["stats", "/dev/null"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a regular file"));
 }
 
 #[test]
@@ -191,4 +195,50 @@ fn stats_json_has_the_promised_fields() {
         dump.stdout,
         std::fs::read(data("ttu/parsertest.ref")).unwrap()
     );
+}
+
+#[test]
+fn diff_prints_the_first_divergence_or_says_there_is_none() {
+    let fm = data("tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac");
+    let es = data("tracegen/quicksort-aarch64-O2-es-2M.tarmac");
+    let out = bin().arg("diff").arg(&fm).arg(&es).output().unwrap();
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "no divergence in 15908 instructions\n"
+    );
+
+    let (_dir, changed) = scratch("tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac");
+    let text = std::fs::read_to_string(&fm).unwrap().replacen(
+        "7 clk R X2 0000000000010900",
+        "7 clk R X2 0000000000010904",
+        1,
+    );
+    std::fs::write(&changed, text).unwrap();
+    let out = bin()
+        .args(["diff", "--max", "1"])
+        .arg(&fm)
+        .arg(&changed)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines[0], "divergence at instruction 7:");
+    assert!(
+        lines[1].contains("line 79 time 7 pc 0x10018 58000182 LDR      x2,{pc}+0x30 ; 0x10048"),
+        "{stdout}"
+    );
+    assert!(lines[2].contains("t.tarmac: line 79"), "{stdout}");
+    assert_eq!(lines[3], "  x2: 0000000000010900 vs 0000000000010904");
+    assert_eq!(lines.len(), 4, "{stdout}");
+
+    let out = bin()
+        .arg("diff")
+        .arg(&fm)
+        .arg("/nonexistent/trace")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/trace"));
 }

@@ -106,6 +106,20 @@ enum Command {
         #[command(flatten)]
         common: Common,
     },
+    /// The first instructions where two traces of the same program differ
+    /// (address, encoding, outcome, register results, memory accesses),
+    /// compared by meaning, so the traces may come from different tools.
+    Diff {
+        #[command(flatten)]
+        common: Common,
+        /// The trace to compare with TRACE (read with the same options,
+        /// its dialect detected on its own).
+        #[arg(value_name = "OTHER")]
+        other: PathBuf,
+        /// Stop after this many divergences.
+        #[arg(long, value_name = "N", default_value_t = 10)]
+        max: usize,
+    },
     /// Count records per kind, list unparsed lines, and measure throughput.
     Stats {
         #[command(flatten)]
@@ -127,6 +141,7 @@ impl Command {
             | Command::Callinfo { common, .. }
             | Command::Vcd { common, .. }
             | Command::Truncate { common, .. }
+            | Command::Diff { common, .. }
             | Command::Stats { common, .. } => Some(common),
         }
     }
@@ -299,6 +314,7 @@ pub fn run() -> i32 {
             use_tarmac_timestamps,
         ),
         Command::Truncate { common, output } => reports::cmd_truncate(&common, output.as_deref()),
+        Command::Diff { common, other, max } => cmd_diff(&common, &other, max),
     };
     match result {
         Ok(()) => 0,
@@ -307,6 +323,31 @@ pub fn run() -> i32 {
             1
         }
     }
+}
+
+fn cmd_diff(common: &Common, other: &Path, max: usize) -> Result<(), String> {
+    let a = common.open()?;
+    let b = FileSource::open(other).map_err(|e| e.to_string())?;
+    let parse_b = ParseOptions {
+        dialect: None,
+        ..common.parse_options()
+    };
+    let report = tarmac_lens::diff::diff(a, common.parse_options(), b, parse_b, max)
+        .map_err(|e| e.to_string())?;
+    let (name_a, name_b) = (display_name(&common.trace), display_name(other));
+    for (name, unparsed) in [(&name_a, &report.unparsed_a), (&name_b, &report.unparsed_b)] {
+        if unparsed.count > 0 && !common.quiet {
+            let (line, reason) = unparsed.first[0];
+            eprintln!(
+                "tarmac-lens: {name}: {} line(s) not understood and not compared (first: line {line}: {reason})",
+                unparsed.count
+            );
+        }
+    }
+    let text = tarmac_lens::diff::render(&report, &name_a, &name_b);
+    std::io::stdout()
+        .write_all(text.as_bytes())
+        .map_err(|e| e.to_string())
 }
 
 fn cmd_dump(common: &Common, output: Option<&Path>) -> Result<(), String> {

@@ -1,0 +1,519 @@
+//! Semantic comparison of two traces of the same program: the first
+//! instructions whose address, encoding, outcome, register results or memory
+//! accesses differ.
+//!
+//! The traces may come from different tools (an RTL simulation against a
+//! model), so nothing textual is compared: each trace goes through its own
+//! parser and [`Engine`], and instruction `n` of one is compared with
+//! instruction `n` of the other. Tools differ in what they report, not only
+//! in how: one writes `cpsr` after every compare even when unchanged,
+//! another only when it changes; one shows a 16-byte `LD` diagram where
+//! another shows two `MR8` lines. So registers and memory are compared as
+//! *state*: after each instruction, every register byte and memory byte that
+//! either trace wrote since the previous instruction must hold the same value
+//! in both (where both know it). Reads are compared byte by byte where both
+//! traces report them. Timestamps are never compared, and neither is how a
+//! tool labels a not-taken conditional instruction (Fast Models writes `IS`
+//! for a conditional branch not taken, ES-style traces do not): what it did
+//! shows in the next instruction's address and in registers and memory.
+
+use std::collections::{BTreeMap, HashMap, VecDeque};
+
+use crate::engine::{Engine, EngineOptions, Node, Observer, INVALID_PC};
+use crate::lines::LineReader;
+use crate::parse::{Effect, MemDirection, ParseOptions, Parser, RecordKind};
+use crate::report::run::UnparsedLines;
+use crate::source::{SourceError, TraceSource};
+use crate::state::regfile::{self, RegFile};
+
+/// One instruction of one trace, as a divergence report shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// 1-based line of the instruction.
+    pub line: u64,
+    pub time: u64,
+    /// Thumb bit set for Thumb.
+    pub pc: u64,
+    /// Encoding width in bits (16 or 32) and value; width 0 without one.
+    pub width: u8,
+    pub encoding: u64,
+    pub effect: Effect,
+    pub disassembly: String,
+}
+
+/// One way two instructions differ.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Difference {
+    Pc,
+    Encoding,
+    /// Register bytes at this offset of the register file (see
+    /// [`regfile::location`]) after the instruction; `None` for unknown.
+    Register {
+        name: String,
+        a: Vec<Option<u8>>,
+        b: Vec<Option<u8>>,
+    },
+    /// Memory after the instruction, from `addr`, for bytes either wrote.
+    Memory {
+        addr: u64,
+        a: Vec<Option<u8>>,
+        b: Vec<Option<u8>>,
+    },
+    /// Bytes the instruction read, from `addr`.
+    Read {
+        addr: u64,
+        a: Vec<u8>,
+        b: Vec<u8>,
+    },
+    /// One trace has no instruction `n`: it ended.
+    Ended,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Divergence {
+    /// 0-based instruction number (the same in both traces).
+    pub instruction: u64,
+    pub a: Option<Step>,
+    pub b: Option<Step>,
+    pub differences: Vec<Difference>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DiffReport {
+    /// Instructions compared (pairs; the longer trace's extra ones count once
+    /// as the `Ended` divergence).
+    pub compared: u64,
+    pub divergences: Vec<Divergence>,
+    pub unparsed_a: UnparsedLines,
+    pub unparsed_b: UnparsedLines,
+}
+
+/// What one instruction (with the nodes without one before it) did.
+#[derive(Debug, Default)]
+struct Digest {
+    step: Option<Step>,
+    /// Register-file offsets written, with the bytes and known flags.
+    regs: Vec<(usize, u8, bool)>,
+    /// Memory bytes written (`None`: made unknown).
+    mem: Vec<(u64, Option<u8>)>,
+    /// Memory bytes read, as the trace reported them.
+    reads: BTreeMap<u64, u8>,
+}
+
+/// Collects what the engine reports, digest by digest.
+#[derive(Default)]
+struct Collector {
+    open: Digest,
+    done: VecDeque<Digest>,
+    /// Instructions and reads parsed but not yet assigned to a node, by line.
+    pending_steps: VecDeque<Step>,
+    pending_reads: VecDeque<(u64, u64, u8)>,
+}
+
+/// Memory made unknown in one go beyond this (a semihosting call may make
+/// all of memory unknown) is not compared byte by byte.
+const MAX_UNKNOWN_SPAN: u64 = 4096;
+
+impl Observer for Collector {
+    fn node(&mut self, node: &Node, _engine: &Engine) {
+        let end = node.first_line + node.lines;
+        while self.pending_reads.front().is_some_and(|r| r.0 < end) {
+            let (_, addr, byte) = self.pending_reads.pop_front().expect("checked");
+            self.open.reads.insert(addr, byte);
+        }
+        let mut step = None;
+        while self.pending_steps.front().is_some_and(|s| s.line < end) {
+            step = self.pending_steps.pop_front();
+        }
+        if node.pc == INVALID_PC {
+            // No instruction: its effects go with the next instruction's.
+            return;
+        }
+        let mut digest = std::mem::take(&mut self.open);
+        digest.step = step.map(|mut s| {
+            s.pc = node.pc;
+            s
+        });
+        if digest.step.is_some() {
+            self.done.push_back(digest);
+        }
+    }
+
+    fn reg_write(&mut self, _node: u64, offset: usize, bytes: &[u8], known: &[u8]) {
+        for (i, (&b, &k)) in bytes.iter().zip(known).enumerate() {
+            // The execution-state flags are the indexer's, not a register.
+            if k != 0 && offset + i < regfile::IFLAGS {
+                self.open.regs.push((offset + i, b, true));
+            }
+        }
+    }
+
+    fn mem_write(&mut self, _node: u64, addr: u64, bytes: &[u8]) {
+        for (i, &b) in bytes.iter().enumerate() {
+            self.open.mem.push((addr.wrapping_add(i as u64), Some(b)));
+        }
+    }
+
+    fn mem_unknown(&mut self, _node: u64, addr: u64, len: u64) {
+        for i in 0..len.min(MAX_UNKNOWN_SPAN) {
+            self.open.mem.push((addr.wrapping_add(i), None));
+        }
+    }
+}
+
+/// One trace, read instruction by instruction.
+struct Side<S: TraceSource> {
+    reader: LineReader<S>,
+    parser: Parser,
+    engine: Engine,
+    collector: Collector,
+    total: u64,
+    next_line: u64,
+    finished: bool,
+    unparsed: UnparsedLines,
+    /// State after the instructions compared so far.
+    regs: RegFile,
+    mem: HashMap<u64, Option<u8>>,
+    aarch64: bool,
+}
+
+impl<S: TraceSource> Side<S> {
+    fn open(mut source: S, parse: ParseOptions) -> Result<Self, SourceError> {
+        let total = source.len();
+        let sample = crate::source::read_sample(&mut source)?;
+        Ok(Side {
+            parser: Parser::for_sample(parse, &sample),
+            engine: Engine::new(EngineOptions {
+                big_endian: parse.big_endian,
+                debug_calls: false,
+            }),
+            reader: LineReader::new(source),
+            collector: Collector::default(),
+            total,
+            next_line: 1,
+            finished: false,
+            unparsed: UnparsedLines::default(),
+            regs: RegFile::default(),
+            mem: HashMap::new(),
+            aarch64: false,
+        })
+    }
+
+    /// The next instruction's digest, `None` at the end of the trace.
+    fn next(&mut self) -> Result<Option<Digest>, SourceError> {
+        loop {
+            if let Some(d) = self.collector.done.pop_front() {
+                self.apply(&d);
+                return Ok(Some(d));
+            }
+            if self.finished {
+                return Ok(None);
+            }
+            let Some(line) = self.reader.next_line()? else {
+                self.engine
+                    .finish(self.total, self.next_line, &mut self.collector);
+                self.finished = true;
+                continue;
+            };
+            let rec = self.parser.parse_line(line.text);
+            match &rec.kind {
+                RecordKind::Instruction(ins) => {
+                    self.collector.pending_steps.push_back(Step {
+                        line: line.number,
+                        time: rec.time,
+                        pc: ins.pc,
+                        width: ins.width,
+                        encoding: ins.encoding,
+                        effect: ins.effect,
+                        disassembly: String::from_utf8_lossy(ins.disassembly.trim_ascii())
+                            .into_owned(),
+                    });
+                }
+                RecordKind::Memory(m) if m.direction == MemDirection::Read => {
+                    for i in 0..m.bytes.len() {
+                        if m.accessed[i] != 0 && m.known[i] != 0 {
+                            let addr = m.addr.wrapping_add(i as u64);
+                            self.collector
+                                .pending_reads
+                                .push_back((line.number, addr, m.bytes[i]));
+                        }
+                    }
+                }
+                RecordKind::Unparsed(u) => {
+                    self.unparsed.count += 1;
+                    if self.unparsed.first.len() < 5 {
+                        self.unparsed.first.push((line.number, u.reason));
+                    }
+                }
+                _ => {}
+            }
+            self.engine.feed(&line, &rec, &mut self.collector);
+            self.next_line = line.number + 1;
+        }
+    }
+
+    fn apply(&mut self, d: &Digest) {
+        for &(offset, byte, _) in &d.regs {
+            self.regs.write(offset, &[byte], &[1]);
+        }
+        for &(addr, byte) in &d.mem {
+            self.mem.insert(addr, byte);
+        }
+        self.aarch64 = self.engine.aarch64_used();
+    }
+
+    fn reg_byte(&self, offset: usize) -> Option<u8> {
+        (self.regs.known[offset] != 0).then(|| self.regs.bytes[offset])
+    }
+
+    fn mem_byte(&self, addr: u64) -> Option<u8> {
+        self.mem.get(&addr).copied().flatten()
+    }
+}
+
+/// Compares two traces; stops after `max` divergences (at least one).
+pub fn diff<A: TraceSource, B: TraceSource>(
+    a: A,
+    parse_a: ParseOptions,
+    b: B,
+    parse_b: ParseOptions,
+    max: usize,
+) -> Result<DiffReport, SourceError> {
+    let mut a = Side::open(a, parse_a)?;
+    let mut b = Side::open(b, parse_b)?;
+    let mut report = DiffReport::default();
+    let max = max.max(1);
+    let mut n = 0u64;
+    loop {
+        let (da, db) = (a.next()?, b.next()?);
+        if da.is_none() && db.is_none() {
+            break;
+        }
+        let (da, db) = match (da, db) {
+            (Some(da), Some(db)) => (da, db),
+            (da, db) => {
+                report.divergences.push(Divergence {
+                    instruction: n,
+                    a: da.and_then(|d| d.step),
+                    b: db.and_then(|d| d.step),
+                    differences: vec![Difference::Ended],
+                });
+                break;
+            }
+        };
+        report.compared += 1;
+        let differences = compare(&a, &da, &b, &db);
+        if !differences.is_empty() {
+            report.divergences.push(Divergence {
+                instruction: n,
+                a: da.step,
+                b: db.step,
+                differences,
+            });
+            if report.divergences.len() >= max {
+                break;
+            }
+        }
+        n += 1;
+    }
+    report.unparsed_a = a.unparsed;
+    report.unparsed_b = b.unparsed;
+    Ok(report)
+}
+
+fn compare<A: TraceSource, B: TraceSource>(
+    a: &Side<A>,
+    da: &Digest,
+    b: &Side<B>,
+    db: &Digest,
+) -> Vec<Difference> {
+    let mut out = Vec::new();
+    let (Some(sa), Some(sb)) = (&da.step, &db.step) else {
+        return out;
+    };
+    if sa.pc != sb.pc {
+        out.push(Difference::Pc);
+    }
+    if sa.width != 0 && sb.width != 0 && (sa.width, sa.encoding) != (sb.width, sb.encoding) {
+        out.push(Difference::Encoding);
+    }
+    // Registers: every byte either wrote, in whole registers as named.
+    let mut offsets: Vec<usize> = da.regs.iter().chain(&db.regs).map(|r| r.0).collect();
+    offsets.sort_unstable();
+    offsets.dedup();
+    let mut reported = Vec::new();
+    for &o in &offsets {
+        let (x, y) = (a.reg_byte(o), b.reg_byte(o));
+        if x.is_some() && y.is_some() && x != y {
+            let (start, len, name) = register_at(o, a.aarch64 || b.aarch64);
+            if reported.contains(&start) {
+                continue;
+            }
+            reported.push(start);
+            out.push(Difference::Register {
+                name,
+                a: (start..start + len).rev().map(|i| a.reg_byte(i)).collect(),
+                b: (start..start + len).rev().map(|i| b.reg_byte(i)).collect(),
+            });
+        }
+    }
+    // Memory: bytes either wrote, as runs of differing bytes.
+    let mut addrs: Vec<u64> = da.mem.iter().chain(&db.mem).map(|m| m.0).collect();
+    addrs.sort_unstable();
+    addrs.dedup();
+    let differing: Vec<u64> = addrs
+        .into_iter()
+        .filter(|&addr| {
+            let (x, y) = (a.mem_byte(addr), b.mem_byte(addr));
+            x.is_some() && y.is_some() && x != y
+        })
+        .collect();
+    for run in runs(&differing) {
+        out.push(Difference::Memory {
+            addr: run.0,
+            a: (run.0..run.0 + run.1).map(|x| a.mem_byte(x)).collect(),
+            b: (run.0..run.0 + run.1).map(|x| b.mem_byte(x)).collect(),
+        });
+    }
+    // Reads both traces reported.
+    let differing: Vec<u64> = da
+        .reads
+        .iter()
+        .filter(|(addr, v)| db.reads.get(addr).is_some_and(|w| w != *v))
+        .map(|(&addr, _)| addr)
+        .collect();
+    for run in runs(&differing) {
+        out.push(Difference::Read {
+            addr: run.0,
+            a: (run.0..run.0 + run.1).map(|x| da.reads[&x]).collect(),
+            b: (run.0..run.0 + run.1).map(|x| db.reads[&x]).collect(),
+        });
+    }
+    out
+}
+
+/// Consecutive addresses grouped as (start, length).
+fn runs(addrs: &[u64]) -> Vec<(u64, u64)> {
+    let mut out: Vec<(u64, u64)> = Vec::new();
+    for &a in addrs {
+        match out.last_mut() {
+            Some((s, l)) if s.wrapping_add(*l) == a => *l += 1,
+            _ => out.push((a, 1)),
+        }
+    }
+    out
+}
+
+/// The register holding a register-file byte: its first byte, size and
+/// name (`x3`, `sp`, `q1`, `psr`).
+fn register_at(offset: usize, aarch64: bool) -> (usize, usize, String) {
+    use regfile::*;
+    let core = if aarch64 { ("x", 8) } else { ("r", 4) };
+    if offset < XSP {
+        let i = offset / 8;
+        return (8 * i, core.1, format!("{}{i}", core.0));
+    }
+    if offset < Z_BASE {
+        return (XSP, core.1, "sp".into());
+    }
+    if offset < P_BASE {
+        let i = (offset - Z_BASE) / Z_STRIDE;
+        let start = Z_BASE + Z_STRIDE * i;
+        return if offset - start < 16 {
+            (start, 16, format!("q{i}"))
+        } else {
+            (start, Z_STRIDE, format!("z{i}"))
+        };
+    }
+    if offset < PSR {
+        let i = (offset - P_BASE) / P_STRIDE;
+        return (P_BASE + P_STRIDE * i, P_STRIDE, format!("p{i}"));
+    }
+    let names = ["psr", "fpscr", "fpcr", "fpsr", "vpr"];
+    let i = (offset - PSR) / 4;
+    (PSR + 4 * i, 4, names.get(i).unwrap_or(&"?").to_string())
+}
+
+/// Bytes, most significant first, `??` for unknown ones.
+pub fn hex(bytes: &[Option<u8>]) -> String {
+    bytes
+        .iter()
+        .map(|b| b.map_or_else(|| "??".to_string(), |b| format!("{b:02x}")))
+        .collect()
+}
+
+impl std::fmt::Display for Step {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "line {} time {} pc 0x{:x}",
+            self.line, self.time, self.pc
+        )?;
+        if self.width != 0 {
+            let digits = usize::from(self.width / 4);
+            write!(f, " {:0digits$x}", self.encoding)?;
+        }
+        match self.effect {
+            Effect::Executed => {}
+            Effect::CondFail => f.write_str(" (condition failed)")?,
+            Effect::FetchFail => f.write_str(" (fetch failed)")?,
+        }
+        if !self.disassembly.is_empty() {
+            write!(f, " {}", self.disassembly)?;
+        }
+        Ok(())
+    }
+}
+
+/// The report as `tarmac-lens diff` prints it.
+pub fn render(report: &DiffReport, name_a: &str, name_b: &str) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    for d in &report.divergences {
+        let _ = writeln!(out, "divergence at instruction {}:", d.instruction + 1);
+        for (name, step) in [(name_a, &d.a), (name_b, &d.b)] {
+            match step {
+                Some(s) => {
+                    let _ = writeln!(out, "  {name}: {s}");
+                }
+                None => {
+                    let _ = writeln!(out, "  {name}: (trace ended)");
+                }
+            }
+        }
+        for diff in &d.differences {
+            let _ = match diff {
+                Difference::Pc => writeln!(out, "  pc differs"),
+                Difference::Encoding => writeln!(out, "  encoding differs"),
+                Difference::Register { name, a, b } => {
+                    writeln!(out, "  {name}: {} vs {}", hex(a), hex(b))
+                }
+                Difference::Memory { addr, a, b } => writeln!(
+                    out,
+                    "  memory 0x{addr:x} (written): {} vs {}",
+                    hex(a),
+                    hex(b)
+                ),
+                Difference::Read { addr, a, b } => {
+                    let some = |v: &Vec<u8>| v.iter().map(|&x| Some(x)).collect::<Vec<_>>();
+                    writeln!(
+                        out,
+                        "  memory 0x{addr:x} (read): {} vs {}",
+                        hex(&some(a)),
+                        hex(&some(b))
+                    )
+                }
+                Difference::Ended => writeln!(
+                    out,
+                    "  {} ends after {} instructions",
+                    if d.a.is_none() { name_a } else { name_b },
+                    d.instruction
+                ),
+            };
+        }
+    }
+    if report.divergences.is_empty() {
+        let _ = writeln!(out, "no divergence in {} instructions", report.compared);
+    }
+    out
+}
