@@ -17,6 +17,7 @@ pub mod index;
 pub mod lines;
 pub mod parse;
 pub mod report;
+pub mod search;
 pub mod source;
 pub mod state;
 pub mod stats;

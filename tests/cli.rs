@@ -242,3 +242,71 @@ fn diff_prints_the_first_divergence_or_says_there_is_none() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/trace"));
 }
+
+#[test]
+fn search_prints_matching_lines_counts_and_refuses_bad_patterns() {
+    let trace = data("ttu/quicksort.tarmac");
+    let text = std::fs::read_to_string(&trace).unwrap();
+    let out = bin()
+        .args(["search"])
+        .arg(&trace)
+        .arg("BL ")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    // Exactly grep -n's answer.
+    let want: String = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| l.contains("BL "))
+        .map(|(i, l)| format!("{}:{}\n", i + 1, l))
+        .collect();
+    assert!(!want.is_empty());
+    assert_eq!(String::from_utf8_lossy(&out.stdout), want);
+
+    let out = bin()
+        .args(["search", "-c", "-E", "-i", "--kind", "instructions"])
+        .arg(&trace)
+        .arg(r"\bbl\s")
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        want.lines().count().to_string()
+    );
+
+    let out = bin()
+        .args([
+            "search",
+            "-m",
+            "1",
+            "--kind",
+            "registers",
+            "--lines",
+            "150..200",
+        ])
+        .arg(&trace)
+        .arg("X0")
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "158:1 clk R X0 0000000000100000\n"
+    );
+
+    let out = bin()
+        .args(["search", "-E"])
+        .arg(&trace)
+        .arg("(")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("bad regular expression"));
+    let out = bin()
+        .args(["search", "--kind", "nonsense"])
+        .arg(&trace)
+        .arg("x")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -120,6 +120,32 @@ enum Command {
         #[arg(long, value_name = "N", default_value_t = 10)]
         max: usize,
     },
+    /// Lines matching a text or regular expression, as `LINE:TEXT`.
+    Search {
+        #[command(flatten)]
+        common: Common,
+        /// Text to find (a regular expression with --regex).
+        #[arg(value_name = "PATTERN")]
+        pattern: String,
+        /// PATTERN is a regular expression.
+        #[arg(short = 'E', long)]
+        regex: bool,
+        /// Ignore case.
+        #[arg(short = 'i', long)]
+        ignore_case: bool,
+        /// Only lines of this kind: instructions, registers, memory, events (repeatable).
+        #[arg(long = "kind", value_name = "KIND", value_parser = parse_kind)]
+        kinds: Vec<tarmac_lens::search::KindFilter>,
+        /// Only lines FIRST..LAST (1-based, inclusive).
+        #[arg(long, value_name = "FIRST..LAST", value_parser = parse_line_range)]
+        lines: Option<(u64, u64)>,
+        /// Print only the number of matching lines.
+        #[arg(short = 'c', long)]
+        count: bool,
+        /// Stop after N matching lines.
+        #[arg(short = 'm', long = "max-count", value_name = "N")]
+        max: Option<u64>,
+    },
     /// Count records per kind, list unparsed lines, and measure throughput.
     Stats {
         #[command(flatten)]
@@ -142,6 +168,7 @@ impl Command {
             | Command::Vcd { common, .. }
             | Command::Truncate { common, .. }
             | Command::Diff { common, .. }
+            | Command::Search { common, .. }
             | Command::Stats { common, .. } => Some(common),
         }
     }
@@ -209,6 +236,23 @@ fn parse_c_integer(s: &str) -> Result<i64, String> {
     .map_err(|_| format!("'{}' is not an integer", s))?;
     let v = v as i64;
     Ok(if neg { v.wrapping_neg() } else { v })
+}
+
+fn parse_kind(s: &str) -> Result<tarmac_lens::search::KindFilter, String> {
+    tarmac_lens::search::KindFilter::from_name(s)
+        .ok_or_else(|| format!("unknown kind '{s}' (instructions, registers, memory, events)"))
+}
+
+fn parse_line_range(s: &str) -> Result<(u64, u64), String> {
+    let bad = || format!("'{s}' is not a line range such as 100..200");
+    let (a, b) = s.split_once("..").ok_or_else(bad)?;
+    let a = a.trim().parse().map_err(|_| bad())?;
+    let b = if b.trim().is_empty() {
+        u64::MAX
+    } else {
+        b.trim().parse().map_err(|_| bad())?
+    };
+    Ok((a, b))
 }
 
 fn parse_dialect(s: &str) -> Result<Dialect, String> {
@@ -315,6 +359,27 @@ pub fn run() -> i32 {
         ),
         Command::Truncate { common, output } => reports::cmd_truncate(&common, output.as_deref()),
         Command::Diff { common, other, max } => cmd_diff(&common, &other, max),
+        Command::Search {
+            common,
+            pattern,
+            regex,
+            ignore_case,
+            kinds,
+            lines,
+            count,
+            max,
+        } => cmd_search(
+            &common,
+            &tarmac_lens::search::SearchSpec {
+                pattern,
+                regex,
+                ignore_case,
+                kinds,
+                lines,
+            },
+            count,
+            max,
+        ),
     };
     match result {
         Ok(()) => 0,
@@ -348,6 +413,68 @@ fn cmd_diff(common: &Common, other: &Path, max: usize) -> Result<(), String> {
     std::io::stdout()
         .write_all(text.as_bytes())
         .map_err(|e| e.to_string())
+}
+
+fn cmd_search(
+    common: &Common,
+    spec: &tarmac_lens::search::SearchSpec,
+    count_only: bool,
+    max: Option<u64>,
+) -> Result<(), String> {
+    let mut source = common.open()?;
+    let sample = tarmac_lens::source::read_sample(&mut source).map_err(|e| e.to_string())?;
+    let mut search =
+        tarmac_lens::search::Search::new(spec, source.len(), &sample, common.parse_options())
+            .map_err(|e| e.to_string())?;
+    // Matching lines are printed from their offsets, read again: the search
+    // hands out positions, not text.
+    let mut reader = FileSource::open(&common.trace).map_err(|e| e.to_string())?;
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut found = 0u64;
+    let mut failed = None;
+    let limit = max.unwrap_or(u64::MAX);
+    while found < limit {
+        let progress = search
+            .step(&mut source, 64 << 20, |hit| {
+                if found >= limit || failed.is_some() {
+                    return;
+                }
+                found += 1;
+                if count_only {
+                    return;
+                }
+                let mut text = Vec::new();
+                let mut lines = tarmac_lens::lines::LineBuffer::new(
+                    hit.offset,
+                    reader.len(),
+                    hit.line,
+                    64 << 10,
+                );
+                match lines.next_line(&mut reader) {
+                    Ok(Some(l)) => text.extend_from_slice(l.text),
+                    Ok(None) => {}
+                    Err(e) => failed = Some(e.to_string()),
+                }
+                let r = write!(out, "{}:", hit.line)
+                    .and_then(|_| out.write_all(&text))
+                    .and_then(|_| out.write_all(b"\n"));
+                if let Err(e) = r {
+                    failed = Some(e.to_string());
+                }
+            })
+            .map_err(|e| e.to_string())?;
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        if progress.complete {
+            break;
+        }
+    }
+    if count_only {
+        writeln!(out, "{found}").map_err(|e| e.to_string())?;
+    }
+    out.flush().map_err(|e| e.to_string())
 }
 
 fn cmd_dump(common: &Common, output: Option<&Path>) -> Result<(), String> {
