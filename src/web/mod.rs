@@ -5,6 +5,7 @@
 //! worker. Worker side: [`worker::start_worker`] answers [`protocol`]
 //! messages, reading the dropped file through [`blob_source::BlobSource`].
 
+pub mod assets;
 pub mod blob_source;
 pub mod client;
 pub mod components;

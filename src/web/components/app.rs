@@ -8,8 +8,8 @@ use wasm_bindgen_futures::JsFuture;
 use yew::prelude::*;
 
 use super::{
-    Browser, CountsTable, DropZone, ElfLoader, ErrorBanner, FileSummary, ProgressBar, Session,
-    UnparsedList,
+    use_document_title, Browser, CountsTable, DemoButton, DropZone, ElfLoader, ErrorBanner,
+    FileSummary, ProgressBar, Session, UnparsedList,
 };
 use crate::browse::protocol::Progress;
 use crate::stats::Stats;
@@ -189,6 +189,7 @@ pub fn app() -> Html {
     // An ELF image dropped before its trace is open waits here.
     let pending_elf = use_mut_ref(|| None::<(web_sys::File, i64)>);
     let job_counter = use_mut_ref(|| 0u32);
+    use_document_title(state.file.as_ref().map(|f| f.name.clone()));
     // Start a worker before any file is dropped: loading its wasm takes
     // tens of milliseconds the first screenful should not wait for.
     use_effect_with((), |_| TraceClient::prewarm());
@@ -295,7 +296,10 @@ pub fn app() -> Html {
                     { "Arm CPU execution traces, read in your browser. Nothing is uploaded." }
                 </p>
             </header>
-            <DropZone on_file={on_file} busy={busy || open} compact={state.file.is_some()} />
+            <DropZone on_file={on_file.clone()} busy={busy || open} compact={state.file.is_some()} />
+            if state.file.is_none() {
+                <DemoButton on_file={on_file} />
+            }
             if open {
                 <ElfLoader on_elf={on_elf} symbols={state.elf_symbols} />
             }
