@@ -3,7 +3,9 @@
 // page must show what the trace text says.
 
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 
+import { CLI } from './harness.mjs';
 import { blockEnd, readTrace, registersAt } from './trace_text.mjs';
 
 /** Records uncaught errors and console errors; `check()` asserts there were none. */
@@ -60,4 +62,39 @@ export async function checkRegisters(page, traceFile, picks = [30, 200]) {
   }
   assert.ok(compared > 20, `only ${compared} register values compared`);
   return compared;
+}
+
+/**
+ * The first call made inside the outermost function, from the native CLI's
+ * call tree with the ELF's symbols: { callLine, entryLine, name }.
+ */
+export function firstCall(traceFile, elfFile) {
+  const tree = execFileSync(CLI, ['calltree', `--image=${elfFile}`, traceFile], { encoding: 'utf8' }).split('\n');
+  for (let i = 0; i + 1 < tree.length; i++) {
+    const call = /^\s+- t:\d+ l:(\d+) /.exec(tree[i]);
+    const entry = /^\s+o t:\d+ l:(\d+) .* : (\S+)$/.exec(tree[i + 1]);
+    if (call && entry) return { callLine: Number(call[1]), entryLine: Number(entry[1]), name: entry[2] };
+  }
+  throw new Error(`no call in the call tree of ${traceFile}`);
+}
+
+/** Folds the call `call` (see firstCall) from its entry: one row, named after the callee. */
+export async function checkFoldNamed(page, call) {
+  await page.waitForSelector('[data-testid=elf-symbols]');
+  await page.focus('[data-testid=browser]');
+  await page.keyboard.press('l');
+  await page.waitForSelector('[data-testid=prompt-input]');
+  await page.fill('[data-testid=prompt-input]', String(call.entryLine));
+  await page.press('[data-testid=prompt-input]', 'Enter');
+  const atLine = (line) =>
+    page.waitForFunction((line) => document.querySelector('.trace-row.current')?.dataset.line === String(line), line, {
+      timeout: 10_000,
+    });
+  await atLine(call.entryLine);
+  await page.keyboard.press('-');
+  // The position was inside the call, so it moves to the call instruction.
+  await atLine(call.callLine);
+  await page.waitForSelector('[data-testid=fold-row]');
+  const folds = await page.locator('[data-testid=fold-row]').evaluateAll((rows) => rows.map((r) => r.dataset.function));
+  assert.deepEqual(folds, [call.name]);
 }
