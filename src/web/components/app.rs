@@ -320,13 +320,15 @@ pub fn app() -> Html {
                 </nav>
                 // Both tabs stay mounted: the browser keeps its position and
                 // the summary its content while hidden.
-                <div data-testid="browse-panel" hidden={state.tab != Tab::Browse}>
+                <div data-testid="browse-panel" role="tabpanel" aria-label="Browse" hidden={state.tab != Tab::Browse}>
                     if let Some(session) = state.session.clone().filter(|_| open) {
                         <Browser session={session} progress={state.progress.clone()} elf_symbols={state.elf_symbols} />
                     }
                 </div>
                 <div
                     data-testid="summary-panel"
+                    role="tabpanel"
+                    aria-label="Summary"
                     hidden={state.tab != Tab::Summary}
                     style={if state.tab == Tab::Summary { "display:flex;flex-direction:column;gap:1rem;" } else { "display:none;" }}
                 >

@@ -188,6 +188,8 @@ pub fn trace_pane(props: &TracePaneProps) -> Html {
         <div
             class={classes!("trace-pane", "pane", props.focused.then_some("focused"))}
             data-testid="trace-pane"
+            role="listbox"
+            aria-label="Trace lines"
             data-view={props.view.to_string()}
             data-rows={props.total_rows.to_string()}
             data-top={props.top.to_string()}

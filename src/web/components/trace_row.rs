@@ -126,6 +126,8 @@ pub fn trace_row(props: &TraceRowProps) -> Html {
             html! {
                 <div
                     class={classes!("trace-row", current.then_some("current"), props.marker_after.then_some("marker"), props.annotated.then_some("annotated"))}
+                    role="option"
+                    aria-selected={current.to_string()}
                     data-row-line={line.to_string()}
                     data-line={current.then(|| line.to_string())}
                     data-time={props.current_time.map(|t| t.to_string())}
@@ -156,6 +158,8 @@ pub fn trace_row(props: &TraceRowProps) -> Html {
                 <div
                     class={classes!("trace-row", "fold-row", props.marker_after.then_some("marker"))}
                     data-testid="fold-row"
+                    role="option"
+                    aria-selected="false"
                     data-function={callee.clone()}
                     title="Click to unfold"
                     style={format!("{style}cursor:pointer;")}

@@ -693,6 +693,8 @@ impl Browser {
                 class={classes!("view", focused.then_some("focused"))}
                 data-testid="view"
                 data-view={id.to_string()}
+                role="region"
+                aria-label={format!("View #{}", id + 1)}
                 key={id}
                 style="flex:1 1 0;min-width:0;display:flex;flex-direction:column;"
             >
@@ -785,6 +787,8 @@ impl Browser {
                 data-testid={p.testid()}
                 data-pane={id.to_string()}
                 key={id}
+                role="region"
+                aria-label={p.title()}
                 onmousedown={link.callback(move |_: MouseEvent| Msg::Focus(Focus::Pane(id)))}
                 style="flex:0 1 auto;min-width:16rem;"
             >
