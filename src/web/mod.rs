@@ -11,6 +11,7 @@ pub mod client;
 pub mod components;
 pub mod format;
 pub mod hash;
+pub mod i18n;
 pub mod keys;
 pub mod panic_hook;
 pub mod protocol;

@@ -74,15 +74,17 @@ export async function serveDist({ dist = DIST, base = '/', log = null } = {}) {
  * Headless Chromium with a throw-away profile; resolves to { context, close }.
  * The page's service worker (offline copy) is blocked unless
  * `serviceWorkers: 'allow'`: served from its cache, requests would escape
- * the tests' routes.
+ * the tests' routes. The locale is English unless `locale` says otherwise.
  */
-export async function launchBrowser({ serviceWorkers = 'block', ...options } = {}) {
+export async function launchBrowser({ serviceWorkers = 'block', locale = 'en-US', ...options } = {}) {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'tarmac-lens-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     headless: true,
     viewport: { width: 1100, height: 900 },
     serviceWorkers,
+    // The page speaks the browser's language: tests choose it.
+    locale,
     ...options,
     args: [
       '--no-sandbox',

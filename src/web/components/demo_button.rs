@@ -6,6 +6,7 @@ use wasm_bindgen_futures::JsFuture;
 use yew::prelude::*;
 
 use crate::web::assets;
+use crate::web::i18n::{t, tf, use_lang};
 
 /// The demo's files: asset key (see `assets`), URL beside the page, name shown.
 const FILES: [(&str, &str, &str); 2] = [
@@ -29,17 +30,20 @@ pub struct DemoButtonProps {
 
 async fn fetch_file(url: &str, name: &str) -> Result<web_sys::File, String> {
     let window = web_sys::window().ok_or("no window")?;
-    let failed = |e: wasm_bindgen::JsValue| format!("cannot load the demo file {url}: {e:?}");
+    let failed = |e: wasm_bindgen::JsValue| {
+        tf(
+            "cannot load the demo file {}: {}",
+            &[&url, &format!("{e:?}")],
+        )
+    };
     let response: web_sys::Response = JsFuture::from(window.fetch_with_str(url))
         .await
         .map_err(failed)?
         .dyn_into()
         .map_err(failed)?;
     if !response.ok() {
-        return Err(format!(
-            "cannot load the demo file {url}: HTTP {}",
-            response.status()
-        ));
+        let status = format!("HTTP {}", response.status());
+        return Err(tf("cannot load the demo file {}: {}", &[&url, &status]));
     }
     let blob = JsFuture::from(response.blob().map_err(failed)?)
         .await
@@ -49,6 +53,7 @@ async fn fetch_file(url: &str, name: &str) -> Result<web_sys::File, String> {
 
 #[function_component(DemoButton)]
 pub fn demo_button(props: &DemoButtonProps) -> Html {
+    use_lang();
     let error = use_state_eq(|| None::<String>);
     let loading = use_state_eq(|| false);
     let onclick = {
@@ -80,9 +85,9 @@ pub fn demo_button(props: &DemoButtonProps) -> Html {
     html! {
         <div class="demo" style="display:flex;gap:0.6rem;align-items:center;flex-wrap:wrap;">
             <button data-testid="demo-button" class="demo-button" onclick={onclick} disabled={*loading}>
-                { "Try the demo" }
+                { t("Try the demo") }
             </button>
-            <span class="hint">{ "a 550 KB trace of a recursive program, with its symbols" }</span>
+            <span class="hint">{ t("a 550 KB trace of a recursive program, with its symbols") }</span>
             if let Some(message) = &*error {
                 <span role="alert" data-testid="demo-error" class="error">{ message.clone() }</span>
             }

@@ -4,6 +4,8 @@
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
+use crate::web::i18n::{t, use_lang};
+
 use crate::browse::protocol::NodeView;
 
 #[derive(Properties, PartialEq)]
@@ -24,6 +26,7 @@ pub struct PaneHeaderProps {
 
 #[function_component(PaneHeader)]
 pub fn pane_header(props: &PaneHeaderProps) -> Html {
+    use_lang();
     let onchange = {
         let cb = props.on_view.clone();
         Callback::from(move |e: Event| {
@@ -45,10 +48,10 @@ pub fn pane_header(props: &PaneHeaderProps) -> Html {
                     { format!("🔒 line {} t {}", lock.first_line, lock.time) }
                 </button>
             } else {
-                <button class="lock" data-testid="pane-lock-here" title="Keep showing this position (Ctrl-L)" onclick={lock}>{ "lock" }</button>
+                <button class="lock" data-testid="pane-lock-here" title="Keep showing this position (Ctrl-L)" onclick={lock}>{ t("lock") }</button>
             }
-            <label title="The trace view this pane follows">
-                { "view " }
+            <label title={t("The trace view this pane follows")}>
+                { t("view ") }
                 <select data-testid="pane-view" {onchange}>
                     { for props.views.iter().map(|v| html! {
                         <option value={v.to_string()} selected={*v == props.view}>{ format!("#{}", v + 1) }</option>

@@ -6,6 +6,8 @@ use std::rc::Rc;
 use web_sys::{Element, WheelEvent};
 use yew::prelude::*;
 
+use crate::web::i18n::{t, use_lang};
+
 use super::trace_row::TraceRow;
 use crate::browse::protocol::{NodeId, NodeView, Row, RowsReply};
 use crate::web::view_state::{Scroll, ROW_PX};
@@ -54,6 +56,7 @@ pub fn marker_index(rows: &[Row], cursor: NodeId) -> Option<usize> {
 
 #[function_component(TracePane)]
 pub fn trace_pane(props: &TracePaneProps) -> Html {
+    use_lang();
     let scroller = use_node_ref();
     let viewport_px = use_state_eq(|| 0.0f64);
     let scroll_top = use_state_eq(|| 0.0f64);
@@ -189,7 +192,7 @@ pub fn trace_pane(props: &TracePaneProps) -> Html {
             class={classes!("trace-pane", "pane", props.focused.then_some("focused"))}
             data-testid="trace-pane"
             role="listbox"
-            aria-label="Trace lines"
+            aria-label={t("Trace lines")}
             data-view={props.view.to_string()}
             data-rows={props.total_rows.to_string()}
             data-top={props.top.to_string()}

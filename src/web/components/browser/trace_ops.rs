@@ -7,6 +7,7 @@ use yew::prelude::*;
 use super::{Browser, Focus, Menu, MenuAction, Msg, TraceView};
 use crate::browse::protocol::{FoldOp, Locate, NodeId, Query, Reply, Row, WriteTarget};
 use crate::web::hash;
+use crate::web::i18n::t;
 use crate::web::keys::Command;
 use crate::web::view_state::{Scroll, ROW_PX};
 
@@ -148,7 +149,7 @@ impl Browser {
         let node = match reply {
             Reply::Node(Some(node)) => node,
             Reply::Node(None) => {
-                self.status = Some("Not found.".into());
+                self.status = Some(t("Not found.").into());
                 return;
             }
             Reply::Error(e) => {
@@ -317,7 +318,7 @@ impl Browser {
                 (Some(pc), Some(node)) => {
                     self.move_to(ctx, view, Query::FindPc { node, pc, forward }, true)
                 }
-                _ => self.status = Some("No PC searched for yet (p or P).".into()),
+                _ => self.status = Some(t("No PC searched for yet (p or P).").into()),
             },
             Command::Annotate => {
                 let Some(node) = node else { return };
@@ -453,7 +454,7 @@ impl Browser {
         }
         match reply {
             Reply::NodeLines(lines) if !lines.is_empty() => v.annotate = Some((lines, 0)),
-            Reply::NodeLines(_) => self.status = Some("This instruction has no lines.".into()),
+            Reply::NodeLines(_) => self.status = Some(t("This instruction has no lines.").into()),
             Reply::Error(e) => self.status = Some(e),
             _ => {}
         }
@@ -499,7 +500,7 @@ impl Browser {
                 self.previous_write(ctx, view, from - 1, target.clone());
             }
             (Reply::Node(None), _) => {
-                self.status = Some("No earlier write in the trace.".into());
+                self.status = Some(t("No earlier write in the trace.").into());
             }
             _ => self.on_moved(ctx, view, reply, true),
         }
