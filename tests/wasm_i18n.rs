@@ -2,6 +2,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use tarmac_lens::web::i18n::{fill, lookup, Lang};
+use tarmac_lens::web::keys::{tables, PaneKind, RegKind};
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -54,4 +55,21 @@ fn tags_name_languages() {
     assert_eq!(Lang::from_tag("en_GB"), Some(Lang::En));
     assert_eq!(Lang::from_tag("de"), None);
     assert_eq!(Lang::from_tag(""), None);
+}
+
+#[wasm_bindgen_test]
+fn every_key_help_is_in_french() {
+    for pane in [PaneKind::Trace, PaneKind::Registers, PaneKind::Memory] {
+        for b in tables(pane).into_iter().flat_map(|t| t.iter()) {
+            assert_ne!(
+                lookup(Lang::Fr, b.help),
+                b.help,
+                "no French for {:?}",
+                b.help
+            );
+        }
+    }
+    for kind in RegKind::ALL {
+        assert_ne!(lookup(Lang::Fr, kind.title()), kind.title());
+    }
 }

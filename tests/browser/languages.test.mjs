@@ -43,6 +43,11 @@ test('a French browser gets French, and the switch brings English back for good'
   assert.match(await text(page, '[data-testid=registers-core]'), /Registres principaux/);
   assert.match(await text(page, '[data-testid=file-summary]'), /Taille[\s\S]*octets/);
   await checkRegisters(page, QUICKSORT);
+  await page.focus('[data-testid=browser]');
+  await page.keyboard.press('F1');
+  assert.match(await text(page, '[data-testid=help]'), /Touches du volet de trace[\s\S]*instruction suivante/);
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('[data-testid=help]', { state: 'detached' });
 
   // The switch: everything on screen turns English at once, the trace stays open.
   await page.selectOption('[data-testid=language]', 'en');

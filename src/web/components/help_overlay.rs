@@ -35,11 +35,11 @@ pub fn help_overlay(props: &HelpOverlayProps) -> Html {
                 { for tables(props.pane).into_iter().flat_map(|t| t.iter()).map(|b| html! {
                     <tr>
                         <th style="text-align:left;padding:0.1rem 1rem 0.1rem 0;font-family:ui-monospace,monospace;">{ b.label }</th>
-                        <td>{ b.help }</td>
+                        <td>{ t(b.help) }</td>
                     </tr>
                 }) }
             </table>
-            <p style="margin-bottom:0;">{ "Every key has a mouse path too: click a row to move there, right-click trace lines, registers and bytes for their jumps, click a folded call to unfold it." }</p>
+            <p style="margin-bottom:0;">{ t("Every key has a mouse path too: click a row to move there, right-click trace lines, registers and bytes for their jumps, click a folded call to unfold it.") }</p>
         </div>
     }
 }

@@ -7,7 +7,7 @@ use yew::prelude::*;
 use super::{Browser, Focus, Menu, MenuAction, Msg, TraceView};
 use crate::browse::protocol::{FoldOp, Locate, NodeId, Query, Reply, Row, WriteTarget};
 use crate::web::hash;
-use crate::web::i18n::t;
+use crate::web::i18n::{t, tf};
 use crate::web::keys::Command;
 use crate::web::view_state::{Scroll, ROW_PX};
 
@@ -344,7 +344,8 @@ impl Browser {
                     }
                     _ => {
                         self.status = Some(
-                            "Highlight a register or memory line with a first, then Return.".into(),
+                            t("Highlight a register or memory line with a first, then Return.")
+                                .into(),
                         )
                     }
                 }
@@ -545,7 +546,7 @@ impl Browser {
                     x,
                     y,
                     items: vec![(
-                        "Unfold this call".into(),
+                        t("Unfold this call").into(),
                         MenuAction::Fold {
                             view,
                             node: *call_node,
@@ -562,7 +563,7 @@ impl Browser {
             return;
         };
         let mut items = vec![(
-            format!("Move the position here (after line {line})"),
+            tf("Move the position here (after line {})", &[&line]),
             MenuAction::MoveTo { view, node },
         )];
         if let Reply::NodeLines(effects) = reply {
@@ -573,10 +574,12 @@ impl Browser {
             {
                 let what = match &target {
                     WriteTarget::Register(r) => r.clone(),
-                    WriteTarget::Memory { addr, len } => format!("{len} bytes at {addr:#x}"),
+                    WriteTarget::Memory { addr, len } => {
+                        tf("{} bytes at {}", &[&len, &format!("{addr:#x}")])
+                    }
                 };
                 items.push((
-                    format!("Previous write of {what}"),
+                    tf("Previous write of {}", &[&what]),
                     MenuAction::Write {
                         view,
                         node: node.saturating_sub(1),
@@ -585,7 +588,7 @@ impl Browser {
                     },
                 ));
                 items.push((
-                    format!("Next write of {what}"),
+                    tf("Next write of {}", &[&what]),
                     MenuAction::Write {
                         view,
                         node,
@@ -595,7 +598,7 @@ impl Browser {
                 ));
                 if let WriteTarget::Memory { addr, .. } = target {
                     items.push((
-                        format!("Open memory at {addr:#x}"),
+                        tf("Open memory at {}", &[&format!("{addr:#x}")]),
                         MenuAction::OpenMemory { view, addr },
                     ));
                 }
@@ -613,7 +616,7 @@ impl Browser {
                 FoldOp::UnfoldInside,
             ),
         ] {
-            items.push((label.into(), MenuAction::Fold { view, node, op }));
+            items.push((t(label).into(), MenuAction::Fold { view, node, op }));
         }
         self.menu = Some(Menu { x, y, items });
     }
@@ -697,12 +700,12 @@ impl Browser {
             }
             Reply::Error(e) if self.complete => {
                 self.pending_hash = None;
-                self.status = Some(format!("Cannot go to the position in the URL: {e}"));
+                self.status = Some(tf("Cannot go to the position in the URL: {}", &[&e]));
                 self.try_start(ctx);
             }
             Reply::Node(None) if self.complete => {
                 self.pending_hash = None;
-                self.status = Some("The position in the URL is not in this trace.".into());
+                self.status = Some(t("The position in the URL is not in this trace.").into());
                 self.try_start(ctx);
             }
             // Not indexed that far yet: the next progress tries again.
