@@ -35,8 +35,10 @@ describe('single-file build', () => {
     page.on('request', (r) => requests.push(r.url()));
     const errors = watchErrors(page);
     t.after(() => page.close());
+    const t0 = Date.now();
     await page.goto(pathToFileURL(file).href);
     await page.waitForSelector('[data-testid=status][data-state=idle]');
+    t.diagnostic(`file:// page ready ${Date.now() - t0} ms after navigation`);
     return { page, errors, requests };
   }
 

@@ -44,8 +44,8 @@ pub fn counts_table(props: &CountsTableProps) -> Html {
             </caption>
             <thead>
                 <tr>
-                    <th scope="col" style={head}>{ "Kind" }</th>
-                    <th scope="col" style={num}>{ "Count" }</th>
+                    <th scope="col" style={head}>{ t("Kind") }</th>
+                    <th scope="col" style={num}>{ t("Count") }</th>
                 </tr>
             </thead>
             <tbody>
@@ -58,7 +58,7 @@ pub fn counts_table(props: &CountsTableProps) -> Html {
             </tbody>
             <tfoot>
                 <tr>
-                    <th scope="row" style={head}>{ "total" }</th>
+                    <th scope="row" style={head}>{ t("total") }</th>
                     <td data-testid="record-total" style={num}>{ total }</td>
                 </tr>
             </tfoot>
