@@ -57,7 +57,7 @@ export function buildSingleFile(dist) {
   let html = read('index.html').toString('utf8');
 
   // The page's wasm-bindgen glue, as Trunk loads it.
-  const trunkScript = need(html, /<script type="module">[\s\S]*?<\/script>/, "Trunk's loader script")[0];
+  const trunkScript = need(html, /<script type="module"[^>]*>[\s\S]*?<\/script>/, "Trunk's loader script")[0];
   const mainJs = relative(need(trunkScript, /from '([^']+\.js)'/, 'the main glue')[1]);
   const mainWasm = relative(need(trunkScript, /module_or_path: '([^']+\.wasm)'/, 'the main wasm')[1]);
   const mainGlue = read(mainJs).toString('utf8');
@@ -110,7 +110,7 @@ export function buildSingleFile(dist) {
   // Preloads, the offline copy and any CSP of the hosted page do not apply.
   html = html.replace(/<link rel="(?:modulepreload|preload)"[^>]*>/g, '');
   html = html.replace(/<script src="\.\/register-sw\.js"[^>]*><\/script>\s*/g, '');
-  html = html.replace(/<meta http-equiv="Content-Security-Policy"[^>]*>\s*/gi, '');
+  html = html.replace(/<meta\b[^>]*Content-Security-Policy[^>]*>\s*/gi, '');
   html = html.replace(/<link rel="stylesheet" href="([^"]+)"[^>]*>/g, (_, href) => {
     const css = read(relative(href)).toString('utf8');
     if (/<\/style/i.test(css)) throw new Error(`single_file: ${href} contains "</style"`);
