@@ -61,6 +61,7 @@ thread_local! {
 }
 
 /// The language of the page: chosen at first use, then as [`set`] makes it.
+#[inline(never)]
 pub fn current() -> Lang {
     CURRENT.with(|c| match c.get() {
         Some(lang) => lang,
@@ -116,11 +117,16 @@ pub fn sync_document(lang: Lang) {
     }
 }
 
+// Not inlined: `t` and `tf` are called from a hundred places, and an
+// inlined catalogue search at each costs tens of KB of wasm.
+
 /// `english` in the current language.
+#[inline(never)]
 pub fn t(english: &'static str) -> &'static str {
     lookup(current(), english)
 }
 
+#[inline(never)]
 pub fn lookup(lang: Lang, english: &'static str) -> &'static str {
     lang.catalogue()
         .iter()
@@ -129,6 +135,7 @@ pub fn lookup(lang: Lang, english: &'static str) -> &'static str {
 }
 
 /// [`t`] with arguments: each `{}` of the text takes the next one.
+#[inline(never)]
 pub fn tf(english: &'static str, args: &[&dyn Display]) -> String {
     fill(t(english), args)
 }
