@@ -1,6 +1,6 @@
 // The offline copy of the app (a service worker, registered by
-// register-sw.js). The first visit caches every file of the build; later
-// visits are served from that cache when the network is off.
+// register-sw.js). The first visit caches every file of the build; when the
+// network is off, the app is served from that cache.
 //
 // scripts/sw-manifest.sh (a Trunk post_build hook) rewrites the BUILD line
 // below with the build's files and a hash of their contents, so a new build
@@ -39,15 +39,15 @@ self.addEventListener('fetch', (event) => {
   // Traces opened from a URL are read with range requests: never from here.
   if (request.method !== 'GET' || request.headers.has('range')) return;
   if (!request.url.startsWith(self.registration.scope)) return;
-  if (request.mode === 'navigate') {
-    // The page itself comes from the network when there is one, so a new
-    // build's page is seen at once; the cached copy is for offline use.
-    event.respondWith(
-      fetch(request).catch(async () => (await caches.match(INDEX, { cacheName: CACHE })) ?? Response.error()),
-    );
-    return;
-  }
+  // The network first, the cache when there is none: served from the cache
+  // while online, the worker's files (whose names carry no hash) could be
+  // an older build's than the page's, which speaks to them.
   event.respondWith(
-    (async () => (await caches.match(request, { cacheName: CACHE, ignoreSearch: true })) ?? fetch(request))(),
+    fetch(request).catch(async () => {
+      const cached = await caches.match(request, { cacheName: CACHE, ignoreSearch: true });
+      if (cached) return cached;
+      if (request.mode === 'navigate') return (await caches.match(INDEX, { cacheName: CACHE })) ?? Response.error();
+      return Response.error();
+    }),
   );
 });

@@ -143,10 +143,11 @@ describe('offline copy (service worker)', () => {
     const v2 = swVersion(dist);
     assert.notEqual(v2, v1, 'the new build has a new version');
 
+    // The next visit installs the new build's offline copy and drops the old.
     await page.reload();
     await waitOffline(page, v2);
     assert.ok((await cssText()).includes('build 2'), 'the new file is served');
-    // And it is the new file that is kept for offline use.
+    // So that it is the new file that is served offline.
     server.setDown(true);
     await browser.context.setOffline(true);
     await page.reload();
