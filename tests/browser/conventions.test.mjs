@@ -51,6 +51,7 @@ for (const scheme of ['dark', 'light']) {
     else assert.ok(bg > 0.9 && fg < 0.2 && pane > 0.9, JSON.stringify(colours));
     if (SCREENSHOTS) {
       fs.mkdirSync(SCREENSHOTS, { recursive: true });
+      await page.evaluate(() => window.scrollTo(0, 0));
       await page.screenshot({ path: path.join(SCREENSHOTS, `theme-${scheme}.png`) });
     }
     errors.check();
