@@ -17,6 +17,12 @@ use crate::stats::Stats;
 /// Where Trunk puts the worker's loader (see index.html, `data-loader-shim`).
 pub const WORKER_URL: &str = "./tarmac-lens-worker_loader.js";
 
+/// The worker to start: [`WORKER_URL`] unless the page carries its own
+/// (the single-file build, see `assets`).
+pub fn worker_url() -> String {
+    super::assets::url("worker", WORKER_URL)
+}
+
 /// What the page learns about the open trace, besides query answers.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ClientEvent {
@@ -111,7 +117,7 @@ impl TraceClient {
         opts: OpenOptions,
         on_event: impl Fn(ClientEvent) + 'static,
     ) -> Result<TraceClient, String> {
-        Self::open_with_url(WORKER_URL, file, opts, on_event)
+        Self::open_with_url(&worker_url(), file, opts, on_event)
     }
 
     pub fn open_with_url(
@@ -214,7 +220,7 @@ impl TraceClient {
     /// (starting one takes tens of milliseconds). Does nothing if one is
     /// already waiting.
     pub fn prewarm() {
-        Self::prewarm_url(WORKER_URL);
+        Self::prewarm_url(&worker_url());
     }
 
     pub fn prewarm_url(url: &str) {

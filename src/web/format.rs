@@ -1,5 +1,7 @@
 //! Human-readable numbers for the page.
 
+use super::i18n::{t, tf};
+
 /// `1234567` -> `"1,234,567"`.
 pub fn thousands(n: u64) -> String {
     let digits = n.to_string();
@@ -47,12 +49,12 @@ pub fn percent(done: u64, total: u64) -> u32 {
 /// Time left at the rate so far, e.g. `"12 s left"`, `"3 min 5 s left"`.
 pub fn time_left(done: u64, total: u64, elapsed_ms: f64) -> String {
     if done == 0 || elapsed_ms <= 0.0 || done >= total {
-        return "– left".to_string();
+        return t("– left").to_string();
     }
     let seconds = ((total - done) as f64 * elapsed_ms / done as f64 / 1000.0).ceil() as u64;
     if seconds < 60 {
-        format!("{seconds} s left")
+        tf("{} s left", &[&seconds])
     } else {
-        format!("{} min {} s left", seconds / 60, seconds % 60)
+        tf("{} min {} s left", &[&(seconds / 60), &(seconds % 60)])
     }
 }

@@ -5,11 +5,13 @@
 //! worker. Worker side: [`worker::start_worker`] answers [`protocol`]
 //! messages, reading the dropped file through [`blob_source::BlobSource`].
 
+pub mod assets;
 pub mod blob_source;
 pub mod client;
 pub mod components;
 pub mod format;
 pub mod hash;
+pub mod i18n;
 pub mod keys;
 pub mod panic_hook;
 pub mod protocol;

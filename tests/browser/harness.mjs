@@ -26,15 +26,28 @@ const MIME = {
   '.png': 'image/png',
 };
 
-/** Serves dist/ on a free port of 127.0.0.1; resolves to { url, close }. */
-export async function serveDist() {
-  if (!fs.existsSync(path.join(DIST, 'index.html'))) {
-    throw new Error(`${DIST}/index.html is missing: run \`trunk build\` first (scripts/test.sh does)`);
+/**
+ * Serves dist/ on a free port of 127.0.0.1; resolves to { url, close }.
+ * Options: `dist` (another directory), `base` (the sub-path it is served
+ * under, e.g. '/some/path/'; anything else is 404), `log` (an array every
+ * request path is pushed to). `setDown(true)` makes the server drop every
+ * connection, as if the network were gone, while keeping the origin.
+ */
+export async function serveDist({ dist = DIST, base = '/', log = null } = {}) {
+  if (!fs.existsSync(path.join(dist, 'index.html'))) {
+    throw new Error(`${dist}/index.html is missing: run \`trunk build\` first (scripts/test.sh does)`);
   }
+  let down = false;
   const server = http.createServer((req, res) => {
+    if (down) {
+      req.socket.destroy();
+      return;
+    }
     const urlPath = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-    const file = path.join(DIST, urlPath === '/' ? 'index.html' : urlPath);
-    if (!file.startsWith(DIST + path.sep) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
+    log?.push(urlPath);
+    const rel = urlPath.startsWith(base) ? urlPath.slice(base.length) : null;
+    const file = rel === null ? null : path.join(dist, rel === '' ? 'index.html' : rel);
+    if (!file || !file.startsWith(dist + path.sep) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
       res.writeHead(404).end('not found');
       return;
     }
@@ -44,18 +57,35 @@ export async function serveDist() {
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address();
   return {
-    url: `http://127.0.0.1:${port}/`,
-    close: () => new Promise((resolve) => server.close(resolve)),
+    url: `http://127.0.0.1:${port}${base}`,
+    origin: `http://127.0.0.1:${port}`,
+    setDown: (value) => {
+      down = value;
+      if (down) server.closeAllConnections();
+    },
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(resolve));
+    },
   };
 }
 
-/** Headless Chromium with a throw-away profile; resolves to { context, close }. */
-export async function launchBrowser() {
+/**
+ * Headless Chromium with a throw-away profile; resolves to { context, close }.
+ * The page's service worker (offline copy) is blocked unless
+ * `serviceWorkers: 'allow'`: served from its cache, requests would escape
+ * the tests' routes. The locale is English unless `locale` says otherwise.
+ */
+export async function launchBrowser({ serviceWorkers = 'block', locale = 'en-US', ...options } = {}) {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'tarmac-lens-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     headless: true,
     viewport: { width: 1100, height: 900 },
+    serviceWorkers,
+    // The page speaks the browser's language: tests choose it.
+    locale,
+    ...options,
     args: [
       '--no-sandbox',
       '--disable-gpu',

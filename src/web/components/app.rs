@@ -8,12 +8,13 @@ use wasm_bindgen_futures::JsFuture;
 use yew::prelude::*;
 
 use super::{
-    Browser, CountsTable, DropZone, ElfLoader, ErrorBanner, FileSummary, ProgressBar, Rehearsal,
-    Session, UnparsedList,
+    use_document_title, Browser, CountsTable, DemoButton, DropZone, ElfLoader, ErrorBanner,
+    FileSummary, ProgressBar, Rehearsal, Session, UnparsedList,
 };
 use crate::browse::protocol::Progress;
 use crate::stats::Stats;
 use crate::web::client::{ClientEvent, OpenOptions, TraceClient};
+use crate::web::i18n::{self, t, Lang, LanguageSwitch};
 
 /// The file being looked at.
 #[derive(Clone, Debug, PartialEq)]
@@ -189,6 +190,16 @@ pub fn app() -> Html {
     // An ELF image dropped before its trace is open waits here.
     let pending_elf = use_mut_ref(|| None::<(web_sys::File, i64)>);
     let job_counter = use_mut_ref(|| 0u32);
+    use_document_title(state.file.as_ref().map(|f| f.name.clone()));
+    let lang = use_state_eq(i18n::current);
+    use_effect_with(*lang, |lang| i18n::sync_document(*lang));
+    let on_lang = {
+        let lang = lang.clone();
+        Callback::from(move |l: Lang| {
+            i18n::set(l);
+            lang.set(l);
+        })
+    };
     // Start a worker before any file is dropped: loading its wasm takes
     // tens of milliseconds the first screenful should not wait for.
     use_effect_with((), |_| TraceClient::prewarm());
@@ -275,6 +286,7 @@ pub fn app() -> Html {
         (Phase::Indexing { .. }, Some(p)) => Some(p.lines),
         _ => None,
     };
+    // `label` is English: the test id is made from it, the text translated.
     let tab = |t: Tab, label: &'static str| {
         let state = state.clone();
         let selected = state.tab == t;
@@ -285,12 +297,13 @@ pub fn app() -> Html {
                 aria-selected={selected.to_string()}
                 data-testid={format!("tab-{}", label.to_lowercase())}
                 onclick={Callback::from(move |_: MouseEvent| state.dispatch(Action::Tab(t)))}
-            >{ label }</button>
+            >{ i18n::t(label) }</button>
         }
     };
     let open = state.session.is_some() && !matches!(state.phase, Phase::Error(_));
 
     html! {
+        <ContextProvider<Lang> context={*lang}>
         <main class="app" style="display:flex;flex-direction:column;gap:0.6rem;margin:0 auto;padding:0.6rem 1rem;">
             if !*rehearsed {
                 <Rehearsal on_done={{
@@ -301,10 +314,14 @@ pub fn app() -> Html {
             <header class="app-header" style="display:flex;gap:1rem;align-items:baseline;flex-wrap:wrap;">
                 <h1 style="margin:0;">{ "Tarmac Lens" }</h1>
                 <p class="tagline" style="margin:0;">
-                    { "Arm CPU execution traces, read in your browser. Nothing is uploaded." }
+                    { t("Arm CPU execution traces, read in your browser. Nothing is uploaded.") }
                 </p>
+                <LanguageSwitch lang={*lang} on_change={on_lang} />
             </header>
-            <DropZone on_file={on_file} busy={busy || open} compact={state.file.is_some()} />
+            <DropZone on_file={on_file.clone()} busy={busy || open} compact={state.file.is_some()} />
+            if state.file.is_none() {
+                <DemoButton on_file={on_file} />
+            }
             if open {
                 <ElfLoader on_elf={on_elf} symbols={state.elf_symbols} />
             }
@@ -325,13 +342,15 @@ pub fn app() -> Html {
                 </nav>
                 // Both tabs stay mounted: the browser keeps its position and
                 // the summary its content while hidden.
-                <div data-testid="browse-panel" hidden={state.tab != Tab::Browse}>
+                <div data-testid="browse-panel" role="tabpanel" aria-label={t("Browse")} hidden={state.tab != Tab::Browse}>
                     if let Some(session) = state.session.clone().filter(|_| open) {
-                        <Browser session={session} progress={state.progress.clone()} elf_symbols={state.elf_symbols} />
+                        <Browser session={session} progress={state.progress.clone()} elf_symbols={state.elf_symbols} lang={*lang} />
                     }
                 </div>
                 <div
                     data-testid="summary-panel"
+                    role="tabpanel"
+                    aria-label={t("Summary")}
                     hidden={state.tab != Tab::Summary}
                     style={if state.tab == Tab::Summary { "display:flex;flex-direction:column;gap:1rem;" } else { "display:none;" }}
                 >
@@ -339,6 +358,7 @@ pub fn app() -> Html {
                 </div>
             }
         </main>
+        </ContextProvider<Lang>>
     }
 }
 
@@ -351,7 +371,7 @@ fn view_status(state: &PageState) -> Html {
     };
     match &state.phase {
         Phase::Idle => html! {
-            <p class="hint">{ "Drop a Tarmac trace above to browse it (and its ELF image, for symbols)." }</p>
+            <p class="hint">{ t("Drop a Tarmac trace above to browse it (and its ELF image, for symbols).") }</p>
         },
         Phase::Indexing { done, total } => html! {
             <>
@@ -382,8 +402,10 @@ fn view_summary(state: &PageState) -> Html {
             </>
         },
         Phase::Error(_) => {
-            html! { <p class="hint">{ "No summary: the trace could not be read." }</p> }
+            html! { <p class="hint">{ t("No summary: the trace could not be read.") }</p> }
         }
-        _ => html! { <p class="hint">{ "The summary appears when the whole trace is read." }</p> },
+        _ => {
+            html! { <p class="hint">{ t("The summary appears when the whole trace is read.") }</p> }
+        }
     }
 }

@@ -4,6 +4,8 @@ use std::collections::BTreeMap;
 
 use yew::prelude::*;
 
+use crate::web::i18n::{t, use_lang};
+
 use crate::parse::RecordKind;
 
 #[derive(Properties, PartialEq)]
@@ -31,18 +33,19 @@ fn ordered(records: &BTreeMap<String, u64>) -> Vec<(&str, u64)> {
 
 #[function_component(CountsTable)]
 pub fn counts_table(props: &CountsTableProps) -> Html {
+    use_lang();
     let total: u64 = props.records.values().sum();
     let head = "text-align:left;padding:0.25rem 1.5rem 0.25rem 0;";
     let num = "text-align:right;padding:0.25rem 0;font-variant-numeric:tabular-nums;";
     html! {
         <table class="counts" data-testid="counts" style="border-collapse:collapse;">
             <caption style="text-align:left;font-weight:bold;padding-bottom:0.25rem;">
-                { "Records by kind" }
+                { t("Records by kind") }
             </caption>
             <thead>
                 <tr>
-                    <th scope="col" style={head}>{ "Kind" }</th>
-                    <th scope="col" style={num}>{ "Count" }</th>
+                    <th scope="col" style={head}>{ t("Kind") }</th>
+                    <th scope="col" style={num}>{ t("Count") }</th>
                 </tr>
             </thead>
             <tbody>
@@ -55,7 +58,7 @@ pub fn counts_table(props: &CountsTableProps) -> Html {
             </tbody>
             <tfoot>
                 <tr>
-                    <th scope="row" style={head}>{ "total" }</th>
+                    <th scope="row" style={head}>{ t("total") }</th>
                     <td data-testid="record-total" style={num}>{ total }</td>
                 </tr>
             </tfoot>

@@ -4,6 +4,8 @@ use wasm_bindgen::JsCast;
 use web_sys::{DragEvent, HtmlInputElement};
 use yew::prelude::*;
 
+use crate::web::i18n::{t, use_lang};
+
 #[derive(Properties, PartialEq)]
 pub struct DropZoneProps {
     pub on_file: Callback<web_sys::File>,
@@ -17,6 +19,7 @@ pub struct DropZoneProps {
 
 #[function_component(DropZone)]
 pub fn drop_zone(props: &DropZoneProps) -> Html {
+    use_lang();
     let hovering = use_state_eq(|| false);
     // dragenter/dragleave also fire when the pointer crosses child elements;
     // counting them tells leaving the zone from moving within it.
@@ -110,10 +113,10 @@ pub fn drop_zone(props: &DropZoneProps) -> Html {
             ondrop={on_drop}
         >
             <p style="margin:0;font-size:1.1rem;">
-                { if props.busy { "Drop another trace to replace this one, or its ELF image for symbols" } else { "Drop a Tarmac trace here (with its ELF image, for symbols)" } }
+                { if props.busy { t("Drop another trace to replace this one, or its ELF image for symbols") } else { t("Drop a Tarmac trace here (with its ELF image, for symbols)") } }
             </p>
             <label class="file-picker">
-                { "or choose a file: " }
+                { t("or choose a file: ") }
                 <input type="file" multiple=true data-testid="file-input" onchange={on_change} />
             </label>
         </section>

@@ -4,6 +4,8 @@
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
+use crate::web::i18n::{t, tf, use_lang};
+
 #[derive(Properties, PartialEq)]
 pub struct ElfLoaderProps {
     /// (file, load offset).
@@ -34,6 +36,7 @@ pub fn parse_offset(text: &str) -> Option<i64> {
 
 #[function_component(ElfLoader)]
 pub fn elf_loader(props: &ElfLoaderProps) -> Html {
+    use_lang();
     let offset = use_node_ref();
     let error = use_state(|| None::<String>);
     let onchange = {
@@ -49,7 +52,7 @@ pub fn elf_loader(props: &ElfLoaderProps) -> Html {
                 .map(|i| i.value())
                 .unwrap_or_default();
             let Some(load) = parse_offset(&text) else {
-                error.set(Some(format!("bad load offset {text:?}")));
+                error.set(Some(tf("bad load offset {}", &[&format!("{text:?}")])));
                 return;
             };
             error.set(None);
@@ -61,10 +64,10 @@ pub fn elf_loader(props: &ElfLoaderProps) -> Html {
     };
     html! {
         <div class="elf-loader" data-testid="elf-loader" style="display:flex;gap:0.5rem;align-items:center;flex-wrap:wrap;">
-            <label>{ "ELF image for symbols: " }<input type="file" data-testid="elf-input" {onchange} /></label>
-            <label>{ "load offset " }<input type="text" data-testid="elf-offset" ref={offset} placeholder="0" size="10" /></label>
+            <label>{ t("ELF image for symbols: ") }<input type="file" data-testid="elf-input" {onchange} /></label>
+            <label>{ t("load offset ") }<input type="text" data-testid="elf-offset" ref={offset} placeholder="0" size="10" /></label>
             if let Some(n) = props.symbols {
-                <span data-testid="elf-symbols">{ format!("{n} symbols loaded") }</span>
+                <span data-testid="elf-symbols">{ tf("{} symbols loaded", &[&n]) }</span>
             }
             if let Some(e) = &*error {
                 <span class="error-text">{ e }</span>

@@ -2,6 +2,8 @@
 
 use yew::prelude::*;
 
+use crate::web::i18n::{t, use_lang};
+
 #[derive(Properties, PartialEq)]
 pub struct ErrorBannerProps {
     pub message: AttrValue,
@@ -9,6 +11,7 @@ pub struct ErrorBannerProps {
 
 #[function_component(ErrorBanner)]
 pub fn error_banner(props: &ErrorBannerProps) -> Html {
+    use_lang();
     html! {
         <div
             class="error"
@@ -16,7 +19,7 @@ pub fn error_banner(props: &ErrorBannerProps) -> Html {
             data-testid="error"
             style="padding:0.75rem 1rem;border:2px solid #b91c1c;border-radius:0.5rem;background:#fef2f2;color:#7f1d1d;"
         >
-            <strong>{ "Could not read this trace: " }</strong>
+            <strong>{ t("Could not read this trace: ") }</strong>
             { props.message.clone() }
         </div>
     }

@@ -2,6 +2,8 @@
 
 use yew::prelude::*;
 
+use crate::web::i18n::{t, tf, use_lang};
+
 use crate::web::format;
 
 #[derive(Properties, PartialEq)]
@@ -17,27 +19,28 @@ pub struct FileSummaryProps {
 
 #[function_component(FileSummary)]
 pub fn file_summary(props: &FileSummaryProps) -> Html {
+    use_lang();
     let cell = "padding:0.15rem 1rem 0.15rem 0;text-align:left;width:6rem;vertical-align:top;";
     html! {
         <table class="file-summary" data-testid="file-summary" style="border-collapse:separate;border-spacing:0;">
             <tbody>
                 <tr>
-                    <th scope="row" style={cell}>{ "File" }</th>
+                    <th scope="row" style={cell}>{ t("File") }</th>
                     <td data-testid="file-name" style="word-break:break-all;">{ props.name.clone() }</td>
                 </tr>
                 <tr>
-                    <th scope="row" style={cell}>{ "Size" }</th>
+                    <th scope="row" style={cell}>{ t("Size") }</th>
                     <td
                         data-testid="file-size"
                         data-bytes={props.bytes.to_string()}
-                        title={format!("{} bytes", format::thousands(props.bytes))}
+                        title={tf("{} bytes", &[&format::thousands(props.bytes)])}
                     >
-                        { format!("{} ({} bytes)", format::bytes(props.bytes), format::thousands(props.bytes)) }
+                        { tf("{} ({} bytes)", &[&format::bytes(props.bytes), &format::thousands(props.bytes)]) }
                     </td>
                 </tr>
                 if let Some(lines) = props.lines {
                     <tr>
-                        <th scope="row" style={cell}>{ "Lines" }</th>
+                        <th scope="row" style={cell}>{ t("Lines") }</th>
                         <td data-testid="line-count" data-lines={lines.to_string()}>
                             { lines }
                         </td>
@@ -45,7 +48,7 @@ pub fn file_summary(props: &FileSummaryProps) -> Html {
                 }
                 if let Some(dialect) = &props.dialect {
                     <tr>
-                        <th scope="row" style={cell}>{ "Dialect" }</th>
+                        <th scope="row" style={cell}>{ t("Dialect") }</th>
                         <td data-testid="dialect">{ dialect.clone() }</td>
                     </tr>
                 }

@@ -2,6 +2,7 @@
 
 use yew::prelude::*;
 
+use crate::web::i18n::{t, use_lang};
 use crate::web::keys::{tables, PaneKind};
 
 #[derive(Properties, PartialEq)]
@@ -12,11 +13,12 @@ pub struct HelpOverlayProps {
 
 #[function_component(HelpOverlay)]
 pub fn help_overlay(props: &HelpOverlayProps) -> Html {
-    let title = match props.pane {
+    use_lang();
+    let title = t(match props.pane {
         PaneKind::Trace => "Trace pane keys",
         PaneKind::Registers => "Register pane keys",
         PaneKind::Memory => "Memory pane keys",
-    };
+    });
     let close = props.on_close.reform(|_: MouseEvent| ());
     html! {
         <div
@@ -27,17 +29,17 @@ pub fn help_overlay(props: &HelpOverlayProps) -> Html {
         >
             <header style="display:flex;justify-content:space-between;align-items:center;">
                 <h2 style="margin:0;font-size:1.1rem;">{ title }</h2>
-                <button onclick={close}>{ "Close (any key)" }</button>
+                <button onclick={close}>{ t("Close (any key)") }</button>
             </header>
             <table style="border-collapse:collapse;margin-top:0.5rem;">
                 { for tables(props.pane).into_iter().flat_map(|t| t.iter()).map(|b| html! {
                     <tr>
                         <th style="text-align:left;padding:0.1rem 1rem 0.1rem 0;font-family:ui-monospace,monospace;">{ b.label }</th>
-                        <td>{ b.help }</td>
+                        <td>{ t(b.help) }</td>
                     </tr>
                 }) }
             </table>
-            <p style="margin-bottom:0;">{ "Every key has a mouse path too: click a row to move there, right-click trace lines, registers and bytes for their jumps, click a folded call to unfold it." }</p>
+            <p style="margin-bottom:0;">{ t("Every key has a mouse path too: click a row to move there, right-click trace lines, registers and bytes for their jumps, click a folded call to unfold it.") }</p>
         </div>
     }
 }

@@ -4,6 +4,8 @@
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
+use crate::web::i18n::{t, tf, use_lang};
+
 use crate::browse::protocol::NodeView;
 
 #[derive(Properties, PartialEq)]
@@ -24,6 +26,7 @@ pub struct PaneHeaderProps {
 
 #[function_component(PaneHeader)]
 pub fn pane_header(props: &PaneHeaderProps) -> Html {
+    use_lang();
     let onchange = {
         let cb = props.on_view.clone();
         Callback::from(move |e: Event| {
@@ -41,21 +44,21 @@ pub fn pane_header(props: &PaneHeaderProps) -> Html {
         <header class="pane-header" style="display:flex;gap:0.5rem;align-items:center;padding:0.15rem 0.4rem;">
             <strong style="flex:1;" data-testid={props.title_testid.clone()}>{ props.title.clone() }</strong>
             if let Some(lock) = props.lock {
-                <button class="lock" data-testid="pane-lock" title="Locked; click (or Ctrl-L) to follow the trace view again" onclick={unlock}>
-                    { format!("🔒 line {} t {}", lock.first_line, lock.time) }
+                <button class="lock" data-testid="pane-lock" title={t("Locked; click (or Ctrl-L) to follow the trace view again")} onclick={unlock}>
+                    { tf("🔒 line {} t {}", &[&lock.first_line, &lock.time]) }
                 </button>
             } else {
-                <button class="lock" data-testid="pane-lock-here" title="Keep showing this position (Ctrl-L)" onclick={lock}>{ "lock" }</button>
+                <button class="lock" data-testid="pane-lock-here" title={t("Keep showing this position (Ctrl-L)")} onclick={lock}>{ t("lock") }</button>
             }
-            <label title="The trace view this pane follows">
-                { "view " }
+            <label title={t("The trace view this pane follows")}>
+                { t("view ") }
                 <select data-testid="pane-view" {onchange}>
                     { for props.views.iter().map(|v| html! {
                         <option value={v.to_string()} selected={*v == props.view}>{ format!("#{}", v + 1) }</option>
                     }) }
                 </select>
             </label>
-            <button class="close" data-testid="pane-close" title="Close (x)" onclick={close}>{ "×" }</button>
+            <button class="close" data-testid="pane-close" title={t("Close (x)")} onclick={close}>{ "×" }</button>
         </header>
     }
 }

@@ -2,6 +2,8 @@
 
 use yew::prelude::*;
 
+use crate::web::i18n::{tf, use_lang};
+
 use crate::web::format;
 
 #[derive(Properties, PartialEq)]
@@ -13,6 +15,7 @@ pub struct ProgressBarProps {
 
 #[function_component(ProgressBar)]
 pub fn progress_bar(props: &ProgressBarProps) -> Html {
+    use_lang();
     let percent = format::percent(props.done, props.total);
     html! {
         <div class="progress" data-testid="progress" data-percent={percent.to_string()}>
@@ -22,7 +25,7 @@ pub fn progress_bar(props: &ProgressBarProps) -> Html {
                 style="width:100%;height:1rem;"
             />
             <div style="display:flex;justify-content:space-between;">
-                <span data-testid="progress-percent">{ format!("Reading… {percent}%") }</span>
+                <span data-testid="progress-percent">{ tf("Reading… {}%", &[&percent]) }</span>
                 <span data-testid="progress-rate">{ format::rate(props.done, props.elapsed_ms) }</span>
                 <span data-testid="progress-eta">{ format::time_left(props.done, props.total, props.elapsed_ms) }</span>
             </div>

@@ -3,6 +3,8 @@
 
 use yew::prelude::*;
 
+use crate::web::i18n::{t, tf, use_lang};
+
 use crate::browse::protocol::RegPanel;
 use crate::web::keys::RegKind;
 
@@ -21,10 +23,11 @@ pub struct RegisterPaneProps {
 
 #[function_component(RegisterPane)]
 pub fn register_pane(props: &RegisterPaneProps) -> Html {
+    use_lang();
     let Some(panel) = &props.panel else {
         return html! {
             <p class="pane-empty" data-testid="registers-empty" style="margin:0.25rem 0.5rem;">
-                { format!("No {} in this trace.", props.kind.title().to_lowercase()) }
+                { tf("No {} in this trace.", &[&t(props.kind.title()).to_lowercase()]) }
             </p>
         };
     };
@@ -48,7 +51,7 @@ pub fn register_pane(props: &RegisterPaneProps) -> Html {
                         <div
                             class={classes!("reg", (i == props.selected).then_some("selected"), cell.changed.then_some("changed"), (!cell.known).then_some("unknown"))}
                             style="white-space:pre;cursor:pointer;"
-                            title="Click: previous write of this register"
+                            title={t("Click: previous write of this register")}
                             onclick={pick}
                             {oncontextmenu}
                         >

@@ -9,6 +9,8 @@ use wasm_bindgen::JsCast;
 use web_sys::{Element, ResizeObserver, ResizeObserverEntry, WheelEvent};
 use yew::prelude::*;
 
+use crate::web::i18n::{t, use_lang};
+
 use super::trace_row::TraceRow;
 use crate::browse::protocol::{NodeId, NodeView, Row, RowsReply};
 use crate::web::view_state::{Scroll, ROW_PX};
@@ -57,6 +59,7 @@ pub fn marker_index(rows: &[Row], cursor: NodeId) -> Option<usize> {
 
 #[function_component(TracePane)]
 pub fn trace_pane(props: &TracePaneProps) -> Html {
+    use_lang();
     let scroller = use_node_ref();
     let viewport_px = use_state_eq(|| 0.0f64);
     let scroll_top = use_state_eq(|| 0.0f64);
@@ -211,6 +214,8 @@ pub fn trace_pane(props: &TracePaneProps) -> Html {
         <div
             class={classes!("trace-pane", "pane", props.focused.then_some("focused"))}
             data-testid="trace-pane"
+            role="listbox"
+            aria-label={t("Trace lines")}
             data-view={props.view.to_string()}
             data-rows={props.total_rows.to_string()}
             data-top={props.top.to_string()}

@@ -3,6 +3,8 @@
 
 use yew::prelude::*;
 
+use crate::web::i18n::{t, tf, use_lang};
+
 use crate::browse::protocol::{Hl, NodeId, Row, Span};
 
 /// The stylesheet's class for a syntax class (`data-hl` carries the same).
@@ -80,6 +82,7 @@ const ROW_STYLE: &str = "height:18px;line-height:18px;white-space:pre;overflow:h
 
 #[function_component(TraceRow)]
 pub fn trace_row(props: &TraceRowProps) -> Html {
+    use_lang();
     let onclick = {
         let row = props.row.clone();
         let cb = props.on_click.clone();
@@ -118,7 +121,7 @@ pub fn trace_row(props: &TraceRowProps) -> Html {
                         on_fold.emit(node);
                     });
                     html! {
-                        <span class="fold-box" data-testid="fold-toggle" title="Fold this call" style="cursor:pointer;" {onclick}>{ "⊟ " }</span>
+                        <span class="fold-box" data-testid="fold-toggle" title={t("Fold this call")} style="cursor:pointer;" {onclick}>{ "⊟ " }</span>
                     }
                 }
                 _ => html! {},
@@ -126,6 +129,8 @@ pub fn trace_row(props: &TraceRowProps) -> Html {
             html! {
                 <div
                     class={classes!("trace-row", current.then_some("current"), props.marker_after.then_some("marker"), props.annotated.then_some("annotated"))}
+                    role="option"
+                    aria-selected={current.to_string()}
                     data-row-line={line.to_string()}
                     data-line={current.then(|| line.to_string())}
                     data-time={props.current_time.map(|t| t.to_string())}
@@ -156,15 +161,17 @@ pub fn trace_row(props: &TraceRowProps) -> Html {
                 <div
                     class={classes!("trace-row", "fold-row", props.marker_after.then_some("marker"))}
                     data-testid="fold-row"
+                    role="option"
+                    aria-selected="false"
                     data-function={callee.clone()}
-                    title="Click to unfold"
+                    title={t("Click to unfold")}
                     style={format!("{style}cursor:pointer;")}
                     {onclick}
                     {oncontextmenu}
                 >
                     <span class="fold-box" aria-hidden="true">{ "⊞ " }</span>
                     <span class="fold-name">{ callee }</span>
-                    <span class="fold-lines">{ format!("  … {} lines folded", crate::web::format::thousands(*lines)) }</span>
+                    <span class="fold-lines">{ tf("  … {} lines folded", &[&crate::web::format::thousands(*lines)]) }</span>
                 </div>
             }
         }

@@ -3,6 +3,8 @@
 
 use yew::prelude::*;
 
+use crate::web::i18n::{t, tf, use_lang};
+
 use crate::stats::UnparsedLine;
 
 #[derive(Properties, PartialEq)]
@@ -15,19 +17,19 @@ pub struct UnparsedListProps {
 
 #[function_component(UnparsedList)]
 pub fn unparsed_list(props: &UnparsedListProps) -> Html {
+    use_lang();
     if props.total == 0 {
         return html! {
-            <p class="unparsed-none" data-testid="unparsed-none">{ "Every line was understood." }</p>
+            <p class="unparsed-none" data-testid="unparsed-none">{ t("Every line was understood.") }</p>
         };
     }
     let heading = if (props.lines.len() as u64) < props.total {
-        format!(
+        tf(
             "Unparsed lines: {} (first {} shown)",
-            props.total,
-            props.lines.len()
+            &[&props.total, &props.lines.len()],
         )
     } else {
-        format!("Unparsed lines: {}", props.total)
+        tf("Unparsed lines: {}", &[&props.total])
     };
     html! {
         <section class="unparsed" data-testid="unparsed" data-total={props.total.to_string()}>
@@ -36,8 +38,8 @@ pub fn unparsed_list(props: &UnparsedListProps) -> Html {
                 { for props.lines.iter().map(|u| html! {
                     <li key={u.line} data-line={u.line.to_string()} class="unparsed-line">
                         <div>
-                            <span class="line-number" style="font-weight:bold;">{ format!("line {}", u.line) }</span>
-                            { format!(", column {}: ", u.column + 1) }
+                            <span class="line-number" style="font-weight:bold;">{ tf("line {}", &[&u.line]) }</span>
+                            { tf(", column {}: ", &[&(u.column + 1)]) }
                             <span class="reason">{ u.reason.clone() }</span>
                         </div>
                         <pre style="margin:0.15rem 0 0;white-space:pre-wrap;word-break:break-all;">

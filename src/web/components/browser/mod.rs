@@ -24,6 +24,7 @@ use super::{
 use crate::browse::protocol::{FoldOp, Locate, NodeId, Progress, Query, Reply, Row};
 use crate::web::client::TraceClient;
 use crate::web::hash::{self, HashTarget};
+use crate::web::i18n::{t, tf, Lang};
 use crate::web::keys::{self, Command, PaneKind, RegKind};
 
 /// The open trace's client; equal while it is the same job, so the browser
@@ -46,6 +47,9 @@ pub struct BrowserProps {
     pub progress: Option<Progress>,
     /// Symbols of the loaded ELF image: rows are fetched again when it loads.
     pub elf_symbols: Option<usize>,
+    /// The page's language: a change re-renders the browser's text.
+    #[prop_or_default]
+    pub lang: Lang,
 }
 
 pub enum Msg {
@@ -504,7 +508,7 @@ impl Component for Browser {
                     } else if let Some(s) = &self.status {
                         <span class="status-message" data-testid="status-message">{ s }</span>
                     } else {
-                        <span class="status-hint">{ "F1 or ? for the keys of the focused pane; Tab moves between panes." }</span>
+                        <span class="status-hint">{ t("F1 or ? for the keys of the focused pane; Tab moves between panes.") }</span>
                     }
                 </footer>
                 if self.help {
@@ -687,27 +691,27 @@ impl Browser {
         };
         html! {
             <div class="toolbar" data-testid="toolbar" style="display:flex;flex-wrap:wrap;gap:0.3rem;align-items:center;">
-                <button data-testid="new-view" onclick={link.callback(|_| Msg::NewView)}>{ "New view" }</button>
-                <button onclick={prompt(PromptFor::GotoLine { view })} title="l">{ "Line…" }</button>
-                <button onclick={prompt(PromptFor::GotoTime { view })} title="t">{ "Time…" }</button>
-                <button onclick={prompt(PromptFor::FindPc { view, forward: true })} title="p">{ "Next PC…" }</button>
-                <button onclick={prompt(PromptFor::FindPc { view, forward: false })} title="P">{ "Prev PC…" }</button>
-                <button data-testid="open-memory" onclick={prompt(PromptFor::OpenMemory { view })} title="m">{ "Memory…" }</button>
-                <button onclick={run(Command::Fold(FoldOp::FoldAll))} title="{">{ "Fold all" }</button>
-                <button onclick={run(Command::Fold(FoldOp::UnfoldAll))} title="}">{ "Unfold all" }</button>
-                <span style="margin-left:0.5rem;">{ "Registers:" }</span>
+                <button data-testid="new-view" onclick={link.callback(|_| Msg::NewView)}>{ t("New view") }</button>
+                <button onclick={prompt(PromptFor::GotoLine { view })} title="l">{ t("Line…") }</button>
+                <button onclick={prompt(PromptFor::GotoTime { view })} title="t">{ t("Time…") }</button>
+                <button onclick={prompt(PromptFor::FindPc { view, forward: true })} title="p">{ t("Next PC…") }</button>
+                <button onclick={prompt(PromptFor::FindPc { view, forward: false })} title="P">{ t("Prev PC…") }</button>
+                <button data-testid="open-memory" onclick={prompt(PromptFor::OpenMemory { view })} title="m">{ t("Memory…") }</button>
+                <button onclick={run(Command::Fold(FoldOp::FoldAll))} title="{">{ t("Fold all") }</button>
+                <button onclick={run(Command::Fold(FoldOp::UnfoldAll))} title="}">{ t("Unfold all") }</button>
+                <span style="margin-left:0.5rem;">{ t("Registers:") }</span>
                 { for RegKind::ALL.iter().map(|&kind| html! {
                     <button
                         class={classes!("toggle", shown(kind).then_some("on"))}
                         aria-pressed={shown(kind).to_string()}
                         data-testid={format!("toggle-{}", kind.panel())}
-                        title={kind.title()}
+                        title={t(kind.title())}
                         onclick={run(Command::ToggleRegisters(kind))}
                     >{ kind.panel() }</button>
                 }) }
-                <button class={classes!("toggle", self.syntax.then_some("on"))} aria-pressed={self.syntax.to_string()} onclick={run(Command::ToggleSyntax)} title="F6">{ "Colours" }</button>
-                <button class={classes!("toggle", self.symbols.then_some("on"))} aria-pressed={self.symbols.to_string()} onclick={run(Command::ToggleSymbols)} title="F7">{ "Symbols" }</button>
-                <button onclick={run(Command::Help)} title="F1">{ "Keys" }</button>
+                <button class={classes!("toggle", self.syntax.then_some("on"))} aria-pressed={self.syntax.to_string()} onclick={run(Command::ToggleSyntax)} title="F6">{ t("Colours") }</button>
+                <button class={classes!("toggle", self.symbols.then_some("on"))} aria-pressed={self.symbols.to_string()} onclick={run(Command::ToggleSymbols)} title="F7">{ t("Symbols") }</button>
+                <button onclick={run(Command::Help)} title="F1">{ t("Keys") }</button>
             </div>
         }
     }
@@ -717,35 +721,40 @@ impl Browser {
         let id = v.id;
         let focused = self.focus == Focus::View(id);
         let position = match v.cursor {
-            Some(c) => format!("line {} · time {} · node {}", c.first_line, c.time, c.node),
-            None => "no position yet".to_string(),
+            Some(c) => tf(
+                "line {} · time {} · node {}",
+                &[&c.first_line, &c.time, &c.node],
+            ),
+            None => t("no position yet").to_string(),
         };
         html! {
             <section
                 class={classes!("view", focused.then_some("focused"))}
                 data-testid="view"
                 data-view={id.to_string()}
+                role="region"
+                aria-label={tf("View #{}", &[&(id + 1)])}
                 key={id}
                 style="flex:1 1 0;min-width:0;display:flex;flex-direction:column;"
             >
                 <header class="view-header" style="display:flex;gap:0.5rem;align-items:center;padding:0.15rem 0.4rem;">
-                    <strong>{ format!("View #{}", id + 1) }</strong>
+                    <strong>{ tf("View #{}", &[&(id + 1)]) }</strong>
                     <span class="view-position" data-testid="view-position">{ position }</span>
-                    <nav class="call-stack" data-testid="call-stack" aria-label="Calls active here" style="flex:1;display:flex;gap:0.2rem;flex-wrap:wrap;overflow:hidden;">
+                    <nav class="call-stack" data-testid="call-stack" aria-label={t("Calls active here")} style="flex:1;display:flex;gap:0.2rem;flex-wrap:wrap;overflow:hidden;">
                         { for v.stack.iter().map(|frame| {
                             let call_node = frame.call_node;
                             let name = if frame.name.is_empty() { format!("{:#x}", frame.function) } else { frame.name.clone() };
                             html! {
                                 <button
                                     class="frame"
-                                    title="Go to the call"
+                                    title={t("Go to the call")}
                                     onclick={link.callback(move |_| Msg::GoTo { view: id, node: call_node })}
                                 >{ format!("› {name}") }</button>
                             }
                         }) }
                     </nav>
                     if self.views.len() > 1 {
-                        <button title="Close this view" onclick={link.callback(move |_| Msg::CloseView(id))}>{ "×" }</button>
+                        <button title={t("Close this view")} onclick={link.callback(move |_| Msg::CloseView(id))}>{ "×" }</button>
                     }
                 </header>
                 <div style="flex:1;min-height:0;">
@@ -784,7 +793,7 @@ impl Browser {
                 selected,
             } => {
                 if !answered {
-                    html! { <p class="pane-empty" style="margin:0.25rem 0.5rem;">{ "Reading registers…" }</p> }
+                    html! { <p class="pane-empty" style="margin:0.25rem 0.5rem;">{ t("Reading registers…") }</p> }
                 } else {
                     html! {
                         <RegisterPane
@@ -817,6 +826,8 @@ impl Browser {
                 data-testid={p.testid()}
                 data-pane={id.to_string()}
                 key={id}
+                role="region"
+                aria-label={p.title()}
                 onmousedown={link.callback(move |_: MouseEvent| Msg::Focus(Focus::Pane(id)))}
                 style="flex:0 1 auto;min-width:16rem;"
             >

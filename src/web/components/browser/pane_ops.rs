@@ -4,6 +4,7 @@ use yew::prelude::*;
 
 use super::{Browser, Focus, Menu, MenuAction, Msg, Pane, PaneBody, PromptFor};
 use crate::browse::protocol::{NodeId, Query, Reply, WriteTarget};
+use crate::web::i18n::{t, tf};
 use crate::web::keys::{Command, RegKind};
 
 /// Memory read per `[`/`]` search step, and how far a search goes.
@@ -290,11 +291,11 @@ impl Browser {
             return;
         };
         if !cell.known {
-            pane.note = Some(format!("{} is not known here", cell.name));
+            pane.note = Some(tf("{} is not known here", &[&cell.name]));
             return;
         }
         let Ok(value) = u64::from_str_radix(&cell.text, 16) else {
-            pane.note = Some(format!("{} does not fit an address", cell.name));
+            pane.note = Some(tf("{} does not fit an address", &[&cell.name]));
             return;
         };
         let text = format!("{} = {value:#x}", cell.name);
@@ -314,7 +315,7 @@ impl Browser {
         pane.note = Some(match reply {
             Reply::Symbols(names) => match names.first().filter(|n| !n.is_empty()) {
                 Some(name) => format!("{text} = {name}"),
-                None => format!("{text} (no symbol)"),
+                None => tf("{} (no symbol)", &[&text]),
             },
             Reply::Error(e) => e,
             _ => text,
@@ -365,7 +366,7 @@ impl Browser {
         };
         if compare.is_none() {
             if let Some(p) = self.pane_mut(id) {
-                p.note = Some("Nothing to compare with: move first, or d.".into());
+                p.note = Some(t("Nothing to compare with: move first, or d.").into());
             }
             return;
         }
@@ -419,11 +420,12 @@ impl Browser {
             };
             self.search_chunk(ctx, id, forward, next, chunks + 1);
         } else if let Some(p) = self.pane_mut(id) {
-            p.note = Some(format!(
-                "No changed byte within {} KiB {}.",
-                SEARCH_CHUNK * SEARCH_CHUNKS as u64 / 1024,
-                if forward { "after" } else { "before" }
-            ));
+            let kib = SEARCH_CHUNK * SEARCH_CHUNKS as u64 / 1024;
+            p.note = Some(if forward {
+                tf("No changed byte within {} KiB after.", &[&kib])
+            } else {
+                tf("No changed byte within {} KiB before.", &[&kib])
+            });
         }
     }
 
@@ -454,7 +456,7 @@ impl Browser {
         let target = WriteTarget::Register(name.clone());
         let mut items = vec![
             (
-                format!("Previous write of {name}"),
+                tf("Previous write of {}", &[&name]),
                 MenuAction::Write {
                     view,
                     node,
@@ -463,7 +465,7 @@ impl Browser {
                 },
             ),
             (
-                format!("Next write of {name}"),
+                tf("Next write of {}", &[&name]),
                 MenuAction::Write {
                     view,
                     node,
@@ -474,11 +476,11 @@ impl Browser {
         ];
         if let Some(v) = value {
             items.push((
-                format!("Symbol at {v:#x}"),
+                tf("Symbol at {}", &[&format!("{v:#x}")]),
                 MenuAction::Symbolize { pane: id, addr: v },
             ));
             items.push((
-                format!("Open memory at {v:#x}"),
+                tf("Open memory at {}", &[&format!("{v:#x}")]),
                 MenuAction::OpenMemory { view, addr: v },
             ));
         }
@@ -503,10 +505,14 @@ impl Browser {
         for len in [1u64, 2, 4, 8] {
             let start = addr & !(len - 1);
             items.push((
-                format!(
-                    "Previous write of {len} byte{} at {start:#x}",
-                    if len > 1 { "s" } else { "" }
-                ),
+                if len > 1 {
+                    tf(
+                        "Previous write of {} bytes at {}",
+                        &[&len, &format!("{start:#x}")],
+                    )
+                } else {
+                    tf("Previous write of 1 byte at {}", &[&format!("{start:#x}")])
+                },
                 MenuAction::Write {
                     view,
                     node,
@@ -516,7 +522,7 @@ impl Browser {
             ));
         }
         items.push((
-            format!("Next write of the byte at {addr:#x}"),
+            tf("Next write of the byte at {}", &[&format!("{addr:#x}")]),
             MenuAction::Write {
                 view,
                 node,
@@ -530,7 +536,7 @@ impl Browser {
             ("Compare with a line… (d)", Command::CompareLine),
             ("Lock to a line… (l)", Command::LockLine),
         ] {
-            items.push((label.into(), MenuAction::Pane { pane: id, command }));
+            items.push((t(label).into(), MenuAction::Pane { pane: id, command }));
         }
         self.focus = Focus::Pane(id);
         self.menu = Some(Menu { x, y, items });

@@ -6,6 +6,7 @@ use yew::prelude::*;
 use super::{Browser, MenuAction, Msg, PromptFor};
 use crate::browse::protocol::{Locate, Query, Reply};
 use crate::web::hash::number;
+use crate::web::i18n::t;
 
 impl Browser {
     pub(super) fn on_prompt_submit(&mut self, ctx: &Context<Self>, text: String) {
@@ -96,7 +97,7 @@ impl Browser {
         let node = match reply {
             Reply::Node(Some(n)) => n,
             Reply::Node(None) => {
-                self.status = Some("No such position in the trace.".into());
+                self.status = Some(t("No such position in the trace.").into());
                 return;
             }
             Reply::Error(e) => {

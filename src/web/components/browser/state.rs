@@ -5,6 +5,7 @@ use std::rc::Rc;
 use crate::browse::protocol::{
     CallFrame, LineEffect, MemoryReply, NodeId, NodeView, RegPanel, RowsReply,
 };
+use crate::web::i18n::{t, tf};
 use crate::web::keys::RegKind;
 use crate::web::view_state::Recentre;
 
@@ -103,10 +104,10 @@ pub struct Pane {
 impl Pane {
     pub fn title(&self) -> String {
         match &self.body {
-            PaneBody::Registers { kind, .. } => kind.title().to_string(),
+            PaneBody::Registers { kind, .. } => t(kind.title()).to_string(),
             PaneBody::Memory { addr, compare, .. } => match compare {
-                Some(_) => format!("Memory at {addr:#x} (compared)"),
-                None => format!("Memory at {addr:#x}"),
+                Some(_) => tf("Memory at {} (compared)", &[&format!("{addr:#x}")]),
+                None => tf("Memory at {}", &[&format!("{addr:#x}")]),
             },
         }
     }
@@ -140,7 +141,7 @@ pub enum PromptFor {
 
 impl PromptFor {
     pub fn label(&self) -> &'static str {
-        match self {
+        t(match self {
             PromptFor::GotoLine { .. } => "Go to line:",
             PromptFor::GotoTime { .. } => "Go to time:",
             PromptFor::FindPc { forward: true, .. } => "Next visit of PC:",
@@ -149,7 +150,7 @@ impl PromptFor {
             PromptFor::LockLine { .. } => "Lock pane to line:",
             PromptFor::LockTime { .. } => "Lock pane to time:",
             PromptFor::CompareLine { .. } => "Compare with line:",
-        }
+        })
     }
 }
 

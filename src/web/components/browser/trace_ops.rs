@@ -7,6 +7,7 @@ use yew::prelude::*;
 use super::{Browser, Focus, Menu, MenuAction, Msg, TraceView};
 use crate::browse::protocol::{FoldOp, Locate, NodeId, Query, Reply, Row, WriteTarget};
 use crate::web::hash;
+use crate::web::i18n::{t, tf};
 use crate::web::keys::Command;
 use crate::web::view_state::{Scroll, ROW_PX};
 
@@ -201,7 +202,7 @@ impl Browser {
         let node = match reply {
             Reply::Node(Some(node)) => node,
             Reply::Node(None) => {
-                self.status = Some("Not found.".into());
+                self.status = Some(t("Not found.").into());
                 return;
             }
             Reply::Error(e) => {
@@ -370,7 +371,7 @@ impl Browser {
                 (Some(pc), Some(node)) => {
                     self.move_to(ctx, view, Query::FindPc { node, pc, forward }, true)
                 }
-                _ => self.status = Some("No PC searched for yet (p or P).".into()),
+                _ => self.status = Some(t("No PC searched for yet (p or P).").into()),
             },
             Command::Annotate => {
                 let Some(node) = node else { return };
@@ -396,7 +397,8 @@ impl Browser {
                     }
                     _ => {
                         self.status = Some(
-                            "Highlight a register or memory line with a first, then Return.".into(),
+                            t("Highlight a register or memory line with a first, then Return.")
+                                .into(),
                         )
                     }
                 }
@@ -506,7 +508,7 @@ impl Browser {
         }
         match reply {
             Reply::NodeLines(lines) if !lines.is_empty() => v.annotate = Some((lines, 0)),
-            Reply::NodeLines(_) => self.status = Some("This instruction has no lines.".into()),
+            Reply::NodeLines(_) => self.status = Some(t("This instruction has no lines.").into()),
             Reply::Error(e) => self.status = Some(e),
             _ => {}
         }
@@ -552,7 +554,7 @@ impl Browser {
                 self.previous_write(ctx, view, from - 1, target.clone());
             }
             (Reply::Node(None), _) => {
-                self.status = Some("No earlier write in the trace.".into());
+                self.status = Some(t("No earlier write in the trace.").into());
             }
             _ => self.on_moved(ctx, view, reply, true),
         }
@@ -597,7 +599,7 @@ impl Browser {
                     x,
                     y,
                     items: vec![(
-                        "Unfold this call".into(),
+                        t("Unfold this call").into(),
                         MenuAction::Fold {
                             view,
                             node: *call_node,
@@ -614,7 +616,7 @@ impl Browser {
             return;
         };
         let mut items = vec![(
-            format!("Move the position here (after line {line})"),
+            tf("Move the position here (after line {})", &[&line]),
             MenuAction::MoveTo { view, node },
         )];
         if let Reply::NodeLines(effects) = reply {
@@ -625,10 +627,12 @@ impl Browser {
             {
                 let what = match &target {
                     WriteTarget::Register(r) => r.clone(),
-                    WriteTarget::Memory { addr, len } => format!("{len} bytes at {addr:#x}"),
+                    WriteTarget::Memory { addr, len } => {
+                        tf("{} bytes at {}", &[&len, &format!("{addr:#x}")])
+                    }
                 };
                 items.push((
-                    format!("Previous write of {what}"),
+                    tf("Previous write of {}", &[&what]),
                     MenuAction::Write {
                         view,
                         node: node.saturating_sub(1),
@@ -637,7 +641,7 @@ impl Browser {
                     },
                 ));
                 items.push((
-                    format!("Next write of {what}"),
+                    tf("Next write of {}", &[&what]),
                     MenuAction::Write {
                         view,
                         node,
@@ -647,7 +651,7 @@ impl Browser {
                 ));
                 if let WriteTarget::Memory { addr, .. } = target {
                     items.push((
-                        format!("Open memory at {addr:#x}"),
+                        tf("Open memory at {}", &[&format!("{addr:#x}")]),
                         MenuAction::OpenMemory { view, addr },
                     ));
                 }
@@ -665,7 +669,7 @@ impl Browser {
                 FoldOp::UnfoldInside,
             ),
         ] {
-            items.push((label.into(), MenuAction::Fold { view, node, op }));
+            items.push((t(label).into(), MenuAction::Fold { view, node, op }));
         }
         self.menu = Some(Menu { x, y, items });
     }
@@ -749,12 +753,12 @@ impl Browser {
             }
             Reply::Error(e) if self.complete => {
                 self.pending_hash = None;
-                self.status = Some(format!("Cannot go to the position in the URL: {e}"));
+                self.status = Some(tf("Cannot go to the position in the URL: {}", &[&e]));
                 self.try_start(ctx);
             }
             Reply::Node(None) if self.complete => {
                 self.pending_hash = None;
-                self.status = Some("The position in the URL is not in this trace.".into());
+                self.status = Some(t("The position in the URL is not in this trace.").into());
                 self.try_start(ctx);
             }
             // Not indexed that far yet: the next progress tries again.

@@ -1,0 +1,377 @@
+//! The one translation layer of the page, in the manner of gettext: UI
+//! strings are written in English at their call site and go through [`t`]
+//! (or [`tf`] when they have arguments, `{}` in order), which returns the
+//! current language's text, English when a catalogue lacks one.
+//!
+//! The language comes from a choice the person made (kept in
+//! `localStorage`), else from `navigator.languages`. Components that show
+//! text subscribe to [`use_lang`], so switching re-renders them; text a
+//! component keeps (status messages) is translated when it is made.
+
+use std::cell::Cell;
+use std::fmt::Display;
+
+use yew::prelude::*;
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Lang {
+    #[default]
+    En,
+    Fr,
+}
+
+impl Lang {
+    pub const ALL: [Lang; 2] = [Lang::En, Lang::Fr];
+
+    /// BCP 47 tag, as in `<html lang>` and `navigator.languages`.
+    pub fn code(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Fr => "fr",
+        }
+    }
+
+    /// The language's own name, for the switch.
+    pub fn name(self) -> &'static str {
+        match self {
+            Lang::En => "English",
+            Lang::Fr => "Français",
+        }
+    }
+
+    pub fn from_tag(tag: &str) -> Option<Lang> {
+        let primary = tag.split(['-', '_']).next()?.to_ascii_lowercase();
+        Lang::ALL.into_iter().find(|l| l.code() == primary)
+    }
+
+    /// (English, translation) pairs; empty for English.
+    pub fn catalogue(self) -> &'static [(&'static str, &'static str)] {
+        match self {
+            Lang::En => &[],
+            Lang::Fr => FR,
+        }
+    }
+}
+
+/// Where the person's choice is kept.
+const STORAGE_KEY: &str = "tarmac-lens.lang";
+
+thread_local! {
+    static CURRENT: Cell<Option<Lang>> = const { Cell::new(None) };
+}
+
+/// The language of the page: chosen at first use, then as [`set`] makes it.
+#[inline(never)]
+pub fn current() -> Lang {
+    CURRENT.with(|c| match c.get() {
+        Some(lang) => lang,
+        None => {
+            let lang = detect();
+            c.set(Some(lang));
+            lang
+        }
+    })
+}
+
+fn storage() -> Option<web_sys::Storage> {
+    // localStorage throws where storage is disabled (and may on file://).
+    web_sys::window()?.local_storage().ok().flatten()
+}
+
+/// The stored choice, else the first of the browser's languages we have.
+fn detect() -> Lang {
+    if let Some(lang) = storage()
+        .and_then(|s| s.get_item(STORAGE_KEY).ok().flatten())
+        .and_then(|tag| Lang::from_tag(&tag))
+    {
+        return lang;
+    }
+    let Some(navigator) = web_sys::window().map(|w| w.navigator()) else {
+        return Lang::En;
+    };
+    navigator
+        .languages()
+        .iter()
+        .filter_map(|v| v.as_string())
+        .chain(navigator.language())
+        .find_map(|tag| Lang::from_tag(&tag))
+        .unwrap_or_default()
+}
+
+/// Makes `lang` the page's language and remembers the choice.
+pub fn set(lang: Lang) {
+    CURRENT.with(|c| c.set(Some(lang)));
+    if let Some(s) = storage() {
+        let _ = s.set_item(STORAGE_KEY, lang.code());
+    }
+    sync_document(lang);
+}
+
+/// `<html lang>` follows the language (screen readers, hyphenation).
+pub fn sync_document(lang: Lang) {
+    if let Some(root) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+    {
+        let _ = root.set_attribute("lang", lang.code());
+    }
+}
+
+// Not inlined: `t` and `tf` are called from a hundred places, and an
+// inlined catalogue search at each costs tens of KB of wasm.
+
+/// `english` in the current language.
+#[inline(never)]
+pub fn t(english: &'static str) -> &'static str {
+    lookup(current(), english)
+}
+
+#[inline(never)]
+pub fn lookup(lang: Lang, english: &'static str) -> &'static str {
+    lang.catalogue()
+        .iter()
+        .find(|(en, _)| *en == english)
+        .map_or(english, |(_, text)| text)
+}
+
+/// [`t`] with arguments: each `{}` of the text takes the next one.
+#[inline(never)]
+pub fn tf(english: &'static str, args: &[&dyn Display]) -> String {
+    fill(t(english), args)
+}
+
+pub fn fill(text: &str, args: &[&dyn Display]) -> String {
+    let mut out = String::with_capacity(text.len() + 16);
+    let mut args = args.iter();
+    let mut rest = text;
+    while let Some(at) = rest.find("{}") {
+        out.push_str(&rest[..at]);
+        match args.next() {
+            Some(a) => out.push_str(&a.to_string()),
+            None => out.push_str("{}"),
+        }
+        rest = &rest[at + 2..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The language, from the page's context: a component that shows text
+/// calls this so that it re-renders when the language changes.
+#[hook]
+pub fn use_lang() -> Lang {
+    use_context::<Lang>().unwrap_or_else(current)
+}
+
+/// The language switch (in the page header).
+#[derive(Properties, PartialEq)]
+pub struct LanguageSwitchProps {
+    pub lang: Lang,
+    pub on_change: Callback<Lang>,
+}
+
+#[function_component(LanguageSwitch)]
+pub fn language_switch(props: &LanguageSwitchProps) -> Html {
+    let onchange = props.on_change.reform(|e: Event| {
+        e.target_dyn_into::<web_sys::HtmlSelectElement>()
+            .and_then(|s| Lang::from_tag(&s.value()))
+            .unwrap_or_default()
+    });
+    html! {
+        <select class="language" data-testid="language" aria-label={t("Language")} title={t("Language")} style="margin-left:auto;" {onchange}>
+            { for Lang::ALL.iter().map(|l| html! {
+                <option value={l.code()} lang={l.code()} selected={*l == props.lang}>{ l.name() }</option>
+            }) }
+        </select>
+    }
+}
+
+/// French. Keys are the English texts exactly as written at their call sites.
+static FR: &[(&str, &str)] = &[
+    // page
+    ("Arm CPU execution traces, read in your browser. Nothing is uploaded.", "Traces d’exécution de processeurs Arm, lues dans votre navigateur. Rien n’est envoyé."),
+    ("Language", "Langue"),
+    ("Drop a Tarmac trace here (with its ELF image, for symbols)", "Déposez une trace Tarmac ici (avec son image ELF, pour les symboles)"),
+    ("Drop another trace to replace this one, or its ELF image for symbols", "Déposez une autre trace pour remplacer celle-ci, ou son image ELF pour les symboles"),
+    ("or choose a file: ", "ou choisissez un fichier : "),
+    ("Try the demo", "Essayer la démo"),
+    ("a 550 KB trace of a recursive program, with its symbols", "une trace de 550 Ko d’un programme récursif, avec ses symboles"),
+    ("cannot load the demo file {}: {}", "impossible de charger le fichier de démo {} : {}"),
+    ("Drop a Tarmac trace above to browse it (and its ELF image, for symbols).", "Déposez une trace Tarmac ci-dessus pour la parcourir (et son image ELF, pour les symboles)."),
+    ("Browse", "Parcourir"),
+    ("Summary", "Résumé"),
+    ("No summary: the trace could not be read.", "Pas de résumé : la trace n’a pas pu être lue."),
+    ("The summary appears when the whole trace is read.", "Le résumé apparaît quand toute la trace est lue."),
+    ("Could not read this trace: ", "Impossible de lire cette trace : "),
+    // file summary, progress, counts
+    ("File", "Fichier"),
+    ("Size", "Taille"),
+    ("Lines", "Lignes"),
+    ("Dialect", "Dialecte"),
+    ("{} bytes", "{} octets"),
+    ("{} ({} bytes)", "{} ({} octets)"),
+    ("Reading… {}%", "Lecture… {} %"),
+    ("Records by kind", "Enregistrements par type"),
+    ("Kind", "Type"),
+    ("Count", "Nombre"),
+    ("total", "total"),
+    ("– left", "– restant"),
+    ("{} s left", "{} s restantes"),
+    ("{} min {} s left", "{} min {} s restantes"),
+    ("Unparsed lines: {}", "Lignes non comprises : {}"),
+    ("Unparsed lines: {} (first {} shown)", "Lignes non comprises : {} ({} premières affichées)"),
+    (", column {}: ", ", colonne {} : "),
+    ("line {}", "ligne {}"),
+    ("Every line was understood.", "Toutes les lignes ont été comprises."),
+    // ELF
+    ("ELF image for symbols: ", "Image ELF pour les symboles : "),
+    ("load offset ", "décalage de chargement "),
+    ("{} symbols loaded", "{} symboles chargés"),
+    ("bad load offset {}", "décalage de chargement incorrect {}"),
+    // browser toolbar and views
+    ("New view", "Nouvelle vue"),
+    ("Line…", "Ligne…"),
+    ("Time…", "Temps…"),
+    ("Next PC…", "PC suivant…"),
+    ("Prev PC…", "PC précédent…"),
+    ("Memory…", "Mémoire…"),
+    ("Fold all", "Tout replier"),
+    ("Unfold all", "Tout déplier"),
+    ("Registers:", "Registres :"),
+    ("Colours", "Couleurs"),
+    ("Symbols", "Symboles"),
+    ("Keys", "Touches"),
+    ("View #{}", "Vue n° {}"),
+    ("line {} · time {} · node {}", "ligne {} · temps {} · nœud {}"),
+    ("no position yet", "pas encore de position"),
+    ("Calls active here", "Appels actifs ici"),
+    ("Go to the call", "Aller à l’appel"),
+    ("Close this view", "Fermer cette vue"),
+    ("Trace lines", "Lignes de la trace"),
+    ("Fold this call", "Replier cet appel"),
+    ("Click to unfold", "Cliquer pour déplier"),
+    ("  … {} lines folded", "  … {} lignes repliées"),
+    ("F1 or ? for the keys of the focused pane; Tab moves between panes.", "F1 ou ? pour les touches du volet actif ; Tab passe d’un volet à l’autre."),
+    // panes
+    ("Core registers", "Registres principaux"),
+    ("Single-precision FP", "Virgule flottante simple précision"),
+    ("Double-precision FP", "Virgule flottante double précision"),
+    ("NEON vectors", "Vecteurs NEON"),
+    ("MVE vectors", "Vecteurs MVE"),
+    ("SVE vectors", "Vecteurs SVE"),
+    ("Memory at {}", "Mémoire à {}"),
+    ("Memory at {} (compared)", "Mémoire à {} (comparée)"),
+    ("Reading registers…", "Lecture des registres…"),
+    ("No {} in this trace.", "Pas de {} dans cette trace."),
+    ("Click: previous write of this register", "Clic : écriture précédente de ce registre"),
+    ("The trace view this pane follows", "La vue de trace que suit ce volet"),
+    ("view ", "vue "),
+    ("lock", "verrouiller"),
+    ("Close", "Fermer"),
+    // prompts and help
+    ("Go to line:", "Aller à la ligne :"),
+    ("Go to time:", "Aller au temps :"),
+    ("Next visit of PC:", "Passage suivant du PC :"),
+    ("Previous visit of PC:", "Passage précédent du PC :"),
+    ("Memory at address:", "Mémoire à l’adresse :"),
+    ("Lock pane to line:", "Verrouiller le volet à la ligne :"),
+    ("Lock pane to time:", "Verrouiller le volet au temps :"),
+    ("Compare with line:", "Comparer avec la ligne :"),
+    ("Trace pane keys", "Touches du volet de trace"),
+    ("Register pane keys", "Touches du volet des registres"),
+    ("Memory pane keys", "Touches du volet mémoire"),
+    ("Close (any key)", "Fermer (n’importe quelle touche)"),
+    // status messages
+    ("Not found.", "Introuvable."),
+    ("No such position in the trace.", "Cette position n’existe pas dans la trace."),
+    ("No earlier write in the trace.", "Aucune écriture antérieure dans la trace."),
+    ("This instruction has no lines.", "Cette instruction n’a pas de lignes."),
+    ("No PC searched for yet (p or P).", "Aucun PC encore cherché (p ou P)."),
+    // menus, notes and the keys' help (src/web/keys.rs)
+    ("{} is not known here", "{} n’est pas connu ici"),
+    ("{} does not fit an address", "{} ne tient pas dans une adresse"),
+    ("{} (no symbol)", "{} (pas de symbole)"),
+    ("Nothing to compare with: move first, or d.", "Rien à comparer : déplacez-vous d’abord, ou d."),
+    ("No changed byte within {} KiB after.", "Aucun octet modifié dans les {} Kio qui suivent."),
+    ("No changed byte within {} KiB before.", "Aucun octet modifié dans les {} Kio qui précèdent."),
+    ("Previous write of {}", "Écriture précédente de {}"),
+    ("Next write of {}", "Écriture suivante de {}"),
+    ("Symbol at {}", "Symbole à {}"),
+    ("Open memory at {}", "Ouvrir la mémoire à {}"),
+    ("Previous write of {} bytes at {}", "Écriture précédente des {} octets à {}"),
+    ("Previous write of 1 byte at {}", "Écriture précédente de l’octet à {}"),
+    ("Next write of the byte at {}", "Écriture suivante de l’octet à {}"),
+    ("Previous changed byte ([)", "Octet modifié précédent ([)"),
+    ("Next changed byte (])", "Octet modifié suivant (])"),
+    ("Compare with a line… (d)", "Comparer avec une ligne… (d)"),
+    ("Lock to a line… (l)", "Verrouiller à une ligne… (l)"),
+    ("Highlight a register or memory line with a first, then Return.", "Éclairez d’abord une ligne de registre ou de mémoire avec a, puis Entrée."),
+    ("Unfold this call", "Déplier cet appel"),
+    ("Move the position here (after line {})", "Mettre la position ici (après la ligne {})"),
+    ("{} bytes at {}", "{} octets à {}"),
+    ("Fold the call containing this line (-)", "Replier l’appel qui contient cette ligne (-)"),
+    ("Unfold the call after this line (+)", "Déplier l’appel après cette ligne (+)"),
+    ("Fold the calls this function makes ([)", "Replier les appels que fait cette fonction ([)"),
+    ("Unfold everything inside this function (])", "Tout déplier dans cette fonction (])"),
+    ("Cannot go to the position in the URL: {}", "Impossible d’aller à la position de l’URL : {}"),
+    ("The position in the URL is not in this trace.", "La position de l’URL n’est pas dans cette trace."),
+    ("Locked; click (or Ctrl-L) to follow the trace view again", "Verrouillé ; cliquez (ou Ctrl-L) pour suivre de nouveau la vue de trace"),
+    ("🔒 line {} t {}", "🔒 ligne {} t {}"),
+    ("Keep showing this position (Ctrl-L)", "Garder cette position affichée (Ctrl-L)"),
+    ("Close (x)", "Fermer (x)"),
+    ("Every key has a mouse path too: click a row to move there, right-click trace lines, registers and bytes for their jumps, click a folded call to unfold it.", "Chaque touche a aussi son chemin à la souris : cliquez sur une ligne pour vous y placer, clic droit sur les lignes de trace, les registres et les octets pour leurs sauts, cliquez sur un appel replié pour le déplier."),
+    ("focus the next pane (Shift-Tab: previous)", "activer le volet suivant (Maj-Tab : précédent)"),
+    ("focus the previous pane", "activer le volet précédent"),
+    ("this help", "cette aide"),
+    ("show/hide the core registers", "afficher/masquer les registres principaux"),
+    ("show/hide single-precision FP registers", "afficher/masquer les registres flottants simple précision"),
+    ("show/hide double-precision FP registers", "afficher/masquer les registres flottants double précision"),
+    ("show/hide NEON vector registers", "afficher/masquer les registres vectoriels NEON"),
+    ("show/hide MVE vector registers", "afficher/masquer les registres vectoriels MVE"),
+    ("show/hide SVE vector registers", "afficher/masquer les registres vectoriels SVE"),
+    ("next instruction (a folded call is one step)", "instruction suivante (un appel replié compte pour un pas)"),
+    ("previous instruction", "instruction précédente"),
+    ("a screenful down", "un écran plus bas"),
+    ("a screenful up", "un écran plus haut"),
+    ("start of the trace", "début de la trace"),
+    ("end of the trace (indexed so far)", "fin de la trace (indexée jusqu’ici)"),
+    ("put the position in the middle, top, bottom", "mettre la position au milieu, en haut, en bas"),
+    ("fold the call containing the position", "replier l’appel qui contient la position"),
+    ("unfold the folded call after the position", "déplier l’appel replié après la position"),
+    ("fold every call made by the current function", "replier tous les appels de la fonction courante"),
+    ("unfold everything inside the current function", "tout déplier dans la fonction courante"),
+    ("fold everything", "tout replier"),
+    ("unfold everything", "tout déplier"),
+    ("go to a line number", "aller à un numéro de ligne"),
+    ("go to a time", "aller à un temps"),
+    ("next visit of a PC (address expression)", "passage suivant d’un PC (expression d’adresse)"),
+    ("previous visit of a PC", "passage précédent d’un PC"),
+    ("repeat the PC search forwards", "répéter la recherche de PC vers l’avant"),
+    ("repeat the PC search backwards", "répéter la recherche de PC vers l’arrière"),
+    ("open a memory pane at an address expression", "ouvrir un volet mémoire à une expression d’adresse"),
+    ("highlight the lines of the instruction before the position, in turn", "éclairer tour à tour les lignes de l’instruction avant la position"),
+    ("previous write of the highlighted line's register or memory", "écriture précédente du registre ou de la mémoire de la ligne éclairée"),
+    ("syntax highlighting on/off", "coloration syntaxique oui/non"),
+    ("branch targets as symbols on/off (with an ELF)", "cibles de branchement en symboles oui/non (avec un ELF)"),
+    ("move the selection up", "déplacer la sélection vers le haut"),
+    ("move the selection down", "déplacer la sélection vers le bas"),
+    ("move the selection left", "déplacer la sélection vers la gauche"),
+    ("move the selection right", "déplacer la sélection vers la droite"),
+    ("previous write of the selection", "écriture précédente de la sélection"),
+    ("lock the pane to a line", "verrouiller le volet à une ligne"),
+    ("lock the pane to a time", "verrouiller le volet à un temps"),
+    ("unlock (or lock to what is shown)", "déverrouiller (ou verrouiller à ce qui est affiché)"),
+    ("close the pane", "fermer le volet"),
+    ("symbolic reading of the selected register's value", "lecture symbolique de la valeur du registre sélectionné"),
+    ("scroll down a pane's height", "défiler d’une hauteur de volet vers le bas"),
+    ("scroll up a pane's height", "défiler d’une hauteur de volet vers le haut"),
+    ("previous changed byte", "octet modifié précédent"),
+    ("next changed byte", "octet modifié suivant"),
+    ("compare with another line (highlight changes since)", "comparer avec une autre ligne (éclaire les changements depuis)"),
+    ("one row shorter", "une rangée de moins"),
+    ("one row taller", "une rangée de plus"),
+    ("previous write of the byte", "écriture précédente de l’octet"),
+    ("previous write of the aligned 2 bytes", "écriture précédente des 2 octets alignés"),
+    ("previous write of the aligned 4 bytes", "écriture précédente des 4 octets alignés"),
+    ("previous write of the aligned 8 bytes", "écriture précédente des 8 octets alignés"),
+];

@@ -1,0 +1,75 @@
+//! The translation layer: catalogues, fallback, arguments, language tags.
+#![cfg(target_arch = "wasm32")]
+
+use tarmac_lens::web::i18n::{fill, lookup, Lang};
+use tarmac_lens::web::keys::{tables, PaneKind, RegKind};
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+#[wasm_bindgen_test]
+fn translations_keep_every_placeholder() {
+    for lang in Lang::ALL {
+        for (en, text) in lang.catalogue() {
+            assert_eq!(
+                en.matches("{}").count(),
+                text.matches("{}").count(),
+                "{en:?}"
+            );
+        }
+    }
+}
+
+#[wasm_bindgen_test]
+fn catalogue_keys_are_unique() {
+    let mut keys: Vec<_> = Lang::Fr.catalogue().iter().map(|(en, _)| en).collect();
+    let n = keys.len();
+    keys.sort();
+    keys.dedup();
+    assert_eq!(keys.len(), n);
+    assert!(n > 50, "{n} French strings");
+}
+
+#[wasm_bindgen_test]
+fn lookup_falls_back_to_english() {
+    assert_eq!(lookup(Lang::Fr, "Browse"), "Parcourir");
+    assert_eq!(lookup(Lang::En, "Browse"), "Browse");
+    assert_eq!(
+        lookup(Lang::Fr, "not in any catalogue"),
+        "not in any catalogue"
+    );
+}
+
+#[wasm_bindgen_test]
+fn arguments_fill_in_order() {
+    assert_eq!(
+        fill("{} ({} bytes)", &[&"1 KiB", &1024]),
+        "1 KiB (1024 bytes)"
+    );
+    assert_eq!(fill("{} left over {}", &[&1]), "1 left over {}");
+}
+
+#[wasm_bindgen_test]
+fn tags_name_languages() {
+    assert_eq!(Lang::from_tag("fr-FR"), Some(Lang::Fr));
+    assert_eq!(Lang::from_tag("en_GB"), Some(Lang::En));
+    assert_eq!(Lang::from_tag("de"), None);
+    assert_eq!(Lang::from_tag(""), None);
+}
+
+#[wasm_bindgen_test]
+fn every_key_help_is_in_french() {
+    for pane in [PaneKind::Trace, PaneKind::Registers, PaneKind::Memory] {
+        for b in tables(pane).into_iter().flat_map(|t| t.iter()) {
+            assert_ne!(
+                lookup(Lang::Fr, b.help),
+                b.help,
+                "no French for {:?}",
+                b.help
+            );
+        }
+    }
+    for kind in RegKind::ALL {
+        assert_ne!(lookup(Lang::Fr, kind.title()), kind.title());
+    }
+}
