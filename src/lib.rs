@@ -16,6 +16,7 @@ pub mod index;
 pub mod lines;
 pub mod parse;
 pub mod report;
+pub mod sniff;
 pub mod source;
 pub mod state;
 pub mod stats;
