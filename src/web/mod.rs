@@ -8,9 +8,14 @@
 pub mod blob_source;
 pub mod client;
 pub mod components;
+pub mod csp;
+pub mod embed;
 pub mod format;
 pub mod hash;
+pub mod http_source;
+pub mod index_cache;
 pub mod keys;
+pub mod page_params;
 pub mod panic_hook;
 pub mod protocol;
 pub mod view_state;

@@ -8,12 +8,14 @@ use wasm_bindgen_futures::JsFuture;
 use yew::prelude::*;
 
 use super::{
-    Browser, CountsTable, DropZone, ElfLoader, ErrorBanner, FileSummary, ProgressBar, Session,
-    UnparsedList,
+    Browser, CountsTable, DropZone, ElfLoader, ErrorBanner, FileSummary, IndexCacheControl,
+    ProgressBar, Session, UnparsedList,
 };
 use crate::browse::protocol::Progress;
 use crate::stats::Stats;
-use crate::web::client::{ClientEvent, OpenOptions, TraceClient};
+use crate::web::client::{ClientEvent, OpenOptions, Reading, TraceClient, TraceInput, WORKER_URL};
+use crate::web::embed::{self, Payload};
+use crate::web::page_params::{self, PageParams};
 
 /// The file being looked at.
 #[derive(Clone, Debug, PartialEq)]
@@ -61,6 +63,12 @@ pub struct PageState {
     /// `performance.now()` when the job started, for the MB/s figure.
     pub started_ms: f64,
     pub now_ms: f64,
+    /// How the trace is read, once the worker has opened it.
+    pub reading: Option<Reading>,
+    /// A URL being downloaded whole: bytes received, of the total if known.
+    pub download: Option<(u64, Option<u64>)>,
+    /// The finished index is saved in the index cache.
+    pub index_cached: bool,
 }
 
 impl Default for PageState {
@@ -75,6 +83,9 @@ impl Default for PageState {
             tab: Tab::Browse,
             started_ms: 0.0,
             now_ms: 0.0,
+            reading: None,
+            download: None,
+            index_cached: false,
         }
     }
 }
@@ -111,6 +122,9 @@ impl Reducible for PageState {
                 next.session = None;
                 next.progress = None;
                 next.elf_symbols = None;
+                next.reading = None;
+                next.download = None;
+                next.index_cached = false;
                 next.started_ms = now_ms;
                 next.now_ms = now_ms;
             }
@@ -142,6 +156,19 @@ impl Reducible for PageState {
                         }
                     }
                     ClientEvent::ElfLoaded { symbols } => next.elf_symbols = Some(symbols),
+                    ClientEvent::Opened { bytes, reading } => {
+                        next.reading = Some(reading);
+                        if let Some(f) = &mut next.file {
+                            f.bytes = bytes;
+                        }
+                        if let Phase::Indexing { done, .. } = self.phase {
+                            next.phase = Phase::Indexing { done, total: bytes };
+                        }
+                    }
+                    ClientEvent::Downloading { done, total } => {
+                        next.download = Some((done, total));
+                    }
+                    ClientEvent::IndexCached => next.index_cached = true,
                     ClientEvent::Failed(message) => next.phase = Phase::Error(message),
                 }
             }
@@ -193,17 +220,24 @@ pub fn app() -> Html {
     // tens of milliseconds the first screenful should not wait for.
     use_effect_with((), |_| TraceClient::prewarm());
 
-    let open_trace = {
+    let open_trace: Rc<dyn Fn(TraceInput)> = {
         let state = state.clone();
         let client = client.clone();
         let pending_elf = pending_elf.clone();
         let job_counter = job_counter.clone();
-        Rc::new(move |file: web_sys::File| {
+        Rc::new(move |input: TraceInput| {
             // Stop the previous worker before starting the next one.
             client.borrow_mut().take();
-            let info = FileInfo {
-                name: file.name(),
-                bytes: file.size() as u64,
+            let info = match &input {
+                TraceInput::File(file) => FileInfo {
+                    name: file.name(),
+                    bytes: file.size() as u64,
+                },
+                // The size comes when the worker has asked the server.
+                TraceInput::Url { name, .. } => FileInfo {
+                    name: name.clone(),
+                    bytes: 0,
+                },
             };
             let job_id = {
                 let mut counter = job_counter.borrow_mut();
@@ -216,13 +250,14 @@ pub fn app() -> Html {
                 now_ms: now_ms(),
             });
             let dispatcher = state.dispatcher();
-            let opened = TraceClient::open(file, OpenOptions::default(), move |event| {
-                dispatcher.dispatch(Action::Event {
-                    job: job_id,
-                    event,
-                    now_ms: now_ms(),
-                })
-            });
+            let opened =
+                TraceClient::open_input(WORKER_URL, input, OpenOptions::default(), move |event| {
+                    dispatcher.dispatch(Action::Event {
+                        job: job_id,
+                        event,
+                        now_ms: now_ms(),
+                    })
+                });
             match opened {
                 Ok(c) => {
                     if let Some((elf, offset)) = pending_elf.borrow_mut().take() {
@@ -250,6 +285,31 @@ pub fn app() -> Html {
             None => *pending_elf.borrow_mut() = Some((file, offset)),
         })
     };
+    // `?url=` and `?embed=1` (see page_params and embed).
+    let params = use_memo((), |_| page_params::current());
+    {
+        let open_trace = open_trace.clone();
+        let client = client.clone();
+        let load_elf = load_elf.clone();
+        let state = state.clone();
+        let params = params.clone();
+        use_effect_with((), move |_| {
+            start_from_params(&params, open_trace, client, load_elf, state)
+        });
+    }
+    {
+        let name = state.file.as_ref().map(|f| f.name.clone());
+        let message = match &state.phase {
+            Phase::Error(m) => Some(m.clone()),
+            _ => None,
+        };
+        use_effect_with(
+            (state.phase.name(), name, message, state.job),
+            |(phase, name, message, _)| {
+                embed::state_changed(phase, name.as_deref(), message.as_deref())
+            },
+        );
+    }
     let on_file = {
         let load_elf = load_elf.clone();
         Callback::from(move |file: web_sys::File| {
@@ -259,7 +319,7 @@ pub fn app() -> Html {
                 if is_elf(&file).await {
                     load_elf(file, 0);
                 } else {
-                    open_trace(file);
+                    open_trace(TraceInput::File(file));
                 }
             });
         })
@@ -286,6 +346,9 @@ pub fn app() -> Html {
         }
     };
     let open = state.session.is_some() && !matches!(state.phase, Phase::Error(_));
+    if params.embed {
+        return view_embedded(&state, params.panes.clone(), open);
+    }
 
     html! {
         <main class="app" style="display:flex;flex-direction:column;gap:0.6rem;margin:0 auto;padding:0.6rem 1rem;">
@@ -296,6 +359,9 @@ pub fn app() -> Html {
                 </p>
             </header>
             <DropZone on_file={on_file} busy={busy || open} compact={state.file.is_some()} />
+            if state.file.is_none() {
+                <IndexCacheControl />
+            }
             if open {
                 <ElfLoader on_elf={on_elf} symbols={state.elf_symbols} />
             }
@@ -304,6 +370,8 @@ pub fn app() -> Html {
                 data-testid="status"
                 data-state={state.phase.name()}
                 data-lines={lines.map(|n| n.to_string())}
+                data-reading={state.reading.map(reading_name)}
+                data-index-cache={state.index_cached.then_some("saved")}
                 aria-live="polite"
                 style="display:flex;flex-direction:column;gap:0.5rem;"
             >
@@ -347,6 +415,7 @@ fn view_status(state: &PageState) -> Html {
         Phase::Indexing { done, total } => html! {
             <>
                 { summary(None, None) }
+                { view_download(state) }
                 <ProgressBar
                     done={*done}
                     total={*total}
@@ -354,7 +423,16 @@ fn view_status(state: &PageState) -> Html {
                 />
             </>
         },
-        Phase::Ready(stats) => summary(Some(stats.lines), Some(stats.dialect.clone())),
+        Phase::Ready(stats) => html! {
+            <>
+                { summary(Some(stats.lines), Some(stats.dialect.clone())) }
+                if state.reading == Some(Reading::CachedIndex) {
+                    <p class="hint" data-testid="index-restored">
+                        { "Index restored from the cache: this trace was indexed before." }
+                    </p>
+                }
+            </>
+        },
         Phase::Error(message) => html! {
             <>
                 { summary(None, None) }
@@ -376,5 +454,146 @@ fn view_summary(state: &PageState) -> Html {
             html! { <p class="hint">{ "No summary: the trace could not be read." }</p> }
         }
         _ => html! { <p class="hint">{ "The summary appears when the whole trace is read." }</p> },
+    }
+}
+
+/// The `data-reading` value tests key on.
+fn reading_name(r: Reading) -> &'static str {
+    match r {
+        Reading::File => "file",
+        Reading::CachedIndex => "cached-index",
+        Reading::Ranges => "ranges",
+        Reading::Downloaded => "downloaded",
+    }
+}
+
+/// A URL being downloaded whole (its server serves no byte ranges).
+fn view_download(state: &PageState) -> Html {
+    let Some((done, total)) = state.download else {
+        return html! {};
+    };
+    if state.reading.is_some() {
+        return html! {};
+    }
+    let of = total.map_or(String::new(), |t| {
+        format!(" of {}", crate::web::format::bytes(t))
+    });
+    html! {
+        <div class="download" data-testid="download-progress" data-done={done.to_string()}>
+            <progress
+                max={total.unwrap_or(0).max(done).max(1).to_string()}
+                value={done.to_string()}
+                style="width:100%;height:1rem;"
+            />
+            <span>{ format!(
+                "Downloading {}{of} (the server does not serve byte ranges, so the whole trace is fetched)…",
+                crate::web::format::bytes(done)
+            ) }</span>
+        </div>
+    }
+}
+
+/// Opens what the query string asks for: `?url=` (and `&elf=`), or waits
+/// for the host page's messages (`?embed=1`).
+fn start_from_params(
+    params: &PageParams,
+    open_trace: Rc<dyn Fn(TraceInput)>,
+    client: Rc<std::cell::RefCell<Option<TraceClient>>>,
+    load_elf: Rc<dyn Fn(web_sys::File, i64)>,
+    state: UseReducerHandle<PageState>,
+) {
+    let open_url = {
+        let open_trace = open_trace.clone();
+        let client = client.clone();
+        move |url: &str, elf: Option<&str>| {
+            match page_params::resolve(url) {
+                Ok((url, cross_origin, name)) => open_trace(TraceInput::Url {
+                    url,
+                    cross_origin,
+                    name,
+                }),
+                Err(e) => {
+                    state.dispatch(Action::StartFailed(e));
+                    return;
+                }
+            }
+            if let Some(elf) = elf {
+                match (page_params::resolve(elf), client.borrow().as_ref()) {
+                    (Ok((url, cross_origin, _)), Some(c)) => c.load_elf_url(url, cross_origin),
+                    (Err(e), _) => state.dispatch(Action::StartFailed(e)),
+                    (Ok(_), None) => {}
+                }
+            }
+        }
+    };
+    if let Some(url) = &params.url {
+        open_url(url, params.elf.as_deref());
+    }
+    if params.embed {
+        embed::listen(move |request| {
+            match request.trace {
+                Payload::File(file) => open_trace(TraceInput::File(file)),
+                Payload::Url(url) => open_url(&url, None),
+            }
+            match request.elf {
+                Some(Payload::File(file)) => load_elf(file, 0),
+                Some(Payload::Url(url)) => {
+                    if let (Ok((url, cross_origin, _)), Some(c)) =
+                        (page_params::resolve(&url), client.borrow().as_ref())
+                    {
+                        c.load_elf_url(url, cross_origin);
+                    }
+                }
+                None => {}
+            }
+        });
+    }
+}
+
+/// The compact viewer for an `<iframe>`: the trace and the panes asked
+/// for, a one-line status, nothing else.
+fn view_embedded(
+    state: &UseReducerHandle<PageState>,
+    panes: Option<Vec<crate::web::page_params::PaneSpec>>,
+    open: bool,
+) -> Html {
+    let lines = match (&state.phase, &state.progress) {
+        (Phase::Ready(stats), _) => Some(stats.lines),
+        (Phase::Indexing { .. }, Some(p)) => Some(p.lines),
+        _ => None,
+    };
+    let status = match &state.phase {
+        Phase::Idle => html! { <span class="hint">{ "Waiting for a trace from the page…" }</span> },
+        Phase::Indexing { done, total } => html! {
+            <span>{ format!("Indexing {}… {}%", state.file.as_ref().map_or("", |f| f.name.as_str()), crate::web::format::percent(*done, *total)) }</span>
+        },
+        Phase::Ready(_) => html! {
+            <span data-testid="file-name">{ state.file.as_ref().map_or(String::new(), |f| f.name.clone()) }</span>
+        },
+        Phase::Error(message) => html! { <ErrorBanner message={message.clone()} /> },
+    };
+    html! {
+        <main class="app embedded" style="display:flex;flex-direction:column;gap:0.3rem;padding:0.3rem;">
+            <section
+                class="status"
+                data-testid="status"
+                data-state={state.phase.name()}
+                data-lines={lines.map(|n| n.to_string())}
+                data-reading={state.reading.map(reading_name)}
+                aria-live="polite"
+                style="font-size:0.85rem;"
+            >
+                { status }
+            </section>
+            if let Some(session) = state.session.clone().filter(|_| open) {
+                <Browser
+                    session={session}
+                    progress={state.progress.clone()}
+                    elf_symbols={state.elf_symbols}
+                    panes={Some(panes.unwrap_or_default())}
+                    compact={true}
+                />
+            }
+        </main>
     }
 }

@@ -25,6 +25,7 @@ use crate::browse::protocol::{FoldOp, Locate, NodeId, Progress, Query, Reply, Ro
 use crate::web::client::TraceClient;
 use crate::web::hash::{self, HashTarget};
 use crate::web::keys::{self, Command, PaneKind, RegKind};
+use crate::web::page_params::PaneSpec;
 
 /// The open trace's client; equal while it is the same job, so the browser
 /// is rebuilt only for a new file.
@@ -46,6 +47,13 @@ pub struct BrowserProps {
     pub progress: Option<Progress>,
     /// Symbols of the loaded ELF image: rows are fetched again when it loads.
     pub elf_symbols: Option<usize>,
+    /// The panes to show (the embedded viewer's `&panes=`); `None`: the
+    /// core registers, as usual.
+    #[prop_or_default]
+    pub panes: Option<Vec<PaneSpec>>,
+    /// The embedded viewer: no toolbar, no key hints.
+    #[prop_or_default]
+    pub compact: bool,
 }
 
 pub enum Msg {
@@ -225,6 +233,9 @@ pub struct Browser {
     /// one UI task of over 50 ms (most of it first runs of code), and the
     /// rows are what a person waits for.
     revealed: bool,
+    /// Memory panes asked for (`&panes=mem`), opened at the first position
+    /// (their address is an expression such as `sp`).
+    pending_memory: Vec<String>,
 }
 
 impl Component for Browser {
@@ -261,11 +272,26 @@ impl Component for Browser {
             refocus: true,
             hash_listener: Some(listener),
             revealed: false,
+            pending_memory: Vec::new(),
         };
         // In case no rows come soon (an error, a trace that is all header).
         let link = ctx.link().clone();
         super::app::after_ms(REVEAL_FALLBACK_MS, move || link.send_message(Msg::Reveal));
-        browser.add_registers(RegKind::Core, 0);
+        match &ctx.props().panes {
+            None => {
+                browser.add_registers(RegKind::Core, 0);
+            }
+            Some(panes) => {
+                for pane in panes {
+                    match pane {
+                        PaneSpec::Registers(kind) => {
+                            browser.add_registers(*kind, 0);
+                        }
+                        PaneSpec::Memory(expr) => browser.pending_memory.push(expr.clone()),
+                    }
+                }
+            }
+        }
         browser.fetch_rows(ctx, 0);
         browser.try_start(ctx);
         browser
@@ -461,9 +487,14 @@ impl Component for Browser {
                 tabindex="0"
                 ref={self.root.clone()}
                 {onkeydown}
-                style="display:flex;flex-direction:column;gap:0.5rem;height:calc(100vh - 9rem);min-height:24rem;outline:none;"
+                style={if ctx.props().compact {
+                    "display:flex;flex-direction:column;gap:0.3rem;height:calc(100vh - 2.5rem);min-height:12rem;outline:none;"
+                } else {
+                    "display:flex;flex-direction:column;gap:0.5rem;height:calc(100vh - 9rem);min-height:24rem;outline:none;"
+                }}
             >
-                if self.revealed {
+                if ctx.props().compact {
+                } else if self.revealed {
                     { self.view_toolbar(ctx) }
                 } else {
                     // Holds the toolbar's place, so the views keep their height.
@@ -488,7 +519,7 @@ impl Component for Browser {
                         />
                     } else if let Some(s) = &self.status {
                         <span class="status-message" data-testid="status-message">{ s }</span>
-                    } else {
+                    } else if !ctx.props().compact {
                         <span class="status-hint">{ "F1 or ? for the keys of the focused pane; Tab moves between panes." }</span>
                     }
                 </footer>
