@@ -26,12 +26,15 @@ const MIME = {
   '.png': 'image/png',
 };
 
-/** Serves dist/ on a free port of 127.0.0.1; resolves to { url, close }. */
-export async function serveDist() {
+/** Serves dist/ on a free port of 127.0.0.1; resolves to { url, close }.
+ * `extra(req, res)`, if given, sees each request first and returns true
+ * if it answered it (tests serve traces next to the page that way). */
+export async function serveDist(extra = null) {
   if (!fs.existsSync(path.join(DIST, 'index.html'))) {
     throw new Error(`${DIST}/index.html is missing: run \`trunk build\` first (scripts/test.sh does)`);
   }
   const server = http.createServer((req, res) => {
+    if (extra?.(req, res)) return;
     const urlPath = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     const file = path.join(DIST, urlPath === '/' ? 'index.html' : urlPath);
     if (!file.startsWith(DIST + path.sep) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
@@ -49,13 +52,15 @@ export async function serveDist() {
   };
 }
 
-/** Headless Chromium with a throw-away profile; resolves to { context, close }. */
-export async function launchBrowser() {
+/** Headless Chromium with a throw-away profile; resolves to { context, close }.
+ * `options` are added to Playwright's context options (e.g. bypassCSP). */
+export async function launchBrowser(options = {}) {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'tarmac-lens-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     headless: true,
     viewport: { width: 1100, height: 900 },
+    ...options,
     args: [
       '--no-sandbox',
       '--disable-gpu',
