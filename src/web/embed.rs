@@ -40,6 +40,9 @@ thread_local! {
     /// The host's origin once it has said PING.
     static HOST: RefCell<Option<String>> = const { RefCell::new(None) };
     static EMBEDDED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// The last state message, repeated after a PONG: the host may say
+    /// PING after the viewer has already changed state.
+    static LAST_STATE: RefCell<Option<JsValue>> = const { RefCell::new(None) };
 }
 
 fn parent() -> Option<web_sys::Window> {
@@ -105,7 +108,9 @@ pub fn state_changed(state: &str, name: Option<&str>, message: Option<&str>) {
     if let Some(m) = message {
         fields.push(("message", m.into()));
     }
-    send(&object(&fields));
+    let msg = object(&fields);
+    send(&msg);
+    LAST_STATE.with(|s| *s.borrow_mut() = Some(msg));
 }
 
 /// A trace or image from a message field.
@@ -197,6 +202,9 @@ pub fn listen(on_open: impl Fn(OpenRequest) + 'static) {
             };
             HOST.with(|h| *h.borrow_mut() = Some(origin));
             send(&"PONG".into());
+            if let Some(state) = LAST_STATE.with(|s| s.borrow().clone()) {
+                send(&state);
+            }
             return;
         }
         if HOST.with(|h| h.borrow().is_none()) {
