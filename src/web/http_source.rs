@@ -110,26 +110,32 @@ pub async fn fetch(
         })
     };
     xhr.set_onprogress(Some(progress.as_ref().unchecked_ref()));
-    let settled = Rc::new(RefCell::new(None::<bool>));
+    // Whether the request failed without an answer (network error, CORS,
+    // policy); an abort or a timeout counts as such a failure too.
+    let failed = Rc::new(RefCell::new(false));
     let done = js_sys::Promise::new(&mut |resolve, _reject| {
         let loaded = resolve.clone();
         let on_load = Closure::once_into_js(move || {
             let _ = loaded.call0(&JsValue::NULL);
         });
-        let failed = resolve;
-        let settled = settled.clone();
-        let on_error = Closure::once_into_js(move || {
-            *settled.borrow_mut() = Some(false);
-            let _ = failed.call0(&JsValue::NULL);
-        });
         xhr.set_onload(Some(on_load.unchecked_ref()));
-        xhr.set_onerror(Some(on_error.unchecked_ref()));
+        let on_failure = || {
+            let resolve = resolve.clone();
+            let failed = failed.clone();
+            Closure::once_into_js(move || {
+                *failed.borrow_mut() = true;
+                let _ = resolve.call0(&JsValue::NULL);
+            })
+        };
+        xhr.set_onerror(Some(on_failure().unchecked_ref()));
+        xhr.set_onabort(Some(on_failure().unchecked_ref()));
+        xhr.set_ontimeout(Some(on_failure().unchecked_ref()));
     });
     xhr.send()
         .map_err(|e| format!("cannot request {}: {}", target.url, js_text(&e)))?;
     let _ = JsFuture::from(done).await;
     drop(progress);
-    if *settled.borrow() == Some(false) {
+    if *failed.borrow() {
         return Err(target.network_error());
     }
     match xhr.status().unwrap_or(0) {

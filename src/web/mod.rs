@@ -3,7 +3,10 @@
 //!
 //! Page side: [`start_app`] mounts [`components::App`]; [`client`] owns the
 //! worker. Worker side: [`worker::start_worker`] answers [`protocol`]
-//! messages, reading the dropped file through [`blob_source::BlobSource`].
+//! messages, reading the dropped file through [`blob_source::BlobSource`]
+//! or a URL through [`http_source`], and keeping finished indexes in
+//! [`index_cache`]. [`page_params`] and [`embed`] are the query string
+//! (`?url=`, `?embed=1`) and the embedded viewer's `postMessage` API.
 
 pub mod blob_source;
 pub mod client;
