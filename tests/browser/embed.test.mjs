@@ -67,7 +67,7 @@ describe('embedding', () => {
     await page.close();
   });
 
-  test('malformed messages are ignored and reported; a bad goto does not move', async () => {
+  test('malformed messages are reported and change nothing; goto by time; open a Blob', async () => {
     const page = await fx.browser.context.newPage();
     await page.goto(`${fx.server.url}embed-example.html`);
     await page.waitForSelector('[data-viewer=a][data-state=ready]', { timeout: 60_000 });
@@ -89,6 +89,31 @@ describe('embedding', () => {
     assert.equal(
       await page.frameLocator('[data-viewer=a] iframe').locator('[data-testid=status]').getAttribute('data-state'),
       'ready',
+    );
+
+    // A time, then a Blob: the other ways in.
+    const ins = VIEWERS.a.instructions[50];
+    await page.evaluate((time) => {
+      document.querySelector('[data-viewer=a] iframe').contentWindow.postMessage({ type: 'goto', time }, location.origin);
+    }, ins.time);
+    await page.waitForFunction(
+      (line) => window.tarmacLensHost.messages.a.some((m) => m?.type === 'position' && m.line === line),
+      instructionOf(VIEWERS.a, ins.line).line,
+      { timeout: 10_000 },
+    );
+    assert.equal((await lastPosition(page, 'a')).time, ins.time);
+    await page.evaluate(async () => {
+      const blob = await (await fetch('examples/calltest64.tarmac')).blob();
+      document.querySelector('[data-viewer=a] iframe').contentWindow.postMessage({ type: 'open', trace: blob, name: 'from-a-blob.tarmac' }, location.origin);
+    });
+    await page.waitForFunction(
+      () => window.tarmacLensHost.messages.a.some((m) => m?.type === 'state' && m.state === 'ready' && m.name === 'from-a-blob.tarmac'),
+      null,
+      { timeout: 30_000 },
+    );
+    assert.equal(
+      Number(await page.frameLocator('[data-viewer=a] iframe').locator('[data-testid=status]').getAttribute('data-lines')),
+      VIEWERS.b.lines.length - (VIEWERS.b.lines.at(-1) === '' ? 1 : 0),
     );
     await page.close();
   });
