@@ -3,6 +3,7 @@
 //! load no stylesheet); colours and polish live in the stylesheet.
 
 mod app;
+mod app_sources;
 mod browser;
 mod context_menu;
 mod counts_table;
