@@ -218,10 +218,11 @@ fn install(
         })
     });
     LAST_PROGRESS.with(|l| l.set(f64::NEG_INFINITY));
-    finish_opening();
     // The first step runs now, so the first screenful is there at once
-    // (a restored index is complete at once).
+    // (a restored index is complete at once); then the questions that
+    // waited, which it may have made answerable.
     step(generation);
+    finish_opening();
 }
 
 fn open(file: web_sys::File, options: OpenOptions) {
