@@ -157,6 +157,7 @@ describe('open from a URL', () => {
     );
     await page.waitForSelector('[data-testid=status][data-state=ready]', { timeout: 120_000 });
     assert.equal(Number(await page.getAttribute('[data-testid=status]', 'data-lines')), countLines(large));
+    assert.match(await page.textContent('[data-testid=read-by-ranges]'), /never downloaded whole/);
     assert.equal(slowRanges.stats.wholeRequests, 0, 'no request for the whole file');
     assert.ok(slowRanges.stats.largest <= 4 << 20, `largest range ${slowRanges.stats.largest} bytes`);
     // Indexing reads the trace once; answering the first screen rereads a little.
@@ -184,6 +185,7 @@ describe('open from a URL', () => {
     await page.waitForSelector('[data-testid=download-progress]', { timeout: 10_000 });
     await page.waitForSelector('[data-testid=status][data-state=ready]', { timeout: 60_000 });
     assert.equal(await page.getAttribute('[data-testid=status]', 'data-reading'), 'downloaded');
+    assert.match(await page.textContent('[data-testid=downloaded]'), /does not serve byte ranges/);
     assert.equal(Number(await page.getAttribute('[data-testid=status]', 'data-lines')), expected.lines);
     assert.equal(whole.stats.wholeRequests, 1);
     assert.ok(await page.isVisible('.trace-row'));

@@ -7,7 +7,9 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use yew::prelude::*;
 
-use super::app_sources::{reading_name, start_from_params, view_download, view_embedded};
+use super::app_sources::{
+    reading_name, start_from_params, view_download, view_embedded, view_reading,
+};
 use super::{
     Browser, CountsTable, DropZone, ElfLoader, ErrorBanner, FileSummary, IndexCacheControl,
     ProgressBar, Session, UnparsedList,
@@ -427,11 +429,7 @@ fn view_status(state: &PageState) -> Html {
         Phase::Ready(stats) => html! {
             <>
                 { summary(Some(stats.lines), Some(stats.dialect.clone())) }
-                if state.reading == Some(Reading::CachedIndex) {
-                    <p class="hint" data-testid="index-restored">
-                        { "Index restored from the cache: this trace was indexed before." }
-                    </p>
-                }
+                { view_reading(state.reading) }
             </>
         },
         Phase::Error(message) => html! {

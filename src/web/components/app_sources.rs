@@ -23,6 +23,26 @@ pub(super) fn reading_name(r: Reading) -> &'static str {
     }
 }
 
+/// How the trace was read, when it is worth saying.
+pub(super) fn view_reading(reading: Option<Reading>) -> Html {
+    let (testid, text) = match reading {
+        Some(Reading::CachedIndex) => (
+            "index-restored",
+            "Index restored from the cache: this trace was indexed before.",
+        ),
+        Some(Reading::Ranges) => (
+            "read-by-ranges",
+            "Read from the server in byte ranges, as needed: never downloaded whole.",
+        ),
+        Some(Reading::Downloaded) => (
+            "downloaded",
+            "Downloaded whole: the server does not serve byte ranges.",
+        ),
+        Some(Reading::File) | None => return html! {},
+    };
+    html! { <p class="hint" data-testid={testid} style="margin:0;">{ text }</p> }
+}
+
 /// A URL being downloaded whole (its server serves no byte ranges).
 pub(super) fn view_download(state: &PageState) -> Html {
     let Some((done, total)) = state.download else {
