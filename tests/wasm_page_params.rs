@@ -1,5 +1,6 @@
-//! Pure parts of opening URLs and embedding: which origins a page's
-//! Content-Security-Policy lets it read, and the embedded viewer's pane list.
+//! Pure parts of opening URLs, embedding and the index cache: which origins
+//! a page's Content-Security-Policy lets it read, the embedded viewer's pane
+//! list, which cached indexes are evicted.
 #![cfg(target_arch = "wasm32")]
 
 use tarmac_lens::web::csp::policy_allows;
@@ -49,4 +50,29 @@ fn pane_lists() {
         ]
     );
     assert_eq!(parse_panes(""), vec![]);
+}
+
+#[wasm_bindgen_test]
+fn the_index_cache_evicts_the_oldest() {
+    use tarmac_lens::web::index_cache::{to_evict, Entry};
+    let e = |name: &str, bytes, saved_ms| Entry {
+        name: name.into(),
+        bytes,
+        saved_ms,
+    };
+    let entries = [
+        e("a", 400, 1.0),
+        e("b", 300, 3.0),
+        e("c", 500, 2.0),
+        e("d", 100, 4.0),
+    ];
+    // Newest first: d (100), b (400 so far), c would make 900 > 800: out, a fits.
+    assert_eq!(to_evict(&entries, 800, 10), vec!["c".to_string()]);
+    assert_eq!(
+        to_evict(&entries, 10_000, 2),
+        vec!["c".to_string(), "a".to_string()]
+    );
+    // The newest stays even alone over the limit.
+    assert_eq!(to_evict(&entries[..1], 10, 10), Vec::<String>::new());
+    assert_eq!(to_evict(&[], 10, 10), Vec::<String>::new());
 }

@@ -140,8 +140,46 @@ pub async fn remove(key: &str) -> Result<(), String> {
     }
 }
 
-/// The cached indexes: (entry name, bytes).
-pub async fn list() -> Result<Vec<(String, u64)>, String> {
+/// What the cache keeps at most: the oldest entries go beyond either.
+pub const MAX_BYTES: u64 = 1 << 30;
+pub const MAX_ENTRIES: usize = 64;
+
+/// A cached index.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Entry {
+    pub name: String,
+    pub bytes: u64,
+    /// When it was saved (ms since the epoch).
+    pub saved_ms: f64,
+}
+
+/// The entries to remove so that at most `max_entries` remain, of at most
+/// `max_bytes` together: the oldest first. The newest is always kept.
+pub fn to_evict(entries: &[Entry], max_bytes: u64, max_entries: usize) -> Vec<String> {
+    let mut by_age: Vec<&Entry> = entries.iter().collect();
+    by_age.sort_by(|a, b| b.saved_ms.total_cmp(&a.saved_ms));
+    let mut kept_bytes = 0u64;
+    let mut out = Vec::new();
+    for (i, e) in by_age.into_iter().enumerate() {
+        if i == 0 || (i < max_entries && kept_bytes + e.bytes <= max_bytes) {
+            kept_bytes += e.bytes;
+        } else {
+            out.push(e.name.clone());
+        }
+    }
+    out
+}
+
+/// Removes the oldest entries beyond [`MAX_BYTES`] and [`MAX_ENTRIES`].
+pub async fn trim() -> Result<(), String> {
+    for name in to_evict(&list().await?, MAX_BYTES, MAX_ENTRIES) {
+        remove(&name).await?;
+    }
+    Ok(())
+}
+
+/// The cached indexes, by name.
+pub async fn list() -> Result<Vec<Entry>, String> {
     let Some(dir) = directory(false).await? else {
         return Ok(Vec::new());
     };
@@ -169,9 +207,13 @@ pub async fn list() -> Result<Vec<(String, u64)>, String> {
             .await
             .map_err(|e| text(&e))?
             .unchecked_into();
-        out.push((name, file.size() as u64));
+        out.push(Entry {
+            name,
+            bytes: file.size() as u64,
+            saved_ms: file.last_modified(),
+        });
     }
-    out.sort();
+    out.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(out)
 }
 

@@ -399,7 +399,14 @@ fn step(generation: u32) {
                 if let Some((key, bytes)) = saved {
                     wasm_bindgen_futures::spawn_local(async move {
                         match index_cache::write(&key, &bytes).await {
-                            Ok(()) => post(&ToPage::IndexCached),
+                            Ok(()) => {
+                                if let Err(e) = index_cache::trim().await {
+                                    web_sys::console::warn_1(
+                                        &format!("tarmac-lens: index cache: {e}").into(),
+                                    );
+                                }
+                                post(&ToPage::IndexCached)
+                            }
                             // Not fatal: the trace is indexed; only the
                             // next opening will index it again.
                             Err(e) => web_sys::console::warn_1(

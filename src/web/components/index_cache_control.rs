@@ -8,7 +8,7 @@ use crate::web::{format, index_cache};
 #[derive(Clone, PartialEq)]
 enum Listing {
     Reading,
-    Entries(Vec<(String, u64)>),
+    Entries(Vec<index_cache::Entry>),
     Unavailable(String),
 }
 
@@ -48,13 +48,13 @@ pub fn index_cache_control() -> Html {
         Listing::Reading => html! { { "Cached indexes: …" } },
         Listing::Unavailable(e) => html! { { format!("No index cache in this browser ({e}).") } },
         Listing::Entries(entries) => {
-            let total: u64 = entries.iter().map(|(_, n)| n).sum();
+            let total: u64 = entries.iter().map(|e| e.bytes).sum();
             html! {
                 <>
                     <span
                         data-testid="index-cache-count"
                         data-count={entries.len().to_string()}
-                        title={entries.iter().map(|(name, _)| name.as_str()).collect::<Vec<_>>().join("\n")}
+                        title={entries.iter().map(|e| e.name.as_str()).collect::<Vec<_>>().join("\n")}
                     >
                         { format!("Cached indexes: {} ({})", entries.len(), format::bytes(total)) }
                     </span>
