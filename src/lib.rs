@@ -18,6 +18,7 @@ pub mod lines;
 pub mod parse;
 pub mod report;
 pub mod search;
+pub mod sniff;
 pub mod source;
 pub mod state;
 pub mod stats;

@@ -108,3 +108,15 @@ impl TraceSource for FileSource {
         Ok(done)
     }
 }
+
+/// A boxed source is a source: the web worker reads a dropped file or a URL
+/// through one session type.
+impl<T: TraceSource + ?Sized> TraceSource for Box<T> {
+    fn len(&self) -> u64 {
+        (**self).len()
+    }
+
+    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> Result<usize, SourceError> {
+        (**self).read_at(offset, buf)
+    }
+}

@@ -332,3 +332,42 @@ fn aarch64_register_names_before_the_first_instruction() {
     assert!(r.aarch64);
     assert!(r.panels[0].cells.iter().any(|c| c.name == "x30"));
 }
+
+#[test]
+fn restored_session_answers_as_the_indexed_one() {
+    use tarmac_lens::index::TraceIdentity;
+    let bytes = data("ttu/quicksort.tarmac");
+    let mut indexed = open(&bytes);
+    let id = TraceIdentity {
+        len: bytes.len() as u64,
+        mtime: 42,
+    };
+    let saved = indexed.save(id).expect("complete session saves");
+    let mut restored =
+        Session::restore(SliceSource(&bytes), &saved, id, ParseOptions::default()).unwrap();
+    assert!(restored.progress().complete);
+    assert_eq!(restored.stats(), indexed.stats());
+    for line in [1, 500, 2000] {
+        let q = || Query::Locate(Locate::Line(line));
+        let want = node(indexed.answer(q()));
+        assert_eq!(node(restored.answer(q())), want);
+        let regs = |s: &mut Session<SliceSource<'_>>| {
+            format!(
+                "{:?}",
+                s.answer(Query::Registers {
+                    node: want.node,
+                    compare: None
+                })
+            )
+        };
+        assert_eq!(regs(&mut restored), regs(&mut indexed));
+    }
+    // Another trace version (mtime) or other options are refused.
+    let other = TraceIdentity { mtime: 43, ..id };
+    assert!(Session::restore(SliceSource(&bytes), &saved, other, ParseOptions::default()).is_err());
+    let thumb = ParseOptions {
+        implicit_thumb: true,
+        ..ParseOptions::default()
+    };
+    assert!(Session::restore(SliceSource(&bytes), &saved, id, thumb).is_err());
+}

@@ -7,6 +7,7 @@ mod folds;
 pub mod highlight;
 pub mod protocol;
 pub mod registers;
+pub mod saved;
 
 use std::collections::HashMap;
 
@@ -173,6 +174,44 @@ impl<S: TraceSource> Session<S> {
             folds: HashMap::new(),
             image: None,
         })
+    }
+
+    /// Opens a trace with an index saved by [`Session::save`] instead of
+    /// indexing it. Refused if the save is for another trace (length or
+    /// modification time differ) or other parse options.
+    pub fn restore(
+        source: S,
+        saved: &[u8],
+        trace: crate::index::TraceIdentity,
+        parse: ParseOptions,
+    ) -> Result<Session<S>, String> {
+        let (index, stats, built_for) = saved::load(saved)?;
+        if built_for != trace || source.len() != trace.len {
+            return Err("the saved index is for another version of the trace".into());
+        }
+        let o = index.options().parse;
+        if o.big_endian != parse.big_endian || o.implicit_thumb != parse.implicit_thumb {
+            return Err("the saved index was built with other options".into());
+        }
+        Ok(Session {
+            total: source.len(),
+            source,
+            building: None,
+            index: Some(index),
+            stats: Some(stats),
+            folds: HashMap::new(),
+            image: None,
+        })
+    }
+
+    /// The finished index and statistics, serialized for [`Session::restore`];
+    /// `None` while indexing.
+    pub fn save(&self, trace: crate::index::TraceIdentity) -> Option<Vec<u8>> {
+        Some(saved::save(
+            self.index.as_ref()?,
+            self.stats.as_ref()?,
+            trace,
+        ))
     }
 
     /// Indexes about `budget` more bytes (whole lines). Returns the progress.

@@ -9,8 +9,8 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{ErrorEvent, Event, MessageEvent, Worker};
 
-pub use super::protocol::OpenOptions;
 use super::protocol::{decode, encode, ToPage, ToWorker};
+pub use super::protocol::{OpenOptions, Reading};
 use crate::browse::protocol::{Progress, Query, Reply};
 use crate::stats::Stats;
 
@@ -32,7 +32,31 @@ pub enum ClientEvent {
     ElfLoaded {
         symbols: usize,
     },
+    /// The trace is open: its size and how it is read.
+    Opened {
+        bytes: u64,
+        reading: Reading,
+    },
+    /// A URL is being downloaded whole.
+    Downloading {
+        done: u64,
+        total: Option<u64>,
+    },
+    /// The finished index is saved in the index cache.
+    IndexCached,
     Failed(String),
+}
+
+/// Where a trace comes from.
+pub enum TraceInput {
+    File(web_sys::File),
+    /// An absolute URL, whether it is on another origin than the page, and
+    /// the name to show.
+    Url {
+        url: String,
+        cross_origin: bool,
+        name: String,
+    },
 }
 
 type ReplyFn = Box<dyn FnOnce(Reply)>;
@@ -126,6 +150,16 @@ impl TraceClient {
         opts: OpenOptions,
         on_event: impl Fn(ClientEvent) + 'static,
     ) -> Result<TraceClient, String> {
+        Self::open_input(url, TraceInput::File(file), opts, on_event)
+    }
+
+    /// Opens a dropped file or a URL.
+    pub fn open_input(
+        url: &str,
+        input: TraceInput,
+        opts: OpenOptions,
+        on_event: impl Fn(ClientEvent) + 'static,
+    ) -> Result<TraceClient, String> {
         // A worker started ahead of time (see `prewarm`) has already loaded
         // its wasm: the first screenful does not wait for that.
         let (worker, ready) = match take_spare(url) {
@@ -144,9 +178,18 @@ impl TraceClient {
             _on_message: RefCell::new(None),
             _on_error: RefCell::new(None),
         });
-        inner.send(&ToWorker::Open {
-            file,
-            options: opts,
+        inner.send(&match input {
+            TraceInput::File(file) => ToWorker::Open {
+                file,
+                options: opts,
+            },
+            TraceInput::Url {
+                url, cross_origin, ..
+            } => ToWorker::OpenUrl {
+                url,
+                cross_origin,
+                options: opts,
+            },
         })?;
         let on_event = Rc::new(on_event);
         // Weak: the closures must not keep the worker alive by themselves.
@@ -185,6 +228,13 @@ impl TraceClient {
                     }
                     ToPage::ElfLoaded { symbols } => on_event(ClientEvent::ElfLoaded { symbols }),
                     ToPage::Progress { .. } => {}
+                    ToPage::Opened { bytes, reading } => {
+                        on_event(ClientEvent::Opened { bytes, reading })
+                    }
+                    ToPage::Downloading { done, total } => {
+                        on_event(ClientEvent::Downloading { done, total })
+                    }
+                    ToPage::IndexCached => on_event(ClientEvent::IndexCached),
                     ToPage::Failed { message } => on_event(ClientEvent::Failed(message)),
                     ToPage::Panicked { message } => {
                         super::panic_hook::show_panic(&format!("in the worker: {message}"));
@@ -278,5 +328,14 @@ impl TraceClient {
     /// Loads an ELF image's symbols into the session.
     pub fn load_elf(&self, file: web_sys::File, load_offset: i64) {
         let _ = self.inner.send(&ToWorker::LoadElf { file, load_offset });
+    }
+
+    /// Loads an ELF image's symbols from a URL (absolute).
+    pub fn load_elf_url(&self, url: String, cross_origin: bool) {
+        let _ = self.inner.send(&ToWorker::LoadElfUrl {
+            url,
+            cross_origin,
+            load_offset: 0,
+        });
     }
 }

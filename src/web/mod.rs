@@ -3,16 +3,24 @@
 //!
 //! Page side: [`start_app`] mounts [`components::App`]; [`client`] owns the
 //! worker. Worker side: [`worker::start_worker`] answers [`protocol`]
-//! messages, reading the dropped file through [`blob_source::BlobSource`].
+//! messages, reading the dropped file through [`blob_source::BlobSource`]
+//! or a URL through [`http_source`], and keeping finished indexes in
+//! [`index_cache`]. [`page_params`] and [`embed`] are the query string
+//! (`?url=`, `?embed=1`) and the embedded viewer's `postMessage` API.
 
 pub mod assets;
 pub mod blob_source;
 pub mod client;
 pub mod components;
+pub mod csp;
+pub mod embed;
 pub mod format;
 pub mod hash;
+pub mod http_source;
 pub mod i18n;
+pub mod index_cache;
 pub mod keys;
+pub mod page_params;
 pub mod panic_hook;
 pub mod protocol;
 pub mod timing;

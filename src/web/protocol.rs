@@ -45,6 +45,31 @@ pub enum ToWorker {
     },
     /// A browser query; the answer comes back as [`ToPage::Answer`] with the same id.
     Ask { id: u32, query: Query },
+    /// Open a trace on a web server (`?url=`), by ranges or downloaded.
+    OpenUrl {
+        url: String,
+        cross_origin: bool,
+        options: OpenOptions,
+    },
+    /// Load ELF symbols from a web server (`&elf=`).
+    LoadElfUrl {
+        url: String,
+        cross_origin: bool,
+        load_offset: i64,
+    },
+}
+
+/// How the open trace is read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Reading {
+    /// A dropped file, indexed now.
+    File,
+    /// A dropped file whose index came from the index cache.
+    CachedIndex,
+    /// A URL read in byte ranges.
+    Ranges,
+    /// A URL downloaded whole (its server serves no ranges).
+    Downloaded,
 }
 
 /// Worker -> page.
@@ -70,6 +95,18 @@ pub enum ToPage {
     ElfLoaded {
         symbols: usize,
     },
+    /// The trace is open: its size and how it is read.
+    Opened {
+        bytes: u64,
+        reading: Reading,
+    },
+    /// A URL is being downloaded whole: bytes received, of `total` if known.
+    Downloading {
+        done: u64,
+        total: Option<u64>,
+    },
+    /// The finished index was saved in the index cache.
+    IndexCached,
     /// Reading the file failed (the browser's reason).
     Failed {
         message: String,

@@ -12,11 +12,15 @@ use wasm_bindgen::JsCast;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
 use crate::browse::Session;
+use crate::index::TraceIdentity;
 use crate::parse::ParseOptions;
+use crate::source::TraceSource;
 use crate::stats::compute;
 
 use super::blob_source::BlobSource;
-use super::protocol::{decode, encode, OpenOptions, ToPage, ToWorker};
+use super::http_source::{self, Fetched, Target};
+use super::index_cache;
+use super::protocol::{decode, encode, OpenOptions, Reading, ToPage, ToWorker};
 
 fn scope() -> DedicatedWorkerGlobalScope {
     js_sys::global().unchecked_into()
@@ -37,16 +41,19 @@ pub fn post(msg: &ToPage) {
 
 /// Bytes indexed between clock checks.
 const STEP_BYTES: u64 = 256 << 10;
-/// The first step: enough lines for a screenful, from the first read alone,
-/// so the first rows are answered as soon as possible.
-const FIRST_STEP_BYTES: u64 = 32 << 10;
 /// Time one task indexes for before yielding, so a query waits at most
 /// about this long (and the first screenful comes after the first slice).
 const TASK_MS: f64 = 8.0;
+/// The first step: enough lines for a screenful, from the first read alone,
+/// so the first rows are answered as soon as possible.
+const FIRST_STEP_BYTES: u64 = 32 << 10;
 
 struct Open {
-    session: Session<BlobSource>,
+    session: Session<Box<dyn TraceSource>>,
     big_endian: bool,
+    /// Where to save the finished index (dropped files only: a URL has no
+    /// trustworthy modification time).
+    cache: Option<(String, TraceIdentity)>,
 }
 
 thread_local! {
@@ -56,28 +63,17 @@ thread_local! {
     static LAST_PROGRESS: Cell<f64> = const { Cell::new(f64::NEG_INFINITY) };
     /// The channel `schedule_step` posts to.
     static TICK: RefCell<Option<web_sys::MessageChannel>> = const { RefCell::new(None) };
+    /// While a trace is being opened (the index cache and URLs are
+    /// asynchronous), the page's questions wait here, in order.
+    static WAITING: RefCell<Option<Vec<ToWorker>>> = const { RefCell::new(None) };
 }
 
 /// Installs the message handler and tells the page it may send work.
 pub fn start_worker() {
+    super::csp::watch();
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(|event: MessageEvent| {
         match decode::<ToWorker>(event.data()) {
-            Ok(ToWorker::Index { file }) => index(file),
-            Ok(ToWorker::Open { file, options }) => open(file, options),
-            Ok(ToWorker::LoadElf { file, load_offset }) => load_elf(file, load_offset),
-            Ok(ToWorker::Ask { id, query }) => {
-                let started = now();
-                let name = query_name(&query);
-                let reply = OPEN.with(|o| match o.borrow_mut().as_mut() {
-                    Some(open) => open.session.answer(query),
-                    None => crate::browse::protocol::Reply::Error("no trace is open".into()),
-                });
-                post(&ToPage::Answer {
-                    id,
-                    reply: Box::new(reply),
-                });
-                super::timing::measure(name, started);
-            }
+            Ok(msg) => handle(msg),
             Err(e) => post(&ToPage::Failed {
                 message: format!("unexpected message from the page: {e}"),
             }),
@@ -92,6 +88,57 @@ pub fn start_worker() {
     }
     super::timing::measure("warm-up", started);
     post(&ToPage::Ready);
+}
+
+fn handle(msg: ToWorker) {
+    match msg {
+        ToWorker::Index { file } => index(file),
+        ToWorker::Open { file, options } => open(file, options),
+        ToWorker::OpenUrl {
+            url,
+            cross_origin,
+            options,
+        } => open_url(Target { url, cross_origin }, options),
+        // Questions about a trace still opening wait for it.
+        other => {
+            let now = WAITING.with(|w| match w.borrow_mut().as_mut() {
+                Some(queue) => {
+                    queue.push(other);
+                    None
+                }
+                None => Some(other),
+            });
+            if let Some(msg) = now {
+                answer(msg);
+            }
+        }
+    }
+}
+
+/// Handles a message about the open trace.
+fn answer(msg: ToWorker) {
+    match msg {
+        ToWorker::LoadElf { file, load_offset } => load_elf(file, load_offset),
+        ToWorker::LoadElfUrl {
+            url,
+            cross_origin,
+            load_offset,
+        } => load_elf_url(Target { url, cross_origin }, load_offset),
+        ToWorker::Ask { id, query } => {
+            let started = now();
+            let name = query_name(&query);
+            let reply = OPEN.with(|o| match o.borrow_mut().as_mut() {
+                Some(open) => open.session.answer(query),
+                None => crate::browse::protocol::Reply::Error("no trace is open".into()),
+            });
+            post(&ToPage::Answer {
+                id,
+                reply: Box::new(reply),
+            });
+            super::timing::measure(name, started);
+        }
+        other => handle(other),
+    }
 }
 
 /// Minimum gap between progress messages: often enough for a smooth bar,
@@ -137,40 +184,170 @@ fn index(file: web_sys::File) {
     }
 }
 
-fn open(file: web_sys::File, options: OpenOptions) {
-    let source = match BlobSource::new(file.into()) {
-        Ok(s) => s,
-        Err(e) => {
-            post(&ToPage::Failed { message: e.0 });
-            return;
-        }
-    };
-    let parse = ParseOptions {
+fn parse_options(options: OpenOptions) -> ParseOptions {
+    ParseOptions {
         implicit_thumb: options.implicit_thumb,
         big_endian: options.big_endian,
         dialect: None,
-    };
-    let started = now();
-    let session = Session::open(source, parse);
-    super::timing::measure("open", started);
-    match session {
-        Ok(session) => {
-            OPEN.with(|o| {
-                *o.borrow_mut() = Some(Open {
-                    session,
-                    big_endian: options.big_endian,
-                })
-            });
-            let generation = GENERATION.with(|g| {
-                g.set(g.get() + 1);
-                g.get()
-            });
-            LAST_PROGRESS.with(|l| l.set(f64::NEG_INFINITY));
-            // The first step runs now, so the first screenful is there at once.
-            step(generation);
-        }
-        Err(e) => post(&ToPage::Failed { message: e.0 }),
     }
+}
+
+/// Starts opening a trace: questions wait until it is open. Returns the
+/// new trace's generation.
+fn begin_opening() -> u32 {
+    WAITING.with(|w| w.borrow_mut().get_or_insert_with(Vec::new).clear());
+    OPEN.with(|o| *o.borrow_mut() = None);
+    GENERATION.with(|g| {
+        g.set(g.get() + 1);
+        g.get()
+    })
+}
+
+fn is_current(generation: u32) -> bool {
+    GENERATION.with(|g| g.get()) == generation
+}
+
+/// The trace is open (or could not be): answer what waited.
+fn finish_opening() {
+    let waiting = WAITING.with(|w| w.borrow_mut().take()).unwrap_or_default();
+    for msg in waiting {
+        answer(msg);
+    }
+}
+
+fn fail_opening(message: String) {
+    post(&ToPage::Failed { message });
+    finish_opening();
+}
+
+fn install(
+    generation: u32,
+    session: Session<Box<dyn TraceSource>>,
+    big_endian: bool,
+    cache: Option<(String, TraceIdentity)>,
+    reading: Reading,
+) {
+    post(&ToPage::Opened {
+        bytes: session.progress().total_bytes,
+        reading,
+    });
+    OPEN.with(|o| {
+        *o.borrow_mut() = Some(Open {
+            session,
+            big_endian,
+            cache,
+        })
+    });
+    LAST_PROGRESS.with(|l| l.set(f64::NEG_INFINITY));
+    // The first step runs now, so the first screenful is there at once
+    // (a restored index is complete at once); then the questions that
+    // waited, which it may have made answerable.
+    step(generation);
+    finish_opening();
+}
+
+fn open(file: web_sys::File, options: OpenOptions) {
+    let generation = begin_opening();
+    let parse = parse_options(options);
+    let id = TraceIdentity {
+        len: file.size() as u64,
+        mtime: file.last_modified() as u64,
+    };
+    let key = index_cache::key(&file.name(), id.len, id.mtime);
+    // A file without a modification time (made from a buffer) cannot be
+    // told from another of the same name and size: it is never cached.
+    let cacheable = id.mtime != 0;
+    wasm_bindgen_futures::spawn_local(async move {
+        let cached = match if cacheable {
+            index_cache::read(&key).await
+        } else {
+            Ok(None)
+        } {
+            Ok(c) => c,
+            Err(e) => {
+                // No cache (private mode, no OPFS): index as always.
+                web_sys::console::warn_1(&format!("tarmac-lens: index cache: {e}").into());
+                None
+            }
+        };
+        if !is_current(generation) {
+            return;
+        }
+        let source = |file: web_sys::File| {
+            BlobSource::new(file.into()).map(|s| Box::new(s) as Box<dyn TraceSource>)
+        };
+        if let Some(bytes) = cached {
+            let restored = source(file.clone())
+                .map_err(|e| e.0)
+                .and_then(|s| Session::restore(s, &bytes, id, parse));
+            match restored {
+                Ok(session) => {
+                    return install(
+                        generation,
+                        session,
+                        options.big_endian,
+                        None,
+                        Reading::CachedIndex,
+                    )
+                }
+                Err(e) => {
+                    web_sys::console::warn_1(
+                        &format!("tarmac-lens: cached index not used: {e}").into(),
+                    );
+                    let _ = index_cache::remove(&key).await;
+                }
+            }
+        }
+        match source(file).and_then(|s| Session::open(s, parse)) {
+            Ok(session) => install(
+                generation,
+                session,
+                options.big_endian,
+                cacheable.then_some((key, id)),
+                Reading::File,
+            ),
+            Err(e) => fail_opening(e.0),
+        }
+    });
+}
+
+fn open_url(target: Target, options: OpenOptions) {
+    let generation = begin_opening();
+    let parse = parse_options(options);
+    wasm_bindgen_futures::spawn_local(async move {
+        let fetched = http_source::fetch(&target, move |done, total| {
+            if is_current(generation) {
+                post(&ToPage::Downloading { done, total });
+            }
+        })
+        .await;
+        if !is_current(generation) {
+            return;
+        }
+        let (mut source, reading): (Box<dyn TraceSource>, Reading) = match fetched {
+            Ok(Fetched::Ranges(s)) => (Box::new(s), Reading::Ranges),
+            Ok(Fetched::Whole(blob)) => match BlobSource::new(blob) {
+                Ok(s) => (Box::new(s), Reading::Downloaded),
+                Err(e) => return fail_opening(e.0),
+            },
+            Err(e) => return fail_opening(e),
+        };
+        // A server may answer with anything (an HTML page for a wrong
+        // path): refuse what is not a trace rather than list every line
+        // as unparsed.
+        match crate::source::read_sample(&mut source) {
+            Ok(sample) => {
+                if let Err(e) = crate::sniff::check_trace(&sample, parse) {
+                    return fail_opening(format!("{}: {e}", target.url));
+                }
+            }
+            Err(e) => return fail_opening(e.0),
+        }
+        match Session::open(source, parse) {
+            Ok(session) => install(generation, session, options.big_endian, None, reading),
+            Err(e) => fail_opening(e.0),
+        }
+    });
 }
 
 /// Queues the next indexing task. A message to ourselves, not a timeout:
@@ -218,13 +395,20 @@ fn step(generation: u32) {
             while !first && !p.complete && now() - started < TASK_MS {
                 p = open.session.index_step(STEP_BYTES)?;
             }
-            Ok::<_, crate::source::SourceError>((p, open.session.stats().cloned()))
+            let saved = if p.complete {
+                open.cache
+                    .take()
+                    .and_then(|(key, id)| Some((key, open.session.save(id)?)))
+            } else {
+                None
+            };
+            Ok::<_, crate::source::SourceError>((p, open.session.stats().cloned(), saved))
         })
     });
     super::timing::measure("index step", started);
     let Some(result) = result else { return };
     match result {
-        Ok((progress, stats)) => {
+        Ok((progress, stats, saved)) => {
             let t = now();
             let due = LAST_PROGRESS.with(|l| t - l.get() >= PROGRESS_INTERVAL_MS);
             if due || progress.complete {
@@ -235,6 +419,25 @@ fn step(generation: u32) {
                 if let Some(stats) = stats {
                     post(&ToPage::Finished {
                         stats: Box::new(stats),
+                    });
+                }
+                if let Some((key, bytes)) = saved {
+                    wasm_bindgen_futures::spawn_local(async move {
+                        match index_cache::write(&key, &bytes).await {
+                            Ok(()) => {
+                                if let Err(e) = index_cache::trim().await {
+                                    web_sys::console::warn_1(
+                                        &format!("tarmac-lens: index cache: {e}").into(),
+                                    );
+                                }
+                                post(&ToPage::IndexCached)
+                            }
+                            // Not fatal: the trace is indexed; only the
+                            // next opening will index it again.
+                            Err(e) => web_sys::console::warn_1(
+                                &format!("tarmac-lens: cannot cache the index: {e}").into(),
+                            ),
+                        }
                     });
                 }
                 return;
@@ -251,23 +454,31 @@ fn step(generation: u32) {
 
 fn load_elf(file: web_sys::File, load_offset: i64) {
     let name = file.name();
-    let bytes = match BlobSource::new(file.into()).and_then(|mut src| {
-        let len = crate::source::TraceSource::len(&src) as usize;
+    let bytes = BlobSource::new(file.into()).and_then(|mut src| {
+        let len = src.len() as usize;
         let mut buf = vec![0u8; len];
-        crate::source::TraceSource::read_at(&mut src, 0, &mut buf).map(|_| buf)
-    }) {
-        Ok(b) => b,
-        Err(e) => {
-            post(&ToPage::Failed {
-                message: format!("{name}: {}", e.0),
-            });
-            return;
-        }
-    };
+        src.read_at(0, &mut buf).map(|_| buf)
+    });
+    match bytes {
+        Ok(b) => load_elf_bytes(&name, &b, load_offset),
+        Err(e) => post(&ToPage::Failed {
+            message: format!("{name}: {}", e.0),
+        }),
+    }
+}
+
+fn load_elf_url(target: Target, load_offset: i64) {
+    match http_source::get_all(&target) {
+        Ok(b) => load_elf_bytes(&target.url, &b, load_offset),
+        Err(e) => post(&ToPage::Failed { message: e }),
+    }
+}
+
+fn load_elf_bytes(name: &str, bytes: &[u8], load_offset: i64) {
     let result = OPEN.with(|o| match o.borrow_mut().as_mut() {
         Some(open) => {
             let be = open.big_endian;
-            open.session.load_elf(&bytes, load_offset, be)
+            open.session.load_elf(bytes, load_offset, be)
         }
         None => Err("open a trace before its ELF image".into()),
     });

@@ -30,10 +30,15 @@ const MIME = {
  * Serves dist/ on a free port of 127.0.0.1; resolves to { url, close }.
  * Options: `dist` (another directory), `base` (the sub-path it is served
  * under, e.g. '/some/path/'; anything else is 404), `log` (an array every
- * request path is pushed to). `setDown(true)` makes the server drop every
- * connection, as if the network were gone, while keeping the origin.
+ * request path is pushed to), `extra(req, res)` (sees each request first and
+ * returns true if it answered it: tests serve traces next to the page that
+ * way; a function alone is taken as `extra`). `setDown(true)` makes the
+ * server drop every connection, as if the network were gone, while keeping
+ * the origin.
  */
-export async function serveDist({ dist = DIST, base = '/', log = null } = {}) {
+export async function serveDist(options = {}) {
+  const { dist = DIST, base = '/', log = null, extra = null } =
+    typeof options === 'function' ? { extra: options } : (options ?? {});
   if (!fs.existsSync(path.join(dist, 'index.html'))) {
     throw new Error(`${dist}/index.html is missing: run \`trunk build\` first (scripts/test.sh does)`);
   }
@@ -43,6 +48,7 @@ export async function serveDist({ dist = DIST, base = '/', log = null } = {}) {
       req.socket.destroy();
       return;
     }
+    if (extra?.(req, res)) return;
     const urlPath = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     log?.push(urlPath);
     const rel = urlPath.startsWith(base) ? urlPath.slice(base.length) : null;
@@ -75,6 +81,7 @@ export async function serveDist({ dist = DIST, base = '/', log = null } = {}) {
  * The page's service worker (offline copy) is blocked unless
  * `serviceWorkers: 'allow'`: served from its cache, requests would escape
  * the tests' routes. The locale is English unless `locale` says otherwise.
+ * Other `options` go to Playwright's context options (e.g. bypassCSP).
  */
 export async function launchBrowser({ serviceWorkers = 'block', locale = 'en-US', ...options } = {}) {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'tarmac-lens-chromium-'));

@@ -7,14 +7,19 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use yew::prelude::*;
 
+use super::app_sources::{
+    reading_name, start_from_params, view_download, view_embedded, view_reading,
+};
 use super::{
     use_document_title, Browser, CountsTable, DemoButton, DropZone, ElfLoader, ErrorBanner,
-    FileSummary, ProgressBar, Rehearsal, Session, UnparsedList,
+    FileSummary, IndexCacheControl, ProgressBar, Rehearsal, Session, UnparsedList,
 };
 use crate::browse::protocol::Progress;
 use crate::stats::Stats;
-use crate::web::client::{ClientEvent, OpenOptions, TraceClient};
+use crate::web::client::{ClientEvent, OpenOptions, Reading, TraceClient, TraceInput, WORKER_URL};
+use crate::web::embed;
 use crate::web::i18n::{self, t, Lang, LanguageSwitch};
+use crate::web::page_params;
 
 /// The file being looked at.
 #[derive(Clone, Debug, PartialEq)]
@@ -62,6 +67,12 @@ pub struct PageState {
     /// `performance.now()` when the job started, for the MB/s figure.
     pub started_ms: f64,
     pub now_ms: f64,
+    /// How the trace is read, once the worker has opened it.
+    pub reading: Option<Reading>,
+    /// A URL being downloaded whole: bytes received, of the total if known.
+    pub download: Option<(u64, Option<u64>)>,
+    /// The finished index is saved in the index cache.
+    pub index_cached: bool,
 }
 
 impl Default for PageState {
@@ -76,6 +87,9 @@ impl Default for PageState {
             tab: Tab::Browse,
             started_ms: 0.0,
             now_ms: 0.0,
+            reading: None,
+            download: None,
+            index_cached: false,
         }
     }
 }
@@ -112,6 +126,9 @@ impl Reducible for PageState {
                 next.session = None;
                 next.progress = None;
                 next.elf_symbols = None;
+                next.reading = None;
+                next.download = None;
+                next.index_cached = false;
                 next.started_ms = now_ms;
                 next.now_ms = now_ms;
             }
@@ -143,6 +160,19 @@ impl Reducible for PageState {
                         }
                     }
                     ClientEvent::ElfLoaded { symbols } => next.elf_symbols = Some(symbols),
+                    ClientEvent::Opened { bytes, reading } => {
+                        next.reading = Some(reading);
+                        if let Some(f) = &mut next.file {
+                            f.bytes = bytes;
+                        }
+                        if let Phase::Indexing { done, .. } = self.phase {
+                            next.phase = Phase::Indexing { done, total: bytes };
+                        }
+                    }
+                    ClientEvent::Downloading { done, total } => {
+                        next.download = Some((done, total));
+                    }
+                    ClientEvent::IndexCached => next.index_cached = true,
                     ClientEvent::Failed(message) => next.phase = Phase::Error(message),
                 }
             }
@@ -207,17 +237,24 @@ pub fn app() -> Html {
     // `Rehearsal`); the status says `starting` until then.
     let rehearsed = use_state_eq(|| false);
 
-    let open_trace = {
+    let open_trace: Rc<dyn Fn(TraceInput)> = {
         let state = state.clone();
         let client = client.clone();
         let pending_elf = pending_elf.clone();
         let job_counter = job_counter.clone();
-        Rc::new(move |file: web_sys::File| {
+        Rc::new(move |input: TraceInput| {
             // Stop the previous worker before starting the next one.
             client.borrow_mut().take();
-            let info = FileInfo {
-                name: file.name(),
-                bytes: file.size() as u64,
+            let info = match &input {
+                TraceInput::File(file) => FileInfo {
+                    name: file.name(),
+                    bytes: file.size() as u64,
+                },
+                // The size comes when the worker has asked the server.
+                TraceInput::Url { name, .. } => FileInfo {
+                    name: name.clone(),
+                    bytes: 0,
+                },
             };
             let job_id = {
                 let mut counter = job_counter.borrow_mut();
@@ -230,13 +267,14 @@ pub fn app() -> Html {
                 now_ms: now_ms(),
             });
             let dispatcher = state.dispatcher();
-            let opened = TraceClient::open(file, OpenOptions::default(), move |event| {
-                dispatcher.dispatch(Action::Event {
-                    job: job_id,
-                    event,
-                    now_ms: now_ms(),
-                })
-            });
+            let opened =
+                TraceClient::open_input(WORKER_URL, input, OpenOptions::default(), move |event| {
+                    dispatcher.dispatch(Action::Event {
+                        job: job_id,
+                        event,
+                        now_ms: now_ms(),
+                    })
+                });
             match opened {
                 Ok(c) => {
                     if let Some((elf, offset)) = pending_elf.borrow_mut().take() {
@@ -264,6 +302,31 @@ pub fn app() -> Html {
             None => *pending_elf.borrow_mut() = Some((file, offset)),
         })
     };
+    // `?url=` and `?embed=1` (see page_params and embed).
+    let params = use_memo((), |_| page_params::current());
+    {
+        let open_trace = open_trace.clone();
+        let client = client.clone();
+        let load_elf = load_elf.clone();
+        let state = state.clone();
+        let params = params.clone();
+        use_effect_with((), move |_| {
+            start_from_params(&params, open_trace, client, load_elf, state)
+        });
+    }
+    {
+        let name = state.file.as_ref().map(|f| f.name.clone());
+        let message = match &state.phase {
+            Phase::Error(m) => Some(m.clone()),
+            _ => None,
+        };
+        use_effect_with(
+            (state.phase.name(), name, message, state.job),
+            |(phase, name, message, _)| {
+                embed::state_changed(phase, name.as_deref(), message.as_deref())
+            },
+        );
+    }
     let on_file = {
         let load_elf = load_elf.clone();
         Callback::from(move |file: web_sys::File| {
@@ -273,7 +336,7 @@ pub fn app() -> Html {
                 if is_elf(&file).await {
                     load_elf(file, 0);
                 } else {
-                    open_trace(file);
+                    open_trace(TraceInput::File(file));
                 }
             });
         })
@@ -301,6 +364,9 @@ pub fn app() -> Html {
         }
     };
     let open = state.session.is_some() && !matches!(state.phase, Phase::Error(_));
+    if params.embed {
+        return view_embedded(&state, params.panes.clone(), open);
+    }
 
     html! {
         <ContextProvider<Lang> context={*lang}>
@@ -321,6 +387,7 @@ pub fn app() -> Html {
             <DropZone on_file={on_file.clone()} busy={busy || open} compact={state.file.is_some()} />
             if state.file.is_none() {
                 <DemoButton on_file={on_file} />
+                <IndexCacheControl />
             }
             if open {
                 <ElfLoader on_elf={on_elf} symbols={state.elf_symbols} />
@@ -330,6 +397,8 @@ pub fn app() -> Html {
                 data-testid="status"
                 data-state={if *rehearsed || !matches!(state.phase, Phase::Idle) { state.phase.name() } else { "starting" }}
                 data-lines={lines.map(|n| n.to_string())}
+                data-reading={state.reading.map(reading_name)}
+                data-index-cache={state.index_cached.then_some("saved")}
                 aria-live="polite"
                 style="display:flex;flex-direction:column;gap:0.5rem;"
             >
@@ -376,6 +445,7 @@ fn view_status(state: &PageState) -> Html {
         Phase::Indexing { done, total } => html! {
             <>
                 { summary(None, None) }
+                { view_download(state) }
                 <ProgressBar
                     done={*done}
                     total={*total}
@@ -383,7 +453,12 @@ fn view_status(state: &PageState) -> Html {
                 />
             </>
         },
-        Phase::Ready(stats) => summary(Some(stats.lines), Some(stats.dialect.clone())),
+        Phase::Ready(stats) => html! {
+            <>
+                { summary(Some(stats.lines), Some(stats.dialect.clone())) }
+                { view_reading(state.reading) }
+            </>
+        },
         Phase::Error(message) => html! {
             <>
                 { summary(None, None) }

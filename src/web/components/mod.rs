@@ -3,6 +3,7 @@
 //! load no stylesheet); colours and polish live in the stylesheet.
 
 mod app;
+mod app_sources;
 mod browser;
 mod context_menu;
 mod counts_table;
@@ -13,6 +14,7 @@ mod elf_loader;
 mod error_banner;
 mod file_summary;
 mod help_overlay;
+mod index_cache_control;
 mod memory_pane;
 mod minibuffer;
 mod pane_header;
@@ -34,6 +36,7 @@ pub use elf_loader::{parse_offset, ElfLoader, ElfLoaderProps};
 pub use error_banner::{ErrorBanner, ErrorBannerProps};
 pub use file_summary::{FileSummary, FileSummaryProps};
 pub use help_overlay::{HelpOverlay, HelpOverlayProps};
+pub use index_cache_control::IndexCacheControl;
 pub use memory_pane::{MemoryPane, MemoryPaneProps};
 pub use minibuffer::{delete_word, Minibuffer, MinibufferProps};
 pub use pane_header::{PaneHeader, PaneHeaderProps};

@@ -26,6 +26,7 @@ use crate::web::client::TraceClient;
 use crate::web::hash::{self, HashTarget};
 use crate::web::i18n::{t, tf, Lang};
 use crate::web::keys::{self, Command, PaneKind, RegKind};
+use crate::web::page_params::PaneSpec;
 
 /// The open trace's client; equal while it is the same job, so the browser
 /// is rebuilt only for a new file.
@@ -50,6 +51,13 @@ pub struct BrowserProps {
     /// The page's language: a change re-renders the browser's text.
     #[prop_or_default]
     pub lang: Lang,
+    /// The panes to show (the embedded viewer's `&panes=`); `None`: the
+    /// core registers, as usual.
+    #[prop_or_default]
+    pub panes: Option<Vec<PaneSpec>>,
+    /// The embedded viewer: no toolbar, no key hints.
+    #[prop_or_default]
+    pub compact: bool,
 }
 
 pub enum Msg {
@@ -236,6 +244,9 @@ pub struct Browser {
     reveal: Reveal,
     /// A `Reveal` message is on its way.
     reveal_queued: bool,
+    /// Memory panes asked for (`&panes=mem`), opened at the first position
+    /// (their address is an expression such as `sp`).
+    pending_memory: Vec<String>,
 }
 
 impl Component for Browser {
@@ -273,11 +284,26 @@ impl Component for Browser {
             hash_listener: Some(listener),
             reveal: Reveal::Views,
             reveal_queued: false,
+            pending_memory: Vec::new(),
         };
         // In case no rows come soon (an error, a trace that is all header).
         let link = ctx.link().clone();
         super::app::after_ms(REVEAL_FALLBACK_MS, move || link.send_message(Msg::Reveal));
-        browser.add_registers(RegKind::Core, 0);
+        match &ctx.props().panes {
+            None => {
+                browser.add_registers(RegKind::Core, 0);
+            }
+            Some(panes) => {
+                for pane in panes {
+                    match pane {
+                        PaneSpec::Registers(kind) => {
+                            browser.add_registers(*kind, 0);
+                        }
+                        PaneSpec::Memory(expr) => browser.pending_memory.push(expr.clone()),
+                    }
+                }
+            }
+        }
         browser.fetch_rows(ctx, 0);
         browser.try_start(ctx);
         browser
@@ -480,9 +506,14 @@ impl Component for Browser {
                 tabindex="0"
                 ref={self.root.clone()}
                 {onkeydown}
-                style="display:flex;flex-direction:column;gap:0.5rem;height:calc(100vh - 9rem);min-height:24rem;outline:none;"
+                style={if ctx.props().compact {
+                    "display:flex;flex-direction:column;gap:0.3rem;height:calc(100vh - 2.5rem);min-height:12rem;outline:none;"
+                } else {
+                    "display:flex;flex-direction:column;gap:0.5rem;height:calc(100vh - 9rem);min-height:24rem;outline:none;"
+                }}
             >
-                if self.reveal >= Reveal::Toolbar {
+                if ctx.props().compact {
+                } else if self.reveal >= Reveal::Toolbar {
                     { self.view_toolbar(ctx) }
                 } else {
                     // Holds the toolbar's place, so the views keep their height.
@@ -507,7 +538,7 @@ impl Component for Browser {
                         />
                     } else if let Some(s) = &self.status {
                         <span class="status-message" data-testid="status-message">{ s }</span>
-                    } else {
+                    } else if !ctx.props().compact {
                         <span class="status-hint">{ t("F1 or ? for the keys of the focused pane; Tab moves between panes.") }</span>
                     }
                 </footer>

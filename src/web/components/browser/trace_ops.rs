@@ -251,6 +251,18 @@ impl Browser {
         });
         self.refresh_panes_of(ctx, view);
         replace_hash(&hash::for_line(node.first_line));
+        crate::web::embed::position_changed(view, &node);
+        for expr in std::mem::take(&mut self.pending_memory) {
+            let prompt = super::PromptFor::OpenMemory { view };
+            self.ask(
+                ctx,
+                Query::Eval {
+                    node: node.node,
+                    expr,
+                },
+                move |reply| Msg::Evaluated { prompt, reply },
+            );
+        }
     }
 
     pub(super) fn on_cursor_row(

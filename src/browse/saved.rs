@@ -1,0 +1,82 @@
+//! A finished session saved for later: its index and record statistics,
+//! with the identity of the trace they describe. The browser caches these
+//! (in the origin-private file system) so reopening the same trace does not
+//! index it again, as the reference tools reuse `TRACE.index`.
+//!
+//! Layout: magic, statistics as JSON (length-prefixed), then the index in
+//! its own file format (which carries the trace's length and mtime).
+
+use crate::index::{Index, TraceIdentity};
+use crate::stats::Stats;
+
+const MAGIC: &[u8; 8] = b"TLSAVED\x01";
+
+/// Serializes a complete index with its statistics.
+pub fn save(index: &Index, stats: &Stats, trace: TraceIdentity) -> Vec<u8> {
+    let json = serde_json::to_vec(stats).expect("Stats serializes to JSON");
+    let body = index.to_bytes(trace);
+    let mut out = Vec::with_capacity(MAGIC.len() + 8 + json.len() + body.len());
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&(json.len() as u64).to_le_bytes());
+    out.extend_from_slice(&json);
+    out.extend_from_slice(&body);
+    out
+}
+
+/// Reads what [`save`] wrote. Every length is checked: a truncated or
+/// foreign file is an error, never a panic.
+pub fn load(bytes: &[u8]) -> Result<(Index, Stats, TraceIdentity), String> {
+    let rest = bytes
+        .strip_prefix(MAGIC.as_slice())
+        .ok_or("not a saved Tarmac Lens session (magic number did not match)")?;
+    let (len, rest) = rest
+        .split_first_chunk::<8>()
+        .ok_or("saved session is truncated")?;
+    let len = usize::try_from(u64::from_le_bytes(*len)).map_err(|_| "saved session is corrupt")?;
+    if len > rest.len() {
+        return Err("saved session is truncated".into());
+    }
+    let (json, body) = rest.split_at(len);
+    let stats: Stats =
+        serde_json::from_slice(json).map_err(|e| format!("saved statistics: {e}"))?;
+    let (index, trace) = Index::from_bytes(body).map_err(|e| e.to_string())?;
+    if !index.is_complete() {
+        return Err("saved index is incomplete".into());
+    }
+    Ok((index, stats, trace))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::index::IndexOptions;
+    use crate::parse::ParseOptions;
+    use crate::source::SliceSource;
+    use crate::stats::compute;
+
+    const TRACE: &[u8] = b"0 clk IT (0) 00008000 e3a00001 A svc_mon : MOV r0,#1\n\
+0 clk R r0 00000001\n\
+1 clk IT (1) 00008004 e3a01002 A svc_mon : MOV r1,#2\n\
+1 clk R r1 00000002\n";
+
+    #[test]
+    fn round_trip_and_corruption() {
+        let index = Index::build_from_slice(TRACE, IndexOptions::default(), |_| {});
+        let stats = compute(SliceSource(TRACE), ParseOptions::default(), |_| {}).unwrap();
+        let id = TraceIdentity {
+            len: TRACE.len() as u64,
+            mtime: 1_700_000_000_123,
+        };
+        let bytes = save(&index, &stats, id);
+        let (back, back_stats, back_id) = load(&bytes).unwrap();
+        assert_eq!(back_id, id);
+        assert_eq!(back_stats, stats);
+        assert_eq!(back.summary(), index.summary());
+        for cut in [0, 5, 12, 20, bytes.len() - 1] {
+            assert!(load(&bytes[..cut]).is_err(), "cut at {cut}");
+        }
+        let mut bad = bytes.clone();
+        bad[0] ^= 1;
+        assert!(load(&bad).err().unwrap().contains("magic"));
+    }
+}

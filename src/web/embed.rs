@@ -1,0 +1,250 @@
+//! The embedded viewer's `postMessage` API (`?embed=1`, in an `<iframe>`).
+//!
+//! Handshake, as the Perfetto UI's: the host posts `"PING"` until the
+//! viewer answers `"PONG"` (the viewer's wasm may still be loading when the
+//! iframe's load event fires). Then, host → viewer:
+//!
+//! - `{type: "open", trace, name?, elf?}`: `trace` is an `ArrayBuffer`, a
+//!   `Blob`/`File` or a URL string; `elf` likewise (symbols).
+//! - `{type: "goto", line | time | pc}`: move to a line, a time or the
+//!   first visit of a PC (a number or an expression such as `main+4`).
+//!
+//! Viewer → host: `{type: "state", state: "idle"|"indexing"|"ready"|"error",
+//! name?, message?}`, `{type: "position", view, line, time, pc, node}` on
+//! every move, and `{type: "error", message}` for a message it could not
+//! use. Only messages from the parent window are heard; answers go to the
+//! origin that sent the PING.
+
+use std::cell::RefCell;
+
+use js_sys::{Array, Object, Reflect};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::MessageEvent;
+
+use crate::browse::protocol::NodeView;
+
+/// A trace or image the host sent.
+pub enum Payload {
+    File(web_sys::File),
+    Url(String),
+}
+
+/// An `open` request.
+pub struct OpenRequest {
+    pub trace: Payload,
+    pub elf: Option<Payload>,
+}
+
+thread_local! {
+    /// The host's origin once it has said PING.
+    static HOST: RefCell<Option<String>> = const { RefCell::new(None) };
+    static EMBEDDED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// The last state message, repeated after a PONG: the host may say
+    /// PING after the viewer has already changed state.
+    static LAST_STATE: RefCell<Option<JsValue>> = const { RefCell::new(None) };
+}
+
+fn parent() -> Option<web_sys::Window> {
+    let w = web_sys::window()?;
+    let parent = w.parent().ok().flatten()?;
+    // A page that is not in a frame is its own parent.
+    (!js_sys::Object::is(&parent, &w)).then_some(parent)
+}
+
+/// Posts to the host, once it has said PING.
+fn send(msg: &JsValue) {
+    let Some(origin) = HOST.with(|h| h.borrow().clone()) else {
+        return;
+    };
+    if let Some(p) = parent() {
+        let _ = p.post_message(msg, &origin);
+    }
+}
+
+fn object(fields: &[(&str, JsValue)]) -> JsValue {
+    let o = Object::new();
+    for (k, v) in fields {
+        let _ = Reflect::set(&o, &JsValue::from_str(k), v);
+    }
+    o.into()
+}
+
+fn report_error(message: &str) {
+    send(&object(&[
+        ("type", "error".into()),
+        ("message", message.into()),
+    ]));
+}
+
+/// Tells the host where a view is (called on every move).
+pub fn position_changed(view: u32, node: &NodeView) {
+    if !EMBEDDED.with(|e| e.get()) {
+        return;
+    }
+    send(&object(&[
+        ("type", "position".into()),
+        ("view", view.into()),
+        ("line", (node.first_line as f64).into()),
+        ("time", (node.time as f64).into()),
+        (
+            "pc",
+            node.pc
+                .map_or(JsValue::NULL, |pc| format!("{pc:#x}").into()),
+        ),
+        ("node", (node.node as f64).into()),
+    ]));
+}
+
+/// Tells the host the page's state (`Phase::name`).
+pub fn state_changed(state: &str, name: Option<&str>, message: Option<&str>) {
+    if !EMBEDDED.with(|e| e.get()) {
+        return;
+    }
+    let mut fields = vec![("type", JsValue::from("state")), ("state", state.into())];
+    if let Some(n) = name {
+        fields.push(("name", n.into()));
+    }
+    if let Some(m) = message {
+        fields.push(("message", m.into()));
+    }
+    let msg = object(&fields);
+    send(&msg);
+    LAST_STATE.with(|s| *s.borrow_mut() = Some(msg));
+}
+
+/// A trace or image from a message field.
+fn payload(value: &JsValue, name: &str) -> Result<Payload, String> {
+    if let Some(url) = value.as_string() {
+        return Ok(Payload::Url(url));
+    }
+    if let Some(file) = value.dyn_ref::<web_sys::File>() {
+        return Ok(Payload::File(file.clone()));
+    }
+    // A file without a modification time is never put in the index cache:
+    // another buffer of the same name and size would find its index.
+    let bag = web_sys::FilePropertyBag::new();
+    bag.set_last_modified(0.0);
+    let parts = Array::of1(value);
+    let made = if value.is_instance_of::<web_sys::Blob>() {
+        web_sys::File::new_with_blob_sequence_and_options(&parts, name, &bag)
+    } else if value.is_instance_of::<js_sys::ArrayBuffer>() || js_sys::ArrayBuffer::is_view(value) {
+        web_sys::File::new_with_buffer_source_sequence_and_options(&parts, name, &bag)
+    } else {
+        return Err("expected an ArrayBuffer, a Blob or a URL string".into());
+    };
+    made.map(Payload::File)
+        .map_err(|e| format!("cannot make a file: {e:?}"))
+}
+
+fn field(msg: &JsValue, key: &str) -> JsValue {
+    Reflect::get(msg, &key.into()).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// Where a `goto` asks to go, as a URL fragment the browser follows.
+fn goto_fragment(msg: &JsValue) -> Result<String, String> {
+    let number = |key: &str| -> Result<Option<u64>, String> {
+        let v = field(msg, key);
+        if v.is_undefined() || v.is_null() {
+            return Ok(None);
+        }
+        match v.as_f64() {
+            Some(n) if n >= 0.0 && n.fract() == 0.0 && n <= 9.007_199_254_740_991e15 => {
+                Ok(Some(n as u64))
+            }
+            _ => Err(format!("goto: {key} must be a non-negative integer")),
+        }
+    };
+    if let Some(line) = number("line")? {
+        return Ok(format!("#line={line}"));
+    }
+    if let Some(t) = number("time")? {
+        return Ok(format!("#t={t}"));
+    }
+    let pc = field(msg, "pc");
+    if let Some(n) = pc.as_f64() {
+        if n >= 0.0 && n.fract() == 0.0 {
+            return Ok(format!("#pc={:#x}", n as u64));
+        }
+    }
+    if let Some(expr) = pc.as_string().filter(|s| !s.trim().is_empty()) {
+        return Ok(format!(
+            "#pc={}",
+            String::from(js_sys::encode_uri_component(expr.trim()))
+        ));
+    }
+    Err("goto needs line, time or pc".into())
+}
+
+/// Starts listening to the host; `on_open` opens what it sends.
+pub fn listen(on_open: impl Fn(OpenRequest) + 'static) {
+    EMBEDDED.with(|e| e.set(true));
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let handler = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
+        let from_parent = match (e.source(), parent()) {
+            (Some(source), Some(p)) => Object::is(&source, &p),
+            _ => false,
+        };
+        if !from_parent {
+            return;
+        }
+        let data = e.data();
+        if data.as_string().as_deref() == Some("PING") {
+            // Opaque origins (a host opened from file://) are "null",
+            // which postMessage cannot target: "*" is the only way back.
+            let origin = e.origin();
+            let origin = if origin == "null" || origin.is_empty() {
+                "*".to_string()
+            } else {
+                origin
+            };
+            HOST.with(|h| *h.borrow_mut() = Some(origin));
+            send(&"PONG".into());
+            if let Some(state) = LAST_STATE.with(|s| s.borrow().clone()) {
+                send(&state);
+            }
+            return;
+        }
+        if HOST.with(|h| h.borrow().is_none()) {
+            // Before the handshake there is nobody to answer.
+            return;
+        }
+        let kind = field(&data, "type").as_string();
+        match kind.as_deref() {
+            Some("open") => {
+                let name = field(&data, "name")
+                    .as_string()
+                    .unwrap_or_else(|| "trace".into());
+                let trace = match payload(&field(&data, "trace"), &name) {
+                    Ok(t) => t,
+                    Err(err) => return report_error(&format!("open: trace: {err}")),
+                };
+                let elf_value = field(&data, "elf");
+                let elf = if elf_value.is_undefined() || elf_value.is_null() {
+                    None
+                } else {
+                    match payload(&elf_value, &format!("{name}.elf")) {
+                        Ok(p) => Some(p),
+                        Err(err) => return report_error(&format!("open: elf: {err}")),
+                    }
+                };
+                on_open(OpenRequest { trace, elf });
+            }
+            Some("goto") => match goto_fragment(&data) {
+                Ok(fragment) => {
+                    if let Some(w) = web_sys::window() {
+                        let _ = w.location().set_hash(&fragment);
+                    }
+                }
+                Err(err) => report_error(&err),
+            },
+            Some(other) => report_error(&format!("unknown message type \"{other}\"")),
+            None => report_error("a message must be \"PING\" or an object with a type"),
+        }
+    });
+    let _ = window.add_event_listener_with_callback("message", handler.as_ref().unchecked_ref());
+    // Lives as long as the page.
+    handler.forget();
+}

@@ -1,0 +1,245 @@
+//! A trace on a web server (`?url=`), read from the worker.
+//!
+//! [`fetch`] asks for the first byte with a `Range` header. A server that
+//! answers `206 Partial Content` serves ranges: the trace is then read in
+//! slices by [`HttpSource`] with synchronous requests (allowed in workers),
+//! so a 10 GB trace is never downloaded whole. A server that answers `200`
+//! sends the whole file instead: that same response is the download, with
+//! progress, and the trace is then read from the downloaded `Blob`.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use js_sys::Uint8Array;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{Blob, ProgressEvent, XmlHttpRequest, XmlHttpRequestResponseType};
+
+use crate::source::{SourceError, TraceSource};
+
+/// What the first request found.
+pub enum Fetched {
+    /// The server serves ranges; nothing but the first byte was read.
+    Ranges(HttpSource),
+    /// The server sent the whole file.
+    Whole(Blob),
+}
+
+/// Where a URL points, for messages: cross-origin requests fail for
+/// reasons (CORS, a Content-Security-Policy) same-origin ones cannot meet.
+#[derive(Clone, Debug)]
+pub struct Target {
+    pub url: String,
+    pub cross_origin: bool,
+}
+
+impl Target {
+    /// The message for a request that failed without an HTTP status: the
+    /// browser hides why, so name what it usually is.
+    fn network_error(&self) -> String {
+        if super::csp::violated(&self.url) {
+            return super::csp::refusal(&self.url);
+        }
+        if self.cross_origin {
+            format!(
+                "cannot read {}: the request failed. It is on another site, which must allow \
+                 this page to read it (CORS: the server must send Access-Control-Allow-Origin), \
+                 or the server is unreachable",
+                self.url
+            )
+        } else {
+            format!("cannot read {}: the server is unreachable", self.url)
+        }
+    }
+
+    fn status_error(&self, xhr: &XmlHttpRequest) -> String {
+        let status = xhr.status().unwrap_or(0);
+        let text = xhr.status_text().unwrap_or_default();
+        format!(
+            "cannot read {}: the server answered HTTP {status}{}",
+            self.url,
+            if text.is_empty() {
+                String::new()
+            } else {
+                format!(" {text}")
+            }
+        )
+    }
+}
+
+fn request(method: &str, target: &Target, asynchronous: bool) -> Result<XmlHttpRequest, String> {
+    let xhr = XmlHttpRequest::new().map_err(|e| format!("XMLHttpRequest unavailable: {e:?}"))?;
+    xhr.open_with_async(method, &target.url, asynchronous)
+        .map_err(|e| format!("cannot request {}: {}", target.url, js_text(&e)))?;
+    Ok(xhr)
+}
+
+fn js_text(e: &JsValue) -> String {
+    e.dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| e.as_string())
+        .unwrap_or_else(|| format!("{e:?}"))
+}
+
+/// Total length from a `Content-Range: bytes 0-0/12345` header.
+fn total_of(content_range: &str) -> Option<u64> {
+    content_range.rsplit_once('/')?.1.trim().parse().ok()
+}
+
+/// Opens a URL: ranges when the server serves them, otherwise the whole
+/// file, reporting `(received, total if known)` as it comes.
+pub async fn fetch(
+    target: &Target,
+    on_progress: impl Fn(u64, Option<u64>) + 'static,
+) -> Result<Fetched, String> {
+    let xhr = request("GET", target, true)?;
+    xhr.set_response_type(XmlHttpRequestResponseType::Blob);
+    xhr.set_request_header("Range", "bytes=0-0")
+        .map_err(|e| js_text(&e))?;
+    let progress = {
+        let xhr = xhr.clone();
+        Closure::<dyn FnMut(ProgressEvent)>::new(move |e: ProgressEvent| {
+            // A 206 answer is one byte; only a whole download is worth a bar.
+            if xhr.status().ok() == Some(200) {
+                on_progress(
+                    e.loaded() as u64,
+                    e.length_computable().then(|| e.total() as u64),
+                );
+            }
+        })
+    };
+    xhr.set_onprogress(Some(progress.as_ref().unchecked_ref()));
+    // Whether the request failed without an answer (network error, CORS,
+    // policy); an abort or a timeout counts as such a failure too.
+    let failed = Rc::new(RefCell::new(false));
+    let done = js_sys::Promise::new(&mut |resolve, _reject| {
+        let loaded = resolve.clone();
+        let on_load = Closure::once_into_js(move || {
+            let _ = loaded.call0(&JsValue::NULL);
+        });
+        xhr.set_onload(Some(on_load.unchecked_ref()));
+        let on_failure = || {
+            let resolve = resolve.clone();
+            let failed = failed.clone();
+            Closure::once_into_js(move || {
+                *failed.borrow_mut() = true;
+                let _ = resolve.call0(&JsValue::NULL);
+            })
+        };
+        xhr.set_onerror(Some(on_failure().unchecked_ref()));
+        xhr.set_onabort(Some(on_failure().unchecked_ref()));
+        xhr.set_ontimeout(Some(on_failure().unchecked_ref()));
+    });
+    xhr.send()
+        .map_err(|e| format!("cannot request {}: {}", target.url, js_text(&e)))?;
+    let _ = JsFuture::from(done).await;
+    drop(progress);
+    if *failed.borrow() {
+        return Err(target.network_error());
+    }
+    match xhr.status().unwrap_or(0) {
+        206 => {
+            let range = xhr
+                .get_response_header("Content-Range")
+                .ok()
+                .flatten()
+                .unwrap_or_default();
+            let len = total_of(&range).ok_or_else(|| {
+                format!(
+                    "cannot read {}: the server serves ranges but its Content-Range header \
+                     (\"{range}\") gives no total length{}",
+                    target.url,
+                    if target.cross_origin {
+                        " (a server on another site must list Content-Range in \
+                         Access-Control-Expose-Headers)"
+                    } else {
+                        ""
+                    }
+                )
+            })?;
+            Ok(Fetched::Ranges(HttpSource {
+                target: target.clone(),
+                len,
+                requests: 0,
+            }))
+        }
+        200 => xhr
+            .response()
+            .ok()
+            .and_then(|r| r.dyn_into::<Blob>().ok())
+            .map(Fetched::Whole)
+            .ok_or_else(|| format!("cannot read {}: the download has no body", target.url)),
+        0 => Err(target.network_error()),
+        _ => Err(target.status_error(&xhr)),
+    }
+}
+
+/// The whole body of a URL, synchronously (an ELF image: a few megabytes).
+pub fn get_all(target: &Target) -> Result<Vec<u8>, String> {
+    let xhr = request("GET", target, false)?;
+    // Synchronous requests may set a response type only in workers.
+    xhr.set_response_type(XmlHttpRequestResponseType::Arraybuffer);
+    if xhr.send().is_err() {
+        return Err(target.network_error());
+    }
+    match xhr.status().unwrap_or(0) {
+        200 | 206 => {
+            let body = xhr.response().map_err(|e| js_text(&e))?;
+            Ok(Uint8Array::new(&body).to_vec())
+        }
+        0 => Err(target.network_error()),
+        _ => Err(target.status_error(&xhr)),
+    }
+}
+
+/// A trace read from a range-serving web server, one request per read.
+pub struct HttpSource {
+    target: Target,
+    len: u64,
+    requests: u64,
+}
+
+impl HttpSource {
+    /// Range requests made so far.
+    pub fn requests(&self) -> u64 {
+        self.requests
+    }
+}
+
+impl TraceSource for HttpSource {
+    fn len(&self) -> u64 {
+        self.len
+    }
+
+    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> Result<usize, SourceError> {
+        let end = offset.saturating_add(buf.len() as u64).min(self.len);
+        if offset >= end {
+            return Ok(0);
+        }
+        let xhr = request("GET", &self.target, false).map_err(SourceError)?;
+        xhr.set_response_type(XmlHttpRequestResponseType::Arraybuffer);
+        xhr.set_request_header("Range", &format!("bytes={offset}-{}", end - 1))
+            .map_err(|e| SourceError(js_text(&e)))?;
+        self.requests += 1;
+        if xhr.send().is_err() {
+            return Err(SourceError(self.target.network_error()));
+        }
+        match xhr.status().unwrap_or(0) {
+            206 => {}
+            0 => return Err(SourceError(self.target.network_error())),
+            200 => {
+                return Err(SourceError(format!(
+                    "cannot read {}: the server stopped serving byte ranges",
+                    self.target.url
+                )))
+            }
+            _ => return Err(SourceError(self.target.status_error(&xhr))),
+        }
+        let body = xhr.response().map_err(|e| SourceError(js_text(&e)))?;
+        let array = Uint8Array::new(&body);
+        let n = (array.length() as usize).min(buf.len());
+        array.subarray(0, n as u32).copy_to(&mut buf[..n]);
+        Ok(n)
+    }
+}

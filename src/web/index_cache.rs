@@ -1,0 +1,237 @@
+//! Finished indexes kept in the origin-private file system (OPFS), so a
+//! trace opened again is browsable at once instead of indexed again — the
+//! browser's counterpart of the reference tools' `TRACE.index`.
+//!
+//! One file per trace in one directory, named from the trace's name, size
+//! and last-modified time: a changed file has another name and misses. The
+//! contents are [`crate::browse::saved`]'s format, which repeats the size
+//! and time, so a name collision is caught on restore. Usable from the
+//! worker (reads and writes) and the page (listing and clearing).
+
+use js_sys::{Reflect, Uint8Array};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{
+    FileSystemDirectoryHandle, FileSystemFileHandle, FileSystemGetDirectoryOptions,
+    FileSystemGetFileOptions, FileSystemRemoveOptions, FileSystemSyncAccessHandle, StorageManager,
+};
+
+const DIR: &str = "tarmac-lens-index-cache";
+const SUFFIX: &str = ".tlindex";
+
+/// The cache entry's file name for a trace.
+pub fn key(name: &str, size: u64, last_modified_ms: u64) -> String {
+    // OPFS names may not hold separators; keep them short.
+    let clean: String = name
+        .chars()
+        .map(|c| {
+            if matches!(c, '/' | '\\' | '\0') {
+                '_'
+            } else {
+                c
+            }
+        })
+        .take(120)
+        .collect();
+    format!("{clean}-{size}-{last_modified_ms}{SUFFIX}")
+}
+
+fn text(e: &JsValue) -> String {
+    e.dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| e.as_string())
+        .unwrap_or_else(|| format!("{e:?}"))
+}
+
+fn is_not_found(e: &JsValue) -> bool {
+    Reflect::get(e, &"name".into())
+        .ok()
+        .and_then(|n| n.as_string())
+        .is_some_and(|n| n == "NotFoundError")
+}
+
+async fn call(promise: js_sys::Promise) -> Result<JsValue, JsValue> {
+    JsFuture::from(promise).await
+}
+
+/// The cache directory; `None` if it does not exist and `create` is false.
+async fn directory(create: bool) -> Result<Option<FileSystemDirectoryHandle>, String> {
+    let navigator = Reflect::get(&js_sys::global(), &"navigator".into()).map_err(|e| text(&e))?;
+    let storage = Reflect::get(&navigator, &"storage".into()).map_err(|e| text(&e))?;
+    if storage.is_undefined() {
+        return Err("this browser has no storage manager (OPFS)".into());
+    }
+    let storage: StorageManager = storage.unchecked_into();
+    let root: FileSystemDirectoryHandle = call(storage.get_directory())
+        .await
+        .map_err(|e| format!("no origin-private file system: {}", text(&e)))?
+        .unchecked_into();
+    let options = FileSystemGetDirectoryOptions::new();
+    options.set_create(create);
+    match call(root.get_directory_handle_with_options(DIR, &options)).await {
+        Ok(dir) => Ok(Some(dir.unchecked_into())),
+        Err(e) if is_not_found(&e) => Ok(None),
+        Err(e) => Err(text(&e)),
+    }
+}
+
+/// The saved index for `key`, if there is one.
+pub async fn read(key: &str) -> Result<Option<Vec<u8>>, String> {
+    let Some(dir) = directory(false).await? else {
+        return Ok(None);
+    };
+    let handle: FileSystemFileHandle = match call(dir.get_file_handle(key)).await {
+        Ok(h) => h.unchecked_into(),
+        Err(e) if is_not_found(&e) => return Ok(None),
+        Err(e) => return Err(text(&e)),
+    };
+    let file: web_sys::File = call(handle.get_file())
+        .await
+        .map_err(|e| text(&e))?
+        .unchecked_into();
+    let buffer = call(file.array_buffer()).await.map_err(|e| text(&e))?;
+    Ok(Some(Uint8Array::new(&buffer).to_vec()))
+}
+
+/// Saves `bytes` under `key` (worker only: synchronous access handles).
+pub async fn write(key: &str, bytes: &[u8]) -> Result<(), String> {
+    let dir = directory(true)
+        .await?
+        .ok_or("cannot create the index cache directory")?;
+    let options = FileSystemGetFileOptions::new();
+    options.set_create(true);
+    let handle: FileSystemFileHandle = call(dir.get_file_handle_with_options(key, &options))
+        .await
+        .map_err(|e| text(&e))?
+        .unchecked_into();
+    let access: FileSystemSyncAccessHandle = call(handle.create_sync_access_handle())
+        .await
+        .map_err(|e| text(&e))?
+        .unchecked_into();
+    let result = access
+        .truncate_with_f64(0.0)
+        .and_then(|_| access.write_with_u8_array(bytes))
+        .and_then(|written| {
+            if written as usize == bytes.len() {
+                access.flush()
+            } else {
+                Err(JsValue::from_str("short write (is the disk full?)"))
+            }
+        });
+    access.close();
+    if let Err(e) = result {
+        // Half a file would only be refused on restore; take it away now.
+        let _ = call(dir.remove_entry(key)).await;
+        return Err(text(&e));
+    }
+    Ok(())
+}
+
+/// Removes one entry (a stale or unreadable one).
+pub async fn remove(key: &str) -> Result<(), String> {
+    let Some(dir) = directory(false).await? else {
+        return Ok(());
+    };
+    match call(dir.remove_entry(key)).await {
+        Ok(_) => Ok(()),
+        Err(e) if is_not_found(&e) => Ok(()),
+        Err(e) => Err(text(&e)),
+    }
+}
+
+/// What the cache keeps at most: the oldest entries go beyond either.
+pub const MAX_BYTES: u64 = 1 << 30;
+pub const MAX_ENTRIES: usize = 64;
+
+/// A cached index.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Entry {
+    pub name: String,
+    pub bytes: u64,
+    /// When it was saved (ms since the epoch).
+    pub saved_ms: f64,
+}
+
+/// The entries to remove so that at most `max_entries` remain, of at most
+/// `max_bytes` together: the oldest first. The newest is always kept.
+pub fn to_evict(entries: &[Entry], max_bytes: u64, max_entries: usize) -> Vec<String> {
+    let mut by_age: Vec<&Entry> = entries.iter().collect();
+    by_age.sort_by(|a, b| b.saved_ms.total_cmp(&a.saved_ms));
+    let mut kept_bytes = 0u64;
+    let mut out = Vec::new();
+    for (i, e) in by_age.into_iter().enumerate() {
+        if i == 0 || (i < max_entries && kept_bytes + e.bytes <= max_bytes) {
+            kept_bytes += e.bytes;
+        } else {
+            out.push(e.name.clone());
+        }
+    }
+    out
+}
+
+/// Removes the oldest entries beyond [`MAX_BYTES`] and [`MAX_ENTRIES`].
+pub async fn trim() -> Result<(), String> {
+    for name in to_evict(&list().await?, MAX_BYTES, MAX_ENTRIES) {
+        remove(&name).await?;
+    }
+    Ok(())
+}
+
+/// The cached indexes, by name.
+pub async fn list() -> Result<Vec<Entry>, String> {
+    let Some(dir) = directory(false).await? else {
+        return Ok(Vec::new());
+    };
+    let entries = dir.values();
+    let mut out = Vec::new();
+    loop {
+        let next = entries.next().map_err(|e| text(&e))?;
+        let step = call(next).await.map_err(|e| text(&e))?;
+        if Reflect::get(&step, &"done".into())
+            .ok()
+            .and_then(|d| d.as_bool())
+            .unwrap_or(true)
+        {
+            break;
+        }
+        let value = Reflect::get(&step, &"value".into()).map_err(|e| text(&e))?;
+        let Some(handle) = value.dyn_ref::<FileSystemFileHandle>() else {
+            continue;
+        };
+        let name = handle.name();
+        if !name.ends_with(SUFFIX) {
+            continue;
+        }
+        let file: web_sys::File = call(handle.get_file())
+            .await
+            .map_err(|e| text(&e))?
+            .unchecked_into();
+        out.push(Entry {
+            name,
+            bytes: file.size() as u64,
+            saved_ms: file.last_modified(),
+        });
+    }
+    out.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(out)
+}
+
+/// Removes every cached index.
+pub async fn clear() -> Result<(), String> {
+    let navigator = Reflect::get(&js_sys::global(), &"navigator".into()).map_err(|e| text(&e))?;
+    let storage: StorageManager = Reflect::get(&navigator, &"storage".into())
+        .map_err(|e| text(&e))?
+        .unchecked_into();
+    let root: FileSystemDirectoryHandle = call(storage.get_directory())
+        .await
+        .map_err(|e| text(&e))?
+        .unchecked_into();
+    let options = FileSystemRemoveOptions::new();
+    options.set_recursive(true);
+    match call(root.remove_entry_with_options(DIR, &options)).await {
+        Ok(_) => Ok(()),
+        Err(e) if is_not_found(&e) => Ok(()),
+        Err(e) => Err(text(&e)),
+    }
+}

@@ -1,0 +1,70 @@
+// The index cache: a trace dropped again after a reload is restored from
+// the origin-private file system instead of indexed again; the drop page
+// lists the cached indexes and clears them.
+
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+
+import { ROOT, cliStats, pageFixture, readResults } from './harness.mjs';
+
+const TRACE = 'tests/data/tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac';
+const fx = pageFixture();
+
+/** Notes every progress percentage the page shows. */
+function watchProgress() {
+  window.__percents = [];
+  new MutationObserver(() => {
+    const p = document.querySelector('[data-testid=progress]');
+    if (p) window.__percents.push(Number(p.dataset.percent));
+  }).observe(document, { subtree: true, childList: true, attributes: true });
+}
+
+async function drop(page) {
+  await page.waitForSelector('[data-testid=status][data-state=idle]');
+  await page.setInputFiles('[data-testid=file-input]', path.join(ROOT, TRACE));
+  return readResults(page, path.basename(TRACE));
+}
+
+async function cachedCount(page) {
+  await page.waitForSelector('[data-testid=index-cache-count]', { timeout: 10_000 });
+  return Number(await page.getAttribute('[data-testid=index-cache-count]', 'data-count'));
+}
+
+describe('index cache', () => {
+  test('a reopened trace is restored, not indexed again; clearing the cache indexes it again', async () => {
+    const expected = cliStats(path.join(ROOT, TRACE));
+    const page = await fx.browser.context.newPage();
+    await page.addInitScript(watchProgress);
+    await page.goto(fx.server.url);
+    assert.equal(await cachedCount(page), 0);
+
+    const first = await drop(page);
+    assert.equal(first.state, 'ready');
+    assert.equal(await page.getAttribute('[data-testid=status]', 'data-reading'), 'file');
+    await page.waitForSelector('[data-testid=status][data-index-cache=saved]', { timeout: 10_000 });
+
+    await page.goto(fx.server.url);
+    assert.equal(await cachedCount(page), 1);
+    const again = await drop(page);
+    assert.equal(again.state, 'ready');
+    assert.equal(await page.getAttribute('[data-testid=status]', 'data-reading'), 'cached-index');
+    assert.match(await page.textContent('[data-testid=index-restored]'), /Index restored from the cache/);
+    const partial = (await page.evaluate(() => window.__percents)).filter((p) => p > 0 && p < 100);
+    assert.deepEqual(partial, [], 'no indexing progress is shown for a restored index');
+    // What is shown is the trace's, as the CLI counts it.
+    assert.equal(Number(again.statusLines), expected.lines);
+    assert.deepEqual(again.records, first.records);
+    await page.waitForSelector('.trace-row');
+    await page.waitForFunction(() => document.querySelector('[data-reg=x0]')?.textContent.length > 0);
+
+    await page.goto(fx.server.url);
+    assert.equal(await cachedCount(page), 1);
+    await page.click('[data-testid=index-cache-clear]');
+    await page.waitForSelector('[data-testid=index-cache-count][data-count="0"]', { timeout: 10_000 });
+    const third = await drop(page);
+    assert.equal(third.state, 'ready');
+    assert.equal(await page.getAttribute('[data-testid=status]', 'data-reading'), 'file');
+    await page.close();
+  });
+});
