@@ -89,7 +89,7 @@ enum Matcher {
     Plain(memmem::Finder<'static>),
     /// Plain text, case-insensitively: the line is lower-cased into scratch.
     PlainFolded(memmem::Finder<'static>, Vec<u8>),
-    Regex(regex_lite::Regex),
+    Regex(regex::bytes::Regex),
 }
 
 impl Matcher {
@@ -101,13 +101,7 @@ impl Matcher {
                 scratch.extend(text.iter().map(u8::to_ascii_lowercase));
                 f.find(scratch).map(|i| (i, i + f.needle().len()))
             }
-            Matcher::Regex(re) => {
-                // Trace text is ASCII; other bytes are replaced, one
-                // character each, which keeps ASCII positions right up to
-                // the first of them.
-                let text = String::from_utf8_lossy(text);
-                re.find(&text).map(|m| (m.start(), m.end()))
-            }
+            Matcher::Regex(re) => re.find(text).map(|m| (m.start(), m.end())),
         }
     }
 }
@@ -155,7 +149,9 @@ impl Search {
             return Err(BadPattern("the search pattern is empty".into()));
         }
         let matcher = if spec.regex {
-            let re = regex_lite::RegexBuilder::new(&spec.pattern)
+            // ASCII semantics (`\w`, `\d` and `.` match bytes): no Unicode tables.
+            let re = regex::bytes::RegexBuilder::new(&spec.pattern)
+                .unicode(false)
                 .case_insensitive(spec.ignore_case)
                 .build()
                 .map_err(|e| BadPattern(format!("bad regular expression: {e}")))?;

@@ -258,11 +258,14 @@ fn open(file: web_sys::File, options: OpenOptions) {
     // told from another of the same name and size: it is never cached.
     let cacheable = id.mtime != 0;
     wasm_bindgen_futures::spawn_local(async move {
-        let cached = match if cacheable {
+        let started = now();
+        let lookup = if cacheable {
             index_cache::read(&key).await
         } else {
             Ok(None)
-        } {
+        };
+        super::timing::measure("index cache lookup", started);
+        let cached = match lookup {
             Ok(c) => c,
             Err(e) => {
                 // No cache (private mode, no OPFS): index as always.

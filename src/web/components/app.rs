@@ -16,7 +16,7 @@ use super::{
 };
 use crate::browse::protocol::Progress;
 use crate::stats::Stats;
-use crate::web::client::{ClientEvent, OpenOptions, Reading, TraceClient, TraceInput, WORKER_URL};
+use crate::web::client::{worker_url, ClientEvent, OpenOptions, Reading, TraceClient, TraceInput};
 use crate::web::embed;
 use crate::web::i18n::{self, t, Lang, LanguageSwitch};
 use crate::web::page_params;
@@ -267,14 +267,18 @@ pub fn app() -> Html {
                 now_ms: now_ms(),
             });
             let dispatcher = state.dispatcher();
-            let opened =
-                TraceClient::open_input(WORKER_URL, input, OpenOptions::default(), move |event| {
+            let opened = TraceClient::open_input(
+                &worker_url(),
+                input,
+                OpenOptions::default(),
+                move |event| {
                     dispatcher.dispatch(Action::Event {
                         job: job_id,
                         event,
                         now_ms: now_ms(),
                     })
-                });
+                },
+            );
             match opened {
                 Ok(c) => {
                     if let Some((elf, offset)) = pending_elf.borrow_mut().take() {
