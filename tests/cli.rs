@@ -310,3 +310,41 @@ fn search_prints_matching_lines_counts_and_refuses_bad_patterns() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn ep_profile_reads_a_ti_ep_trace_and_refuses_another_dialect() {
+    let (_dir, trace) = scratch("ttu/indextest.tarmac");
+    let ep = trace.with_file_name("t.ept.txt");
+    std::fs::write(
+        &ep,
+        "####Version:3\n\
+         100:0x1000:0:0:0x1000:0:0\n\
+         100:0x1000:2:1:0x1000:4:0\n\
+         101:0x1004:2:3:0x1000:8:2\n\
+         104:0x100c:1:2:0x1000:4:0\n",
+    )
+    .unwrap();
+    let out = bin().arg("ep-profile").arg(&ep).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.starts_with("cycles 100..104 (4); packet cycles 6, stall cycles 2 (33.3%)\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("0x00001004          1            3   50.0%          2       8"),
+        "{text}"
+    );
+    assert!(
+        text.contains("cycle        104  0x0000100c -> 0x00001000  size 4 latency 2  (line 5)"),
+        "{text}"
+    );
+
+    let out = bin().arg("ep-profile").arg(&trace).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no EP trace records"));
+}

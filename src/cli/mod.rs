@@ -120,6 +120,16 @@ enum Command {
         #[arg(long, value_name = "N", default_value_t = 10)]
         max: usize,
     },
+    /// Cycle profile of a TI C64x+ EP trace: cycles and stalls by execute
+    /// packet address, the discontinuities in order, SPLOOP memory and
+    /// loop-buffer cycles.
+    EpProfile {
+        #[command(flatten)]
+        common: Common,
+        /// Addresses listed in the table (most cycles first).
+        #[arg(long, value_name = "N", default_value_t = 50)]
+        top: usize,
+    },
     /// Lines matching a text or regular expression, as `LINE:TEXT`.
     Search {
         #[command(flatten)]
@@ -169,6 +179,7 @@ impl Command {
             | Command::Truncate { common, .. }
             | Command::Diff { common, .. }
             | Command::Search { common, .. }
+            | Command::EpProfile { common, .. }
             | Command::Stats { common, .. } => Some(common),
         }
     }
@@ -359,6 +370,7 @@ pub fn run() -> i32 {
         ),
         Command::Truncate { common, output } => reports::cmd_truncate(&common, output.as_deref()),
         Command::Diff { common, other, max } => cmd_diff(&common, &other, max),
+        Command::EpProfile { common, top } => cmd_ep_profile(&common, top),
         Command::Search {
             common,
             pattern,
@@ -412,6 +424,28 @@ fn cmd_diff(common: &Common, other: &Path, max: usize) -> Result<(), String> {
     let text = tarmac_lens::diff::render(&report, &name_a, &name_b);
     std::io::stdout()
         .write_all(text.as_bytes())
+        .map_err(|e| e.to_string())
+}
+
+fn cmd_ep_profile(common: &Common, top: usize) -> Result<(), String> {
+    let source = common.open()?;
+    let profile = report::ep_profile::ep_profile(source, common.parse_options())
+        .map_err(|e| e.to_string())?;
+    let name = display_name(&common.trace);
+    if profile.records.iter().sum::<u64>() == 0 {
+        return Err(format!(
+            "{name}: no EP trace records (is it a TI C64x+ EP trace?)"
+        ));
+    }
+    if profile.unparsed.count > 0 && !common.quiet {
+        let (line, reason) = profile.unparsed.first[0];
+        eprintln!(
+            "tarmac-lens: {name}: {} line(s) not understood (first: line {line}: {reason})",
+            profile.unparsed.count
+        );
+    }
+    std::io::stdout()
+        .write_all(report::ep_profile::render(&profile, top).as_bytes())
         .map_err(|e| e.to_string())
 }
 

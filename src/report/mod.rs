@@ -4,6 +4,7 @@
 
 pub mod callinfo;
 pub mod calltree;
+pub mod ep_profile;
 pub mod flamegraph;
 pub mod names;
 pub mod profile;
