@@ -348,3 +348,28 @@ fn ep_profile_reads_a_ti_ep_trace_and_refuses_another_dialect() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no EP trace records"));
 }
+
+#[test]
+fn flow_prints_blocks_and_refuses_a_trace_without_branches() {
+    let (_dir, trace) = scratch("ttu/indextest.tarmac");
+    let branches = trace.with_file_name("flow.tarmac");
+    std::fs::write(
+        &branches,
+        "1 clk FD (1) 00001000 00002000 A\n5 clk FI (5) 00002010 00003000 T\n",
+    )
+    .unwrap();
+    let out = bin().arg("flow").arg(&branches).output().unwrap();
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "??????????..0x00001000      ? instr\n    FD 0x00001000 -> 0x00002000  (line 1, time 1)\n\
+         0x00002000..0x00002010      4 instr A32\n    FI 0x00002010 -> 0x00003000  (line 2, time 5)\n"
+    );
+    let out = bin()
+        .arg("flow")
+        .arg(data("ttu/quicksort.tarmac"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("instruction lines show the flow"));
+}

@@ -130,6 +130,15 @@ enum Command {
         #[arg(long, value_name = "N", default_value_t = 50)]
         top: usize,
     },
+    /// Program flow of a branch-only trace (FD/FI/FR lines): the
+    /// straight-line blocks between branches, with instruction counts.
+    Flow {
+        #[command(flatten)]
+        common: Common,
+        /// Stop after N blocks.
+        #[arg(long, value_name = "N")]
+        max: Option<usize>,
+    },
     /// Lines matching a text or regular expression, as `LINE:TEXT`.
     Search {
         #[command(flatten)]
@@ -180,6 +189,7 @@ impl Command {
             | Command::Diff { common, .. }
             | Command::Search { common, .. }
             | Command::EpProfile { common, .. }
+            | Command::Flow { common, .. }
             | Command::Stats { common, .. } => Some(common),
         }
     }
@@ -371,6 +381,7 @@ pub fn run() -> i32 {
         Command::Truncate { common, output } => reports::cmd_truncate(&common, output.as_deref()),
         Command::Diff { common, other, max } => cmd_diff(&common, &other, max),
         Command::EpProfile { common, top } => cmd_ep_profile(&common, top),
+        Command::Flow { common, max } => cmd_flow(&common, max),
         Command::Search {
             common,
             pattern,
@@ -424,6 +435,34 @@ fn cmd_diff(common: &Common, other: &Path, max: usize) -> Result<(), String> {
     let text = tarmac_lens::diff::render(&report, &name_a, &name_b);
     std::io::stdout()
         .write_all(text.as_bytes())
+        .map_err(|e| e.to_string())
+}
+
+fn cmd_flow(common: &Common, max: Option<usize>) -> Result<(), String> {
+    let image = common.image()?;
+    let source = common.open()?;
+    let flow = report::flow::flow(source, common.parse_options(), max.unwrap_or(usize::MAX))
+        .map_err(|e| e.to_string())?;
+    let name = display_name(&common.trace);
+    if flow.blocks.is_empty() {
+        return Err(format!(
+            "{name}: no program-flow lines (FD/FI/FR){}",
+            if flow.instruction_lines > 0 {
+                "; its instruction lines show the flow themselves"
+            } else {
+                ""
+            }
+        ));
+    }
+    if flow.unparsed.count > 0 && !common.quiet {
+        let (line, reason) = flow.unparsed.first[0];
+        eprintln!(
+            "tarmac-lens: {name}: {} line(s) not understood (first: line {line}: {reason})",
+            flow.unparsed.count
+        );
+    }
+    std::io::stdout()
+        .write_all(report::flow::render(&flow, image.as_ref()).as_bytes())
         .map_err(|e| e.to_string())
 }
 

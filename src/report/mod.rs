@@ -6,6 +6,7 @@ pub mod callinfo;
 pub mod calltree;
 pub mod ep_profile;
 pub mod flamegraph;
+pub mod flow;
 pub mod names;
 pub mod profile;
 pub mod run;

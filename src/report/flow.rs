@@ -1,0 +1,167 @@
+//! Program flow from a branch-only trace (Fast Models' program-flow source:
+//! `FD`/`FI`/`FR` lines, no `IT` lines): between one branch's target and the
+//! next branch's address the program ran straight through, so the trace
+//! becomes a list of address ranges, each with the number of instructions
+//! it took (from the branches' tick counts) and the branch that left it.
+
+use std::fmt::Write;
+
+use crate::lines::LineReader;
+use crate::parse::{BranchKind, ISet, ParseOptions, Parser, RecordKind};
+use crate::report::run::UnparsedLines;
+use crate::source::{SourceError, TraceSource};
+use crate::symbols::SymbolTable;
+
+/// Straight-line execution from `start` to `end` (the leaving branch's
+/// address), then the branch.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Block {
+    /// `None` for the block before the first branch: where it started is
+    /// not in the trace.
+    pub start: Option<u64>,
+    pub end: u64,
+    /// Instructions from `start` to `end` inclusive, when both branches
+    /// carry tick counts.
+    pub instructions: Option<u64>,
+    pub iset: Option<ISet>,
+    /// The branch leaving the block.
+    pub kind: BranchKind,
+    pub target: u64,
+    pub line: u64,
+    pub time: u64,
+    /// An exception or other event happened inside the block: it may not
+    /// have run straight through.
+    pub interrupted: bool,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Flow {
+    pub blocks: Vec<Block>,
+    /// `IT`/`IS` lines: a trace that has them shows its flow itself.
+    pub instruction_lines: u64,
+    pub unparsed: UnparsedLines,
+}
+
+/// Reads the branches of a trace into blocks. At most `max` blocks are kept.
+pub fn flow<S: TraceSource>(
+    mut source: S,
+    parse: ParseOptions,
+    max: usize,
+) -> Result<Flow, SourceError> {
+    let sample = crate::source::read_sample(&mut source)?;
+    let mut parser = Parser::for_sample(parse, &sample);
+    let mut reader = LineReader::new(source);
+    let mut out = Flow::default();
+    // Where the current block started, its first tick and instruction set.
+    let mut start: Option<(u64, Option<u64>, Option<ISet>)> = None;
+    let mut interrupted = false;
+    while let Some(line) = reader.next_line()? {
+        let rec = parser.parse_line(line.text);
+        match &rec.kind {
+            RecordKind::Branch(b) => {
+                // ES-style `BR` lines have no source address: they come
+                // with instruction lines, which show the flow already.
+                let Some(from) = b.from else { continue };
+                let (block_start, instructions, iset) = match start {
+                    Some((s, tick, iset)) => (
+                        Some(s),
+                        tick.zip(b.inst_id)
+                            .map(|(t0, t1)| t1.saturating_sub(t0) + 1),
+                        iset,
+                    ),
+                    None => (None, None, None),
+                };
+                if out.blocks.len() < max {
+                    out.blocks.push(Block {
+                        start: block_start,
+                        end: from,
+                        instructions,
+                        iset,
+                        kind: b.kind,
+                        target: b.target,
+                        line: line.number,
+                        time: rec.time,
+                        interrupted,
+                    });
+                }
+                start = Some((b.target, b.inst_id.map(|t| t + 1), b.iset.or(iset)));
+                interrupted = false;
+            }
+            RecordKind::Instruction(_) => out.instruction_lines += 1,
+            RecordKind::Exception(_) => interrupted = true,
+            RecordKind::Unparsed(u) => {
+                out.unparsed.count += 1;
+                if out.unparsed.first.len() < 5 {
+                    out.unparsed.first.push((line.number, u.reason));
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(out)
+}
+
+fn kind_name(k: BranchKind) -> &'static str {
+    match k {
+        BranchKind::Direct => "FD",
+        BranchKind::Indirect => "FI",
+        BranchKind::ExceptionReturn => "FR",
+        BranchKind::Es => "BR",
+    }
+}
+
+fn iset_name(i: Option<ISet>) -> &'static str {
+    match i {
+        Some(ISet::Arm) => "A32",
+        Some(ISet::Thumb) => "T32",
+        Some(ISet::A64) => "A64",
+        Some(ISet::ThumbEE) => "T32EE",
+        None => "",
+    }
+}
+
+/// The flow as `tarmac-lens flow` prints it: one line per block, with
+/// symbols when an ELF image is given.
+pub fn render(f: &Flow, symbols: Option<&SymbolTable>) -> String {
+    let name = |addr: u64| -> String {
+        // The Thumb bit is not part of the symbol's address.
+        match symbols.map(|s| s.symbolic_address(addr & !1, false)) {
+            Some(n) if !n.is_empty() => format!(" <{n}>"),
+            _ => String::new(),
+        }
+    };
+    let mut out = String::new();
+    for b in &f.blocks {
+        let start = match b.start {
+            Some(s) => format!("0x{s:08x}"),
+            None => "?".repeat(10),
+        };
+        let count = b
+            .instructions
+            .map_or_else(|| "?".to_string(), |n| n.to_string());
+        let head = format!(
+            "{start}..0x{:08x} {:>6} instr {:<5}{}{}",
+            b.end,
+            count,
+            iset_name(b.iset),
+            b.start.map(&name).unwrap_or_default(),
+            if b.interrupted {
+                " (an exception came in between)"
+            } else {
+                ""
+            }
+        );
+        let _ = writeln!(out, "{}", head.trim_end());
+        let _ = writeln!(
+            out,
+            "    {} 0x{:08x} -> 0x{:08x}{}  (line {}, time {})",
+            kind_name(b.kind),
+            b.end,
+            b.target,
+            name(b.target),
+            b.line,
+            b.time
+        );
+    }
+    out
+}
