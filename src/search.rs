@@ -181,12 +181,12 @@ impl Search {
     }
 
     /// Searches about `budget` more bytes (whole lines), calling `on_hit`
-    /// for each matching line in order.
+    /// for each matching line in order, with the line's text.
     pub fn step<S: TraceSource + ?Sized>(
         &mut self,
         source: &mut S,
         budget: u64,
-        mut on_hit: impl FnMut(SearchHit),
+        mut on_hit: impl FnMut(SearchHit, &[u8]),
     ) -> Result<SearchProgress, SourceError> {
         let stop_at = self.buffer.position().saturating_add(budget.max(1));
         while !self.done {
@@ -211,12 +211,15 @@ impl Search {
             };
             if in_range && wanted {
                 if let Some((start, end)) = self.matcher.find(line.text) {
-                    on_hit(SearchHit {
-                        line: number,
-                        offset,
-                        start: start as u32,
-                        end: end as u32,
-                    });
+                    on_hit(
+                        SearchHit {
+                            line: number,
+                            offset,
+                            start: start as u32,
+                            end: end as u32,
+                        },
+                        line.text,
+                    );
                 }
             }
             if next >= stop_at {
@@ -256,7 +259,7 @@ mod tests {
         let mut steps = 0;
         loop {
             steps += 1;
-            let p = s.step(&mut src, budget, |h| hits.push(h.line)).unwrap();
+            let p = s.step(&mut src, budget, |h, _| hits.push(h.line)).unwrap();
             if p.complete {
                 break;
             }
@@ -364,13 +367,17 @@ mod tests {
         )
         .unwrap();
         let mut hits = Vec::new();
-        s.step(&mut SliceSource(TRACE), u64::MAX, |h| hits.push(h))
-            .unwrap();
+        s.step(&mut SliceSource(TRACE), u64::MAX, |h, text| {
+            hits.push((h, text.to_vec()))
+        })
+        .unwrap();
         assert_eq!(hits.len(), 1);
+        let (hit, text) = &hits[0];
         let line = TRACE.split(|&b| b == b'\n').nth(2).unwrap();
-        assert_eq!(&line[hits[0].start as usize..hits[0].end as usize], b"STR");
+        assert_eq!(text.as_slice(), line);
+        assert_eq!(&line[hit.start as usize..hit.end as usize], b"STR");
         assert_eq!(
-            hits[0].offset,
+            hit.offset,
             TRACE.iter().position(|&b| b == b'2').unwrap() as u64
         );
     }

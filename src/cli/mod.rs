@@ -499,9 +499,6 @@ fn cmd_search(
     let mut search =
         tarmac_lens::search::Search::new(spec, source.len(), &sample, common.parse_options())
             .map_err(|e| e.to_string())?;
-    // Matching lines are printed from their offsets, read again: the search
-    // hands out positions, not text.
-    let mut reader = FileSource::open(&common.trace).map_err(|e| e.to_string())?;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut found = 0u64;
@@ -509,7 +506,7 @@ fn cmd_search(
     let limit = max.unwrap_or(u64::MAX);
     while found < limit {
         let progress = search
-            .step(&mut source, 64 << 20, |hit| {
+            .step(&mut source, 64 << 20, |hit, text| {
                 if found >= limit || failed.is_some() {
                     return;
                 }
@@ -517,20 +514,8 @@ fn cmd_search(
                 if count_only {
                     return;
                 }
-                let mut text = Vec::new();
-                let mut lines = tarmac_lens::lines::LineBuffer::new(
-                    hit.offset,
-                    reader.len(),
-                    hit.line,
-                    64 << 10,
-                );
-                match lines.next_line(&mut reader) {
-                    Ok(Some(l)) => text.extend_from_slice(l.text),
-                    Ok(None) => {}
-                    Err(e) => failed = Some(e.to_string()),
-                }
                 let r = write!(out, "{}:", hit.line)
-                    .and_then(|_| out.write_all(&text))
+                    .and_then(|_| out.write_all(text))
                     .and_then(|_| out.write_all(b"\n"));
                 if let Err(e) = r {
                     failed = Some(e.to_string());
