@@ -135,7 +135,26 @@ pub fn obtain(common: &Common) -> Result<Built, String> {
     // process truncates the trace meanwhile, the process may fault, as any
     // reader of a file being truncated under it may; traces are not modified
     // while being analysed.
+    let jobs = common.jobs().max(1);
     let index = match unsafe { memmap2::Mmap::map(&file) } {
+        // Ranges under a few MB are not worth a thread.
+        Ok(map) if map.len() as u64 == total && jobs > 1 && total >= 8 << 20 => {
+            let _ = map.advise(memmap2::Advice::Sequential);
+            let bar = &bar;
+            let (index, stats) =
+                tarmac_lens::index::parallel::build_parallel_slice(&map, opts, jobs, &|done| {
+                    if let Some(b) = bar {
+                        b.set_position(done);
+                    }
+                });
+            if verbose {
+                eprintln!(
+                    "tarmac-lens: {} ranges, {} joined, {} bytes parsed again",
+                    stats.ranges, stats.joined, stats.replayed_bytes
+                );
+            }
+            index
+        }
         Ok(map) if map.len() as u64 == total => {
             let _ = map.advise(memmap2::Advice::Sequential);
             let page = 4096u64;

@@ -40,12 +40,39 @@ struct Pending {
     entry: Site,
 }
 
+/// A transfer of control whose outcome depends on potential calls made
+/// before a parallel-indexing split point (see [`CallDetector::defer`]).
+#[derive(Clone, Copy, Debug)]
+pub struct TopTransfer {
+    /// Highest sp reported since the split, before this transfer.
+    pub max_sp: Option<u64>,
+    pub sp: u64,
+    pub pc: u64,
+    pub lr_candidate: Option<u64>,
+    pub previous: Site,
+    pub current: Site,
+}
+
 /// Tracks potential calls until their returns.
 #[derive(Default)]
 pub struct CallDetector {
     /// Keyed by (sp, return address); ordered by sp so that a rising sp can
     /// discard every potential call made deeper in the stack.
     pending: BTreeMap<(u64, u64), Pending>,
+    deferred: Option<Deferred>,
+}
+
+/// Deferred mode: the potential calls pending at the split are unknown.
+/// A pending call with stack pointer `s` survives exactly while every sp
+/// reported since is at most `s`, so a transfer whose sp is below the
+/// highest sp seen since the split cannot meet one of them, nor a call
+/// recorded by a transfer that could; only transfers at or above that mark
+/// need the calls from before the split, and they are logged for the stitch
+/// to replay in order.
+#[derive(Default)]
+struct Deferred {
+    max_sp: Option<u64>,
+    log: Vec<TopTransfer>,
 }
 
 pub enum Transfer {
@@ -62,8 +89,57 @@ pub enum Transfer {
 impl CallDetector {
     /// sp changed: potential calls made with a lower sp can no longer return.
     pub fn sp_changed(&mut self, sp: u64) {
+        if let Some(d) = &mut self.deferred {
+            d.max_sp = Some(d.max_sp.map_or(sp, |m| m.max(sp)));
+        }
         let keep = self.pending.split_off(&(sp, 0));
         self.pending = keep;
+    }
+
+    /// Starts deferred mode with nothing pending (at a split point).
+    pub fn defer(&mut self) {
+        self.pending.clear();
+        self.deferred = Some(Deferred::default());
+    }
+
+    /// The logged transfers and the highest sp seen, ending deferred mode.
+    pub fn take_deferred(&mut self) -> (Vec<TopTransfer>, Option<u64>) {
+        let d = self.deferred.take().unwrap_or_default();
+        (d.log, d.max_sp)
+    }
+
+    /// Replays transfers logged by a deferred detector on this one (the
+    /// state at the split), mapping their sites; returns confirmed calls.
+    pub fn replay(
+        &mut self,
+        log: &[TopTransfer],
+        max_sp_end: Option<u64>,
+        map: impl Fn(Site) -> Site,
+        out: &mut dyn FnMut(&Call),
+    ) {
+        for t in log {
+            if let Some(m) = t.max_sp {
+                self.sp_changed(m);
+            }
+            let r = self.transfer(t.sp, t.pc, t.lr_candidate, map(t.previous), map(t.current));
+            if let Transfer::Return(call) = r {
+                out(&call);
+            }
+        }
+        if let Some(m) = max_sp_end {
+            self.sp_changed(m);
+        }
+    }
+
+    /// Adds the potential calls of a detector that ran after the split
+    /// (none can share a key with this one's: see [`Deferred`]).
+    pub fn absorb(&mut self, other: CallDetector, map: impl Fn(Site) -> Site) {
+        for (k, p) in other.pending {
+            self.pending.entry(k).or_insert(Pending {
+                call_site: map(p.call_site),
+                entry: map(p.entry),
+            });
+        }
     }
 
     /// A transfer of control to `pc` (Thumb bit set for Thumb) at node
@@ -77,6 +153,19 @@ impl CallDetector {
         previous: Site,
         current: Site,
     ) -> Transfer {
+        if let Some(d) = &mut self.deferred {
+            if d.max_sp.is_none_or(|m| sp >= m) {
+                d.log.push(TopTransfer {
+                    max_sp: d.max_sp,
+                    sp,
+                    pc,
+                    lr_candidate,
+                    previous,
+                    current,
+                });
+                return Transfer::Neither;
+            }
+        }
         if let Some(p) = self.pending.remove(&(sp, pc)) {
             return Transfer::Return(Call {
                 call_site: p.call_site,

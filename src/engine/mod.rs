@@ -18,7 +18,7 @@ use crate::parse::*;
 use crate::state::memory::{Fill, Memory};
 use crate::state::regfile::{self, RegFile};
 
-pub use calls::{Call, Site, INVALID_PC};
+pub use calls::{Call, Site, TopTransfer, INVALID_PC};
 use calls::{CallDetector, Transfer};
 
 /// A completed node.
@@ -109,6 +109,12 @@ pub trait Observer {
     fn call(&mut self, call: &Call) {}
     /// Call-heuristic diagnostics (`--debug=call_heuristics`).
     fn debug(&mut self, text: &str) {}
+    /// Asked right after [`Observer::node`]: whether the engine should start
+    /// afresh from here as a parallel-indexing split point
+    /// ([`Engine::split_ready`]).
+    fn split_here(&mut self) -> bool {
+        false
+    }
 }
 
 /// Observer that ignores everything.
@@ -189,6 +195,44 @@ pub struct Engine {
     iflags: u32,
     aarch64_used: bool,
     instructions: u64,
+
+    /// lr was written or a transfer of control seen: from here on
+    /// `insns_since_lr_update` no longer depends on what came before.
+    synced: bool,
+    /// Running from a split point ([`Engine::split_ready`]).
+    split: Option<SplitInfo>,
+}
+
+/// What an engine that started at a split point records for the stitch.
+#[derive(Clone, Debug)]
+pub struct SplitInfo {
+    /// The state at the split, to compare with the sequential one.
+    pub control: ControlState,
+    /// A semihosting call read registers or memory from before the split:
+    /// its effect cannot be known here.
+    pub undetermined: bool,
+}
+
+/// The part of the engine's state that steers what it does with later
+/// lines, apart from memory and pending calls (which a split point starts
+/// empty and the stitch lays over the sequential ones): equal states at a
+/// node boundary make equal futures.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ControlState {
+    pub current_time: Option<u64>,
+    pub seen_instruction: bool,
+    pub expected_next_pc: u64,
+    pub expected_next_lr: u64,
+    pub insns_since_lr_update: u64,
+    pub iflags: u32,
+    pub iflags_reg: Option<u64>,
+    /// Bytes and known flags of the stack pointer and link register of the
+    /// current execution state, which call detection reads.
+    pub sp_lr: [u8; 64],
+    /// The node that ends at the split: index, first line, offset, time, pc.
+    pub last_node: [u64; 5],
+    pub next_node: u64,
+    pub instructions: u64,
 }
 
 /// Everything needed to restart the model at a node boundary (register file
@@ -257,7 +301,158 @@ impl Engine {
             iflags: 0,
             aarch64_used: false,
             instructions: 0,
+            synced: false,
+            split: None,
         }
+    }
+
+    fn control(&self, last_node: [u64; 5], next_node: u64) -> ControlState {
+        // Only the bytes the current execution state reads: a change of
+        // state after a split makes the range fall back (see `instruction`).
+        // lr is read only within 8 instructions of a write to it; until
+        // then its old value does not matter.
+        let mut sp_lr = [0u8; 64];
+        let regs = if self.insns_since_lr_update < 8 { 2 } else { 1 };
+        for (i, r) in [self.sp_reg(), self.lr_reg()]
+            .into_iter()
+            .take(regs)
+            .enumerate()
+        {
+            let (o, n) = regfile::location(r, self.aarch64());
+            sp_lr[i * 8..i * 8 + n].copy_from_slice(&self.regs.bytes[o..o + n]);
+            sp_lr[32 + i * 8..32 + i * 8 + n].copy_from_slice(&self.regs.known[o..o + n]);
+        }
+        ControlState {
+            current_time: self.current_time,
+            seen_instruction: self.seen_instruction,
+            expected_next_pc: self.expected_next_pc,
+            expected_next_lr: self.expected_next_lr,
+            insns_since_lr_update: self.insns_since_lr_update,
+            iflags: self.iflags,
+            iflags_reg: self.regs.value(regfile::IFLAGS, 4),
+            sp_lr,
+            last_node,
+            next_node,
+            instructions: self.instructions,
+        }
+    }
+
+    /// The control state the engine would have after closing its open node
+    /// at the next line (as [`SplitInfo::control`] records it).
+    pub fn control_closing(&self) -> Option<ControlState> {
+        if !self.seen_any_event {
+            return None;
+        }
+        let last = [
+            self.node_index,
+            self.node_first_line,
+            self.node_offset,
+            self.current_time.unwrap_or(0),
+            self.node_pc,
+        ];
+        Some(self.control(last, self.node_index + 1))
+    }
+
+    /// Whether the state after the node just closed no longer depends on
+    /// anything before this engine started (given equal memory and pending
+    /// calls): an instruction was seen, lr was written or control
+    /// transferred since, and sp is known (or, after many instructions,
+    /// seems not to be traced at all). The stitch checks it.
+    pub fn split_ready(&self) -> bool {
+        let (o, n) = regfile::location(self.sp_reg(), self.aarch64());
+        let sp_known = self.regs.known[o..o + n].iter().all(|&k| k != 0);
+        self.instructions > 0 && self.synced && (sp_known || self.instructions >= 1024)
+    }
+
+    /// What this engine recorded at its split point, if it made one.
+    pub fn split_info(&self) -> Option<&SplitInfo> {
+        self.split.as_ref()
+    }
+
+    fn begin_split(&mut self) {
+        let last = self
+            .prev_node
+            .map_or([0; 5], |n| [n.index, n.first_line, n.offset, n.time, n.pc]);
+        let control = self.control(last, self.node_index);
+        self.split = Some(SplitInfo {
+            control,
+            undetermined: false,
+        });
+        self.mem = Memory::at_split();
+        self.calls.defer();
+    }
+
+    /// Closes the open node where `line` starts, as feeding it would when it
+    /// opens the next node, and leaves the engine as a checkpoint resume
+    /// does (the next event opens a node).
+    pub fn close_before(&mut self, line: &Line<'_>, obs: &mut dyn Observer) {
+        self.close_node(line.offset, line.number, obs);
+        self.seen_any_event = false;
+    }
+
+    /// Transfers logged since the split, and the highest sp seen, for
+    /// [`Engine::replay_transfers`] on the sequential engine.
+    pub fn take_transfers(&mut self) -> (Vec<TopTransfer>, Option<u64>) {
+        self.calls.take_deferred()
+    }
+
+    /// Replays transfers logged by an engine that started at a split point
+    /// at this one's position, reporting the calls they confirm.
+    pub fn replay_transfers(
+        &mut self,
+        log: &[TopTransfer],
+        max_sp: Option<u64>,
+        map: impl Fn(Site) -> Site,
+        obs: &mut dyn Observer,
+    ) {
+        self.calls.replay(log, max_sp, map, &mut |c| obs.call(c));
+    }
+
+    /// Turns this engine, which ran from a split point, into the sequential
+    /// engine: `base` is the sequential engine at the split (after
+    /// [`Engine::replay_transfers`]); node, line and instruction numbers
+    /// here are short by the offsets.
+    pub fn rebase(&mut self, base: Engine, node_off: u64, line_off: u64, instr_off: u64) {
+        let Engine {
+            regs: base_regs,
+            committed: base_committed,
+            mem: mut base_mem,
+            calls: mut base_calls,
+            aarch64_used,
+            ..
+        } = base;
+        for o in 0..regfile::SIZE {
+            if self.regs.known[o] == 0 && base_regs.known[o] != 0 {
+                self.regs.known[o] = 1;
+                self.regs.bytes[o] = base_regs.bytes[o];
+            }
+        }
+        for o in 0..CORE_BYTES {
+            if self.committed.known[o] == 0 && base_committed.known[o] != 0 {
+                self.committed.known[o] = 1;
+                self.committed.bytes[o] = base_committed.bytes[o];
+            }
+        }
+        base_mem.overlay(&self.mem, node_off);
+        self.mem = base_mem;
+        let map = |s: Site| Site {
+            node: s.node + node_off,
+            line: s.line + line_off,
+            ..s
+        };
+        let top = std::mem::take(&mut self.calls);
+        base_calls.absorb(top, map);
+        self.calls = base_calls;
+        self.node_index += node_off;
+        self.instructions += instr_off;
+        self.node_first_line += line_off;
+        self.prev_node = self.prev_node.map(|mut n| {
+            n.index += node_off;
+            n.first_line += line_off;
+            n
+        });
+        self.aarch64_used |= aarch64_used;
+        self.split = None;
     }
 
     pub fn regs(&self) -> &RegFile {
@@ -335,6 +530,15 @@ impl Engine {
             self.node_index += 1;
             self.prev_node = Some(node);
             obs.node(&node, self);
+            let split = self.split.is_none() && obs.split_here();
+            if self.core_dirty {
+                self.committed.copy_from(&self.regs);
+                self.core_dirty = false;
+            }
+            if split {
+                self.begin_split();
+            }
+            return;
         }
         if self.core_dirty {
             self.committed.copy_from(&self.regs);
@@ -420,6 +624,7 @@ impl Engine {
         }
         if RegFile::overlaps(self.lr_reg(), aarch64, offset, len) {
             self.insns_since_lr_update = 0;
+            self.synced = true;
         }
     }
 
@@ -483,6 +688,13 @@ impl Engine {
         if self.opts.big_endian {
             iflags |= regfile::IFLAG_BIGEND;
         }
+        if iflags != self.iflags {
+            // sp and lr live elsewhere in the other execution state, where
+            // a range that started at a split may not know them.
+            if let Some(s) = &mut self.split {
+                s.undetermined = true;
+            }
+        }
         self.iflags = iflags;
         if self.regs.value(regfile::IFLAGS, 4) != Some(u64::from(iflags)) {
             let b = iflags.to_le_bytes();
@@ -502,6 +714,12 @@ impl Engine {
                 .reg_value(self.sp_reg(), aarch64)
                 .unwrap_or(u64::MAX);
             let lr = self.committed.reg_value(self.lr_reg(), aarch64);
+            if lr.is_none() && self.insns_since_lr_update < 8 {
+                // Partly written since a split: the rest may be known before.
+                if let Some(s) = &mut self.split {
+                    s.undetermined = true;
+                }
+            }
             if self.opts.debug_calls {
                 obs.debug(&format!(
                     "transfer of control @ {}, sp={:x}, pc={:x}",
@@ -537,10 +755,31 @@ impl Engine {
             // An lr write qualifies only the first transfer of control after
             // it.
             self.insns_since_lr_update = u64::MAX / 2;
+            self.synced = true;
         }
         self.node_pc = pc;
         self.expected_next_pc = next_pc;
         self.expected_next_lr = next_pc | u64::from(thumb);
+    }
+
+    /// Whether a semihosting call's region is the same whatever the state
+    /// before the split: its operands were written since.
+    fn semihosting_determined(&self, op: Option<u64>, block: Option<u64>, w: u64) -> bool {
+        let words: &[u64] = match op {
+            None => return false,
+            Some(0x06) => &[1, 2],
+            Some(0x0d) => &[0, 2],
+            Some(0x15) => &[0, 1],
+            Some(0x16) => &[0],
+            Some(0x30) => &[],
+            Some(_) => return true,
+        };
+        let Some(b) = block else {
+            return false;
+        };
+        words
+            .iter()
+            .all(|&i| self.mem.determined(b.wrapping_add(i * w), w))
     }
 
     /// Semihosting calls write memory the trace does not show: mark the
@@ -572,10 +811,16 @@ impl Engine {
             )
         };
         let aarch64 = self.aarch64();
-        let op = self.committed.reg_value(op_reg, aarch64).unwrap_or(0);
+        let op = self.committed.reg_value(op_reg, aarch64);
         let be = self.opts.big_endian;
         let w = word as u64;
         let block = self.committed.reg_value(blk_reg, aarch64);
+        if self.split.is_some() && !self.semihosting_determined(op, block, w) {
+            if let Some(s) = &mut self.split {
+                s.undetermined = true;
+            }
+        }
+        let op = op.unwrap_or(0);
         let mem = &self.mem;
         let read = |addr: u64| mem.value(addr, word, be);
         let region = match (op, block) {

@@ -86,6 +86,21 @@ impl CallTable {
         ));
     }
 
+    /// Appends the calls of a range indexed from a split point, whose node
+    /// and line numbers are short by the offsets (before `finish`).
+    pub fn append_shifted(&mut self, other: &CallTable, node_off: u64, line_off: u64) {
+        let shift = |v: u64, off: u64| if v == NEVER { v } else { v + off };
+        self.raw.extend(other.raw.iter().map(|r| RawCall {
+            entry_node: r.entry_node + node_off,
+            entry_line: r.entry_line + line_off,
+            entry_pc: r.entry_pc,
+            call_node: r.call_node + node_off,
+            call_pc: r.call_pc,
+            resume_node: shift(r.resume_node, node_off),
+            resume_line: shift(r.resume_line, line_off),
+        }));
+    }
+
     /// Sorts and encodes everything; `open` are calls that never returned.
     pub fn finish(&mut self, open: Vec<(Site, Site)>) {
         self.raw.shrink_to_fit();

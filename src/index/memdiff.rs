@@ -116,13 +116,18 @@ impl MemHistory {
 
     /// Closes the open interval.
     pub fn close_interval(&mut self) {
-        let k = self.interval_start.len();
-        self.interval_start.push(self.arena.len() as u64);
         let mut blocks: Vec<(u64, BlockDiff)> = self.open.drain().collect();
         blocks.sort_unstable_by_key(|(b, _)| *b);
+        self.push_interval(&blocks);
+    }
+
+    /// Appends a closed interval of sorted blocks.
+    fn push_interval(&mut self, blocks: &[(u64, BlockDiff)]) {
+        let k = self.interval_start.len();
+        self.interval_start.push(self.arena.len() as u64);
         let mut prev = 0u64;
         varint::put(&mut self.arena, blocks.len() as u64);
-        for (block, d) in &blocks {
+        for (block, d) in blocks {
             varint::put(&mut self.arena, block - prev);
             prev = *block;
             self.arena.extend_from_slice(&d.written.to_le_bytes());
@@ -148,6 +153,50 @@ impl MemHistory {
             let mut table: Vec<(u64, u64)> = map.into_iter().collect();
             table.sort_unstable();
             self.segments.push(table);
+        }
+    }
+
+    /// Appends the history of a range indexed from a split point (node
+    /// indices short by `node_off`), its open interval included, after this
+    /// history's last closed interval. Fills merge keeping the first per
+    /// byte, as they would have arrived.
+    pub fn append_shifted(&mut self, other: &mut MemHistory, node_off: u64) {
+        let mut blocks = Vec::new();
+        for k in 0..other.intervals() {
+            blocks.clear();
+            blocks.extend(other.entries(k).into_iter().map(|e| {
+                (
+                    e.block,
+                    BlockDiff {
+                        written: e.written,
+                        unknown: e.unknown,
+                        since: if e.unknown != 0 {
+                            e.since + node_off
+                        } else {
+                            0
+                        },
+                        data: e.data,
+                    },
+                )
+            }));
+            self.push_interval(&blocks);
+        }
+        for (b, mut d) in other.open.drain() {
+            if d.unknown != 0 {
+                d.since += node_off;
+            }
+            self.open.insert(b, d);
+        }
+        for (&(key, block), &(mask, data)) in &other.fills {
+            let key = if key == 0 { 0 } else { key + node_off };
+            let e = self.fills.entry((key, block)).or_insert((0, [0; 16]));
+            let new = mask & !e.0;
+            for (i, (slot, &v)) in e.1.iter_mut().zip(&data).enumerate() {
+                if new & (1 << i) != 0 {
+                    *slot = v;
+                }
+            }
+            e.0 |= new;
         }
     }
 

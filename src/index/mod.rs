@@ -2,7 +2,7 @@
 //! it" questions about any position of a trace, without keeping the trace.
 //!
 //! Design (see ARCHITECTURE.md): one streaming pass runs the [`Engine`] and
-//! keeps, every [`IndexOptions::checkpoint_nodes`] nodes, a *checkpoint*
+//! keeps, about every [`IndexOptions::checkpoint_bytes`] bytes, a *checkpoint*
 //! (position, time, engine resume state, sparse register snapshot); per
 //! checkpoint interval, a bitmap of register groups written and the memory
 //! diff ([`memdiff`]); and the confirmed calls. A query restores the nearest
@@ -13,12 +13,13 @@
 
 mod calls;
 mod memdiff;
+pub mod parallel;
 mod serialize;
 pub(crate) mod varint;
 
 use crate::engine::{Call, Engine, EngineOptions, Node, Observer, ResumeState};
 use crate::lines::{Line, LineReader};
-use crate::parse::{Dialect, ParseOptions, Parser, RegId};
+use crate::parse::{Dialect, ParseOptions, Parser, ParserState, RegId};
 use crate::source::{SourceError, TraceSource};
 use crate::state::memory::Fill;
 use crate::state::regfile::{self, RegFile};
@@ -32,15 +33,19 @@ use memdiff::MemHistory;
 #[derive(Clone, Copy, Debug)]
 pub struct IndexOptions {
     pub parse: ParseOptions,
-    /// Nodes per checkpoint interval: the most a query replays.
-    pub checkpoint_nodes: u64,
+    /// Checkpoint spacing in trace bytes, about the most a query replays:
+    /// a node ends an interval when the next node starts in a later
+    /// multiple of it. Bytes, not a node count, so that where intervals end
+    /// depends only on the node itself, which lets ranges of a trace be
+    /// indexed in parallel ([`parallel`]).
+    pub checkpoint_bytes: u64,
 }
 
 impl Default for IndexOptions {
     fn default() -> Self {
         IndexOptions {
             parse: ParseOptions::default(),
-            checkpoint_nodes: 512,
+            checkpoint_bytes: 64 << 10,
         }
     }
 }
@@ -51,6 +56,12 @@ impl IndexOptions {
             big_endian: self.parse.big_endian,
             debug_calls: false,
         }
+    }
+
+    /// Whether `node` is the last of its checkpoint interval.
+    fn ends_interval(&self, node: &Node) -> bool {
+        let b = self.checkpoint_bytes.max(1);
+        (node.offset + node.len) / b > node.offset / b
     }
 }
 
@@ -201,6 +212,23 @@ struct Accumulator {
     parser_time_before: u64,
     groups: [u64; 2],
     bloom: [u64; 4],
+    /// Parser state before the line being fed.
+    parser_state_before: ParserState,
+    /// Set for a builder that starts inside a trace: it looks for a split
+    /// point ([`parallel`]).
+    split: Option<SplitSeek>,
+}
+
+/// A range builder's split point and what it saw after it.
+#[derive(Default)]
+pub(crate) struct SplitSeek {
+    /// Parser state before the first line after the split.
+    parser_state: Option<ParserState>,
+    /// Reads since the split of bytes it had not seen, in order: the stitch
+    /// decides what they fill from the memory before the split.
+    boundary_fills: Vec<(u64, u8)>,
+    /// The split was just made: the engine is to start afresh.
+    just_split: bool,
 }
 
 /// The two bit positions of a PC in a 256-bit Bloom filter.
@@ -227,8 +255,7 @@ impl Observer for Accumulator {
                 self.bloom[i / 64] |= 1 << (i % 64);
             }
         }
-        let k = idx.opts.checkpoint_nodes.max(1);
-        if (node.index + 1).is_multiple_of(k) {
+        if idx.opts.ends_interval(node) {
             // The node that ends an interval: close it and start the next.
             idx.reg_groups.push(self.groups);
             self.groups = [0; 2];
@@ -244,7 +271,27 @@ impl Observer for Accumulator {
                 resume: engine.resume_state(),
                 snapshot,
             });
+            if let Some(seek) = &mut self.split {
+                if seek.parser_state.is_none() && engine.split_ready() {
+                    seek.parser_state = Some(self.parser_state_before);
+                    // Only what follows the split is kept; the stitch redoes
+                    // the rest sequentially.
+                    let cp = idx.checkpoints.pop().unwrap_or_default();
+                    let mut fresh = Index::empty(idx.opts, idx.dialect);
+                    fresh.snapshots =
+                        std::mem::take(&mut idx.snapshots)[cp.snapshot as usize..].to_vec();
+                    fresh.checkpoints.push(Checkpoint { snapshot: 0, ..cp });
+                    fresh.summary = idx.summary;
+                    *idx = fresh;
+                    seek.just_split = true;
+                }
+            }
         }
+    }
+    fn split_here(&mut self) -> bool {
+        self.split
+            .as_mut()
+            .is_some_and(|s| std::mem::take(&mut s.just_split))
     }
     fn reg_write(&mut self, _node: u64, offset: usize, bytes: &[u8], _known: &[u8]) {
         // Groups are contiguous byte ranges, so the first and last byte
@@ -263,6 +310,12 @@ impl Observer for Accumulator {
         self.index.mem.unknown(addr, len, node);
     }
     fn mem_fill(&mut self, _node: u64, fill: Fill) {
+        if let Some(seek) = &mut self.split {
+            if fill.since.is_none() && seek.parser_state.is_some() {
+                seek.boundary_fills.push((fill.addr, fill.value));
+                return;
+            }
+        }
         self.index.mem.fill(fill.since, fill.addr, fill.value);
     }
     fn call(&mut self, call: &Call) {
@@ -290,6 +343,8 @@ impl IndexBuilder {
                 parser_time_before: 0,
                 groups: [0; 2],
                 bloom: [0; 4],
+                parser_state_before: ParserState::default(),
+                split: None,
             },
             next_line: 1,
         }
@@ -304,6 +359,7 @@ impl IndexBuilder {
     /// consumers need not parse it again).
     pub fn line_then(&mut self, line: &Line<'_>, f: impl FnOnce(&crate::parse::Record<'_>)) {
         self.acc.parser_time_before = self.parser.current_time();
+        self.acc.parser_state_before = self.parser.state();
         let rec = self.parser.parse_line(line.text);
         self.engine.feed(line, &rec, &mut self.acc);
         f(&rec);
@@ -454,7 +510,9 @@ impl Index {
     }
 
     fn interval_of(&self, node: u64) -> usize {
-        (node / self.opts.checkpoint_nodes.max(1)) as usize
+        self.checkpoints
+            .partition_point(|c| c.resume.node_index <= node)
+            .saturating_sub(1)
     }
 
     /// Replays checkpoint interval `k` from the trace, calling `f` for
