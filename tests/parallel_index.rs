@@ -170,7 +170,7 @@ fn threads_build_the_sequential_index() {
     let o = IndexOptions::default();
     let want = Index::build_from_slice(&bytes, o, |_| {}).to_bytes(ID);
     for jobs in [2, 3, 4] {
-        let (par, stats) = parallel::build_parallel_slice(&bytes, o, jobs, &|_| {});
+        let (par, stats) = parallel::build_parallel_slice(&bytes, o, jobs, &|_, _| {});
         assert_eq!(stats.joined, jobs - 1, "{jobs} jobs: {stats:?}");
         assert!(par.to_bytes(ID) == want, "{jobs} jobs: index differs");
     }

@@ -356,12 +356,14 @@ impl Engine {
     /// Whether the state after the node just closed no longer depends on
     /// anything before this engine started (given equal memory and pending
     /// calls): an instruction was seen, lr was written or control
-    /// transferred since, and sp is known (or, after many instructions,
-    /// seems not to be traced at all). The stitch checks it.
-    pub fn split_ready(&self) -> bool {
+    /// transferred since, and sp is known. `Some(false)` when all but sp
+    /// hold after many instructions: sp may not be traced at all, or only
+    /// rarely (a split made then is tentative). The stitch checks it.
+    pub fn split_ready(&self) -> Option<bool> {
         let (o, n) = regfile::location(self.sp_reg(), self.aarch64());
         let sp_known = self.regs.known[o..o + n].iter().all(|&k| k != 0);
-        self.instructions > 0 && self.synced && (sp_known || self.instructions >= 1024)
+        let ready = self.instructions > 0 && self.synced && (sp_known || self.instructions >= 1024);
+        ready.then_some(sp_known)
     }
 
     /// What this engine recorded at its split point, if it made one.
@@ -530,7 +532,7 @@ impl Engine {
             self.node_index += 1;
             self.prev_node = Some(node);
             obs.node(&node, self);
-            let split = self.split.is_none() && obs.split_here();
+            let split = obs.split_here();
             if self.core_dirty {
                 self.committed.copy_from(&self.regs);
                 self.core_dirty = false;

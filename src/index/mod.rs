@@ -160,20 +160,44 @@ pub struct Index {
     first_event_line: Option<u64>,
 }
 
-fn encode_snapshot(out: &mut Vec<u8>, regs: &RegFile) {
-    let runs = regs.known_runs();
-    varint::put(out, runs.len() as u64);
-    let mut prev = 0usize;
-    for (off, bytes) in runs {
-        varint::put(out, (off - prev) as u64);
-        varint::put(out, bytes.len() as u64);
-        out.extend_from_slice(&bytes);
-        prev = off;
+/// Known byte runs of a register file, in order, without allocating.
+fn for_known_runs(regs: &RegFile, mut f: impl FnMut(usize, &[u8])) {
+    let known = &regs.known[..];
+    let mut i = 0;
+    while i < known.len() {
+        if known[i] == 0 {
+            // Most of the file (SVE, predicates) is usually unknown: skip
+            // it eight bytes at a time.
+            if i % 8 == 0 && i + 8 <= known.len() && known[i..i + 8] == [0; 8] {
+                i += 8;
+            } else {
+                i += 1;
+            }
+            continue;
+        }
+        let s = i;
+        while i < known.len() && known[i] != 0 {
+            i += 1;
+        }
+        f(s, &regs.bytes[s..i]);
     }
 }
 
-fn decode_snapshot(buf: &[u8], start: u64) -> RegFile {
-    let mut rf = RegFile::default();
+fn encode_snapshot(out: &mut Vec<u8>, regs: &RegFile) {
+    let mut runs = 0u64;
+    for_known_runs(regs, |_, _| runs += 1);
+    varint::put(out, runs);
+    let mut prev = 0usize;
+    for_known_runs(regs, |off, bytes| {
+        varint::put(out, (off - prev) as u64);
+        varint::put(out, bytes.len() as u64);
+        out.extend_from_slice(bytes);
+        prev = off;
+    });
+}
+
+/// Writes the known runs of the snapshot at `start` over `rf`.
+fn apply_snapshot(buf: &[u8], start: u64, rf: &mut RegFile) {
     let mut pos = start as usize;
     let n = varint::get(buf, &mut pos).unwrap_or(0);
     let mut off = 0usize;
@@ -192,6 +216,11 @@ fn decode_snapshot(buf: &[u8], start: u64) -> RegFile {
         }
         pos += len;
     }
+}
+
+fn decode_snapshot(buf: &[u8], start: u64) -> RegFile {
+    let mut rf = RegFile::default();
+    apply_snapshot(buf, start, &mut rf);
     rf
 }
 
@@ -229,6 +258,8 @@ pub(crate) struct SplitSeek {
     boundary_fills: Vec<(u64, u8)>,
     /// The split was just made: the engine is to start afresh.
     just_split: bool,
+    /// The split was made without knowing sp: made again once it is known.
+    tentative: bool,
 }
 
 /// The two bit positions of a PC in a 256-bit Bloom filter.
@@ -272,7 +303,14 @@ impl Observer for Accumulator {
                 snapshot,
             });
             if let Some(seek) = &mut self.split {
-                if seek.parser_state.is_none() && engine.split_ready() {
+                let ready = engine.split_ready();
+                let split = match ready {
+                    Some(sp_known) => seek.parser_state.is_none() || (seek.tentative && sp_known),
+                    None => false,
+                };
+                if split {
+                    seek.tentative = ready == Some(false);
+                    seek.boundary_fills.clear();
                     seek.parser_state = Some(self.parser_state_before);
                     // Only what follows the split is kept; the stitch redoes
                     // the rest sequentially.

@@ -27,10 +27,9 @@ use crate::lines::{Line, LineReader, SliceLines};
 use crate::parse::{Dialect, Parser};
 use crate::source::{read_sample, SliceSource, SourceError, TraceSource};
 use crate::state::memory::ByteKind;
-use crate::state::regfile::RegFile;
 
 use super::{
-    decode_snapshot, encode_snapshot, Checkpoint, Index, IndexBuilder, IndexOptions, SourceRef,
+    apply_snapshot, encode_snapshot, Checkpoint, Index, IndexBuilder, IndexOptions, SourceRef,
     SplitSeek,
 };
 use crate::engine::Site;
@@ -44,13 +43,16 @@ pub struct RangeIndex {
 }
 
 /// What a stitch did, for tests and figures.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct StitchStats {
     pub ranges: usize,
     /// Ranges whose work was adopted.
     pub joined: usize,
     /// Bytes the stitch parsed again.
     pub replayed_bytes: u64,
+    /// Wall time of the parallel part and of the stitch (where measured).
+    pub ranges_seconds: f64,
+    pub stitch_seconds: f64,
 }
 
 /// The dialect ranges are parsed as: forced, or detected from the start.
@@ -340,19 +342,15 @@ fn join(g: &mut IndexBuilder, mut w: IndexBuilder, c: u64) -> bool {
     }
 
     let wi = &mut w.acc.index;
+    // Registers the range has not written since it started hold what they
+    // held at the split.
     let base_regs = g.engine.regs();
-    let mut regs = RegFile::default();
+    let mut regs = base_regs.clone();
     for cp in &wi.checkpoints[1..] {
         let snapshot = gi.snapshots.len() as u64;
-        let w_regs = decode_snapshot(&wi.snapshots, cp.snapshot);
-        regs.bytes.copy_from_slice(&w_regs.bytes[..]);
-        regs.known.copy_from_slice(&w_regs.known[..]);
-        for o in 0..regs.known.len() {
-            if regs.known[o] == 0 && base_regs.known[o] != 0 {
-                regs.known[o] = 1;
-                regs.bytes[o] = base_regs.bytes[o];
-            }
-        }
+        regs.bytes.copy_from_slice(&base_regs.bytes[..]);
+        regs.known.copy_from_slice(&base_regs.known[..]);
+        apply_snapshot(&wi.snapshots, cp.snapshot, &mut regs);
         encode_snapshot(&mut gi.snapshots, &regs);
         let mut resume = cp.resume;
         resume.node_index += node_off;
@@ -385,15 +383,18 @@ fn join(g: &mut IndexBuilder, mut w: IndexBuilder, c: u64) -> bool {
 }
 
 /// Indexes a trace in memory with `jobs` threads: ranges in parallel, then
-/// the stitch. `progress` gets the bytes indexed so far (from any thread).
+/// the stitch. `progress` gets the bytes indexed so far and the span just
+/// indexed (from any thread; the stitch reads only a few KB per range
+/// again, so a caller may drop the span from memory).
 #[cfg(not(target_arch = "wasm32"))]
 pub fn build_parallel_slice(
     data: &[u8],
     opts: IndexOptions,
     jobs: usize,
-    progress: &(dyn Fn(u64) + Sync),
+    progress: &(dyn Fn(u64, std::ops::Range<u64>) + Sync),
 ) -> (Index, StitchStats) {
     use std::sync::atomic::{AtomicU64, Ordering};
+    let started = std::time::Instant::now();
     let len = data.len() as u64;
     let sample = &data[..data.len().min(crate::source::SAMPLE_BYTES as usize)];
     let dialect = Parser::for_sample(opts.parse, sample).dialect();
@@ -408,10 +409,11 @@ pub fn build_parallel_slice(
                 let done = &done;
                 s.spawn(move || {
                     let mut last = 0;
+                    let s = slice_line_start(data, from as usize) as u64;
                     RangeIndex::build_from_slice(data, opts, dialect, from, to, |d| {
                         let total = done.fetch_add(d - last, Ordering::Relaxed) + d - last;
+                        progress(total, s + last..s + d);
                         last = d;
-                        progress(total);
                     })
                 })
             })
@@ -421,7 +423,10 @@ pub fn build_parallel_slice(
             .map(|h| h.join().expect("an indexing thread panicked"))
             .collect()
     });
-    let (index, stats) =
+    let ranges_seconds = started.elapsed().as_secs_f64();
+    let (index, mut stats) =
         stitch(&mut SliceSource(data), parts, len).expect("a slice source cannot fail");
+    stats.ranges_seconds = ranges_seconds;
+    stats.stitch_seconds = started.elapsed().as_secs_f64() - ranges_seconds;
     (index, stats)
 }
