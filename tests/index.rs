@@ -262,7 +262,7 @@ fn queries_agree_with_sequential_replay_on_real_traces() {
     ] {
         let trace = std::fs::read(data(name)).unwrap();
         let t = truth(&trace);
-        let index = build(&trace, false, 256);
+        let index = build(&trace, false, 32 << 10);
         let mut src = SliceSource(&trace);
         assert_eq!(index.summary().nodes, t.nodes.len() as u64, "{}", name);
         let step = (t.nodes.len() / 97).max(1);
@@ -376,7 +376,7 @@ fn queries_agree_with_sequential_replay_on_real_traces() {
 #[test]
 fn index_round_trips_through_bytes() {
     let trace = std::fs::read(data("tracegen/quicksort-arm-O2-fastmodel-2M.tarmac")).unwrap();
-    let index = build(&trace, false, 128);
+    let index = build(&trace, false, 16 << 10);
     let id = TraceIdentity {
         len: trace.len() as u64,
         mtime: 42,

@@ -164,6 +164,7 @@ fn ranges_stitch_to_the_sequential_index() {
     );
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 #[test]
 fn threads_build_the_sequential_index() {
     let bytes = read(&data("tracegen/quicksort-thumb-O2-gem5-2M.tarmac"));

@@ -25,7 +25,7 @@
 
 use crate::lines::{Line, LineReader, SliceLines};
 use crate::parse::{Dialect, Parser};
-use crate::source::{read_sample, SliceSource, SourceError, TraceSource};
+use crate::source::{read_sample, SourceError, TraceSource};
 use crate::state::memory::ByteKind;
 
 use super::{
@@ -424,8 +424,8 @@ pub fn build_parallel_slice(
             .collect()
     });
     let ranges_seconds = started.elapsed().as_secs_f64();
-    let (index, mut stats) =
-        stitch(&mut SliceSource(data), parts, len).expect("a slice source cannot fail");
+    let (index, mut stats) = stitch(&mut crate::source::SliceSource(data), parts, len)
+        .expect("a slice source cannot fail");
     stats.ranges_seconds = ranges_seconds;
     stats.stitch_seconds = started.elapsed().as_secs_f64() - ranges_seconds;
     (index, stats)

@@ -304,6 +304,7 @@ pub fn app() -> Html {
                 data-testid="status"
                 data-state={state.phase.name()}
                 data-lines={lines.map(|n| n.to_string())}
+                data-index-bytes={state.progress.as_ref().map(|p| p.index_bytes.to_string())}
                 aria-live="polite"
                 style="display:flex;flex-direction:column;gap:0.5rem;"
             >
