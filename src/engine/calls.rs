@@ -7,6 +7,8 @@
 
 use std::collections::BTreeMap;
 
+use crate::codec::{Dec, Enc};
+
 /// One end of a node, as the reports print it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Site {
@@ -19,6 +21,23 @@ pub struct Site {
     pub offset: u64,
     /// Index of the node.
     pub node: u64,
+}
+
+impl Site {
+    pub(crate) fn encode(&self, e: &mut Enc) {
+        for v in [self.time, self.line, self.pc, self.offset, self.node] {
+            e.u(v);
+        }
+    }
+    pub(crate) fn decode(d: &mut Dec<'_>) -> Option<Site> {
+        Some(Site {
+            time: d.u()?,
+            line: d.u()?,
+            pc: d.u()?,
+            offset: d.u()?,
+            node: d.u()?,
+        })
+    }
 }
 
 /// The reference tools' marker for "this node has no instruction".
@@ -183,6 +202,59 @@ impl CallDetector {
             return Transfer::PotentialCall { sp, lr };
         }
         Transfer::Neither
+    }
+
+    pub(crate) fn encode(&self, e: &mut Enc) {
+        e.u(self.pending.len() as u64);
+        for (&(sp, lr), p) in &self.pending {
+            e.u(sp);
+            e.u(lr);
+            p.call_site.encode(e);
+            p.entry.encode(e);
+        }
+        e.b(self.deferred.is_some());
+        if let Some(d) = &self.deferred {
+            e.opt(d.max_sp);
+            e.u(d.log.len() as u64);
+            for t in &d.log {
+                e.opt(t.max_sp);
+                e.u(t.sp);
+                e.u(t.pc);
+                e.opt(t.lr_candidate);
+                t.previous.encode(e);
+                t.current.encode(e);
+            }
+        }
+    }
+
+    pub(crate) fn decode(d: &mut Dec<'_>) -> Option<CallDetector> {
+        let mut pending = BTreeMap::new();
+        for _ in 0..d.count()? {
+            let key = (d.u()?, d.u()?);
+            let p = Pending {
+                call_site: Site::decode(d)?,
+                entry: Site::decode(d)?,
+            };
+            pending.insert(key, p);
+        }
+        let deferred = if d.b()? {
+            let max_sp = d.opt()?;
+            let mut log = Vec::new();
+            for _ in 0..d.count()? {
+                log.push(TopTransfer {
+                    max_sp: d.opt()?,
+                    sp: d.u()?,
+                    pc: d.u()?,
+                    lr_candidate: d.opt()?,
+                    previous: Site::decode(d)?,
+                    current: Site::decode(d)?,
+                });
+            }
+            Some(Deferred { max_sp, log })
+        } else {
+            None
+        };
+        Some(CallDetector { pending, deferred })
     }
 
     /// (call site, entry) of every pending potential call.

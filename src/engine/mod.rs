@@ -13,6 +13,7 @@
 
 pub mod calls;
 
+use crate::codec::{Dec, Enc};
 use crate::lines::Line;
 use crate::parse::*;
 use crate::state::memory::{Fill, Memory};
@@ -335,6 +336,149 @@ impl Engine {
             next_node,
             instructions: self.instructions,
         }
+    }
+
+    /// Everything, for handing a range's engine to another worker.
+    pub(crate) fn encode(&self, e: &mut Enc) {
+        e.b(self.opts.big_endian);
+        e.b(self.opts.debug_calls);
+        e.0.extend_from_slice(&self.regs.bytes[..]);
+        e.0.extend_from_slice(&self.regs.known[..]);
+        e.0.extend_from_slice(&self.committed.bytes);
+        e.0.extend_from_slice(&self.committed.known);
+        e.b(self.core_dirty);
+        self.mem.encode(e);
+        self.calls.encode(e);
+        e.opt(self.current_time);
+        e.b(self.seen_instruction);
+        e.b(self.seen_any_event);
+        for v in [
+            self.node_index,
+            self.node_first_line,
+            self.node_offset,
+            self.node_pc,
+        ] {
+            e.u(v);
+        }
+        e.b(self.prev_node.is_some());
+        if let Some(n) = &self.prev_node {
+            for v in [
+                n.index,
+                n.first_line,
+                n.lines,
+                n.offset,
+                n.len,
+                n.time,
+                n.pc,
+            ] {
+                e.u(v);
+            }
+        }
+        for v in [
+            self.expected_next_pc,
+            self.expected_next_lr,
+            self.insns_since_lr_update,
+            u64::from(self.iflags),
+        ] {
+            e.u(v);
+        }
+        e.b(self.aarch64_used);
+        e.u(self.instructions);
+        e.b(self.synced);
+        e.b(self.split.is_some());
+        if let Some(s) = &self.split {
+            let c = &s.control;
+            e.opt(c.current_time);
+            e.b(c.seen_instruction);
+            for v in [
+                c.expected_next_pc,
+                c.expected_next_lr,
+                c.insns_since_lr_update,
+                u64::from(c.iflags),
+            ] {
+                e.u(v);
+            }
+            e.opt(c.iflags_reg);
+            e.0.extend_from_slice(&c.sp_lr);
+            for v in c.last_node {
+                e.u(v);
+            }
+            e.u(c.next_node);
+            e.u(c.instructions);
+            e.b(s.undetermined);
+        }
+    }
+
+    pub(crate) fn decode(d: &mut Dec<'_>) -> Option<Engine> {
+        let opts = EngineOptions {
+            big_endian: d.b()?,
+            debug_calls: d.b()?,
+        };
+        let mut e = Engine::new(opts);
+        e.regs.bytes.copy_from_slice(d.raw(regfile::SIZE)?);
+        e.regs.known.copy_from_slice(d.raw(regfile::SIZE)?);
+        e.committed.bytes.copy_from_slice(d.raw(CORE_BYTES)?);
+        e.committed.known.copy_from_slice(d.raw(CORE_BYTES)?);
+        e.core_dirty = d.b()?;
+        e.mem = Memory::decode(d)?;
+        e.calls = CallDetector::decode(d)?;
+        e.current_time = d.opt()?;
+        e.seen_instruction = d.b()?;
+        e.seen_any_event = d.b()?;
+        e.node_index = d.u()?;
+        e.node_first_line = d.u()?;
+        e.node_offset = d.u()?;
+        e.node_pc = d.u()?;
+        if d.b()? {
+            e.prev_node = Some(Node {
+                index: d.u()?,
+                first_line: d.u()?,
+                lines: d.u()?,
+                offset: d.u()?,
+                len: d.u()?,
+                time: d.u()?,
+                pc: d.u()?,
+            });
+        }
+        e.expected_next_pc = d.u()?;
+        e.expected_next_lr = d.u()?;
+        e.insns_since_lr_update = d.u()?;
+        e.iflags = u32::try_from(d.u()?).ok()?;
+        e.aarch64_used = d.b()?;
+        e.instructions = d.u()?;
+        e.synced = d.b()?;
+        if d.b()? {
+            let current_time = d.opt()?;
+            let seen_instruction = d.b()?;
+            let (expected_next_pc, expected_next_lr, insns_since_lr_update) =
+                (d.u()?, d.u()?, d.u()?);
+            let iflags = u32::try_from(d.u()?).ok()?;
+            let iflags_reg = d.opt()?;
+            let mut sp_lr = [0u8; 64];
+            sp_lr.copy_from_slice(d.raw(64)?);
+            let mut last_node = [0u64; 5];
+            for v in &mut last_node {
+                *v = d.u()?;
+            }
+            let control = ControlState {
+                current_time,
+                seen_instruction,
+                expected_next_pc,
+                expected_next_lr,
+                insns_since_lr_update,
+                iflags,
+                iflags_reg,
+                sp_lr,
+                last_node,
+                next_node: d.u()?,
+                instructions: d.u()?,
+            };
+            e.split = Some(SplitInfo {
+                control,
+                undetermined: d.b()?,
+            });
+        }
+        Some(e)
     }
 
     /// The control state the engine would have after closing its open node

@@ -349,6 +349,35 @@ impl MemHistory {
             + self.fills.len() * (16 + 18 + 16)
     }
 
+    /// The open interval's blocks, sorted (the rest is in [`Parts`]).
+    pub(super) fn encode_open(&self, e: &mut crate::codec::Enc) {
+        let mut blocks: Vec<(&u64, &BlockDiff)> = self.open.iter().collect();
+        blocks.sort_unstable_by_key(|(b, _)| **b);
+        e.u(blocks.len() as u64);
+        for (&b, d) in blocks {
+            e.u(b);
+            e.u(u64::from(d.written));
+            e.u(u64::from(d.unknown));
+            e.u(d.since);
+            e.0.extend_from_slice(&d.data);
+        }
+    }
+
+    pub(super) fn decode_open(&mut self, d: &mut crate::codec::Dec<'_>) -> Option<()> {
+        for _ in 0..d.count()? {
+            let b = d.u()?;
+            let mut diff = BlockDiff {
+                written: u16::try_from(d.u()?).ok()?,
+                unknown: u16::try_from(d.u()?).ok()?,
+                since: d.u()?,
+                data: [0; 16],
+            };
+            diff.data.copy_from_slice(d.raw(16)?);
+            self.open.insert(b, diff);
+        }
+        Some(())
+    }
+
     pub(super) fn parts(&self) -> Parts<'_> {
         Parts {
             arena: &self.arena,

@@ -29,9 +29,14 @@ use crate::source::{read_sample, SourceError, TraceSource};
 use crate::state::memory::ByteKind;
 
 use super::{
-    apply_snapshot, encode_snapshot, Checkpoint, Index, IndexBuilder, IndexOptions, SourceRef,
-    SplitSeek,
+    apply_snapshot, encode_snapshot, Accumulator, Checkpoint, Index, IndexBuilder, IndexFileError,
+    IndexOptions, SourceRef, SplitSeek, TraceIdentity,
 };
+use crate::codec::{Dec, Enc};
+use crate::engine::Engine;
+use crate::parse::ParserState;
+
+const RANGE_MAGIC: &[u8; 8] = b"TLENSRG\x01";
 use crate::engine::Site;
 
 /// The partial index of one byte range, ready to stitch.
@@ -194,6 +199,112 @@ impl RangeIndex {
         }
         progress((end - start) as u64);
         r
+    }
+
+    /// The partial index and everything needed to continue or stitch it,
+    /// as bytes (a browser worker hands it to the one that stitches).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let b = &self.builder;
+        let mut e = Enc(RANGE_MAGIC.to_vec());
+        e.u(self.start);
+        e.u(self.end);
+        let index = &b.acc.index;
+        e.bytes(&index.to_bytes(TraceIdentity { len: 0, mtime: 0 }));
+        index.calls.encode_raw(&mut e);
+        index.mem.encode_open(&mut e);
+        b.parser.state().encode(&mut e);
+        b.engine.encode(&mut e);
+        let acc = &b.acc;
+        e.u(acc.parser_time_before);
+        for v in acc.groups.iter().chain(&acc.bloom) {
+            e.u(*v);
+        }
+        acc.parser_state_before.encode(&mut e);
+        e.b(acc.split.is_some());
+        if let Some(seek) = &acc.split {
+            e.b(seek.parser_state.is_some());
+            if let Some(p) = &seek.parser_state {
+                p.encode(&mut e);
+            }
+            e.u(seek.boundary_fills.len() as u64);
+            for &(addr, v) in &seek.boundary_fills {
+                e.u(addr);
+                e.u(u64::from(v));
+            }
+            e.b(seek.just_split);
+            e.b(seek.tentative);
+        }
+        e.u(b.next_line);
+        e.0
+    }
+
+    /// Reads what [`RangeIndex::to_bytes`] wrote.
+    pub fn from_bytes(buf: &[u8]) -> Result<RangeIndex, IndexFileError> {
+        let bad = || IndexFileError("range index is truncated or corrupt".into());
+        if buf.len() < 8 || &buf[..8] != RANGE_MAGIC {
+            return Err(IndexFileError("not a Tarmac Lens range index".into()));
+        }
+        let mut d = Dec::new(&buf[8..]);
+        let (start, end) = (d.u().ok_or_else(bad)?, d.u().ok_or_else(bad)?);
+        let (mut index, _) = Index::from_bytes(d.bytes().ok_or_else(bad)?)?;
+        let mut rest = || -> Option<IndexBuilder> {
+            index.calls.decode_raw(&mut d)?;
+            index.mem.decode_open(&mut d)?;
+            let mut parser = Parser::new(index.opts.parse, index.dialect);
+            parser.set_state(ParserState::decode(&mut d)?);
+            let engine = Engine::decode(&mut d)?;
+            let parser_time_before = d.u()?;
+            let mut words = [0u64; 6];
+            for w in &mut words {
+                *w = d.u()?;
+            }
+            let parser_state_before = ParserState::decode(&mut d)?;
+            let split = if d.b()? {
+                let parser_state = if d.b()? {
+                    Some(ParserState::decode(&mut d)?)
+                } else {
+                    None
+                };
+                let mut boundary_fills = Vec::new();
+                for _ in 0..d.count()? {
+                    boundary_fills.push((d.u()?, u8::try_from(d.u()?).ok()?));
+                }
+                Some(SplitSeek {
+                    parser_state,
+                    boundary_fills,
+                    just_split: d.b()?,
+                    tentative: d.b()?,
+                })
+            } else {
+                None
+            };
+            let next_line = d.u()?;
+            Some(IndexBuilder {
+                parser,
+                engine,
+                acc: Accumulator {
+                    index: std::mem::replace(
+                        &mut index,
+                        Index::empty(IndexOptions::default(), Dialect::Tarmac),
+                    ),
+                    parser_time_before,
+                    groups: [words[0], words[1]],
+                    bloom: [words[2], words[3], words[4], words[5]],
+                    parser_state_before,
+                    split,
+                },
+                next_line,
+            })
+        };
+        let builder = rest().ok_or_else(bad)?;
+        if !d.done() || start > end {
+            return Err(bad());
+        }
+        Ok(RangeIndex {
+            start,
+            end,
+            builder,
+        })
     }
 
     /// Byte range covered.

@@ -110,6 +110,29 @@ pub struct ParserState {
     cont: Option<Continuation>,
 }
 
+impl ParserState {
+    pub(crate) fn encode(&self, e: &mut crate::codec::Enc) {
+        e.u(self.prev_time);
+        e.b(self.cont.is_some());
+        if let Some(c) = self.cont {
+            e.b(c.store);
+            e.u(c.column as u64);
+        }
+    }
+    pub(crate) fn decode(d: &mut crate::codec::Dec<'_>) -> Option<ParserState> {
+        let prev_time = d.u()?;
+        let cont = if d.b()? {
+            Some(Continuation {
+                store: d.b()?,
+                column: usize::try_from(d.u()?).ok()?,
+            })
+        } else {
+            None
+        };
+        Some(ParserState { prev_time, cont })
+    }
+}
+
 /// Stateful line parser. Feed it every line of a trace in order.
 pub struct Parser {
     opts: ParseOptions,
@@ -157,6 +180,12 @@ impl Parser {
     pub fn reset(&mut self, time: u64) {
         self.prev_time = time;
         self.cont = None;
+    }
+
+    /// Continues from a state taken with [`Parser::state`].
+    pub fn set_state(&mut self, state: ParserState) {
+        self.prev_time = state.prev_time;
+        self.cont = state.cont;
     }
 
     /// Timestamp a line without one would inherit.

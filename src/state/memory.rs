@@ -9,6 +9,7 @@
 use std::collections::BTreeMap;
 
 use super::fasthash::AddrMap;
+use crate::codec::{Dec, Enc};
 
 const PAGE_BITS: u32 = 12;
 const PAGE: usize = 1 << PAGE_BITS;
@@ -241,6 +242,48 @@ impl Memory {
         if len > 0 && !self.unknown_since.is_empty() {
             self.cut_unknown(addr, addr.saturating_add(len - 1));
         }
+    }
+
+    pub(crate) fn encode(&self, e: &mut Enc) {
+        e.b(self.split);
+        let mut pages: Vec<(u64, u32)> = self.pages.iter().map(|(&k, &i)| (k, i)).collect();
+        pages.sort_unstable();
+        e.u(pages.len() as u64);
+        for (key, i) in pages {
+            let p = &self.store[i as usize];
+            e.u(key);
+            e.0.extend_from_slice(&p.bytes);
+            e.0.extend_from_slice(&p.state);
+        }
+        e.u(self.unknown_since.len() as u64);
+        for (&lo, &(hi, since)) in &self.unknown_since {
+            e.u(lo);
+            e.u(hi);
+            e.u(since);
+        }
+    }
+
+    pub(crate) fn decode(d: &mut Dec<'_>) -> Option<Memory> {
+        let mut m = Memory {
+            split: d.b()?,
+            ..Memory::default()
+        };
+        for _ in 0..d.count()? {
+            let key = d.u()?;
+            let mut page = Box::new(Page {
+                bytes: [0; PAGE],
+                state: [NEVER; PAGE],
+            });
+            page.bytes.copy_from_slice(d.raw(PAGE)?);
+            page.state.copy_from_slice(d.raw(PAGE)?);
+            m.pages.insert(key, m.store.len() as u32);
+            m.store.push(page);
+        }
+        for _ in 0..d.count()? {
+            let (lo, hi, since) = (d.u()?, d.u()?, d.u()?);
+            m.unknown_since.insert(lo, (hi, since));
+        }
+        Some(m)
     }
 
     /// Bytes of memory held in the working state (for honest size reports).
