@@ -327,7 +327,12 @@ impl RangeIndex {
         if b.engine.split_info().is_none_or(|s| s.undetermined) {
             return None;
         }
-        b.acc.index.checkpoints.first().map(|c| c.offset)
+        b.acc
+            .index
+            .checkpoints
+            .first()
+            .map(|c| c.offset)
+            .filter(|c| (self.start..=self.end).contains(c))
     }
 }
 

@@ -281,6 +281,9 @@ impl Memory {
         }
         for _ in 0..d.count()? {
             let (lo, hi, since) = (d.u()?, d.u()?, d.u()?);
+            if hi < lo {
+                return None;
+            }
             m.unknown_since.insert(lo, (hi, since));
         }
         Some(m)
