@@ -9,6 +9,7 @@
 //! [`dump`].
 
 pub mod browse;
+pub(crate) mod codec;
 pub mod diff;
 pub mod dump;
 pub mod engine;

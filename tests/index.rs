@@ -19,7 +19,7 @@ fn build(bytes: &[u8], big_endian: bool, k: u64) -> Index {
             big_endian,
             ..ParseOptions::default()
         },
-        checkpoint_nodes: k,
+        checkpoint_bytes: k,
     };
     Index::build(&mut SliceSource(bytes), opts, |_| {}).unwrap()
 }
@@ -262,7 +262,7 @@ fn queries_agree_with_sequential_replay_on_real_traces() {
     ] {
         let trace = std::fs::read(data(name)).unwrap();
         let t = truth(&trace);
-        let index = build(&trace, false, 256);
+        let index = build(&trace, false, 32 << 10);
         let mut src = SliceSource(&trace);
         assert_eq!(index.summary().nodes, t.nodes.len() as u64, "{}", name);
         let step = (t.nodes.len() / 97).max(1);
@@ -376,7 +376,7 @@ fn queries_agree_with_sequential_replay_on_real_traces() {
 #[test]
 fn index_round_trips_through_bytes() {
     let trace = std::fs::read(data("tracegen/quicksort-arm-O2-fastmodel-2M.tarmac")).unwrap();
-    let index = build(&trace, false, 128);
+    let index = build(&trace, false, 16 << 10);
     let id = TraceIdentity {
         len: trace.len() as u64,
         mtime: 42,
@@ -425,7 +425,10 @@ fn semihosting_read_back_dates_to_the_call() {
 5 clk MR8 00003000 11223344_55667788
 5 clk R X3 1122334455667788
 ";
-    let index = build(trace, false, 2);
+    // Nodes 0-3 in one interval (replay does not restore memory, so the
+    // call's parameter block must be written in its interval), node 4 in
+    // the next.
+    let index = build(trace, false, 360);
     let mut src = SliceSource(trace);
     let before = index.memory_after(&mut src, 2, 0x3000, 16).unwrap();
     assert_eq!(&before.bytes[..8], &[0xaa; 8]);
@@ -454,7 +457,7 @@ fn semihosting_read_back_dates_to_the_call() {
 #[test]
 fn call_stack_matches_the_call_tree() {
     let trace = std::fs::read(data("tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac")).unwrap();
-    let index = build(&trace, false, 512);
+    let index = build(&trace, false, 64 << 10);
     let calls = index.calls();
     assert!(calls.len() > 1000);
     let mut checked = 0;
@@ -495,7 +498,7 @@ fn calls_never_returned_stay_open_to_the_end() {
 2 clk IT (2) 00001040 d503201f O EL3h_s : NOP
 3 clk IT (3) 00001044 d503201f O EL3h_s : NOP
 ";
-    let index = build(trace, false, 512);
+    let index = build(trace, false, 64 << 10);
     let calls = index.calls();
     assert_eq!(calls.len(), 1);
     let c = calls.get(0).unwrap();
@@ -518,7 +521,7 @@ fn slice_and_streamed_builds_are_identical() {
             len: trace.len() as u64,
             mtime: 0,
         };
-        let streamed = build(&trace, false, 512).to_bytes(id);
+        let streamed = build(&trace, false, 64 << 10).to_bytes(id);
         let sliced = Index::build_from_slice(&trace, IndexOptions::default(), |_| {}).to_bytes(id);
         assert_eq!(streamed, sliced, "{}", name);
     }

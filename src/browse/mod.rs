@@ -248,6 +248,7 @@ impl<S: TraceSource> Session<S> {
                     lines: s.lines,
                     nodes: s.nodes,
                     complete: false,
+                    index_bytes: b.builder.index().resident_bytes() as u64,
                 }
             }
             (None, Some(i)) => {
@@ -258,6 +259,7 @@ impl<S: TraceSource> Session<S> {
                     lines: s.lines,
                     nodes: s.nodes,
                     complete: true,
+                    index_bytes: i.resident_bytes() as u64,
                 }
             }
             (None, None) => Progress {
@@ -266,6 +268,7 @@ impl<S: TraceSource> Session<S> {
                 lines: 0,
                 nodes: 0,
                 complete: false,
+                index_bytes: 0,
             },
         }
     }

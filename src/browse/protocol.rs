@@ -272,4 +272,7 @@ pub struct Progress {
     pub lines: u64,
     pub nodes: u64,
     pub complete: bool,
+    /// Memory the index holds so far ([`crate::index::Index::resident_bytes`]).
+    #[serde(default)]
+    pub index_bytes: u64,
 }

@@ -135,7 +135,45 @@ pub fn obtain(common: &Common) -> Result<Built, String> {
     // process truncates the trace meanwhile, the process may fault, as any
     // reader of a file being truncated under it may; traces are not modified
     // while being analysed.
+    let jobs = common.jobs().max(1);
     let index = match unsafe { memmap2::Mmap::map(&file) } {
+        // Ranges under a few MB are not worth a thread.
+        Ok(map) if map.len() as u64 == total && jobs > 1 && total >= 8 << 20 => {
+            let _ = map.advise(memmap2::Advice::Sequential);
+            let (bar, map) = (&bar, &map);
+            let (index, stats) = tarmac_lens::index::parallel::build_parallel_slice(
+                map,
+                opts,
+                jobs,
+                &|done, span| {
+                    if let Some(b) = bar {
+                        b.set_position(done);
+                    }
+                    // As below: indexed pages leave the resident set.
+                    let page = 4096;
+                    let (from, to) = (span.start.div_ceil(page) * page, span.end / page * page);
+                    if to > from {
+                        // SAFETY: as below; each range is read once, by its
+                        // thread, and the stitch re-reads what it needs from
+                        // the file.
+                        let _ = unsafe {
+                            map.unchecked_advise_range(
+                                memmap2::UncheckedAdvice::DontNeed,
+                                from as usize,
+                                (to - from) as usize,
+                            )
+                        };
+                    }
+                },
+            );
+            if verbose {
+                eprintln!(
+                    "tarmac-lens: {} ranges in {:.2} s, stitched in {:.3} s: {} joined, {} bytes parsed again",
+                    stats.ranges, stats.ranges_seconds, stats.stitch_seconds, stats.joined, stats.replayed_bytes
+                );
+            }
+            index
+        }
         Ok(map) if map.len() as u64 == total => {
             let _ = map.advise(memmap2::Advice::Sequential);
             let page = 4096u64;

@@ -239,6 +239,10 @@ pub struct Common {
     /// Show a progress meter even when standard error is not a terminal.
     #[arg(long)]
     show_progress_meter: bool,
+    /// Threads that build the index, each over a byte range of the trace
+    /// (default: the available cores, at most 8).
+    #[arg(short, long, value_name = "N")]
+    jobs: Option<usize>,
 }
 
 /// C integer literal: decimal, 0x hex, leading-0 octal, optional sign.
@@ -302,6 +306,11 @@ impl Common {
             .check_endianness(self.bi)
             .map_err(|e| format!("{}: {}", path.display(), e))?;
         Ok(Some(table))
+    }
+
+    fn jobs(&self) -> usize {
+        self.jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get().min(8)))
     }
 
     fn open(&self) -> Result<FileSource, String> {

@@ -7,6 +7,8 @@
 
 use std::collections::BTreeMap;
 
+use crate::codec::{Dec, Enc};
+
 /// One end of a node, as the reports print it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Site {
@@ -19,6 +21,23 @@ pub struct Site {
     pub offset: u64,
     /// Index of the node.
     pub node: u64,
+}
+
+impl Site {
+    pub(crate) fn encode(&self, e: &mut Enc) {
+        for v in [self.time, self.line, self.pc, self.offset, self.node] {
+            e.u(v);
+        }
+    }
+    pub(crate) fn decode(d: &mut Dec<'_>) -> Option<Site> {
+        Some(Site {
+            time: d.u()?,
+            line: d.u()?,
+            pc: d.u()?,
+            offset: d.u()?,
+            node: d.u()?,
+        })
+    }
 }
 
 /// The reference tools' marker for "this node has no instruction".
@@ -40,12 +59,39 @@ struct Pending {
     entry: Site,
 }
 
+/// A transfer of control whose outcome depends on potential calls made
+/// before a parallel-indexing split point (see [`CallDetector::defer`]).
+#[derive(Clone, Copy, Debug)]
+pub struct TopTransfer {
+    /// Highest sp reported since the split, before this transfer.
+    pub max_sp: Option<u64>,
+    pub sp: u64,
+    pub pc: u64,
+    pub lr_candidate: Option<u64>,
+    pub previous: Site,
+    pub current: Site,
+}
+
 /// Tracks potential calls until their returns.
 #[derive(Default)]
 pub struct CallDetector {
     /// Keyed by (sp, return address); ordered by sp so that a rising sp can
     /// discard every potential call made deeper in the stack.
     pending: BTreeMap<(u64, u64), Pending>,
+    deferred: Option<Deferred>,
+}
+
+/// Deferred mode: the potential calls pending at the split are unknown.
+/// A pending call with stack pointer `s` survives exactly while every sp
+/// reported since is at most `s`, so a transfer whose sp is below the
+/// highest sp seen since the split cannot meet one of them, nor a call
+/// recorded by a transfer that could; only transfers at or above that mark
+/// need the calls from before the split, and they are logged for the stitch
+/// to replay in order.
+#[derive(Default)]
+struct Deferred {
+    max_sp: Option<u64>,
+    log: Vec<TopTransfer>,
 }
 
 pub enum Transfer {
@@ -62,8 +108,57 @@ pub enum Transfer {
 impl CallDetector {
     /// sp changed: potential calls made with a lower sp can no longer return.
     pub fn sp_changed(&mut self, sp: u64) {
+        if let Some(d) = &mut self.deferred {
+            d.max_sp = Some(d.max_sp.map_or(sp, |m| m.max(sp)));
+        }
         let keep = self.pending.split_off(&(sp, 0));
         self.pending = keep;
+    }
+
+    /// Starts deferred mode with nothing pending (at a split point).
+    pub fn defer(&mut self) {
+        self.pending.clear();
+        self.deferred = Some(Deferred::default());
+    }
+
+    /// The logged transfers and the highest sp seen, ending deferred mode.
+    pub fn take_deferred(&mut self) -> (Vec<TopTransfer>, Option<u64>) {
+        let d = self.deferred.take().unwrap_or_default();
+        (d.log, d.max_sp)
+    }
+
+    /// Replays transfers logged by a deferred detector on this one (the
+    /// state at the split), mapping their sites; returns confirmed calls.
+    pub fn replay(
+        &mut self,
+        log: &[TopTransfer],
+        max_sp_end: Option<u64>,
+        map: impl Fn(Site) -> Site,
+        out: &mut dyn FnMut(&Call),
+    ) {
+        for t in log {
+            if let Some(m) = t.max_sp {
+                self.sp_changed(m);
+            }
+            let r = self.transfer(t.sp, t.pc, t.lr_candidate, map(t.previous), map(t.current));
+            if let Transfer::Return(call) = r {
+                out(&call);
+            }
+        }
+        if let Some(m) = max_sp_end {
+            self.sp_changed(m);
+        }
+    }
+
+    /// Adds the potential calls of a detector that ran after the split
+    /// (none can share a key with this one's: see [`Deferred`]).
+    pub fn absorb(&mut self, other: CallDetector, map: impl Fn(Site) -> Site) {
+        for (k, p) in other.pending {
+            self.pending.entry(k).or_insert(Pending {
+                call_site: map(p.call_site),
+                entry: map(p.entry),
+            });
+        }
     }
 
     /// A transfer of control to `pc` (Thumb bit set for Thumb) at node
@@ -77,6 +172,19 @@ impl CallDetector {
         previous: Site,
         current: Site,
     ) -> Transfer {
+        if let Some(d) = &mut self.deferred {
+            if d.max_sp.is_none_or(|m| sp >= m) {
+                d.log.push(TopTransfer {
+                    max_sp: d.max_sp,
+                    sp,
+                    pc,
+                    lr_candidate,
+                    previous,
+                    current,
+                });
+                return Transfer::Neither;
+            }
+        }
         if let Some(p) = self.pending.remove(&(sp, pc)) {
             return Transfer::Return(Call {
                 call_site: p.call_site,
@@ -94,6 +202,59 @@ impl CallDetector {
             return Transfer::PotentialCall { sp, lr };
         }
         Transfer::Neither
+    }
+
+    pub(crate) fn encode(&self, e: &mut Enc) {
+        e.u(self.pending.len() as u64);
+        for (&(sp, lr), p) in &self.pending {
+            e.u(sp);
+            e.u(lr);
+            p.call_site.encode(e);
+            p.entry.encode(e);
+        }
+        e.b(self.deferred.is_some());
+        if let Some(d) = &self.deferred {
+            e.opt(d.max_sp);
+            e.u(d.log.len() as u64);
+            for t in &d.log {
+                e.opt(t.max_sp);
+                e.u(t.sp);
+                e.u(t.pc);
+                e.opt(t.lr_candidate);
+                t.previous.encode(e);
+                t.current.encode(e);
+            }
+        }
+    }
+
+    pub(crate) fn decode(d: &mut Dec<'_>) -> Option<CallDetector> {
+        let mut pending = BTreeMap::new();
+        for _ in 0..d.count()? {
+            let key = (d.u()?, d.u()?);
+            let p = Pending {
+                call_site: Site::decode(d)?,
+                entry: Site::decode(d)?,
+            };
+            pending.insert(key, p);
+        }
+        let deferred = if d.b()? {
+            let max_sp = d.opt()?;
+            let mut log = Vec::new();
+            for _ in 0..d.count()? {
+                log.push(TopTransfer {
+                    max_sp: d.opt()?,
+                    sp: d.u()?,
+                    pc: d.u()?,
+                    lr_candidate: d.opt()?,
+                    previous: Site::decode(d)?,
+                    current: Site::decode(d)?,
+                });
+            }
+            Some(Deferred { max_sp, log })
+        } else {
+            None
+        };
+        Some(CallDetector { pending, deferred })
     }
 
     /// (call site, entry) of every pending potential call.

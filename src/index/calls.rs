@@ -86,6 +86,54 @@ impl CallTable {
         ));
     }
 
+    /// Appends the calls of a range indexed from a split point, whose node
+    /// and line numbers are short by the offsets (before `finish`).
+    pub fn append_shifted(&mut self, other: &CallTable, node_off: u64, line_off: u64) {
+        let shift = |v: u64, off: u64| if v == NEVER { v } else { v + off };
+        self.raw.extend(other.raw.iter().map(|r| RawCall {
+            entry_node: r.entry_node + node_off,
+            entry_line: r.entry_line + line_off,
+            entry_pc: r.entry_pc,
+            call_node: r.call_node + node_off,
+            call_pc: r.call_pc,
+            resume_node: shift(r.resume_node, node_off),
+            resume_line: shift(r.resume_line, line_off),
+        }));
+    }
+
+    /// Calls collected so far (before `finish`).
+    pub(super) fn encode_raw(&self, e: &mut crate::codec::Enc) {
+        e.u(self.raw.len() as u64);
+        for r in &self.raw {
+            for v in [
+                r.entry_node,
+                r.entry_line,
+                r.entry_pc,
+                r.call_node,
+                r.call_pc,
+                r.resume_node,
+                r.resume_line,
+            ] {
+                e.u(v);
+            }
+        }
+    }
+
+    pub(super) fn decode_raw(&mut self, d: &mut crate::codec::Dec<'_>) -> Option<()> {
+        for _ in 0..d.count()? {
+            self.raw.push(RawCall {
+                entry_node: d.u()?,
+                entry_line: d.u()?,
+                entry_pc: d.u()?,
+                call_node: d.u()?,
+                call_pc: d.u()?,
+                resume_node: d.u()?,
+                resume_line: d.u()?,
+            });
+        }
+        Some(())
+    }
+
     /// Sorts and encodes everything; `open` are calls that never returned.
     pub fn finish(&mut self, open: Vec<(Site, Site)>) {
         self.raw.shrink_to_fit();

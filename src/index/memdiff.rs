@@ -116,13 +116,18 @@ impl MemHistory {
 
     /// Closes the open interval.
     pub fn close_interval(&mut self) {
-        let k = self.interval_start.len();
-        self.interval_start.push(self.arena.len() as u64);
         let mut blocks: Vec<(u64, BlockDiff)> = self.open.drain().collect();
         blocks.sort_unstable_by_key(|(b, _)| *b);
+        self.push_interval(&blocks);
+    }
+
+    /// Appends a closed interval of sorted blocks.
+    fn push_interval(&mut self, blocks: &[(u64, BlockDiff)]) {
+        let k = self.interval_start.len();
+        self.interval_start.push(self.arena.len() as u64);
         let mut prev = 0u64;
         varint::put(&mut self.arena, blocks.len() as u64);
-        for (block, d) in &blocks {
+        for (block, d) in blocks {
             varint::put(&mut self.arena, block - prev);
             prev = *block;
             self.arena.extend_from_slice(&d.written.to_le_bytes());
@@ -148,6 +153,50 @@ impl MemHistory {
             let mut table: Vec<(u64, u64)> = map.into_iter().collect();
             table.sort_unstable();
             self.segments.push(table);
+        }
+    }
+
+    /// Appends the history of a range indexed from a split point (node
+    /// indices short by `node_off`), its open interval included, after this
+    /// history's last closed interval. Fills merge keeping the first per
+    /// byte, as they would have arrived.
+    pub fn append_shifted(&mut self, other: &mut MemHistory, node_off: u64) {
+        let mut blocks = Vec::new();
+        for k in 0..other.intervals() {
+            blocks.clear();
+            blocks.extend(other.entries(k).into_iter().map(|e| {
+                (
+                    e.block,
+                    BlockDiff {
+                        written: e.written,
+                        unknown: e.unknown,
+                        since: if e.unknown != 0 {
+                            e.since + node_off
+                        } else {
+                            0
+                        },
+                        data: e.data,
+                    },
+                )
+            }));
+            self.push_interval(&blocks);
+        }
+        for (b, mut d) in other.open.drain() {
+            if d.unknown != 0 {
+                d.since += node_off;
+            }
+            self.open.insert(b, d);
+        }
+        for (&(key, block), &(mask, data)) in &other.fills {
+            let key = if key == 0 { 0 } else { key + node_off };
+            let e = self.fills.entry((key, block)).or_insert((0, [0; 16]));
+            let new = mask & !e.0;
+            for (i, (slot, &v)) in e.1.iter_mut().zip(&data).enumerate() {
+                if new & (1 << i) != 0 {
+                    *slot = v;
+                }
+            }
+            e.0 |= new;
         }
     }
 
@@ -298,6 +347,35 @@ impl MemHistory {
             + self.open.capacity() * 48
             // BTreeMap nodes: key + value + per-entry share of node overhead.
             + self.fills.len() * (16 + 18 + 16)
+    }
+
+    /// The open interval's blocks, sorted (the rest is in [`Parts`]).
+    pub(super) fn encode_open(&self, e: &mut crate::codec::Enc) {
+        let mut blocks: Vec<(&u64, &BlockDiff)> = self.open.iter().collect();
+        blocks.sort_unstable_by_key(|(b, _)| **b);
+        e.u(blocks.len() as u64);
+        for (&b, d) in blocks {
+            e.u(b);
+            e.u(u64::from(d.written));
+            e.u(u64::from(d.unknown));
+            e.u(d.since);
+            e.0.extend_from_slice(&d.data);
+        }
+    }
+
+    pub(super) fn decode_open(&mut self, d: &mut crate::codec::Dec<'_>) -> Option<()> {
+        for _ in 0..d.count()? {
+            let b = d.u()?;
+            let mut diff = BlockDiff {
+                written: u16::try_from(d.u()?).ok()?,
+                unknown: u16::try_from(d.u()?).ok()?,
+                since: d.u()?,
+                data: [0; 16],
+            };
+            diff.data.copy_from_slice(d.raw(16)?);
+            self.open.insert(b, diff);
+        }
+        Some(())
     }
 
     pub(super) fn parts(&self) -> Parts<'_> {

@@ -2,7 +2,7 @@
 //! it" questions about any position of a trace, without keeping the trace.
 //!
 //! Design (see ARCHITECTURE.md): one streaming pass runs the [`Engine`] and
-//! keeps, every [`IndexOptions::checkpoint_nodes`] nodes, a *checkpoint*
+//! keeps, about every [`IndexOptions::checkpoint_bytes`] bytes, a *checkpoint*
 //! (position, time, engine resume state, sparse register snapshot); per
 //! checkpoint interval, a bitmap of register groups written and the memory
 //! diff ([`memdiff`]); and the confirmed calls. A query restores the nearest
@@ -13,12 +13,13 @@
 
 mod calls;
 mod memdiff;
+pub mod parallel;
 mod serialize;
 pub(crate) mod varint;
 
 use crate::engine::{Call, Engine, EngineOptions, Node, Observer, ResumeState};
 use crate::lines::{Line, LineReader};
-use crate::parse::{Dialect, ParseOptions, Parser, RegId};
+use crate::parse::{Dialect, ParseOptions, Parser, ParserState, RegId};
 use crate::source::{SourceError, TraceSource};
 use crate::state::memory::Fill;
 use crate::state::regfile::{self, RegFile};
@@ -32,15 +33,19 @@ use memdiff::MemHistory;
 #[derive(Clone, Copy, Debug)]
 pub struct IndexOptions {
     pub parse: ParseOptions,
-    /// Nodes per checkpoint interval: the most a query replays.
-    pub checkpoint_nodes: u64,
+    /// Checkpoint spacing in trace bytes, about the most a query replays:
+    /// a node ends an interval when the next node starts in a later
+    /// multiple of it. Bytes, not a node count, so that where intervals end
+    /// depends only on the node itself, which lets ranges of a trace be
+    /// indexed in parallel ([`parallel`]).
+    pub checkpoint_bytes: u64,
 }
 
 impl Default for IndexOptions {
     fn default() -> Self {
         IndexOptions {
             parse: ParseOptions::default(),
-            checkpoint_nodes: 512,
+            checkpoint_bytes: 64 << 10,
         }
     }
 }
@@ -51,6 +56,12 @@ impl IndexOptions {
             big_endian: self.parse.big_endian,
             debug_calls: false,
         }
+    }
+
+    /// Whether `node` is the last of its checkpoint interval.
+    fn ends_interval(&self, node: &Node) -> bool {
+        let b = self.checkpoint_bytes.max(1);
+        (node.offset + node.len) / b > node.offset / b
     }
 }
 
@@ -149,20 +160,44 @@ pub struct Index {
     first_event_line: Option<u64>,
 }
 
-fn encode_snapshot(out: &mut Vec<u8>, regs: &RegFile) {
-    let runs = regs.known_runs();
-    varint::put(out, runs.len() as u64);
-    let mut prev = 0usize;
-    for (off, bytes) in runs {
-        varint::put(out, (off - prev) as u64);
-        varint::put(out, bytes.len() as u64);
-        out.extend_from_slice(&bytes);
-        prev = off;
+/// Known byte runs of a register file, in order, without allocating.
+fn for_known_runs(regs: &RegFile, mut f: impl FnMut(usize, &[u8])) {
+    let known = &regs.known[..];
+    let mut i = 0;
+    while i < known.len() {
+        if known[i] == 0 {
+            // Most of the file (SVE, predicates) is usually unknown: skip
+            // it eight bytes at a time.
+            if i % 8 == 0 && i + 8 <= known.len() && known[i..i + 8] == [0; 8] {
+                i += 8;
+            } else {
+                i += 1;
+            }
+            continue;
+        }
+        let s = i;
+        while i < known.len() && known[i] != 0 {
+            i += 1;
+        }
+        f(s, &regs.bytes[s..i]);
     }
 }
 
-fn decode_snapshot(buf: &[u8], start: u64) -> RegFile {
-    let mut rf = RegFile::default();
+fn encode_snapshot(out: &mut Vec<u8>, regs: &RegFile) {
+    let mut runs = 0u64;
+    for_known_runs(regs, |_, _| runs += 1);
+    varint::put(out, runs);
+    let mut prev = 0usize;
+    for_known_runs(regs, |off, bytes| {
+        varint::put(out, (off - prev) as u64);
+        varint::put(out, bytes.len() as u64);
+        out.extend_from_slice(bytes);
+        prev = off;
+    });
+}
+
+/// Writes the known runs of the snapshot at `start` over `rf`.
+fn apply_snapshot(buf: &[u8], start: u64, rf: &mut RegFile) {
     let mut pos = start as usize;
     let n = varint::get(buf, &mut pos).unwrap_or(0);
     let mut off = 0usize;
@@ -181,6 +216,11 @@ fn decode_snapshot(buf: &[u8], start: u64) -> RegFile {
         }
         pos += len;
     }
+}
+
+fn decode_snapshot(buf: &[u8], start: u64) -> RegFile {
+    let mut rf = RegFile::default();
+    apply_snapshot(buf, start, &mut rf);
     rf
 }
 
@@ -201,6 +241,25 @@ struct Accumulator {
     parser_time_before: u64,
     groups: [u64; 2],
     bloom: [u64; 4],
+    /// Parser state before the line being fed.
+    parser_state_before: ParserState,
+    /// Set for a builder that starts inside a trace: it looks for a split
+    /// point ([`parallel`]).
+    split: Option<SplitSeek>,
+}
+
+/// A range builder's split point and what it saw after it.
+#[derive(Default)]
+pub(crate) struct SplitSeek {
+    /// Parser state before the first line after the split.
+    parser_state: Option<ParserState>,
+    /// Reads since the split of bytes it had not seen, in order: the stitch
+    /// decides what they fill from the memory before the split.
+    boundary_fills: Vec<(u64, u8)>,
+    /// The split was just made: the engine is to start afresh.
+    just_split: bool,
+    /// The split was made without knowing sp: made again once it is known.
+    tentative: bool,
 }
 
 /// The two bit positions of a PC in a 256-bit Bloom filter.
@@ -227,8 +286,7 @@ impl Observer for Accumulator {
                 self.bloom[i / 64] |= 1 << (i % 64);
             }
         }
-        let k = idx.opts.checkpoint_nodes.max(1);
-        if (node.index + 1).is_multiple_of(k) {
+        if idx.opts.ends_interval(node) {
             // The node that ends an interval: close it and start the next.
             idx.reg_groups.push(self.groups);
             self.groups = [0; 2];
@@ -244,7 +302,34 @@ impl Observer for Accumulator {
                 resume: engine.resume_state(),
                 snapshot,
             });
+            if let Some(seek) = &mut self.split {
+                let ready = engine.split_ready();
+                let split = match ready {
+                    Some(sp_known) => seek.parser_state.is_none() || (seek.tentative && sp_known),
+                    None => false,
+                };
+                if split {
+                    seek.tentative = ready == Some(false);
+                    seek.boundary_fills.clear();
+                    seek.parser_state = Some(self.parser_state_before);
+                    // Only what follows the split is kept; the stitch redoes
+                    // the rest sequentially.
+                    let cp = idx.checkpoints.pop().unwrap_or_default();
+                    let mut fresh = Index::empty(idx.opts, idx.dialect);
+                    fresh.snapshots =
+                        std::mem::take(&mut idx.snapshots)[cp.snapshot as usize..].to_vec();
+                    fresh.checkpoints.push(Checkpoint { snapshot: 0, ..cp });
+                    fresh.summary = idx.summary;
+                    *idx = fresh;
+                    seek.just_split = true;
+                }
+            }
         }
+    }
+    fn split_here(&mut self) -> bool {
+        self.split
+            .as_mut()
+            .is_some_and(|s| std::mem::take(&mut s.just_split))
     }
     fn reg_write(&mut self, _node: u64, offset: usize, bytes: &[u8], _known: &[u8]) {
         // Groups are contiguous byte ranges, so the first and last byte
@@ -263,6 +348,12 @@ impl Observer for Accumulator {
         self.index.mem.unknown(addr, len, node);
     }
     fn mem_fill(&mut self, _node: u64, fill: Fill) {
+        if let Some(seek) = &mut self.split {
+            if fill.since.is_none() && seek.parser_state.is_some() {
+                seek.boundary_fills.push((fill.addr, fill.value));
+                return;
+            }
+        }
         self.index.mem.fill(fill.since, fill.addr, fill.value);
     }
     fn call(&mut self, call: &Call) {
@@ -290,6 +381,8 @@ impl IndexBuilder {
                 parser_time_before: 0,
                 groups: [0; 2],
                 bloom: [0; 4],
+                parser_state_before: ParserState::default(),
+                split: None,
             },
             next_line: 1,
         }
@@ -304,6 +397,7 @@ impl IndexBuilder {
     /// consumers need not parse it again).
     pub fn line_then(&mut self, line: &Line<'_>, f: impl FnOnce(&crate::parse::Record<'_>)) {
         self.acc.parser_time_before = self.parser.current_time();
+        self.acc.parser_state_before = self.parser.state();
         let rec = self.parser.parse_line(line.text);
         self.engine.feed(line, &rec, &mut self.acc);
         f(&rec);
@@ -454,7 +548,9 @@ impl Index {
     }
 
     fn interval_of(&self, node: u64) -> usize {
-        (node / self.opts.checkpoint_nodes.max(1)) as usize
+        self.checkpoints
+            .partition_point(|c| c.resume.node_index <= node)
+            .saturating_sub(1)
     }
 
     /// Replays checkpoint interval `k` from the trace, calling `f` for

@@ -12,7 +12,7 @@ use crate::engine::ResumeState;
 use crate::parse::{Dialect, ParseOptions};
 
 pub const INDEX_MAGIC: &[u8; 8] = b"TLENSIX\x01";
-const VERSION: u64 = 2;
+const VERSION: u64 = 3;
 
 #[derive(Debug)]
 pub struct IndexFileError(pub String);
@@ -99,7 +99,7 @@ impl Index {
         w.u(VERSION);
         w.u(trace.len);
         w.u(trace.mtime);
-        w.u(self.opts.checkpoint_nodes);
+        w.u(self.opts.checkpoint_bytes);
         w.u(u64::from(self.opts.parse.implicit_thumb));
         w.u(u64::from(self.opts.parse.big_endian));
         w.u(dialect_code(self.dialect));
@@ -194,7 +194,7 @@ impl Index {
             len: r.u()?,
             mtime: r.u()?,
         };
-        let checkpoint_nodes = r.u()?.max(1);
+        let checkpoint_bytes = r.u()?.max(1);
         let implicit_thumb = r.u()? != 0;
         let big_endian = r.u()? != 0;
         let dialect = dialect_from(r.u()?)?;
@@ -204,7 +204,7 @@ impl Index {
                 big_endian,
                 dialect: Some(dialect),
             },
-            checkpoint_nodes,
+            checkpoint_bytes,
         };
         let summary = IndexSummary {
             bytes: r.u()?,

@@ -86,7 +86,7 @@ pub fn detect_dialect(sample: &[u8]) -> Dialect {
 
 /// LD/ST continuation: a line whose first token starts in the column where the
 /// previous LD/ST line's address started repeats that line's type.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Continuation {
     store: bool,
     column: usize,
@@ -101,6 +101,36 @@ struct Scratch {
     /// Hex digits of a register value being gathered (two per byte).
     chars: [u8; 512],
     reglist: Vec<RegListEntry>,
+}
+
+/// What a [`Parser`] carries from one line to the next.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ParserState {
+    prev_time: u64,
+    cont: Option<Continuation>,
+}
+
+impl ParserState {
+    pub(crate) fn encode(&self, e: &mut crate::codec::Enc) {
+        e.u(self.prev_time);
+        e.b(self.cont.is_some());
+        if let Some(c) = self.cont {
+            e.b(c.store);
+            e.u(c.column as u64);
+        }
+    }
+    pub(crate) fn decode(d: &mut crate::codec::Dec<'_>) -> Option<ParserState> {
+        let prev_time = d.u()?;
+        let cont = if d.b()? {
+            Some(Continuation {
+                store: d.b()?,
+                column: usize::try_from(d.u()?).ok()?,
+            })
+        } else {
+            None
+        };
+        Some(ParserState { prev_time, cont })
+    }
 }
 
 /// Stateful line parser. Feed it every line of a trace in order.
@@ -152,9 +182,24 @@ impl Parser {
         self.cont = None;
     }
 
+    /// Continues from a state taken with [`Parser::state`].
+    pub fn set_state(&mut self, state: ParserState) {
+        self.prev_time = state.prev_time;
+        self.cont = state.cont;
+    }
+
     /// Timestamp a line without one would inherit.
     pub fn current_time(&self) -> u64 {
         self.prev_time
+    }
+
+    /// The inter-line state, to check that two parsers will read the next
+    /// lines alike (parallel indexing joins ranges where they agree).
+    pub fn state(&self) -> ParserState {
+        ParserState {
+            prev_time: self.prev_time,
+            cont: self.cont,
+        }
     }
 
     /// Parses one line. The line excludes its `\n`; a trailing `\r` (and any

@@ -9,6 +9,7 @@
 use std::collections::BTreeMap;
 
 use super::fasthash::AddrMap;
+use crate::codec::{Dec, Enc};
 
 const PAGE_BITS: u32 = 12;
 const PAGE: usize = 1 << PAGE_BITS;
@@ -16,6 +17,10 @@ const PAGE: usize = 1 << PAGE_BITS;
 const NEVER: u8 = 0;
 const KNOWN: u8 = 1;
 const UNKNOWN: u8 = 2;
+/// Known from a read of a byte the memory had not seen since a parallel
+/// indexing split: known here, but the value before the split (if it was
+/// known) would have won.
+const READ_AT_SPLIT: u8 = 3;
 
 struct Page {
     bytes: [u8; PAGE],
@@ -40,6 +45,17 @@ pub struct Memory {
     last: Option<(u64, u32)>,
     /// Unknown ranges `lo -> (hi inclusive, since node)`, non-overlapping.
     unknown_since: BTreeMap<u64, (u64, u64)>,
+    /// Started at a split point: never-seen means "as before the split".
+    split: bool,
+}
+
+/// What memory holds for one byte.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ByteKind {
+    Never,
+    Known,
+    /// Unknown since this node (or, without one, since an unrecorded range).
+    Unknown(Option<u64>),
 }
 
 impl Memory {
@@ -81,7 +97,52 @@ impl Memory {
     pub fn get(&self, addr: u64) -> Option<u8> {
         let p = &self.store[self.page_index(addr)? as usize];
         let i = (addr as usize) & (PAGE - 1);
-        (p.state[i] == KNOWN).then_some(p.bytes[i])
+        matches!(p.state[i], KNOWN | READ_AT_SPLIT).then_some(p.bytes[i])
+    }
+
+    /// Empty memory that stands for the memory at a split point.
+    pub fn at_split() -> Memory {
+        Memory {
+            split: true,
+            ..Memory::default()
+        }
+    }
+
+    pub fn kind(&self, addr: u64) -> ByteKind {
+        match self.state_of(addr) {
+            NEVER => ByteKind::Never,
+            UNKNOWN => ByteKind::Unknown(self.since_of(addr)),
+            _ => ByteKind::Known,
+        }
+    }
+
+    /// Whether `[addr, addr+len)` reads the same here as it would with the
+    /// memory before the split underneath (no byte depends on it).
+    pub fn determined(&self, addr: u64, len: u64) -> bool {
+        (0..len).all(|i| matches!(self.state_of(addr.wrapping_add(i)), KNOWN | UNKNOWN))
+    }
+
+    /// Lays memory that ran from a split point (`top`, node indices short by
+    /// `node_off`) over this memory as it stood at the split.
+    pub fn overlay(&mut self, top: &Memory, node_off: u64) {
+        for (&lo, &(hi, since)) in &top.unknown_since {
+            self.write_unknown(lo, hi - lo + 1, since + node_off);
+        }
+        let mut pages: Vec<(u64, u32)> = top.pages.iter().map(|(&k, &i)| (k, i)).collect();
+        pages.sort_unstable();
+        for (key, i) in pages {
+            let p = &top.store[i as usize];
+            for j in 0..PAGE {
+                let addr = (key << PAGE_BITS) | j as u64;
+                match p.state[j] {
+                    KNOWN => self.write_known(addr, p.bytes[j]),
+                    READ_AT_SPLIT if self.state_of(addr) != KNOWN => {
+                        self.write_known(addr, p.bytes[j])
+                    }
+                    _ => {}
+                }
+            }
+        }
     }
 
     /// Little-endian or big-endian value of `size` bytes (at most 8), if all known.
@@ -155,9 +216,13 @@ impl Memory {
     /// of a byte already known changes nothing (as in the reference tools).
     pub fn read_known(&mut self, addr: u64, value: u8) -> Option<Fill> {
         match self.state_of(addr) {
-            KNOWN => None,
+            KNOWN | READ_AT_SPLIT => None,
             NEVER => {
                 self.write_known(addr, value);
+                if self.split {
+                    let p = self.page_mut(addr);
+                    p.state[(addr as usize) & (PAGE - 1)] = READ_AT_SPLIT;
+                }
                 Some(Fill {
                     since: None,
                     addr,
@@ -177,6 +242,51 @@ impl Memory {
         if len > 0 && !self.unknown_since.is_empty() {
             self.cut_unknown(addr, addr.saturating_add(len - 1));
         }
+    }
+
+    pub(crate) fn encode(&self, e: &mut Enc) {
+        e.b(self.split);
+        let mut pages: Vec<(u64, u32)> = self.pages.iter().map(|(&k, &i)| (k, i)).collect();
+        pages.sort_unstable();
+        e.u(pages.len() as u64);
+        for (key, i) in pages {
+            let p = &self.store[i as usize];
+            e.u(key);
+            e.0.extend_from_slice(&p.bytes);
+            e.0.extend_from_slice(&p.state);
+        }
+        e.u(self.unknown_since.len() as u64);
+        for (&lo, &(hi, since)) in &self.unknown_since {
+            e.u(lo);
+            e.u(hi);
+            e.u(since);
+        }
+    }
+
+    pub(crate) fn decode(d: &mut Dec<'_>) -> Option<Memory> {
+        let mut m = Memory {
+            split: d.b()?,
+            ..Memory::default()
+        };
+        for _ in 0..d.count()? {
+            let key = d.u()?;
+            let mut page = Box::new(Page {
+                bytes: [0; PAGE],
+                state: [NEVER; PAGE],
+            });
+            page.bytes.copy_from_slice(d.raw(PAGE)?);
+            page.state.copy_from_slice(d.raw(PAGE)?);
+            m.pages.insert(key, m.store.len() as u32);
+            m.store.push(page);
+        }
+        for _ in 0..d.count()? {
+            let (lo, hi, since) = (d.u()?, d.u()?, d.u()?);
+            if hi < lo {
+                return None;
+            }
+            m.unknown_since.insert(lo, (hi, since));
+        }
+        Some(m)
     }
 
     /// Bytes of memory held in the working state (for honest size reports).

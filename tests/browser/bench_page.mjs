@@ -1,21 +1,194 @@
 // Page benchmark (prints figures; not part of the test suite):
 //
-//   node tests/browser/bench_page.mjs [TRACE]
+//   scripts/bench-browser.sh            # builds the release page, then runs this
+//   node tests/browser/bench_page.mjs [TRACE...]
 //
-// Drops TRACE (default: a trace of $TL_BENCH_MB megabytes, 1024 by default,
-// made by concatenating the traces in tests/data) on the built page and
-// measures, inside the page, the time from the file input's change event to
-// the first trace row, the longest task on the UI thread while indexing
-// (PerformanceObserver 'longtask'), the time to `ready`, and the MB/s. Needs
-// `trunk build --release` (dist/) like the tests.
+// For each trace (default: generated quicksort traces of $TL_BENCH_SIZES
+// megabytes, "100,1024" by default, made with tracegen into the temporary
+// directory and reused), drops it on the built page (dist/) in headless
+// Chromium and prints one JSON line: size, MB/s, the time from the drop to
+// the first trace row, the worker's resident index bytes, the peak resident
+// memory of the tab's renderer process (the worker runs in it; sampled from
+// /proc, as the memory APIs need cross-origin isolation), the UI thread's
+// long tasks while indexing, and p50/p99 of the step (Down key to the
+// current row moving) and pane update (Down key to the register pane's last
+// change) latencies, measured inside the page.
 
-import { launchBrowser, makeLargeTrace, measureDrop, serveDist } from './harness.mjs';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 
-const trace = process.argv[2] ?? makeLargeTrace(Number(process.env.TL_BENCH_MB ?? 1024));
+import { launchBrowser, serveDist } from './harness.mjs';
+
+const TRACEGEN = process.env.TL_TRACEGEN ?? '/work/shared/tools/tracegen/tracegen.py';
+const STEPS = Number(process.env.TL_BENCH_STEPS ?? 100);
+
+/** A generated trace of about `mb` megabytes (binary), reused when present. */
+function generatedTrace(mb) {
+  const file = path.join(os.tmpdir(), `tarmac-lens-bench-quicksort-${mb}M.tarmac`);
+  if (fs.existsSync(file) && fs.statSync(file).size >= mb * 1024 * 1024 * 0.9) return file;
+  console.error(`generating ${file} with ${TRACEGEN}`);
+  execFileSync(
+    'python3',
+    [TRACEGEN, '-p', 'quicksort', '-a', 'aarch64', '-s', 'fastmodel', '-t', `${mb}M`, '-o', file],
+    { stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  return file;
+}
+
+/** Renderer processes descended from this one, with their resident bytes. */
+function renderers() {
+  const procs = [];
+  for (const pid of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      procs.push({ pid: Number(pid), ppid });
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  const mine = new Set([process.pid]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const p of procs) {
+      if (!mine.has(p.pid) && mine.has(p.ppid)) {
+        mine.add(p.pid);
+        grew = true;
+      }
+    }
+  }
+  const out = [];
+  for (const pid of mine) {
+    try {
+      if (!fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=renderer')) continue;
+      const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+      const kb = (key) => Number(status.match(new RegExp(`${key}:\\s+(\\d+)`))?.[1] ?? 0) * 1024;
+      // utime + stime, in clock ticks (100 per second on Linux).
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.push({ pid, rss: kb('VmRSS'), hwm: kb('VmHWM'), cpu: (Number(f[11]) + Number(f[12])) / 100 });
+    } catch {
+      // Gone.
+    }
+  }
+  return out;
+}
+
+function percentile(values, p) {
+  const s = [...values].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] : null;
+}
+
+async function bench(browser, server, trace) {
+  const bytes = fs.statSync(trace).size;
+  const page = await browser.context.newPage();
+  await page.addInitScript(() => {
+    const b = (window.__bench = { longTasks: [], changeAt: null, firstRowAt: null, keys: [], rowMoves: [], paneChanges: [] });
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) b.longTasks.push({ start: e.startTime, duration: e.duration });
+    }).observe({ entryTypes: ['longtask'] });
+    document.addEventListener(
+      'change',
+      (e) => {
+        if (e.target?.dataset?.testid === 'file-input') b.changeAt = performance.now();
+      },
+      true,
+    );
+    document.addEventListener('keydown', (e) => e.key === 'ArrowDown' && b.keys.push(performance.now()), true);
+    let line = null;
+    new MutationObserver((records) => {
+      const t = performance.now();
+      if (b.changeAt !== null && b.firstRowAt === null && document.querySelector('[data-row-line]')) b.firstRowAt = t;
+      const current = document.querySelector('.trace-row.current')?.dataset.line ?? null;
+      if (current !== line) {
+        line = current;
+        b.rowMoves.push(t);
+      }
+      if (records.some((r) => r.target instanceof Element && r.target.closest('.registers'))) b.paneChanges.push(t);
+    }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  });
+  await page.goto(server.url);
+  await page.waitForSelector('[data-testid=status][data-state=idle]');
+  // Let the spare worker start, as it would while a person picks a file.
+  await page.waitForTimeout(500);
+  // Peak per renderer process (the page's, which hosts its workers, is
+  // the largest), and of all of them together.
+  const peak = new Map();
+  let peakSum = 0;
+  const sample = () => {
+    const rs = renderers();
+    for (const r of rs) peak.set(r.pid, Math.max(peak.get(r.pid) ?? 0, r.rss, r.hwm));
+    peakSum = Math.max(peakSum, rs.reduce((s, r) => s + r.rss, 0));
+  };
+  const sampler = setInterval(sample, 200);
+  const cpu = () => renderers().reduce((s, r) => s + r.cpu, 0);
+  const cpuBefore = cpu();
+  await page.setInputFiles('[data-testid=file-input]', trace);
+  await page.waitForSelector('[data-testid=status][data-state=ready], [data-testid=status][data-state=error]', {
+    timeout: 3_600_000,
+  });
+  const r = await page.evaluate(() => ({ ...window.__bench, readyAt: performance.now() }));
+  // CPU time the renderers (page and workers) spent: MB/s per core busy,
+  // which a loaded machine does not distort as it does wall time.
+  const cpuSeconds = cpu() - cpuBefore;
+  const state = await page.getAttribute('[data-testid=status]', 'data-state');
+  const indexBytes = Number(await page.getAttribute('[data-testid=status]', 'data-index-bytes'));
+
+  // Steps: Down, wait until the row has moved and the panes have settled.
+  const step = [];
+  const pane = [];
+  for (let k = 0; k < STEPS; k++) {
+    const before = await page.evaluate(() => window.__bench.keys.length);
+    await page.keyboard.press('ArrowDown');
+    await page.waitForFunction((n) => window.__bench.keys.length > n, before);
+    await page.waitForTimeout(50);
+    const m = await page.evaluate(() => {
+      const b = window.__bench;
+      const t0 = b.keys[b.keys.length - 1];
+      const row = b.rowMoves.find((t) => t >= t0);
+      const panes = b.paneChanges.filter((t) => t >= t0);
+      return { row: row === undefined ? null : row - t0, pane: panes.length ? panes[panes.length - 1] - t0 : null };
+    });
+    if (m.row !== null) step.push(m.row);
+    if (m.pane !== null) pane.push(m.pane);
+  }
+  clearInterval(sampler);
+  sample();
+  await page.close();
+  const during = r.longTasks.filter((t) => t.start >= r.changeAt && t.start <= r.readyAt);
+  const seconds = (r.readyAt - r.changeAt) / 1000;
+  return {
+    trace,
+    bytes,
+    state,
+    workers: 1,
+    mb_per_s: bytes / 1e6 / seconds,
+    ready_seconds: seconds,
+    cpu_seconds: cpuSeconds,
+    mb_per_cpu_s: bytes / 1e6 / cpuSeconds,
+    first_screen_ms: r.firstRowAt - r.changeAt,
+    index_bytes: indexBytes,
+    index_bytes_per_trace_byte: indexBytes / bytes,
+    tab_peak_rss_bytes: Math.max(0, ...peak.values()),
+    renderers_peak_rss_sum_bytes: peakSum,
+    long_tasks: during.length,
+    longest_task_ms: during.reduce((m, t) => Math.max(m, t.duration), 0),
+    step_ms: { n: step.length, p50: percentile(step, 50), p99: percentile(step, 99) },
+    pane_ms: { n: pane.length, p50: percentile(pane, 50), p99: percentile(pane, 99) },
+    loadavg: os.loadavg().map((x) => Math.round(x * 100) / 100),
+  };
+}
+
+const traces = process.argv.length > 2
+  ? process.argv.slice(2)
+  : (process.env.TL_BENCH_SIZES ?? '100,1024').split(',').map((s) => generatedTrace(Number(s)));
 const server = await serveDist();
 const browser = await launchBrowser();
 try {
-  console.log(JSON.stringify(await measureDrop(browser, server, trace)));
+  for (const trace of traces) console.log(JSON.stringify(await bench(browser, server, trace)));
 } finally {
   await browser.close();
   await server.close();

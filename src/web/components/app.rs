@@ -403,6 +403,7 @@ pub fn app() -> Html {
                 data-lines={lines.map(|n| n.to_string())}
                 data-reading={state.reading.map(reading_name)}
                 data-index-cache={state.index_cached.then_some("saved")}
+                data-index-bytes={state.progress.as_ref().map(|p| p.index_bytes.to_string())}
                 aria-live="polite"
                 style="display:flex;flex-direction:column;gap:0.5rem;"
             >

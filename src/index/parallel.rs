@@ -1,0 +1,548 @@
+//! Parallel indexing: byte ranges of a trace are indexed independently
+//! (threads natively, workers in the browser), then stitched into the index
+//! a single sequential pass builds, identical to it.
+//!
+//! A range other than the first starts with nothing known. Its builder runs
+//! until a *split point*: a checkpoint at which the engine's control state
+//! no longer depends on what came before ([`Engine::split_ready`]). There it
+//! drops what it built, restarts memory empty (bytes not seen since stand
+//! for "as before the split") and defers call-detection decisions that could
+//! involve calls made before it ([`crate::engine::TopTransfer`]). From then
+//! on it records what the sequential pass would, up to numbering.
+//!
+//! The stitch runs in order. For each range it re-runs the sequential
+//! builder over the range's text up to the split point (a few KB), checks
+//! that the sequential parser and engine state there equal what the range
+//! recorded, and then adopts the range's intervals with node, line and
+//! instruction numbers shifted, register snapshots completed from the
+//! sequential registers at the split, reads of not-yet-seen bytes resolved
+//! against the sequential memory at the split, the deferred transfers
+//! replayed on the sequential call detector, and the range's final engine
+//! laid over the sequential one. A range that found no split point, whose
+//! state did not match, or that met a semihosting call reading operands
+//! from before its split is re-run sequentially instead: slower, never
+//! different.
+
+use crate::lines::{Line, LineReader, SliceLines};
+use crate::parse::{Dialect, Parser};
+use crate::source::{read_sample, SourceError, TraceSource};
+use crate::state::memory::ByteKind;
+
+use super::{
+    apply_snapshot, encode_snapshot, Accumulator, Checkpoint, Index, IndexBuilder, IndexFileError,
+    IndexOptions, SourceRef, SplitSeek, TraceIdentity,
+};
+use crate::codec::{Dec, Enc};
+use crate::engine::Engine;
+use crate::parse::ParserState;
+
+const RANGE_MAGIC: &[u8; 8] = b"TLENSRG\x01";
+use crate::engine::Site;
+
+/// The partial index of one byte range, ready to stitch.
+pub struct RangeIndex {
+    /// Line-aligned byte range.
+    start: u64,
+    end: u64,
+    builder: IndexBuilder,
+}
+
+/// What a stitch did, for tests and figures.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct StitchStats {
+    pub ranges: usize,
+    /// Ranges whose work was adopted.
+    pub joined: usize,
+    /// Bytes the stitch parsed again.
+    pub replayed_bytes: u64,
+    /// Wall time of the parallel part and of the stitch (where measured).
+    pub ranges_seconds: f64,
+    pub stitch_seconds: f64,
+}
+
+/// The dialect ranges are parsed as: forced, or detected from the start.
+pub fn dialect_of(
+    source: &mut dyn TraceSource,
+    opts: &IndexOptions,
+) -> Result<Dialect, SourceError> {
+    let sample = read_sample(&mut SourceRef(source))?;
+    Ok(Parser::for_sample(opts.parse, &sample).dialect())
+}
+
+/// `n` raw range starts spread evenly over `len` bytes (the first is 0).
+pub fn split_offsets(len: u64, n: usize) -> Vec<u64> {
+    let n = n.max(1) as u64;
+    (0..n).map(|i| len / n * i).collect()
+}
+
+/// The first line start at or after `offset`.
+pub fn line_start_at(source: &mut dyn TraceSource, offset: u64) -> Result<u64, SourceError> {
+    let len = source.len();
+    if offset == 0 || offset >= len {
+        return Ok(offset.min(len));
+    }
+    let mut pos = offset - 1;
+    let mut buf = vec![0u8; 4096];
+    while pos < len {
+        let n = source.read_at(pos, &mut buf)?;
+        if n == 0 {
+            break;
+        }
+        if let Some(i) = memchr::memchr(b'\n', &buf[..n]) {
+            return Ok(pos + i as u64 + 1);
+        }
+        pos += n as u64;
+    }
+    Ok(len)
+}
+
+fn slice_line_start(data: &[u8], offset: usize) -> usize {
+    if offset == 0 || offset >= data.len() {
+        return offset.min(data.len());
+    }
+    memchr::memchr(b'\n', &data[offset - 1..]).map_or(data.len(), |i| offset + i)
+}
+
+impl IndexBuilder {
+    /// A builder for the range starting at a line start inside the trace.
+    fn for_range(opts: IndexOptions, dialect: Dialect) -> IndexBuilder {
+        let mut b = IndexBuilder::new(
+            IndexOptions {
+                parse: crate::parse::ParseOptions {
+                    dialect: Some(dialect),
+                    ..opts.parse
+                },
+                ..opts
+            },
+            b"",
+        );
+        b.acc.index.opts = opts;
+        b.acc.split = Some(SplitSeek::default());
+        b
+    }
+}
+
+impl RangeIndex {
+    fn new(opts: IndexOptions, dialect: Dialect, sample: &[u8], start: u64, end: u64) -> Self {
+        let builder = if start == 0 {
+            IndexBuilder::new(opts, sample)
+        } else {
+            IndexBuilder::for_range(opts, dialect)
+        };
+        RangeIndex {
+            start,
+            end,
+            builder,
+        }
+    }
+
+    /// Indexes the lines starting in `[from, to)` (raw offsets, moved to
+    /// the next line starts) of a source.
+    pub fn build(
+        source: &mut dyn TraceSource,
+        opts: IndexOptions,
+        dialect: Dialect,
+        from: u64,
+        to: u64,
+        mut progress: impl FnMut(u64),
+    ) -> Result<RangeIndex, SourceError> {
+        let start = line_start_at(source, from)?;
+        let end = line_start_at(source, to)?;
+        let sample = if start == 0 {
+            read_sample(&mut SourceRef(source))?
+        } else {
+            Vec::new()
+        };
+        let mut r = RangeIndex::new(opts, dialect, &sample, start, end);
+        let mut reader = LineReader::with_range(
+            SourceRef(source),
+            start,
+            end,
+            1,
+            crate::lines::DEFAULT_CHUNK,
+        );
+        let mut next_report = start;
+        while let Some(line) = reader.next_line()? {
+            if line.offset >= next_report {
+                progress(line.offset - start);
+                next_report = line.offset + (8 << 20);
+            }
+            r.builder.line(&line);
+        }
+        progress(end - start);
+        Ok(r)
+    }
+
+    /// [`RangeIndex::build`] over a trace in memory.
+    pub fn build_from_slice(
+        data: &[u8],
+        opts: IndexOptions,
+        dialect: Dialect,
+        from: u64,
+        to: u64,
+        mut progress: impl FnMut(u64),
+    ) -> RangeIndex {
+        let start = slice_line_start(data, from as usize);
+        let end = slice_line_start(data, to as usize);
+        let sample = &data[..data.len().min(crate::source::SAMPLE_BYTES as usize)];
+        let mut r = RangeIndex::new(opts, dialect, sample, start as u64, end as u64);
+        let mut next_report = 0;
+        for line in SliceLines::new(&data[start..end]) {
+            if line.offset >= next_report {
+                progress(line.offset);
+                next_report = line.offset + (8 << 20);
+            }
+            r.builder.line(&Line {
+                offset: line.offset + start as u64,
+                ..line
+            });
+        }
+        progress((end - start) as u64);
+        r
+    }
+
+    /// The partial index and everything needed to continue or stitch it,
+    /// as bytes (a browser worker hands it to the one that stitches).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let b = &self.builder;
+        let mut e = Enc(RANGE_MAGIC.to_vec());
+        e.u(self.start);
+        e.u(self.end);
+        let index = &b.acc.index;
+        e.bytes(&index.to_bytes(TraceIdentity { len: 0, mtime: 0 }));
+        index.calls.encode_raw(&mut e);
+        index.mem.encode_open(&mut e);
+        b.parser.state().encode(&mut e);
+        b.engine.encode(&mut e);
+        let acc = &b.acc;
+        e.u(acc.parser_time_before);
+        for v in acc.groups.iter().chain(&acc.bloom) {
+            e.u(*v);
+        }
+        acc.parser_state_before.encode(&mut e);
+        e.b(acc.split.is_some());
+        if let Some(seek) = &acc.split {
+            e.b(seek.parser_state.is_some());
+            if let Some(p) = &seek.parser_state {
+                p.encode(&mut e);
+            }
+            e.u(seek.boundary_fills.len() as u64);
+            for &(addr, v) in &seek.boundary_fills {
+                e.u(addr);
+                e.u(u64::from(v));
+            }
+            e.b(seek.just_split);
+            e.b(seek.tentative);
+        }
+        e.u(b.next_line);
+        e.0
+    }
+
+    /// Reads what [`RangeIndex::to_bytes`] wrote.
+    pub fn from_bytes(buf: &[u8]) -> Result<RangeIndex, IndexFileError> {
+        let bad = || IndexFileError("range index is truncated or corrupt".into());
+        if buf.len() < 8 || &buf[..8] != RANGE_MAGIC {
+            return Err(IndexFileError("not a Tarmac Lens range index".into()));
+        }
+        let mut d = Dec::new(&buf[8..]);
+        let (start, end) = (d.u().ok_or_else(bad)?, d.u().ok_or_else(bad)?);
+        let (mut index, _) = Index::from_bytes(d.bytes().ok_or_else(bad)?)?;
+        let mut rest = || -> Option<IndexBuilder> {
+            index.calls.decode_raw(&mut d)?;
+            index.mem.decode_open(&mut d)?;
+            let mut parser = Parser::new(index.opts.parse, index.dialect);
+            parser.set_state(ParserState::decode(&mut d)?);
+            let engine = Engine::decode(&mut d)?;
+            let parser_time_before = d.u()?;
+            let mut words = [0u64; 6];
+            for w in &mut words {
+                *w = d.u()?;
+            }
+            let parser_state_before = ParserState::decode(&mut d)?;
+            let split = if d.b()? {
+                let parser_state = if d.b()? {
+                    Some(ParserState::decode(&mut d)?)
+                } else {
+                    None
+                };
+                let mut boundary_fills = Vec::new();
+                for _ in 0..d.count()? {
+                    boundary_fills.push((d.u()?, u8::try_from(d.u()?).ok()?));
+                }
+                Some(SplitSeek {
+                    parser_state,
+                    boundary_fills,
+                    just_split: d.b()?,
+                    tentative: d.b()?,
+                })
+            } else {
+                None
+            };
+            let next_line = d.u()?;
+            Some(IndexBuilder {
+                parser,
+                engine,
+                acc: Accumulator {
+                    index: std::mem::replace(
+                        &mut index,
+                        Index::empty(IndexOptions::default(), Dialect::Tarmac),
+                    ),
+                    parser_time_before,
+                    groups: [words[0], words[1]],
+                    bloom: [words[2], words[3], words[4], words[5]],
+                    parser_state_before,
+                    split,
+                },
+                next_line,
+            })
+        };
+        let builder = rest().ok_or_else(bad)?;
+        if !d.done() || start > end {
+            return Err(bad());
+        }
+        Ok(RangeIndex {
+            start,
+            end,
+            builder,
+        })
+    }
+
+    /// Byte range covered.
+    pub fn range(&self) -> (u64, u64) {
+        (self.start, self.end)
+    }
+
+    /// Bytes before this range's split point (all of it without one).
+    pub fn prefix_bytes(&self) -> u64 {
+        match self.split_offset() {
+            Some(c) => c - self.start,
+            None => self.end - self.start,
+        }
+    }
+
+    fn split_offset(&self) -> Option<u64> {
+        let b = &self.builder;
+        let seek = b.acc.split.as_ref()?;
+        seek.parser_state?;
+        if b.engine.split_info().is_none_or(|s| s.undetermined) {
+            return None;
+        }
+        b.acc
+            .index
+            .checkpoints
+            .first()
+            .map(|c| c.offset)
+            .filter(|c| (self.start..=self.end).contains(c))
+    }
+}
+
+/// Feeds the lines in `[from, to)` to the sequential builder.
+fn feed(
+    source: &mut dyn TraceSource,
+    g: &mut IndexBuilder,
+    from: u64,
+    to: u64,
+) -> Result<(), SourceError> {
+    let mut reader = LineReader::with_range(SourceRef(source), from, to, g.next_line, 256 << 10);
+    while let Some(line) = reader.next_line()? {
+        g.line(&line);
+    }
+    Ok(())
+}
+
+/// Joins the ranges (in order, the first starting at 0, each ending where
+/// the next starts) into the index of the whole trace of `total` bytes.
+pub fn stitch(
+    source: &mut dyn TraceSource,
+    parts: Vec<RangeIndex>,
+    total: u64,
+) -> Result<(Index, StitchStats), SourceError> {
+    let mut stats = StitchStats {
+        ranges: parts.len(),
+        ..StitchStats::default()
+    };
+    let mut it = parts.into_iter();
+    let Some(first) = it.next() else {
+        return Err(SourceError("no ranges to stitch".into()));
+    };
+    if first.start != 0 {
+        return Err(SourceError(
+            "the first range does not start the trace".into(),
+        ));
+    }
+    let mut g = first.builder;
+    let mut pos = first.end;
+    for part in it {
+        if part.start != pos {
+            return Err(SourceError(format!(
+                "range at byte {} does not follow the one ending at {}",
+                part.start, pos
+            )));
+        }
+        pos = part.end;
+        let split = part.split_offset();
+        let c = split.unwrap_or(part.end);
+        feed(source, &mut g, part.start, c)?;
+        stats.replayed_bytes += c - part.start;
+        if split.is_some() && join(&mut g, part.builder, c) {
+            stats.joined += 1;
+        } else {
+            feed(source, &mut g, c, part.end)?;
+            stats.replayed_bytes += part.end - c;
+        }
+    }
+    if pos != total {
+        return Err(SourceError(format!(
+            "ranges end at byte {} but the trace has {}",
+            pos, total
+        )));
+    }
+    Ok((g.finish(total), stats))
+}
+
+/// Adopts range builder `w` into the sequential builder `g`, which has been
+/// fed every line before `w`'s split point at byte `c`. Returns false
+/// (leaving `g` untouched) when their states there differ.
+fn join(g: &mut IndexBuilder, mut w: IndexBuilder, c: u64) -> bool {
+    let (Some(seek), Some(info)) = (w.acc.split.as_mut(), w.engine.split_info()) else {
+        return false;
+    };
+    let Some(gc) = g.engine.control_closing() else {
+        return false;
+    };
+    let wc = &info.control;
+    let w_cp = &w.acc.index.checkpoints[0];
+    let (Some(node_off), Some(instr_off), Some(line_off)) = (
+        gc.next_node.checked_sub(wc.next_node),
+        gc.instructions.checked_sub(wc.instructions),
+        g.next_line.checked_sub(w_cp.line),
+    ) else {
+        return false;
+    };
+    let mut mapped = wc.clone();
+    mapped.last_node[0] += node_off;
+    mapped.last_node[1] += line_off;
+    mapped.next_node += node_off;
+    mapped.instructions += instr_off;
+    if mapped != gc || seek.parser_state != Some(g.parser.state()) || w_cp.offset != c {
+        return false;
+    }
+    let boundary_fills = std::mem::take(&mut seek.boundary_fills);
+
+    // The sequential builder closes the node before the split, making the
+    // checkpoint the range starts with.
+    g.acc.parser_time_before = g.parser.current_time();
+    g.acc.parser_state_before = g.parser.state();
+    let line = Line {
+        number: g.next_line,
+        offset: c,
+        text: b"",
+    };
+    g.engine.close_before(&line, &mut g.acc);
+    debug_assert_eq!(g.acc.index.checkpoints.last().map(|c| c.offset), Some(c));
+
+    let map = |s: Site| Site {
+        node: s.node + node_off,
+        line: s.line + line_off,
+        ..s
+    };
+    let (log, max_sp) = w.engine.take_transfers();
+    g.engine.replay_transfers(&log, max_sp, map, &mut g.acc);
+    let gi = &mut g.acc.index;
+    for (addr, value) in boundary_fills {
+        match g.engine.memory().kind(addr) {
+            ByteKind::Known => {}
+            ByteKind::Never => gi.mem.fill(None, addr, value),
+            ByteKind::Unknown(since) => gi.mem.fill(since, addr, value),
+        }
+    }
+
+    let wi = &mut w.acc.index;
+    // Registers the range has not written since it started hold what they
+    // held at the split.
+    let base_regs = g.engine.regs();
+    let mut regs = base_regs.clone();
+    for cp in &wi.checkpoints[1..] {
+        let snapshot = gi.snapshots.len() as u64;
+        regs.bytes.copy_from_slice(&base_regs.bytes[..]);
+        regs.known.copy_from_slice(&base_regs.known[..]);
+        apply_snapshot(&wi.snapshots, cp.snapshot, &mut regs);
+        encode_snapshot(&mut gi.snapshots, &regs);
+        let mut resume = cp.resume;
+        resume.node_index += node_off;
+        resume.instructions += instr_off;
+        gi.checkpoints.push(Checkpoint {
+            line: cp.line + line_off,
+            offset: cp.offset,
+            parser_time: cp.parser_time,
+            resume,
+            snapshot,
+        });
+    }
+    gi.reg_groups.extend_from_slice(&wi.reg_groups);
+    gi.pc_blooms.extend_from_slice(&wi.pc_blooms);
+    gi.mem.append_shifted(&mut wi.mem, node_off);
+    gi.calls.append_shifted(&wi.calls, node_off, line_off);
+    gi.summary.nodes = wi.summary.nodes + node_off;
+    gi.summary.lines = wi.summary.lines + line_off;
+    gi.summary.bytes = wi.summary.bytes;
+    g.acc.groups = w.acc.groups;
+    g.acc.bloom = w.acc.bloom;
+    g.acc.parser_time_before = w.acc.parser_time_before;
+    g.acc.parser_state_before = w.acc.parser_state_before;
+
+    let base = std::mem::replace(&mut g.engine, w.engine);
+    g.engine.rebase(base, node_off, line_off, instr_off);
+    g.parser = w.parser;
+    g.next_line = w.next_line + line_off;
+    true
+}
+
+/// Indexes a trace in memory with `jobs` threads: ranges in parallel, then
+/// the stitch. `progress` gets the bytes indexed so far and the span just
+/// indexed (from any thread; the stitch reads only a few KB per range
+/// again, so a caller may drop the span from memory).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn build_parallel_slice(
+    data: &[u8],
+    opts: IndexOptions,
+    jobs: usize,
+    progress: &(dyn Fn(u64, std::ops::Range<u64>) + Sync),
+) -> (Index, StitchStats) {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    let started = std::time::Instant::now();
+    let len = data.len() as u64;
+    let sample = &data[..data.len().min(crate::source::SAMPLE_BYTES as usize)];
+    let dialect = Parser::for_sample(opts.parse, sample).dialect();
+    let starts = split_offsets(len, jobs);
+    let done = AtomicU64::new(0);
+    let parts: Vec<RangeIndex> = std::thread::scope(|s| {
+        let handles: Vec<_> = starts
+            .iter()
+            .enumerate()
+            .map(|(i, &from)| {
+                let to = starts.get(i + 1).copied().unwrap_or(len);
+                let done = &done;
+                s.spawn(move || {
+                    let mut last = 0;
+                    let s = slice_line_start(data, from as usize) as u64;
+                    RangeIndex::build_from_slice(data, opts, dialect, from, to, |d| {
+                        let total = done.fetch_add(d - last, Ordering::Relaxed) + d - last;
+                        progress(total, s + last..s + d);
+                        last = d;
+                    })
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("an indexing thread panicked"))
+            .collect()
+    });
+    let ranges_seconds = started.elapsed().as_secs_f64();
+    let (index, mut stats) = stitch(&mut crate::source::SliceSource(data), parts, len)
+        .expect("a slice source cannot fail");
+    stats.ranges_seconds = ranges_seconds;
+    stats.stitch_seconds = started.elapsed().as_secs_f64() - ranges_seconds;
+    (index, stats)
+}
