@@ -432,16 +432,12 @@ fn cmd_diff(common: &Common, other: &Path, max: usize) -> Result<(), String> {
     let report = tarmac_lens::diff::diff(a, common.parse_options(), b, parse_b, max)
         .map_err(|e| e.to_string())?;
     let (name_a, name_b) = (display_name(&common.trace), display_name(other));
-    for (name, unparsed) in [(&name_a, &report.unparsed_a), (&name_b, &report.unparsed_b)] {
-        if unparsed.count > 0 && !common.quiet {
-            let (line, reason) = unparsed.first[0];
-            eprintln!(
-                "tarmac-lens: {name}: {} line(s) not understood and not compared (first: line {line}: {reason})",
-                unparsed.count
-            );
-        }
-    }
-    let text = tarmac_lens::diff::render(&report, &name_a, &name_b);
+    warn_unparsed(common, &report.unparsed_a);
+    warn_unparsed_in(common, &name_b, &report.unparsed_b);
+    print(&tarmac_lens::diff::render(&report, &name_a, &name_b))
+}
+
+fn print(text: &str) -> Result<(), String> {
     std::io::stdout()
         .write_all(text.as_bytes())
         .map_err(|e| e.to_string())
@@ -463,16 +459,8 @@ fn cmd_flow(common: &Common, max: Option<usize>) -> Result<(), String> {
             }
         ));
     }
-    if flow.unparsed.count > 0 && !common.quiet {
-        let (line, reason) = flow.unparsed.first[0];
-        eprintln!(
-            "tarmac-lens: {name}: {} line(s) not understood (first: line {line}: {reason})",
-            flow.unparsed.count
-        );
-    }
-    std::io::stdout()
-        .write_all(report::flow::render(&flow, image.as_ref()).as_bytes())
-        .map_err(|e| e.to_string())
+    warn_unparsed(common, &flow.unparsed);
+    print(&report::flow::render(&flow, image.as_ref()))
 }
 
 fn cmd_ep_profile(common: &Common, top: usize) -> Result<(), String> {
@@ -485,16 +473,8 @@ fn cmd_ep_profile(common: &Common, top: usize) -> Result<(), String> {
             "{name}: no EP trace records (is it a TI C64x+ EP trace?)"
         ));
     }
-    if profile.unparsed.count > 0 && !common.quiet {
-        let (line, reason) = profile.unparsed.first[0];
-        eprintln!(
-            "tarmac-lens: {name}: {} line(s) not understood (first: line {line}: {reason})",
-            profile.unparsed.count
-        );
-    }
-    std::io::stdout()
-        .write_all(report::ep_profile::render(&profile, top).as_bytes())
-        .map_err(|e| e.to_string())
+    warn_unparsed(common, &profile.unparsed);
+    print(&report::ep_profile::render(&profile, top))
 }
 
 fn cmd_search(
@@ -636,21 +616,20 @@ fn stats_table(trace: &Path, stats: &Stats, seconds: f64, mb_per_s: f64, verbose
 
 /// Reports' passes treat unparsable lines as text; say so, naming lines.
 pub fn warn_unparsed(common: &Common, u: &report::run::UnparsedLines) {
+    warn_unparsed_in(common, &display_name(&common.trace), u);
+}
+
+/// The same for another file than `common.trace` (the second trace of `diff`).
+fn warn_unparsed_in(common: &Common, name: &str, u: &report::run::UnparsedLines) {
     if u.count == 0 || common.quiet {
         return;
     }
     eprintln!(
-        "tarmac-lens: warning: {}: {} line(s) could not be parsed and were treated as text",
-        common.trace.display(),
+        "tarmac-lens: warning: {name}: {} line(s) could not be parsed and were treated as text",
         u.count
     );
     for (line, reason) in &u.first {
-        eprintln!(
-            "tarmac-lens: {}:{}: {}",
-            common.trace.display(),
-            line,
-            reason
-        );
+        eprintln!("tarmac-lens: {name}:{line}: {reason}");
     }
 }
 
