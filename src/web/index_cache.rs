@@ -55,8 +55,17 @@ async fn call(promise: js_sys::Promise) -> Result<JsValue, JsValue> {
     JsFuture::from(promise).await
 }
 
-/// The cache directory; `None` if it does not exist and `create` is false.
-async fn directory(create: bool) -> Result<Option<FileSystemDirectoryHandle>, String> {
+thread_local! {
+    /// The origin's OPFS root, once asked for: it never changes, and each
+    /// lookup before a drop's first indexing step is a round trip.
+    static ROOT: std::cell::RefCell<Option<FileSystemDirectoryHandle>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+async fn root() -> Result<FileSystemDirectoryHandle, String> {
+    if let Some(root) = ROOT.with(|r| r.borrow().clone()) {
+        return Ok(root);
+    }
     let navigator = Reflect::get(&js_sys::global(), &"navigator".into()).map_err(|e| text(&e))?;
     let storage = Reflect::get(&navigator, &"storage".into()).map_err(|e| text(&e))?;
     if storage.is_undefined() {
@@ -67,6 +76,19 @@ async fn directory(create: bool) -> Result<Option<FileSystemDirectoryHandle>, St
         .await
         .map_err(|e| format!("no origin-private file system: {}", text(&e)))?
         .unchecked_into();
+    ROOT.with(|r| *r.borrow_mut() = Some(root.clone()));
+    Ok(root)
+}
+
+/// Asks for the OPFS root ahead of the first lookup (the worker does at
+/// start, while the person picks a file).
+pub async fn prepare() {
+    let _ = root().await;
+}
+
+/// The cache directory; `None` if it does not exist and `create` is false.
+async fn directory(create: bool) -> Result<Option<FileSystemDirectoryHandle>, String> {
+    let root = root().await?;
     let options = FileSystemGetDirectoryOptions::new();
     options.set_create(create);
     match call(root.get_directory_handle_with_options(DIR, &options)).await {
@@ -219,14 +241,7 @@ pub async fn list() -> Result<Vec<Entry>, String> {
 
 /// Removes every cached index.
 pub async fn clear() -> Result<(), String> {
-    let navigator = Reflect::get(&js_sys::global(), &"navigator".into()).map_err(|e| text(&e))?;
-    let storage: StorageManager = Reflect::get(&navigator, &"storage".into())
-        .map_err(|e| text(&e))?
-        .unchecked_into();
-    let root: FileSystemDirectoryHandle = call(storage.get_directory())
-        .await
-        .map_err(|e| text(&e))?
-        .unchecked_into();
+    let root = root().await?;
     let options = FileSystemRemoveOptions::new();
     options.set_recursive(true);
     match call(root.remove_entry_with_options(DIR, &options)).await {

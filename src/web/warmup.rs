@@ -9,6 +9,7 @@
 use crate::browse::protocol::{Locate, Query, Reply, WriteTarget};
 use crate::browse::Session;
 use crate::parse::ParseOptions;
+use crate::source::TraceSource;
 
 use super::blob_source::BlobSource;
 use super::protocol::{encode, ToPage};
@@ -22,7 +23,9 @@ const SAMPLE: &[u8] = include_bytes!("warmup.tarmac");
 pub fn warm_up() -> Result<(), String> {
     let array = js_sys::Array::of1(&js_sys::Uint8Array::from(SAMPLE));
     let blob = web_sys::Blob::new_with_u8_array_sequence(&array).map_err(|e| format!("{e:?}"))?;
-    let source = BlobSource::new(blob).map_err(|e| e.0)?;
+    // The same type as the worker's sessions: each instance of the generic
+    // session is compiled on its own.
+    let source: Box<dyn TraceSource> = Box::new(BlobSource::new(blob).map_err(|e| e.0)?);
     let mut session = Session::open(source, ParseOptions::default()).map_err(|e| e.0)?;
     while !session.index_step(4096).map_err(|e| e.0)?.complete {}
     let mut answer = |query: Query| {

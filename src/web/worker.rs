@@ -87,6 +87,7 @@ pub fn start_worker() {
         web_sys::console::warn_1(&format!("tarmac-lens worker: warm-up failed: {e}").into());
     }
     super::timing::measure("warm-up", started);
+    wasm_bindgen_futures::spawn_local(index_cache::prepare());
     post(&ToPage::Ready);
 }
 

@@ -488,7 +488,9 @@ impl Component for Browser {
             let link = ctx.link().clone();
             super::app::after_ms(0, move || link.send_message(Msg::Reveal));
         }
-        if self.refocus && self.prompt.is_none() {
+        // Focusing forces a style and layout pass: not in the tasks that
+        // show the first rows, but with the last stage of the first renders.
+        if self.refocus && self.prompt.is_none() && self.reveal == Reveal::All {
             self.refocus = false;
             if let Some(el) = self.root.cast::<HtmlElement>() {
                 let _ = el.focus();

@@ -250,7 +250,11 @@ impl Browser {
             }
         });
         self.refresh_panes_of(ctx, view);
-        replace_hash(&hash::for_line(node.first_line));
+        // The start of a trace opened without a position needs no fragment
+        // (and writing one cost a dozen milliseconds of the first screen).
+        if !(starting && super::current_hash().is_none()) {
+            replace_hash(&hash::for_line(node.first_line));
+        }
         crate::web::embed::position_changed(view, &node);
         for expr in std::mem::take(&mut self.pending_memory) {
             let prompt = super::PromptFor::OpenMemory { view };
