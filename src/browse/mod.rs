@@ -184,7 +184,7 @@ impl<S: TraceSource> Session<S> {
                 let stats = &mut b.stats;
                 b.builder
                     .line_then(&line, |rec| stats.add_record(&line, rec));
-                if line.offset + line.text.len() as u64 + 1 >= stop_at {
+                if line.offset + line.len + 1 >= stop_at {
                     finished = false;
                     break;
                 }
