@@ -4,6 +4,7 @@
 //! every line is counted under exactly one record kind, and the lines that
 //! parse give the same records as in an undamaged trace. The table of cases
 //! and outcomes is in docs/robustness.md.
+#![cfg(not(target_arch = "wasm32"))]
 
 mod common;
 
@@ -553,4 +554,43 @@ fn sparse_file_larger_than_4_gib() {
     if let Err(e) = result {
         std::panic::resume_unwind(e);
     }
+}
+
+#[test]
+fn indexing_stops_at_the_memory_budget_and_the_part_indexed_stays_browsable() {
+    let data = common::read(&common::data(
+        "tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac",
+    ));
+    let mut session = Session::open(SliceSource(&data), ParseOptions::default()).unwrap();
+    session.set_index_budget(64 << 10);
+    let mut p = session.index_step(64 << 10).unwrap();
+    while !p.complete && p.stopped.is_none() {
+        p = session.index_step(64 << 10).unwrap();
+    }
+    let reason = p.stopped.clone().expect("stopped");
+    assert!(reason.contains("memory budget"), "{reason}");
+    assert!(p.done_bytes < data.len() as u64 / 2, "{p:?}");
+    assert!(p.nodes > 512, "{p:?}");
+    // Stopped for good, and says so every time.
+    assert_eq!(session.index_step(1 << 20).unwrap(), p);
+    assert!(!session.is_complete());
+    let Reply::Node(Some(last)) = session.answer(Query::Locate(Locate::End)) else {
+        panic!("end")
+    };
+    assert!(last.node > 0 && last.node < p.nodes, "{last:?}");
+    let Reply::Rows(rows) = session.answer(Query::Rows {
+        view: 0,
+        first: 0,
+        count: 50,
+    }) else {
+        panic!("rows")
+    };
+    assert_eq!(rows.rows.len(), 50);
+    assert!(matches!(
+        session.answer(Query::Registers {
+            node: last.node,
+            compare: None
+        }),
+        Reply::Registers(_)
+    ));
 }

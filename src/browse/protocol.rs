@@ -272,4 +272,8 @@ pub struct Progress {
     pub lines: u64,
     pub nodes: u64,
     pub complete: bool,
+    /// Indexing stopped before the end, and why (the index reached its
+    /// memory budget); the part indexed can still be browsed.
+    #[serde(default)]
+    pub stopped: Option<String>,
 }
