@@ -13,6 +13,7 @@ pub mod hash;
 pub mod keys;
 pub mod panic_hook;
 pub mod protocol;
+pub mod url_options;
 pub mod view_state;
 pub mod worker;
 

@@ -16,7 +16,7 @@ use crate::parse::ParseOptions;
 use crate::stats::compute;
 
 use super::blob_source::BlobSource;
-use super::protocol::{decode, encode, OpenOptions, ToPage, ToWorker};
+use super::protocol::{decode, encode, CrashTest, OpenOptions, ToPage, ToWorker};
 
 fn scope() -> DedicatedWorkerGlobalScope {
     js_sys::global().unchecked_into()
@@ -44,6 +44,7 @@ const TASK_MS: f64 = 8.0;
 struct Open {
     session: Session<BlobSource>,
     big_endian: bool,
+    crash: Option<CrashTest>,
 }
 
 thread_local! {
@@ -63,10 +64,17 @@ pub fn start_worker() {
             Ok(ToWorker::Open { file, options }) => open(file, options),
             Ok(ToWorker::LoadElf { file, load_offset }) => load_elf(file, load_offset),
             Ok(ToWorker::Ask { id, query }) => {
-                let reply = OPEN.with(|o| match o.borrow_mut().as_mut() {
-                    Some(open) => open.session.answer(query),
-                    None => crate::browse::protocol::Reply::Error("no trace is open".into()),
-                });
+                // Still borrowed: an earlier call trapped (a failed
+                // allocation) inside it, and the page has been told.
+                let Some(reply) = OPEN.with(|o| {
+                    let mut open = o.try_borrow_mut().ok()?;
+                    Some(match open.as_mut() {
+                        Some(open) => open.session.answer(query),
+                        None => crate::browse::protocol::Reply::Error("no trace is open".into()),
+                    })
+                }) else {
+                    return;
+                };
                 post(&ToPage::Answer {
                     id,
                     reply: Box::new(reply),
@@ -130,11 +138,15 @@ fn open(file: web_sys::File, options: OpenOptions) {
         dialect: None,
     };
     match Session::open(source, parse) {
-        Ok(session) => {
+        Ok(mut session) => {
+            if let Some(budget) = options.index_budget {
+                session.set_index_budget(usize::try_from(budget).unwrap_or(usize::MAX));
+            }
             OPEN.with(|o| {
                 *o.borrow_mut() = Some(Open {
                     session,
                     big_endian: options.big_endian,
+                    crash: options.crash,
                 })
             });
             let generation = GENERATION.with(|g| {
@@ -188,7 +200,14 @@ fn step(generation: u32) {
             // The first slice alone, so the first screenful can be asked for
             // at once; then slices until the task's time is up.
             let mut p = open.session.index_step(STEP_BYTES)?;
-            while p.done_bytes > STEP_BYTES && !p.complete && now() - started < TASK_MS {
+            if let Some(crash) = open.crash {
+                crash_on_purpose(crash);
+            }
+            while p.done_bytes > STEP_BYTES
+                && !p.complete
+                && p.stopped.is_none()
+                && now() - started < TASK_MS
+            {
                 p = open.session.index_step(STEP_BYTES)?;
             }
             Ok::<_, crate::source::SourceError>((p, open.session.stats().cloned()))
@@ -202,6 +221,11 @@ fn step(generation: u32) {
             if due || progress.complete {
                 LAST_PROGRESS.with(|l| l.set(t));
                 post(&ToPage::Indexing(progress.clone()));
+            }
+            if progress.stopped.is_some() {
+                // Over the memory budget: what is indexed stays browsable.
+                post(&ToPage::Indexing(progress));
+                return;
             }
             if progress.complete {
                 if let Some(stats) = stats {
@@ -248,5 +272,22 @@ fn load_elf(file: web_sys::File, load_offset: i64) {
         Err(e) => post(&ToPage::Failed {
             message: format!("{name}: {e}"),
         }),
+    }
+}
+
+/// Fails the way a bug or an exhausted tab would (the `?crash=` test hooks).
+fn crash_on_purpose(crash: CrashTest) {
+    match crash {
+        CrashTest::Panic => panic!("crash test: a panic in the worker (?crash=worker)"),
+        CrashTest::OutOfMemory => {
+            // Untouched 256 MiB blocks until wasm32's 4 GiB runs out; the
+            // failed allocation aborts the worker as a real one would.
+            let mut held: Vec<Vec<u8>> = Vec::new();
+            loop {
+                held.push(Vec::with_capacity(256 << 20));
+                // Kept observable, so the allocations cannot be elided.
+                std::hint::black_box(&mut held);
+            }
+        }
     }
 }

@@ -13,7 +13,8 @@ use super::{
 };
 use crate::browse::protocol::Progress;
 use crate::stats::Stats;
-use crate::web::client::{ClientEvent, OpenOptions, TraceClient};
+use crate::web::client::{ClientEvent, TraceClient};
+use crate::web::url_options;
 
 /// The file being looked at.
 #[derive(Clone, Debug, PartialEq)]
@@ -25,8 +26,13 @@ pub struct FileInfo {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Phase {
     Idle,
-    Indexing { done: u64, total: u64 },
+    Indexing {
+        done: u64,
+        total: u64,
+    },
     Ready(Rc<Stats>),
+    /// Indexing stopped before the end (memory budget); still browsable.
+    Stopped(String),
     Error(String),
 }
 
@@ -37,6 +43,7 @@ impl Phase {
             Phase::Idle => "idle",
             Phase::Indexing { .. } => "indexing",
             Phase::Ready(_) => "ready",
+            Phase::Stopped(_) => "stopped",
             Phase::Error(_) => "error",
         }
     }
@@ -127,7 +134,9 @@ impl Reducible for PageState {
                 next.now_ms = now_ms;
                 match event {
                     ClientEvent::Progress(p) => {
-                        if matches!(self.phase, Phase::Indexing { .. }) {
+                        if let (Phase::Indexing { .. }, Some(reason)) = (&self.phase, &p.stopped) {
+                            next.phase = Phase::Stopped(reason.clone());
+                        } else if matches!(self.phase, Phase::Indexing { .. }) {
                             next.phase = Phase::Indexing {
                                 done: p.done_bytes,
                                 total: p.total_bytes,
@@ -216,7 +225,10 @@ pub fn app() -> Html {
                 now_ms: now_ms(),
             });
             let dispatcher = state.dispatcher();
-            let opened = TraceClient::open(file, OpenOptions::default(), move |event| {
+            if url_options::crash_page() {
+                panic!("crash test: a panic in the page (?crash=page)");
+            }
+            let opened = TraceClient::open(file, url_options::open_options(), move |event| {
                 dispatcher.dispatch(Action::Event {
                     job: job_id,
                     event,
@@ -269,7 +281,7 @@ pub fn app() -> Html {
     let busy = matches!(state.phase, Phase::Indexing { .. });
     let lines = match (&state.phase, &state.progress) {
         (Phase::Ready(stats), _) => Some(stats.lines),
-        (Phase::Indexing { .. }, Some(p)) => Some(p.lines),
+        (Phase::Indexing { .. } | Phase::Stopped(_), Some(p)) => Some(p.lines),
         _ => None,
     };
     let tab = |t: Tab, label: &'static str| {
@@ -355,6 +367,12 @@ fn view_status(state: &PageState) -> Html {
             </>
         },
         Phase::Ready(stats) => summary(Some(stats.lines), Some(stats.dialect.clone())),
+        Phase::Stopped(reason) => html! {
+            <>
+                { summary(state.progress.as_ref().map(|p| p.lines), None) }
+                <p class="stopped" role="alert" data-testid="stopped">{ reason.clone() }</p>
+            </>
+        },
         Phase::Error(message) => html! {
             <>
                 { summary(None, None) }
