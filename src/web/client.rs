@@ -26,6 +26,8 @@ pub enum ClientEvent {
     ElfLoaded {
         symbols: usize,
     },
+    /// The ELF image was refused (the trace stays open).
+    ElfFailed(String),
     Failed(String),
 }
 
@@ -181,6 +183,7 @@ impl TraceClient {
                         }
                     }
                     ToPage::ElfLoaded { symbols } => on_event(ClientEvent::ElfLoaded { symbols }),
+                    ToPage::ElfFailed { message } => on_event(ClientEvent::ElfFailed(message)),
                     ToPage::Progress { .. } => {}
                     ToPage::Failed { message } => on_event(ClientEvent::Failed(message)),
                     ToPage::Panicked { message } => {

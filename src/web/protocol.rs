@@ -82,6 +82,10 @@ pub enum ToPage {
     ElfLoaded {
         symbols: usize,
     },
+    /// The ELF image could not be read; the trace stays open.
+    ElfFailed {
+        message: String,
+    },
     /// Reading the file failed (the browser's reason).
     Failed {
         message: String,

@@ -254,7 +254,7 @@ fn load_elf(file: web_sys::File, load_offset: i64) {
     }) {
         Ok(b) => b,
         Err(e) => {
-            post(&ToPage::Failed {
+            post(&ToPage::ElfFailed {
                 message: format!("{name}: {}", e.0),
             });
             return;
@@ -269,7 +269,7 @@ fn load_elf(file: web_sys::File, load_offset: i64) {
     });
     match result {
         Ok(symbols) => post(&ToPage::ElfLoaded { symbols }),
-        Err(e) => post(&ToPage::Failed {
+        Err(e) => post(&ToPage::ElfFailed {
             message: format!("{name}: {e}"),
         }),
     }

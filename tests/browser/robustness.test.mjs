@@ -5,6 +5,7 @@
 // browsable up to where indexing stopped.
 
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 
@@ -90,5 +91,27 @@ test('indexing stops at the memory budget and what is indexed stays browsable', 
   const line = await page.evaluate(() => Number(document.querySelector('.trace-row.current').dataset.line));
   assert.ok(line <= stoppedAt, `End went to line ${line}, past ${stoppedAt}`);
   assert.equal(await page.$('[data-testid=panic]'), null);
+  assert.deepEqual(errors, []);
+});
+
+test('a bad ELF image is refused with its reason and the trace stays open', async (t) => {
+  const { page, errors } = await openPage(t, '');
+  await page.setInputFiles('[data-testid=file-input]', TRACE);
+  await page.waitForSelector('[data-testid=status][data-state=ready]', { timeout: 60_000 });
+  const elf = fs.readFileSync(TRACE.replace(/\.tarmac$/, '.elf'));
+  for (const [name, buffer, reason] of [
+    ['cut.elf', elf.subarray(0, 100), /^cut\.elf: malformed ELF section headers \(truncated file\?\)/],
+    ['notes.txt', Buffer.from('not an image\n'), /^notes\.txt: not an ELF file \(no ELF magic number at its start\)$/],
+  ]) {
+    await page.setInputFiles('[data-testid=elf-input]', { name, mimeType: 'application/octet-stream', buffer });
+    await page.waitForSelector('[data-testid=elf-error]');
+    assert.match(await page.textContent('[data-testid=elf-error]'), reason);
+    assert.equal(await page.getAttribute('[data-testid=status]', 'data-state'), 'ready');
+    assert.ok(await page.isVisible('[data-testid=trace-pane] .trace-row.current'));
+  }
+  // A good image afterwards loads and clears the message.
+  await page.setInputFiles('[data-testid=elf-input]', TRACE.replace(/\.tarmac$/, '.elf'));
+  await page.waitForSelector('[data-testid=elf-symbols]');
+  assert.equal(await page.$('[data-testid=elf-error]'), null);
   assert.deepEqual(errors, []);
 });

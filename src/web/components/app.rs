@@ -64,6 +64,8 @@ pub struct PageState {
     pub session: Option<Session>,
     pub progress: Option<Progress>,
     pub elf_symbols: Option<usize>,
+    /// Why the last ELF image was refused.
+    pub elf_error: Option<String>,
     pub tab: Tab,
     /// `performance.now()` when the job started, for the MB/s figure.
     pub started_ms: f64,
@@ -79,6 +81,7 @@ impl Default for PageState {
             session: None,
             progress: None,
             elf_symbols: None,
+            elf_error: None,
             tab: Tab::Browse,
             started_ms: 0.0,
             now_ms: 0.0,
@@ -118,6 +121,7 @@ impl Reducible for PageState {
                 next.session = None;
                 next.progress = None;
                 next.elf_symbols = None;
+                next.elf_error = None;
                 next.started_ms = now_ms;
                 next.now_ms = now_ms;
             }
@@ -150,7 +154,11 @@ impl Reducible for PageState {
                             p.complete = true;
                         }
                     }
-                    ClientEvent::ElfLoaded { symbols } => next.elf_symbols = Some(symbols),
+                    ClientEvent::ElfLoaded { symbols } => {
+                        next.elf_symbols = Some(symbols);
+                        next.elf_error = None;
+                    }
+                    ClientEvent::ElfFailed(message) => next.elf_error = Some(message),
                     ClientEvent::Failed(message) => next.phase = Phase::Error(message),
                 }
             }
@@ -309,7 +317,7 @@ pub fn app() -> Html {
             </header>
             <DropZone on_file={on_file} busy={busy || open} compact={state.file.is_some()} />
             if open {
-                <ElfLoader on_elf={on_elf} symbols={state.elf_symbols} />
+                <ElfLoader on_elf={on_elf} symbols={state.elf_symbols} failed={state.elf_error.clone()} />
             }
             <section
                 class="status"
