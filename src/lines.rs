@@ -4,13 +4,19 @@
 //! numbers start at 1; a line's offset is the source offset of its first byte;
 //! the text handed out excludes the `\n` (a `\r` before it is left for the
 //! parser to drop); a final line without `\n` is still a line. Memory use is
-//! one slice buffer, however large the source.
+//! one slice buffer, however large the source, and however long a line: a
+//! line longer than [`MAX_LINE`] hands out only its first [`MAX_LINE`] bytes
+//! (no trace line is that long; a file with no newlines at all, such as a
+//! core dump dropped by mistake, must not need its size in memory).
 
 use crate::source::{SourceError, TraceSource};
 
 /// Default slice size: large enough that per-read overhead vanishes, small
 /// enough to stay cache- and browser-friendly.
 pub const DEFAULT_CHUNK: usize = 1 << 20;
+
+/// Most bytes of one line handed out as its text.
+pub const MAX_LINE: usize = 1 << 20;
 
 /// A line of the trace.
 #[derive(Clone, Copy, Debug)]
@@ -19,8 +25,11 @@ pub struct Line<'a> {
     pub number: u64,
     /// Byte offset of the first byte of the line in the source.
     pub offset: u64,
-    /// Line text without the terminating `\n`.
+    /// Line text without the terminating `\n`, cut at [`MAX_LINE`] bytes.
     pub text: &'a [u8],
+    /// Length of the whole line without the `\n` (more than `text` only
+    /// for a line longer than [`MAX_LINE`]).
+    pub len: u64,
 }
 
 /// The reading state of a line stream without its source, so that the
@@ -43,6 +52,10 @@ pub struct LineBuffer {
     /// (the page shows them while the rest is read) yet long runs still get
     /// large reads (each browser read has a fixed cost of milliseconds).
     ramp: usize,
+    /// While skipping the tail of an over-long line: where it started.
+    long: Option<u64>,
+    /// The first [`MAX_LINE`] bytes of that line.
+    long_text: Vec<u8>,
 }
 
 /// Size of the first read of a [`LineBuffer`].
@@ -62,6 +75,8 @@ impl LineBuffer {
             next_number: first_line,
             eof: false,
             ramp: FIRST_READ,
+            long: None,
+            long_text: Vec::new(),
         }
     }
 
@@ -87,23 +102,52 @@ impl LineBuffer {
                 self.start = e + 1;
                 let number = self.next_number;
                 self.next_number += 1;
+                if let Some(offset) = self.long.take() {
+                    return Ok(Some(Line {
+                        number,
+                        offset,
+                        text: &self.long_text,
+                        len: self.buf_offset + e as u64 - offset,
+                    }));
+                }
                 return Ok(Some(Line {
                     number,
                     offset: self.buf_offset + s as u64,
                     text: &self.buf[s..e],
+                    len: nl as u64,
                 }));
             }
+            if self.long.is_some() {
+                // The rest of an over-long line: counted, not kept.
+                self.start = self.filled;
+            } else if self.filled - self.start >= MAX_LINE {
+                self.long = Some(self.buf_offset + self.start as u64);
+                self.long_text.clear();
+                self.long_text
+                    .extend_from_slice(&self.buf[self.start..self.start + MAX_LINE]);
+                self.start = self.filled;
+            }
             if self.eof {
+                let number = self.next_number;
+                if let Some(offset) = self.long.take() {
+                    self.next_number += 1;
+                    return Ok(Some(Line {
+                        number,
+                        offset,
+                        text: &self.long_text,
+                        len: self.buf_offset + self.filled as u64 - offset,
+                    }));
+                }
                 if self.start < self.filled {
                     let s = self.start;
                     let e = self.filled;
                     self.start = e;
-                    let number = self.next_number;
                     self.next_number += 1;
                     return Ok(Some(Line {
                         number,
                         offset: self.buf_offset + s as u64,
                         text: &self.buf[s..e],
+                        len: (e - s) as u64,
                     }));
                 }
                 return Ok(None);
@@ -220,7 +264,8 @@ impl<'a> Iterator for SliceLines<'a> {
         let line = Line {
             number: self.next_number,
             offset: self.pos as u64,
-            text: &rest[..len],
+            text: &rest[..len.min(MAX_LINE)],
+            len: len as u64,
         };
         self.pos += (len + 1).min(rest.len());
         self.next_number += 1;
@@ -285,5 +330,56 @@ mod tests {
         assert_eq!(v.len(), 50_000);
         let total: usize = v.iter().map(|l| l.2.len() + 1).sum();
         assert_eq!(total, data.len());
+    }
+
+    #[test]
+    fn over_long_lines_keep_their_start_and_length() {
+        // A tiny source-side buffer (4 KiB), lines around the cap, with and
+        // without a final newline; the reader must hold no more than about
+        // two caps whatever the line length.
+        for (long, tail) in [
+            (MAX_LINE - 1, &b"\nnext\n"[..]),
+            (MAX_LINE, b"\nnext\n"),
+            (MAX_LINE + 1, b"\nnext"),
+            (3 * MAX_LINE + 17, b"\nnext\n"),
+            (3 * MAX_LINE + 17, b""),
+        ] {
+            let mut data = vec![b'a'; long];
+            data[0] = b'#';
+            data.extend_from_slice(tail);
+            let mut r = LineReader::with_range(SliceSource(&data), 0, data.len() as u64, 1, 4096);
+            let mut got = Vec::new();
+            while let Some(l) = r.next_line().unwrap() {
+                got.push((
+                    l.number,
+                    l.offset,
+                    l.len,
+                    l.text.len(),
+                    l.text.first().copied(),
+                ));
+            }
+            assert!(
+                r.buf.buf.len() <= 2 * MAX_LINE,
+                "buffer grew to {}",
+                r.buf.buf.len()
+            );
+            let mut want = vec![(1, 0, long as u64, long.min(MAX_LINE), Some(b'#'))];
+            if !tail.is_empty() {
+                want.push((2, long as u64 + 1, 4, 4, Some(b'n')));
+            }
+            assert_eq!(got, want, "line of {long}");
+            let sliced: Vec<_> = SliceLines::new(&data)
+                .map(|l| {
+                    (
+                        l.number,
+                        l.offset,
+                        l.len,
+                        l.text.len(),
+                        l.text.first().copied(),
+                    )
+                })
+                .collect();
+            assert_eq!(sliced, want, "slice lines, line of {long}");
+        }
     }
 }

@@ -63,7 +63,7 @@ impl StatsAccumulator {
 
     pub fn add_record(&mut self, line: &Line<'_>, record: &Record<'_>) {
         self.stats.lines += 1;
-        self.stats.bytes = line.offset + line.text.len() as u64;
+        self.stats.bytes = line.offset + line.len;
         self.counts[record.kind.index()] += 1;
         if let RecordKind::Unparsed(u) = &record.kind {
             self.stats.unparsed += 1;

@@ -94,3 +94,19 @@ fn read_at_handles_offsets_and_the_end() {
     let empty = BlobSource::new(blob(&[])).unwrap();
     assert!(empty.is_empty());
 }
+
+/// Damaged input (tests/bad_input.rs has the native cases) read through a
+/// Blob: a line over the 1 MiB line cap, CRLF, NULs, non-UTF-8 bytes and a
+/// cut last line give what they give in memory.
+#[wasm_bindgen_test]
+fn damaged_input_through_a_blob_equals_in_memory() {
+    let mut bytes = QUICKSORT[..20_000].to_vec();
+    bytes.extend(std::iter::repeat_n(b'#', 3 << 20));
+    bytes.extend_from_slice(b"\r\n\0\0\0 clk IT\xff\xfe\n");
+    bytes.extend_from_slice(&QUICKSORT[20_000..40_000]);
+    bytes.extend_from_slice(b"\r\n12 clk R X0 00000");
+    let expected = in_memory(&bytes);
+    assert!(expected.unparsed >= 2, "{:?}", expected.unparsed_details);
+    assert_eq!(through_blob(&bytes, 4096), expected);
+    assert_eq!(through_blob(&bytes, 1 << 20), expected);
+}

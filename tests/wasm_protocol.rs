@@ -87,6 +87,18 @@ fn messages_to_the_page_cross_intact_including_counts_beyond_f64_precision() {
                 ],
             })),
         },
+        ToPage::ElfFailed {
+            message: "cut.elf: malformed ELF section headers".into(),
+        },
+        ToPage::Indexing(tarmac_lens::browse::protocol::Progress {
+            done_bytes: 5 << 30,
+            total_bytes: 6 << 30,
+            lines: 1 << 33,
+            nodes: 7,
+            complete: false,
+            index_bytes: 1 << 40,
+            stopped: Some("indexing stopped at line 8589934592: budget".into()),
+        }),
     ] {
         let sent = structured_clone(&encode(&msg).unwrap());
         assert_eq!(decode::<ToPage>(sent).unwrap(), msg);

@@ -48,7 +48,16 @@ pub struct Session<S: TraceSource> {
     stats: Option<Stats>,
     folds: HashMap<u32, Folds>,
     image: Option<SymbolTable>,
+    /// Most bytes the index may hold (see [`Session::set_index_budget`]).
+    index_budget: usize,
+    /// Why indexing stopped before the end, if it did.
+    stopped: Option<String>,
 }
+
+/// Default index budget: far below what a browser tab can hold (wasm32
+/// memory ends at 4 GiB, and tabs are often stopped sooner), and about a
+/// 30 GB trace at the index's usual 0.03 bytes per trace byte.
+pub const DEFAULT_INDEX_BUDGET: usize = 1 << 30;
 
 fn view(n: &NodeInfo) -> NodeView {
     NodeView {
@@ -173,6 +182,8 @@ impl<S: TraceSource> Session<S> {
             stats: None,
             folds: HashMap::new(),
             image: None,
+            index_budget: DEFAULT_INDEX_BUDGET,
+            stopped: None,
         })
     }
 
@@ -201,6 +212,8 @@ impl<S: TraceSource> Session<S> {
             stats: Some(stats),
             folds: HashMap::new(),
             image: None,
+            index_budget: DEFAULT_INDEX_BUDGET,
+            stopped: None,
         })
     }
 
@@ -214,8 +227,18 @@ impl<S: TraceSource> Session<S> {
         ))
     }
 
+    /// Caps the memory the index may hold: when it passes `bytes`, indexing
+    /// stops there, the part indexed stays browsable and the progress says
+    /// why (a tab that ran out of memory would lose everything).
+    pub fn set_index_budget(&mut self, bytes: usize) {
+        self.index_budget = bytes;
+    }
+
     /// Indexes about `budget` more bytes (whole lines). Returns the progress.
     pub fn index_step(&mut self, budget: u64) -> Result<Progress, SourceError> {
+        if self.stopped.is_some() {
+            return Ok(self.progress());
+        }
         if let Some(mut b) = self.building.take() {
             let stop_at = b.lines.position().saturating_add(budget.max(1));
             let mut finished = true;
@@ -223,7 +246,7 @@ impl<S: TraceSource> Session<S> {
                 let stats = &mut b.stats;
                 b.builder
                     .line_then(&line, |rec| stats.add_record(&line, rec));
-                if line.offset + line.text.len() as u64 + 1 >= stop_at {
+                if line.offset + line.len + 1 >= stop_at {
                     finished = false;
                     break;
                 }
@@ -232,6 +255,16 @@ impl<S: TraceSource> Session<S> {
                 self.stats = Some(b.stats.snapshot(self.total));
                 self.index = Some(b.builder.finish(self.total));
             } else {
+                let held = b.builder.index().resident_bytes();
+                if held > self.index_budget {
+                    self.stopped = Some(format!(
+                        "indexing stopped at line {}: the index reached its memory budget \
+                         ({:.1} MB, budget {:.1} MB); the part indexed can be browsed",
+                        b.lines.next_number().saturating_sub(1),
+                        held as f64 / 1e6,
+                        self.index_budget as f64 / 1e6,
+                    ));
+                }
                 self.building = Some(b);
             }
         }
@@ -249,6 +282,7 @@ impl<S: TraceSource> Session<S> {
                     nodes: s.nodes,
                     complete: false,
                     index_bytes: b.builder.index().resident_bytes() as u64,
+                    stopped: self.stopped.clone(),
                 }
             }
             (None, Some(i)) => {
@@ -260,6 +294,7 @@ impl<S: TraceSource> Session<S> {
                     nodes: s.nodes,
                     complete: true,
                     index_bytes: i.resident_bytes() as u64,
+                    stopped: None,
                 }
             }
             (None, None) => Progress {
@@ -269,6 +304,7 @@ impl<S: TraceSource> Session<S> {
                 nodes: 0,
                 complete: false,
                 index_bytes: 0,
+                stopped: None,
             },
         }
     }

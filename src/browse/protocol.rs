@@ -275,4 +275,8 @@ pub struct Progress {
     /// Memory the index holds so far ([`crate::index::Index::resident_bytes`]).
     #[serde(default)]
     pub index_bytes: u64,
+    /// Indexing stopped before the end, and why (the index reached its
+    /// memory budget); the part indexed can still be browsed.
+    #[serde(default)]
+    pub stopped: Option<String>,
 }

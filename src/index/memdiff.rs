@@ -20,6 +20,13 @@ pub const BLOCK: u64 = 1 << BLOCK_BITS;
 /// Intervals per segment: one u64 bitmap per block.
 pub const SEGMENT: usize = 64;
 
+/// The entries of a segment table (sorted by block) for blocks `first..=last`.
+fn table_range(table: &[(u64, u64)], first: u64, last: u64) -> &[(u64, u64)] {
+    let lo = table.partition_point(|(b, _)| *b < first);
+    let hi = table.partition_point(|(b, _)| *b <= last);
+    &table[lo..hi.max(lo)]
+}
+
 #[derive(Clone, Copy, Default)]
 struct BlockDiff {
     written: u16,
@@ -251,14 +258,19 @@ impl MemHistory {
         out
     }
 
-    /// Whether closed interval `k` wrote anything in `block`.
-    pub fn interval_touches(&self, k: usize, block: u64) -> bool {
+    /// Whether closed interval `k` wrote anything in blocks `first..=last`.
+    /// Costs what the interval or its segment holds, not the range's width
+    /// (a query may name all of memory).
+    pub fn interval_touches(&self, k: usize, first: u64, last: u64) -> bool {
         let seg = k / SEGMENT;
         match self.segments.get(seg) {
-            Some(table) => table
-                .binary_search_by_key(&block, |(b, _)| *b)
-                .is_ok_and(|i| table[i].1 & (1 << (k % SEGMENT)) != 0),
-            None => self.entry(k, block).is_some(),
+            Some(table) => table_range(table, first, last)
+                .iter()
+                .any(|(_, bits)| bits & (1 << (k % SEGMENT)) != 0),
+            None => self
+                .entries(k)
+                .iter()
+                .any(|e| (first..=last).contains(&e.block)),
         }
     }
 
@@ -268,8 +280,10 @@ impl MemHistory {
         self.entries(k).into_iter().find(|e| e.block == block)
     }
 
-    /// Closed intervals before `before` that touched `block`, newest first.
-    pub fn intervals_touching(&self, block: u64, before: usize) -> Vec<usize> {
+    /// Closed intervals before `before` that touched any of blocks
+    /// `first..=last`, newest first (in time bounded by the history, not by
+    /// the range).
+    pub fn intervals_touching(&self, first: u64, last: u64, before: usize) -> Vec<usize> {
         let before = before.min(self.intervals());
         let mut out = Vec::new();
         // The incomplete tail segment has no table: scan its diffs.
@@ -277,7 +291,7 @@ impl MemHistory {
         let mut k = before;
         while k > complete {
             k -= 1;
-            if self.entry(k, block).is_some() {
+            if self.interval_touches(k, first, last) {
                 out.push(k);
             }
         }
@@ -285,18 +299,17 @@ impl MemHistory {
         let mut seg = k.div_ceil(SEGMENT);
         while seg > 0 {
             seg -= 1;
-            let table = &self.segments[seg];
-            if let Ok(i) = table.binary_search_by_key(&block, |(b, _)| *b) {
-                let mut bits = table[i].1;
-                let limit = k.saturating_sub(seg * SEGMENT);
-                if limit < 64 {
-                    bits &= (1u64 << limit) - 1;
-                }
-                while bits != 0 {
-                    let j = 63 - bits.leading_zeros() as usize;
-                    out.push(seg * SEGMENT + j);
-                    bits &= !(1u64 << j);
-                }
+            let mut bits = table_range(&self.segments[seg], first, last)
+                .iter()
+                .fold(0, |acc, (_, b)| acc | b);
+            let limit = k.saturating_sub(seg * SEGMENT);
+            if limit < 64 {
+                bits &= (1u64 << limit) - 1;
+            }
+            while bits != 0 {
+                let j = 63 - bits.leading_zeros() as usize;
+                out.push(seg * SEGMENT + j);
+                bits &= !(1u64 << j);
             }
         }
         out
@@ -308,7 +321,7 @@ impl MemHistory {
     pub fn block_state(&self, block: u64, before: usize) -> [ByteState; 16] {
         let mut out = [None; 16];
         let mut resolved = 0u16;
-        for k in self.intervals_touching(block, before) {
+        for k in self.intervals_touching(block, block, before) {
             if let Some(e) = self.entry(k, block) {
                 for (i, slot) in out.iter_mut().enumerate() {
                     let b = 1u16 << i;
@@ -431,7 +444,7 @@ mod tests {
         let s = h.block_state(0x10, 1);
         assert_eq!(s[1], Some(Ok(2)));
         assert_eq!(s[2], None);
-        assert_eq!(h.intervals_touching(0x10, 73), vec![72, 1, 0]);
+        assert_eq!(h.intervals_touching(0x10, 0x10, 73), vec![72, 1, 0]);
         h.fill(Some(77), 0x102, 0xaa);
         h.fill(Some(77), 0x102, 0xbb);
         assert_eq!(h.fill_value(Some(77), 0x102), Some(0xaa));

@@ -404,7 +404,7 @@ impl IndexBuilder {
         self.next_line = line.number + 1;
         let s = &mut self.acc.index.summary;
         s.lines = line.number;
-        s.bytes = line.offset + line.text.len() as u64 + 1;
+        s.bytes = line.offset + line.len + 1;
     }
 
     pub fn dialect(&self) -> Dialect {
@@ -905,8 +905,10 @@ impl Index {
                 }
                 for (j, &v) in bytes.iter().enumerate() {
                     let a = addr.wrapping_add(j as u64);
-                    if a.wrapping_sub(self.addr) < self.len {
-                        self.state[(a - self.addr) as usize] = Some(Ok(v));
+                    // Wrapping: a window may run past the top of memory to 0.
+                    let i = a.wrapping_sub(self.addr);
+                    if i < self.len {
+                        self.state[i as usize] = Some(Ok(v));
                     }
                 }
             }
@@ -916,8 +918,9 @@ impl Index {
                 }
                 for i in 0..len {
                     let a = addr.wrapping_add(i);
-                    if a.wrapping_sub(self.addr) < self.len {
-                        self.state[(a - self.addr) as usize] = Some(Err(node));
+                    let i = a.wrapping_sub(self.addr);
+                    if i < self.len {
+                        self.state[i as usize] = Some(Err(node));
                     }
                 }
             }
@@ -1036,15 +1039,9 @@ impl Index {
             return Ok(Some(n));
         }
         // Candidate intervals from the memory history, newest first.
-        let mut cands: Vec<usize> = Vec::new();
         let first_block = addr >> memdiff::BLOCK_BITS;
         let last_block = addr.saturating_add(len.max(1) - 1) >> memdiff::BLOCK_BITS;
-        for b in first_block..=last_block {
-            cands.extend(self.mem.intervals_touching(b, k));
-        }
-        cands.sort_unstable_by(|a, b| b.cmp(a));
-        cands.dedup();
-        for kk in cands {
+        for kk in self.mem.intervals_touching(first_block, last_block, k) {
             if let Some(n) =
                 self.find_write(source, kk, WriteScope::LastUpTo(u64::MAX), None, Some(&hit))?
             {
@@ -1070,7 +1067,7 @@ impl Index {
             // Closed intervals that never touched the blocks can be skipped.
             if k > start
                 && k < self.mem.intervals()
-                && !(first_block..=last_block).any(|b| self.mem.interval_touches(k, b))
+                && !self.mem.interval_touches(k, first_block, last_block)
             {
                 continue;
             }

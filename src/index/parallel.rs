@@ -437,6 +437,7 @@ fn join(g: &mut IndexBuilder, mut w: IndexBuilder, c: u64) -> bool {
         number: g.next_line,
         offset: c,
         text: b"",
+        len: 0,
     };
     g.engine.close_before(&line, &mut g.acc);
     debug_assert_eq!(g.acc.index.checkpoints.last().map(|c| c.offset), Some(c));

@@ -119,7 +119,7 @@ pub fn find_cut<S: TraceSource>(
         error: None,
     };
     while let Some(line) = reader.next_line()? {
-        let end = line.offset + line.text.len() as u64;
+        let end = line.offset + line.len;
         let has_newline = end < total;
         let rec = parser.parse_line(line.text);
         match &rec.kind {

@@ -44,6 +44,8 @@ pub enum ClientEvent {
     },
     /// The finished index is saved in the index cache.
     IndexCached,
+    /// The ELF image was refused (the trace stays open).
+    ElfFailed(String),
     Failed(String),
 }
 
@@ -66,6 +68,8 @@ type Handler<E> = RefCell<Option<Closure<dyn FnMut(E)>>>;
 struct Inner {
     worker: Worker,
     ready: Cell<bool>,
+    /// The worker reported a panic; its dying error event adds nothing.
+    crashed: Cell<bool>,
     /// Messages waiting for the worker to say it listens.
     queued: RefCell<Vec<JsValue>>,
     next_id: Cell<u32>,
@@ -172,6 +176,7 @@ impl TraceClient {
         let inner = Rc::new(Inner {
             worker: worker.clone(),
             ready: Cell::new(ready),
+            crashed: Cell::new(false),
             queued: RefCell::new(Vec::new()),
             next_id: Cell::new(0),
             pending: RefCell::new(HashMap::new()),
@@ -227,6 +232,7 @@ impl TraceClient {
                         }
                     }
                     ToPage::ElfLoaded { symbols } => on_event(ClientEvent::ElfLoaded { symbols }),
+                    ToPage::ElfFailed { message } => on_event(ClientEvent::ElfFailed(message)),
                     ToPage::Progress { .. } => {}
                     ToPage::Opened { bytes, reading } => {
                         on_event(ClientEvent::Opened { bytes, reading })
@@ -237,6 +243,10 @@ impl TraceClient {
                     ToPage::IndexCached => on_event(ClientEvent::IndexCached),
                     ToPage::Failed { message } => on_event(ClientEvent::Failed(message)),
                     ToPage::Panicked { message } => {
+                        if inner.crashed.replace(true) {
+                            // Only the first crash says what went wrong.
+                            return;
+                        }
                         super::panic_hook::show_panic(&format!("in the worker: {message}"));
                         on_event(ClientEvent::Failed(format!(
                             "the worker crashed: {message}"
@@ -248,11 +258,28 @@ impl TraceClient {
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         let on_error = {
             let url = url.to_string();
+            let weak = Rc::downgrade(&inner);
             Closure::<dyn FnMut(Event)>::new(move |event: Event| {
                 let message = event
                     .dyn_ref::<ErrorEvent>()
                     .map(|e| e.message())
                     .unwrap_or_default();
+                let (ran, crashed) = weak
+                    .upgrade()
+                    .map_or((false, false), |i| (i.ready.get(), i.crashed.replace(true)));
+                if crashed {
+                    return;
+                }
+                if ran {
+                    // A worker that was running and dies without a panic
+                    // message trapped: an allocation failed (the tab's
+                    // memory is exhausted) or the wasm aborted.
+                    let message =
+                        format!("the worker stopped ({message}): it most likely ran out of memory");
+                    super::panic_hook::show_panic(&format!("in the worker: {message}"));
+                    on_event(ClientEvent::Failed(message));
+                    return;
+                }
                 on_event(ClientEvent::Failed(if message.is_empty() {
                     format!("the worker failed to start (is {url} served?)")
                 } else {

@@ -24,6 +24,7 @@ pub mod page_params;
 pub mod panic_hook;
 pub mod protocol;
 pub mod timing;
+pub mod url_options;
 pub mod view_state;
 pub mod warmup;
 pub mod worker;

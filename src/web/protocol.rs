@@ -15,11 +15,29 @@ use wasm_bindgen::JsValue;
 use crate::browse::protocol::{Progress, Query, Reply};
 use crate::stats::Stats;
 
-/// How to read a trace (the CLI's `--implicit-thumb` and `--bi`).
+/// How to read a trace (the CLI's `--implicit-thumb` and `--bi`), and the
+/// page's URL options for it (`url_options.rs`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OpenOptions {
     pub implicit_thumb: bool,
     pub big_endian: bool,
+    /// Most bytes the index may hold before indexing stops (default:
+    /// [`crate::browse::DEFAULT_INDEX_BUDGET`]).
+    #[serde(default)]
+    pub index_budget: Option<u64>,
+    /// Makes the worker fail on purpose, so tests exercise the page's
+    /// handling of a real crash.
+    #[serde(default)]
+    pub crash: Option<CrashTest>,
+}
+
+/// How the worker fails on purpose (`?crash=worker`, `?crash=worker-oom`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CrashTest {
+    /// A Rust panic after the first indexing step.
+    Panic,
+    /// Allocations until one fails (the tab's memory is exhausted).
+    OutOfMemory,
 }
 
 /// Page -> worker.
@@ -107,6 +125,10 @@ pub enum ToPage {
     },
     /// The finished index was saved in the index cache.
     IndexCached,
+    /// The ELF image could not be read; the trace stays open.
+    ElfFailed {
+        message: String,
+    },
     /// Reading the file failed (the browser's reason).
     Failed {
         message: String,

@@ -20,7 +20,7 @@ use crate::stats::compute;
 use super::blob_source::BlobSource;
 use super::http_source::{self, Fetched, Target};
 use super::index_cache;
-use super::protocol::{decode, encode, OpenOptions, Reading, ToPage, ToWorker};
+use super::protocol::{decode, encode, CrashTest, OpenOptions, Reading, ToPage, ToWorker};
 
 fn scope() -> DedicatedWorkerGlobalScope {
     js_sys::global().unchecked_into()
@@ -54,6 +54,8 @@ struct Open {
     /// Where to save the finished index (dropped files only: a URL has no
     /// trustworthy modification time).
     cache: Option<(String, TraceIdentity)>,
+    /// A `?crash=` test hook: fail this way at the next indexing step.
+    crash: Option<CrashTest>,
 }
 
 thread_local! {
@@ -128,10 +130,17 @@ fn answer(msg: ToWorker) {
         ToWorker::Ask { id, query } => {
             let started = now();
             let name = query_name(&query);
-            let reply = OPEN.with(|o| match o.borrow_mut().as_mut() {
-                Some(open) => open.session.answer(query),
-                None => crate::browse::protocol::Reply::Error("no trace is open".into()),
-            });
+            // Still borrowed: an earlier call trapped (a failed allocation)
+            // inside it, and the page has been told.
+            let Some(reply) = OPEN.with(|o| {
+                let mut open = o.try_borrow_mut().ok()?;
+                Some(match open.as_mut() {
+                    Some(open) => open.session.answer(query),
+                    None => crate::browse::protocol::Reply::Error("no trace is open".into()),
+                })
+            }) else {
+                return;
+            };
             post(&ToPage::Answer {
                 id,
                 reply: Box::new(reply),
@@ -223,8 +232,8 @@ fn fail_opening(message: String) {
 
 fn install(
     generation: u32,
-    session: Session<Box<dyn TraceSource>>,
-    big_endian: bool,
+    mut session: Session<Box<dyn TraceSource>>,
+    options: OpenOptions,
     cache: Option<(String, TraceIdentity)>,
     reading: Reading,
 ) {
@@ -232,11 +241,15 @@ fn install(
         bytes: session.progress().total_bytes,
         reading,
     });
+    if let Some(budget) = options.index_budget {
+        session.set_index_budget(usize::try_from(budget).unwrap_or(usize::MAX));
+    }
     OPEN.with(|o| {
         *o.borrow_mut() = Some(Open {
             session,
-            big_endian,
+            big_endian: options.big_endian,
             cache,
+            crash: options.crash,
         })
     });
     LAST_PROGRESS.with(|l| l.set(f64::NEG_INFINITY));
@@ -286,13 +299,7 @@ fn open(file: web_sys::File, options: OpenOptions) {
                 .and_then(|s| Session::restore(s, &bytes, id, parse));
             match restored {
                 Ok(session) => {
-                    return install(
-                        generation,
-                        session,
-                        options.big_endian,
-                        None,
-                        Reading::CachedIndex,
-                    )
+                    return install(generation, session, options, None, Reading::CachedIndex)
                 }
                 Err(e) => {
                     web_sys::console::warn_1(
@@ -306,7 +313,7 @@ fn open(file: web_sys::File, options: OpenOptions) {
             Ok(session) => install(
                 generation,
                 session,
-                options.big_endian,
+                options,
                 cacheable.then_some((key, id)),
                 Reading::File,
             ),
@@ -348,7 +355,7 @@ fn open_url(target: Target, options: OpenOptions) {
             Err(e) => return fail_opening(e.0),
         }
         match Session::open(source, parse) {
-            Ok(session) => install(generation, session, options.big_endian, None, reading),
+            Ok(session) => install(generation, session, options, None, reading),
             Err(e) => fail_opening(e.0),
         }
     });
@@ -396,7 +403,10 @@ fn step(generation: u32) {
             let mut p =
                 open.session
                     .index_step(if first { FIRST_STEP_BYTES } else { STEP_BYTES })?;
-            while !first && !p.complete && now() - started < TASK_MS {
+            if let Some(crash) = open.crash {
+                crash_on_purpose(crash);
+            }
+            while !first && !p.complete && p.stopped.is_none() && now() - started < TASK_MS {
                 p = open.session.index_step(STEP_BYTES)?;
             }
             let saved = if p.complete {
@@ -418,6 +428,11 @@ fn step(generation: u32) {
             if due || progress.complete {
                 LAST_PROGRESS.with(|l| l.set(t));
                 post(&ToPage::Indexing(progress.clone()));
+            }
+            if progress.stopped.is_some() {
+                // Over the memory budget: what is indexed stays browsable.
+                post(&ToPage::Indexing(progress));
+                return;
             }
             if progress.complete {
                 if let Some(stats) = stats {
@@ -465,7 +480,7 @@ fn load_elf(file: web_sys::File, load_offset: i64) {
     });
     match bytes {
         Ok(b) => load_elf_bytes(&name, &b, load_offset),
-        Err(e) => post(&ToPage::Failed {
+        Err(e) => post(&ToPage::ElfFailed {
             message: format!("{name}: {}", e.0),
         }),
     }
@@ -474,7 +489,7 @@ fn load_elf(file: web_sys::File, load_offset: i64) {
 fn load_elf_url(target: Target, load_offset: i64) {
     match http_source::get_all(&target) {
         Ok(b) => load_elf_bytes(&target.url, &b, load_offset),
-        Err(e) => post(&ToPage::Failed { message: e }),
+        Err(e) => post(&ToPage::ElfFailed { message: e }),
     }
 }
 
@@ -488,8 +503,25 @@ fn load_elf_bytes(name: &str, bytes: &[u8], load_offset: i64) {
     });
     match result {
         Ok(symbols) => post(&ToPage::ElfLoaded { symbols }),
-        Err(e) => post(&ToPage::Failed {
+        Err(e) => post(&ToPage::ElfFailed {
             message: format!("{name}: {e}"),
         }),
+    }
+}
+
+/// Fails the way a bug or an exhausted tab would (the `?crash=` test hooks).
+fn crash_on_purpose(crash: CrashTest) {
+    match crash {
+        CrashTest::Panic => panic!("crash test: a panic in the worker (?crash=worker)"),
+        CrashTest::OutOfMemory => {
+            // Untouched 256 MiB blocks until wasm32's 4 GiB runs out; the
+            // failed allocation aborts the worker as a real one would.
+            let mut held: Vec<Vec<u8>> = Vec::new();
+            loop {
+                held.push(Vec::with_capacity(256 << 20));
+                // Kept observable, so the allocations cannot be elided.
+                std::hint::black_box(&mut held);
+            }
+        }
     }
 }

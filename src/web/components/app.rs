@@ -16,10 +16,11 @@ use super::{
 };
 use crate::browse::protocol::Progress;
 use crate::stats::Stats;
-use crate::web::client::{worker_url, ClientEvent, OpenOptions, Reading, TraceClient, TraceInput};
+use crate::web::client::{worker_url, ClientEvent, Reading, TraceClient, TraceInput};
 use crate::web::embed;
 use crate::web::i18n::{self, t, Lang, LanguageSwitch};
 use crate::web::page_params;
+use crate::web::url_options;
 
 /// The file being looked at.
 #[derive(Clone, Debug, PartialEq)]
@@ -31,8 +32,13 @@ pub struct FileInfo {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Phase {
     Idle,
-    Indexing { done: u64, total: u64 },
+    Indexing {
+        done: u64,
+        total: u64,
+    },
     Ready(Rc<Stats>),
+    /// Indexing stopped before the end (memory budget); still browsable.
+    Stopped(String),
     Error(String),
 }
 
@@ -43,6 +49,7 @@ impl Phase {
             Phase::Idle => "idle",
             Phase::Indexing { .. } => "indexing",
             Phase::Ready(_) => "ready",
+            Phase::Stopped(_) => "stopped",
             Phase::Error(_) => "error",
         }
     }
@@ -63,6 +70,8 @@ pub struct PageState {
     pub session: Option<Session>,
     pub progress: Option<Progress>,
     pub elf_symbols: Option<usize>,
+    /// Why the last ELF image was refused.
+    pub elf_error: Option<String>,
     pub tab: Tab,
     /// `performance.now()` when the job started, for the MB/s figure.
     pub started_ms: f64,
@@ -84,6 +93,7 @@ impl Default for PageState {
             session: None,
             progress: None,
             elf_symbols: None,
+            elf_error: None,
             tab: Tab::Browse,
             started_ms: 0.0,
             now_ms: 0.0,
@@ -129,6 +139,7 @@ impl Reducible for PageState {
                 next.reading = None;
                 next.download = None;
                 next.index_cached = false;
+                next.elf_error = None;
                 next.started_ms = now_ms;
                 next.now_ms = now_ms;
             }
@@ -145,7 +156,9 @@ impl Reducible for PageState {
                 next.now_ms = now_ms;
                 match event {
                     ClientEvent::Progress(p) => {
-                        if matches!(self.phase, Phase::Indexing { .. }) {
+                        if let (Phase::Indexing { .. }, Some(reason)) = (&self.phase, &p.stopped) {
+                            next.phase = Phase::Stopped(reason.clone());
+                        } else if matches!(self.phase, Phase::Indexing { .. }) {
                             next.phase = Phase::Indexing {
                                 done: p.done_bytes,
                                 total: p.total_bytes,
@@ -159,7 +172,11 @@ impl Reducible for PageState {
                             p.complete = true;
                         }
                     }
-                    ClientEvent::ElfLoaded { symbols } => next.elf_symbols = Some(symbols),
+                    ClientEvent::ElfLoaded { symbols } => {
+                        next.elf_symbols = Some(symbols);
+                        next.elf_error = None;
+                    }
+                    ClientEvent::ElfFailed(message) => next.elf_error = Some(message),
                     ClientEvent::Opened { bytes, reading } => {
                         next.reading = Some(reading);
                         if let Some(f) = &mut next.file {
@@ -267,10 +284,13 @@ pub fn app() -> Html {
                 now_ms: now_ms(),
             });
             let dispatcher = state.dispatcher();
+            if url_options::crash_page() {
+                panic!("crash test: a panic in the page (?crash=page)");
+            }
             let opened = TraceClient::open_input(
                 &worker_url(),
                 input,
-                OpenOptions::default(),
+                url_options::open_options(),
                 move |event| {
                     dispatcher.dispatch(Action::Event {
                         job: job_id,
@@ -350,7 +370,7 @@ pub fn app() -> Html {
     let busy = matches!(state.phase, Phase::Indexing { .. });
     let lines = match (&state.phase, &state.progress) {
         (Phase::Ready(stats), _) => Some(stats.lines),
-        (Phase::Indexing { .. }, Some(p)) => Some(p.lines),
+        (Phase::Indexing { .. } | Phase::Stopped(_), Some(p)) => Some(p.lines),
         _ => None,
     };
     // `label` is English: the test id is made from it, the text translated.
@@ -394,7 +414,7 @@ pub fn app() -> Html {
                 <IndexCacheControl />
             }
             if open {
-                <ElfLoader on_elf={on_elf} symbols={state.elf_symbols} />
+                <ElfLoader on_elf={on_elf} symbols={state.elf_symbols} failed={state.elf_error.clone()} />
             }
             <section
                 class="status"
@@ -462,6 +482,12 @@ fn view_status(state: &PageState) -> Html {
             <>
                 { summary(Some(stats.lines), Some(stats.dialect.clone())) }
                 { view_reading(state.reading) }
+            </>
+        },
+        Phase::Stopped(reason) => html! {
+            <>
+                { summary(state.progress.as_ref().map(|p| p.lines), None) }
+                <p class="stopped" role="alert" data-testid="stopped">{ reason.clone() }</p>
             </>
         },
         Phase::Error(message) => html! {

@@ -135,7 +135,7 @@ pub(super) fn view_embedded(
 ) -> Html {
     let lines = match (&state.phase, &state.progress) {
         (Phase::Ready(stats), _) => Some(stats.lines),
-        (Phase::Indexing { .. }, Some(p)) => Some(p.lines),
+        (Phase::Indexing { .. } | Phase::Stopped(_), Some(p)) => Some(p.lines),
         _ => None,
     };
     let status = match &state.phase {
@@ -145,6 +145,9 @@ pub(super) fn view_embedded(
         },
         Phase::Ready(_) => html! {
             <span data-testid="file-name">{ state.file.as_ref().map_or(String::new(), |f| f.name.clone()) }</span>
+        },
+        Phase::Stopped(reason) => html! {
+            <p class="stopped" role="alert" data-testid="stopped">{ reason.clone() }</p>
         },
         Phase::Error(message) => html! { <ErrorBanner message={message.clone()} /> },
     };

@@ -12,6 +12,9 @@ pub struct ElfLoaderProps {
     pub on_elf: Callback<(web_sys::File, i64)>,
     /// Symbols of the loaded image, once loaded.
     pub symbols: Option<usize>,
+    /// Why the last image was refused.
+    #[prop_or_default]
+    pub failed: Option<String>,
 }
 
 /// `0x1000`, `-0x10`, `4096`; empty is 0.
@@ -71,6 +74,9 @@ pub fn elf_loader(props: &ElfLoaderProps) -> Html {
             }
             if let Some(e) = &*error {
                 <span class="error-text">{ e }</span>
+            }
+            if let Some(e) = &props.failed {
+                <span class="error-text" role="alert" data-testid="elf-error">{ e.clone() }</span>
             }
         </div>
     }

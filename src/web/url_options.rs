@@ -1,0 +1,35 @@
+//! Options read from the page's URL query: `?index-budget=BYTES` (the
+//! index's memory budget, for a tab with little memory or a test) and the
+//! crash tests `?crash=page|worker|worker-oom`, which make the page or the
+//! worker fail for real so the crash handling can be tested end to end.
+
+use super::protocol::{CrashTest, OpenOptions};
+
+/// The value of `name` in the URL query, if present.
+fn param(name: &str) -> Option<String> {
+    let search = web_sys::window()?.location().search().ok()?;
+    search
+        .trim_start_matches('?')
+        .split('&')
+        .filter_map(|kv| kv.split_once('='))
+        .find(|(k, _)| *k == name)
+        .map(|(_, v)| v.to_string())
+}
+
+/// Options for the next opened trace.
+pub fn open_options() -> OpenOptions {
+    OpenOptions {
+        index_budget: param("index-budget").and_then(|v| v.parse().ok()),
+        crash: match param("crash").as_deref() {
+            Some("worker") => Some(CrashTest::Panic),
+            Some("worker-oom") => Some(CrashTest::OutOfMemory),
+            _ => None,
+        },
+        ..OpenOptions::default()
+    }
+}
+
+/// Whether the page itself should panic when a trace is dropped.
+pub fn crash_page() -> bool {
+    param("crash").as_deref() == Some("page")
+}
