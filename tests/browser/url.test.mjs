@@ -135,14 +135,23 @@ describe('open from a URL', () => {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
       return true;
     });
+    // The page as a deployer who lets traces come from other sites serves
+    // it (README: connect-src widened), so the CORS path itself is reached.
+    fx.widened = await serveDist((req, res) => {
+      const url = new URL(req.url, 'http://x');
+      if (url.pathname.startsWith('/traces/')) return ranged.handler(req, res);
+      if (url.pathname !== '/') return false;
+      const html = fs.readFileSync(path.join(ROOT, 'dist/index.html'), 'utf8');
+      const widened = html.replace("connect-src 'self' blob: data:", "connect-src 'self' blob: data: http://127.0.0.1:*");
+      assert.notEqual(widened, html, 'the page carries the connect-src the test widens');
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(widened);
+      return true;
+    });
     fx.browser = await launchBrowser();
-    // The CORS path itself, whatever policy the page carries.
-    fx.bypass = await launchBrowser({ bypassCSP: true });
   });
   after(async () => {
     await fx.browser?.close();
-    await fx.bypass?.close();
-    for (const s of ['ranged', 'slowRanges', 'whole', 'other', 'otherCors', 'strict']) await fx[s]?.close();
+    for (const s of ['ranged', 'slowRanges', 'whole', 'other', 'otherCors', 'strict', 'widened']) await fx[s]?.close();
   });
 
   test('a range-serving server: the first screen comes before the trace is read, and it is never fetched whole', async () => {
@@ -209,7 +218,7 @@ describe('open from a URL', () => {
   });
 
   test('another site without CORS headers: the CORS error', async () => {
-    const { page } = await openUrl(fx.bypass, fx.ranged.url, `url=${encodeURIComponent(fx.other.url + 'traces/quicksort.tarmac')}`);
+    const { page } = await openUrl(fx.browser, fx.widened.url, `url=${encodeURIComponent(fx.other.url + 'traces/quicksort.tarmac')}`);
     const text = await errorText(page);
     assert.match(text, /CORS/);
     assert.match(text, /Access-Control-Allow-Origin/);
@@ -217,7 +226,7 @@ describe('open from a URL', () => {
   });
 
   test('another site with CORS headers: read by ranges', async () => {
-    const { page } = await openUrl(fx.bypass, fx.ranged.url, `url=${encodeURIComponent(fx.otherCors.url + 'traces/quicksort.tarmac')}`);
+    const { page } = await openUrl(fx.browser, fx.widened.url, `url=${encodeURIComponent(fx.otherCors.url + 'traces/quicksort.tarmac')}`);
     await page.waitForSelector('[data-testid=status][data-state=ready]', { timeout: 60_000 });
     assert.equal(await page.getAttribute('[data-testid=status]', 'data-reading'), 'ranges');
     assert.equal(otherCors.stats.wholeRequests, 0);
