@@ -17,13 +17,14 @@
 //! for a conditional branch not taken, ES-style traces do not): what it did
 //! shows in the next instruction's address and in registers and memory.
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, VecDeque};
 
 use crate::engine::{Engine, EngineOptions, Node, Observer, INVALID_PC};
 use crate::lines::LineReader;
 use crate::parse::{Effect, MemDirection, ParseOptions, Parser, RecordKind};
 use crate::report::run::UnparsedLines;
 use crate::source::{SourceError, TraceSource};
+use crate::state::memory::Memory;
 use crate::state::regfile::{self, RegFile};
 
 /// One instruction of one trace, as a divergence report shows it.
@@ -173,7 +174,7 @@ struct Side<S: TraceSource> {
     unparsed: UnparsedLines,
     /// State after the instructions compared so far.
     regs: RegFile,
-    mem: HashMap<u64, Option<u8>>,
+    mem: Memory,
     aarch64: bool,
 }
 
@@ -194,7 +195,7 @@ impl<S: TraceSource> Side<S> {
             finished: false,
             unparsed: UnparsedLines::default(),
             regs: RegFile::default(),
-            mem: HashMap::new(),
+            mem: Memory::default(),
             aarch64: false,
         })
     }
@@ -257,7 +258,10 @@ impl<S: TraceSource> Side<S> {
             self.regs.write(offset, &[byte], &[1]);
         }
         for &(addr, byte) in &d.mem {
-            self.mem.insert(addr, byte);
+            match byte {
+                Some(b) => self.mem.write_known(addr, b),
+                None => self.mem.write_unknown(addr, 1, 0),
+            }
         }
         self.aarch64 = self.engine.aarch64_used();
     }
@@ -267,7 +271,7 @@ impl<S: TraceSource> Side<S> {
     }
 
     fn mem_byte(&self, addr: u64) -> Option<u8> {
-        self.mem.get(&addr).copied().flatten()
+        self.mem.get(addr)
     }
 }
 
