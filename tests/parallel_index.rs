@@ -10,7 +10,7 @@ use tarmac_lens::parse::ParseOptions;
 use tarmac_lens::source::SliceSource;
 
 mod common;
-use common::{data, read};
+use common::{data, read, Rng};
 
 const ID: TraceIdentity = TraceIdentity { len: 0, mtime: 0 };
 
@@ -123,17 +123,6 @@ fn check(name: &str, bytes: &[u8], big_endian: bool, splits: &[Vec<u64>]) -> (us
         joined += stats.joined;
     }
     (ranges, joined)
-}
-
-/// Deterministic pseudo-random numbers (xorshift).
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
 }
 
 #[test]

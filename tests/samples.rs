@@ -3,6 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
+mod common;
+use common::Rng;
+
 use tarmac_lens::lines::LineReader;
 use tarmac_lens::parse::{ParseOptions, Parser, RecordKind};
 use tarmac_lens::source::SliceSource;
@@ -45,17 +48,6 @@ fn every_reference_trace_parses_without_unparsed_lines() {
         let newlines = data.iter().filter(|&&b| b == b'\n').count() as u64;
         let partial = u64::from(!data.is_empty() && *data.last().unwrap() != b'\n');
         assert_eq!(s.lines, newlines + partial, "{}", p.display());
-    }
-}
-
-/// Deterministic xorshift, so failures reproduce.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
     }
 }
 

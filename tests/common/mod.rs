@@ -29,3 +29,15 @@ pub fn assert_same(got: &str, want: &str, what: &str) {
     );
     assert_eq!(got, want, "{}: bytes", what);
 }
+
+/// Deterministic pseudo-random numbers (xorshift), so failures reproduce.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
