@@ -211,9 +211,7 @@ pub(crate) fn after_ms(ms: i32, f: impl FnOnce() + 'static) {
 }
 
 fn now_ms() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map_or_else(js_sys::Date::now, |p| p.now())
+    crate::web::timing::now()
 }
 
 /// Whether a file starts with the ELF magic: dropped next to a trace, an
