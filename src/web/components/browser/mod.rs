@@ -322,12 +322,30 @@ impl Component for Browser {
             return true;
         }
         self.complete = props.progress.as_ref().is_some_and(|p| p.complete);
-        if props.progress != old.progress || props.elf_symbols != old.elf_symbols {
-            // More of the trace is indexed (or symbols arrived): the views
-            // may have more rows, and what failed before may answer now.
+        let symbols_changed = props.elf_symbols != old.elf_symbols;
+        if symbols_changed {
+            // Symbols name branch targets and folds: the rows are asked for again.
+            for id in self.view_ids() {
+                self.refresh_rows(ctx, id);
+            }
+        } else if props.progress != old.progress {
+            // More of the trace is indexed: the views may have more rows.
             for id in self.view_ids() {
                 self.rows_grown(ctx, id);
             }
+        }
+        let was_complete = old.progress.as_ref().is_some_and(|p| p.complete);
+        if symbols_changed || (props.progress != old.progress && !was_complete) {
+            // The calls active at a position are known once their returns
+            // are indexed (or the end is), and named once symbols come.
+            for id in self.view_ids() {
+                if let Some(node) = self.view_ref(id).and_then(|v| v.cursor) {
+                    self.fetch_stack(ctx, id, node.node);
+                }
+            }
+        }
+        if props.progress != old.progress || props.elf_symbols != old.elf_symbols {
+            // What failed before may answer now.
             self.try_start(ctx);
             self.try_hash(ctx);
         }
@@ -361,7 +379,7 @@ impl Component for Browser {
                 recentre,
             } => self.on_moved(ctx, view, reply, recentre),
             Msg::Stepped { view, reply } => self.on_stepped(ctx, view, reply),
-            Msg::Stack { view, node, reply } => self.on_stack(view, node, reply),
+            Msg::Stack { view, node, reply } => return self.on_stack(view, node, reply),
             Msg::FoldAt { view, call_node } => self.fold_at(ctx, view, call_node),
             Msg::GoTo { view, node } => {
                 self.refocus = true;

@@ -188,6 +188,16 @@ impl Browser {
         });
     }
 
+    /// The calls active at `node` in view `view` (named with the ELF's
+    /// symbols, when loaded).
+    pub(super) fn fetch_stack(&self, ctx: &Context<Self>, view: u32, node: NodeId) {
+        self.ask(ctx, Query::CallStack { node }, move |reply| Msg::Stack {
+            view,
+            node,
+            reply,
+        });
+    }
+
     pub(super) fn on_moved(
         &mut self,
         ctx: &Context<Self>,
@@ -242,13 +252,7 @@ impl Browser {
                 recentre,
             },
         );
-        self.ask(ctx, Query::CallStack { node: node.node }, move |reply| {
-            Msg::Stack {
-                view,
-                node: node.node,
-                reply,
-            }
-        });
+        self.fetch_stack(ctx, view, node.node);
         self.refresh_panes_of(ctx, view);
         // The start of a trace opened without a position needs no fragment
         // (and writing one cost a dozen milliseconds of the first screen).
@@ -463,16 +467,25 @@ impl Browser {
         }
     }
 
-    pub(super) fn on_stack(&mut self, view: u32, node: NodeId, reply: Reply) {
-        let Some(v) = self.view_mut(view) else { return };
+    /// Returns whether to render (only if the stack changed: it is asked
+    /// for again while indexing).
+    pub(super) fn on_stack(&mut self, view: u32, node: NodeId, reply: Reply) -> bool {
+        let Some(v) = self.view_mut(view) else {
+            return false;
+        };
         if v.cursor.map(|c| c.node) != Some(node) {
-            return;
+            return false;
         }
-        match reply {
-            Reply::Stack(frames) => v.stack = frames,
+        let frames = match reply {
+            Reply::Stack(frames) => frames,
             // The call stack is a convenience: without it the view works.
-            _ => v.stack.clear(),
+            _ => Vec::new(),
+        };
+        if v.stack == frames {
+            return false;
         }
+        v.stack = frames;
+        true
     }
 
     /// The fold box beside a call instruction of an active call.
