@@ -65,8 +65,11 @@ impl LineBuffer {
     /// Lines from `start` (which must be a line start, numbered
     /// `first_line`) up to `end`, read in slices of `chunk` bytes.
     pub fn new(start: u64, end: u64, first_line: u64, chunk: usize) -> Self {
+        // A replay reads one checkpoint interval: a buffer sized to the range,
+        // not to the chunk, saves zeroing 256 KiB per query.
+        let range = usize::try_from(end.saturating_sub(start)).unwrap_or(usize::MAX);
         LineBuffer {
-            buf: vec![0; chunk.max(4096)],
+            buf: vec![0; chunk.min(range.saturating_add(1)).max(4096)],
             start: 0,
             filled: 0,
             buf_offset: start,
