@@ -187,6 +187,7 @@ impl<S: TraceSource> Side<S> {
             engine: Engine::new(EngineOptions {
                 big_endian: parse.big_endian,
                 debug_calls: false,
+                cpu: parse.cpu,
             }),
             reader: LineReader::new(source),
             collector: Collector::default(),

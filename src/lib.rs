@@ -10,6 +10,7 @@
 
 pub mod browse;
 pub(crate) mod codec;
+pub mod cores;
 pub mod diff;
 pub mod dump;
 pub mod engine;

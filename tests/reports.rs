@@ -18,8 +18,8 @@ fn calltree_text(trace: &Path, elf: Option<&Path>, debug: bool) -> String {
         SliceSource(&bytes),
         ParseOptions::default(),
         EngineOptions {
-            big_endian: false,
             debug_calls: debug,
+            ..EngineOptions::default()
         },
     )
     .unwrap();

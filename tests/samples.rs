@@ -65,7 +65,7 @@ fn mutated_lines_never_panic() {
         ParseOptions {
             implicit_thumb: true,
             big_endian: true,
-            dialect: None,
+            ..ParseOptions::default()
         },
     ] {
         let mut parser = Parser::new(opts, tarmac_lens::parse::Dialect::Tarmac);

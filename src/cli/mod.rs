@@ -165,6 +165,12 @@ enum Command {
         #[arg(short = 'm', long = "max-count", value_name = "N")]
         max: Option<u64>,
     },
+    /// The cores of a multi-core trace (its `<cpu>` names), with their
+    /// line and instruction counts: what `--cpu` can pick.
+    Cores {
+        #[command(flatten)]
+        common: Common,
+    },
     /// Count records per kind, list unparsed lines, and measure throughput.
     Stats {
         #[command(flatten)]
@@ -190,7 +196,8 @@ impl Command {
             | Command::Search { common, .. }
             | Command::EpProfile { common, .. }
             | Command::Flow { common, .. }
-            | Command::Stats { common, .. } => Some(common),
+            | Command::Stats { common, .. }
+            | Command::Cores { common } => Some(common),
         }
     }
 }
@@ -212,6 +219,10 @@ pub struct Common {
     /// Force the trace dialect: tarmac, armulator or ti-ep (default: detect).
     #[arg(long, value_name = "NAME", value_parser = parse_dialect)]
     dialect: Option<Dialect>,
+    /// In a multi-core trace, follow this core's instructions, registers and
+    /// calls (the `<cpu>` field, e.g. cpu1); memory stays shared. See `cores`.
+    #[arg(long, value_name = "CPU")]
+    cpu: Option<tarmac_lens::parse::CpuName>,
     /// ELF image of the traced program, for symbol names.
     #[arg(long, value_name = "ELF")]
     image: Option<PathBuf>,
@@ -291,6 +302,7 @@ impl Common {
             implicit_thumb: self.implicit_thumb,
             big_endian: self.bi,
             dialect: self.dialect,
+            cpu: self.cpu,
         }
     }
 
@@ -315,6 +327,15 @@ impl Common {
 
     fn open(&self) -> Result<FileSource, String> {
         FileSource::open(&self.trace).map_err(|e| e.to_string())
+    }
+
+    /// The trace for a command that models one CPU: refused when it
+    /// interleaves cores and `--cpu` picks none.
+    fn open_engine(&self) -> Result<FileSource, String> {
+        let mut source = self.open()?;
+        tarmac_lens::cores::check_single_core(&mut source, self.parse_options())
+            .map_err(|e| format!("{}: {}", display_name(&self.trace), e))?;
+        Ok(source)
     }
 
     /// A progress bar on stderr for big files when interactive (or asked for).
@@ -365,6 +386,7 @@ pub fn run() -> i32 {
     let result = match cli.command {
         Command::Dump { common, output } => cmd_dump(&common, output.as_deref()),
         Command::Stats { common, json } => cmd_stats(&common, json),
+        Command::Cores { common } => cmd_cores(&common),
         Command::Index { common } => index::cmd_index(&common),
         Command::Calltree { common, debug } => cmd_calltree(&common, debug.as_deref()),
         Command::Profile { common, no_offsets } => reports::cmd_profile(&common, no_offsets),
@@ -423,7 +445,7 @@ pub fn run() -> i32 {
 }
 
 fn cmd_diff(common: &Common, other: &Path, max: usize) -> Result<(), String> {
-    let a = common.open()?;
+    let a = common.open_engine()?;
     let b = FileSource::open(other).map_err(|e| e.to_string())?;
     let parse_b = ParseOptions {
         dialect: None,
@@ -546,6 +568,22 @@ fn cmd_dump(common: &Common, output: Option<&Path>) -> Result<(), String> {
     }
 }
 
+fn cmd_cores(common: &Common) -> Result<(), String> {
+    let cores = tarmac_lens::cores::count(common.open()?, common.parse_options())
+        .map_err(|e| e.to_string())?;
+    if cores.is_empty() {
+        return print("no <cpu> field in this trace: it is one core's\n");
+    }
+    let mut out = format!("{:<16} {:>14} {:>14}\n", "CPU", "LINES", "INSTRUCTIONS");
+    for c in &cores {
+        out.push_str(&format!(
+            "{:<16} {:>14} {:>14}\n",
+            c.name, c.lines, c.instructions
+        ));
+    }
+    print(&out)
+}
+
 fn cmd_stats(common: &Common, json: bool) -> Result<(), String> {
     let source = common.open()?;
     let total = source.len();
@@ -657,6 +695,7 @@ fn engine_options(common: &Common, debug_calls: bool) -> EngineOptions {
     EngineOptions {
         big_endian: common.bi,
         debug_calls,
+        cpu: common.cpu,
     }
 }
 
@@ -673,7 +712,7 @@ fn cmd_calltree(common: &Common, debug: Option<&str>) -> Result<(), String> {
     };
     let image = common.image()?;
     let analysis = report::analyse_calls(
-        common.open()?,
+        common.open_engine()?,
         common.parse_options(),
         engine_options(common, debug_calls),
     )

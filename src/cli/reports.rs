@@ -19,7 +19,7 @@ fn write_output(output: Option<&Path>, text: &[u8]) -> Result<(), String> {
 
 fn call_tree(common: &Common) -> Result<Option<calltree::Activation>, String> {
     let analysis = report::analyse_calls(
-        common.open()?,
+        common.open_engine()?,
         common.parse_options(),
         engine_options(common, false),
     )
@@ -66,7 +66,7 @@ pub(super) fn cmd_callinfo(common: &Common, args: &[String]) -> Result<(), Strin
         .collect::<Result<Vec<_>, _>>()?;
     let addrs: Vec<u64> = targets.iter().map(|t| t.addr()).collect();
     let visits = callinfo::find_visits(
-        common.open()?,
+        common.open_engine()?,
         common.parse_options(),
         engine_options(common, false),
         &addrs,
@@ -83,13 +83,13 @@ pub(super) fn cmd_truncate(common: &Common, output: Option<&Path>) -> Result<(),
     if common.image.is_some() {
         return Err("truncate does not use an ELF image (--image)".into());
     }
-    let cut =
-        truncate::find_cut(common.open()?, common.parse_options()).map_err(|e| e.to_string())?;
+    let cut = truncate::find_cut(common.open_engine()?, common.parse_options())
+        .map_err(|e| e.to_string())?;
     for w in &cut.warnings {
         eprintln!("tarmac-lens: {}: {}", common.trace.display(), w);
     }
     // Copy in chunks: the kept part of a runaway trace can be huge.
-    let mut source = common.open()?;
+    let mut source = common.open_engine()?;
     let mut sink: Box<dyn Write> = match output {
         Some(path) => Box::new(std::io::BufWriter::new(
             std::fs::File::create(path).map_err(|e| format!("{}: {}", path.display(), e))?,
@@ -147,8 +147,8 @@ pub(super) fn cmd_vcd(
         .as_ref()
         .map(|r| vcd::function_changes(r, &name))
         .unwrap_or_default();
-    let aarch64 =
-        vcd::is_aarch64(common.open()?, common.parse_options()).map_err(|e| e.to_string())?;
+    let aarch64 = vcd::is_aarch64(common.open_engine()?, common.parse_options())
+        .map_err(|e| e.to_string())?;
     let path = match output {
         Some(p) => p.to_path_buf(),
         None => {
@@ -164,7 +164,7 @@ pub(super) fn cmd_vcd(
         use_tarmac_timestamps,
     };
     vcd::write(
-        common.open()?,
+        common.open_engine()?,
         common.parse_options(),
         engine_options(common, false),
         aarch64,

@@ -127,6 +127,8 @@ pub struct EngineOptions {
     pub big_endian: bool,
     /// Produce call-heuristic diagnostics.
     pub debug_calls: bool,
+    /// Follow this core of a multi-core trace (see [`crate::parse::CoreSelect`]).
+    pub cpu: Option<CpuName>,
 }
 
 /// What a record means to the node structure.
@@ -202,6 +204,8 @@ pub struct Engine {
     synced: bool,
     /// Running from a split point ([`Engine::split_ready`]).
     split: Option<SplitInfo>,
+    /// Whose lines this engine follows, in a multi-core trace.
+    core: Option<CoreSelect>,
 }
 
 /// What an engine that started at a split point records for the stitch.
@@ -304,6 +308,7 @@ impl Engine {
             instructions: 0,
             synced: false,
             split: None,
+            core: opts.cpu.map(CoreSelect::new),
         }
     }
 
@@ -342,6 +347,8 @@ impl Engine {
     pub(crate) fn encode(&self, e: &mut Enc) {
         e.b(self.opts.big_endian);
         e.b(self.opts.debug_calls);
+        e.bytes(self.opts.cpu.as_ref().map_or(&[][..], |c| c.as_bytes()));
+        e.b(self.core.is_none_or(|c| c.selected()));
         e.0.extend_from_slice(&self.regs.bytes[..]);
         e.0.extend_from_slice(&self.regs.known[..]);
         e.0.extend_from_slice(&self.committed.bytes);
@@ -410,11 +417,22 @@ impl Engine {
     }
 
     pub(crate) fn decode(d: &mut Dec<'_>) -> Option<Engine> {
-        let opts = EngineOptions {
-            big_endian: d.b()?,
-            debug_calls: d.b()?,
+        let big_endian = d.b()?;
+        let debug_calls = d.b()?;
+        let cpu = match d.bytes()? {
+            [] => None,
+            name => Some(CpuName::new(name).ok()?),
         };
+        let opts = EngineOptions {
+            big_endian,
+            debug_calls,
+            cpu,
+        };
+        let selected = d.b()?;
         let mut e = Engine::new(opts);
+        if let Some(c) = &mut e.core {
+            c.set_selected(selected);
+        }
         e.regs.bytes.copy_from_slice(d.raw(regfile::SIZE)?);
         e.regs.known.copy_from_slice(d.raw(regfile::SIZE)?);
         e.committed.bytes.copy_from_slice(d.raw(CORE_BYTES)?);
@@ -694,6 +712,12 @@ impl Engine {
 
     /// Processes one line.
     pub fn feed(&mut self, line: &Line<'_>, rec: &Record<'_>, obs: &mut dyn Observer) {
+        if let Some(core) = &mut self.core {
+            if !core.line(rec.cpu) {
+                self.other_core(rec, obs);
+                return;
+            }
+        }
         let class = classify(&rec.kind);
         let is_instruction = match class {
             EventClass::None => return,
@@ -742,6 +766,17 @@ impl Engine {
             }
             RecordKind::Memory(m) => self.memory_access(node, m, obs),
             _ => {}
+        }
+    }
+
+    /// Another core's line: memory is shared, so its writes land in the
+    /// current node (they happened no later than the next line of this
+    /// core); its registers, instructions and reads are not this core's.
+    fn other_core(&mut self, rec: &Record<'_>, obs: &mut dyn Observer) {
+        if let RecordKind::Memory(m) = &rec.kind {
+            if m.direction != MemDirection::Read {
+                self.memory_access(self.node_index, m, obs);
+            }
         }
     }
 

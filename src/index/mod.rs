@@ -55,6 +55,7 @@ impl IndexOptions {
         EngineOptions {
             big_endian: self.parse.big_endian,
             debug_calls: false,
+            cpu: self.parse.cpu,
         }
     }
 

@@ -9,10 +9,10 @@ use super::calls::CallTable;
 use super::memdiff::MemHistory;
 use super::{varint, Checkpoint, Index, IndexOptions, IndexSummary};
 use crate::engine::ResumeState;
-use crate::parse::{Dialect, ParseOptions};
+use crate::parse::{CpuName, Dialect, ParseOptions};
 
 pub const INDEX_MAGIC: &[u8; 8] = b"TLENSIX\x01";
-const VERSION: u64 = 3;
+const VERSION: u64 = 4;
 
 #[derive(Debug)]
 pub struct IndexFileError(pub String);
@@ -103,6 +103,13 @@ impl Index {
         w.u(u64::from(self.opts.parse.implicit_thumb));
         w.u(u64::from(self.opts.parse.big_endian));
         w.u(dialect_code(self.dialect));
+        w.bytes(
+            self.opts
+                .parse
+                .cpu
+                .as_ref()
+                .map_or(&[][..], |c| c.as_bytes()),
+        );
         let s = &self.summary;
         for v in [s.bytes, s.lines, s.nodes, s.instructions, s.calls] {
             w.u(v);
@@ -198,11 +205,16 @@ impl Index {
         let implicit_thumb = r.u()? != 0;
         let big_endian = r.u()? != 0;
         let dialect = dialect_from(r.u()?)?;
+        let cpu = match r.bytes()? {
+            [] => None,
+            name => Some(CpuName::new(name).map_err(IndexFileError)?),
+        };
         let opts = IndexOptions {
             parse: ParseOptions {
                 implicit_thumb,
                 big_endian,
                 dialect: Some(dialect),
+                cpu,
             },
             checkpoint_bytes,
         };

@@ -7,6 +7,7 @@
 //! allocates nothing per line.
 
 mod armulator;
+mod cpu;
 mod ep;
 mod extra;
 pub(crate) mod lex;
@@ -14,6 +15,7 @@ mod record;
 mod regs;
 mod tarmac;
 
+pub use cpu::{CoreSelect, CpuName};
 pub use record::*;
 pub use regs::{RegClass, RegId};
 
@@ -55,6 +57,9 @@ pub struct ParseOptions {
     pub big_endian: bool,
     /// Force a dialect instead of detecting it.
     pub dialect: Option<Dialect>,
+    /// In a multi-core trace, the core whose lines drive registers and calls
+    /// (`--cpu`); the other cores' memory writes still update memory.
+    pub cpu: Option<CpuName>,
 }
 
 /// Guesses the dialect from the first bytes of a trace.

@@ -11,7 +11,7 @@
 use std::collections::VecDeque;
 
 use crate::lines::LineReader;
-use crate::parse::{BranchKind, ISet, ParseOptions, Parser, RecordKind, RegId};
+use crate::parse::{BranchKind, CoreSelect, ISet, ParseOptions, Parser, RecordKind, RegId};
 use crate::source::{SourceError, TraceSource};
 use crate::state::regfile;
 
@@ -109,6 +109,7 @@ pub fn find_cut<S: TraceSource>(
     let sample = crate::source::read_sample(&mut source)?;
     let mut parser = Parser::for_sample(parse_opts, &sample);
     let mut det = Detector::default();
+    let mut core = parse_opts.cpu.map(CoreSelect::new);
     let mut reader = LineReader::new(source);
     let mut cut = Cut {
         keep_bytes: 0,
@@ -122,7 +123,10 @@ pub fn find_cut<S: TraceSource>(
         let end = line.offset + line.len;
         let has_newline = end < total;
         let rec = parser.parse_line(line.text);
+        // Only the chosen core's loop counts; the cut keeps every core's lines.
+        let mine = core.as_mut().is_none_or(|c| c.line(rec.cpu));
         match &rec.kind {
+            _ if !mine && !matches!(rec.kind, RecordKind::Unparsed(_)) => {}
             RecordKind::Instruction(i) => det.instruction(i.pc, i.iset),
             RecordKind::Register(r) => {
                 if let Some(reg) = r.reg {

@@ -8,7 +8,8 @@ use super::calltree::Activation;
 use crate::engine::{Engine, EngineOptions, Node, Observer};
 use crate::lines::LineReader;
 use crate::parse::{
-    Effect, ISet, MemDirection, MemForm, ParseOptions, Parser, RecordKind, RegClass, RegId,
+    CoreSelect, Effect, ISet, MemDirection, MemForm, ParseOptions, Parser, RecordKind, RegClass,
+    RegId,
 };
 use crate::source::{SourceError, TraceSource};
 use crate::state::regfile::{self, IFLAG_AARCH64};
@@ -531,9 +532,12 @@ pub fn is_aarch64<S: TraceSource>(
 ) -> Result<bool, SourceError> {
     let sample = crate::source::read_sample(&mut source)?;
     let mut parser = Parser::for_sample(parse_opts, &sample);
+    let mut core = parse_opts.cpu.map(CoreSelect::new);
     let mut reader = LineReader::new(source);
     while let Some(line) = reader.next_line()? {
-        if let RecordKind::Instruction(i) = parser.parse_line(line.text).kind {
+        let rec = parser.parse_line(line.text);
+        let mine = core.as_mut().is_none_or(|c| c.line(rec.cpu));
+        if let (true, RecordKind::Instruction(i)) = (mine, rec.kind) {
             if i.iset == ISet::A64 {
                 return Ok(true);
             }
@@ -580,6 +584,7 @@ pub fn write<S: TraceSource>(
     let sample = crate::source::read_sample(&mut source).map_err(VcdError::Source)?;
     let mut parser = Parser::for_sample(parse_opts, &sample);
     let mut engine = Engine::new(engine_opts);
+    let mut core = engine_opts.cpu.map(CoreSelect::new);
     let mut reader = LineReader::new(source);
     let mut next_line = 1;
     while let Some(line) = reader.next_line().map_err(VcdError::Source)? {
@@ -587,7 +592,9 @@ pub fn write<S: TraceSource>(
         // Feeding first closes the previous node, so the events gathered
         // below belong to the node this line is in.
         engine.feed(&line, &rec, &mut w);
+        let mine = core.as_mut().is_none_or(|c| c.line(rec.cpu));
         match &rec.kind {
+            _ if !mine => {}
             RecordKind::Instruction(i) => w.instrs.push(InstrEvent {
                 executed: i.effect == Effect::Executed,
                 pc: i.pc,

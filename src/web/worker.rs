@@ -198,7 +198,7 @@ fn parse_options(options: OpenOptions) -> ParseOptions {
     ParseOptions {
         implicit_thumb: options.implicit_thumb,
         big_endian: options.big_endian,
-        dialect: None,
+        ..ParseOptions::default()
     }
 }
 

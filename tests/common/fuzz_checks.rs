@@ -37,6 +37,7 @@ pub fn parse_line(data: &[u8]) {
         implicit_thumb: mode & 4 != 0,
         big_endian: mode & 8 != 0,
         dialect: Some(dialect),
+        ..ParseOptions::default()
     };
     let mut parser = Parser::new(opts, dialect);
     for line in text.split(|&b| b == b'\n') {

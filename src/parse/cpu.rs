@@ -1,0 +1,141 @@
+//! Which core a multi-core trace's line belongs to. Fast Models and gem5
+//! interleave several CPUs in one file, each line naming its source in the
+//! `<cpu>` field (`cpu0`, `cpu1`); a report or a browsing session for one
+//! core feeds the engine that core's lines only (see `engine::Engine::feed`).
+
+use std::fmt;
+
+/// A core's name as the trace's `<cpu>` field spells it, kept inline so
+/// that options holding it stay `Copy`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct CpuName {
+    len: u8,
+    bytes: [u8; CpuName::MAX],
+}
+
+impl CpuName {
+    /// Longest name accepted: real names are `cpu0`..`cpu255` or a few more
+    /// characters.
+    pub const MAX: usize = 31;
+
+    /// The name, checked to be what the parser takes for a `<cpu>` field: a
+    /// word starting with `cpu`.
+    pub fn new(name: &[u8]) -> Result<CpuName, String> {
+        let shown = String::from_utf8_lossy(name);
+        if !name.starts_with(b"cpu")
+            || name
+                .iter()
+                .any(|b| b.is_ascii_whitespace() || !b.is_ascii_graphic())
+        {
+            return Err(format!(
+                "'{}' is not a core name: the trace's <cpu> field is a word starting with 'cpu' (cpu0, cpu1, …)",
+                shown
+            ));
+        }
+        if name.len() > Self::MAX {
+            return Err(format!(
+                "core name '{}' is longer than {} characters",
+                shown,
+                Self::MAX
+            ));
+        }
+        let mut bytes = [0; Self::MAX];
+        bytes[..name.len()].copy_from_slice(name);
+        Ok(CpuName {
+            len: name.len() as u8,
+            bytes,
+        })
+    }
+
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..usize::from(self.len)]
+    }
+}
+
+impl fmt::Display for CpuName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&String::from_utf8_lossy(self.as_bytes()))
+    }
+}
+
+impl fmt::Debug for CpuName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "CpuName({})", self)
+    }
+}
+
+impl std::str::FromStr for CpuName {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        CpuName::new(s.as_bytes())
+    }
+}
+
+/// Tracks which core the current line belongs to: a line with a `<cpu>`
+/// field decides; a line without one (an `LD`/`ST` diagram's continuation, a
+/// dialect without the field) belongs to the core of the line before it.
+#[derive(Clone, Copy, Debug)]
+pub struct CoreSelect {
+    want: CpuName,
+    selected: bool,
+}
+
+impl CoreSelect {
+    /// Starts selected: a node's first line is always the wanted core's, so
+    /// a replay resumed at a node boundary starts right.
+    pub fn new(want: CpuName) -> CoreSelect {
+        CoreSelect {
+            want,
+            selected: true,
+        }
+    }
+
+    /// Whether the last line was the core's (for carrying the state
+    /// between workers).
+    pub fn selected(&self) -> bool {
+        self.selected
+    }
+
+    pub fn set_selected(&mut self, selected: bool) {
+        self.selected = selected;
+    }
+
+    /// Whether the line whose `<cpu>` field is `cpu` belongs to the core.
+    pub fn line(&mut self, cpu: Option<&[u8]>) -> bool {
+        if let Some(c) = cpu {
+            self.selected = c == self.want.as_bytes();
+        }
+        self.selected
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_checked() {
+        assert_eq!(CpuName::new(b"cpu1").unwrap().as_bytes(), b"cpu1");
+        assert_eq!("cpu12".parse::<CpuName>().unwrap().to_string(), "cpu12");
+        assert!(CpuName::new(b"core1")
+            .unwrap_err()
+            .contains("not a core name"));
+        assert!(CpuName::new(b"cpu 1").is_err());
+        assert!(CpuName::new(b"").is_err());
+        let long = format!("cpu{}", "9".repeat(40));
+        assert!(CpuName::new(long.as_bytes())
+            .unwrap_err()
+            .contains("longer"));
+    }
+
+    #[test]
+    fn lines_without_a_field_follow_the_line_before() {
+        let mut s = CoreSelect::new(CpuName::new(b"cpu1").unwrap());
+        assert!(s.line(None));
+        assert!(!s.line(Some(b"cpu0")));
+        assert!(!s.line(None));
+        assert!(s.line(Some(b"cpu1")));
+        assert!(s.line(None));
+        assert!(!s.line(Some(b"cpu10")));
+    }
+}
