@@ -52,8 +52,8 @@ fn fractional_to_ps(number: &[u8], unit: TimeUnit) -> Option<u64> {
     }
     let mut v = lex::parse_dec(int)?;
     for i in 0..scale_digits {
-        let d = frac.get(i).map_or(0, |&b| u64::from(b - b'0'));
-        v = v.checked_mul(10)?.checked_add(d)?;
+        let d = frac.get(i).map_or(0, |&b| b - b'0');
+        v = lex::mul10_add(v, d)?;
     }
     Some(v)
 }
