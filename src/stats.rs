@@ -35,7 +35,15 @@ pub struct Stats {
     pub unparsed_lines: Vec<u64>,
     /// Details of those lines.
     pub unparsed_details: Vec<UnparsedLine>,
+    /// The `<cpu>` names of a trace that has the field, in order of first
+    /// appearance (at most [`MAX_CORES`]): more than one is a multi-core
+    /// trace, whose cores the page offers to pick.
+    #[serde(default)]
+    pub cores: Vec<String>,
 }
+
+/// Most cores listed in [`Stats::cores`].
+pub const MAX_CORES: usize = 256;
 
 impl Stats {
     pub fn count(&self, kind: &str) -> u64 {
@@ -48,6 +56,8 @@ impl Stats {
 pub struct StatsAccumulator {
     counts: [u64; RecordKind::NAMES.len()],
     stats: Stats,
+    /// Index in `stats.cores` of the last line's core.
+    last_core: usize,
 }
 
 impl StatsAccumulator {
@@ -58,10 +68,14 @@ impl StatsAccumulator {
                 dialect: dialect.to_string(),
                 ..Stats::default()
             },
+            last_core: 0,
         }
     }
 
     pub fn add_record(&mut self, line: &Line<'_>, record: &Record<'_>) {
+        if let Some(cpu) = record.cpu {
+            self.add_core(cpu);
+        }
         self.stats.lines += 1;
         self.stats.bytes = line.offset + line.len;
         self.counts[record.kind.index()] += 1;
@@ -77,6 +91,24 @@ impl StatsAccumulator {
                     text: String::from_utf8_lossy(shown).trim_end().to_string(),
                 });
             }
+        }
+    }
+
+    /// Notes a `<cpu>` name; the common case, the same core as the last
+    /// line, is one comparison.
+    fn add_core(&mut self, cpu: &[u8]) {
+        let cores = &mut self.stats.cores;
+        if cores
+            .get(self.last_core)
+            .is_some_and(|c| c.as_bytes() == cpu)
+        {
+            return;
+        }
+        if let Some(i) = cores.iter().position(|c| c.as_bytes() == cpu) {
+            self.last_core = i;
+        } else if cores.len() < MAX_CORES {
+            self.last_core = cores.len();
+            cores.push(String::from_utf8_lossy(cpu).into_owned());
         }
     }
 

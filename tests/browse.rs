@@ -370,4 +370,9 @@ fn restored_session_answers_as_the_indexed_one() {
         ..ParseOptions::default()
     };
     assert!(Session::restore(SliceSource(&bytes), &saved, id, thumb).is_err());
+    let core = ParseOptions {
+        cpu: Some("cpu1".parse().unwrap()),
+        ..ParseOptions::default()
+    };
+    assert!(Session::restore(SliceSource(&bytes), &saved, id, core).is_err());
 }

@@ -283,3 +283,17 @@ fn a_core_indexes_the_same_in_parallel() {
         }
     }
 }
+
+#[test]
+fn statistics_name_the_cores() {
+    use tarmac_lens::stats::compute;
+    let m = merged();
+    let stats = compute(SliceSource(&m.bytes), ParseOptions::default(), |_| {}).unwrap();
+    assert_eq!(stats.cores, ["cpu0", "cpu1"]);
+    let one = read(&data(&format!("{CPU1}.tarmac")));
+    let stats = compute(SliceSource(&one), ParseOptions::default(), |_| {}).unwrap();
+    assert_eq!(stats.cores, ["cpu1"]);
+    let none = read(&data("tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac"));
+    let stats = compute(SliceSource(&none), ParseOptions::default(), |_| {}).unwrap();
+    assert!(stats.cores.is_empty());
+}

@@ -40,6 +40,7 @@ fn messages_to_the_page_cross_intact_including_counts_beyond_f64_precision() {
             reason: "unknown register \"q99\"".into(),
             text: "  R q99 0 <- not real ✗".into(),
         }],
+        cores: vec!["cpu0".into(), "cpu1<b>".into()],
     };
     for msg in [
         ToPage::Ready,

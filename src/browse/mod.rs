@@ -201,7 +201,10 @@ impl<S: TraceSource> Session<S> {
             return Err("the saved index is for another version of the trace".into());
         }
         let o = index.options().parse;
-        if o.big_endian != parse.big_endian || o.implicit_thumb != parse.implicit_thumb {
+        if o.big_endian != parse.big_endian
+            || o.implicit_thumb != parse.implicit_thumb
+            || o.cpu != parse.cpu
+        {
             return Err("the saved index was built with other options".into());
         }
         Ok(Session {

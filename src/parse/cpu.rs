@@ -71,6 +71,20 @@ impl std::str::FromStr for CpuName {
     }
 }
 
+// As its text: the page sends the chosen core to the worker.
+impl serde::Serialize for CpuName {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.to_string())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for CpuName {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        CpuName::new(s.as_bytes()).map_err(serde::de::Error::custom)
+    }
+}
+
 /// Tracks which core the current line belongs to: a line with a `<cpu>`
 /// field decides; a line without one (an `LD`/`ST` diagram's continuation, a
 /// dialect without the field) belongs to the core of the line before it.
@@ -126,6 +140,13 @@ mod tests {
         assert!(CpuName::new(long.as_bytes())
             .unwrap_err()
             .contains("longer"));
+    }
+
+    #[test]
+    fn names_travel_as_text() {
+        let c: CpuName = serde_json::from_str("\"cpu3\"").unwrap();
+        assert_eq!(serde_json::to_string(&c).unwrap(), "\"cpu3\"");
+        assert!(serde_json::from_str::<CpuName>("\"gpu3\"").is_err());
     }
 
     #[test]

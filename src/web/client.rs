@@ -50,6 +50,7 @@ pub enum ClientEvent {
 }
 
 /// Where a trace comes from.
+#[derive(Clone)]
 pub enum TraceInput {
     File(web_sys::File),
     /// An absolute URL, whether it is on another origin than the page, and

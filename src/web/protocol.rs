@@ -29,6 +29,10 @@ pub struct OpenOptions {
     /// handling of a real crash.
     #[serde(default)]
     pub crash: Option<CrashTest>,
+    /// In a multi-core trace, the core to follow (`--cpu`); `None`: every
+    /// line drives the one register file, as in a single-core trace.
+    #[serde(default)]
+    pub cpu: Option<crate::parse::CpuName>,
 }
 
 /// How the worker fails on purpose (`?crash=worker`, `?crash=worker-oom`).

@@ -1,5 +1,6 @@
 //! Options read from the page's URL query: `?index-budget=BYTES` (the
-//! index's memory budget, for a tab with little memory or a test) and the
+//! index's memory budget, for a tab with little memory or a test), `?cpu=`
+//! (the core followed in a multi-core trace) and the
 //! crash tests `?crash=page|worker|worker-oom`, which make the page or the
 //! worker fail for real so the crash handling can be tested end to end.
 
@@ -25,7 +26,31 @@ pub fn open_options() -> OpenOptions {
             Some("worker-oom") => Some(CrashTest::OutOfMemory),
             _ => None,
         },
+        cpu: core().and_then(|c| c.parse().ok()),
         ..OpenOptions::default()
+    }
+}
+
+/// `?cpu=NAME`: the core of a multi-core trace to follow; the page's core
+/// picker sets it (with `history.replaceState`) so a link keeps the choice.
+pub fn core() -> Option<String> {
+    param("cpu").filter(|c| crate::parse::CpuName::new(c.as_bytes()).is_ok())
+}
+
+/// Sets or clears `?cpu=` in the address bar, keeping the rest.
+pub fn set_core(core: Option<&str>) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let Ok(url) = web_sys::Url::new(&window.location().href().unwrap_or_default()) else {
+        return;
+    };
+    match core {
+        Some(c) => url.search_params().set("cpu", c),
+        None => url.search_params().delete("cpu"),
+    }
+    if let Ok(history) = window.history() {
+        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url.href()));
     }
 }
 

@@ -198,6 +198,7 @@ fn parse_options(options: OpenOptions) -> ParseOptions {
     ParseOptions {
         implicit_thumb: options.implicit_thumb,
         big_endian: options.big_endian,
+        cpu: options.cpu,
         ..ParseOptions::default()
     }
 }
@@ -267,7 +268,11 @@ fn open(file: web_sys::File, options: OpenOptions) {
         len: file.size() as u64,
         mtime: file.last_modified() as u64,
     };
-    let key = index_cache::key(&file.name(), id.len, id.mtime);
+    let mut key = index_cache::key(&file.name(), id.len, id.mtime);
+    // Each core of a multi-core trace has an index of its own.
+    if let Some(cpu) = parse.cpu {
+        key = format!("{}.{}", cpu, key);
+    }
     // A file without a modification time (made from a buffer) cannot be
     // told from another of the same name and size: it is never cached.
     let cacheable = id.mtime != 0;

@@ -11,8 +11,8 @@ use super::app_sources::{
     reading_name, start_from_params, view_download, view_embedded, view_reading,
 };
 use super::{
-    use_document_title, Browser, CountsTable, DemoButton, DropZone, ElfLoader, ErrorBanner,
-    FileSummary, IndexCacheControl, ProgressBar, Rehearsal, Session, UnparsedList,
+    use_document_title, Browser, CorePicker, CountsTable, DemoButton, DropZone, ElfLoader,
+    ErrorBanner, FileSummary, IndexCacheControl, ProgressBar, Rehearsal, Session, UnparsedList,
 };
 use crate::browse::protocol::Progress;
 use crate::stats::Stats;
@@ -235,6 +235,14 @@ pub fn app() -> Html {
     // An ELF image dropped before its trace is open waits here.
     let pending_elf = use_mut_ref(|| None::<(web_sys::File, i64)>);
     let job_counter = use_mut_ref(|| 0u32);
+    // What was opened last and with which ELF, to open again with another
+    // core of a multi-core trace.
+    let last_input = use_mut_ref(|| None::<TraceInput>);
+    let last_elf = use_mut_ref(|| None::<(web_sys::File, i64)>);
+    // The core followed: a ref for the open path (its closures outlive
+    // renders), a state to render the picker.
+    let core_ref = use_mut_ref(url_options::core);
+    let core = use_state_eq(url_options::core);
     use_document_title(state.file.as_ref().map(|f| f.name.clone()));
     let lang = use_state_eq(i18n::current);
     use_effect_with(*lang, |lang| i18n::sync_document(*lang));
@@ -257,9 +265,12 @@ pub fn app() -> Html {
         let client = client.clone();
         let pending_elf = pending_elf.clone();
         let job_counter = job_counter.clone();
+        let last_input = last_input.clone();
+        let core_ref = core_ref.clone();
         Rc::new(move |input: TraceInput| {
             // Stop the previous worker before starting the next one.
             client.borrow_mut().take();
+            *last_input.borrow_mut() = Some(input.clone());
             let info = match &input {
                 TraceInput::File(file) => FileInfo {
                     name: file.name(),
@@ -285,18 +296,17 @@ pub fn app() -> Html {
             if url_options::crash_page() {
                 panic!("crash test: a panic in the page (?crash=page)");
             }
-            let opened = TraceClient::open_input(
-                &worker_url(),
-                input,
-                url_options::open_options(),
-                move |event| {
-                    dispatcher.dispatch(Action::Event {
-                        job: job_id,
-                        event,
-                        now_ms: now_ms(),
-                    })
-                },
-            );
+            let options = crate::web::protocol::OpenOptions {
+                cpu: core_ref.borrow().as_deref().and_then(|c| c.parse().ok()),
+                ..url_options::open_options()
+            };
+            let opened = TraceClient::open_input(&worker_url(), input, options, move |event| {
+                dispatcher.dispatch(Action::Event {
+                    job: job_id,
+                    event,
+                    now_ms: now_ms(),
+                })
+            });
             match opened {
                 Ok(c) => {
                     if let Some((elf, offset)) = pending_elf.borrow_mut().take() {
@@ -319,9 +329,30 @@ pub fn app() -> Html {
     let load_elf: Rc<dyn Fn(web_sys::File, i64)> = {
         let client = client.clone();
         let pending_elf = pending_elf.clone();
-        Rc::new(move |file, offset| match &*client.borrow() {
-            Some(c) => c.load_elf(file, offset),
-            None => *pending_elf.borrow_mut() = Some((file, offset)),
+        let last_elf = last_elf.clone();
+        Rc::new(move |file: web_sys::File, offset| {
+            *last_elf.borrow_mut() = Some((file.clone(), offset));
+            match &*client.borrow() {
+                Some(c) => c.load_elf(file, offset),
+                None => *pending_elf.borrow_mut() = Some((file, offset)),
+            }
+        })
+    };
+    // Another core: the same trace (and ELF) opened again following it.
+    let on_core = {
+        let core = core.clone();
+        let core_ref = core_ref.clone();
+        let open_trace = open_trace.clone();
+        let pending_elf = pending_elf.clone();
+        Callback::from(move |picked: Option<String>| {
+            url_options::set_core(picked.as_deref());
+            *core_ref.borrow_mut() = picked.clone();
+            core.set(picked);
+            let Some(input) = last_input.borrow().clone() else {
+                return;
+            };
+            *pending_elf.borrow_mut() = last_elf.borrow().clone();
+            open_trace(input);
         })
     };
     // `?url=` and `?embed=1` (see page_params and embed).
@@ -427,6 +458,11 @@ pub fn app() -> Html {
             >
                 { view_status(&state) }
             </section>
+            if let Phase::Ready(stats) = &state.phase {
+                if stats.cores.len() > 1 {
+                    <CorePicker cores={stats.cores.clone()} selected={(*core).clone()} on_pick={on_core} />
+                }
+            }
             if state.file.is_some() {
                 <nav role="tablist" class="tabs" style="display:flex;gap:0.25rem;">
                     { tab(Tab::Browse, "Browse") }
