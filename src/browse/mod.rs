@@ -10,7 +10,7 @@ mod ranges;
 pub mod registers;
 pub mod saved;
 
-pub use ranges::RangeReport;
+pub use ranges::{worker_count, RangeReport};
 
 use std::collections::HashMap;
 

@@ -266,3 +266,38 @@ impl Ranges {
         }
     }
 }
+
+/// Fewest bytes per range for another worker to pay its start (loading
+/// the wasm module, reading its own slices) and the prefix the session
+/// parses again.
+pub const MIN_RANGE_BYTES: u64 = 64 << 20;
+/// Most workers indexing one trace (each holds its range's partial index).
+pub const MAX_WORKERS: usize = 8;
+
+/// How many workers index a trace of `bytes` on a machine with `cores`:
+/// `forced` if set (`?workers=N`), else one per core, at most
+/// [`MAX_WORKERS`], and no more than one per [`MIN_RANGE_BYTES`].
+pub fn worker_count(bytes: u64, cores: usize, forced: u32) -> usize {
+    if forced > 0 {
+        return (forced as usize).min(2 * MAX_WORKERS);
+    }
+    let by_size = usize::try_from(bytes / MIN_RANGE_BYTES).unwrap_or(usize::MAX);
+    cores.clamp(1, MAX_WORKERS).min(by_size).max(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn workers_only_for_big_traces() {
+        assert_eq!(worker_count(10 << 20, 8, 0), 1);
+        assert_eq!(worker_count(100 << 20, 8, 0), 1);
+        assert_eq!(worker_count(128 << 20, 8, 0), 2);
+        assert_eq!(worker_count(1 << 30, 2, 0), 2);
+        assert_eq!(worker_count(10 << 30, 64, 0), MAX_WORKERS);
+        assert_eq!(worker_count(1 << 30, 0, 0), 1);
+        assert_eq!(worker_count(1 << 20, 2, 3), 3);
+        assert_eq!(worker_count(1 << 20, 2, 1000), 2 * MAX_WORKERS);
+    }
+}

@@ -5,8 +5,9 @@
 //
 // For each trace (default: generated quicksort traces of $TL_BENCH_SIZES
 // megabytes, "100,1024" by default, made with tracegen into the temporary
-// directory and reused), drops it on the built page (dist/) in headless
-// Chromium and prints one JSON line: size, MB/s, the time from the drop to
+// directory and reused) and worker count (`?workers=`: 1 and one per core,
+// or $TL_BENCH_WORKERS, e.g. "1,2,4"), drops it on the built page (dist/)
+// in headless Chromium and prints one JSON line: size, workers, MB/s, the time from the drop to
 // the first trace row, the worker's resident index bytes, the peak resident
 // memory of the tab's renderer process (the worker runs in it; sampled from
 // /proc, as the memory APIs need cross-origin isolation), the UI thread's
@@ -14,28 +15,13 @@
 // current row moving) and pane update (Down key to the register pane's last
 // change) latencies, measured inside the page.
 
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 
 import { launchBrowser, serveDist } from './harness.mjs';
+import { generatedTrace } from './tracegen.mjs';
 
-const TRACEGEN = process.env.TL_TRACEGEN ?? '/work/shared/tools/tracegen/tracegen.py';
 const STEPS = Number(process.env.TL_BENCH_STEPS ?? 100);
-
-/** A generated trace of about `mb` megabytes (binary), reused when present. */
-function generatedTrace(mb) {
-  const file = path.join(os.tmpdir(), `tarmac-lens-bench-quicksort-${mb}M.tarmac`);
-  if (fs.existsSync(file) && fs.statSync(file).size >= mb * 1024 * 1024 * 0.9) return file;
-  console.error(`generating ${file} with ${TRACEGEN}`);
-  execFileSync(
-    'python3',
-    [TRACEGEN, '-p', 'quicksort', '-a', 'aarch64', '-s', 'fastmodel', '-t', `${mb}M`, '-o', file],
-    { stdio: ['ignore', 'ignore', 'inherit'] },
-  );
-  return file;
-}
 
 /** Renderer processes descended from this one, with their resident bytes. */
 function renderers() {
@@ -82,7 +68,7 @@ function percentile(values, p) {
   return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] : null;
 }
 
-async function bench(browser, server, trace) {
+async function bench(browser, server, trace, workers) {
   const bytes = fs.statSync(trace).size;
   const page = await browser.context.newPage();
   await page.addInitScript(() => {
@@ -110,7 +96,7 @@ async function bench(browser, server, trace) {
       if (records.some((r) => r.target instanceof Element && r.target.closest('.registers'))) b.paneChanges.push(t);
     }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
   });
-  await page.goto(server.url);
+  await page.goto(`${server.url}?workers=${workers}`);
   await page.waitForSelector('[data-testid=status][data-state=idle]');
   // Let the spare worker start, as it would while a person picks a file.
   await page.waitForTimeout(500);
@@ -164,7 +150,7 @@ async function bench(browser, server, trace) {
     trace,
     bytes,
     state,
-    workers: 1,
+    workers,
     mb_per_s: bytes / 1e6 / seconds,
     ready_seconds: seconds,
     cpu_seconds: cpuSeconds,
@@ -185,11 +171,26 @@ async function bench(browser, server, trace) {
 const traces = process.argv.length > 2
   ? process.argv.slice(2)
   : (process.env.TL_BENCH_SIZES ?? '100,1024').split(',').map((s) => generatedTrace(Number(s)));
+// 1 worker, then N (one per core, at most 8: what the page picks for big
+// files; TL_BENCH_WORKERS=1,2,4 to choose).
+const counts = (process.env.TL_BENCH_WORKERS ?? `1,${Math.min(8, os.cpus().length)}`)
+  .split(',')
+  .map(Number)
+  .filter((n, i, all) => n > 0 && all.indexOf(n) === i);
 const server = await serveDist();
-const browser = await launchBrowser();
 try {
-  for (const trace of traces) console.log(JSON.stringify(await bench(browser, server, trace)));
+  for (const trace of traces) {
+    for (const workers of counts) {
+      // A fresh profile per drop: the same file dropped again in one
+      // profile would be restored from the index cache, not indexed.
+      const browser = await launchBrowser();
+      try {
+        console.log(JSON.stringify(await bench(browser, server, trace, workers)));
+      } finally {
+        await browser.close();
+      }
+    }
+  }
 } finally {
-  await browser.close();
   await server.close();
 }
