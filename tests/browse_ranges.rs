@@ -323,3 +323,27 @@ fn statistics_of_ranges_match_the_cli_counts() {
         assert_eq!(s.stats(), Some(&want), "{n} ranges");
     }
 }
+
+#[test]
+fn unparsed_lines_of_adopted_ranges_are_numbered_in_the_whole_trace() {
+    let clean = read(&data("tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac"));
+    // A line the parser does not understand every ~10 KB: more than are listed.
+    let mut bytes = Vec::new();
+    let mut since = 0;
+    for line in clean.split_inclusive(|&c| c == b'\n') {
+        bytes.extend_from_slice(line);
+        since += line.len();
+        if since > 10_000 {
+            bytes.extend_from_slice(b"?? not a trace line\n");
+            since = 0;
+        }
+    }
+    let mut want = one_pass(&bytes);
+    assert!(want.stats().unwrap().unparsed > tarmac_lens::stats::MAX_LISTED_UNPARSED as u64);
+    for n in [2, 4] {
+        let mut got = ranged(&bytes, n, true, good);
+        assert_eq!(got.range_report().unwrap().joined, n - 1);
+        assert_eq!(got.stats(), want.stats(), "{n} ranges");
+        same(&format!("{n} ranges"), &mut want, &mut got);
+    }
+}
