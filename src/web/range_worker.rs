@@ -126,6 +126,33 @@ fn index_range(
     Ok((index.to_bytes(), stats))
 }
 
+/// Raw byte ranges for other workers, and the trace generation they are of.
+type Deferred = (u32, Vec<(u64, u64)>);
+
+thread_local! {
+    /// Ranges for other workers, asked for once the first answer is out.
+    static TO_ASK: RefCell<Option<Deferred>> = const { RefCell::new(None) };
+}
+
+/// In the session's worker: the ranges of the trace opened as `generation`
+/// that other workers are to index, asked of the page by
+/// [`ask_for_ranges`] — after the first answer, so that starting workers
+/// (loading the wasm module) does not compete with the first screenful.
+pub fn defer_ranges(generation: u32, ranges: Vec<(u64, u64)>) {
+    TO_ASK.with(|t| *t.borrow_mut() = (!ranges.is_empty()).then_some((generation, ranges)));
+}
+
+/// Asks the page for the deferred ranges' workers, once: after an answer,
+/// or when indexing waits for them (no question came).
+pub fn ask_for_ranges() {
+    let Some((generation, ranges)) = TO_ASK.with(|t| t.borrow_mut().take()) else {
+        return;
+    };
+    if super::worker::is_current(generation) {
+        super::worker::post(&super::protocol::ToPage::IndexRanges { ranges });
+    }
+}
+
 /// A port the session's worker listens on, and its handler.
 type Listener = (MessagePort, Closure<dyn FnMut(MessageEvent)>);
 

@@ -165,6 +165,7 @@ fn answer(msg: ToWorker) {
                 id,
                 reply: Box::new(reply),
             });
+            super::range_worker::ask_for_ranges();
             super::timing::measure(name, started);
         }
         other => handle(other),
@@ -233,7 +234,7 @@ fn begin_opening() -> u32 {
     })
 }
 
-fn is_current(generation: u32) -> bool {
+pub(super) fn is_current(generation: u32) -> bool {
     GENERATION.with(|g| g.get()) == generation
 }
 
@@ -337,6 +338,7 @@ fn open(file: web_sys::File, options: OpenOptions) {
                 let ranges = session
                     .split_indexing(options.workers as usize)
                     .unwrap_or_default();
+                super::range_worker::defer_ranges(generation, ranges);
                 install(
                     generation,
                     session,
@@ -344,9 +346,6 @@ fn open(file: web_sys::File, options: OpenOptions) {
                     cacheable.then_some((key, id)),
                     Reading::File,
                 );
-                if !ranges.is_empty() {
-                    post(&ToPage::IndexRanges { ranges });
-                }
             }
             Err(e) => fail_opening(e.0),
         }
@@ -458,6 +457,7 @@ fn step(generation: u32) {
             }
             if open.session.waiting_for_range() {
                 PAUSED.with(|p| p.set(true));
+                super::range_worker::ask_for_ranges();
             }
             let saved = if p.complete {
                 open.cache
