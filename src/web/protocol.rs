@@ -46,6 +46,9 @@ pub enum CrashTest {
     Panic,
     /// Allocations until one fails (the tab's memory is exhausted).
     OutOfMemory,
+    /// A panic in each range worker (`?crash=range-worker`): the session's
+    /// worker indexes their ranges itself.
+    RangeWorker,
 }
 
 /// Page -> worker.

@@ -111,6 +111,9 @@ fn index_range(
     let mut job = RangeJob::new(src, opts, dialect, from, to).map_err(|e| e.0)?;
     let mut last = now();
     while !job.step(src, STEP_BYTES).map_err(|e| e.0)? {
+        if options.crash == Some(super::protocol::CrashTest::RangeWorker) {
+            panic!("crash test: a panic in a range worker (?crash=range-worker)");
+        }
         if now() - last >= PROGRESS_MS {
             last = now();
             send(

@@ -3,7 +3,7 @@
 //! `?workers=N` (how many workers index a dropped file, instead of one per
 //! core for big files; 1: the session's worker alone), `?digest=1` (the
 //! finished index's digest on the page, so tests can compare indexes) and
-//! the crash tests `?crash=page|worker|worker-oom`, which make the page or
+//! the crash tests `?crash=page|worker|worker-oom|range-worker`, which make the page or
 //! the worker fail for real so the crash handling can be tested end to end.
 
 use super::protocol::{CrashTest, OpenOptions};
@@ -26,6 +26,7 @@ pub fn open_options() -> OpenOptions {
         crash: match param("crash").as_deref() {
             Some("worker") => Some(CrashTest::Panic),
             Some("worker-oom") => Some(CrashTest::OutOfMemory),
+            Some("range-worker") => Some(CrashTest::RangeWorker),
             _ => None,
         },
         workers: param("workers").and_then(|v| v.parse().ok()).unwrap_or(0),

@@ -2,7 +2,8 @@
 // with `?workers=1` (the session's worker alone) and `?workers=2` (a second
 // worker indexes the second half, which the session adopts) must end with
 // the same index (its digest, `?digest=1`), the record counts the CLI
-// prints, and progress that only grows to 100 %.
+// prints, and progress that only grows to 100 %; so must a drop whose range
+// worker dies (`?crash=range-worker`).
 
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -28,14 +29,14 @@ function watchProgress() {
   }).observe(document, { subtree: true, childList: true, attributes: true });
 }
 
-async function dropWith(trace, workers) {
+async function dropWith(trace, workers, extra = '') {
   // A fresh profile: the same file dropped again in one profile would be
   // restored from the index cache.
   const browser = await launchBrowser();
   try {
     const page = await browser.context.newPage();
     await page.addInitScript(watchProgress);
-    await page.goto(`${server.url}?workers=${workers}&digest=1`);
+    await page.goto(`${server.url}?workers=${workers}&digest=1${extra}`);
     await page.waitForSelector('[data-testid=status][data-state=idle]');
     const started = Date.now();
     await page.setInputFiles('[data-testid=file-input]', trace);
@@ -56,7 +57,7 @@ async function dropWith(trace, workers) {
         ranges: document.body.dataset.indexRanges,
         records,
         percents: window.__percents,
-        firstRow: document.querySelector('[data-row-line]')?.textContent ?? null,
+        panic: document.querySelector('[data-testid=panic]')?.textContent ?? null,
       };
     });
     // The finished, stitched index is what the index cache keeps.
@@ -97,4 +98,13 @@ test('two workers build the index one worker builds', { timeout: 1_800_000 }, as
   assert.equal(two.ranges, '1/1');
   assert.match(one.digest, /^[0-9a-f]{16}-\d+$/);
   assert.equal(two.digest, one.digest, 'the index two workers built differs from the one-worker index');
+
+  // A range worker that dies: the session's worker indexes its range, and
+  // the index is still the same; nothing is shown as a crash.
+  const failed = await dropWith(trace, 2, '&crash=range-worker');
+  assert.equal(failed.panic, null);
+  assert.equal(failed.state, 'ready');
+  assert.equal(failed.ranges, '0/1');
+  assert.equal(failed.lines, expected.lines);
+  assert.equal(failed.digest, one.digest, 'the index after a failed range worker differs');
 });
