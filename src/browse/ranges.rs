@@ -182,17 +182,12 @@ impl<S: TraceSource> Session<S> {
             .zip(&r.bounds)
             .enumerate()
             .skip(r.next)
-            .map(|(i, (slot, &(start, end)))| {
-                match slot {
-                    Slot::Waiting(done) => (*done).min(end - start),
-                    Slot::Arrived(_) => end - start.max(pos),
-                    Slot::Sequential => 0,
-                }
-                .min(if i == r.next && r.phase == Phase::Alone {
-                    0
-                } else {
-                    u64::MAX
-                })
+            // A range the session indexes itself counts as it goes.
+            .filter(|&(i, _)| !(i == r.next && r.phase == Phase::Alone))
+            .map(|(_, (slot, &(start, end)))| match slot {
+                Slot::Waiting(done) => (*done).min(end - start),
+                Slot::Arrived(_) => end.saturating_sub(start.max(pos)),
+                Slot::Sequential => 0,
             })
             .sum()
     }
@@ -221,13 +216,17 @@ impl<S: TraceSource> Session<S> {
                     Slot::Sequential => (Phase::Alone, end, pos),
                 },
                 Phase::ToSplit => {
+                    // Only an arrived range is split (`Waiting` alone changes).
                     let slot = std::mem::replace(&mut r.slots[r.next], Slot::Sequential);
-                    let Slot::Arrived(part) = slot else {
-                        unreachable!("a range is split only once it has arrived")
+                    let adopted = match slot {
+                        Slot::Arrived(part) => {
+                            let (index, stats) = *part;
+                            adopt(&mut b.builder, index).map(|offset| (offset, stats))
+                        }
+                        _ => None,
                     };
-                    let (index, stats) = *part;
-                    match adopt(&mut b.builder, index) {
-                        Some(line_offset) => {
+                    match adopted {
+                        Some((line_offset, stats)) => {
                             b.stats.append(&stats, line_offset);
                             r.joined += 1;
                             let (phase, limit) = r.next_range(end, self.total);
