@@ -347,3 +347,42 @@ fn unparsed_lines_of_adopted_ranges_are_numbered_in_the_whole_trace() {
         same(&format!("{n} ranges"), &mut want, &mut got);
     }
 }
+
+/// A source that ends before the length it claims (a file cut while open).
+struct Cut<'a>(&'a [u8], u64);
+
+impl tarmac_lens::source::TraceSource for Cut<'_> {
+    fn len(&self) -> u64 {
+        self.1
+    }
+    fn read_at(
+        &mut self,
+        offset: u64,
+        buf: &mut [u8],
+    ) -> Result<usize, tarmac_lens::source::SourceError> {
+        SliceSource(self.0).read_at(offset, buf)
+    }
+}
+
+#[test]
+fn a_source_that_ends_early_ends_indexing_as_in_one_pass() {
+    let bytes = read(&data("tracegen/quicksort-arm-O2-es-2M.tarmac"));
+    let cut = &bytes[..bytes.len() / 3];
+    let claimed = bytes.len() as u64;
+    let run = |parts: usize| {
+        let mut s = Session::open(Cut(cut, claimed), ParseOptions::default()).unwrap();
+        let raw = s.split_indexing(parts).unwrap();
+        for (k, &(from, to)) in raw.iter().enumerate() {
+            // Ranges past the end hold nothing; the first one is cut.
+            let (b, st) = range_worker(cut, from.min(cut.len() as u64), to.min(cut.len() as u64));
+            s.take_range(k + 1, &b, st);
+        }
+        let mut steps = 0;
+        while !s.index_step(64 << 10).unwrap().complete {
+            steps += 1;
+            assert!(steps < 10_000, "{parts} parts: indexing never ends");
+        }
+        s.save(ID).unwrap()
+    };
+    assert!(run(1) == run(3), "a cut source indexed in ranges differs");
+}

@@ -259,7 +259,8 @@ impl<S: TraceSource> Session<S> {
                     break;
                 }
             }
-            if (finished && self.ranges.is_none()) || b.lines.position() >= self.total {
+            if (finished && self.ends_here(b.lines.position())) || b.lines.position() >= self.total
+            {
                 self.stats = Some(b.stats.snapshot(self.total));
                 self.index = Some(b.builder.finish(self.total));
             } else {

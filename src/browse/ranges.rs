@@ -192,6 +192,15 @@ impl<S: TraceSource> Session<S> {
             .sum()
     }
 
+    /// Whether the session's lines running out at `pos` end the trace: not
+    /// at a range boundary, where other ranges follow (a source shorter
+    /// than its length ends it anywhere, as it ends a one-pass session).
+    pub(super) fn ends_here(&self, pos: u64) -> bool {
+        self.ranges
+            .as_ref()
+            .is_none_or(|r| r.phase == Phase::Last || pos < r.limit)
+    }
+
     /// At the end of the session's line buffer: moves on to what comes
     /// next (adopting a range, or lines to index), unless waiting.
     pub(super) fn at_range_boundary(&mut self) -> Result<(), SourceError> {
