@@ -58,7 +58,9 @@ impl RangePool {
                     let _ = session.post_message(&v);
                 }
             };
-            let worker = match Worker::new(&self.url) {
+            let options = web_sys::WorkerOptions::new();
+            options.set_name(super::range_worker::WORKER_NAME);
+            let worker = match Worker::new_with_options(&self.url, &options) {
                 Ok(w) => w,
                 Err(e) => {
                     failed(session);

@@ -29,6 +29,10 @@ use super::blob_source::BlobSource;
 use super::protocol::OpenOptions;
 use super::timing::now;
 
+/// The name range workers are started with (`new Worker(url, { name })`):
+/// they skip the warm-up meant for the first screenful.
+pub const WORKER_NAME: &str = "tarmac-lens-range";
+
 /// Range worker -> session worker.
 #[derive(Debug, Serialize, Deserialize)]
 enum RangeMsg {

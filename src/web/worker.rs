@@ -88,12 +88,15 @@ pub fn start_worker() {
     scope().set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     // The handler lives as long as the worker.
     on_message.forget();
-    let started = now();
-    if let Err(e) = super::warmup::warm_up() {
-        web_sys::console::warn_1(&format!("tarmac-lens worker: warm-up failed: {e}").into());
+    // A range worker answers no query and keeps no index.
+    if scope().name() != super::range_worker::WORKER_NAME {
+        let started = now();
+        if let Err(e) = super::warmup::warm_up() {
+            web_sys::console::warn_1(&format!("tarmac-lens worker: warm-up failed: {e}").into());
+        }
+        super::timing::measure("warm-up", started);
+        wasm_bindgen_futures::spawn_local(index_cache::prepare());
     }
-    super::timing::measure("warm-up", started);
-    wasm_bindgen_futures::spawn_local(index_cache::prepare());
     post(&ToPage::Ready);
 }
 
