@@ -76,18 +76,29 @@ impl StatsAccumulator {
         if let Some(cpu) = record.cpu {
             self.add_core(cpu);
         }
+        let unparsed = match &record.kind {
+            RecordKind::Unparsed(u) => Some((u.column, u.reason)),
+            _ => None,
+        };
+        self.add_kind(line, record.kind.index(), unparsed);
+    }
+
+    /// Counts a line of kind `kind` (an index in [`RecordKind::NAMES`]);
+    /// `unparsed`: the column and reason of a line not understood. For a
+    /// caller that must look at the record before deciding to count it.
+    pub fn add_kind(&mut self, line: &Line<'_>, kind: usize, unparsed: Option<(usize, &str)>) {
         self.stats.lines += 1;
         self.stats.bytes = line.offset + line.len;
-        self.counts[record.kind.index()] += 1;
-        if let RecordKind::Unparsed(u) = &record.kind {
+        self.counts[kind] += 1;
+        if let Some((column, reason)) = unparsed {
             self.stats.unparsed += 1;
             if self.stats.unparsed_lines.len() < MAX_LISTED_UNPARSED {
                 self.stats.unparsed_lines.push(line.number);
                 let shown = &line.text[..line.text.len().min(200)];
                 self.stats.unparsed_details.push(UnparsedLine {
                     line: line.number,
-                    column: u.column,
-                    reason: u.reason.to_string(),
+                    column,
+                    reason: reason.to_string(),
                     text: String::from_utf8_lossy(shown).trim_end().to_string(),
                 });
             }
@@ -109,6 +120,42 @@ impl StatsAccumulator {
         } else if cores.len() < MAX_CORES {
             self.last_core = cores.len();
             cores.push(String::from_utf8_lossy(cpu).into_owned());
+        }
+    }
+
+    /// Adds the counts of the lines that follow those counted so far,
+    /// counted elsewhere (a range indexed by another worker) with line
+    /// numbers short by `line_offset`.
+    pub fn append(&mut self, part: &Stats, line_offset: u64) {
+        self.stats.lines += part.lines;
+        for (name, &n) in &part.records {
+            if let Some(i) = RecordKind::NAMES.iter().position(|k| k == name) {
+                self.counts[i] += n;
+            }
+        }
+        self.stats.unparsed += part.unparsed;
+        let room = MAX_LISTED_UNPARSED.saturating_sub(self.stats.unparsed_lines.len());
+        self.stats.unparsed_lines.extend(
+            part.unparsed_lines
+                .iter()
+                .take(room)
+                .map(|l| l + line_offset),
+        );
+        self.stats
+            .unparsed_details
+            .extend(
+                part.unparsed_details
+                    .iter()
+                    .take(room)
+                    .map(|u| UnparsedLine {
+                        line: u.line + line_offset,
+                        ..u.clone()
+                    }),
+            );
+        for core in &part.cores {
+            if !self.stats.cores.contains(core) && self.stats.cores.len() < MAX_CORES {
+                self.stats.cores.push(core.clone());
+            }
         }
     }
 

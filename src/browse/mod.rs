@@ -6,8 +6,11 @@
 mod folds;
 pub mod highlight;
 pub mod protocol;
+mod ranges;
 pub mod registers;
 pub mod saved;
+
+pub use ranges::{worker_count, RangeReport};
 
 use std::collections::HashMap;
 
@@ -52,6 +55,8 @@ pub struct Session<S: TraceSource> {
     index_budget: usize,
     /// Why indexing stopped before the end, if it did.
     stopped: Option<String>,
+    /// Byte ranges indexed by other workers (`ranges.rs`).
+    ranges: Option<ranges::Ranges>,
 }
 
 /// Default index budget: far below what a browser tab can hold (wasm32
@@ -184,6 +189,7 @@ impl<S: TraceSource> Session<S> {
             image: None,
             index_budget: DEFAULT_INDEX_BUDGET,
             stopped: None,
+            ranges: None,
         })
     }
 
@@ -217,6 +223,7 @@ impl<S: TraceSource> Session<S> {
             image: None,
             index_budget: DEFAULT_INDEX_BUDGET,
             stopped: None,
+            ranges: None,
         })
     }
 
@@ -242,6 +249,7 @@ impl<S: TraceSource> Session<S> {
         if self.stopped.is_some() {
             return Ok(self.progress());
         }
+        self.at_range_boundary()?;
         if let Some(mut b) = self.building.take() {
             let stop_at = b.lines.position().saturating_add(budget.max(1));
             let mut finished = true;
@@ -254,7 +262,8 @@ impl<S: TraceSource> Session<S> {
                     break;
                 }
             }
-            if finished || b.lines.position() >= self.total {
+            if (finished && self.ends_here(b.lines.position())) || b.lines.position() >= self.total
+            {
                 self.stats = Some(b.stats.snapshot(self.total));
                 self.index = Some(b.builder.finish(self.total));
             } else {
@@ -279,7 +288,7 @@ impl<S: TraceSource> Session<S> {
             (Some(b), _) => {
                 let s = b.builder.index().summary();
                 Progress {
-                    done_bytes: b.lines.position(),
+                    done_bytes: b.lines.position() + self.bytes_ahead(),
                     total_bytes: self.total,
                     lines: s.lines,
                     nodes: s.nodes,

@@ -14,6 +14,7 @@
 mod calls;
 mod memdiff;
 pub mod parallel;
+pub mod range_job;
 mod serialize;
 pub(crate) mod varint;
 

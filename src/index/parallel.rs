@@ -42,9 +42,9 @@ use crate::engine::Site;
 /// The partial index of one byte range, ready to stitch.
 pub struct RangeIndex {
     /// Line-aligned byte range.
-    start: u64,
-    end: u64,
-    builder: IndexBuilder,
+    pub(super) start: u64,
+    pub(super) end: u64,
+    pub(super) builder: IndexBuilder,
 }
 
 /// What a stitch did, for tests and figures.
@@ -123,7 +123,13 @@ impl IndexBuilder {
 }
 
 impl RangeIndex {
-    fn new(opts: IndexOptions, dialect: Dialect, sample: &[u8], start: u64, end: u64) -> Self {
+    pub(super) fn new(
+        opts: IndexOptions,
+        dialect: Dialect,
+        sample: &[u8],
+        start: u64,
+        end: u64,
+    ) -> Self {
         let builder = if start == 0 {
             IndexBuilder::new(opts, sample)
         } else {
@@ -320,7 +326,9 @@ impl RangeIndex {
         }
     }
 
-    fn split_offset(&self) -> Option<u64> {
+    /// The split point: where the stitch stops parsing and adopts this
+    /// range's work (`None`: the range must be indexed again sequentially).
+    pub fn split_offset(&self) -> Option<u64> {
         let b = &self.builder;
         let seek = b.acc.split.as_ref()?;
         seek.parser_state?;
@@ -403,7 +411,7 @@ pub fn stitch(
 /// Adopts range builder `w` into the sequential builder `g`, which has been
 /// fed every line before `w`'s split point at byte `c`. Returns false
 /// (leaving `g` untouched) when their states there differ.
-fn join(g: &mut IndexBuilder, mut w: IndexBuilder, c: u64) -> bool {
+pub(super) fn join(g: &mut IndexBuilder, mut w: IndexBuilder, c: u64) -> bool {
     let (Some(seek), Some(info)) = (w.acc.split.as_mut(), w.engine.split_info()) else {
         return false;
     };

@@ -77,6 +77,8 @@ struct Inner {
     pending: RefCell<HashMap<u32, ReplyFn>>,
     _on_message: Handler<MessageEvent>,
     _on_error: Handler<Event>,
+    /// Workers indexing ranges of a dropped file for this one.
+    ranges: RefCell<Option<super::range_pool::RangePool>>,
 }
 
 impl Inner {
@@ -162,9 +164,17 @@ impl TraceClient {
     pub fn open_input(
         url: &str,
         input: TraceInput,
-        opts: OpenOptions,
+        mut opts: OpenOptions,
         on_event: impl Fn(ClientEvent) + 'static,
     ) -> Result<TraceClient, String> {
+        let ranges = match &input {
+            TraceInput::File(file) => {
+                opts.workers = super::range_pool::workers_for(file, &opts);
+                (opts.workers > 1)
+                    .then(|| super::range_pool::RangePool::new(url, file.clone(), opts))
+            }
+            TraceInput::Url { .. } => None,
+        };
         // A worker started ahead of time (see `prewarm`) has already loaded
         // its wasm: the first screenful does not wait for that.
         let (worker, ready) = match take_spare(url) {
@@ -183,6 +193,7 @@ impl TraceClient {
             pending: RefCell::new(HashMap::new()),
             _on_message: RefCell::new(None),
             _on_error: RefCell::new(None),
+            ranges: RefCell::new(ranges),
         });
         inner.send(&match input {
             TraceInput::File(file) => ToWorker::Open {
@@ -242,6 +253,18 @@ impl TraceClient {
                         on_event(ClientEvent::Downloading { done, total })
                     }
                     ToPage::IndexCached => on_event(ClientEvent::IndexCached),
+                    ToPage::IndexRanges { ranges } => {
+                        if let Some(pool) = inner.ranges.borrow_mut().as_mut() {
+                            if let Err(e) = pool.start(&inner.worker, ranges) {
+                                web_sys::console::warn_1(&format!("tarmac-lens: {e}").into());
+                            }
+                        }
+                    }
+                    ToPage::IndexDigest {
+                        digest,
+                        ranges,
+                        joined,
+                    } => super::range_pool::show_digest(&digest, ranges, joined),
                     ToPage::Failed { message } => on_event(ClientEvent::Failed(message)),
                     ToPage::Panicked { message } => {
                         if inner.crashed.replace(true) {

@@ -23,6 +23,8 @@ pub mod keys;
 pub mod page_params;
 pub mod panic_hook;
 pub mod protocol;
+pub mod range_pool;
+pub mod range_worker;
 pub mod timing;
 pub mod url_options;
 pub mod view_state;

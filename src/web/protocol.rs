@@ -33,6 +33,14 @@ pub struct OpenOptions {
     /// line drives the one register file, as in a single-core trace.
     #[serde(default)]
     pub cpu: Option<crate::parse::CpuName>,
+    /// Workers indexing a dropped file together (`range_pool.rs`); 0 or 1:
+    /// the session's worker alone.
+    #[serde(default)]
+    pub workers: u32,
+    /// Post a digest of the finished index ([`ToPage::IndexDigest`]), for
+    /// tests comparing indexes built in different ways (`?digest=1`).
+    #[serde(default)]
+    pub digest: bool,
 }
 
 /// How the worker fails on purpose (`?crash=worker`, `?crash=worker-oom`).
@@ -42,6 +50,9 @@ pub enum CrashTest {
     Panic,
     /// Allocations until one fails (the tab's memory is exhausted).
     OutOfMemory,
+    /// A panic in each range worker (`?crash=range-worker`): the session's
+    /// worker indexes their ranges itself.
+    RangeWorker,
 }
 
 /// Page -> worker.
@@ -79,6 +90,26 @@ pub enum ToWorker {
         cross_origin: bool,
         load_offset: i64,
     },
+    /// To a range worker: index raw byte range `[from, to)` of this file as
+    /// part `part` and report on `port` (`range_worker.rs`).
+    IndexRange {
+        #[serde(with = "serde_wasm_bindgen::preserve")]
+        file: web_sys::File,
+        part: u32,
+        from: u64,
+        to: u64,
+        options: OpenOptions,
+        #[serde(with = "serde_wasm_bindgen::preserve")]
+        port: web_sys::MessagePort,
+    },
+    /// To the session's worker: part `part` will be reported on `port`.
+    RangePort {
+        part: u32,
+        #[serde(with = "serde_wasm_bindgen::preserve")]
+        port: web_sys::MessagePort,
+    },
+    /// To the session's worker: the worker of part `part` died.
+    RangeFailed { part: u32 },
 }
 
 /// How the open trace is read.
@@ -129,6 +160,17 @@ pub enum ToPage {
     },
     /// The finished index was saved in the index cache.
     IndexCached,
+    /// Raw byte ranges for other workers to index, parts 1.. in order.
+    IndexRanges {
+        ranges: Vec<(u64, u64)>,
+    },
+    /// A digest of the finished index and statistics (`?digest=1`), and
+    /// how many of the ranges other workers indexed were adopted.
+    IndexDigest {
+        digest: String,
+        ranges: u32,
+        joined: u32,
+    },
     /// The ELF image could not be read; the trace stays open.
     ElfFailed {
         message: String,

@@ -1,7 +1,10 @@
 //! Options read from the page's URL query: `?index-budget=BYTES` (the
 //! index's memory budget, for a tab with little memory or a test), `?cpu=`
-//! (the core followed in a multi-core trace) and the
-//! crash tests `?crash=page|worker|worker-oom`, which make the page or the
+//! (the core followed in a multi-core trace), `?workers=N` (how many
+//! workers index a dropped file, instead of one per core for big files; 1:
+//! the session's worker alone), `?digest=1` (the finished index's digest on
+//! the page, so tests can compare indexes) and the crash tests
+//! `?crash=page|worker|worker-oom|range-worker`, which make the page or the
 //! worker fail for real so the crash handling can be tested end to end.
 
 use super::protocol::{CrashTest, OpenOptions};
@@ -24,9 +27,12 @@ pub fn open_options() -> OpenOptions {
         crash: match param("crash").as_deref() {
             Some("worker") => Some(CrashTest::Panic),
             Some("worker-oom") => Some(CrashTest::OutOfMemory),
+            Some("range-worker") => Some(CrashTest::RangeWorker),
             _ => None,
         },
         cpu: core().and_then(|c| c.parse().ok()),
+        workers: param("workers").and_then(|v| v.parse().ok()).unwrap_or(0),
+        digest: param("digest").as_deref() == Some("1"),
         ..OpenOptions::default()
     }
 }

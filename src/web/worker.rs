@@ -56,6 +56,8 @@ struct Open {
     cache: Option<(String, TraceIdentity)>,
     /// A `?crash=` test hook: fail this way at the next indexing step.
     crash: Option<CrashTest>,
+    /// Post the finished index's digest (`?digest=1`).
+    digest: bool,
 }
 
 thread_local! {
@@ -68,6 +70,8 @@ thread_local! {
     /// While a trace is being opened (the index cache and URLs are
     /// asynchronous), the page's questions wait here, in order.
     static WAITING: RefCell<Option<Vec<ToWorker>>> = const { RefCell::new(None) };
+    /// Indexing waits for a range from another worker: no step is queued.
+    static PAUSED: Cell<bool> = const { Cell::new(false) };
 }
 
 /// Installs the message handler and tells the page it may send work.
@@ -84,12 +88,15 @@ pub fn start_worker() {
     scope().set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     // The handler lives as long as the worker.
     on_message.forget();
-    let started = now();
-    if let Err(e) = super::warmup::warm_up() {
-        web_sys::console::warn_1(&format!("tarmac-lens worker: warm-up failed: {e}").into());
+    // A range worker answers no query and keeps no index.
+    if scope().name() != super::range_worker::WORKER_NAME {
+        let started = now();
+        if let Err(e) = super::warmup::warm_up() {
+            web_sys::console::warn_1(&format!("tarmac-lens worker: warm-up failed: {e}").into());
+        }
+        super::timing::measure("warm-up", started);
+        wasm_bindgen_futures::spawn_local(index_cache::prepare());
     }
-    super::timing::measure("warm-up", started);
-    wasm_bindgen_futures::spawn_local(index_cache::prepare());
     post(&ToPage::Ready);
 }
 
@@ -102,6 +109,14 @@ fn handle(msg: ToWorker) {
             cross_origin,
             options,
         } => open_url(Target { url, cross_origin }, options),
+        ToWorker::IndexRange {
+            file,
+            from,
+            to,
+            options,
+            port,
+            ..
+        } => super::range_worker::run(file, from, to, options, port),
         // Questions about a trace still opening wait for it.
         other => {
             let now = WAITING.with(|w| match w.borrow_mut().as_mut() {
@@ -127,6 +142,14 @@ fn answer(msg: ToWorker) {
             cross_origin,
             load_offset,
         } => load_elf_url(Target { url, cross_origin }, load_offset),
+        ToWorker::RangePort { part, port } => {
+            super::range_worker::listen(GENERATION.with(Cell::get), part, port)
+        }
+        ToWorker::RangeFailed { part } => {
+            let generation = GENERATION.with(Cell::get);
+            with_session(generation, |s| s.range_failed(part as usize));
+            ranges_changed(generation);
+        }
         ToWorker::Ask { id, query } => {
             let started = now();
             let name = query_name(&query);
@@ -145,6 +168,7 @@ fn answer(msg: ToWorker) {
                 id,
                 reply: Box::new(reply),
             });
+            super::range_worker::ask_for_ranges();
             super::timing::measure(name, started);
         }
         other => handle(other),
@@ -194,7 +218,7 @@ fn index(file: web_sys::File) {
     }
 }
 
-fn parse_options(options: OpenOptions) -> ParseOptions {
+pub(super) fn parse_options(options: OpenOptions) -> ParseOptions {
     ParseOptions {
         implicit_thumb: options.implicit_thumb,
         big_endian: options.big_endian,
@@ -214,7 +238,7 @@ fn begin_opening() -> u32 {
     })
 }
 
-fn is_current(generation: u32) -> bool {
+pub(super) fn is_current(generation: u32) -> bool {
     GENERATION.with(|g| g.get()) == generation
 }
 
@@ -251,8 +275,10 @@ fn install(
             big_endian: options.big_endian,
             cache,
             crash: options.crash,
+            digest: options.digest,
         })
     });
+    PAUSED.with(|p| p.set(false));
     LAST_PROGRESS.with(|l| l.set(f64::NEG_INFINITY));
     // The first step runs now, so the first screenful is there at once
     // (a restored index is complete at once); then the questions that
@@ -315,13 +341,20 @@ fn open(file: web_sys::File, options: OpenOptions) {
             }
         }
         match source(file).and_then(|s| Session::open(s, parse)) {
-            Ok(session) => install(
-                generation,
-                session,
-                options,
-                cacheable.then_some((key, id)),
-                Reading::File,
-            ),
+            Ok(mut session) => {
+                // Other workers index the rest, if the page has them.
+                let ranges = session
+                    .split_indexing(options.workers as usize)
+                    .unwrap_or_default();
+                super::range_worker::defer_ranges(generation, ranges);
+                install(
+                    generation,
+                    session,
+                    options,
+                    cacheable.then_some((key, id)),
+                    Reading::File,
+                );
+            }
             Err(e) => fail_opening(e.0),
         }
     });
@@ -411,8 +444,28 @@ fn step(generation: u32) {
             if let Some(crash) = open.crash {
                 crash_on_purpose(crash);
             }
-            while !first && !p.complete && p.stopped.is_none() && now() - started < TASK_MS {
+            while !first
+                && !p.complete
+                && p.stopped.is_none()
+                && !open.session.waiting_for_range()
+                && now() - started < TASK_MS
+            {
                 p = open.session.index_step(STEP_BYTES)?;
+            }
+            if p.complete && open.digest {
+                open.digest = false;
+                if let Some(digest) = super::range_worker::digest(&open.session) {
+                    let r = open.session.range_report().unwrap_or_default();
+                    post(&ToPage::IndexDigest {
+                        digest,
+                        ranges: r.ranges as u32,
+                        joined: r.joined as u32,
+                    });
+                }
+            }
+            if open.session.waiting_for_range() {
+                PAUSED.with(|p| p.set(true));
+                super::range_worker::ask_for_ranges();
             }
             let saved = if p.complete {
                 open.cache
@@ -466,6 +519,10 @@ fn step(generation: u32) {
                 }
                 return;
             }
+            if PAUSED.with(Cell::get) {
+                // Resumed by `ranges_changed` when a range arrives.
+                return;
+            }
             if let Err(e) = schedule_step(generation) {
                 post(&ToPage::Failed {
                     message: format!("cannot schedule indexing in the worker: {e}"),
@@ -473,6 +530,32 @@ fn step(generation: u32) {
             }
         }
         Err(e) => post(&ToPage::Failed { message: e.0 }),
+    }
+}
+
+/// Runs `f` on the session of the trace opened as `generation`, if open.
+pub(super) fn with_session(generation: u32, f: impl FnOnce(&mut Session<Box<dyn TraceSource>>)) {
+    if !is_current(generation) {
+        return;
+    }
+    OPEN.with(|o| {
+        if let Ok(mut open) = o.try_borrow_mut() {
+            if let Some(open) = open.as_mut() {
+                f(&mut open.session);
+            }
+        }
+    });
+}
+
+/// A range arrived, failed or progressed: indexing resumes if it waited
+/// (the step also posts the progress).
+pub(super) fn ranges_changed(generation: u32) {
+    if is_current(generation) && PAUSED.with(|p| p.replace(false)) {
+        if let Err(e) = schedule_step(generation) {
+            post(&ToPage::Failed {
+                message: format!("cannot schedule indexing in the worker: {e}"),
+            });
+        }
     }
 }
 
@@ -518,6 +601,8 @@ fn load_elf_bytes(name: &str, bytes: &[u8], load_offset: i64) {
 fn crash_on_purpose(crash: CrashTest) {
     match crash {
         CrashTest::Panic => panic!("crash test: a panic in the worker (?crash=worker)"),
+        // Range workers fail (`range_worker.rs`); the session carries on.
+        CrashTest::RangeWorker => {}
         CrashTest::OutOfMemory => {
             // Untouched 256 MiB blocks until wasm32's 4 GiB runs out; the
             // failed allocation aborts the worker as a real one would.

@@ -5,37 +5,26 @@
 //
 // For each trace (default: generated quicksort traces of $TL_BENCH_SIZES
 // megabytes, "100,1024" by default, made with tracegen into the temporary
-// directory and reused), drops it on the built page (dist/) in headless
-// Chromium and prints one JSON line: size, MB/s, the time from the drop to
+// directory and reused) and worker count (`?workers=`: 1 and one per core,
+// or $TL_BENCH_WORKERS, e.g. "1,2,4"), drops it on the built page (dist/)
+// in headless Chromium and prints one JSON line: size, workers, MB/s, the time from the drop to
 // the first trace row, the worker's resident index bytes, the peak resident
 // memory of the tab's renderer process (the worker runs in it; sampled from
 // /proc, as the memory APIs need cross-origin isolation), the UI thread's
 // long tasks while indexing, and p50/p99 of the step (Down key to the
 // current row moving) and pane update (Down key to the register pane's last
-// change) latencies, measured inside the page.
+// change) latencies, measured inside the page. On a loaded machine wall
+// times say little: `mb_per_cpu_s` and the CPU time of each worker thread
+// (`worker_threads_cpu_s`, the busiest bounding the time with a core per
+// worker) do not depend on what else runs.
 
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 
 import { launchBrowser, serveDist } from './harness.mjs';
+import { generatedTrace } from './tracegen.mjs';
 
-const TRACEGEN = process.env.TL_TRACEGEN ?? '/work/shared/tools/tracegen/tracegen.py';
 const STEPS = Number(process.env.TL_BENCH_STEPS ?? 100);
-
-/** A generated trace of about `mb` megabytes (binary), reused when present. */
-function generatedTrace(mb) {
-  const file = path.join(os.tmpdir(), `tarmac-lens-bench-quicksort-${mb}M.tarmac`);
-  if (fs.existsSync(file) && fs.statSync(file).size >= mb * 1024 * 1024 * 0.9) return file;
-  console.error(`generating ${file} with ${TRACEGEN}`);
-  execFileSync(
-    'python3',
-    [TRACEGEN, '-p', 'quicksort', '-a', 'aarch64', '-s', 'fastmodel', '-t', `${mb}M`, '-o', file],
-    { stdio: ['ignore', 'ignore', 'inherit'] },
-  );
-  return file;
-}
 
 /** Renderer processes descended from this one, with their resident bytes. */
 function renderers() {
@@ -77,12 +66,36 @@ function renderers() {
   return out;
 }
 
+/** CPU seconds of each worker thread of the renderers, by thread id. */
+function workerThreads() {
+  const out = new Map();
+  for (const { pid } of renderers()) {
+    let tids = [];
+    try {
+      tids = fs.readdirSync(`/proc/${pid}/task`);
+    } catch {
+      continue;
+    }
+    for (const tid of tids) {
+      try {
+        if (!fs.readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').startsWith('DedicatedWorker')) continue;
+        const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        out.set(`${pid}/${tid}`, (Number(f[11]) + Number(f[12])) / 100);
+      } catch {
+        // Gone.
+      }
+    }
+  }
+  return out;
+}
+
 function percentile(values, p) {
   const s = [...values].sort((a, b) => a - b);
   return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] : null;
 }
 
-async function bench(browser, server, trace) {
+async function bench(browser, server, trace, workers) {
   const bytes = fs.statSync(trace).size;
   const page = await browser.context.newPage();
   await page.addInitScript(() => {
@@ -110,7 +123,7 @@ async function bench(browser, server, trace) {
       if (records.some((r) => r.target instanceof Element && r.target.closest('.registers'))) b.paneChanges.push(t);
     }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
   });
-  await page.goto(server.url);
+  await page.goto(`${server.url}?workers=${workers}`);
   await page.waitForSelector('[data-testid=status][data-state=idle]');
   // Let the spare worker start, as it would while a person picks a file.
   await page.waitForTimeout(500);
@@ -126,6 +139,13 @@ async function bench(browser, server, trace) {
   const sampler = setInterval(sample, 200);
   const cpu = () => renderers().reduce((s, r) => s + r.cpu, 0);
   const cpuBefore = cpu();
+  const threadsBefore = workerThreads();
+  // Worker threads that end (range workers close when done) are sampled
+  // while they run.
+  const threadCpu = new Map();
+  const threadSampler = setInterval(() => {
+    for (const [t, c] of workerThreads()) threadCpu.set(t, c);
+  }, 100);
   await page.setInputFiles('[data-testid=file-input]', trace);
   await page.waitForSelector('[data-testid=status][data-state=ready], [data-testid=status][data-state=error]', {
     timeout: 3_600_000,
@@ -134,6 +154,12 @@ async function bench(browser, server, trace) {
   // CPU time the renderers (page and workers) spent: MB/s per core busy,
   // which a loaded machine does not distort as it does wall time.
   const cpuSeconds = cpu() - cpuBefore;
+  clearInterval(threadSampler);
+  for (const [t, c] of workerThreads()) threadCpu.set(t, c);
+  // What each worker thread spent on this drop: on a machine with a core
+  // per worker the busiest one bounds the time (other load does not).
+  const perThread = [...threadCpu].map(([t, c]) => c - (threadsBefore.get(t) ?? 0)).filter((c) => c > 0.05);
+  const busiest = Math.max(0, ...perThread);
   const state = await page.getAttribute('[data-testid=status]', 'data-state');
   const indexBytes = Number(await page.getAttribute('[data-testid=status]', 'data-index-bytes'));
 
@@ -164,11 +190,13 @@ async function bench(browser, server, trace) {
     trace,
     bytes,
     state,
-    workers: 1,
+    workers,
     mb_per_s: bytes / 1e6 / seconds,
     ready_seconds: seconds,
     cpu_seconds: cpuSeconds,
     mb_per_cpu_s: bytes / 1e6 / cpuSeconds,
+    worker_threads_cpu_s: perThread.sort((a, b) => b - a),
+    mb_per_busiest_worker_cpu_s: bytes / 1e6 / busiest,
     first_screen_ms: r.firstRowAt - r.changeAt,
     index_bytes: indexBytes,
     index_bytes_per_trace_byte: indexBytes / bytes,
@@ -185,11 +213,26 @@ async function bench(browser, server, trace) {
 const traces = process.argv.length > 2
   ? process.argv.slice(2)
   : (process.env.TL_BENCH_SIZES ?? '100,1024').split(',').map((s) => generatedTrace(Number(s)));
+// 1 worker, then N (one per core, at most 8: what the page picks for big
+// files; TL_BENCH_WORKERS=1,2,4 to choose).
+const counts = (process.env.TL_BENCH_WORKERS ?? `1,${Math.min(8, os.cpus().length)}`)
+  .split(',')
+  .map(Number)
+  .filter((n, i, all) => n > 0 && all.indexOf(n) === i);
 const server = await serveDist();
-const browser = await launchBrowser();
 try {
-  for (const trace of traces) console.log(JSON.stringify(await bench(browser, server, trace)));
+  for (const trace of traces) {
+    for (const workers of counts) {
+      // A fresh profile per drop: the same file dropped again in one
+      // profile would be restored from the index cache, not indexed.
+      const browser = await launchBrowser();
+      try {
+        console.log(JSON.stringify(await bench(browser, server, trace, workers)));
+      } finally {
+        await browser.close();
+      }
+    }
+  }
 } finally {
-  await browser.close();
   await server.close();
 }

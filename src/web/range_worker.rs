@@ -1,0 +1,227 @@
+//! Parallel indexing in the browser, worker side, without SharedArrayBuffer
+//! (static hosts cannot make a page cross-origin isolated).
+//!
+//! A *range worker* (the ordinary worker, sent [`ToWorker::IndexRange`])
+//! indexes one byte range of the dropped `File` with a
+//! [`RangeJob`] and reports on a `MessagePort` that leads straight to the
+//! session's worker (the page only introduces them, so the UI thread never
+//! carries the bytes): progress, then the partial index as a transferred
+//! `ArrayBuffer` (not copied on the way) with its statistics. The session's
+//! worker listens on those ports ([`listen`]) and hands what arrives to its
+//! [`crate::browse::Session`], which adopts ranges in order.
+//!
+//! Port messages are `[JSON text, ArrayBuffer?]`.
+
+use std::cell::RefCell;
+
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{DedicatedWorkerGlobalScope, MessageEvent, MessagePort};
+
+use crate::index::parallel::dialect_of;
+use crate::index::range_job::RangeJob;
+use crate::index::IndexOptions;
+use crate::source::TraceSource;
+use crate::stats::Stats;
+
+use super::blob_source::BlobSource;
+use super::protocol::OpenOptions;
+use super::timing::now;
+
+/// The name range workers are started with (`new Worker(url, { name })`):
+/// they skip the warm-up meant for the first screenful.
+pub const WORKER_NAME: &str = "tarmac-lens-range";
+
+/// Range worker -> session worker.
+#[derive(Debug, Serialize, Deserialize)]
+enum RangeMsg {
+    /// Bytes of the range indexed so far.
+    Progress {
+        done: u64,
+    },
+    /// The range is indexed: its bytes follow the text.
+    Done {
+        stats: Box<Stats>,
+    },
+    Failed {
+        message: String,
+    },
+}
+
+/// Bytes indexed between progress checks.
+const STEP_BYTES: u64 = 4 << 20;
+/// Least time between progress messages.
+const PROGRESS_MS: f64 = 50.0;
+
+fn send(port: &MessagePort, msg: &RangeMsg, bytes: Option<&[u8]>) {
+    let text = match serde_json::to_string(msg) {
+        Ok(t) => t,
+        Err(e) => {
+            web_sys::console::error_1(&format!("tarmac-lens range worker: {e}").into());
+            return;
+        }
+    };
+    let parts = js_sys::Array::of1(&JsValue::from_str(&text));
+    let sent = match bytes {
+        Some(b) => {
+            let buffer = js_sys::Uint8Array::from(b).buffer();
+            parts.push(&buffer);
+            port.post_message_with_transferable(&parts, &js_sys::Array::of1(&buffer))
+        }
+        None => port.post_message(&parts),
+    };
+    if let Err(e) = sent {
+        web_sys::console::error_2(&"tarmac-lens range worker: postMessage failed".into(), &e);
+    }
+}
+
+/// In a range worker: indexes the lines starting in raw `[from, to)` of
+/// `file`, reports on `port`, and ends the worker.
+pub fn run(file: web_sys::File, from: u64, to: u64, options: OpenOptions, port: MessagePort) {
+    let started = now();
+    match index_range(file, from, to, options, &port) {
+        Ok((bytes, stats)) => send(
+            &port,
+            &RangeMsg::Done {
+                stats: Box::new(stats),
+            },
+            Some(&bytes),
+        ),
+        Err(message) => send(&port, &RangeMsg::Failed { message }, None),
+    }
+    super::timing::measure("index range", started);
+    port.close();
+    // Its work is done and its memory is better returned now.
+    js_sys::global()
+        .unchecked_into::<DedicatedWorkerGlobalScope>()
+        .close();
+}
+
+fn index_range(
+    file: web_sys::File,
+    from: u64,
+    to: u64,
+    options: OpenOptions,
+    port: &MessagePort,
+) -> Result<(Vec<u8>, Stats), String> {
+    let mut source = BlobSource::new(file.into()).map_err(|e| e.0)?;
+    let src: &mut dyn TraceSource = &mut source;
+    let opts = IndexOptions {
+        parse: super::worker::parse_options(options),
+        ..IndexOptions::default()
+    };
+    let dialect = dialect_of(src, &opts).map_err(|e| e.0)?;
+    let mut job = RangeJob::new(src, opts, dialect, from, to).map_err(|e| e.0)?;
+    let mut last = now();
+    while !job.step(src, STEP_BYTES).map_err(|e| e.0)? {
+        if options.crash == Some(super::protocol::CrashTest::RangeWorker) {
+            panic!("crash test: a panic in a range worker (?crash=range-worker)");
+        }
+        if now() - last >= PROGRESS_MS {
+            last = now();
+            send(
+                port,
+                &RangeMsg::Progress {
+                    done: job.done_bytes(),
+                },
+                None,
+            );
+        }
+    }
+    let (index, stats) = job.finish();
+    Ok((index.to_bytes(), stats))
+}
+
+/// Raw byte ranges for other workers, and the trace generation they are of.
+type Deferred = (u32, Vec<(u64, u64)>);
+
+thread_local! {
+    /// Ranges for other workers, asked for once the first answer is out.
+    static TO_ASK: RefCell<Option<Deferred>> = const { RefCell::new(None) };
+}
+
+/// In the session's worker: the ranges of the trace opened as `generation`
+/// that other workers are to index, asked of the page by
+/// [`ask_for_ranges`] — after the first answer, so that starting workers
+/// (loading the wasm module) does not compete with the first screenful.
+pub fn defer_ranges(generation: u32, ranges: Vec<(u64, u64)>) {
+    TO_ASK.with(|t| *t.borrow_mut() = (!ranges.is_empty()).then_some((generation, ranges)));
+}
+
+/// Asks the page for the deferred ranges' workers, once: after an answer,
+/// or when indexing waits for them (no question came).
+pub fn ask_for_ranges() {
+    let Some((generation, ranges)) = TO_ASK.with(|t| t.borrow_mut().take()) else {
+        return;
+    };
+    if super::worker::is_current(generation) {
+        super::worker::post(&super::protocol::ToPage::IndexRanges { ranges });
+    }
+}
+
+/// A port the session's worker listens on, and its handler.
+type Listener = (MessagePort, Closure<dyn FnMut(MessageEvent)>);
+
+thread_local! {
+    /// The session worker's port handlers (of trace generation `.0`),
+    /// dropped with the next trace.
+    static LISTENING: RefCell<(u32, Vec<Listener>)> = const { RefCell::new((0, Vec::new())) };
+}
+
+/// In the session's worker: what arrives on `port` is part `part` of the
+/// trace opened as `generation`.
+pub fn listen(generation: u32, part: u32, port: MessagePort) {
+    let part_no = part as usize;
+    let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
+        let parts: js_sys::Array = e.data().unchecked_into();
+        let msg = parts
+            .get(0)
+            .as_string()
+            .ok_or_else(|| "not text".to_string())
+            .and_then(|t| serde_json::from_str::<RangeMsg>(&t).map_err(|e| e.to_string()));
+        super::worker::with_session(generation, |session| match msg {
+            Ok(RangeMsg::Progress { done }) => session.range_progress(part_no, done),
+            Ok(RangeMsg::Done { stats }) => {
+                let bytes = js_sys::Uint8Array::new(&parts.get(1)).to_vec();
+                session.take_range(part_no, &bytes, *stats);
+            }
+            Ok(RangeMsg::Failed { message }) => {
+                web_sys::console::warn_1(
+                    &format!("tarmac-lens: range {part} indexed here instead: {message}").into(),
+                );
+                session.range_failed(part_no);
+            }
+            Err(e) => {
+                web_sys::console::warn_1(
+                    &format!("tarmac-lens: unreadable message for range {part}: {e}").into(),
+                );
+                session.range_failed(part_no);
+            }
+        });
+        super::worker::ranges_changed(generation);
+    });
+    port.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    LISTENING.with(|l| {
+        let mut l = l.borrow_mut();
+        if l.0 != generation {
+            for (port, _) in l.1.drain(..) {
+                port.set_onmessage(None);
+                port.close();
+            }
+            l.0 = generation;
+        }
+        l.1.push((port, on_message));
+    });
+}
+
+/// A digest of a finished session's index and statistics (FNV-1a, 64
+/// bits): equal digests for indexes built in one worker or in several.
+pub fn digest<S: TraceSource>(session: &crate::browse::Session<S>) -> Option<String> {
+    let bytes = session.save(crate::index::TraceIdentity { len: 0, mtime: 0 })?;
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in &bytes {
+        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+    }
+    Some(format!("{h:016x}-{}", bytes.len()))
+}

@@ -1,0 +1,110 @@
+// Parallel indexing in the page: a generated trace of about 100 MB dropped
+// with `?workers=1` (the session's worker alone) and `?workers=2` (a second
+// worker indexes the second half, which the session adopts) must end with
+// the same index (its digest, `?digest=1`), the record counts the CLI
+// prints, and progress that only grows to 100 %; so must a drop whose range
+// worker dies (`?crash=range-worker`).
+
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+
+import { cliStats, launchBrowser, serveDist } from './harness.mjs';
+import { generatedTrace } from './tracegen.mjs';
+
+let server;
+before(async () => {
+  server = await serveDist();
+});
+after(async () => {
+  await server?.close();
+});
+
+/** Notes every progress percentage the page shows. */
+function watchProgress() {
+  window.__percents = [];
+  new MutationObserver(() => {
+    const p = document.querySelector('[data-testid=progress]');
+    if (p) window.__percents.push(Number(p.dataset.percent));
+  }).observe(document, { subtree: true, childList: true, attributes: true });
+}
+
+async function dropWith(trace, workers, extra = '') {
+  // A fresh profile: the same file dropped again in one profile would be
+  // restored from the index cache.
+  const browser = await launchBrowser();
+  try {
+    const page = await browser.context.newPage();
+    await page.addInitScript(watchProgress);
+    await page.goto(`${server.url}?workers=${workers}&digest=1${extra}`);
+    await page.waitForSelector('[data-testid=status][data-state=idle]');
+    const started = Date.now();
+    await page.setInputFiles('[data-testid=file-input]', trace);
+    await page.waitForSelector('[data-testid=status][data-state=ready], [data-testid=panic], [data-testid=error]', {
+      timeout: 600_000,
+    });
+    await page.waitForSelector('body[data-index-digest]', { timeout: 60_000 });
+    const seconds = (Date.now() - started) / 1000;
+    const got = await page.evaluate(() => {
+      const records = {};
+      for (const cell of document.querySelectorAll('[data-kind]')) {
+        records[cell.getAttribute('data-kind')] = Number(cell.textContent);
+      }
+      return {
+        state: document.querySelector('[data-testid=status]').getAttribute('data-state'),
+        lines: Number(document.querySelector('[data-testid=status]').getAttribute('data-lines')),
+        digest: document.body.dataset.indexDigest,
+        ranges: document.body.dataset.indexRanges,
+        records,
+        percents: window.__percents,
+        panic: document.querySelector('[data-testid=panic]')?.textContent ?? null,
+      };
+    });
+    // The finished, stitched index is what the index cache keeps.
+    await page.waitForSelector('[data-testid=status][data-index-cache=saved]', { timeout: 60_000 });
+    await page.close();
+    return { ...got, seconds };
+  } finally {
+    await browser.close();
+  }
+}
+
+test('two workers build the index one worker builds', { timeout: 1_800_000 }, async () => {
+  const trace = generatedTrace(Number(process.env.TARMAC_LENS_WORKERS_MB ?? 100));
+  const expected = cliStats(trace);
+  const one = await dropWith(trace, 1);
+  const two = await dropWith(trace, 2);
+  console.log(`${path.basename(trace)}: 1 worker ${one.seconds} s, 2 workers ${two.seconds} s`);
+  for (const [n, r] of [
+    [1, one],
+    [2, two],
+  ]) {
+    assert.equal(r.state, 'ready', `${n} workers`);
+    assert.equal(r.lines, expected.lines, `${n} workers: lines`);
+    for (const [kind, count] of Object.entries(expected.records)) {
+      assert.equal(r.records[kind], count, `${n} workers: ${kind} records`);
+    }
+    // Progress only grows (other workers' bytes count as they are
+    // indexed), and ends complete.
+    const shown = r.percents.filter((p) => Number.isFinite(p));
+    assert.ok(shown.length > 2, `${n} workers: progress was shown`);
+    for (let i = 1; i < shown.length; i++) {
+      assert.ok(shown[i] >= shown[i - 1], `${n} workers: progress went back from ${shown[i - 1]} to ${shown[i]}`);
+    }
+    assert.equal(shown[shown.length - 1], 100);
+  }
+  // One worker: nothing to adopt; two: the second half was adopted.
+  assert.equal(one.ranges, '0/0');
+  assert.equal(two.ranges, '1/1');
+  assert.match(one.digest, /^[0-9a-f]{16}-\d+$/);
+  assert.equal(two.digest, one.digest, 'the index two workers built differs from the one-worker index');
+
+  // A range worker that dies: the session's worker indexes its range, and
+  // the index is still the same; nothing is shown as a crash.
+  const failed = await dropWith(trace, 2, '&crash=range-worker');
+  assert.equal(failed.panic, null);
+  assert.equal(failed.state, 'ready');
+  assert.equal(failed.ranges, '0/1');
+  assert.equal(failed.lines, expected.lines);
+  assert.equal(failed.digest, one.digest, 'the index after a failed range worker differs');
+});
