@@ -8,6 +8,7 @@ pub mod highlight;
 pub mod protocol;
 pub mod registers;
 pub mod saved;
+pub mod search;
 
 use std::collections::HashMap;
 
@@ -52,6 +53,7 @@ pub struct Session<S: TraceSource> {
     index_budget: usize,
     /// Why indexing stopped before the end, if it did.
     stopped: Option<String>,
+    searches: search::Searches,
 }
 
 /// Default index budget: far below what a browser tab can hold (wasm32
@@ -184,6 +186,7 @@ impl<S: TraceSource> Session<S> {
             image: None,
             index_budget: DEFAULT_INDEX_BUDGET,
             stopped: None,
+            searches: Default::default(),
         })
     }
 
@@ -214,6 +217,7 @@ impl<S: TraceSource> Session<S> {
             image: None,
             index_budget: DEFAULT_INDEX_BUDGET,
             stopped: None,
+            searches: Default::default(),
         })
     }
 
@@ -365,6 +369,10 @@ impl<S: TraceSource> Session<S> {
 
     /// Answers one query.
     pub fn answer(&mut self, query: Query) -> Reply {
+        // Text search reads the trace itself: it needs no index.
+        if let Query::Search(q) = query {
+            return self.answer_search(q);
+        }
         match self.try_answer(query) {
             Ok(r) => r,
             Err(e) => err(e),
@@ -493,6 +501,7 @@ impl<S: TraceSource> Session<S> {
             Query::Symbolize { addrs } => Ok(Reply::Symbols(
                 addrs.iter().map(|&a| self.name_of(a)).collect(),
             )),
+            Query::Search(q) => Ok(self.answer_search(q)),
         }
     }
 
