@@ -58,8 +58,10 @@ fn run(s: &mut Session<SliceSource<'_>>, req: SearchRequest) -> (Vec<(u64, Strin
             assert_eq!(r.done_bytes, r.total_bytes);
             return (hits, r.matches, replies);
         }
+        let before = r.done_bytes;
         r = search_reply(s.answer(Query::Search(SearchQuery::More { id })));
         assert_eq!(r.id, id);
+        assert!(r.done_bytes >= before, "progress never goes back");
         replies += 1;
     }
 }

@@ -58,6 +58,7 @@ pub struct SearchReply {
     pub hits: Vec<SearchHitView>,
     /// Matching lines found so far.
     pub matches: u64,
+    /// Bytes searched whose hits have all been handed out.
     pub done_bytes: u64,
     pub total_bytes: u64,
     pub done: bool,
@@ -88,8 +89,9 @@ pub(super) struct Running {
     search: Search,
     matches: u64,
     listed: u64,
-    /// Hits found and not handed out yet (a slice can hold more than a reply).
-    pending: std::collections::VecDeque<SearchHitView>,
+    /// Hits found and not handed out yet (a slice can hold more than a
+    /// reply), with their lines' byte offsets.
+    pending: std::collections::VecDeque<(u64, SearchHitView)>,
     /// Bytes searched so far.
     position: u64,
     done: bool,
@@ -217,7 +219,8 @@ impl<S: TraceSource> Session<S> {
                     *matches += 1;
                     if *listed < MAX_LISTED {
                         *listed += 1;
-                        pending.push_back(hit_view(hit.line, text, hit.start, hit.end));
+                        pending
+                            .push_back((hit.offset, hit_view(hit.line, text, hit.start, hit.end)));
                     }
                 })
                 .map_err(|e| e.to_string())?;
@@ -225,12 +228,15 @@ impl<S: TraceSource> Session<S> {
             r.done = p.complete;
         }
         let n = r.pending.len().min(MAX_HITS_PER_REPLY);
-        let hits: Vec<SearchHitView> = r.pending.drain(..n).collect();
+        let hits: Vec<SearchHitView> = r.pending.drain(..n).map(|(_, h)| h).collect();
+        // Searched means handed out: every hit before `done_bytes` is in
+        // this reply or an earlier one (the page decides on that).
+        let done_bytes = r.pending.front().map_or(r.position, |(offset, _)| *offset);
         Ok(SearchReply {
             id: r.id,
             hits,
             matches: r.matches,
-            done_bytes: r.position,
+            done_bytes,
             total_bytes: self.total,
             done: r.done && r.pending.is_empty(),
         })
