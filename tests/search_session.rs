@@ -218,3 +218,26 @@ fn hits_carry_the_match_columns_of_the_displayed_line() {
     assert!(!h.text.contains('\t'));
     assert_eq!(h.start % 8, 0, "the tab moved the match to a tab stop");
 }
+
+#[test]
+fn a_long_line_is_handed_out_around_its_match() {
+    let mut trace = b"1 clk IT (1) 00008000 e3a00000 A svc_s : MOV r0,#0\n".to_vec();
+    trace.extend(b"1 clk TEXT ");
+    trace.extend(std::iter::repeat_n(b'x', 100_000));
+    trace.extend(b" needle ");
+    trace.extend(std::iter::repeat_n(b'y', 100_000));
+    trace.push(b'\n');
+    let mut s = Session::open(SliceSource(&trace), ParseOptions::default()).unwrap();
+    let r = search_reply(s.answer(Query::Search(SearchQuery::Start(request("needle")))));
+    let h = &r.hits[0];
+    assert_eq!(h.line, 2);
+    assert_eq!(h.start, 11 + 100_000 + 1);
+    assert!(h.text_from > 0 && h.text_from < h.start);
+    assert!(h.text.len() <= 240);
+    let at = (h.start - h.text_from) as usize;
+    assert_eq!(&h.text[at..at + 6], "needle");
+    // Near the start of its line, the snippet is the line from its start.
+    let r = search_reply(s.answer(Query::Search(SearchQuery::Start(request("MOV")))));
+    assert_eq!(r.hits[0].text_from, 0);
+    assert!(r.hits[0].text.starts_with("1 clk IT"));
+}

@@ -117,11 +117,14 @@ fn hit_view(line: u64, bytes: &[u8], start: u32, end: u32) -> SearchHitView {
         }],
     );
     let (start, end) = (spans[0].start, spans[0].end);
-    // Columns are byte offsets into the display text; the snippet starts on
-    // a character boundary at or before the context's start.
-    let mut from = (start as usize)
-        .saturating_sub(CONTEXT_BEFORE)
-        .min(text.len());
+    // Columns are byte offsets into the display text. The snippet is the
+    // line from its start when the match is near it, else from a little
+    // before the match (on a character boundary).
+    let mut from = if start as usize + CONTEXT_BEFORE <= SNIPPET_CHARS {
+        0
+    } else {
+        (start as usize - CONTEXT_BEFORE).min(text.len())
+    };
     while !text.is_char_boundary(from) {
         from -= 1;
     }

@@ -124,6 +124,39 @@ pub fn search_bar(props: &SearchBarProps) -> Html {
     let to = use_node_ref();
     let list = use_node_ref();
     let scroll_top = use_state_eq(|| 0.0f64);
+    // The fields start with the last search's, once: the page re-renders
+    // the bar often (indexing progress), and typing must survive that, so
+    // they are not controlled by the state.
+    {
+        let (pattern, regex, kind, from, to) = (
+            pattern.clone(),
+            regex.clone(),
+            kind.clone(),
+            from.clone(),
+            to.clone(),
+        );
+        let form = props.form.clone();
+        use_effect_with((), move |_| {
+            let set = |r: &NodeRef, v: &str| {
+                if let Some(el) = r.cast::<HtmlInputElement>() {
+                    el.set_value(v);
+                }
+            };
+            set(&pattern, &form.pattern);
+            set(&from, &form.from);
+            set(&to, &form.to);
+            if let Some(el) = regex.cast::<HtmlSelectElement>() {
+                el.set_value(if form.regex { "regex" } else { "plain" });
+            }
+            if let Some(el) = kind.cast::<HtmlSelectElement>() {
+                let name = KINDS
+                    .iter()
+                    .find(|k| k.0 == form.kind)
+                    .map_or("all", |k| k.1);
+                el.set_value(name);
+            }
+        });
+    }
     {
         let pattern = pattern.clone();
         use_effect_with(props.focus_seq, move |_| {
@@ -225,7 +258,6 @@ pub fn search_bar(props: &SearchBarProps) -> Html {
     let hits = &props.hits;
     let first = ((*scroll_top / RESULT_PX).floor() as usize).saturating_sub(2);
     let last = (first + LIST_ROWS as usize + 4).min(hits.len());
-    let form = &props.form;
     let state = match &props.status {
         s if s.error.is_some() => "error",
         s if s.done => "done",
@@ -247,25 +279,24 @@ pub fn search_bar(props: &SearchBarProps) -> Html {
                     <input ref={pattern} data-testid="search-input" type="text" autocomplete="off" spellcheck="false"
                         aria-label={label}
                         placeholder={t("text to find")}
-                        value={form.pattern.clone()}
                         style="flex:1;font-family:ui-monospace,Menlo,Consolas,monospace;" />
                 </label>
                 <select ref={regex} data-testid="search-mode" aria-label={t("Pattern kind")}>
-                    <option value="plain" selected={!form.regex}>{ t("plain text") }</option>
-                    <option value="regex" selected={form.regex}>{ t("regular expression") }</option>
+                    <option value="plain">{ t("plain text") }</option>
+                    <option value="regex">{ t("regular expression") }</option>
                 </select>
                 <select ref={kind} data-testid="search-kind" aria-label={t("Record kind")}>
-                    { for KINDS.iter().map(|(k, value, text)| html! {
-                        <option value={*value} selected={form.kind == *k}>{ t(text) }</option>
+                    { for KINDS.iter().map(|(_, value, text)| html! {
+                        <option value={*value}>{ t(text) }</option>
                     }) }
                 </select>
                 <label style="display:flex;gap:0.2rem;align-items:center;">
                     { t("lines") }
                     <input ref={from} data-testid="search-from" type="text" inputmode="numeric" size="8"
-                        aria-label={t("first line")} placeholder="1" value={form.from.clone()} />
+                        aria-label={t("first line")} placeholder="1" />
                     { "–" }
                     <input ref={to} data-testid="search-to" type="text" inputmode="numeric" size="8"
-                        aria-label={t("last line")} placeholder={t("end")} value={form.to.clone()} />
+                        aria-label={t("last line")} placeholder={t("end")} />
                 </label>
                 <button data-testid="search-go" onclick={onclick_search}>{ t("Search") }</button>
                 <button data-testid="search-close" title="Esc" onclick={props.on_close.reform(|_: MouseEvent| ())}>{ "×" }</button>
@@ -291,7 +322,7 @@ pub fn search_bar(props: &SearchBarProps) -> Html {
                                 data-line={h.line.to_string()}
                                 role="option"
                                 aria-selected={current.to_string()}
-                                style={format!("position:absolute;left:0;right:0;top:{}px;height:{RESULT_PX}px;line-height:{RESULT_PX}px;white-space:pre;overflow:hidden;cursor:pointer;", i as f64 * RESULT_PX)}
+                                style={format!("position:absolute;left:0;right:0;top:{}px;height:{RESULT_PX}px;line-height:{RESULT_PX}px;white-space:pre;overflow:hidden;cursor:pointer;{}", i as f64 * RESULT_PX, if current { "background:rgba(59,130,246,0.25);" } else { "" })}
                                 onclick={Callback::from(move |_: MouseEvent| on_pick.emit(i))}
                             >
                                 <span class="search-line" style="display:inline-block;min-width:6ch;text-align:right;margin-right:1ch;opacity:0.7;">{ h.line.to_string() }</span>

@@ -173,6 +173,10 @@ impl Browser {
 
     fn on_search_reply(&mut self, ctx: &Context<Self>, reply: Reply) {
         let s = &mut self.search;
+        if s.status.done {
+            // An answer to a question asked before the search ended.
+            return;
+        }
         let r = match reply {
             Reply::Search(r) => r,
             Reply::Error(e) => {
@@ -186,7 +190,6 @@ impl Browser {
                 return;
             }
         };
-        s.id = Some(r.id);
         if !r.hits.is_empty() {
             Rc::make_mut(&mut s.hits).extend(r.hits);
         }
@@ -195,11 +198,18 @@ impl Browser {
         s.status.total_bytes = r.total_bytes;
         s.status.done = r.done;
         s.status.running = !r.done;
+        let first = s.id.is_none();
+        s.id = Some(r.id);
         if !r.done {
+            // Two questions in flight after the first answer, then one per
+            // answer: the worker always has the next step queued, so the
+            // trips to the page cost no search time.
             let (generation, id) = (s.generation, r.id);
-            self.ask(ctx, Query::Search(SearchQuery::More { id }), move |reply| {
-                Msg::Search(SearchMsg::Reply { generation, reply })
-            });
+            for _ in 0..if first { 2 } else { 1 } {
+                self.ask(ctx, Query::Search(SearchQuery::More { id }), move |reply| {
+                    Msg::Search(SearchMsg::Reply { generation, reply })
+                });
+            }
         }
         if !self.search.jumped {
             self.first_jump(ctx);
