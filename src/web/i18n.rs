@@ -362,6 +362,7 @@ static FR: &[(&str, &str)] = &[
     (" (the first {} listed)", " (les {} premières listées)"),
     ("Search", "Chercher"),
     ("Search backwards", "Chercher en arrière"),
+    ("Search…", "Chercher…"),
     ("text to find", "texte à trouver"),
     ("Pattern kind", "Type de motif"),
     ("plain text", "texte simple"),

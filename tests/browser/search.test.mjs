@@ -215,6 +215,11 @@ describe('search', () => {
     // Escape closes the bar.
     await page.press('[data-testid=search-input]', 'Escape');
     await page.waitForSelector('[data-testid=search-bar]', { state: 'detached' });
+    // The toolbar opens it too, with the last search's fields.
+    await page.click('[data-testid=open-search]');
+    await page.waitForSelector('[data-testid=search-input]');
+    assert.equal(await page.inputValue('[data-testid=search-input]'), '(x19');
+    assert.equal(await page.inputValue('[data-testid=search-mode]'), 'regex');
   });
 
   test('on a large generated trace the first result shows soon after Enter', { timeout: 900_000 }, async (t) => {

@@ -760,6 +760,7 @@ impl Browser {
                 <button onclick={prompt(PromptFor::FindPc { view, forward: true })} title="p">{ t("Next PC…") }</button>
                 <button onclick={prompt(PromptFor::FindPc { view, forward: false })} title="P">{ t("Prev PC…") }</button>
                 <button data-testid="open-memory" onclick={prompt(PromptFor::OpenMemory { view })} title="m">{ t("Memory…") }</button>
+                <button data-testid="open-search" onclick={link.callback(|_: MouseEvent| Msg::Search(search_ops::SearchMsg::Open { forward: true }))} title="/">{ t("Search…") }</button>
                 <button onclick={run(Command::Fold(FoldOp::FoldAll))} title="{">{ t("Fold all") }</button>
                 <button onclick={run(Command::Fold(FoldOp::UnfoldAll))} title="}">{ t("Unfold all") }</button>
                 <span style="margin-left:0.5rem;">{ t("Registers:") }</span>
