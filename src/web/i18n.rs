@@ -381,6 +381,8 @@ static FR: &[(&str, &str)] = &[
     ("type something to search for", "tapez quelque chose à chercher"),
     ("Search wrapped to the start.", "La recherche est repartie du début."),
     ("Search wrapped to the end.", "La recherche est repartie de la fin."),
+    ("No further result yet: the search is still running.", "Pas encore d’autre résultat : la recherche continue."),
+    ("Only the first {} results are listed; back to the first.", "Seuls les {} premiers résultats sont listés ; retour au premier."),
     ("No search results (/ or ? searches).", "Pas de résultats de recherche (/ ou ? cherche)."),
     ("open a memory pane at an address expression", "ouvrir un volet mémoire à une expression d’adresse"),
     ("highlight the lines of the instruction before the position, in turn", "éclairer tour à tour les lignes de l’instruction avant la position"),

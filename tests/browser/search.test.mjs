@@ -153,6 +153,15 @@ describe('search', () => {
       await page.$eval('[data-testid=search-result][aria-selected=true]', (r) => Number(r.dataset.line)),
       want[1],
     );
+    // Past either end, round to the other.
+    await page.keyboard.press('N');
+    await expectMatchAt(page, want[0], 'N to the first');
+    await page.keyboard.press('N');
+    await expectMatchAt(page, want.at(-1), 'N past the first');
+    assert.match(await page.textContent('[data-testid=status-line]'), /wrapped to the end/);
+    await page.keyboard.press('n');
+    await expectMatchAt(page, want[0], 'n past the last');
+    assert.match(await page.textContent('[data-testid=status-line]'), /wrapped to the start/);
 
     // A click on a result.
     await page.$eval('[data-testid=search-results]', (el) => {

@@ -9,7 +9,7 @@ use super::super::{SearchBar, SearchForm, SearchStatus};
 use super::{Browser, Msg};
 use crate::browse::protocol::{Locate, NodeView, Query, Reply};
 use crate::browse::search::{SearchHitView, SearchQuery, SearchRequest};
-use crate::web::i18n::t;
+use crate::web::i18n::{t, tf};
 
 /// Search bar messages.
 pub enum SearchMsg {
@@ -306,6 +306,22 @@ impl Browser {
         };
         let next = match next {
             Some(i) => i,
+            None if forward
+                && s.status.running
+                && (n as u64) < crate::browse::search::MAX_LISTED =>
+            {
+                self.status = Some(t("No further result yet: the search is still running.").into());
+                return;
+            }
+            None if forward && (n as u64) < s.status.matches => {
+                self.status = Some(tf(
+                    "Only the first {} results are listed; back to the first.",
+                    &[&crate::web::format::thousands(
+                        crate::browse::search::MAX_LISTED,
+                    )],
+                ));
+                0
+            }
             None if forward => {
                 self.status = Some(t("Search wrapped to the start.").into());
                 0
