@@ -13,7 +13,7 @@ use crate::parse::{ParseOptions, Parser, RecordKind};
 use crate::source::{SourceError, TraceSource};
 
 /// Which lines a search looks at, by what the parser makes of them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum KindFilter {
     Instructions,
     Registers,

@@ -79,3 +79,62 @@ fn blob_session_answers_like_the_native_one() {
     assert!(matches!(a[1], Reply::Node(Some(ref n)) if n.first_line == 4290 && n.time == 2030));
     assert!(a.iter().all(|r| !matches!(r, Reply::Error(_))), "{:?}", a);
 }
+
+/// Every reply of a search run to the end, as the page polls it.
+fn search_all<S: TraceSource>(
+    s: &mut Session<S>,
+    req: tarmac_lens::browse::search::SearchRequest,
+) -> Vec<Reply> {
+    use tarmac_lens::browse::search::SearchQuery;
+    let mut replies = vec![s.answer(Query::Search(SearchQuery::Start(req)))];
+    while let Some(Reply::Search(r)) = replies.last() {
+        if r.done {
+            break;
+        }
+        let id = r.id;
+        replies.push(s.answer(Query::Search(SearchQuery::More { id })));
+    }
+    replies
+}
+
+#[wasm_bindgen_test]
+fn blob_session_searches_like_the_native_one() {
+    use tarmac_lens::browse::search::SearchRequest;
+    use tarmac_lens::search::KindFilter;
+    let mut blob_session = Session::open(
+        BlobSource::new(blob(QUICKSORT)).unwrap(),
+        ParseOptions::default(),
+    )
+    .unwrap();
+    let mut memory_session =
+        Session::open(SliceSource(QUICKSORT), ParseOptions::default()).unwrap();
+    let requests = [
+        SearchRequest {
+            pattern: "x0".into(),
+            regex: false,
+            ignore_case: false,
+            kinds: vec![],
+            lines: None,
+        },
+        SearchRequest {
+            pattern: r"\bBL\b".into(),
+            regex: true,
+            ignore_case: false,
+            kinds: vec![KindFilter::Instructions],
+            lines: Some((100, 5000)),
+        },
+    ];
+    for req in requests {
+        let a = search_all(&mut blob_session, req.clone());
+        let b = search_all(&mut memory_session, req);
+        assert_eq!(a, b);
+        let hits: usize = a
+            .iter()
+            .map(|r| match r {
+                Reply::Search(r) => r.hits.len(),
+                other => panic!("{other:?}"),
+            })
+            .sum();
+        assert!(hits > 0);
+    }
+}

@@ -9,6 +9,7 @@ pub mod protocol;
 mod ranges;
 pub mod registers;
 pub mod saved;
+pub mod search;
 
 pub use ranges::{worker_count, RangeReport};
 
@@ -57,6 +58,7 @@ pub struct Session<S: TraceSource> {
     stopped: Option<String>,
     /// Byte ranges indexed by other workers (`ranges.rs`).
     ranges: Option<ranges::Ranges>,
+    searches: search::Searches,
 }
 
 /// Default index budget: far below what a browser tab can hold (wasm32
@@ -190,6 +192,7 @@ impl<S: TraceSource> Session<S> {
             index_budget: DEFAULT_INDEX_BUDGET,
             stopped: None,
             ranges: None,
+            searches: Default::default(),
         })
     }
 
@@ -224,6 +227,7 @@ impl<S: TraceSource> Session<S> {
             index_budget: DEFAULT_INDEX_BUDGET,
             stopped: None,
             ranges: None,
+            searches: Default::default(),
         })
     }
 
@@ -377,6 +381,10 @@ impl<S: TraceSource> Session<S> {
 
     /// Answers one query.
     pub fn answer(&mut self, query: Query) -> Reply {
+        // Text search reads the trace itself: it needs no index.
+        if let Query::Search(q) = query {
+            return self.answer_search(q);
+        }
         match self.try_answer(query) {
             Ok(r) => r,
             Err(e) => err(e),
@@ -505,6 +513,7 @@ impl<S: TraceSource> Session<S> {
             Query::Symbolize { addrs } => Ok(Reply::Symbols(
                 addrs.iter().map(|&a| self.name_of(a)).collect(),
             )),
+            Query::Search(q) => Ok(self.answer_search(q)),
         }
     }
 

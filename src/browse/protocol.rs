@@ -102,6 +102,8 @@ pub enum Query {
     NodeLines { node: NodeId },
     /// Symbolic names of addresses (`main + 0x10`), empty when unknown.
     Symbolize { addrs: Vec<u64> },
+    /// Text search, in steps (`search.rs`).
+    Search(super::search::SearchQuery),
 }
 
 /// A node as the UI needs it.
@@ -259,6 +261,7 @@ pub enum Reply {
     Stack(Vec<CallFrame>),
     NodeLines(Vec<LineEffect>),
     Symbols(Vec<String>),
+    Search(super::search::SearchReply),
     /// The query could not be answered (bad expression, beyond the indexed
     /// part, read error): a message for the person.
     Error(String),

@@ -82,8 +82,21 @@ pub enum Command {
     Fold(FoldOp),
     GotoLine,
     GotoTime,
-    FindPc { forward: bool },
-    RepeatPc { forward: bool },
+    FindPc {
+        forward: bool,
+    },
+    RepeatPc {
+        forward: bool,
+    },
+    /// Opens the search bar (`/` forwards, `?` backwards).
+    Search {
+        forward: bool,
+    },
+    /// The next search result in the search's direction (`n`), or the
+    /// other way (`N`).
+    SearchNext {
+        same_way: bool,
+    },
     OpenMemory,
     ToggleSyntax,
     ToggleSymbols,
@@ -144,7 +157,7 @@ pub const GLOBAL: &[Binding] = &[
         "focus the previous pane",
         Command::PrevPane,
     ),
-    bind(&["F1", "F10", "?"], "F1 ?", "this help", Command::Help),
+    bind(&["F1", "F10"], "F1", "this help", Command::Help),
     bind(
         &["r"],
         "r",
@@ -257,16 +270,40 @@ pub const TRACE: &[Binding] = &[
         Command::FindPc { forward: false },
     ),
     bind(
-        &["n"],
-        "n",
+        &[";"],
+        ";",
         "repeat the PC search forwards",
         Command::RepeatPc { forward: true },
     ),
     bind(
-        &["N"],
-        "N",
+        &[","],
+        ",",
         "repeat the PC search backwards",
         Command::RepeatPc { forward: false },
+    ),
+    bind(
+        &["/"],
+        "/",
+        "search the trace text (plain or regex, by record kind, in a line range)",
+        Command::Search { forward: true },
+    ),
+    bind(
+        &["?"],
+        "?",
+        "search the trace text backwards from the position",
+        Command::Search { forward: false },
+    ),
+    bind(
+        &["n"],
+        "n",
+        "next search result (in the search's direction)",
+        Command::SearchNext { same_way: true },
+    ),
+    bind(
+        &["N"],
+        "N",
+        "previous search result",
+        Command::SearchNext { same_way: false },
     ),
     bind(
         &["m"],

@@ -62,5 +62,29 @@ pub fn warm_up() -> Result<(), String> {
         forward: false,
     });
     answer(Query::CallStack { node });
+    // Text search, plain and regex (the regex crate's compiler is a lot of
+    // code): the first search of a dropped trace answers at once.
+    for regex in [false, true] {
+        let start =
+            crate::browse::search::SearchQuery::Start(crate::browse::search::SearchRequest {
+                pattern: if regex {
+                    r"\bBL\b".into()
+                } else {
+                    "BL ".into()
+                },
+                regex,
+                ignore_case: false,
+                kinds: vec![],
+                lines: None,
+            });
+        if let Reply::Search(r) = answer(Query::Search(start)) {
+            answer(Query::Search(crate::browse::search::SearchQuery::More {
+                id: r.id,
+            }));
+            answer(Query::Search(crate::browse::search::SearchQuery::Cancel {
+                id: r.id,
+            }));
+        }
+    }
     Ok(())
 }

@@ -426,7 +426,7 @@ describe('trace browser', () => {
     }
   });
 
-  test('p finds the next visit of a PC, n and N repeat the search', async (t) => {
+  test('p finds the next visit of a PC, ; and , repeat the search', async (t) => {
     const page = await openPage(t);
     await openTrace(page, QUICKSORT);
     const pcOf = (ins) => ins.text.split(/\s+/).filter(Boolean)[4];
@@ -438,12 +438,12 @@ describe('trace browser', () => {
     await expectLine(page, pos.line, 'position');
     await prompt(page, 'p', `0x${pc}`);
     await expectLine(page, visits[0].line, `p 0x${pc}`);
-    await page.keyboard.press('n');
-    await expectLine(page, visits[1].line, 'n');
-    await page.keyboard.press('n');
-    await expectLine(page, visits[2].line, 'n again');
-    await page.keyboard.press('N');
-    await expectLine(page, visits[1].line, 'N');
+    await page.keyboard.press(';');
+    await expectLine(page, visits[1].line, ';');
+    await page.keyboard.press(';');
+    await expectLine(page, visits[2].line, '; again');
+    await page.keyboard.press(',');
+    await expectLine(page, visits[1].line, ',');
   });
 
   test('a second view keeps its own position; a locked pane stays put', async (t) => {

@@ -41,6 +41,9 @@ pub struct TracePaneProps {
     pub call_nodes: Vec<NodeId>,
     #[prop_or_default]
     pub on_fold: Callback<NodeId>,
+    /// The current search result: its line and match columns.
+    #[prop_or_default]
+    pub search_match: Option<(u64, u32, u32)>,
 }
 
 fn node_of(row: &Row) -> NodeId {
@@ -204,6 +207,7 @@ pub fn trace_pane(props: &TracePaneProps) -> Html {
                         on_context={props.on_context.clone()}
                         call={matches!(row, Row::Line { node, first_of_node: true, .. } if props.call_nodes.contains(node))}
                         on_fold={props.on_fold.clone()}
+                        search_match={props.search_match.filter(|m| Some(m.0) == line).map(|m| (m.1, m.2))}
                     />
                 });
             }

@@ -75,6 +75,48 @@ pub struct TraceRowProps {
     pub call: bool,
     #[prop_or_default]
     pub on_fold: Callback<NodeId>,
+    /// The current search result's match in this row (columns of `text`).
+    #[prop_or_default]
+    pub search_match: Option<(u32, u32)>,
+}
+
+/// The row's text with the search match marked, syntax classes kept on
+/// both sides of and inside it.
+fn with_match(text: &str, spans: &[Span], syntax: bool, (start, end): (u32, u32)) -> Html {
+    let (start, end) = (start as usize, end as usize);
+    if start > end
+        || end > text.len()
+        || !text.is_char_boundary(start)
+        || !text.is_char_boundary(end)
+    {
+        return if syntax {
+            highlighted(text, spans)
+        } else {
+            html! { { text.to_string() } }
+        };
+    }
+    let piece = |a: usize, b: usize| -> Html {
+        if !syntax {
+            return html! { { &text[a..b] } };
+        }
+        let clipped: Vec<Span> = spans
+            .iter()
+            .filter(|s| (s.end as usize) > a && (s.start as usize) < b)
+            .map(|s| Span {
+                start: (s.start as usize).max(a) as u32 - a as u32,
+                end: (s.end as usize).min(b) as u32 - a as u32,
+                hl: s.hl,
+            })
+            .collect();
+        highlighted(&text[a..b], &clipped)
+    };
+    html! {
+        <>
+            { piece(0, start) }
+            <mark class="search-match" data-testid="search-match">{ piece(start, end) }</mark>
+            { piece(end, text.len()) }
+        </>
+    }
 }
 
 const ROW_STYLE: &str = "height:18px;line-height:18px;white-space:pre;overflow:hidden;\
@@ -139,7 +181,11 @@ pub fn trace_row(props: &TraceRowProps) -> Html {
                     {oncontextmenu}
                 >
                     { fold_box }
-                    { if props.syntax { highlighted(text, spans) } else { html! { { text.clone() } } } }
+                    { match props.search_match {
+                        Some(m) => with_match(text, spans, props.syntax, m),
+                        None if props.syntax => highlighted(text, spans),
+                        None => html! { { text.clone() } },
+                    } }
                     if let (true, Some(symbol)) = (props.symbols, branch_symbol) {
                         <span class="branch-symbol" data-testid="branch-symbol">{ format!("  → {symbol}") }</span>
                     }

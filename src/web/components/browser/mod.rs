@@ -8,6 +8,7 @@
 
 mod pane_ops;
 mod prompt_ops;
+mod search_ops;
 mod state;
 mod trace_ops;
 
@@ -212,6 +213,7 @@ pub enum Msg {
     },
     /// The rest of the browser, after the first render.
     Reveal,
+    Search(search_ops::SearchMsg),
 }
 
 pub struct Browser {
@@ -247,6 +249,7 @@ pub struct Browser {
     /// Memory panes asked for (`&panes=mem`), opened at the first position
     /// (their address is an expression such as `sp`).
     pending_memory: Vec<String>,
+    search: search_ops::SearchState,
 }
 
 impl Component for Browser {
@@ -285,6 +288,7 @@ impl Component for Browser {
             reveal: Reveal::Views,
             reveal_queued: false,
             pending_memory: Vec::new(),
+            search: Default::default(),
         };
         // In case no rows come soon (an error, a trace that is all header).
         let link = ctx.link().clone();
@@ -355,6 +359,7 @@ impl Component for Browser {
     fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
         match msg {
             Msg::Key(e) => return self.on_key(ctx, e),
+            Msg::Search(m) => return self.on_search(ctx, m),
             Msg::Run(cmd) => {
                 self.refocus = true;
                 self.run(ctx, cmd);
@@ -539,6 +544,7 @@ impl Component for Browser {
                     // Holds the toolbar's place, so the views keep their height.
                     <div class="toolbar" style="min-height:1.9rem;"></div>
                 }
+                { self.view_search(ctx) }
                 <div class="views" style="display:flex;gap:0.5rem;flex:1 1 55%;min-height:10rem;">
                     { for self.views.iter().map(|v| self.view_trace(ctx, v)) }
                 </div>
@@ -559,7 +565,7 @@ impl Component for Browser {
                     } else if let Some(s) = &self.status {
                         <span class="status-message" data-testid="status-message">{ s }</span>
                     } else if !ctx.props().compact {
-                        <span class="status-hint">{ t("F1 or ? for the keys of the focused pane; Tab moves between panes.") }</span>
+                        <span class="status-hint">{ t("F1 for the keys of the focused pane; / searches; Tab moves between panes.") }</span>
                     }
                 </footer>
                 if self.help {
@@ -711,6 +717,12 @@ impl Browser {
             Command::ToggleRegisters(kind) => self.toggle_registers(ctx, kind),
             Command::ToggleSyntax => self.syntax = !self.syntax,
             Command::ToggleSymbols => self.symbols = !self.symbols,
+            Command::Search { forward } => {
+                self.on_search(ctx, search_ops::SearchMsg::Open { forward });
+            }
+            Command::SearchNext { same_way } => {
+                self.on_search(ctx, search_ops::SearchMsg::Next { same_way });
+            }
             _ => match self.focus {
                 Focus::View(v) => self.run_trace(ctx, v, cmd),
                 Focus::Pane(p) => self.run_pane(ctx, p, cmd),
@@ -748,6 +760,7 @@ impl Browser {
                 <button onclick={prompt(PromptFor::FindPc { view, forward: true })} title="p">{ t("Next PC…") }</button>
                 <button onclick={prompt(PromptFor::FindPc { view, forward: false })} title="P">{ t("Prev PC…") }</button>
                 <button data-testid="open-memory" onclick={prompt(PromptFor::OpenMemory { view })} title="m">{ t("Memory…") }</button>
+                <button data-testid="open-search" onclick={link.callback(|_: MouseEvent| Msg::Search(search_ops::SearchMsg::Open { forward: true }))} title="/">{ t("Search…") }</button>
                 <button onclick={run(Command::Fold(FoldOp::FoldAll))} title="{">{ t("Fold all") }</button>
                 <button onclick={run(Command::Fold(FoldOp::UnfoldAll))} title="}">{ t("Unfold all") }</button>
                 <span style="margin-left:0.5rem;">{ t("Registers:") }</span>
@@ -818,6 +831,7 @@ impl Browser {
                         scroll_seq={v.scroll_seq}
                         cursor={v.cursor}
                         annotated_line={v.annotated().map(|a| a.line)}
+                        search_match={self.search.current_match()}
                         syntax={self.syntax}
                         symbols={self.symbols}
                         on_viewport={link.callback(move |(top, px, follow)| Msg::Viewport { view: id, top, px, follow })}

@@ -1,0 +1,336 @@
+//! Text search in the browser: the search bar's state, polling the worker
+//! for results until the search is done, the first jump and `n`/`N`.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::super::{SearchBar, SearchForm, SearchStatus};
+use super::{Browser, Msg};
+use crate::browse::protocol::{Locate, NodeView, Query, Reply};
+use crate::browse::search::{SearchHitView, SearchQuery, SearchRequest};
+use crate::web::i18n::{t, tf};
+
+/// Search bar messages.
+pub enum SearchMsg {
+    Open {
+        forward: bool,
+    },
+    Submit(SearchForm),
+    Close,
+    Pick(usize),
+    /// An answer for the search started as `generation`.
+    Reply {
+        generation: u32,
+        reply: Reply,
+    },
+    /// `n` (`same_way`) or `N`.
+    Next {
+        same_way: bool,
+    },
+}
+
+#[derive(Default)]
+pub struct SearchState {
+    open: bool,
+    forward: bool,
+    form: SearchForm,
+    /// Bumped per search started: answers to older ones are dropped.
+    generation: u32,
+    /// The worker's id of the running search.
+    id: Option<u32>,
+    status: SearchStatus,
+    hits: Rc<Vec<SearchHitView>>,
+    current: Option<usize>,
+    /// Where the view was when the search started, and the view.
+    from: Option<(u32, NodeView)>,
+    /// The search has moved the view to its first result.
+    jumped: bool,
+    focus_seq: u64,
+}
+
+impl SearchState {
+    /// The current result's line and match columns, to highlight in its row.
+    pub fn current_match(&self) -> Option<(u64, u32, u32)> {
+        let h = self.hits.get(self.current?)?;
+        Some((h.line, h.start, h.end))
+    }
+}
+
+/// Whether `line` is one of the lines of `node`.
+fn within(node: &NodeView, line: u64) -> bool {
+    line >= node.first_line && line < node.first_line + node.lines.max(1)
+}
+
+impl Browser {
+    pub(super) fn on_search(&mut self, ctx: &Context<Self>, msg: SearchMsg) -> bool {
+        match msg {
+            SearchMsg::Open { forward } => {
+                let s = &mut self.search;
+                s.open = true;
+                s.forward = forward;
+                s.focus_seq += 1;
+            }
+            SearchMsg::Close => {
+                self.cancel_search(ctx);
+                self.search.open = false;
+                self.refocus = true;
+            }
+            SearchMsg::Submit(form) => self.start_search(ctx, form),
+            SearchMsg::Pick(i) => {
+                self.refocus = true;
+                self.go_to_hit(ctx, i);
+            }
+            SearchMsg::Reply { generation, reply } => {
+                if generation != self.search.generation {
+                    return false;
+                }
+                self.on_search_reply(ctx, reply);
+            }
+            SearchMsg::Next { same_way } => self.next_hit(ctx, same_way),
+        }
+        true
+    }
+
+    pub(super) fn view_search(&self, ctx: &Context<Self>) -> Html {
+        let s = &self.search;
+        if !s.open {
+            return html! {};
+        }
+        let link = ctx.link();
+        html! {
+            <SearchBar
+                form={s.form.clone()}
+                forward={s.forward}
+                status={s.status.clone()}
+                hits={s.hits.clone()}
+                current={s.current}
+                focus_seq={s.focus_seq}
+                generation={s.generation}
+                on_submit={link.callback(|f| Msg::Search(SearchMsg::Submit(f)))}
+                on_close={link.callback(|_| Msg::Search(SearchMsg::Close))}
+                on_pick={link.callback(|i| Msg::Search(SearchMsg::Pick(i)))}
+            />
+        }
+    }
+
+    fn cancel_search(&mut self, ctx: &Context<Self>) {
+        let s = &mut self.search;
+        s.generation = s.generation.wrapping_add(1);
+        if let Some(id) = s.id.take() {
+            if s.status.running {
+                self.client
+                    .query(Query::Search(SearchQuery::Cancel { id }), |_| {});
+            }
+        }
+        let s = &mut self.search;
+        s.status.running = false;
+        let _ = ctx;
+    }
+
+    fn start_search(&mut self, ctx: &Context<Self>, form: SearchForm) {
+        self.cancel_search(ctx);
+        let view = self.active_view();
+        let from = self
+            .view_ref(view)
+            .and_then(|v| v.cursor)
+            .map(|c| (view, c));
+        let s = &mut self.search;
+        s.form = form.clone();
+        s.hits = Rc::new(Vec::new());
+        s.current = None;
+        s.jumped = false;
+        s.from = from;
+        s.status = SearchStatus::default();
+        let lines = match form.lines() {
+            Ok(l) => l,
+            Err(e) => {
+                s.status.error = Some(e);
+                return;
+            }
+        };
+        if form.pattern.is_empty() {
+            s.status.error = Some(t("type something to search for").into());
+            return;
+        }
+        s.status.running = true;
+        // Back to the trace, for n and N.
+        self.refocus = true;
+        let request = SearchRequest {
+            pattern: form.pattern,
+            regex: form.regex,
+            ignore_case: false,
+            kinds: form.kind.into_iter().collect(),
+            lines,
+        };
+        let generation = s.generation;
+        self.ask(
+            ctx,
+            Query::Search(SearchQuery::Start(request)),
+            move |reply| Msg::Search(SearchMsg::Reply { generation, reply }),
+        );
+    }
+
+    fn on_search_reply(&mut self, ctx: &Context<Self>, reply: Reply) {
+        let s = &mut self.search;
+        if s.status.done {
+            // An answer to a question asked before the search ended.
+            return;
+        }
+        let r = match reply {
+            Reply::Search(r) => r,
+            Reply::Error(e) => {
+                s.status.running = false;
+                s.status.error = Some(e);
+                return;
+            }
+            other => {
+                s.status.running = false;
+                s.status.error = Some(format!("unexpected answer to a search: {other:?}"));
+                return;
+            }
+        };
+        if !r.hits.is_empty() {
+            Rc::make_mut(&mut s.hits).extend(r.hits);
+        }
+        s.status.matches = r.matches;
+        s.status.done_bytes = r.done_bytes;
+        s.status.total_bytes = r.total_bytes;
+        s.status.done = r.done;
+        s.status.running = !r.done;
+        let first = s.id.is_none();
+        s.id = Some(r.id);
+        if !r.done {
+            // Two questions in flight after the first answer, then one per
+            // answer: the worker always has the next step queued, so the
+            // trips to the page cost no search time.
+            let (generation, id) = (s.generation, r.id);
+            for _ in 0..if first { 2 } else { 1 } {
+                self.ask(ctx, Query::Search(SearchQuery::More { id }), move |reply| {
+                    Msg::Search(SearchMsg::Reply { generation, reply })
+                });
+            }
+        }
+        if !self.search.jumped {
+            self.first_jump(ctx);
+        }
+    }
+
+    /// Moves the view to the first result after (`/`) or before (`?`) where
+    /// it was, once that result is known.
+    fn first_jump(&mut self, ctx: &Context<Self>) {
+        let s = &self.search;
+        let hits = &s.hits;
+        let target = match s.from {
+            None => (!hits.is_empty()).then_some(0),
+            Some((_, at)) if s.forward => {
+                let i = hits.partition_point(|h| h.line < at.first_line);
+                if i < hits.len() {
+                    Some(i)
+                } else if s.status.done && !hits.is_empty() {
+                    self.status = Some(t("Search wrapped to the start.").into());
+                    Some(0)
+                } else {
+                    None
+                }
+            }
+            Some((_, at)) => {
+                let i = hits.partition_point(|h| h.line < at.first_line);
+                let passed = s.status.done || s.status.done_bytes > at.offset;
+                if !passed {
+                    None
+                } else if i > 0 {
+                    Some(i - 1)
+                } else if s.status.done && !hits.is_empty() {
+                    self.status = Some(t("Search wrapped to the end.").into());
+                    Some(hits.len() - 1)
+                } else {
+                    None
+                }
+            }
+        };
+        if let Some(i) = target {
+            self.search.jumped = true;
+            self.go_to_hit(ctx, i);
+        } else if self.search.status.done {
+            self.search.jumped = true;
+        }
+    }
+
+    fn go_to_hit(&mut self, ctx: &Context<Self>, i: usize) {
+        let Some(line) = self.search.hits.get(i).map(|h| h.line) else {
+            return;
+        };
+        self.search.current = Some(i);
+        let view = match self.search.from {
+            Some((v, _)) if self.view_ref(v).is_some() => v,
+            _ => self.active_view(),
+        };
+        self.move_to(ctx, view, Query::Locate(Locate::Line(line)), true);
+    }
+
+    fn next_hit(&mut self, ctx: &Context<Self>, same_way: bool) {
+        let s = &self.search;
+        if s.hits.is_empty() {
+            self.status = Some(t("No search results (/ or ? searches).").into());
+            return;
+        }
+        let forward = s.forward == same_way;
+        let n = s.hits.len();
+        let view = self.active_view();
+        let cursor = self.view_ref(view).and_then(|v| v.cursor);
+        // From the current result while the view is at it; otherwise from
+        // where the view is.
+        let at_current = match (s.current, cursor) {
+            (Some(i), Some(c)) => within(&c, s.hits[i].line).then_some(i),
+            (Some(i), None) => Some(i),
+            _ => None,
+        };
+        let next = match (at_current, cursor) {
+            (Some(i), _) => {
+                if forward {
+                    (i + 1 < n).then_some(i + 1)
+                } else {
+                    i.checked_sub(1)
+                }
+            }
+            (None, Some(c)) => {
+                let i = s.hits.partition_point(|h| h.line < c.first_line);
+                if forward {
+                    (i < n).then_some(i)
+                } else {
+                    i.checked_sub(1)
+                }
+            }
+            (None, None) => Some(0),
+        };
+        let next = match next {
+            Some(i) => i,
+            None if forward
+                && s.status.running
+                && (n as u64) < crate::browse::search::MAX_LISTED =>
+            {
+                self.status = Some(t("No further result yet: the search is still running.").into());
+                return;
+            }
+            None if forward && (n as u64) < s.status.matches => {
+                self.status = Some(tf(
+                    "Only the first {} results are listed; back to the first.",
+                    &[&crate::web::format::thousands(
+                        crate::browse::search::MAX_LISTED,
+                    )],
+                ));
+                0
+            }
+            None if forward => {
+                self.status = Some(t("Search wrapped to the start.").into());
+                0
+            }
+            None => {
+                self.status = Some(t("Search wrapped to the end.").into());
+                n - 1
+            }
+        };
+        self.go_to_hit(ctx, next);
+    }
+}
