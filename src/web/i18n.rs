@@ -374,4 +374,13 @@ static FR: &[(&str, &str)] = &[
     ("previous write of the aligned 2 bytes", "écriture précédente des 2 octets alignés"),
     ("previous write of the aligned 4 bytes", "écriture précédente des 4 octets alignés"),
     ("previous write of the aligned 8 bytes", "écriture précédente des 8 octets alignés"),
+    // call stack pane
+    ("show/hide the call stack", "afficher/masquer la pile d’appels"),
+    ("Calls that never returned", "Appels jamais revenus"),
+    ("Call stack", "Pile d’appels"),
+    ("The innermost call is listed first", "L’appel le plus interne vient en premier"),
+    ("innermost first", "plus interne d’abord"),
+    ("Close (C)", "Fermer (C)"),
+    ("No call is active here.", "Aucun appel n’est actif ici."),
+    ("Go to the call of {}", "Aller à l’appel de {}"),
 ];

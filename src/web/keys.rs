@@ -71,6 +71,8 @@ pub enum Command {
     PrevPane,
     Help,
     ToggleRegisters(RegKind),
+    /// The call stack pane (`C`).
+    ToggleStack,
     // Trace pane.
     StepDown,
     StepUp,
@@ -82,8 +84,12 @@ pub enum Command {
     Fold(FoldOp),
     GotoLine,
     GotoTime,
-    FindPc { forward: bool },
-    RepeatPc { forward: bool },
+    FindPc {
+        forward: bool,
+    },
+    RepeatPc {
+        forward: bool,
+    },
     OpenMemory,
     ToggleSyntax,
     ToggleSymbols,
@@ -180,6 +186,12 @@ pub const GLOBAL: &[Binding] = &[
         "Z",
         "show/hide SVE vector registers",
         Command::ToggleRegisters(RegKind::Sve),
+    ),
+    bind(
+        &["C"],
+        "C",
+        "show/hide the call stack",
+        Command::ToggleStack,
     ),
 ];
 

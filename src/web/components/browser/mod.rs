@@ -6,6 +6,7 @@
 //! answers (after another move) are recognised and dropped instead of
 //! racing the newer ones.
 
+mod nav_ops;
 mod pane_ops;
 mod prompt_ops;
 mod state;
@@ -247,6 +248,8 @@ pub struct Browser {
     /// Memory panes asked for (`&panes=mem`), opened at the first position
     /// (their address is an expression such as `sp`).
     pending_memory: Vec<String>,
+    /// The call stack pane and the other navigation views.
+    nav: nav_ops::NavPanes,
 }
 
 impl Component for Browser {
@@ -285,6 +288,7 @@ impl Component for Browser {
             reveal: Reveal::Views,
             reveal_queued: false,
             pending_memory: Vec::new(),
+            nav: nav_ops::NavPanes::new(!ctx.props().compact && ctx.props().panes.is_none()),
         };
         // In case no rows come soon (an error, a trace that is all header).
         let link = ctx.link().clone();
@@ -542,9 +546,10 @@ impl Component for Browser {
                 <div class="views" style="display:flex;gap:0.5rem;flex:1 1 55%;min-height:10rem;">
                     { for self.views.iter().map(|v| self.view_trace(ctx, v)) }
                 </div>
-                if self.reveal == Reveal::All && !self.panes.is_empty() {
+                if self.reveal == Reveal::All && (!self.panes.is_empty() || self.nav.any()) {
                     <div class="panes" style="display:flex;flex-wrap:wrap;gap:0.5rem;align-items:flex-start;flex:0 1 auto;max-height:45%;overflow:auto;">
                         { for self.panes.iter().map(|p| self.view_pane(ctx, p)) }
+                        { self.view_nav_panes(ctx) }
                     </div>
                 }
                 <footer class="status-line" data-testid="status-line" style="min-height:1.6rem;display:flex;align-items:center;">
@@ -711,6 +716,7 @@ impl Browser {
             Command::ToggleRegisters(kind) => self.toggle_registers(ctx, kind),
             Command::ToggleSyntax => self.syntax = !self.syntax,
             Command::ToggleSymbols => self.symbols = !self.symbols,
+            Command::ToggleStack => self.nav.stack = !self.nav.stack,
             _ => match self.focus {
                 Focus::View(v) => self.run_trace(ctx, v, cmd),
                 Focus::Pane(p) => self.run_pane(ctx, p, cmd),
