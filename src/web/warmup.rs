@@ -62,5 +62,7 @@ pub fn warm_up() -> Result<(), String> {
         forward: false,
     });
     answer(Query::CallStack { node });
+    // The timeline is asked for as soon as a trace opens.
+    answer(Query::Timeline { buckets: 1200 });
     Ok(())
 }

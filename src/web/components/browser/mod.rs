@@ -213,6 +213,8 @@ pub enum Msg {
     },
     /// The rest of the browser, after the first render.
     Reveal,
+    /// Answers for the call stack, events and timeline.
+    Nav(nav_ops::NavMsg),
 }
 
 pub struct Browser {
@@ -347,6 +349,9 @@ impl Component for Browser {
                     self.fetch_stack(ctx, id, node.node);
                 }
             }
+        }
+        if props.progress != old.progress {
+            self.nav_progress(ctx);
         }
         if props.progress != old.progress || props.elf_symbols != old.elf_symbols {
             // What failed before may answer now.
@@ -487,6 +492,7 @@ impl Component for Browser {
                 self.try_hash(ctx);
             }
             Msg::HashTried { reply } => self.on_hash_tried(ctx, reply),
+            Msg::Nav(m) => return self.on_nav(ctx, m),
             Msg::Reveal => {
                 self.reveal_queued = false;
                 if self.reveal == Reveal::All {
@@ -542,6 +548,9 @@ impl Component for Browser {
                 } else {
                     // Holds the toolbar's place, so the views keep their height.
                     <div class="toolbar" style="min-height:1.9rem;"></div>
+                }
+                if self.reveal >= Reveal::Toolbar {
+                    { self.view_timeline(ctx) }
                 }
                 <div class="views" style="display:flex;gap:0.5rem;flex:1 1 55%;min-height:10rem;">
                     { for self.views.iter().map(|v| self.view_trace(ctx, v)) }
@@ -716,7 +725,12 @@ impl Browser {
             Command::ToggleRegisters(kind) => self.toggle_registers(ctx, kind),
             Command::ToggleSyntax => self.syntax = !self.syntax,
             Command::ToggleSymbols => self.symbols = !self.symbols,
-            Command::ToggleStack => self.nav.stack = !self.nav.stack,
+            Command::ToggleStack
+            | Command::ToggleEvents
+            | Command::ToggleTimeline
+            | Command::NextEvent { .. } => {
+                self.run_nav(ctx, cmd);
+            }
             _ => match self.focus {
                 Focus::View(v) => self.run_trace(ctx, v, cmd),
                 Focus::Pane(p) => self.run_pane(ctx, p, cmd),
