@@ -48,7 +48,7 @@ pub use progress_bar::{ProgressBar, ProgressBarProps};
 pub use register_pane::{RegisterPane, RegisterPaneProps};
 pub use rehearsal::{Rehearsal, RehearsalProps};
 pub use stack_pane::{frame_name, StackPane, StackPaneProps};
-pub use timeline_strip::{TimelineStrip, TimelineStripProps};
+pub use timeline_strip::{TimelineStrip, TimelineStripProps, TIMELINE_STYLE};
 pub use trace_pane::{marker_index, TracePane, TracePaneProps};
 pub use trace_row::{highlighted, TraceRow, TraceRowProps};
 pub use unparsed_list::{UnparsedList, UnparsedListProps};

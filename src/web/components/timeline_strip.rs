@@ -16,6 +16,10 @@ use crate::web::i18n::{t, use_lang};
 /// Drawing size of the canvas, in canvas pixels.
 const W: f64 = 1200.0;
 const H: f64 = 40.0;
+/// The strip's box (its placeholder before the first rows has the same).
+pub const TIMELINE_STYLE: &str =
+    "display:flex;gap:0.3rem;align-items:center;height:2.6rem;flex:0 0 auto;";
+
 /// Rows at the top for event ticks.
 const TICKS: f64 = 6.0;
 
@@ -142,7 +146,7 @@ pub fn timeline_strip(props: &TimelineStripProps) -> Html {
     });
     let close = props.on_close.reform(|_: MouseEvent| ());
     html! {
-        <div class="timeline" data-testid="timeline" data-nodes={nodes.to_string()} style="display:flex;gap:0.3rem;align-items:center;">
+        <div class="timeline" data-testid="timeline" data-nodes={nodes.to_string()} style={TIMELINE_STYLE}>
             <canvas
                 ref={canvas}
                 data-testid="timeline-canvas"
@@ -151,7 +155,7 @@ pub fn timeline_strip(props: &TimelineStripProps) -> Html {
                 role="img"
                 aria-label={t("Timeline: call depth, events and mode changes over the whole trace; click or drag to move")}
                 title={t("Call depth (blue), exceptions (red), aborts (orange), unparsed lines (purple), mode changes (green), the lines shown (yellow); click or drag to move")}
-                style="flex:1;min-width:0;width:100%;height:2.5rem;cursor:pointer;border:1px solid #8884;"
+                style="flex:1;min-width:0;width:100%;height:100%;box-sizing:border-box;cursor:pointer;border:1px solid #8884;"
                 {onmousedown}
                 {onmousemove}
             />

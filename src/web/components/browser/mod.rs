@@ -549,9 +549,7 @@ impl Component for Browser {
                     // Holds the toolbar's place, so the views keep their height.
                     <div class="toolbar" style="min-height:1.9rem;"></div>
                 }
-                if self.reveal >= Reveal::Toolbar {
-                    { self.view_timeline(ctx) }
-                }
+                { self.view_timeline(ctx, self.reveal >= Reveal::Toolbar) }
                 <div class="views" style="display:flex;gap:0.5rem;flex:1 1 55%;min-height:10rem;">
                     { for self.views.iter().map(|v| self.view_trace(ctx, v)) }
                 </div>

@@ -8,7 +8,7 @@ use yew::prelude::*;
 
 use super::{Browser, Msg};
 use crate::browse::protocol::{EventsReply, Locate, NodeId, Query, Reply, Row, TimelineReply};
-use crate::web::components::{EventsPane, StackPane, TimelineStrip, EVENTS_PAGE};
+use crate::web::components::{EventsPane, StackPane, TimelineStrip, EVENTS_PAGE, TIMELINE_STYLE};
 use crate::web::i18n::t;
 use crate::web::keys::Command;
 
@@ -208,10 +208,15 @@ impl Browser {
         true
     }
 
-    /// The timeline strip, over the trace views.
-    pub(super) fn view_timeline(&self, ctx: &Context<Self>) -> Html {
+    /// The timeline strip, over the trace views; before the first rows are
+    /// shown (`ready` false) only its place, so the views keep their height
+    /// (a view shrinking under its position would hide it).
+    pub(super) fn view_timeline(&self, ctx: &Context<Self>, ready: bool) -> Html {
         if !self.nav.timeline {
             return html! {};
+        }
+        if !ready {
+            return html! { <div class="timeline" style={TIMELINE_STYLE}></div> };
         }
         let link = ctx.link();
         let view = self.active_view();
