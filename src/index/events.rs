@@ -149,6 +149,12 @@ impl EventList {
         self.len
     }
 
+    /// Gives back the spare capacity once no more events come.
+    pub fn shrink(&mut self) {
+        self.enc.shrink_to_fit();
+        self.dir.shrink_to_fit();
+    }
+
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }

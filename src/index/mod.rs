@@ -486,6 +486,7 @@ impl IndexBuilder {
         index.summary.instructions = self.engine.instructions();
         index.aarch64_used = self.engine.aarch64_used();
         index.calls.finish(self.engine.pending_calls_list());
+        index.events.shrink();
         index.summary.calls = index.calls.len() as u64;
         index.complete = true;
         index
