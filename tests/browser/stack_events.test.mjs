@@ -82,12 +82,12 @@ function cliCalls(trace, elf) {
   const calls = [];
   let site = null;
   for (const line of out.split('\n')) {
-    const m = /^\s*([-o]) t:\d+ l:(\d+) pc:\S+ - t:\d+ l:(\d+) pc:\S+(?: : (.*))?$/.exec(line);
+    const m = /^\s*([-o]) t:\d+ l:(\d+) pc:(\S+) - t:\d+ l:(\d+) pc:\S+(?: : (.*))?$/.exec(line);
     if (!m) continue;
     if (m[1] === '-') {
-      site = { callLine: Number(m[2]), resumeLine: Number(m[3]) };
+      site = { callLine: Number(m[2]), resumeLine: Number(m[4]) };
     } else if (site) {
-      calls.push({ ...site, entryLine: Number(m[2]), name: m[4] ?? '' });
+      calls.push({ ...site, entryLine: Number(m[2]), pc: m[3], name: m[5] ?? '' });
       site = null;
     }
   }
@@ -380,6 +380,12 @@ describe('timeline', () => {
       { timeout: 5_000 },
     );
     await shoot(page, '[data-testid=timeline]', 'timeline.png');
+    // Without an ELF the call stack names callees by address.
+    const at = await currentLine(page);
+    const calls = cliCalls(tracePath, path.join(ROOT, `${GENERATED}.elf`));
+    const expected = stackAt(calls, at);
+    assert.ok(expected.length > 0, `no call active at line ${at}`);
+    await expectStack(page, expected.map((c) => c.pc), `line ${at} without symbols`);
     // T hides it.
     await page.focus('[data-testid=browser]');
     await page.keyboard.press('T');
