@@ -382,6 +382,7 @@ static FR: &[(&str, &str)] = &[
     ("innermost first", "plus interne d’abord"),
     ("Close (C)", "Fermer (C)"),
     ("No call is active here.", "Aucun appel n’est actif ici."),
+    ("Every call returned.", "Tous les appels sont revenus."),
     ("Go to the call of {}", "Aller à l’appel de {}"),
     // events pane
     ("show/hide the events (exceptions, mode changes, aborts, unparsed lines)", "afficher/masquer les événements (exceptions, changements de mode, abandons, lignes non comprises)"),

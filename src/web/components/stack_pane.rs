@@ -54,7 +54,9 @@ pub fn stack_pane(props: &StackPaneProps) -> Html {
             // A fixed height: a stack growing as the position moves would
             // resize the trace view and push the position out of sight.
             if props.frames.is_empty() {
-                <p class="pane-empty" data-testid="stack-empty" style="margin:0.25rem 0.5rem;height:6rem;">{ t("No call is active here.") }</p>
+                <p class="pane-empty" data-testid="stack-empty" style="margin:0.25rem 0.5rem;height:6rem;">
+                    { if props.at_end { t("Every call returned.") } else { t("No call is active here.") } }
+                </p>
             } else {
                 <ol class="stack-frames" style="list-style:none;margin:0;padding:0.2rem 0.4rem;height:6rem;overflow:auto;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13px;">
                     { for props.frames.iter().enumerate().rev().map(|(depth, f)| {

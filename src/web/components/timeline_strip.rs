@@ -102,8 +102,12 @@ fn draw(
         cx.stroke_rect(x0 + 0.5, 0.5, x1 - x0 - 1.0, H - 1.0);
     }
     if let Some(c) = cursor {
+        // Dark on a light edge: seen on either theme.
+        let x = x_of(c, data.nodes);
+        cx.set_fill_style_str("#fff");
+        cx.fill_rect(x - 1.0, 0.0, 3.5, H);
         cx.set_fill_style_str("#000");
-        cx.fill_rect(x_of(c, data.nodes), 0.0, 1.5, H);
+        cx.fill_rect(x, 0.0, 1.5, H);
     }
     Some(())
 }
