@@ -268,6 +268,12 @@ describe('events pane', () => {
       // The trace view is at the event's instruction, at or before its line.
       const at = await currentLine(page);
       assert.ok(at <= lines[0], `position ${at} after the event at ${lines[0]}`);
+      // The events list shows it.
+      await page.waitForFunction(() => {
+        const row = document.querySelector('[data-testid=event].current').getBoundingClientRect();
+        const list = document.querySelector('[data-testid=events-pane] ol').getBoundingClientRect();
+        return row.top >= list.top - 1 && row.bottom <= list.bottom + 1;
+      });
       visited.push(...lines);
       last = lines.at(-1);
     }

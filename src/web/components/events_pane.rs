@@ -1,6 +1,8 @@
 //! The events pane: exceptions, interrupts, mode changes, aborted accesses
 //! and unparsed lines, a page at a time, each row a button to its position.
 
+use wasm_bindgen::JsCast;
+use web_sys::HtmlElement;
 use yew::prelude::*;
 
 use crate::browse::protocol::{EventKind, EventsReply, NodeId};
@@ -42,9 +44,41 @@ pub fn kind_class(kind: EventKind) -> &'static str {
     }
 }
 
+/// Scrolls the list so its first current event shows. Reads layout, so it
+/// runs only when the position is at an event, not at every step.
+fn reveal_current(list: &HtmlElement) -> Option<()> {
+    let row: HtmlElement = list
+        .query_selector(".event.current")
+        .ok()??
+        .dyn_into()
+        .ok()?;
+    let (top, bottom) = (row.offset_top(), row.offset_top() + row.offset_height());
+    let (view_top, height) = (list.scroll_top(), list.client_height());
+    if top < view_top || bottom > view_top + height {
+        list.set_scroll_top((top - height / 3).max(0));
+    }
+    Some(())
+}
+
 #[function_component(EventsPane)]
 pub fn events_pane(props: &EventsPaneProps) -> Html {
     use_lang();
+    let list = use_node_ref();
+    {
+        let list = list.clone();
+        let at_event = props
+            .page
+            .as_ref()
+            .is_some_and(|p| p.events.iter().any(|e| Some(e.node) == props.cursor));
+        let key = (props.cursor, props.page.as_ref().map(|p| p.first), at_event);
+        use_effect_with(key, move |&(_, _, at_event)| {
+            if at_event {
+                if let Some(l) = list.cast::<HtmlElement>() {
+                    reveal_current(&l);
+                }
+            }
+        });
+    }
     let close = props.on_close.reform(|_: MouseEvent| ());
     let (first, total) = props.page.as_ref().map_or((0, 0), |p| (p.first, p.total));
     let shown = props.page.as_ref().map_or(0, |p| p.events.len() as u64);
@@ -76,7 +110,7 @@ pub fn events_pane(props: &EventsPaneProps) -> Html {
                 if page.events.is_empty() {
                     <p class="pane-empty" data-testid="events-empty" style="margin:0.25rem 0.5rem;">{ t("No exceptions, mode changes, aborts or unparsed lines.") }</p>
                 } else {
-                    <ol class="events" style="list-style:none;margin:0;padding:0.2rem 0.4rem;height:10rem;overflow:auto;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13px;">
+                    <ol ref={list} class="events" style="position:relative;list-style:none;margin:0;padding:0.2rem 0.4rem;height:10rem;overflow:auto;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13px;">
                         { for page.events.iter().map(|e| {
                             let node = e.node;
                             let pick = props.on_pick.reform(move |_: MouseEvent| node);
