@@ -3,6 +3,7 @@
 //! folds of each view and the ELF symbols, and answers [`protocol::Query`]s.
 //! In the browser it lives in the Web Worker; natively, tests drive it.
 
+pub mod events;
 mod folds;
 pub mod highlight;
 pub mod protocol;
@@ -514,6 +515,10 @@ impl<S: TraceSource> Session<S> {
                 addrs.iter().map(|&a| self.name_of(a)).collect(),
             )),
             Query::Search(q) => Ok(self.answer_search(q)),
+            Query::Events { first, count } => self.events_page(first, count),
+            Query::EventRank { node } => Ok(self.event_rank(node)),
+            Query::NextEvent { node, forward } => self.next_event(node, forward),
+            Query::Timeline { buckets } => Ok(self.timeline(buckets)),
         }
     }
 

@@ -104,6 +104,17 @@ pub enum Query {
     Symbolize { addrs: Vec<u64> },
     /// Text search, in steps (`search.rs`).
     Search(super::search::SearchQuery),
+    /// Events `first..first+count` (exceptions, interrupts, mode changes,
+    /// aborted accesses, unparsed lines), in trace order.
+    Events { first: u64, count: u32 },
+    /// How many events lie before `node` (`Reply::Row`): where the events
+    /// list is at a position.
+    EventRank { node: NodeId },
+    /// The node of the next event after `node` (or previous before it).
+    NextEvent { node: NodeId, forward: bool },
+    /// Call depth and event kinds over the whole indexed part, in about
+    /// `buckets` equal spans of nodes.
+    Timeline { buckets: u32 },
 }
 
 /// A node as the UI needs it.
@@ -231,6 +242,37 @@ pub struct CallFrame {
     pub name: String,
 }
 
+pub use crate::index::EventKind;
+
+/// One event of the events list.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EventRow {
+    pub line: u64,
+    pub node: NodeId,
+    pub kind: EventKind,
+    /// The line (its first 400 bytes), tabs expanded.
+    pub text: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EventsReply {
+    pub first: u64,
+    /// Events in the indexed part so far.
+    pub total: u64,
+    pub events: Vec<EventRow>,
+}
+
+/// The timeline: bucket `i` covers nodes `[i*nodes/n, (i+1)*nodes/n)` for
+/// `n = depth.len()` buckets.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TimelineReply {
+    pub nodes: u64,
+    /// Deepest call nesting in each bucket.
+    pub depth: Vec<u32>,
+    /// Event kinds in each bucket ([`EventKind::bit`]).
+    pub kinds: Vec<u8>,
+}
+
 /// What one line of a node reads or writes.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LineEffect {
@@ -262,6 +304,8 @@ pub enum Reply {
     NodeLines(Vec<LineEffect>),
     Symbols(Vec<String>),
     Search(super::search::SearchReply),
+    Events(EventsReply),
+    Timeline(TimelineReply),
     /// The query could not be answered (bad expression, beyond the indexed
     /// part, read error): a message for the person.
     Error(String),

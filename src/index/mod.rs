@@ -12,6 +12,7 @@
 //! at node N" means after node N's lines.
 
 mod calls;
+pub mod events;
 mod memdiff;
 pub mod parallel;
 pub mod range_job;
@@ -26,6 +27,7 @@ use crate::state::memory::Fill;
 use crate::state::regfile::{self, RegFile};
 
 pub use calls::{CallInfo, CallTable};
+pub use events::{Event, EventKind, EventList};
 pub use serialize::{IndexFileError, TraceIdentity, INDEX_MAGIC};
 
 use memdiff::MemHistory;
@@ -154,6 +156,7 @@ pub struct Index {
     pc_blooms: Vec<[u64; 4]>,
     mem: MemHistory,
     calls: CallTable,
+    events: EventList,
     summary: IndexSummary,
     /// Whether the whole trace has been indexed.
     complete: bool,
@@ -248,6 +251,20 @@ struct Accumulator {
     /// Set for a builder that starts inside a trace: it looks for a split
     /// point ([`parallel`]).
     split: Option<SplitSeek>,
+    /// The mode field of the last instruction that had one: a change is an
+    /// event.
+    mode: Option<Mode>,
+}
+
+/// An instruction's mode field (`EL3h_s`, `svc_s`), as written; longer
+/// ones are cut, which only merges modes no trace has.
+pub(crate) type Mode = ([u8; 16], u8);
+
+fn mode_of(text: &[u8]) -> Mode {
+    let n = text.len().min(16);
+    let mut m = [0u8; 16];
+    m[..n].copy_from_slice(&text[..n]);
+    (m, n as u8)
 }
 
 /// A range builder's split point and what it saw after it.
@@ -262,6 +279,9 @@ pub(crate) struct SplitSeek {
     just_split: bool,
     /// The split was made without knowing sp: made again once it is known.
     tentative: bool,
+    /// The instruction mode at the split: the stitch joins only if the
+    /// sequential pass had the same (a mode change is an event).
+    mode: Option<Mode>,
 }
 
 /// The two bit positions of a PC in a 256-bit Bloom filter.
@@ -312,6 +332,7 @@ impl Observer for Accumulator {
                 };
                 if split {
                     seek.tentative = ready == Some(false);
+                    seek.mode = self.mode;
                     seek.boundary_fills.clear();
                     seek.parser_state = Some(self.parser_state_before);
                     // Only what follows the split is kept; the stitch redoes
@@ -363,6 +384,34 @@ impl Observer for Accumulator {
     }
 }
 
+/// Records the line as an event if it is one. Every event line opens
+/// or joins a node (the engine counts it as an event), so the node
+/// holding it is the one open now.
+fn note_event(
+    acc: &mut Accumulator,
+    engine: &Engine,
+    line: &Line<'_>,
+    rec: &crate::parse::Record<'_>,
+) {
+    let mut kind = EventKind::of(&rec.kind);
+    if let crate::parse::RecordKind::Instruction(i) = &rec.kind {
+        if let Some(m) = i.mode.map(mode_of) {
+            if acc.mode.is_some_and(|old| old != m) {
+                kind = Some(EventKind::ModeChange);
+            }
+            acc.mode = Some(m);
+        }
+    }
+    if let Some(kind) = kind {
+        acc.index.events.push(Event {
+            line: line.number,
+            node: engine.next_node_index().saturating_sub(1),
+            offset: line.offset,
+            kind,
+        });
+    }
+}
+
 impl IndexBuilder {
     /// `sample`: the first bytes of the trace, for dialect detection.
     pub fn new(opts: IndexOptions, sample: &[u8]) -> IndexBuilder {
@@ -385,6 +434,7 @@ impl IndexBuilder {
                 bloom: [0; 4],
                 parser_state_before: ParserState::default(),
                 split: None,
+                mode: None,
             },
             next_line: 1,
         }
@@ -402,6 +452,7 @@ impl IndexBuilder {
         self.acc.parser_state_before = self.parser.state();
         let rec = self.parser.parse_line(line.text);
         self.engine.feed(line, &rec, &mut self.acc);
+        note_event(&mut self.acc, &self.engine, line, &rec);
         f(&rec);
         self.next_line = line.number + 1;
         let s = &mut self.acc.index.summary;
@@ -437,6 +488,7 @@ impl IndexBuilder {
         index.summary.instructions = self.engine.instructions();
         index.aarch64_used = self.engine.aarch64_used();
         index.calls.finish(self.engine.pending_calls_list());
+        index.events.shrink();
         index.summary.calls = index.calls.len() as u64;
         index.complete = true;
         index
@@ -454,6 +506,7 @@ impl Index {
             pc_blooms: Vec::new(),
             mem: MemHistory::default(),
             calls: CallTable::default(),
+            events: EventList::default(),
             summary: IndexSummary::default(),
             complete: false,
             aarch64_used: false,
@@ -533,6 +586,11 @@ impl Index {
         &self.calls
     }
 
+    /// Exceptions, interrupts, mode changes, aborts and unparsed lines.
+    pub fn events(&self) -> &EventList {
+        &self.events
+    }
+
     /// Bytes the index keeps in memory, counted honestly (capacities, not lengths).
     pub fn resident_bytes(&self) -> usize {
         self.checkpoints.capacity() * std::mem::size_of::<Checkpoint>()
@@ -541,6 +599,7 @@ impl Index {
             + self.pc_blooms.capacity() * 32
             + self.mem.resident_bytes()
             + self.calls.resident_bytes()
+            + self.events.resident_bytes()
             + std::mem::size_of::<Index>()
     }
 

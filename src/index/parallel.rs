@@ -226,6 +226,7 @@ impl RangeIndex {
             e.u(*v);
         }
         acc.parser_state_before.encode(&mut e);
+        encode_mode(&mut e, acc.mode);
         e.b(acc.split.is_some());
         if let Some(seek) = &acc.split {
             e.b(seek.parser_state.is_some());
@@ -239,6 +240,7 @@ impl RangeIndex {
             }
             e.b(seek.just_split);
             e.b(seek.tentative);
+            encode_mode(&mut e, seek.mode);
         }
         e.u(b.next_line);
         e.0
@@ -265,6 +267,7 @@ impl RangeIndex {
                 *w = d.u()?;
             }
             let parser_state_before = ParserState::decode(&mut d)?;
+            let mode = decode_mode(&mut d)?;
             let split = if d.b()? {
                 let parser_state = if d.b()? {
                     Some(ParserState::decode(&mut d)?)
@@ -280,6 +283,7 @@ impl RangeIndex {
                     boundary_fills,
                     just_split: d.b()?,
                     tentative: d.b()?,
+                    mode: decode_mode(&mut d)?,
                 })
             } else {
                 None
@@ -298,6 +302,7 @@ impl RangeIndex {
                     bloom: [words[2], words[3], words[4], words[5]],
                     parser_state_before,
                     split,
+                    mode,
                 },
                 next_line,
             })
@@ -342,6 +347,21 @@ impl RangeIndex {
             .map(|c| c.offset)
             .filter(|c| (self.start..=self.end).contains(c))
     }
+}
+
+fn encode_mode(e: &mut Enc, mode: Option<super::Mode>) {
+    e.b(mode.is_some());
+    if let Some((bytes, n)) = mode {
+        e.bytes(&bytes[..usize::from(n).min(16)]);
+    }
+}
+
+fn decode_mode(d: &mut Dec<'_>) -> Option<Option<super::Mode>> {
+    if !d.b()? {
+        return Some(None);
+    }
+    let text = d.bytes()?;
+    (text.len() <= 16).then(|| Some(super::mode_of(text)))
 }
 
 /// Feeds the lines in `[from, to)` to the sequential builder.
@@ -432,7 +452,11 @@ pub(super) fn join(g: &mut IndexBuilder, mut w: IndexBuilder, c: u64) -> bool {
     mapped.last_node[1] += line_off;
     mapped.next_node += node_off;
     mapped.instructions += instr_off;
-    if mapped != gc || seek.parser_state != Some(g.parser.state()) || w_cp.offset != c {
+    if mapped != gc
+        || seek.parser_state != Some(g.parser.state())
+        || w_cp.offset != c
+        || seek.mode != g.acc.mode
+    {
         return false;
     }
     let boundary_fills = std::mem::take(&mut seek.boundary_fills);
@@ -492,6 +516,7 @@ pub(super) fn join(g: &mut IndexBuilder, mut w: IndexBuilder, c: u64) -> bool {
     gi.pc_blooms.extend_from_slice(&wi.pc_blooms);
     gi.mem.append_shifted(&mut wi.mem, node_off);
     gi.calls.append_shifted(&wi.calls, node_off, line_off);
+    gi.events.append_shifted(&wi.events, node_off, line_off);
     gi.summary.nodes = wi.summary.nodes + node_off;
     gi.summary.lines = wi.summary.lines + line_off;
     gi.summary.bytes = wi.summary.bytes;
@@ -499,6 +524,7 @@ pub(super) fn join(g: &mut IndexBuilder, mut w: IndexBuilder, c: u64) -> bool {
     g.acc.bloom = w.acc.bloom;
     g.acc.parser_time_before = w.acc.parser_time_before;
     g.acc.parser_state_before = w.acc.parser_state_before;
+    g.acc.mode = w.acc.mode;
 
     let base = std::mem::replace(&mut g.engine, w.engine);
     g.engine.rebase(base, node_off, line_off, instr_off);

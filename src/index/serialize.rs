@@ -6,13 +6,14 @@
 use std::collections::BTreeMap;
 
 use super::calls::CallTable;
+use super::events::{BlockHead, EventList};
 use super::memdiff::MemHistory;
 use super::{varint, Checkpoint, Index, IndexOptions, IndexSummary};
 use crate::engine::ResumeState;
 use crate::parse::{CpuName, Dialect, ParseOptions};
 
 pub const INDEX_MAGIC: &[u8; 8] = b"TLENSIX\x01";
-const VERSION: u64 = 4;
+const VERSION: u64 = 5;
 
 #[derive(Debug)]
 pub struct IndexFileError(pub String);
@@ -178,6 +179,15 @@ impl Index {
             w.u(*o);
         }
         w.u(count as u64);
+        let (enc, dir, len) = self.events.parts();
+        w.bytes(enc);
+        w.u(dir.len() as u64);
+        for h in dir {
+            for v in [h.line, h.node, h.offset, h.at, u64::from(h.kinds)] {
+                w.u(v);
+            }
+        }
+        w.u(len);
         w.0
     }
 
@@ -321,6 +331,22 @@ impl Index {
         if count > enc.len() {
             return Err(IndexFileError("index file is corrupt (call count)".into()));
         }
+        let enc_events = r.bytes()?.to_vec();
+        let n = r.len(5)?;
+        let mut event_dir = Vec::with_capacity(n);
+        for _ in 0..n {
+            event_dir.push(BlockHead {
+                line: r.u()?,
+                node: r.u()?,
+                offset: r.u()?,
+                at: r.u()?,
+                kinds: u8::try_from(r.u()?)
+                    .map_err(|_| IndexFileError("index file is corrupt (event kinds)".into()))?,
+            });
+        }
+        let len = r.u()?;
+        let events = EventList::from_parts(enc_events, event_dir, len)
+            .map_err(|e| IndexFileError(format!("index file is corrupt ({e})")))?;
         let index = Index {
             opts,
             dialect,
@@ -330,6 +356,7 @@ impl Index {
             pc_blooms,
             mem: MemHistory::from_parts(arena, starts, segments, fills),
             calls: CallTable::from_parts(enc, dir, count),
+            events,
             summary,
             complete,
             aarch64_used,

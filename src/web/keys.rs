@@ -71,6 +71,16 @@ pub enum Command {
     PrevPane,
     Help,
     ToggleRegisters(RegKind),
+    /// The call stack pane (`C`).
+    ToggleStack,
+    /// The events pane (`v`).
+    ToggleEvents,
+    /// Next (`e`) or previous (`E`) event from the active view's position.
+    NextEvent {
+        forward: bool,
+    },
+    /// The timeline strip (`T`).
+    ToggleTimeline,
     // Trace pane.
     StepDown,
     StepUp,
@@ -193,6 +203,36 @@ pub const GLOBAL: &[Binding] = &[
         "Z",
         "show/hide SVE vector registers",
         Command::ToggleRegisters(RegKind::Sve),
+    ),
+    bind(
+        &["C"],
+        "C",
+        "show/hide the call stack",
+        Command::ToggleStack,
+    ),
+    bind(
+        &["v"],
+        "v",
+        "show/hide the events (exceptions, mode changes, aborts, unparsed lines)",
+        Command::ToggleEvents,
+    ),
+    bind(
+        &["e"],
+        "e",
+        "next event",
+        Command::NextEvent { forward: true },
+    ),
+    bind(
+        &["E"],
+        "E",
+        "previous event",
+        Command::NextEvent { forward: false },
+    ),
+    bind(
+        &["T"],
+        "T",
+        "show/hide the timeline (call depth, events, mode changes; click or drag to move)",
+        Command::ToggleTimeline,
     ),
 ];
 

@@ -86,5 +86,7 @@ pub fn warm_up() -> Result<(), String> {
             }));
         }
     }
+    // The timeline is asked for as soon as a trace opens.
+    answer(Query::Timeline { buckets: 1200 });
     Ok(())
 }

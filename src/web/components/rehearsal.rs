@@ -13,8 +13,10 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::{MemoryPane, PaneHeader, RegisterPane, TracePane};
-use crate::browse::protocol::{Hl, MemoryReply, NodeView, RegCell, RegPanel, Row, RowsReply, Span};
+use super::{MemoryPane, PaneHeader, RegisterPane, StackPane, TimelineStrip, TracePane};
+use crate::browse::protocol::{
+    CallFrame, Hl, MemoryReply, NodeView, RegCell, RegPanel, Row, RowsReply, Span, TimelineReply,
+};
 use crate::web::keys::RegKind;
 
 #[derive(Properties, PartialEq)]
@@ -195,6 +197,20 @@ pub fn rehearsal(props: &RehearsalProps) -> Html {
                     on_scroll={Callback::noop()}
                 />
             </section>
+            // Shown by default beside the trace at the first drop.
+            <StackPane
+                frames={vec![CallFrame { call: 0, call_node: 1, entry_node: 2, resume_node: None, function: 0x100c0, name: "main".into() }]}
+                at_end=false
+                on_pick={Callback::noop()}
+                on_close={Callback::noop()}
+            />
+            <TimelineStrip
+                data={Some(TimelineReply { nodes: 40, depth: (0..40).map(|i| i % 5).collect(), kinds: (0..40u8).map(|i| i % 3).collect() })}
+                visible={Some((3, 9))}
+                cursor={Some(4)}
+                on_seek={Callback::noop()}
+                on_close={Callback::noop()}
+            />
         </div>
     }
 }

@@ -6,6 +6,7 @@
 //! answers (after another move) are recognised and dropped instead of
 //! racing the newer ones.
 
+mod nav_ops;
 mod pane_ops;
 mod prompt_ops;
 mod search_ops;
@@ -214,6 +215,8 @@ pub enum Msg {
     /// The rest of the browser, after the first render.
     Reveal,
     Search(search_ops::SearchMsg),
+    /// Answers for the call stack, events and timeline.
+    Nav(nav_ops::NavMsg),
 }
 
 pub struct Browser {
@@ -250,6 +253,8 @@ pub struct Browser {
     /// (their address is an expression such as `sp`).
     pending_memory: Vec<String>,
     search: search_ops::SearchState,
+    /// The call stack pane and the other navigation views.
+    nav: nav_ops::NavPanes,
 }
 
 impl Component for Browser {
@@ -289,6 +294,7 @@ impl Component for Browser {
             reveal_queued: false,
             pending_memory: Vec::new(),
             search: Default::default(),
+            nav: nav_ops::NavPanes::new(!ctx.props().compact && ctx.props().panes.is_none()),
         };
         // In case no rows come soon (an error, a trace that is all header).
         let link = ctx.link().clone();
@@ -347,6 +353,9 @@ impl Component for Browser {
                     self.fetch_stack(ctx, id, node.node);
                 }
             }
+        }
+        if props.progress != old.progress {
+            self.nav_progress(ctx);
         }
         if props.progress != old.progress || props.elf_symbols != old.elf_symbols {
             // What failed before may answer now.
@@ -488,6 +497,7 @@ impl Component for Browser {
                 self.try_hash(ctx);
             }
             Msg::HashTried { reply } => self.on_hash_tried(ctx, reply),
+            Msg::Nav(m) => return self.on_nav(ctx, m),
             Msg::Reveal => {
                 self.reveal_queued = false;
                 if self.reveal == Reveal::All {
@@ -545,12 +555,14 @@ impl Component for Browser {
                     <div class="toolbar" style="min-height:1.9rem;"></div>
                 }
                 { self.view_search(ctx) }
+                { self.view_timeline(ctx, self.reveal >= Reveal::Toolbar) }
                 <div class="views" style="display:flex;gap:0.5rem;flex:1 1 55%;min-height:10rem;">
                     { for self.views.iter().map(|v| self.view_trace(ctx, v)) }
                 </div>
-                if self.reveal == Reveal::All && !self.panes.is_empty() {
+                if self.reveal == Reveal::All && (!self.panes.is_empty() || self.nav.any()) {
                     <div class="panes" style="display:flex;flex-wrap:wrap;gap:0.5rem;align-items:flex-start;flex:0 1 auto;max-height:45%;overflow:auto;">
                         { for self.panes.iter().map(|p| self.view_pane(ctx, p)) }
+                        { self.view_nav_panes(ctx) }
                     </div>
                 }
                 <footer class="status-line" data-testid="status-line" style="min-height:1.6rem;display:flex;align-items:center;">
@@ -722,6 +734,12 @@ impl Browser {
             }
             Command::SearchNext { same_way } => {
                 self.on_search(ctx, search_ops::SearchMsg::Next { same_way });
+            }
+            Command::ToggleStack
+            | Command::ToggleEvents
+            | Command::ToggleTimeline
+            | Command::NextEvent { .. } => {
+                self.run_nav(ctx, cmd);
             }
             _ => match self.focus {
                 Focus::View(v) => self.run_trace(ctx, v, cmd),

@@ -1,0 +1,132 @@
+//! The session's answers about events (exceptions, interrupts, mode
+//! changes, aborted accesses, unparsed lines) and the timeline: a page of
+//! events with their text, the next or previous event from a position, and
+//! per-bucket call depth and event kinds over the whole trace.
+
+use super::protocol::{EventRow, EventsReply, NodeId, Reply, TimelineReply};
+use super::{display_text, view, Session};
+use crate::index::{CallTable, Event, QueryError};
+use crate::source::TraceSource;
+
+/// Most events one page holds.
+pub const MAX_EVENTS: u32 = 500;
+/// Most buckets a timeline has (more pixels than any screen).
+pub const MAX_BUCKETS: u32 = 4096;
+/// Most of a line an event row shows.
+const EVENT_TEXT: usize = 400;
+
+impl<S: TraceSource> Session<S> {
+    /// Events only in nodes indexed so far count (the open node's events
+    /// are still moving).
+    fn events_indexed(&self) -> u64 {
+        self.index()
+            .map_or(0, |i| i.events().rank(i.summary().nodes))
+    }
+
+    pub(super) fn events_page(&mut self, first: u64, count: u32) -> Result<Reply, QueryError> {
+        let total = self.events_indexed();
+        let count = u64::from(count.min(MAX_EVENTS)).min(total.saturating_sub(first));
+        let (idx, src) = self.parts();
+        let page = idx.events().page(first, count);
+        let mut events = Vec::with_capacity(page.len());
+        let mut buf = vec![0u8; EVENT_TEXT];
+        for e in page {
+            let n = src.read_at(e.offset, &mut buf)?;
+            let text = &buf[..n];
+            let end = memchr::memchr(b'\n', text).unwrap_or(n);
+            events.push(EventRow {
+                line: e.line,
+                node: e.node,
+                kind: e.kind,
+                text: display_text(&text[..end]),
+            });
+        }
+        Ok(Reply::Events(EventsReply {
+            first,
+            total,
+            events,
+        }))
+    }
+
+    /// The position in the event list of the first event at or after `node`.
+    pub(super) fn event_rank(&self, node: NodeId) -> Reply {
+        let total = self.events_indexed();
+        Reply::Row(self.index().map_or(0, |i| i.events().rank(node)).min(total))
+    }
+
+    pub(super) fn next_event(&mut self, node: NodeId, forward: bool) -> Result<Reply, QueryError> {
+        let nodes = self.nodes();
+        let (idx, src) = self.parts();
+        let found: Option<Event> = if forward {
+            idx.events().next_after(node)
+        } else {
+            idx.events().prev_before(node.min(nodes))
+        };
+        match found.filter(|e| e.node < nodes) {
+            Some(e) => Ok(Reply::Node(Some(view(&idx.node(src, e.node)?)))),
+            None => Ok(Reply::Node(None)),
+        }
+    }
+
+    pub(super) fn timeline(&self, buckets: u32) -> Reply {
+        let Some(idx) = self.index() else {
+            return Reply::Error("no trace is open".into());
+        };
+        let nodes = idx.summary().nodes;
+        let n = u64::from(buckets.clamp(1, MAX_BUCKETS)).min(nodes.max(1));
+        let bounds: Vec<u64> = (0..=n).map(|i| bucket_start(i, n, nodes)).collect();
+        Reply::Timeline(TimelineReply {
+            nodes,
+            depth: depth_per_bucket(idx.calls(), &bounds),
+            kinds: idx.events().kinds_per_bucket(&bounds),
+        })
+    }
+}
+
+/// The node at `fraction` (0..1) of a strip over `nodes` nodes (a click
+/// on the timeline).
+pub fn node_at(fraction: f64, nodes: u64) -> NodeId {
+    if nodes == 0 {
+        return 0;
+    }
+    ((fraction.clamp(0.0, 1.0) * nodes as f64) as u64).min(nodes - 1)
+}
+
+/// First node of bucket `i` of `n` over `nodes` nodes.
+pub fn bucket_start(i: u64, n: u64, nodes: u64) -> u64 {
+    (u128::from(i) * u128::from(nodes) / u128::from(n.max(1))) as u64
+}
+
+/// The deepest call nesting within each bucket (`[bounds[i], bounds[i+1])`):
+/// the calls active at its start, or a call entered inside it with its
+/// ancestors. One pass over the calls in entry order, keeping the chain of
+/// ancestors of the last one.
+pub fn depth_per_bucket(calls: &CallTable, bounds: &[u64]) -> Vec<u32> {
+    let n = bounds.len().saturating_sub(1);
+    let mut out = vec![0u32; n];
+    let mut chain: Vec<crate::index::CallInfo> = Vec::new();
+    let mut b = 0;
+    let active = |chain: &[crate::index::CallInfo], at: u64| {
+        chain.iter().filter(|c| c.contains(at)).count() as u32
+    };
+    for c in calls.iter() {
+        while b < n && bounds[b] <= c.entry_node {
+            out[b] = out[b].max(active(&chain, bounds[b]));
+            b += 1;
+        }
+        while chain.last().is_some_and(|top| Some(top.id) != c.parent) {
+            chain.pop();
+        }
+        let depth = chain.len() as u32 + 1;
+        chain.push(c);
+        let i = bounds.partition_point(|&x| x <= c.entry_node);
+        if let Some(i) = i.checked_sub(1).filter(|&i| i < n) {
+            out[i] = out[i].max(depth);
+        }
+    }
+    while b < n {
+        out[b] = out[b].max(active(&chain, bounds[b]));
+        b += 1;
+    }
+    out
+}

@@ -1,0 +1,278 @@
+//! The navigation panes: the call stack of the active view, the events
+//! list (with `e`/`E` to step between events) and the timeline strip. Kept apart from the register
+//! and memory panes (which follow a view's position through `Pane`): the
+//! call stack needs no question of its own (the view already holds it) and
+//! the events list is about the whole trace, not a position.
+
+use yew::prelude::*;
+
+use super::{Browser, Msg};
+use crate::browse::protocol::{EventsReply, Locate, NodeId, Query, Reply, Row, TimelineReply};
+use crate::web::components::{EventsPane, StackPane, TimelineStrip, EVENTS_PAGE, TIMELINE_STYLE};
+use crate::web::i18n::t;
+use crate::web::keys::Command;
+
+/// What the navigation panes show.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NavPanes {
+    pub stack: bool,
+    pub events: bool,
+    /// The page of events shown, and the first event asked for.
+    pub events_page: Option<EventsReply>,
+    pub events_first: u64,
+    pub timeline: bool,
+    pub timeline_data: Option<TimelineReply>,
+    /// A timeline is being computed; `timeline_again` asks once more when it
+    /// comes (indexing moved on meanwhile).
+    pub timeline_in_flight: bool,
+    pub timeline_again: bool,
+}
+
+/// Buckets the timeline asks for: about one per canvas pixel.
+const TIMELINE_BUCKETS: u32 = 1200;
+
+/// Answers for the navigation panes.
+pub enum NavMsg {
+    EventsPage(Reply),
+    /// `e`/`E` found an event (or none).
+    EventFound {
+        view: u32,
+        forward: bool,
+        reply: Reply,
+    },
+    /// Where the events list is at the event just reached.
+    EventRank(Reply),
+    EventsAt(u64),
+    Timeline(Reply),
+}
+
+impl NavPanes {
+    /// The call stack is shown unless the page is the compact embedded
+    /// viewer (no room) or its panes were chosen by the URL.
+    pub fn new(roomy: bool) -> NavPanes {
+        NavPanes {
+            stack: roomy,
+            events: false,
+            events_page: None,
+            events_first: 0,
+            timeline: roomy,
+            timeline_data: None,
+            timeline_in_flight: false,
+            timeline_again: false,
+        }
+    }
+
+    pub fn any(&self) -> bool {
+        self.stack || self.events
+    }
+}
+
+impl Browser {
+    /// The navigation commands; false if `cmd` is not one.
+    pub(super) fn run_nav(&mut self, ctx: &Context<Self>, cmd: Command) -> bool {
+        match cmd {
+            Command::ToggleStack => self.nav.stack = !self.nav.stack,
+            Command::ToggleEvents => {
+                self.nav.events = !self.nav.events;
+                if self.nav.events {
+                    self.fetch_events(ctx);
+                }
+            }
+            Command::ToggleTimeline => {
+                self.nav.timeline = !self.nav.timeline;
+                self.fetch_timeline(ctx);
+            }
+            Command::NextEvent { forward } => {
+                let view = self.active_view();
+                let Some(node) = self.view_ref(view).and_then(|v| v.cursor).map(|c| c.node) else {
+                    return true;
+                };
+                let link = ctx.link().clone();
+                self.client
+                    .query(Query::NextEvent { node, forward }, move |reply| {
+                        link.send_message(Msg::Nav(NavMsg::EventFound {
+                            view,
+                            forward,
+                            reply,
+                        }))
+                    });
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    /// More of the trace is indexed: the events list may have grown.
+    pub(super) fn nav_progress(&mut self, ctx: &Context<Self>) {
+        if self.nav.events {
+            self.fetch_events(ctx);
+        }
+        self.fetch_timeline(ctx);
+    }
+
+    fn fetch_timeline(&mut self, ctx: &Context<Self>) {
+        if !self.nav.timeline {
+            return;
+        }
+        if self.nav.timeline_in_flight {
+            self.nav.timeline_again = true;
+            return;
+        }
+        self.nav.timeline_in_flight = true;
+        let link = ctx.link().clone();
+        self.client.query(
+            Query::Timeline {
+                buckets: TIMELINE_BUCKETS,
+            },
+            move |reply| link.send_message(Msg::Nav(NavMsg::Timeline(reply))),
+        );
+    }
+
+    fn fetch_events(&self, ctx: &Context<Self>) {
+        let link = ctx.link().clone();
+        self.client.query(
+            Query::Events {
+                first: self.nav.events_first,
+                count: EVENTS_PAGE as u32,
+            },
+            move |reply| link.send_message(Msg::Nav(NavMsg::EventsPage(reply))),
+        );
+    }
+
+    pub(super) fn on_nav(&mut self, ctx: &Context<Self>, msg: NavMsg) -> bool {
+        match msg {
+            NavMsg::EventsPage(Reply::Events(page)) => {
+                if page.first != self.nav.events_first {
+                    return false;
+                }
+                self.nav.events_page = Some(page);
+            }
+            NavMsg::EventsPage(Reply::Error(e)) => self.status = Some(e),
+            NavMsg::EventsPage(_) => return false,
+            NavMsg::EventFound {
+                view,
+                forward,
+                reply,
+            } => match reply {
+                Reply::Node(Some(n)) => {
+                    self.refocus = true;
+                    self.move_to(ctx, view, Query::Locate(Locate::Node(n.node)), false);
+                    let on_page = self
+                        .nav
+                        .events_page
+                        .as_ref()
+                        .is_some_and(|p| p.events.iter().any(|e| e.node == n.node));
+                    if self.nav.events && !on_page {
+                        let link = ctx.link().clone();
+                        self.client
+                            .query(Query::EventRank { node: n.node }, move |reply| {
+                                link.send_message(Msg::Nav(NavMsg::EventRank(reply)))
+                            });
+                    }
+                }
+                Reply::Node(None) => {
+                    self.status = Some(
+                        t(if forward {
+                            "No later event."
+                        } else {
+                            "No earlier event."
+                        })
+                        .into(),
+                    )
+                }
+                Reply::Error(e) => self.status = Some(e),
+                _ => return false,
+            },
+            NavMsg::EventRank(Reply::Row(rank)) => {
+                self.nav.events_first = rank - rank % EVENTS_PAGE;
+                self.fetch_events(ctx);
+                return false;
+            }
+            NavMsg::EventRank(_) => return false,
+            NavMsg::Timeline(reply) => {
+                self.nav.timeline_in_flight = false;
+                if std::mem::take(&mut self.nav.timeline_again) {
+                    self.fetch_timeline(ctx);
+                }
+                match reply {
+                    Reply::Timeline(t) => self.nav.timeline_data = Some(t),
+                    _ => return false,
+                }
+            }
+            NavMsg::EventsAt(first) => {
+                self.nav.events_first = first;
+                self.fetch_events(ctx);
+                return false;
+            }
+        }
+        true
+    }
+
+    /// The timeline strip, over the trace views; before the first rows are
+    /// shown (`ready` false) only its place, so the views keep their height
+    /// (a view shrinking under its position would hide it).
+    pub(super) fn view_timeline(&self, ctx: &Context<Self>, ready: bool) -> Html {
+        if !self.nav.timeline {
+            return html! {};
+        }
+        if !ready {
+            return html! { <div class="timeline" style={TIMELINE_STYLE}></div> };
+        }
+        let link = ctx.link();
+        let view = self.active_view();
+        let v = self.view_ref(view);
+        let visible = v.and_then(|v| v.rows.as_ref()).and_then(|r| {
+            let node = |row: &Row| match row {
+                Row::Line { node, .. } => *node,
+                Row::Fold { call_node, .. } => *call_node,
+            };
+            Some((node(r.rows.first()?), node(r.rows.last()?)))
+        });
+        html! {
+            <TimelineStrip
+                data={self.nav.timeline_data.clone()}
+                {visible}
+                cursor={v.and_then(|v| v.cursor).map(|c| c.node)}
+                on_seek={link.callback(move |node| Msg::GoTo { view, node })}
+                on_close={link.callback(|_| Msg::Run(Command::ToggleTimeline))}
+            />
+        }
+    }
+
+    pub(super) fn view_nav_panes(&self, ctx: &Context<Self>) -> Html {
+        let link = ctx.link();
+        let view = self.active_view();
+        let Some(v) = self.view_ref(view) else {
+            return html! {};
+        };
+        let last = ctx
+            .props()
+            .progress
+            .as_ref()
+            .filter(|p| p.complete)
+            .map(|p| p.nodes);
+        let at_end = matches!((v.cursor, last), (Some(c), Some(n)) if c.node + 1 >= n);
+        let go = move |node: NodeId| Msg::GoTo { view, node };
+        html! {
+            <>
+                if self.nav.stack {
+                    <StackPane
+                        frames={v.stack.clone()}
+                        {at_end}
+                        on_pick={link.callback(go)}
+                        on_close={link.callback(|_| Msg::Run(Command::ToggleStack))}
+                    />
+                }
+                if self.nav.events {
+                    <EventsPane
+                        page={self.nav.events_page.clone()}
+                        cursor={v.cursor.map(|c| c.node)}
+                        on_pick={link.callback(go)}
+                        on_page={link.callback(|first| Msg::Nav(NavMsg::EventsAt(first)))}
+                        on_close={link.callback(|_| Msg::Run(Command::ToggleEvents))}
+                    />
+                }
+            </>
+        }
+    }
+}

@@ -1,0 +1,84 @@
+//! The call stack pane: the calls active at the position of the view it
+//! follows, innermost first, each a button that jumps to its call
+//! instruction. At the end of a completely indexed trace the active calls
+//! are the ones that never returned (a hung or crashed run), and the title
+//! says so.
+
+use yew::prelude::*;
+
+use crate::browse::protocol::{CallFrame, NodeId};
+use crate::web::i18n::{t, tf, use_lang};
+
+#[derive(Properties, PartialEq)]
+pub struct StackPaneProps {
+    /// Outermost first, as the session answers.
+    pub frames: Vec<CallFrame>,
+    /// The position is the trace's last node and the trace is fully indexed.
+    pub at_end: bool,
+    pub on_pick: Callback<NodeId>,
+    pub on_close: Callback<()>,
+}
+
+/// How a frame is named: its symbol with an ELF, else the callee address.
+pub fn frame_name(f: &CallFrame) -> String {
+    if f.name.is_empty() {
+        format!("{:#x}", f.function & !1)
+    } else {
+        f.name.clone()
+    }
+}
+
+#[function_component(StackPane)]
+pub fn stack_pane(props: &StackPaneProps) -> Html {
+    use_lang();
+    let title = if props.at_end {
+        t("Calls that never returned")
+    } else {
+        t("Call stack")
+    };
+    let close = props.on_close.reform(|_: MouseEvent| ());
+    html! {
+        <section
+            class="pane nav-pane stack-pane"
+            data-testid="stack-pane"
+            data-at-end={props.at_end.to_string()}
+            role="region"
+            aria-label={title}
+            style="flex:0 1 auto;min-width:14rem;max-width:28rem;"
+        >
+            <header class="pane-header" style="display:flex;gap:0.5rem;align-items:center;padding:0.15rem 0.4rem;">
+                <strong style="flex:1;" data-testid="stack-pane-title">{ title }</strong>
+                <span class="pane-hint" title={t("The innermost call is listed first")}>{ t("innermost first") }</span>
+                <button class="close" data-testid="stack-pane-close" title={t("Close (C)")} onclick={close}>{ "×" }</button>
+            </header>
+            // A fixed height: a stack growing as the position moves would
+            // resize the trace view and push the position out of sight.
+            if props.frames.is_empty() {
+                <p class="pane-empty" data-testid="stack-empty" style="margin:0.25rem 0.5rem;height:6rem;">
+                    { if props.at_end { t("Every call returned.") } else { t("No call is active here.") } }
+                </p>
+            } else {
+                <ol class="stack-frames" style="list-style:none;margin:0;padding:0.2rem 0.4rem;height:6rem;overflow:auto;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13px;">
+                    { for props.frames.iter().enumerate().rev().map(|(depth, f)| {
+                        let call_node = f.call_node;
+                        let pick = props.on_pick.reform(move |_: MouseEvent| call_node);
+                        html! {
+                            <li key={f.call} style="display:flex;gap:0.4rem;align-items:baseline;">
+                                <span class="stack-depth" style="min-width:1.5em;text-align:right;opacity:0.7;">{ depth }</span>
+                                <button
+                                    class="frame"
+                                    data-testid="stack-frame"
+                                    data-name={frame_name(f)}
+                                    data-call-node={call_node.to_string()}
+                                    title={tf("Go to the call of {}", &[&frame_name(f)])}
+                                    style="font:inherit;text-align:left;cursor:pointer;"
+                                    onclick={pick}
+                                >{ frame_name(f) }</button>
+                            </li>
+                        }
+                    }) }
+                </ol>
+            }
+        </section>
+    }
+}
