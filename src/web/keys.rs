@@ -82,12 +82,19 @@ pub enum Command {
     Fold(FoldOp),
     GotoLine,
     GotoTime,
-    FindPc { forward: bool },
-    RepeatPc { forward: bool },
+    FindPc {
+        forward: bool,
+    },
+    RepeatPc {
+        forward: bool,
+    },
     OpenMemory,
     ToggleSyntax,
     ToggleSymbols,
     Annotate,
+    /// The Reports panel (`components/reports/`).
+    Reports,
+    FlameGraph,
     // Trace (annotated line), register and memory panes.
     PreviousWrite,
     // Register and memory panes.
@@ -180,6 +187,18 @@ pub const GLOBAL: &[Binding] = &[
         "Z",
         "show/hide SVE vector registers",
         Command::ToggleRegisters(RegKind::Sve),
+    ),
+    bind(
+        &["R"],
+        "R",
+        "show/hide the reports: call tree, profile, flame graph",
+        Command::Reports,
+    ),
+    bind(
+        &["F"],
+        "F",
+        "the flame graph in the reports",
+        Command::FlameGraph,
     ),
 ];
 

@@ -75,6 +75,8 @@ pub enum ToWorker {
         cross_origin: bool,
         load_offset: i64,
     },
+    /// To a report worker (`report_protocol.rs`).
+    Report(super::report_protocol::ReportRequest),
 }
 
 /// How the open trace is read.
@@ -137,6 +139,8 @@ pub enum ToPage {
     Panicked {
         message: String,
     },
+    /// From a report worker (`report_protocol.rs`).
+    Report(super::report_protocol::ReportEvent),
 }
 
 /// How a message type travels through `postMessage`.

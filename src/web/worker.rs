@@ -102,6 +102,7 @@ fn handle(msg: ToWorker) {
             cross_origin,
             options,
         } => open_url(Target { url, cross_origin }, options),
+        ToWorker::Report(request) => super::report_worker::handle(request),
         // Questions about a trace still opening wait for it.
         other => {
             let now = WAITING.with(|w| match w.borrow_mut().as_mut() {

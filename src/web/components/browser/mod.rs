@@ -19,7 +19,8 @@ use yew::prelude::*;
 pub use state::{Focus, Menu, MenuAction, Pane, PaneBody, PromptFor, TraceView};
 
 use super::{
-    ContextMenu, HelpOverlay, MemoryPane, Minibuffer, PaneHeader, RegisterPane, TracePane,
+    ContextMenu, HelpOverlay, MemoryPane, Minibuffer, PaneHeader, RegisterPane, ReportTab,
+    ReportsPanel, TracePane,
 };
 use crate::browse::protocol::{FoldOp, Locate, NodeId, Progress, Query, Reply, Row};
 use crate::web::client::TraceClient;
@@ -62,6 +63,8 @@ pub struct BrowserProps {
 
 pub enum Msg {
     Key(KeyboardEvent),
+    /// The Reports panel shows another tab.
+    ReportTab(ReportTab),
     Stepped {
         view: u32,
         reply: Reply,
@@ -247,6 +250,8 @@ pub struct Browser {
     /// Memory panes asked for (`&panes=mem`), opened at the first position
     /// (their address is an expression such as `sp`).
     pending_memory: Vec<String>,
+    /// The Reports panel's tab, while it is open.
+    reports: Option<ReportTab>,
 }
 
 impl Component for Browser {
@@ -269,6 +274,7 @@ impl Component for Browser {
             status: None,
             help: false,
             menu: None,
+            reports: None,
             syntax: true,
             symbols: true,
             last_pc: None,
@@ -355,6 +361,7 @@ impl Component for Browser {
     fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
         match msg {
             Msg::Key(e) => return self.on_key(ctx, e),
+            Msg::ReportTab(tab) => self.reports = Some(tab),
             Msg::Run(cmd) => {
                 self.refocus = true;
                 self.run(ctx, cmd);
@@ -542,6 +549,19 @@ impl Component for Browser {
                 <div class="views" style="display:flex;gap:0.5rem;flex:1 1 55%;min-height:10rem;">
                     { for self.views.iter().map(|v| self.view_trace(ctx, v)) }
                 </div>
+                if let (Some(tab), Reveal::All) = (self.reports, self.reveal) {
+                    <ReportsPanel
+                        trace={self.client.clone()}
+                        elf_symbols={ctx.props().elf_symbols}
+                        {tab}
+                        on_tab={link.callback(Msg::ReportTab)}
+                        on_jump={link.callback({
+                            let view = self.active_view();
+                            move |node| Msg::GoTo { view, node }
+                        })}
+                        on_close={link.callback(|_| Msg::Run(Command::Reports))}
+                    />
+                }
                 if self.reveal == Reveal::All && !self.panes.is_empty() {
                     <div class="panes" style="display:flex;flex-wrap:wrap;gap:0.5rem;align-items:flex-start;flex:0 1 auto;max-height:45%;overflow:auto;">
                         { for self.panes.iter().map(|p| self.view_pane(ctx, p)) }
@@ -711,6 +731,13 @@ impl Browser {
             Command::ToggleRegisters(kind) => self.toggle_registers(ctx, kind),
             Command::ToggleSyntax => self.syntax = !self.syntax,
             Command::ToggleSymbols => self.symbols = !self.symbols,
+            Command::Reports => {
+                self.reports = match self.reports {
+                    Some(_) => None,
+                    None => Some(ReportTab::CallTree),
+                }
+            }
+            Command::FlameGraph => self.reports = Some(ReportTab::FlameGraph),
             _ => match self.focus {
                 Focus::View(v) => self.run_trace(ctx, v, cmd),
                 Focus::Pane(p) => self.run_pane(ctx, p, cmd),
@@ -762,6 +789,7 @@ impl Browser {
                 }) }
                 <button class={classes!("toggle", self.syntax.then_some("on"))} aria-pressed={self.syntax.to_string()} onclick={run(Command::ToggleSyntax)} title="F6">{ t("Colours") }</button>
                 <button class={classes!("toggle", self.symbols.then_some("on"))} aria-pressed={self.symbols.to_string()} onclick={run(Command::ToggleSymbols)} title="F7">{ t("Symbols") }</button>
+                <button class={classes!("toggle", self.reports.is_some().then_some("on"))} aria-pressed={self.reports.is_some().to_string()} data-testid="open-reports" onclick={run(Command::Reports)} title="R">{ t("Reports") }</button>
                 <button onclick={run(Command::Help)} title="F1">{ t("Keys") }</button>
             </div>
         }

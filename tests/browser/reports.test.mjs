@@ -1,0 +1,400 @@
+// The Reports panel as a person uses it: open it with R, expand the call
+// tree and jump from it into the trace, sort the profile, zoom and hover
+// the flame graph, search it, and download the four texts. What the panel
+// shows and every downloaded byte are checked against the native CLI
+// (TARMAC_LENS_CLI) on the same trace and ELF image.
+
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+
+import { CLI, ROOT, pageFixture } from './harness.mjs';
+
+const BASE = 'tests/data/tracegen/quicksort-arm-O2-fastmodel-2M';
+const TRACE = path.join(ROOT, `${BASE}.tarmac`);
+const ELF = path.join(ROOT, `${BASE}.elf`);
+// Set TARMAC_LENS_SCREENSHOTS=1 to refresh docs/screenshots/.
+const SCREENSHOTS = process.env.TARMAC_LENS_SCREENSHOTS ? path.join(ROOT, 'docs/screenshots') : null;
+// What report::explore leaves out of a flame graph reply.
+const MIN_FRAME_FRACTION = 1 / 4000;
+const ROW = 18;
+
+const fx = pageFixture();
+
+function cli(...args) {
+  return execFileSync(CLI, [...args, TRACE, '--image', ELF, '--no-index'], { maxBuffer: 1 << 28 });
+}
+
+function cliVcd() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tl-reports-'));
+  const out = path.join(dir, 't.vcd');
+  execFileSync(CLI, ['vcd', TRACE, '--image', ELF, '--no-index', '--no-date', '-o', out]);
+  const bytes = fs.readFileSync(out);
+  fs.rmSync(dir, { recursive: true, force: true });
+  return bytes;
+}
+
+/** The CLI's call tree text as nested activations. */
+function parseCalltree(text) {
+  const re = /^( *)o t:(\d+) l:(\d+) pc:0x[0-9a-f]+ - t:(\d+) l:(\d+) pc:0x[0-9a-f]+ : (.*)$/;
+  const callRe = /^( *)- t:(\d+) l:(\d+) pc:0x[0-9a-f]+ - t:(\d+) l:(\d+)/;
+  const stack = [];
+  let root = null;
+  let pendingCall = null;
+  for (const line of text.split('\n')) {
+    let m = line.match(callRe);
+    if (m) {
+      pendingCall = { line: Number(m[3]) };
+      continue;
+    }
+    m = line.match(re);
+    if (!m) continue;
+    const level = m[1].length / 4;
+    const node = {
+      name: m[6],
+      entryLine: Number(m[3]),
+      time: Number(m[4]) - Number(m[2]),
+      exitLine: Number(m[5]),
+      call: pendingCall,
+      children: [],
+    };
+    pendingCall = null;
+    stack.length = level;
+    if (level === 0) root = node;
+    else stack[level - 1].children.push(node);
+    stack.push(node);
+  }
+  return root;
+}
+
+/** The CLI's folded stacks as a trie laid out as report::explore lays it out. */
+function flameTrie(folded) {
+  const root = { name: null, own: 0, total: 0, children: new Map() };
+  for (const line of folded.trim().split('\n')) {
+    const at = line.lastIndexOf(' ');
+    const count = Number(line.slice(at + 1));
+    let node = root;
+    for (const name of line.slice(0, at).split(';')) {
+      if (!node.children.has(name)) node.children.set(name, { name, own: 0, total: 0, children: new Map() });
+      node = node.children.get(name);
+    }
+    node.own += count;
+  }
+  const total = (n) => {
+    n.total = n.own;
+    for (const c of n.children.values()) n.total += total(c);
+    return n.total;
+  };
+  total(root);
+  const layout = (n, start) => {
+    n.start = start;
+    let s = start;
+    for (const name of [...n.children.keys()].sort()) {
+      const c = n.children.get(name);
+      layout(c, s);
+      s += c.total;
+    }
+  };
+  const top = [...root.children.values()][0];
+  layout(top, 0);
+  return top;
+}
+
+/** Frames under `root` that a reply holds: those wide enough to see. */
+function shownFrames(root) {
+  const min = Math.max(1, Math.floor(root.total * MIN_FRAME_FRACTION));
+  const out = [];
+  const walk = (n, depth) => {
+    out.push({ node: n, depth });
+    for (const c of n.children.values()) if (c.total >= min) walk(c, depth + 1);
+  };
+  walk(root, 0);
+  return out;
+}
+
+async function openPage(t) {
+  const page = await fx.browser.context.newPage();
+  await page.setViewportSize({ width: 1400, height: 1100 });
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
+  });
+  t.after(async () => {
+    await page.close();
+    assert.deepEqual(problems, [], 'the page logged errors');
+  });
+  await page.goto(fx.server.url);
+  await page.waitForSelector('[data-testid=status][data-state=idle]');
+  await page.setInputFiles('[data-testid=file-input]', [TRACE, ELF]);
+  await page.waitForSelector('.trace-row', { timeout: 30_000 });
+  await page.waitForSelector('[data-testid=status][data-state=ready]', { timeout: 60_000 });
+  await page.waitForSelector('[data-testid=elf-symbols]');
+  return page;
+}
+
+async function openReports(page) {
+  await page.focus('[data-testid=browser]');
+  await page.keyboard.press('R');
+  await page.waitForSelector('[data-testid=reports-summary]', { timeout: 60_000 });
+}
+
+async function shoot(page, name) {
+  if (!SCREENSHOTS) return;
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.locator('[data-testid=reports-panel]').screenshot({ path: path.join(SCREENSHOTS, name) });
+}
+
+async function currentLine(page) {
+  return page.evaluate(() => Number(document.querySelector('.trace-row.current')?.dataset.line));
+}
+
+async function expectLine(page, line, what) {
+  try {
+    await page.waitForFunction(
+      (line) => document.querySelector('.trace-row.current')?.dataset.line === String(line),
+      line,
+      { timeout: 5_000 },
+    );
+  } catch {
+    assert.fail(`${what}: current line is ${await currentLine(page)}, expected ${line}`);
+  }
+}
+
+async function treeRows(page) {
+  return page.$$eval('[data-testid=tree-row]', (rows) =>
+    rows.map((r) => ({
+      path: r.dataset.path,
+      name: r.dataset.name,
+      children: Number(r.dataset.children),
+      time: r.querySelector('[data-testid=tree-time]')?.dataset.value,
+      callLine: Number(r.querySelector('[data-testid=jump-call]')?.dataset.line),
+      returnLine: Number(r.querySelector('[data-testid=jump-return]')?.dataset.line),
+    })),
+  );
+}
+
+async function profileRows(page) {
+  return page.$$eval('[data-testid=profile-row]', (rows) =>
+    rows.map((r) => ({
+      addr: r.dataset.addr,
+      count: Number(r.querySelector('[data-col=count]').textContent),
+      inclusive: Number(r.querySelector('[data-col=inclusive]').textContent),
+      exclusive: Number(r.querySelector('[data-col=exclusive]').textContent),
+      name: r.querySelector('[data-col=name]').textContent,
+    })),
+  );
+}
+
+describe('reports panel', () => {
+  test('the call tree shows the CLI tree level by level and jumps to calls and returns', async (t) => {
+    const page = await openPage(t);
+    const tree = parseCalltree(cli('calltree').toString());
+    // The toolbar button opens it too.
+    await page.click('[data-testid=open-reports]');
+    await page.waitForSelector('[data-testid=reports-summary]', { timeout: 60_000 });
+    await page.waitForSelector('[data-testid=tree-row]');
+    let rows = await treeRows(page);
+    assert.equal(rows.length, 1);
+    assert.equal(rows[0].name, tree.name);
+    assert.equal(rows[0].time, String(tree.time));
+    assert.equal(rows[0].children, tree.children.length);
+    assert.equal(rows[0].returnLine, tree.exitLine);
+    // Expand the root, then its first callee, then that one's first.
+    let node = tree;
+    let pathSoFar = '';
+    for (let depth = 0; depth < 3; depth++) {
+      const sel = `[data-testid=tree-row][data-path="${pathSoFar}"] [data-testid=tree-toggle]`;
+      await page.click(sel);
+      const childPath = (i) => (pathSoFar === '' ? `${i}` : `${pathSoFar}.${i}`);
+      await page.waitForSelector(`[data-testid=tree-row][data-path="${childPath(0)}"]`);
+      rows = await treeRows(page);
+      const kids = rows.filter(
+        (r) =>
+          r.path !== '' &&
+          r.path.split('.').length === depth + 1 &&
+          (pathSoFar === '' || r.path.startsWith(`${pathSoFar}.`)),
+      );
+      assert.deepEqual(
+        kids.map((r) => [r.name, r.time, r.callLine, r.returnLine, r.children]),
+        node.children.map((c) => [c.name, String(c.time), c.call.line, c.exitLine, c.children.length]),
+        `children of ${node.name}`,
+      );
+      node = node.children[0];
+      pathSoFar = childPath(0);
+    }
+    await shoot(page, 'calltree.png');
+    // Collapsing hides the children again.
+    await page.click('[data-testid=tree-row][data-path="0"] [data-testid=tree-toggle]');
+    await page.waitForFunction(() => !document.querySelector('[data-testid=tree-row][data-path="0.0"]'));
+    assert.equal(
+      await page.getAttribute('[data-testid=tree-row][data-path="0"]', 'aria-expanded'),
+      'false',
+    );
+    // Jumps: tg_main's call instruction and its return.
+    const tgMain = tree.children[0];
+    await page.click('[data-testid=tree-row][data-path="0"] [data-testid=jump-call]');
+    await expectLine(page, tgMain.call.line, 'jump to the call');
+    await page.click('[data-testid=tree-row][data-path="0"] [data-testid=jump-return]');
+    await expectLine(page, tgMain.exitLine, 'jump to the return');
+    // R closes the panel.
+    await page.focus('[data-testid=browser]');
+    await page.keyboard.press('R');
+    await page.waitForFunction(() => !document.querySelector('[data-testid=reports-panel]'));
+  });
+
+  test('the profile table holds the CLI profile and sorts by each column', async (t) => {
+    const page = await openPage(t);
+    await openReports(page);
+    await page.click('[data-testid=tab-profile]');
+    await page.waitForSelector('[data-testid=profile-row]');
+    const want = cli('profile')
+      .toString()
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => {
+        const [addr, count, time, ...name] = l.trim().split(/\s+/);
+        return { addr, count: Number(count), inclusive: Number(time), name: name.join(' ') };
+      });
+    let rows = await profileRows(page);
+    const strip = (r) => ({ addr: r.addr, count: r.count, inclusive: r.inclusive, name: r.name });
+    const byAddr = (a, b) => Number(a.addr) - Number(b.addr);
+    assert.deepEqual([...rows].map(strip).sort(byAddr), [...want].sort(byAddr));
+    // Own times add up to the folded stacks' counts.
+    const folded = cli('flamegraph').toString().trim().split('\n');
+    const sum = folded.reduce((s, l) => s + Number(l.slice(l.lastIndexOf(' ') + 1)), 0);
+    assert.equal(rows.reduce((s, r) => s + r.exclusive, 0), sum);
+    // Inclusive time, biggest first, by default.
+    const val = (r, key) => (key === 'addr' ? Number(r.addr) : r[key]);
+    const sortedBy = (key, desc) => (a, b) =>
+      (desc ? -1 : 1) * (val(a, key) < val(b, key) ? -1 : val(a, key) > val(b, key) ? 1 : 0) ||
+      Number(a.addr) - Number(b.addr);
+    assert.deepEqual(rows, [...rows].sort(sortedBy('inclusive', true)));
+    await shoot(page, 'profile.png');
+    const clickSort = async (id, key, desc) => {
+      await page.click(`[data-testid=sort-${id}]`);
+      await page.waitForFunction(
+        ({ id, desc }) =>
+          document.querySelector(`[data-testid=sort-${id}]`).parentElement.getAttribute('aria-sort') ===
+          (desc ? 'descending' : 'ascending'),
+        { id, desc },
+      );
+      // The rows come with the worker's answer.
+      const deadline = Date.now() + 5_000;
+      for (;;) {
+        rows = await profileRows(page);
+        const sorted = [...rows].sort(sortedBy(key, desc));
+        if (JSON.stringify(rows) === JSON.stringify(sorted) || Date.now() > deadline) {
+          assert.deepEqual(rows, sorted, `sorted by ${id} ${desc ? 'down' : 'up'}`);
+          break;
+        }
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
+    await clickSort('count', 'count', true);
+    assert.equal(rows[0].name, 'cmp_ascending');
+    await clickSort('count', 'count', false);
+    await clickSort('exclusive', 'exclusive', true);
+    await clickSort('name', 'name', false);
+    await clickSort('address', 'addr', false);
+    assert.deepEqual(rows.map(strip), want);
+  });
+
+  test('the flame graph draws the folded stacks, zooms, hovers and searches', async (t) => {
+    const page = await openPage(t);
+    const top = flameTrie(cli('flamegraph').toString());
+    await page.focus('[data-testid=browser]');
+    await page.keyboard.press('F');
+    await page.waitForSelector('[data-testid=flame-canvas][data-frames]', { timeout: 60_000 });
+    const canvas = page.locator('[data-testid=flame-canvas]');
+    const geometry = async () =>
+      canvas.evaluate((c) => ({ width: c.width, depth: Number(c.dataset.depth), root: c.dataset.root }));
+    let g = await geometry();
+    assert.equal(g.root, top.name);
+    assert.equal(await canvas.getAttribute('data-frames'), String(shownFrames(top).length));
+    assert.equal(g.depth, Math.max(...shownFrames(top).map((f) => f.depth)));
+    // The centre of a frame as drawn under zoom root `root`.
+    const centre = (root, node, depth, g) => ({
+      x: ((node.start - root.start + node.total / 2) * g.width) / root.total,
+      y: (g.depth - depth) * ROW + ROW / 2,
+    });
+    const hover = async (pos) => {
+      await canvas.hover({ position: pos });
+      await page.waitForFunction(() => document.querySelector('[data-testid=flame-tooltip]').dataset.name);
+      return page.$eval('[data-testid=flame-tooltip]', (e) => ({
+        name: e.dataset.name,
+        total: Number(e.dataset.total),
+        own: Number(e.dataset.own),
+        text: e.textContent,
+      }));
+    };
+    let tip = await hover(centre(top, top, 0, g));
+    assert.deepEqual([tip.name, tip.total, tip.own], [top.name, top.total, top.own]);
+    assert.match(tip.text, /100\.0%/);
+    // Down the first stack to quicksort.
+    const tgMain = top.children.get('tg_main');
+    const run = tgMain.children.get('run_iteration');
+    const quick = run.children.get('quicksort');
+    tip = await hover(centre(top, run, 2, g));
+    assert.deepEqual([tip.name, tip.total, tip.own], ['run_iteration', run.total, run.own]);
+    await shoot(page, 'flamegraph.png');
+    await canvas.click({ position: centre(top, quick, 3, g) });
+    await page.waitForFunction(() => document.querySelector('[data-testid=flame-canvas]').dataset.root === 'quicksort');
+    g = await geometry();
+    assert.equal(await canvas.getAttribute('data-frames'), String(shownFrames(quick).length));
+    assert.deepEqual(
+      await page.$$eval('[data-testid=flame-ancestor]', (b) => b.map((e) => e.textContent)),
+      ['_start', 'tg_main', 'run_iteration'],
+    );
+    tip = await hover(centre(quick, quick, 0, g));
+    assert.deepEqual([tip.name, tip.total], ['quicksort', quick.total]);
+    const inner = [...quick.children.values()].sort((a, b) => b.total - a.total)[0];
+    tip = await hover(centre(quick, inner, 1, g));
+    assert.deepEqual([tip.name, tip.total, tip.own], [inner.name, inner.total, inner.own]);
+    // The bottom frame zooms out one level; Esc all the way.
+    await canvas.click({ position: centre(quick, quick, 0, g) });
+    await page.waitForFunction(() => document.querySelector('[data-testid=flame-canvas]').dataset.root === 'run_iteration');
+    await page.keyboard.press('Escape');
+    await page.waitForFunction(() => document.querySelector('[data-testid=flame-canvas]').dataset.root === '_start');
+    // Search: the frames whose names contain the text.
+    await page.fill('[data-testid=flame-search]', 'Swap');
+    await page.waitForSelector('[data-testid=flame-matches]');
+    const expected = shownFrames(top).filter((f) => f.node.name.toLowerCase().includes('swap')).length;
+    assert.ok(expected > 0);
+    assert.equal(await page.getAttribute('[data-testid=flame-matches]', 'data-count'), String(expected));
+    // Highlighted pixels: the search colour is on the canvas.
+    const purple = await canvas.evaluate((c) => {
+      const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+      let n = 0;
+      for (let i = 0; i < d.length; i += 4) if (d[i] > 200 && d[i + 1] < 140 && d[i + 2] > 200) n++;
+      return n;
+    });
+    assert.ok(purple > 0, 'highlighted frames are drawn');
+  });
+
+  test('the downloads are the CLI texts byte for byte', async (t) => {
+    const page = await openPage(t);
+    await openReports(page);
+    const want = {
+      calltree: cli('calltree'),
+      profile: cli('profile'),
+      flamegraph: cli('flamegraph'),
+      vcd: cliVcd(),
+    };
+    for (const [kind, bytes] of Object.entries(want)) {
+      const [download] = await Promise.all([
+        page.waitForEvent('download', { timeout: 60_000 }),
+        page.click(`[data-testid=download-${kind}]`),
+      ]);
+      const got = fs.readFileSync(await download.path());
+      assert.ok(got.length > 0, `${kind} is not empty`);
+      assert.ok(Buffer.compare(got, bytes) === 0, `${kind}: ${got.length} bytes, CLI ${bytes.length}`);
+      assert.match(download.suggestedFilename(), new RegExp(`^quicksort-arm-O2-fastmodel-2M\\.tarmac\\.`));
+      await page.waitForSelector(`[data-testid=saved-${kind}]`);
+    }
+  });
+});
