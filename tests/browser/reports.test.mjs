@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 
-import { CLI, ROOT, pageFixture } from './harness.mjs';
+import { CLI, ROOT, makeLargeTrace, pageFixture } from './harness.mjs';
 
 const BASE = 'tests/data/tracegen/quicksort-arm-O2-fastmodel-2M';
 const TRACE = path.join(ROOT, `${BASE}.tarmac`);
@@ -28,6 +28,26 @@ function cli(...args) {
   return execFileSync(CLI, [...args, TRACE, '--image', ELF, '--no-index'], { maxBuffer: 1 << 28 });
 }
 
+/** A trace whose outermost function makes `n` calls: more than a page of the tree. */
+function manyCallsTrace(n) {
+  const lines = ['1 clk IT (1) 00000ffc e3a0d901 A svc_s : MOV      r13,#0x400000', '1 clk R r13_svc 00400000'];
+  let t = 2;
+  for (let i = 0; i < n; i++) {
+    lines.push(`${t} clk IT (${t}) 00001000 eb000010 A svc_s : BL       {pc}+0x48 ; 0x1048`, `${t} clk R r14_svc 00001004`);
+    t++;
+    lines.push(`${t} clk IT (${t}) 00001048 e2800001 A svc_s : ADD      r0,r0,#1`, `${t} clk R r0 ${(i + 1).toString(16).padStart(8, '0')}`);
+    t++;
+    lines.push(`${t} clk IT (${t}) 0000104c e12fff1e A svc_s : BX       lr`);
+    t++;
+    lines.push(`${t} clk IT (${t}) 00001004 eafffffd A svc_s : B        {pc}-0x4 ; 0x1000`);
+    t++;
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tl-reports-'));
+  const file = path.join(dir, 'many-calls.tarmac');
+  fs.writeFileSync(file, lines.join('\n') + '\n');
+  return { file, dir };
+}
+
 function cliVcd() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tl-reports-'));
   const out = path.join(dir, 't.vcd');
@@ -39,7 +59,7 @@ function cliVcd() {
 
 /** The CLI's call tree text as nested activations. */
 function parseCalltree(text) {
-  const re = /^( *)o t:(\d+) l:(\d+) pc:0x[0-9a-f]+ - t:(\d+) l:(\d+) pc:0x[0-9a-f]+ : (.*)$/;
+  const re = /^( *)o t:(\d+) l:(\d+) pc:(0x[0-9a-f]+) - t:(\d+) l:(\d+) pc:0x[0-9a-f]+ : (.*)$/;
   const callRe = /^( *)- t:(\d+) l:(\d+) pc:0x[0-9a-f]+ - t:(\d+) l:(\d+)/;
   const stack = [];
   let root = null;
@@ -54,10 +74,11 @@ function parseCalltree(text) {
     if (!m) continue;
     const level = m[1].length / 4;
     const node = {
-      name: m[6],
+      // Without a symbol the panel names a function by its address.
+      name: m[7] || m[4],
       entryLine: Number(m[3]),
-      time: Number(m[4]) - Number(m[2]),
-      exitLine: Number(m[5]),
+      time: Number(m[5]) - Number(m[2]),
+      exitLine: Number(m[6]),
       call: pendingCall,
       children: [],
     };
@@ -115,7 +136,7 @@ function shownFrames(root) {
   return out;
 }
 
-async function openPage(t) {
+async function openPage(t, files = [TRACE, ELF]) {
   const page = await fx.browser.context.newPage();
   await page.setViewportSize({ width: 1400, height: 1100 });
   const problems = [];
@@ -129,10 +150,10 @@ async function openPage(t) {
   });
   await page.goto(fx.server.url);
   await page.waitForSelector('[data-testid=status][data-state=idle]');
-  await page.setInputFiles('[data-testid=file-input]', [TRACE, ELF]);
+  await page.setInputFiles('[data-testid=file-input]', files);
   await page.waitForSelector('.trace-row', { timeout: 30_000 });
   await page.waitForSelector('[data-testid=status][data-state=ready]', { timeout: 60_000 });
-  await page.waitForSelector('[data-testid=elf-symbols]');
+  if (files.includes(ELF)) await page.waitForSelector('[data-testid=elf-symbols]');
   return page;
 }
 
@@ -244,6 +265,50 @@ describe('reports panel', () => {
     await page.focus('[data-testid=browser]');
     await page.keyboard.press('R');
     await page.waitForFunction(() => !document.querySelector('[data-testid=reports-panel]'));
+  });
+
+  test('a node with more calls than a page shows them a page at a time', async (t) => {
+    const { file, dir } = manyCallsTrace(250);
+    t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+    const page = await openPage(t, [file]);
+    const tree = parseCalltree(execFileSync(CLI, ['calltree', file, '--no-index']).toString());
+    assert.equal(tree.children.length, 250);
+    await openReports(page);
+    await page.click('[data-testid=tree-row][data-path=""] [data-testid=tree-toggle]');
+    await page.waitForSelector('[data-testid=tree-more]');
+    let rows = await treeRows(page);
+    // The root, a page of 200 calls, and a button for the rest.
+    assert.equal(rows.length, 1 + 200);
+    assert.match(await page.textContent('[data-testid=tree-more]'), /50 more calls/);
+    await page.click('[data-testid=tree-more]');
+    await page.waitForFunction(() => !document.querySelector('[data-testid=tree-more]'));
+    rows = await treeRows(page);
+    assert.deepEqual(
+      rows.slice(1).map((r) => [r.path, r.name, r.callLine, r.returnLine]),
+      tree.children.map((c, i) => [String(i), c.name, c.call.line, c.exitLine]),
+    );
+  });
+
+  test('the trace view keeps answering while the reports are computed', async (t) => {
+    const big = makeLargeTrace(96);
+    const page = await openPage(t, [big]);
+    await page.focus('[data-testid=browser]');
+    const before = await currentLine(page);
+    await page.keyboard.press('R');
+    // The report worker reads the file in slices and says how far it is.
+    await page.waitForSelector('[data-testid=reports-progress] progress', { timeout: 30_000 });
+    assert.equal(
+      await page.getAttribute('[data-testid=reports-progress] progress', 'max'),
+      String(fs.statSync(big).size),
+    );
+    await page.keyboard.press('PageDown');
+    await page.waitForFunction((before) => Number(document.querySelector('.trace-row.current')?.dataset.line) > before, before, {
+      timeout: 2_000,
+    });
+    // The step was answered before the reports were done.
+    assert.ok(await page.$('[data-testid=reports-progress] progress'), 'the reports were still being computed');
+    assert.equal(await page.$('[data-testid=reports-summary]'), null);
+    await page.waitForSelector('[data-testid=reports-summary]', { timeout: 120_000 });
   });
 
   test('the profile table holds the CLI profile and sorts by each column', async (t) => {
