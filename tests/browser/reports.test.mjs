@@ -248,6 +248,11 @@ describe('reports panel', () => {
       pathSoFar = childPath(0);
     }
     await shoot(page, 'calltree.png');
+    // Another tab and back: the tree is as it was left.
+    await page.click('[data-testid=tab-profile]');
+    assert.equal(await page.isVisible('[data-testid=call-tree]'), false);
+    await page.click('[data-testid=tab-calltree]');
+    assert.equal(await page.isVisible('[data-testid=tree-row][data-path="0.0.0"]'), true);
     // Collapsing hides the children again.
     await page.click('[data-testid=tree-row][data-path="0"] [data-testid=tree-toggle]');
     await page.waitForFunction(() => !document.querySelector('[data-testid=tree-row][data-path="0.0"]'));
@@ -377,7 +382,7 @@ describe('reports panel', () => {
     await page.waitForSelector('[data-testid=flame-canvas][data-frames]', { timeout: 60_000 });
     const canvas = page.locator('[data-testid=flame-canvas]');
     const geometry = async () =>
-      canvas.evaluate((c) => ({ width: c.width, depth: Number(c.dataset.depth), root: c.dataset.root }));
+      canvas.evaluate((c) => ({ width: c.clientWidth, depth: Number(c.dataset.depth), root: c.dataset.root }));
     let g = await geometry();
     assert.equal(g.root, top.name);
     assert.equal(await canvas.getAttribute('data-frames'), String(shownFrames(top).length));

@@ -33,6 +33,8 @@ pub enum Msg {
 }
 
 pub struct FlameGraph {
+    /// Width drawn at, in CSS pixels (the canvas has device pixels).
+    css_width: std::cell::Cell<f64>,
     root: u32,
     view: Option<FlameView>,
     hover: Option<usize>,
@@ -68,9 +70,7 @@ impl FlameGraph {
     }
 
     fn width(&self) -> f64 {
-        self.canvas
-            .cast::<HtmlCanvasElement>()
-            .map_or(0.0, |c| f64::from(c.width()))
+        self.css_width.get()
     }
 
     /// Pixels per unit of time.
@@ -113,11 +113,23 @@ impl FlameGraph {
         };
         let Some(view) = &self.view else { return };
         let max_depth = self.max_depth();
-        let width = canvas
-            .parent_element()
-            .map_or(800, |p| p.client_width().max(100)) as u32;
-        canvas.set_width(width);
-        canvas.set_height(((f64::from(max_depth) + 1.0) * ROW) as u32);
+        let width = f64::from(
+            canvas
+                .parent_element()
+                .map_or(800, |p| p.client_width().max(100)),
+        );
+        let height = (f64::from(max_depth) + 1.0) * ROW;
+        // Device pixels, so frames and names are sharp on high-density screens.
+        let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio().max(1.0));
+        self.css_width.set(width);
+        canvas.set_width((width * dpr) as u32);
+        canvas.set_height((height * dpr) as u32);
+        // The whole style: Yew sets this attribute only when its own
+        // value changes, which it never does.
+        let _ = canvas.set_attribute(
+            "style",
+            &format!("display:block;cursor:pointer;width:{width}px;height:{height}px;"),
+        );
         let Some(ctx) = canvas
             .get_context("2d")
             .ok()
@@ -126,6 +138,7 @@ impl FlameGraph {
         else {
             return;
         };
+        let _ = ctx.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
         let scale = self.scale();
         ctx.set_font("12px monospace");
         ctx.set_text_baseline("middle");
@@ -168,6 +181,7 @@ impl Component for FlameGraph {
 
     fn create(ctx: &Context<Self>) -> Self {
         let mut g = FlameGraph {
+            css_width: std::cell::Cell::new(0.0),
             root: 0,
             view: None,
             hover: None,

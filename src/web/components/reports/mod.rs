@@ -339,19 +339,19 @@ impl Component for ReportsPanel {
                 { self.view_phase() }
                 if let (Phase::Ready(_), Some(client)) = (&self.phase, &self.client) {
                     { self.view_downloads(ctx) }
-                    <div role="tabpanel" style="flex:1 1 auto;min-height:8rem;overflow:auto;">
-                        { match tab {
-                            ReportTab::CallTree => html! {
-                                <CallTree key={self.generation} client={client.clone()} on_jump={props.on_jump.clone()} />
-                            },
-                            ReportTab::Profile => html! {
-                                <ProfileTable key={self.generation} client={client.clone()} />
-                            },
-                            ReportTab::FlameGraph => html! {
-                                <FlameGraph key={self.generation} client={client.clone()} />
-                            },
-                        } }
+                    // The tree and the table stay mounted, so what was
+                    // expanded or sorted is still there after another tab.
+                    <div role="tabpanel" hidden={tab != ReportTab::CallTree} style="flex:1 1 auto;min-height:8rem;overflow:auto;">
+                        <CallTree key={self.generation} client={client.clone()} on_jump={props.on_jump.clone()} />
                     </div>
+                    <div role="tabpanel" hidden={tab != ReportTab::Profile} style="flex:1 1 auto;min-height:8rem;overflow:auto;">
+                        <ProfileTable key={self.generation} client={client.clone()} />
+                    </div>
+                    if tab == ReportTab::FlameGraph {
+                        <div role="tabpanel" style="flex:1 1 auto;min-height:8rem;overflow:auto;">
+                            <FlameGraph key={self.generation} client={client.clone()} />
+                        </div>
+                    }
                 }
             </section>
         }
