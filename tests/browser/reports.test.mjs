@@ -299,6 +299,7 @@ describe('reports panel', () => {
     const page = await openPage(t, [big]);
     await page.focus('[data-testid=browser]');
     const before = await currentLine(page);
+    const t0 = Date.now();
     await page.keyboard.press('R');
     // The report worker reads the file in slices and says how far it is.
     await page.waitForSelector('[data-testid=reports-progress] progress', { timeout: 30_000 });
@@ -306,14 +307,22 @@ describe('reports panel', () => {
       await page.getAttribute('[data-testid=reports-progress] progress', 'max'),
       String(fs.statSync(big).size),
     );
+    const t1 = Date.now();
     await page.keyboard.press('PageDown');
     await page.waitForFunction((before) => Number(document.querySelector('.trace-row.current')?.dataset.line) > before, before, {
       timeout: 2_000,
     });
+    const stepMs = Date.now() - t1;
     // The step was answered before the reports were done.
     assert.ok(await page.$('[data-testid=reports-progress] progress'), 'the reports were still being computed');
     assert.equal(await page.$('[data-testid=reports-summary]'), null);
     await page.waitForSelector('[data-testid=reports-summary]', { timeout: 120_000 });
+    const mb = fs.statSync(big).size / (1 << 20);
+    const reportMs = Date.now() - t0;
+    const summary = await page.textContent('[data-testid=reports-summary]');
+    t.diagnostic(
+      `reports of ${mb.toFixed(0)} MiB (${summary}) in ${reportMs} ms (${((mb * 1000) / reportMs).toFixed(0)} MiB/s); a PageDown meanwhile took ${stepMs} ms`,
+    );
   });
 
   test('the profile table holds the CLI profile and sorts by each column', async (t) => {
