@@ -289,8 +289,14 @@ impl Reports {
         image: Option<SymbolTable>,
     ) -> Result<Reports, SourceError> {
         let mut gaps = Gaps::default();
-        let analysis = super::analyse_calls_observing(source, parse, engine, &mut gaps)?;
+        let mut analysis = super::analyse_calls_observing(source, parse, engine, &mut gaps)?;
         let root = calltree::build(&analysis);
+        // The tree holds what the calls and transitions said; kept, they
+        // would more than double the memory per call (the tree's text
+        // needs only the first event line).
+        analysis.calls = Vec::new();
+        analysis.transitions = Vec::new();
+        analysis.debug = Vec::new();
         let mut r = Reports {
             analysis,
             root,

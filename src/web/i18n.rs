@@ -402,6 +402,7 @@ static FR: &[(&str, &str)] = &[
     ("The first {} of {} functions are shown; the download has them all.", "Les {} premières des {} fonctions sont affichées ; le téléchargement les contient toutes."),
     ("call l.{}", "appel l.{}"),
     ("entry l.{}", "entrée l.{}"),
+    ("Functions are named by address: the ELF image was not used ({}).", "Les fonctions sont nommées par adresse : l’image ELF n’a pas été utilisée ({})."),
     ("return l.{}", "retour l.{}"),
     ("save again ({} bytes)", "enregistrer à nouveau ({} octets)"),
     ("time {}", "temps {}"),

@@ -25,6 +25,7 @@ pub enum ReportStatus {
     },
     Ready(ReportSummary),
     Failed(String),
+    ElfIgnored(String),
 }
 
 type ReplyFn = Box<dyn FnOnce(ReportReply)>;
@@ -141,6 +142,7 @@ impl ReportClient {
                 }
                 ToPage::Report(ReportEvent::Ready(s)) => status(ReportStatus::Ready(s)),
                 ToPage::Report(ReportEvent::Failed(m)) => status(ReportStatus::Failed(m)),
+                ToPage::Report(ReportEvent::ElfIgnored(m)) => status(ReportStatus::ElfIgnored(m)),
                 ToPage::Report(ReportEvent::Text { id, chunk }) => {
                     if let Some(parts) = inner.texts.borrow().get(&id) {
                         parts.push(&JsValue::from_str(&chunk));

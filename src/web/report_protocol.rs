@@ -86,8 +86,10 @@ pub enum ReportEvent {
     },
     /// The reports are computed: questions are answered from now on.
     Ready(ReportSummary),
-    /// The reports could not be computed (an unreadable file or ELF).
+    /// The reports could not be computed (an unreadable file).
     Failed(String),
+    /// The ELF image was refused: the reports name functions by address.
+    ElfIgnored(String),
     /// A piece of the text asked for by query `id`.
     Text {
         id: u32,

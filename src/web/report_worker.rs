@@ -94,7 +94,10 @@ fn start(
     let image = match elf.map(|e| {
         read_elf(&e, load_offset, options.big_endian).map_err(|m| format!("{}: {m}", e.name()))
     }) {
-        Some(Err(e)) => return send(ReportEvent::Failed(e)),
+        Some(Err(e)) => {
+            send(ReportEvent::ElfIgnored(e));
+            None
+        }
         Some(Ok(t)) => Some(t),
         None => None,
     };

@@ -325,6 +325,27 @@ describe('reports panel', () => {
     );
   });
 
+  test('a refused ELF image leaves the reports named by address', async (t) => {
+    const page = await fx.browser.context.newPage();
+    t.after(() => page.close());
+    await page.goto(fx.server.url);
+    await page.waitForSelector('[data-testid=status][data-state=idle]');
+    // An ELF header and nothing after it.
+    const broken = fs.readFileSync(ELF).subarray(0, 80);
+    await page.setInputFiles('[data-testid=file-input]', [
+      { name: path.basename(TRACE), mimeType: 'text/plain', buffer: fs.readFileSync(TRACE) },
+      { name: 'broken.elf', mimeType: 'application/octet-stream', buffer: broken },
+    ]);
+    await page.waitForSelector('[data-testid=status][data-state=ready]', { timeout: 60_000 });
+    await openReports(page);
+    await page.waitForSelector('[data-testid=reports-elf-ignored]');
+    assert.match(await page.textContent('[data-testid=reports-elf-ignored]'), /broken\.elf/);
+    await page.waitForSelector('[data-testid=tree-row]');
+    const [root] = await treeRows(page);
+    const first = execFileSync(CLI, ['calltree', TRACE, '--no-index']).toString().split('\n')[0];
+    assert.equal(root.name, first.match(/pc:(0x[0-9a-f]+)/)[1]);
+  });
+
   test('the profile table holds the CLI profile and sorts by each column', async (t) => {
     const page = await openPage(t);
     await openReports(page);

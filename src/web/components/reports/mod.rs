@@ -117,12 +117,15 @@ pub struct ReportsPanel {
     vcd_progress: Option<(u64, u64)>,
     downloads: Vec<(TextKind, Dl)>,
     trace_name: String,
+    /// Why the ELF image's names are not used.
+    elf_ignored: Option<String>,
 }
 
 impl ReportsPanel {
     fn start(&mut self, ctx: &Context<Self>) {
         self.client = None;
         self.downloads.clear();
+        self.elf_ignored = None;
         self.generation += 1;
         let (file, elf, options) = ctx.props().trace.report_inputs();
         let Some(file) = file else {
@@ -242,6 +245,7 @@ impl Component for ReportsPanel {
             vcd_progress: None,
             downloads: Vec::new(),
             trace_name: String::new(),
+            elf_ignored: None,
         };
         panel.start(ctx);
         panel
@@ -268,6 +272,7 @@ impl Component for ReportsPanel {
                 }
                 ReportStatus::Ready(s) => self.phase = Phase::Ready(s),
                 ReportStatus::Failed(m) => self.phase = Phase::Failed(m),
+                ReportStatus::ElfIgnored(m) => self.elf_ignored = Some(m),
             },
             Msg::Download(kind) => {
                 let Some(client) = &self.client else {
@@ -337,6 +342,9 @@ impl Component for ReportsPanel {
                     <button style="margin-left:auto;" data-testid="reports-close" title="R" onclick={Callback::from(move |_| on_close.emit(()))}>{ t("Close") }</button>
                 </div>
                 { self.view_phase() }
+                if let Some(m) = &self.elf_ignored {
+                    <p role="status" data-testid="reports-elf-ignored">{ tf("Functions are named by address: the ELF image was not used ({}).", &[m]) }</p>
+                }
                 if let (Phase::Ready(_), Some(client)) = (&self.phase, &self.client) {
                     { self.view_downloads(ctx) }
                     // The tree and the table stay mounted, so what was
