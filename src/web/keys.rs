@@ -82,17 +82,13 @@ pub enum Command {
     Fold(FoldOp),
     GotoLine,
     GotoTime,
-    FindPc {
-        forward: bool,
-    },
-    RepeatPc {
-        forward: bool,
-    },
+    FindPc { forward: bool },
+    RepeatPc { forward: bool },
     OpenMemory,
     ToggleSyntax,
     ToggleSymbols,
     Annotate,
-    /// The Reports panel (`components/reports/`).
+    // The Reports panel (`components/reports/`).
     Reports,
     FlameGraph,
     // Trace (annotated line), register and memory panes.
