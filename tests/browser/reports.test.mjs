@@ -346,6 +346,52 @@ describe('reports panel', () => {
     assert.equal(root.name, first.match(/pc:(0x[0-9a-f]+)/)[1]);
   });
 
+  test('markup in symbol and file names is shown as text in every view', async (t) => {
+    const SYMBOL = '<img src=x onerror=X=1>';
+    const FILE_NAME = '<img src=x onerror=window.__xss=1>.tarmac';
+    const elf = fs.readFileSync(ELF);
+    const at = elf.indexOf(Buffer.from('run_iteration\0quicksort.c\0'));
+    assert.ok(at > 0, 'symbol names found');
+    elf.write(SYMBOL + '\0', at, 'latin1');
+    const page = await fx.browser.context.newPage();
+    t.after(() => page.close());
+    await page.goto(fx.server.url);
+    await page.waitForSelector('[data-testid=status][data-state=idle]');
+    const before = await page.evaluate(() => document.querySelectorAll('img, script').length);
+    await page.setInputFiles('[data-testid=file-input]', [
+      { name: FILE_NAME, mimeType: 'text/plain', buffer: fs.readFileSync(TRACE) },
+      { name: 'image.elf', mimeType: 'application/octet-stream', buffer: elf },
+    ]);
+    await page.waitForSelector('[data-testid=status][data-state=ready]', { timeout: 60_000 });
+    await page.waitForSelector('[data-testid=elf-symbols]');
+    await openReports(page);
+    await page.click('[data-testid=tree-row][data-path=""] [data-testid=tree-toggle]');
+    await page.click('[data-testid=tree-row][data-path="0"] [data-testid=tree-toggle]');
+    await page.waitForSelector('[data-testid=tree-row][data-path="0.0"]');
+    assert.equal(await page.textContent('[data-testid=tree-row][data-path="0.0"] [data-testid=tree-name]'), SYMBOL);
+    await page.click('[data-testid=tab-profile]');
+    await page.waitForFunction(
+      (s) => [...document.querySelectorAll('[data-testid=profile-row] [data-col=name]')].some((e) => e.textContent === s),
+      SYMBOL,
+    );
+    await page.click('[data-testid=tab-flamegraph]');
+    await page.waitForSelector('[data-testid=flame-canvas][data-frames]');
+    await page.fill('[data-testid=flame-search]', SYMBOL);
+    await page.waitForSelector('[data-testid=flame-matches][data-count="1"]');
+    const [download] = await Promise.all([
+      page.waitForEvent('download', { timeout: 60_000 }),
+      page.click('[data-testid=download-profile]'),
+    ]);
+    assert.equal(download.suggestedFilename().includes('.tarmac.profile.txt'), true);
+    assert.ok(fs.readFileSync(await download.path()).toString().includes(SYMBOL));
+    const after = await page.evaluate(() => ({
+      elements: document.querySelectorAll('img, script').length,
+      xss: window.__xss ?? null,
+      x: window.X ?? null,
+    }));
+    assert.deepEqual(after, { elements: before, xss: null, x: null });
+  });
+
   test('the profile table holds the CLI profile and sorts by each column', async (t) => {
     const page = await openPage(t);
     await openReports(page);
