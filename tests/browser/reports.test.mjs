@@ -392,6 +392,25 @@ describe('reports panel', () => {
     assert.deepEqual(after, { elements: before, xss: null, x: null });
   });
 
+  test('an ELF image loaded while the panel is open names the reports', async (t) => {
+    const page = await openPage(t, [TRACE]);
+    await openReports(page);
+    await page.waitForSelector('[data-testid=tree-row]');
+    const first = execFileSync(CLI, ['calltree', TRACE, '--no-index']).toString().split('\n')[0];
+    assert.equal((await treeRows(page))[0].name, first.match(/pc:(0x[0-9a-f]+)/)[1]);
+    await page.setInputFiles('[data-testid=elf-input]', ELF);
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid=tree-row]')?.dataset.name === '_start',
+      null,
+      { timeout: 30_000 },
+    );
+    const [download] = await Promise.all([
+      page.waitForEvent('download', { timeout: 60_000 }),
+      page.click('[data-testid=download-calltree]'),
+    ]);
+    assert.ok(Buffer.compare(fs.readFileSync(await download.path()), cli('calltree')) === 0);
+  });
+
   test('the profile table holds the CLI profile and sorts by each column', async (t) => {
     const page = await openPage(t);
     await openReports(page);
