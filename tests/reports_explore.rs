@@ -241,6 +241,113 @@ fn flame_frames_add_up_and_zoom() {
     assert!(r.flame(1 << 30).is_none());
 }
 
+/// A trace of `depth` nested calls: the code at 0x800 calls the function
+/// at 0x1000, each function at `0x1000 + 32 * i` saves lr and calls the
+/// next, the innermost returns at once, the others pop their return.
+fn deep_trace(depth: usize) -> String {
+    let base = |i: usize| 0x1000 + 32 * i as u64;
+    let mut out = String::new();
+    let mut t = 1;
+    let line =
+        |out: &mut String, t: &mut u64, pc: u64, enc: &str, text: &str, writes: &[String]| {
+            *out += &format!("{t} clk IT ({t}) {pc:08x} {enc} A svc_s : {text}\n");
+            for w in writes {
+                *out += &format!("{t} clk R {w}\n");
+            }
+            *t += 1;
+        };
+    let mut sp = 0x40_0000u64;
+    line(
+        &mut out,
+        &mut t,
+        0x800,
+        "e3a0d901",
+        "MOV      r13,#0x400000",
+        &[format!("r13_svc {sp:08x}")],
+    );
+    line(
+        &mut out,
+        &mut t,
+        0x804,
+        "eb0001fd",
+        "BL       0x1000",
+        &["r14_svc 00000808".into()],
+    );
+    for i in 0..depth - 1 {
+        sp -= 8;
+        line(
+            &mut out,
+            &mut t,
+            base(i),
+            "e92d4010",
+            "PUSH     {r4,lr}",
+            &[format!("r13_svc {sp:08x}")],
+        );
+        line(
+            &mut out,
+            &mut t,
+            base(i) + 4,
+            "ebfffff6",
+            "BL       next",
+            &[format!("r14_svc {:08x}", base(i) + 8)],
+        );
+    }
+    line(
+        &mut out,
+        &mut t,
+        base(depth - 1),
+        "e12fff1e",
+        "BX       lr",
+        &[],
+    );
+    for i in (0..depth - 1).rev() {
+        sp += 8;
+        line(
+            &mut out,
+            &mut t,
+            base(i) + 8,
+            "e8bd8010",
+            "POP      {r4,pc}",
+            &[format!("r13_svc {sp:08x}")],
+        );
+    }
+    line(&mut out, &mut t, 0x808, "e320f000", "NOP", &[]);
+    out
+}
+
+#[test]
+fn a_deep_flame_graph_is_cut_at_the_depth_limit() {
+    use tarmac_lens::report::explore::MAX_FRAME_DEPTH;
+    let text = deep_trace(MAX_FRAME_DEPTH as usize + 50);
+    let r = Reports::compute(
+        SliceSource(text.as_bytes()),
+        ParseOptions::default(),
+        EngineOptions::default(),
+        None,
+    )
+    .unwrap();
+    let folded = r.text(TextKind::Flamegraph).unwrap();
+    let deepest = folded
+        .lines()
+        .map(|l| l.matches(';').count())
+        .max()
+        .unwrap();
+    assert!(deepest as u32 > MAX_FRAME_DEPTH, "{deepest} levels");
+    let v = r.flame(0).unwrap();
+    assert_eq!(
+        v.frames.iter().map(|f| f.depth).max(),
+        Some(MAX_FRAME_DEPTH)
+    );
+    assert!(v.omitted > 0);
+    // Zooming in shows what was cut.
+    let deep = v
+        .frames
+        .iter()
+        .find(|f| f.depth == MAX_FRAME_DEPTH)
+        .unwrap();
+    assert!(r.flame(deep.id).unwrap().frames.len() > 1);
+}
+
 #[test]
 fn without_symbols_names_are_addresses() {
     let r = reports(BASE, false);

@@ -25,6 +25,9 @@ use crate::symbols::SymbolTable;
 pub const MAX_PAGE: usize = 500;
 /// Most flame frames in one reply.
 pub const MAX_FRAMES: usize = 4000;
+/// Frames deeper than this below the zoom root are left out: a canvas
+/// cannot be much taller than 32767 pixels (zooming in shows them).
+pub const MAX_FRAME_DEPTH: u32 = 1000;
 /// Frames narrower than this fraction of the zoom root are left out: at
 /// 4000 px they would be under a pixel.
 pub const MIN_FRAME_FRACTION: f64 = 1.0 / 4000.0;
@@ -202,7 +205,7 @@ pub struct FlameFrame {
 pub struct FlameView {
     /// The zoom root first, then frames by depth.
     pub frames: Vec<FlameFrame>,
-    /// Frames left out: too narrow, or past [`MAX_FRAMES`].
+    /// Frames left out: too narrow, too deep, or past [`MAX_FRAMES`].
     pub omitted: u64,
     /// The zoom root's ancestors, outermost first (to zoom back out).
     pub ancestors: Vec<FlameFrame>,
@@ -543,7 +546,7 @@ impl Reports {
             let (id, depth, mut start) = (frames[at].id, frames[at].depth, frames[at].start);
             for &c in &self.flame[id as usize].children {
                 let total = self.flame[c as usize].total;
-                if total < min.max(1) || frames.len() >= MAX_FRAMES {
+                if total < min.max(1) || frames.len() >= MAX_FRAMES || depth >= MAX_FRAME_DEPTH {
                     omitted += 1;
                 } else {
                     frames.push(self.frame(c, depth + 1, start));
