@@ -106,7 +106,7 @@ impl Component for ProfileTable {
                                 let sorted = sort == self.sort;
                                 let aria = if !sorted { "none" } else if self.descending { "descending" } else { "ascending" };
                                 html! {
-                                    <th aria-sort={aria} style="padding:0 0.6rem;">
+                                    <th aria-sort={aria} style={if sort == ProfileSort::Name { "padding:0 0.6rem;text-align:left;" } else { "padding:0 0.6rem;text-align:right;" }}>
                                         <button data-testid={format!("sort-{id}")} onclick={link.callback(move |_| Msg::Sort(sort))}>
                                             { t(label) }
                                             { if !sorted { "" } else if self.descending { " ▼" } else { " ▲" } }
