@@ -65,6 +65,8 @@ pub enum Msg {
     Key(KeyboardEvent),
     /// The Reports panel shows another tab.
     ReportTab(ReportTab),
+    /// The Reports panel asks the active view to go to a node.
+    ReportJump(NodeId),
     Stepped {
         view: u32,
         reply: Reply,
@@ -252,6 +254,9 @@ pub struct Browser {
     pending_memory: Vec<String>,
     /// The Reports panel's tab, while it is open.
     reports: Option<ReportTab>,
+    /// The panel's callbacks, made once: new ones at each render would
+    /// re-render its call tree with every step of the trace view.
+    report_callbacks: (Callback<ReportTab>, Callback<u64>, Callback<()>),
 }
 
 impl Component for Browser {
@@ -275,6 +280,11 @@ impl Component for Browser {
             help: false,
             menu: None,
             reports: None,
+            report_callbacks: (
+                ctx.link().callback(Msg::ReportTab),
+                ctx.link().callback(Msg::ReportJump),
+                ctx.link().callback(|_| Msg::Run(Command::Reports)),
+            ),
             syntax: true,
             symbols: true,
             last_pc: None,
@@ -362,6 +372,11 @@ impl Component for Browser {
         match msg {
             Msg::Key(e) => return self.on_key(ctx, e),
             Msg::ReportTab(tab) => self.reports = Some(tab),
+            Msg::ReportJump(node) => {
+                self.refocus = true;
+                let view = self.active_view();
+                self.move_to(ctx, view, Query::Locate(Locate::Node(node)), false);
+            }
             Msg::Run(cmd) => {
                 self.refocus = true;
                 self.run(ctx, cmd);
@@ -554,12 +569,9 @@ impl Component for Browser {
                         trace={self.client.clone()}
                         elf_symbols={ctx.props().elf_symbols}
                         {tab}
-                        on_tab={link.callback(Msg::ReportTab)}
-                        on_jump={link.callback({
-                            let view = self.active_view();
-                            move |node| Msg::GoTo { view, node }
-                        })}
-                        on_close={link.callback(|_| Msg::Run(Command::Reports))}
+                        on_tab={self.report_callbacks.0.clone()}
+                        on_jump={self.report_callbacks.1.clone()}
+                        on_close={self.report_callbacks.2.clone()}
                     />
                 }
                 if self.reveal == Reveal::All && !self.panes.is_empty() {
