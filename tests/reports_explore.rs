@@ -191,6 +191,45 @@ fn tree_levels_match_the_calltree_text() {
 }
 
 #[test]
+fn path_at_finds_the_innermost_call_of_a_node() {
+    let r = reports(BASE, true);
+    let node_of = |path: &[u32]| {
+        let (parent, last) = path.split_at(path.len() - 1);
+        r.tree(Some(parent), u64::from(last[0]), 1).unwrap().nodes[0].clone()
+    };
+    let tg_main = node_of(&[0]);
+    // The call instruction is the caller's, the first node the callee's,
+    // the return instruction the callee's, the node after it the caller's.
+    assert_eq!(r.path_at(tg_main.call.unwrap().node), Vec::<u32>::new());
+    assert_eq!(r.path_at(tg_main.entry.node), vec![0]);
+    assert_eq!(r.path_at(tg_main.exit.unwrap().node), vec![0]);
+    assert_eq!(r.path_at(tg_main.resume.unwrap().node), Vec::<u32>::new());
+    assert_eq!(r.path_at(0), Vec::<u32>::new());
+    assert_eq!(r.path_at(u64::MAX), Vec::<u32>::new());
+    // Every node of some deep activations: inside it and in none of its calls.
+    for path in [
+        vec![0, 0, 2],
+        vec![0, 0, 2, 0],
+        vec![0, 0, 0],
+        vec![0, 0, 3],
+    ] {
+        let act = node_of(&path);
+        let calls = r.tree(Some(&path), 0, 500).unwrap().nodes;
+        for n in act.entry.node..=act.exit.unwrap().node {
+            let inner = calls
+                .iter()
+                .position(|c| c.entry.node <= n && n <= c.exit.unwrap().node);
+            let mut want = path.clone();
+            if let Some(i) = inner {
+                want.push(i as u32);
+            }
+            assert!(r.path_at(n).starts_with(&want), "node {n}");
+            assert_eq!(inner.is_none(), r.path_at(n) == path, "node {n}");
+        }
+    }
+}
+
+#[test]
 fn flame_frames_add_up_and_zoom() {
     let r = reports(BASE, true);
     let folded = r.text(TextKind::Flamegraph).unwrap();

@@ -486,6 +486,30 @@ impl Reports {
         })
     }
 
+    /// The path of the innermost activation holding node `node` (empty:
+    /// the root, also for nodes before it), for showing a position's call
+    /// in the tree. A call site belongs to the caller, the callee's first
+    /// node to the callee.
+    pub fn path_at(&self, node: u64) -> Vec<u32> {
+        let mut path = Vec::new();
+        let Some(mut act) = self.root.as_ref() else {
+            return path;
+        };
+        loop {
+            // Calls are in trace order.
+            let i = act.calls.partition_point(|(_, _, c)| c.entry.node <= node);
+            let Some(i) = i.checked_sub(1) else { break };
+            let callee = &act.calls[i].2;
+            let open = callee.exit == Site::default();
+            if !open && node > callee.exit.node {
+                break;
+            }
+            path.push(i as u32);
+            act = callee;
+        }
+        path
+    }
+
     /// The profile sorted by `sort` (ties by address), a page of it.
     pub fn profile(
         &self,
