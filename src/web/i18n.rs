@@ -421,4 +421,6 @@ static FR: &[(&str, &str)] = &[
     ("Function", "Fonction"),
     ("show/hide the reports: call tree, profile, flame graph", "afficher/masquer les rapports : arbre des appels, profil, graphe en flammes"),
     ("the flame graph in the reports", "le graphe en flammes dans les rapports"),
+    ("show the call at the position in the reports' call tree", "montrer l’appel à la position dans l’arbre des appels des rapports"),
+    ("The call is number {} of its caller's calls: expand \"more\" to reach it.", "L’appel est le numéro {} des appels de son appelant : déplier « plus » pour l’atteindre."),
 ];

@@ -91,6 +91,7 @@ pub enum Command {
     // The Reports panel (`components/reports/`).
     Reports,
     FlameGraph,
+    RevealCall,
     // Trace (annotated line), register and memory panes.
     PreviousWrite,
     // Register and memory panes.
@@ -312,6 +313,12 @@ pub const TRACE: &[Binding] = &[
         "F7",
         "branch targets as symbols on/off (with an ELF)",
         Command::ToggleSymbols,
+    ),
+    bind(
+        &["g"],
+        "g",
+        "show the call at the position in the reports' call tree",
+        Command::RevealCall,
     ),
 ];
 

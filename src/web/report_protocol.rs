@@ -51,6 +51,8 @@ pub enum ReportQuery {
         offset: u64,
         limit: u32,
     },
+    /// The path of the innermost call holding this node.
+    PathAt { node: u64 },
     /// The flame graph zoomed to frame `root` (0: all of it).
     Flame { root: u32 },
     /// A report's text: answered by [`ReportEvent::Text`] chunks.
@@ -62,6 +64,7 @@ pub enum ReportReply {
     Tree(TreePage),
     Profile(ProfilePage),
     Flame(FlameView),
+    Path(Vec<u32>),
     /// The text is complete (its chunks came before).
     TextDone {
         bytes: u64,

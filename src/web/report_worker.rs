@@ -151,6 +151,7 @@ fn ask(id: u32, query: ReportQuery) {
                 || ReportReply::Error("no such frame".into()),
                 ReportReply::Flame,
             ),
+            ReportQuery::PathAt { node } => ReportReply::Path(r.path_at(node)),
             ReportQuery::Text(kind) => text(id, c, kind),
         }
     });

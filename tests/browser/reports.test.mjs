@@ -185,6 +185,32 @@ async function expectLine(page, line, what) {
   }
 }
 
+async function gotoLine(page, line) {
+  await page.focus('[data-testid=browser]');
+  await page.keyboard.press('l');
+  await page.waitForSelector('[data-testid=prompt-input]');
+  await page.fill('[data-testid=prompt-input]', String(line));
+  await page.press('[data-testid=prompt-input]', 'Enter');
+  await expectLine(page, line, `l ${line}`);
+}
+
+/** Presses g and gives the newly selected row of the call tree. */
+async function revealCall(page) {
+  const selected = () => document.querySelector('[data-testid=tree-row][data-selected=true]')?.dataset.path ?? null;
+  const before = await page.evaluate(selected);
+  await page.focus('[data-testid=browser]');
+  await page.keyboard.press('g');
+  await page.waitForFunction(
+    (before) => {
+      const p = document.querySelector('[data-testid=tree-row][data-selected=true]')?.dataset.path;
+      return p !== undefined && p !== before;
+    },
+    before,
+    { timeout: 30_000 },
+  );
+  return page.$eval('[data-testid=tree-row][data-selected=true]', (r) => ({ path: r.dataset.path, name: r.dataset.name }));
+}
+
 async function treeRows(page) {
   return page.$$eval('[data-testid=tree-row]', (rows) =>
     rows.map((r) => ({
@@ -266,6 +292,14 @@ describe('reports panel', () => {
     await expectLine(page, tgMain.call.line, 'jump to the call');
     await page.click('[data-testid=tree-row][data-path="0"] [data-testid=jump-return]');
     await expectLine(page, tgMain.exitLine, 'jump to the return');
+    // g shows the call at the position: a line inside partition, three
+    // calls deep, with its ancestors opened.
+    const quicksortAt = tree.children[0].children[0].children.findIndex((c) => c.name === 'quicksort');
+    const partition = tree.children[0].children[0].children[quicksortAt].children[0];
+    await gotoLine(page, partition.entryLine);
+    const shown = await revealCall(page);
+    assert.deepEqual(shown, { path: `0.0.${quicksortAt}.0`, name: partition.name });
+    assert.ok(await page.isVisible('[data-testid=tree-row][data-selected=true]'));
     // R closes the panel.
     await page.focus('[data-testid=browser]');
     await page.keyboard.press('R');
@@ -292,6 +326,20 @@ describe('reports panel', () => {
       rows.slice(1).map((r) => [r.path, r.name, r.callLine, r.returnLine]),
       tree.children.map((c, i) => [String(i), c.name, c.call.line, c.exitLine]),
     );
+  });
+
+  test('g loads the pages of calls up to the position\'s call', async (t) => {
+    const { file, dir } = manyCallsTrace(250);
+    t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+    const page = await openPage(t, [file]);
+    const tree = parseCalltree(execFileSync(CLI, ['calltree', file, '--no-index']).toString());
+    // The panel closed: g opens it on the call tree.
+    await gotoLine(page, tree.children[229].entryLine);
+    const shown = await revealCall(page);
+    assert.deepEqual(shown, { path: '229', name: tree.children[229].name });
+    // Between the calls, the position is the outermost function's.
+    await gotoLine(page, tree.children[10].call.line);
+    assert.deepEqual(await revealCall(page), { path: '', name: tree.name });
   });
 
   test('the trace view keeps answering while the reports are computed', async (t) => {

@@ -257,6 +257,9 @@ pub struct Browser {
     /// The panel's callbacks, made once: new ones at each render would
     /// re-render its call tree with every step of the trace view.
     report_callbacks: (Callback<ReportTab>, Callback<u64>, Callback<()>),
+    /// The node whose call the call tree is to show (`g`), numbered so
+    /// the same node can be asked for again.
+    report_reveal: Option<(u32, NodeId)>,
 }
 
 impl Component for Browser {
@@ -280,6 +283,7 @@ impl Component for Browser {
             help: false,
             menu: None,
             reports: None,
+            report_reveal: None,
             report_callbacks: (
                 ctx.link().callback(Msg::ReportTab),
                 ctx.link().callback(Msg::ReportJump),
@@ -572,6 +576,7 @@ impl Component for Browser {
                         on_tab={self.report_callbacks.0.clone()}
                         on_jump={self.report_callbacks.1.clone()}
                         on_close={self.report_callbacks.2.clone()}
+                        reveal={self.report_reveal}
                     />
                 }
                 if self.reveal == Reveal::All && !self.panes.is_empty() {
@@ -750,6 +755,14 @@ impl Browser {
                 }
             }
             Command::FlameGraph => self.reports = Some(ReportTab::FlameGraph),
+            Command::RevealCall => {
+                let view = self.active_view();
+                if let Some(c) = self.view_ref(view).and_then(|v| v.cursor) {
+                    let seq = self.report_reveal.map_or(0, |(s, _)| s.wrapping_add(1));
+                    self.report_reveal = Some((seq, c.node));
+                    self.reports = Some(ReportTab::CallTree);
+                }
+            }
             _ => match self.focus {
                 Focus::View(v) => self.run_trace(ctx, v, cmd),
                 Focus::Pane(p) => self.run_pane(ctx, p, cmd),

@@ -6,21 +6,26 @@ use std::collections::{HashMap, HashSet};
 
 use yew::prelude::*;
 
-use crate::report::explore::TreeNode;
+use crate::report::explore::{TreeNode, MAX_PAGE};
 use crate::web::i18n::{t, tf};
 use crate::web::report_client::ReportClient;
 use crate::web::report_protocol::{ReportQuery, ReportReply};
 
 /// Calls asked for per expansion or "more".
 const PAGE: u32 = 200;
+/// Showing a position's call loads its caller's calls up to it, but not
+/// past this many (the rest is a "more" click each).
+const REVEAL_LIMIT: u32 = 5000;
 
 #[derive(Properties, PartialEq)]
 pub struct CallTreeProps {
     pub client: ReportClient,
     pub on_jump: Callback<u64>,
+    pub reveal: Option<(u32, u64)>,
 }
 
 pub enum Msg {
+    Path(ReportReply),
     Root(ReportReply),
     Toggle(Vec<u32>),
     More(Vec<u32>),
@@ -39,6 +44,12 @@ pub struct CallTree {
     children: HashMap<Vec<u32>, Loaded>,
     open: HashSet<Vec<u32>>,
     error: Option<String>,
+    /// The call being shown (`g`): its ancestors are opened and their
+    /// calls loaded up to it, a page at a time.
+    revealing: Option<Vec<u32>>,
+    selected: Option<Vec<u32>>,
+    scroll_to_selected: bool,
+    note: Option<String>,
 }
 
 fn path_text(path: &[u32]) -> String {
@@ -49,7 +60,56 @@ fn path_text(path: &[u32]) -> String {
 }
 
 impl CallTree {
-    fn ask_children(&mut self, ctx: &Context<Self>, path: Vec<u32>) {
+    fn ask_path(&self, ctx: &Context<Self>) {
+        if let Some((_, node)) = ctx.props().reveal {
+            let link = ctx.link().clone();
+            ctx.props()
+                .client
+                .ask(ReportQuery::PathAt { node }, move |reply| {
+                    link.send_message(Msg::Path(reply))
+                });
+        }
+    }
+
+    /// Opens the next ancestor or loads the next page the call needs, or,
+    /// when all are there, selects it.
+    fn step_reveal(&mut self, ctx: &Context<Self>) {
+        let Some(path) = self.revealing.clone() else {
+            return;
+        };
+        for depth in 0..path.len() {
+            let parent = path[..depth].to_vec();
+            let index = path[depth];
+            self.open.insert(parent.clone());
+            let (len, asking) = self
+                .children
+                .get(&parent)
+                .map_or((0, false), |l| (l.nodes.len(), l.asking));
+            if index as usize >= len {
+                if asking {
+                    return;
+                }
+                if index >= REVEAL_LIMIT {
+                    self.revealing = None;
+                    self.note = Some(tf(
+                        "The call is number {} of its caller's calls: expand \"more\" to reach it.",
+                        &[&(index + 1)],
+                    ));
+                    self.selected = Some(parent);
+                    self.scroll_to_selected = true;
+                    return;
+                }
+                let limit = (index + 1 - len as u32).clamp(PAGE, MAX_PAGE as u32);
+                self.ask_children(ctx, parent, limit);
+                return;
+            }
+        }
+        self.revealing = None;
+        self.selected = Some(path);
+        self.scroll_to_selected = true;
+    }
+
+    fn ask_children(&mut self, ctx: &Context<Self>, path: Vec<u32>, limit: u32) {
         let loaded = self.children.entry(path.clone()).or_default();
         if loaded.asking {
             return;
@@ -61,7 +121,7 @@ impl CallTree {
             ReportQuery::Tree {
                 parent: Some(path.clone()),
                 offset,
-                limit: PAGE,
+                limit,
             },
             move |reply| link.send_message(Msg::Children(path, reply)),
         );
@@ -70,6 +130,7 @@ impl CallTree {
     fn row(&self, ctx: &Context<Self>, node: &TreeNode, depth: usize, out: &mut Vec<Html>) {
         let link = ctx.link();
         let open = self.open.contains(&node.path);
+        let selected = self.selected.as_ref() == Some(&node.path);
         let path = node.path.clone();
         let on_jump = ctx.props().on_jump.clone();
         let call_node = node.call.map_or(node.entry.node, |c| c.node);
@@ -85,15 +146,17 @@ impl CallTree {
         let toggle = link.callback(move |_: MouseEvent| Msg::Toggle(path.clone()));
         out.push(html! {
             <div
-                class="tree-row"
+                class={classes!("tree-row", selected.then_some("selected"))}
                 role="treeitem"
+                aria-selected={selected.then_some("true")}
+                data-selected={selected.then_some("true")}
                 aria-level={(depth + 1).to_string()}
                 aria-expanded={(node.children > 0).then(|| open.to_string())}
                 data-testid="tree-row"
                 data-path={path_text(&node.path)}
                 data-name={node.name.clone()}
                 data-children={node.children.to_string()}
-                style={format!("display:flex;gap:0.6rem;align-items:baseline;padding-left:{}rem;white-space:nowrap;", depth as f64 * 1.1)}
+                style={format!("display:flex;gap:0.6rem;align-items:baseline;padding-left:{}rem;white-space:nowrap;{}", depth as f64 * 1.1, if selected { "outline:2px solid #38f;" } else { "" })}
             >
                 if node.children > 0 {
                     <button class="tree-toggle" data-testid="tree-toggle" aria-label={if open { t("collapse") } else { t("expand") }} onclick={toggle} style="width:1.6rem;">{ if open { "▾" } else { "▸" } }</button>
@@ -156,11 +219,38 @@ impl Component for CallTree {
             },
             move |reply| link.send_message(Msg::Root(reply)),
         );
-        CallTree {
+        let tree = CallTree {
             root: None,
             children: HashMap::new(),
             open: HashSet::new(),
             error: None,
+            revealing: None,
+            selected: None,
+            scroll_to_selected: false,
+            note: None,
+        };
+        tree.ask_path(ctx);
+        tree
+    }
+
+    fn changed(&mut self, ctx: &Context<Self>, old: &Self::Properties) -> bool {
+        if ctx.props().reveal != old.reveal {
+            self.ask_path(ctx);
+        }
+        true
+    }
+
+    fn rendered(&mut self, _ctx: &Context<Self>, _first: bool) {
+        if !std::mem::take(&mut self.scroll_to_selected) {
+            return;
+        }
+        let row = web_sys::window().and_then(|w| w.document()).and_then(|d| {
+            d.query_selector("[data-testid=tree-row][data-selected=true]")
+                .ok()
+                .flatten()
+        });
+        if let Some(row) = row {
+            row.scroll_into_view_with_bool(false);
         }
     }
 
@@ -168,6 +258,7 @@ impl Component for CallTree {
         match msg {
             Msg::Root(ReportReply::Tree(page)) => {
                 self.root = page.nodes.into_iter().next();
+                self.step_reveal(ctx);
                 if self.root.is_none() {
                     self.error =
                         Some(t("The trace has no instruction: there is no call tree.").into());
@@ -176,22 +267,30 @@ impl Component for CallTree {
             Msg::Toggle(path) => {
                 if !self.open.remove(&path) {
                     if !self.children.contains_key(&path) {
-                        self.ask_children(ctx, path.clone());
+                        self.ask_children(ctx, path.clone(), PAGE);
                     }
                     self.open.insert(path);
                 }
             }
-            Msg::More(path) => self.ask_children(ctx, path),
+            Msg::More(path) => self.ask_children(ctx, path, PAGE),
             Msg::Children(path, ReportReply::Tree(page)) => {
                 let loaded = self.children.entry(path).or_default();
                 loaded.asking = false;
                 loaded.total = page.total;
                 loaded.nodes.extend(page.nodes);
+                self.step_reveal(ctx);
             }
-            Msg::Root(ReportReply::Error(e)) | Msg::Children(_, ReportReply::Error(e)) => {
-                self.error = Some(e)
+            Msg::Path(ReportReply::Path(path)) => {
+                self.note = None;
+                self.revealing = Some(path);
+                if self.root.is_some() {
+                    self.step_reveal(ctx);
+                }
             }
-            Msg::Root(_) | Msg::Children(..) => {
+            Msg::Root(ReportReply::Error(e))
+            | Msg::Children(_, ReportReply::Error(e))
+            | Msg::Path(ReportReply::Error(e)) => self.error = Some(e),
+            Msg::Root(_) | Msg::Children(..) | Msg::Path(_) => {
                 self.error = Some("unexpected answer from the report worker".into())
             }
         }
@@ -207,6 +306,9 @@ impl Component for CallTree {
             <div class="call-tree" role="tree" data-testid="call-tree" style="font-family:var(--mono, monospace);font-size:0.85rem;">
                 if let Some(e) = &self.error {
                     <p class="error" role="alert">{ e.clone() }</p>
+                }
+                if let Some(n) = &self.note {
+                    <p role="status" data-testid="tree-note">{ n.clone() }</p>
                 }
                 { for rows }
             </div>

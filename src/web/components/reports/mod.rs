@@ -83,6 +83,10 @@ pub struct ReportsPanelProps {
     /// Go to this node in the trace view.
     pub on_jump: Callback<u64>,
     pub on_close: Callback<()>,
+    /// Show the call holding this node in the call tree (numbered, so the
+    /// same node can be asked for again).
+    #[prop_or_default]
+    pub reveal: Option<(u32, u64)>,
 }
 
 pub enum Msg {
@@ -350,7 +354,7 @@ impl Component for ReportsPanel {
                     // The tree and the table stay mounted, so what was
                     // expanded or sorted is still there after another tab.
                     <div role="tabpanel" hidden={tab != ReportTab::CallTree} style="flex:1 1 auto;min-height:8rem;overflow:auto;">
-                        <CallTree key={self.generation} client={client.clone()} on_jump={props.on_jump.clone()} />
+                        <CallTree key={self.generation} client={client.clone()} on_jump={props.on_jump.clone()} reveal={props.reveal} />
                     </div>
                     <div role="tabpanel" hidden={tab != ReportTab::Profile} style="flex:1 1 auto;min-height:8rem;overflow:auto;">
                         <ProfileTable key={self.generation} client={client.clone()} />
