@@ -5,6 +5,7 @@
 pub mod callinfo;
 pub mod calltree;
 pub mod ep_profile;
+pub mod explore;
 pub mod flamegraph;
 pub mod flow;
 pub mod names;
@@ -48,12 +49,14 @@ pub struct CallAnalysis {
     pub unparsed: run::UnparsedLines,
 }
 
-struct Collector {
+struct Collector<'o, O> {
     a: CallAnalysis,
+    also: &'o mut O,
 }
 
-impl Observer for Collector {
-    fn node(&mut self, node: &Node, _engine: &Engine) {
+impl<O: Observer> Observer for Collector<'_, O> {
+    fn node(&mut self, node: &Node, engine: &Engine) {
+        self.also.node(node, engine);
         if self.a.first_event_line.is_none() {
             self.a.first_event_line = Some(node.first_line);
         }
@@ -77,8 +80,25 @@ pub fn analyse_calls<S: TraceSource>(
     parse_opts: ParseOptions,
     engine_opts: EngineOptions,
 ) -> Result<CallAnalysis, SourceError> {
+    analyse_calls_observing(
+        source,
+        parse_opts,
+        engine_opts,
+        &mut crate::engine::NoObserver,
+    )
+}
+
+/// [`analyse_calls`], also showing every node to `also` (for what the
+/// interactive reports count per node in the same pass).
+pub fn analyse_calls_observing<S: TraceSource, O: Observer>(
+    source: S,
+    parse_opts: ParseOptions,
+    engine_opts: EngineOptions,
+    also: &mut O,
+) -> Result<CallAnalysis, SourceError> {
     let mut obs = Collector {
         a: CallAnalysis::default(),
+        also,
     };
     let unparsed = run::run_engine(source, parse_opts, engine_opts, &mut obs)?;
     obs.a.unparsed = unparsed;

@@ -75,6 +75,11 @@ struct Inner {
     queued: RefCell<Vec<JsValue>>,
     next_id: Cell<u32>,
     pending: RefCell<HashMap<u32, ReplyFn>>,
+    /// The dropped trace and the ELF image last sent, for the report
+    /// worker, which reads them again (`report_client.rs`).
+    file: Option<web_sys::File>,
+    elf: RefCell<Option<(web_sys::File, i64)>>,
+    options: OpenOptions,
     _on_message: Handler<MessageEvent>,
     _on_error: Handler<Event>,
     /// Workers indexing ranges of a dropped file for this one.
@@ -191,6 +196,12 @@ impl TraceClient {
             queued: RefCell::new(Vec::new()),
             next_id: Cell::new(0),
             pending: RefCell::new(HashMap::new()),
+            file: match &input {
+                TraceInput::File(f) => Some(f.clone()),
+                TraceInput::Url { .. } => None,
+            },
+            elf: RefCell::new(None),
+            options: opts,
             _on_message: RefCell::new(None),
             _on_error: RefCell::new(None),
             ranges: RefCell::new(ranges),
@@ -265,6 +276,8 @@ impl TraceClient {
                         ranges,
                         joined,
                     } => super::range_pool::show_digest(&digest, ranges, joined),
+                    // Only report workers send these.
+                    ToPage::Report(_) => {}
                     ToPage::Failed { message } => on_event(ClientEvent::Failed(message)),
                     ToPage::Panicked { message } => {
                         if inner.crashed.replace(true) {
@@ -378,7 +391,24 @@ impl TraceClient {
 
     /// Loads an ELF image's symbols into the session.
     pub fn load_elf(&self, file: web_sys::File, load_offset: i64) {
+        *self.inner.elf.borrow_mut() = Some((file.clone(), load_offset));
         let _ = self.inner.send(&ToWorker::LoadElf { file, load_offset });
+    }
+
+    /// The dropped trace file (`None` for a URL), the ELF image last loaded
+    /// from a file, and how the trace is read.
+    pub fn report_inputs(
+        &self,
+    ) -> (
+        Option<web_sys::File>,
+        Option<(web_sys::File, i64)>,
+        OpenOptions,
+    ) {
+        (
+            self.inner.file.clone(),
+            self.inner.elf.borrow().clone(),
+            self.inner.options,
+        )
     }
 
     /// Loads an ELF image's symbols from a URL (absolute).

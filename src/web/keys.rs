@@ -111,6 +111,10 @@ pub enum Command {
     ToggleSyntax,
     ToggleSymbols,
     Annotate,
+    // The Reports panel (`components/reports/`).
+    Reports,
+    FlameGraph,
+    RevealCall,
     // Trace (annotated line), register and memory panes.
     PreviousWrite,
     // Register and memory panes.
@@ -233,6 +237,18 @@ pub const GLOBAL: &[Binding] = &[
         "T",
         "show/hide the timeline (call depth, events, mode changes; click or drag to move)",
         Command::ToggleTimeline,
+    ),
+    bind(
+        &["R"],
+        "R",
+        "show/hide the reports: call tree, profile, flame graph",
+        Command::Reports,
+    ),
+    bind(
+        &["F"],
+        "F",
+        "the flame graph in the reports",
+        Command::FlameGraph,
     ),
 ];
 
@@ -374,6 +390,12 @@ pub const TRACE: &[Binding] = &[
         "F7",
         "branch targets as symbols on/off (with an ELF)",
         Command::ToggleSymbols,
+    ),
+    bind(
+        &["g"],
+        "g",
+        "show the call at the position in the reports' call tree",
+        Command::RevealCall,
     ),
 ];
 

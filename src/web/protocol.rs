@@ -110,6 +110,8 @@ pub enum ToWorker {
     },
     /// To the session's worker: the worker of part `part` died.
     RangeFailed { part: u32 },
+    /// To a report worker (`report_protocol.rs`).
+    Report(super::report_protocol::ReportRequest),
 }
 
 /// How the open trace is read.
@@ -183,6 +185,8 @@ pub enum ToPage {
     Panicked {
         message: String,
     },
+    /// From a report worker (`report_protocol.rs`).
+    Report(super::report_protocol::ReportEvent),
 }
 
 /// How a message type travels through `postMessage`.

@@ -117,6 +117,7 @@ fn handle(msg: ToWorker) {
             port,
             ..
         } => super::range_worker::run(file, from, to, options, port),
+        ToWorker::Report(request) => super::report_worker::handle(request),
         // Questions about a trace still opening wait for it.
         other => {
             let now = WAITING.with(|w| match w.borrow_mut().as_mut() {

@@ -21,7 +21,8 @@ use yew::prelude::*;
 pub use state::{Focus, Menu, MenuAction, Pane, PaneBody, PromptFor, TraceView};
 
 use super::{
-    ContextMenu, HelpOverlay, MemoryPane, Minibuffer, PaneHeader, RegisterPane, TracePane,
+    ContextMenu, HelpOverlay, MemoryPane, Minibuffer, PaneHeader, RegisterPane, ReportTab,
+    ReportsPanel, TracePane,
 };
 use crate::browse::protocol::{FoldOp, Locate, NodeId, Progress, Query, Reply, Row};
 use crate::web::client::TraceClient;
@@ -64,6 +65,10 @@ pub struct BrowserProps {
 
 pub enum Msg {
     Key(KeyboardEvent),
+    /// The Reports panel shows another tab.
+    ReportTab(ReportTab),
+    /// The Reports panel asks the active view to go to a node.
+    ReportJump(NodeId),
     Stepped {
         view: u32,
         reply: Reply,
@@ -255,6 +260,14 @@ pub struct Browser {
     search: search_ops::SearchState,
     /// The call stack pane and the other navigation views.
     nav: nav_ops::NavPanes,
+    /// The Reports panel's tab, while it is open.
+    reports: Option<ReportTab>,
+    /// The panel's callbacks, made once: new ones at each render would
+    /// re-render its call tree with every step of the trace view.
+    report_callbacks: (Callback<ReportTab>, Callback<u64>, Callback<()>),
+    /// The node whose call the call tree is to show (`g`), numbered so
+    /// the same node can be asked for again.
+    report_reveal: Option<(u32, NodeId)>,
 }
 
 impl Component for Browser {
@@ -277,6 +290,13 @@ impl Component for Browser {
             status: None,
             help: false,
             menu: None,
+            reports: None,
+            report_reveal: None,
+            report_callbacks: (
+                ctx.link().callback(Msg::ReportTab),
+                ctx.link().callback(Msg::ReportJump),
+                ctx.link().callback(|_| Msg::Run(Command::Reports)),
+            ),
             syntax: true,
             symbols: true,
             last_pc: None,
@@ -369,6 +389,12 @@ impl Component for Browser {
         match msg {
             Msg::Key(e) => return self.on_key(ctx, e),
             Msg::Search(m) => return self.on_search(ctx, m),
+            Msg::ReportTab(tab) => self.reports = Some(tab),
+            Msg::ReportJump(node) => {
+                self.refocus = true;
+                let view = self.active_view();
+                self.move_to(ctx, view, Query::Locate(Locate::Node(node)), false);
+            }
             Msg::Run(cmd) => {
                 self.refocus = true;
                 self.run(ctx, cmd);
@@ -559,6 +585,17 @@ impl Component for Browser {
                 <div class="views" style="display:flex;gap:0.5rem;flex:1 1 55%;min-height:10rem;">
                     { for self.views.iter().map(|v| self.view_trace(ctx, v)) }
                 </div>
+                if let (Some(tab), Reveal::All) = (self.reports, self.reveal) {
+                    <ReportsPanel
+                        trace={self.client.clone()}
+                        elf_symbols={ctx.props().elf_symbols}
+                        {tab}
+                        on_tab={self.report_callbacks.0.clone()}
+                        on_jump={self.report_callbacks.1.clone()}
+                        on_close={self.report_callbacks.2.clone()}
+                        reveal={self.report_reveal}
+                    />
+                }
                 if self.reveal == Reveal::All && (!self.panes.is_empty() || self.nav.any()) {
                     <div class="panes" style="display:flex;flex-wrap:wrap;gap:0.5rem;align-items:flex-start;flex:0 1 auto;max-height:45%;overflow:auto;">
                         { for self.panes.iter().map(|p| self.view_pane(ctx, p)) }
@@ -741,6 +778,21 @@ impl Browser {
             | Command::NextEvent { .. } => {
                 self.run_nav(ctx, cmd);
             }
+            Command::Reports => {
+                self.reports = match self.reports {
+                    Some(_) => None,
+                    None => Some(ReportTab::CallTree),
+                }
+            }
+            Command::FlameGraph => self.reports = Some(ReportTab::FlameGraph),
+            Command::RevealCall => {
+                let view = self.active_view();
+                if let Some(c) = self.view_ref(view).and_then(|v| v.cursor) {
+                    let seq = self.report_reveal.map_or(0, |(s, _)| s.wrapping_add(1));
+                    self.report_reveal = Some((seq, c.node));
+                    self.reports = Some(ReportTab::CallTree);
+                }
+            }
             _ => match self.focus {
                 Focus::View(v) => self.run_trace(ctx, v, cmd),
                 Focus::Pane(p) => self.run_pane(ctx, p, cmd),
@@ -793,6 +845,7 @@ impl Browser {
                 }) }
                 <button class={classes!("toggle", self.syntax.then_some("on"))} aria-pressed={self.syntax.to_string()} onclick={run(Command::ToggleSyntax)} title="F6">{ t("Colours") }</button>
                 <button class={classes!("toggle", self.symbols.then_some("on"))} aria-pressed={self.symbols.to_string()} onclick={run(Command::ToggleSymbols)} title="F7">{ t("Symbols") }</button>
+                <button class={classes!("toggle", self.reports.is_some().then_some("on"))} aria-pressed={self.reports.is_some().to_string()} data-testid="open-reports" onclick={run(Command::Reports)} title="R">{ t("Reports") }</button>
                 <button onclick={run(Command::Help)} title="F1">{ t("Keys") }</button>
             </div>
         }

@@ -1,0 +1,670 @@
+//! The call-based reports computed once and explored in parts, for the
+//! page's Reports panel: the call tree a level at a time, the profile table
+//! sorted and paged, the flame graph as frames under a zoom root, and each
+//! report's exact text (the same render functions the CLI prints with).
+//!
+//! Replies are bounded whatever the trace: a tree's children come in pages
+//! of at most [`MAX_PAGE`], profile rows in pages of at most [`MAX_PAGE`],
+//! and a flame graph reply holds at most [`MAX_FRAMES`] frames, those wide
+//! enough to be seen under the zoom root ([`MIN_FRAME_FRACTION`]).
+
+use std::cmp::Ordering;
+use std::collections::BTreeMap;
+use std::io::Write;
+
+use serde::{Deserialize, Serialize};
+
+use super::calltree::{self, Activation};
+use super::{flamegraph, names, profile, vcd, CallAnalysis};
+use crate::engine::{Engine, EngineOptions, Node, Observer, Site, INVALID_PC};
+use crate::parse::ParseOptions;
+use crate::source::{SourceError, TraceSource};
+use crate::symbols::SymbolTable;
+
+/// Most tree nodes or profile rows in one reply.
+pub const MAX_PAGE: usize = 500;
+/// Most flame frames in one reply.
+pub const MAX_FRAMES: usize = 4000;
+/// Frames deeper than this below the zoom root are left out: a canvas
+/// cannot be much taller than 32767 pixels (zooming in shows them).
+pub const MAX_FRAME_DEPTH: u32 = 1000;
+/// Frames narrower than this fraction of the zoom root are left out: at
+/// 4000 px they would be under a pixel.
+pub const MIN_FRAME_FRACTION: f64 = 1.0 / 4000.0;
+
+/// A [`TraceSource`] that reports how far reading has got, so a report's
+/// pass can show progress without the passes knowing.
+pub struct Progressed<S, F> {
+    pub inner: S,
+    pub on_read: F,
+}
+
+impl<S: TraceSource, F: FnMut(u64, u64)> TraceSource for Progressed<S, F> {
+    fn len(&self) -> u64 {
+        self.inner.len()
+    }
+    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> Result<usize, SourceError> {
+        let n = self.inner.read_at(offset, buf)?;
+        let len = self.inner.len();
+        (self.on_read)((offset + n as u64).min(len), len);
+        Ok(n)
+    }
+}
+
+/// Nodes without an instruction, as runs of node indices, so the
+/// instructions between two nodes are counted without a count per node.
+#[derive(Debug, Default)]
+struct Gaps {
+    /// `(first, last)` node index of each run, ascending.
+    runs: Vec<(u64, u64)>,
+    /// Nodes without an instruction before each run.
+    before: Vec<u64>,
+    total: u64,
+}
+
+impl Observer for Gaps {
+    fn node(&mut self, node: &Node, _engine: &Engine) {
+        if node.pc == INVALID_PC {
+            self.push(node.index);
+        }
+    }
+}
+
+impl Gaps {
+    /// Node `index` (ascending) has no instruction.
+    fn push(&mut self, index: u64) {
+        self.total += 1;
+        match self.runs.last_mut() {
+            Some(r) if r.1 + 1 == index => r.1 = index,
+            _ => {
+                self.before.push(self.total - 1);
+                self.runs.push((index, index));
+            }
+        }
+    }
+
+    /// Nodes without an instruction among nodes `0..n`.
+    fn below(&self, n: u64) -> u64 {
+        let i = self.runs.partition_point(|r| r.0 < n);
+        match i.checked_sub(1) {
+            None => 0,
+            Some(j) => {
+                let (first, last) = self.runs[j];
+                self.before[j] + (last.min(n - 1) - first + 1)
+            }
+        }
+    }
+
+    /// Instructions in nodes `first..=last`.
+    fn instructions(&self, first: u64, last: u64) -> u64 {
+        if last < first {
+            return 0;
+        }
+        (last - first + 1) - (self.below(last + 1) - self.below(first))
+    }
+}
+
+/// A place in the trace, as the views show it and jump to it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Place {
+    pub time: u64,
+    pub line: u64,
+    pub pc: u64,
+    pub node: u64,
+}
+
+impl Place {
+    /// `None` for the unset site (the trace ended first).
+    fn of(s: &Site) -> Option<Place> {
+        (*s != Site::default()).then_some(Place {
+            time: s.time,
+            line: s.line,
+            pc: s.pc,
+            node: s.node,
+        })
+    }
+}
+
+/// One activation of the call tree.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TreeNode {
+    /// Child indices from the root: the node's id for asking its children.
+    pub path: Vec<u32>,
+    /// The function's name, or its entry address in hex.
+    pub name: String,
+    pub entry: Place,
+    /// `None` if the trace ended inside the activation.
+    pub exit: Option<Place>,
+    /// The instruction that made the call, and where execution resumed
+    /// after it (`None` for the root, or a call that never returned).
+    pub call: Option<Place>,
+    pub resume: Option<Place>,
+    /// `exit.time - entry.time`, when it exited.
+    pub time: Option<u64>,
+    /// Instructions from entry to exit, callees included.
+    pub instructions: Option<u64>,
+    /// Calls it made.
+    pub children: u64,
+}
+
+/// Children of one node (or the root, for an empty parent path), a page
+/// of them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TreePage {
+    pub parent: Option<Vec<u32>>,
+    pub offset: u64,
+    pub total: u64,
+    pub nodes: Vec<TreeNode>,
+}
+
+/// A function's line of the profile.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProfileRow {
+    pub addr: u64,
+    pub name: String,
+    pub count: u64,
+    /// The reference profile's `Time`: inclusive, `+1` per activation.
+    pub inclusive: u64,
+    /// Time in the function itself: what the flame graph counts for it.
+    pub exclusive: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ProfileSort {
+    Address,
+    Name,
+    Count,
+    Inclusive,
+    Exclusive,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProfilePage {
+    pub total: u64,
+    pub offset: u64,
+    pub rows: Vec<ProfileRow>,
+}
+
+/// A frame of the flame graph: one distinct call stack.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FlameFrame {
+    pub id: u32,
+    pub parent: Option<u32>,
+    /// Below the zoom root (the root is 0).
+    pub depth: u32,
+    pub name: String,
+    /// Time in the function itself on this stack (the folded-stack count).
+    pub own: u64,
+    /// Own time plus that of every stack above it.
+    pub total: u64,
+    /// Offset from the zoom root's left edge, in time.
+    pub start: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FlameView {
+    /// The zoom root first, then frames by depth.
+    pub frames: Vec<FlameFrame>,
+    /// Frames left out: too narrow, too deep, or past [`MAX_FRAMES`].
+    pub omitted: u64,
+    /// The zoom root's ancestors, outermost first (to zoom back out).
+    pub ancestors: Vec<FlameFrame>,
+}
+
+/// What the reports hold, for the panel's heading.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReportSummary {
+    /// Activations, the root included.
+    pub activations: u64,
+    pub functions: u64,
+    pub nodes: u64,
+    pub instructions: u64,
+    pub unparsed: u64,
+    pub has_symbols: bool,
+}
+
+/// The reports' texts, as the CLI prints them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TextKind {
+    Calltree,
+    Profile,
+    Flamegraph,
+    /// `tarmac-lens vcd --no-date` (a date would make two runs differ).
+    Vcd,
+}
+
+impl TextKind {
+    pub const ALL: [TextKind; 4] = [
+        TextKind::Calltree,
+        TextKind::Profile,
+        TextKind::Flamegraph,
+        TextKind::Vcd,
+    ];
+
+    /// The download's file name for a trace named `trace`.
+    pub fn file_name(self, trace: &str) -> String {
+        let ext = match self {
+            TextKind::Calltree => "calltree.txt",
+            TextKind::Profile => "profile.txt",
+            TextKind::Flamegraph => "folded.txt",
+            TextKind::Vcd => "vcd",
+        };
+        format!("{trace}.{ext}")
+    }
+}
+
+#[derive(Debug)]
+struct FlameNode {
+    name: String,
+    own: u64,
+    total: u64,
+    parent: Option<u32>,
+    /// Sorted by name, as FlameGraph draws them.
+    children: Vec<u32>,
+}
+
+/// The reports of one trace.
+pub struct Reports {
+    analysis: CallAnalysis,
+    root: Option<Activation>,
+    image: Option<SymbolTable>,
+    gaps: Gaps,
+    profile: Vec<ProfileRow>,
+    flame: Vec<FlameNode>,
+    parse: ParseOptions,
+    engine: EngineOptions,
+}
+
+fn hex_or(name: String, addr: u64) -> String {
+    if name.is_empty() {
+        format!("0x{addr:x}")
+    } else {
+        name
+    }
+}
+
+impl Reports {
+    /// One engine pass over `source`.
+    pub fn compute<S: TraceSource>(
+        source: S,
+        parse: ParseOptions,
+        engine: EngineOptions,
+        image: Option<SymbolTable>,
+    ) -> Result<Reports, SourceError> {
+        let mut gaps = Gaps::default();
+        let mut analysis = super::analyse_calls_observing(source, parse, engine, &mut gaps)?;
+        let root = calltree::build(&analysis);
+        // The tree holds what the calls and transitions said; kept, they
+        // would more than double the memory per call (the tree's text
+        // needs only the first event line).
+        analysis.calls = Vec::new();
+        analysis.transitions = Vec::new();
+        analysis.debug = Vec::new();
+        let mut r = Reports {
+            analysis,
+            root,
+            image,
+            gaps,
+            profile: Vec::new(),
+            flame: Vec::new(),
+            parse,
+            engine,
+        };
+        r.profile = r.build_profile();
+        r.flame = r.build_flame();
+        Ok(r)
+    }
+
+    /// The name the call tree and profile print (offsets shown).
+    fn name(&self, addr: u64) -> String {
+        names::function_name(self.image.as_ref(), addr, true)
+    }
+
+    pub fn summary(&self) -> ReportSummary {
+        ReportSummary {
+            activations: self.profile.iter().map(|r| r.count).sum(),
+            functions: self.profile.len() as u64,
+            nodes: self.analysis.nodes,
+            instructions: self.analysis.nodes - self.gaps.total,
+            unparsed: self.analysis.unparsed.count,
+            has_symbols: self.image.is_some(),
+        }
+    }
+
+    fn build_profile(&self) -> Vec<ProfileRow> {
+        let Some(root) = &self.root else {
+            return Vec::new();
+        };
+        let table = profile::compute(root);
+        let mut own: BTreeMap<u64, u64> = BTreeMap::new();
+        let mut stack = vec![root];
+        while let Some(act) = stack.pop() {
+            // The flame graph's own time, so the two views agree.
+            let mut t = act.exit.time.wrapping_sub(act.entry.time);
+            for (_, _, callee) in &act.calls {
+                t = t.wrapping_sub(callee.exit.time.wrapping_sub(callee.entry.time));
+                stack.push(callee);
+            }
+            let e = own.entry(act.entry.pc).or_default();
+            *e = e.wrapping_add(t);
+        }
+        table
+            .iter()
+            .map(|(&addr, e)| ProfileRow {
+                addr,
+                name: self.name(addr),
+                count: e.count,
+                inclusive: e.time,
+                exclusive: own.get(&addr).copied().unwrap_or(0),
+            })
+            .collect()
+    }
+
+    fn build_flame(&self) -> Vec<FlameNode> {
+        let Some(root) = &self.root else {
+            return Vec::new();
+        };
+        let mut nodes = vec![FlameNode {
+            name: hex_or(self.name(root.entry.pc), root.entry.pc),
+            own: 0,
+            total: 0,
+            parent: None,
+            children: Vec::new(),
+        }];
+        let mut index: BTreeMap<(u32, String), u32> = BTreeMap::new();
+        // (activation, its frame, own time so far, next callee), walked
+        // iteratively as flamegraph::render walks it.
+        let mut work: Vec<(&Activation, u32, u64, usize)> =
+            vec![(root, 0, root.exit.time.wrapping_sub(root.entry.time), 0)];
+        while let Some(top) = work.last_mut() {
+            let (act, frame, _, next) = *top;
+            if let Some((_, _, callee)) = act.calls.get(next) {
+                top.3 += 1;
+                top.2 = top
+                    .2
+                    .wrapping_sub(callee.exit.time.wrapping_sub(callee.entry.time));
+                let name = hex_or(self.name(callee.entry.pc), callee.entry.pc);
+                let id = *index.entry((frame, name.clone())).or_insert_with(|| {
+                    nodes.push(FlameNode {
+                        name,
+                        own: 0,
+                        total: 0,
+                        parent: Some(frame),
+                        children: Vec::new(),
+                    });
+                    let id = (nodes.len() - 1) as u32;
+                    nodes[frame as usize].children.push(id);
+                    id
+                });
+                let own = callee.exit.time.wrapping_sub(callee.entry.time);
+                work.push((callee, id, own, 0));
+            } else {
+                let (_, frame, own, _) = work.pop().expect("present");
+                let n = &mut nodes[frame as usize].own;
+                *n = n.wrapping_add(own);
+            }
+        }
+        // Totals bottom-up: children always come after their parent.
+        for i in (0..nodes.len()).rev() {
+            let own = nodes[i].own;
+            let t = nodes[i].total.wrapping_add(own);
+            nodes[i].total = t;
+            if let Some(p) = nodes[i].parent {
+                let pt = &mut nodes[p as usize].total;
+                *pt = pt.wrapping_add(t);
+            }
+        }
+        let names: Vec<String> = nodes.iter().map(|n| n.name.clone()).collect();
+        for n in &mut nodes {
+            n.children
+                .sort_by(|a, b| names[*a as usize].cmp(&names[*b as usize]));
+        }
+        nodes
+    }
+
+    fn at(&self, path: &[u32]) -> Option<&Activation> {
+        let mut cur = self.root.as_ref()?;
+        for &i in path {
+            cur = &cur.calls.get(i as usize)?.2;
+        }
+        Some(cur)
+    }
+
+    fn tree_node(&self, path: Vec<u32>, act: &Activation, call: &Site, resume: &Site) -> TreeNode {
+        let exit = Place::of(&act.exit);
+        TreeNode {
+            path,
+            name: hex_or(self.name(act.entry.pc), act.entry.pc),
+            entry: Place::of(&act.entry).unwrap_or(Place {
+                time: act.entry.time,
+                line: act.entry.line,
+                pc: act.entry.pc,
+                node: act.entry.node,
+            }),
+            exit,
+            call: Place::of(call),
+            resume: Place::of(resume),
+            time: exit.map(|e| e.time.wrapping_sub(act.entry.time)),
+            instructions: exit.map(|e| self.gaps.instructions(act.entry.node, e.node)),
+            children: act.calls.len() as u64,
+        }
+    }
+
+    /// Children of the activation at `parent` from `offset` (the root
+    /// itself for `None`). `None` if there is no such activation.
+    pub fn tree(&self, parent: Option<&[u32]>, offset: u64, limit: usize) -> Option<TreePage> {
+        let limit = limit.min(MAX_PAGE);
+        let Some(path) = parent else {
+            let root = self.root.as_ref();
+            return Some(TreePage {
+                parent: None,
+                offset: 0,
+                total: u64::from(root.is_some()),
+                nodes: root
+                    .map(|r| self.tree_node(Vec::new(), r, &Site::default(), &Site::default()))
+                    .into_iter()
+                    .collect(),
+            });
+        };
+        let act = self.at(path)?;
+        let start = (offset as usize).min(act.calls.len());
+        let nodes = act.calls[start..]
+            .iter()
+            .take(limit)
+            .enumerate()
+            .map(|(i, (call, resume, callee))| {
+                let mut p = path.to_vec();
+                p.push((start + i) as u32);
+                self.tree_node(p, callee, call, resume)
+            })
+            .collect();
+        Some(TreePage {
+            parent: Some(path.to_vec()),
+            offset: start as u64,
+            total: act.calls.len() as u64,
+            nodes,
+        })
+    }
+
+    /// The path of the innermost activation holding node `node` (empty:
+    /// the root, also for nodes before it), for showing a position's call
+    /// in the tree. A call site belongs to the caller, the callee's first
+    /// node to the callee.
+    pub fn path_at(&self, node: u64) -> Vec<u32> {
+        let mut path = Vec::new();
+        let Some(mut act) = self.root.as_ref() else {
+            return path;
+        };
+        loop {
+            // Calls are in trace order.
+            let i = act.calls.partition_point(|(_, _, c)| c.entry.node <= node);
+            let Some(i) = i.checked_sub(1) else { break };
+            let callee = &act.calls[i].2;
+            let open = callee.exit == Site::default();
+            if !open && node > callee.exit.node {
+                break;
+            }
+            path.push(i as u32);
+            act = callee;
+        }
+        path
+    }
+
+    /// The profile sorted by `sort` (ties by address), a page of it.
+    pub fn profile(
+        &self,
+        sort: ProfileSort,
+        descending: bool,
+        offset: u64,
+        limit: usize,
+    ) -> ProfilePage {
+        let mut rows: Vec<&ProfileRow> = self.profile.iter().collect();
+        let key = |a: &ProfileRow, b: &ProfileRow| -> Ordering {
+            match sort {
+                ProfileSort::Address => a.addr.cmp(&b.addr),
+                ProfileSort::Name => a.name.cmp(&b.name),
+                ProfileSort::Count => a.count.cmp(&b.count),
+                ProfileSort::Inclusive => a.inclusive.cmp(&b.inclusive),
+                ProfileSort::Exclusive => a.exclusive.cmp(&b.exclusive),
+            }
+        };
+        rows.sort_by(|a, b| {
+            let o = key(a, b);
+            (if descending { o.reverse() } else { o }).then(a.addr.cmp(&b.addr))
+        });
+        let start = (offset as usize).min(rows.len());
+        ProfilePage {
+            total: rows.len() as u64,
+            offset: start as u64,
+            rows: rows[start..]
+                .iter()
+                .take(limit.min(MAX_PAGE))
+                .map(|r| (*r).clone())
+                .collect(),
+        }
+    }
+
+    fn frame(&self, id: u32, depth: u32, start: u64) -> FlameFrame {
+        let n = &self.flame[id as usize];
+        FlameFrame {
+            id,
+            parent: n.parent,
+            depth,
+            name: n.name.clone(),
+            own: n.own,
+            total: n.total,
+            start,
+        }
+    }
+
+    /// The frames under `root` (0: the whole graph) wide enough to see.
+    /// `None` if there is no such frame.
+    pub fn flame(&self, root: u32) -> Option<FlameView> {
+        self.flame.get(root as usize)?;
+        let min = (self.flame[root as usize].total as f64 * MIN_FRAME_FRACTION) as u64;
+        let mut frames = vec![self.frame(root, 0, 0)];
+        let mut omitted = 0u64;
+        // Breadth first, so a capped reply keeps the outer frames.
+        let mut at = 0;
+        while at < frames.len() {
+            let (id, depth, mut start) = (frames[at].id, frames[at].depth, frames[at].start);
+            for &c in &self.flame[id as usize].children {
+                let total = self.flame[c as usize].total;
+                if total < min.max(1) || frames.len() >= MAX_FRAMES || depth >= MAX_FRAME_DEPTH {
+                    omitted += 1;
+                } else {
+                    frames.push(self.frame(c, depth + 1, start));
+                }
+                start = start.wrapping_add(total);
+            }
+            at += 1;
+        }
+        let mut ancestors = Vec::new();
+        let mut p = self.flame[root as usize].parent;
+        while let Some(id) = p {
+            ancestors.push(self.frame(id, 0, 0));
+            p = self.flame[id as usize].parent;
+        }
+        ancestors.reverse();
+        Some(FlameView {
+            frames,
+            omitted,
+            ancestors,
+        })
+    }
+
+    /// A report's text, as `tarmac-lens calltree|profile|flamegraph` print
+    /// it. The VCD needs the trace again: see [`Reports::write_vcd`].
+    pub fn text(&self, kind: TextKind) -> Option<String> {
+        let name = |addr: u64| self.name(addr);
+        Some(match kind {
+            TextKind::Calltree => {
+                let mut out = String::new();
+                if let Some(root) = &self.root {
+                    out = calltree::render(root, &self.analysis, &name);
+                }
+                out
+            }
+            TextKind::Profile => {
+                let table = self.root.as_ref().map(profile::compute).unwrap_or_default();
+                profile::render(&table, &name)
+            }
+            TextKind::Flamegraph => match &self.root {
+                Some(root) => flamegraph::render(root, &|addr, _| self.name(addr)),
+                None => String::new(),
+            },
+            TextKind::Vcd => return None,
+        })
+    }
+
+    /// The VCD (`tarmac-lens vcd --no-date`), from two more passes over
+    /// the trace (`open` gives a fresh source each time).
+    pub fn write_vcd<S: TraceSource>(
+        &self,
+        mut open: impl FnMut() -> Result<S, SourceError>,
+        out: &mut dyn Write,
+    ) -> Result<(), String> {
+        let name = |addr: u64| self.name(addr);
+        let functions = self
+            .root
+            .as_ref()
+            .map(|r| vcd::function_changes(r, &name))
+            .unwrap_or_default();
+        let aarch64 = vcd::is_aarch64(open().map_err(|e| e.0)?, self.parse).map_err(|e| e.0)?;
+        vcd::write(
+            open().map_err(|e| e.0)?,
+            self.parse,
+            EngineOptions {
+                debug_calls: false,
+                ..self.engine
+            },
+            aarch64,
+            functions,
+            vcd::VcdOptions {
+                date: None,
+                use_tarmac_timestamps: false,
+            },
+            out,
+        )
+        .map_err(|e| e.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gaps_count_instructions_between_nodes() {
+        let mut g = Gaps::default();
+        // Nodes 1, 2 and 4 hold no instruction.
+        for i in [1, 2, 4] {
+            g.push(i);
+        }
+        assert_eq!(g.instructions(0, 5), 3);
+        assert_eq!(g.instructions(1, 2), 0);
+        assert_eq!(g.instructions(2, 3), 1);
+        assert_eq!(g.instructions(3, 5), 2);
+        assert_eq!(g.instructions(5, 4), 0);
+    }
+}

@@ -1,0 +1,371 @@
+//! The Reports panel (`R`, or the toolbar's Reports button): the call tree,
+//! the profile and the flame graph of the open trace, and downloads of
+//! their texts exactly as the CLI prints them. The reports are computed by
+//! a report worker of their own (`report_client.rs`), started when the
+//! panel opens, so the trace view keeps answering meanwhile.
+
+mod call_tree;
+mod flame_graph;
+mod profile_table;
+
+use std::rc::Rc;
+
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+use call_tree::CallTree;
+use flame_graph::FlameGraph;
+use profile_table::ProfileTable;
+
+use crate::report::explore::{ReportSummary, TextKind};
+use crate::web::client::TraceClient;
+use crate::web::i18n::{t, tf};
+use crate::web::report_client::{Download, ReportClient, ReportStatus};
+use crate::web::report_protocol::ReportPass;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReportTab {
+    CallTree,
+    Profile,
+    FlameGraph,
+}
+
+impl ReportTab {
+    const ALL: [ReportTab; 3] = [
+        ReportTab::CallTree,
+        ReportTab::Profile,
+        ReportTab::FlameGraph,
+    ];
+
+    fn label(self) -> &'static str {
+        match self {
+            ReportTab::CallTree => t("Call tree"),
+            ReportTab::Profile => t("Profile"),
+            ReportTab::FlameGraph => t("Flame graph"),
+        }
+    }
+
+    fn id(self) -> &'static str {
+        match self {
+            ReportTab::CallTree => "calltree",
+            ReportTab::Profile => "profile",
+            ReportTab::FlameGraph => "flamegraph",
+        }
+    }
+}
+
+fn text_label(kind: TextKind) -> &'static str {
+    match kind {
+        TextKind::Calltree => t("call tree"),
+        TextKind::Profile => t("profile"),
+        TextKind::Flamegraph => t("folded stacks"),
+        TextKind::Vcd => t("VCD"),
+    }
+}
+
+fn text_id(kind: TextKind) -> &'static str {
+    match kind {
+        TextKind::Calltree => "calltree",
+        TextKind::Profile => "profile",
+        TextKind::Flamegraph => "flamegraph",
+        TextKind::Vcd => "vcd",
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct ReportsPanelProps {
+    pub trace: TraceClient,
+    /// Symbols of the loaded ELF image: the reports are computed again
+    /// with them when it changes.
+    pub elf_symbols: Option<usize>,
+    pub tab: ReportTab,
+    pub on_tab: Callback<ReportTab>,
+    /// Go to this node in the trace view.
+    pub on_jump: Callback<u64>,
+    pub on_close: Callback<()>,
+    /// Show the call holding this node in the call tree (numbered, so the
+    /// same node can be asked for again).
+    #[prop_or_default]
+    pub reveal: Option<(u32, u64)>,
+}
+
+pub enum Msg {
+    Status(u32, ReportStatus),
+    Download(TextKind),
+    Downloaded(u32, TextKind, Result<Download, String>),
+}
+
+enum Phase {
+    Starting,
+    Progress {
+        pass: ReportPass,
+        done: u64,
+        total: u64,
+    },
+    Ready(ReportSummary),
+    Failed(String),
+}
+
+enum Dl {
+    Preparing,
+    Ready(Rc<Download>),
+    Failed(String),
+}
+
+pub struct ReportsPanel {
+    client: Option<ReportClient>,
+    /// Bumped per worker started: statuses of a replaced one are dropped.
+    generation: u32,
+    phase: Phase,
+    /// The VCD pass's progress, while a VCD is prepared.
+    vcd_progress: Option<(u64, u64)>,
+    downloads: Vec<(TextKind, Dl)>,
+    trace_name: String,
+    /// Why the ELF image's names are not used.
+    elf_ignored: Option<String>,
+}
+
+impl ReportsPanel {
+    fn start(&mut self, ctx: &Context<Self>) {
+        self.client = None;
+        self.downloads.clear();
+        self.elf_ignored = None;
+        self.generation += 1;
+        let (file, elf, options) = ctx.props().trace.report_inputs();
+        let Some(file) = file else {
+            self.phase = Phase::Failed(
+                t("Reports read the trace again: they need a dropped file, not a URL.").into(),
+            );
+            return;
+        };
+        self.trace_name = file.name();
+        let link = ctx.link().clone();
+        let generation = self.generation;
+        match ReportClient::start(file, elf, options, move |s| {
+            link.send_message(Msg::Status(generation, s))
+        }) {
+            Ok(c) => {
+                self.client = Some(c);
+                self.phase = Phase::Starting;
+            }
+            Err(e) => self.phase = Phase::Failed(e),
+        }
+    }
+
+    fn dl_mut(&mut self, kind: TextKind) -> Option<&mut Dl> {
+        self.downloads
+            .iter_mut()
+            .find(|(k, _)| *k == kind)
+            .map(|(_, d)| d)
+    }
+
+    fn view_phase(&self) -> Html {
+        match &self.phase {
+            Phase::Starting => html! {
+                <p data-testid="reports-progress">{ t("Starting the report worker…") }</p>
+            },
+            Phase::Progress { pass, done, total } => {
+                let label = match pass {
+                    ReportPass::Calls => "Finding the calls: {} of {} bytes",
+                    ReportPass::Vcd => "Writing the VCD: {} of {} bytes",
+                };
+                html! {
+                    <p data-testid="reports-progress">
+                        <progress max={total.to_string()} value={done.to_string()}></progress>
+                        { " " }{ tf(label, &[done, total]) }
+                    </p>
+                }
+            }
+            Phase::Failed(m) => html! {
+                <p class="error" role="alert" data-testid="reports-error">{ m.clone() }</p>
+            },
+            Phase::Ready(_) => html! {},
+        }
+    }
+
+    fn view_downloads(&self, ctx: &Context<Self>) -> Html {
+        let link = ctx.link();
+        html! {
+            <div class="report-downloads" style="display:flex;flex-wrap:wrap;gap:0.4rem;align-items:center;">
+                <span>{ t("Download:") }</span>
+                { for TextKind::ALL.iter().map(|&kind| {
+                    let state = self.downloads.iter().find(|(k, _)| *k == kind).map(|(_, d)| d);
+                    let busy = matches!(state, Some(Dl::Preparing));
+                    html! {
+                        <span style="display:inline-flex;gap:0.2rem;align-items:center;">
+                            <button
+                                data-testid={format!("download-{}", text_id(kind))}
+                                disabled={busy}
+                                onclick={link.callback(move |_| Msg::Download(kind))}
+                            >{ text_label(kind) }</button>
+                            { match state {
+                                Some(Dl::Preparing) => html! { <span>{ t("preparing…") }</span> },
+                                Some(Dl::Ready(d)) => html! {
+                                    <a
+                                        data-testid={format!("saved-{}", text_id(kind))}
+                                        href={d.url.clone()}
+                                        download={kind.file_name(&self.trace_name)}
+                                    >{ tf("save again ({} bytes)", &[&d.bytes]) }</a>
+                                },
+                                Some(Dl::Failed(e)) => html! { <span class="error" role="alert">{ e.clone() }</span> },
+                                None => html! {},
+                            } }
+                        </span>
+                    }
+                }) }
+                if let Some((done, total)) = self.vcd_progress {
+                    <progress data-testid="vcd-progress" max={total.to_string()} value={done.to_string()}></progress>
+                }
+            </div>
+        }
+    }
+}
+
+/// Saves `download` as `name` the way a link with `download` does.
+fn save(download: &Download, name: &str) {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let Ok(a) = doc.create_element("a") else {
+        return;
+    };
+    let Ok(a) = a.dyn_into::<web_sys::HtmlAnchorElement>() else {
+        return;
+    };
+    a.set_href(&download.url);
+    a.set_download(name);
+    a.click();
+}
+
+impl Component for ReportsPanel {
+    type Message = Msg;
+    type Properties = ReportsPanelProps;
+
+    fn create(ctx: &Context<Self>) -> Self {
+        let mut panel = ReportsPanel {
+            client: None,
+            generation: 0,
+            phase: Phase::Starting,
+            vcd_progress: None,
+            downloads: Vec::new(),
+            trace_name: String::new(),
+            elf_ignored: None,
+        };
+        panel.start(ctx);
+        panel
+    }
+
+    fn changed(&mut self, ctx: &Context<Self>, old: &Self::Properties) -> bool {
+        if ctx.props().trace != old.trace || ctx.props().elf_symbols != old.elf_symbols {
+            self.start(ctx);
+        }
+        true
+    }
+
+    fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
+        match msg {
+            Msg::Status(generation, _) if generation != self.generation => return false,
+            Msg::Status(_, status) => match status {
+                ReportStatus::Progress {
+                    pass: ReportPass::Vcd,
+                    done,
+                    total,
+                } => self.vcd_progress = (done < total).then_some((done, total)),
+                ReportStatus::Progress { pass, done, total } => {
+                    self.phase = Phase::Progress { pass, done, total }
+                }
+                ReportStatus::Ready(s) => self.phase = Phase::Ready(s),
+                ReportStatus::Failed(m) => self.phase = Phase::Failed(m),
+                ReportStatus::ElfIgnored(m) => self.elf_ignored = Some(m),
+            },
+            Msg::Download(kind) => {
+                let Some(client) = &self.client else {
+                    return false;
+                };
+                self.downloads.retain(|(k, _)| *k != kind);
+                self.downloads.push((kind, Dl::Preparing));
+                let link = ctx.link().clone();
+                let generation = self.generation;
+                client.download(kind, move |r| {
+                    link.send_message(Msg::Downloaded(generation, kind, r))
+                });
+            }
+            Msg::Downloaded(generation, _, _) if generation != self.generation => return false,
+            Msg::Downloaded(_, kind, result) => {
+                if kind == TextKind::Vcd {
+                    self.vcd_progress = None;
+                }
+                let state = match result {
+                    Ok(d) => {
+                        save(&d, &kind.file_name(&self.trace_name));
+                        Dl::Ready(Rc::new(d))
+                    }
+                    Err(e) => Dl::Failed(e),
+                };
+                if let Some(slot) = self.dl_mut(kind) {
+                    *slot = state;
+                }
+            }
+        }
+        true
+    }
+
+    fn view(&self, ctx: &Context<Self>) -> Html {
+        let props = ctx.props();
+        let tab = props.tab;
+        let on_close = props.on_close.clone();
+        html! {
+            <section
+                class="reports-panel"
+                data-testid="reports-panel"
+                aria-label={t("Reports")}
+                style="display:flex;flex-direction:column;gap:0.4rem;flex:1 1 45%;min-height:12rem;overflow:auto;border:1px solid var(--border, #8884);padding:0.4rem;"
+            >
+                <div style="display:flex;flex-wrap:wrap;gap:0.3rem;align-items:center;">
+                    <strong>{ t("Reports") }</strong>
+                    <div role="tablist" style="display:flex;gap:0.2rem;">
+                        { for ReportTab::ALL.iter().map(|&t_| {
+                            let on_tab = props.on_tab.clone();
+                            html! {
+                                <button
+                                    role="tab"
+                                    class={classes!("toggle", (t_ == tab).then_some("on"))}
+                                    aria-selected={(t_ == tab).to_string()}
+                                    data-testid={format!("tab-{}", t_.id())}
+                                    onclick={Callback::from(move |_| on_tab.emit(t_))}
+                                >{ t_.label() }</button>
+                            }
+                        }) }
+                    </div>
+                    if let Phase::Ready(s) = &self.phase {
+                        <span data-testid="reports-summary" style="opacity:0.8;">{ tf(
+                            "{} calls of {} functions · {} instructions",
+                            &[&s.activations, &s.functions, &s.instructions],
+                        ) }</span>
+                    }
+                    <button style="margin-left:auto;" data-testid="reports-close" title="R" onclick={Callback::from(move |_| on_close.emit(()))}>{ t("Close") }</button>
+                </div>
+                { self.view_phase() }
+                if let Some(m) = &self.elf_ignored {
+                    <p role="status" data-testid="reports-elf-ignored">{ tf("Functions are named by address: the ELF image was not used ({}).", &[m]) }</p>
+                }
+                if let (Phase::Ready(_), Some(client)) = (&self.phase, &self.client) {
+                    { self.view_downloads(ctx) }
+                    // The tree and the table stay mounted, so what was
+                    // expanded or sorted is still there after another tab.
+                    <div role="tabpanel" hidden={tab != ReportTab::CallTree} style="flex:1 1 auto;min-height:8rem;overflow:auto;">
+                        <CallTree key={self.generation} client={client.clone()} on_jump={props.on_jump.clone()} reveal={props.reveal} />
+                    </div>
+                    <div role="tabpanel" hidden={tab != ReportTab::Profile} style="flex:1 1 auto;min-height:8rem;overflow:auto;">
+                        <ProfileTable key={self.generation} client={client.clone()} />
+                    </div>
+                    if tab == ReportTab::FlameGraph {
+                        <div role="tabpanel" style="flex:1 1 auto;min-height:8rem;overflow:auto;">
+                            <FlameGraph key={self.generation} client={client.clone()} />
+                        </div>
+                    }
+                }
+            </section>
+        }
+    }
+}

@@ -1,0 +1,243 @@
+//! Page side of `report_protocol`: starts a report worker on demand, sends
+//! it the trace's `File` (and the ELF image's, if one is loaded), and routes
+//! its answers to the callbacks that asked. Texts arrive in chunks that
+//! are gathered as JS strings into a `Blob`, never into wasm memory.
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{Event, MessageEvent, Worker};
+
+use super::protocol::{decode, encode, OpenOptions, ToPage, ToWorker};
+use super::report_protocol::{ReportEvent, ReportPass, ReportQuery, ReportReply, ReportRequest};
+use crate::report::explore::{ReportSummary, TextKind};
+
+/// What the panel learns besides answers.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ReportStatus {
+    Progress {
+        pass: ReportPass,
+        done: u64,
+        total: u64,
+    },
+    Ready(ReportSummary),
+    Failed(String),
+    ElfIgnored(String),
+}
+
+type ReplyFn = Box<dyn FnOnce(ReportReply)>;
+/// The worker's handlers, kept alive as long as the client.
+type Handler<E> = RefCell<Option<Closure<dyn FnMut(E)>>>;
+
+struct Inner {
+    worker: Worker,
+    ready: Cell<bool>,
+    queued: RefCell<Vec<JsValue>>,
+    next_id: Cell<u32>,
+    pending: RefCell<HashMap<u32, ReplyFn>>,
+    /// Chunks of texts being received, by query id.
+    texts: RefCell<HashMap<u32, js_sys::Array>>,
+    on_message: Handler<MessageEvent>,
+    on_error: Handler<Event>,
+}
+
+impl Inner {
+    fn send(&self, msg: &ToWorker) -> Result<(), String> {
+        let value = encode(msg)?;
+        if self.ready.get() {
+            self.worker
+                .post_message(&value)
+                .map_err(|e| format!("cannot message the report worker: {e:?}"))
+        } else {
+            self.queued.borrow_mut().push(value);
+            Ok(())
+        }
+    }
+}
+
+impl Drop for Inner {
+    fn drop(&mut self) {
+        self.worker.set_onmessage(None);
+        self.worker.set_onerror(None);
+        self.worker.terminate();
+    }
+}
+
+/// A report worker; it stops when the last clone is dropped.
+#[derive(Clone)]
+pub struct ReportClient {
+    inner: Rc<Inner>,
+}
+
+impl PartialEq for ReportClient {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.inner, &other.inner)
+    }
+}
+
+/// A downloadable text: an object URL of its `Blob`, revoked on drop.
+#[derive(Debug, PartialEq)]
+pub struct Download {
+    pub url: String,
+    pub bytes: u64,
+}
+
+impl Drop for Download {
+    fn drop(&mut self) {
+        let _ = web_sys::Url::revoke_object_url(&self.url);
+    }
+}
+
+impl ReportClient {
+    pub fn start(
+        file: web_sys::File,
+        elf: Option<(web_sys::File, i64)>,
+        options: OpenOptions,
+        on_status: impl Fn(ReportStatus) + 'static,
+    ) -> Result<ReportClient, String> {
+        let url = super::client::worker_url();
+        let worker = Worker::new(&url)
+            .map_err(|e| format!("cannot start the report worker ({url}): {e:?}"))?;
+        let inner = Rc::new(Inner {
+            worker: worker.clone(),
+            ready: Cell::new(false),
+            queued: RefCell::new(Vec::new()),
+            next_id: Cell::new(0),
+            pending: RefCell::new(HashMap::new()),
+            texts: RefCell::new(HashMap::new()),
+            on_message: RefCell::new(None),
+            on_error: RefCell::new(None),
+        });
+        let (elf, load_offset) = match elf {
+            Some((f, o)) => (JsValue::from(f), o),
+            None => (JsValue::NULL, 0),
+        };
+        inner.send(&ToWorker::Report(ReportRequest::Start {
+            file,
+            elf,
+            load_offset,
+            options,
+        }))?;
+        let on_status = Rc::new(on_status);
+        let weak = Rc::downgrade(&inner);
+        let status = on_status.clone();
+        let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
+            let Some(inner) = weak.upgrade() else { return };
+            let msg = match decode::<ToPage>(event.data()) {
+                Ok(m) => m,
+                Err(e) => return status(ReportStatus::Failed(e)),
+            };
+            match msg {
+                ToPage::Ready => {
+                    inner.ready.set(true);
+                    for value in inner.queued.borrow_mut().drain(..) {
+                        let _ = inner.worker.post_message(&value);
+                    }
+                }
+                ToPage::Report(ReportEvent::Progress { pass, done, total }) => {
+                    status(ReportStatus::Progress { pass, done, total })
+                }
+                ToPage::Report(ReportEvent::Ready(s)) => status(ReportStatus::Ready(s)),
+                ToPage::Report(ReportEvent::Failed(m)) => status(ReportStatus::Failed(m)),
+                ToPage::Report(ReportEvent::ElfIgnored(m)) => status(ReportStatus::ElfIgnored(m)),
+                ToPage::Report(ReportEvent::Text { id, chunk }) => {
+                    if let Some(parts) = inner.texts.borrow().get(&id) {
+                        parts.push(&JsValue::from_str(&chunk));
+                    }
+                }
+                ToPage::Report(ReportEvent::Answer { id, reply }) => {
+                    let cb = inner.pending.borrow_mut().remove(&id);
+                    if let Some(cb) = cb {
+                        cb(reply);
+                    }
+                }
+                ToPage::Panicked { message } | ToPage::Failed { message } => {
+                    status(ReportStatus::Failed(message))
+                }
+                // The browsing worker's messages; this one sends none of them.
+                _ => {}
+            }
+        });
+        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        let status = on_status;
+        let on_error = Closure::<dyn FnMut(Event)>::new(move |event: Event| {
+            let message = event
+                .dyn_ref::<web_sys::ErrorEvent>()
+                .map(|e| e.message())
+                .unwrap_or_default();
+            status(ReportStatus::Failed(format!(
+                "the report worker stopped ({message}): it most likely ran out of memory"
+            )));
+        });
+        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        *inner.on_message.borrow_mut() = Some(on_message);
+        *inner.on_error.borrow_mut() = Some(on_error);
+        Ok(ReportClient { inner })
+    }
+
+    fn ask_id(&self, query: ReportQuery, on_reply: ReplyFn) -> u32 {
+        let id = self.inner.next_id.get();
+        self.inner.next_id.set(id.wrapping_add(1));
+        self.inner.pending.borrow_mut().insert(id, on_reply);
+        if let Err(e) = self
+            .inner
+            .send(&ToWorker::Report(ReportRequest::Ask { id, query }))
+        {
+            if let Some(cb) = self.inner.pending.borrow_mut().remove(&id) {
+                cb(ReportReply::Error(e));
+            }
+        }
+        id
+    }
+
+    pub fn ask(&self, query: ReportQuery, on_reply: impl FnOnce(ReportReply) + 'static) {
+        self.ask_id(query, Box::new(on_reply));
+    }
+
+    /// Fetches a report's text as a `Blob` and gives its object URL.
+    pub fn download(
+        &self,
+        kind: TextKind,
+        on_done: impl FnOnce(Result<Download, String>) + 'static,
+    ) {
+        let id = self.inner.next_id.get();
+        self.inner
+            .texts
+            .borrow_mut()
+            .insert(id, js_sys::Array::new());
+        let weak = Rc::downgrade(&self.inner);
+        let asked = self.ask_id(
+            ReportQuery::Text(kind),
+            Box::new(move |reply| {
+                let parts = weak
+                    .upgrade()
+                    .and_then(|i| i.texts.borrow_mut().remove(&id));
+                let result = match (reply, parts) {
+                    (ReportReply::TextDone { bytes }, Some(parts)) => {
+                        blob_url(&parts, kind).map(|url| Download { url, bytes })
+                    }
+                    (ReportReply::Error(e), _) => Err(e),
+                    _ => Err("the report worker answered something else".into()),
+                };
+                on_done(result);
+            }),
+        );
+        debug_assert_eq!(asked, id);
+    }
+}
+
+fn blob_url(parts: &js_sys::Array, kind: TextKind) -> Result<String, String> {
+    let bag = web_sys::BlobPropertyBag::new();
+    bag.set_type(if kind == TextKind::Vcd {
+        "text/x-vcd"
+    } else {
+        "text/plain;charset=utf-8"
+    });
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(parts, &bag)
+        .map_err(|e| format!("cannot make the download: {e:?}"))?;
+    web_sys::Url::create_object_url_with_blob(&blob)
+        .map_err(|e| format!("cannot make the download: {e:?}"))
+}

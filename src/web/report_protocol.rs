@@ -1,0 +1,105 @@
+//! Messages between the page's Reports panel and its report worker: a
+//! worker of its own (the same bin as the browsing worker), so computing a
+//! report never delays the trace view's answers.
+//!
+//! The worker reads the trace in slices from the `File` the page sends, like
+//! the browsing worker, and keeps the [`Reports`](crate::report::explore::Reports);
+//! the page asks for parts of them, each reply bounded (see
+//! `report::explore`). A report's text comes back in chunks of at most
+//! [`TEXT_CHUNK`] bytes, which the page turns into a `Blob` to download.
+
+use serde::{Deserialize, Serialize};
+
+use super::protocol::OpenOptions;
+use crate::report::explore::{
+    FlameView, ProfilePage, ProfileSort, ReportSummary, TextKind, TreePage,
+};
+
+/// Bytes of text per message.
+pub const TEXT_CHUNK: usize = 1 << 20;
+
+/// Page -> report worker.
+#[derive(Debug, Serialize, Deserialize)]
+pub enum ReportRequest {
+    /// Compute the reports of this trace (with this ELF image's symbols,
+    /// when `elf` is a `File`; `null` otherwise).
+    Start {
+        #[serde(with = "serde_wasm_bindgen::preserve")]
+        file: web_sys::File,
+        #[serde(with = "serde_wasm_bindgen::preserve")]
+        elf: wasm_bindgen::JsValue,
+        load_offset: i64,
+        options: OpenOptions,
+    },
+    Ask {
+        id: u32,
+        query: ReportQuery,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum ReportQuery {
+    /// Children of an activation (the root itself for `None`).
+    Tree {
+        parent: Option<Vec<u32>>,
+        offset: u64,
+        limit: u32,
+    },
+    Profile {
+        sort: ProfileSort,
+        descending: bool,
+        offset: u64,
+        limit: u32,
+    },
+    /// The path of the innermost call holding this node.
+    PathAt { node: u64 },
+    /// The flame graph zoomed to frame `root` (0: all of it).
+    Flame { root: u32 },
+    /// A report's text: answered by [`ReportEvent::Text`] chunks.
+    Text(TextKind),
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum ReportReply {
+    Tree(TreePage),
+    Profile(ProfilePage),
+    Flame(FlameView),
+    Path(Vec<u32>),
+    /// The text is complete (its chunks came before).
+    TextDone {
+        bytes: u64,
+    },
+    Error(String),
+}
+
+/// Which pass over the trace progress is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ReportPass {
+    Calls,
+    Vcd,
+}
+
+/// Report worker -> page.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum ReportEvent {
+    Progress {
+        pass: ReportPass,
+        done: u64,
+        total: u64,
+    },
+    /// The reports are computed: questions are answered from now on.
+    Ready(ReportSummary),
+    /// The reports could not be computed (an unreadable file).
+    Failed(String),
+    /// The ELF image was refused: the reports name functions by address.
+    ElfIgnored(String),
+    /// A piece of the text asked for by query `id`.
+    Text {
+        id: u32,
+        chunk: String,
+    },
+    Answer {
+        id: u32,
+        reply: ReportReply,
+    },
+}
