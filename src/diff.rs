@@ -313,7 +313,7 @@ pub fn diff_with_progress<A: TraceSource, B: TraceSource>(
     let mut n = 0u64;
     let total = a.total + b.total;
     loop {
-        if n % PROGRESS_EVERY == 0 {
+        if n.is_multiple_of(PROGRESS_EVERY) {
             progress(a.done + b.done, total);
         }
         let (da, db) = (a.next()?, b.next()?);

@@ -110,6 +110,16 @@ pub enum ToWorker {
     },
     /// To the session's worker: the worker of part `part` died.
     RangeFailed { part: u32 },
+    /// To a comparison worker: compare trace `a` with trace `b`
+    /// (`diff_worker.rs`), reporting at most `max` divergences.
+    Diff {
+        #[serde(with = "serde_wasm_bindgen::preserve")]
+        a: web_sys::File,
+        #[serde(with = "serde_wasm_bindgen::preserve")]
+        b: web_sys::File,
+        options: OpenOptions,
+        max: u32,
+    },
 }
 
 /// How the open trace is read.

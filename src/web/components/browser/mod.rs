@@ -58,6 +58,14 @@ pub struct BrowserProps {
     /// The embedded viewer: no toolbar, no key hints.
     #[prop_or_default]
     pub compact: bool,
+    /// A line to go to from outside (the trace comparison); a new sequence
+    /// number goes there again.
+    #[prop_or_default]
+    pub goto: Option<(u32, u64)>,
+    /// A second browser on the page (the compared trace): it neither
+    /// follows nor writes the URL's `#line=`, which is the first one's.
+    #[prop_or_default]
+    pub detached: bool,
 }
 
 pub enum Msg {
@@ -247,6 +255,8 @@ pub struct Browser {
     /// Memory panes asked for (`&panes=mem`), opened at the first position
     /// (their address is an expression such as `sp`).
     pending_memory: Vec<String>,
+    /// See [`BrowserProps::detached`].
+    detached: bool,
 }
 
 impl Component for Browser {
@@ -256,7 +266,8 @@ impl Component for Browser {
     fn create(ctx: &Context<Self>) -> Self {
         let link = ctx.link().clone();
         let listener = Closure::<dyn FnMut()>::new(move || link.send_message(Msg::HashChanged));
-        if let Some(w) = web_sys::window() {
+        let detached = ctx.props().detached;
+        if let Some(w) = web_sys::window().filter(|_| !detached) {
             let _ =
                 w.add_event_listener_with_callback("hashchange", listener.as_ref().unchecked_ref());
         }
@@ -276,7 +287,11 @@ impl Component for Browser {
             next_pane: 0,
             started: false,
             start_in_flight: false,
-            pending_hash: current_hash(),
+            pending_hash: match ctx.props().goto {
+                Some((_, line)) => Some(HashTarget::Line(line)),
+                None if detached => None,
+                None => current_hash(),
+            },
             hash_in_flight: false,
             complete: ctx.props().progress.as_ref().is_some_and(|p| p.complete),
             root: NodeRef::default(),
@@ -285,6 +300,7 @@ impl Component for Browser {
             reveal: Reveal::Views,
             reveal_queued: false,
             pending_memory: Vec::new(),
+            detached,
         };
         // In case no rows come soon (an error, a trace that is all header).
         let link = ctx.link().clone();
@@ -343,6 +359,10 @@ impl Component for Browser {
                     self.fetch_stack(ctx, id, node.node);
                 }
             }
+        }
+        if let Some((_, line)) = props.goto.filter(|_| props.goto != old.goto) {
+            self.pending_hash = Some(HashTarget::Line(line));
+            self.try_hash(ctx);
         }
         if props.progress != old.progress || props.elf_symbols != old.elf_symbols {
             // What failed before may answer now.
@@ -613,7 +633,7 @@ impl Browser {
         if let Some(l) = self.hash_listener.take() {
             let _ = w.remove_event_listener_with_callback("hashchange", l.as_ref().unchecked_ref());
         }
-        if self.started {
+        if self.started && !self.detached {
             let path = w.location().pathname().unwrap_or_default()
                 + &w.location().search().unwrap_or_default();
             if let Ok(history) = w.history() {
