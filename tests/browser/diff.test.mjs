@@ -1,0 +1,140 @@
+// Trace comparison in the page: a trace open, another chosen with
+// "Compare with another trace". The page must report what `tarmac-lens diff`
+// reports (the same first divergences: instruction, line in each trace,
+// fields with both values, or no divergence in the same number of
+// instructions), and show both traces side by side at each divergence's
+// line, moving both with the next/previous buttons.
+
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+
+import { CLI, ROOT, pageFixture } from './harness.mjs';
+
+const FASTMODEL = path.join(ROOT, 'tests/data/tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac');
+const ES = path.join(ROOT, 'tests/data/tracegen/quicksort-aarch64-O2-es-2M.tarmac');
+const SCREENSHOTS = process.env.TARMAC_LENS_SCREENSHOTS ? path.join(ROOT, 'docs/screenshots') : null;
+
+const fx = pageFixture();
+
+/** `tarmac-lens diff A B --max 100`, parsed: divergences with their lines and fields. */
+function cliDiff(a, b) {
+  const out = execFileSync(CLI, ['diff', '--max', '100', a, b], { encoding: 'utf8' });
+  const none = /^no divergence in (\d+) instructions$/m.exec(out);
+  if (none) return { compared: Number(none[1]), divergences: [] };
+  const divergences = [];
+  for (const line of out.split('\n')) {
+    let m;
+    if ((m = /^divergence at instruction (\d+):$/.exec(line))) {
+      divergences.push({ instruction: Number(m[1]), lines: [], fields: [] });
+    } else if ((m = /^ {2}\S+: line (\d+) /.exec(line))) {
+      divergences.at(-1).lines.push(Number(m[1]));
+    } else if ((m = /^ {2}(.+): ([0-9a-f?]+) vs ([0-9a-f?]+)$/.exec(line))) {
+      divergences.at(-1).fields.push([m[1], m[2], m[3]]);
+    } else if ((m = /^ {2}(pc|encoding) differs$/.exec(line))) {
+      divergences.at(-1).fields.push([m[1]]);
+    } else if (line.trim()) {
+      throw new Error(`unexpected CLI line ${JSON.stringify(line)}`);
+    }
+  }
+  return { divergences };
+}
+
+/** The divergence the page shows: instruction, lines and fields. */
+async function shown(page) {
+  return page.$eval('[data-testid=divergence]', (d) => ({
+    instruction: Number(d.dataset.instruction),
+    lines: [Number(d.dataset.lineA), Number(d.dataset.lineB)],
+    fields: [...d.querySelectorAll('[data-testid=diff-field]')].map((r) =>
+      [...r.children].map((c) => c.textContent),
+    ),
+  }));
+}
+
+/** Both trace views have their cursor on these lines. */
+async function viewsAt(page, [a, b]) {
+  await page.waitForFunction(
+    ([a, b]) =>
+      document.querySelector('[data-testid=diff-view-a] .trace-row.current')?.dataset.line === String(a) &&
+      document.querySelector('[data-testid=diff-view-b] .trace-row.current')?.dataset.line === String(b),
+    [a, b],
+    { timeout: 30_000 },
+  );
+}
+
+/** The trace with the last hex digit of a register write near `fraction` of it changed. */
+function changedAt(lines, fraction) {
+  for (let i = Math.floor(lines.length * fraction); i < lines.length; i++) {
+    const m = /^(\d+ clk R X\d+ [0-9A-Fa-f]{15})([0-9A-Fa-f])$/.exec(lines[i]);
+    if (m) {
+      lines[i] = m[1] + (m[2] === '0' ? '1' : '0');
+      return i + 1;
+    }
+  }
+  throw new Error(`no register write after ${fraction}`);
+}
+
+test('the page compares two traces as the CLI does and shows both at each divergence', async (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tarmac-lens-diff-'));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const lines = fs.readFileSync(FASTMODEL, 'latin1').split('\n');
+  const changed = [changedAt(lines, 0.4), changedAt(lines, 0.6)];
+  const modified = path.join(dir, 'quicksort-modified.tarmac');
+  fs.writeFileSync(modified, lines.join('\n'), 'latin1');
+
+  const page = await fx.browser.context.newPage();
+  await page.setViewportSize({ width: 1600, height: 1000 });
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  t.after(async () => {
+    await page.close();
+    assert.deepEqual(problems, []);
+  });
+  await page.goto(fx.server.url);
+  await page.waitForSelector('[data-testid=status][data-state=idle]');
+  await page.setInputFiles('[data-testid=file-input]', FASTMODEL);
+  await page.waitForSelector('[data-testid=status][data-state=ready]', { timeout: 60_000 });
+
+  // Two tools, one program: no divergence, over as many instructions as the CLI compares.
+  const same = cliDiff(FASTMODEL, ES);
+  assert.deepEqual(same.divergences, []);
+  await page.setInputFiles('[data-testid=diff-input]', ES);
+  const result = await page.waitForSelector('[data-testid=diff-result]', { timeout: 60_000 });
+  assert.equal(await result.getAttribute('data-divergences'), '0');
+  assert.equal(await result.getAttribute('data-compared'), String(same.compared));
+  assert.equal((await result.textContent()).trim(), `No divergence in ${same.compared} instructions.`);
+  assert.equal(await page.locator('[data-testid=diff-view-b]').count(), 0);
+
+  // A copy with two register values changed: the same divergences as the CLI's.
+  const expected = cliDiff(FASTMODEL, modified);
+  assert.equal(expected.divergences.length, 2, JSON.stringify(expected));
+  // The changed lines are register writes of the divergent instructions.
+  for (const [i, d] of expected.divergences.entries()) {
+    assert.ok(d.lines[1] < changed[i] && changed[i] - d.lines[1] < 40, `${d.lines} vs ${changed[i]}`);
+  }
+  await page.setInputFiles('[data-testid=diff-input]', modified);
+  await page.waitForSelector('[data-testid=diff-result][data-divergences="2"]', { timeout: 60_000 });
+  assert.match(await page.textContent('[data-testid=diff-other]'), /quicksort-modified\.tarmac/);
+  assert.match(await page.textContent('[data-testid=diff-count]'), /Divergence 1 of 2 divergences/);
+  assert.deepEqual(await shown(page), expected.divergences[0]);
+  await viewsAt(page, expected.divergences[0].lines);
+  if (SCREENSHOTS) await page.screenshot({ path: path.join(SCREENSHOTS, 'diff.png') });
+
+  await page.click('[data-testid=diff-next]');
+  await page.waitForSelector(`[data-testid=divergence][data-instruction="${expected.divergences[1].instruction}"]`);
+  assert.deepEqual(await shown(page), expected.divergences[1]);
+  await viewsAt(page, expected.divergences[1].lines);
+  assert.ok(await page.isDisabled('[data-testid=diff-next]'));
+
+  await page.click('[data-testid=diff-prev]');
+  await viewsAt(page, expected.divergences[0].lines);
+
+  // Closing the comparison leaves the open trace alone.
+  await page.click('[data-testid=diff-close]');
+  assert.equal(await page.locator('[data-testid=diff-view-b]').count(), 0);
+  assert.equal(await page.locator('[data-testid=diff-result]').count(), 0);
+  await page.waitForSelector('[data-testid=status][data-state=ready]');
+});
