@@ -365,9 +365,9 @@ fn view_divergence(d: &Divergence) -> Html {
     let row = |field: String, a: String, b: String| {
         html! {
             <tr data-testid="diff-field" class="diff-field">
-                <th scope="row" class="field">{ field }</th>
-                <td class="a" style="font-family:monospace;">{ a }</td>
-                <td class="b" style="font-family:monospace;">{ b }</td>
+                <th scope="row" class="field" style="text-align:left;padding-right:0.5rem;">{ field }</th>
+                <td class="a" style="font-family:monospace;padding:0 1rem 0 0.5rem;">{ a }</td>
+                <td class="b" style="font-family:monospace;padding:0 0.5rem;">{ b }</td>
             </tr>
         }
     };
@@ -422,13 +422,13 @@ fn view_divergence(d: &Divergence) -> Html {
             <p style="margin:0;">{ tf("At instruction {}:", &[&(d.instruction + 1)]) }</p>
             <table class="diff-fields" style="border-collapse:collapse;">
                 <thead>
-                    <tr><th>{ t("field") }</th><th>{ "A" }</th><th>{ "B" }</th></tr>
+                    <tr style="text-align:left;"><th>{ t("field") }</th><th style="padding-left:0.5rem;">{ "A" }</th><th style="padding-left:0.5rem;">{ "B" }</th></tr>
                 </thead>
                 <tbody>
                     <tr class="diff-steps">
-                        <th scope="row">{ t("instruction") }</th>
-                        <td data-testid="diff-step-a" style="font-family:monospace;">{ step(&d.a) }</td>
-                        <td data-testid="diff-step-b" style="font-family:monospace;">{ step(&d.b) }</td>
+                        <th scope="row" style="text-align:left;padding-right:0.5rem;">{ t("instruction") }</th>
+                        <td data-testid="diff-step-a" style="font-family:monospace;padding:0 1rem 0 0.5rem;">{ step(&d.a) }</td>
+                        <td data-testid="diff-step-b" style="font-family:monospace;padding:0 0.5rem;">{ step(&d.b) }</td>
                     </tr>
                     { for rows }
                 </tbody>

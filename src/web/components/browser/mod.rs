@@ -322,6 +322,10 @@ impl Component for Browser {
         }
         browser.fetch_rows(ctx, 0);
         browser.try_start(ctx);
+        if ctx.props().goto.is_some() {
+            // A trace already indexed sends no progress to try it later.
+            browser.try_hash(ctx);
+        }
         browser
     }
 
