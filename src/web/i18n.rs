@@ -399,4 +399,5 @@ static FR: &[(&str, &str)] = &[
     ("At instruction {}:", "À l’instruction {} :"),
     ("field", "champ"),
     ("instruction", "instruction"),
+    ("instruction {}, lines {} / {}: {}", "instruction {}, lignes {} / {} : {}"),
 ];

@@ -124,7 +124,7 @@ test('the page compares two traces as the CLI does and shows both at each diverg
   assert.match(await page.textContent('[data-testid=diff-count]'), /Divergence 1 of 2 divergences/);
   assert.deepEqual(await shown(page), expected.divergences[0]);
   await viewsAt(page, expected.divergences[0].lines);
-  if (SCREENSHOTS) await page.screenshot({ path: path.join(SCREENSHOTS, 'diff.png') });
+  if (SCREENSHOTS) await page.screenshot({ path: path.join(SCREENSHOTS, 'diff.png'), fullPage: true });
 
   await page.click('[data-testid=diff-next]');
   await page.waitForSelector(`[data-testid=divergence][data-instruction="${expected.divergences[1].instruction}"]`);
@@ -134,6 +134,18 @@ test('the page compares two traces as the CLI does and shows both at each diverg
 
   await page.click('[data-testid=diff-prev]');
   await viewsAt(page, expected.divergences[0].lines);
+
+  // The list names each divergence; picking one moves both views there.
+  const items = await page.$$eval('[data-testid=diff-item]', (li) => li.map((l) => l.textContent));
+  assert.deepEqual(
+    items,
+    expected.divergences.map(
+      (d) => `instruction ${d.instruction}, lines ${d.lines[0]} / ${d.lines[1]}: ${d.fields.map((f) => f[0]).join(', ')}`,
+    ),
+  );
+  await page.click('[data-testid=diff-item] >> nth=1');
+  await viewsAt(page, expected.divergences[1].lines);
+  assert.deepEqual(await shown(page), expected.divergences[1]);
 
   // Closing the comparison leaves the open trace alone.
   await page.click('[data-testid=diff-close]');

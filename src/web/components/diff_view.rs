@@ -347,11 +347,50 @@ impl DiffView {
                             </span>
                         </div>
                         { divergences.get(i).map(view_divergence).unwrap_or_default() }
+                        <ol class="divergence-list" data-testid="diff-list"
+                            style="margin:0;padding-left:2rem;max-height:6.5rem;overflow:auto;font-family:monospace;">
+                            { for divergences.iter().enumerate().map(|(k, d)| {
+                                let current = k == i;
+                                html! {
+                                    <li data-testid="diff-item" aria-current={current.then_some("true")}
+                                        style={if current { "font-weight:bold;cursor:pointer;" } else { "cursor:pointer;" }}
+                                        onclick={link.callback(move |_| Msg::Select(k))}>
+                                        { summary(d) }
+                                    </li>
+                                }
+                            }) }
+                        </ol>
                     </div>
                 }
             }
         }
     }
+}
+
+/// A divergence in one line of the list: instruction, lines, fields.
+fn summary(d: &Divergence) -> String {
+    let line = |s: &Option<Step>| s.as_ref().map_or("-".to_string(), |s| s.line.to_string());
+    let fields: Vec<String> = d
+        .differences
+        .iter()
+        .map(|diff| match diff {
+            Difference::Pc => "pc".to_string(),
+            Difference::Encoding => t("encoding").to_string(),
+            Difference::Register { name, .. } => name.clone(),
+            Difference::Memory { addr, .. } => tf("memory 0x{} (written)", &[&format!("{addr:x}")]),
+            Difference::Read { addr, .. } => tf("memory 0x{} (read)", &[&format!("{addr:x}")]),
+            Difference::Ended => t("end of trace").to_string(),
+        })
+        .collect();
+    tf(
+        "instruction {}, lines {} / {}: {}",
+        &[
+            &(d.instruction + 1),
+            &line(&d.a),
+            &line(&d.b),
+            &fields.join(", "),
+        ],
+    )
 }
 
 /// One divergence: where it is in each trace and the fields that differ,
