@@ -153,3 +153,42 @@ test('the page compares two traces as the CLI does and shows both at each diverg
   assert.equal(await page.locator('[data-testid=diff-result]').count(), 0);
   await page.waitForSelector('[data-testid=status][data-state=ready]');
 });
+
+test('a trace that stops early is reported where it ends, as the CLI does', async (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tarmac-lens-diff-'));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const lines = fs.readFileSync(FASTMODEL, 'latin1').split('\n');
+  const cut = path.join(dir, 'quicksort-cut.tarmac');
+  // Cut before an instruction, so the instructions it keeps are whole.
+  let end = Math.floor(lines.length / 2);
+  while (!/ IT \(/.test(lines[end])) end++;
+  fs.writeFileSync(cut, lines.slice(0, end).join('\n') + '\n', 'latin1');
+  const out = execFileSync(CLI, ['diff', FASTMODEL, cut], { encoding: 'utf8' });
+  const instruction = Number(/^divergence at instruction (\d+):$/m.exec(out)[1]);
+  const lineA = Number(/^ {2}\S+: line (\d+) /m.exec(out)[1]);
+  assert.match(out, /^ {2}\S+: \(trace ended\)$/m);
+  const ended = Number(/^ {2}\S*quicksort-cut\.tarmac ends after (\d+) instructions$/m.exec(out)[1]);
+
+  const page = await fx.browser.context.newPage();
+  t.after(() => page.close());
+  await page.goto(fx.server.url);
+  await page.waitForSelector('[data-testid=status][data-state=idle]');
+  await page.setInputFiles('[data-testid=file-input]', FASTMODEL);
+  await page.waitForSelector('[data-testid=status][data-state=ready]', { timeout: 60_000 });
+  await page.setInputFiles('[data-testid=diff-input]', cut);
+  await page.waitForSelector('[data-testid=diff-result][data-divergences="1"]', { timeout: 60_000 });
+  const d = await page.$eval('[data-testid=divergence]', (d) => ({ ...d.dataset }));
+  assert.equal(Number(d.instruction), instruction);
+  assert.equal(Number(d.lineA), lineA);
+  assert.equal(d.lineB, undefined);
+  assert.equal((await page.textContent('[data-testid=diff-step-b]')).trim(), '(trace ended)');
+  const fields = await page.$$eval('[data-testid=diff-field]', (rows) =>
+    rows.map((r) => [...r.children].map((c) => c.textContent)),
+  );
+  assert.deepEqual(fields, [['end of trace', '', `ends after ${ended} instructions`]]);
+  await page.waitForFunction(
+    (a) => document.querySelector('[data-testid=diff-view-a] .trace-row.current')?.dataset.line === String(a),
+    lineA,
+    { timeout: 30_000 },
+  );
+});
