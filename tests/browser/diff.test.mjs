@@ -191,4 +191,12 @@ test('a trace that stops early is reported where it ends, as the CLI does', asyn
     lineA,
     { timeout: 30_000 },
   );
+  // A file dropped (or chosen) as before replaces the open trace, and the
+  // comparison, which was with the old one, goes.
+  await page.setInputFiles('[data-testid=file-input]', ES);
+  await page.waitForFunction(() => document.querySelector('[data-testid=status]')?.textContent.includes('quicksort-aarch64-O2-es-2M'));
+  await page.waitForSelector('[data-testid=status][data-state=ready]', { timeout: 60_000 });
+  assert.equal(await page.locator('[data-testid=diff-result]').count(), 0);
+  assert.equal(await page.locator('[data-testid=diff-view-b]').count(), 0);
+  assert.equal(await page.locator('[data-testid=diff-other]').count(), 0);
 });
