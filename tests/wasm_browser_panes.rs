@@ -53,6 +53,7 @@ async fn the_current_row_carries_its_line_and_time_and_highlighting() {
             on_context: Callback::noop(),
             call: true,
             on_fold: Callback::noop(),
+            diverged: false,
         },
     )
     .render();
@@ -95,6 +96,7 @@ async fn other_rows_have_no_data_line_and_plain_text_without_syntax() {
             on_context: Callback::noop(),
             call: false,
             on_fold: Callback::noop(),
+            diverged: false,
         },
     )
     .render();
@@ -130,6 +132,7 @@ async fn a_fold_row_names_the_callee() {
             on_context: Callback::noop(),
             call: false,
             on_fold: Callback::noop(),
+            diverged: false,
         },
     )
     .render();

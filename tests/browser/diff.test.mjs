@@ -124,6 +124,13 @@ test('the page compares two traces as the CLI does and shows both at each diverg
   assert.match(await page.textContent('[data-testid=diff-count]'), /Divergence 1 of 2 divergences/);
   assert.deepEqual(await shown(page), expected.divergences[0]);
   await viewsAt(page, expected.divergences[0].lines);
+  // The divergent instructions' rows are marked in both views.
+  for (const [side, k] of [['a', 0], ['b', 1]]) {
+    const marked = await page.$$eval(`[data-testid=diff-view-${side}] .trace-row.diverged`, (rows) =>
+      rows.map((r) => Number(r.dataset.rowLine)),
+    );
+    assert.deepEqual(marked, [expected.divergences[0].lines[k]], side);
+  }
   if (SCREENSHOTS) await page.screenshot({ path: path.join(SCREENSHOTS, 'diff.png'), fullPage: true });
 
   await page.click('[data-testid=diff-next]');

@@ -241,6 +241,17 @@ impl Component for DiffView {
         };
         let goto_a = goto(|d| &d.a);
         let goto_b = goto(|d| &d.b);
+        let marked = |side: fn(&Divergence) -> &Option<Step>| {
+            let mut lines: Vec<u64> = match &self.state {
+                State::Done { divergences, .. } => divergences
+                    .iter()
+                    .filter_map(|d| side(d).as_ref().map(|s| s.line))
+                    .collect(),
+                _ => Vec::new(),
+            };
+            lines.sort_unstable();
+            std::rc::Rc::new(lines)
+        };
         let onchange = link.batch_callback(|e: Event| {
             let input = e.target_dyn_into::<HtmlInputElement>()?;
             let file = input.files().and_then(|f| f.get(0));
@@ -273,6 +284,7 @@ impl Component for DiffView {
                             elf_symbols={props.elf_symbols}
                             lang={props.lang}
                             goto={goto_a}
+                            diverged_lines={marked(|d| &d.a)}
                         />
                     </div>
                     if let Some(other) = self.other.clone().filter(|_| side_by_side) {
@@ -284,6 +296,7 @@ impl Component for DiffView {
                                 lang={props.lang}
                                 goto={goto_b}
                                 detached={true}
+                                diverged_lines={marked(|d| &d.b)}
                             />
                         </div>
                     }

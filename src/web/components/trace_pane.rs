@@ -41,6 +41,9 @@ pub struct TracePaneProps {
     pub call_nodes: Vec<NodeId>,
     #[prop_or_default]
     pub on_fold: Callback<NodeId>,
+    /// Lines marked as divergences from a compared trace, sorted.
+    #[prop_or_default]
+    pub diverged_lines: Rc<Vec<u64>>,
 }
 
 fn node_of(row: &Row) -> NodeId {
@@ -204,6 +207,7 @@ pub fn trace_pane(props: &TracePaneProps) -> Html {
                         on_context={props.on_context.clone()}
                         call={matches!(row, Row::Line { node, first_of_node: true, .. } if props.call_nodes.contains(node))}
                         on_fold={props.on_fold.clone()}
+                        diverged={line.is_some_and(|l| props.diverged_lines.binary_search(&l).is_ok())}
                     />
                 });
             }

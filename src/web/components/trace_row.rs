@@ -75,6 +75,9 @@ pub struct TraceRowProps {
     pub call: bool,
     #[prop_or_default]
     pub on_fold: Callback<NodeId>,
+    /// An instruction where the compared trace diverges (`diff_view.rs`).
+    #[prop_or_default]
+    pub diverged: bool,
 }
 
 const ROW_STYLE: &str = "height:18px;line-height:18px;white-space:pre;overflow:hidden;\
@@ -98,11 +101,15 @@ pub fn trace_row(props: &TraceRowProps) -> Html {
     };
     // The marker is a rule between instructions, drawn as the row's bottom
     // border so it costs no height and row positions stay arithmetic.
-    let style = if props.marker_after {
+    let mut style = if props.marker_after {
         format!("{ROW_STYLE}border-bottom:2px solid #dc2626;")
     } else {
         ROW_STYLE.to_string()
     };
+    if props.diverged {
+        // A bar at the left: the current row's background stays visible.
+        style.push_str("box-shadow:inset 5px 0 0 #f59e0b;");
+    }
     match &props.row {
         Row::Line {
             line,
@@ -128,7 +135,7 @@ pub fn trace_row(props: &TraceRowProps) -> Html {
             };
             html! {
                 <div
-                    class={classes!("trace-row", current.then_some("current"), props.marker_after.then_some("marker"), props.annotated.then_some("annotated"))}
+                    class={classes!("trace-row", current.then_some("current"), props.marker_after.then_some("marker"), props.annotated.then_some("annotated"), props.diverged.then_some("diverged"))}
                     role="option"
                     aria-selected={current.to_string()}
                     data-row-line={line.to_string()}

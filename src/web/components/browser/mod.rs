@@ -66,6 +66,9 @@ pub struct BrowserProps {
     /// follows nor writes the URL's `#line=`, which is the first one's.
     #[prop_or_default]
     pub detached: bool,
+    /// Lines where a compared trace diverges, sorted: their rows are marked.
+    #[prop_or_default]
+    pub diverged_lines: std::rc::Rc<Vec<u64>>,
 }
 
 pub enum Msg {
@@ -850,6 +853,7 @@ impl Browser {
                         on_focus={link.callback(move |_| Msg::Focus(Focus::View(id)))}
                         call_nodes={v.stack.iter().map(|f| f.call_node).collect::<Vec<_>>()}
                         on_fold={link.callback(move |call_node| Msg::FoldAt { view: id, call_node })}
+                        diverged_lines={ctx.props().diverged_lines.clone()}
                     />
                 </div>
             </section>
