@@ -19,6 +19,8 @@
 
 use std::collections::{BTreeMap, VecDeque};
 
+use serde::{Deserialize, Serialize};
+
 use crate::engine::{Engine, EngineOptions, Node, Observer, INVALID_PC};
 use crate::lines::LineReader;
 use crate::parse::{Effect, MemDirection, ParseOptions, Parser, RecordKind};
@@ -28,7 +30,7 @@ use crate::state::memory::Memory;
 use crate::state::regfile::{self, RegFile};
 
 /// One instruction of one trace, as a divergence report shows it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Step {
     /// 1-based line of the instruction.
     pub line: u64,
@@ -43,7 +45,7 @@ pub struct Step {
 }
 
 /// One way two instructions differ.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Difference {
     Pc,
     Encoding,
@@ -70,7 +72,7 @@ pub enum Difference {
     Ended,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Divergence {
     /// 0-based instruction number (the same in both traces).
     pub instruction: u64,
@@ -170,6 +172,8 @@ struct Side<S: TraceSource> {
     collector: Collector,
     total: u64,
     next_line: u64,
+    /// Bytes read up to the end of the last line (progress).
+    done: u64,
     finished: bool,
     unparsed: UnparsedLines,
     /// State after the instructions compared so far.
@@ -193,6 +197,7 @@ impl<S: TraceSource> Side<S> {
             collector: Collector::default(),
             total,
             next_line: 1,
+            done: 0,
             finished: false,
             unparsed: UnparsedLines::default(),
             regs: RegFile::default(),
@@ -251,6 +256,7 @@ impl<S: TraceSource> Side<S> {
             }
             self.engine.feed(&line, &rec, &mut self.collector);
             self.next_line = line.number + 1;
+            self.done = (line.offset + line.len + 1).min(self.total);
         }
     }
 
@@ -284,12 +290,32 @@ pub fn diff<A: TraceSource, B: TraceSource>(
     parse_b: ParseOptions,
     max: usize,
 ) -> Result<DiffReport, SourceError> {
+    diff_with_progress(a, parse_a, b, parse_b, max, |_, _| {})
+}
+
+/// Instructions compared between progress reports.
+const PROGRESS_EVERY: u64 = 4096;
+
+/// [`diff`], reporting bytes read of both traces together (and their total
+/// size) every few thousand instructions and at the end, for a progress bar.
+pub fn diff_with_progress<A: TraceSource, B: TraceSource>(
+    a: A,
+    parse_a: ParseOptions,
+    b: B,
+    parse_b: ParseOptions,
+    max: usize,
+    mut progress: impl FnMut(u64, u64),
+) -> Result<DiffReport, SourceError> {
     let mut a = Side::open(a, parse_a)?;
     let mut b = Side::open(b, parse_b)?;
     let mut report = DiffReport::default();
     let max = max.max(1);
     let mut n = 0u64;
+    let total = a.total + b.total;
     loop {
+        if n.is_multiple_of(PROGRESS_EVERY) {
+            progress(a.done + b.done, total);
+        }
         let (da, db) = (a.next()?, b.next()?);
         if da.is_none() && db.is_none() {
             break;
@@ -321,6 +347,7 @@ pub fn diff<A: TraceSource, B: TraceSource>(
         }
         n += 1;
     }
+    progress(a.done + b.done, total);
     report.unparsed_a = a.unparsed;
     report.unparsed_b = b.unparsed;
     Ok(report)

@@ -160,3 +160,26 @@ fn a_trace_compared_with_itself_does_not_diverge() {
     assert!(r.divergences.is_empty());
     assert!(r.compared > 1000);
 }
+
+#[test]
+fn progress_reaches_both_sizes_and_the_report_is_the_same() {
+    let a = trace("aarch64-O2-fastmodel");
+    let b = trace("aarch64-O2-es");
+    let opts = ParseOptions::default();
+    let mut seen: Vec<(u64, u64)> = Vec::new();
+    let r = tarmac_lens::diff::diff_with_progress(
+        SliceSource(&a),
+        opts,
+        SliceSource(&b),
+        opts,
+        10,
+        |done, total| seen.push((done, total)),
+    )
+    .expect("in-memory sources read");
+    assert_eq!(r, compare(&a, &b, 10));
+    let total = (a.len() + b.len()) as u64;
+    assert!(seen.len() > 2, "{seen:?}");
+    assert!(seen.iter().all(|&(_, t)| t == total));
+    assert!(seen.windows(2).all(|w| w[0].0 <= w[1].0), "{seen:?}");
+    assert_eq!(seen.last().map(|s| s.0), Some(total));
+}

@@ -54,6 +54,7 @@ async fn the_current_row_carries_its_line_and_time_and_highlighting() {
             call: true,
             on_fold: Callback::noop(),
             search_match: None,
+            diverged: false,
         },
     )
     .render();
@@ -97,6 +98,7 @@ async fn other_rows_have_no_data_line_and_plain_text_without_syntax() {
             call: false,
             on_fold: Callback::noop(),
             search_match: None,
+            diverged: false,
         },
     )
     .render();
@@ -133,6 +135,7 @@ async fn a_fold_row_names_the_callee() {
             call: false,
             on_fold: Callback::noop(),
             search_match: None,
+            diverged: false,
         },
     )
     .render();

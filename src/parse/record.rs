@@ -224,7 +224,7 @@ pub enum ISet {
     ThumbEE,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Effect {
     Executed,
     /// Reached but failed its condition (`IS`, or `ES ... CCFAIL`).

@@ -13,6 +13,8 @@ pub mod blob_source;
 pub mod client;
 pub mod components;
 pub mod csp;
+pub mod diff_client;
+pub mod diff_worker;
 pub mod embed;
 pub mod format;
 pub mod hash;

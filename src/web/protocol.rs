@@ -112,6 +112,16 @@ pub enum ToWorker {
     RangeFailed { part: u32 },
     /// To a report worker (`report_protocol.rs`).
     Report(super::report_protocol::ReportRequest),
+    /// To a comparison worker: compare trace `a` with trace `b`
+    /// (`diff_worker.rs`), reporting at most `max` divergences.
+    Diff {
+        #[serde(with = "serde_wasm_bindgen::preserve")]
+        a: web_sys::File,
+        #[serde(with = "serde_wasm_bindgen::preserve")]
+        b: web_sys::File,
+        options: OpenOptions,
+        max: u32,
+    },
 }
 
 /// How the open trace is read.

@@ -89,7 +89,8 @@ pub fn start_worker() {
     // The handler lives as long as the worker.
     on_message.forget();
     // A range worker answers no query and keeps no index.
-    if scope().name() != super::range_worker::WORKER_NAME {
+    let name = scope().name();
+    if name != super::range_worker::WORKER_NAME && name != super::diff_worker::WORKER_NAME {
         let started = now();
         if let Err(e) = super::warmup::warm_up() {
             web_sys::console::warn_1(&format!("tarmac-lens worker: warm-up failed: {e}").into());
@@ -118,6 +119,7 @@ fn handle(msg: ToWorker) {
             ..
         } => super::range_worker::run(file, from, to, options, port),
         ToWorker::Report(request) => super::report_worker::handle(request),
+        ToWorker::Diff { a, b, options, max } => super::diff_worker::run(a, b, options, max),
         // Questions about a trace still opening wait for it.
         other => {
             let now = WAITING.with(|w| match w.borrow_mut().as_mut() {

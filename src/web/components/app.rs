@@ -11,7 +11,7 @@ use super::app_sources::{
     reading_name, start_from_params, view_download, view_embedded, view_reading,
 };
 use super::{
-    use_document_title, Browser, CorePicker, CountsTable, DemoButton, DropZone, ElfLoader,
+    use_document_title, CorePicker, CountsTable, DemoButton, DiffView, DropZone, ElfLoader,
     ErrorBanner, FileSummary, IndexCacheControl, ProgressBar, Rehearsal, Session, UnparsedList,
 };
 use crate::browse::protocol::Progress;
@@ -338,6 +338,11 @@ pub fn app() -> Html {
             }
         })
     };
+    // The open file, to compare with another (`DiffView`).
+    let trace_file = match &*last_input.borrow() {
+        Some(TraceInput::File(file)) => Some(file.clone()),
+        _ => None,
+    };
     // Another core: the same trace (and ELF) opened again following it.
     let on_core = {
         let core = core.clone();
@@ -472,7 +477,7 @@ pub fn app() -> Html {
                 // the summary its content while hidden.
                 <div data-testid="browse-panel" role="tabpanel" aria-label={t("Browse")} hidden={state.tab != Tab::Browse}>
                     if let Some(session) = state.session.clone().filter(|_| open) {
-                        <Browser session={session} progress={state.progress.clone()} elf_symbols={state.elf_symbols} lang={*lang} />
+                        <DiffView file={trace_file} session={session} progress={state.progress.clone()} elf_symbols={state.elf_symbols} lang={*lang} />
                     }
                 </div>
                 <div

@@ -44,6 +44,9 @@ pub struct TracePaneProps {
     /// The current search result: its line and match columns.
     #[prop_or_default]
     pub search_match: Option<(u64, u32, u32)>,
+    /// Lines marked as divergences from a compared trace, sorted.
+    #[prop_or_default]
+    pub diverged_lines: Rc<Vec<u64>>,
 }
 
 fn node_of(row: &Row) -> NodeId {
@@ -208,6 +211,7 @@ pub fn trace_pane(props: &TracePaneProps) -> Html {
                         call={matches!(row, Row::Line { node, first_of_node: true, .. } if props.call_nodes.contains(node))}
                         on_fold={props.on_fold.clone()}
                         search_match={props.search_match.filter(|m| Some(m.0) == line).map(|m| (m.1, m.2))}
+                        diverged={line.is_some_and(|l| props.diverged_lines.binary_search(&l).is_ok())}
                     />
                 });
             }

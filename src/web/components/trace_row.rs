@@ -78,6 +78,9 @@ pub struct TraceRowProps {
     /// The current search result's match in this row (columns of `text`).
     #[prop_or_default]
     pub search_match: Option<(u32, u32)>,
+    /// An instruction where the compared trace diverges (`diff_view.rs`).
+    #[prop_or_default]
+    pub diverged: bool,
 }
 
 /// The row's text with the search match marked, syntax classes kept on
@@ -140,11 +143,15 @@ pub fn trace_row(props: &TraceRowProps) -> Html {
     };
     // The marker is a rule between instructions, drawn as the row's bottom
     // border so it costs no height and row positions stay arithmetic.
-    let style = if props.marker_after {
+    let mut style = if props.marker_after {
         format!("{ROW_STYLE}border-bottom:2px solid #dc2626;")
     } else {
         ROW_STYLE.to_string()
     };
+    if props.diverged {
+        // A bar at the left: the current row's background stays visible.
+        style.push_str("box-shadow:inset 5px 0 0 #f59e0b;");
+    }
     match &props.row {
         Row::Line {
             line,
@@ -170,7 +177,7 @@ pub fn trace_row(props: &TraceRowProps) -> Html {
             };
             html! {
                 <div
-                    class={classes!("trace-row", current.then_some("current"), props.marker_after.then_some("marker"), props.annotated.then_some("annotated"))}
+                    class={classes!("trace-row", current.then_some("current"), props.marker_after.then_some("marker"), props.annotated.then_some("annotated"), props.diverged.then_some("diverged"))}
                     role="option"
                     aria-selected={current.to_string()}
                     data-row-line={line.to_string()}

@@ -61,6 +61,17 @@ pub struct BrowserProps {
     /// The embedded viewer: no toolbar, no key hints.
     #[prop_or_default]
     pub compact: bool,
+    /// A line to go to from outside (the trace comparison); a new sequence
+    /// number goes there again.
+    #[prop_or_default]
+    pub goto: Option<(u32, u64)>,
+    /// A second browser on the page (the compared trace): it neither
+    /// follows nor writes the URL's `#line=`, which is the first one's.
+    #[prop_or_default]
+    pub detached: bool,
+    /// Lines where a compared trace diverges, sorted: their rows are marked.
+    #[prop_or_default]
+    pub diverged_lines: std::rc::Rc<Vec<u64>>,
 }
 
 pub enum Msg {
@@ -268,6 +279,8 @@ pub struct Browser {
     /// The node whose call the call tree is to show (`g`), numbered so
     /// the same node can be asked for again.
     report_reveal: Option<(u32, NodeId)>,
+    /// See [`BrowserProps::detached`].
+    detached: bool,
 }
 
 impl Component for Browser {
@@ -277,7 +290,8 @@ impl Component for Browser {
     fn create(ctx: &Context<Self>) -> Self {
         let link = ctx.link().clone();
         let listener = Closure::<dyn FnMut()>::new(move || link.send_message(Msg::HashChanged));
-        if let Some(w) = web_sys::window() {
+        let detached = ctx.props().detached;
+        if let Some(w) = web_sys::window().filter(|_| !detached) {
             let _ =
                 w.add_event_listener_with_callback("hashchange", listener.as_ref().unchecked_ref());
         }
@@ -304,7 +318,11 @@ impl Component for Browser {
             next_pane: 0,
             started: false,
             start_in_flight: false,
-            pending_hash: current_hash(),
+            pending_hash: match ctx.props().goto {
+                Some((_, line)) => Some(HashTarget::Line(line)),
+                None if detached => None,
+                None => current_hash(),
+            },
             hash_in_flight: false,
             complete: ctx.props().progress.as_ref().is_some_and(|p| p.complete),
             root: NodeRef::default(),
@@ -315,6 +333,7 @@ impl Component for Browser {
             pending_memory: Vec::new(),
             search: Default::default(),
             nav: nav_ops::NavPanes::new(!ctx.props().compact && ctx.props().panes.is_none()),
+            detached,
         };
         // In case no rows come soon (an error, a trace that is all header).
         let link = ctx.link().clone();
@@ -336,6 +355,10 @@ impl Component for Browser {
         }
         browser.fetch_rows(ctx, 0);
         browser.try_start(ctx);
+        if ctx.props().goto.is_some() {
+            // A trace already indexed sends no progress to try it later.
+            browser.try_hash(ctx);
+        }
         browser
     }
 
@@ -376,6 +399,10 @@ impl Component for Browser {
         }
         if props.progress != old.progress {
             self.nav_progress(ctx);
+        }
+        if let Some((_, line)) = props.goto.filter(|_| props.goto != old.goto) {
+            self.pending_hash = Some(HashTarget::Line(line));
+            self.try_hash(ctx);
         }
         if props.progress != old.progress || props.elf_symbols != old.elf_symbols {
             // What failed before may answer now.
@@ -668,7 +695,7 @@ impl Browser {
         if let Some(l) = self.hash_listener.take() {
             let _ = w.remove_event_listener_with_callback("hashchange", l.as_ref().unchecked_ref());
         }
-        if self.started {
+        if self.started && !self.detached {
             let path = w.location().pathname().unwrap_or_default()
                 + &w.location().search().unwrap_or_default();
             if let Ok(history) = w.history() {
@@ -911,6 +938,7 @@ impl Browser {
                         on_focus={link.callback(move |_| Msg::Focus(Focus::View(id)))}
                         call_nodes={v.stack.iter().map(|f| f.call_node).collect::<Vec<_>>()}
                         on_fold={link.callback(move |call_node| Msg::FoldAt { view: id, call_node })}
+                        diverged_lines={ctx.props().diverged_lines.clone()}
                     />
                 </div>
             </section>

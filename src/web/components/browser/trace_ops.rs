@@ -256,7 +256,8 @@ impl Browser {
         self.refresh_panes_of(ctx, view);
         // The start of a trace opened without a position needs no fragment
         // (and writing one cost a dozen milliseconds of the first screen).
-        if !(starting && super::current_hash().is_none()) {
+        let fresh_start = starting && super::current_hash().is_none();
+        if !self.detached && !fresh_start {
             replace_hash(&hash::for_line(node.first_line));
         }
         crate::web::embed::position_changed(view, &node);

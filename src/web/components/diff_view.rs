@@ -1,0 +1,490 @@
+//! The trace comparison: a "Compare with…" file input next to the open
+//! trace, the comparison run in a worker of its own (`diff_client.rs`),
+//! its divergences listed, and the two traces browsed side by side — the
+//! open trace's browser and a second, detached one on the other file, each
+//! moved to the selected divergence's line. The main browser is rendered
+//! here so that it can be moved and laid out next to the other.
+
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+use super::{Browser, ProgressBar, Session};
+use crate::browse::protocol::Progress;
+use crate::diff::{hex, Difference, Divergence, Step};
+use crate::web::client::{worker_url, ClientEvent, TraceClient};
+use crate::web::diff_client::DiffJob;
+use crate::web::diff_worker::DiffMsg;
+use crate::web::i18n::{t, tf, Lang};
+use crate::web::url_options;
+
+/// Divergences listed at most (the CLI's `--max` for the page).
+pub const MAX_DIVERGENCES: u32 = 100;
+
+#[derive(Properties, PartialEq)]
+pub struct DiffViewProps {
+    /// The open trace, when it is a dropped file (a URL cannot be compared).
+    pub file: Option<web_sys::File>,
+    pub session: Session,
+    pub progress: Option<Progress>,
+    pub elf_symbols: Option<usize>,
+    #[prop_or_default]
+    pub lang: Lang,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum State {
+    Idle,
+    Running {
+        done: u64,
+        total: u64,
+    },
+    Done {
+        compared: u64,
+        divergences: Vec<Divergence>,
+        capped: bool,
+    },
+    Failed(String),
+}
+
+pub enum Msg {
+    Picked(web_sys::File),
+    Job { seq: u32, msg: DiffMsg },
+    Other { seq: u32, event: ClientEvent },
+    Select(usize),
+    Close,
+}
+
+pub struct DiffView {
+    /// Per comparison, so a closed one's late messages are dropped.
+    seq: u32,
+    job: Option<DiffJob>,
+    other_name: Option<String>,
+    state: State,
+    started_ms: f64,
+    now_ms: f64,
+    selected: usize,
+    other: Option<Session>,
+    other_progress: Option<Progress>,
+    /// Bumped per move, so selecting the same divergence again moves again.
+    moves: u32,
+}
+
+impl DiffView {
+    fn close(&mut self) {
+        self.seq += 1;
+        self.job = None;
+        self.other = None;
+        self.other_progress = None;
+        self.other_name = None;
+        self.state = State::Idle;
+        self.selected = 0;
+    }
+
+    fn start(&mut self, ctx: &Context<Self>, other: web_sys::File) {
+        self.close();
+        let Some(file) = ctx.props().file.clone() else {
+            return;
+        };
+        let seq = self.seq;
+        self.other_name = Some(other.name());
+        let options = url_options::open_options();
+        let link = ctx.link().clone();
+        let started = DiffJob::start(
+            &worker_url(),
+            file,
+            other.clone(),
+            options,
+            MAX_DIVERGENCES,
+            move |msg| link.send_message(Msg::Job { seq, msg }),
+        );
+        match started {
+            Ok(job) => {
+                self.job = Some(job);
+                self.state = State::Running {
+                    done: 0,
+                    total: ctx.props().file.as_ref().map_or(0, |f| f.size() as u64)
+                        + other.size() as u64,
+                };
+                self.started_ms = crate::web::timing::now();
+                self.now_ms = self.started_ms;
+            }
+            Err(e) => {
+                self.state = State::Failed(e);
+                return;
+            }
+        }
+        // The other trace is opened for browsing at once: its index is
+        // ready sooner for the side-by-side view.
+        let link = ctx.link().clone();
+        let opened = TraceClient::open(other, options, move |event| {
+            link.send_message(Msg::Other { seq, event })
+        });
+        match opened {
+            Ok(client) => {
+                self.other = Some(Session {
+                    client,
+                    job: 1_000_000 + seq,
+                })
+            }
+            Err(e) => self.state = State::Failed(e),
+        }
+    }
+
+    fn selected(&self) -> Option<&Divergence> {
+        match &self.state {
+            State::Done { divergences, .. } => divergences.get(self.selected),
+            _ => None,
+        }
+    }
+}
+
+impl Component for DiffView {
+    type Message = Msg;
+    type Properties = DiffViewProps;
+
+    fn create(_ctx: &Context<Self>) -> Self {
+        DiffView {
+            seq: 0,
+            job: None,
+            other_name: None,
+            state: State::Idle,
+            started_ms: 0.0,
+            now_ms: 0.0,
+            selected: 0,
+            other: None,
+            other_progress: None,
+            moves: 0,
+        }
+    }
+
+    fn changed(&mut self, ctx: &Context<Self>, old: &DiffViewProps) -> bool {
+        if ctx.props().session != old.session {
+            // Another trace was opened: the comparison was with the old one.
+            self.close();
+        }
+        true
+    }
+
+    fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
+        match msg {
+            Msg::Picked(file) => self.start(ctx, file),
+            Msg::Job { seq, msg } => {
+                if seq != self.seq {
+                    return false;
+                }
+                match msg {
+                    DiffMsg::Progress { done, total } => {
+                        self.state = State::Running { done, total };
+                        self.now_ms = crate::web::timing::now();
+                    }
+                    DiffMsg::Done {
+                        compared,
+                        divergences,
+                        capped,
+                    } => {
+                        self.job = None;
+                        if divergences.is_empty() {
+                            // Nothing to look at side by side.
+                            self.other = None;
+                        }
+                        self.state = State::Done {
+                            compared,
+                            divergences,
+                            capped,
+                        };
+                        self.selected = 0;
+                        self.moves += 1;
+                    }
+                    DiffMsg::Failed { message } | DiffMsg::Panicked { message } => {
+                        self.job = None;
+                        self.other = None;
+                        self.state = State::Failed(message);
+                    }
+                    DiffMsg::Ready => return false,
+                }
+            }
+            Msg::Other { seq, event } => {
+                if seq != self.seq {
+                    return false;
+                }
+                match event {
+                    ClientEvent::Progress(p) => self.other_progress = Some(p),
+                    ClientEvent::Stats(_) => {
+                        if let Some(p) = &mut self.other_progress {
+                            p.complete = true;
+                        }
+                    }
+                    ClientEvent::Failed(message) => {
+                        self.other = None;
+                        self.state = State::Failed(message);
+                    }
+                    _ => return false,
+                }
+            }
+            Msg::Select(i) => {
+                self.selected = i;
+                self.moves += 1;
+            }
+            Msg::Close => self.close(),
+        }
+        true
+    }
+
+    fn view(&self, ctx: &Context<Self>) -> Html {
+        let props = ctx.props();
+        let link = ctx.link();
+        let selected = self.selected();
+        let goto = |side: fn(&Divergence) -> &Option<Step>| {
+            selected
+                .and_then(|d| side(d).as_ref())
+                .map(|s| (self.moves, s.line))
+        };
+        let goto_a = goto(|d| &d.a);
+        let goto_b = goto(|d| &d.b);
+        let marked = |side: fn(&Divergence) -> &Option<Step>| {
+            let mut lines: Vec<u64> = match &self.state {
+                State::Done { divergences, .. } => divergences
+                    .iter()
+                    .filter_map(|d| side(d).as_ref().map(|s| s.line))
+                    .collect(),
+                _ => Vec::new(),
+            };
+            lines.sort_unstable();
+            std::rc::Rc::new(lines)
+        };
+        let onchange = link.batch_callback(|e: Event| {
+            let input = e.target_dyn_into::<HtmlInputElement>()?;
+            let file = input.files().and_then(|f| f.get(0));
+            input.set_value("");
+            file.map(Msg::Picked)
+        });
+        let side_by_side = self.other.is_some() && selected.is_some();
+        html! {
+            <section class="diff" data-testid="diff" style="display:flex;flex-direction:column;gap:0.5rem;">
+                <div class="diff-bar" style="display:flex;gap:0.75rem;align-items:center;flex-wrap:wrap;">
+                    if props.file.is_some() {
+                        <label>
+                            { t("Compare with another trace: ") }
+                            <input type="file" data-testid="diff-input" {onchange} />
+                        </label>
+                    }
+                    if let Some(name) = &self.other_name {
+                        <span data-testid="diff-other">{ tf("compared with {}", &[name]) }</span>
+                        <button data-testid="diff-close" onclick={link.callback(|_| Msg::Close)}>
+                            { t("Close comparison") }
+                        </button>
+                    }
+                </div>
+                { self.view_state(ctx) }
+                <div class="diff-views" style="display:flex;gap:0.5rem;">
+                    <div data-testid="diff-view-a" style="flex:1 1 50%;min-width:0;">
+                        <Browser
+                            session={props.session.clone()}
+                            progress={props.progress.clone()}
+                            elf_symbols={props.elf_symbols}
+                            lang={props.lang}
+                            goto={goto_a}
+                            diverged_lines={marked(|d| &d.a)}
+                        />
+                    </div>
+                    if let Some(other) = self.other.clone().filter(|_| side_by_side) {
+                        <div data-testid="diff-view-b" style="flex:1 1 50%;min-width:0;">
+                            <Browser
+                                session={other}
+                                progress={self.other_progress.clone()}
+                                elf_symbols={None::<usize>}
+                                lang={props.lang}
+                                goto={goto_b}
+                                detached={true}
+                                diverged_lines={marked(|d| &d.b)}
+                            />
+                        </div>
+                    }
+                </div>
+            </section>
+        }
+    }
+}
+
+impl DiffView {
+    fn view_state(&self, ctx: &Context<Self>) -> Html {
+        let link = ctx.link();
+        match &self.state {
+            State::Idle => html! {},
+            State::Running { done, total } => html! {
+                <div data-testid="diff-progress">
+                    <span>{ t("Comparing the traces…") }</span>
+                    <ProgressBar done={*done} total={*total} elapsed_ms={self.now_ms - self.started_ms} />
+                </div>
+            },
+            State::Failed(message) => html! {
+                <p class="error-text" role="alert" data-testid="diff-error">
+                    { tf("The comparison failed: {}", &[message]) }
+                </p>
+            },
+            State::Done {
+                compared,
+                divergences,
+                ..
+            } if divergences.is_empty() => html! {
+                <p data-testid="diff-result" data-divergences="0" data-compared={compared.to_string()}>
+                    { tf("No divergence in {} instructions.", &[compared]) }
+                </p>
+            },
+            State::Done {
+                compared,
+                divergences,
+                capped,
+            } => {
+                let n = divergences.len();
+                let i = self.selected;
+                let count = if *capped {
+                    tf("at least {} divergences", &[&n])
+                } else {
+                    tf("{} divergences", &[&n])
+                };
+                html! {
+                    <div data-testid="diff-result" data-divergences={n.to_string()} data-compared={compared.to_string()}
+                        style="display:flex;flex-direction:column;gap:0.4rem;">
+                        <div style="display:flex;gap:0.5rem;align-items:center;flex-wrap:wrap;">
+                            <button data-testid="diff-prev" disabled={i == 0}
+                                onclick={link.callback(move |_| Msg::Select(i.saturating_sub(1)))}>
+                                { t("Previous divergence") }
+                            </button>
+                            <button data-testid="diff-next" disabled={i + 1 >= n}
+                                onclick={link.callback(move |_| Msg::Select(i + 1))}>
+                                { t("Next divergence") }
+                            </button>
+                            <span data-testid="diff-count">
+                                { tf("Divergence {} of {}", &[&(i + 1), &count]) }
+                            </span>
+                        </div>
+                        { divergences.get(i).map(view_divergence).unwrap_or_default() }
+                        <ol class="divergence-list" data-testid="diff-list"
+                            style="margin:0;padding-left:2rem;max-height:6.5rem;overflow:auto;font-family:monospace;">
+                            { for divergences.iter().enumerate().map(|(k, d)| {
+                                let current = k == i;
+                                html! {
+                                    <li data-testid="diff-item" aria-current={current.then_some("true")}
+                                        style={if current { "font-weight:bold;cursor:pointer;" } else { "cursor:pointer;" }}
+                                        onclick={link.callback(move |_| Msg::Select(k))}>
+                                        { summary(d) }
+                                    </li>
+                                }
+                            }) }
+                        </ol>
+                    </div>
+                }
+            }
+        }
+    }
+}
+
+/// A divergence in one line of the list: instruction, lines, fields.
+fn summary(d: &Divergence) -> String {
+    let line = |s: &Option<Step>| s.as_ref().map_or("-".to_string(), |s| s.line.to_string());
+    let fields: Vec<String> = d
+        .differences
+        .iter()
+        .map(|diff| match diff {
+            Difference::Pc => "pc".to_string(),
+            Difference::Encoding => t("encoding").to_string(),
+            Difference::Register { name, .. } => name.clone(),
+            Difference::Memory { addr, .. } => tf("memory 0x{} (written)", &[&format!("{addr:x}")]),
+            Difference::Read { addr, .. } => tf("memory 0x{} (read)", &[&format!("{addr:x}")]),
+            Difference::Ended => t("end of trace").to_string(),
+        })
+        .collect();
+    tf(
+        "instruction {}, lines {} / {}: {}",
+        &[
+            &(d.instruction + 1),
+            &line(&d.a),
+            &line(&d.b),
+            &fields.join(", "),
+        ],
+    )
+}
+
+/// One divergence: where it is in each trace and the fields that differ,
+/// with both values.
+fn view_divergence(d: &Divergence) -> Html {
+    let step = |s: &Option<Step>| match s {
+        Some(s) => s.to_string(),
+        None => t("(trace ended)").to_string(),
+    };
+    let line = |s: &Option<Step>| s.as_ref().map(|s| s.line.to_string());
+    let row = |field: String, a: String, b: String| {
+        html! {
+            <tr data-testid="diff-field" class="diff-field">
+                <th scope="row" class="field" style="text-align:left;padding-right:0.5rem;">{ field }</th>
+                <td class="a" style="font-family:monospace;padding:0 1rem 0 0.5rem;">{ a }</td>
+                <td class="b" style="font-family:monospace;padding:0 0.5rem;">{ b }</td>
+            </tr>
+        }
+    };
+    let rows: Vec<Html> = d
+        .differences
+        .iter()
+        .map(|diff| match diff {
+            Difference::Pc => {
+                let pc = |s: &Option<Step>| {
+                    s.as_ref()
+                        .map_or(String::new(), |s| format!("0x{:x}", s.pc))
+                };
+                row("pc".into(), pc(&d.a), pc(&d.b))
+            }
+            Difference::Encoding => {
+                let enc = |s: &Option<Step>| {
+                    s.as_ref().map_or(String::new(), |s| {
+                        format!("{:0w$x}", s.encoding, w = usize::from(s.width / 4))
+                    })
+                };
+                row(t("encoding").into(), enc(&d.a), enc(&d.b))
+            }
+            Difference::Register { name, a, b } => row(name.clone(), hex(a), hex(b)),
+            Difference::Memory { addr, a, b } => row(
+                tf("memory 0x{} (written)", &[&format!("{addr:x}")]),
+                hex(a),
+                hex(b),
+            ),
+            Difference::Read { addr, a, b } => {
+                let some = |v: &Vec<u8>| hex(&v.iter().map(|&x| Some(x)).collect::<Vec<_>>());
+                row(
+                    tf("memory 0x{} (read)", &[&format!("{addr:x}")]),
+                    some(a),
+                    some(b),
+                )
+            }
+            Difference::Ended => {
+                let ended = tf("ends after {} instructions", &[&d.instruction]);
+                let (a, b) = if d.a.is_none() {
+                    (ended, String::new())
+                } else {
+                    (String::new(), ended)
+                };
+                row(t("end of trace").into(), a, b)
+            }
+        })
+        .collect();
+    html! {
+        <div class="divergence" data-testid="divergence"
+            data-instruction={(d.instruction + 1).to_string()}
+            data-line-a={line(&d.a)} data-line-b={line(&d.b)}>
+            <p style="margin:0;">{ tf("At instruction {}:", &[&(d.instruction + 1)]) }</p>
+            <table class="diff-fields" style="border-collapse:collapse;">
+                <thead>
+                    <tr style="text-align:left;"><th>{ t("field") }</th><th style="padding-left:0.5rem;">{ "A" }</th><th style="padding-left:0.5rem;">{ "B" }</th></tr>
+                </thead>
+                <tbody>
+                    <tr class="diff-steps">
+                        <th scope="row" style="text-align:left;padding-right:0.5rem;">{ t("instruction") }</th>
+                        <td data-testid="diff-step-a" style="font-family:monospace;padding:0 1rem 0 0.5rem;">{ step(&d.a) }</td>
+                        <td data-testid="diff-step-b" style="font-family:monospace;padding:0 0.5rem;">{ step(&d.b) }</td>
+                    </tr>
+                    { for rows }
+                </tbody>
+            </table>
+        </div>
+    }
+}

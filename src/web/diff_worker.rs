@@ -1,0 +1,95 @@
+//! Trace comparison in the browser, worker side: a worker of its own (named
+//! [`WORKER_NAME`], so it skips the first-screen warm-up) reads both dropped
+//! `File`s in slices and runs [`crate::diff::diff_with_progress`], posting
+//! progress and then the divergences found. It holds no index: a comparison
+//! is one pass, and the page browses the two traces with their own sessions.
+//!
+//! Its messages are JSON text like [`super::protocol::ToPage`]'s; `Ready`,
+//! `Failed` and `Panicked` are spelled as there, because `start_worker` and
+//! the panic hook post those.
+
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::JsCast;
+use web_sys::DedicatedWorkerGlobalScope;
+
+use crate::diff::{diff_with_progress, Divergence};
+
+use super::blob_source::BlobSource;
+use super::protocol::OpenOptions;
+use super::timing::now;
+
+/// The name comparison workers are started with.
+pub const WORKER_NAME: &str = "tarmac-lens-diff";
+
+/// Comparison worker -> page.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum DiffMsg {
+    Ready,
+    /// Bytes of both traces read, of both sizes.
+    Progress {
+        done: u64,
+        total: u64,
+    },
+    Done {
+        /// Instruction pairs compared.
+        compared: u64,
+        divergences: Vec<Divergence>,
+        /// The list stopped at the limit: there may be more.
+        capped: bool,
+    },
+    Failed {
+        message: String,
+    },
+    Panicked {
+        message: String,
+    },
+}
+
+/// Least time between progress messages.
+const PROGRESS_MS: f64 = 50.0;
+
+fn post(msg: &DiffMsg) {
+    let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    match serde_json::to_string(msg) {
+        Ok(text) => {
+            if let Err(e) = scope.post_message(&text.into()) {
+                web_sys::console::error_2(
+                    &"tarmac-lens diff worker: postMessage failed".into(),
+                    &e,
+                );
+            }
+        }
+        Err(e) => web_sys::console::error_1(&format!("tarmac-lens diff worker: {e}").into()),
+    }
+}
+
+/// Compares `a` with `b` and reports to the page. The page ends the worker
+/// when it no longer wants the answer, so this runs to the end in one task.
+pub fn run(a: web_sys::File, b: web_sys::File, options: OpenOptions, max: u32) {
+    let parse = super::worker::parse_options(options);
+    let sources = BlobSource::new(a.into()).and_then(|a| Ok((a, BlobSource::new(b.into())?)));
+    let (a, b) = match sources {
+        Ok(s) => s,
+        Err(e) => {
+            post(&DiffMsg::Failed { message: e.0 });
+            return;
+        }
+    };
+    let max = max.max(1) as usize;
+    let mut last = f64::NEG_INFINITY;
+    let result = diff_with_progress(a, parse, b, parse, max, |done, total| {
+        let t = now();
+        if t - last >= PROGRESS_MS || done == total {
+            last = t;
+            post(&DiffMsg::Progress { done, total });
+        }
+    });
+    match result {
+        Ok(report) => post(&DiffMsg::Done {
+            compared: report.compared,
+            capped: report.divergences.len() >= max,
+            divergences: report.divergences,
+        }),
+        Err(e) => post(&DiffMsg::Failed { message: e.0 }),
+    }
+}
