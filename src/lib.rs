@@ -8,6 +8,7 @@
 //! [`parse::Parser`] (typed records) -> consumers such as [`stats`] and
 //! [`dump`].
 
+pub mod block_cache;
 pub mod browse;
 pub(crate) mod codec;
 pub mod cores;

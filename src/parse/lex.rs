@@ -253,6 +253,15 @@ pub fn parse_hex_strict(s: &[u8]) -> Option<u64> {
     if s.is_empty() || s.len() > 16 && s[..s.len() - 16].iter().any(|&b| b != b'0') {
         return None;
     }
+    // Addresses and encodings are 8 digits, 64-bit values 16: eight at a time.
+    if let Ok(eight) = <[u8; 8]>::try_from(s) {
+        return hex8(eight).map(u64::from);
+    }
+    if let (Some(hi), Some(lo)) = (s.first_chunk::<8>(), s.last_chunk::<8>()) {
+        if s.len() == 16 {
+            return Some(u64::from(hex8(*hi)?) << 32 | u64::from(hex8(*lo)?));
+        }
+    }
     let mut v: u64 = 0;
     for &b in s {
         if !is_hex(b) {
@@ -261,6 +270,34 @@ pub fn parse_hex_strict(s: &[u8]) -> Option<u64> {
         v = (v << 4) | u64::from(hex_val(b));
     }
     Some(v)
+}
+
+/// Eight hex digits (most significant first) in a few 64-bit operations,
+/// not a table lookup and a shift per digit. `None` if one is not a digit.
+#[inline]
+fn hex8(digits: [u8; 8]) -> Option<u32> {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    const fn rep(b: u8) -> u64 {
+        (b as u64) * 0x0101_0101_0101_0101
+    }
+    let v = u64::from_be_bytes(digits);
+    if v & HIGH != 0 {
+        return None;
+    }
+    // With every byte below 0x80 these sums carry into no other byte: each
+    // byte's top bit tells `byte >= lo` (resp. `byte > hi`).
+    let within = |lo: u8, hi: u8| (v + rep(0x80 - lo)) & !(v + rep(0x7f - hi)) & HIGH;
+    let digit = within(b'0', b'9');
+    let letter = within(b'a', b'f') | within(b'A', b'F');
+    if digit | letter != HIGH {
+        return None;
+    }
+    // Nibble values, one per byte: the low four bits, plus 9 for letters.
+    let mut x = (v & rep(0x0f)) + (letter >> 7) * 9;
+    x = (x | (x >> 4)) & 0x00ff_00ff_00ff_00ff;
+    x = (x | (x >> 8)) & 0x0000_ffff_0000_ffff;
+    x = (x | (x >> 16)) & 0x0000_0000_ffff_ffff;
+    Some(x as u32)
 }
 
 /// Parses a decimal number. `None` on a non-digit, no digits, or overflow.
@@ -338,6 +375,43 @@ mod tests {
                 "SUBNE", "{", "r3", "}"
             ]
         );
+    }
+
+    #[test]
+    fn hex_eight_at_a_time_matches_digit_by_digit() {
+        let slow = |s: &[u8]| {
+            s.iter().try_fold(0u64, |v, &b| {
+                is_hex(b).then(|| (v << 4) | u64::from(hex_val(b)))
+            })
+        };
+        let mut cases: Vec<Vec<u8>> = vec![
+            b"00000000".to_vec(),
+            b"ffffffff".to_vec(),
+            b"FFFFFFFF".to_vec(),
+            b"0123abCD".to_vec(),
+            b"89ABcdef".to_vec(),
+            b"ffffffffffffffff".to_vec(),
+            b"00000000_0000ca6".to_vec(),
+            b"0000000g".to_vec(),
+        ];
+        // Every byte value in every position, around valid digits.
+        for pos in 0..8 {
+            for b in 0..=255u8 {
+                let mut s = b"1a2B3c4D".to_vec();
+                s[pos] = b;
+                cases.push(s.clone());
+                s.extend_from_slice(b"5e6F7a8b");
+                cases.push(s);
+            }
+        }
+        for s in cases {
+            assert_eq!(
+                parse_hex_strict(&s),
+                slow(&s),
+                "{:?}",
+                String::from_utf8_lossy(&s)
+            );
+        }
     }
 
     #[test]

@@ -292,11 +292,15 @@ fn instruction<'a>(
             ));
         }
         tok = lx.next();
-        if !is_dec_or_hex_word(lx, tok) {
-            return Err(fail("expected a hex instruction address", tok.start));
-        }
-        pc =
-            lex::parse_hex(lx.text(tok)).ok_or(fail("instruction address too large", tok.start))?;
+        // One pass over the digits in the common case; the checks that name
+        // the error only run when that fails.
+        pc = match hex_of(lx, tok) {
+            Some(v) => v,
+            None if is_dec_or_hex_word(lx, tok) => {
+                return Err(fail("instruction address too large", tok.start))
+            }
+            None => return Err(fail("expected a hex instruction address", tok.start)),
+        };
         tok = lx.next();
         if !tok.is_punct(b':') {
             return Err(fail(
@@ -306,9 +310,10 @@ fn instruction<'a>(
         }
         tok = lx.next();
         let enc = lx.text(tok);
-        if tok.is_word() && lex::all_hex(enc) {
-            encoding =
-                lex::parse_hex(enc).ok_or(fail("instruction encoding too large", tok.start))?;
+        if let Some(v) = hex_of(lx, tok) {
+            encoding = v;
+        } else if tok.is_word() && lex::all_hex(enc) {
+            return Err(fail("instruction encoding too large", tok.start));
         } else if tok.is_word() && enc.iter().all(|&b| b == b'-') {
             effect = Effect::FetchFail;
             encoding = 0;

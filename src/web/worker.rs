@@ -21,6 +21,7 @@ use super::blob_source::BlobSource;
 use super::http_source::{self, Fetched, Target};
 use super::index_cache;
 use super::protocol::{decode, encode, CrashTest, OpenOptions, Reading, ToPage, ToWorker};
+use crate::block_cache::BlockCache;
 
 fn scope() -> DedicatedWorkerGlobalScope {
     js_sys::global().unchecked_into()
@@ -199,7 +200,7 @@ fn query_name(query: &crate::browse::protocol::Query) -> &'static str {
 fn index(file: web_sys::File) {
     let total = file.size() as u64;
     let source = match BlobSource::new(file.into()) {
-        Ok(s) => s,
+        Ok(s) => BlockCache::new(s),
         Err(e) => {
             post(&ToPage::Failed { message: e.0 });
             return;
@@ -325,7 +326,8 @@ fn open(file: web_sys::File, options: OpenOptions) {
             return;
         }
         let source = |file: web_sys::File| {
-            BlobSource::new(file.into()).map(|s| Box::new(s) as Box<dyn TraceSource>)
+            BlobSource::new(file.into())
+                .map(|s| Box::new(BlockCache::new(s)) as Box<dyn TraceSource>)
         };
         if let Some(bytes) = cached {
             let restored = source(file.clone())
@@ -379,7 +381,7 @@ fn open_url(target: Target, options: OpenOptions) {
         let (mut source, reading): (Box<dyn TraceSource>, Reading) = match fetched {
             Ok(Fetched::Ranges(s)) => (Box::new(s), Reading::Ranges),
             Ok(Fetched::Whole(blob)) => match BlobSource::new(blob) {
-                Ok(s) => (Box::new(s), Reading::Downloaded),
+                Ok(s) => (Box::new(BlockCache::new(s)), Reading::Downloaded),
                 Err(e) => return fail_opening(e.0),
             },
             Err(e) => return fail_opening(e),
