@@ -13,7 +13,8 @@ import { CLI, ROOT, pageFixture } from './harness.mjs';
 import { instructionOf, readTrace } from './trace_text.mjs';
 
 const GENERATED = 'tests/data/tracegen/quicksort-aarch64-O2-fastmodel-2M';
-const SCREENSHOTS = path.join(ROOT, 'docs/screenshots');
+// Set TARMAC_LENS_SCREENSHOTS=1 to refresh docs/screenshots/.
+const SCREENSHOTS = process.env.TARMAC_LENS_SCREENSHOTS ? path.join(ROOT, 'docs/screenshots') : null;
 
 const fx = pageFixture();
 
@@ -65,6 +66,7 @@ async function gotoLine(page, line) {
 }
 
 async function shoot(page, selector, name) {
+  if (!SCREENSHOTS) return;
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   await page.locator(selector).first().screenshot({ path: path.join(SCREENSHOTS, name) });
 }
