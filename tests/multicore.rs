@@ -297,3 +297,51 @@ fn statistics_name_the_cores() {
     let stats = compute(SliceSource(&none), ParseOptions::default(), |_| {}).unwrap();
     assert!(stats.cores.is_empty());
 }
+
+#[test]
+fn a_followed_core_shows_the_others_lines_dimmed() {
+    use tarmac_lens::browse::protocol::{Hl, Query, Reply, Row};
+    use tarmac_lens::browse::Session;
+    let m = merged();
+    let text = String::from_utf8(m.bytes.clone()).unwrap();
+    let rows_of = |cpu: Option<&str>| {
+        let parse = ParseOptions {
+            cpu: cpu.map(|c| c.parse().unwrap()),
+            ..ParseOptions::default()
+        };
+        let mut s = Session::open(SliceSource(&m.bytes), parse).unwrap();
+        while !s.index_step(1 << 20).unwrap().complete {}
+        match s.answer(Query::Rows {
+            view: 0,
+            first: 0,
+            count: 400,
+        }) {
+            Reply::Rows(r) => r.rows,
+            other => panic!("{other:?}"),
+        }
+    };
+    let dimmed = |rows: &[Row]| -> Vec<u64> {
+        rows.iter()
+            .filter_map(|r| match r {
+                Row::Line { line, spans, .. }
+                    if spans.len() == 1 && spans[0].hl == Hl::OtherCore =>
+                {
+                    Some(*line)
+                }
+                _ => None,
+            })
+            .collect()
+    };
+    let rows = rows_of(Some("cpu1"));
+    let lines: Vec<&str> = text.lines().collect();
+    let want: Vec<u64> = rows
+        .iter()
+        .filter_map(|r| match r {
+            Row::Line { line, .. } if lines[*line as usize - 1].contains(" cpu0 ") => Some(*line),
+            _ => None,
+        })
+        .collect();
+    assert!(want.len() > 50, "the first rows mix both cores");
+    assert_eq!(dimmed(&rows), want);
+    assert!(dimmed(&rows_of(None)).is_empty());
+}

@@ -834,7 +834,19 @@ fn line_row(
     // lines lose their type, and they still highlight as memory words).
     let mut parser = Parser::new(parse, dialect);
     let rec = parser.parse_line(text);
-    let spans = remap_spans(text, highlight::spans(text, &rec));
+    // While one core is followed, the others' lines are shown dimmed: they
+    // sit among its nodes but change none of its registers.
+    let other_core = matches!((parse.cpu, rec.cpu), (Some(want), Some(c)) if c != want.as_bytes());
+    let spans = if other_core {
+        vec![protocol::Span {
+            start: 0,
+            end: text.len() as u32,
+            hl: Hl::OtherCore,
+        }]
+    } else {
+        highlight::spans(text, &rec)
+    };
+    let spans = remap_spans(text, spans);
     let branch_symbol = match (&rec.kind, image) {
         (RecordKind::Instruction(i), Some(img)) => {
             branch_target(&String::from_utf8_lossy(i.disassembly))

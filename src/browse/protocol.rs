@@ -132,6 +132,8 @@ pub struct NodeView {
 /// Syntax classes for highlighting (`data-hl` in the page).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Hl {
+    /// A whole line of another core than the one followed (`--cpu`).
+    OtherCore,
     Time,
     Event,
     Pc,

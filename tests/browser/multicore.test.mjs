@@ -95,6 +95,12 @@ test('the page offers the cores of a multi-core trace and follows the one picked
   await showRegisters(telling.map((r) => [r, own1[r]]));
   const row = await page.textContent('[data-testid=trace-pane] .trace-row.current');
   assert.match(row, /cpu1 IT \(4568\)/);
+  // The other core's lines among cpu1's are dimmed, and only they.
+  const dimmed = await page.$$eval('[data-testid=trace-pane] .trace-row', (rows) =>
+    rows.map((r) => [/ cpu0 /.test(r.textContent), !!r.querySelector('.hl.other-core')]),
+  );
+  assert.ok(dimmed.some(([cpu0]) => cpu0), 'cpu0 lines in view');
+  for (const [cpu0, dim] of dimmed) assert.equal(dim, cpu0);
   if (SCREENSHOTS) await page.screenshot({ path: path.join(SCREENSHOTS, 'multicore.png') });
 
   await page.selectOption('[data-testid=core-select]', 'cpu0');

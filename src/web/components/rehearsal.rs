@@ -29,7 +29,7 @@ const LINE: &str = "1066 clk IT (1066) 000100cc 6803 T svc_s : LDR      r3,[r0,#
 
 /// Spans over each word of `text`, cycling through every highlight class.
 fn spans(text: &str) -> Vec<Span> {
-    const CLASSES: [Hl; 14] = [
+    const CLASSES: [Hl; 15] = [
         Hl::Time,
         Hl::Event,
         Hl::Pc,
@@ -44,6 +44,7 @@ fn spans(text: &str) -> Vec<Span> {
         Hl::Punct,
         Hl::Text,
         Hl::Error,
+        Hl::OtherCore,
     ];
     let mut out = Vec::new();
     let mut start = None;

@@ -10,6 +10,7 @@ use crate::browse::protocol::{Hl, NodeId, Row, Span};
 /// The stylesheet's class for a syntax class (`data-hl` carries the same).
 pub fn hl_name(hl: Hl) -> &'static str {
     match hl {
+        Hl::OtherCore => "other-core",
         Hl::Time => "time",
         Hl::Event => "event",
         Hl::Pc => "pc",
