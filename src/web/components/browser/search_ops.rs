@@ -7,7 +7,7 @@ use yew::prelude::*;
 
 use super::super::{SearchBar, SearchForm, SearchStatus};
 use super::{Browser, Msg};
-use crate::browse::protocol::{Locate, NodeView, Query, Reply};
+use crate::browse::protocol::{Locate, NodeId, NodeView, Query, Reply};
 use crate::browse::search::{SearchHitView, SearchQuery, SearchRequest};
 use crate::web::i18n::{t, tf};
 
@@ -46,6 +46,10 @@ pub struct SearchState {
     from: Option<(u32, NodeView)>,
     /// The search has moved the view to its first result.
     jumped: bool,
+    /// The node the view was at when it was last sent to a result: while
+    /// it is still there, that move is on its way (a quick `n` must step
+    /// from the result it goes to, not from the cursor).
+    left_node: Option<NodeId>,
     focus_seq: u64,
 }
 
@@ -266,6 +270,7 @@ impl Browser {
             Some((v, _)) if self.view_ref(v).is_some() => v,
             _ => self.active_view(),
         };
+        self.search.left_node = self.view_ref(view).and_then(|v| v.cursor).map(|c| c.node);
         self.move_to(ctx, view, Query::Locate(Locate::Line(line)), true);
     }
 
@@ -282,7 +287,9 @@ impl Browser {
         // From the current result while the view is at it; otherwise from
         // where the view is.
         let at_current = match (s.current, cursor) {
-            (Some(i), Some(c)) => within(&c, s.hits[i].line).then_some(i),
+            (Some(i), Some(c)) => {
+                (within(&c, s.hits[i].line) || s.left_node == Some(c.node)).then_some(i)
+            }
             (Some(i), None) => Some(i),
             _ => None,
         };
