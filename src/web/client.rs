@@ -67,12 +67,9 @@ type ReplyFn = Box<dyn FnOnce(Reply)>;
 type Handler<E> = RefCell<Option<Closure<dyn FnMut(E)>>>;
 
 struct Inner {
-    worker: Worker,
-    ready: Cell<bool>,
+    link: super::worker_link::WorkerLink,
     /// The worker reported a panic; its dying error event adds nothing.
     crashed: Cell<bool>,
-    /// Messages waiting for the worker to say it listens.
-    queued: RefCell<Vec<JsValue>>,
     next_id: Cell<u32>,
     pending: RefCell<HashMap<u32, ReplyFn>>,
     /// The dropped trace and the ELF image last sent, for the report
@@ -88,23 +85,7 @@ struct Inner {
 
 impl Inner {
     fn send(&self, msg: &ToWorker) -> Result<(), String> {
-        let value = encode(msg)?;
-        if self.ready.get() {
-            self.worker
-                .post_message(&value)
-                .map_err(|e| format!("cannot message the worker: {e:?}"))
-        } else {
-            self.queued.borrow_mut().push(value);
-            Ok(())
-        }
-    }
-}
-
-impl Drop for Inner {
-    fn drop(&mut self) {
-        self.worker.set_onmessage(None);
-        self.worker.set_onerror(None);
-        self.worker.terminate();
+        self.link.post(encode(msg)?)
     }
 }
 
@@ -190,10 +171,8 @@ impl TraceClient {
             ),
         };
         let inner = Rc::new(Inner {
-            worker: worker.clone(),
-            ready: Cell::new(ready),
+            link: super::worker_link::WorkerLink::new(worker.clone(), ready),
             crashed: Cell::new(false),
-            queued: RefCell::new(Vec::new()),
             next_id: Cell::new(0),
             pending: RefCell::new(HashMap::new()),
             file: match &input {
@@ -237,13 +216,8 @@ impl TraceClient {
                 };
                 match msg {
                     ToPage::Ready => {
-                        inner.ready.set(true);
-                        for value in inner.queued.borrow_mut().drain(..) {
-                            if let Err(e) = inner.worker.post_message(&value) {
-                                on_event(ClientEvent::Failed(format!(
-                                    "cannot message the worker: {e:?}"
-                                )));
-                            }
+                        if let Err(e) = inner.link.set_ready() {
+                            on_event(ClientEvent::Failed(e));
                         }
                     }
                     ToPage::Indexing(p) => on_event(ClientEvent::Progress(p)),
@@ -266,7 +240,7 @@ impl TraceClient {
                     ToPage::IndexCached => on_event(ClientEvent::IndexCached),
                     ToPage::IndexRanges { ranges } => {
                         if let Some(pool) = inner.ranges.borrow_mut().as_mut() {
-                            if let Err(e) = pool.start(&inner.worker, ranges) {
+                            if let Err(e) = pool.start(inner.link.worker(), ranges) {
                                 web_sys::console::warn_1(&format!("tarmac-lens: {e}").into());
                             }
                         }
@@ -301,9 +275,9 @@ impl TraceClient {
                     .dyn_ref::<ErrorEvent>()
                     .map(|e| e.message())
                     .unwrap_or_default();
-                let (ran, crashed) = weak
-                    .upgrade()
-                    .map_or((false, false), |i| (i.ready.get(), i.crashed.replace(true)));
+                let (ran, crashed) = weak.upgrade().map_or((false, false), |i| {
+                    (i.link.is_ready(), i.crashed.replace(true))
+                });
                 if crashed {
                     return;
                 }

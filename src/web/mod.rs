@@ -35,6 +35,7 @@ pub mod url_options;
 pub mod view_state;
 pub mod warmup;
 pub mod worker;
+pub mod worker_link;
 
 /// Entry point of the page (the wasm32 `main` of the `tarmac-lens` binary).
 pub fn start_app() {

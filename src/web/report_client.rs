@@ -33,9 +33,7 @@ type ReplyFn = Box<dyn FnOnce(ReportReply)>;
 type Handler<E> = RefCell<Option<Closure<dyn FnMut(E)>>>;
 
 struct Inner {
-    worker: Worker,
-    ready: Cell<bool>,
-    queued: RefCell<Vec<JsValue>>,
+    link: super::worker_link::WorkerLink,
     next_id: Cell<u32>,
     pending: RefCell<HashMap<u32, ReplyFn>>,
     /// Chunks of texts being received, by query id.
@@ -46,23 +44,7 @@ struct Inner {
 
 impl Inner {
     fn send(&self, msg: &ToWorker) -> Result<(), String> {
-        let value = encode(msg)?;
-        if self.ready.get() {
-            self.worker
-                .post_message(&value)
-                .map_err(|e| format!("cannot message the report worker: {e:?}"))
-        } else {
-            self.queued.borrow_mut().push(value);
-            Ok(())
-        }
-    }
-}
-
-impl Drop for Inner {
-    fn drop(&mut self) {
-        self.worker.set_onmessage(None);
-        self.worker.set_onerror(None);
-        self.worker.terminate();
+        self.link.post(encode(msg)?)
     }
 }
 
@@ -102,9 +84,7 @@ impl ReportClient {
         let worker = Worker::new(&url)
             .map_err(|e| format!("cannot start the report worker ({url}): {e:?}"))?;
         let inner = Rc::new(Inner {
-            worker: worker.clone(),
-            ready: Cell::new(false),
-            queued: RefCell::new(Vec::new()),
+            link: super::worker_link::WorkerLink::new(worker.clone(), false),
             next_id: Cell::new(0),
             pending: RefCell::new(HashMap::new()),
             texts: RefCell::new(HashMap::new()),
@@ -132,9 +112,8 @@ impl ReportClient {
             };
             match msg {
                 ToPage::Ready => {
-                    inner.ready.set(true);
-                    for value in inner.queued.borrow_mut().drain(..) {
-                        let _ = inner.worker.post_message(&value);
+                    if let Err(e) = inner.link.set_ready() {
+                        status(ReportStatus::Failed(e));
                     }
                 }
                 ToPage::Report(ReportEvent::Progress { pass, done, total }) => {
