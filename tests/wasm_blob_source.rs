@@ -110,3 +110,71 @@ fn damaged_input_through_a_blob_equals_in_memory() {
     assert_eq!(through_blob(&bytes, 4096), expected);
     assert_eq!(through_blob(&bytes, 1 << 20), expected);
 }
+
+/// 12 MiB of bytes that differ at every offset modulo a prime, so a slice
+/// served from the wrong place shows.
+fn patterned(len: usize) -> Vec<u8> {
+    (0..len).map(|i| (i * 7 % 251) as u8).collect()
+}
+
+/// Read-ahead: a sequential reader that lets the slices arrive gets its long
+/// reads from them, byte for byte what a synchronous read gives, including
+/// reads that straddle two slices and the short end of the file.
+#[wasm_bindgen_test]
+async fn read_ahead_serves_sequential_reads_exactly() {
+    let data = patterned((12 << 20) + 12_345);
+    let mut source = BlobSource::new(blob(&data)).unwrap().with_read_ahead();
+    let mut offset = 0usize;
+    // Uneven lengths, as the line buffer's reads are (the partial line
+    // kept back shortens each).
+    let lengths = [1 << 20, (4 << 20) - 77, (4 << 20) - 1, 3 << 20, 4 << 20];
+    let mut i = 0;
+    let mut long = 0;
+    while offset < data.len() {
+        source.settle().await;
+        let mut buf = vec![0u8; lengths[i % lengths.len()]];
+        let n = source.read_at(offset as u64, &mut buf).unwrap();
+        let expect = buf.len().min(data.len() - offset);
+        assert_eq!(n, expect, "read at {offset}");
+        assert!(buf[..n] == data[offset..offset + n], "bytes at {offset}");
+        offset += n;
+        i += 1;
+        // The last, short read is below the read-ahead's threshold.
+        if n >= 512 << 10 {
+            long += n as u64;
+        }
+    }
+    let counts = source.read_counts();
+    assert_eq!(counts.ahead + counts.sync, long);
+    // Only the first read has nothing ahead of it.
+    assert_eq!(counts.sync, 1 << 20, "{counts:?}");
+}
+
+/// A reader that never yields, jumps, or mixes in short reads still gets
+/// exactly the file's bytes (from synchronous reads where nothing arrived).
+#[wasm_bindgen_test]
+async fn read_ahead_never_changes_the_bytes() {
+    let data = patterned((9 << 20) + 999);
+    let mut source = BlobSource::new(blob(&data)).unwrap().with_read_ahead();
+    let reads: [(usize, usize, bool); 8] = [
+        (0, 1 << 20, false),
+        ((1 << 20) + 10, 2 << 20, false),
+        (100, 64, true),
+        ((3 << 20) + 10, 4 << 20, true),
+        (5 << 20, 1 << 20, true),
+        (7 << 20, 3 << 20, true),
+        (2 << 20, 1 << 20, true),
+        (9 << 20, 1 << 20, false),
+    ];
+    for (offset, len, wait) in reads {
+        if wait {
+            source.settle().await;
+        }
+        let mut buf = vec![0u8; len];
+        let n = source.read_at(offset as u64, &mut buf).unwrap();
+        let expect = len.min(data.len() - offset);
+        assert_eq!(n, expect, "read at {offset}");
+        assert!(buf[..n] == data[offset..offset + n], "bytes at {offset}");
+    }
+    assert!(source.read_counts().ahead > 0);
+}

@@ -7,12 +7,17 @@ use js_sys::Uint8Array;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Blob, FileReaderSync};
 
+use super::read_ahead::{ReadAhead, ReadCounts, STREAM_MIN};
 use crate::source::{SourceError, TraceSource};
 
 pub struct BlobSource {
     blob: Blob,
     len: u64,
     reader: FileReaderSync,
+    /// Only for a reader that lets the event loop run between reads (the
+    /// slices arrive as tasks): one that never yields would fetch every
+    /// byte twice.
+    ahead: Option<ReadAhead>,
 }
 
 fn js_error(context: &str, err: JsValue) -> SourceError {
@@ -30,16 +35,35 @@ impl BlobSource {
             FileReaderSync::new().map_err(|e| js_error("FileReaderSync unavailable", e))?;
         // Blob sizes are exact integers in an f64 (files stay far below 2^53).
         let len = blob.size() as u64;
-        Ok(BlobSource { blob, len, reader })
+        Ok(BlobSource {
+            blob,
+            len,
+            reader,
+            ahead: None,
+        })
     }
-}
 
-impl TraceSource for BlobSource {
-    fn len(&self) -> u64 {
-        self.len
+    /// Reads long sequential slices ahead, asynchronously (see
+    /// [`super::read_ahead`]).
+    pub fn with_read_ahead(mut self) -> BlobSource {
+        self.ahead = Some(ReadAhead::default());
+        self
     }
 
-    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> Result<usize, SourceError> {
+    /// Bytes of long reads served from the read-ahead and read
+    /// synchronously.
+    pub fn read_counts(&self) -> ReadCounts {
+        self.ahead.as_ref().map(|a| a.counts).unwrap_or_default()
+    }
+
+    /// Waits for the next slice ahead, if one is on its way.
+    pub async fn settle(&self) {
+        if let Some(a) = &self.ahead {
+            a.settle().await;
+        }
+    }
+
+    fn read_sync(&mut self, offset: u64, buf: &mut [u8]) -> Result<usize, SourceError> {
         let end = offset.saturating_add(buf.len() as u64).min(self.len);
         if offset >= end {
             return Ok(0);
@@ -57,5 +81,34 @@ impl TraceSource for BlobSource {
         let n = (array.length() as usize).min(buf.len());
         array.subarray(0, n as u32).copy_to(&mut buf[..n]);
         Ok(n)
+    }
+}
+
+impl TraceSource for BlobSource {
+    fn len(&self) -> u64 {
+        self.len
+    }
+
+    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> Result<usize, SourceError> {
+        let end = offset.saturating_add(buf.len() as u64).min(self.len);
+        if offset >= end {
+            return Ok(0);
+        }
+        let want = (end - offset) as usize;
+        let Some(ahead) = self.ahead.as_mut().filter(|_| want >= STREAM_MIN) else {
+            return self.read_sync(offset, buf);
+        };
+        let mut done = ahead.take(offset, &mut buf[..want]);
+        if done < want {
+            let n = self.read_sync(offset + done as u64, &mut buf[done..want])?;
+            done += n;
+            if let Some(a) = self.ahead.as_mut() {
+                a.counts.add(0, n as u64);
+            }
+        }
+        if let Some(a) = self.ahead.as_mut() {
+            a.advance(&self.blob, self.len, offset + done as u64);
+        }
+        Ok(done)
     }
 }

@@ -27,6 +27,7 @@ pub mod panic_hook;
 pub mod protocol;
 pub mod range_pool;
 pub mod range_worker;
+pub mod read_ahead;
 pub mod report_client;
 pub mod report_protocol;
 pub mod report_worker;

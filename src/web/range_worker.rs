@@ -79,8 +79,18 @@ fn send(port: &MessagePort, msg: &RangeMsg, bytes: Option<&[u8]>) {
 /// In a range worker: indexes the lines starting in raw `[from, to)` of
 /// `file`, reports on `port`, and ends the worker.
 pub fn run(file: web_sys::File, from: u64, to: u64, options: OpenOptions, port: MessagePort) {
+    wasm_bindgen_futures::spawn_local(run_async(file, from, to, options, port));
+}
+
+async fn run_async(
+    file: web_sys::File,
+    from: u64,
+    to: u64,
+    options: OpenOptions,
+    port: MessagePort,
+) {
     let started = now();
-    match index_range(file, from, to, options, &port) {
+    match index_range(file, from, to, options, &port).await {
         Ok((bytes, stats)) => send(
             &port,
             &RangeMsg::Done {
@@ -91,6 +101,7 @@ pub fn run(file: web_sys::File, from: u64, to: u64, options: OpenOptions, port: 
         Err(message) => send(&port, &RangeMsg::Failed { message }, None),
     }
     super::timing::measure("index range", started);
+    super::read_ahead::log_totals("range indexed");
     port.close();
     // Its work is done and its memory is better returned now.
     js_sys::global()
@@ -98,23 +109,30 @@ pub fn run(file: web_sys::File, from: u64, to: u64, options: OpenOptions, port: 
         .close();
 }
 
-fn index_range(
+async fn index_range(
     file: web_sys::File,
     from: u64,
     to: u64,
     options: OpenOptions,
     port: &MessagePort,
 ) -> Result<(Vec<u8>, Stats), String> {
-    let mut source = BlobSource::new(file.into()).map_err(|e| e.0)?;
-    let src: &mut dyn TraceSource = &mut source;
+    let mut source = BlobSource::new(file.into())
+        .map_err(|e| e.0)?
+        .with_read_ahead();
     let opts = IndexOptions {
         parse: super::worker::parse_options(options),
         ..IndexOptions::default()
     };
-    let dialect = dialect_of(src, &opts).map_err(|e| e.0)?;
-    let mut job = RangeJob::new(src, opts, dialect, from, to).map_err(|e| e.0)?;
+    let dialect = dialect_of(&mut source, &opts).map_err(|e| e.0)?;
+    let mut job = RangeJob::new(&mut source, opts, dialect, from, to).map_err(|e| e.0)?;
     let mut last = now();
-    while !job.step(src, STEP_BYTES).map_err(|e| e.0)? {
+    loop {
+        // The next slice is on its way: wait for it rather than read it
+        // again synchronously.
+        source.settle().await;
+        if job.step(&mut source, STEP_BYTES).map_err(|e| e.0)? {
+            break;
+        }
         if options.crash == Some(super::protocol::CrashTest::RangeWorker) {
             panic!("crash test: a panic in a range worker (?crash=range-worker)");
         }

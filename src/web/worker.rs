@@ -327,7 +327,7 @@ fn open(file: web_sys::File, options: OpenOptions) {
         }
         let source = |file: web_sys::File| {
             BlobSource::new(file.into())
-                .map(|s| Box::new(BlockCache::new(s)) as Box<dyn TraceSource>)
+                .map(|s| Box::new(BlockCache::new(s.with_read_ahead())) as Box<dyn TraceSource>)
         };
         if let Some(bytes) = cached {
             let restored = source(file.clone())
@@ -381,7 +381,10 @@ fn open_url(target: Target, options: OpenOptions) {
         let (mut source, reading): (Box<dyn TraceSource>, Reading) = match fetched {
             Ok(Fetched::Ranges(s)) => (Box::new(s), Reading::Ranges),
             Ok(Fetched::Whole(blob)) => match BlobSource::new(blob) {
-                Ok(s) => (Box::new(BlockCache::new(s)), Reading::Downloaded),
+                Ok(s) => (
+                    Box::new(BlockCache::new(s.with_read_ahead())),
+                    Reading::Downloaded,
+                ),
                 Err(e) => return fail_opening(e.0),
             },
             Err(e) => return fail_opening(e),
@@ -498,6 +501,7 @@ fn step(generation: u32) {
                 return;
             }
             if progress.complete {
+                super::read_ahead::log_totals("indexed");
                 if let Some(stats) = stats {
                     post(&ToPage::Finished {
                         stats: Box::new(stats),

@@ -98,6 +98,16 @@ function percentile(values, p) {
 async function bench(browser, server, trace, workers) {
   const bytes = fs.statSync(trace).size;
   const page = await browser.context.newPage();
+  // The workers log how their long reads were served (read ahead while
+  // parsing, or waited for).
+  const reads = { ahead: 0, waiting: 0 };
+  page.on('console', (m) => {
+    const r = m.text().match(/indexed: ([\d.]+) MB read ahead, ([\d.]+) MB read waiting/);
+    if (r) {
+      reads.ahead += Number(r[1]);
+      reads.waiting += Number(r[2]);
+    }
+  });
   await page.addInitScript(() => {
     const b = (window.__bench = { longTasks: [], changeAt: null, firstRowAt: null, keys: [], rowMoves: [], paneChanges: [] });
     new PerformanceObserver((list) => {
@@ -206,6 +216,7 @@ async function bench(browser, server, trace, workers) {
     longest_task_ms: during.reduce((m, t) => Math.max(m, t.duration), 0),
     step_ms: { n: step.length, p50: percentile(step, 50), p99: percentile(step, 99) },
     pane_ms: { n: pane.length, p50: percentile(pane, 50), p99: percentile(pane, 99) },
+    read_mb: { ahead: Math.round(reads.ahead), waiting: Math.round(reads.waiting) },
     loadavg: os.loadavg().map((x) => Math.round(x * 100) / 100),
   };
 }
