@@ -19,6 +19,7 @@ pub mod expr;
 pub mod index;
 pub mod lines;
 pub mod parse;
+pub mod render_hold;
 pub mod report;
 pub mod search;
 pub mod sniff;
