@@ -29,4 +29,21 @@ pub fn measure(name: &str, start: f64) {
     if let Some(measure) = measure {
         let _ = measure.call2(&perf, &name.into(), &options);
     }
+    // The timeline keeps every measure until cleared: a long session of
+    // stepping would grow it without end. A trace recording has each span
+    // already; only `getEntries` readers lose the older ones.
+    let n = MEASURES.with(|m| {
+        m.set(m.get() + 1);
+        m.get()
+    });
+    if n.is_multiple_of(KEEP_MEASURES) {
+        perf.clear_measures();
+    }
+}
+
+/// Measures kept in the performance timeline at most (about).
+const KEEP_MEASURES: u32 = 5000;
+
+thread_local! {
+    static MEASURES: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
 }
