@@ -376,3 +376,58 @@ fn restored_session_answers_as_the_indexed_one() {
     };
     assert!(Session::restore(SliceSource(&bytes), &saved, id, core).is_err());
 }
+
+/// A move with its follow-up questions (`Query::Then`, one round trip for
+/// the page) answers exactly what the move and each question asked after it
+/// answer, `LANDED` standing for the node the move reached.
+#[test]
+fn a_move_and_its_follow_ups_answer_as_asked_one_by_one() {
+    let bytes = data("ttu/quicksort.tarmac");
+    let mut s = open(&bytes);
+    let follow = |at: NodeId, prev: NodeId| {
+        vec![
+            Query::RowOfNode { view: 0, node: at },
+            Query::CallStack { node: at },
+            Query::Registers {
+                node: at,
+                compare: Some(prev),
+            },
+            Query::Memory {
+                node: at,
+                addr: 0xfff00,
+                len: 64,
+                compare: Some(prev),
+            },
+        ]
+    };
+    for (from, delta) in [(0u64, 1i64), (100, 7), (2000, -3), (2000, 1 << 40)] {
+        let step = Query::Step {
+            view: 0,
+            node: from,
+            delta,
+        };
+        let Reply::Then { first, then } = s.answer(Query::Then {
+            first: Box::new(step.clone()),
+            then: follow(LANDED, from),
+        }) else {
+            panic!("not a Then reply");
+        };
+        assert_eq!(*first, s.answer(step));
+        let landed = node(*first).node;
+        let one_by_one: Vec<Reply> = follow(landed, from)
+            .into_iter()
+            .map(|q| s.answer(q))
+            .collect();
+        assert_eq!(then, one_by_one, "from {from} by {delta}");
+        assert!(matches!(then[2], Reply::Registers(_)), "{:?}", then[2]);
+    }
+    // A move that finds nothing asks nothing after it.
+    let Reply::Then { first, then } = s.answer(Query::Then {
+        first: Box::new(Query::Locate(Locate::Line(u64::MAX))),
+        then: follow(LANDED, 0),
+    }) else {
+        panic!("not a Then reply");
+    };
+    assert!(!matches!(*first, Reply::Node(Some(_))), "{first:?}");
+    assert!(then.is_empty());
+}

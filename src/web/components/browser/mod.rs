@@ -6,6 +6,7 @@
 //! answers (after another move) are recognised and dropped instead of
 //! racing the newer ones.
 
+mod follow_ops;
 mod nav_ops;
 mod pane_ops;
 mod prompt_ops;
@@ -86,6 +87,8 @@ pub enum Msg {
     Stepped {
         view: u32,
         reply: Reply,
+        /// The follow-up questions asked with the step.
+        asked: Vec<Query>,
     },
     Stack {
         view: u32,
@@ -121,6 +124,8 @@ pub enum Msg {
         view: u32,
         reply: Reply,
         recentre: bool,
+        /// The follow-up questions asked with the move.
+        asked: Vec<Query>,
     },
     CursorRow {
         view: u32,
@@ -454,12 +459,13 @@ impl Component for Browser {
                 view,
                 reply,
                 recentre,
+                asked,
             } => {
-                self.on_moved(ctx, view, reply, recentre);
+                self.on_moved(ctx, view, reply, recentre, asked);
                 return !self.hold.waiting();
             }
-            Msg::Stepped { view, reply } => {
-                self.on_stepped(ctx, view, reply);
+            Msg::Stepped { view, reply, asked } => {
+                self.on_stepped(ctx, view, reply, asked);
                 // Rendered with the answers about the new position.
                 return !self.hold.waiting();
             }
