@@ -15,7 +15,7 @@ use crate::source::{SourceError, TraceSource};
 
 /// Totals for the execute packets starting at one address (and the
 /// loop-buffer cycles of a SPLOOP there).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct PcCycles {
     pub pc: u64,
     pub packets: u64,
@@ -26,7 +26,7 @@ pub struct PcCycles {
 }
 
 /// A discontinuity record: the packet at `pc` went to `target`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Discontinuity {
     pub line: u64,
     pub cycle: u64,
@@ -64,6 +64,19 @@ pub struct EpProfile {
 
 /// The flow list keeps this many discontinuities; the rest are counted.
 pub const MAX_FLOW: usize = 10_000;
+
+/// Addresses `tarmac-lens ep-profile` lists unless `--top` says otherwise.
+pub const DEFAULT_TOP: usize = 50;
+
+/// The record types' names, in the order of [`EpProfile::records`].
+pub const RECORD_NAMES: [&str; 6] = [
+    "info",
+    "discontinuity",
+    "normal",
+    "sploop-memory",
+    "sploop-buffer",
+    "sploop-memory-discontinuity",
+];
 
 fn type_index(t: &EpRecordType) -> usize {
     match t {
@@ -198,15 +211,7 @@ pub fn render(p: &EpProfile, top: usize) -> String {
         p.stall_cycles,
         percent(p.stall_cycles, p.packet_cycles)
     );
-    let names = [
-        "info",
-        "discontinuity",
-        "normal",
-        "sploop-memory",
-        "sploop-buffer",
-        "sploop-memory-discontinuity",
-    ];
-    let counts: Vec<String> = names
+    let counts: Vec<String> = RECORD_NAMES
         .iter()
         .zip(p.records)
         .filter(|(_, n)| *n > 0)
