@@ -99,10 +99,12 @@ async function expectLine(page, line, what) {
 /** The trace view shows the file's lines, and moves, like any trace's. */
 async function browses(page, file) {
   const text = fs.readFileSync(file, 'latin1').split('\n');
-  const rows = await page.$$eval('.trace-row[data-line]', (rs) =>
-    rs.slice(0, 8).map((r) => ({ line: Number(r.dataset.line), text: r.textContent })),
+  const rows = await page.$$eval('.trace-row[data-row-line]', (rs) =>
+    rs.slice(0, 8).map((r) => ({ line: Number(r.dataset.rowLine), text: r.textContent })),
   );
   assert.ok(rows.length >= 4, 'rows shown');
+  // Records are highlighted by field, not shown as plain text.
+  assert.ok((await page.locator('[data-testid=trace-pane] [data-hl]:not([data-hl=text])').count()) > 0, 'highlighted');
   for (const r of rows) {
     const want = text[r.line - 1].trim();
     assert.ok(r.text.includes(want.slice(0, 20)), `row ${r.line}: ${JSON.stringify(r.text)} shows ${want}`);
@@ -226,7 +228,7 @@ function parseFlow(text) {
   const lines = text.trimEnd().split('\n');
   const blocks = [];
   for (let i = 0; i < lines.length; i += 2) {
-    const h = lines[i].match(/^(\?{10}|0x[0-9a-f]+)\.\.(0x[0-9a-f]+) +(\?|\d+) instr ?(\S*)(?: <([^>]*)>)?/);
+    const h = lines[i].match(/^(\?{10}|0x[0-9a-f]+)\.\.(0x[0-9a-f]+) +(\?|\d+) instr *(A32|T32|A64|T32EE)? *(?:<([^>]*)>)?/);
     const b = lines[i + 1].match(/^    (F[DIR]) (0x[0-9a-f]+) -> (0x[0-9a-f]+)(?: <([^>]*)>)?  \(line (\d+), time (\d+)\)$/);
     assert.ok(h && b, `flow text: ${lines[i]} / ${lines[i + 1]}`);
     blocks.push({
