@@ -349,6 +349,11 @@ describe('reports of EP and branch-only traces', () => {
     await expectLine(page, row.line, 'jump to a discontinuity');
     await page.click(`[data-testid=ep-flow-row][data-line="${want[3].line}"] [data-testid=jump-line]`);
     await expectLine(page, want[3].line, 'the line button');
+    // The row clicked last is marked.
+    assert.deepEqual(
+      await page.$$eval('[data-testid=ep-flow-row][data-selected=true]', (rs) => rs.map((r) => Number(r.dataset.line))),
+      [want[3].line],
+    );
     await shoot(page, 'ep-flow.png');
     // The next pages, then back.
     await page.click('[data-testid=ep-flow-later]');
@@ -380,9 +385,10 @@ describe('reports of EP and branch-only traces', () => {
     assert.deepEqual(await tabs(page), ['tab-program-flow']);
     assert.match(await page.textContent('[data-testid=reports-summary]'), new RegExp(`${want.length} blocks`));
     await eventually(() => flowRows(page), want.slice(0, LIST_PAGE), 'first page');
-    const block = want.find((b, i) => i > 20 && b.function !== '');
+    const block = want.find((b, i) => i >= 3 && b.function !== '');
     await page.click(`[data-testid=flow-row][data-line="${block.line}"] [data-col=function]`);
     await expectLine(page, block.line, 'jump to a branch');
+    assert.equal(await page.getAttribute(`[data-testid=flow-row][data-line="${block.line}"]`, 'data-selected'), 'true');
     await shoot(page, 'branch-flow.png');
     await page.click('[data-testid=program-flow-later]');
     await eventually(() => flowRows(page), want.slice(LIST_PAGE, 2 * LIST_PAGE), 'second page');

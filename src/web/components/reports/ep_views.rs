@@ -23,6 +23,16 @@ fn percent(part: u64, whole: u64) -> String {
     }
 }
 
+/// A list row's style: the row last clicked is outlined, as the call
+/// tree's selected row is.
+pub(super) fn selected_style(selected: bool) -> &'static str {
+    if selected {
+        "cursor:pointer;outline:2px solid #38f;outline-offset:-2px;"
+    } else {
+        "cursor:pointer;"
+    }
+}
+
 /// Earlier/later buttons of a paged list showing `shown` rows from
 /// `offset` of `total`.
 pub(super) fn pager(
@@ -276,9 +286,13 @@ impl Component for EpCycleProfile {
 pub enum FlowMsg {
     Offset(u64),
     Page(u64, ReportReply),
+    /// A row was clicked: go to its line and mark it.
+    Jump(u64),
 }
 
 pub struct EpFlowList {
+    /// The line of the row last clicked.
+    selected: Option<u64>,
     offset: u64,
     page: Option<EpFlowPage>,
     error: Option<String>,
@@ -304,6 +318,7 @@ impl Component for EpFlowList {
 
     fn create(ctx: &Context<Self>) -> Self {
         let view = EpFlowList {
+            selected: None,
             offset: 0,
             page: None,
             error: None,
@@ -317,6 +332,10 @@ impl Component for EpFlowList {
             FlowMsg::Offset(offset) => {
                 self.offset = offset;
                 self.ask(ctx);
+            }
+            FlowMsg::Jump(line) => {
+                self.selected = Some(line);
+                ctx.props().on_jump.emit(line);
             }
             FlowMsg::Page(offset, reply) => {
                 if offset != self.offset {
@@ -364,10 +383,13 @@ impl Component for EpFlowList {
                             if let Some(p) = &self.page {
                                 { for p.rows.iter().map(|d| {
                                     let line = d.line;
-                                    let on_jump = ctx.props().on_jump.clone();
-                                    let jump = Callback::from(move |_: MouseEvent| on_jump.emit(line));
+                                    let selected = self.selected == Some(line);
                                     html! {
-                                        <tr data-testid="ep-flow-row" data-line={line.to_string()} style="cursor:pointer;" onclick={jump.clone()}>
+                                        <tr data-testid="ep-flow-row" data-line={line.to_string()}
+                                            data-selected={selected.then_some("true")}
+                                            aria-selected={selected.to_string()}
+                                            style={selected_style(selected)}
+                                            onclick={link.callback(move |_: MouseEvent| FlowMsg::Jump(line))}>
                                             <td style={numeric}>
                                                 <button data-testid="jump-line" title={t("go to this line in the trace view")}>{ line }</button>
                                             </td>

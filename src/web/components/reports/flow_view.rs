@@ -5,7 +5,7 @@
 
 use yew::prelude::*;
 
-use super::ep_views::{pager, LIST_PAGE};
+use super::ep_views::{pager, selected_style, LIST_PAGE};
 use crate::report::flow_explore::{FlowPage, FlowSummary};
 use crate::web::i18n::{t, tf};
 use crate::web::report_client::ReportClient;
@@ -21,9 +21,13 @@ pub struct ProgramFlowProps {
 pub enum Msg {
     Offset(u64),
     Page(u64, ReportReply),
+    /// A row was clicked: go to its branch's line and mark it.
+    Jump(u64),
 }
 
 pub struct ProgramFlow {
+    /// The line of the row last clicked.
+    selected: Option<u64>,
     offset: u64,
     page: Option<FlowPage>,
     error: Option<String>,
@@ -53,6 +57,7 @@ impl Component for ProgramFlow {
 
     fn create(ctx: &Context<Self>) -> Self {
         let view = ProgramFlow {
+            selected: None,
             offset: 0,
             page: None,
             error: None,
@@ -66,6 +71,10 @@ impl Component for ProgramFlow {
             Msg::Offset(offset) => {
                 self.offset = offset;
                 self.ask(ctx);
+            }
+            Msg::Jump(line) => {
+                self.selected = Some(line);
+                ctx.props().on_jump.emit(line);
             }
             Msg::Page(offset, reply) => {
                 if offset != self.offset {
@@ -120,10 +129,13 @@ impl Component for ProgramFlow {
                             if let Some(p) = &self.page {
                                 { for p.rows.iter().map(|b| {
                                     let line = b.line;
-                                    let on_jump = ctx.props().on_jump.clone();
-                                    let jump = Callback::from(move |_: MouseEvent| on_jump.emit(line));
+                                    let selected = self.selected == Some(line);
                                     html! {
-                                        <tr data-testid="flow-row" data-index={b.index.to_string()} data-line={line.to_string()} style="cursor:pointer;" onclick={jump}>
+                                        <tr data-testid="flow-row" data-index={b.index.to_string()} data-line={line.to_string()}
+                                            data-selected={selected.then_some("true")}
+                                            aria-selected={selected.to_string()}
+                                            style={selected_style(selected)}
+                                            onclick={link.callback(move |_: MouseEvent| Msg::Jump(line))}>
                                             <td style={numeric}>
                                                 <button data-testid="jump-line" title={t("go to this line in the trace view")}>{ line }</button>
                                             </td>
