@@ -327,6 +327,40 @@ describe('reports of EP and branch-only traces', () => {
     assert.equal(d.name, 'sploop-loop.ept.txt.ep-profile.txt');
   });
 
+  test('an EP table longer than a page comes a page at a time', async (t) => {
+    // 620 packet addresses, each with its own cycle count: more than the
+    // 500 rows of a reply.
+    const lines = ['####Version:3'];
+    let cycle = 100;
+    for (let i = 0; i < 620; i++) {
+      const cycles = 1 + (i % 9);
+      lines.push(`${cycle}:0x${(0x8000 + 4 * i).toString(16)}:2:${cycles}:0x8000:4:${i % 3}`);
+      cycle += cycles;
+    }
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tl-ep-'));
+    t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+    const file = path.join(dir, 'wide.ept.txt');
+    fs.writeFileSync(file, lines.join('\n') + '\n');
+    const want = parseEpProfile(cli('ep-profile', file, '--top', '1000').toString()).table;
+    assert.equal(want.length, 620);
+    const page = await openPage(t, [file]);
+    await openReports(page);
+    await page.waitForSelector('[data-testid=ep-row]');
+    await eventually(() => epRows(page), want.slice(0, 500), 'first page');
+    assert.equal(await page.isDisabled('[data-testid=ep-table-earlier]'), true);
+    await page.click('[data-testid=ep-table-later]');
+    await eventually(() => epRows(page), want.slice(500), 'second page');
+    assert.equal(await page.isDisabled('[data-testid=ep-table-later]'), true);
+    await page.click('[data-testid=ep-table-earlier]');
+    await eventually(() => epRows(page), want.slice(0, 500), 'back to the first page');
+    // Sorting starts again from the first page.
+    await page.click('[data-testid=ep-table-later]');
+    await eventually(() => epRows(page), want.slice(500), 'second page again');
+    await page.click('[data-testid=ep-sort-pc]');
+    const byPc = [...want].sort((a, b) => Number(a.pc) - Number(b.pc));
+    await eventually(() => epRows(page), byPc.slice(0, 500), 'by address');
+  });
+
   test('the EP flow lists the discontinuities a page at a time and moves the trace view', async (t) => {
     const page = await openPage(t, [EP]);
     const want = parseEpProfile(cli('ep-profile', EP).toString()).flow;

@@ -33,20 +33,19 @@ pub(super) fn selected_style(selected: bool) -> &'static str {
     }
 }
 
-/// Earlier/later buttons of a paged list showing `shown` rows from
-/// `offset` of `total`.
+/// Earlier/later buttons of a list paged by `page` rows, showing `shown`
+/// rows from `offset` of `total`.
 pub(super) fn pager(
     id: &str,
-    offset: u64,
-    shown: u64,
-    total: u64,
+    (offset, shown, total): (u64, u64, u64),
+    page: u64,
     on_offset: Callback<u64>,
 ) -> Html {
     if total <= shown {
         return html! {};
     }
     let earlier = on_offset.clone();
-    let back = offset.saturating_sub(LIST_PAGE);
+    let back = offset.saturating_sub(page);
     let next = offset + shown;
     html! {
         <div data-testid={format!("{id}-pager")} style="display:flex;gap:0.4rem;align-items:center;">
@@ -275,7 +274,7 @@ impl Component for EpCycleProfile {
                         </tbody>
                     </table>
                     if let Some(p) = &self.page {
-                        { pager("ep-table", p.offset, p.rows.len() as u64, p.total, link.callback(ProfileMsg::Offset)) }
+                        { pager("ep-table", (p.offset, p.rows.len() as u64, p.total), MAX_PAGE as u64, link.callback(ProfileMsg::Offset)) }
                     }
                 }
             </div>
@@ -406,7 +405,7 @@ impl Component for EpFlowList {
                         </tbody>
                     </table>
                     if let Some(p) = &self.page {
-                        { pager("ep-flow", p.offset, p.rows.len() as u64, p.total, link.callback(FlowMsg::Offset)) }
+                        { pager("ep-flow", (p.offset, p.rows.len() as u64, p.total), LIST_PAGE, link.callback(FlowMsg::Offset)) }
                     }
                 }
             </div>

@@ -160,7 +160,7 @@ impl Component for ProgramFlow {
                         </tbody>
                     </table>
                     if let Some(p) = &self.page {
-                        { pager("program-flow", p.offset, p.rows.len() as u64, p.total, link.callback(Msg::Offset)) }
+                        { pager("program-flow", (p.offset, p.rows.len() as u64, p.total), LIST_PAGE, link.callback(Msg::Offset)) }
                     }
                 }
             </div>
