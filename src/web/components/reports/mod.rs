@@ -385,7 +385,8 @@ impl Component for ReportsPanel {
             _ => None,
         };
         let tab = ready.map_or(props.tab, |r| r.tab(props.tab));
-        let tabs = ready.map_or(&ReportTab::CALLS[..], Ready::tabs);
+        // The tabs depend on the trace's kind: none until it is known.
+        let tabs = ready.map_or(&[][..], Ready::tabs);
         let on_close = props.on_close.clone();
         html! {
             <section
