@@ -531,6 +531,7 @@ static FR: &[(&str, &str)] = &[
     ("program flow", "flot du programme"),
     ("{}..{} ({} cycles)", "{}..{} ({} cycles)"),
     ("{}–{} of {}", "{}–{} sur {}"),
+    ("Lines not understood: {} (the events pane lists them).", "Lignes non comprises : {} (le volet des événements les liste)."),
     ("PC", "PC"),
     ("Packets", "Paquets"),
     ("Share", "Part"),

@@ -47,6 +47,8 @@ function branchOnlyTrace() {
       out.push(`${tick} clk FD (${tick}) ${pc.toString(16).padStart(8, '0')} ${next.toString(16).padStart(8, '0')} O`);
     }
   }
+  // A line no parser understands: counted, and the blocks go on.
+  out.splice(10, 0, 'this is not a trace line');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tl-flow-'));
   const file = path.join(dir, 'quicksort-branches.tarmac');
   fs.writeFileSync(file, out.join('\n') + '\n');
@@ -55,7 +57,8 @@ function branchOnlyTrace() {
 
 async function openPage(t, files) {
   const page = await fx.browser.context.newPage();
-  await page.setViewportSize({ width: 1400, height: 1100 });
+  // Tall enough for the panel's screenshots to show a screenful.
+  await page.setViewportSize({ width: 1400, height: 1500 });
   const problems = [];
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   page.on('console', (m) => {
@@ -418,6 +421,7 @@ describe('reports of EP and branch-only traces', () => {
     await page.waitForSelector('[data-testid=flow-row]');
     assert.deepEqual(await tabs(page), ['tab-program-flow']);
     assert.match(await page.textContent('[data-testid=reports-summary]'), new RegExp(`${want.length} blocks`));
+    assert.match(await page.textContent('[data-testid=program-flow-unparsed]'), /^Lines not understood: 1 /);
     await eventually(() => flowRows(page), want.slice(0, LIST_PAGE), 'first page');
     const block = want.find((b, i) => i >= 3 && b.function !== '');
     await page.click(`[data-testid=flow-row][data-line="${block.line}"] [data-col=function]`);

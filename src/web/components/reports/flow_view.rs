@@ -107,6 +107,9 @@ impl Component for ProgramFlow {
                     if s.instruction_lines > 0 {
                         <p data-testid="program-flow-instructions">{ tf("The trace also has {} instruction lines: they show the flow themselves.", &[&s.instruction_lines]) }</p>
                     }
+                    if s.unparsed > 0 {
+                        <p data-testid="program-flow-unparsed">{ tf("Lines not understood: {} (the events pane lists them).", &[&s.unparsed]) }</p>
+                    }
                     if s.blocks > s.listed {
                         <p data-testid="program-flow-more">{ tf("The first {} of {} blocks are listed; the download has them all.", &[&s.listed, &s.blocks]) }</p>
                     }
