@@ -489,7 +489,7 @@ static FR: &[(&str, &str)] = &[
     ("{}: time {} ({}% of {}), own time {}", "{} : temps {} ({} % de {}), temps propre {}"),
     ("{} calls of {} functions · {} instructions", "{} appels de {} fonctions · {} instructions"),
     ("Finding the calls: {} of {} bytes", "Recherche des appels : {} octets sur {}"),
-    // EP cycle profile and program flow (components/reports/ep_views.rs, flow_view.rs).
+    // EP cycle profile and program flow (components/reports/ep_*_view.rs, flow_view.rs, list_pager.rs).
     ("Branch", "Branchement"),
     ("Cycle profile", "Profil des cycles"),
     ("Cycle", "Cycle"),

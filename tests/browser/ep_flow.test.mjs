@@ -19,7 +19,7 @@ const FULL = path.join(ROOT, 'tests/data/tracegen/quicksort-aarch64-O2-fastmodel
 const ELF = path.join(ROOT, 'tests/data/tracegen/quicksort-aarch64-O2-fastmodel-2M.elf');
 // Set TARMAC_LENS_SCREENSHOTS=1 to refresh docs/screenshots/.
 const SCREENSHOTS = process.env.TARMAC_LENS_SCREENSHOTS ? path.join(ROOT, 'docs/screenshots') : null;
-// Rows per page of the panel's lists (components/reports/ep_views.rs).
+// Rows per page of the panel's lists (components/reports/list_pager.rs).
 const LIST_PAGE = 200;
 
 const fx = pageFixture();

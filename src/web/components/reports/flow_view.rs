@@ -5,7 +5,7 @@
 
 use yew::prelude::*;
 
-use super::ep_views::{pager, selected_style, LIST_PAGE};
+use super::list_pager::{pager, selected_style, LIST_PAGE};
 use crate::report::flow_explore::{FlowPage, FlowSummary};
 use crate::web::i18n::{t, tf};
 use crate::web::report_client::ReportClient;

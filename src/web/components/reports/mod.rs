@@ -7,9 +7,11 @@
 //! panel opens, so the trace view keeps answering meanwhile.
 
 mod call_tree;
-mod ep_views;
+mod ep_flow_view;
+mod ep_profile_view;
 mod flame_graph;
 mod flow_view;
+mod list_pager;
 mod profile_table;
 
 use std::rc::Rc;
@@ -18,7 +20,8 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use call_tree::CallTree;
-use ep_views::{EpCycleProfile, EpFlowList};
+use ep_flow_view::EpFlowList;
+use ep_profile_view::EpCycleProfile;
 use flame_graph::FlameGraph;
 use flow_view::ProgramFlow;
 use profile_table::ProfileTable;
