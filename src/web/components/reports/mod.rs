@@ -436,8 +436,8 @@ impl Component for ReportsPanel {
                 if let Some(m) = &self.elf_ignored {
                     <p role="status" data-testid="reports-elf-ignored">{ tf("Functions are named by address: the ELF image was not used ({}).", &[m]) }</p>
                 }
-                if let (Some(Ready::Ep(summary)), Some(client)) = (ready, &self.client) {
-                    { self.view_downloads(ctx, &[TextKind::EpProfile]) }
+                if let (Some(r @ Ready::Ep(summary)), Some(client)) = (ready, &self.client) {
+                    { self.view_downloads(ctx, r.texts()) }
                     <div role="tabpanel" hidden={tab != ReportTab::CycleProfile} style="flex:1 1 auto;min-height:8rem;overflow:auto;">
                         <EpCycleProfile key={self.generation} client={client.clone()} summary={summary.clone()} />
                     </div>
@@ -445,8 +445,8 @@ impl Component for ReportsPanel {
                         <EpFlowList key={self.generation} client={client.clone()} summary={summary.clone()} on_jump={props.on_jump_line.clone()} />
                     </div>
                 }
-                if let (Some(Ready::Flow(summary)), Some(client)) = (ready, &self.client) {
-                    { self.view_downloads(ctx, &[TextKind::Flow]) }
+                if let (Some(r @ Ready::Flow(summary)), Some(client)) = (ready, &self.client) {
+                    { self.view_downloads(ctx, r.texts()) }
                     <div role="tabpanel" style="flex:1 1 auto;min-height:8rem;overflow:auto;">
                         <ProgramFlow key={self.generation} client={client.clone()} summary={summary.clone()} on_jump={props.on_jump_line.clone()} />
                     </div>
