@@ -127,6 +127,28 @@ fn the_summary_and_table_hold_what_the_cli_prints() {
 }
 
 #[test]
+fn each_address_knows_its_first_record() {
+    let text = std::fs::read_to_string(data(EP)).unwrap();
+    // (pc, line) of every packet record (info records mark start and stop).
+    let records: Vec<(u64, u64)> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.starts_with('#'))
+        .filter_map(|(i, l)| {
+            let f: Vec<&str> = l.split(':').collect();
+            (f[2] != "0").then(|| (hex(f[1]), i as u64 + 1))
+        })
+        .collect();
+    let r = reports();
+    let rows = r.by_pc(EpSort::Pc, false, 0, MAX_PAGE).rows;
+    assert!(rows.len() > 10);
+    for row in rows {
+        let first = records.iter().find(|(pc, _)| *pc == row.pc).unwrap().1;
+        assert_eq!(row.first_line, first, "0x{:x}", row.pc);
+    }
+}
+
+#[test]
 fn the_table_sorts_by_each_column_and_pages() {
     let r = reports();
     let all = r.by_pc(EpSort::Pc, false, 0, MAX_PAGE).rows;

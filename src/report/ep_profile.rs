@@ -23,6 +23,9 @@ pub struct PcCycles {
     pub stall_cycles: u64,
     pub min_size: u64,
     pub max_size: u64,
+    /// The line of the first record at this address (where the page's
+    /// table goes to).
+    pub first_line: u64,
 }
 
 /// A discontinuity record: the packet at `pc` went to `target`.
@@ -130,6 +133,7 @@ pub fn ep_profile<S: TraceSource>(
                 by_pc.entry(e.pc).or_insert_with(|| PcCycles {
                     pc: e.pc,
                     min_size: u64::MAX,
+                    first_line: line.number,
                     ..PcCycles::default()
                 });
                 by_pc.get_mut(&e.pc).expect("inserted").cycles += e.ep_cycles;
@@ -163,6 +167,7 @@ pub fn ep_profile<S: TraceSource>(
         let entry = by_pc.entry(e.pc).or_insert_with(|| PcCycles {
             pc: e.pc,
             min_size: u64::MAX,
+            first_line: line.number,
             ..PcCycles::default()
         });
         entry.packets += 1;
@@ -311,7 +316,8 @@ mod tests {
                 cycles: 22,
                 stall_cycles: 1,
                 min_size: 8,
-                max_size: 8
+                max_size: 8,
+                first_line: 8
             }
         );
         assert_eq!(
@@ -322,7 +328,8 @@ mod tests {
                 cycles: 6,
                 stall_cycles: 2,
                 min_size: 8,
-                max_size: 8
+                max_size: 8,
+                first_line: 4
             }
         );
         assert_eq!(p.by_pc.iter().find(|r| r.pc == 0x1000).unwrap().cycles, 2);

@@ -531,6 +531,7 @@ static FR: &[(&str, &str)] = &[
     ("program flow", "flot du programme"),
     ("{}..{} ({} cycles)", "{}..{} ({} cycles)"),
     ("{}–{} of {}", "{}–{} sur {}"),
+    ("Click an address to go to its first execute packet.", "Cliquer sur une adresse pour aller à son premier paquet d’exécution."),
     ("Lines not understood: {} (the events pane lists them).", "Lignes non comprises : {} (le volet des événements les liste)."),
     ("PC", "PC"),
     ("Packets", "Paquets"),

@@ -302,6 +302,26 @@ describe('reports of EP and branch-only traces', () => {
     assert.ok(Math.abs(bar.buffer / bar.whole - bufCycles / (bufCycles + memCycles)) < 0.02, JSON.stringify(bar));
     // The table: the CLI's, in its order (most cycles first).
     assert.deepEqual(await epRows(page), want.table);
+    // Each address knows its first packet (info records aside); a click
+    // on its row moves the trace view there.
+    const records = fs
+      .readFileSync(EP, 'latin1')
+      .split('\n')
+      .map((l, i) => ({ f: l.split(':'), line: i + 1 }))
+      .filter((r) => r.f.length === 7 && !r.f[0].startsWith('#') && r.f[2] !== '0');
+    const firstLine = (pc) => records.find((r) => parseInt(r.f[1], 16) === Number(pc)).line;
+    assert.deepEqual(
+      await page.$$eval('[data-testid=ep-row]', (rs) => rs.map((r) => [r.dataset.pc, Number(r.dataset.firstLine)])),
+      want.table.map((r) => [r.pc, firstLine(r.pc)]),
+    );
+    const top = want.table[0];
+    const line = firstLine(top.pc);
+    const lines = fs.readFileSync(EP, 'latin1').split('\n');
+    // Its record starts a node (the line before is another cycle's).
+    assert.notEqual(lines[line - 2].split(':')[0], lines[line - 1].split(':')[0]);
+    await page.click(`[data-testid=ep-row][data-pc="${top.pc}"] [data-col=cycles]`);
+    await expectLine(page, line, 'jump to an address\'s first packet');
+    assert.equal(await page.getAttribute(`[data-testid=ep-row][data-pc="${top.pc}"]`, 'data-selected'), 'true');
     await shoot(page, 'ep-profile.png');
     const key = { pc: (r) => Number(r.pc), packets: (r) => r.packets, cycles: (r) => r.cycles, stalls: (r) => r.stalls };
     const sorted = (k, desc) =>

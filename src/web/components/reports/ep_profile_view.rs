@@ -1,11 +1,11 @@
 //! An EP trace's cycle profile: a summary (with the SPLOOP loop-buffer
 //! against memory split, as numbers and a bar) and the by-address table,
 //! sorted in the report worker by any numeric column and sent a page at a
-//! time.
+//! time; a row moves the trace view to the address's first packet.
 
 use yew::prelude::*;
 
-use super::list_pager::pager;
+use super::list_pager::{pager, selected_style};
 use crate::report::ep_explore::{EpPcPage, EpSort, EpSummary};
 use crate::report::explore::MAX_PAGE;
 use crate::web::i18n::{t, tf};
@@ -25,7 +25,8 @@ fn percent(part: u64, whole: u64) -> String {
 pub struct EpProps {
     pub client: ReportClient,
     pub summary: EpSummary,
-    /// Go to a line of the trace (the flow list).
+    /// Go to a line of the trace (a table row's first packet, a flow
+    /// row's discontinuity).
     #[prop_or_default]
     pub on_jump: Callback<u64>,
 }
@@ -34,9 +35,16 @@ pub enum ProfileMsg {
     Sort(EpSort),
     Offset(u64),
     Page(EpSort, bool, u64, ReportReply),
+    /// A row was clicked: go to the address's first packet and mark it.
+    Jump {
+        pc: u64,
+        line: u64,
+    },
 }
 
 pub struct EpCycleProfile {
+    /// The address of the row last clicked.
+    selected: Option<u64>,
     sort: EpSort,
     descending: bool,
     offset: u64,
@@ -141,6 +149,7 @@ impl Component for EpCycleProfile {
     fn create(ctx: &Context<Self>) -> Self {
         // The CLI's order: most cycles first.
         let view = EpCycleProfile {
+            selected: None,
             sort: EpSort::Cycles,
             descending: true,
             offset: 0,
@@ -167,6 +176,10 @@ impl Component for EpCycleProfile {
             ProfileMsg::Offset(offset) => {
                 self.offset = offset;
                 self.ask(ctx);
+            }
+            ProfileMsg::Jump { pc, line } => {
+                self.selected = Some(pc);
+                ctx.props().on_jump.emit(line);
             }
             ProfileMsg::Page(sort, descending, offset, reply) => {
                 if (sort, descending, offset) != (self.sort, self.descending, self.offset) {
@@ -195,6 +208,7 @@ impl Component for EpCycleProfile {
                 if s.addresses == 0 {
                     <p data-testid="ep-empty">{ t("The trace has no execute packets.") }</p>
                 } else {
+                    <p style="margin:0 0 0.3rem 0;">{ t("Click an address to go to its first execute packet.") }</p>
                     <table data-testid="ep-table" style="border-collapse:collapse;font-family:var(--mono, monospace);font-size:0.85rem;">
                         <thead>
                             <tr>
@@ -219,13 +233,20 @@ impl Component for EpCycleProfile {
                         <tbody>
                             if let Some(p) = &self.page {
                                 { for p.rows.iter().map(|r| {
+                                    let (pc, line) = (r.pc, r.first_line);
+                                    let selected = self.selected == Some(pc);
                                     let size = if r.min_size == r.max_size {
                                         r.min_size.to_string()
                                     } else {
                                         format!("{}-{}", r.min_size, r.max_size)
                                     };
                                     html! {
-                                        <tr data-testid="ep-row" data-pc={format!("0x{:08x}", r.pc)}>
+                                        <tr data-testid="ep-row" data-pc={format!("0x{:08x}", r.pc)}
+                                            data-first-line={r.first_line.to_string()}
+                                            data-selected={selected.then_some("true")}
+                                            aria-selected={selected.to_string()}
+                                            style={selected_style(selected)}
+                                            onclick={link.callback(move |_: MouseEvent| ProfileMsg::Jump { pc, line })}>
                                             <td style={numeric}>{ format!("0x{:08x}", r.pc) }</td>
                                             <td style={numeric} data-col="packets">{ r.packets }</td>
                                             <td style={numeric} data-col="cycles">{ r.cycles }</td>

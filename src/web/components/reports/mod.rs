@@ -439,7 +439,7 @@ impl Component for ReportsPanel {
                 if let (Some(r @ Ready::Ep(summary)), Some(client)) = (ready, &self.client) {
                     { self.view_downloads(ctx, r.texts()) }
                     <div role="tabpanel" hidden={tab != ReportTab::CycleProfile} style="flex:1 1 auto;min-height:8rem;overflow:auto;">
-                        <EpCycleProfile key={self.generation} client={client.clone()} summary={summary.clone()} />
+                        <EpCycleProfile key={self.generation} client={client.clone()} summary={summary.clone()} on_jump={props.on_jump_line.clone()} />
                     </div>
                     <div role="tabpanel" hidden={tab != ReportTab::EpFlow} style="flex:1 1 auto;min-height:8rem;overflow:auto;">
                         <EpFlowList key={self.generation} client={client.clone()} summary={summary.clone()} on_jump={props.on_jump_line.clone()} />
