@@ -417,7 +417,10 @@ impl<S: TraceSource> Session<S> {
             Query::Rows { view, first, count } => self.rows(view, first, count.min(MAX_ROWS)),
             Query::RowOfNode { view, node } => {
                 let n = self.node(node)?;
-                Ok(Reply::Row(self.view_folds(view).row_of_line(n.first_line)))
+                // Lines before the first node (an EP trace's banner, a
+                // header) are listed as its rows, so its rows start there.
+                let line = if node == 0 { 1 } else { n.first_line };
+                Ok(Reply::Row(self.view_folds(view).row_of_line(line)))
             }
             Query::Step { view, node, delta } => self
                 .step(view, node, delta)

@@ -127,7 +127,7 @@ enum Command {
         #[command(flatten)]
         common: Common,
         /// Addresses listed in the table (most cycles first).
-        #[arg(long, value_name = "N", default_value_t = 50)]
+        #[arg(long, value_name = "N", default_value_t = report::ep_profile::DEFAULT_TOP)]
         top: usize,
     },
     /// Program flow of a branch-only trace (FD/FI/FR lines): the

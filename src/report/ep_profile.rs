@@ -15,7 +15,7 @@ use crate::source::{SourceError, TraceSource};
 
 /// Totals for the execute packets starting at one address (and the
 /// loop-buffer cycles of a SPLOOP there).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct PcCycles {
     pub pc: u64,
     pub packets: u64,
@@ -23,10 +23,13 @@ pub struct PcCycles {
     pub stall_cycles: u64,
     pub min_size: u64,
     pub max_size: u64,
+    /// The line of the first record at this address (where the page's
+    /// table goes to).
+    pub first_line: u64,
 }
 
 /// A discontinuity record: the packet at `pc` went to `target`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Discontinuity {
     pub line: u64,
     pub cycle: u64,
@@ -64,6 +67,19 @@ pub struct EpProfile {
 
 /// The flow list keeps this many discontinuities; the rest are counted.
 pub const MAX_FLOW: usize = 10_000;
+
+/// Addresses `tarmac-lens ep-profile` lists unless `--top` says otherwise.
+pub const DEFAULT_TOP: usize = 50;
+
+/// The record types' names, in the order of [`EpProfile::records`].
+pub const RECORD_NAMES: [&str; 6] = [
+    "info",
+    "discontinuity",
+    "normal",
+    "sploop-memory",
+    "sploop-buffer",
+    "sploop-memory-discontinuity",
+];
 
 fn type_index(t: &EpRecordType) -> usize {
     match t {
@@ -117,6 +133,7 @@ pub fn ep_profile<S: TraceSource>(
                 by_pc.entry(e.pc).or_insert_with(|| PcCycles {
                     pc: e.pc,
                     min_size: u64::MAX,
+                    first_line: line.number,
                     ..PcCycles::default()
                 });
                 by_pc.get_mut(&e.pc).expect("inserted").cycles += e.ep_cycles;
@@ -150,6 +167,7 @@ pub fn ep_profile<S: TraceSource>(
         let entry = by_pc.entry(e.pc).or_insert_with(|| PcCycles {
             pc: e.pc,
             min_size: u64::MAX,
+            first_line: line.number,
             ..PcCycles::default()
         });
         entry.packets += 1;
@@ -198,15 +216,7 @@ pub fn render(p: &EpProfile, top: usize) -> String {
         p.stall_cycles,
         percent(p.stall_cycles, p.packet_cycles)
     );
-    let names = [
-        "info",
-        "discontinuity",
-        "normal",
-        "sploop-memory",
-        "sploop-buffer",
-        "sploop-memory-discontinuity",
-    ];
-    let counts: Vec<String> = names
+    let counts: Vec<String> = RECORD_NAMES
         .iter()
         .zip(p.records)
         .filter(|(_, n)| *n > 0)
@@ -306,7 +316,8 @@ mod tests {
                 cycles: 22,
                 stall_cycles: 1,
                 min_size: 8,
-                max_size: 8
+                max_size: 8,
+                first_line: 8
             }
         );
         assert_eq!(
@@ -317,7 +328,8 @@ mod tests {
                 cycles: 6,
                 stall_cycles: 2,
                 min_size: 8,
-                max_size: 8
+                max_size: 8,
+                first_line: 4
             }
         );
         assert_eq!(p.by_pc.iter().find(|r| r.pc == 0x1000).unwrap().cycles, 2);

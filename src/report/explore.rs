@@ -231,9 +231,14 @@ pub enum TextKind {
     Flamegraph,
     /// `tarmac-lens vcd --no-date` (a date would make two runs differ).
     Vcd,
+    /// `tarmac-lens ep-profile` (an EP trace's: `report::ep_explore`).
+    EpProfile,
+    /// `tarmac-lens flow` (a branch-only trace's: `report::flow_explore`).
+    Flow,
 }
 
 impl TextKind {
+    /// The call reports' texts.
     pub const ALL: [TextKind; 4] = [
         TextKind::Calltree,
         TextKind::Profile,
@@ -248,6 +253,8 @@ impl TextKind {
             TextKind::Profile => "profile.txt",
             TextKind::Flamegraph => "folded.txt",
             TextKind::Vcd => "vcd",
+            TextKind::EpProfile => "ep-profile.txt",
+            TextKind::Flow => "flow.txt",
         };
         format!("{trace}.{ext}")
     }
@@ -594,7 +601,8 @@ impl Reports {
     }
 
     /// A report's text, as `tarmac-lens calltree|profile|flamegraph` print
-    /// it. The VCD needs the trace again: see [`Reports::write_vcd`].
+    /// it. The VCD needs the trace again: see [`Reports::write_vcd`]; the
+    /// EP and flow texts are other reports' (`None` too).
     pub fn text(&self, kind: TextKind) -> Option<String> {
         let name = |addr: u64| self.name(addr);
         Some(match kind {
@@ -613,7 +621,7 @@ impl Reports {
                 Some(root) => flamegraph::render(root, &|addr, _| self.name(addr)),
                 None => String::new(),
             },
-            TextKind::Vcd => return None,
+            TextKind::Vcd | TextKind::EpProfile | TextKind::Flow => return None,
         })
     }
 

@@ -37,6 +37,8 @@ pub struct Block {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Flow {
     pub blocks: Vec<Block>,
+    /// Blocks seen (the list keeps the first `max`).
+    pub block_count: u64,
     /// `IT`/`IS` lines: a trace that has them shows its flow itself.
     pub instruction_lines: u64,
     pub unparsed: UnparsedLines,
@@ -44,9 +46,27 @@ pub struct Flow {
 
 /// Reads the branches of a trace into blocks. At most `max` blocks are kept.
 pub fn flow<S: TraceSource>(
-    mut source: S,
+    source: S,
     parse: ParseOptions,
     max: usize,
+) -> Result<Flow, SourceError> {
+    let mut blocks = Vec::new();
+    let mut out = flow_each(source, parse, |b| {
+        if blocks.len() < max {
+            blocks.push(b.clone());
+        }
+    })?;
+    out.blocks = blocks;
+    Ok(out)
+}
+
+/// Reads the branches of a trace, handing each block to `on_block` as it
+/// ends (the returned `Flow` keeps none), so a flow of any length can be
+/// written out without holding it.
+pub fn flow_each<S: TraceSource>(
+    mut source: S,
+    parse: ParseOptions,
+    mut on_block: impl FnMut(&Block),
 ) -> Result<Flow, SourceError> {
     let sample = crate::source::read_sample(&mut source)?;
     let mut parser = Parser::for_sample(parse, &sample);
@@ -71,19 +91,18 @@ pub fn flow<S: TraceSource>(
                     ),
                     None => (None, None, None),
                 };
-                if out.blocks.len() < max {
-                    out.blocks.push(Block {
-                        start: block_start,
-                        end: from,
-                        instructions,
-                        iset,
-                        kind: b.kind,
-                        target: b.target,
-                        line: line.number,
-                        time: rec.time,
-                        interrupted,
-                    });
-                }
+                out.block_count += 1;
+                on_block(&Block {
+                    start: block_start,
+                    end: from,
+                    instructions,
+                    iset,
+                    kind: b.kind,
+                    target: b.target,
+                    line: line.number,
+                    time: rec.time,
+                    interrupted,
+                });
                 start = Some((b.target, b.inst_id.map(|t| t + 1), b.iset.or(iset)));
                 interrupted = false;
             }
@@ -101,7 +120,7 @@ pub fn flow<S: TraceSource>(
     Ok(out)
 }
 
-fn kind_name(k: BranchKind) -> &'static str {
+pub fn kind_name(k: BranchKind) -> &'static str {
     match k {
         BranchKind::Direct => "FD",
         BranchKind::Indirect => "FI",
@@ -110,7 +129,7 @@ fn kind_name(k: BranchKind) -> &'static str {
     }
 }
 
-fn iset_name(i: Option<ISet>) -> &'static str {
+pub fn iset_name(i: Option<ISet>) -> &'static str {
     match i {
         Some(ISet::Arm) => "A32",
         Some(ISet::Thumb) => "T32",
@@ -123,45 +142,57 @@ fn iset_name(i: Option<ISet>) -> &'static str {
 /// The flow as `tarmac-lens flow` prints it: one line per block, with
 /// symbols when an ELF image is given.
 pub fn render(f: &Flow, symbols: Option<&SymbolTable>) -> String {
+    let mut out = String::new();
+    for b in &f.blocks {
+        render_block(b, symbols, &mut out);
+    }
+    out
+}
+
+/// The name `tarmac-lens flow` puts after an address (empty without one).
+pub fn symbol_name(symbols: Option<&SymbolTable>, addr: u64) -> String {
+    // The Thumb bit is not part of the symbol's address.
+    symbols
+        .map(|s| s.symbolic_address(addr & !1, false))
+        .unwrap_or_default()
+}
+
+/// One block's two lines of [`render`].
+pub fn render_block(b: &Block, symbols: Option<&SymbolTable>, out: &mut String) {
     let name = |addr: u64| -> String {
-        // The Thumb bit is not part of the symbol's address.
-        match symbols.map(|s| s.symbolic_address(addr & !1, false)) {
-            Some(n) if !n.is_empty() => format!(" <{n}>"),
+        match symbol_name(symbols, addr) {
+            n if !n.is_empty() => format!(" <{n}>"),
             _ => String::new(),
         }
     };
-    let mut out = String::new();
-    for b in &f.blocks {
-        let start = match b.start {
-            Some(s) => format!("0x{s:08x}"),
-            None => "?".repeat(10),
-        };
-        let count = b
-            .instructions
-            .map_or_else(|| "?".to_string(), |n| n.to_string());
-        let head = format!(
-            "{start}..0x{:08x} {:>6} instr {:<5}{}{}",
-            b.end,
-            count,
-            iset_name(b.iset),
-            b.start.map(&name).unwrap_or_default(),
-            if b.interrupted {
-                " (an exception came in between)"
-            } else {
-                ""
-            }
-        );
-        let _ = writeln!(out, "{}", head.trim_end());
-        let _ = writeln!(
-            out,
-            "    {} 0x{:08x} -> 0x{:08x}{}  (line {}, time {})",
-            kind_name(b.kind),
-            b.end,
-            b.target,
-            name(b.target),
-            b.line,
-            b.time
-        );
-    }
-    out
+    let start = match b.start {
+        Some(s) => format!("0x{s:08x}"),
+        None => "?".repeat(10),
+    };
+    let count = b
+        .instructions
+        .map_or_else(|| "?".to_string(), |n| n.to_string());
+    let head = format!(
+        "{start}..0x{:08x} {:>6} instr {:<5}{}{}",
+        b.end,
+        count,
+        iset_name(b.iset),
+        b.start.map(&name).unwrap_or_default(),
+        if b.interrupted {
+            " (an exception came in between)"
+        } else {
+            ""
+        }
+    );
+    let _ = writeln!(out, "{}", head.trim_end());
+    let _ = writeln!(
+        out,
+        "    {} 0x{:08x} -> 0x{:08x}{}  (line {}, time {})",
+        kind_name(b.kind),
+        b.end,
+        b.target,
+        name(b.target),
+        b.line,
+        b.time
+    );
 }

@@ -4,10 +4,13 @@
 
 pub mod callinfo;
 pub mod calltree;
+pub mod ep_explore;
 pub mod ep_profile;
 pub mod explore;
 pub mod flamegraph;
 pub mod flow;
+pub mod flow_explore;
+pub mod kind;
 pub mod names;
 pub mod profile;
 pub mod run;

@@ -13,7 +13,9 @@ use web_sys::{Event, MessageEvent, Worker};
 
 use super::protocol::{decode, encode, OpenOptions, ToPage, ToWorker};
 use super::report_protocol::{ReportEvent, ReportPass, ReportQuery, ReportReply, ReportRequest};
+use crate::report::ep_explore::EpSummary;
 use crate::report::explore::{ReportSummary, TextKind};
+use crate::report::flow_explore::FlowSummary;
 
 /// What the panel learns besides answers.
 #[derive(Clone, Debug, PartialEq)]
@@ -24,6 +26,8 @@ pub enum ReportStatus {
         total: u64,
     },
     Ready(ReportSummary),
+    ReadyEp(EpSummary),
+    ReadyFlow(FlowSummary),
     Failed(String),
     ElfIgnored(String),
 }
@@ -120,6 +124,8 @@ impl ReportClient {
                     status(ReportStatus::Progress { pass, done, total })
                 }
                 ToPage::Report(ReportEvent::Ready(s)) => status(ReportStatus::Ready(s)),
+                ToPage::Report(ReportEvent::ReadyEp(s)) => status(ReportStatus::ReadyEp(s)),
+                ToPage::Report(ReportEvent::ReadyFlow(s)) => status(ReportStatus::ReadyFlow(s)),
                 ToPage::Report(ReportEvent::Failed(m)) => status(ReportStatus::Failed(m)),
                 ToPage::Report(ReportEvent::ElfIgnored(m)) => status(ReportStatus::ElfIgnored(m)),
                 ToPage::Report(ReportEvent::Text { id, chunk }) => {

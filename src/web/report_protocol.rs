@@ -11,9 +11,11 @@
 use serde::{Deserialize, Serialize};
 
 use super::protocol::OpenOptions;
+use crate::report::ep_explore::{EpFlowPage, EpPcPage, EpSort, EpSummary};
 use crate::report::explore::{
     FlameView, ProfilePage, ProfileSort, ReportSummary, TextKind, TreePage,
 };
+use crate::report::flow_explore::{FlowPage, FlowSummary};
 
 /// Bytes of text per message.
 pub const TEXT_CHUNK: usize = 1 << 20;
@@ -57,6 +59,17 @@ pub enum ReportQuery {
     Flame { root: u32 },
     /// A report's text: answered by [`ReportEvent::Text`] chunks.
     Text(TextKind),
+    /// An EP trace's cycles by packet address, sorted, a page.
+    EpByPc {
+        sort: EpSort,
+        descending: bool,
+        offset: u64,
+        limit: u32,
+    },
+    /// An EP trace's discontinuities, a page.
+    EpFlow { offset: u64, limit: u32 },
+    /// A branch-only trace's blocks, a page.
+    FlowBlocks { offset: u64, limit: u32 },
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -70,6 +83,9 @@ pub enum ReportReply {
         bytes: u64,
     },
     Error(String),
+    EpByPc(EpPcPage),
+    EpFlow(EpFlowPage),
+    FlowBlocks(FlowPage),
 }
 
 /// Which pass over the trace progress is about.
@@ -77,6 +93,8 @@ pub enum ReportReply {
 pub enum ReportPass {
     Calls,
     Vcd,
+    /// The records of an EP or branch-only trace (no engine).
+    Records,
 }
 
 /// Report worker -> page.
@@ -89,6 +107,10 @@ pub enum ReportEvent {
     },
     /// The reports are computed: questions are answered from now on.
     Ready(ReportSummary),
+    /// The same for an EP trace's cycle profile (instead of call reports).
+    ReadyEp(EpSummary),
+    /// The same for a branch-only trace's program flow.
+    ReadyFlow(FlowSummary),
     /// The reports could not be computed (an unreadable file).
     Failed(String),
     /// The ELF image was refused: the reports name functions by address.

@@ -17,13 +17,24 @@ use super::timing::now;
 use super::worker::post;
 use crate::engine::EngineOptions;
 use crate::parse::ParseOptions;
+use crate::report::ep_explore::EpReports;
 use crate::report::explore::{Progressed, Reports, TextKind};
+use crate::report::flow_explore::FlowReports;
+use crate::report::kind::{report_kind, ReportKind};
 use crate::source::TraceSource;
 use crate::symbols::SymbolTable;
 
-struct Computed {
-    reports: Reports,
-    file: web_sys::File,
+/// The reports that suit the trace (`report::kind`).
+enum Computed {
+    Calls {
+        reports: Box<Reports>,
+        file: web_sys::File,
+    },
+    Ep(EpReports),
+    Flow {
+        reports: FlowReports,
+        file: web_sys::File,
+    },
 }
 
 thread_local! {
@@ -114,14 +125,38 @@ fn start(
         cpu: options.cpu,
     };
     let started = now();
-    let computed = progressed(&file, ReportPass::Calls)
-        .and_then(|source| Reports::compute(source, parse, engine, image));
+    let kind = BlobSource::new(file.clone().into())
+        .and_then(|mut s| crate::source::read_sample(&mut s))
+        .map(|sample| report_kind(&sample, parse));
+    let computed = kind.and_then(|kind| match kind {
+        ReportKind::Calls => progressed(&file, ReportPass::Calls)
+            .and_then(|source| Reports::compute(source, parse, engine, image))
+            .map(|reports| {
+                send(ReportEvent::Ready(reports.summary()));
+                Computed::Calls {
+                    reports: Box::new(reports),
+                    file: file.clone(),
+                }
+            }),
+        ReportKind::Ep => progressed(&file, ReportPass::Records)
+            .and_then(|source| EpReports::compute(source, parse))
+            .map(|reports| {
+                send(ReportEvent::ReadyEp(reports.summary()));
+                Computed::Ep(reports)
+            }),
+        ReportKind::Flow => progressed(&file, ReportPass::Records)
+            .and_then(|source| FlowReports::compute(source, parse, image))
+            .map(|reports| {
+                send(ReportEvent::ReadyFlow(reports.summary()));
+                Computed::Flow {
+                    reports,
+                    file: file.clone(),
+                }
+            }),
+    });
     super::timing::measure("reports", started);
     match computed {
-        Ok(reports) => {
-            send(ReportEvent::Ready(reports.summary()));
-            COMPUTED.with(|c| *c.borrow_mut() = Some(Computed { reports, file }));
-        }
+        Ok(c) => COMPUTED.with(|cell| *cell.borrow_mut() = Some(c)),
         Err(e) => send(ReportEvent::Failed(e.0)),
     }
 }
@@ -132,33 +167,63 @@ fn ask(id: u32, query: ReportQuery) {
         let Some(c) = c.as_ref() else {
             return ReportReply::Error("the reports are not computed".into());
         };
-        let r = &c.reports;
-        match query {
-            ReportQuery::Tree {
-                parent,
-                offset,
-                limit,
-            } => r
-                .tree(parent.as_deref(), offset, limit as usize)
-                .map_or_else(
-                    || ReportReply::Error("no such call".into()),
-                    ReportReply::Tree,
-                ),
-            ReportQuery::Profile {
-                sort,
-                descending,
-                offset,
-                limit,
-            } => ReportReply::Profile(r.profile(sort, descending, offset, limit as usize)),
-            ReportQuery::Flame { root } => r.flame(root).map_or_else(
-                || ReportReply::Error("no such frame".into()),
-                ReportReply::Flame,
-            ),
-            ReportQuery::PathAt { node } => ReportReply::Path(r.path_at(node)),
-            ReportQuery::Text(kind) => text(id, c, kind),
+        if let ReportQuery::Text(kind) = query {
+            return text(id, c, kind);
+        }
+        match c {
+            Computed::Calls { reports, .. } => ask_calls(reports, query),
+            Computed::Ep(r) => match query {
+                ReportQuery::EpByPc {
+                    sort,
+                    descending,
+                    offset,
+                    limit,
+                } => ReportReply::EpByPc(r.by_pc(sort, descending, offset, limit as usize)),
+                ReportQuery::EpFlow { offset, limit } => {
+                    ReportReply::EpFlow(r.flow(offset, limit as usize))
+                }
+                _ => not_this_trace(),
+            },
+            Computed::Flow { reports, .. } => match query {
+                ReportQuery::FlowBlocks { offset, limit } => {
+                    ReportReply::FlowBlocks(reports.blocks(offset, limit as usize))
+                }
+                _ => not_this_trace(),
+            },
         }
     });
     send(ReportEvent::Answer { id, reply });
+}
+
+fn not_this_trace() -> ReportReply {
+    ReportReply::Error("this report is not one of this trace's".into())
+}
+
+fn ask_calls(r: &Reports, query: ReportQuery) -> ReportReply {
+    match query {
+        ReportQuery::Tree {
+            parent,
+            offset,
+            limit,
+        } => r
+            .tree(parent.as_deref(), offset, limit as usize)
+            .map_or_else(
+                || ReportReply::Error("no such call".into()),
+                ReportReply::Tree,
+            ),
+        ReportQuery::Profile {
+            sort,
+            descending,
+            offset,
+            limit,
+        } => ReportReply::Profile(r.profile(sort, descending, offset, limit as usize)),
+        ReportQuery::Flame { root } => r.flame(root).map_or_else(
+            || ReportReply::Error("no such frame".into()),
+            ReportReply::Flame,
+        ),
+        ReportQuery::PathAt { node } => ReportReply::Path(r.path_at(node)),
+        _ => not_this_trace(),
+    }
 }
 
 /// Posts the text in chunks as it is written, so a VCD of any size never
@@ -206,16 +271,25 @@ fn text(id: u32, c: &Computed, kind: TextKind) -> ReportReply {
         buf: Vec::new(),
         bytes: 0,
     };
-    let written = match c.reports.text(kind) {
-        Some(text) => {
-            for piece in text.as_bytes().chunks(TEXT_CHUNK) {
-                let _ = out.write(piece);
-            }
-            Ok(())
+    let whole = |text: String, out: &mut Chunks| {
+        for piece in text.as_bytes().chunks(TEXT_CHUNK) {
+            let _ = out.write(piece);
         }
-        None => c
-            .reports
-            .write_vcd(|| progressed(&c.file, ReportPass::Vcd), &mut out),
+        Ok(())
+    };
+    let written = match (c, kind) {
+        (Computed::Calls { reports, file }, _) => match reports.text(kind) {
+            Some(text) => whole(text, &mut out),
+            None if kind == TextKind::Vcd => {
+                reports.write_vcd(|| progressed(file, ReportPass::Vcd), &mut out)
+            }
+            None => return not_this_trace(),
+        },
+        (Computed::Ep(r), TextKind::EpProfile) => whole(r.text(), &mut out),
+        (Computed::Flow { reports, file }, TextKind::Flow) => BlobSource::new(file.clone().into())
+            .map_err(|e| e.0)
+            .and_then(|source| reports.write_text(source, &mut out)),
+        _ => return not_this_trace(),
     };
     out.flush_upto(false);
     match written {

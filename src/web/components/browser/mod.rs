@@ -84,6 +84,8 @@ pub enum Msg {
     ReportTab(ReportTab),
     /// The Reports panel asks the active view to go to a node.
     ReportJump(NodeId),
+    /// ... or to a line (the EP and program-flow lists).
+    ReportJumpLine(u64),
     Stepped {
         view: u32,
         reply: Reply,
@@ -284,6 +286,8 @@ pub struct Browser {
     /// The panel's callbacks, made once: new ones at each render would
     /// re-render its call tree with every step of the trace view.
     report_callbacks: (Callback<ReportTab>, Callback<u64>, Callback<()>),
+    /// The panel's go-to-line callback, made once like those.
+    report_jump_line: Callback<u64>,
     /// The node whose call the call tree is to show (`g`), numbered so
     /// the same node can be asked for again.
     report_reveal: Option<(u32, NodeId)>,
@@ -321,6 +325,7 @@ impl Component for Browser {
                 ctx.link().callback(Msg::ReportJump),
                 ctx.link().callback(|_| Msg::Run(Command::Reports)),
             ),
+            report_jump_line: ctx.link().callback(Msg::ReportJumpLine),
             syntax: true,
             symbols: true,
             last_pc: None,
@@ -436,6 +441,11 @@ impl Component for Browser {
                 self.refocus = true;
                 let view = self.active_view();
                 self.move_to(ctx, view, Query::Locate(Locate::Node(node)), false);
+            }
+            Msg::ReportJumpLine(line) => {
+                self.refocus = true;
+                let view = self.active_view();
+                self.move_to(ctx, view, Query::Locate(Locate::Line(line)), false);
             }
             Msg::Run(cmd) => {
                 self.refocus = true;
@@ -642,6 +652,7 @@ impl Component for Browser {
                         {tab}
                         on_tab={self.report_callbacks.0.clone()}
                         on_jump={self.report_callbacks.1.clone()}
+                        on_jump_line={self.report_jump_line.clone()}
                         on_close={self.report_callbacks.2.clone()}
                         reveal={self.report_reveal}
                     />

@@ -1,11 +1,17 @@
 //! The Reports panel (`R`, or the toolbar's Reports button): the call tree,
 //! the profile and the flame graph of the open trace, and downloads of
-//! their texts exactly as the CLI prints them. The reports are computed by
+//! their texts exactly as the CLI prints them; for a TI C64x+ EP trace its
+//! cycle profile and discontinuities instead, for a branch-only trace its
+//! program flow (`report::kind` decides). The reports are computed by
 //! a report worker of their own (`report_client.rs`), started when the
 //! panel opens, so the trace view keeps answering meanwhile.
 
 mod call_tree;
+mod ep_flow_view;
+mod ep_profile_view;
 mod flame_graph;
+mod flow_view;
+mod list_pager;
 mod profile_table;
 
 use std::rc::Rc;
@@ -14,10 +20,15 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use call_tree::CallTree;
+use ep_flow_view::EpFlowList;
+use ep_profile_view::EpCycleProfile;
 use flame_graph::FlameGraph;
+use flow_view::ProgramFlow;
 use profile_table::ProfileTable;
 
+use crate::report::ep_explore::EpSummary;
 use crate::report::explore::{ReportSummary, TextKind};
+use crate::report::flow_explore::FlowSummary;
 use crate::web::client::TraceClient;
 use crate::web::i18n::{t, tf};
 use crate::web::report_client::{Download, ReportClient, ReportStatus};
@@ -28,20 +39,31 @@ pub enum ReportTab {
     CallTree,
     Profile,
     FlameGraph,
+    /// An EP trace's cycles by packet address.
+    CycleProfile,
+    /// An EP trace's discontinuities.
+    EpFlow,
+    /// A branch-only trace's blocks.
+    ProgramFlow,
 }
 
 impl ReportTab {
-    const ALL: [ReportTab; 3] = [
+    const CALLS: [ReportTab; 3] = [
         ReportTab::CallTree,
         ReportTab::Profile,
         ReportTab::FlameGraph,
     ];
+    const EP: [ReportTab; 2] = [ReportTab::CycleProfile, ReportTab::EpFlow];
+    const FLOW: [ReportTab; 1] = [ReportTab::ProgramFlow];
 
     fn label(self) -> &'static str {
         match self {
             ReportTab::CallTree => t("Call tree"),
             ReportTab::Profile => t("Profile"),
             ReportTab::FlameGraph => t("Flame graph"),
+            ReportTab::CycleProfile => t("Cycle profile"),
+            ReportTab::EpFlow => t("Flow"),
+            ReportTab::ProgramFlow => t("Program flow"),
         }
     }
 
@@ -50,6 +72,45 @@ impl ReportTab {
             ReportTab::CallTree => "calltree",
             ReportTab::Profile => "profile",
             ReportTab::FlameGraph => "flamegraph",
+            ReportTab::CycleProfile => "ep-profile",
+            ReportTab::EpFlow => "ep-flow",
+            ReportTab::ProgramFlow => "program-flow",
+        }
+    }
+}
+
+/// What the report worker computed: the reports that suit the trace.
+enum Ready {
+    Calls(ReportSummary),
+    Ep(EpSummary),
+    Flow(FlowSummary),
+}
+
+impl Ready {
+    fn tabs(&self) -> &'static [ReportTab] {
+        match self {
+            Ready::Calls(_) => &ReportTab::CALLS,
+            Ready::Ep(_) => &ReportTab::EP,
+            Ready::Flow(_) => &ReportTab::FLOW,
+        }
+    }
+
+    /// The tab shown for `asked`: another kind's tab (a key opens the call
+    /// tree or the flame graph) shows this kind's first.
+    fn tab(&self, asked: ReportTab) -> ReportTab {
+        let tabs = self.tabs();
+        if tabs.contains(&asked) {
+            asked
+        } else {
+            tabs[0]
+        }
+    }
+
+    fn texts(&self) -> &'static [TextKind] {
+        match self {
+            Ready::Calls(_) => &TextKind::ALL,
+            Ready::Ep(_) => &[TextKind::EpProfile],
+            Ready::Flow(_) => &[TextKind::Flow],
         }
     }
 }
@@ -60,6 +121,8 @@ fn text_label(kind: TextKind) -> &'static str {
         TextKind::Profile => t("profile"),
         TextKind::Flamegraph => t("folded stacks"),
         TextKind::Vcd => t("VCD"),
+        TextKind::EpProfile => t("cycle profile"),
+        TextKind::Flow => t("program flow"),
     }
 }
 
@@ -69,6 +132,8 @@ fn text_id(kind: TextKind) -> &'static str {
         TextKind::Profile => "profile",
         TextKind::Flamegraph => "flamegraph",
         TextKind::Vcd => "vcd",
+        TextKind::EpProfile => "ep-profile",
+        TextKind::Flow => "flow",
     }
 }
 
@@ -82,6 +147,9 @@ pub struct ReportsPanelProps {
     pub on_tab: Callback<ReportTab>,
     /// Go to this node in the trace view.
     pub on_jump: Callback<u64>,
+    /// Go to this line in the trace view (the EP and flow lists).
+    #[prop_or_default]
+    pub on_jump_line: Callback<u64>,
     pub on_close: Callback<()>,
     /// Show the call holding this node in the call tree (numbered, so the
     /// same node can be asked for again).
@@ -102,7 +170,7 @@ enum Phase {
         done: u64,
         total: u64,
     },
-    Ready(ReportSummary),
+    Ready(Ready),
     Failed(String),
 }
 
@@ -168,6 +236,7 @@ impl ReportsPanel {
                 let label = match pass {
                     ReportPass::Calls => "Finding the calls: {} of {} bytes",
                     ReportPass::Vcd => "Writing the VCD: {} of {} bytes",
+                    ReportPass::Records => "Reading the trace: {} of {} bytes",
                 };
                 html! {
                     <p data-testid="reports-progress">
@@ -183,12 +252,12 @@ impl ReportsPanel {
         }
     }
 
-    fn view_downloads(&self, ctx: &Context<Self>) -> Html {
+    fn view_downloads(&self, ctx: &Context<Self>, texts: &'static [TextKind]) -> Html {
         let link = ctx.link();
         html! {
             <div class="report-downloads" style="display:flex;flex-wrap:wrap;gap:0.4rem;align-items:center;">
                 <span>{ t("Download:") }</span>
-                { for TextKind::ALL.iter().map(|&kind| {
+                { for texts.iter().map(|&kind| {
                     let state = self.downloads.iter().find(|(k, _)| *k == kind).map(|(_, d)| d);
                     let busy = matches!(state, Some(Dl::Preparing));
                     html! {
@@ -274,7 +343,9 @@ impl Component for ReportsPanel {
                 ReportStatus::Progress { pass, done, total } => {
                     self.phase = Phase::Progress { pass, done, total }
                 }
-                ReportStatus::Ready(s) => self.phase = Phase::Ready(s),
+                ReportStatus::Ready(s) => self.phase = Phase::Ready(Ready::Calls(s)),
+                ReportStatus::ReadyEp(s) => self.phase = Phase::Ready(Ready::Ep(s)),
+                ReportStatus::ReadyFlow(s) => self.phase = Phase::Ready(Ready::Flow(s)),
                 ReportStatus::Failed(m) => self.phase = Phase::Failed(m),
                 ReportStatus::ElfIgnored(m) => self.elf_ignored = Some(m),
             },
@@ -312,7 +383,13 @@ impl Component for ReportsPanel {
 
     fn view(&self, ctx: &Context<Self>) -> Html {
         let props = ctx.props();
-        let tab = props.tab;
+        let ready = match &self.phase {
+            Phase::Ready(r) => Some(r),
+            _ => None,
+        };
+        let tab = ready.map_or(props.tab, |r| r.tab(props.tab));
+        // The tabs depend on the trace's kind: none until it is known.
+        let tabs = ready.map_or(&[][..], Ready::tabs);
         let on_close = props.on_close.clone();
         html! {
             <section
@@ -324,7 +401,7 @@ impl Component for ReportsPanel {
                 <div style="display:flex;flex-wrap:wrap;gap:0.3rem;align-items:center;">
                     <strong>{ t("Reports") }</strong>
                     <div role="tablist" style="display:flex;gap:0.2rem;">
-                        { for ReportTab::ALL.iter().map(|&t_| {
+                        { for tabs.iter().map(|&t_| {
                             let on_tab = props.on_tab.clone();
                             html! {
                                 <button
@@ -337,11 +414,21 @@ impl Component for ReportsPanel {
                             }
                         }) }
                     </div>
-                    if let Phase::Ready(s) = &self.phase {
-                        <span data-testid="reports-summary" style="opacity:0.8;">{ tf(
-                            "{} calls of {} functions · {} instructions",
-                            &[&s.activations, &s.functions, &s.instructions],
-                        ) }</span>
+                    if let Some(r) = ready {
+                        <span data-testid="reports-summary" style="opacity:0.8;">{ match r {
+                            Ready::Calls(s) => tf(
+                                "{} calls of {} functions · {} instructions",
+                                &[&s.activations, &s.functions, &s.instructions],
+                            ),
+                            Ready::Ep(s) => tf(
+                                "EP trace: {} packet cycles at {} addresses · {} discontinuities",
+                                &[&s.packet_cycles, &s.addresses, &s.discontinuities],
+                            ),
+                            Ready::Flow(s) => tf(
+                                "Branch-only trace: {} blocks · {} instructions",
+                                &[&s.blocks, &s.instructions],
+                            ),
+                        } }</span>
                     }
                     <button style="margin-left:auto;" data-testid="reports-close" title="R" onclick={Callback::from(move |_| on_close.emit(()))}>{ t("Close") }</button>
                 </div>
@@ -349,8 +436,23 @@ impl Component for ReportsPanel {
                 if let Some(m) = &self.elf_ignored {
                     <p role="status" data-testid="reports-elf-ignored">{ tf("Functions are named by address: the ELF image was not used ({}).", &[m]) }</p>
                 }
-                if let (Phase::Ready(_), Some(client)) = (&self.phase, &self.client) {
-                    { self.view_downloads(ctx) }
+                if let (Some(r @ Ready::Ep(summary)), Some(client)) = (ready, &self.client) {
+                    { self.view_downloads(ctx, r.texts()) }
+                    <div role="tabpanel" hidden={tab != ReportTab::CycleProfile} style="flex:1 1 auto;min-height:8rem;overflow:auto;">
+                        <EpCycleProfile key={self.generation} client={client.clone()} summary={summary.clone()} on_jump={props.on_jump_line.clone()} />
+                    </div>
+                    <div role="tabpanel" hidden={tab != ReportTab::EpFlow} style="flex:1 1 auto;min-height:8rem;overflow:auto;">
+                        <EpFlowList key={self.generation} client={client.clone()} summary={summary.clone()} on_jump={props.on_jump_line.clone()} />
+                    </div>
+                }
+                if let (Some(r @ Ready::Flow(summary)), Some(client)) = (ready, &self.client) {
+                    { self.view_downloads(ctx, r.texts()) }
+                    <div role="tabpanel" style="flex:1 1 auto;min-height:8rem;overflow:auto;">
+                        <ProgramFlow key={self.generation} client={client.clone()} summary={summary.clone()} on_jump={props.on_jump_line.clone()} />
+                    </div>
+                }
+                if let (Some(r @ Ready::Calls(_)), Some(client)) = (ready, &self.client) {
+                    { self.view_downloads(ctx, r.texts()) }
                     // The tree and the table stay mounted, so what was
                     // expanded or sorted is still there after another tab.
                     <div role="tabpanel" hidden={tab != ReportTab::CallTree} style="flex:1 1 auto;min-height:8rem;overflow:auto;">
