@@ -4,77 +4,40 @@
 use yew::prelude::*;
 
 use super::ep_profile_view::EpProps;
-use super::list_pager::{pager, selected_style, LIST_PAGE};
+use super::list_pager::{pager, selected_style, ListMsg, PagedList, LIST_PAGE};
 use crate::report::ep_explore::EpFlowPage;
 use crate::web::i18n::{t, tf};
 use crate::web::report_protocol::{ReportQuery, ReportReply};
 
-pub enum FlowMsg {
-    Offset(u64),
-    Page(u64, ReportReply),
-    /// A row was clicked: go to its line and mark it.
-    Jump(u64),
-}
-
 pub struct EpFlowList {
-    /// The line of the row last clicked.
-    selected: Option<u64>,
-    offset: u64,
-    page: Option<EpFlowPage>,
-    error: Option<String>,
+    list: PagedList<EpFlowPage>,
 }
 
-impl EpFlowList {
-    fn ask(&self, ctx: &Context<Self>) {
-        let offset = self.offset;
-        let link = ctx.link().clone();
-        ctx.props().client.ask(
-            ReportQuery::EpFlow {
-                offset,
-                limit: LIST_PAGE as u32,
-            },
-            move |reply| link.send_message(FlowMsg::Page(offset, reply)),
-        );
+fn query(offset: u64, limit: u32) -> ReportQuery {
+    ReportQuery::EpFlow { offset, limit }
+}
+
+fn page_of(reply: ReportReply) -> Option<EpFlowPage> {
+    match reply {
+        ReportReply::EpFlow(p) => Some(p),
+        _ => None,
     }
 }
 
 impl Component for EpFlowList {
-    type Message = FlowMsg;
+    type Message = ListMsg;
     type Properties = EpProps;
 
     fn create(ctx: &Context<Self>) -> Self {
-        let view = EpFlowList {
-            selected: None,
-            offset: 0,
-            page: None,
-            error: None,
-        };
-        view.ask(ctx);
-        view
+        EpFlowList {
+            list: PagedList::new(ctx, &ctx.props().client, query),
+        }
     }
 
-    fn update(&mut self, ctx: &Context<Self>, msg: FlowMsg) -> bool {
-        match msg {
-            FlowMsg::Offset(offset) => {
-                self.offset = offset;
-                self.ask(ctx);
-            }
-            FlowMsg::Jump(line) => {
-                self.selected = Some(line);
-                ctx.props().on_jump.emit(line);
-            }
-            FlowMsg::Page(offset, reply) => {
-                if offset != self.offset {
-                    return false;
-                }
-                match reply {
-                    ReportReply::EpFlow(p) => self.page = Some(p),
-                    ReportReply::Error(e) => self.error = Some(e),
-                    _ => self.error = Some("unexpected answer from the report worker".into()),
-                }
-            }
-        }
-        true
+    fn update(&mut self, ctx: &Context<Self>, msg: ListMsg) -> bool {
+        let p = ctx.props();
+        self.list
+            .update(ctx, msg, (&p.client, &p.on_jump), query, page_of)
     }
 
     fn view(&self, ctx: &Context<Self>) -> Html {
@@ -83,7 +46,7 @@ impl Component for EpFlowList {
         let numeric = "text-align:right;padding:0 0.6rem;";
         html! {
             <div data-testid="ep-flow">
-                if let Some(e) = &self.error {
+                if let Some(e) = &self.list.error {
                     <p class="error" role="alert">{ e.clone() }</p>
                 }
                 if s.discontinuities == 0 {
@@ -106,16 +69,16 @@ impl Component for EpFlowList {
                             </tr>
                         </thead>
                         <tbody>
-                            if let Some(p) = &self.page {
+                            if let Some(p) = &self.list.page {
                                 { for p.rows.iter().map(|d| {
                                     let line = d.line;
-                                    let selected = self.selected == Some(line);
+                                    let selected = self.list.selected == Some(line);
                                     html! {
                                         <tr data-testid="ep-flow-row" data-line={line.to_string()}
                                             data-selected={selected.then_some("true")}
                                             aria-selected={selected.to_string()}
                                             style={selected_style(selected)}
-                                            onclick={link.callback(move |_: MouseEvent| FlowMsg::Jump(line))}>
+                                            onclick={link.callback(move |_: MouseEvent| ListMsg::Jump(line))}>
                                             <td style={numeric}>
                                                 <button data-testid="jump-line" title={t("go to this line in the trace view")}>{ line }</button>
                                             </td>
@@ -131,8 +94,8 @@ impl Component for EpFlowList {
                             }
                         </tbody>
                     </table>
-                    if let Some(p) = &self.page {
-                        { pager("ep-flow", (p.offset, p.rows.len() as u64, p.total), LIST_PAGE, link.callback(FlowMsg::Offset)) }
+                    if let Some(p) = &self.list.page {
+                        { pager("ep-flow", (p.offset, p.rows.len() as u64, p.total), LIST_PAGE, link.callback(ListMsg::Offset)) }
                     }
                 }
             </div>

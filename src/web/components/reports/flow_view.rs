@@ -5,7 +5,7 @@
 
 use yew::prelude::*;
 
-use super::list_pager::{pager, selected_style, LIST_PAGE};
+use super::list_pager::{pager, selected_style, ListMsg, PagedList, LIST_PAGE};
 use crate::report::flow_explore::{FlowPage, FlowSummary};
 use crate::web::i18n::{t, tf};
 use crate::web::report_client::ReportClient;
@@ -18,32 +18,18 @@ pub struct ProgramFlowProps {
     pub on_jump: Callback<u64>,
 }
 
-pub enum Msg {
-    Offset(u64),
-    Page(u64, ReportReply),
-    /// A row was clicked: go to its branch's line and mark it.
-    Jump(u64),
-}
-
 pub struct ProgramFlow {
-    /// The line of the row last clicked.
-    selected: Option<u64>,
-    offset: u64,
-    page: Option<FlowPage>,
-    error: Option<String>,
+    list: PagedList<FlowPage>,
 }
 
-impl ProgramFlow {
-    fn ask(&self, ctx: &Context<Self>) {
-        let offset = self.offset;
-        let link = ctx.link().clone();
-        ctx.props().client.ask(
-            ReportQuery::FlowBlocks {
-                offset,
-                limit: LIST_PAGE as u32,
-            },
-            move |reply| link.send_message(Msg::Page(offset, reply)),
-        );
+fn query(offset: u64, limit: u32) -> ReportQuery {
+    ReportQuery::FlowBlocks { offset, limit }
+}
+
+fn page_of(reply: ReportReply) -> Option<FlowPage> {
+    match reply {
+        ReportReply::FlowBlocks(p) => Some(p),
+        _ => None,
     }
 }
 
@@ -52,42 +38,19 @@ fn hex(addr: u64) -> String {
 }
 
 impl Component for ProgramFlow {
-    type Message = Msg;
+    type Message = ListMsg;
     type Properties = ProgramFlowProps;
 
     fn create(ctx: &Context<Self>) -> Self {
-        let view = ProgramFlow {
-            selected: None,
-            offset: 0,
-            page: None,
-            error: None,
-        };
-        view.ask(ctx);
-        view
+        ProgramFlow {
+            list: PagedList::new(ctx, &ctx.props().client, query),
+        }
     }
 
-    fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
-        match msg {
-            Msg::Offset(offset) => {
-                self.offset = offset;
-                self.ask(ctx);
-            }
-            Msg::Jump(line) => {
-                self.selected = Some(line);
-                ctx.props().on_jump.emit(line);
-            }
-            Msg::Page(offset, reply) => {
-                if offset != self.offset {
-                    return false;
-                }
-                match reply {
-                    ReportReply::FlowBlocks(p) => self.page = Some(p),
-                    ReportReply::Error(e) => self.error = Some(e),
-                    _ => self.error = Some("unexpected answer from the report worker".into()),
-                }
-            }
-        }
-        true
+    fn update(&mut self, ctx: &Context<Self>, msg: ListMsg) -> bool {
+        let p = ctx.props();
+        self.list
+            .update(ctx, msg, (&p.client, &p.on_jump), query, page_of)
     }
 
     fn view(&self, ctx: &Context<Self>) -> Html {
@@ -97,7 +60,7 @@ impl Component for ProgramFlow {
         let text = "text-align:left;padding:0 0.6rem;";
         html! {
             <div data-testid="program-flow">
-                if let Some(e) = &self.error {
+                if let Some(e) = &self.list.error {
                     <p class="error" role="alert">{ e.clone() }</p>
                 }
                 if s.blocks == 0 {
@@ -129,16 +92,16 @@ impl Component for ProgramFlow {
                             </tr>
                         </thead>
                         <tbody>
-                            if let Some(p) = &self.page {
+                            if let Some(p) = &self.list.page {
                                 { for p.rows.iter().map(|b| {
                                     let line = b.line;
-                                    let selected = self.selected == Some(line);
+                                    let selected = self.list.selected == Some(line);
                                     html! {
                                         <tr data-testid="flow-row" data-index={b.index.to_string()} data-line={line.to_string()}
                                             data-selected={selected.then_some("true")}
                                             aria-selected={selected.to_string()}
                                             style={selected_style(selected)}
-                                            onclick={link.callback(move |_: MouseEvent| Msg::Jump(line))}>
+                                            onclick={link.callback(move |_: MouseEvent| ListMsg::Jump(line))}>
                                             <td style={numeric}>
                                                 <button data-testid="jump-line" title={t("go to this line in the trace view")}>{ line }</button>
                                             </td>
@@ -162,8 +125,8 @@ impl Component for ProgramFlow {
                             }
                         </tbody>
                     </table>
-                    if let Some(p) = &self.page {
-                        { pager("program-flow", (p.offset, p.rows.len() as u64, p.total), LIST_PAGE, link.callback(Msg::Offset)) }
+                    if let Some(p) = &self.list.page {
+                        { pager("program-flow", (p.offset, p.rows.len() as u64, p.total), LIST_PAGE, link.callback(ListMsg::Offset)) }
                     }
                 }
             </div>

@@ -1,9 +1,101 @@
-//! What the EP and program-flow lists share: their page size, the
-//! earlier/later buttons, and how the row clicked last is marked.
+//! What the EP and program-flow lists share: their page size, their state
+//! and messages (the page shown, asked of the report worker; the row
+//! clicked last), the earlier/later buttons, and how the clicked row is
+//! marked.
 
 use yew::prelude::*;
 
 use crate::web::i18n::{t, tf};
+use crate::web::report_client::ReportClient;
+use crate::web::report_protocol::{ReportQuery, ReportReply};
+
+pub enum ListMsg {
+    Offset(u64),
+    Page(u64, ReportReply),
+    /// A row was clicked: go to its line and mark it.
+    Jump(u64),
+}
+
+/// A list shown a page at a time from the report worker.
+pub(super) struct PagedList<P> {
+    /// The line of the row last clicked.
+    pub selected: Option<u64>,
+    pub offset: u64,
+    pub page: Option<P>,
+    pub error: Option<String>,
+}
+
+impl<P> PagedList<P> {
+    /// A list whose first page has been asked for (`query(offset, limit)`).
+    pub fn new<C>(
+        ctx: &Context<C>,
+        client: &ReportClient,
+        query: fn(u64, u32) -> ReportQuery,
+    ) -> Self
+    where
+        C: Component<Message = ListMsg>,
+    {
+        let list = PagedList {
+            selected: None,
+            offset: 0,
+            page: None,
+            error: None,
+        };
+        list.ask(ctx, client, query);
+        list
+    }
+
+    fn ask<C>(&self, ctx: &Context<C>, client: &ReportClient, query: fn(u64, u32) -> ReportQuery)
+    where
+        C: Component<Message = ListMsg>,
+    {
+        let offset = self.offset;
+        let link = ctx.link().clone();
+        client.ask(query(offset, LIST_PAGE as u32), move |reply| {
+            link.send_message(ListMsg::Page(offset, reply))
+        });
+    }
+
+    /// Handles a list message (`page_of` picks this list's page out of a
+    /// reply); returns whether to render.
+    pub fn update<C>(
+        &mut self,
+        ctx: &Context<C>,
+        msg: ListMsg,
+        (client, on_jump): (&ReportClient, &Callback<u64>),
+        query: fn(u64, u32) -> ReportQuery,
+        page_of: fn(ReportReply) -> Option<P>,
+    ) -> bool
+    where
+        C: Component<Message = ListMsg>,
+    {
+        match msg {
+            ListMsg::Offset(offset) => {
+                self.offset = offset;
+                self.ask(ctx, client, query);
+            }
+            ListMsg::Jump(line) => {
+                self.selected = Some(line);
+                on_jump.emit(line);
+            }
+            ListMsg::Page(offset, reply) => {
+                if offset != self.offset {
+                    return false;
+                }
+                match reply {
+                    ReportReply::Error(e) => self.error = Some(e),
+                    reply => match page_of(reply) {
+                        Some(p) => self.page = Some(p),
+                        None => {
+                            self.error = Some("unexpected answer from the report worker".into())
+                        }
+                    },
+                }
+            }
+        }
+        true
+    }
+}
 
 /// Rows per page of the lists.
 pub(super) const LIST_PAGE: u64 = 200;
