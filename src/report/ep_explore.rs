@@ -5,12 +5,10 @@
 //!
 //! Replies are bounded like `report::explore`'s: at most [`MAX_PAGE`] rows.
 
-use std::cmp::Ordering;
-
 use serde::{Deserialize, Serialize};
 
 use super::ep_profile::{self, Discontinuity, EpProfile, PcCycles};
-use super::explore::MAX_PAGE;
+use super::explore::{sorted_page, MAX_PAGE};
 use crate::parse::ParseOptions;
 use crate::source::{SourceError, TraceSource};
 
@@ -106,28 +104,21 @@ impl EpReports {
 
     /// The by-address table sorted by `sort` (ties by address), a page.
     pub fn by_pc(&self, sort: EpSort, descending: bool, offset: u64, limit: usize) -> EpPcPage {
-        let mut rows: Vec<&PcCycles> = self.profile.by_pc.iter().collect();
-        let key = |a: &PcCycles, b: &PcCycles| -> Ordering {
-            match sort {
+        let (total, offset, rows) = sorted_page(
+            &self.profile.by_pc,
+            |a: &PcCycles, b: &PcCycles| match sort {
                 EpSort::Pc => a.pc.cmp(&b.pc),
                 EpSort::Packets => a.packets.cmp(&b.packets),
                 EpSort::Cycles => a.cycles.cmp(&b.cycles),
                 EpSort::Stalls => a.stall_cycles.cmp(&b.stall_cycles),
-            }
-        };
-        rows.sort_by(|a, b| {
-            let o = key(a, b);
-            (if descending { o.reverse() } else { o }).then(a.pc.cmp(&b.pc))
-        });
-        let start = (offset as usize).min(rows.len());
+            },
+            |r| r.pc,
+            (descending, offset, limit),
+        );
         EpPcPage {
-            total: rows.len() as u64,
-            offset: start as u64,
-            rows: rows[start..]
-                .iter()
-                .take(limit.min(MAX_PAGE))
-                .map(|r| (*r).clone())
-                .collect(),
+            total,
+            offset,
+            rows,
         }
     }
 

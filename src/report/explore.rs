@@ -525,29 +525,22 @@ impl Reports {
         offset: u64,
         limit: usize,
     ) -> ProfilePage {
-        let mut rows: Vec<&ProfileRow> = self.profile.iter().collect();
-        let key = |a: &ProfileRow, b: &ProfileRow| -> Ordering {
-            match sort {
+        let (total, offset, rows) = sorted_page(
+            &self.profile,
+            |a, b| match sort {
                 ProfileSort::Address => a.addr.cmp(&b.addr),
                 ProfileSort::Name => a.name.cmp(&b.name),
                 ProfileSort::Count => a.count.cmp(&b.count),
                 ProfileSort::Inclusive => a.inclusive.cmp(&b.inclusive),
                 ProfileSort::Exclusive => a.exclusive.cmp(&b.exclusive),
-            }
-        };
-        rows.sort_by(|a, b| {
-            let o = key(a, b);
-            (if descending { o.reverse() } else { o }).then(a.addr.cmp(&b.addr))
-        });
-        let start = (offset as usize).min(rows.len());
+            },
+            |r| r.addr,
+            (descending, offset, limit),
+        );
         ProfilePage {
-            total: rows.len() as u64,
-            offset: start as u64,
-            rows: rows[start..]
-                .iter()
-                .take(limit.min(MAX_PAGE))
-                .map(|r| (*r).clone())
-                .collect(),
+            total,
+            offset,
+            rows,
         }
     }
 
@@ -656,6 +649,29 @@ impl Reports {
         )
         .map_err(|e| e.to_string())
     }
+}
+
+/// A page of `rows` sorted by `key` (reversed if `descending`), ties in
+/// order of `tie`: the total, the page's first index (clamped) and at most
+/// `limit` (and [`MAX_PAGE`]) rows from `offset`.
+pub(crate) fn sorted_page<T: Clone>(
+    rows: &[T],
+    key: impl Fn(&T, &T) -> Ordering,
+    tie: impl Fn(&T) -> u64,
+    (descending, offset, limit): (bool, u64, usize),
+) -> (u64, u64, Vec<T>) {
+    let mut sorted: Vec<&T> = rows.iter().collect();
+    sorted.sort_by(|a, b| {
+        let o = key(a, b);
+        (if descending { o.reverse() } else { o }).then(tie(a).cmp(&tie(b)))
+    });
+    let start = (offset as usize).min(sorted.len());
+    let page = sorted[start..]
+        .iter()
+        .take(limit.min(MAX_PAGE))
+        .map(|r| (*r).clone())
+        .collect();
+    (sorted.len() as u64, start as u64, page)
 }
 
 #[cfg(test)]
