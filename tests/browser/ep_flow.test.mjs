@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 
-import { CLI, ROOT, pageFixture } from './harness.mjs';
+import { CLI, ROOT, currentLine, expectLine, pageFixture } from './harness.mjs';
 
 // Made by scripts/make_ep_sample.mjs.
 const EP = path.join(ROOT, 'tests/data/ep/sploop-loop.ept.txt');
@@ -81,22 +81,6 @@ async function shoot(page, name) {
   if (!SCREENSHOTS) return;
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   await page.locator('[data-testid=reports-panel]').screenshot({ path: path.join(SCREENSHOTS, name) });
-}
-
-async function currentLine(page) {
-  return page.evaluate(() => Number(document.querySelector('.trace-row.current')?.dataset.line));
-}
-
-async function expectLine(page, line, what) {
-  try {
-    await page.waitForFunction(
-      (line) => document.querySelector('.trace-row.current')?.dataset.line === String(line),
-      line,
-      { timeout: 5_000 },
-    );
-  } catch {
-    assert.fail(`${what}: current line is ${await currentLine(page)}, expected ${line}`);
-  }
 }
 
 /** The trace view shows the file's lines, and moves, like any trace's. */

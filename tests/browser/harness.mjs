@@ -1,6 +1,7 @@
 // Shared set-up for the browser tests: a static server for dist/, headless
 // Chromium through playwright-core, and the native CLI as the oracle.
 
+import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -280,4 +281,31 @@ export async function measureDrop(browser, server, trace) {
       // When each long task started, relative to the drop.
       long_task_starts_ms: during.map((t) => Math.round(t.start - r.changeAt)),
   };
+}
+
+/** The line of the trace view's current row. */
+export async function currentLine(page) {
+  return page.evaluate(() => Number(document.querySelector('.trace-row.current')?.dataset.line));
+}
+
+/** Waits until the current row is at `line` (answers are asynchronous). */
+export async function expectLine(page, line, what) {
+  try {
+    await page.waitForFunction(
+      (line) => document.querySelector('.trace-row.current')?.dataset.line === String(line),
+      line,
+      { timeout: 5_000 },
+    );
+  } catch {
+    assert.fail(`${what}: current line is ${await currentLine(page)}, expected ${line}`);
+  }
+}
+
+/** Moves the trace view to `line` with the `l` prompt. */
+export async function gotoLine(page, line) {
+  await page.focus('[data-testid=browser]');
+  await page.keyboard.press('l');
+  await page.waitForSelector('[data-testid=prompt-input]');
+  await page.fill('[data-testid=prompt-input]', String(line));
+  await page.press('[data-testid=prompt-input]', 'Enter');
 }

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 
-import { CLI, ROOT, makeLargeTrace, pageFixture } from './harness.mjs';
+import { CLI, ROOT, currentLine, expectLine, gotoLine as promptLine, makeLargeTrace, pageFixture } from './harness.mjs';
 
 const BASE = 'tests/data/tracegen/quicksort-arm-O2-fastmodel-2M';
 const TRACE = path.join(ROOT, `${BASE}.tarmac`);
@@ -169,28 +169,8 @@ async function shoot(page, name) {
   await page.locator('[data-testid=reports-panel]').screenshot({ path: path.join(SCREENSHOTS, name) });
 }
 
-async function currentLine(page) {
-  return page.evaluate(() => Number(document.querySelector('.trace-row.current')?.dataset.line));
-}
-
-async function expectLine(page, line, what) {
-  try {
-    await page.waitForFunction(
-      (line) => document.querySelector('.trace-row.current')?.dataset.line === String(line),
-      line,
-      { timeout: 5_000 },
-    );
-  } catch {
-    assert.fail(`${what}: current line is ${await currentLine(page)}, expected ${line}`);
-  }
-}
-
 async function gotoLine(page, line) {
-  await page.focus('[data-testid=browser]');
-  await page.keyboard.press('l');
-  await page.waitForSelector('[data-testid=prompt-input]');
-  await page.fill('[data-testid=prompt-input]', String(line));
-  await page.press('[data-testid=prompt-input]', 'Enter');
+  await promptLine(page, line);
   await expectLine(page, line, `l ${line}`);
 }
 

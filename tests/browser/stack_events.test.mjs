@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 
-import { CLI, ROOT, pageFixture } from './harness.mjs';
+import { CLI, ROOT, currentLine, expectLine, gotoLine, pageFixture } from './harness.mjs';
 import { instructionOf, readTrace } from './trace_text.mjs';
 
 const GENERATED = 'tests/data/tracegen/quicksort-aarch64-O2-fastmodel-2M';
@@ -39,30 +39,6 @@ async function openTrace(page, ...files) {
   await page.setInputFiles('[data-testid=file-input]', files);
   await page.waitForSelector('.trace-row', { timeout: 30_000 });
   await page.waitForSelector('[data-testid=status][data-state=ready]', { timeout: 60_000 });
-}
-
-async function currentLine(page) {
-  return page.evaluate(() => Number(document.querySelector('.trace-row.current')?.dataset.line));
-}
-
-async function expectLine(page, line, what) {
-  try {
-    await page.waitForFunction(
-      (line) => document.querySelector('.trace-row.current')?.dataset.line === String(line),
-      line,
-      { timeout: 5_000 },
-    );
-  } catch {
-    assert.fail(`${what}: current line is ${await currentLine(page)}, expected ${line}`);
-  }
-}
-
-async function gotoLine(page, line) {
-  await page.focus('[data-testid=browser]');
-  await page.keyboard.press('l');
-  await page.waitForSelector('[data-testid=prompt-input]');
-  await page.fill('[data-testid=prompt-input]', String(line));
-  await page.press('[data-testid=prompt-input]', 'Enter');
 }
 
 async function shoot(page, selector, name) {
