@@ -14,7 +14,7 @@ use std::cell::Cell;
 
 /// Longest a run of held answers waits for a render: while the worker is
 /// busy (indexing between answers, a key held down) the view still moves.
-pub const MAX_HOLD_MS: f64 = 30.0;
+const MAX_HOLD_MS: f64 = 30.0;
 
 #[derive(Default)]
 pub struct RenderHold {
@@ -42,12 +42,6 @@ impl RenderHold {
         if !self.asking.get() {
             return false;
         }
-        if self.since.get().is_some_and(|s| now - s >= MAX_HOLD_MS) {
-            // Answers that never came (dropped with a trace reopened, a
-            // worker restarted) must not hold the next move's render.
-            self.outstanding.set(0);
-            self.since.set(None);
-        }
         self.outstanding.set(self.outstanding.get() + 1);
         if self.since.get().is_none() {
             self.since.set(Some(now));
@@ -55,11 +49,9 @@ impl RenderHold {
         true
     }
 
-    /// Whether answers are on their way and not overdue (a render now
-    /// would be premature). A caller that skips a render for this must
-    /// render again after [`MAX_HOLD_MS`]: a held answer may never come.
-    pub fn waiting(&self, now: f64) -> bool {
-        self.outstanding.get() > 0 && self.since.get().is_some_and(|s| now - s < MAX_HOLD_MS)
+    /// Whether answers are on their way (a render now would be premature).
+    pub fn waiting(&self) -> bool {
+        self.outstanding.get() > 0
     }
 
     /// A held answer arrived: whether to render now.
@@ -89,11 +81,11 @@ mod tests {
         assert!(h.take_query(0.0));
         h.end_asking(was);
         assert!(!h.take_query(0.0), "done asking");
-        assert!(h.waiting(0.5));
+        assert!(h.waiting());
         assert!(!h.arrived(1.0));
         assert!(!h.arrived(2.0));
         assert!(h.arrived(3.0));
-        assert!(!h.waiting(3.0));
+        assert!(!h.waiting());
     }
 
     #[test]
@@ -109,23 +101,5 @@ mod tests {
         // The clock starts again for the rest.
         assert!(!h.arrived(MAX_HOLD_MS + 2.0));
         assert!(h.arrived(MAX_HOLD_MS + 3.0), "the last");
-    }
-
-    #[test]
-    fn answers_that_never_come_do_not_hold_later_moves() {
-        let h = RenderHold::default();
-        let was = h.begin_asking();
-        h.take_query(0.0);
-        h.take_query(0.0);
-        h.end_asking(was);
-        assert!(h.waiting(MAX_HOLD_MS - 1.0));
-        assert!(!h.waiting(MAX_HOLD_MS), "overdue: render anyway");
-        // The next move counts only its own answers.
-        let was = h.begin_asking();
-        h.take_query(100.0);
-        h.end_asking(was);
-        assert!(h.waiting(101.0));
-        assert!(h.arrived(102.0));
-        assert!(!h.waiting(102.0));
     }
 }

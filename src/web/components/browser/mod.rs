@@ -77,8 +77,6 @@ pub struct BrowserProps {
 
 pub enum Msg {
     Key(KeyboardEvent),
-    /// A render skipped for held answers is due (they may never come).
-    HoldOver,
     /// The answer to a move's follow-up question (see
     /// [`crate::render_hold`]).
     Held(Box<Msg>),
@@ -474,14 +472,13 @@ impl Component for Browser {
                 asked,
             } => {
                 self.on_moved(ctx, view, reply, recentre, asked);
-                return self.render_unless_held(ctx);
+                return !self.hold.waiting();
             }
             Msg::Stepped { view, reply, asked } => {
                 self.on_stepped(ctx, view, reply, asked);
                 // Rendered with the answers about the new position.
-                return self.render_unless_held(ctx);
+                return !self.hold.waiting();
             }
-            Msg::HoldOver => {}
             Msg::Stack { view, node, reply } => return self.on_stack(view, node, reply),
             Msg::FoldAt { view, call_node } => self.fold_at(ctx, view, call_node),
             Msg::GoTo { view, node } => {
@@ -778,20 +775,6 @@ impl Browser {
                 _ => PaneKind::Registers,
             },
         }
-    }
-
-    /// Whether to render now: not while a move's answers are on their
-    /// way (a render then comes with the last, or at the latest after the
-    /// hold's limit).
-    fn render_unless_held(&self, ctx: &Context<Self>) -> bool {
-        if !self.hold.waiting(crate::web::timing::now()) {
-            return true;
-        }
-        let link = ctx.link().clone();
-        super::app::after_ms(crate::render_hold::MAX_HOLD_MS as i32, move || {
-            link.send_message(Msg::HoldOver)
-        });
-        false
     }
 
     fn ask(&self, ctx: &Context<Self>, query: Query, to_msg: impl FnOnce(Reply) -> Msg + 'static) {
