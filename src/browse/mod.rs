@@ -386,22 +386,6 @@ impl<S: TraceSource> Session<S> {
         if let Query::Search(q) = query {
             return self.answer_search(q);
         }
-        if let Query::Then { first, then } = query {
-            let first = self.answer(*first);
-            let then = match &first {
-                Reply::Node(Some(n)) => {
-                    let node = n.node;
-                    then.into_iter()
-                        .map(|q| self.answer(q.landed_at(node)))
-                        .collect()
-                }
-                _ => Vec::new(),
-            };
-            return Reply::Then {
-                first: Box::new(first),
-                then,
-            };
-        }
         match self.try_answer(query) {
             Ok(r) => r,
             Err(e) => err(e),
@@ -534,7 +518,6 @@ impl<S: TraceSource> Session<S> {
                 addrs.iter().map(|&a| self.name_of(a)).collect(),
             )),
             Query::Search(q) => Ok(self.answer_search(q)),
-            q @ Query::Then { .. } => Ok(self.answer(q)),
             Query::Events { first, count } => self.events_page(first, count),
             Query::EventRank { node } => Ok(self.event_rank(node)),
             Query::NextEvent { node, forward } => self.next_event(node, forward),

@@ -52,17 +52,8 @@ pub enum WriteTarget {
     Memory { addr: u64, len: u64 },
 }
 
-/// In the follow-up questions of a [`Query::Then`], the node the move
-/// landed on.
-pub const LANDED: NodeId = NodeId::MAX;
-
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Query {
-    /// A move (`first`: a step or a locate) and the questions about where
-    /// it lands (`then`, with [`LANDED`] for that node), answered together:
-    /// one round trip, one render. `then` is answered only when `first`
-    /// answers a node.
-    Then { first: Box<Query>, then: Vec<Query> },
     /// Rows `first..first+count` of view `view` (folds applied).
     Rows { view: u32, first: u64, count: u32 },
     /// The row showing the first line of `node` in view `view` (or the fold
@@ -295,41 +286,8 @@ pub struct LineEffect {
     pub read: bool,
 }
 
-impl Query {
-    /// This question with [`LANDED`] replaced by `node` (in the questions a
-    /// move's follow-ups ask: row, call stack, registers, memory).
-    pub fn landed_at(self, node: NodeId) -> Query {
-        let at = |n: NodeId| if n == LANDED { node } else { n };
-        match self {
-            Query::RowOfNode { view, node: n } => Query::RowOfNode { view, node: at(n) },
-            Query::CallStack { node: n } => Query::CallStack { node: at(n) },
-            Query::Registers { node: n, compare } => Query::Registers {
-                node: at(n),
-                compare: compare.map(at),
-            },
-            Query::Memory {
-                node: n,
-                addr,
-                len,
-                compare,
-            } => Query::Memory {
-                node: at(n),
-                addr,
-                len,
-                compare: compare.map(at),
-            },
-            other => other,
-        }
-    }
-}
-
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Reply {
-    /// The answers to a [`Query::Then`].
-    Then {
-        first: Box<Reply>,
-        then: Vec<Reply>,
-    },
     Rows(RowsReply),
     Row(u64),
     /// A node, or `None` when nothing matched.

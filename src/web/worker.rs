@@ -193,7 +193,6 @@ fn query_name(query: &crate::browse::protocol::Query) -> &'static str {
         Query::Locate(_) => "answer locate",
         Query::Registers { .. } => "answer registers",
         Query::Memory { .. } => "answer memory",
-        Query::Then { .. } => "answer move",
         _ => "answer query",
     }
 }

@@ -6,7 +6,6 @@
 //! answers (after another move) are recognised and dropped instead of
 //! racing the newer ones.
 
-mod follow_ops;
 mod nav_ops;
 mod pane_ops;
 mod prompt_ops;
@@ -89,8 +88,6 @@ pub enum Msg {
     Stepped {
         view: u32,
         reply: Reply,
-        /// The follow-up questions asked with the step.
-        asked: Vec<Query>,
     },
     Stack {
         view: u32,
@@ -126,8 +123,6 @@ pub enum Msg {
         view: u32,
         reply: Reply,
         recentre: bool,
-        /// The follow-up questions asked with the move.
-        asked: Vec<Query>,
     },
     CursorRow {
         view: u32,
@@ -469,13 +464,12 @@ impl Component for Browser {
                 view,
                 reply,
                 recentre,
-                asked,
             } => {
-                self.on_moved(ctx, view, reply, recentre, asked);
+                self.on_moved(ctx, view, reply, recentre);
                 return !self.hold.waiting();
             }
-            Msg::Stepped { view, reply, asked } => {
-                self.on_stepped(ctx, view, reply, asked);
+            Msg::Stepped { view, reply } => {
+                self.on_stepped(ctx, view, reply);
                 // Rendered with the answers about the new position.
                 return !self.hold.waiting();
             }

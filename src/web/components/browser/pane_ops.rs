@@ -122,11 +122,16 @@ impl Browser {
         let Some(node) = self.pane_node(pane) else {
             return;
         };
-        let prev = match pane.lock {
-            Some(_) => None,
-            None => self.view_ref(pane.view).and_then(|v| v.prev),
+        let compare = self.pane_compare(pane);
+        let query = match &pane.body {
+            PaneBody::Registers { .. } => Query::Registers { node, compare },
+            PaneBody::Memory { addr, rows, .. } => Query::Memory {
+                node,
+                addr: *addr,
+                len: rows * 16,
+                compare,
+            },
         };
-        let query = super::follow_ops::pane_query(pane, node, prev);
         let Some(pane) = self.pane_mut(id) else {
             return;
         };

@@ -173,16 +173,18 @@ impl Browser {
             return;
         }
         self.start_in_flight = true;
-        self.move_to(ctx, 0, Query::Locate(Locate::Start), false);
+        self.ask(ctx, Query::Locate(Locate::Start), |reply| Msg::Moved {
+            view: 0,
+            reply,
+            recentre: false,
+        });
     }
 
     pub(super) fn move_to(&self, ctx: &Context<Self>, view: u32, query: Query, recentre: bool) {
-        let (query, asked) = self.with_follow_ups(view, query);
         self.ask(ctx, query, move |reply| Msg::Moved {
             view,
             reply,
             recentre,
-            asked,
         });
     }
 
@@ -202,12 +204,7 @@ impl Browser {
         view: u32,
         reply: Reply,
         recentre: bool,
-        asked: Vec<Query>,
     ) {
-        let (reply, answers) = match reply {
-            Reply::Then { first, then } => (*first, Some(then)),
-            other => (other, None),
-        };
         let starting = view == 0 && !self.started;
         if starting {
             self.start_in_flight = false;
@@ -242,12 +239,23 @@ impl Browser {
         }
         v.cursor = Some(node);
         v.annotate = None;
-        let answered = answers.is_some_and(|answers| {
-            self.apply_follow_ups(ctx, view, node.node, recentre, &asked, answers)
-        });
-        if !answered {
-            self.ask_follow_ups(ctx, view, node.node, recentre);
-        }
+        let was = self.hold.begin_asking();
+        self.ask(
+            ctx,
+            Query::RowOfNode {
+                view,
+                node: node.node,
+            },
+            move |reply| Msg::CursorRow {
+                view,
+                node: node.node,
+                reply,
+                recentre,
+            },
+        );
+        self.fetch_stack(ctx, view, node.node);
+        self.refresh_panes_of(ctx, view);
+        self.hold.end_asking(was);
         // The start of a trace opened without a position needs no fragment
         // (and writing one cost a dozen milliseconds of the first screen).
         let fresh_start = starting && super::current_hash().is_none();
@@ -266,23 +274,6 @@ impl Browser {
                 move |reply| Msg::Evaluated { prompt, reply },
             );
         }
-    }
-
-    /// Asks about the node a move landed on (when its answers did not come
-    /// with it), rendering the answers together.
-    fn ask_follow_ups(&mut self, ctx: &Context<Self>, view: u32, node: NodeId, recentre: bool) {
-        let was = self.hold.begin_asking();
-        self.ask(ctx, Query::RowOfNode { view, node }, move |reply| {
-            Msg::CursorRow {
-                view,
-                node,
-                reply,
-                recentre,
-            }
-        });
-        self.fetch_stack(ctx, view, node);
-        self.refresh_panes_of(ctx, view);
-        self.hold.end_asking(was);
     }
 
     pub(super) fn on_cursor_row(
@@ -449,18 +440,13 @@ impl Browser {
             return;
         }
         v.step_in_flight = true;
-        let (query, asked) = self.with_follow_ups(view, Query::Step { view, node, delta });
-        self.ask(ctx, query, move |reply| Msg::Stepped { view, reply, asked });
+        self.ask(ctx, Query::Step { view, node, delta }, move |reply| {
+            Msg::Stepped { view, reply }
+        });
     }
 
-    pub(super) fn on_stepped(
-        &mut self,
-        ctx: &Context<Self>,
-        view: u32,
-        reply: Reply,
-        asked: Vec<Query>,
-    ) {
-        self.on_moved(ctx, view, reply, false, asked);
+    pub(super) fn on_stepped(&mut self, ctx: &Context<Self>, view: u32, reply: Reply) {
+        self.on_moved(ctx, view, reply, false);
         let Some(v) = self.view_mut(view) else { return };
         v.step_in_flight = false;
         let queued = std::mem::take(&mut v.queued_steps);
@@ -602,7 +588,7 @@ impl Browser {
             (Reply::Node(None), _) => {
                 self.status = Some(t("No earlier write in the trace.").into());
             }
-            _ => self.on_moved(ctx, view, reply, true, Vec::new()),
+            _ => self.on_moved(ctx, view, reply, true),
         }
     }
 
@@ -779,7 +765,7 @@ impl Browser {
                 self.pending_hash = None;
                 self.started = true;
                 self.focus = Focus::View(view);
-                self.on_moved(ctx, view, reply, true, Vec::new());
+                self.on_moved(ctx, view, reply, true);
             }
             Reply::Value(pc) => {
                 self.pending_hash = None;
