@@ -19,7 +19,6 @@ pub mod expr;
 pub mod index;
 pub mod lines;
 pub mod parse;
-pub mod render_hold;
 pub mod report;
 pub mod search;
 pub mod sniff;

@@ -225,10 +225,7 @@ impl TraceClient {
                     ToPage::Answer { id, reply } => {
                         let cb = inner.pending.borrow_mut().remove(&id);
                         if let Some(cb) = cb {
-                            let started = super::timing::now();
                             cb(*reply);
-                            // The update and render the answer caused.
-                            super::timing::measure("apply answer", started);
                         }
                     }
                     ToPage::ElfLoaded { symbols } => on_event(ClientEvent::ElfLoaded { symbols }),

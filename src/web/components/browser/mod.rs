@@ -76,9 +76,6 @@ pub struct BrowserProps {
 
 pub enum Msg {
     Key(KeyboardEvent),
-    /// The answer to a move's follow-up question (see
-    /// [`crate::render_hold`]).
-    Held(Box<Msg>),
     /// The Reports panel shows another tab.
     ReportTab(ReportTab),
     /// The Reports panel asks the active view to go to a node.
@@ -288,8 +285,6 @@ pub struct Browser {
     report_reveal: Option<(u32, NodeId)>,
     /// See [`BrowserProps::detached`].
     detached: bool,
-    /// A move's answers, rendered together.
-    hold: crate::render_hold::RenderHold,
 }
 
 impl Component for Browser {
@@ -344,7 +339,6 @@ impl Component for Browser {
             search: Default::default(),
             nav: nav_ops::NavPanes::new(!ctx.props().compact && ctx.props().panes.is_none()),
             detached,
-            hold: Default::default(),
         };
         // In case no rows come soon (an error, a trace that is all header).
         let link = ctx.link().clone();
@@ -425,10 +419,6 @@ impl Component for Browser {
 
     fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
         match msg {
-            Msg::Held(msg) => {
-                Component::update(self, ctx, *msg);
-                return self.hold.arrived(crate::web::timing::now());
-            }
             Msg::Key(e) => return self.on_key(ctx, e),
             Msg::Search(m) => return self.on_search(ctx, m),
             Msg::ReportTab(tab) => self.reports = Some(tab),
@@ -464,15 +454,8 @@ impl Component for Browser {
                 view,
                 reply,
                 recentre,
-            } => {
-                self.on_moved(ctx, view, reply, recentre);
-                return !self.hold.waiting();
-            }
-            Msg::Stepped { view, reply } => {
-                self.on_stepped(ctx, view, reply);
-                // Rendered with the answers about the new position.
-                return !self.hold.waiting();
-            }
+            } => self.on_moved(ctx, view, reply, recentre),
+            Msg::Stepped { view, reply } => self.on_stepped(ctx, view, reply),
             Msg::Stack { view, node, reply } => return self.on_stack(view, node, reply),
             Msg::FoldAt { view, call_node } => self.fold_at(ctx, view, call_node),
             Msg::GoTo { view, node } => {
@@ -773,12 +756,6 @@ impl Browser {
 
     fn ask(&self, ctx: &Context<Self>, query: Query, to_msg: impl FnOnce(Reply) -> Msg + 'static) {
         let link = ctx.link().clone();
-        if self.hold.take_query(crate::web::timing::now()) {
-            self.client.query(query, move |reply| {
-                link.send_message(Msg::Held(Box::new(to_msg(reply))))
-            });
-            return;
-        }
         self.client
             .query(query, move |reply| link.send_message(to_msg(reply)));
     }

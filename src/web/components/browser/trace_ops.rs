@@ -239,7 +239,6 @@ impl Browser {
         }
         v.cursor = Some(node);
         v.annotate = None;
-        let was = self.hold.begin_asking();
         self.ask(
             ctx,
             Query::RowOfNode {
@@ -255,7 +254,6 @@ impl Browser {
         );
         self.fetch_stack(ctx, view, node.node);
         self.refresh_panes_of(ctx, view);
-        self.hold.end_asking(was);
         // The start of a trace opened without a position needs no fragment
         // (and writing one cost a dozen milliseconds of the first screen).
         let fresh_start = starting && super::current_hash().is_none();
