@@ -288,6 +288,20 @@ describe('trace browser', () => {
       location.hash = `#line=${line}`;
     }, other.line);
     await expectLine(page, other.line, 'hash change');
+    // Two changes before the first is answered: the page ends at the last
+    // (an answer for the first must not take the second's place).
+    const [first, last] = [trace.instructions[70], trace.instructions[30]];
+    await page.evaluate(
+      ([a, b]) => {
+        location.hash = `#line=${a}`;
+        // After the page has asked for the first, before it is answered.
+        window.addEventListener('hashchange', () => setTimeout(() => (location.hash = `#line=${b}`)), { once: true });
+      },
+      [first.line, last.line],
+    );
+    await expectLine(page, last.line, 'two hash changes at once');
+    await page.waitForTimeout(300);
+    await expectLine(page, last.line, 'two hash changes at once, settled');
     // t goes to a time; #pc= to the first visit of an address after the start.
     const timed = trace.instructions[140];
     await page.focus('[data-testid=browser]');

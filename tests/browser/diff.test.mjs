@@ -193,11 +193,25 @@ test('a trace that stops early is reported where it ends, as the CLI does', asyn
     rows.map((r) => [...r.children].map((c) => c.textContent)),
   );
   assert.deepEqual(fields, [['end of trace', '', `ends after ${ended} instructions`]]);
-  await page.waitForFunction(
-    (a) => document.querySelector('[data-testid=diff-view-a] .trace-row.current')?.dataset.line === String(a),
-    lineA,
-    { timeout: 30_000 },
-  );
+  try {
+    await page.waitForFunction(
+      (a) => document.querySelector('[data-testid=diff-view-a] .trace-row.current')?.dataset.line === String(a),
+      lineA,
+      { timeout: 30_000 },
+    );
+  } catch {
+    const seen = await page.evaluate(() => {
+      const a = document.querySelector('[data-testid=diff-view-a]');
+      const rows = [...(a?.querySelectorAll('[data-row-line]') ?? [])].map((r) => Number(r.dataset.rowLine));
+      return {
+        current: a?.querySelector('.trace-row.current')?.dataset.line,
+        rows: rows.length ? [rows[0], rows[rows.length - 1]] : [],
+        hash: location.hash,
+        status: a?.querySelector('[data-testid=status-line]')?.textContent,
+      };
+    });
+    assert.fail(`view A never reached line ${lineA}: ${JSON.stringify(seen)}`);
+  }
   // A file dropped (or chosen) as before replaces the open trace, and the
   // comparison, which was with the old one, goes.
   await page.setInputFiles('[data-testid=file-input]', ES);

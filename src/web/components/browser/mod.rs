@@ -228,6 +228,12 @@ pub enum Msg {
     PaneClose(u32),
     HashChanged,
     HashTried {
+        target: HashTarget,
+        reply: Reply,
+    },
+    /// The answer to the start move, which a position asked for meanwhile
+    /// (a fragment, a comparison's divergence) overrides.
+    Started {
         reply: Reply,
     },
     /// The rest of the browser, after the first render.
@@ -559,7 +565,8 @@ impl Component for Browser {
                 self.pending_hash = current_hash();
                 self.try_hash(ctx);
             }
-            Msg::HashTried { reply } => self.on_hash_tried(ctx, reply),
+            Msg::HashTried { target, reply } => self.on_hash_tried(ctx, target, reply),
+            Msg::Started { reply } => self.on_started(ctx, reply),
             Msg::Nav(m) => return self.on_nav(ctx, m),
             Msg::Reveal => {
                 self.reveal_queued = false;

@@ -173,11 +173,19 @@ impl Browser {
             return;
         }
         self.start_in_flight = true;
-        self.ask(ctx, Query::Locate(Locate::Start), |reply| Msg::Moved {
-            view: 0,
+        self.ask(ctx, Query::Locate(Locate::Start), |reply| Msg::Started {
             reply,
-            recentre: false,
         });
+    }
+
+    pub(super) fn on_started(&mut self, ctx: &Context<Self>, reply: Reply) {
+        self.start_in_flight = false;
+        if self.started {
+            // A position asked for while the start was on its way got there
+            // first; going to the start now would undo it.
+            return;
+        }
+        self.on_moved(ctx, 0, reply, false);
     }
 
     pub(super) fn move_to(&self, ctx: &Context<Self>, view: u32, query: Query, recentre: bool) {
@@ -747,16 +755,28 @@ impl Browser {
             return;
         };
         self.hash_in_flight = true;
-        let query = match target {
+        let query = match target.clone() {
             hash::HashTarget::Line(n) => Query::Locate(Locate::Line(n)),
             hash::HashTarget::Time(t) => Query::Locate(Locate::Time(t)),
             hash::HashTarget::Pc(expr) => Query::Eval { node: 0, expr },
         };
-        self.ask(ctx, query, |reply| Msg::HashTried { reply });
+        self.ask(ctx, query, move |reply| Msg::HashTried { target, reply });
     }
 
-    pub(super) fn on_hash_tried(&mut self, ctx: &Context<Self>, reply: Reply) {
+    pub(super) fn on_hash_tried(
+        &mut self,
+        ctx: &Context<Self>,
+        target: hash::HashTarget,
+        reply: Reply,
+    ) {
         self.hash_in_flight = false;
+        if self.pending_hash.as_ref() != Some(&target) {
+            // Another position was asked for while this one was on its way
+            // (the fragment changed, another divergence was picked): the
+            // latest wins, and this answer must not take its place.
+            self.try_hash(ctx);
+            return;
+        }
         let view = self.views[0].id;
         match reply {
             Reply::Node(Some(_)) => {
