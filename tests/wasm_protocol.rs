@@ -57,36 +57,42 @@ fn messages_to_the_page_cross_intact_including_counts_beyond_f64_precision() {
         ToPage::Panicked {
             message: "boom".into(),
         },
-        // An answer as the page gets them: highlighted rows whose text holds
-        // what JSON must escape, positions beyond 2^53.
+        // Answers as the page gets them, several to a message: highlighted
+        // rows whose text holds what JSON must escape, positions beyond 2^53.
         ToPage::Answer {
-            id: u32::MAX,
-            reply: Box::new(Reply::Rows(RowsReply {
-                first: (1 << 53) + 5,
-                total_rows: u64::MAX,
-                rows: vec![
-                    Row::Line {
-                        line: (1 << 53) + 7,
-                        node: 3,
-                        first_of_node: true,
-                        text: "1 clk IT \"quoted\" \\ tab\t é ✗ \u{1}".into(),
-                        spans: vec![Span {
-                            start: 0,
-                            end: 1,
-                            hl: Hl::Time,
-                        }],
-                        branch_symbol: Some("<main>".into()),
-                    },
-                    Row::Fold {
-                        call: 1,
-                        call_node: 2,
-                        entry_node: 3,
-                        lines: 4,
-                        function: u64::MAX,
-                        name: String::new(),
-                    },
-                ],
-            })),
+            answers: vec![
+                (
+                    u32::MAX,
+                    Reply::Rows(RowsReply {
+                        first: (1 << 53) + 5,
+                        total_rows: u64::MAX,
+                        rows: vec![
+                            Row::Line {
+                                line: (1 << 53) + 7,
+                                node: 3,
+                                first_of_node: true,
+                                text: "1 clk IT \"quoted\" \\ tab\t é ✗ \u{1}".into(),
+                                spans: vec![Span {
+                                    start: 0,
+                                    end: 1,
+                                    hl: Hl::Time,
+                                }],
+                                branch_symbol: Some("<main>".into()),
+                            },
+                            Row::Fold {
+                                call: 1,
+                                call_node: 2,
+                                entry_node: 3,
+                                lines: 4,
+                                function: u64::MAX,
+                                name: String::new(),
+                            },
+                        ],
+                    }),
+                ),
+                (0, Reply::Node(None)),
+                (7, Reply::Error("not indexed yet".into())),
+            ],
         },
         ToPage::ElfFailed {
             message: "cut.elf: malformed ELF section headers".into(),

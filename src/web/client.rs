@@ -72,6 +72,8 @@ struct Inner {
     crashed: Cell<bool>,
     next_id: Cell<u32>,
     pending: RefCell<HashMap<u32, ReplyFn>>,
+    /// Questions asked in this task, sent together at its end.
+    outbox: RefCell<Vec<(u32, Query)>>,
     /// The dropped trace and the ELF image last sent, for the report
     /// worker, which reads them again (`report_client.rs`).
     file: Option<web_sys::File>,
@@ -86,6 +88,26 @@ struct Inner {
 impl Inner {
     fn send(&self, msg: &ToWorker) -> Result<(), String> {
         self.link.post(encode(msg)?)
+    }
+
+    /// Sends the questions asked since the last flush as one message. A
+    /// message apiece got as many answer messages, each applied in a task
+    /// of its own, and Chromium drew a frame between them: a move's panes
+    /// came a frame or two after its row.
+    fn flush(&self) {
+        let asks = std::mem::take(&mut *self.outbox.borrow_mut());
+        if asks.is_empty() {
+            return;
+        }
+        let ids: Vec<u32> = asks.iter().map(|(id, _)| *id).collect();
+        if let Err(e) = self.send(&ToWorker::Ask { asks }) {
+            for id in ids {
+                let cb = self.pending.borrow_mut().remove(&id);
+                if let Some(cb) = cb {
+                    cb(Reply::Error(e.clone()));
+                }
+            }
+        }
     }
 }
 
@@ -175,6 +197,7 @@ impl TraceClient {
             crashed: Cell::new(false),
             next_id: Cell::new(0),
             pending: RefCell::new(HashMap::new()),
+            outbox: RefCell::new(Vec::new()),
             file: match &input {
                 TraceInput::File(f) => Some(f.clone()),
                 TraceInput::Url { .. } => None,
@@ -222,11 +245,15 @@ impl TraceClient {
                     }
                     ToPage::Indexing(p) => on_event(ClientEvent::Progress(p)),
                     ToPage::Finished { stats } => on_event(ClientEvent::Stats(Rc::new(*stats))),
-                    ToPage::Answer { id, reply } => {
-                        let cb = inner.pending.borrow_mut().remove(&id);
-                        if let Some(cb) = cb {
-                            cb(*reply);
+                    ToPage::Answer { answers } => {
+                        let started = super::timing::now();
+                        for (id, reply) in answers {
+                            let cb = inner.pending.borrow_mut().remove(&id);
+                            if let Some(cb) = cb {
+                                cb(reply);
+                            }
                         }
+                        super::timing::measure("apply answers", started);
                     }
                     ToPage::ElfLoaded { symbols } => on_event(ClientEvent::ElfLoaded { symbols }),
                     ToPage::ElfFailed { message } => on_event(ClientEvent::ElfFailed(message)),
@@ -348,7 +375,9 @@ impl TraceClient {
     }
 
     /// Asks the worker; `on_reply` gets the answer (answers come in the
-    /// order asked). A message that cannot be sent answers `Reply::Error`.
+    /// order asked). Questions asked in one task travel in one message,
+    /// sent once the task's synchronous work is done. A message that cannot
+    /// be sent answers `Reply::Error`.
     pub fn query(&self, query: Query, on_reply: impl FnOnce(Reply) + 'static) {
         let id = self.inner.next_id.get();
         self.inner.next_id.set(id.wrapping_add(1));
@@ -356,11 +385,26 @@ impl TraceClient {
             .pending
             .borrow_mut()
             .insert(id, Box::new(on_reply));
-        if let Err(e) = self.inner.send(&ToWorker::Ask { id, query }) {
-            if let Some(cb) = self.inner.pending.borrow_mut().remove(&id) {
-                cb(Reply::Error(e));
-            }
+        let first = {
+            let mut outbox = self.inner.outbox.borrow_mut();
+            outbox.push((id, query));
+            outbox.len() == 1
+        };
+        if first {
+            // Weak: a client dropped meanwhile sends nothing.
+            let weak = Rc::downgrade(&self.inner);
+            wasm_bindgen_futures::spawn_local(async move {
+                if let Some(inner) = weak.upgrade() {
+                    inner.flush();
+                }
+            });
         }
+    }
+
+    /// Sends the questions asked so far now rather than at the end of the
+    /// task (a component about to render sends them first).
+    pub fn flush(&self) {
+        self.inner.flush();
     }
 
     /// Loads an ELF image's symbols into the session.

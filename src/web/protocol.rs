@@ -76,8 +76,11 @@ pub enum ToWorker {
         file: web_sys::File,
         load_offset: i64,
     },
-    /// A browser query; the answer comes back as [`ToPage::Answer`] with the same id.
-    Ask { id: u32, query: Query },
+    /// Browser queries asked in one task of the page (a move's follow-ups:
+    /// its row, call stack and panes); the answers come back together in
+    /// one [`ToPage::Answer`], in order, so the page applies them in one
+    /// task and draws them in one frame.
+    Ask { asks: Vec<(u32, Query)> },
     /// Open a trace on a web server (`?url=`), by ranges or downloaded.
     OpenUrl {
         url: String,
@@ -153,9 +156,9 @@ pub enum ToPage {
     },
     /// Indexing progress of an open trace.
     Indexing(Progress),
+    /// The answers to one [`ToWorker::Ask`], by id.
     Answer {
-        id: u32,
-        reply: Box<Reply>,
+        answers: Vec<(u32, Reply)>,
     },
     ElfLoaded {
         symbols: usize,

@@ -32,8 +32,7 @@ pub fn warm_up() -> Result<(), String> {
         let reply = session.answer(query);
         // The answer's trip to the page is part of the path too.
         let _ = encode(&ToPage::Answer {
-            id: 0,
-            reply: Box::new(reply.clone()),
+            answers: vec![(0, reply.clone())],
         });
         reply
     };

@@ -154,26 +154,27 @@ fn answer(msg: ToWorker) {
             with_session(generation, |s| s.range_failed(part as usize));
             ranges_changed(generation);
         }
-        ToWorker::Ask { id, query } => {
-            let started = now();
-            let name = query_name(&query);
-            // Still borrowed: an earlier call trapped (a failed allocation)
-            // inside it, and the page has been told.
-            let Some(reply) = OPEN.with(|o| {
-                let mut open = o.try_borrow_mut().ok()?;
-                Some(match open.as_mut() {
-                    Some(open) => open.session.answer(query),
-                    None => crate::browse::protocol::Reply::Error("no trace is open".into()),
-                })
-            }) else {
-                return;
-            };
-            post(&ToPage::Answer {
-                id,
-                reply: Box::new(reply),
-            });
+        ToWorker::Ask { asks } => {
+            let mut answers = Vec::with_capacity(asks.len());
+            for (id, query) in asks {
+                let started = now();
+                let name = query_name(&query);
+                // Still borrowed: an earlier call trapped (a failed allocation)
+                // inside it, and the page has been told.
+                let Some(reply) = OPEN.with(|o| {
+                    let mut open = o.try_borrow_mut().ok()?;
+                    Some(match open.as_mut() {
+                        Some(open) => open.session.answer(query),
+                        None => crate::browse::protocol::Reply::Error("no trace is open".into()),
+                    })
+                }) else {
+                    return;
+                };
+                answers.push((id, reply));
+                super::timing::measure(name, started);
+            }
+            post(&ToPage::Answer { answers });
             super::range_worker::ask_for_ranges();
-            super::timing::measure(name, started);
         }
         other => handle(other),
     }

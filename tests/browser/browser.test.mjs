@@ -128,6 +128,63 @@ describe('trace browser', () => {
     await shoot(page, '[data-testid=view]', 'trace-pane.png');
   });
 
+  test('a step asks its follow-up questions in one message and draws its row and registers together', async (t) => {
+    const page = await openPage(t);
+    await openTrace(page, QUICKSORT);
+    // A step onto an instruction that writes a core register, so the
+    // register pane has something to change.
+    const xChanged = (i) => {
+      const before = registersAt(trace, blockEnd(trace, trace.instructions[i - 1].line));
+      const after = registersAt(trace, blockEnd(trace, trace.instructions[i].line));
+      return Object.keys(after).find((r) => /^x\d+$/.test(r) && after[r] !== before[r]);
+    };
+    let k = 40;
+    while (!xChanged(k)) k++;
+    const [from, to] = [trace.instructions[k - 1], trace.instructions[k]];
+    await gotoLine(page, from.line);
+    await expectLine(page, from.line, `l ${from.line}`);
+    const before = registersAt(trace, blockEnd(trace, from.line));
+    const after = registersAt(trace, blockEnd(trace, to.line));
+    const changed = Object.keys(after).find((r) => /^x\d+$/.test(r) && after[r] !== before[r]);
+    assert.ok(changed, `instruction at line ${to.line} changes a core register`);
+    await page.waitForFunction(
+      ([r, v]) => document.querySelector(`[data-reg=${r}]`)?.textContent === v,
+      [changed, (before[changed] ?? '0').padStart(16, '0')],
+    );
+    await page.waitForTimeout(200);
+    await page.evaluate((reg) => {
+      const seen = (window.__step = { posts: 0, batches: 0, row: null, reg: null });
+      const post = Worker.prototype.postMessage;
+      Worker.prototype.postMessage = function (...args) {
+        seen.posts++;
+        return post.apply(this, args);
+      };
+      let line = document.querySelector('.trace-row.current')?.dataset.line;
+      const value = () => document.querySelector(`[data-reg=${reg}]`)?.textContent;
+      let shown = value();
+      new MutationObserver(() => {
+        seen.batches++;
+        const now = document.querySelector('.trace-row.current')?.dataset.line;
+        if (now !== line && seen.row === null) seen.row = seen.batches;
+        if (value() !== shown && seen.reg === null) seen.reg = seen.batches;
+        line = now;
+        shown = value();
+      }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    }, changed);
+    await page.keyboard.press('ArrowDown');
+    await expectLine(page, to.line, 'ArrowDown');
+    await page.waitForFunction(
+      ([r, v]) => document.querySelector(`[data-reg=${r}]`)?.textContent === v,
+      [changed, after[changed].padStart(16, '0')],
+    );
+    await page.waitForTimeout(200);
+    const seen = await page.evaluate(() => window.__step);
+    // The step, then its row, call stack and panes in one message.
+    assert.equal(seen.posts, 2, `messages to the worker for one step: ${JSON.stringify(seen)}`);
+    // Drawn in one task: one batch of DOM changes holds both.
+    assert.equal(seen.row, seen.reg, `row and register pane changed apart: ${JSON.stringify(seen)}`);
+  });
+
   test('the core registers show the values the trace last wrote', async (t) => {
     const page = await openPage(t);
     await openTrace(page, QUICKSORT);

@@ -424,161 +424,12 @@ impl Component for Browser {
     }
 
     fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
-        match msg {
-            Msg::Key(e) => return self.on_key(ctx, e),
-            Msg::Search(m) => return self.on_search(ctx, m),
-            Msg::ReportTab(tab) => self.reports = Some(tab),
-            Msg::ReportJump(node) => {
-                self.refocus = true;
-                let view = self.active_view();
-                self.move_to(ctx, view, Query::Locate(Locate::Node(node)), false);
-            }
-            Msg::ReportJumpLine(line) => {
-                self.refocus = true;
-                let view = self.active_view();
-                self.move_to(ctx, view, Query::Locate(Locate::Line(line)), false);
-            }
-            Msg::Run(cmd) => {
-                self.refocus = true;
-                self.run(ctx, cmd);
-            }
-            Msg::Focus(f) => {
-                if self.focus == f {
-                    return false;
-                }
-                self.focus = f;
-            }
-            Msg::Viewport {
-                view,
-                top,
-                px,
-                follow,
-            } => self.on_viewport(ctx, view, top, px, follow),
-            Msg::Rows { view, reply } => self.on_rows(ctx, view, reply),
-            Msg::RowCount { view, reply } => return self.on_row_count(ctx, view, reply),
-            Msg::Moved {
-                view,
-                reply,
-                recentre,
-            } => self.on_moved(ctx, view, reply, recentre),
-            Msg::Stepped { view, reply } => self.on_stepped(ctx, view, reply),
-            Msg::Stack { view, node, reply } => return self.on_stack(view, node, reply),
-            Msg::FoldAt { view, call_node } => self.fold_at(ctx, view, call_node),
-            Msg::GoTo { view, node } => {
-                self.refocus = true;
-                self.move_to(ctx, view, Query::Locate(Locate::Node(node)), false);
-            }
-            Msg::CursorRow {
-                view,
-                node,
-                reply,
-                recentre,
-            } => self.on_cursor_row(ctx, view, node, reply, recentre),
-            Msg::PageTarget { view, reply } => self.on_page_target(ctx, view, reply),
-            Msg::Folded { view, reply } => self.on_folded(ctx, view, reply),
-            Msg::Annotated { view, node, reply } => self.on_annotated(view, node, reply),
-            Msg::WriteFound {
-                view,
-                from,
-                query,
-                reply,
-            } => self.on_write_found(ctx, view, from, query, reply),
-            Msg::PaneData { pane, seq, reply } => self.on_pane_data(pane, seq, reply),
-            Msg::Evaluated { prompt, reply } => self.on_evaluated(ctx, prompt, reply),
-            Msg::Located { prompt, reply } => self.on_located(ctx, prompt, reply),
-            Msg::Symbolized { pane, text, reply } => self.on_symbolized(pane, text, reply),
-            Msg::ChangedSearch {
-                pane,
-                forward,
-                chunks,
-                reply,
-            } => self.on_changed_search(ctx, pane, forward, chunks, reply),
-            Msg::RowClick { view, row } => self.on_row_click(ctx, view, row),
-            Msg::RowContext { view, row, x, y } => self.on_row_context(ctx, view, row, x, y),
-            Msg::RowEffects {
-                view,
-                row,
-                x,
-                y,
-                reply,
-            } => self.on_row_effects(view, row, x, y, reply),
-            Msg::RegPick { pane, index } => {
-                self.focus = Focus::Pane(pane);
-                if let Some(p) = self.pane_mut(pane) {
-                    if let PaneBody::Registers { selected, .. } = &mut p.body {
-                        *selected = index;
-                    }
-                }
-                self.pane_previous_write(ctx, pane, None);
-            }
-            Msg::RegContext { pane, index, x, y } => self.on_reg_context(pane, index, x, y),
-            Msg::MemPick { pane, addr } => {
-                self.focus = Focus::Pane(pane);
-                if let Some(p) = self.pane_mut(pane) {
-                    if let PaneBody::Memory { selected, .. } = &mut p.body {
-                        *selected = addr;
-                    }
-                }
-            }
-            Msg::MemScroll { pane, rows } => self.scroll_memory(ctx, pane, rows),
-            Msg::MemContext { pane, addr, x, y } => self.on_mem_context(pane, addr, x, y),
-            Msg::Prompt(p) => self.prompt = Some(p),
-            Msg::PromptSubmit(text) => self.on_prompt_submit(ctx, text),
-            Msg::PromptCancel => {
-                if self.prompt.take().is_none() {
-                    return false;
-                }
-                self.refocus = true;
-            }
-            Msg::MenuPick(i) => self.on_menu_pick(ctx, i),
-            Msg::MenuClose => {
-                self.menu = None;
-                self.refocus = true;
-            }
-            Msg::HelpClose => {
-                self.help = false;
-                self.refocus = true;
-            }
-            Msg::NewView => {
-                self.refocus = true;
-                self.new_view(ctx);
-            }
-            Msg::CloseView(id) => self.close_view(ctx, id),
-            Msg::PaneView { pane, view } => {
-                if let Some(p) = self.pane_mut(pane) {
-                    p.view = view;
-                }
-                self.refresh_pane(ctx, pane);
-            }
-            Msg::PaneUnlock(pane) => {
-                if let Some(p) = self.pane_mut(pane) {
-                    p.lock = None;
-                }
-                self.refresh_pane(ctx, pane);
-            }
-            Msg::PaneLockHere(pane) => {
-                self.focus = Focus::Pane(pane);
-                self.run_pane(ctx, pane, Command::ToggleLock);
-            }
-            Msg::PaneClose(pane) => self.close_pane(pane),
-            Msg::HashChanged => {
-                self.pending_hash = current_hash();
-                self.try_hash(ctx);
-            }
-            Msg::HashTried { target, reply } => self.on_hash_tried(ctx, target, reply),
-            Msg::Started { reply } => self.on_started(ctx, reply),
-            Msg::Nav(m) => return self.on_nav(ctx, m),
-            Msg::Reveal => {
-                self.reveal_queued = false;
-                if self.reveal == Reveal::All {
-                    return false;
-                }
-                self.reveal = self.reveal.next();
-            }
-        }
-        true
+        let render = self.handle(ctx, msg);
+        // The questions this message raised go now, before the render: the
+        // worker answers them while the page draws.
+        self.client.flush();
+        render
     }
-
     fn rendered(&mut self, ctx: &Context<Self>, _first: bool) {
         let rows_shown = self.views.iter().any(|v| v.rows.is_some());
         if self.reveal != Reveal::All
@@ -705,6 +556,162 @@ fn current_hash() -> Option<HashTarget> {
 }
 
 impl Browser {
+    fn handle(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
+        match msg {
+            Msg::Key(e) => return self.on_key(ctx, e),
+            Msg::Search(m) => return self.on_search(ctx, m),
+            Msg::ReportTab(tab) => self.reports = Some(tab),
+            Msg::ReportJump(node) => {
+                self.refocus = true;
+                let view = self.active_view();
+                self.move_to(ctx, view, Query::Locate(Locate::Node(node)), false);
+            }
+            Msg::ReportJumpLine(line) => {
+                self.refocus = true;
+                let view = self.active_view();
+                self.move_to(ctx, view, Query::Locate(Locate::Line(line)), false);
+            }
+            Msg::Run(cmd) => {
+                self.refocus = true;
+                self.run(ctx, cmd);
+            }
+            Msg::Focus(f) => {
+                if self.focus == f {
+                    return false;
+                }
+                self.focus = f;
+            }
+            Msg::Viewport {
+                view,
+                top,
+                px,
+                follow,
+            } => self.on_viewport(ctx, view, top, px, follow),
+            Msg::Rows { view, reply } => self.on_rows(ctx, view, reply),
+            Msg::RowCount { view, reply } => return self.on_row_count(ctx, view, reply),
+            Msg::Moved {
+                view,
+                reply,
+                recentre,
+            } => return self.on_moved(ctx, view, reply, recentre),
+            Msg::Stepped { view, reply } => return self.on_stepped(ctx, view, reply),
+            Msg::Stack { view, node, reply } => return self.on_stack(view, node, reply),
+            Msg::FoldAt { view, call_node } => self.fold_at(ctx, view, call_node),
+            Msg::GoTo { view, node } => {
+                self.refocus = true;
+                self.move_to(ctx, view, Query::Locate(Locate::Node(node)), false);
+            }
+            Msg::CursorRow {
+                view,
+                node,
+                reply,
+                recentre,
+            } => self.on_cursor_row(ctx, view, node, reply, recentre),
+            Msg::PageTarget { view, reply } => self.on_page_target(ctx, view, reply),
+            Msg::Folded { view, reply } => self.on_folded(ctx, view, reply),
+            Msg::Annotated { view, node, reply } => self.on_annotated(view, node, reply),
+            Msg::WriteFound {
+                view,
+                from,
+                query,
+                reply,
+            } => self.on_write_found(ctx, view, from, query, reply),
+            Msg::PaneData { pane, seq, reply } => self.on_pane_data(pane, seq, reply),
+            Msg::Evaluated { prompt, reply } => self.on_evaluated(ctx, prompt, reply),
+            Msg::Located { prompt, reply } => self.on_located(ctx, prompt, reply),
+            Msg::Symbolized { pane, text, reply } => self.on_symbolized(pane, text, reply),
+            Msg::ChangedSearch {
+                pane,
+                forward,
+                chunks,
+                reply,
+            } => self.on_changed_search(ctx, pane, forward, chunks, reply),
+            Msg::RowClick { view, row } => self.on_row_click(ctx, view, row),
+            Msg::RowContext { view, row, x, y } => self.on_row_context(ctx, view, row, x, y),
+            Msg::RowEffects {
+                view,
+                row,
+                x,
+                y,
+                reply,
+            } => self.on_row_effects(view, row, x, y, reply),
+            Msg::RegPick { pane, index } => {
+                self.focus = Focus::Pane(pane);
+                if let Some(p) = self.pane_mut(pane) {
+                    if let PaneBody::Registers { selected, .. } = &mut p.body {
+                        *selected = index;
+                    }
+                }
+                self.pane_previous_write(ctx, pane, None);
+            }
+            Msg::RegContext { pane, index, x, y } => self.on_reg_context(pane, index, x, y),
+            Msg::MemPick { pane, addr } => {
+                self.focus = Focus::Pane(pane);
+                if let Some(p) = self.pane_mut(pane) {
+                    if let PaneBody::Memory { selected, .. } = &mut p.body {
+                        *selected = addr;
+                    }
+                }
+            }
+            Msg::MemScroll { pane, rows } => self.scroll_memory(ctx, pane, rows),
+            Msg::MemContext { pane, addr, x, y } => self.on_mem_context(pane, addr, x, y),
+            Msg::Prompt(p) => self.prompt = Some(p),
+            Msg::PromptSubmit(text) => self.on_prompt_submit(ctx, text),
+            Msg::PromptCancel => {
+                if self.prompt.take().is_none() {
+                    return false;
+                }
+                self.refocus = true;
+            }
+            Msg::MenuPick(i) => self.on_menu_pick(ctx, i),
+            Msg::MenuClose => {
+                self.menu = None;
+                self.refocus = true;
+            }
+            Msg::HelpClose => {
+                self.help = false;
+                self.refocus = true;
+            }
+            Msg::NewView => {
+                self.refocus = true;
+                self.new_view(ctx);
+            }
+            Msg::CloseView(id) => self.close_view(ctx, id),
+            Msg::PaneView { pane, view } => {
+                if let Some(p) = self.pane_mut(pane) {
+                    p.view = view;
+                }
+                self.refresh_pane(ctx, pane);
+            }
+            Msg::PaneUnlock(pane) => {
+                if let Some(p) = self.pane_mut(pane) {
+                    p.lock = None;
+                }
+                self.refresh_pane(ctx, pane);
+            }
+            Msg::PaneLockHere(pane) => {
+                self.focus = Focus::Pane(pane);
+                self.run_pane(ctx, pane, Command::ToggleLock);
+            }
+            Msg::PaneClose(pane) => self.close_pane(pane),
+            Msg::HashChanged => {
+                self.pending_hash = current_hash();
+                self.try_hash(ctx);
+            }
+            Msg::HashTried { target, reply } => self.on_hash_tried(ctx, target, reply),
+            Msg::Started { reply } => return self.on_started(ctx, reply),
+            Msg::Nav(m) => return self.on_nav(ctx, m),
+            Msg::Reveal => {
+                self.reveal_queued = false;
+                if self.reveal == Reveal::All {
+                    return false;
+                }
+                self.reveal = self.reveal.next();
+            }
+        }
+        true
+    }
+
     /// Done with this trace: the listener goes (a dropped closure still
     /// registered would throw), and so does the fragment, which holds this
     /// trace's position: the next trace starts at its own beginning.

@@ -178,14 +178,15 @@ impl Browser {
         });
     }
 
-    pub(super) fn on_started(&mut self, ctx: &Context<Self>, reply: Reply) {
+    /// Returns whether to render now (see [`Self::on_moved`]).
+    pub(super) fn on_started(&mut self, ctx: &Context<Self>, reply: Reply) -> bool {
         self.start_in_flight = false;
         if self.started {
             // A position asked for while the start was on its way got there
             // first; going to the start now would undo it.
-            return;
+            return false;
         }
-        self.on_moved(ctx, 0, reply, false);
+        self.on_moved(ctx, 0, reply, false)
     }
 
     pub(super) fn move_to(&self, ctx: &Context<Self>, view: u32, query: Query, recentre: bool) {
@@ -206,13 +207,17 @@ impl Browser {
         });
     }
 
+    /// Returns whether to render now: not when the move asked for the
+    /// cursor's row, stack and panes, which are drawn when they come. A
+    /// render in between made Chromium draw a frame before it took the
+    /// worker's answers, and the panes came a frame or two after the row.
     pub(super) fn on_moved(
         &mut self,
         ctx: &Context<Self>,
         view: u32,
         reply: Reply,
         recentre: bool,
-    ) {
+    ) -> bool {
         let starting = view == 0 && !self.started;
         if starting {
             self.start_in_flight = false;
@@ -221,7 +226,7 @@ impl Browser {
             Reply::Node(Some(node)) => node,
             Reply::Node(None) => {
                 self.status = Some(t("Not found.").into());
-                return;
+                return true;
             }
             Reply::Error(e) => {
                 // Before the first node is indexed the start simply is not
@@ -229,18 +234,18 @@ impl Browser {
                 if !starting {
                     self.status = Some(e);
                 }
-                return;
+                return true;
             }
             other => {
                 self.status = Some(format!("unexpected answer to a move: {other:?}"));
-                return;
+                return true;
             }
         };
         if starting {
             self.started = true;
         }
         let Some(v) = self.view_mut(view) else {
-            return;
+            return true;
         };
         if v.cursor.map(|c| c.node) != Some(node.node) {
             v.prev = v.cursor.map(|c| c.node);
@@ -280,6 +285,7 @@ impl Browser {
                 move |reply| Msg::Evaluated { prompt, reply },
             );
         }
+        false
     }
 
     pub(super) fn on_cursor_row(
@@ -451,14 +457,17 @@ impl Browser {
         });
     }
 
-    pub(super) fn on_stepped(&mut self, ctx: &Context<Self>, view: u32, reply: Reply) {
-        self.on_moved(ctx, view, reply, false);
-        let Some(v) = self.view_mut(view) else { return };
+    pub(super) fn on_stepped(&mut self, ctx: &Context<Self>, view: u32, reply: Reply) -> bool {
+        let render = self.on_moved(ctx, view, reply, false);
+        let Some(v) = self.view_mut(view) else {
+            return render;
+        };
         v.step_in_flight = false;
         let queued = std::mem::take(&mut v.queued_steps);
         if queued != 0 {
             self.step(ctx, view, queued);
         }
+        render
     }
 
     pub(super) fn on_page_target(&mut self, ctx: &Context<Self>, view: u32, reply: Reply) {
@@ -594,7 +603,9 @@ impl Browser {
             (Reply::Node(None), _) => {
                 self.status = Some(t("No earlier write in the trace.").into());
             }
-            _ => self.on_moved(ctx, view, reply, true),
+            _ => {
+                self.on_moved(ctx, view, reply, true);
+            }
         }
     }
 
