@@ -118,9 +118,9 @@ describe('trace browser', () => {
       await page.keyboard.press('ArrowUp');
       await expectLine(page, trace.instructions[20 + k].line, `Up to ${k}`);
     }
-    // The position is in the URL, without a history entry per step.
-    const hash = await page.evaluate(() => location.hash);
-    assert.equal(hash, `#line=${trace.instructions[23].line}`);
+    // The position is in the URL (a moment after the last move), without a
+    // history entry per step.
+    await page.waitForFunction((h) => location.hash === h, `#line=${trace.instructions[23].line}`);
     assert.equal(await page.evaluate(() => history.length), historyBefore);
     // Only the visible rows exist.
     const rows = await page.locator('.trace-row').count();

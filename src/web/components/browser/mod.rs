@@ -13,6 +13,10 @@ mod search_ops;
 mod state;
 mod trace_ops;
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlElement, KeyboardEvent};
@@ -284,6 +288,14 @@ pub struct Browser {
     /// The panel's callbacks, made once: new ones at each render would
     /// re-render its call tree with every step of the trace view.
     report_callbacks: (Callback<ReportTab>, Callback<u64>, Callback<()>),
+    /// Each view's and register pane's callbacks, made once: a callback
+    /// made afresh in every render differs from the last, so every row and
+    /// register cell was drawn again on every step.
+    view_callbacks: RefCell<HashMap<u32, ViewCallbacks>>,
+    /// The position's fragment, written to the URL a moment after the last
+    /// move (`trace_ops::note_position`).
+    fragment: Rc<RefCell<Option<String>>>,
+    register_callbacks: RefCell<HashMap<u32, RegisterCallbacks>>,
     /// The panel's go-to-line callback, made once like those.
     report_jump_line: Callback<u64>,
     /// The node whose call the call tree is to show (`g`), numbered so
@@ -316,6 +328,9 @@ impl Component for Browser {
             menu: None,
             reports: None,
             report_reveal: None,
+            view_callbacks: Default::default(),
+            fragment: Default::default(),
+            register_callbacks: Default::default(),
             report_callbacks: (
                 ctx.link().callback(Msg::ReportTab),
                 ctx.link().callback(Msg::ReportJump),
@@ -695,6 +710,8 @@ impl Browser {
             }
             Msg::PaneClose(pane) => self.close_pane(pane),
             Msg::HashChanged => {
+                // What the person typed wins over a position not yet written.
+                self.fragment.borrow_mut().take();
                 self.pending_hash = current_hash();
                 self.try_hash(ctx);
             }
@@ -720,6 +737,8 @@ impl Browser {
         if let Some(l) = self.hash_listener.take() {
             let _ = w.remove_event_listener_with_callback("hashchange", l.as_ref().unchecked_ref());
         }
+        // A position not yet written is this trace's, not the next one's.
+        self.fragment.borrow_mut().take();
         if self.started && !self.detached {
             let path = w.location().pathname().unwrap_or_default()
                 + &w.location().search().unwrap_or_default();
@@ -906,6 +925,12 @@ impl Browser {
     fn view_trace(&self, ctx: &Context<Self>, v: &TraceView) -> Html {
         let link = ctx.link();
         let id = v.id;
+        let cbs = self
+            .view_callbacks
+            .borrow_mut()
+            .entry(id)
+            .or_insert_with(|| ViewCallbacks::new(link, id))
+            .clone();
         let focused = self.focus == Focus::View(id);
         let position = match v.cursor {
             Some(c) => tf(
@@ -957,12 +982,12 @@ impl Browser {
                         search_match={self.search.current_match()}
                         syntax={self.syntax}
                         symbols={self.symbols}
-                        on_viewport={link.callback(move |(top, px, follow)| Msg::Viewport { view: id, top, px, follow })}
-                        on_click={link.callback(move |row| Msg::RowClick { view: id, row })}
-                        on_context={link.callback(move |(row, x, y)| Msg::RowContext { view: id, row, x, y })}
-                        on_focus={link.callback(move |_| Msg::Focus(Focus::View(id)))}
+                        on_viewport={cbs.on_viewport}
+                        on_click={cbs.on_click}
+                        on_context={cbs.on_context}
+                        on_focus={cbs.on_focus}
                         call_nodes={v.stack.iter().map(|f| f.call_node).collect::<Vec<_>>()}
-                        on_fold={link.callback(move |call_node| Msg::FoldAt { view: id, call_node })}
+                        on_fold={cbs.on_fold}
                         diverged_lines={ctx.props().diverged_lines.clone()}
                     />
                 </div>
@@ -984,14 +1009,20 @@ impl Browser {
                 if !answered {
                     html! { <p class="pane-empty" style="margin:0.25rem 0.5rem;">{ t("Reading registers…") }</p> }
                 } else {
+                    let cbs = self
+                        .register_callbacks
+                        .borrow_mut()
+                        .entry(id)
+                        .or_insert_with(|| RegisterCallbacks::new(link, id))
+                        .clone();
                     html! {
                         <RegisterPane
                             kind={*kind}
                             panel={panel.clone()}
                             selected={*selected}
                             note={p.note.clone()}
-                            on_pick={link.callback(move |index| Msg::RegPick { pane: id, index })}
-                            on_context={link.callback(move |(index, x, y)| Msg::RegContext { pane: id, index, x, y })}
+                            on_pick={cbs.on_pick}
+                            on_context={cbs.on_context}
                         />
                     }
                 }
@@ -1033,6 +1064,49 @@ impl Browser {
                 />
                 { body }
             </section>
+        }
+    }
+}
+
+/// A trace view's callbacks to its pane and rows.
+#[derive(Clone)]
+struct ViewCallbacks {
+    on_viewport: Callback<(u64, f64, bool)>,
+    on_click: Callback<Row>,
+    on_context: Callback<(Row, i32, i32)>,
+    on_focus: Callback<()>,
+    on_fold: Callback<NodeId>,
+}
+
+impl ViewCallbacks {
+    fn new(link: &html::Scope<Browser>, view: u32) -> Self {
+        ViewCallbacks {
+            on_viewport: link.callback(move |(top, px, follow)| Msg::Viewport {
+                view,
+                top,
+                px,
+                follow,
+            }),
+            on_click: link.callback(move |row| Msg::RowClick { view, row }),
+            on_context: link.callback(move |(row, x, y)| Msg::RowContext { view, row, x, y }),
+            on_focus: link.callback(move |_| Msg::Focus(Focus::View(view))),
+            on_fold: link.callback(move |call_node| Msg::FoldAt { view, call_node }),
+        }
+    }
+}
+
+/// A register pane's callbacks.
+#[derive(Clone)]
+struct RegisterCallbacks {
+    on_pick: Callback<usize>,
+    on_context: Callback<(usize, i32, i32)>,
+}
+
+impl RegisterCallbacks {
+    fn new(link: &html::Scope<Browser>, pane: u32) -> Self {
+        RegisterCallbacks {
+            on_pick: link.callback(move |index| Msg::RegPick { pane, index }),
+            on_context: link.callback(move |(index, x, y)| Msg::RegContext { pane, index, x, y }),
         }
     }
 }

@@ -72,6 +72,7 @@ impl Browser {
 
     pub(super) fn close_pane(&mut self, id: u32) {
         self.panes.retain(|p| p.id != id);
+        self.register_callbacks.borrow_mut().remove(&id);
         if self.focus == Focus::Pane(id) {
             self.focus = Focus::View(self.active_view_after_close());
         }

@@ -271,7 +271,7 @@ impl Browser {
         // (and writing one cost a dozen milliseconds of the first screen).
         let fresh_start = starting && super::current_hash().is_none();
         if !self.detached && !fresh_start {
-            replace_hash(&hash::for_line(node.first_line));
+            self.note_position(hash::for_line(node.first_line));
         }
         crate::web::embed::position_changed(view, &node);
         for expr in std::mem::take(&mut self.pending_memory) {
@@ -740,6 +740,7 @@ impl Browser {
             return;
         }
         self.views.retain(|v| v.id != id);
+        self.view_callbacks.borrow_mut().remove(&id);
         let fallback = self.views[0].id;
         let rebound: Vec<u32> = self
             .panes
@@ -829,6 +830,26 @@ impl Browser {
 }
 
 /// Records the position in the URL without adding a history entry per move.
+/// How long after a move its position is written to the URL: writing it
+/// cost a millisecond of every step; a person held a key down writes it a
+/// few times a second instead of thirty.
+const FRAGMENT_DELAY_MS: i32 = 250;
+
+impl Browser {
+    /// Records the position in the URL soon, with the latest position then.
+    fn note_position(&self, fragment: String) {
+        let queued = self.fragment.borrow_mut().replace(fragment).is_some();
+        if !queued {
+            let pending = self.fragment.clone();
+            super::super::app::after_ms(FRAGMENT_DELAY_MS, move || {
+                if let Some(fragment) = pending.borrow_mut().take() {
+                    replace_hash(&fragment);
+                }
+            });
+        }
+    }
+}
+
 fn replace_hash(fragment: &str) {
     if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
         let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(fragment));
