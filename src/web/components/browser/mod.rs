@@ -925,12 +925,7 @@ impl Browser {
     fn view_trace(&self, ctx: &Context<Self>, v: &TraceView) -> Html {
         let link = ctx.link();
         let id = v.id;
-        let cbs = self
-            .view_callbacks
-            .borrow_mut()
-            .entry(id)
-            .or_insert_with(|| ViewCallbacks::new(link, id))
-            .clone();
+        let cbs = made_once(&self.view_callbacks, id, || ViewCallbacks::new(link, id));
         let focused = self.focus == Focus::View(id);
         let position = match v.cursor {
             Some(c) => tf(
@@ -1009,12 +1004,9 @@ impl Browser {
                 if !answered {
                     html! { <p class="pane-empty" style="margin:0.25rem 0.5rem;">{ t("Reading registers…") }</p> }
                 } else {
-                    let cbs = self
-                        .register_callbacks
-                        .borrow_mut()
-                        .entry(id)
-                        .or_insert_with(|| RegisterCallbacks::new(link, id))
-                        .clone();
+                    let cbs = made_once(&self.register_callbacks, id, || {
+                        RegisterCallbacks::new(link, id)
+                    });
                     html! {
                         <RegisterPane
                             kind={*kind}
@@ -1066,6 +1058,11 @@ impl Browser {
             </section>
         }
     }
+}
+
+/// The callbacks made for `id` the first time they were asked for.
+fn made_once<C: Clone>(cache: &RefCell<HashMap<u32, C>>, id: u32, make: impl FnOnce() -> C) -> C {
+    cache.borrow_mut().entry(id).or_insert_with(make).clone()
 }
 
 /// A trace view's callbacks to its pane and rows.
