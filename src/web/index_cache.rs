@@ -14,7 +14,8 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{
     FileSystemDirectoryHandle, FileSystemFileHandle, FileSystemGetDirectoryOptions,
-    FileSystemGetFileOptions, FileSystemRemoveOptions, FileSystemSyncAccessHandle, StorageManager,
+    FileSystemGetFileOptions, FileSystemReadWriteOptions, FileSystemRemoveOptions,
+    FileSystemSyncAccessHandle, StorageManager,
 };
 
 const DIR: &str = "tarmac-lens-index-cache";
@@ -131,16 +132,7 @@ pub async fn write(key: &str, bytes: &[u8]) -> Result<(), String> {
         .await
         .map_err(|e| text(&e))?
         .unchecked_into();
-    let result = access
-        .truncate_with_f64(0.0)
-        .and_then(|_| access.write_with_u8_array(bytes))
-        .and_then(|written| {
-            if written as usize == bytes.len() {
-                access.flush()
-            } else {
-                Err(JsValue::from_str("short write (is the disk full?)"))
-            }
-        });
+    let result = write_in_pieces(&access, bytes).await;
     access.close();
     if let Err(e) = result {
         // Half a file would only be refused on restore; take it away now.
@@ -148,6 +140,45 @@ pub async fn write(key: &str, bytes: &[u8]) -> Result<(), String> {
         return Err(text(&e));
     }
     Ok(())
+}
+
+/// How much of an index is written per task: the worker that writes it
+/// answers the page between pieces (a 10 GB trace's index is 470 MB, whose
+/// write in one call held every step for seconds after indexing ended).
+const WRITE_PIECE: usize = 1 << 20;
+
+async fn write_in_pieces(access: &FileSystemSyncAccessHandle, bytes: &[u8]) -> Result<(), JsValue> {
+    access.truncate_with_f64(0.0)?;
+    let options = FileSystemReadWriteOptions::new();
+    let mut at = 0;
+    for piece in bytes.chunks(WRITE_PIECE) {
+        options.set_at(at as f64);
+        let written = access.write_with_u8_array_and_options(piece, &options)?;
+        if written as usize != piece.len() {
+            return Err(JsValue::from_str("short write (is the disk full?)"));
+        }
+        at += piece.len();
+        next_task().await;
+    }
+    access.flush()
+}
+
+/// Resolves in a later task, after the messages already queued.
+async fn next_task() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        let set_timeout = Reflect::get(&js_sys::global(), &"setTimeout".into())
+            .ok()
+            .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
+        match set_timeout {
+            Some(f) => {
+                let _ = f.call2(&JsValue::UNDEFINED, &resolve, &0.into());
+            }
+            None => {
+                let _ = resolve.call0(&JsValue::UNDEFINED);
+            }
+        }
+    });
+    let _ = JsFuture::from(promise).await;
 }
 
 /// Removes one entry (a stale or unreadable one).
