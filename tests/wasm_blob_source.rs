@@ -122,8 +122,26 @@ fn patterned(len: usize) -> Vec<u8> {
 /// reads that straddle two slices and the short end of the file.
 #[wasm_bindgen_test]
 async fn read_ahead_serves_sequential_reads_exactly() {
-    let data = patterned((12 << 20) + 12_345);
-    let mut source = BlobSource::new(blob(&data)).unwrap().with_read_ahead();
+    let source = BlobSource::new(blob(&patterned((12 << 20) + 12_345)))
+        .unwrap()
+        .with_read_ahead();
+    let source = sequential_reads_exactly(source, (12 << 20) + 12_345).await;
+    // The slices came from the nested reading worker.
+    assert!(source.reads_ahead_in_a_worker());
+}
+
+/// The same where no nested worker reads the slices: this thread does.
+#[wasm_bindgen_test]
+async fn read_ahead_without_a_reading_worker_serves_reads_exactly() {
+    let source = BlobSource::new(blob(&patterned((12 << 20) + 12_345)))
+        .unwrap()
+        .with_read_ahead_here();
+    let source = sequential_reads_exactly(source, (12 << 20) + 12_345).await;
+    assert!(!source.reads_ahead_in_a_worker());
+}
+
+async fn sequential_reads_exactly(mut source: BlobSource, len: usize) -> BlobSource {
+    let data = patterned(len);
     let mut offset = 0usize;
     // Uneven lengths, as the line buffer's reads are (the partial line
     // kept back shortens each).
@@ -148,6 +166,7 @@ async fn read_ahead_serves_sequential_reads_exactly() {
     assert_eq!(counts.ahead + counts.sync, long);
     // Only the first read has nothing ahead of it.
     assert_eq!(counts.sync, 1 << 20, "{counts:?}");
+    source
 }
 
 /// A reader that never yields, jumps, or mixes in short reads still gets

@@ -56,6 +56,18 @@ impl BlobSource {
         self
     }
 
+    /// Read-ahead without the nested reading worker (tests the path taken
+    /// where none can start).
+    pub fn with_read_ahead_here(mut self) -> BlobSource {
+        self.ahead = Some(ReadAhead::here());
+        self
+    }
+
+    /// Whether a nested worker reads the slices ahead.
+    pub fn reads_ahead_in_a_worker(&self) -> bool {
+        self.ahead.as_ref().is_some_and(ReadAhead::in_a_worker)
+    }
+
     /// Bytes of long reads served from the read-ahead and read
     /// synchronously.
     pub fn read_counts(&self) -> ReadCounts {

@@ -16,7 +16,9 @@
 // change) latencies, measured inside the page. On a loaded machine wall
 // times say little: `mb_per_cpu_s` and the CPU time of each worker thread
 // (`worker_threads_cpu_s`, the busiest bounding the time with a core per
-// worker) do not depend on what else runs.
+// worker) do not depend on what else runs; `chromium_cpu_s` (every Chromium
+// process) against `cores` times the wall time says whether the machine was
+// full.
 
 import fs from 'node:fs';
 import os from 'node:os';
@@ -26,8 +28,8 @@ import { generatedTrace } from './tracegen.mjs';
 
 const STEPS = Number(process.env.TL_BENCH_STEPS ?? 100);
 
-/** Renderer processes descended from this one, with their resident bytes. */
-function renderers() {
+/** Processes descended from this one (the browser and its children). */
+function descendants() {
   const procs = [];
   for (const pid of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
@@ -49,16 +51,30 @@ function renderers() {
       }
     }
   }
+  mine.delete(process.pid);
+  return [...mine];
+}
+
+/** CPU seconds (user + system) of a process. */
+function processCpu(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** Renderer processes descended from this one, with their resident bytes. */
+function renderers() {
   const out = [];
-  for (const pid of mine) {
+  for (const pid of descendants()) {
     try {
       if (!fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=renderer')) continue;
       const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
       const kb = (key) => Number(status.match(new RegExp(`${key}:\\s+(\\d+)`))?.[1] ?? 0) * 1024;
-      // utime + stime, in clock ticks (100 per second on Linux).
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out.push({ pid, rss: kb('VmRSS'), hwm: kb('VmHWM'), cpu: (Number(f[11]) + Number(f[12])) / 100 });
+      out.push({ pid, rss: kb('VmRSS'), hwm: kb('VmHWM'), cpu: processCpu(pid) });
     } catch {
       // Gone.
     }
@@ -149,6 +165,10 @@ async function bench(browser, server, trace, workers) {
   const sampler = setInterval(sample, 200);
   const cpu = () => renderers().reduce((s, r) => s + r.cpu, 0);
   const cpuBefore = cpu();
+  // Every Chromium process (the browser's file reading, the GPU process):
+  // against the cores times the wall time, whether the machine was full.
+  const allCpu = () => descendants().reduce((s, pid) => s + processCpu(pid), 0);
+  const allCpuBefore = allCpu();
   const threadsBefore = workerThreads();
   // Worker threads that end (range workers close when done) are sampled
   // while they run.
@@ -164,6 +184,7 @@ async function bench(browser, server, trace, workers) {
   // CPU time the renderers (page and workers) spent: MB/s per core busy,
   // which a loaded machine does not distort as it does wall time.
   const cpuSeconds = cpu() - cpuBefore;
+  const allCpuSeconds = allCpu() - allCpuBefore;
   clearInterval(threadSampler);
   for (const [t, c] of workerThreads()) threadCpu.set(t, c);
   // What each worker thread spent on this drop: on a machine with a core
@@ -205,6 +226,8 @@ async function bench(browser, server, trace, workers) {
     ready_seconds: seconds,
     cpu_seconds: cpuSeconds,
     mb_per_cpu_s: bytes / 1e6 / cpuSeconds,
+    chromium_cpu_s: allCpuSeconds,
+    cores: os.cpus().length,
     worker_threads_cpu_s: perThread.sort((a, b) => b - a),
     mb_per_busiest_worker_cpu_s: bytes / 1e6 / busiest,
     first_screen_ms: r.firstRowAt - r.changeAt,
