@@ -197,3 +197,10 @@ async fn read_ahead_never_changes_the_bytes() {
     }
     assert!(source.read_counts().ahead > 0);
 }
+
+/// The worker's warm-up (every query the page asks, on its embedded
+/// sample, through a `Blob`) runs to the end without an error.
+#[wasm_bindgen_test]
+fn the_warm_up_runs_every_query_through_a_blob() {
+    tarmac_lens::web::warmup::warm_up().unwrap();
+}
