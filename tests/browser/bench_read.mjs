@@ -1,0 +1,116 @@
+// What reading a dropped file costs in this Chromium, with no parsing: the
+// floor under the page's indexing speed. For each way a worker can read a
+// `File` start to end, prints one JSON line: MB/s and the CPU seconds of
+// every Chromium process (the browser reads the file and pipes it to the
+// worker, so the worker's own CPU time is not the whole cost).
+// Not a test (no .test. in the name): run it by hand after `trunk build`.
+//
+//   node tests/browser/bench_read.mjs TRACE
+
+import fs from 'node:fs';
+
+import { launchBrowser, serveDist } from './harness.mjs';
+
+const trace = process.argv[2];
+if (!trace) {
+  console.error('usage: node tests/browser/bench_read.mjs TRACE');
+  process.exit(2);
+}
+
+/** CPU seconds (user + system) of every process below this one. */
+function chromiumCpu() {
+  const parent = new Map();
+  for (const pid of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      parent.set(Number(pid), { ppid: Number(f[1]), cpu: (Number(f[11]) + Number(f[12])) / 100 });
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  const mine = (pid) => {
+    for (let p = pid; p > 1; p = parent.get(p)?.ppid ?? 0) if (p === process.pid) return true;
+    return false;
+  };
+  let sum = 0;
+  for (const [pid, p] of parent) if (pid !== process.pid && mine(pid)) sum += p.cpu;
+  return sum;
+}
+
+// The worker: reads the whole file one way and says how long it took.
+const WORKER = `
+onmessage = async (e) => {
+  const { file, how, slice } = e.data;
+  const blob = file.slice(0, file.size);
+  const t0 = performance.now();
+  let total = 0;
+  if (how === 'arrayBuffer') {
+    for (let o = 0; o < file.size; o += slice) {
+      total += (await blob.slice(o, Math.min(file.size, o + slice)).arrayBuffer()).byteLength;
+    }
+  } else if (how === 'FileReaderSync') {
+    const r = new FileReaderSync();
+    for (let o = 0; o < file.size; o += slice) {
+      total += r.readAsArrayBuffer(blob.slice(o, Math.min(file.size, o + slice))).byteLength;
+    }
+  } else if (how === 'stream') {
+    const reader = blob.stream().getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.byteLength;
+    }
+  }
+  postMessage({ ms: performance.now() - t0, total });
+};`;
+
+const server = await serveDist();
+const browser = await launchBrowser();
+const page = await browser.context.newPage();
+// The app's page only for its origin (blob: workers are allowed by its CSP).
+await page.goto(server.url);
+await page.evaluate(() => {
+  const input = document.createElement('input');
+  input.type = 'file';
+  input.id = 'bench-read-input';
+  document.body.append(input);
+});
+await page.setInputFiles('#bench-read-input', trace);
+const ways = [
+  ['arrayBuffer', 8 << 20],
+  ['FileReaderSync', 8 << 20],
+  ['stream', 0],
+];
+for (const [how, slice] of [...ways, ...ways]) {
+  const before = chromiumCpu();
+  const r = await page.evaluate(
+    ([src, how, slice]) =>
+      new Promise((resolve, reject) => {
+        const url = URL.createObjectURL(new Blob([src], { type: 'text/javascript' }));
+        const w = new Worker(url);
+        w.onmessage = (e) => {
+          w.terminate();
+          URL.revokeObjectURL(url);
+          resolve(e.data);
+        };
+        w.onerror = (e) => reject(new Error(e.message));
+        w.postMessage({ file: document.getElementById('bench-read-input').files[0], how, slice });
+      }),
+    [WORKER, how, slice],
+  );
+  const cpu = chromiumCpu() - before;
+  console.log(
+    JSON.stringify({
+      how,
+      slice_bytes: slice || null,
+      bytes: r.total,
+      mb_per_s: Math.round(r.total / 1e3 / r.ms),
+      chromium_cpu_s: Math.round(cpu * 100) / 100,
+      chromium_cpu_s_per_gb: Math.round((cpu / (r.total / 1e9)) * 100) / 100,
+    }),
+  );
+}
+await browser.close();
+await server.close();
