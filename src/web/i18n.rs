@@ -371,6 +371,7 @@ static FR: &[(&str, &str)] = &[
     ("Pattern kind", "Type de motif"),
     ("plain text", "texte simple"),
     ("regular expression", "expression régulière"),
+    ("ignore case", "ignorer la casse"),
     ("Record kind", "Type d’enregistrement"),
     ("all lines", "toutes les lignes"),
     ("instructions", "instructions"),

@@ -55,11 +55,12 @@ async function openPage(t) {
 }
 
 /** Types a search into the bar (opened with `key`) and runs it. */
-async function search(page, key, pattern, { mode = 'plain', kind = 'all', from = '', to = '' } = {}) {
+async function search(page, key, pattern, { mode = 'plain', ignoreCase = false, kind = 'all', from = '', to = '' } = {}) {
   await page.focus('[data-testid=browser]');
   await page.keyboard.press(key);
   await page.waitForSelector('[data-testid=search-input]');
   await page.selectOption('[data-testid=search-mode]', mode);
+  await page.setChecked('[data-testid=search-ignore-case]', ignoreCase);
   await page.selectOption('[data-testid=search-kind]', kind);
   await page.fill('[data-testid=search-from]', from);
   await page.fill('[data-testid=search-to]', to);
@@ -189,6 +190,26 @@ describe('search', () => {
       fs.mkdirSync(SCREENSHOTS, { recursive: true });
       await page.screenshot({ path: path.join(SCREENSHOTS, 'search.png') });
     }
+
+    // Case ignored, plain and regex: what `tarmac-lens search -i` finds
+    // (the trace writes `X19` in register lines and `x19` in instructions).
+    const wantCase = cliLines(TRACE, '-i', 'X19');
+    assert.ok(wantCase.length > want.length, `${wantCase.length} lines with X19 in any case, ${want.length} with x19`);
+    await search(page, '/', 'X19', { ignoreCase: true });
+    r = await finished(page);
+    assert.equal(r.matches, wantCase.length);
+    assertWindow(await shownResults(page), wantCase, 'ignore case');
+    const wantCaseRe = cliLines(TRACE, '-i', '-E', '^\\d+ clk r x19 ');
+    assert.ok(wantCaseRe.length > 5);
+    await search(page, '/', '^\\d+ clk r x19 ', { mode: 'regex', ignoreCase: true });
+    r = await finished(page);
+    assert.equal(r.matches, wantCaseRe.length);
+    assertWindow(await shownResults(page), wantCaseRe, 'ignore case, regex');
+    // The next search keeps the box as it was left.
+    await page.keyboard.press('/');
+    await page.waitForSelector('[data-testid=search-input]');
+    assert.equal(await page.isChecked('[data-testid=search-ignore-case]'), true);
+    await page.press('[data-testid=search-input]', 'Escape');
 
     // Register lines only, in a line range.
     const wantKind = cliLines(TRACE, '--kind', 'registers', '--lines', '2000..60000', 'X19');

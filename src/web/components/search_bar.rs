@@ -17,6 +17,7 @@ use crate::web::i18n::{t, tf, use_lang};
 pub struct SearchForm {
     pub pattern: String,
     pub regex: bool,
+    pub ignore_case: bool,
     pub kind: Option<KindFilter>,
     /// The line range fields, as typed (empty: open).
     pub from: String,
@@ -119,6 +120,7 @@ pub fn search_bar(props: &SearchBarProps) -> Html {
     use_lang();
     let pattern = use_node_ref();
     let regex = use_node_ref();
+    let ignore_case = use_node_ref();
     let kind = use_node_ref();
     let from = use_node_ref();
     let to = use_node_ref();
@@ -128,9 +130,10 @@ pub fn search_bar(props: &SearchBarProps) -> Html {
     // the bar often (indexing progress), and typing must survive that, so
     // they are not controlled by the state.
     {
-        let (pattern, regex, kind, from, to) = (
+        let (pattern, regex, ignore_case, kind, from, to) = (
             pattern.clone(),
             regex.clone(),
+            ignore_case.clone(),
             kind.clone(),
             from.clone(),
             to.clone(),
@@ -147,6 +150,9 @@ pub fn search_bar(props: &SearchBarProps) -> Html {
             set(&to, &form.to);
             if let Some(el) = regex.cast::<HtmlSelectElement>() {
                 el.set_value(if form.regex { "regex" } else { "plain" });
+            }
+            if let Some(el) = ignore_case.cast::<HtmlInputElement>() {
+                el.set_checked(form.ignore_case);
             }
             if let Some(el) = kind.cast::<HtmlSelectElement>() {
                 let name = KINDS
@@ -194,9 +200,10 @@ pub fn search_bar(props: &SearchBarProps) -> Html {
         });
     }
     let read_form = {
-        let (pattern, regex, kind, from, to) = (
+        let (pattern, regex, ignore_case, kind, from, to) = (
             pattern.clone(),
             regex.clone(),
+            ignore_case.clone(),
             kind.clone(),
             from.clone(),
             to.clone(),
@@ -216,6 +223,9 @@ pub fn search_bar(props: &SearchBarProps) -> Html {
                 regex: regex
                     .cast::<HtmlSelectElement>()
                     .is_some_and(|e| e.value() == "regex"),
+                ignore_case: ignore_case
+                    .cast::<HtmlInputElement>()
+                    .is_some_and(|e| e.checked()),
                 kind: KINDS.iter().find(|k| k.1 == kind_name).and_then(|k| k.0),
                 from: value(&from),
                 to: value(&to),
@@ -285,6 +295,10 @@ pub fn search_bar(props: &SearchBarProps) -> Html {
                     <option value="plain">{ t("plain text") }</option>
                     <option value="regex">{ t("regular expression") }</option>
                 </select>
+                <label style="display:flex;gap:0.2rem;align-items:center;">
+                    <input ref={ignore_case} data-testid="search-ignore-case" type="checkbox" />
+                    { t("ignore case") }
+                </label>
                 <select ref={kind} data-testid="search-kind" aria-label={t("Record kind")}>
                     { for KINDS.iter().map(|(_, value, text)| html! {
                         <option value={*value}>{ t(text) }</option>

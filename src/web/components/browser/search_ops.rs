@@ -163,7 +163,7 @@ impl Browser {
         let request = SearchRequest {
             pattern: form.pattern,
             regex: form.regex,
-            ignore_case: false,
+            ignore_case: form.ignore_case,
             kinds: form.kind.into_iter().collect(),
             lines,
         };
