@@ -122,25 +122,24 @@ fn patterned(len: usize) -> Vec<u8> {
 /// reads that straddle two slices and the short end of the file.
 #[wasm_bindgen_test]
 async fn read_ahead_serves_sequential_reads_exactly() {
-    let source = BlobSource::new(blob(&patterned((12 << 20) + 12_345)))
-        .unwrap()
-        .with_read_ahead();
-    let source = sequential_reads_exactly(source, (12 << 20) + 12_345).await;
-    // The slices came from the nested reading worker.
-    assert!(source.reads_ahead_in_a_worker());
+    // The slices come from the nested reading worker.
+    sequential_reads_exactly(true).await;
 }
 
 /// The same where no nested worker reads the slices: this thread does.
 #[wasm_bindgen_test]
 async fn read_ahead_without_a_reading_worker_serves_reads_exactly() {
-    let source = BlobSource::new(blob(&patterned((12 << 20) + 12_345)))
-        .unwrap()
-        .with_read_ahead_here();
-    let source = sequential_reads_exactly(source, (12 << 20) + 12_345).await;
-    assert!(!source.reads_ahead_in_a_worker());
+    sequential_reads_exactly(false).await;
 }
 
-async fn sequential_reads_exactly(mut source: BlobSource, len: usize) -> BlobSource {
+async fn sequential_reads_exactly(in_a_worker: bool) {
+    let len = (12 << 20) + 12_345;
+    let source = BlobSource::new(blob(&patterned(len))).unwrap();
+    let mut source = if in_a_worker {
+        source.with_read_ahead()
+    } else {
+        source.with_read_ahead_here()
+    };
     let data = patterned(len);
     let mut offset = 0usize;
     // Uneven lengths, as the line buffer's reads are (the partial line
@@ -166,7 +165,7 @@ async fn sequential_reads_exactly(mut source: BlobSource, len: usize) -> BlobSou
     assert_eq!(counts.ahead + counts.sync, long);
     // Only the first read has nothing ahead of it.
     assert_eq!(counts.sync, 1 << 20, "{counts:?}");
-    source
+    assert_eq!(source.reads_ahead_in_a_worker(), in_a_worker);
 }
 
 /// A reader that never yields, jumps, or mixes in short reads still gets

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 
-import { ROOT, pageFixture } from './harness.mjs';
+import { ROOT, expectLine as expectLineIn, pageFixture } from './harness.mjs';
 import {
   blockEnd,
   instructionOf,
@@ -60,18 +60,8 @@ async function current(page) {
   });
 }
 
-/** Waits until the current row is at `line` (answers are asynchronous). */
-async function expectLine(page, line, what) {
-  try {
-    await page.waitForFunction(
-      (line) => document.querySelector('.trace-row.current')?.dataset.line === String(line),
-      line,
-      { timeout: 5_000 },
-    );
-  } catch {
-    assert.fail(`${what}: current line is ${JSON.stringify(await current(page))}, expected ${line}`);
-  }
-}
+/** Waits until the current row is at `line`, saying where it is if not. */
+const expectLine = (page, line, what) => expectLineIn(page, line, what, { seen: current });
 
 async function prompt(page, key, text) {
   await page.keyboard.press(key);

@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 
-import { CLI, ROOT, pageFixture } from './harness.mjs';
+import { CLI, ROOT, expectLine, pageFixture } from './harness.mjs';
 
 const FASTMODEL = path.join(ROOT, 'tests/data/tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac');
 const ES = path.join(ROOT, 'tests/data/tracegen/quicksort-aarch64-O2-es-2M.tarmac');
@@ -193,25 +193,23 @@ test('a trace that stops early is reported where it ends, as the CLI does', asyn
     rows.map((r) => [...r.children].map((c) => c.textContent)),
   );
   assert.deepEqual(fields, [['end of trace', '', `ends after ${ended} instructions`]]);
-  try {
-    await page.waitForFunction(
-      (a) => document.querySelector('[data-testid=diff-view-a] .trace-row.current')?.dataset.line === String(a),
-      lineA,
-      { timeout: 30_000 },
-    );
-  } catch {
-    const seen = await page.evaluate(() => {
-      const a = document.querySelector('[data-testid=diff-view-a]');
-      const rows = [...(a?.querySelectorAll('[data-row-line]') ?? [])].map((r) => Number(r.dataset.rowLine));
-      return {
-        current: a?.querySelector('.trace-row.current')?.dataset.line,
-        rows: rows.length ? [rows[0], rows[rows.length - 1]] : [],
-        hash: location.hash,
-        status: a?.querySelector('[data-testid=status-line]')?.textContent,
-      };
-    });
-    assert.fail(`view A never reached line ${lineA}: ${JSON.stringify(seen)}`);
-  }
+  await expectLine(page, lineA, 'view A at the divergence', {
+    within: '[data-testid=diff-view-a]',
+    timeout: 30_000,
+    // Where view A is instead: its current line, the rows it shows, the
+    // fragment and its status line.
+    seen: (page) =>
+      page.evaluate(() => {
+        const a = document.querySelector('[data-testid=diff-view-a]');
+        const rows = [...(a?.querySelectorAll('[data-row-line]') ?? [])].map((r) => Number(r.dataset.rowLine));
+        return {
+          current: a?.querySelector('.trace-row.current')?.dataset.line,
+          rows: rows.length ? [rows[0], rows[rows.length - 1]] : [],
+          hash: location.hash,
+          status: a?.querySelector('[data-testid=status-line]')?.textContent,
+        };
+      }),
+  });
   // A file dropped (or chosen) as before replaces the open trace, and the
   // comparison, which was with the old one, goes.
   await page.setInputFiles('[data-testid=file-input]', ES);

@@ -288,16 +288,18 @@ export async function currentLine(page) {
   return page.evaluate(() => Number(document.querySelector('.trace-row.current')?.dataset.line));
 }
 
-/** Waits until the current row is at `line` (answers are asynchronous). */
-export async function expectLine(page, line, what) {
+/** Waits until the current row (of the view under `within`, else any) is
+ * at `line` (answers are asynchronous); on failure says what `seen(page)`
+ * gives (by default the current line). */
+export async function expectLine(page, line, what, { within = '', timeout = 5_000, seen = currentLine } = {}) {
   try {
     await page.waitForFunction(
-      (line) => document.querySelector('.trace-row.current')?.dataset.line === String(line),
-      line,
-      { timeout: 5_000 },
+      ([selector, line]) => document.querySelector(selector)?.dataset.line === String(line),
+      [`${within} .trace-row.current`.trim(), line],
+      { timeout },
     );
   } catch {
-    assert.fail(`${what}: current line is ${await currentLine(page)}, expected ${line}`);
+    assert.fail(`${what}: current line is ${JSON.stringify(await seen(page))}, expected ${line}`);
   }
 }
 

@@ -292,10 +292,10 @@ pub struct Browser {
     /// made afresh in every render differs from the last, so every row and
     /// register cell was drawn again on every step.
     view_callbacks: RefCell<HashMap<u32, ViewCallbacks>>,
+    register_callbacks: RefCell<HashMap<u32, RegisterCallbacks>>,
     /// The position's fragment, written to the URL a moment after the last
     /// move (`trace_ops::note_position`).
     fragment: Rc<RefCell<Option<String>>>,
-    register_callbacks: RefCell<HashMap<u32, RegisterCallbacks>>,
     /// The panel's go-to-line callback, made once like those.
     report_jump_line: Callback<u64>,
     /// The node whose call the call tree is to show (`g`), numbered so
@@ -329,8 +329,8 @@ impl Component for Browser {
             reports: None,
             report_reveal: None,
             view_callbacks: Default::default(),
-            fragment: Default::default(),
             register_callbacks: Default::default(),
+            fragment: Default::default(),
             report_callbacks: (
                 ctx.link().callback(Msg::ReportTab),
                 ctx.link().callback(Msg::ReportJump),

@@ -829,7 +829,6 @@ impl Browser {
     }
 }
 
-/// Records the position in the URL without adding a history entry per move.
 /// How long after a move its position is written to the URL: writing it
 /// cost a millisecond of every step; a person held a key down writes it a
 /// few times a second instead of thirty.
@@ -850,6 +849,7 @@ impl Browser {
     }
 }
 
+/// Records the position in the URL without adding a history entry per move.
 fn replace_hash(fragment: &str) {
     if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
         let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(fragment));
