@@ -275,7 +275,7 @@ pub fn parse_hex_strict(s: &[u8]) -> Option<u64> {
 /// Eight hex digits (most significant first) in a few 64-bit operations,
 /// not a table lookup and a shift per digit. `None` if one is not a digit.
 #[inline]
-fn hex8(digits: [u8; 8]) -> Option<u32> {
+pub fn hex8(digits: [u8; 8]) -> Option<u32> {
     const HIGH: u64 = 0x8080_8080_8080_8080;
     const fn rep(b: u8) -> u64 {
         (b as u64) * 0x0101_0101_0101_0101

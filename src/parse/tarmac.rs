@@ -13,6 +13,8 @@ use super::record::*;
 use super::regs::{RegClass, RegId};
 use super::{Continuation, Parser};
 
+mod fast;
+
 /// Parse failure: a static reason and the byte column where it happened.
 type Fail = Unparsed;
 
@@ -59,6 +61,14 @@ fn fractional_to_ps(number: &[u8], unit: TimeUnit) -> Option<u64> {
 }
 
 pub(super) fn parse<'a>(p: &'a mut Parser, line: &'a [u8]) -> Record<'a> {
+    match fast::parse(p, line) {
+        Ok(rec) => rec,
+        Err(p) => parse_general(p, line),
+    }
+}
+
+/// The whole grammar, token by token.
+fn parse_general<'a>(p: &'a mut Parser, line: &'a [u8]) -> Record<'a> {
     let prev_time = p.prev_time;
     let cont = p.cont.take();
     let implicit_thumb = p.opts.implicit_thumb;
@@ -1027,39 +1037,8 @@ fn memory<'a>(
         tok = lx.next();
     }
 
-    // Logical value, most significant byte first, zero-extended to `size`;
-    // longer values keep their low `size` bytes (as the reference index does).
-    let mut logical = [0u8; 16];
-    if !unknown {
-        let mut pos = nchars;
-        let mut k = 0;
-        while pos > 0 && k < size {
-            let lo = lex::hex_val(chars[pos - 1]);
-            let hi = if pos >= 2 {
-                lex::hex_val(chars[pos - 2])
-            } else {
-                0
-            };
-            logical[size - 1 - k] = (hi << 4) | lo;
-            pos = pos.saturating_sub(2);
-            k += 1;
-        }
-    }
-    let bytes = &mut scratch.bytes;
-    let known = &mut scratch.known;
-    let accessed = &mut scratch.accessed;
-    for i in 0..size {
-        // Memory-order data (Cortex-M4) is already in address order;
-        // logical values go by endianness.
-        let b = if memory_order || big_endian {
-            logical[i]
-        } else {
-            logical[size - 1 - i]
-        };
-        bytes[i] = b;
-        known[i] = u8::from(!unknown);
-        accessed[i] = 1;
-    }
+    let digits = (!unknown).then_some(&chars[..nchars]);
+    let (bytes, accessed, known) = access_bytes(scratch, digits, size, memory_order || big_endian);
     let _ = value_end;
     Ok(RecordKind::Memory(MemoryAccess {
         direction,
@@ -1073,11 +1052,57 @@ fn memory<'a>(
         locked,
         atomic,
         memory_order,
-        bytes: &bytes[..size],
-        accessed: &accessed[..size],
-        known: &known[..size],
+        bytes,
+        accessed,
+        known,
         value_text: &line[value_start..value_end],
     }))
+}
+
+/// Fills the scratch buffers for a contiguous `size`-byte access, in address
+/// order, from its value: hex `digits`, most significant first (`None` when
+/// the trace shows the data as unknown). Shorter values are zero-extended;
+/// longer ones keep their low `size` bytes (as the reference index does).
+/// `as_written` keeps the digits' byte order (memory-order data, or a
+/// big-endian CPU's logical value).
+fn access_bytes<'s>(
+    scratch: &'s mut super::Scratch,
+    digits: Option<&[u8]>,
+    size: usize,
+    as_written: bool,
+) -> (&'s [u8], &'s [u8], &'s [u8]) {
+    let mut logical = [0u8; 16];
+    if let Some(chars) = digits {
+        let mut pos = chars.len();
+        let mut k = 0;
+        while pos > 0 && k < size {
+            let lo = lex::hex_val(chars[pos - 1]);
+            let hi = if pos >= 2 {
+                lex::hex_val(chars[pos - 2])
+            } else {
+                0
+            };
+            logical[size - 1 - k] = (hi << 4) | lo;
+            pos = pos.saturating_sub(2);
+            k += 1;
+        }
+    }
+    let super::Scratch {
+        bytes,
+        known,
+        accessed,
+        ..
+    } = scratch;
+    for i in 0..size {
+        bytes[i] = if as_written {
+            logical[i]
+        } else {
+            logical[size - 1 - i]
+        };
+        known[i] = u8::from(digits.is_some());
+        accessed[i] = 1;
+    }
+    (&bytes[..size], &accessed[..size], &known[..size])
 }
 
 /// Hex digits with optional `_` separators, at least one digit.
