@@ -118,7 +118,9 @@ mod bench {
         let secs = t.elapsed().as_secs_f64();
         let s = index.summary();
         let resident = index.resident_bytes();
+        let t = Instant::now();
         let file_bytes = index.to_bytes(TraceIdentity { len, mtime: 0 }).len();
+        let save_ms = t.elapsed().as_secs_f64() * 1e3;
 
         let mut rng = Rng(0x2545_f491_4f6c_dd1d);
         let n = 200;
@@ -171,6 +173,7 @@ mod bench {
             "index_bytes": resident,
             "index_bytes_per_trace_byte": resident as f64 / s.bytes as f64,
             "index_file_bytes": file_bytes,
+            "index_file_ms": save_ms,
             "state_query_ms_p50": percentile(&mut state_ms, 0.5),
             "state_query_ms_p99": percentile(&mut state_ms, 0.99),
             "prev_reg_write_ms_p50": percentile(&mut prev_reg_ms, 0.5),

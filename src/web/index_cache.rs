@@ -117,8 +117,14 @@ pub async fn read(key: &str) -> Result<Option<Vec<u8>>, String> {
     Ok(Some(Uint8Array::new(&buffer).to_vec()))
 }
 
-/// Saves `bytes` under `key` (worker only: synchronous access handles).
-pub async fn write(key: &str, bytes: &[u8]) -> Result<(), String> {
+/// Saves `bytes` under `key` (worker only: synchronous access handles),
+/// awaiting `pause()` before each piece: the worker answers the page
+/// between pieces.
+pub async fn write<F: std::future::Future<Output = ()>>(
+    key: &str,
+    bytes: &[u8],
+    pause: impl Fn() -> F,
+) -> Result<(), String> {
     let dir = directory(true)
         .await?
         .ok_or("cannot create the index cache directory")?;
@@ -132,7 +138,7 @@ pub async fn write(key: &str, bytes: &[u8]) -> Result<(), String> {
         .await
         .map_err(|e| text(&e))?
         .unchecked_into();
-    let result = write_in_pieces(&access, bytes).await;
+    let result = write_in_pieces(&access, bytes, pause).await;
     access.close();
     if let Err(e) = result {
         // Half a file would only be refused on restore; take it away now.
@@ -142,36 +148,41 @@ pub async fn write(key: &str, bytes: &[u8]) -> Result<(), String> {
     Ok(())
 }
 
-/// How much of an index is written per task: the worker that writes it
-/// answers the page between pieces (a 10 GB trace's index is 470 MB, whose
-/// write in one call held every step for seconds after indexing ended).
+/// How much of an index is written per task (a 10 GB trace's index is
+/// 470 MB, whose write in one call held every step for seconds after
+/// indexing ended).
 const WRITE_PIECE: usize = 1 << 20;
 
-async fn write_in_pieces(access: &FileSystemSyncAccessHandle, bytes: &[u8]) -> Result<(), JsValue> {
+async fn write_in_pieces<F: std::future::Future<Output = ()>>(
+    access: &FileSystemSyncAccessHandle,
+    bytes: &[u8],
+    pause: impl Fn() -> F,
+) -> Result<(), JsValue> {
     access.truncate_with_f64(0.0)?;
     let options = FileSystemReadWriteOptions::new();
     let mut at = 0;
     for piece in bytes.chunks(WRITE_PIECE) {
+        pause().await;
         options.set_at(at as f64);
         let written = access.write_with_u8_array_and_options(piece, &options)?;
         if written as usize != piece.len() {
             return Err(JsValue::from_str("short write (is the disk full?)"));
         }
         at += piece.len();
-        next_task().await;
     }
     access.flush()
 }
 
-/// Resolves in a later task, after the messages already queued.
-async fn next_task() {
+/// Resolves after `ms` milliseconds, in a later task (after the messages
+/// already queued) even for 0.
+pub async fn sleep(ms: f64) {
     let promise = js_sys::Promise::new(&mut |resolve, _| {
         let set_timeout = Reflect::get(&js_sys::global(), &"setTimeout".into())
             .ok()
             .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
         match set_timeout {
             Some(f) => {
-                let _ = f.call2(&JsValue::UNDEFINED, &resolve, &0.into());
+                let _ = f.call2(&JsValue::UNDEFINED, &resolve, &ms.into());
             }
             None => {
                 let _ = resolve.call0(&JsValue::UNDEFINED);

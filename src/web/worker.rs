@@ -73,6 +73,32 @@ thread_local! {
     static WAITING: RefCell<Option<Vec<ToWorker>>> = const { RefCell::new(None) };
     /// Indexing waits for a range from another worker: no step is queued.
     static PAUSED: Cell<bool> = const { Cell::new(false) };
+    /// When the page last asked a question (`now()`), so that saving the
+    /// index waits for a pause in the person's stepping.
+    static LAST_ASK: Cell<f64> = const { Cell::new(f64::NEG_INFINITY) };
+}
+
+/// How long the page must have asked nothing before the index is saved or
+/// the next piece of it written. Saving a 1 GB trace's index (encoding
+/// 28 MB, then writing it) right at `ready` took the second core from the
+/// first keys, whose answers then waited: 30-50 ms for the first step.
+const QUIET_MS: f64 = 400.0;
+
+/// Resolves once the page has been quiet for [`QUIET_MS`], and never in
+/// the task it was called from.
+async fn quiet() {
+    loop {
+        let since = now() - LAST_ASK.with(Cell::get);
+        let wait = if since >= QUIET_MS {
+            0.0
+        } else {
+            QUIET_MS - since
+        };
+        index_cache::sleep(wait).await;
+        if now() - LAST_ASK.with(Cell::get) >= QUIET_MS {
+            return;
+        }
+    }
 }
 
 /// Installs the message handler and tells the page it may send work.
@@ -155,6 +181,7 @@ fn answer(msg: ToWorker) {
             ranges_changed(generation);
         }
         ToWorker::Ask { asks } => {
+            LAST_ASK.with(|l| l.set(now()));
             let mut answers = Vec::with_capacity(asks.len());
             for (id, query) in asks {
                 let started = now();
@@ -478,20 +505,14 @@ fn step(generation: u32) {
                 PAUSED.with(|p| p.set(true));
                 super::range_worker::ask_for_ranges();
             }
-            let saved = if p.complete {
-                open.cache
-                    .take()
-                    .and_then(|(key, id)| Some((key, open.session.save(id)?)))
-            } else {
-                None
-            };
-            Ok::<_, crate::source::SourceError>((p, open.session.stats().cloned(), saved))
+            let cache = if p.complete { open.cache.take() } else { None };
+            Ok::<_, crate::source::SourceError>((p, open.session.stats().cloned(), cache))
         })
     });
     super::timing::measure("index step", started);
     let Some(result) = result else { return };
     match result {
-        Ok((progress, stats, saved)) => {
+        Ok((progress, stats, cache)) => {
             let t = now();
             let due = LAST_PROGRESS.with(|l| t - l.get() >= PROGRESS_INTERVAL_MS);
             if due || progress.complete {
@@ -510,24 +531,8 @@ fn step(generation: u32) {
                         stats: Box::new(stats),
                     });
                 }
-                if let Some((key, bytes)) = saved {
-                    wasm_bindgen_futures::spawn_local(async move {
-                        match index_cache::write(&key, &bytes).await {
-                            Ok(()) => {
-                                if let Err(e) = index_cache::trim().await {
-                                    web_sys::console::warn_1(
-                                        &format!("tarmac-lens: index cache: {e}").into(),
-                                    );
-                                }
-                                post(&ToPage::IndexCached)
-                            }
-                            // Not fatal: the trace is indexed; only the
-                            // next opening will index it again.
-                            Err(e) => web_sys::console::warn_1(
-                                &format!("tarmac-lens: cannot cache the index: {e}").into(),
-                            ),
-                        }
-                    });
+                if let Some((key, id)) = cache {
+                    wasm_bindgen_futures::spawn_local(save_index(generation, key, id));
                 }
                 return;
             }
@@ -542,6 +547,30 @@ fn step(generation: u32) {
             }
         }
         Err(e) => post(&ToPage::Failed { message: e.0 }),
+    }
+}
+
+/// Saves the finished index of the trace opened as `generation` in the
+/// index cache, while the page is not asking questions: encoding it and
+/// each 1 MiB written wait for [`quiet`].
+async fn save_index(generation: u32, key: String, id: TraceIdentity) {
+    quiet().await;
+    let mut bytes = None;
+    with_session(generation, |s| bytes = s.save(id));
+    // Closed, or replaced by another trace, meanwhile.
+    let Some(bytes) = bytes else { return };
+    match index_cache::write(&key, &bytes, quiet).await {
+        Ok(()) => {
+            if let Err(e) = index_cache::trim().await {
+                web_sys::console::warn_1(&format!("tarmac-lens: index cache: {e}").into());
+            }
+            post(&ToPage::IndexCached)
+        }
+        // Not fatal: the trace is indexed; only the next opening will index
+        // it again.
+        Err(e) => {
+            web_sys::console::warn_1(&format!("tarmac-lens: cannot cache the index: {e}").into())
+        }
     }
 }
 

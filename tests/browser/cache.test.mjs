@@ -67,4 +67,34 @@ describe('index cache', () => {
     assert.equal(await page.getAttribute('[data-testid=status]', 'data-reading'), 'file');
     await page.close();
   });
+
+  test('the index is saved only once the page stops asking, so saving it does not slow the first steps', async () => {
+    const page = await fx.browser.context.newPage();
+    await page.goto(fx.server.url);
+    await page.click('[data-testid=index-cache-clear]').catch(() => {});
+    await page.waitForSelector('[data-testid=index-cache-count][data-count="0"]', { timeout: 10_000 });
+    await page.waitForSelector('[data-testid=status][data-state=idle]');
+    await page.setInputFiles('[data-testid=file-input]', path.join(ROOT, TRACE));
+    await page.waitForSelector('.trace-row.current');
+    await page.click('.trace-row.current');
+    // A person stepping through the trace from the first screen on: every
+    // key asks the worker, well inside the quiet time the save waits for.
+    const steppingUntil = Date.now() + 2_500;
+    let steps = 0;
+    while (Date.now() < steppingUntil) {
+      await page.keyboard.press('ArrowDown');
+      steps++;
+      assert.equal(
+        await page.getAttribute('[data-testid=status]', 'data-index-cache'),
+        null,
+        `the index was saved while the page was asking (after ${steps} steps)`,
+      );
+      await page.waitForTimeout(100);
+    }
+    assert.equal(await page.getAttribute('[data-testid=status]', 'data-state'), 'ready');
+    const stopped = Date.now();
+    await page.waitForSelector('[data-testid=status][data-index-cache=saved]', { timeout: 10_000 });
+    assert.ok(Date.now() - stopped >= 300, `saved ${Date.now() - stopped} ms after the last step`);
+    await page.close();
+  });
 });
