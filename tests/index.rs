@@ -407,6 +407,33 @@ fn index_round_trips_through_bytes() {
     }
 }
 
+/// The browser saves an index a piece at a time: any budget per piece gives
+/// the bytes of one whole `to_bytes`, however the pieces fall on the parts
+/// (a budget of 1 stops inside every part; larger ones at its ends).
+#[test]
+fn an_index_encoded_piece_by_piece_is_the_same_bytes() {
+    let trace = std::fs::read(data("tracegen/quicksort-arm-O2-fastmodel-2M.tarmac")).unwrap();
+    let index = build(&trace, false, 16 << 10);
+    let id = TraceIdentity {
+        len: trace.len() as u64,
+        mtime: 42,
+    };
+    let whole = index.to_bytes(id);
+    for budget in [1, 2, 3, 16, 97, 1000, 65_536] {
+        let mut encoder = index.encoder(id, b"prefix".to_vec());
+        let mut steps = 1;
+        while !encoder.step(&index, budget) {
+            steps += 1;
+        }
+        let bytes = encoder.finish();
+        assert_eq!(&bytes[..6], b"prefix");
+        assert!(bytes[6..] == whole[..], "budget {budget}: the bytes differ");
+        if budget == 1 {
+            assert!(steps > 1000, "budget {budget}: only {steps} steps");
+        }
+    }
+}
+
 /// Semihosting SYS_READ: memory the call may write is unknown after it, and
 /// a later read back-dates its value to the call (manual, appendix).
 #[test]

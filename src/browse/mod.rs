@@ -242,6 +242,22 @@ impl<S: TraceSource> Session<S> {
         ))
     }
 
+    /// [`Session::save`] a piece at a time: this starts it...
+    pub fn save_start(&self, trace: crate::index::TraceIdentity) -> Option<saved::Saving> {
+        Some(saved::start(
+            self.index.as_ref()?,
+            self.stats.as_ref()?,
+            trace,
+        ))
+    }
+
+    /// ...and this goes on with it, about `budget` entries of the index at
+    /// a time (see [`crate::index::IndexEncoder`]). True once done; `None`
+    /// if the session has no index any more.
+    pub fn save_step(&self, saving: &mut saved::Saving, budget: usize) -> Option<bool> {
+        Some(saving.step(self.index.as_ref()?, budget))
+    }
+
     /// Caps the memory the index may hold: when it passes `bytes`, indexing
     /// stops there, the part indexed stays browsable and the progress says
     /// why (a tab that ran out of memory would lose everything).

@@ -6,21 +6,45 @@
 //! Layout: magic, statistics as JSON (length-prefixed), then the index in
 //! its own file format (which carries the trace's length and mtime).
 
-use crate::index::{Index, TraceIdentity};
+use crate::index::{Index, IndexEncoder, TraceIdentity};
 use crate::stats::Stats;
 
 const MAGIC: &[u8; 8] = b"TLSAVED\x01";
 
 /// Serializes a complete index with its statistics.
 pub fn save(index: &Index, stats: &Stats, trace: TraceIdentity) -> Vec<u8> {
+    let mut saving = start(index, stats, trace);
+    while !saving.step(index, usize::MAX) {}
+    saving.finish()
+}
+
+/// A session being saved a piece at a time, so that the browser's worker
+/// can answer the page in between (see [`IndexEncoder`]).
+pub struct Saving(IndexEncoder);
+
+/// Starts saving: the header and statistics are written at once.
+pub fn start(index: &Index, stats: &Stats, trace: TraceIdentity) -> Saving {
     let json = serde_json::to_vec(stats).expect("Stats serializes to JSON");
-    let body = index.to_bytes(trace);
-    let mut out = Vec::with_capacity(MAGIC.len() + 8 + json.len() + body.len());
+    let mut out = Vec::new();
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&(json.len() as u64).to_le_bytes());
     out.extend_from_slice(&json);
-    out.extend_from_slice(&body);
-    out
+    // The index goes on in place: a copy of a 10 GB trace's would be
+    // 280 MB more.
+    Saving(index.encoder(trace, out))
+}
+
+impl Saving {
+    /// Writes about `budget` more entries of `index` (the one saving
+    /// started with). True once all of it is written.
+    pub fn step(&mut self, index: &Index, budget: usize) -> bool {
+        self.0.step(index, budget)
+    }
+
+    /// The saved bytes (after `step` has said it is done).
+    pub fn finish(self) -> Vec<u8> {
+        self.0.finish()
+    }
 }
 
 /// Reads what [`save`] wrote. Every length is checked: a truncated or

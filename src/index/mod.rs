@@ -28,7 +28,7 @@ use crate::state::regfile::{self, RegFile};
 
 pub use calls::{CallInfo, CallTable};
 pub use events::{Event, EventKind, EventList};
-pub use serialize::{IndexFileError, TraceIdentity, INDEX_MAGIC};
+pub use serialize::{IndexEncoder, IndexFileError, TraceIdentity, INDEX_MAGIC};
 
 use memdiff::MemHistory;
 

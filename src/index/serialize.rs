@@ -93,10 +93,218 @@ fn dialect_from(c: u64) -> Result<Dialect, IndexFileError> {
     }
 }
 
+/// An index being encoded a piece at a time (made by [`Index::encoder`]):
+/// the browser's worker answers the page between pieces, where encoding a
+/// 10 GB trace's index in one call held its answers for a quarter of a
+/// second. The bytes are those of [`Index::to_bytes`].
+pub struct IndexEncoder {
+    w: W,
+    /// Which part of the index is being written.
+    section: usize,
+    /// How far into it.
+    at: usize,
+    /// The memory fills are a map: the key to go on from.
+    next_fill: Option<(u64, u64)>,
+}
+
+/// Bytes of a byte section copied per unit of a step's budget.
+const BYTES_PER_UNIT: usize = 16;
+
+impl IndexEncoder {
+    /// Writes about `budget` more entries (or `16 * budget` bytes) of
+    /// `index`, which must be the index this encoder was made for. True
+    /// once all of it is written.
+    pub fn step(&mut self, index: &Index, mut budget: usize) -> bool {
+        let parts = index.mem.parts();
+        let (calls, call_dir, call_count) = index.calls.parts();
+        let (events, event_dir, event_count) = index.events.parts();
+        while budget > 0 {
+            let w = &mut self.w;
+            let at = self.at;
+            // Each arm writes from `at` on and says how far it got; a part
+            // is done when it gets to its end.
+            let (to, end) = match self.section {
+                0 => entries(w, &index.checkpoints, at, &mut budget, |w, c| {
+                    w.u(c.line);
+                    w.u(c.offset);
+                    w.u(c.parser_time);
+                    w.u(c.snapshot);
+                    let r = &c.resume;
+                    w.u(r.node_index);
+                    w.u(r.current_time.map_or(0, |t| t.wrapping_add(1)));
+                    w.u(r.expected_next_pc);
+                    w.u(r.expected_next_lr);
+                    w.u(r.insns_since_lr_update);
+                    w.u(r.instructions);
+                }),
+                1 => byte_run(w, &index.snapshots, at, &mut budget),
+                2 => entries(w, &index.reg_groups, at, &mut budget, |w, g| {
+                    w.u(g[0]);
+                    w.u(g[1]);
+                }),
+                3 => entries(w, &index.pc_blooms, at, &mut budget, |w, b| {
+                    for v in b {
+                        w.0.extend_from_slice(&v.to_le_bytes());
+                    }
+                }),
+                4 => byte_run(w, parts.arena, at, &mut budget),
+                5 => entries(w, parts.interval_start, at, &mut budget, |w, s| w.u(*s)),
+                6 => entries(w, parts.segments, at, &mut budget, |w, seg| {
+                    w.u(seg.len() as u64);
+                    for (b, m) in seg {
+                        w.u(*b);
+                        w.u(*m);
+                    }
+                }),
+                7 => {
+                    if at == 0 {
+                        w.u(parts.fills.len() as u64);
+                    }
+                    let mut written = 0;
+                    let from = self.next_fill.unwrap_or((0, 0));
+                    self.next_fill = None;
+                    for (&key, (mask, data)) in parts.fills.range(from..) {
+                        if written == budget {
+                            self.next_fill = Some(key);
+                            break;
+                        }
+                        let (since, block) = key;
+                        w.u(since);
+                        w.u(block);
+                        w.u(u64::from(*mask));
+                        w.0.extend_from_slice(data);
+                        written += 1;
+                    }
+                    budget -= written;
+                    (
+                        at + written,
+                        if self.next_fill.is_some() {
+                            usize::MAX
+                        } else {
+                            at + written
+                        },
+                    )
+                }
+                8 => byte_run(w, calls, at, &mut budget),
+                9 => {
+                    let r = entries(w, call_dir, at, &mut budget, |w, (e, o)| {
+                        w.u(*e);
+                        w.u(*o);
+                    });
+                    if r.0 == r.1 {
+                        w.u(call_count as u64);
+                    }
+                    r
+                }
+                10 => byte_run(w, events, at, &mut budget),
+                11 => {
+                    let r = entries(w, event_dir, at, &mut budget, |w, h| {
+                        for v in [h.line, h.node, h.offset, h.at, u64::from(h.kinds)] {
+                            w.u(v);
+                        }
+                    });
+                    if r.0 == r.1 {
+                        w.u(event_count);
+                    }
+                    r
+                }
+                _ => return true,
+            };
+            if to == end {
+                self.section += 1;
+                self.at = 0;
+            } else {
+                self.at = to;
+            }
+        }
+        self.section > 11
+    }
+
+    /// The encoded index (after `step` has said it is done).
+    pub fn finish(self) -> Vec<u8> {
+        self.w.0
+    }
+}
+
+/// Writes `items[at..]`, count first when `at` is 0, as far as `budget`
+/// goes (taking what it used from it). Returns where it stopped and the end.
+fn entries<T>(
+    w: &mut W,
+    items: &[T],
+    at: usize,
+    budget: &mut usize,
+    mut f: impl FnMut(&mut W, &T),
+) -> (usize, usize) {
+    if at == 0 {
+        w.u(items.len() as u64);
+    }
+    let to = at.saturating_add(*budget).min(items.len());
+    for item in &items[at..to] {
+        f(w, item);
+    }
+    *budget -= to - at;
+    (to, items.len())
+}
+
+/// Writes `bytes[at..]`, length first when `at` is 0, as far as `budget`
+/// goes. Returns where it stopped and the end.
+fn byte_run(w: &mut W, bytes: &[u8], at: usize, budget: &mut usize) -> (usize, usize) {
+    if at == 0 {
+        w.u(bytes.len() as u64);
+    }
+    let room = budget.saturating_mul(BYTES_PER_UNIT);
+    let to = at.saturating_add(room).min(bytes.len());
+    w.0.extend_from_slice(&bytes[at..to]);
+    *budget -= (to - at).div_ceil(BYTES_PER_UNIT).min(*budget);
+    (to, bytes.len())
+}
+
 impl Index {
     /// Serializes the index.
     pub fn to_bytes(&self, trace: TraceIdentity) -> Vec<u8> {
-        let mut w = W(INDEX_MAGIC.to_vec());
+        self.append_bytes(trace, Vec::new())
+    }
+
+    /// [`Index::to_bytes`] appended to `out`.
+    pub fn append_bytes(&self, trace: TraceIdentity, out: Vec<u8>) -> Vec<u8> {
+        let mut e = self.encoder(trace, out);
+        while !e.step(self, usize::MAX) {}
+        e.finish()
+    }
+
+    /// An encoder of this index to be run a piece at a time with
+    /// [`IndexEncoder::step`], appending to `out`. `out` is first grown to
+    /// about the final size: growing it by doubling copied the index's bytes
+    /// twice over.
+    pub fn encoder(&self, trace: TraceIdentity, mut out: Vec<u8>) -> IndexEncoder {
+        let parts = self.mem.parts();
+        let (calls, call_dir, _) = self.calls.parts();
+        let (events, event_dir, _) = self.events.parts();
+        // Byte sections whole, a few bytes per varint of the rest.
+        out.reserve(
+            64 + self.snapshots.len()
+                + parts.arena.len()
+                + calls.len()
+                + events.len()
+                + 48 * self.checkpoints.len()
+                + 6 * self.reg_groups.len()
+                + std::mem::size_of_val(&self.pc_blooms[..])
+                + 4 * parts.interval_start.len()
+                + parts
+                    .segments
+                    .iter()
+                    .map(|s| 2 + 6 * s.len())
+                    .sum::<usize>()
+                + parts
+                    .fills
+                    .values()
+                    .map(|(_, d)| 12 + d.len())
+                    .sum::<usize>()
+                + 8 * call_dir.len()
+                + 24 * event_dir.len(),
+        );
+        out.extend_from_slice(INDEX_MAGIC);
+        let mut w = W(out);
         w.u(VERSION);
         w.u(trace.len);
         w.u(trace.mtime);
@@ -118,77 +326,12 @@ impl Index {
         w.u(u64::from(self.complete));
         w.u(u64::from(self.aarch64_used));
         w.u(self.first_event_line.map_or(0, |l| l + 1));
-        w.u(self.checkpoints.len() as u64);
-        for c in &self.checkpoints {
-            w.u(c.line);
-            w.u(c.offset);
-            w.u(c.parser_time);
-            w.u(c.snapshot);
-            let r = &c.resume;
-            w.u(r.node_index);
-            w.u(r.current_time.map_or(0, |t| t.wrapping_add(1)));
-            w.u(r.expected_next_pc);
-            w.u(r.expected_next_lr);
-            w.u(r.insns_since_lr_update);
-            w.u(r.instructions);
+        IndexEncoder {
+            w,
+            section: 0,
+            at: 0,
+            next_fill: None,
         }
-        w.bytes(&self.snapshots);
-        w.u(self.reg_groups.len() as u64);
-        for g in &self.reg_groups {
-            w.u(g[0]);
-            w.u(g[1]);
-        }
-        w.u(self.pc_blooms.len() as u64);
-        for b in &self.pc_blooms {
-            for v in b {
-                w.0.extend_from_slice(&v.to_le_bytes());
-            }
-        }
-        let parts = self.mem.parts();
-        let (arena, starts, segments, fills) = (
-            parts.arena,
-            parts.interval_start,
-            parts.segments,
-            parts.fills,
-        );
-        w.bytes(arena);
-        w.u(starts.len() as u64);
-        for s in starts {
-            w.u(*s);
-        }
-        w.u(segments.len() as u64);
-        for seg in segments {
-            w.u(seg.len() as u64);
-            for (b, m) in seg {
-                w.u(*b);
-                w.u(*m);
-            }
-        }
-        w.u(fills.len() as u64);
-        for ((since, block), (mask, data)) in fills {
-            w.u(*since);
-            w.u(*block);
-            w.u(u64::from(*mask));
-            w.0.extend_from_slice(data);
-        }
-        let (enc, dir, count) = self.calls.parts();
-        w.bytes(enc);
-        w.u(dir.len() as u64);
-        for (e, o) in dir {
-            w.u(*e);
-            w.u(*o);
-        }
-        w.u(count as u64);
-        let (enc, dir, len) = self.events.parts();
-        w.bytes(enc);
-        w.u(dir.len() as u64);
-        for h in dir {
-            for v in [h.line, h.node, h.offset, h.at, u64::from(h.kinds)] {
-                w.u(v);
-            }
-        }
-        w.u(len);
-        w.0
     }
 
     /// Reads an index file, returning it and the identity of the trace it
