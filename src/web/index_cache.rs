@@ -164,7 +164,9 @@ async fn write_in_pieces<F: std::future::Future<Output = ()>>(
     for piece in bytes.chunks(WRITE_PIECE) {
         pause().await;
         options.set_at(at as f64);
+        let started = super::timing::now();
         let written = access.write_with_u8_array_and_options(piece, &options)?;
+        super::timing::measure("write index piece", started);
         if written as usize != piece.len() {
             return Err(JsValue::from_str("short write (is the disk full?)"));
         }

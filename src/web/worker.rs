@@ -565,7 +565,9 @@ async fn save_index(generation: u32, key: String, id: TraceIdentity) {
     let Some(mut saving) = saving else { return };
     loop {
         let mut done = None;
+        let started = now();
         with_session(generation, |s| done = s.save_step(&mut saving, SAVE_STEP));
+        super::timing::measure("encode index piece", started);
         match done {
             Some(true) => break,
             Some(false) => quiet().await,

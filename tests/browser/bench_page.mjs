@@ -106,6 +106,15 @@ function workerThreads() {
   return out;
 }
 
+/** The three slowest steps as [key number from 0, ms]: whether a p99 is
+ * the first key after `ready` or one later on. */
+function slowest(ms, keys) {
+  return ms
+    .map((v, i) => [keys[i], v])
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 3);
+}
+
 function percentile(values, p) {
   const s = [...values].sort((a, b) => a - b);
   return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] : null;
@@ -196,6 +205,7 @@ async function bench(browser, server, trace, workers) {
 
   // Steps: Down, wait until the row has moved and the panes have settled.
   const step = [];
+  const stepKey = [];
   const pane = [];
   for (let k = 0; k < STEPS; k++) {
     const before = await page.evaluate(() => window.__bench.keys.length);
@@ -209,7 +219,10 @@ async function bench(browser, server, trace, workers) {
       const panes = b.paneChanges.filter((t) => t >= t0);
       return { row: row === undefined ? null : row - t0, pane: panes.length ? panes[panes.length - 1] - t0 : null };
     });
-    if (m.row !== null) step.push(m.row);
+    if (m.row !== null) {
+      step.push(m.row);
+      stepKey.push(k);
+    }
     if (m.pane !== null) pane.push(m.pane);
   }
   clearInterval(sampler);
@@ -237,7 +250,7 @@ async function bench(browser, server, trace, workers) {
     renderers_peak_rss_sum_bytes: peakSum,
     long_tasks: during.length,
     longest_task_ms: during.reduce((m, t) => Math.max(m, t.duration), 0),
-    step_ms: { n: step.length, p50: percentile(step, 50), p99: percentile(step, 99) },
+    step_ms: { n: step.length, p50: percentile(step, 50), p99: percentile(step, 99), slowest: slowest(step, stepKey) },
     pane_ms: { n: pane.length, p50: percentile(pane, 50), p99: percentile(pane, 99) },
     read_mb: { ahead: Math.round(reads.ahead), waiting: Math.round(reads.waiting) },
     loadavg: os.loadavg().map((x) => Math.round(x * 100) / 100),

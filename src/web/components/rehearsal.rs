@@ -65,10 +65,12 @@ fn spans(text: &str) -> Vec<Span> {
     out
 }
 
-fn rows() -> RowsReply {
+/// The rows, moved on by three lines after the rehearsed step.
+fn rows(moved: bool) -> RowsReply {
+    let shift = if moved { 3 } else { 0 };
     let mut rows: Vec<Row> = (0..6u64)
         .map(|i| Row::Line {
-            line: i + 1,
+            line: i + 1 + shift,
             node: i / 2,
             first_of_node: i.is_multiple_of(2),
             text: LINE.into(),
@@ -91,16 +93,17 @@ fn rows() -> RowsReply {
     }
 }
 
-fn registers() -> RegPanel {
+fn registers(moved: bool) -> RegPanel {
+    let step = if moved { 0x1234 } else { 0x1111 };
     let cell = |name: String, i: usize| RegCell {
         name,
         text: if i % 7 == 3 {
             "????????".into()
         } else {
-            format!("{:016x}", i * 0x1111)
+            format!("{:016x}", i * step)
         },
         known: i % 7 != 3,
-        changed: i.is_multiple_of(5),
+        changed: (i + usize::from(moved)).is_multiple_of(5),
         decoded: (i == 33).then(|| "nZCv".into()),
     };
     let names = (0..31)
@@ -113,34 +116,48 @@ fn registers() -> RegPanel {
     }
 }
 
-fn memory() -> MemoryReply {
+fn memory(moved: bool) -> MemoryReply {
+    let k = u8::from(moved);
     MemoryReply {
-        node: 1,
+        node: 1 + u64::from(k),
         addr: 0x3f_ffc0,
-        bytes: (0..64u8).map(|b| b.wrapping_mul(37)).collect(),
+        bytes: (0..64u8).map(|b| b.wrapping_mul(37 + k)).collect(),
         known: (0..64).map(|i| i % 9 != 4).collect(),
-        changed: (0..64u32).map(|i| i.is_multiple_of(11)).collect(),
+        changed: (0..64u32)
+            .map(|i| (i + u32::from(k)).is_multiple_of(11))
+            .collect(),
     }
 }
 
 #[function_component(Rehearsal)]
 pub fn rehearsal(props: &RehearsalProps) -> Html {
+    let moved = use_state(|| false);
     {
         let on_done = props.on_done.clone();
-        use_effect_with((), move |_| {
-            // After this render's layout, in a task of its own.
-            super::app::after_ms(0, move || on_done.emit(()));
+        let moved = moved.clone();
+        use_effect_with(*moved, move |&was_moved| {
+            // After this render's layout, in a task of its own: the step,
+            // then the end.
+            super::app::after_ms(0, move || {
+                if was_moved {
+                    on_done.emit(())
+                } else {
+                    moved.set(true)
+                }
+            });
         });
     }
+    let moved = *moved;
+    let k = u64::from(moved);
     let cursor = NodeView {
-        node: 1,
-        first_line: 3,
+        node: 1 + k,
+        first_line: 3 + 2 * k,
         lines: 2,
-        time: 1066,
-        pc: Some(0x100cc),
-        offset: 120,
+        time: 1066 + k,
+        pc: Some(0x100cc + 4 * k),
+        offset: 120 + 60 * k,
     };
-    let rows = Rc::new(rows());
+    let rows = Rc::new(rows(moved));
     let total_rows = rows.total_rows;
     html! {
         <div
@@ -153,10 +170,10 @@ pub fn rehearsal(props: &RehearsalProps) -> Html {
                     focused=true
                     rows={Some(rows)}
                     total_rows={total_rows}
-                    top={0}
-                    scroll_seq={0}
+                    top={k}
+                    scroll_seq={k}
                     cursor={Some(cursor)}
-                    annotated_line={Some(4)}
+                    annotated_line={Some(4 + k)}
                     syntax=true
                     symbols=true
                     on_viewport={Callback::noop()}
@@ -181,8 +198,8 @@ pub fn rehearsal(props: &RehearsalProps) -> Html {
                 />
                 <RegisterPane
                     kind={RegKind::Core}
-                    panel={Some(registers())}
-                    selected={2}
+                    panel={Some(registers(moved))}
+                    selected={2 + k as usize}
                     note={Some("x2 = main+4".to_string())}
                     on_pick={Callback::noop()}
                     on_context={Callback::noop()}
@@ -190,7 +207,7 @@ pub fn rehearsal(props: &RehearsalProps) -> Html {
             </section>
             <section class="pane data-pane">
                 <MemoryPane
-                    memory={Some(memory())}
+                    memory={Some(memory(moved))}
                     selected={0x3f_ffc4}
                     note={None::<String>}
                     on_pick={Callback::noop()}
@@ -200,15 +217,15 @@ pub fn rehearsal(props: &RehearsalProps) -> Html {
             </section>
             // Shown by default beside the trace at the first drop.
             <StackPane
-                frames={vec![CallFrame { call: 0, call_node: 1, entry_node: 2, resume_node: None, function: 0x100c0, name: "main".into() }]}
+                frames={(0..=k).map(|i| CallFrame { call: i, call_node: 1 + i, entry_node: 2 + i, resume_node: None, function: 0x100c0 + 0x40 * i, name: if i == 0 { "main".into() } else { "partition".into() } }).collect::<Vec<_>>()}
                 at_end=false
                 on_pick={Callback::noop()}
                 on_close={Callback::noop()}
             />
             <TimelineStrip
                 data={Some(TimelineReply { nodes: 40, depth: (0..40).map(|i| i % 5).collect(), kinds: (0..40u8).map(|i| i % 3).collect() })}
-                visible={Some((3, 9))}
-                cursor={Some(4)}
+                visible={Some((3 + k, 9 + k))}
+                cursor={Some(4 + k)}
                 on_seek={Callback::noop()}
                 on_close={Callback::noop()}
             />
