@@ -83,6 +83,16 @@ impl LineBuffer {
         }
     }
 
+    /// Ends the lines at `end` instead (a line start), if nothing past it
+    /// has been read yet; false, changing nothing, if it has.
+    pub fn limit_to(&mut self, end: u64) -> bool {
+        if self.read_offset > end || self.long.is_some() || end < self.position() {
+            return false;
+        }
+        self.end_offset = end;
+        true
+    }
+
     /// Offset just past the last line handed out.
     pub fn position(&self) -> u64 {
         self.buf_offset + self.start as u64

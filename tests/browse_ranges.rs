@@ -52,8 +52,23 @@ fn ranged<'a>(
     strict: bool,
     make: impl Fn(&[u8], u64, u64) -> Option<(Vec<u8>, Stats)>,
 ) -> S<'a> {
+    ranged_after(bytes, n, strict, 0, make)
+}
+
+/// As [`ranged`], the session having indexed `first_step` bytes on its own
+/// before the split (the browser's worker splits after its first answer).
+fn ranged_after<'a>(
+    bytes: &'a [u8],
+    n: usize,
+    strict: bool,
+    first_step: u64,
+    make: impl Fn(&[u8], u64, u64) -> Option<(Vec<u8>, Stats)>,
+) -> S<'a> {
     let total = bytes.len() as u64;
     let mut s = Session::open(SliceSource(bytes), ParseOptions::default()).unwrap();
+    if first_step > 0 {
+        s.index_step(first_step).unwrap();
+    }
     let raw = s.split_indexing(n).unwrap();
     assert_eq!(raw.len(), n - 1);
     let parts: Parts = raw.iter().map(|&(f, t)| make(bytes, f, t)).collect();
@@ -176,6 +191,48 @@ fn adopted_ranges_make_the_one_pass_session() {
                 assert_eq!(r.joined, n - 1, "{name} in {n}: {r:?}");
             }
         }
+    }
+}
+
+#[test]
+fn a_session_split_after_its_first_steps_makes_the_one_pass_session() {
+    for (name, bytes) in traces() {
+        if !name.contains("tracegen") {
+            continue;
+        }
+        let mut want = one_pass(&bytes);
+        for first_step in [1, 32 << 10, 100 << 10] {
+            let mut got = ranged_after(&bytes, 3, true, first_step, good);
+            same(&format!("{name} after {first_step}"), &mut want, &mut got);
+            let r = got.range_report().unwrap();
+            assert_eq!(
+                (r.ranges, r.joined),
+                (2, 2),
+                "{name} after {first_step}: {r:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_session_that_has_read_past_the_split_is_not_split() {
+    let (name, bytes) = traces()
+        .into_iter()
+        .find(|(n, _)| n.contains("tracegen"))
+        .unwrap();
+    let len = bytes.len() as u64;
+    // Lines handed out past where a split in two would end the session's
+    // range; then lines short of it, but read (the reads double in size)
+    // past it.
+    for first_step in [len * 3 / 4, len / 2 - (150 << 10)] {
+        let mut s = Session::open(SliceSource(&bytes), ParseOptions::default()).unwrap();
+        s.index_step(first_step).unwrap();
+        assert!(
+            s.split_indexing(2).unwrap().is_empty(),
+            "{name} after {first_step}"
+        );
+        while !s.index_step(1 << 20).unwrap().complete {}
+        same(&name, &mut one_pass(&bytes), &mut s);
     }
 }
 

@@ -66,18 +66,15 @@ impl<S: TraceSource> Session<S> {
     /// Splits indexing into `parts` byte ranges: the session indexes the
     /// first, and returns the raw `[from, to)` of the others, to be indexed
     /// elsewhere and handed in with [`Session::take_range`] (numbered from
-    /// 1). Only before the first step; returns nothing for one part, a
-    /// restored session, or a trace too small to split.
+    /// 1). Only while the session has read nothing past where its own range
+    /// will end (its first steps may have run); returns nothing then, for
+    /// one part, a restored session, or a trace too small to split.
     pub fn split_indexing(&mut self, parts: usize) -> Result<Vec<(u64, u64)>, SourceError> {
         let total = self.total;
         let Some(b) = self.building.as_mut() else {
             return Ok(Vec::new());
         };
-        if parts <= 1
-            || b.lines.position() != 0
-            || self.ranges.is_some()
-            || total / parts as u64 == 0
-        {
+        if parts <= 1 || self.ranges.is_some() || total / parts as u64 == 0 {
             return Ok(Vec::new());
         }
         let raw = split_offsets(total, parts);
@@ -92,7 +89,14 @@ impl<S: TraceSource> Session<S> {
             ));
         }
         let limit = bounds[0].0;
-        b.lines = LineBuffer::new(0, limit, 1, READ_CHUNK);
+        // The session may have begun (the browser's worker splits after its
+        // first answer, the split's reads kept off the first screenful's
+        // path): it must not have read past its own range.
+        if b.lines.position() == 0 {
+            b.lines = LineBuffer::new(0, limit, 1, READ_CHUNK);
+        } else if !b.lines.limit_to(limit) {
+            return Ok(Vec::new());
+        }
         self.ranges = Some(Ranges {
             slots: bounds.iter().map(|_| Slot::Waiting(0)).collect(),
             bounds,

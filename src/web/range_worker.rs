@@ -151,29 +151,43 @@ async fn index_range(
     Ok((index.to_bytes(), stats))
 }
 
-/// Raw byte ranges for other workers, and the trace generation they are of.
-type Deferred = (u32, Vec<(u64, u64)>);
+/// The trace generation to split, and into how many parts.
+type Deferred = (u32, usize);
 
 thread_local! {
-    /// Ranges for other workers, asked for once the first answer is out.
-    static TO_ASK: RefCell<Option<Deferred>> = const { RefCell::new(None) };
+    /// A split to make once the first answer is out.
+    static TO_SPLIT: RefCell<Option<Deferred>> = const { RefCell::new(None) };
 }
 
-/// In the session's worker: the ranges of the trace opened as `generation`
-/// that other workers are to index, asked of the page by
-/// [`ask_for_ranges`] — after the first answer, so that starting workers
-/// (loading the wasm module) does not compete with the first screenful.
-pub fn defer_ranges(generation: u32, ranges: Vec<(u64, u64)>) {
-    TO_ASK.with(|t| *t.borrow_mut() = (!ranges.is_empty()).then_some((generation, ranges)));
+/// In the session's worker: the trace opened as `generation` is to be
+/// indexed in `parts` ranges, the others by other workers. The split and the
+/// ask for those workers wait for [`ask_for_ranges`]: after the first answer,
+/// so that finding the split points (a read at each, 5-16 ms) and starting
+/// workers (loading the wasm module) do not compete with the first
+/// screenful.
+pub fn defer_split(generation: u32, parts: usize) {
+    TO_SPLIT.with(|t| *t.borrow_mut() = (parts > 1).then_some((generation, parts)));
 }
 
-/// Asks the page for the deferred ranges' workers, once: after an answer,
-/// or when indexing waits for them (no question came).
+/// Whether a split waits for [`ask_for_ranges`].
+pub fn split_pending() -> bool {
+    TO_SPLIT.with(|t| t.borrow().is_some())
+}
+
+/// Splits the trace as deferred and asks the page for the ranges' workers,
+/// once: after an answer, or soon after opening if no question comes. Not
+/// from inside a use of the session (it is used here).
 pub fn ask_for_ranges() {
-    let Some((generation, ranges)) = TO_ASK.with(|t| t.borrow_mut().take()) else {
+    let Some((generation, parts)) = TO_SPLIT.with(|t| t.borrow_mut().take()) else {
         return;
     };
-    if super::worker::is_current(generation) {
+    let started = super::timing::now();
+    let mut ranges = Vec::new();
+    super::worker::with_session(generation, |s| {
+        ranges = s.split_indexing(parts).unwrap_or_default();
+    });
+    super::timing::measure("split", started);
+    if !ranges.is_empty() {
         super::worker::post(&super::protocol::ToPage::IndexRanges { ranges });
     }
 }

@@ -76,7 +76,14 @@ thread_local! {
     /// When the page last asked a question (`now()`), so that saving the
     /// index waits for a pause in the person's stepping.
     static LAST_ASK: Cell<f64> = const { Cell::new(f64::NEG_INFINITY) };
+    /// When the open trace was installed (`now()`).
+    static OPENED_AT: Cell<f64> = const { Cell::new(0.0) };
 }
+
+/// How long a deferred split waits for the page's first question: at the
+/// fastest indexing this is some tens of megabytes, and ranges are at least
+/// 64 MiB.
+const SPLIT_BY_MS: f64 = 150.0;
 
 /// How long the page must have asked nothing before the index is saved or
 /// the next piece of it written. Saving a 1 GB trace's index (encoding
@@ -319,6 +326,7 @@ fn install(
     });
     PAUSED.with(|p| p.set(false));
     LAST_PROGRESS.with(|l| l.set(f64::NEG_INFINITY));
+    OPENED_AT.with(|o| o.set(now()));
     // The first step runs now, so the first screenful is there at once
     // (a restored index is complete at once); then the questions that
     // waited, which it may have made answerable.
@@ -380,13 +388,13 @@ fn open(file: web_sys::File, options: OpenOptions) {
                 }
             }
         }
-        match source(file).and_then(|s| Session::open(s, parse)) {
-            Ok(mut session) => {
+        let started = now();
+        let opened = source(file).and_then(|s| Session::open(s, parse));
+        super::timing::measure("open session", started);
+        match opened {
+            Ok(session) => {
                 // Other workers index the rest, if the page has them.
-                let ranges = session
-                    .split_indexing(options.workers as usize)
-                    .unwrap_or_default();
-                super::range_worker::defer_ranges(generation, ranges);
+                super::range_worker::defer_split(generation, options.workers as usize);
                 install(
                     generation,
                     session,
@@ -507,14 +515,19 @@ fn step(generation: u32) {
                 }
             }
             if open.session.waiting_for_range() {
+                // The ranges were asked for when split.
                 PAUSED.with(|p| p.set(true));
-                super::range_worker::ask_for_ranges();
             }
             let cache = if p.complete { open.cache.take() } else { None };
             Ok::<_, crate::source::SourceError>((p, open.session.stats().cloned(), cache))
         })
     });
     super::timing::measure("index step", started);
+    // No question came since opening (a page with no view): split anyway,
+    // well before the session could pass the first split point.
+    if super::range_worker::split_pending() && now() - OPENED_AT.with(Cell::get) > SPLIT_BY_MS {
+        super::range_worker::ask_for_ranges();
+    }
     let Some(result) = result else { return };
     match result {
         Ok((progress, stats, cache)) => {

@@ -10,10 +10,10 @@
 //! grammar spends most of its time asking, token by token, which of its many
 //! forms a line is. Here each field is taken where these shapes put it.
 //! [`parse`] returns exactly the record (and leaves exactly the parser state)
-//! the general grammar would, or `None`, having changed nothing, for anything
-//! it does not recognise, and the general grammar then reads the line. The
-//! tests hold the two to agreeing on every line of the test data, and on each
-//! line cut short at every byte and respaced.
+//! the general grammar would, or, for anything it does not recognise, hands
+//! the parser back with its state unchanged, and the general grammar then
+//! reads the line. The tests hold the two to agreeing on every line of the
+//! test data, and on each line cut short at every byte, respaced and altered.
 
 use super::super::lex::{self, is_space, is_word};
 use super::super::record::*;
