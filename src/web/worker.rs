@@ -235,6 +235,11 @@ fn query_name(query: &crate::browse::protocol::Query) -> &'static str {
         Query::Locate(_) => "answer locate",
         Query::Registers { .. } => "answer registers",
         Query::Memory { .. } => "answer memory",
+        Query::Step { .. } => "answer step",
+        Query::Timeline { .. } => "answer timeline",
+        Query::Events { .. } | Query::EventRank { .. } | Query::NextEvent { .. } => "answer events",
+        Query::CallStack { .. } => "answer stack",
+        Query::Search(_) => "answer search",
         _ => "answer query",
     }
 }

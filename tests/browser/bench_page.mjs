@@ -211,6 +211,15 @@ async function bench(browser, server, trace, workers) {
     const before = await page.evaluate(() => window.__bench.keys.length);
     await page.keyboard.press('ArrowDown');
     await page.waitForFunction((n) => window.__bench.keys.length > n, before);
+    // Until the row has moved, however long that takes (a step slower than
+    // the wait below would otherwise go uncounted), then the panes' time.
+    await page
+      .waitForFunction(() => {
+        const b = window.__bench;
+        const t0 = b.keys[b.keys.length - 1];
+        return b.rowMoves.some((t) => t >= t0);
+      }, null, { timeout: 5_000 })
+      .catch(() => {});
     await page.waitForTimeout(50);
     const m = await page.evaluate(() => {
       const b = window.__bench;
