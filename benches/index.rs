@@ -122,6 +122,16 @@ mod bench {
         let file_bytes = index.to_bytes(TraceIdentity { len, mtime: 0 }).len();
         let save_ms = t.elapsed().as_secs_f64() * 1e3;
 
+        // The timeline strip's question: the deepest call nesting in each of
+        // 2000 buckets, over every call.
+        let t = Instant::now();
+        let bounds: Vec<u64> = (0..=2000)
+            .map(|i| tarmac_lens::browse::events::bucket_start(i, 2000, s.nodes))
+            .collect();
+        let depth = tarmac_lens::browse::events::depth_per_bucket(index.calls(), &bounds);
+        let timeline_ms = t.elapsed().as_secs_f64() * 1e3;
+        assert_eq!(depth.len(), 2000);
+
         let mut rng = Rng(0x2545_f491_4f6c_dd1d);
         let n = 200;
         let (mut state_ms, mut prev_reg_ms, mut prev_mem_ms, mut line_ms) =
@@ -174,6 +184,7 @@ mod bench {
             "index_bytes_per_trace_byte": resident as f64 / s.bytes as f64,
             "index_file_bytes": file_bytes,
             "index_file_ms": save_ms,
+            "timeline_ms": timeline_ms,
             "state_query_ms_p50": percentile(&mut state_ms, 0.5),
             "state_query_ms_p99": percentile(&mut state_ms, 0.99),
             "prev_reg_write_ms_p50": percentile(&mut prev_reg_ms, 0.5),

@@ -104,12 +104,12 @@ pub fn bucket_start(i: u64, n: u64, nodes: u64) -> u64 {
 pub fn depth_per_bucket(calls: &CallTable, bounds: &[u64]) -> Vec<u32> {
     let n = bounds.len().saturating_sub(1);
     let mut out = vec![0u32; n];
-    let mut chain: Vec<crate::index::CallInfo> = Vec::new();
+    let mut chain: Vec<crate::index::Nesting> = Vec::new();
     let mut b = 0;
-    let active = |chain: &[crate::index::CallInfo], at: u64| {
+    let active = |chain: &[crate::index::Nesting], at: u64| {
         chain.iter().filter(|c| c.contains(at)).count() as u32
     };
-    for c in calls.iter() {
+    for c in calls.nesting() {
         while b < n && bounds[b] <= c.entry_node {
             out[b] = out[b].max(active(&chain, bounds[b]));
             b += 1;
@@ -119,8 +119,11 @@ pub fn depth_per_bucket(calls: &CallTable, bounds: &[u64]) -> Vec<u32> {
         }
         let depth = chain.len() as u32 + 1;
         chain.push(c);
-        let i = bounds.partition_point(|&x| x <= c.entry_node);
-        if let Some(i) = i.checked_sub(1).filter(|&i| i < n) {
+        // Calls come in entry order, so the bucket is the one `b` has just
+        // moved past (a search per call was two thirds of the time), unless
+        // the call lies past the last bucket.
+        let past_end = b == n && bounds.get(n).is_some_and(|&end| end <= c.entry_node);
+        if let Some(i) = b.checked_sub(1).filter(|_| !past_end) {
             out[i] = out[i].max(depth);
         }
     }
@@ -129,4 +132,73 @@ pub fn depth_per_bucket(calls: &CallTable, bounds: &[u64]) -> Vec<u32> {
         b += 1;
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::index::{Index, IndexOptions};
+
+    /// The deepest nesting in each bucket, counted call by call from each
+    /// call's depth and the calls active at each bucket's start.
+    fn brute_force(calls: &CallTable, bounds: &[u64]) -> Vec<u32> {
+        let all: Vec<crate::index::CallInfo> = calls.iter().collect();
+        let depth = |c: &crate::index::CallInfo| {
+            let mut d = 1;
+            let mut p = c.parent;
+            while let Some(id) = p {
+                d += 1;
+                p = all[id as usize].parent;
+            }
+            d
+        };
+        (0..bounds.len() - 1)
+            .map(|b| {
+                let (from, to) = (bounds[b], bounds[b + 1]);
+                let at_start = all.iter().filter(|c| c.contains(from)).count() as u32;
+                let inside = all
+                    .iter()
+                    .filter(|c| c.entry_node >= from && c.entry_node < to)
+                    .map(depth)
+                    .max()
+                    .unwrap_or(0);
+                at_start.max(inside)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn depth_per_bucket_is_the_deepest_nesting_in_each_bucket() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac"
+        );
+        let trace = std::fs::read(path).expect("test trace");
+        let index = Index::build_from_slice(&trace, IndexOptions::default(), |_| {});
+        let calls = index.calls();
+        assert!(calls.len() > 100);
+        let nesting: Vec<_> = calls.nesting().collect();
+        let whole: Vec<_> = calls.iter().collect();
+        assert_eq!(nesting.len(), whole.len());
+        for (n, c) in nesting.iter().zip(&whole) {
+            assert_eq!(
+                (n.id, n.entry_node, n.resume_node, n.parent),
+                (c.id, c.entry_node, c.resume_node, c.parent)
+            );
+        }
+        let nodes = index.summary().nodes;
+        for buckets in [1, 7, 64, 1000, nodes] {
+            let bounds: Vec<u64> = (0..=buckets)
+                .map(|i| bucket_start(i, buckets, nodes))
+                .collect();
+            assert_eq!(
+                depth_per_bucket(calls, &bounds),
+                brute_force(calls, &bounds),
+                "{buckets} buckets"
+            );
+        }
+        // Buckets ending before the last call: it falls in none of them.
+        let short: Vec<u64> = (0..=10).map(|i| bucket_start(i, 10, nodes / 2)).collect();
+        assert_eq!(depth_per_bucket(calls, &short), brute_force(calls, &short));
+    }
 }

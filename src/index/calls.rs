@@ -38,6 +38,22 @@ impl CallInfo {
     }
 }
 
+/// What the nesting of calls needs of one ([`CallTable::nesting`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Nesting {
+    pub id: u64,
+    pub entry_node: u64,
+    pub resume_node: Option<u64>,
+    pub parent: Option<u64>,
+}
+
+impl Nesting {
+    /// As [`CallInfo::contains`].
+    pub fn contains(&self, n: u64) -> bool {
+        n >= self.entry_node && self.resume_node.is_none_or(|r| n < r)
+    }
+}
+
 /// What indexing keeps of a call until `finish` encodes it.
 #[derive(Clone, Copy)]
 struct RawCall {
@@ -256,6 +272,40 @@ impl CallTable {
                 .and_then(|x| x.parent);
         }
         d
+    }
+
+    /// Every call's place in the nesting, in entry order: decoded as
+    /// [`CallTable::iter`] does, without building each whole call (a 10 GB
+    /// trace's 6.6 million calls, for the timeline strip).
+    pub fn nesting(&self) -> impl Iterator<Item = Nesting> + '_ {
+        let buf = &self.encoded;
+        let (mut pos, mut entry) = (0usize, 0u64);
+        (0..self.count).map_while(move |i| {
+            if i % BLOCK == 0 {
+                pos = self.dir.get(i / BLOCK)?.1 as usize;
+                entry = 0;
+            }
+            let mut g = || varint::get(buf, &mut pos).unwrap_or(0);
+            entry += g();
+            // Entry line, call node, call address, function: not needed.
+            for _ in 0..4 {
+                g();
+            }
+            let r = g();
+            let resume_node = if r == 0 {
+                None
+            } else {
+                g(); // resume line
+                Some(entry + r - 1)
+            };
+            let p = g();
+            Some(Nesting {
+                id: i as u64,
+                entry_node: entry,
+                resume_node,
+                parent: (p != 0).then(|| i as u64 - p),
+            })
+        })
     }
 
     /// Every call, in entry order.

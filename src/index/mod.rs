@@ -26,7 +26,7 @@ use crate::source::{SourceError, TraceSource};
 use crate::state::memory::Fill;
 use crate::state::regfile::{self, RegFile};
 
-pub use calls::{CallInfo, CallTable};
+pub use calls::{CallInfo, CallTable, Nesting};
 pub use events::{Event, EventKind, EventList};
 pub use serialize::{IndexEncoder, IndexFileError, TraceIdentity, INDEX_MAGIC};
 
