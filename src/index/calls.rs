@@ -152,18 +152,25 @@ impl CallTable {
 
     /// Sorts and encodes everything; `open` are calls that never returned.
     pub fn finish(&mut self, open: Vec<(Site, Site)>) {
-        self.raw.shrink_to_fit();
         let mut raw = std::mem::take(&mut self.raw);
         raw.extend(open.iter().map(|(c, e)| RawCall::new(c, e, None)));
-        // Entry nodes are unique, so an unstable sort is exact (and needs no
-        // scratch buffer the size of the table).
-        raw.sort_unstable_by_key(|r| r.entry_node);
+        // Entry order, by sorting 16-byte keys rather than the 56-byte calls
+        // (a third of the time: this runs in the one task that ends
+        // indexing, 85 ms for a 1 GB trace's 662k calls before). Entry nodes
+        // are unique, so an unstable sort is exact.
+        let mut order: Vec<(u64, usize)> = raw
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (r.entry_node, i))
+            .collect();
+        order.sort_unstable();
+        let sorted = || order.iter().map(|&(_, i)| &raw[i]);
         // Parents by a stack over the sorted entries.
         let mut parents: Vec<Option<usize>> = Vec::with_capacity(raw.len());
         let mut stack: Vec<usize> = Vec::new();
-        for (i, r) in raw.iter().enumerate() {
+        for (i, r) in sorted().enumerate() {
             while let Some(&top) = stack.last() {
-                let t = &raw[top];
+                let t = &raw[order[top].1];
                 if t.resume_node == NEVER || r.entry_node < t.resume_node {
                     break;
                 }
@@ -175,7 +182,7 @@ impl CallTable {
         let mut prev_entry = 0u64;
         let mut prev_line = 0u64;
         let mut prev_fn = 0u64;
-        for (i, r) in raw.iter().enumerate() {
+        for (i, r) in sorted().enumerate() {
             if i % BLOCK == 0 {
                 self.dir.push((r.entry_node, self.encoded.len() as u64));
                 prev_entry = 0;
