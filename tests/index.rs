@@ -373,14 +373,20 @@ fn queries_agree_with_sequential_replay_on_real_traces() {
     }
 }
 
-#[test]
-fn index_round_trips_through_bytes() {
+/// The Arm quicksort trace, its index and the identity it is saved with.
+fn saved_quicksort() -> (Vec<u8>, Index, TraceIdentity) {
     let trace = std::fs::read(data("tracegen/quicksort-arm-O2-fastmodel-2M.tarmac")).unwrap();
     let index = build(&trace, false, 16 << 10);
     let id = TraceIdentity {
         len: trace.len() as u64,
         mtime: 42,
     };
+    (trace, index, id)
+}
+
+#[test]
+fn index_round_trips_through_bytes() {
+    let (trace, index, id) = saved_quicksort();
     let bytes = index.to_bytes(id);
     let (back, id2) = Index::from_bytes(&bytes).unwrap();
     assert_eq!(id, id2);
@@ -412,12 +418,7 @@ fn index_round_trips_through_bytes() {
 /// (a budget of 1 stops inside every part; larger ones at its ends).
 #[test]
 fn an_index_encoded_piece_by_piece_is_the_same_bytes() {
-    let trace = std::fs::read(data("tracegen/quicksort-arm-O2-fastmodel-2M.tarmac")).unwrap();
-    let index = build(&trace, false, 16 << 10);
-    let id = TraceIdentity {
-        len: trace.len() as u64,
-        mtime: 42,
-    };
+    let (_, index, id) = saved_quicksort();
     let whole = index.to_bytes(id);
     for budget in [1, 2, 3, 16, 97, 1000, 65_536] {
         let mut encoder = index.encoder(id, b"prefix".to_vec());
