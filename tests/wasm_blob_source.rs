@@ -168,6 +168,38 @@ async fn sequential_reads_exactly(in_a_worker: bool) {
     assert_eq!(source.reads_ahead_in_a_worker(), in_a_worker);
 }
 
+/// The session worker's loop: it reads on while the read-ahead says the
+/// next read would find its bytes there, and otherwise waits for them, so
+/// nothing but the first read is read twice, whatever the slices' timing.
+#[wasm_bindgen_test]
+async fn a_reader_that_waits_when_told_reads_nothing_twice() {
+    let len = (20 << 20) + 4321;
+    let data = patterned(len);
+    let mut source = BlobSource::new(blob(&data)).unwrap().with_read_ahead();
+    let ahead = source.read_ahead().expect("read-ahead on");
+    let mut offset = 0usize;
+    let mut waits = 0;
+    let mut i = 0;
+    while offset < data.len() {
+        if ahead.would_wait() {
+            waits += 1;
+            ahead.settle().await;
+            continue;
+        }
+        // Reads that straddle the 8 MiB slices.
+        let mut buf = vec![0u8; [4 << 20, (3 << 20) + 5][i % 2]];
+        i += 1;
+        let n = source.read_at(offset as u64, &mut buf).unwrap();
+        assert!(buf[..n] == data[offset..offset + n], "bytes at {offset}");
+        offset += n;
+    }
+    let counts = source.read_counts();
+    assert_eq!(counts.sync, 4 << 20, "{counts:?}");
+    assert_eq!(counts.ahead + counts.sync, len as u64);
+    // Right after the first read nothing had arrived yet.
+    assert!(waits > 0);
+}
+
 /// A reader that never yields, jumps, or mixes in short reads still gets
 /// exactly the file's bytes (from synchronous reads where nothing arrived).
 #[wasm_bindgen_test]

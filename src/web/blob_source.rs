@@ -7,7 +7,7 @@ use js_sys::Uint8Array;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Blob, FileReaderSync};
 
-use super::read_ahead::{ReadAhead, ReadCounts, STREAM_MIN};
+use super::read_ahead::{ReadAhead, ReadCounts, SharedReadAhead, STREAM_MIN};
 use crate::source::{SourceError, TraceSource};
 
 pub struct BlobSource {
@@ -17,7 +17,7 @@ pub struct BlobSource {
     /// Only for a reader that lets the event loop run between reads (the
     /// slices arrive as tasks): one that never yields would fetch every
     /// byte twice.
-    ahead: Option<ReadAhead>,
+    ahead: Option<SharedReadAhead>,
 }
 
 fn js_error(context: &str, err: JsValue) -> SourceError {
@@ -52,26 +52,37 @@ impl BlobSource {
     /// Reads long sequential slices ahead, asynchronously (see
     /// [`super::read_ahead`]).
     pub fn with_read_ahead(mut self) -> BlobSource {
-        self.ahead = Some(ReadAhead::default());
+        self.ahead = Some(SharedReadAhead::new(ReadAhead::default()));
         self
     }
 
     /// Read-ahead without the nested reading worker (tests the path taken
     /// where none can start).
     pub fn with_read_ahead_here(mut self) -> BlobSource {
-        self.ahead = Some(ReadAhead::here());
+        self.ahead = Some(SharedReadAhead::new(ReadAhead::here()));
         self
     }
 
     /// Whether a nested worker reads the slices ahead.
     pub fn reads_ahead_in_a_worker(&self) -> bool {
-        self.ahead.as_ref().is_some_and(ReadAhead::in_a_worker)
+        self.ahead
+            .as_ref()
+            .is_some_and(|a| a.borrow().in_a_worker())
     }
 
     /// Bytes of long reads served from the read-ahead and read
     /// synchronously.
     pub fn read_counts(&self) -> ReadCounts {
-        self.ahead.as_ref().map(|a| a.counts).unwrap_or_default()
+        self.ahead
+            .as_ref()
+            .map(|a| a.borrow().counts)
+            .unwrap_or_default()
+    }
+
+    /// The read-ahead, for a loop that reads through this source from
+    /// elsewhere (inside a session) and must know when to wait for it.
+    pub fn read_ahead(&self) -> Option<SharedReadAhead> {
+        self.ahead.clone()
     }
 
     /// Waits for the next slice ahead, if one is on its way.
@@ -113,20 +124,18 @@ impl TraceSource for BlobSource {
             return Ok(0);
         }
         let want = (end - offset) as usize;
-        let Some(ahead) = self.ahead.as_mut().filter(|_| want >= STREAM_MIN) else {
+        let Some(ahead) = self.ahead.clone().filter(|_| want >= STREAM_MIN) else {
             return self.read_sync(offset, buf);
         };
-        let mut done = ahead.take(offset, &mut buf[..want]);
+        let mut done = ahead.borrow_mut().take(offset, &mut buf[..want]);
         if done < want {
             let n = self.read_sync(offset + done as u64, &mut buf[done..want])?;
             done += n;
-            if let Some(a) = self.ahead.as_mut() {
-                a.counts.add(0, n as u64);
-            }
+            ahead.borrow_mut().counts.add(0, n as u64);
         }
-        if let Some(a) = self.ahead.as_mut() {
-            a.advance(&self.blob, self.len, offset + done as u64);
-        }
+        ahead
+            .borrow_mut()
+            .advance(&self.blob, self.len, offset + done as u64);
         Ok(done)
     }
 }

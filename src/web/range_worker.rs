@@ -126,10 +126,14 @@ async fn index_range(
     let dialect = dialect_of(&mut source, &opts).map_err(|e| e.0)?;
     let mut job = RangeJob::new(&mut source, opts, dialect, from, to).map_err(|e| e.0)?;
     let mut last = now();
+    let ahead = source.read_ahead();
     loop {
-        // The next slice is on its way: wait for it rather than read it
-        // again synchronously.
-        source.settle().await;
+        // The next read's bytes are on their way: wait for them rather than
+        // read them again synchronously (and only then: a slice further
+        // ahead still coming is no reason to stop).
+        while let Some(a) = ahead.as_ref().filter(|a| a.would_wait()) {
+            a.settle().await;
+        }
         if job.step(&mut source, STEP_BYTES).map_err(|e| e.0)? {
             break;
         }

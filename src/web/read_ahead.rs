@@ -41,6 +41,9 @@ const CHUNK: u64 = 8 << 20;
 /// How far past the last read the slices reach: two slices, so one can be
 /// in flight while the reader consumes the other.
 const DEPTH: u64 = 2 * CHUNK;
+/// The longest sequential read (the line buffers' 4 MiB slices): what
+/// [`ReadAhead::would_wait`] looks at past the last read.
+const NEXT_READ: u64 = 4 << 20;
 
 enum State {
     Pending,
@@ -102,6 +105,8 @@ pub struct ReadAhead {
     chunks: VecDeque<Chunk>,
     pub counts: ReadCounts,
     reader: ReaderState,
+    /// Where the last long read ended.
+    last_end: u64,
 }
 
 #[derive(Default)]
@@ -158,6 +163,7 @@ impl ReadAhead {
     /// the slices up to [`DEPTH`] past it (starting over if the reader
     /// jumped away from the slices already asked for).
     pub fn advance(&mut self, blob: &Blob, len: u64, end: u64) {
+        self.last_end = end;
         while self.chunks.front().is_some_and(|c| c.end <= end) {
             self.chunks.pop_front();
         }
@@ -189,23 +195,98 @@ impl ReadAhead {
         }
     }
 
-    /// Waits until the first slice ahead has arrived (or failed): a reader
-    /// that can wait (a range worker) calls this before each step rather
-    /// than read synchronously bytes already on their way.
-    pub async fn settle(&self) {
-        let Some(c) = self
-            .chunks
+    /// Whether the next read, if it continues from the last, would find
+    /// bytes still on their way (and read them again, synchronously).
+    pub fn would_wait(&self) -> bool {
+        self.chunks.iter().any(|c| {
+            c.end > self.last_end
+                && c.start < self.last_end + NEXT_READ
+                && matches!(*c.state.borrow(), State::Pending)
+        })
+    }
+
+    fn first_pending(&self) -> Option<PendingChunk> {
+        self.chunks
             .iter()
             .find(|c| matches!(*c.state.borrow(), State::Pending))
-        else {
-            return;
-        };
-        let state = c.state.clone();
-        let result = JsFuture::from(c.promise.clone()).await;
-        // The arrival callback may not have run yet: record it here too.
-        let mut s = state.borrow_mut();
+            .map(|c| PendingChunk {
+                promise: c.promise.clone(),
+                state: c.state.clone(),
+                len: c.end - c.start,
+            })
+    }
+}
+
+/// A slice on its way, to wait for without holding its [`ReadAhead`].
+struct PendingChunk {
+    promise: Promise,
+    state: Rc<RefCell<State>>,
+    len: u64,
+}
+
+/// How long a step waits for a slice before reading it itself: a slice
+/// takes milliseconds, so this is only for one that never comes.
+const WAIT_MS: i32 = 2000;
+
+impl PendingChunk {
+    async fn wait(self) {
+        let timeout = Promise::new(&mut |resolve, _| {
+            let set_timeout = Reflect::get(&js_sys::global(), &"setTimeout".into())
+                .ok()
+                .and_then(|f| f.dyn_into::<Function>().ok());
+            if let Some(f) = set_timeout {
+                let _ = f.call2(&JsValue::UNDEFINED, &resolve, &WAIT_MS.into());
+            }
+        });
+        let first = Promise::race(&js_sys::Array::of2(&self.promise, &timeout));
+        let result = JsFuture::from(first).await;
+        let came = matches!(&result, Ok(v) if v.is_instance_of::<js_sys::ArrayBuffer>());
+        // The arrival callback may not have run yet: record it here too. A
+        // slice that did not come in time is given up (read synchronously),
+        // so the step that waited goes on.
+        let mut s = self.state.borrow_mut();
         if matches!(*s, State::Pending) {
-            *s = arrived(result, c.end - c.start);
+            *s = if came {
+                arrived(result, self.len)
+            } else {
+                State::Failed
+            };
+        }
+    }
+}
+
+/// A [`ReadAhead`] shared between its source and the task loop that reads
+/// through it (the session worker, whose source sits inside the session):
+/// the loop asks before each step whether the step would wait for bytes on
+/// their way, and if so waits for them with the event loop running.
+#[derive(Clone)]
+pub struct SharedReadAhead(Rc<RefCell<ReadAhead>>);
+
+impl SharedReadAhead {
+    pub fn new(ahead: ReadAhead) -> SharedReadAhead {
+        SharedReadAhead(Rc::new(RefCell::new(ahead)))
+    }
+
+    pub fn borrow_mut(&self) -> std::cell::RefMut<'_, ReadAhead> {
+        self.0.borrow_mut()
+    }
+
+    pub fn borrow(&self) -> std::cell::Ref<'_, ReadAhead> {
+        self.0.borrow()
+    }
+
+    pub fn would_wait(&self) -> bool {
+        self.0.borrow().would_wait()
+    }
+
+    /// Waits until the first slice ahead has arrived (or failed): a reader
+    /// that can wait calls this before each step rather than read
+    /// synchronously bytes already on their way. The read-ahead is not
+    /// held meanwhile.
+    pub async fn settle(&self) {
+        let pending = self.0.borrow().first_pending();
+        if let Some(p) = pending {
+            p.wait().await;
         }
     }
 }

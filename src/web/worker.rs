@@ -14,13 +14,14 @@ use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 use crate::browse::Session;
 use crate::index::TraceIdentity;
 use crate::parse::ParseOptions;
-use crate::source::TraceSource;
+use crate::source::{SourceError, TraceSource};
 use crate::stats::compute;
 
 use super::blob_source::BlobSource;
 use super::http_source::{self, Fetched, Target};
 use super::index_cache;
 use super::protocol::{decode, encode, CrashTest, OpenOptions, Reading, ToPage, ToWorker};
+use super::read_ahead::SharedReadAhead;
 use crate::block_cache::BlockCache;
 
 fn scope() -> DedicatedWorkerGlobalScope {
@@ -59,6 +60,9 @@ struct Open {
     crash: Option<CrashTest>,
     /// Post the finished index's digest (`?digest=1`).
     digest: bool,
+    /// The read-ahead of the session's source, if it has one: indexing
+    /// waits for slices on their way rather than read them again.
+    ahead: Option<SharedReadAhead>,
 }
 
 thread_local! {
@@ -306,9 +310,19 @@ fn fail_opening(message: String) {
     finish_opening();
 }
 
+/// A session's source over a `Blob`: read through a block cache (for
+/// queries), with read-ahead (for indexing and search).
+fn blob_source(
+    blob: web_sys::Blob,
+) -> Result<(Box<dyn TraceSource>, Option<SharedReadAhead>), SourceError> {
+    let source = BlobSource::new(blob)?.with_read_ahead();
+    let ahead = source.read_ahead();
+    Ok((Box::new(BlockCache::new(source)), ahead))
+}
+
 fn install(
     generation: u32,
-    mut session: Session<Box<dyn TraceSource>>,
+    (mut session, ahead): (Session<Box<dyn TraceSource>>, Option<SharedReadAhead>),
     options: OpenOptions,
     cache: Option<(String, TraceIdentity)>,
     reading: Reading,
@@ -327,6 +341,7 @@ fn install(
             cache,
             crash: options.crash,
             digest: options.digest,
+            ahead,
         })
     });
     PAUSED.with(|p| p.set(false));
@@ -373,17 +388,13 @@ fn open(file: web_sys::File, options: OpenOptions) {
         if !is_current(generation) {
             return;
         }
-        let source = |file: web_sys::File| {
-            BlobSource::new(file.into())
-                .map(|s| Box::new(BlockCache::new(s.with_read_ahead())) as Box<dyn TraceSource>)
-        };
         if let Some(bytes) = cached {
-            let restored = source(file.clone())
+            let restored = blob_source(file.clone().into())
                 .map_err(|e| e.0)
-                .and_then(|s| Session::restore(s, &bytes, id, parse));
+                .and_then(|(s, ahead)| Ok((Session::restore(s, &bytes, id, parse)?, ahead)));
             match restored {
-                Ok(session) => {
-                    return install(generation, session, options, None, Reading::CachedIndex)
+                Ok(opened) => {
+                    return install(generation, opened, options, None, Reading::CachedIndex)
                 }
                 Err(e) => {
                     web_sys::console::warn_1(
@@ -394,15 +405,16 @@ fn open(file: web_sys::File, options: OpenOptions) {
             }
         }
         let started = now();
-        let opened = source(file).and_then(|s| Session::open(s, parse));
+        let opened =
+            blob_source(file.into()).and_then(|(s, ahead)| Ok((Session::open(s, parse)?, ahead)));
         super::timing::measure("open session", started);
         match opened {
-            Ok(session) => {
+            Ok(opened) => {
                 // Other workers index the rest, if the page has them.
                 super::range_worker::defer_split(generation, options.workers as usize);
                 install(
                     generation,
-                    session,
+                    opened,
                     options,
                     cacheable.then_some((key, id)),
                     Reading::File,
@@ -426,13 +438,12 @@ fn open_url(target: Target, options: OpenOptions) {
         if !is_current(generation) {
             return;
         }
-        let (mut source, reading): (Box<dyn TraceSource>, Reading) = match fetched {
-            Ok(Fetched::Ranges(s)) => (Box::new(s), Reading::Ranges),
-            Ok(Fetched::Whole(blob)) => match BlobSource::new(blob) {
-                Ok(s) => (
-                    Box::new(BlockCache::new(s.with_read_ahead())),
-                    Reading::Downloaded,
-                ),
+        let ((mut source, ahead), reading) = match fetched {
+            Ok(Fetched::Ranges(s)) => {
+                ((Box::new(s) as Box<dyn TraceSource>, None), Reading::Ranges)
+            }
+            Ok(Fetched::Whole(blob)) => match blob_source(blob) {
+                Ok(s) => (s, Reading::Downloaded),
                 Err(e) => return fail_opening(e.0),
             },
             Err(e) => return fail_opening(e),
@@ -449,7 +460,7 @@ fn open_url(target: Target, options: OpenOptions) {
             Err(e) => return fail_opening(e.0),
         }
         match Session::open(source, parse) {
-            Ok(session) => install(generation, session, options, None, reading),
+            Ok(session) => install(generation, (session, ahead), options, None, reading),
             Err(e) => fail_opening(e.0),
         }
     });
@@ -488,6 +499,25 @@ fn step(generation: u32) {
     if GENERATION.with(|g| g.get()) != generation {
         return;
     }
+    // Bytes still on their way from the file: wait for them, answering
+    // questions meanwhile, rather than read them again synchronously (which
+    // blocks this worker and spends the browser's time twice).
+    let ahead = OPEN.with(|o| o.borrow().as_ref().and_then(|open| open.ahead.clone()));
+    let would_wait = || ahead.as_ref().is_some_and(SharedReadAhead::would_wait);
+    if would_wait() {
+        let ahead = ahead.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            if let Some(a) = ahead {
+                a.settle().await;
+            }
+            if let Err(e) = schedule_step(generation) {
+                post(&ToPage::Failed {
+                    message: format!("cannot schedule indexing in the worker: {e}"),
+                });
+            }
+        });
+        return;
+    }
     let started = now();
     let result = OPEN.with(|o| {
         o.borrow_mut().as_mut().map(|open| {
@@ -505,6 +535,7 @@ fn step(generation: u32) {
                 && p.stopped.is_none()
                 && !open.session.waiting_for_range()
                 && now() - started < TASK_MS
+                && !would_wait()
             {
                 p = open.session.index_step(STEP_BYTES)?;
             }
