@@ -267,25 +267,21 @@ impl CallTable {
         let mut raw = std::mem::take(&mut self.raw);
         raw.extend(open.iter().map(|(c, e)| RawCall::new(c, e, None)));
         let order = entry_order(&raw);
-        let sorted = || order.iter().map(|&i| raw.get(i));
-        // Parents by a stack over the sorted entries.
-        let mut parents: Vec<Option<usize>> = Vec::with_capacity(raw.len());
-        let mut stack: Vec<usize> = Vec::new();
-        for (i, r) in sorted().enumerate() {
-            while let Some(&top) = stack.last() {
-                let t = raw.get(order[top]);
-                if t.resume_node == NEVER || r.entry_node < t.resume_node {
-                    break;
-                }
-                stack.pop();
-            }
-            parents.push(stack.last().copied());
-            stack.push(i);
-        }
+        // One pass in entry order: each call's parent is the innermost call
+        // still open at its entry, found by a stack of (position, resume).
+        let mut stack: Vec<(usize, u64)> = Vec::new();
         let mut prev_entry = 0u64;
         let mut prev_line = 0u64;
         let mut prev_fn = 0u64;
-        for (i, r) in sorted().enumerate() {
+        for (i, r) in order.iter().map(|&i| raw.get(i)).enumerate() {
+            while stack
+                .last()
+                .is_some_and(|&(_, resume)| resume != NEVER && r.entry_node >= resume)
+            {
+                stack.pop();
+            }
+            let parent = stack.last().map(|&(p, _)| p);
+            stack.push((i, r.resume_node));
             if i % BLOCK == 0 {
                 self.dir.push((r.entry_node, self.encoded.len() as u64));
                 prev_entry = 0;
@@ -304,7 +300,7 @@ impl CallTable {
                 varint::put(out, r.resume_node - r.entry_node + 1);
                 varint::put(out, r.resume_line - r.entry_line);
             }
-            varint::put(out, parents[i].map_or(0, |p| (i - p) as u64));
+            varint::put(out, parent.map_or(0, |p| (i - p) as u64));
             prev_entry = r.entry_node;
             prev_line = r.entry_line;
             prev_fn = r.entry_pc;
