@@ -229,7 +229,7 @@ fn answer(msg: ToWorker) {
 /// second they took 15% of a core on a two-core machine (Chrome trace of the
 /// first 3 s of a 1 GB trace); going from 10 to 4 a second made one worker
 /// index a 1 GB trace 7-40% faster in three alternated pairs of runs, with
-/// 6-34% less CPU over all of Chromium.
+/// 7-34% less CPU over all of Chromium.
 const PROGRESS_INTERVAL_MS: f64 = 250.0;
 
 use super::timing::now;
