@@ -435,6 +435,34 @@ fn an_index_encoded_piece_by_piece_is_the_same_bytes() {
     }
 }
 
+/// The browser writes each piece's bytes to the cache file as they come
+/// (`take_output`), never holding the whole encoding: the pieces, in order,
+/// are the bytes of one `to_bytes`.
+#[test]
+fn an_index_taken_piece_by_piece_is_the_same_bytes() {
+    let (_, index, id) = saved_quicksort();
+    let whole = index.to_bytes(id);
+    for budget in [1, 7, 1000, 65_536] {
+        let mut encoder = index.encoder(id, Vec::new());
+        let mut taken = Vec::new();
+        let mut pieces = 0;
+        loop {
+            let done = encoder.step(&index, budget);
+            let piece = encoder.take_output();
+            pieces += usize::from(!piece.is_empty());
+            taken.extend_from_slice(&piece);
+            if done {
+                break;
+            }
+        }
+        taken.extend_from_slice(&encoder.finish());
+        assert!(taken == whole, "budget {budget}: the bytes differ");
+        if budget <= 1000 {
+            assert!(pieces > 1, "budget {budget}: one piece");
+        }
+    }
+}
+
 /// Semihosting SYS_READ: memory the call may write is unknown after it, and
 /// a later read back-dates its value to the call (manual, appendix).
 #[test]

@@ -14,6 +14,7 @@ const MAGIC: &[u8; 8] = b"TLSAVED\x01";
 /// Serializes a complete index with its statistics.
 pub fn save(index: &Index, stats: &Stats, trace: TraceIdentity) -> Vec<u8> {
     let mut saving = start(index, stats, trace);
+    saving.0.reserve(index.encoded_len_estimate());
     while !saving.step(index, usize::MAX) {}
     saving.finish()
 }
@@ -29,8 +30,6 @@ pub fn start(index: &Index, stats: &Stats, trace: TraceIdentity) -> Saving {
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&(json.len() as u64).to_le_bytes());
     out.extend_from_slice(&json);
-    // The index goes on in place: a copy of a 10 GB trace's would be
-    // 280 MB more.
     Saving(index.encoder(trace, out))
 }
 
@@ -41,9 +40,16 @@ impl Saving {
         self.0.step(index, budget)
     }
 
-    /// The saved bytes (after `step` has said it is done).
+    /// The saved bytes (after `step` has said it is done), or what
+    /// followed the last [`Saving::take_output`].
     pub fn finish(self) -> Vec<u8> {
         self.0.finish()
+    }
+
+    /// The bytes saved since the last call (see
+    /// [`IndexEncoder::take_output`]).
+    pub fn take_output(&mut self) -> Vec<u8> {
+        self.0.take_output()
     }
 }
 

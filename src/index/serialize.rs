@@ -220,9 +220,22 @@ impl IndexEncoder {
         self.section > 11
     }
 
-    /// The encoded index (after `step` has said it is done).
+    /// The encoded index (after `step` has said it is done), or what
+    /// followed the last [`IndexEncoder::take_output`].
     pub fn finish(self) -> Vec<u8> {
         self.w.0
+    }
+
+    /// Makes room for `additional` more bytes of output at once.
+    pub fn reserve(&mut self, additional: usize) {
+        self.w.0.reserve(additional);
+    }
+
+    /// The bytes encoded since the last call (the first time: since the
+    /// start), for a writer that passes them on as they come instead of
+    /// holding the whole encoding (470 MB for a 10 GB trace).
+    pub fn take_output(&mut self) -> Vec<u8> {
+        std::mem::take(&mut self.w.0)
     }
 }
 
@@ -265,44 +278,48 @@ impl Index {
         self.append_bytes(trace, Vec::new())
     }
 
-    /// [`Index::to_bytes`] appended to `out`.
-    pub fn append_bytes(&self, trace: TraceIdentity, out: Vec<u8>) -> Vec<u8> {
+    /// [`Index::to_bytes`] appended to `out`, which is first grown to about
+    /// the final size: growing it by doubling copied the index's bytes twice
+    /// over.
+    pub fn append_bytes(&self, trace: TraceIdentity, mut out: Vec<u8>) -> Vec<u8> {
+        out.reserve(self.encoded_len_estimate());
         let mut e = self.encoder(trace, out);
         while !e.step(self, usize::MAX) {}
         e.finish()
     }
 
-    /// An encoder of this index to be run a piece at a time with
-    /// [`IndexEncoder::step`], appending to `out`. `out` is first grown to
-    /// about the final size: growing it by doubling copied the index's bytes
-    /// twice over.
-    pub fn encoder(&self, trace: TraceIdentity, mut out: Vec<u8>) -> IndexEncoder {
+    /// About how many bytes [`Index::to_bytes`] gives (a little more).
+    pub fn encoded_len_estimate(&self) -> usize {
         let parts = self.mem.parts();
         let (calls, call_dir, _) = self.calls.parts();
         let (events, event_dir, _) = self.events.parts();
         // Byte sections whole, a few bytes per varint of the rest.
-        out.reserve(
-            64 + self.snapshots.len()
-                + parts.arena.len()
-                + calls.len()
-                + events.len()
-                + 48 * self.checkpoints.len()
-                + 6 * self.reg_groups.len()
-                + std::mem::size_of_val(&self.pc_blooms[..])
-                + 4 * parts.interval_start.len()
-                + parts
-                    .segments
-                    .iter()
-                    .map(|s| 2 + 6 * s.len())
-                    .sum::<usize>()
-                + parts
-                    .fills
-                    .values()
-                    .map(|(_, d)| 12 + d.len())
-                    .sum::<usize>()
-                + 8 * call_dir.len()
-                + 24 * event_dir.len(),
-        );
+        64 + self.snapshots.len()
+            + parts.arena.len()
+            + calls.len()
+            + events.len()
+            + 48 * self.checkpoints.len()
+            + 6 * self.reg_groups.len()
+            + std::mem::size_of_val(&self.pc_blooms[..])
+            + 4 * parts.interval_start.len()
+            + parts
+                .segments
+                .iter()
+                .map(|s| 2 + 6 * s.len())
+                .sum::<usize>()
+            + parts
+                .fills
+                .values()
+                .map(|(_, d)| 12 + d.len())
+                .sum::<usize>()
+            + 8 * call_dir.len()
+            + 24 * event_dir.len()
+    }
+
+    /// An encoder of this index to be run a piece at a time with
+    /// [`IndexEncoder::step`], appending to `out` (whose bytes can be taken
+    /// as they come: [`IndexEncoder::take_output`]).
+    pub fn encoder(&self, trace: TraceIdentity, mut out: Vec<u8>) -> IndexEncoder {
         out.extend_from_slice(INDEX_MAGIC);
         let mut w = W(out);
         w.u(VERSION);

@@ -117,14 +117,18 @@ pub async fn read(key: &str) -> Result<Option<Vec<u8>>, String> {
     Ok(Some(Uint8Array::new(&buffer).to_vec()))
 }
 
-/// Saves `bytes` under `key` (worker only: synchronous access handles),
-/// awaiting `pause()` before each piece: the worker answers the page
-/// between pieces.
-pub async fn write<F: std::future::Future<Output = ()>>(
-    key: &str,
-    bytes: &[u8],
-    pause: impl Fn() -> F,
-) -> Result<(), String> {
+/// A cache file being written a piece at a time (worker only: synchronous
+/// access handles), so that a saved index never has to be whole in memory:
+/// the encoder's output is appended as it comes.
+pub struct CacheFile {
+    dir: FileSystemDirectoryHandle,
+    key: String,
+    access: FileSystemSyncAccessHandle,
+    at: u64,
+}
+
+/// Creates (or empties) the cache file for `key`.
+pub async fn create(key: &str) -> Result<CacheFile, String> {
     let dir = directory(true)
         .await?
         .ok_or("cannot create the index cache directory")?;
@@ -138,14 +142,16 @@ pub async fn write<F: std::future::Future<Output = ()>>(
         .await
         .map_err(|e| text(&e))?
         .unchecked_into();
-    let result = write_in_pieces(&access, bytes, pause).await;
-    access.close();
-    if let Err(e) = result {
-        // Half a file would only be refused on restore; take it away now.
-        let _ = call(dir.remove_entry(key)).await;
+    if let Err(e) = access.truncate_with_f64(0.0) {
+        access.close();
         return Err(text(&e));
     }
-    Ok(())
+    Ok(CacheFile {
+        dir,
+        key: key.to_string(),
+        access,
+        at: 0,
+    })
 }
 
 /// How much of an index is written per task (a 10 GB trace's index is
@@ -153,26 +159,53 @@ pub async fn write<F: std::future::Future<Output = ()>>(
 /// indexing ended).
 const WRITE_PIECE: usize = 1 << 20;
 
-async fn write_in_pieces<F: std::future::Future<Output = ()>>(
-    access: &FileSystemSyncAccessHandle,
-    bytes: &[u8],
-    pause: impl Fn() -> F,
-) -> Result<(), JsValue> {
-    access.truncate_with_f64(0.0)?;
-    let options = FileSystemReadWriteOptions::new();
-    let mut at = 0;
-    for piece in bytes.chunks(WRITE_PIECE) {
-        pause().await;
-        options.set_at(at as f64);
-        let started = super::timing::now();
-        let written = access.write_with_u8_array_and_options(piece, &options)?;
-        super::timing::measure("write index piece", started);
-        if written as usize != piece.len() {
-            return Err(JsValue::from_str("short write (is the disk full?)"));
+impl CacheFile {
+    /// Appends `bytes`, awaiting `pause()` before each piece: the worker
+    /// answers the page between pieces.
+    pub async fn append<F: std::future::Future<Output = ()>>(
+        &mut self,
+        bytes: &[u8],
+        pause: impl Fn() -> F,
+    ) -> Result<(), String> {
+        let options = FileSystemReadWriteOptions::new();
+        for piece in bytes.chunks(WRITE_PIECE) {
+            pause().await;
+            options.set_at(self.at as f64);
+            let started = super::timing::now();
+            let written = self
+                .access
+                .write_with_u8_array_and_options(piece, &options)
+                .map_err(|e| text(&e))?;
+            super::timing::measure("write index piece", started);
+            if written as usize != piece.len() {
+                return Err("short write (is the disk full?)".into());
+            }
+            self.at += piece.len() as u64;
         }
-        at += piece.len();
+        Ok(())
     }
-    access.flush()
+
+    /// Flushes and closes the file, complete.
+    pub async fn finish(self) -> Result<(), String> {
+        let flushed = self.access.flush();
+        self.access.close();
+        if let Err(e) = flushed {
+            self.abandon_closed().await;
+            return Err(text(&e));
+        }
+        Ok(())
+    }
+
+    /// Closes and removes the file: half a file would only be refused on
+    /// restore.
+    pub async fn abandon(self) {
+        self.access.close();
+        self.abandon_closed().await;
+    }
+
+    async fn abandon_closed(self) {
+        let _ = call(self.dir.remove_entry(&self.key)).await;
+    }
 }
 
 /// Resolves after `ms` milliseconds, in a later task (after the messages

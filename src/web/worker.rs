@@ -609,38 +609,56 @@ fn step(generation: u32) {
 
 /// Saves the finished index of the trace opened as `generation` in the
 /// index cache, while the page is not asking questions: each piece encoded
-/// and each 1 MiB written waits for [`quiet`].
+/// and each 1 MiB written waits for [`quiet`]. The pieces go to the file as
+/// they are encoded, so the whole encoding (470 MB for a 10 GB trace) is
+/// never in memory beside the index.
 async fn save_index(generation: u32, key: String, id: TraceIdentity) {
     quiet().await;
     let mut saving = None;
     with_session(generation, |s| saving = s.save_start(id));
     let Some(mut saving) = saving else { return };
-    loop {
-        let mut done = None;
-        let started = now();
-        with_session(generation, |s| done = s.save_step(&mut saving, SAVE_STEP));
-        super::timing::measure("encode index piece", started);
-        match done {
-            Some(true) => break,
-            Some(false) => quiet().await,
-            // Closed, or replaced by another trace, meanwhile.
-            None => return,
-        }
-    }
-    let bytes = saving.finish();
-    match index_cache::write(&key, &bytes, quiet).await {
-        Ok(()) => {
-            if let Err(e) = index_cache::trim().await {
-                web_sys::console::warn_1(&format!("tarmac-lens: index cache: {e}").into());
+    let mut file = match index_cache::create(&key).await {
+        Ok(f) => f,
+        Err(e) => return warn_not_cached(&e),
+    };
+    // `Ok(false)`: the trace was closed or replaced meanwhile.
+    let saved: Result<bool, String> = async {
+        loop {
+            let mut done = None;
+            let started = now();
+            with_session(generation, |s| done = s.save_step(&mut saving, SAVE_STEP));
+            super::timing::measure("encode index piece", started);
+            let Some(done) = done else { return Ok(false) };
+            file.append(&saving.take_output(), quiet).await?;
+            if done {
+                return Ok(true);
             }
-            post(&ToPage::IndexCached)
-        }
-        // Not fatal: the trace is indexed; only the next opening will index
-        // it again.
-        Err(e) => {
-            web_sys::console::warn_1(&format!("tarmac-lens: cannot cache the index: {e}").into())
+            quiet().await;
         }
     }
+    .await;
+    match saved {
+        Ok(true) => match file.finish().await {
+            Ok(()) => {
+                if let Err(e) = index_cache::trim().await {
+                    web_sys::console::warn_1(&format!("tarmac-lens: index cache: {e}").into());
+                }
+                post(&ToPage::IndexCached)
+            }
+            Err(e) => warn_not_cached(&e),
+        },
+        Ok(false) => file.abandon().await,
+        Err(e) => {
+            file.abandon().await;
+            warn_not_cached(&e)
+        }
+    }
+}
+
+/// Not fatal: the trace is indexed; only the next opening will index it
+/// again.
+fn warn_not_cached(e: &str) {
+    web_sys::console::warn_1(&format!("tarmac-lens: cannot cache the index: {e}").into())
 }
 
 /// Runs `f` on the session of the trace opened as `generation`, if open.
