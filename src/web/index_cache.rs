@@ -208,25 +208,6 @@ impl CacheFile {
     }
 }
 
-/// Resolves after `ms` milliseconds, in a later task (after the messages
-/// already queued) even for 0.
-pub async fn sleep(ms: f64) {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        let set_timeout = Reflect::get(&js_sys::global(), &"setTimeout".into())
-            .ok()
-            .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
-        match set_timeout {
-            Some(f) => {
-                let _ = f.call2(&JsValue::UNDEFINED, &resolve, &ms.into());
-            }
-            None => {
-                let _ = resolve.call0(&JsValue::UNDEFINED);
-            }
-        }
-    });
-    let _ = JsFuture::from(promise).await;
-}
-
 /// Removes one entry (a stale or unreadable one).
 pub async fn remove(key: &str) -> Result<(), String> {
     let Some(dir) = directory(false).await? else {

@@ -128,11 +128,8 @@ async fn index_range(
     let mut last = now();
     let ahead = source.read_ahead();
     loop {
-        // The next read's bytes are on their way: wait for them rather than
-        // read them again synchronously (and only then: a slice further
-        // ahead still coming is no reason to stop).
-        while let Some(a) = ahead.as_ref().filter(|a| a.would_wait()) {
-            a.settle().await;
+        if let Some(a) = &ahead {
+            a.next_read_ready().await;
         }
         if job.step(&mut source, STEP_BYTES).map_err(|e| e.0)? {
             break;

@@ -226,18 +226,11 @@ struct PendingChunk {
 
 /// How long a step waits for a slice before reading it itself: a slice
 /// takes milliseconds, so this is only for one that never comes.
-const WAIT_MS: i32 = 2000;
+const WAIT_MS: f64 = 2000.0;
 
 impl PendingChunk {
     async fn wait(self) {
-        let timeout = Promise::new(&mut |resolve, _| {
-            let set_timeout = Reflect::get(&js_sys::global(), &"setTimeout".into())
-                .ok()
-                .and_then(|f| f.dyn_into::<Function>().ok());
-            if let Some(f) = set_timeout {
-                let _ = f.call2(&JsValue::UNDEFINED, &resolve, &WAIT_MS.into());
-            }
-        });
+        let timeout = super::timing::timer(WAIT_MS);
         let first = Promise::race(&js_sys::Array::of2(&self.promise, &timeout));
         let result = JsFuture::from(first).await;
         let came = matches!(&result, Ok(v) if v.is_instance_of::<js_sys::ArrayBuffer>());
@@ -279,14 +272,22 @@ impl SharedReadAhead {
         self.0.borrow().would_wait()
     }
 
-    /// Waits until the first slice ahead has arrived (or failed): a reader
-    /// that can wait calls this before each step rather than read
-    /// synchronously bytes already on their way. The read-ahead is not
-    /// held meanwhile.
+    /// Waits until the first slice ahead has arrived (or failed). The
+    /// read-ahead is not held meanwhile.
     pub async fn settle(&self) {
         let pending = self.0.borrow().first_pending();
         if let Some(p) = pending {
             p.wait().await;
+        }
+    }
+
+    /// Waits until the next read would not wait ([`ReadAhead::would_wait`]):
+    /// a reader that can yield calls this before a step rather than read
+    /// synchronously bytes already on their way, and only then (a slice
+    /// further ahead still coming is no reason to stop).
+    pub async fn next_read_ready(&self) {
+        while self.would_wait() {
+            self.settle().await;
         }
     }
 }

@@ -47,3 +47,27 @@ const KEEP_MEASURES: u32 = 5000;
 thread_local! {
     static MEASURES: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
 }
+
+/// A promise resolved after `ms` milliseconds, in a later task (after the
+/// messages already queued) even for 0; at once where there is no
+/// `setTimeout`.
+pub fn timer(ms: f64) -> js_sys::Promise {
+    js_sys::Promise::new(&mut |resolve, _| {
+        let set_timeout = js_sys::Reflect::get(&js_sys::global(), &"setTimeout".into())
+            .ok()
+            .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
+        match set_timeout {
+            Some(f) => {
+                let _ = f.call2(&JsValue::UNDEFINED, &resolve, &ms.into());
+            }
+            None => {
+                let _ = resolve.call0(&JsValue::UNDEFINED);
+            }
+        }
+    })
+}
+
+/// Resolves after `ms` milliseconds (see [`timer`]).
+pub async fn sleep(ms: f64) {
+    let _ = wasm_bindgen_futures::JsFuture::from(timer(ms)).await;
+}

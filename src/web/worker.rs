@@ -110,7 +110,7 @@ async fn quiet() {
         } else {
             QUIET_MS - since
         };
-        index_cache::sleep(wait).await;
+        super::timing::sleep(wait).await;
         if now() - LAST_ASK.with(Cell::get) >= QUIET_MS {
             return;
         }
@@ -507,12 +507,9 @@ fn step(generation: u32) {
     // blocks this worker and spends the browser's time twice).
     let ahead = OPEN.with(|o| o.borrow().as_ref().and_then(|open| open.ahead.clone()));
     let would_wait = || ahead.as_ref().is_some_and(SharedReadAhead::would_wait);
-    if would_wait() {
-        let ahead = ahead.clone();
+    if let Some(a) = ahead.clone().filter(|_| would_wait()) {
         wasm_bindgen_futures::spawn_local(async move {
-            if let Some(a) = ahead {
-                a.settle().await;
-            }
+            a.next_read_ready().await;
             if let Err(e) = schedule_step(generation) {
                 post(&ToPage::Failed {
                     message: format!("cannot schedule indexing in the worker: {e}"),
