@@ -4,11 +4,15 @@
 //! changed values.
 #![cfg(target_arch = "wasm32")]
 
-use tarmac_lens::browse::protocol::{Hl, MemoryReply, RegCell, RegPanel, Row, Span};
+use std::rc::Rc;
+
+use tarmac_lens::browse::protocol::{Hl, MemoryReply, RegCell, RegPanel, Row, RowsReply, Span};
 use tarmac_lens::web::components::{
-    MemoryPane, MemoryPaneProps, RegisterPane, RegisterPaneProps, TraceRow, TraceRowProps,
+    MemoryPane, MemoryPaneProps, RegisterPane, RegisterPaneProps, TracePane, TracePaneProps,
+    TraceRow, TraceRowProps,
 };
 use tarmac_lens::web::keys::RegKind;
+use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use yew::Callback;
 
@@ -273,4 +277,103 @@ async fn memory_shows_hex_ascii_and_unknown_bytes() {
         .unwrap()
         .contains("Hello"));
     assert_eq!(root.query_selector_all(".mem-row").unwrap().length(), 2);
+}
+
+fn pane_props(rows: &Rc<RowsReply>, top: u64) -> TracePaneProps {
+    TracePaneProps {
+        view: 0,
+        focused: true,
+        rows: Some(rows.clone()),
+        total_rows: rows.total_rows,
+        top,
+        scroll_seq: top,
+        cursor: None,
+        annotated_line: None,
+        syntax: true,
+        symbols: false,
+        on_viewport: Callback::noop(),
+        on_click: Callback::noop(),
+        on_context: Callback::noop(),
+        on_focus: Callback::noop(),
+        call_nodes: Vec::new(),
+        on_fold: Callback::noop(),
+        search_match: None,
+        diverged_lines: Rc::new(Vec::new()),
+    }
+}
+
+fn shown_rows(root: &web_sys::Element) -> Vec<web_sys::Element> {
+    let list = root.query_selector_all("[data-row-line]").unwrap();
+    (0..list.length())
+        .map(|i| list.item(i).unwrap().dyn_into().unwrap())
+        .collect()
+}
+
+/// A step keeps the elements of the rows still in view; a jump past them
+/// updates the old row elements in place rather than making new ones.
+#[wasm_bindgen_test]
+async fn rows_keep_their_elements_across_steps_and_jumps() {
+    let root = fresh_root();
+    // A screenful of about ten rows (without a height the pane would grow
+    // to show all 400, and a jump would stay in view).
+    root.set_attribute("style", "height:180px").unwrap();
+    let rows = Rc::new(RowsReply {
+        first: 0,
+        rows: (0..400u64)
+            .map(|i| {
+                let text = format!("{i} clk IT ({i}) 0000{i:04x} e3a00001 A svc_s : MOV r0,#1");
+                row(
+                    i + 1,
+                    &text,
+                    vec![Span {
+                        start: 0,
+                        end: 1,
+                        hl: Hl::Time,
+                    }],
+                )
+            })
+            .collect(),
+        total_rows: 400,
+    });
+    let mut app =
+        yew::Renderer::<TracePane>::with_root_and_props(root.clone(), pane_props(&rows, 0))
+            .render();
+    settle().await;
+    let at_start = shown_rows(&root);
+    assert!(at_start.len() >= 2, "{} rows shown", at_start.len());
+
+    app.update(pane_props(&rows, 200));
+    settle().await;
+    let jumped = shown_rows(&root);
+    assert_eq!(
+        jumped[0].get_attribute("data-row-line").as_deref(),
+        Some("201")
+    );
+    let lines = |rows: &[web_sys::Element]| {
+        rows.iter()
+            .map(|r| r.get_attribute("data-row-line").unwrap_or_default())
+            .collect::<Vec<_>>()
+    };
+    assert!(
+        jumped[0].is_same_node(Some(&at_start[0])),
+        "the jump made new row elements: {:?} then {:?}, first still in the page: {}",
+        lines(&at_start),
+        lines(&jumped),
+        at_start[0].is_connected()
+    );
+
+    app.update(pane_props(&rows, 201));
+    settle().await;
+    let stepped = shown_rows(&root);
+    assert_eq!(
+        stepped[0].get_attribute("data-row-line").as_deref(),
+        Some("202")
+    );
+    assert!(
+        stepped[0].is_same_node(Some(&jumped[1])),
+        "the row still in view was remade"
+    );
+    assert!(one(&root, "[data-row-line='202'] [data-hl=time]")
+        .text_content()
+        .is_some());
 }

@@ -63,6 +63,34 @@ pub fn marker_index(rows: &[Row], cursor: NodeId) -> Option<usize> {
     after.checked_sub(1)
 }
 
+/// The rows' keys: the row number plus an offset. While the window moves
+/// by less than its height, the offset stays, so rows still in view keep
+/// their elements and only the rows coming in are created. A jump to rows
+/// wholly out of view takes the keys the old rows had, by position: Yew
+/// then updates the existing row elements in place instead of removing a
+/// screenful and creating another (the first step of a trace, past its
+/// reset dump, was such a jump).
+#[derive(Default)]
+struct RowKeys {
+    offset: i64,
+    first: u64,
+    count: u64,
+}
+
+impl RowKeys {
+    fn offset_for(&mut self, first: u64, count: u64) -> i64 {
+        let overlaps = first < self.first + self.count && self.first < first + count;
+        if self.count > 0 && count > 0 && !overlaps {
+            self.offset = self.first as i64 + self.offset - first as i64;
+        }
+        if count > 0 {
+            self.first = first;
+            self.count = count;
+        }
+        self.offset
+    }
+}
+
 #[function_component(TracePane)]
 pub fn trace_pane(props: &TracePaneProps) -> Html {
     use_lang();
@@ -172,11 +200,15 @@ pub fn trace_pane(props: &TracePaneProps) -> Html {
 
     let visible = scroll.visible_rows() + 1;
     let cursor = props.cursor.map(|c| c.node);
+    let keying = use_mut_ref(RowKeys::default);
     let mut shown: Vec<Html> = Vec::new();
     if let Some(reply) = &props.rows {
         let from = props.top.saturating_sub(reply.first) as usize;
         if props.top >= reply.first && from < reply.rows.len() {
             let slice = &reply.rows[from..(from + visible as usize).min(reply.rows.len())];
+            let key_offset = keying
+                .borrow_mut()
+                .offset_for(reply.first + from as u64, slice.len() as u64);
             // Computed over all fetched rows: the row after the window decides
             // whether the window's last row gets the marker.
             let marker = cursor.and_then(|c| marker_index(&reply.rows, c));
@@ -199,7 +231,7 @@ pub fn trace_pane(props: &TracePaneProps) -> Html {
                 };
                 shown.push(html! {
                     <TraceRow
-                        key={(reply.first + index as u64).to_string()}
+                        key={(reply.first as i64 + index as i64 + key_offset).to_string()}
                         row={row.clone()}
                         current_time={current_time}
                         marker_after={marker == Some(index)}

@@ -825,9 +825,13 @@ impl Browser {
             return false;
         };
         e.prevent_default();
+        // A step shows nothing until the worker's answer: rendering the
+        // whole browser for its key press as well (a millisecond and more)
+        // held up the answer's render behind it.
+        let unseen = matches!(cmd, Command::StepDown | Command::StepUp) && self.status.is_none();
         self.status = None;
         self.run(ctx, cmd);
-        true
+        !unseen
     }
 
     fn run(&mut self, ctx: &Context<Self>, cmd: Command) {
