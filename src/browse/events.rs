@@ -5,7 +5,8 @@
 
 use super::protocol::{EventRow, EventsReply, NodeId, Reply, TimelineReply};
 use super::{display_text, view, Session};
-use crate::index::{CallTable, Event, QueryError};
+pub use crate::index::bucket_start;
+use crate::index::{bucket_bounds, CallTable, Event, QueryError};
 use crate::source::TraceSource;
 
 /// Most events one page holds.
@@ -73,11 +74,14 @@ impl<S: TraceSource> Session<S> {
             return Reply::Error("no trace is open".into());
         };
         let nodes = idx.summary().nodes;
-        let n = u64::from(buckets.clamp(1, MAX_BUCKETS)).min(nodes.max(1));
-        let bounds: Vec<u64> = (0..=n).map(|i| bucket_start(i, n, nodes)).collect();
+        let bounds = bucket_bounds(buckets.clamp(1, MAX_BUCKETS), nodes);
+        let depth = match idx.calls().depth_per_bucket(&bounds) {
+            Some(found) => found.to_vec(),
+            None => depth_per_bucket(idx.calls(), &bounds),
+        };
         Reply::Timeline(TimelineReply {
             nodes,
-            depth: depth_per_bucket(idx.calls(), &bounds),
+            depth,
             kinds: idx.events().kinds_per_bucket(&bounds),
         })
     }
@@ -90,11 +94,6 @@ pub fn node_at(fraction: f64, nodes: u64) -> NodeId {
         return 0;
     }
     ((fraction.clamp(0.0, 1.0) * nodes as f64) as u64).min(nodes - 1)
-}
-
-/// First node of bucket `i` of `n` over `nodes` nodes.
-pub fn bucket_start(i: u64, n: u64, nodes: u64) -> u64 {
-    (u128::from(i) * u128::from(nodes) / u128::from(n.max(1))) as u64
 }
 
 /// The deepest call nesting within each bucket (`[bounds[i], bounds[i+1])`):

@@ -8,6 +8,7 @@
 
 use crate::engine::{Call, Site};
 
+use super::depth::{DepthCache, DepthScan};
 use super::varint;
 
 const BLOCK: usize = 128;
@@ -203,6 +204,9 @@ pub struct CallTable {
     /// Per block: first entry node, byte offset in `encoded`.
     dir: Vec<(u64, u64)>,
     count: usize,
+    /// The timeline's depth per bucket, found by `finish` (not in the index
+    /// file: a restored index answers it from the calls).
+    depth: DepthCache,
 }
 
 impl CallTable {
@@ -263,7 +267,10 @@ impl CallTable {
     }
 
     /// Sorts and encodes everything; `open` are calls that never returned.
-    pub fn finish(&mut self, open: Vec<(Site, Site)>) {
+    /// On the way, finds the deepest nesting in each bucket of
+    /// `depth_bounds` (see [`CallTable::depth_per_bucket`]).
+    pub fn finish(&mut self, open: Vec<(Site, Site)>, depth_bounds: Vec<u64>) {
+        let mut depth = DepthScan::new(depth_bounds);
         let mut raw = std::mem::take(&mut self.raw);
         raw.extend(open.iter().map(|(c, e)| RawCall::new(c, e, None)));
         let order = entry_order(&raw);
@@ -274,6 +281,7 @@ impl CallTable {
         let mut prev_line = 0u64;
         let mut prev_fn = 0u64;
         for (i, r) in order.iter().map(|&i| raw.get(i)).enumerate() {
+            depth.before(r.entry_node, &stack);
             while stack
                 .last()
                 .is_some_and(|&(_, resume)| resume != NEVER && r.entry_node >= resume)
@@ -282,6 +290,7 @@ impl CallTable {
             }
             let parent = stack.last().map(|&(p, _)| p);
             stack.push((i, r.resume_node));
+            depth.after(r.entry_node, stack.len() as u32);
             if i % BLOCK == 0 {
                 self.dir.push((r.entry_node, self.encoded.len() as u64));
                 prev_entry = 0;
@@ -306,6 +315,13 @@ impl CallTable {
             prev_fn = r.entry_pc;
         }
         self.count = raw.len();
+        self.depth = depth.end(&stack);
+    }
+
+    /// The deepest nesting within each bucket `[bounds[i], bounds[i+1])`,
+    /// if `finish` found it for these bounds.
+    pub fn depth_per_bucket(&self, bounds: &[u64]) -> Option<&[u32]> {
+        self.depth.get(bounds)
     }
 
     pub fn len(&self) -> usize {
@@ -470,7 +486,10 @@ impl CallTable {
     }
 
     pub fn resident_bytes(&self) -> usize {
-        self.encoded.capacity() + self.dir.capacity() * 16 + self.raw.capacity_bytes()
+        self.encoded.capacity()
+            + self.dir.capacity() * 16
+            + self.raw.capacity_bytes()
+            + self.depth.resident_bytes()
     }
 
     pub(super) fn parts(&self) -> (&[u8], &[(u64, u64)], usize) {
@@ -483,6 +502,7 @@ impl CallTable {
             encoded,
             dir,
             count,
+            depth: DepthCache::default(),
         }
     }
 }

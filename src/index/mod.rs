@@ -12,6 +12,7 @@
 //! at node N" means after node N's lines.
 
 mod calls;
+mod depth;
 pub mod events;
 mod memdiff;
 pub mod parallel;
@@ -27,6 +28,7 @@ use crate::state::memory::Fill;
 use crate::state::regfile::{self, RegFile};
 
 pub use calls::{CallInfo, CallTable, Nesting};
+pub use depth::{bucket_bounds, bucket_start, TIMELINE_BUCKETS};
 pub use events::{Event, EventKind, EventList};
 pub use serialize::{IndexEncoder, IndexFileError, TraceIdentity, INDEX_MAGIC};
 
@@ -500,7 +502,10 @@ impl IndexBuilder {
         index.summary.bytes = total_bytes;
         index.summary.instructions = self.engine.instructions();
         index.aarch64_used = self.engine.aarch64_used();
-        index.calls.finish(self.engine.pending_calls_list());
+        let timeline = depth::bucket_bounds(TIMELINE_BUCKETS, index.summary.nodes);
+        index
+            .calls
+            .finish(self.engine.pending_calls_list(), timeline);
         index.events.shrink();
         index.summary.calls = index.calls.len() as u64;
         index.complete = true;

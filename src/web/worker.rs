@@ -509,7 +509,10 @@ fn step(generation: u32) {
     let would_wait = || ahead.as_ref().is_some_and(SharedReadAhead::would_wait);
     if let Some(a) = ahead.clone().filter(|_| would_wait()) {
         wasm_bindgen_futures::spawn_local(async move {
+            let waited = now();
             a.next_read_ready().await;
+            // Indexing idle for want of bytes: the read-ahead not keeping up.
+            super::timing::measure("wait for bytes", waited);
             if let Err(e) = schedule_step(generation) {
                 post(&ToPage::Failed {
                     message: format!("cannot schedule indexing in the worker: {e}"),

@@ -28,8 +28,9 @@ pub struct NavPanes {
     pub timeline_again: bool,
 }
 
-/// Buckets the timeline asks for: about one per canvas pixel.
-const TIMELINE_BUCKETS: u32 = 1200;
+/// Buckets the timeline asks for: about one per canvas pixel, and the
+/// count whose depths indexing finds ahead.
+const TIMELINE_BUCKETS: u32 = crate::index::TIMELINE_BUCKETS;
 
 /// Answers for the navigation panes.
 pub enum NavMsg {
