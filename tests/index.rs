@@ -4,10 +4,10 @@
 //! against a straight sequential replay on real traces.
 
 use tarmac_lens::engine::{Engine, EngineOptions, Node, Observer};
-use tarmac_lens::index::{Index, IndexOptions, NodeInfo, TraceIdentity};
-use tarmac_lens::lines::LineReader;
+use tarmac_lens::index::{Index, IndexBuilder, IndexOptions, NodeInfo, TraceIdentity};
+use tarmac_lens::lines::{LineReader, SliceLines};
 use tarmac_lens::parse::{ParseOptions, Parser, RegClass, RegId};
-use tarmac_lens::source::SliceSource;
+use tarmac_lens::source::{SliceSource, SAMPLE_BYTES};
 use tarmac_lens::state::regfile::{self, RegFile};
 
 mod common;
@@ -465,6 +465,42 @@ fn an_index_taken_piece_by_piece_is_the_same_bytes() {
 
 /// Semihosting SYS_READ: memory the call may write is unknown after it, and
 /// a later read back-dates its value to the call (manual, appendix).
+/// The calls encoded a few at a time (the worker answers questions between
+/// steps) make the same index as one finish; meanwhile every node shows
+/// and no call does.
+#[test]
+fn an_index_finished_in_steps_is_the_same_bytes() {
+    let (trace, whole, id) = saved_quicksort();
+    let want = whole.to_bytes(id);
+    let calls = whole.calls().len();
+    assert!(calls > 1000, "{calls} calls");
+    for per_step in [1, 7, 1000, usize::MAX] {
+        let opts = IndexOptions {
+            checkpoint_bytes: 16 << 10,
+            ..IndexOptions::default()
+        };
+        let sample = &trace[..trace.len().min(SAMPLE_BYTES as usize)];
+        let mut builder = IndexBuilder::new(opts, sample);
+        for line in SliceLines::new(&trace) {
+            builder.line(&line);
+        }
+        let mut steps = 1;
+        while !builder.finish_step(trace.len() as u64, per_step) {
+            steps += 1;
+            let so_far = builder.index();
+            assert_eq!(so_far.summary().nodes, whole.summary().nodes);
+            assert!(so_far.calls().is_empty());
+        }
+        assert_eq!(steps, calls.div_ceil(per_step), "{per_step} a step");
+        let index = builder.into_index();
+        assert_eq!(index.summary().calls, calls as u64);
+        assert!(
+            index.to_bytes(id) == want,
+            "{per_step} calls a step: other bytes"
+        );
+    }
+}
+
 #[test]
 fn semihosting_read_back_dates_to_the_call() {
     let trace = b"\

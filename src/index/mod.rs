@@ -239,6 +239,8 @@ pub struct IndexBuilder {
     engine: Engine,
     acc: Accumulator,
     next_line: u64,
+    /// The calls' encoding, once [`IndexBuilder::finish_step`] began.
+    finishing: Option<calls::CallsFinish>,
 }
 
 /// The observer half of the builder: what the engine reports lands here.
@@ -452,6 +454,7 @@ impl IndexBuilder {
                 mode: None,
             },
             next_line: 1,
+            finishing: None,
         }
     }
 
@@ -491,22 +494,47 @@ impl IndexBuilder {
 
     /// Ends the trace at `total_bytes` and returns the finished index.
     pub fn finish(mut self, total_bytes: u64) -> Index {
-        self.engine
-            .finish(total_bytes, self.next_line, &mut self.acc);
+        while !self.finish_step(total_bytes, usize::MAX) {}
+        self.into_index()
+    }
+
+    /// [`IndexBuilder::finish`] in steps, for a thread that answers
+    /// questions between them: the first call closes the trace at
+    /// `total_bytes` and sorts the calls, each call encodes up to `calls`
+    /// of them; true when [`IndexBuilder::into_index`] may be called.
+    /// Meanwhile [`IndexBuilder::index`] shows every node, and no calls.
+    pub fn finish_step(&mut self, total_bytes: u64, calls: usize) -> bool {
+        if self.finishing.is_none() {
+            self.engine
+                .finish(total_bytes, self.next_line, &mut self.acc);
+            let index = &mut self.acc.index;
+            // The final partial interval gets its diff and register groups
+            // too, so every node belongs to a closed interval.
+            index.reg_groups.push(self.acc.groups);
+            index.pc_blooms.push(self.acc.bloom);
+            index.mem.close_interval();
+            index.summary.bytes = total_bytes;
+            index.summary.instructions = self.engine.instructions();
+            index.aarch64_used = self.engine.aarch64_used();
+            index.events.shrink();
+            let timeline = depth::bucket_bounds(TIMELINE_BUCKETS, index.summary.nodes);
+            self.finishing = Some(
+                index
+                    .calls
+                    .begin_finish(self.engine.pending_calls_list(), timeline),
+            );
+        }
+        self.finishing
+            .as_mut()
+            .is_some_and(|job| job.step(calls.max(1)))
+    }
+
+    /// The finished index, once [`IndexBuilder::finish_step`] said so.
+    pub fn into_index(mut self) -> Index {
         let mut index = self.acc.index;
-        // The final partial interval gets its diff and register groups too,
-        // so every node belongs to a closed interval.
-        index.reg_groups.push(self.acc.groups);
-        index.pc_blooms.push(self.acc.bloom);
-        index.mem.close_interval();
-        index.summary.bytes = total_bytes;
-        index.summary.instructions = self.engine.instructions();
-        index.aarch64_used = self.engine.aarch64_used();
-        let timeline = depth::bucket_bounds(TIMELINE_BUCKETS, index.summary.nodes);
-        index
-            .calls
-            .finish(self.engine.pending_calls_list(), timeline);
-        index.events.shrink();
+        if let Some(job) = self.finishing.take() {
+            job.install(&mut index.calls);
+        }
         index.summary.calls = index.calls.len() as u64;
         index.complete = true;
         index

@@ -305,6 +305,7 @@ impl RangeIndex {
                     mode,
                 },
                 next_line,
+                finishing: None,
             })
         };
         let builder = rest().ok_or_else(bad)?;
