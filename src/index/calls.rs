@@ -116,70 +116,143 @@ impl Extend<RawCall> for RawCalls {
     }
 }
 
-/// Indices of `raw` in entry order. This runs in the one task that ends
-/// indexing: sorting (entry, index) pairs took 20 ms of its 45 for a 1 GB
-/// trace's 662k calls, so the pair is packed into one `u64` and sorted by
-/// radix on the entry bits alone (entry nodes are unique, so the order is
-/// exact and the index bits never need sorting).
+/// Indices of `raw` in entry order: sorting (entry, index) pairs took 20 ms
+/// of the 45 that ended indexing a 1 GB trace's 662k calls, so the pair is
+/// packed into one `u64` and sorted by radix on the entry bits alone (entry
+/// nodes are unique, so the order is exact and the index bits never need
+/// sorting).
+#[cfg(test)]
 fn entry_order(raw: &RawCalls) -> Vec<usize> {
-    let index_bits = usize::BITS - raw.len().leading_zeros();
-    let max_entry = raw.iter().map(|r| r.entry_node).max().unwrap_or(0);
-    let entry_bits = u64::BITS - max_entry.leading_zeros();
-    if entry_bits + index_bits > u64::BITS {
-        let mut order: Vec<(u64, usize)> = raw
-            .iter()
-            .enumerate()
-            .map(|(i, r)| (r.entry_node, i))
-            .collect();
-        order.sort_unstable();
-        return order.into_iter().map(|(_, i)| i).collect();
+    let mut job = EntryOrder::begin(raw);
+    loop {
+        if let Some(order) = job.step() {
+            return order;
+        }
     }
-    let mut keys: Vec<u64> = raw
-        .iter()
-        .enumerate()
-        .map(|(i, r)| r.entry_node << index_bits | i as u64)
-        .collect();
-    radix_sort(&mut keys, index_bits, index_bits + entry_bits);
-    let mask = (1u64 << index_bits) - 1;
-    keys.into_iter().map(|k| (k & mask) as usize).collect()
 }
 
-/// Sorts `keys` by their bits `from..to` (least significant digit first,
+/// [`entry_order`] a radix pass at a time (a 10 GB trace's 6.6 million
+/// calls sort in about 80 ms).
+enum EntryOrder {
+    Sorted(Vec<usize>),
+    Radix { keys: RadixSort, index_bits: u32 },
+}
+
+impl EntryOrder {
+    fn begin(raw: &RawCalls) -> EntryOrder {
+        let index_bits = usize::BITS - raw.len().leading_zeros();
+        let max_entry = raw.iter().map(|r| r.entry_node).max().unwrap_or(0);
+        let entry_bits = u64::BITS - max_entry.leading_zeros();
+        if entry_bits + index_bits > u64::BITS {
+            let mut order: Vec<(u64, usize)> = raw
+                .iter()
+                .enumerate()
+                .map(|(i, r)| (r.entry_node, i))
+                .collect();
+            order.sort_unstable();
+            return EntryOrder::Sorted(order.into_iter().map(|(_, i)| i).collect());
+        }
+        let keys: Vec<u64> = raw
+            .iter()
+            .enumerate()
+            .map(|(i, r)| r.entry_node << index_bits | i as u64)
+            .collect();
+        EntryOrder::Radix {
+            keys: RadixSort::new(keys, index_bits, index_bits + entry_bits),
+            index_bits,
+        }
+    }
+
+    /// One pass; the order once it is sorted.
+    fn step(&mut self) -> Option<Vec<usize>> {
+        match self {
+            EntryOrder::Sorted(order) => Some(std::mem::take(order)),
+            EntryOrder::Radix { keys, index_bits } => {
+                if !keys.pass() {
+                    return None;
+                }
+                let mask = (1u64 << *index_bits) - 1;
+                Some(
+                    std::mem::take(&mut keys.keys)
+                        .into_iter()
+                        .map(|k| (k & mask) as usize)
+                        .collect(),
+                )
+            }
+        }
+    }
+}
+
+/// Sorts keys by their bits `from..to` (least significant digit first,
 /// stable), which is all of their order when the other bits are below
 /// `from` and never decide it.
-fn radix_sort(keys: &mut Vec<u64>, from: u32, to: u32) {
-    const MAX_DIGIT: u32 = 11;
-    if keys.len() < 1 << 12 {
-        keys.sort_unstable();
-        return;
+struct RadixSort {
+    keys: Vec<u64>,
+    spare: Vec<u64>,
+    counts: Vec<usize>,
+    shift: u32,
+    to: u32,
+    digit: u32,
+}
+
+impl RadixSort {
+    fn new(mut keys: Vec<u64>, from: u32, to: u32) -> RadixSort {
+        const MAX_DIGIT: u32 = 11;
+        let width = to.saturating_sub(from);
+        let passes = width.div_ceil(MAX_DIGIT);
+        if keys.len() < 1 << 12 || passes == 0 {
+            keys.sort_unstable();
+            return RadixSort {
+                keys,
+                spare: Vec::new(),
+                counts: Vec::new(),
+                shift: to,
+                to,
+                digit: 0,
+            };
+        }
+        let digit = width.div_ceil(passes);
+        RadixSort {
+            spare: vec![0u64; keys.len()],
+            keys,
+            counts: vec![0usize; 1 << digit],
+            shift: from,
+            to,
+            digit,
+        }
     }
-    let width = to.saturating_sub(from);
-    let passes = width.div_ceil(MAX_DIGIT);
-    if passes == 0 {
-        return;
-    }
-    let digit = width.div_ceil(passes);
-    let mask = (1u64 << digit) - 1;
-    let mut spare = vec![0u64; keys.len()];
-    let mut counts = vec![0usize; 1 << digit];
-    let mut shift = from;
-    while shift < to {
+
+    /// One digit's pass; whether the keys are sorted.
+    fn pass(&mut self) -> bool {
+        if self.shift >= self.to {
+            return true;
+        }
+        let (shift, mask) = (self.shift, (1u64 << self.digit) - 1);
+        let counts = &mut self.counts;
         counts.fill(0);
-        for &k in keys.iter() {
+        for &k in self.keys.iter() {
             counts[((k >> shift) & mask) as usize] += 1;
         }
         let mut at = 0;
         for c in counts.iter_mut() {
             (*c, at) = (at, at + *c);
         }
-        for &k in keys.iter() {
+        for &k in self.keys.iter() {
             let d = ((k >> shift) & mask) as usize;
-            spare[counts[d]] = k;
+            self.spare[counts[d]] = k;
             counts[d] += 1;
         }
-        std::mem::swap(keys, &mut spare);
-        shift += digit;
+        std::mem::swap(&mut self.keys, &mut self.spare);
+        self.shift += self.digit;
+        self.shift >= self.to
     }
+}
+
+#[cfg(test)]
+fn radix_sort(keys: &mut Vec<u64>, from: u32, to: u32) {
+    let mut sort = RadixSort::new(std::mem::take(keys), from, to);
+    while !sort.pass() {}
+    *keys = sort.keys;
 }
 
 impl RawCall {
@@ -281,10 +354,10 @@ impl CallTable {
     pub fn begin_finish(&mut self, open: Vec<(Site, Site)>, depth_bounds: Vec<u64>) -> CallsFinish {
         let mut raw = std::mem::take(&mut self.raw);
         raw.extend(open.iter().map(|(c, e)| RawCall::new(c, e, None)));
-        let order = entry_order(&raw);
         CallsFinish {
+            sorting: Some(EntryOrder::begin(&raw)),
             raw,
-            order,
+            order: Vec::new(),
             next: 0,
             stack: Vec::new(),
             prev: (0, 0, 0),
@@ -487,6 +560,8 @@ impl CallTable {
 /// (a 10 GB trace's 6.6 million calls took 200 ms in one task).
 pub struct CallsFinish {
     raw: RawCalls,
+    /// The entry order while it is being sorted (a step a radix pass).
+    sorting: Option<EntryOrder>,
     order: Vec<usize>,
     /// Calls encoded so far (in entry order).
     next: usize,
@@ -501,8 +576,18 @@ pub struct CallsFinish {
 }
 
 impl CallsFinish {
-    /// Encodes up to `calls` more calls; whether all are done.
+    /// Sorts by one more radix digit, or encodes up to `calls` more calls;
+    /// whether all are done.
     pub fn step(&mut self, calls: usize) -> bool {
+        if let Some(sorting) = &mut self.sorting {
+            match sorting.step() {
+                Some(order) => {
+                    self.order = order;
+                    self.sorting = None;
+                }
+                None => return false,
+            }
+        }
         let end = self.next.saturating_add(calls).min(self.order.len());
         let (mut prev_entry, mut prev_line, mut prev_fn) = self.prev;
         let stack = &mut self.stack;
@@ -555,15 +640,6 @@ impl CallsFinish {
         table.depth = self.depth.end(&self.stack);
     }
 
-    /// Calls to encode in all.
-    pub fn len(&self) -> usize {
-        self.order.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.order.is_empty()
-    }
-
     pub fn resident_bytes(&self) -> usize {
         self.raw.capacity_bytes()
             + self.order.capacity() * std::mem::size_of::<usize>()
@@ -583,6 +659,7 @@ fn unzigzag(v: u64) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::index::bucket_bounds;
 
     fn raw(entry_node: u64) -> RawCall {
         RawCall {
@@ -602,6 +679,45 @@ mod tests {
         let mut calls = RawCalls::default();
         calls.extend((0..n).map(|i| raw((i * 7919 % n) * scale + 3)));
         calls
+    }
+
+    /// Finished in steps (radix passes, then a few calls at a time), the
+    /// table is the one finished at once.
+    #[test]
+    fn a_table_finished_in_steps_is_the_same() {
+        for (n, scale, per_step) in [
+            (0, 1, 1),
+            (70_000, 977, 1),
+            (70_000, 977, 4096),
+            (9000, 1 << 50, 100),
+        ] {
+            let mut whole = CallTable {
+                raw: scrambled(n, scale),
+                ..CallTable::default()
+            };
+            let bounds = bucket_bounds(16, n * scale + 4);
+            whole.finish(Vec::new(), bounds.clone());
+            let mut stepped = CallTable {
+                raw: scrambled(n, scale),
+                ..CallTable::default()
+            };
+            let mut job = stepped.begin_finish(Vec::new(), bounds.clone());
+            let mut steps = 1;
+            while !job.step(per_step) {
+                steps += 1;
+            }
+            job.install(&mut stepped);
+            assert!(steps >= (n as usize).div_ceil(per_step), "{steps} steps");
+            let what = format!("{n} calls, {per_step} a step");
+            assert_eq!(stepped.encoded, whole.encoded, "{what}");
+            assert_eq!(stepped.dir, whole.dir, "{what}");
+            assert_eq!(stepped.count, whole.count, "{what}");
+            assert_eq!(
+                stepped.depth_per_bucket(&bounds),
+                whole.depth_per_bucket(&bounds),
+                "{what}"
+            );
+        }
     }
 
     #[test]
