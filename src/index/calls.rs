@@ -339,9 +339,11 @@ impl CallTable {
         Some(())
     }
 
-    /// Sorts and encodes everything; `open` are calls that never returned.
-    /// On the way, finds the deepest nesting in each bucket of
+    /// Sorts and encodes everything at once (the builder steps through
+    /// [`CallTable::begin_finish`] instead); `open` are calls that never
+    /// returned. On the way, finds the deepest nesting in each bucket of
     /// `depth_bounds` (see [`CallTable::depth_per_bucket`]).
+    #[cfg(test)]
     pub fn finish(&mut self, open: Vec<(Site, Site)>, depth_bounds: Vec<u64>) {
         let mut job = self.begin_finish(open, depth_bounds);
         while !job.step(usize::MAX) {}
@@ -633,18 +635,14 @@ impl CallsFinish {
 
     /// Hands the encoded calls to `table` (after the last step).
     pub fn install(self, table: &mut CallTable) {
-        debug_assert_eq!(self.next, self.order.len(), "calls left to encode");
+        debug_assert!(
+            self.sorting.is_none() && self.next == self.order.len(),
+            "calls left to sort or encode"
+        );
         table.encoded = self.encoded;
         table.dir = self.dir;
         table.count = self.raw.len();
         table.depth = self.depth.end(&self.stack);
-    }
-
-    pub fn resident_bytes(&self) -> usize {
-        self.raw.capacity_bytes()
-            + self.order.capacity() * std::mem::size_of::<usize>()
-            + self.encoded.capacity()
-            + self.dir.capacity() * 16
     }
 }
 

@@ -531,6 +531,7 @@ impl IndexBuilder {
 
     /// The finished index, once [`IndexBuilder::finish_step`] said so.
     pub fn into_index(mut self) -> Index {
+        debug_assert!(self.finishing.is_some(), "into_index before finish_step");
         let mut index = self.acc.index;
         if let Some(job) = self.finishing.take() {
             job.install(&mut index.calls);
