@@ -126,7 +126,7 @@ mod bench {
         // 2000 buckets, over every call.
         let t = Instant::now();
         let bounds: Vec<u64> = (0..=2000)
-            .map(|i| tarmac_lens::browse::events::bucket_start(i, 2000, s.nodes))
+            .map(|i| tarmac_lens::index::bucket_start(i, 2000, s.nodes))
             .collect();
         let depth = tarmac_lens::browse::events::depth_per_bucket(index.calls(), &bounds);
         let timeline_ms = t.elapsed().as_secs_f64() * 1e3;

@@ -4,9 +4,10 @@
 
 use std::path::Path;
 
-use tarmac_lens::browse::events::{bucket_start, node_at, MAX_EVENTS};
+use tarmac_lens::browse::events::{node_at, MAX_EVENTS};
 use tarmac_lens::browse::protocol::*;
 use tarmac_lens::browse::Session;
+use tarmac_lens::index::bucket_start;
 use tarmac_lens::index::TraceIdentity;
 use tarmac_lens::parse::ParseOptions;
 use tarmac_lens::source::SliceSource;

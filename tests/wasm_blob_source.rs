@@ -186,7 +186,7 @@ async fn a_reader_that_waits_when_told_reads_nothing_twice() {
             ahead.settle().await;
             continue;
         }
-        // Reads that straddle the 8 MiB slices.
+        // Reads that straddle the slices (8 MiB, then 16).
         let mut buf = vec![0u8; [4 << 20, (3 << 20) + 5][i % 2]];
         i += 1;
         let n = source.read_at(offset as u64, &mut buf).unwrap();
@@ -198,6 +198,37 @@ async fn a_reader_that_waits_when_told_reads_nothing_twice() {
     assert_eq!(counts.ahead + counts.sync, len as u64);
     // Right after the first read nothing had arrived yet.
     assert!(waits > 0);
+}
+
+/// The slices asked for ahead start at 8 MiB (the first comes soon) and
+/// double up to 32 MiB (each slice costs the browser CPU time of its own),
+/// reaching 64 MiB past the last read; and start small again after a jump.
+#[wasm_bindgen_test]
+fn slices_grow_from_8_to_32_mib() {
+    const MIB: u64 = 1 << 20;
+    // 200 MiB of one 8 MiB part, so the test holds no 200 MiB buffer.
+    let part = Uint8Array::new_with_length(8 << 20);
+    let parts = Array::new();
+    for _ in 0..25 {
+        parts.push(&part);
+    }
+    let mut source = BlobSource::new(Blob::new_with_u8_array_sequence(&parts).unwrap())
+        .unwrap()
+        .with_read_ahead();
+    let ahead = source.read_ahead().expect("read-ahead on");
+    let mut buf = vec![0u8; 4 << 20];
+    source.read_at(0, &mut buf).unwrap();
+    let s = |a: u64, b: u64| (a * MIB, b * MIB);
+    assert_eq!(
+        ahead.borrow().slices(),
+        [s(4, 12), s(12, 28), s(28, 60), s(60, 92)]
+    );
+    // Away from them: the slices asked for start over, small.
+    source.read_at(150 * MIB, &mut buf).unwrap();
+    assert_eq!(
+        ahead.borrow().slices(),
+        [s(154, 162), s(162, 178), s(178, 200)]
+    );
 }
 
 /// A reader that never yields, jumps, or mixes in short reads still gets

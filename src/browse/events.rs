@@ -5,7 +5,6 @@
 
 use super::protocol::{EventRow, EventsReply, NodeId, Reply, TimelineReply};
 use super::{display_text, view, Session};
-pub use crate::index::bucket_start;
 use crate::index::{bucket_bounds, CallTable, Event, QueryError};
 use crate::source::TraceSource;
 
@@ -136,6 +135,7 @@ pub fn depth_per_bucket(calls: &CallTable, bounds: &[u64]) -> Vec<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::index::bucket_start;
     use crate::index::{Index, IndexOptions};
 
     /// The deepest nesting in each bucket, counted call by call from each
@@ -187,9 +187,7 @@ mod tests {
         }
         let nodes = index.summary().nodes;
         for buckets in [1, 7, 64, 1000, nodes] {
-            let bounds: Vec<u64> = (0..=buckets)
-                .map(|i| bucket_start(i, buckets, nodes))
-                .collect();
+            let bounds = bucket_bounds(buckets as u32, nodes);
             assert_eq!(
                 depth_per_bucket(calls, &bounds),
                 brute_force(calls, &bounds),

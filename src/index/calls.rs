@@ -350,9 +350,10 @@ impl CallTable {
         job.install(self);
     }
 
-    /// [`CallTable::finish`] in steps: sorts the calls into entry order
-    /// now, and leaves their encoding to [`CallsFinish::step`]. The table
-    /// shows no calls until [`CallsFinish::install`].
+    /// [`CallTable::finish`] in steps: takes the calls and starts their
+    /// sort into entry order; [`CallsFinish::step`] sorts a radix pass at a
+    /// time, then encodes. The table shows no calls until
+    /// [`CallsFinish::install`].
     pub fn begin_finish(&mut self, open: Vec<(Site, Site)>, depth_bounds: Vec<u64>) -> CallsFinish {
         let mut raw = std::mem::take(&mut self.raw);
         raw.extend(open.iter().map(|(c, e)| RawCall::new(c, e, None)));

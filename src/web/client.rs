@@ -11,6 +11,7 @@ use web_sys::{ErrorEvent, Event, MessageEvent, Worker};
 
 use super::protocol::{decode, encode, ToPage, ToWorker};
 pub use super::protocol::{OpenOptions, Reading};
+use super::spare::SpareWorker;
 use crate::browse::protocol::{Progress, Query, Reply};
 use crate::stats::Stats;
 
@@ -111,30 +112,12 @@ impl Inner {
     }
 }
 
-/// A worker started before it is needed, and whether it said it listens.
-struct Spare {
-    url: String,
-    worker: Worker,
-    ready: Rc<Cell<bool>>,
-    /// It failed to start: `open` starts a fresh one and reports that one's error.
-    failed: Rc<Cell<bool>>,
-    _on_message: Closure<dyn FnMut(MessageEvent)>,
-    _on_error: Closure<dyn FnMut(Event)>,
-}
-
 thread_local! {
-    static SPARE: RefCell<Option<Spare>> = const { RefCell::new(None) };
+    static SPARE: RefCell<Option<SpareWorker>> = const { RefCell::new(None) };
 }
 
 fn take_spare(url: &str) -> Option<(Worker, bool)> {
-    let spare = SPARE.with(|s| s.borrow_mut().take())?;
-    spare.worker.set_onmessage(None);
-    spare.worker.set_onerror(None);
-    if spare.url != url || spare.failed.get() {
-        spare.worker.terminate();
-        return None;
-    }
-    Some((spare.worker, spare.ready.get()))
+    SPARE.with(|s| s.borrow_mut().take())?.take(url)
 }
 
 /// A browsing session in a worker. Cheap to clone; the worker stops when the
@@ -332,46 +315,22 @@ impl TraceClient {
     }
 
     /// Starts a worker now, so that the next `open` finds its wasm loaded
-    /// (starting one takes tens of milliseconds). Does nothing if one is
-    /// already waiting.
+    /// (starting one takes tens of milliseconds), and the range workers a
+    /// big file would use (see `range_pool::prewarm`). Does nothing for
+    /// those already waiting.
     pub fn prewarm() {
-        Self::prewarm_url(&worker_url());
+        let url = worker_url();
+        Self::prewarm_url(&url);
+        super::range_pool::prewarm(&url, &super::url_options::open_options());
     }
 
     pub fn prewarm_url(url: &str) {
         if SPARE.with(|s| s.borrow().is_some()) {
             return;
         }
-        let Ok(worker) = Worker::new(url) else {
-            // `open` will report the failure when a file needs the worker.
-            return;
-        };
-        let ready = Rc::new(Cell::new(false));
-        let on_message = {
-            let ready = ready.clone();
-            Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
-                if matches!(decode::<ToPage>(event.data()), Ok(ToPage::Ready)) {
-                    ready.set(true);
-                }
-            })
-        };
-        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-        let failed = Rc::new(Cell::new(false));
-        let on_error = {
-            let failed = failed.clone();
-            Closure::<dyn FnMut(Event)>::new(move |_: Event| failed.set(true))
-        };
-        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-        SPARE.with(|s| {
-            *s.borrow_mut() = Some(Spare {
-                url: url.to_string(),
-                worker,
-                ready,
-                failed,
-                _on_message: on_message,
-                _on_error: on_error,
-            })
-        });
+        // `open` reports a worker that cannot start, when a file needs it.
+        let spare = SpareWorker::start(url, None);
+        SPARE.with(|s| *s.borrow_mut() = spare);
     }
 
     /// Asks the worker; `on_reply` gets the answer (answers come in the

@@ -31,6 +31,7 @@ pub mod read_ahead;
 pub mod report_client;
 pub mod report_protocol;
 pub mod report_worker;
+pub mod spare;
 pub mod timing;
 pub mod url_options;
 pub mod view_state;

@@ -5,9 +5,11 @@
 //! `MessageChannel` joining it to the session's worker, so the partial
 //! indexes travel between workers and never through the UI thread. A range
 //! worker that dies is reported to the session's worker, which then indexes
-//! that range itself.
+//! that range itself. Range workers are started ahead of any drop
+//! ([`prewarm`]), so a range's worker starts indexing as soon as the split
+//! is made, not a worker's start later.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
@@ -15,13 +17,61 @@ use wasm_bindgen::JsCast;
 use web_sys::{Event, MessageChannel, MessageEvent, Worker};
 
 use super::protocol::{decode, encode, OpenOptions, ToPage, ToWorker};
+use super::spare::SpareWorker;
+
+fn cores() -> usize {
+    web_sys::window()
+        .map(|w| w.navigator().hardware_concurrency())
+        .unwrap_or(1.0) as usize
+}
 
 /// How many workers index `file` (`options.workers` forces it).
 pub fn workers_for(file: &web_sys::File, options: &OpenOptions) -> u32 {
-    let cores = web_sys::window()
-        .map(|w| w.navigator().hardware_concurrency())
-        .unwrap_or(1.0) as usize;
-    crate::browse::worker_count(file.size() as u64, cores, options.workers) as u32
+    crate::browse::worker_count(file.size() as u64, cores(), options.workers) as u32
+}
+
+/// Most range workers kept started ahead: an idle one holds its thread and
+/// wasm instance (8-11 MB of the tab's memory, measured); a machine with
+/// more cores starts the rest when a big file comes.
+const MAX_SPARES: usize = 3;
+
+thread_local! {
+    static SPARES: RefCell<Vec<SpareWorker>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Starts range workers of `url` ahead of a drop, up to as many as a big
+/// file would use besides the session's worker (`?workers=N` counts), at
+/// most [`MAX_SPARES`]. Range workers run no warm-up, so these cost
+/// little CPU.
+pub fn prewarm(url: &str, options: &OpenOptions) {
+    let wanted = crate::browse::worker_count(u64::MAX, cores(), options.workers)
+        .saturating_sub(1)
+        .min(MAX_SPARES);
+    SPARES.with(|s| {
+        let mut spares = s.borrow_mut();
+        while spares.len() < wanted {
+            let Some(spare) = SpareWorker::start(url, Some(super::range_worker::WORKER_NAME))
+            else {
+                return;
+            };
+            spares.push(spare);
+        }
+    });
+}
+
+/// A range worker of `url`: a spare if one is left (with whether it is
+/// listening already), else a new one.
+fn range_worker(url: &str) -> Result<(Worker, bool), String> {
+    while let Some(spare) = SPARES.with(|s| s.borrow_mut().pop()) {
+        if let Some(taken) = spare.take(url) {
+            return Ok(taken);
+        }
+    }
+    let options = web_sys::WorkerOptions::new();
+    options.set_name(super::range_worker::WORKER_NAME);
+    Worker::new_with_options(url, &options)
+        .map(|w| (w, false))
+        .map_err(|e| format!("cannot start a range worker: {e:?}"))
 }
 
 struct RangeWorker {
@@ -58,13 +108,11 @@ impl RangePool {
                     let _ = session.post_message(&v);
                 }
             };
-            let options = web_sys::WorkerOptions::new();
-            options.set_name(super::range_worker::WORKER_NAME);
-            let worker = match Worker::new_with_options(&self.url, &options) {
+            let (worker, ready) = match range_worker(&self.url) {
                 Ok(w) => w,
                 Err(e) => {
                     failed(session);
-                    return Err(format!("cannot start a range worker: {e:?}"));
+                    return Err(e);
                 }
             };
             let channel = MessageChannel::new().map_err(|e| format!("{e:?}"))?;
@@ -84,19 +132,26 @@ impl RangePool {
                 port: channel.port2(),
             })?;
             let done = Rc::new(Cell::new(false));
-            // The worker drops what is posted before it says it listens.
-            let on_message = {
+            let post_job = {
                 let (worker, session, done) = (worker.clone(), session.clone(), done.clone());
                 let port = channel.port2();
+                move || {
+                    let sent = worker.post_message_with_transfer(&job, &js_sys::Array::of1(&port));
+                    if sent.is_err() && !done.replace(true) {
+                        failed(&session);
+                    }
+                }
+            };
+            if ready {
+                post_job();
+            }
+            // The worker drops what is posted before it says it listens (a
+            // spare may have said so already).
+            let on_message = {
+                let (session, done) = (session.clone(), done.clone());
                 Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
                     match decode::<ToPage>(e.data()) {
-                        Ok(ToPage::Ready) => {
-                            let sent =
-                                worker.post_message_with_transfer(&job, &js_sys::Array::of1(&port));
-                            if sent.is_err() && !done.replace(true) {
-                                failed(&session);
-                            }
-                        }
+                        Ok(ToPage::Ready) => post_job(),
                         Ok(ToPage::Panicked { .. } | ToPage::Failed { .. })
                             if !done.replace(true) =>
                         {

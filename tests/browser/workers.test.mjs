@@ -3,7 +3,9 @@
 // worker indexes the second half, which the session adopts) must end with
 // the same index (its digest, `?digest=1`), the record counts the CLI
 // prints, and progress that only grows to 100 %; so must a drop whose range
-// worker dies (`?crash=range-worker`).
+// worker dies (`?crash=range-worker`). The range worker is started before
+// the drop (a spare), and the spares for the next file only once indexing
+// has ended.
 
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -29,6 +31,34 @@ function watchProgress() {
   }).observe(document, { subtree: true, childList: true, attributes: true });
 }
 
+/** The names of the page's workers (not the nested `blob:` readers): ''
+ * for session workers, `tarmac-lens-range` for range workers. */
+async function workerNames(page) {
+  const names = [];
+  for (const w of page.workers()) {
+    if (w.url().startsWith('blob:')) continue;
+    // A worker closing meanwhile (a range worker, done) may never answer.
+    const name = await Promise.race([
+      w.evaluate(() => self.name).catch(() => null),
+      new Promise((resolve) => setTimeout(() => resolve(null), 1000)),
+    ]);
+    if (name !== null) names.push(name);
+  }
+  return names.sort();
+}
+
+/** Waits until the page's workers are named `want` (sorted). */
+async function waitForWorkers(page, want, ms = 15_000) {
+  const until = Date.now() + ms;
+  let names;
+  while (Date.now() < until) {
+    names = await workerNames(page);
+    if (JSON.stringify(names) === JSON.stringify(want)) return names;
+    await page.waitForTimeout(100);
+  }
+  return names;
+}
+
 async function dropWith(trace, workers, extra = '') {
   // A fresh profile: the same file dropped again in one profile would be
   // restored from the index cache.
@@ -38,6 +68,13 @@ async function dropWith(trace, workers, extra = '') {
     await page.addInitScript(watchProgress);
     await page.goto(`${server.url}?workers=${workers}&digest=1${extra}`);
     await page.waitForSelector('[data-testid=status][data-state=idle]');
+    // The spares: a session worker, and a range worker for each other
+    // worker a big file gets.
+    const sparesBefore = await waitForWorkers(page, ['', ...Array(workers - 1).fill('tarmac-lens-range')]);
+    const startedWhileIndexing = [];
+    page.on('worker', (w) => {
+      if (!w.url().startsWith('blob:')) startedWhileIndexing.push(w.url());
+    });
     const started = Date.now();
     await page.setInputFiles('[data-testid=file-input]', trace);
     await page.waitForSelector('[data-testid=status][data-state=ready], [data-testid=panic], [data-testid=error]', {
@@ -60,10 +97,14 @@ async function dropWith(trace, workers, extra = '') {
         panic: document.querySelector('[data-testid=panic]')?.textContent ?? null,
       };
     });
+    const whileIndexing = [...startedWhileIndexing];
     // The finished, stitched index is what the index cache keeps.
     await page.waitForSelector('[data-testid=status][data-index-cache=saved]', { timeout: 60_000 });
+    // Spares again for the next file: the open trace's worker, a spare
+    // session worker and the range workers.
+    const sparesAfter = await waitForWorkers(page, ['', '', ...Array(workers - 1).fill('tarmac-lens-range')]);
     await page.close();
-    return { ...got, seconds };
+    return { ...got, seconds, sparesBefore, whileIndexing, sparesAfter };
   } finally {
     await browser.close();
   }
@@ -98,6 +139,17 @@ test('two workers build the index one worker builds', { timeout: 1_800_000 }, as
   assert.equal(two.ranges, '1/1');
   assert.match(one.digest, /^[0-9a-f]{16}-\d+$/);
   assert.equal(two.digest, one.digest, 'the index two workers built differs from the one-worker index');
+  for (const [n, r] of [
+    [1, one],
+    [2, two],
+  ]) {
+    const range = Array(n - 1).fill('tarmac-lens-range');
+    assert.deepEqual(r.sparesBefore, ['', ...range], `${n} workers: spares before the drop`);
+    // The spares took the file and its range: no worker started while
+    // indexing (a spare session worker's warm-up would take a core).
+    assert.deepEqual(r.whileIndexing, [], `${n} workers: workers started while indexing`);
+    assert.deepEqual(r.sparesAfter, ['', '', ...range], `${n} workers: spares after indexing`);
+  }
 
   // A range worker that dies: the session's worker indexes its range, and
   // the index is still the same; nothing is shown as a crash.

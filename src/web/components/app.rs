@@ -200,7 +200,8 @@ impl Reducible for PageState {
     }
 }
 
-/// How long after a drop the spare worker for the next file is started.
+/// How long after indexing ends the spare workers for the next file are
+/// started: the first keys after `ready` come first.
 const PREWARM_DELAY_MS: i32 = 2000;
 
 /// Runs `f` in a task of its own, `ms` from now.
@@ -256,6 +257,15 @@ pub fn app() -> Html {
     // Start a worker before any file is dropped: loading its wasm takes
     // tens of milliseconds the first screenful should not wait for.
     use_effect_with((), |_| TraceClient::prewarm());
+    // And, once a file is indexed, again for the next one: not while it is
+    // indexed, as the spare session worker's warm-up and the workers'
+    // starts would take the indexing's cores (and the first screenful's).
+    let indexing = matches!(state.phase, Phase::Indexing { .. });
+    use_effect_with(indexing, |&indexing| {
+        if !indexing {
+            after_ms(PREWARM_DELAY_MS, TraceClient::prewarm);
+        }
+    });
     // The browser's panes rendered once, hidden, while the page loads (see
     // `Rehearsal`); the status says `starting` until then.
     let rehearsed = use_state_eq(|| false);
@@ -313,10 +323,6 @@ pub fn app() -> Html {
                         c.load_elf(elf, offset);
                     }
                     *client.borrow_mut() = Some(c.clone());
-                    // And one for the next file, but not now: starting it
-                    // (its wasm compiles, its thread starts) would compete
-                    // with the first screenful for the UI thread and cores.
-                    after_ms(PREWARM_DELAY_MS, TraceClient::prewarm);
                     state.dispatch(Action::Opened(Session {
                         client: c,
                         job: job_id,

@@ -28,10 +28,6 @@ pub struct NavPanes {
     pub timeline_again: bool,
 }
 
-/// Buckets the timeline asks for: about one per canvas pixel, and the
-/// count whose depths indexing finds ahead.
-const TIMELINE_BUCKETS: u32 = crate::index::TIMELINE_BUCKETS;
-
 /// Answers for the navigation panes.
 pub enum NavMsg {
     EventsPage(Reply),
@@ -123,7 +119,9 @@ impl Browser {
         let link = ctx.link().clone();
         self.client.query(
             Query::Timeline {
-                buckets: TIMELINE_BUCKETS,
+                // About one per canvas pixel, the count whose depths
+                // indexing finds ahead.
+                buckets: crate::index::TIMELINE_BUCKETS,
             },
             move |reply| link.send_message(Msg::Nav(NavMsg::Timeline(reply))),
         );
