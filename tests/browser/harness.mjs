@@ -2,7 +2,7 @@
 // Chromium through playwright-core, and the native CLI as the oracle.
 
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -133,11 +133,25 @@ export function pageFixture() {
 }
 
 export function cliStats(trace) {
+  const out = execFileSync(cli(), ['stats', '--json', trace], { encoding: 'utf8' });
+  return JSON.parse(out);
+}
+
+/** `cliStats` without blocking: the debug CLI takes seconds on a big trace,
+ * which can overlap with the page's indexing of it. */
+export function cliStatsLater(trace) {
+  return new Promise((resolve, reject) => {
+    execFile(cli(), ['stats', '--json', trace], { encoding: 'utf8' }, (e, out) =>
+      e ? reject(e) : resolve(JSON.parse(out)),
+    );
+  });
+}
+
+function cli() {
   if (!fs.existsSync(CLI)) {
     throw new Error(`${CLI} is missing: run \`cargo build\` first (scripts/test.sh does)`);
   }
-  const out = execFileSync(CLI, ['stats', '--json', trace], { encoding: 'utf8' });
-  return JSON.parse(out);
+  return CLI;
 }
 
 /** Every trace the page is checked against, relative to the repository. */
