@@ -203,8 +203,10 @@ async fn a_reader_that_waits_when_told_reads_nothing_twice() {
 /// The slices asked for ahead start at 8 MiB (the first comes soon) and
 /// double up to 32 MiB (each slice costs the browser CPU time of its own),
 /// reaching 64 MiB past the last read; and start small again after a jump.
+/// Until a slice has come, only one is asked for (slices asked for together
+/// share the browser's reading, and the reader waits for the first).
 #[wasm_bindgen_test]
-fn slices_grow_from_8_to_32_mib() {
+async fn slices_grow_from_8_to_32_mib() {
     const MIB: u64 = 1 << 20;
     // 200 MiB of one 8 MiB part, so the test holds no 200 MiB buffer.
     let part = Uint8Array::new_with_length(8 << 20);
@@ -217,14 +219,23 @@ fn slices_grow_from_8_to_32_mib() {
         .with_read_ahead();
     let ahead = source.read_ahead().expect("read-ahead on");
     let mut buf = vec![0u8; 4 << 20];
-    source.read_at(0, &mut buf).unwrap();
     let s = |a: u64, b: u64| (a * MIB, b * MIB);
+    source.read_at(0, &mut buf).unwrap();
+    assert_eq!(ahead.borrow().slices(), [s(4, 12)]);
+    source.settle().await;
+    source.read_at(4 * MIB, &mut buf).unwrap();
     assert_eq!(
         ahead.borrow().slices(),
         [s(4, 12), s(12, 28), s(28, 60), s(60, 92)]
     );
-    // Away from them: the slices asked for start over, small.
+    // Away from them: the slices asked for start over, small, one until
+    // it has come.
     source.read_at(150 * MIB, &mut buf).unwrap();
+    assert_eq!(ahead.borrow().slices(), [s(154, 162)]);
+    source.read_at(154 * MIB, &mut buf).unwrap();
+    assert_eq!(ahead.borrow().slices(), [s(154, 162)], "still on its way");
+    source.settle().await;
+    source.read_at(156 * MIB, &mut buf).unwrap();
     assert_eq!(
         ahead.borrow().slices(),
         [s(154, 162), s(162, 178), s(178, 200)]

@@ -175,6 +175,12 @@ impl ReadAhead {
     /// jumped away from the slices already asked for).
     pub fn advance(&mut self, blob: &Blob, len: u64, end: u64) {
         self.last_end = end;
+        // Whether the slice this read ended in had come (looked at before
+        // the slices read to their end are dropped).
+        let arrived = self
+            .chunks
+            .iter()
+            .any(|c| c.start < end && end <= c.end && matches!(*c.state.borrow(), State::Ready(_)));
         while self.chunks.front().is_some_and(|c| c.end <= end) {
             self.chunks.pop_front();
         }
@@ -194,7 +200,12 @@ impl ReadAhead {
         let mut size = self.chunks.back().map_or(FIRST_CHUNK, |c| {
             (2 * (c.end - c.start)).clamp(FIRST_CHUNK, CHUNK)
         });
-        while next < len && next < end + DEPTH {
+        // A reader ahead of what has come (at its start, after a jump) gets
+        // one slice at a time: slices asked for together share the
+        // browser's reading, so the one it waits for would come later (the
+        // first 8 MiB of a drop came after 85 ms, median of 12, with 64 MiB
+        // asked for at once, and after 65 ms alone).
+        while next < len && next < end + DEPTH && (arrived || self.chunks.is_empty()) {
             let stop = (next + size).min(len);
             size = (2 * size).min(CHUNK);
             let promise = match &mut self.reader {

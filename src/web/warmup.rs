@@ -12,7 +12,7 @@ use crate::parse::ParseOptions;
 use crate::source::TraceSource;
 
 use super::blob_source::BlobSource;
-use super::protocol::{encode, ToPage};
+use super::protocol::{decode, encode, ToPage, ToWorker};
 
 /// A few hundred lines of each common dialect (Fast Models AArch64 and
 /// Thumb, ES/LD/ST-style AArch32, gem5), cut from the test traces.
@@ -31,7 +31,9 @@ pub fn warm_up() -> Result<(), String> {
     // A question the sample cannot answer warms less of the path: counted,
     // so the test of the warm-up sees it.
     let mut failed = Vec::new();
+    let mut asked_all = Vec::new();
     let mut answer = |query: Query| {
+        asked_all.push((0, query.clone()));
         let asked = format!("{query:?}");
         let reply = session.answer(query);
         if let Reply::Error(e) = &reply {
@@ -126,6 +128,10 @@ pub fn warm_up() -> Result<(), String> {
     }
     // The timeline is asked for as soon as a trace opens.
     answer(Query::Timeline { buckets: 1200 });
+    // The questions' trip from the page too: decoding the first `Ask` of a
+    // drop took 3-16 ms of compiling.
+    let ask = encode(&ToWorker::Ask { asks: asked_all })?;
+    decode::<ToWorker>(ask)?;
     if failed.is_empty() {
         Ok(())
     } else {

@@ -139,6 +139,10 @@ pub fn start_worker() {
             web_sys::console::warn_1(&format!("tarmac-lens worker: warm-up failed: {e}").into());
         }
         super::timing::measure("warm-up", started);
+        // V8 compiles `handle` (with what it inlines) on its first call,
+        // which took 10-17 ms here and was the drop's `Open`: a message that
+        // does nothing without a trace open compiles it now.
+        handle(ToWorker::RangeFailed { part: 0 });
         wasm_bindgen_futures::spawn_local(index_cache::prepare());
     }
     post(&ToPage::Ready);

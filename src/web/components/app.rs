@@ -278,6 +278,7 @@ pub fn app() -> Html {
         let last_input = last_input.clone();
         let core_ref = core_ref.clone();
         Rc::new(move |input: TraceInput| {
+            let started = crate::web::timing::now();
             // Stop the previous worker before starting the next one.
             client.borrow_mut().take();
             *last_input.borrow_mut() = Some(input.clone());
@@ -330,6 +331,7 @@ pub fn app() -> Html {
                 }
                 Err(e) => state.dispatch(Action::StartFailed(e)),
             }
+            crate::web::timing::measure("open trace", started);
         })
     };
     let load_elf: Rc<dyn Fn(web_sys::File, i64)> = {
@@ -397,7 +399,10 @@ pub fn app() -> Html {
             let open_trace = open_trace.clone();
             let load_elf = load_elf.clone();
             wasm_bindgen_futures::spawn_local(async move {
-                if is_elf(&file).await {
+                let started = crate::web::timing::now();
+                let elf = is_elf(&file).await;
+                crate::web::timing::measure("is it an ELF image", started);
+                if elf {
                     load_elf(file, 0);
                 } else {
                     open_trace(TraceInput::File(file));
