@@ -67,9 +67,7 @@ fn range_worker(url: &str) -> Result<(Worker, bool), String> {
             return Ok(taken);
         }
     }
-    let options = web_sys::WorkerOptions::new();
-    options.set_name(super::range_worker::WORKER_NAME);
-    Worker::new_with_options(url, &options)
+    super::spare::new_worker(url, Some(super::range_worker::WORKER_NAME))
         .map(|w| (w, false))
         .map_err(|e| format!("cannot start a range worker: {e:?}"))
 }

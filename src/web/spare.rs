@@ -24,20 +24,24 @@ pub struct SpareWorker {
     _on_error: Closure<dyn FnMut(Event)>,
 }
 
-impl SpareWorker {
-    /// Starts a worker of `url` named `name` (the worker bin runs as what
-    /// its name says, see `worker::start_worker`); `None` if the browser
-    /// refuses, which the real start will report.
-    pub fn start(url: &str, name: Option<&str>) -> Option<SpareWorker> {
-        let worker = match name {
-            Some(name) => {
-                let options = web_sys::WorkerOptions::new();
-                options.set_name(name);
-                Worker::new_with_options(url, &options)
-            }
-            None => Worker::new(url),
+/// A worker of `url`, named `name` if given (the worker bin runs as what
+/// its name says, see `worker::start_worker`).
+pub fn new_worker(url: &str, name: Option<&str>) -> Result<Worker, JsValue> {
+    match name {
+        Some(name) => {
+            let options = web_sys::WorkerOptions::new();
+            options.set_name(name);
+            Worker::new_with_options(url, &options)
         }
-        .ok()?;
+        None => Worker::new(url),
+    }
+}
+
+impl SpareWorker {
+    /// Starts a worker ([`new_worker`]); `None` if the browser refuses,
+    /// which the real start will report.
+    pub fn start(url: &str, name: Option<&str>) -> Option<SpareWorker> {
+        let worker = new_worker(url, name).ok()?;
         let ready = Rc::new(Cell::new(false));
         let on_message = {
             let ready = ready.clone();
