@@ -6,16 +6,15 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
 import { CLI, ROOT, launchBrowser, serveDist } from './harness.mjs';
+import { repeatedTrace } from './tracegen.mjs';
 
 const TRACE = path.join(ROOT, 'tests/data/tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac');
 // Set TARMAC_LENS_SCREENSHOTS=1 to refresh docs/screenshots/.
 const SCREENSHOTS = process.env.TARMAC_LENS_SCREENSHOTS ? path.join(ROOT, 'docs/screenshots') : null;
-const TRACEGEN = process.env.TL_TRACEGEN ?? '/work/shared/tools/tracegen/tracegen.py';
 
 let server;
 let browser;
@@ -255,14 +254,9 @@ describe('search', () => {
     assert.equal(await page.inputValue('[data-testid=search-mode]'), 'regex');
   });
 
-  test('on a large generated trace the first result shows soon after Enter', { timeout: 900_000 }, async (t) => {
+  test('on a large trace the first result shows soon after Enter', { timeout: 900_000 }, async (t) => {
     const mb = Number(process.env.TARMAC_LENS_SEARCH_MB ?? 1024);
-    const file = path.join(os.tmpdir(), `tarmac-lens-bench-quicksort-${mb}M.tarmac`);
-    if (!(fs.existsSync(file) && fs.statSync(file).size >= mb * 1024 * 1024 * 0.9)) {
-      execFileSync('python3', [TRACEGEN, '-p', 'quicksort', '-a', 'aarch64', '-s', 'fastmodel', '-t', `${mb}M`, '-o', file], {
-        stdio: ['ignore', 'ignore', 'inherit'],
-      });
-    }
+    const file = repeatedTrace(mb);
     const page = await openPage(t);
     await page.evaluate(() => {
       window.__search = { enterAt: null, firstAt: null, pattern: 'BL ' };

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 
 import { cliStats, launchBrowser, serveDist } from './harness.mjs';
-import { generatedTrace } from './tracegen.mjs';
+import { repeatedTrace } from './tracegen.mjs';
 
 let server;
 before(async () => {
@@ -111,7 +111,7 @@ async function dropWith(trace, workers, extra = '') {
 }
 
 test('two workers build the index one worker builds', { timeout: 1_800_000 }, async () => {
-  const trace = generatedTrace(Number(process.env.TARMAC_LENS_WORKERS_MB ?? 100));
+  const trace = repeatedTrace(Number(process.env.TARMAC_LENS_WORKERS_MB ?? 100));
   const expected = cliStats(trace);
   const one = await dropWith(trace, 1);
   const two = await dropWith(trace, 2);
