@@ -261,6 +261,15 @@ pub fn parse_hex_strict(s: &[u8]) -> Option<u64> {
         if s.len() == 16 {
             return Some(u64::from(hex8(*hi)?) << 32 | u64::from(hex8(*lo)?));
         }
+        // 9 to 15 digits, as the 12 of Fast Models' physical addresses: the
+        // first eight bytes shifted so that only the high digits remain,
+        // zeros in front of them.
+        if s.len() < 16 {
+            let high_digits = s.len() - 8;
+            let zeros = u64::from_be_bytes([b'0'; 8]) << (8 * high_digits);
+            let high = u64::from_be_bytes(*hi) >> (8 * (8 - high_digits)) | zeros;
+            return Some(u64::from(hex8(high.to_be_bytes())?) << 32 | u64::from(hex8(*lo)?));
+        }
     }
     let mut v: u64 = 0;
     for &b in s {
@@ -274,7 +283,7 @@ pub fn parse_hex_strict(s: &[u8]) -> Option<u64> {
 
 /// Eight hex digits (most significant first) in a few 64-bit operations,
 /// not a table lookup and a shift per digit. `None` if one is not a digit.
-#[inline]
+#[inline(always)]
 pub fn hex8(digits: [u8; 8]) -> Option<u32> {
     const HIGH: u64 = 0x8080_8080_8080_8080;
     const fn rep(b: u8) -> u64 {
@@ -401,7 +410,12 @@ mod tests {
                 s[pos] = b;
                 cases.push(s.clone());
                 s.extend_from_slice(b"5e6F7a8b");
-                cases.push(s);
+                cases.push(s.clone());
+                // And 9 to 15 digits, the odd byte in the high or low part.
+                for len in 9..16 {
+                    cases.push(s[16 - len..].to_vec());
+                    cases.push(s[..len].to_vec());
+                }
             }
         }
         for s in cases {

@@ -145,6 +145,7 @@ pub struct Parser {
     prev_time: u64,
     cont: Option<Continuation>,
     scratch: Scratch,
+    prefix: tarmac::Prefix,
 }
 
 impl Parser {
@@ -163,6 +164,7 @@ impl Parser {
                 chars: [0; 512],
                 reglist: Vec::with_capacity(16),
             },
+            prefix: tarmac::Prefix::default(),
         }
     }
 

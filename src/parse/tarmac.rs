@@ -15,6 +15,8 @@ use super::{Continuation, Parser};
 
 mod fast;
 
+pub(super) use fast::Prefix;
+
 /// Parse failure: a static reason and the byte column where it happened.
 type Fail = Unparsed;
 
@@ -60,6 +62,7 @@ fn fractional_to_ps(number: &[u8], unit: TimeUnit) -> Option<u64> {
     Some(v)
 }
 
+#[inline(always)]
 pub(super) fn parse<'a>(p: &'a mut Parser, line: &'a [u8]) -> Record<'a> {
     match fast::parse(p, line) {
         Ok(rec) => rec,

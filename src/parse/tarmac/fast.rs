@@ -140,7 +140,7 @@ enum Shape<'a> {
 
 /// The record for `line` if it has one of the common shapes; if not, the
 /// parser back, untouched.
-#[inline]
+#[inline(always)]
 pub(super) fn parse<'a>(p: &'a mut Parser, line: &'a [u8]) -> Result<Record<'a>, &'a mut Parser> {
     let Some((time, unit, cpu, shape)) = read(p, line) else {
         return Err(p);
@@ -200,6 +200,70 @@ pub(super) fn parse<'a>(p: &'a mut Parser, line: &'a [u8]) -> Result<Record<'a>,
     })
 }
 
+/// The bytes before the event type of the last line the fast path read
+/// (timestamp, unit, cpu), and what they said. A trace gives each
+/// instruction about two lines with the same timestamp, and the timestamp
+/// is most often the instruction's id too; a line that starts with the same
+/// bytes has the same values, so it is read with three comparisons of eight
+/// bytes instead of three words cut byte by byte and a decimal number.
+///
+/// A memo of text to values, not inter-line state: whatever it holds, a
+/// line reads as it would without it. The prefix ends where the event type
+/// starts; where the matching line has a unit or a `cpu` word instead, that
+/// word is no event type of these shapes, so the general grammar reads it.
+#[derive(Clone, Copy, Default)]
+pub(in crate::parse) struct Prefix {
+    words: [u64; 3],
+    /// Which bytes of `words` the prefix covers; none while it is empty.
+    masks: [u64; 3],
+    len: usize,
+    time: u64,
+    /// The timestamp's digits: `line[..digits]` of any line it matches.
+    digits: usize,
+    raw_time: u64,
+    unit: Option<TimeUnit>,
+    cpu: Option<(usize, usize)>,
+}
+
+/// The most a [`Prefix`] holds.
+const PREFIX_MAX: usize = 24;
+
+impl Prefix {
+    /// Whether `line` starts with this prefix.
+    #[inline(always)]
+    fn matches(&self, line: &[u8]) -> bool {
+        let Some(head) = line.first_chunk::<PREFIX_MAX>() else {
+            return false;
+        };
+        let mut diff = 0;
+        for i in 0..3 {
+            let word = u64::from_le_bytes(*head[8 * i..].first_chunk::<8>().expect("24 bytes"));
+            diff |= (word ^ self.words[i]) & self.masks[i];
+        }
+        self.len != 0 && diff == 0
+    }
+
+    /// The prefix `line[..len]`, its values unset, if `line` has at least
+    /// [`PREFIX_MAX`] bytes.
+    #[inline(always)]
+    fn remember(line: &[u8], len: usize) -> Option<Prefix> {
+        let head = line
+            .first_chunk::<PREFIX_MAX>()
+            .filter(|_| len <= PREFIX_MAX)?;
+        let mut prefix = Prefix {
+            len,
+            ..Prefix::default()
+        };
+        for i in 0..3 {
+            prefix.words[i] =
+                u64::from_le_bytes(*head[8 * i..].first_chunk::<8>().expect("24 bytes"));
+            let bits = len.saturating_sub(8 * i).min(8) * 8;
+            prefix.masks[i] = u64::MAX.checked_shr(64 - bits as u32).unwrap_or(0);
+        }
+        Some(prefix)
+    }
+}
+
 /// Time, unit, cpu and the rest of a line of a common shape; `None`, with
 /// the parser's state untouched, for any other line.
 #[inline(always)]
@@ -213,29 +277,66 @@ fn read<'a>(
         return None;
     }
     let mut c = Cursor { line, pos: 0 };
-    let mut time = lex::parse_dec(c.word()?)?;
-    let mut unit = None;
-    let mut w = c.word()?;
-    let u = if w == b"clk" {
-        Some(TimeUnit::Clk)
+    let (time, raw_time, digits, unit, cpu, mut w);
+    let known = p.prefix;
+    if known.matches(line) {
+        c.pos = known.len;
+        (time, raw_time, digits, unit) = (known.time, known.raw_time, known.digits, known.unit);
+        cpu = known.cpu.map(|(from, to)| &line[from..to]);
+        w = c.word()?;
     } else {
-        unit_of(w)
-    };
-    if let Some(u) = u {
-        unit = Some(u);
-        if u == TimeUnit::Us {
-            time = time.saturating_mul(1_000_000);
+        let time_word = c.word()?;
+        digits = time_word.len();
+        raw_time = lex::parse_dec(time_word)?;
+        let mut t = raw_time;
+        let mut u = None;
+        w = c.word()?;
+        let unit_word = if w == b"clk" {
+            Some(TimeUnit::Clk)
+        } else {
+            unit_of(w)
+        };
+        if let Some(unit_word) = unit_word {
+            u = Some(unit_word);
+            if unit_word == TimeUnit::Us {
+                t = t.saturating_mul(1_000_000);
+            }
+            w = c.word()?;
         }
-        w = c.word()?;
+        let mut cpu_at = None;
+        if w.starts_with(b"cpu") {
+            cpu_at = Some((c.pos - w.len(), c.pos));
+            w = c.word()?;
+        }
+        cpu = cpu_at.map(|(from, to)| &line[from..to]);
+        if let Some(prefix) = Prefix::remember(line, c.pos - w.len()) {
+            p.prefix = Prefix {
+                time: t,
+                digits,
+                raw_time,
+                unit: u,
+                cpu: cpu_at,
+                ..prefix
+            };
+        }
+        (time, unit) = (t, u);
     }
-    let mut cpu = None;
-    if w.starts_with(b"cpu") {
-        cpu = Some(w);
-        w = c.word()?;
-    }
+    let time_text = &line[..digits];
     let shape = match w {
-        b"IT" => instruction(&mut c, InstrForm::Taken, Effect::Executed)?,
-        b"IS" => instruction(&mut c, InstrForm::Skipped, Effect::CondFail)?,
+        b"IT" => instruction(
+            &mut c,
+            InstrForm::Taken,
+            Effect::Executed,
+            time_text,
+            raw_time,
+        )?,
+        b"IS" => instruction(
+            &mut c,
+            InstrForm::Skipped,
+            Effect::CondFail,
+            time_text,
+            raw_time,
+        )?,
         b"R" => register(&mut c, &mut p.scratch)?,
         [b'M', b'R' | b'W', b'1' | b'2' | b'4' | b'8'] => {
             memory(&mut c, w, p.opts.big_endian, &mut p.scratch)?
@@ -248,16 +349,31 @@ fn read<'a>(
 /// `IT (id) address encoding state mode : disassembly` (or `IS`), the id
 /// optional.
 #[inline(always)]
-fn instruction<'a>(c: &mut Cursor<'a>, form: InstrForm, effect: Effect) -> Option<Shape<'a>> {
+fn instruction<'a>(
+    c: &mut Cursor<'a>,
+    form: InstrForm,
+    effect: Effect,
+    time_text: &[u8],
+    time: u64,
+) -> Option<Shape<'a>> {
     let mut inst_id = None;
     if c.punct(b'(') {
-        let id = c.word()?;
-        // `(address:index)` and a bracketed address are the general
-        // grammar's to sort out.
-        if !lex::all_hex(id) || !c.punct(b')') {
-            return None;
+        // Most often the id is the timestamp, digit for digit.
+        let rest = &c.line[c.pos..];
+        if rest.get(..time_text.len()) == Some(time_text)
+            && rest.get(time_text.len()) == Some(&b')')
+        {
+            c.pos += time_text.len() + 1;
+            inst_id = Some(time);
+        } else {
+            let id = c.word()?;
+            // `(address:index)` and a bracketed address are the general
+            // grammar's to sort out.
+            if !lex::all_hex(id) || !c.punct(b')') {
+                return None;
+            }
+            inst_id = lex::parse_dec(id);
         }
-        inst_id = lex::parse_dec(id);
     }
     let (pc, _) = c.hex()?;
     let (encoding, encoding_word) = c.hex()?;
@@ -534,6 +650,28 @@ mod tests {
 10 clk ST 000107e0 ........ ........ ........ 00000001
 10 clk MR4 000107e8 fffffac3
 10 clk IT (123456789) 00008000 e3a00000 A svc_s : MOV r0,#0
+10 clk IT (10) 00008000 e3a00000 A svc_s : MOV r0,#0
+10 clk IT (10) 00008004 e3a00000 A svc_s : MOV r0,#0
+10 clk IT (100) 00008000 e3a00000 A svc_s : MOV r0,#0
+10 clk IT (10a) 00008000 e3a00000 A svc_s : MOV r0,#0
+10 clk IT (10:1) 00008000 e3a00000 A svc_s : MOV r0,#0
+10 clk cpu1 IT (10) 00008000 e3a00000 A svc_s : MOV r0,#0
+10 clk cpu1 R X0 0000000000300000
+10 clk cpu1 cpu2 R X0 0000000000300000
+10 clk cpu2 R X0 0000000000300000
+10 clk  R X0 0000000000300000
+10 clk   cpu3 R X0 0000000000300000
+10 clk R X0 0000000000300000
+10 clk cpu3 R X0 0000000000300000
+10 clk ns R X0 0000000000300000
+10 clkR X0 0000000000300000
+10 us IT (10) 00008000 e3a00000 A svc_s : MOV r0,#0
+10 us IT (10) 00008004 e3a00000 A svc_s : MOV r0,#0
+10 us R X0 0000000000300000
+10 IT (10) 00008000 e3a00000 A svc_s : MOV r0,#0
+10 ns IT (10) 00008000 e3a00000 A svc_s : MOV r0,#0
+123456789012345678 clk IT (123456789012345678) 00008000 e3a00000 A svc_s : MOV r0,#0
+123456789012345678 clk IT (123456789012345678) 00008004 e3a00000 A svc_s : MOV r0,#0
 # a comment
 10 clk MR4 000107e8 fffffac3
 ";
