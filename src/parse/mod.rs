@@ -145,7 +145,7 @@ pub struct Parser {
     prev_time: u64,
     cont: Option<Continuation>,
     scratch: Scratch,
-    prefix: tarmac::Prefix,
+    memo: tarmac::Memo,
 }
 
 impl Parser {
@@ -164,7 +164,7 @@ impl Parser {
                 chars: [0; 512],
                 reglist: Vec::with_capacity(16),
             },
-            prefix: tarmac::Prefix::default(),
+            memo: tarmac::Memo::default(),
         }
     }
 

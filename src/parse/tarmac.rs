@@ -15,7 +15,7 @@ use super::{Continuation, Parser};
 
 mod fast;
 
-pub(super) use fast::Prefix;
+pub(super) use fast::Memo;
 
 /// Parse failure: a static reason and the byte column where it happened.
 type Fail = Unparsed;

@@ -200,23 +200,72 @@ pub(super) fn parse<'a>(p: &'a mut Parser, line: &'a [u8]) -> Result<Record<'a>,
     })
 }
 
-/// The bytes before the event type of the last line the fast path read
-/// (timestamp, unit, cpu), and what they said. A trace gives each
-/// instruction about two lines with the same timestamp, and the timestamp
-/// is most often the instruction's id too; a line that starts with the same
-/// bytes has the same values, so it is read with three comparisons of eight
-/// bytes instead of three words cut byte by byte and a decimal number.
+/// What the fast path remembers of the last lines it read: runs of bytes
+/// that most lines repeat from an earlier one, and what they said, so that
+/// a line with the same bytes is read with a few comparisons of eight bytes
+/// instead of words cut byte by byte and numbers converted.
 ///
 /// A memo of text to values, not inter-line state: whatever it holds, a
-/// line reads as it would without it. The prefix ends where the event type
-/// starts; where the matching line has a unit or a `cpu` word instead, that
-/// word is no event type of these shapes, so the general grammar reads it.
+/// line reads as it would without it.
 #[derive(Clone, Copy, Default)]
-pub(in crate::parse) struct Prefix {
-    words: [u64; 3],
-    /// Which bytes of `words` the prefix covers; none while it is empty.
-    masks: [u64; 3],
+pub(in crate::parse) struct Memo {
+    prefix: Option<Prefix>,
+    state: Option<StateText>,
+}
+
+/// Up to `8 * W` bytes, compared eight at a time.
+#[derive(Clone, Copy)]
+struct Window<const W: usize> {
+    words: [u64; W],
+    /// Which bytes of `words` count.
+    masks: [u64; W],
     len: usize,
+}
+
+impl<const W: usize> Window<W> {
+    /// `bytes[..len]`, if `bytes` has at least `8 * W` bytes and `len` is no
+    /// more than that.
+    #[inline(always)]
+    fn of(bytes: &[u8], len: usize) -> Option<Self> {
+        if len > 8 * W {
+            return None;
+        }
+        let mut window = Window {
+            words: [0; W],
+            masks: [0; W],
+            len,
+        };
+        for i in 0..W {
+            window.words[i] = u64::from_le_bytes(*bytes.get(8 * i..)?.first_chunk::<8>()?);
+            let bits = len.saturating_sub(8 * i).min(8) * 8;
+            window.masks[i] = u64::MAX.checked_shr(64 - bits as u32).unwrap_or(0);
+        }
+        Some(window)
+    }
+
+    /// Whether `bytes` starts with these.
+    #[inline(always)]
+    fn starts(&self, bytes: &[u8]) -> bool {
+        let mut diff = 0;
+        for i in 0..W {
+            let Some(word) = bytes.get(8 * i..).and_then(<[u8]>::first_chunk::<8>) else {
+                return false;
+            };
+            diff |= (u64::from_le_bytes(*word) ^ self.words[i]) & self.masks[i];
+        }
+        diff == 0
+    }
+}
+
+/// The bytes before the event type (timestamp, unit, cpu). A trace gives
+/// each instruction about two lines with the same timestamp, and the
+/// timestamp is most often the instruction's id too. The prefix ends where
+/// the event type starts; where the matching line has a unit or a `cpu`
+/// word instead, that word is no event type of these shapes, so the general
+/// grammar reads it.
+#[derive(Clone, Copy)]
+struct Prefix {
+    text: Window<3>,
     time: u64,
     /// The timestamp's digits: `line[..digits]` of any line it matches.
     digits: usize,
@@ -225,43 +274,14 @@ pub(in crate::parse) struct Prefix {
     cpu: Option<(usize, usize)>,
 }
 
-/// The most a [`Prefix`] holds.
-const PREFIX_MAX: usize = 24;
-
-impl Prefix {
-    /// Whether `line` starts with this prefix.
-    #[inline(always)]
-    fn matches(&self, line: &[u8]) -> bool {
-        let Some(head) = line.first_chunk::<PREFIX_MAX>() else {
-            return false;
-        };
-        let mut diff = 0;
-        for i in 0..3 {
-            let word = u64::from_le_bytes(*head[8 * i..].first_chunk::<8>().expect("24 bytes"));
-            diff |= (word ^ self.words[i]) & self.masks[i];
-        }
-        self.len != 0 && diff == 0
-    }
-
-    /// The prefix `line[..len]`, its values unset, if `line` has at least
-    /// [`PREFIX_MAX`] bytes.
-    #[inline(always)]
-    fn remember(line: &[u8], len: usize) -> Option<Prefix> {
-        let head = line
-            .first_chunk::<PREFIX_MAX>()
-            .filter(|_| len <= PREFIX_MAX)?;
-        let mut prefix = Prefix {
-            len,
-            ..Prefix::default()
-        };
-        for i in 0..3 {
-            prefix.words[i] =
-                u64::from_le_bytes(*head[8 * i..].first_chunk::<8>().expect("24 bytes"));
-            let bits = len.saturating_sub(8 * i).min(8) * 8;
-            prefix.masks[i] = u64::MAX.checked_shr(64 - bits as u32).unwrap_or(0);
-        }
-        Some(prefix)
-    }
+/// An instruction's state and mode and the `:` after them (` O EL3h_s :`),
+/// the same from one instruction to the next until the mode changes.
+#[derive(Clone, Copy)]
+struct StateText {
+    text: Window<2>,
+    iset: ISet,
+    /// The mode's bytes, from the start of `text`.
+    mode: Option<(usize, usize)>,
 }
 
 /// Time, unit, cpu and the rest of a line of a common shape; `None`, with
@@ -278,9 +298,8 @@ fn read<'a>(
     }
     let mut c = Cursor { line, pos: 0 };
     let (time, raw_time, digits, unit, cpu, mut w);
-    let known = p.prefix;
-    if known.matches(line) {
-        c.pos = known.len;
+    if let Some(known) = p.memo.prefix.filter(|k| k.text.starts(line)) {
+        c.pos = known.text.len;
         (time, raw_time, digits, unit) = (known.time, known.raw_time, known.digits, known.unit);
         cpu = known.cpu.map(|(from, to)| &line[from..to]);
         w = c.word()?;
@@ -309,16 +328,14 @@ fn read<'a>(
             w = c.word()?;
         }
         cpu = cpu_at.map(|(from, to)| &line[from..to]);
-        if let Some(prefix) = Prefix::remember(line, c.pos - w.len()) {
-            p.prefix = Prefix {
-                time: t,
-                digits,
-                raw_time,
-                unit: u,
-                cpu: cpu_at,
-                ..prefix
-            };
-        }
+        p.memo.prefix = Window::of(line, c.pos - w.len()).map(|text| Prefix {
+            text,
+            time: t,
+            digits,
+            raw_time,
+            unit: u,
+            cpu: cpu_at,
+        });
         (time, unit) = (t, u);
     }
     let time_text = &line[..digits];
@@ -327,15 +344,15 @@ fn read<'a>(
             &mut c,
             InstrForm::Taken,
             Effect::Executed,
-            time_text,
-            raw_time,
+            (time_text, raw_time),
+            &mut p.memo.state,
         )?,
         b"IS" => instruction(
             &mut c,
             InstrForm::Skipped,
             Effect::CondFail,
-            time_text,
-            raw_time,
+            (time_text, raw_time),
+            &mut p.memo.state,
         )?,
         b"R" => register(&mut c, &mut p.scratch)?,
         [b'M', b'R' | b'W', b'1' | b'2' | b'4' | b'8'] => {
@@ -353,8 +370,8 @@ fn instruction<'a>(
     c: &mut Cursor<'a>,
     form: InstrForm,
     effect: Effect,
-    time_text: &[u8],
-    time: u64,
+    (time_text, time): (&[u8], u64),
+    state: &mut Option<StateText>,
 ) -> Option<Shape<'a>> {
     let mut inst_id = None;
     if c.punct(b'(') {
@@ -380,16 +397,31 @@ fn instruction<'a>(
     if iset_of(encoding_word).is_some() {
         return None;
     }
-    let (iset, _) = iset_of(c.word()?)?;
-    let mode = if c.punct(b':') {
-        None
+    let at = c.pos;
+    let (iset, mode);
+    if let Some(known) = state.filter(|k| k.text.starts(&c.line[at..])) {
+        c.pos += known.text.len;
+        iset = known.iset;
+        mode = known.mode.map(|(from, to)| &c.line[at + from..at + to]);
     } else {
-        let mode = c.word()?;
-        if !c.punct(b':') {
-            return None;
-        }
-        Some(mode)
-    };
+        (iset, _) = iset_of(c.word()?)?;
+        let mut mode_at = None;
+        mode = if c.punct(b':') {
+            None
+        } else {
+            let mode = c.word()?;
+            mode_at = Some((c.pos - mode.len() - at, c.pos - at));
+            if !c.punct(b':') {
+                return None;
+            }
+            Some(mode)
+        };
+        *state = Window::of(&c.line[at..], c.pos - at).map(|text| StateText {
+            text,
+            iset,
+            mode: mode_at,
+        });
+    }
     Some(Shape::Instruction(Instruction {
         form,
         effect,
