@@ -126,7 +126,11 @@ impl RegId {
     /// `sp` alone is ambiguous between r13 and the AArch64 stack pointer; the
     /// parser resolves it from the value width, so it is not handled here.
     pub fn lookup(name: &[u8]) -> Option<RegId> {
-        // Fast path for the names that fill traces: x0..x30, r0..r15, w0..w30.
+        // Fast path for the names that fill traces: x0..x30, r0..r15, w0..w30,
+        // and cpsr, written on every flag-setting instruction.
+        if name.eq_ignore_ascii_case(b"cpsr") {
+            return Some(RegId::new(RegClass::Psr, 0));
+        }
         if let [c, rest @ ..] = name {
             let class = match c {
                 b'x' | b'X' => Some(RegClass::X),

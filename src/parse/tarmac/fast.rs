@@ -298,7 +298,7 @@ fn read<'a>(
     }
     let mut c = Cursor { line, pos: 0 };
     let (time, raw_time, digits, unit, cpu, mut w);
-    if let Some(known) = p.memo.prefix.filter(|k| k.text.starts(line)) {
+    if let Some(known) = p.memo.prefix.as_ref().filter(|k| k.text.starts(line)) {
         c.pos = known.text.len;
         (time, raw_time, digits, unit) = (known.time, known.raw_time, known.digits, known.unit);
         cpu = known.cpu.map(|(from, to)| &line[from..to]);
@@ -399,7 +399,7 @@ fn instruction<'a>(
     }
     let at = c.pos;
     let (iset, mode);
-    if let Some(known) = state.filter(|k| k.text.starts(&c.line[at..])) {
+    if let Some(known) = state.as_ref().filter(|k| k.text.starts(&c.line[at..])) {
         c.pos += known.text.len;
         iset = known.iset;
         mode = known.mode.map(|(from, to)| &c.line[at + from..at + to]);
