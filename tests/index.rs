@@ -402,6 +402,16 @@ fn index_round_trips_through_bytes() {
         let b = index.memory_after(&mut src, n, 0x3ffe00, 256).unwrap();
         assert_eq!(a, b);
     }
+    // The timeline strip's depth per bucket comes back with it, not to be
+    // found again from every call.
+    let nodes = index.summary().nodes;
+    let timeline = tarmac_lens::index::bucket_bounds(tarmac_lens::index::TIMELINE_BUCKETS, nodes);
+    let depth = index
+        .calls()
+        .depth_per_bucket(&timeline)
+        .expect("found by finish");
+    assert!(depth.iter().any(|&d| d > 1));
+    assert_eq!(back.calls().depth_per_bucket(&timeline), Some(depth));
     // Corruption is an error, never a panic.
     for cut in [0, 7, 8, 20, bytes.len() / 2, bytes.len() - 1] {
         assert!(Index::from_bytes(&bytes[..cut]).is_err(), "cut at {}", cut);
@@ -411,6 +421,45 @@ fn index_round_trips_through_bytes() {
         bad[i] ^= 0x5a;
         let _ = Index::from_bytes(&bad);
     }
+}
+
+/// An index file of format 5 (the browser's cache may hold some) ends
+/// before the timeline's depth per bucket; it still loads, and the depth is
+/// found from the calls, the same.
+#[test]
+fn an_index_file_without_the_timeline_depth_still_loads() {
+    let (_, index, id) = saved_quicksort();
+    let nodes = index.summary().nodes;
+    let timeline = tarmac_lens::index::bucket_bounds(tarmac_lens::index::TIMELINE_BUCKETS, nodes);
+    let depth = index.calls().depth_per_bucket(&timeline).unwrap().to_vec();
+    // The depth section: the bounds' count, their differences, the depths,
+    // each a LEB128 varint.
+    let varint_len = |v: u64| (64 - v.leading_zeros()).div_ceil(7).max(1) as usize;
+    let section = varint_len(timeline.len() as u64)
+        + timeline
+            .iter()
+            .scan(0, |last, &b| {
+                Some(varint_len(b - std::mem::replace(last, b)))
+            })
+            .sum::<usize>()
+        + depth
+            .iter()
+            .map(|&d| varint_len(u64::from(d)))
+            .sum::<usize>();
+    let mut bytes = index.to_bytes(id);
+    assert_eq!(bytes[8], 6, "the format's version");
+    bytes[8] = 5;
+    bytes.truncate(bytes.len() - section);
+    let (old, _) = Index::from_bytes(&bytes).expect("a format 5 file loads");
+    assert_eq!(old.summary(), index.summary());
+    assert_eq!(old.calls().depth_per_bucket(&timeline), None);
+    assert_eq!(
+        tarmac_lens::browse::events::depth_per_bucket(old.calls(), &timeline),
+        depth
+    );
+    // Left at format 6, the same bytes lack a section: an error.
+    bytes[8] = 6;
+    assert!(Index::from_bytes(&bytes).is_err());
 }
 
 /// The browser saves an index a piece at a time: any budget per piece gives

@@ -277,8 +277,9 @@ pub struct CallTable {
     /// Per block: first entry node, byte offset in `encoded`.
     dir: Vec<(u64, u64)>,
     count: usize,
-    /// The timeline's depth per bucket, found by `finish` (not in the index
-    /// file: a restored index answers it from the calls).
+    /// The timeline's depth per bucket, found by `finish` and saved with
+    /// the index (an index file of format 5 has none: the question is
+    /// answered from the calls).
     depth: DepthCache,
 }
 
@@ -548,14 +549,23 @@ impl CallTable {
         (&self.encoded, &self.dir, self.count)
     }
 
-    pub(super) fn from_parts(encoded: Vec<u8>, dir: Vec<(u64, u64)>, count: usize) -> CallTable {
+    pub(super) fn from_parts(
+        encoded: Vec<u8>,
+        dir: Vec<(u64, u64)>,
+        count: usize,
+        depth: DepthCache,
+    ) -> CallTable {
         CallTable {
             raw: RawCalls::default(),
             encoded,
             dir,
             count,
-            depth: DepthCache::default(),
+            depth,
         }
+    }
+
+    pub(super) fn depth_parts(&self) -> (&[u64], &[u32]) {
+        self.depth.parts()
     }
 }
 

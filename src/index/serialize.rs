@@ -6,6 +6,7 @@
 use std::collections::BTreeMap;
 
 use super::calls::CallTable;
+use super::depth::DepthCache;
 use super::events::{BlockHead, EventList};
 use super::memdiff::MemHistory;
 use super::{varint, Checkpoint, Index, IndexOptions, IndexSummary};
@@ -13,7 +14,10 @@ use crate::engine::ResumeState;
 use crate::parse::{CpuName, Dialect, ParseOptions};
 
 pub const INDEX_MAGIC: &[u8; 8] = b"TLENSIX\x01";
-const VERSION: u64 = 5;
+const VERSION: u64 = 6;
+/// Format 5 lacks only the timeline's depth per bucket (section 12): read,
+/// it answers that question from the calls.
+const VERSION_WITHOUT_DEPTH: u64 = 5;
 
 #[derive(Debug)]
 pub struct IndexFileError(pub String);
@@ -208,6 +212,21 @@ impl IndexEncoder {
                     }
                     r
                 }
+                12 => {
+                    // A few kilobytes: one entry of the budget.
+                    let (bounds, depth) = index.calls.depth_parts();
+                    w.u(bounds.len() as u64);
+                    let mut last = 0;
+                    for &b in bounds {
+                        w.u(b.saturating_sub(last));
+                        last = b;
+                    }
+                    for &d in depth {
+                        w.u(u64::from(d));
+                    }
+                    budget -= 1;
+                    (1, 1)
+                }
                 _ => return true,
             };
             if to == end {
@@ -217,7 +236,7 @@ impl IndexEncoder {
                 self.at = to;
             }
         }
-        self.section > 11
+        self.section > 12
     }
 
     /// The encoded index (after `step` has said it is done), or what
@@ -361,7 +380,7 @@ impl Index {
         }
         let mut r = R { buf, pos: 8 };
         let version = r.u()?;
-        if version != VERSION {
+        if version != VERSION && version != VERSION_WITHOUT_DEPTH {
             return Err(IndexFileError(format!(
                 "index file format version {} is not the supported version {}",
                 version, VERSION
@@ -507,6 +526,28 @@ impl Index {
         let len = r.u()?;
         let events = EventList::from_parts(enc_events, event_dir, len)
             .map_err(|e| IndexFileError(format!("index file is corrupt ({e})")))?;
+        let depth = if version == VERSION_WITHOUT_DEPTH {
+            DepthCache::default()
+        } else {
+            let n = r.len(1)?;
+            let mut bounds = Vec::with_capacity(n);
+            let mut last = 0u64;
+            for _ in 0..n {
+                last = last
+                    .checked_add(r.u()?)
+                    .ok_or_else(|| IndexFileError("index file is corrupt (timeline)".into()))?;
+                bounds.push(last);
+            }
+            let mut depth = Vec::with_capacity(n.saturating_sub(1));
+            for _ in 1..n {
+                depth.push(
+                    u32::try_from(r.u()?)
+                        .map_err(|_| IndexFileError("index file is corrupt (timeline)".into()))?,
+                );
+            }
+            DepthCache::from_parts(bounds, depth)
+                .ok_or_else(|| IndexFileError("index file is corrupt (timeline)".into()))?
+        };
         let index = Index {
             opts,
             dialect,
@@ -515,7 +556,7 @@ impl Index {
             reg_groups,
             pc_blooms,
             mem: MemHistory::from_parts(arena, starts, segments, fills),
-            calls: CallTable::from_parts(enc, dir, count),
+            calls: CallTable::from_parts(enc, dir, count, depth),
             events,
             summary,
             complete,
