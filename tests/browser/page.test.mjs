@@ -4,11 +4,11 @@
 
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 
 import { ROOT, cliStats, cliStatsLater, pageFixture, readResults, traces } from './harness.mjs';
+import { repeatedTrace } from './tracegen.mjs';
 
 const fx = pageFixture();
 
@@ -93,14 +93,7 @@ describe('Tarmac Lens page', () => {
     // it by the machine's cores), is about 0.8 s here, and would still show
     // progress on a machine twice as fast. A 48 MiB trace indexed in under
     // 250 ms on CI once the reading got faster, and showed none.
-    const piece = fs.readFileSync(path.join(ROOT, 'tests/data/ttu/quicksort.tarmac'));
-    const chunk = Buffer.concat(Array(Math.ceil((8 << 20) / piece.length)).fill(piece));
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tarmac-lens-big-'));
-    t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
-    const big = path.join(dir, 'big.tarmac');
-    const out = fs.openSync(big, 'w');
-    for (let i = 0; i < Math.ceil((256 << 20) / chunk.length); i++) fs.writeSync(out, chunk);
-    fs.closeSync(out);
+    const big = repeatedTrace(256);
     const expectedLater = cliStatsLater(big);
     // Awaited below; a failure before then must not be an unhandled rejection.
     expectedLater.catch(() => {});
@@ -134,7 +127,7 @@ describe('Tarmac Lens page', () => {
     await page.evaluate(() => document.title);
     assert.ok(Date.now() - t0 < 1000, 'page blocked while indexing');
 
-    const seen = await readResults(page, 'big.tarmac');
+    const seen = await readResults(page, path.basename(big));
     const expected = await expectedLater;
     assert.equal(seen.error, null);
     assert.equal(seen.lineCount, String(expected.lines));
