@@ -242,6 +242,54 @@ async fn slices_grow_from_8_to_32_mib() {
     );
 }
 
+/// The nested worker reads the slices into the buffers handed back once
+/// passed, not into fresh ones: after the first few, every 32 MiB slice
+/// reuses one, and the bytes are each slice's own, never a buffer's last.
+/// A jump back starts a new stream there, with the right bytes.
+#[wasm_bindgen_test]
+async fn slices_reuse_the_buffers_handed_back() {
+    const PART: usize = 8 << 20;
+    const PARTS: usize = 40;
+    // Each 8 MiB part filled with its own number, so a stale byte shows.
+    let parts = Array::new();
+    for k in 0..PARTS {
+        let part = Uint8Array::new_with_length(PART as u32);
+        part.fill(k as u8, 0, PART as u32);
+        parts.push(&part);
+    }
+    let mut source = BlobSource::new(Blob::new_with_u8_array_sequence(&parts).unwrap())
+        .unwrap()
+        .with_read_ahead();
+    let ahead = source.read_ahead().expect("read-ahead on");
+    let read_from = |source: &mut BlobSource, offset: usize| {
+        let mut buf = vec![0u8; (4 << 20) - 3];
+        let n = source.read_at(offset as u64, &mut buf).unwrap();
+        for (i, b) in buf[..n].iter().enumerate() {
+            let at = offset + i;
+            assert_eq!(*b as usize, at / PART, "byte at {at}");
+        }
+        n
+    };
+    let mut offset = 0;
+    while offset < PART * PARTS {
+        source.settle().await;
+        offset += read_from(&mut source, offset);
+    }
+    // 8 and 16 MiB, then 32 MiB ones until the first is handed back: three
+    // (the one being read from and two ahead), and the short last slice.
+    let fresh = ahead.borrow().fresh_buffers().expect("a nested worker");
+    assert!(fresh <= 7, "{fresh} slices in fresh buffers");
+    let counts = source.read_counts();
+    assert_eq!(counts.sync, (4 << 20) - 3, "{counts:?}");
+    // Back near the start, where the stream has long passed.
+    let mut offset = PART / 2;
+    for _ in 0..3 {
+        source.settle().await;
+        offset += read_from(&mut source, offset);
+    }
+    assert!(source.read_counts().ahead > counts.ahead);
+}
+
 /// A reader that never yields, jumps, or mixes in short reads still gets
 /// exactly the file's bytes (from synchronous reads where nothing arrived).
 #[wasm_bindgen_test]

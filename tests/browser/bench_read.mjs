@@ -55,6 +55,18 @@ onmessage = async (e) => {
     for (let o = 0; o < file.size; o += slice) {
       total += r.readAsArrayBuffer(blob.slice(o, Math.min(file.size, o + slice))).byteLength;
     }
+  } else if (how === 'byob') {
+    // One buffer of \`slice\` bytes, filled by the browser again and again.
+    const reader = blob.stream().getReader({ mode: 'byob' });
+    let buffer = new ArrayBuffer(slice);
+    for (let filled = 0; ; ) {
+      const { done, value } = await reader.read(new Uint8Array(buffer, filled));
+      if (done) break;
+      total += value.byteLength;
+      buffer = value.buffer;
+      filled += value.byteLength;
+      if (filled === slice) filled = 0;
+    }
   } else if (how === 'stream') {
     const reader = blob.stream().getReader();
     for (;;) {
@@ -89,6 +101,8 @@ const ways = [
   ['FileReaderSync', 8 << 20],
   ['FileReaderSync', 32 << 20],
   ['stream', 0],
+  ['byob', 32 << 20],
+  ['byob', 1 << 20],
 ];
 for (const [how, slice] of [...ways, ...ways]) {
   const before = chromiumCpu();
