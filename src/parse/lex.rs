@@ -285,10 +285,6 @@ pub fn parse_hex_strict(s: &[u8]) -> Option<u64> {
 /// not a table lookup and a shift per digit. `None` if one is not a digit.
 #[inline(always)]
 pub fn hex8(digits: [u8; 8]) -> Option<u32> {
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    const fn rep(b: u8) -> u64 {
-        (b as u64) * 0x0101_0101_0101_0101
-    }
     let v = u64::from_be_bytes(digits);
     if v & HIGH != 0 {
         return None;
@@ -309,11 +305,76 @@ pub fn hex8(digits: [u8; 8]) -> Option<u32> {
     Some(x as u32)
 }
 
+/// Up to eight decimal digits (most significant first) in a few 64-bit
+/// operations: every line's timestamp is one, and a multiply and overflow
+/// check per digit was 2% of indexing. `None` if one is not a digit.
+#[inline(always)]
+fn dec8(digits: &[u8]) -> Option<u64> {
+    debug_assert!(!digits.is_empty() && digits.len() <= 8);
+    // Left-padded with '0' to eight bytes, the first digit in the top byte.
+    let mut v = rep(b'0');
+    for &b in digits {
+        v = v << 8 | u64::from(b);
+    }
+    dec8_padded(v)
+}
+
+/// The top bit of each byte of a `u64`.
+const HIGH: u64 = 0x8080_8080_8080_8080;
+
+/// `b` in each byte of a `u64`.
+const fn rep(b: u8) -> u64 {
+    (b as u64) * 0x0101_0101_0101_0101
+}
+
+/// The value of eight decimal digits, the first in the top byte of `v`.
+#[inline(always)]
+fn dec8_padded(v: u64) -> Option<u64> {
+    if v & HIGH != 0 {
+        return None;
+    }
+    // As in `hex8`: each byte's top bit tells `b'0' <= byte <= b'9'`.
+    if (v + rep(0x80 - b'0')) & !(v + rep(0x7f - b'9')) & HIGH != HIGH {
+        return None;
+    }
+    // Digit values, then pairs, fours and the eight combined in place.
+    let x = v & rep(0x0f);
+    let x = (x >> 8 & 0x00ff_00ff_00ff_00ff) * 10 + (x & 0x00ff_00ff_00ff_00ff);
+    let x = (x >> 16 & 0x0000_ffff_0000_ffff) * 100 + (x & 0x0000_ffff_0000_ffff);
+    Some((x >> 32) * 10_000 + (x & 0xffff_ffff))
+}
+
+/// [`parse_dec`] of `bytes[..len]`, where `bytes` may go on past the
+/// number (a line): eight bytes are loaded at once, not a byte at a time.
+#[inline(always)]
+pub fn parse_dec_within(bytes: &[u8], len: usize) -> Option<u64> {
+    match bytes.first_chunk::<8>() {
+        Some(eight) if (1..=8).contains(&len) => {
+            let v = u64::from_be_bytes(*eight);
+            // The bytes past the number dropped, '0's shifted in before it.
+            let v = if len == 8 {
+                v
+            } else {
+                v >> (64 - 8 * len) | rep(b'0') << (8 * len)
+            };
+            dec8_padded(v)
+        }
+        _ => parse_dec(bytes.get(..len)?),
+    }
+}
+
 /// Parses a decimal number. `None` on a non-digit, no digits, or overflow.
 #[inline]
 pub fn parse_dec(s: &[u8]) -> Option<u64> {
-    if s.is_empty() {
-        return None;
+    match s.len() {
+        0 => return None,
+        1..=8 => return dec8(s),
+        // Sixteen digits cannot overflow.
+        9..=16 => {
+            let (high, low) = s.split_at(s.len() - 8);
+            return Some(dec8(high)? * 100_000_000 + dec8(low)?);
+        }
+        _ => {}
     }
     let mut v: u64 = 0;
     for &b in s {
@@ -437,6 +498,44 @@ mod tests {
         assert_eq!(parse_hex(b"xyz"), None);
         assert_eq!(parse_hex(b"_"), None);
         assert_eq!(parse_dec(b"18446744073709551615"), Some(u64::MAX));
+        // Every length the eight-at-a-time path reads, and a non-digit in
+        // each place (just below '0', just above '9', high bytes).
+        for len in 1..=17 {
+            let digits: Vec<u8> = (0..len).map(|i| b"9876543210"[i % 10]).collect();
+            let text = std::str::from_utf8(&digits).unwrap();
+            assert_eq!(parse_dec(&digits), text.parse().ok(), "{text}");
+            for at in 0..len {
+                for bad in [b'/', b':', b'a', 0x80 | b'5', b' '] {
+                    let mut d = digits.clone();
+                    d[at] = bad;
+                    assert_eq!(parse_dec(&d), None, "{d:?}");
+                }
+            }
+        }
+        // Within a line: the same value whatever follows the number, and
+        // whether or not eight bytes are there to load at once.
+        for text in [
+            "7",
+            "42",
+            "988786",
+            "12345678",
+            "123456789",
+            "4x",
+            "",
+            "18446744073709551616",
+        ] {
+            for after in ["", " clk IT (1) 0", "9", "  "] {
+                let line = format!("{text}{after}");
+                assert_eq!(
+                    parse_dec_within(line.as_bytes(), text.len()),
+                    parse_dec(text.as_bytes()),
+                    "{line:?}"
+                );
+            }
+        }
+        assert_eq!(parse_dec(b"00000000"), Some(0));
+        assert_eq!(parse_dec(b"99999999"), Some(99_999_999));
+        assert_eq!(parse_dec(b"9999999999999999"), Some(9_999_999_999_999_999));
         assert_eq!(parse_dec(b"18446744073709551616"), None);
         assert_eq!(parse_hex_0x(b"0x1f"), Some(0x1f));
         assert_eq!(trim(b"  a b \r"), b"a b");
