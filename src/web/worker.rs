@@ -396,9 +396,11 @@ fn open(file: web_sys::File, options: OpenOptions) {
             return;
         }
         if let Some(bytes) = cached {
+            let started = now();
             let restored = blob_source(file.clone().into())
                 .map_err(|e| e.0)
                 .and_then(|(s, ahead)| Ok((Session::restore(s, &bytes, id, parse)?, ahead)));
+            super::timing::measure("restore session", started);
             match restored {
                 Ok(opened) => {
                     return install(generation, opened, options, None, Reading::CachedIndex)
