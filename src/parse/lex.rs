@@ -291,9 +291,11 @@ pub fn hex8(digits: [u8; 8]) -> Option<u32> {
     }
     // With every byte below 0x80 these sums carry into no other byte: each
     // byte's top bit tells `byte >= lo` (resp. `byte > hi`).
-    let within = |lo: u8, hi: u8| (v + rep(0x80 - lo)) & !(v + rep(0x7f - hi)) & HIGH;
-    let digit = within(b'0', b'9');
-    let letter = within(b'a', b'f') | within(b'A', b'F');
+    let within = |v: u64, lo: u8, hi: u8| (v + rep(0x80 - lo)) & !(v + rep(0x7f - hi)) & HIGH;
+    let digit = within(v, b'0', b'9');
+    // Bit 5 set, 'A'-'F' become 'a'-'f', and no other byte below 0x80
+    // becomes one of those: one range test for both cases.
+    let letter = within(v | rep(0x20), b'a', b'f');
     if digit | letter != HIGH {
         return None;
     }
