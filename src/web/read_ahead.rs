@@ -189,13 +189,12 @@ impl ReadAhead {
             .chunks
             .iter()
             .any(|c| c.start < end && end <= c.end && matches!(*c.state.borrow(), State::Ready(_)));
-        while self.chunks.front().is_some_and(|c| c.end <= end) {
-            let passed = self.chunks.pop_front();
+        while let Some(passed) = self.chunks.pop_front_if(|c| c.end <= end) {
             self.give_back(passed);
         }
         if self.chunks.front().is_some_and(|c| c.start > end) {
             for passed in std::mem::take(&mut self.chunks) {
-                self.give_back(Some(passed));
+                self.give_back(passed);
             }
         }
         let mut next = self.chunks.back().map_or(end, |c| c.end);
@@ -234,13 +233,14 @@ impl ReadAhead {
 
     /// Hands a passed slice's buffer back to the nested worker, which
     /// fills it again rather than a fresh one.
-    fn give_back(&self, passed: Option<Chunk>) {
-        let (ReaderState::Running(r), Some(c)) = (&self.reader, passed) else {
+    fn give_back(&self, passed: Chunk) {
+        let ReaderState::Running(r) = &self.reader else {
             return;
         };
-        if let State::Ready(bytes) = &*c.state.borrow() {
+        let state = passed.state.borrow();
+        if let State::Ready(bytes) = &*state {
             r.give_back(&bytes.buffer());
-        };
+        }
     }
 
     /// How many slices the nested worker read into a buffer of its own
@@ -513,9 +513,7 @@ impl Reader {
         }
         Some(promise)
     }
-}
 
-impl Reader {
     fn give_back(&self, buffer: &js_sys::ArrayBuffer) {
         let spare = Object::new();
         if Reflect::set(&spare, &"spare".into(), buffer).is_ok() {
