@@ -122,23 +122,42 @@ fn patterned(len: usize) -> Vec<u8> {
 /// reads that straddle two slices and the short end of the file.
 #[wasm_bindgen_test]
 async fn read_ahead_serves_sequential_reads_exactly() {
-    // The slices come from the nested reading worker.
-    sequential_reads_exactly(true).await;
+    // The slices come from the nested reading worker, from one stream.
+    let source = sequential_reads_exactly(Reading::Stream).await;
+    let ahead = source.read_ahead().expect("read-ahead on");
+    // 8 MiB, then 4 MiB to the end, each in a fresh buffer.
+    assert_eq!(ahead.borrow().fresh_buffers(), Some(2));
+}
+
+/// The same where the browser's streams take no BYOB reader: the nested
+/// worker reads each slice on its own, into a fresh buffer.
+#[wasm_bindgen_test]
+async fn read_ahead_without_streams_serves_reads_exactly() {
+    let source = sequential_reads_exactly(Reading::Slices).await;
+    let ahead = source.read_ahead().expect("read-ahead on");
+    assert_eq!(ahead.borrow().fresh_buffers(), Some(2));
 }
 
 /// The same where no nested worker reads the slices: this thread does.
 #[wasm_bindgen_test]
 async fn read_ahead_without_a_reading_worker_serves_reads_exactly() {
-    sequential_reads_exactly(false).await;
+    sequential_reads_exactly(Reading::Here).await;
 }
 
-async fn sequential_reads_exactly(in_a_worker: bool) {
+enum Reading {
+    Stream,
+    Slices,
+    Here,
+}
+
+async fn sequential_reads_exactly(reading: Reading) -> BlobSource {
     let len = (12 << 20) + 12_345;
     let source = BlobSource::new(blob(&patterned(len))).unwrap();
-    let mut source = if in_a_worker {
-        source.with_read_ahead()
-    } else {
-        source.with_read_ahead_here()
+    let in_a_worker = !matches!(reading, Reading::Here);
+    let mut source = match reading {
+        Reading::Stream => source.with_read_ahead(),
+        Reading::Slices => source.with_read_ahead_without_streams(),
+        Reading::Here => source.with_read_ahead_here(),
     };
     let data = patterned(len);
     let mut offset = 0usize;
@@ -166,6 +185,7 @@ async fn sequential_reads_exactly(in_a_worker: bool) {
     // Only the first read has nothing ahead of it.
     assert_eq!(counts.sync, 1 << 20, "{counts:?}");
     assert_eq!(source.reads_ahead_in_a_worker(), in_a_worker);
+    source
 }
 
 /// The session worker's loop: it reads on while the read-ahead says the
@@ -248,6 +268,24 @@ async fn slices_grow_from_8_to_32_mib() {
 /// A jump back starts a new stream there, with the right bytes.
 #[wasm_bindgen_test]
 async fn slices_reuse_the_buffers_handed_back() {
+    let (fresh, slices) = read_320_mib(Reading::Stream).await;
+    // 8 and 16 MiB, then 32 MiB ones until the first is handed back: three
+    // (the one being read from and two ahead), and the short last slice.
+    assert!(fresh <= 7, "{fresh} of {slices} slices in fresh buffers");
+}
+
+/// Where the browser's streams take no BYOB reader, each slice comes in a
+/// fresh buffer, with the same bytes.
+#[wasm_bindgen_test]
+async fn without_streams_every_slice_is_fresh() {
+    let (fresh, slices) = read_320_mib(Reading::Slices).await;
+    assert_eq!(fresh, slices);
+}
+
+/// Reads 320 MiB start to end, then jumps back near the start, checking
+/// every byte; returns how many slices came in fresh buffers, and how many
+/// came at all.
+async fn read_320_mib(reading: Reading) -> (u32, u32) {
     const PART: usize = 8 << 20;
     const PARTS: usize = 40;
     // Each 8 MiB part filled with its own number, so a stale byte shows.
@@ -257,9 +295,12 @@ async fn slices_reuse_the_buffers_handed_back() {
         part.fill(k as u8, 0, PART as u32);
         parts.push(&part);
     }
-    let mut source = BlobSource::new(Blob::new_with_u8_array_sequence(&parts).unwrap())
-        .unwrap()
-        .with_read_ahead();
+    let source = BlobSource::new(Blob::new_with_u8_array_sequence(&parts).unwrap()).unwrap();
+    let mut source = match reading {
+        Reading::Stream => source.with_read_ahead(),
+        Reading::Slices => source.with_read_ahead_without_streams(),
+        Reading::Here => source.with_read_ahead_here(),
+    };
     let ahead = source.read_ahead().expect("read-ahead on");
     let read_from = |source: &mut BlobSource, offset: usize| {
         let mut buf = vec![0u8; (4 << 20) - 3];
@@ -271,14 +312,15 @@ async fn slices_reuse_the_buffers_handed_back() {
         n
     };
     let mut offset = 0;
+    let mut slices = Vec::new();
     while offset < PART * PARTS {
         source.settle().await;
         offset += read_from(&mut source, offset);
+        slices.extend(ahead.borrow().slices());
     }
-    // 8 and 16 MiB, then 32 MiB ones until the first is handed back: three
-    // (the one being read from and two ahead), and the short last slice.
+    slices.sort_unstable();
+    slices.dedup();
     let fresh = ahead.borrow().fresh_buffers().expect("a nested worker");
-    assert!(fresh <= 7, "{fresh} slices in fresh buffers");
     let counts = source.read_counts();
     assert_eq!(counts.sync, (4 << 20) - 3, "{counts:?}");
     // Back near the start, where the stream has long passed.
@@ -288,6 +330,7 @@ async fn slices_reuse_the_buffers_handed_back() {
         offset += read_from(&mut source, offset);
     }
     assert!(source.read_counts().ahead > counts.ahead);
+    (fresh, slices.len() as u32)
 }
 
 /// A reader that never yields, jumps, or mixes in short reads still gets

@@ -56,6 +56,13 @@ impl BlobSource {
         self
     }
 
+    /// Read-ahead whose nested worker reads each slice on its own (tests
+    /// the path taken where the browser's streams take no BYOB reader).
+    pub fn with_read_ahead_without_streams(mut self) -> BlobSource {
+        self.ahead = Some(SharedReadAhead::new(ReadAhead::without_streams()));
+        self
+    }
+
     /// Read-ahead without the nested reading worker (tests the path taken
     /// where none can start).
     pub fn with_read_ahead_here(mut self) -> BlobSource {

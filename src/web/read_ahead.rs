@@ -126,6 +126,9 @@ pub struct ReadAhead {
     reader: ReaderState,
     /// Where the last long read ended.
     last_end: u64,
+    /// The nested worker reads each slice on its own, not from one stream
+    /// (as where the browser's streams take no BYOB reader).
+    without_streams: bool,
 }
 
 #[derive(Default)]
@@ -143,6 +146,16 @@ impl ReadAhead {
     pub fn here() -> ReadAhead {
         ReadAhead {
             reader: ReaderState::Unavailable,
+            ..ReadAhead::default()
+        }
+    }
+
+    /// Read-ahead whose nested worker reads each slice on its own, as it
+    /// does where the browser's streams take no BYOB reader (tests that
+    /// path).
+    pub fn without_streams() -> ReadAhead {
+        ReadAhead {
+            without_streams: true,
             ..ReadAhead::default()
         }
     }
@@ -202,7 +215,7 @@ impl ReadAhead {
             self.reader = ReaderState::Unavailable;
         }
         if next < len && next < end + DEPTH && matches!(self.reader, ReaderState::Untried) {
-            self.reader = match Reader::start(blob) {
+            self.reader = match Reader::start(blob, !self.without_streams) {
                 Some(r) => ReaderState::Running(r),
                 None => ReaderState::Unavailable,
             };
@@ -425,7 +438,7 @@ struct Reader {
 }
 
 impl Reader {
-    fn start(blob: &Blob) -> Option<Reader> {
+    fn start(blob: &Blob, streams: bool) -> Option<Reader> {
         // `Worker` is missing from some browsers' workers (no nested workers).
         Reflect::get(&js_sys::global(), &"Worker".into())
             .ok()
@@ -479,6 +492,7 @@ impl Reader {
         worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
         let hello = Object::new();
         Reflect::set(&hello, &"blob".into(), blob).ok()?;
+        Reflect::set(&hello, &"byob".into(), &streams.into()).ok()?;
         worker.post_message(&hello).ok()?;
         Some(Reader {
             worker,

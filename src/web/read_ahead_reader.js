@@ -12,6 +12,10 @@
 // A slice that does not start where the stream is (a jump) starts a new
 // stream there.
 let blob = null;
+// Whether this browser's Blob streams take a BYOB reader; where they do
+// not (or the worker is told not to), each slice is read as it was before
+// the stream, into a fresh buffer.
+let byob = true;
 let reader = null;
 let pos = 0;
 const spares = [];
@@ -24,6 +28,7 @@ onmessage = (e) => {
   const m = e.data;
   if (m.blob) {
     blob = m.blob;
+    if (m.byob === false) byob = false;
     return;
   }
   if (m.spare) {
@@ -37,10 +42,18 @@ onmessage = (e) => {
 };
 
 async function fill(start, end) {
-  if (reader === null || pos !== start) {
+  if (byob && (reader === null || pos !== start)) {
     if (reader !== null) reader.cancel().catch(() => {});
-    reader = blob.slice(start).stream().getReader({ mode: 'byob' });
-    pos = start;
+    reader = null;
+    try {
+      reader = blob.slice(start).stream().getReader({ mode: 'byob' });
+      pos = start;
+    } catch {
+      byob = false;
+    }
+  }
+  if (!byob) {
+    return { b: await blob.slice(start, end).arrayBuffer(), fresh: true };
   }
   const len = end - start;
   const i = spares.findIndex((b) => b.byteLength === len);
