@@ -144,21 +144,29 @@ async fn read_ahead_without_a_reading_worker_serves_reads_exactly() {
     sequential_reads_exactly(Reading::Here).await;
 }
 
+/// Who reads the slices ahead: the nested worker from one stream, the
+/// nested worker a slice at a time, or this thread.
 enum Reading {
     Stream,
     Slices,
     Here,
 }
 
+impl Reading {
+    fn ahead_of(&self, source: BlobSource) -> BlobSource {
+        match self {
+            Reading::Stream => source.with_read_ahead(),
+            Reading::Slices => source.with_read_ahead_without_streams(),
+            Reading::Here => source.with_read_ahead_here(),
+        }
+    }
+}
+
 async fn sequential_reads_exactly(reading: Reading) -> BlobSource {
     let len = (12 << 20) + 12_345;
     let source = BlobSource::new(blob(&patterned(len))).unwrap();
     let in_a_worker = !matches!(reading, Reading::Here);
-    let mut source = match reading {
-        Reading::Stream => source.with_read_ahead(),
-        Reading::Slices => source.with_read_ahead_without_streams(),
-        Reading::Here => source.with_read_ahead_here(),
-    };
+    let mut source = reading.ahead_of(source);
     let data = patterned(len);
     let mut offset = 0usize;
     // Uneven lengths, as the line buffer's reads are (the partial line
@@ -296,11 +304,7 @@ async fn read_320_mib(reading: Reading) -> (u32, u32) {
         parts.push(&part);
     }
     let source = BlobSource::new(Blob::new_with_u8_array_sequence(&parts).unwrap()).unwrap();
-    let mut source = match reading {
-        Reading::Stream => source.with_read_ahead(),
-        Reading::Slices => source.with_read_ahead_without_streams(),
-        Reading::Here => source.with_read_ahead_here(),
-    };
+    let mut source = reading.ahead_of(source);
     let ahead = source.read_ahead().expect("read-ahead on");
     let read_from = |source: &mut BlobSource, offset: usize| {
         let mut buf = vec![0u8; (4 << 20) - 3];
