@@ -69,3 +69,22 @@ fn index(_: &mut Criterion) {
         });
     });
 }
+
+/// The whole index as the page's session worker builds it: in steps of
+/// 256 KiB, counting the statistics the page shows. Against `index`, what
+/// the session adds per line.
+#[wasm_bindgen_bench]
+fn session(_: &mut Criterion) {
+    let trace = trace();
+    configured().bench_function("session", |b| {
+        b.iter(|| {
+            let mut s = tarmac_lens::browse::Session::open(
+                SliceSource(&trace),
+                ParseOptions::default(),
+            )
+            .expect("opens");
+            while !s.index_step(256 << 10).expect("in memory").complete {}
+            s.progress().lines
+        });
+    });
+}

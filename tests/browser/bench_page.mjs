@@ -18,95 +18,21 @@
 // (`worker_threads_cpu_s`, the busiest bounding the time with a core per
 // worker) do not depend on what else runs; `chromium_cpu_s` (every Chromium
 // process) against `cores` times the wall time says whether the machine was
-// full.
+// full, and `chromium_cpu_by_thread` where it went (process type and thread
+// name: `renderer:DedicatedWorker` the indexing workers and their file
+// readers, `browser:ThreadPoolForeg` and `browser:Chrome_IOThread` the
+// browser reading the file and piping it to the page's process).
 
 import fs from 'node:fs';
 import os from 'node:os';
 
+import { chromiumThreads, cpuByThreadName, descendants, processCpu, renderers, workerThreads } from './proc_cpu.mjs';
 import { launchBrowser, serveDist } from './harness.mjs';
 import { generatedTrace } from './tracegen.mjs';
 
 // Enough steps for a p99 that is not just the slowest (of 300, the fourth
 // slowest).
 const STEPS = Number(process.env.TL_BENCH_STEPS ?? 300);
-
-/** Processes descended from this one (the browser and its children). */
-function descendants() {
-  const procs = [];
-  for (const pid of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      procs.push({ pid: Number(pid), ppid });
-    } catch {
-      // The process ended meanwhile.
-    }
-  }
-  const mine = new Set([process.pid]);
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const p of procs) {
-      if (!mine.has(p.pid) && mine.has(p.ppid)) {
-        mine.add(p.pid);
-        grew = true;
-      }
-    }
-  }
-  mine.delete(process.pid);
-  return [...mine];
-}
-
-/** CPU seconds (user + system) of a process. */
-function processCpu(pid) {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) / 100;
-  } catch {
-    return 0;
-  }
-}
-
-/** Renderer processes descended from this one, with their resident bytes. */
-function renderers() {
-  const out = [];
-  for (const pid of descendants()) {
-    try {
-      if (!fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=renderer')) continue;
-      const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-      const kb = (key) => Number(status.match(new RegExp(`${key}:\\s+(\\d+)`))?.[1] ?? 0) * 1024;
-      out.push({ pid, rss: kb('VmRSS'), hwm: kb('VmHWM'), cpu: processCpu(pid) });
-    } catch {
-      // Gone.
-    }
-  }
-  return out;
-}
-
-/** CPU seconds of each worker thread of the renderers, by thread id. */
-function workerThreads() {
-  const out = new Map();
-  for (const { pid } of renderers()) {
-    let tids = [];
-    try {
-      tids = fs.readdirSync(`/proc/${pid}/task`);
-    } catch {
-      continue;
-    }
-    for (const tid of tids) {
-      try {
-        if (!fs.readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').startsWith('DedicatedWorker')) continue;
-        const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        out.set(`${pid}/${tid}`, (Number(f[11]) + Number(f[12])) / 100);
-      } catch {
-        // Gone.
-      }
-    }
-  }
-  return out;
-}
 
 /** The three slowest steps as [key number from 0, ms]: whether a p99 is
  * the first key after `ready` or one later on. */
@@ -190,12 +116,13 @@ async function bench(browser, server, trace, workers) {
   // against the cores times the wall time, whether the machine was full.
   const allCpu = () => descendants().reduce((s, pid) => s + processCpu(pid), 0);
   const allCpuBefore = allCpu();
-  const threadsBefore = workerThreads();
-  // Worker threads that end (range workers close when done) are sampled
-  // while they run.
-  const threadCpu = new Map();
+  const allBefore = chromiumThreads();
+  const threadsBefore = workerThreads(allBefore);
+  // Threads that end (range workers close when done) are sampled while
+  // they run.
+  const allLast = new Map(allBefore);
   const threadSampler = setInterval(() => {
-    for (const [t, c] of workerThreads()) threadCpu.set(t, c);
+    for (const [t, c] of chromiumThreads()) allLast.set(t, c);
   }, 100);
   await page.setInputFiles('[data-testid=file-input]', trace);
   await page.waitForSelector('[data-testid=status][data-state=ready], [data-testid=status][data-state=error]', {
@@ -207,7 +134,8 @@ async function bench(browser, server, trace, workers) {
   const cpuSeconds = cpu() - cpuBefore;
   const allCpuSeconds = allCpu() - allCpuBefore;
   clearInterval(threadSampler);
-  for (const [t, c] of workerThreads()) threadCpu.set(t, c);
+  for (const [t, c] of chromiumThreads()) allLast.set(t, c);
+  const threadCpu = workerThreads(allLast);
   // What each worker thread spent on this drop: on a machine with a core
   // per worker the busiest one bounds the time (other load does not).
   const perThread = [...threadCpu].map(([t, c]) => c - (threadsBefore.get(t) ?? 0)).filter((c) => c > 0.05);
@@ -261,6 +189,7 @@ async function bench(browser, server, trace, workers) {
     cpu_seconds: cpuSeconds,
     mb_per_cpu_s: bytes / 1e6 / cpuSeconds,
     chromium_cpu_s: allCpuSeconds,
+    chromium_cpu_by_thread: cpuByThreadName(allBefore, allLast),
     cores: os.cpus().length,
     worker_threads_cpu_s: perThread.sort((a, b) => b - a),
     mb_per_busiest_worker_cpu_s: bytes / 1e6 / busiest,

@@ -7,36 +7,13 @@
 //
 //   node tests/browser/bench_read.mjs TRACE
 
-import fs from 'node:fs';
-
 import { launchBrowser, serveDist } from './harness.mjs';
+import { chromiumThreads, cpuByThreadName } from './proc_cpu.mjs';
 
 const trace = process.argv[2];
 if (!trace) {
   console.error('usage: node tests/browser/bench_read.mjs TRACE');
   process.exit(2);
-}
-
-/** CPU seconds (user + system) of every process below this one. */
-function chromiumCpu() {
-  const parent = new Map();
-  for (const pid of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      parent.set(Number(pid), { ppid: Number(f[1]), cpu: (Number(f[11]) + Number(f[12])) / 100 });
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  const mine = (pid) => {
-    for (let p = pid; p > 1; p = parent.get(p)?.ppid ?? 0) if (p === process.pid) return true;
-    return false;
-  };
-  let sum = 0;
-  for (const [pid, p] of parent) if (pid !== process.pid && mine(pid)) sum += p.cpu;
-  return sum;
 }
 
 // The worker: reads the whole file one way and says how long it took.
@@ -67,6 +44,40 @@ onmessage = async (e) => {
       filled += value.byteLength;
       if (filled === slice) filled = 0;
     }
+  } else if (how === 'fetch' || how === 'fetch-byob') {
+    // A blob: URL read through the network stack's loader, whose data pipe
+    // is not the blob reader's.
+    const url = URL.createObjectURL(blob);
+    const res = await fetch(url);
+    if (how === 'fetch') {
+      const reader = res.body.getReader();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        total += value.byteLength;
+      }
+    } else {
+      const reader = res.body.getReader({ mode: 'byob' });
+      let buffer = new ArrayBuffer(slice);
+      for (let filled = 0; ; ) {
+        const { done, value } = await reader.read(new Uint8Array(buffer, filled));
+        if (done) break;
+        total += value.byteLength;
+        buffer = value.buffer;
+        filled += value.byteLength;
+        if (filled === slice) filled = 0;
+      }
+    }
+    URL.revokeObjectURL(url);
+  } else if (how === 'fetch-ranges') {
+    // Byte ranges of a blob: URL, each its own request.
+    const url = URL.createObjectURL(blob);
+    for (let o = 0; o < file.size; o += slice) {
+      const end = Math.min(file.size, o + slice) - 1;
+      const res = await fetch(url, { headers: { Range: \`bytes=\${o}-\${end}\` } });
+      total += (await res.arrayBuffer()).byteLength;
+    }
+    URL.revokeObjectURL(url);
   } else if (how === 'stream') {
     const reader = blob.stream().getReader();
     for (;;) {
@@ -103,16 +114,22 @@ const ways = [
   ['stream', 0],
   ['byob', 32 << 20],
   ['byob', 1 << 20],
+  ['fetch', 0],
+  ['fetch-byob', 32 << 20],
+  ['fetch-ranges', 32 << 20],
 ];
-for (const [how, slice] of [...ways, ...ways]) {
-  const before = chromiumCpu();
+const only = process.env.TL_READ_WAYS?.split(',');
+for (const [how, slice] of [...ways, ...ways].filter(([how]) => !only || only.includes(how))) {
+  const before = chromiumThreads();
   const r = await page.evaluate(
     ([src, how, slice]) =>
       new Promise((resolve, reject) => {
         const url = URL.createObjectURL(new Blob([src], { type: 'text/javascript' }));
         const w = new Worker(url);
         w.onmessage = (e) => {
-          w.terminate();
+          // Ended once its threads' CPU time is read (an ended thread's
+          // is no longer listed).
+          window.benchReadWorker = w;
           URL.revokeObjectURL(url);
           resolve(e.data);
         };
@@ -121,7 +138,9 @@ for (const [how, slice] of [...ways, ...ways]) {
       }),
     [WORKER, how, slice],
   );
-  const cpu = chromiumCpu() - before;
+  const byThread = cpuByThreadName(before, chromiumThreads());
+  const cpu = Object.values(byThread).reduce((a, b) => a + b, 0);
+  await page.evaluate(() => window.benchReadWorker.terminate());
   console.log(
     JSON.stringify({
       how,
@@ -130,6 +149,7 @@ for (const [how, slice] of [...ways, ...ways]) {
       mb_per_s: Math.round(r.total / 1e3 / r.ms),
       chromium_cpu_s: Math.round(cpu * 100) / 100,
       chromium_cpu_s_per_gb: Math.round((cpu / (r.total / 1e9)) * 100) / 100,
+      chromium_cpu_by_thread: byThread,
     }),
   );
 }

@@ -1,0 +1,111 @@
+// What Chromium's processes and threads spend, read from /proc (the
+// browser's memory and CPU APIs need cross-origin isolation, and do not see
+// the browser process that reads a dropped file): for the benchmarks.
+
+import fs from 'node:fs';
+
+/** Processes descended from this one (the browser and its children). */
+export function descendants() {
+  const procs = [];
+  for (const pid of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      procs.push({ pid: Number(pid), ppid });
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  const mine = new Set([process.pid]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const p of procs) {
+      if (!mine.has(p.pid) && mine.has(p.ppid)) {
+        mine.add(p.pid);
+        grew = true;
+      }
+    }
+  }
+  mine.delete(process.pid);
+  return [...mine];
+}
+
+/** CPU seconds (user + system) of a process. */
+export function processCpu(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** Renderer processes descended from this one, with their resident bytes. */
+export function renderers() {
+  const out = [];
+  for (const pid of descendants()) {
+    try {
+      if (!fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=renderer')) continue;
+      const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+      const kb = (key) => Number(status.match(new RegExp(`${key}:\\s+(\\d+)`))?.[1] ?? 0) * 1024;
+      out.push({ pid, rss: kb('VmRSS'), hwm: kb('VmHWM'), cpu: processCpu(pid) });
+    } catch {
+      // Gone.
+    }
+  }
+  return out;
+}
+
+/** CPU seconds of every thread of every Chromium process, by
+ * `pid/tid`, with a name: the process type (`--type=`, `browser` for the
+ * first) and the thread's name. */
+export function chromiumThreads() {
+  const out = new Map();
+  for (const pid of descendants()) {
+    let type = 'browser';
+    let tids = [];
+    try {
+      type = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').match(/--type=([\w-]+)/)?.[1] ?? 'browser';
+      tids = fs.readdirSync(`/proc/${pid}/task`);
+    } catch {
+      continue;
+    }
+    for (const tid of tids) {
+      try {
+        const comm = fs.readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+        const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        out.set(`${pid}/${tid}`, { name: `${type}:${comm}`, cpu: (Number(f[11]) + Number(f[12])) / 100 });
+      } catch {
+        // Gone.
+      }
+    }
+  }
+  return out;
+}
+
+/** CPU seconds of each worker thread of the renderers, by thread id. */
+export function workerThreads(all = chromiumThreads()) {
+  const out = new Map();
+  for (const [t, { name, cpu }] of all) if (name.startsWith('renderer:DedicatedWorker')) out.set(t, cpu);
+  return out;
+}
+
+/** Where Chromium's CPU went between two samplings of every thread (threads
+ * that ended meanwhile as last seen): seconds by process type and thread
+ * name, the largest first. */
+export function cpuByThreadName(before, last) {
+  const sums = new Map();
+  for (const [t, { name, cpu }] of last) {
+    const d = cpu - (before.get(t)?.cpu ?? 0);
+    if (d > 0) sums.set(name, (sums.get(name) ?? 0) + d);
+  }
+  return Object.fromEntries(
+    [...sums]
+      .filter(([, c]) => c >= 0.02)
+      .sort((a, b) => b[1] - a[1])
+      .map(([n, c]) => [n, Math.round(c * 100) / 100]),
+  );
+}
