@@ -78,11 +78,9 @@ fn session(_: &mut Criterion) {
     let trace = trace();
     configured().bench_function("session", |b| {
         b.iter(|| {
-            let mut s = tarmac_lens::browse::Session::open(
-                SliceSource(&trace),
-                ParseOptions::default(),
-            )
-            .expect("opens");
+            let mut s =
+                tarmac_lens::browse::Session::open(SliceSource(&trace), ParseOptions::default())
+                    .expect("opens");
             while !s.index_step(256 << 10).expect("in memory").complete {}
             s.progress().lines
         });

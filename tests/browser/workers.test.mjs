@@ -59,7 +59,10 @@ async function waitForWorkers(page, want, ms = 15_000) {
   return names;
 }
 
-async function dropWith(trace, workers, extra = '') {
+/** Drops `trace` on a fresh page with `?workers=N` (and `extra` query);
+ * `dropAtMs`: not before that many milliseconds after the page's
+ * navigation started (the page's own timers count from its load). */
+async function dropWith(trace, workers, extra = '', dropAtMs = 0) {
   // A fresh profile: the same file dropped again in one profile would be
   // restored from the index cache.
   const browser = await launchBrowser();
@@ -75,6 +78,8 @@ async function dropWith(trace, workers, extra = '') {
     page.on('worker', (w) => {
       if (!w.url().startsWith('blob:')) startedWhileIndexing.push(w.url());
     });
+    await page.waitForFunction((ms) => performance.now() >= ms, dropAtMs);
+    const droppedAtMs = await page.evaluate(() => performance.now());
     const started = Date.now();
     await page.setInputFiles('[data-testid=file-input]', trace);
     await page.waitForSelector('[data-testid=status][data-state=ready], [data-testid=panic], [data-testid=error]', {
@@ -104,7 +109,7 @@ async function dropWith(trace, workers, extra = '') {
     // session worker and the range workers.
     const sparesAfter = await waitForWorkers(page, ['', '', ...Array(workers - 1).fill('tarmac-lens-range')]);
     await page.close();
-    return { ...got, seconds, sparesBefore, whileIndexing, sparesAfter };
+    return { ...got, seconds, droppedAtMs, sparesBefore, whileIndexing, sparesAfter };
   } finally {
     await browser.close();
   }
@@ -159,4 +164,18 @@ test('two workers build the index one worker builds', { timeout: 1_800_000 }, as
   assert.equal(failed.ranges, '0/1');
   assert.equal(failed.lines, expected.lines);
   assert.equal(failed.digest, one.digest, 'the index after a failed range worker differs');
+});
+
+test('a file dropped just after the page loaded starts no worker while it is indexed', { timeout: 600_000 }, async () => {
+  // The page starts its spare worker at load and, 2 s after any time it is
+  // not indexing (its load among them), again if the spare was taken. A
+  // file dropped 1.7 s after the load is indexed across that moment (256
+  // MiB with one worker: 0.8-2.5 s here): the timer must not start a spare
+  // (whose warm-up took 85-110 ms of a core) in the middle of it.
+  const trace = repeatedTrace(256);
+  const r = await dropWith(trace, 1, '', 1700);
+  assert.equal(r.state, 'ready');
+  assert.ok(r.droppedAtMs < 2000, `dropped ${r.droppedAtMs} ms after the load: too late to test`);
+  assert.deepEqual(r.whileIndexing, [], 'workers started while indexing');
+  assert.deepEqual(r.sparesAfter, ['', ''], 'spares after indexing');
 });

@@ -205,10 +205,18 @@ impl Reducible for PageState {
 const PREWARM_DELAY_MS: i32 = 2000;
 
 /// Runs `f` in a task of its own, `ms` from now.
-pub(crate) fn after_ms(ms: i32, f: impl FnOnce() + 'static) {
-    let Some(w) = web_sys::window() else { return };
+/// Runs `f` in `ms` milliseconds; the timer's id, for [`cancel_timer`].
+pub(crate) fn after_ms(ms: i32, f: impl FnOnce() + 'static) -> Option<i32> {
+    let w = web_sys::window()?;
     let f = wasm_bindgen::closure::Closure::once_into_js(f);
-    let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(f.unchecked_ref(), ms);
+    w.set_timeout_with_callback_and_timeout_and_arguments_0(f.unchecked_ref(), ms)
+        .ok()
+}
+
+fn cancel_timer(id: i32) {
+    if let Some(w) = web_sys::window() {
+        w.clear_timeout_with_handle(id);
+    }
 }
 
 fn now_ms() -> f64 {
@@ -260,10 +268,21 @@ pub fn app() -> Html {
     // And, once a file is indexed, again for the next one: not while it is
     // indexed, as the spare session worker's warm-up and the workers'
     // starts would take the indexing's cores (and the first screenful's).
+    // A timer still running when indexing starts is cancelled: a file
+    // dropped within the delay (of the page's load, or of the last file's
+    // end) took the spare, and a new one's warm-up (85-110 ms of a core)
+    // and start would land in the middle of its indexing.
     let indexing = matches!(state.phase, Phase::Indexing { .. });
     use_effect_with(indexing, |&indexing| {
-        if !indexing {
-            after_ms(PREWARM_DELAY_MS, TraceClient::prewarm);
+        let timer = if indexing {
+            None
+        } else {
+            after_ms(PREWARM_DELAY_MS, TraceClient::prewarm)
+        };
+        move || {
+            if let Some(id) = timer {
+                cancel_timer(id);
+            }
         }
     });
     // The browser's panes rendered once, hidden, while the page loads (see
