@@ -72,6 +72,9 @@ impl StatsAccumulator {
         }
     }
 
+    /// Counts a line (every line of an indexed trace passes here, so the
+    /// common case is inlined and the rest kept out of the way).
+    #[inline]
     pub fn add_record(&mut self, line: &Line<'_>, record: &Record<'_>) {
         if let Some(cpu) = record.cpu {
             self.add_core(cpu);
@@ -86,27 +89,34 @@ impl StatsAccumulator {
     /// Counts a line of kind `kind` (an index in [`RecordKind::NAMES`]);
     /// `unparsed`: the column and reason of a line not understood. For a
     /// caller that must look at the record before deciding to count it.
+    #[inline]
     pub fn add_kind(&mut self, line: &Line<'_>, kind: usize, unparsed: Option<(usize, &str)>) {
         self.stats.lines += 1;
         self.stats.bytes = line.offset + line.len;
         self.counts[kind] += 1;
         if let Some((column, reason)) = unparsed {
-            self.stats.unparsed += 1;
-            if self.stats.unparsed_lines.len() < MAX_LISTED_UNPARSED {
-                self.stats.unparsed_lines.push(line.number);
-                let shown = &line.text[..line.text.len().min(200)];
-                self.stats.unparsed_details.push(UnparsedLine {
-                    line: line.number,
-                    column,
-                    reason: reason.to_string(),
-                    text: String::from_utf8_lossy(shown).trim_end().to_string(),
-                });
-            }
+            self.add_unparsed(line, column, reason);
+        }
+    }
+
+    #[cold]
+    fn add_unparsed(&mut self, line: &Line<'_>, column: usize, reason: &str) {
+        self.stats.unparsed += 1;
+        if self.stats.unparsed_lines.len() < MAX_LISTED_UNPARSED {
+            self.stats.unparsed_lines.push(line.number);
+            let shown = &line.text[..line.text.len().min(200)];
+            self.stats.unparsed_details.push(UnparsedLine {
+                line: line.number,
+                column,
+                reason: reason.to_string(),
+                text: String::from_utf8_lossy(shown).trim_end().to_string(),
+            });
         }
     }
 
     /// Notes a `<cpu>` name; the common case, the same core as the last
     /// line, is one comparison.
+    #[inline]
     fn add_core(&mut self, cpu: &[u8]) {
         let cores = &mut self.stats.cores;
         if cores

@@ -143,6 +143,7 @@ impl RecordKind<'_> {
     ];
 
     /// Index of this kind in [`RecordKind::NAMES`].
+    #[inline]
     pub fn index(&self) -> usize {
         match self {
             RecordKind::Blank => 0,
