@@ -103,6 +103,13 @@ impl LineBuffer {
         self.next_number
     }
 
+    /// The most the next read from the source will ask for: small for the
+    /// first reads (they grow from 64 KiB, so the first lines come soon),
+    /// then the slice size.
+    pub fn next_read_len(&self) -> usize {
+        self.ramp.min(self.buf.len())
+    }
+
     /// The next line, reading from `source` when the buffer runs dry.
     pub fn next_line<S: TraceSource + ?Sized>(
         &mut self,

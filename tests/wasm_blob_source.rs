@@ -144,6 +144,59 @@ async fn read_ahead_without_a_reading_worker_serves_reads_exactly() {
     sequential_reads_exactly(Reading::Here).await;
 }
 
+/// A nested reader started before any file (as the page's workers start
+/// one when they load) is what the first read-ahead reads with, and the
+/// bytes are the same; the next read-ahead starts one of its own.
+#[wasm_bindgen_test]
+async fn a_reader_started_ahead_is_taken_and_reads_exactly() {
+    use tarmac_lens::web::read_ahead::{spare_reader_waiting, start_spare_reader};
+    start_spare_reader();
+    assert!(spare_reader_waiting());
+    let source = sequential_reads_exactly(Reading::Stream).await;
+    assert!(!spare_reader_waiting(), "the spare reader was not taken");
+    let ahead = source.read_ahead().expect("read-ahead on");
+    assert_eq!(ahead.borrow().fresh_buffers(), Some(2));
+    sequential_reads_exactly(Reading::Stream).await;
+}
+
+/// A read-ahead primed before the first read (a file about to be indexed)
+/// asks for its first slice at once; the reader's short first reads (the
+/// line buffer's, for the first screenful) do not wait for it, and the long
+/// reads after them come from it, none read twice.
+#[wasm_bindgen_test]
+async fn a_primed_read_ahead_asks_at_once_and_short_reads_do_not_wait() {
+    let len = (12 << 20) + 999;
+    let data = patterned(len);
+    let mut source = BlobSource::new(blob(&data)).unwrap().with_read_ahead();
+    source.read_ahead_from(0);
+    let ahead = source.read_ahead().expect("read-ahead on");
+    assert_eq!(ahead.borrow().slices(), vec![(0, 8 << 20)]);
+    let mut offset = 0usize;
+    for n in [64 << 10, 128 << 10, 256 << 10] {
+        assert!(
+            !ahead.would_wait_for(n),
+            "a short read would wait for the slice"
+        );
+        let mut buf = vec![0u8; n];
+        assert_eq!(source.read_at(offset as u64, &mut buf).unwrap(), n);
+        assert!(buf == data[offset..offset + n], "bytes at {offset}");
+        offset += n;
+    }
+    // Until the slice has come, a long read would wait for it.
+    assert!(ahead.would_wait_for(512 << 10));
+    while offset < len {
+        ahead.next_read_of_ready(4 << 20).await;
+        let mut buf = vec![0u8; 4 << 20];
+        let n = source.read_at(offset as u64, &mut buf).unwrap();
+        assert!(n > 0);
+        assert!(buf[..n] == data[offset..offset + n], "bytes at {offset}");
+        offset += n;
+    }
+    let counts = source.read_counts();
+    assert_eq!(counts.sync, 0, "{counts:?}");
+    assert_eq!(counts.ahead, (len - (448 << 10)) as u64);
+}
+
 /// Who reads the slices ahead: the nested worker from one stream, the
 /// nested worker a slice at a time, or this thread.
 enum Reading {

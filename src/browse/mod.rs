@@ -318,6 +318,14 @@ impl<S: TraceSource> Session<S> {
         Ok(self.progress())
     }
 
+    /// The most indexing's next read from the source will ask for (none
+    /// once indexing has ended): see [`crate::lines::LineBuffer::next_read_len`].
+    pub fn next_read_len(&self) -> usize {
+        self.building
+            .as_ref()
+            .map_or(0, |b| b.lines.next_read_len())
+    }
+
     pub fn progress(&self) -> Progress {
         match (&self.building, &self.index) {
             (Some(b), _) => {

@@ -119,6 +119,7 @@ async fn index_range(
     let mut source = BlobSource::new(file.into())
         .map_err(|e| e.0)?
         .with_read_ahead();
+    source.read_ahead_from(from);
     let opts = IndexOptions {
         parse: super::worker::parse_options(options),
         ..IndexOptions::default()
@@ -129,7 +130,7 @@ async fn index_range(
     let ahead = source.read_ahead();
     loop {
         if let Some(a) = &ahead {
-            a.next_read_ready().await;
+            a.next_read_of_ready(job.next_read_len()).await;
         }
         if job.step(&mut source, STEP_BYTES).map_err(|e| e.0)? {
             break;

@@ -280,6 +280,13 @@ impl ReadAhead {
         })
     }
 
+    /// [`ReadAhead::would_wait`] for a next read of `len` bytes: one too
+    /// short to use the read-ahead (a line buffer's first reads, for the
+    /// first screenful) is read at once, whatever is on its way.
+    pub fn would_wait_for(&self, len: usize) -> bool {
+        len >= STREAM_MIN && self.would_wait()
+    }
+
     fn first_pending(&self) -> Option<PendingChunk> {
         self.chunks
             .iter()
@@ -347,6 +354,10 @@ impl SharedReadAhead {
         self.0.borrow().would_wait()
     }
 
+    pub fn would_wait_for(&self, len: usize) -> bool {
+        self.0.borrow().would_wait_for(len)
+    }
+
     /// Waits until the first slice ahead has arrived (or failed). The
     /// read-ahead is not held meanwhile.
     pub async fn settle(&self) {
@@ -361,7 +372,13 @@ impl SharedReadAhead {
     /// synchronously bytes already on their way, and only then (a slice
     /// further ahead still coming is no reason to stop).
     pub async fn next_read_ready(&self) {
-        while self.would_wait() {
+        self.next_read_of_ready(NEXT_READ as usize).await;
+    }
+
+    /// [`SharedReadAhead::next_read_ready`] for a next read of `len` bytes
+    /// ([`ReadAhead::would_wait_for`]).
+    pub async fn next_read_of_ready(&self, len: usize) {
+        while self.would_wait_for(len) {
             self.settle().await;
         }
     }
@@ -437,20 +454,86 @@ struct Reader {
     _on_error: Closure<dyn FnMut(web_sys::Event)>,
 }
 
+/// A nested reader started before it is needed (see [`start_spare_reader`]),
+/// with what its start has shown so far.
+struct SpareReader {
+    worker: Worker,
+    url: String,
+    failed: Rc<Cell<bool>>,
+    _on_error: Closure<dyn FnMut(web_sys::Event)>,
+}
+
+thread_local! {
+    static SPARE_READER: RefCell<Option<SpareReader>> = const { RefCell::new(None) };
+}
+
+/// Starts this worker's first nested reader now, before any read: a
+/// worker's start (a thread, a JavaScript context, its script) took most
+/// of the 65 ms the first 8 MiB of a drop took to come, which indexing
+/// waited for. The first [`ReadAhead`] to need a reader takes it.
+pub fn start_spare_reader() {
+    if SPARE_READER.with(|s| s.borrow().is_some()) {
+        return;
+    }
+    let Some((worker, url)) = spawn_reader() else {
+        return;
+    };
+    // An error before it is taken (a policy forbids the worker) is kept
+    // for the taker, which then starts one of its own (and so learns why).
+    let failed = Rc::new(Cell::new(false));
+    let dead = failed.clone();
+    let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |e: web_sys::Event| {
+        e.prevent_default();
+        dead.set(true);
+    });
+    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+    SPARE_READER.with(|s| {
+        *s.borrow_mut() = Some(SpareReader {
+            worker,
+            url,
+            failed,
+            _on_error: on_error,
+        })
+    });
+}
+
+/// Whether a nested reader started ahead waits to be taken.
+pub fn spare_reader_waiting() -> bool {
+    SPARE_READER.with(|s| s.borrow().is_some())
+}
+
+/// A nested worker running [`READER_JS`], and its script's URL.
+fn spawn_reader() -> Option<(Worker, String)> {
+    // `Worker` is missing from some browsers' workers (no nested workers).
+    Reflect::get(&js_sys::global(), &"Worker".into())
+        .ok()
+        .filter(|w| w.is_function())?;
+    let parts = js_sys::Array::of1(&JsValue::from_str(READER_JS));
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type("text/javascript");
+    let script = Blob::new_with_str_sequence_and_options(&parts, &options).ok()?;
+    let url = web_sys::Url::create_object_url_with_blob(&script).ok()?;
+    match Worker::new(&url) {
+        Ok(worker) => Some((worker, url)),
+        Err(_) => {
+            let _ = web_sys::Url::revoke_object_url(&url);
+            None
+        }
+    }
+}
+
 impl Reader {
     fn start(blob: &Blob, streams: bool) -> Option<Reader> {
-        // `Worker` is missing from some browsers' workers (no nested workers).
-        Reflect::get(&js_sys::global(), &"Worker".into())
-            .ok()
-            .filter(|w| w.is_function())?;
-        let parts = js_sys::Array::of1(&JsValue::from_str(READER_JS));
-        let options = web_sys::BlobPropertyBag::new();
-        options.set_type("text/javascript");
-        let script = Blob::new_with_str_sequence_and_options(&parts, &options).ok()?;
-        let url = web_sys::Url::create_object_url_with_blob(&script).ok()?;
-        let Ok(worker) = Worker::new(&url) else {
-            let _ = web_sys::Url::revoke_object_url(&url);
-            return None;
+        let spare = SPARE_READER.with(|s| s.borrow_mut().take());
+        let (worker, url) = match spare {
+            Some(s) if !s.failed.get() => (s.worker, s.url),
+            dead => {
+                if let Some(s) = dead {
+                    s.worker.terminate();
+                    let _ = web_sys::Url::revoke_object_url(&s.url);
+                }
+                spawn_reader()?
+            }
         };
         let pending: Rc<RefCell<HashMap<u32, Settle>>> = Rc::default();
         let answers = pending.clone();

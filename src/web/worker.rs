@@ -131,8 +131,13 @@ pub fn start_worker() {
     scope().set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     // The handler lives as long as the worker.
     on_message.forget();
-    // A range worker answers no query and keeps no index.
     let name = scope().name();
+    // Session and range workers read their file ahead through a nested
+    // reader: started now, it is ready when a file comes.
+    if name != super::diff_worker::WORKER_NAME {
+        super::read_ahead::start_spare_reader();
+    }
+    // A range worker answers no query and keeps no index.
     if name != super::range_worker::WORKER_NAME && name != super::diff_worker::WORKER_NAME {
         let started = now();
         if let Err(e) = super::warmup::warm_up() {
@@ -319,10 +324,16 @@ fn fail_opening(message: String) {
 
 /// A session's source over a `Blob`: read through a block cache (for
 /// queries), with read-ahead (for indexing and search).
+/// A `Blob`'s source, read ahead; `indexing`: about to be indexed from its
+/// start, so the first slice is asked for at once.
 fn blob_source(
     blob: web_sys::Blob,
+    indexing: bool,
 ) -> Result<(Box<dyn TraceSource>, Option<SharedReadAhead>), SourceError> {
     let source = BlobSource::new(blob)?.with_read_ahead();
+    if indexing {
+        source.read_ahead_from(0);
+    }
     let ahead = source.read_ahead();
     Ok((Box::new(BlockCache::new(source)), ahead))
 }
@@ -397,7 +408,7 @@ fn open(file: web_sys::File, options: OpenOptions) {
         }
         if let Some(bytes) = cached {
             let started = now();
-            let restored = blob_source(file.clone().into())
+            let restored = blob_source(file.clone().into(), false)
                 .map_err(|e| e.0)
                 .and_then(|(s, ahead)| Ok((Session::restore(s, &bytes, id, parse)?, ahead)));
             super::timing::measure("restore session", started);
@@ -414,8 +425,8 @@ fn open(file: web_sys::File, options: OpenOptions) {
             }
         }
         let started = now();
-        let opened =
-            blob_source(file.into()).and_then(|(s, ahead)| Ok((Session::open(s, parse)?, ahead)));
+        let opened = blob_source(file.into(), true)
+            .and_then(|(s, ahead)| Ok((Session::open(s, parse)?, ahead)));
         super::timing::measure("open session", started);
         match opened {
             Ok(opened) => {
@@ -451,7 +462,7 @@ fn open_url(target: Target, options: OpenOptions) {
             Ok(Fetched::Ranges(s)) => {
                 ((Box::new(s) as Box<dyn TraceSource>, None), Reading::Ranges)
             }
-            Ok(Fetched::Whole(blob)) => match blob_source(blob) {
+            Ok(Fetched::Whole(blob)) => match blob_source(blob, true) {
                 Ok(s) => (s, Reading::Downloaded),
                 Err(e) => return fail_opening(e.0),
             },
@@ -512,11 +523,29 @@ fn step(generation: u32) {
     // questions meanwhile, rather than read them again synchronously (which
     // blocks this worker and spends the browser's time twice).
     let ahead = OPEN.with(|o| o.borrow().as_ref().and_then(|open| open.ahead.clone()));
-    let would_wait = || ahead.as_ref().is_some_and(SharedReadAhead::would_wait);
-    if let Some(a) = ahead.clone().filter(|_| would_wait()) {
+    // The next read's length: a short one (the first screenful's) is read
+    // at once, whatever is on its way.
+    let would_wait = |session: &Session<Box<dyn TraceSource>>| {
+        ahead
+            .as_ref()
+            .is_some_and(|a| a.would_wait_for(session.next_read_len()))
+    };
+    let next_read_len = || {
+        OPEN.with(|o| {
+            o.borrow()
+                .as_ref()
+                .map_or(0, |open| open.session.next_read_len())
+        })
+    };
+    let wait = OPEN.with(|o| {
+        o.borrow()
+            .as_ref()
+            .is_some_and(|open| would_wait(&open.session))
+    });
+    if let Some(a) = ahead.clone().filter(|_| wait) {
         wasm_bindgen_futures::spawn_local(async move {
             let waited = now();
-            a.next_read_ready().await;
+            a.next_read_of_ready(next_read_len()).await;
             // Indexing idle for want of bytes: the read-ahead not keeping up.
             super::timing::measure("wait for bytes", waited);
             if let Err(e) = schedule_step(generation) {
@@ -544,7 +573,7 @@ fn step(generation: u32) {
                 && p.stopped.is_none()
                 && !open.session.waiting_for_range()
                 && now() - started < TASK_MS
-                && !would_wait()
+                && !would_wait(&open.session)
             {
                 p = open.session.index_step(STEP_BYTES)?;
             }
