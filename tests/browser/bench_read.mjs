@@ -18,6 +18,32 @@ if (!trace) {
 
 // The worker: reads the whole file one way and says how long it took.
 const WORKER = `
+// One buffer of \`slice\` bytes, filled by the browser again and again.
+async function readByob(stream, slice) {
+  const reader = stream.getReader({ mode: 'byob' });
+  let buffer = new ArrayBuffer(slice);
+  let total = 0;
+  for (let filled = 0; ; ) {
+    const { done, value } = await reader.read(new Uint8Array(buffer, filled));
+    if (done) return total;
+    total += value.byteLength;
+    buffer = value.buffer;
+    filled += value.byteLength;
+    if (filled === slice) filled = 0;
+  }
+}
+
+// The stream's own chunks, each a fresh buffer.
+async function readChunks(stream) {
+  const reader = stream.getReader();
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return total;
+    total += value.byteLength;
+  }
+}
+
 onmessage = async (e) => {
   const { file, how, slice } = e.data;
   const blob = file.slice(0, file.size);
@@ -33,41 +59,13 @@ onmessage = async (e) => {
       total += r.readAsArrayBuffer(blob.slice(o, Math.min(file.size, o + slice))).byteLength;
     }
   } else if (how === 'byob') {
-    // One buffer of \`slice\` bytes, filled by the browser again and again.
-    const reader = blob.stream().getReader({ mode: 'byob' });
-    let buffer = new ArrayBuffer(slice);
-    for (let filled = 0; ; ) {
-      const { done, value } = await reader.read(new Uint8Array(buffer, filled));
-      if (done) break;
-      total += value.byteLength;
-      buffer = value.buffer;
-      filled += value.byteLength;
-      if (filled === slice) filled = 0;
-    }
+    total = await readByob(blob.stream(), slice);
   } else if (how === 'fetch' || how === 'fetch-byob') {
     // A blob: URL read through the network stack's loader, whose data pipe
     // is not the blob reader's.
     const url = URL.createObjectURL(blob);
     const res = await fetch(url);
-    if (how === 'fetch') {
-      const reader = res.body.getReader();
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        total += value.byteLength;
-      }
-    } else {
-      const reader = res.body.getReader({ mode: 'byob' });
-      let buffer = new ArrayBuffer(slice);
-      for (let filled = 0; ; ) {
-        const { done, value } = await reader.read(new Uint8Array(buffer, filled));
-        if (done) break;
-        total += value.byteLength;
-        buffer = value.buffer;
-        filled += value.byteLength;
-        if (filled === slice) filled = 0;
-      }
-    }
+    total = how === 'fetch' ? await readChunks(res.body) : await readByob(res.body, slice);
     URL.revokeObjectURL(url);
   } else if (how === 'fetch-ranges') {
     // Byte ranges of a blob: URL, each its own request.
@@ -79,12 +77,7 @@ onmessage = async (e) => {
     }
     URL.revokeObjectURL(url);
   } else if (how === 'stream') {
-    const reader = blob.stream().getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      total += value.byteLength;
-    }
+    total = await readChunks(blob.stream());
   }
   postMessage({ ms: performance.now() - t0, total });
 };`;
