@@ -367,16 +367,11 @@ impl SharedReadAhead {
         }
     }
 
-    /// Waits until the next read would not wait ([`ReadAhead::would_wait`]):
-    /// a reader that can yield calls this before a step rather than read
-    /// synchronously bytes already on their way, and only then (a slice
-    /// further ahead still coming is no reason to stop).
-    pub async fn next_read_ready(&self) {
-        self.next_read_of_ready(NEXT_READ as usize).await;
-    }
-
-    /// [`SharedReadAhead::next_read_ready`] for a next read of `len` bytes
-    /// ([`ReadAhead::would_wait_for`]).
+    /// Waits until a next read of `len` bytes would not wait
+    /// ([`ReadAhead::would_wait_for`]): a reader that can yield calls this
+    /// before a step rather than read synchronously bytes already on their
+    /// way, and only then (a slice further ahead still coming is no reason
+    /// to stop).
     pub async fn next_read_of_ready(&self, len: usize) {
         while self.would_wait_for(len) {
             self.settle().await;
@@ -467,10 +462,10 @@ thread_local! {
     static SPARE_READER: RefCell<Option<SpareReader>> = const { RefCell::new(None) };
 }
 
-/// Starts this worker's first nested reader now, before any read: a
-/// worker's start (a thread, a JavaScript context, its script) took most
-/// of the 65 ms the first 8 MiB of a drop took to come, which indexing
-/// waited for. The first [`ReadAhead`] to need a reader takes it.
+/// Starts this worker's first nested reader now, before any read, so a
+/// drop's first slice does not also wait for a worker's start (a thread, a
+/// JavaScript context, its script). The first [`ReadAhead`] to need a
+/// reader takes it.
 pub fn start_spare_reader() {
     if SPARE_READER.with(|s| s.borrow().is_some()) {
         return;
