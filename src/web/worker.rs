@@ -530,22 +530,17 @@ fn step(generation: u32) {
             .as_ref()
             .is_some_and(|a| a.would_wait_for(session.next_read_len()))
     };
-    let next_read_len = || {
-        OPEN.with(|o| {
-            o.borrow()
-                .as_ref()
-                .map_or(0, |open| open.session.next_read_len())
-        })
-    };
-    let wait = OPEN.with(|o| {
+    // Nothing is indexed while waiting, so the next read stays this long.
+    let waiting_for = OPEN.with(|o| {
         o.borrow()
             .as_ref()
-            .is_some_and(|open| would_wait(&open.session))
+            .filter(|open| would_wait(&open.session))
+            .map(|open| open.session.next_read_len())
     });
-    if let Some(a) = ahead.clone().filter(|_| wait) {
+    if let Some((a, len)) = ahead.clone().zip(waiting_for) {
         wasm_bindgen_futures::spawn_local(async move {
             let waited = now();
-            a.next_read_of_ready(next_read_len()).await;
+            a.next_read_of_ready(len).await;
             // Indexing idle for want of bytes: the read-ahead not keeping up.
             super::timing::measure("wait for bytes", waited);
             if let Err(e) = schedule_step(generation) {
