@@ -22,7 +22,20 @@
 // name: `renderer:DedicatedWorker` the indexing workers and their file
 // readers, `browser:ThreadPoolForeg` and `browser:Chrome_IOThread` the
 // browser reading the file and piping it to the page's process).
+//
+// Whether the operating system holds the file in its cache changes what the
+// browser spends reading it (on this machine an uncached 1 GB trace cost
+// the browser's file thread 2 CPU seconds more, on a 2-core machine taken
+// from indexing), and a machine that reclaims its cache in minutes leaves
+// it to chance. So before each drop the file is read through (default,
+// `TL_BENCH_FILE_CACHE=warm`) or dropped from the cache (`cold`; `as-is`
+// leaves it), and each line says which, with the cached fraction measured
+// just before the drop (`file_cached_fraction`, from util-linux's fincore;
+// null without it). `TL_BENCH_REPEAT=N` drops each trace N times per worker
+// count and adds a line with the median, least and most of the figures
+// that vary from run to run.
 
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 
@@ -41,6 +54,52 @@ function slowest(ms, keys) {
     .map((v, i) => [keys[i], v])
     .sort((a, b) => b[1] - a[1])
     .slice(0, 3);
+}
+
+const FILE_CACHE = process.env.TL_BENCH_FILE_CACHE ?? 'warm';
+if (!['warm', 'cold', 'as-is'].includes(FILE_CACHE)) {
+  throw new Error(`TL_BENCH_FILE_CACHE must be warm, cold or as-is, not ${FILE_CACHE}`);
+}
+const REPEAT = Number(process.env.TL_BENCH_REPEAT ?? 1);
+if (!Number.isInteger(REPEAT) || REPEAT < 1) throw new Error(`TL_BENCH_REPEAT must be a whole number ≥ 1, not ${process.env.TL_BENCH_REPEAT}`);
+
+/** Puts `trace` in the operating system's file cache (reads it through) or
+ * takes it out (`dd iflag=nocache count=0` advises the kernel to drop the
+ * whole file's cached pages; no root needed). */
+function prepareFileCache(trace) {
+  if (FILE_CACHE === 'warm') {
+    const fd = fs.openSync(trace, 'r');
+    const buf = Buffer.allocUnsafe(8 << 20);
+    try {
+      while (fs.readSync(fd, buf, 0, buf.length, null) > 0);
+    } finally {
+      fs.closeSync(fd);
+    }
+  } else if (FILE_CACHE === 'cold') {
+    execFileSync('dd', [`if=${trace}`, 'iflag=nocache', 'count=0', 'status=none']);
+  }
+}
+
+/** The fraction of `trace` in the file cache now, or null if fincore is
+ * not there to say. */
+function cachedFraction(trace) {
+  try {
+    const out = execFileSync('fincore', ['--bytes', '--noheadings', '--output', 'RES', trace], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    return Math.round((Number(out.trim()) / fs.statSync(trace).size) * 1000) / 1000;
+  } catch {
+    return null;
+  }
+}
+
+/** Median, least and most of a figure over repeated runs. */
+function spread(values) {
+  const s = values.filter((v) => typeof v === 'number').sort((a, b) => a - b);
+  if (!s.length) return null;
+  const mid = s.length >> 1;
+  return { median: s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2, min: s[0], max: s[s.length - 1] };
 }
 
 /** Nearest-rank percentile: the smallest value with at least p% of the
@@ -124,6 +183,8 @@ async function bench(browser, server, trace, workers) {
   const threadSampler = setInterval(() => {
     for (const [t, c] of chromiumThreads()) allLast.set(t, c);
   }, 100);
+  prepareFileCache(trace);
+  const cached = cachedFraction(trace);
   await page.setInputFiles('[data-testid=file-input]', trace);
   await page.waitForSelector('[data-testid=status][data-state=ready], [data-testid=status][data-state=error]', {
     timeout: 3_600_000,
@@ -184,6 +245,8 @@ async function bench(browser, server, trace, workers) {
     bytes,
     state,
     workers,
+    file_cache: FILE_CACHE,
+    file_cached_fraction: cached,
     mb_per_s: bytes / 1e6 / seconds,
     ready_seconds: seconds,
     cpu_seconds: cpuSeconds,
@@ -220,13 +283,39 @@ const server = await serveDist();
 try {
   for (const trace of traces) {
     for (const workers of counts) {
-      // A fresh profile per drop: the same file dropped again in one
-      // profile would be restored from the index cache, not indexed.
-      const browser = await launchBrowser();
-      try {
-        console.log(JSON.stringify(await bench(browser, server, trace, workers)));
-      } finally {
-        await browser.close();
+      const runs = [];
+      for (let run = 0; run < REPEAT; run++) {
+        // A fresh profile per drop: the same file dropped again in one
+        // profile would be restored from the index cache, not indexed.
+        const browser = await launchBrowser();
+        try {
+          const line = await bench(browser, server, trace, workers);
+          runs.push(line);
+          console.log(JSON.stringify(REPEAT > 1 ? { run: run + 1, ...line } : line));
+        } finally {
+          await browser.close();
+        }
+      }
+      if (REPEAT > 1) {
+        const of = (f) => spread(runs.map(f));
+        console.log(
+          JSON.stringify({
+            summary: true,
+            trace,
+            bytes: runs[0].bytes,
+            workers,
+            runs: runs.length,
+            file_cache: FILE_CACHE,
+            mb_per_s: of((r) => r.mb_per_s),
+            mb_per_busiest_worker_cpu_s: of((r) => r.mb_per_busiest_worker_cpu_s),
+            chromium_cpu_s: of((r) => r.chromium_cpu_s),
+            first_screen_ms: of((r) => r.first_screen_ms),
+            step_p99_ms: of((r) => r.step_ms.p99),
+            pane_p99_ms: of((r) => r.pane_ms.p99),
+            tab_peak_rss_bytes: of((r) => r.tab_peak_rss_bytes),
+            index_bytes_per_trace_byte: of((r) => r.index_bytes_per_trace_byte),
+          }),
+        );
       }
     }
   }
