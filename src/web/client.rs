@@ -366,6 +366,12 @@ impl TraceClient {
         self.inner.flush();
     }
 
+    /// Tells the worker the first rows are on the page: indexing, held so
+    /// the page had a core to draw them, goes on.
+    pub fn shown(&self) {
+        let _ = self.inner.send(&ToWorker::Shown);
+    }
+
     /// Loads an ELF image's symbols into the session.
     pub fn load_elf(&self, file: web_sys::File, load_offset: i64) {
         *self.inner.elf.borrow_mut() = Some((file.clone(), load_offset));

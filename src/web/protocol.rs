@@ -113,6 +113,9 @@ pub enum ToWorker {
     },
     /// To the session's worker: the worker of part `part` died.
     RangeFailed { part: u32 },
+    /// To the session's worker: the page shows the first rows, so indexing
+    /// held for them goes on (`worker.rs`, `FIRST_SCREEN_MS`).
+    Shown,
     /// To a report worker (`report_protocol.rs`).
     Report(super::report_protocol::ReportRequest),
     /// To a comparison worker: compare trace `a` with trace `b`

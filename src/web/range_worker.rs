@@ -163,10 +163,9 @@ thread_local! {
 
 /// In the session's worker: the trace opened as `generation` is to be
 /// indexed in `parts` ranges, the others by other workers. The split and the
-/// ask for those workers wait for [`ask_for_ranges`]: after the first answer,
-/// so that finding the split points (a read at each, 5-16 ms) and starting
-/// workers (loading the wasm module) do not compete with the first
-/// screenful.
+/// ask for those workers wait for [`ask_for_ranges`]: once the page shows
+/// the first rows, so that finding the split points (a read at each, 5-16
+/// ms) and the workers' indexing do not compete with drawing them.
 pub fn defer_split(generation: u32, parts: usize) {
     TO_SPLIT.with(|t| *t.borrow_mut() = (parts > 1).then_some((generation, parts)));
 }
@@ -177,7 +176,8 @@ pub fn split_pending() -> bool {
 }
 
 /// Splits the trace as deferred and asks the page for the ranges' workers,
-/// once: after an answer, or soon after opening if no question comes. Not
+/// once: when the page shows the first rows, or soon after opening if it
+/// does not say. Not
 /// from inside a use of the session (it is used here).
 pub fn ask_for_ranges() {
     let Some((generation, parts)) = TO_SPLIT.with(|t| t.borrow_mut().take()) else {

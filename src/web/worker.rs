@@ -82,9 +82,23 @@ thread_local! {
     static LAST_ASK: Cell<f64> = const { Cell::new(f64::NEG_INFINITY) };
     /// When the open trace was installed (`now()`).
     static OPENED_AT: Cell<f64> = const { Cell::new(0.0) };
+    /// Indexing held after the first step for the first screen (see
+    /// [`FIRST_SCREEN_MS`]): the generation to resume.
+    static HELD: Cell<Option<u32>> = const { Cell::new(None) };
 }
 
-/// How long a deferred split waits for the page's first question: at the
+/// The longest indexing is held, after the first step, for the page to
+/// show the first rows ([`ToWorker::Shown`]). On two cores the page's
+/// thread that draws them shares the machine with this worker, its file
+/// reader and the browser reading the file: with indexing going on, the
+/// first rows of a 1 GB trace came 40-127 ms after the drop (median 80 of
+/// 12 drops); held, 47-66 (median 57 of 8), and with a range worker too
+/// (whose split waits as well) 48-60 (Chromium trace spans). Held once per
+/// trace, so a page that never says (no view) loses this much indexing
+/// time once.
+const FIRST_SCREEN_MS: f64 = 100.0;
+
+/// How long a deferred split waits for the page to show the first rows: at the
 /// fastest indexing this is some tens of megabytes, and ranges are at least
 /// 64 MiB.
 const SPLIT_BY_MS: f64 = 150.0;
@@ -205,6 +219,11 @@ fn answer(msg: ToWorker) {
             with_session(generation, |s| s.range_failed(part as usize));
             ranges_changed(generation);
         }
+        ToWorker::Shown => {
+            super::timing::measure("first rows shown", now());
+            super::range_worker::ask_for_ranges();
+            resume_held();
+        }
         ToWorker::Ask { asks } => {
             LAST_ASK.with(|l| l.set(now()));
             let mut answers = Vec::with_capacity(asks.len());
@@ -226,7 +245,6 @@ fn answer(msg: ToWorker) {
                 super::timing::measure(name, started);
             }
             post(&ToPage::Answer { answers });
-            super::range_worker::ask_for_ranges();
         }
         other => handle(other),
     }
@@ -299,6 +317,7 @@ pub(super) fn parse_options(options: OpenOptions) -> ParseOptions {
 fn begin_opening() -> u32 {
     WAITING.with(|w| w.borrow_mut().get_or_insert_with(Vec::new).clear());
     OPEN.with(|o| *o.borrow_mut() = None);
+    HELD.with(|h| h.set(None));
     GENERATION.with(|g| {
         g.set(g.get() + 1);
         g.get()
@@ -486,6 +505,31 @@ fn open_url(target: Target, options: OpenOptions) {
     });
 }
 
+/// Resumes indexing held for the first screen, if it is.
+fn resume_held() {
+    if let Some(generation) = HELD.with(Cell::take) {
+        if is_current(generation) {
+            if let Err(e) = schedule_step(generation) {
+                post(&ToPage::Failed {
+                    message: format!("cannot schedule indexing in the worker: {e}"),
+                });
+            }
+        }
+    }
+}
+
+/// Holds indexing until the page shows the first rows, or for
+/// [`FIRST_SCREEN_MS`] at most.
+fn hold_for_first_screen(generation: u32) {
+    HELD.with(|h| h.set(Some(generation)));
+    wasm_bindgen_futures::spawn_local(async move {
+        super::timing::sleep(FIRST_SCREEN_MS).await;
+        if HELD.with(Cell::get) == Some(generation) {
+            resume_held();
+        }
+    });
+}
+
 /// Queues the next indexing task. A message to ourselves, not a timeout:
 /// timeouts chained this way are clamped to 4 ms each, a third of the time.
 fn schedule_step(generation: u32) -> Result<(), String> {
@@ -552,11 +596,12 @@ fn step(generation: u32) {
         return;
     }
     let started = now();
+    let mut first = false;
     let result = OPEN.with(|o| {
         o.borrow_mut().as_mut().map(|open| {
             // The first slice alone, so the first screenful can be asked for
             // at once; then slices until the task's time is up.
-            let first = open.session.progress().done_bytes == 0;
+            first = open.session.progress().done_bytes == 0;
             let mut p =
                 open.session
                     .index_step(if first { FIRST_STEP_BYTES } else { STEP_BYTES })?;
@@ -592,7 +637,7 @@ fn step(generation: u32) {
         })
     });
     super::timing::measure("index step", started);
-    // No question came since opening (a page with no view): split anyway,
+    // The page has not said it shows the first rows (no view): split anyway,
     // well before the session could pass the first split point.
     if super::range_worker::split_pending() && now() - OPENED_AT.with(Cell::get) > SPLIT_BY_MS {
         super::range_worker::ask_for_ranges();
@@ -625,6 +670,11 @@ fn step(generation: u32) {
             }
             if PAUSED.with(Cell::get) {
                 // Resumed by `ranges_changed` when a range arrives.
+                return;
+            }
+            if first {
+                // Resumed by `ToWorker::Shown`, or after a while.
+                hold_for_first_screen(generation);
                 return;
             }
             if let Err(e) = schedule_step(generation) {

@@ -179,3 +179,56 @@ test('a file dropped just after the page loaded starts no worker while it is ind
   assert.deepEqual(r.whileIndexing, [], 'workers started while indexing');
   assert.deepEqual(r.sparesAfter, ['', ''], 'spares after indexing');
 });
+
+test('indexing and the split wait for the first rows to be drawn', { timeout: 600_000 }, async () => {
+  // On two cores the page's thread that draws the first rows shares the
+  // machine with the indexing worker, its reader and the browser reading
+  // the file. So after the first step (the first screenful's lines) the
+  // session worker indexes nothing more, and does not split the trace for
+  // the range workers, until the page says the rows are drawn (the
+  // worker's `first rows shown` span), or 100 ms have passed. Spans of the
+  // worker's own clock: the page's and a worker's `timeOrigin` are not
+  // comparable to the millisecond.
+  const trace = repeatedTrace(256);
+  const browser = await launchBrowser();
+  try {
+    const page = await browser.context.newPage();
+    await page.goto(`${server.url}?workers=2`);
+    await page.waitForSelector('[data-testid=status][data-state=idle]');
+    await waitForWorkers(page, ['', 'tarmac-lens-range']);
+    const sessionWorkers = page.workers().filter((w) => !w.url().startsWith('blob:'));
+    await page.setInputFiles('[data-testid=file-input]', trace);
+    await page.waitForSelector('[data-row-line]', { timeout: 60_000 });
+    // Long enough for the held indexing to have gone on and split.
+    await page.waitForTimeout(500);
+    let spans = null;
+    for (const w of sessionWorkers) {
+      const s = await w
+        .evaluate(() =>
+          performance
+            .getEntriesByType('measure')
+            .filter((e) => ['index step', 'split', 'first rows shown'].includes(e.name))
+            .map((e) => ({ name: e.name, at: e.startTime })),
+        )
+        .catch(() => []);
+      if (s.some((e) => e.name === 'index step')) spans = s;
+    }
+    assert.ok(spans, 'no worker has index steps');
+    const at = (name) => spans.filter((e) => e.name === name).map((e) => e.at);
+    const [steps, split, shown] = [at('index step'), at('split'), at('first rows shown')];
+    assert.equal(shown.length, 1, 'the page said once that it shows the first rows');
+    assert.ok(steps.length >= 2, `${steps.length} index steps in the first 500 ms after the first row`);
+    assert.ok(steps[0] < shown[0], 'the first step came before the first rows');
+    // Held until the page said so, or until the hold's 100 ms were up.
+    const resumable = Math.min(shown[0], steps[0] + 95);
+    assert.ok(
+      steps[1] >= resumable,
+      `the second index step started ${(resumable - steps[1]).toFixed(1)} ms before the first rows were shown`,
+    );
+    assert.equal(split.length, 1, 'the trace was split once');
+    assert.ok(split[0] >= resumable, `split ${(resumable - split[0]).toFixed(1)} ms before the first rows were shown`);
+    await page.waitForSelector('[data-testid=status][data-state=ready]', { timeout: 600_000 });
+  } finally {
+    await browser.close();
+  }
+});

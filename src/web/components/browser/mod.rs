@@ -277,6 +277,8 @@ pub struct Browser {
     reveal: Reveal,
     /// A `Reveal` message is on its way.
     reveal_queued: bool,
+    /// The worker has been told the first rows are shown.
+    shown_told: bool,
     /// Memory panes asked for (`&panes=mem`), opened at the first position
     /// (their address is an expression such as `sp`).
     pending_memory: Vec<String>,
@@ -356,6 +358,7 @@ impl Component for Browser {
             hash_listener: Some(listener),
             reveal: Reveal::Views,
             reveal_queued: false,
+            shown_told: false,
             pending_memory: Vec::new(),
             search: Default::default(),
             nav: nav_ops::NavPanes::new(!ctx.props().compact && ctx.props().panes.is_none()),
@@ -447,6 +450,10 @@ impl Component for Browser {
     }
     fn rendered(&mut self, ctx: &Context<Self>, _first: bool) {
         let rows_shown = self.views.iter().any(|v| v.rows.is_some());
+        if rows_shown && !self.shown_told {
+            self.shown_told = true;
+            self.client.shown();
+        }
         if self.reveal != Reveal::All
             && !self.reveal_queued
             && (rows_shown || self.reveal != Reveal::Views)
