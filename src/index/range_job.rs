@@ -67,13 +67,13 @@ impl RangeJob {
         self.lines.position() >= self.part.end
     }
 
-    /// Indexes about `budget` more bytes (whole lines); true once done.
     /// The most the next read from the source will ask for
     /// ([`LineBuffer::next_read_len`]).
     pub fn next_read_len(&self) -> usize {
         self.lines.next_read_len()
     }
 
+    /// Indexes about `budget` more bytes (whole lines); true once done.
     pub fn step(&mut self, source: &mut dyn TraceSource, budget: u64) -> Result<bool, SourceError> {
         let stop_at = self.lines.position().saturating_add(budget.max(1));
         while let Some(line) = self.lines.next_line(source)? {

@@ -342,9 +342,8 @@ fn fail_opening(message: String) {
 }
 
 /// A session's source over a `Blob`: read through a block cache (for
-/// queries), with read-ahead (for indexing and search).
-/// A `Blob`'s source, read ahead; `indexing`: about to be indexed from its
-/// start, so the first slice is asked for at once.
+/// queries), with read-ahead (for indexing and search); `indexing`: about
+/// to be indexed from its start, so the first slice is asked for at once.
 fn blob_source(
     blob: web_sys::Blob,
     indexing: bool,

@@ -204,8 +204,8 @@ impl Reducible for PageState {
 /// started: the first keys after `ready` come first.
 const PREWARM_DELAY_MS: i32 = 2000;
 
-/// Runs `f` in a task of its own, `ms` from now.
-/// Runs `f` in `ms` milliseconds; the timer's id, for [`cancel_timer`].
+/// Runs `f` in a task of its own, `ms` from now; the timer's id, for
+/// [`cancel_timer`].
 pub(crate) fn after_ms(ms: i32, f: impl FnOnce() + 'static) -> Option<i32> {
     let w = web_sys::window()?;
     let f = wasm_bindgen::closure::Closure::once_into_js(f);
