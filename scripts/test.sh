@@ -26,13 +26,23 @@ done
 
 results=()
 failures=0
+# Each step has a time limit, so that one hung test (an evaluation in a
+# worker that closed, a browser left open) fails its step instead of the
+# whole run: CI stops a run at 90 minutes and then nothing is reported.
+# A cold machine builds in a few minutes; the browser tests take 5-6 here.
+STEP_LIMIT="${TARMAC_LENS_STEP_LIMIT:-1200}"
 step() {
   local name="$1"
   shift
   printf '\n==> %s: %s\n' "$name" "$*"
   local t0=$SECONDS
-  if "$@"; then
+  local rc=0
+  timeout --kill-after=30 "$STEP_LIMIT" "$@" || rc=$?
+  if ((rc == 0)); then
     results+=("PASS  $name ($((SECONDS - t0))s)")
+  elif ((rc == 124 || rc == 137)); then
+    results+=("FAIL  $name (stopped at its limit of ${STEP_LIMIT}s)")
+    failures=$((failures + 1))
   else
     results+=("FAIL  $name ($((SECONDS - t0))s)")
     failures=$((failures + 1))
@@ -46,7 +56,9 @@ step "native tests" cargo test
 step "wasm tests (headless Chromium)" cargo test --target wasm32-unknown-unknown "${wasm_tests[@]}"
 step "CLI build (test oracle)" cargo build --bin tarmac-lens
 step "web build (trunk, release)" trunk build --release
-step "browser tests (Playwright)" node --test tests/browser/
+# --test-force-exit: a test that timed out may leave its browser open, which
+# would otherwise keep node running after the last test.
+step "browser tests (Playwright)" node --test --test-force-exit tests/browser/
 
 printf '\n==================== summary ====================\n'
 printf '%s\n' "${results[@]}"

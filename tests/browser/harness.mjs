@@ -2,7 +2,7 @@
 // Chromium through playwright-core, and the native CLI as the oracle.
 
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -107,7 +107,13 @@ export async function launchBrowser({ serviceWorkers = 'block', locale = 'en-US'
   return {
     context,
     close: async () => {
-      await context.close();
+      // A renderer stuck in a task can keep close() waiting: then the
+      // browser's processes (named by their profile) are killed.
+      const closed = await Promise.race([
+        context.close().then(() => true),
+        new Promise((resolve) => setTimeout(() => resolve(false), 30_000)),
+      ]);
+      if (!closed) spawnSync('pkill', ['-KILL', '-f', profile]);
       fs.rmSync(profile, { recursive: true, force: true });
     },
   };
