@@ -114,6 +114,14 @@ impl Inner {
 
 thread_local! {
     static SPARE: RefCell<Option<SpareWorker>> = const { RefCell::new(None) };
+    /// When the page last asked a worker anything (`timing::now`).
+    static LAST_QUERY: Cell<f64> = const { Cell::new(f64::NEG_INFINITY) };
+}
+
+/// Milliseconds since the page last asked a worker anything: a person
+/// stepping or scrolling asks on every key.
+pub fn since_last_query_ms() -> f64 {
+    super::timing::now() - LAST_QUERY.with(Cell::get)
 }
 
 fn take_spare(url: &str) -> Option<(Worker, bool)> {
@@ -338,6 +346,7 @@ impl TraceClient {
     /// sent once the task's synchronous work is done. A message that cannot
     /// be sent answers `Reply::Error`.
     pub fn query(&self, query: Query, on_reply: impl FnOnce(Reply) + 'static) {
+        LAST_QUERY.with(|l| l.set(super::timing::now()));
         let id = self.inner.next_id.get();
         self.inner.next_id.set(id.wrapping_add(1));
         self.inner

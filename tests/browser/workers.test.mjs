@@ -241,3 +241,40 @@ test('indexing and the split wait for the first rows to be drawn', { timeout: 24
     await browser.close();
   }
 });
+
+test('the spares for the next file wait while the person steps', { timeout: 240_000 }, async () => {
+  // Two seconds after indexing ends the page starts spare workers for the
+  // next file, whose warm-up takes a core for about 100 ms: not while
+  // someone steps through the trace (each key asks the worker), only once
+  // the page has asked nothing for a second.
+  const trace = repeatedTrace(100);
+  const browser = await launchBrowser();
+  try {
+    const page = await browser.context.newPage();
+    await page.goto(`${server.url}?workers=1`);
+    await page.waitForSelector('[data-testid=status][data-state=idle]');
+    await waitForWorkers(page, ['']);
+    const started = [];
+    page.on('worker', (w) => {
+      if (!w.url().startsWith('blob:')) started.push(Date.now());
+    });
+    await page.setInputFiles('[data-testid=file-input]', trace);
+    await page.waitForSelector('[data-testid=status][data-state=ready]', { timeout: 120_000 });
+    await page.locator('[data-row-line]').first().click();
+    // Steps every 150 ms for 4 s: well past the 2 s after `ready`.
+    const until = Date.now() + 4000;
+    while (Date.now() < until) {
+      await page.keyboard.press('ArrowDown');
+      await page.waitForTimeout(150);
+    }
+    const stoppedAt = Date.now();
+    assert.deepEqual(started, [], 'a spare started while the person stepped');
+    // Quiet now: the spare comes about a second later.
+    const names = await waitForWorkers(page, ['', ''], 10_000);
+    assert.deepEqual(names, ['', ''], 'the spare after the steps');
+    assert.equal(started.length, 1);
+    assert.ok(started[0] - stoppedAt >= 700, `the spare started ${started[0] - stoppedAt} ms after the last key`);
+  } finally {
+    await browser.close();
+  }
+});

@@ -1,6 +1,7 @@
 //! The page: drop zone on top, the status of the current file, then the
 //! trace browser and the record statistics as two tabs.
 
+use std::cell::Cell;
 use std::rc::Rc;
 
 use wasm_bindgen::JsCast;
@@ -204,19 +205,41 @@ impl Reducible for PageState {
 /// started: the first keys after `ready` come first.
 const PREWARM_DELAY_MS: i32 = 2000;
 
-/// Runs `f` in a task of its own, `ms` from now; the timer's id, for
-/// [`cancel_timer`].
+/// And how long the page must have asked the worker nothing: starting the
+/// spares (a session worker's warm-up, 85-110 ms of a core, and a range
+/// worker) while a person steps made the slowest steps of a 1 GB trace's
+/// benchmark, 15-21 ms against a p99 of 9-11, all at the 17th-28th key
+/// (two seconds after `ready`) in 10 drops.
+const PREWARM_QUIET_MS: f64 = 1000.0;
+
+thread_local! {
+    /// Bumped whenever a prewarm wait is set or cancelled: a wait of an
+    /// older number gives up.
+    static PREWARM_WAIT: Cell<u32> = const { Cell::new(0) };
+}
+
+/// Starts the spare workers once the page has asked nothing for
+/// [`PREWARM_QUIET_MS`], unless [`PREWARM_WAIT`] moved on meanwhile.
+fn prewarm_when_quiet(wait: u32) {
+    if PREWARM_WAIT.with(Cell::get) != wait {
+        return;
+    }
+    let since = crate::web::client::since_last_query_ms();
+    if since >= PREWARM_QUIET_MS {
+        TraceClient::prewarm();
+    } else {
+        after_ms((PREWARM_QUIET_MS - since).ceil() as i32, move || {
+            prewarm_when_quiet(wait)
+        });
+    }
+}
+
+/// Runs `f` in a task of its own, `ms` from now; the timer's id.
 pub(crate) fn after_ms(ms: i32, f: impl FnOnce() + 'static) -> Option<i32> {
     let w = web_sys::window()?;
     let f = wasm_bindgen::closure::Closure::once_into_js(f);
     w.set_timeout_with_callback_and_timeout_and_arguments_0(f.unchecked_ref(), ms)
         .ok()
-}
-
-fn cancel_timer(id: i32) {
-    if let Some(w) = web_sys::window() {
-        w.clear_timeout_with_handle(id);
-    }
 }
 
 fn now_ms() -> f64 {
@@ -268,22 +291,21 @@ pub fn app() -> Html {
     // And, once a file is indexed, again for the next one: not while it is
     // indexed, as the spare session worker's warm-up and the workers'
     // starts would take the indexing's cores (and the first screenful's).
-    // A timer still running when indexing starts is cancelled: a file
-    // dropped within the delay (of the page's load, or of the last file's
-    // end) took the spare, and a new one's warm-up (85-110 ms of a core)
-    // and start would land in the middle of its indexing.
+    // Nor while the person steps or scrolls ([`PREWARM_QUIET_MS`]). A wait
+    // still running when indexing starts gives up: a file dropped within
+    // the delay (of the page's load, or of the last file's end) took the
+    // spare, and a new one's warm-up (85-110 ms of a core) and start would
+    // land in the middle of its indexing.
     let indexing = matches!(state.phase, Phase::Indexing { .. });
     use_effect_with(indexing, |&indexing| {
-        let timer = if indexing {
-            None
-        } else {
-            after_ms(PREWARM_DELAY_MS, TraceClient::prewarm)
-        };
-        move || {
-            if let Some(id) = timer {
-                cancel_timer(id);
-            }
+        let wait = PREWARM_WAIT.with(|w| {
+            w.set(w.get().wrapping_add(1));
+            w.get()
+        });
+        if !indexing {
+            after_ms(PREWARM_DELAY_MS, move || prewarm_when_quiet(wait));
         }
+        || PREWARM_WAIT.with(|w| w.set(w.get().wrapping_add(1)))
     });
     // The browser's panes rendered once, hidden, while the page loads (see
     // `Rehearsal`); the status says `starting` until then.
