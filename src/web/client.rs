@@ -114,12 +114,13 @@ impl Inner {
 
 thread_local! {
     static SPARE: RefCell<Option<SpareWorker>> = const { RefCell::new(None) };
-    /// When the page last asked a worker anything (`timing::now`).
+    /// When the page last asked a trace's worker anything
+    /// ([`TraceClient::query`], `timing::now`).
     static LAST_QUERY: Cell<f64> = const { Cell::new(f64::NEG_INFINITY) };
 }
 
-/// Milliseconds since the page last asked a worker anything: a person
-/// stepping or scrolling asks on every key.
+/// Milliseconds since the page last asked a trace's worker anything: a
+/// person stepping or scrolling asks on every key.
 pub fn since_last_query_ms() -> f64 {
     super::timing::now() - LAST_QUERY.with(Cell::get)
 }
