@@ -259,13 +259,17 @@ test('the spares for the next file wait while the person steps', { timeout: 240_
       if (!w.url().startsWith('blob:')) started.push(Date.now());
     });
     await page.setInputFiles('[data-testid=file-input]', trace);
-    await page.waitForSelector('[data-testid=status][data-state=ready]', { timeout: 120_000 });
-    await page.locator('[data-row-line]').first().click();
-    // Steps every 150 ms for 4 s: well past the 2 s after `ready`.
-    const until = Date.now() + 4000;
-    while (Date.now() < until) {
+    await page.locator('[data-row-line]').first().click({ timeout: 60_000 });
+    // Steps every 150 ms from the first rows on, while the trace is indexed
+    // and until 4 s after `ready`: well past the 2 s after it.
+    const ready = page.locator('[data-testid=status][data-state=ready]');
+    let readyAt = null;
+    const deadline = Date.now() + 120_000;
+    while (readyAt === null || Date.now() < readyAt + 4000) {
+      assert.ok(Date.now() < deadline, 'not ready in 2 minutes');
       await page.keyboard.press('ArrowDown');
       await page.waitForTimeout(150);
+      if (readyAt === null && (await ready.count()) > 0) readyAt = Date.now();
     }
     const stoppedAt = Date.now();
     assert.deepEqual(started, [], 'a spare started while the person stepped');
