@@ -41,16 +41,22 @@ function inWorker(w, fn, ms = 1000) {
   ]);
 }
 
-/** The names of the page's workers (not the nested `blob:` readers): ''
- * for session workers, `tarmac-lens-range` for range workers. */
-async function workerNames(page) {
-  const names = [];
+/** The page's workers that answer (not the nested `blob:` readers), with
+ * their names: '' for session workers, `tarmac-lens-range` for range
+ * workers. */
+async function namedWorkers(page) {
+  const named = [];
   for (const w of page.workers()) {
     if (w.url().startsWith('blob:')) continue;
     const name = await inWorker(w, () => self.name);
-    if (name !== null) names.push(name);
+    if (name !== null) named.push({ worker: w, name });
   }
-  return names.sort();
+  return named;
+}
+
+/** The names of the page's workers, sorted. */
+async function workerNames(page) {
+  return (await namedWorkers(page)).map((n) => n.name).sort();
 }
 
 /** Waits until the page's workers are named `want` (sorted). */
@@ -204,10 +210,7 @@ test('indexing and the split wait for the first rows to be drawn', { timeout: 24
     await waitForWorkers(page, ['', 'tarmac-lens-range']);
     // The session's worker only: the range worker closes itself when done,
     // about when the spans are read.
-    const sessionWorkers = [];
-    for (const w of page.workers()) {
-      if (!w.url().startsWith('blob:') && (await inWorker(w, () => self.name)) === '') sessionWorkers.push(w);
-    }
+    const sessionWorkers = (await namedWorkers(page)).filter((n) => n.name === '').map((n) => n.worker);
     assert.equal(sessionWorkers.length, 1, 'one session worker before the drop');
     await page.setInputFiles('[data-testid=file-input]', trace);
     await page.waitForSelector('[data-row-line]', { timeout: 60_000 });
