@@ -84,6 +84,21 @@ export async function serveDist(options = {}) {
  * the tests' routes. The locale is English unless `locale` says otherwise.
  * Other `options` go to Playwright's context options (e.g. bypassCSP).
  */
+/** What `promise` gives, or `otherwise` if it has not settled in `ms`. The
+ * timer is cleared either way: one left running kept node (a benchmark, a
+ * test file run alone) alive that long after its last browser closed. */
+export async function within(promise, ms, otherwise = null) {
+  let timer;
+  const late = new Promise((resolve) => {
+    timer = setTimeout(() => resolve(otherwise), ms);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export async function launchBrowser({ serviceWorkers = 'block', locale = 'en-US', ...options } = {}) {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'tarmac-lens-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
@@ -109,10 +124,7 @@ export async function launchBrowser({ serviceWorkers = 'block', locale = 'en-US'
     close: async () => {
       // A renderer stuck in a task can keep close() waiting: then the
       // browser's processes (named by their profile) are killed.
-      const closed = await Promise.race([
-        context.close().then(() => true),
-        new Promise((resolve) => setTimeout(() => resolve(false), 30_000)),
-      ]);
+      const closed = await within(context.close().then(() => true), 30_000, false);
       if (!closed) spawnSync('pkill', ['-KILL', '-f', profile]);
       fs.rmSync(profile, { recursive: true, force: true });
     },

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { cliStats, launchBrowser, serveDist } from './harness.mjs';
+import { cliStats, launchBrowser, serveDist, within } from './harness.mjs';
 import { repeatedTrace } from './tracegen.mjs';
 
 let server;
@@ -35,10 +35,7 @@ function watchProgress() {
  * (a range worker, done) may never answer, and an evaluation left waiting
  * keeps the browser, and so the test run, alive. */
 function inWorker(w, fn, ms = 1000) {
-  return Promise.race([
-    w.evaluate(fn).catch(() => null),
-    new Promise((resolve) => setTimeout(() => resolve(null), ms)),
-  ]);
+  return within(w.evaluate(fn).catch(() => null), ms);
 }
 
 /** The page's workers that answer (not the nested `blob:` readers), with
