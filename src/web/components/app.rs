@@ -234,12 +234,11 @@ fn prewarm_when_quiet(wait: u32) {
     }
 }
 
-/// Runs `f` in a task of its own, `ms` from now; the timer's id.
-pub(crate) fn after_ms(ms: i32, f: impl FnOnce() + 'static) -> Option<i32> {
-    let w = web_sys::window()?;
+/// Runs `f` in a task of its own, `ms` from now.
+pub(crate) fn after_ms(ms: i32, f: impl FnOnce() + 'static) {
+    let Some(w) = web_sys::window() else { return };
     let f = wasm_bindgen::closure::Closure::once_into_js(f);
-    w.set_timeout_with_callback_and_timeout_and_arguments_0(f.unchecked_ref(), ms)
-        .ok()
+    let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(f.unchecked_ref(), ms);
 }
 
 fn now_ms() -> f64 {
