@@ -11,7 +11,9 @@ use tarmac_lens::source::SliceSource;
 use tarmac_lens::symbols::SymbolTable;
 use tarmac_lens::web::blob_source::BlobSource;
 use tarmac_lens::web::protocol::{decode, encode, OpenOptions, ToPage, ToWorker};
-use tarmac_lens::web::report_protocol::{ReportEvent, ReportQuery, ReportReply, ReportRequest};
+use tarmac_lens::web::report_protocol::{
+    ReportEvent, ReportFile, ReportQuery, ReportReply, ReportRequest,
+};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
 use web_sys::Blob;
@@ -87,16 +89,29 @@ fn report_messages_cross_postmessage() {
         "t.tarmac",
     )
     .unwrap();
-    for elf in [JsValue::NULL, file.clone().into()] {
+    let dropped = ReportFile::Blob {
+        blob: file.clone().into(),
+        name: file.name(),
+    };
+    let by_url = ReportFile::Url {
+        url: "https://example.com/traces/t.elf".into(),
+        cross_origin: true,
+        name: "t.elf".into(),
+    };
+    for (trace, elf) in [
+        (dropped.clone(), None),
+        (dropped.clone(), Some(dropped.clone())),
+        (by_url.clone(), Some(by_url.clone())),
+    ] {
         let msg = ToWorker::Report(ReportRequest::Start {
-            file: file.clone(),
+            trace: trace.clone(),
             elf: elf.clone(),
             load_offset: -16,
             options: OpenOptions::default(),
         });
         let back = decode::<ToWorker>(structured_clone(&encode(&msg).unwrap())).unwrap();
         let ToWorker::Report(ReportRequest::Start {
-            file: f,
+            trace: t,
             elf: e,
             load_offset,
             ..
@@ -104,12 +119,21 @@ fn report_messages_cross_postmessage() {
         else {
             panic!("not a report start: {back:?}");
         };
-        assert_eq!(f.name(), "t.tarmac");
         assert_eq!(load_offset, -16);
-        assert_eq!(
-            e.dyn_into::<web_sys::File>().ok().map(|f| f.name()),
-            elf.dyn_into::<web_sys::File>().ok().map(|f| f.name())
-        );
+        for (got, sent) in [(Some(t), Some(trace)), (e, elf)] {
+            match (got, sent) {
+                (
+                    Some(ReportFile::Blob { blob, name }),
+                    Some(ReportFile::Blob { name: sent, .. }),
+                ) => {
+                    assert_eq!(name, sent);
+                    // The same file, not a copy of its bytes: still a File.
+                    assert_eq!(blob.size(), 5.0);
+                    assert_eq!(blob.dyn_into::<web_sys::File>().unwrap().name(), "t.tarmac");
+                }
+                (got, sent) => assert_eq!(got, sent),
+            }
+        }
     }
     let ask = ToWorker::Report(ReportRequest::Ask {
         id: 7,

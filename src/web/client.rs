@@ -11,6 +11,7 @@ use web_sys::{ErrorEvent, Event, MessageEvent, Worker};
 
 use super::protocol::{decode, encode, ToPage, ToWorker};
 pub use super::protocol::{OpenOptions, Reading};
+use super::report_protocol::ReportFile;
 use super::spare::SpareWorker;
 use crate::browse::protocol::{Progress, Query, Reply};
 use crate::stats::Stats;
@@ -75,10 +76,11 @@ struct Inner {
     pending: RefCell<HashMap<u32, ReplyFn>>,
     /// Questions asked in this task, sent together at its end.
     outbox: RefCell<Vec<(u32, Query)>>,
-    /// The dropped trace and the ELF image last sent, for the report
-    /// worker, which reads them again (`report_client.rs`).
-    file: Option<web_sys::File>,
-    elf: RefCell<Option<(web_sys::File, i64)>>,
+    /// The trace and the ELF image last sent, for the report worker, which
+    /// reads them again (`report_client.rs`): a URL's trace becomes the
+    /// worker's download once it posts it (a server without ranges).
+    trace: RefCell<ReportFile>,
+    elf: RefCell<Option<(ReportFile, i64)>>,
     options: OpenOptions,
     _on_message: Handler<MessageEvent>,
     _on_error: Handler<Event>,
@@ -190,10 +192,21 @@ impl TraceClient {
             next_id: Cell::new(0),
             pending: RefCell::new(HashMap::new()),
             outbox: RefCell::new(Vec::new()),
-            file: match &input {
-                TraceInput::File(f) => Some(f.clone()),
-                TraceInput::Url { .. } => None,
-            },
+            trace: RefCell::new(match &input {
+                TraceInput::File(f) => ReportFile::Blob {
+                    blob: f.clone().into(),
+                    name: f.name(),
+                },
+                TraceInput::Url {
+                    url,
+                    cross_origin,
+                    name,
+                } => ReportFile::Url {
+                    url: url.clone(),
+                    cross_origin: *cross_origin,
+                    name: name.clone(),
+                },
+            }),
             elf: RefCell::new(None),
             options: opts,
             _on_message: RefCell::new(None),
@@ -220,6 +233,16 @@ impl TraceClient {
             let on_event = on_event.clone();
             Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
                 let Some(inner) = weak.upgrade() else { return };
+                // The only message that is not JSON: a URL's trace the
+                // worker downloaded whole, for the reports to read.
+                if let Some(blob) = event.data().dyn_ref::<web_sys::Blob>() {
+                    let name = inner.trace.borrow().name().to_string();
+                    *inner.trace.borrow_mut() = ReportFile::Blob {
+                        blob: blob.clone(),
+                        name,
+                    };
+                    return;
+                }
                 let msg = match decode::<ToPage>(event.data()) {
                     Ok(m) => m,
                     Err(e) => {
@@ -384,21 +407,18 @@ impl TraceClient {
 
     /// Loads an ELF image's symbols into the session.
     pub fn load_elf(&self, file: web_sys::File, load_offset: i64) {
-        *self.inner.elf.borrow_mut() = Some((file.clone(), load_offset));
+        let elf = ReportFile::Blob {
+            blob: file.clone().into(),
+            name: file.name(),
+        };
+        *self.inner.elf.borrow_mut() = Some((elf, load_offset));
         let _ = self.inner.send(&ToWorker::LoadElf { file, load_offset });
     }
 
-    /// The dropped trace file (`None` for a URL), the ELF image last loaded
-    /// from a file, and how the trace is read.
-    pub fn report_inputs(
-        &self,
-    ) -> (
-        Option<web_sys::File>,
-        Option<(web_sys::File, i64)>,
-        OpenOptions,
-    ) {
+    /// The trace, the ELF image last loaded, and how the trace is read.
+    pub fn report_inputs(&self) -> (ReportFile, Option<(ReportFile, i64)>, OpenOptions) {
         (
-            self.inner.file.clone(),
+            self.inner.trace.borrow().clone(),
             self.inner.elf.borrow().clone(),
             self.inner.options,
         )
@@ -406,6 +426,12 @@ impl TraceClient {
 
     /// Loads an ELF image's symbols from a URL (absolute).
     pub fn load_elf_url(&self, url: String, cross_origin: bool) {
+        let elf = ReportFile::Url {
+            name: url.rsplit('/').next().unwrap_or(&url).to_string(),
+            url: url.clone(),
+            cross_origin,
+        };
+        *self.inner.elf.borrow_mut() = Some((elf, 0));
         let _ = self.inner.send(&ToWorker::LoadElfUrl {
             url,
             cross_origin,

@@ -194,6 +194,8 @@ pub fn get_all(target: &Target) -> Result<Vec<u8>, String> {
 }
 
 /// A trace read from a range-serving web server, one request per read.
+/// A clone reads the same URL (the report worker reads it more than once).
+#[derive(Clone)]
 pub struct HttpSource {
     target: Target,
     len: u64,

@@ -456,7 +456,6 @@ static FR: &[(&str, &str)] = &[
     ("Download:", "Télécharger :"),
     ("Flame graph", "Graphe en flammes"),
     ("Profile", "Profil"),
-    ("Reports read the trace again: they need a dropped file, not a URL.", "Les rapports relisent la trace : il leur faut un fichier déposé, pas une URL."),
     ("Reports", "Rapports"),
     ("Starting the report worker…", "Démarrage du worker des rapports…"),
     ("The trace has no calls to draw.", "La trace n’a aucun appel à dessiner."),

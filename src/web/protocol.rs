@@ -7,7 +7,8 @@
 //! register file) are hundreds of small objects, and building or reading
 //! them field by field across the wasm/JS boundary cost tens of
 //! milliseconds of the UI thread per screenful; one string costs well under
-//! one.
+//! one. The one exception: a URL's trace downloaded whole is posted as its
+//! `Blob`, for the report worker to read (`client.rs`).
 
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::JsValue;

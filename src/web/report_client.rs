@@ -1,6 +1,6 @@
 //! Page side of `report_protocol`: starts a report worker on demand, sends
-//! it the trace's `File` (and the ELF image's, if one is loaded), and routes
-//! its answers to the callbacks that asked. Texts arrive in chunks that
+//! it the trace (and the ELF image, if one is loaded) as a `Blob` or a URL,
+//! and routes its answers to the callbacks that asked. Texts arrive in chunks that
 //! are gathered as JS strings into a `Blob`, never into wasm memory.
 
 use std::cell::{Cell, RefCell};
@@ -12,7 +12,9 @@ use wasm_bindgen::JsCast;
 use web_sys::{Event, MessageEvent, Worker};
 
 use super::protocol::{decode, encode, OpenOptions, ToPage, ToWorker};
-use super::report_protocol::{ReportEvent, ReportPass, ReportQuery, ReportReply, ReportRequest};
+use super::report_protocol::{
+    ReportEvent, ReportFile, ReportPass, ReportQuery, ReportReply, ReportRequest,
+};
 use crate::report::ep_explore::EpSummary;
 use crate::report::explore::{ReportSummary, TextKind};
 use crate::report::flow_explore::FlowSummary;
@@ -79,8 +81,8 @@ impl Drop for Download {
 
 impl ReportClient {
     pub fn start(
-        file: web_sys::File,
-        elf: Option<(web_sys::File, i64)>,
+        trace: ReportFile,
+        elf: Option<(ReportFile, i64)>,
         options: OpenOptions,
         on_status: impl Fn(ReportStatus) + 'static,
     ) -> Result<ReportClient, String> {
@@ -96,11 +98,11 @@ impl ReportClient {
             on_error: RefCell::new(None),
         });
         let (elf, load_offset) = match elf {
-            Some((f, o)) => (JsValue::from(f), o),
-            None => (JsValue::NULL, 0),
+            Some((f, o)) => (Some(f), o),
+            None => (None, 0),
         };
         inner.send(&ToWorker::Report(ReportRequest::Start {
-            file,
+            trace,
             elf,
             load_offset,
             options,

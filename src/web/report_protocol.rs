@@ -2,10 +2,10 @@
 //! worker of its own (the same bin as the browsing worker), so computing a
 //! report never delays the trace view's answers.
 //!
-//! The worker reads the trace in slices from the `File` the page sends, like
-//! the browsing worker, and keeps the [`Reports`](crate::report::explore::Reports);
-//! the page asks for parts of them, each reply bounded (see
-//! `report::explore`). A report's text comes back in chunks of at most
+//! The worker reads the trace in slices from the `Blob` or URL the page
+//! sends ([`ReportFile`]), like the browsing worker, and keeps the
+//! [`Reports`](crate::report::explore::Reports); the page asks for parts of
+//! them, each reply bounded (see `report::explore`). A report's text comes back in chunks of at most
 //! [`TEXT_CHUNK`] bytes, which the page turns into a `Blob` to download.
 
 use serde::{Deserialize, Serialize};
@@ -24,12 +24,10 @@ pub const TEXT_CHUNK: usize = 1 << 20;
 #[derive(Debug, Serialize, Deserialize)]
 pub enum ReportRequest {
     /// Compute the reports of this trace (with this ELF image's symbols,
-    /// when `elf` is a `File`; `null` otherwise).
+    /// when there is one).
     Start {
-        #[serde(with = "serde_wasm_bindgen::preserve")]
-        file: web_sys::File,
-        #[serde(with = "serde_wasm_bindgen::preserve")]
-        elf: wasm_bindgen::JsValue,
+        trace: ReportFile,
+        elf: Option<ReportFile>,
         load_offset: i64,
         options: OpenOptions,
     },
@@ -37,6 +35,36 @@ pub enum ReportRequest {
         id: u32,
         query: ReportQuery,
     },
+}
+
+/// Where the report worker reads a file: the same bytes the browsing
+/// worker read, never a copy of them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum ReportFile {
+    /// A dropped file, or a trace the browsing worker downloaded whole (a
+    /// server without byte ranges): passed by structured clone, so the
+    /// download is not fetched again.
+    Blob {
+        #[serde(with = "serde_wasm_bindgen::preserve")]
+        blob: web_sys::Blob,
+        name: String,
+    },
+    /// A trace on a range-serving server (read by ranges here too, never
+    /// downloaded whole), or an ELF image by URL (`&elf=`).
+    Url {
+        url: String,
+        cross_origin: bool,
+        name: String,
+    },
+}
+
+impl ReportFile {
+    /// The name the page shows and downloads are named after.
+    pub fn name(&self) -> &str {
+        match self {
+            ReportFile::Blob { name, .. } | ReportFile::Url { name, .. } => name,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -1,17 +1,16 @@
 //! The report worker's side of `report_protocol`: computes the reports of
-//! the page's `File` in one engine pass (this worker does nothing else, so
-//! the pass may run to the end in one task; questions wait in the queue),
-//! then answers questions about them.
+//! the page's trace (a `Blob` or a range-serving URL) in one engine pass
+//! (this worker does nothing else, so the pass may run to the end in one
+//! task; questions wait in the queue), then answers questions about them.
 
 use std::cell::{Cell, RefCell};
 use std::io::Write;
 
-use wasm_bindgen::JsCast;
-
 use super::blob_source::BlobSource;
+use super::http_source::{self, Fetched, HttpSource, Target};
 use super::protocol::ToPage;
 use super::report_protocol::{
-    ReportEvent, ReportPass, ReportQuery, ReportReply, ReportRequest, TEXT_CHUNK,
+    ReportEvent, ReportFile, ReportPass, ReportQuery, ReportReply, ReportRequest, TEXT_CHUNK,
 };
 use super::timing::now;
 use super::worker::post;
@@ -21,20 +20,30 @@ use crate::report::ep_explore::EpReports;
 use crate::report::explore::{Progressed, Reports, TextKind};
 use crate::report::flow_explore::FlowReports;
 use crate::report::kind::{report_kind, ReportKind};
-use crate::source::TraceSource;
+use crate::source::{SourceError, TraceSource};
 use crate::symbols::SymbolTable;
+
+/// The trace, to read again (a VCD, the program flow's text).
+#[derive(Clone)]
+enum Input {
+    Blob(web_sys::Blob),
+    Http(HttpSource),
+}
+
+impl Input {
+    fn source(&self) -> Result<Box<dyn TraceSource>, SourceError> {
+        Ok(match self {
+            Input::Blob(blob) => Box::new(BlobSource::new(blob.clone())?),
+            Input::Http(http) => Box::new(http.clone()),
+        })
+    }
+}
 
 /// The reports that suit the trace (`report::kind`).
 enum Computed {
-    Calls {
-        reports: Box<Reports>,
-        file: web_sys::File,
-    },
+    Calls { reports: Box<Reports>, input: Input },
     Ep(EpReports),
-    Flow {
-        reports: FlowReports,
-        file: web_sys::File,
-    },
+    Flow { reports: FlowReports, input: Input },
 }
 
 thread_local! {
@@ -51,28 +60,46 @@ fn send(event: ReportEvent) {
 pub fn handle(request: ReportRequest) {
     match request {
         ReportRequest::Start {
-            file,
+            trace,
             elf,
             load_offset,
             options,
-        } => start(
-            file,
-            elf.dyn_into::<web_sys::File>().ok(),
-            load_offset,
-            options,
-        ),
+        } => wasm_bindgen_futures::spawn_local(async move {
+            match open(&trace).await {
+                Ok(input) => start(input, elf, load_offset, options),
+                Err(e) => send(ReportEvent::Failed(e)),
+            }
+        }),
         ReportRequest::Ask { id, query } => ask(id, query),
     }
 }
 
-/// A source over `file` that posts progress of `pass`.
-fn progressed(
-    file: &web_sys::File,
-    pass: ReportPass,
-) -> Result<impl TraceSource, crate::source::SourceError> {
+/// The trace to read: a range-serving URL is asked for its length (one
+/// byte); a server that sends the whole file instead is read from that
+/// download.
+async fn open(trace: &ReportFile) -> Result<Input, String> {
+    match trace {
+        ReportFile::Blob { blob, .. } => Ok(Input::Blob(blob.clone())),
+        ReportFile::Url {
+            url, cross_origin, ..
+        } => {
+            let target = Target {
+                url: url.clone(),
+                cross_origin: *cross_origin,
+            };
+            match http_source::fetch(&target, |_, _| {}).await? {
+                Fetched::Ranges(http) => Ok(Input::Http(http)),
+                Fetched::Whole(blob) => Ok(Input::Blob(blob)),
+            }
+        }
+    }
+}
+
+/// A source over `input` that posts progress of `pass`.
+fn progressed(input: &Input, pass: ReportPass) -> Result<impl TraceSource, SourceError> {
     let last = Cell::new(f64::NEG_INFINITY);
     Ok(Progressed {
-        inner: BlobSource::new(file.clone().into())?,
+        inner: input.source()?,
         on_read: move |done: u64, total: u64| {
             let t = now();
             if t - last.get() >= PROGRESS_MS || done == total {
@@ -83,22 +110,29 @@ fn progressed(
     })
 }
 
-fn read_elf(
-    elf: &web_sys::File,
-    load_offset: i64,
-    big_endian: bool,
-) -> Result<SymbolTable, String> {
-    let mut src = BlobSource::new(elf.clone().into()).map_err(|e| e.0)?;
-    let mut bytes = vec![0u8; src.len() as usize];
-    src.read_at(0, &mut bytes).map_err(|e| e.0)?;
+fn read_elf(elf: &ReportFile, load_offset: i64, big_endian: bool) -> Result<SymbolTable, String> {
+    let bytes = match elf {
+        ReportFile::Blob { blob, .. } => {
+            let mut src = BlobSource::new(blob.clone()).map_err(|e| e.0)?;
+            let mut bytes = vec![0u8; src.len() as usize];
+            src.read_at(0, &mut bytes).map_err(|e| e.0)?;
+            bytes
+        }
+        ReportFile::Url {
+            url, cross_origin, ..
+        } => http_source::get_all(&Target {
+            url: url.clone(),
+            cross_origin: *cross_origin,
+        })?,
+    };
     let table = SymbolTable::from_elf_bytes(&bytes, load_offset)?;
     table.check_endianness(big_endian)?;
     Ok(table)
 }
 
 fn start(
-    file: web_sys::File,
-    elf: Option<web_sys::File>,
+    input: Input,
+    elf: Option<ReportFile>,
     load_offset: i64,
     options: super::protocol::OpenOptions,
 ) {
@@ -125,32 +159,33 @@ fn start(
         cpu: options.cpu,
     };
     let started = now();
-    let kind = BlobSource::new(file.clone().into())
+    let kind = input
+        .source()
         .and_then(|mut s| crate::source::read_sample(&mut s))
         .map(|sample| report_kind(&sample, parse));
     let computed = kind.and_then(|kind| match kind {
-        ReportKind::Calls => progressed(&file, ReportPass::Calls)
+        ReportKind::Calls => progressed(&input, ReportPass::Calls)
             .and_then(|source| Reports::compute(source, parse, engine, image))
             .map(|reports| {
                 send(ReportEvent::Ready(reports.summary()));
                 Computed::Calls {
                     reports: Box::new(reports),
-                    file: file.clone(),
+                    input: input.clone(),
                 }
             }),
-        ReportKind::Ep => progressed(&file, ReportPass::Records)
+        ReportKind::Ep => progressed(&input, ReportPass::Records)
             .and_then(|source| EpReports::compute(source, parse))
             .map(|reports| {
                 send(ReportEvent::ReadyEp(reports.summary()));
                 Computed::Ep(reports)
             }),
-        ReportKind::Flow => progressed(&file, ReportPass::Records)
+        ReportKind::Flow => progressed(&input, ReportPass::Records)
             .and_then(|source| FlowReports::compute(source, parse, image))
             .map(|reports| {
                 send(ReportEvent::ReadyFlow(reports.summary()));
                 Computed::Flow {
                     reports,
-                    file: file.clone(),
+                    input: input.clone(),
                 }
             }),
     });
@@ -278,15 +313,16 @@ fn text(id: u32, c: &Computed, kind: TextKind) -> ReportReply {
         Ok(())
     };
     let written = match (c, kind) {
-        (Computed::Calls { reports, file }, _) => match reports.text(kind) {
+        (Computed::Calls { reports, input }, _) => match reports.text(kind) {
             Some(text) => whole(text, &mut out),
             None if kind == TextKind::Vcd => {
-                reports.write_vcd(|| progressed(file, ReportPass::Vcd), &mut out)
+                reports.write_vcd(|| progressed(input, ReportPass::Vcd), &mut out)
             }
             None => return not_this_trace(),
         },
         (Computed::Ep(r), TextKind::EpProfile) => whole(r.text(), &mut out),
-        (Computed::Flow { reports, file }, TextKind::Flow) => BlobSource::new(file.clone().into())
+        (Computed::Flow { reports, input }, TextKind::Flow) => input
+            .source()
             .map_err(|e| e.0)
             .and_then(|source| reports.write_text(source, &mut out)),
         _ => return not_this_trace(),

@@ -480,10 +480,17 @@ fn open_url(target: Target, options: OpenOptions) {
             Ok(Fetched::Ranges(s)) => {
                 ((Box::new(s) as Box<dyn TraceSource>, None), Reading::Ranges)
             }
-            Ok(Fetched::Whole(blob)) => match blob_source(blob, true) {
-                Ok(s) => (s, Reading::Downloaded),
-                Err(e) => return fail_opening(e.0),
-            },
+            Ok(Fetched::Whole(blob)) => {
+                // The page hands it to the report worker, which would
+                // otherwise download the trace again.
+                if let Err(e) = scope().post_message(&blob) {
+                    web_sys::console::error_2(&"tarmac-lens worker: postMessage failed".into(), &e);
+                }
+                match blob_source(blob, true) {
+                    Ok(s) => (s, Reading::Downloaded),
+                    Err(e) => return fail_opening(e.0),
+                }
+            }
             Err(e) => return fail_opening(e),
         };
         // A server may answer with anything (an HTML page for a wrong

@@ -3,12 +3,13 @@
 // does not, and clear errors for 404s, non-trace content, CORS and CSP.
 
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
-import { ROOT, cliStats, launchBrowser, makeLargeTrace, serveDist } from './harness.mjs';
+import { CLI, ROOT, cliStats, launchBrowser, makeLargeTrace, serveDist } from './harness.mjs';
 
 const GENERATED = path.join(ROOT, 'tests/data/tracegen/quicksort-aarch64-O2-fastmodel-2M');
 const HTML = '<!DOCTYPE html>\n<html><head><title>Sign in</title></head>\n<body><form>Password</form></body></html>\n';
@@ -20,7 +21,7 @@ const HTML = '<!DOCTYPE html>\n<html><head><title>Sign in</title></head>\n<body>
  * network of finite speed). Counts what it sends in `stats`.
  */
 function traceHandler(files, { ranges = true, cors = false, slow = false, msPerMb = 0 } = {}) {
-  const stats = { bytes: 0, largest: 0, rangeRequests: 0, wholeRequests: 0 };
+  const stats = { bytes: 0, largest: 0, rangeRequests: 0, wholeRequests: 0, wholeOf: {} };
   const bodies = new Map();
   const bodyOf = (name, entry) => {
     if (!bodies.has(name)) bodies.set(name, typeof entry === 'string' ? fs.readFileSync(entry) : Buffer.from(entry.body));
@@ -66,6 +67,7 @@ function traceHandler(files, { ranges = true, cors = false, slow = false, msPerM
     }
     stats.bytes += body.length;
     stats.wholeRequests += 1;
+    stats.wholeOf[name] = (stats.wholeOf[name] ?? 0) + 1;
     res.writeHead(200, { ...headers, 'content-length': body.length });
     if (!slow) {
       res.end(body);
@@ -99,6 +101,22 @@ async function openUrl(browser, base, query) {
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(`${base}?${query}`);
   return { page, errors };
+}
+
+/** Opens the Reports panel (R) and downloads the call tree text. */
+async function reportCalltree(page) {
+  await page.focus('[data-testid=browser]');
+  await page.keyboard.press('R');
+  await page.waitForSelector('[data-testid=reports-summary]', { timeout: 60_000 });
+  const [download] = await Promise.all([
+    page.waitForEvent('download', { timeout: 60_000 }),
+    page.click('[data-testid=download-calltree]'),
+  ]);
+  return { bytes: fs.readFileSync(await download.path()), name: download.suggestedFilename() };
+}
+
+function cliCalltree(...image) {
+  return execFileSync(CLI, ['calltree', `${GENERATED}.tarmac`, ...image, '--no-index'], { maxBuffer: 1 << 28 });
 }
 
 async function errorText(page) {
@@ -198,6 +216,36 @@ describe('open from a URL', () => {
     assert.equal(Number(await page.getAttribute('[data-testid=status]', 'data-lines')), expected.lines);
     assert.equal(whole.stats.wholeRequests, 1);
     assert.ok(await page.isVisible('.trace-row'));
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test('reports of a range-serving trace and its ELF image by URL: the CLI call tree, the trace never fetched whole', async () => {
+    const before = { bytes: ranged.stats.bytes };
+    const { page, errors } = await openUrl(fx.browser, fx.ranged.url, 'url=traces/quicksort.tarmac&elf=traces/quicksort.elf');
+    await page.waitForSelector('[data-testid=status][data-state=ready]', { timeout: 60_000 });
+    await page.waitForSelector('[data-testid=elf-symbols]', { timeout: 10_000 });
+    const { bytes, name } = await reportCalltree(page);
+    const want = cliCalltree('--image', `${GENERATED}.elf`);
+    assert.ok(Buffer.compare(bytes, want) === 0, `call tree: ${bytes.length} bytes, CLI ${want.length}`);
+    assert.match(bytes.toString(), /quicksort/, 'the calls are named from the ELF image');
+    assert.equal(name, 'quicksort.tarmac.calltree.txt');
+    assert.equal(ranged.stats.wholeOf['quicksort.tarmac'], undefined, 'no request for the whole trace');
+    const size = fs.statSync(`${GENERATED}.tarmac`).size;
+    assert.ok(ranged.stats.largest <= 4 << 20, `largest range ${ranged.stats.largest} bytes`);
+    assert.ok(ranged.stats.bytes - before.bytes > 1.9 * size, 'the report worker read the trace by ranges too');
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test('reports of a trace downloaded whole: the CLI call tree, and the trace downloaded once', async () => {
+    const before = whole.stats.wholeRequests;
+    const { page, errors } = await openUrl(fx.browser, fx.whole.url, 'url=traces/quicksort.tarmac');
+    await page.waitForSelector('[data-testid=status][data-state=ready]', { timeout: 60_000 });
+    const { bytes } = await reportCalltree(page);
+    const want = cliCalltree();
+    assert.ok(Buffer.compare(bytes, want) === 0, `call tree: ${bytes.length} bytes, CLI ${want.length}`);
+    assert.equal(whole.stats.wholeRequests, before + 1, 'the reports read the download, not a second one');
     assert.deepEqual(errors, []);
     await page.close();
   });

@@ -199,17 +199,11 @@ impl ReportsPanel {
         self.downloads.clear();
         self.elf_ignored = None;
         self.generation += 1;
-        let (file, elf, options) = ctx.props().trace.report_inputs();
-        let Some(file) = file else {
-            self.phase = Phase::Failed(
-                t("Reports read the trace again: they need a dropped file, not a URL.").into(),
-            );
-            return;
-        };
-        self.trace_name = file.name();
+        let (trace, elf, options) = ctx.props().trace.report_inputs();
+        self.trace_name = trace.name().to_string();
         let link = ctx.link().clone();
         let generation = self.generation;
-        match ReportClient::start(file, elf, options, move |s| {
+        match ReportClient::start(trace, elf, options, move |s| {
             link.send_message(Msg::Status(generation, s))
         }) {
             Ok(c) => {
