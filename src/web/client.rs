@@ -424,12 +424,13 @@ impl TraceClient {
         )
     }
 
-    /// Loads an ELF image's symbols from a URL (absolute).
-    pub fn load_elf_url(&self, url: String, cross_origin: bool) {
+    /// Loads an ELF image's symbols from a URL (absolute; as
+    /// `page_params::resolve` gives it, with its file name).
+    pub fn load_elf_url(&self, url: String, cross_origin: bool, name: String) {
         let elf = ReportFile::Url {
-            name: url.rsplit('/').next().unwrap_or(&url).to_string(),
             url: url.clone(),
             cross_origin,
+            name,
         };
         *self.inner.elf.borrow_mut() = Some((elf, 0));
         let _ = self.inner.send(&ToWorker::LoadElfUrl {

@@ -68,21 +68,32 @@ async function waitForWorkers(page, want, ms = 15_000) {
   return names;
 }
 
+/** Gives `fn(page, spares)` on a page at `?QUERY` in a fresh browser (a
+ * fresh profile: the same file dropped again in one profile would be
+ * restored from the index cache), once the page is idle and its spare
+ * workers are named `spares` (sorted), or 15 s have passed; `init` runs in
+ * the page before its own scripts. */
+async function onIdlePage(query, spares, fn, init = null) {
+  const browser = await launchBrowser();
+  try {
+    const page = await browser.context.newPage();
+    if (init) await page.addInitScript(init);
+    await page.goto(`${server.url}?${query}`);
+    await page.waitForSelector('[data-testid=status][data-state=idle]');
+    return await fn(page, await waitForWorkers(page, spares));
+  } finally {
+    await browser.close();
+  }
+}
+
 /** Drops `trace` on a fresh page with `?workers=N` (and `extra` query);
  * `dropAtMs`: not before that many milliseconds after the page's
  * navigation started (the page's own timers count from its load). */
 async function dropWith(trace, workers, extra = '', dropAtMs = 0) {
-  // A fresh profile: the same file dropped again in one profile would be
-  // restored from the index cache.
-  const browser = await launchBrowser();
-  try {
-    const page = await browser.context.newPage();
-    await page.addInitScript(watchProgress);
-    await page.goto(`${server.url}?workers=${workers}&digest=1${extra}`);
-    await page.waitForSelector('[data-testid=status][data-state=idle]');
-    // The spares: a session worker, and a range worker for each other
-    // worker a big file gets.
-    const sparesBefore = await waitForWorkers(page, ['', ...Array(workers - 1).fill('tarmac-lens-range')]);
+  // The spares: a session worker, and a range worker for each other
+  // worker a big file gets.
+  const spares = ['', ...Array(workers - 1).fill('tarmac-lens-range')];
+  return onIdlePage(`workers=${workers}&digest=1${extra}`, spares, async (page, sparesBefore) => {
     const startedWhileIndexing = [];
     page.on('worker', (w) => {
       if (!w.url().startsWith('blob:')) startedWhileIndexing.push(w.url());
@@ -116,12 +127,10 @@ async function dropWith(trace, workers, extra = '', dropAtMs = 0) {
     await page.waitForSelector('[data-testid=status][data-index-cache=saved]', { timeout: 60_000 });
     // Spares again for the next file: the open trace's worker, a spare
     // session worker and the range workers.
-    const sparesAfter = await waitForWorkers(page, ['', '', ...Array(workers - 1).fill('tarmac-lens-range')]);
+    const sparesAfter = await waitForWorkers(page, ['', ...spares]);
     await page.close();
     return { ...got, seconds, droppedAtMs, sparesBefore, whileIndexing, sparesAfter };
-  } finally {
-    await browser.close();
-  }
+  }, watchProgress);
 }
 
 test('two workers build the index one worker builds', { timeout: 600_000 }, async () => {
@@ -199,12 +208,7 @@ test('indexing and the split wait for the first rows to be drawn', { timeout: 24
   // worker's own clock: the page's and a worker's `timeOrigin` are not
   // comparable to the millisecond.
   const trace = repeatedTrace(256);
-  const browser = await launchBrowser();
-  try {
-    const page = await browser.context.newPage();
-    await page.goto(`${server.url}?workers=2`);
-    await page.waitForSelector('[data-testid=status][data-state=idle]');
-    await waitForWorkers(page, ['', 'tarmac-lens-range']);
+  await onIdlePage('workers=2', ['', 'tarmac-lens-range'], async (page) => {
     // The session's worker only: the range worker closes itself when done,
     // about when the spans are read.
     const sessionWorkers = (await namedWorkers(page)).filter((n) => n.name === '').map((n) => n.worker);
@@ -237,9 +241,7 @@ test('indexing and the split wait for the first rows to be drawn', { timeout: 24
     assert.equal(split.length, 1, 'the trace was split once');
     assert.ok(split[0] >= resumable, `split ${(resumable - split[0]).toFixed(1)} ms before the first rows were shown`);
     await page.waitForSelector('[data-testid=status][data-state=ready]', { timeout: 180_000 });
-  } finally {
-    await browser.close();
-  }
+  });
 });
 
 test('the spares for the next file wait while the person steps', { timeout: 240_000 }, async () => {
@@ -248,12 +250,7 @@ test('the spares for the next file wait while the person steps', { timeout: 240_
   // someone steps through the trace (each key asks the worker), only once
   // the page has asked nothing for a second.
   const trace = repeatedTrace(100);
-  const browser = await launchBrowser();
-  try {
-    const page = await browser.context.newPage();
-    await page.goto(`${server.url}?workers=1`);
-    await page.waitForSelector('[data-testid=status][data-state=idle]');
-    await waitForWorkers(page, ['']);
+  await onIdlePage('workers=1', [''], async (page) => {
     const started = [];
     page.on('worker', (w) => {
       if (!w.url().startsWith('blob:')) started.push(Date.now());
@@ -278,7 +275,5 @@ test('the spares for the next file wait while the person steps', { timeout: 240_
     assert.deepEqual(names, ['', ''], 'the spare after the steps');
     assert.equal(started.length, 1);
     assert.ok(started[0] - stoppedAt >= 700, `the spare started ${started[0] - stoppedAt} ms after the last key`);
-  } finally {
-    await browser.close();
-  }
+  });
 });

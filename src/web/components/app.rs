@@ -213,8 +213,8 @@ const PREWARM_DELAY_MS: i32 = 2000;
 const PREWARM_QUIET_MS: f64 = 1000.0;
 
 thread_local! {
-    /// Bumped whenever a prewarm wait is set or cancelled: a wait of an
-    /// older number gives up.
+    /// Bumped whenever a prewarm wait is cancelled: a wait of an older
+    /// number gives up.
     static PREWARM_WAIT: Cell<u32> = const { Cell::new(0) };
 }
 
@@ -297,10 +297,8 @@ pub fn app() -> Html {
     // land in the middle of its indexing.
     let indexing = matches!(state.phase, Phase::Indexing { .. });
     use_effect_with(indexing, |&indexing| {
-        let wait = PREWARM_WAIT.with(|w| {
-            w.set(w.get().wrapping_add(1));
-            w.get()
-        });
+        // The cleanup moved the number on: the earlier wait gives up.
+        let wait = PREWARM_WAIT.with(Cell::get);
         if !indexing {
             after_ms(PREWARM_DELAY_MS, move || prewarm_when_quiet(wait));
         }

@@ -95,7 +95,9 @@ pub(super) fn start_from_params(
             }
             if let Some(elf) = elf {
                 match (page_params::resolve(elf), client.borrow().as_ref()) {
-                    (Ok((url, cross_origin, _)), Some(c)) => c.load_elf_url(url, cross_origin),
+                    (Ok((url, cross_origin, name)), Some(c)) => {
+                        c.load_elf_url(url, cross_origin, name)
+                    }
                     (Err(e), _) => state.dispatch(Action::StartFailed(e)),
                     (Ok(_), None) => {}
                 }
@@ -114,10 +116,10 @@ pub(super) fn start_from_params(
             match request.elf {
                 Some(Payload::File(file)) => load_elf(file, 0),
                 Some(Payload::Url(url)) => {
-                    if let (Ok((url, cross_origin, _)), Some(c)) =
+                    if let (Ok((url, cross_origin, name)), Some(c)) =
                         (page_params::resolve(&url), client.borrow().as_ref())
                     {
-                        c.load_elf_url(url, cross_origin);
+                        c.load_elf_url(url, cross_origin, name);
                     }
                 }
                 None => {}
