@@ -425,3 +425,17 @@ async fn read_ahead_never_changes_the_bytes() {
 fn the_warm_up_runs_every_query_through_a_blob() {
     tarmac_lens::web::warmup::warm_up().unwrap();
 }
+
+/// The tier-up pass indexes the whole repeated sample with the session's
+/// loop, and the range loop indexes some of its second half: a repeat
+/// joined wrongly would change the line count.
+#[wasm_bindgen_test]
+fn the_tier_up_pass_indexes_the_sample_over_and_over() {
+    const SAMPLE: &[u8] = include_bytes!("../src/web/warmup.tarmac");
+    let lines = SAMPLE.iter().filter(|&&b| b == b'\n').count() as u64;
+    let done = tarmac_lens::web::warmup::tier_up().unwrap();
+    assert_eq!(done.session_lines % lines, 0, "{done:?}");
+    assert!(done.session_lines >= 32 * lines, "{done:?}");
+    assert!(done.range_lines > 0, "{done:?}");
+    assert!(done.range_lines <= done.session_lines / 2, "{done:?}");
+}

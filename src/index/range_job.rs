@@ -74,6 +74,11 @@ impl RangeJob {
     }
 
     /// Indexes about `budget` more bytes (whole lines); true once done.
+    // Never inlined: in wasm this loop is the range worker's hot function,
+    // and V8 optimises a function once it has run enough; on its own, the
+    // page's warm-up runs it enough before any drop (`web::warmup::tier_up`),
+    // which it could not do for the range worker's message loop around it.
+    #[inline(never)]
     pub fn step(&mut self, source: &mut dyn TraceSource, budget: u64) -> Result<bool, SourceError> {
         let stop_at = self.lines.position().saturating_add(budget.max(1));
         while let Some(line) = self.lines.next_line(source)? {

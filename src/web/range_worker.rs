@@ -50,7 +50,7 @@ enum RangeMsg {
 }
 
 /// Bytes indexed between progress checks.
-const STEP_BYTES: u64 = 4 << 20;
+pub(super) const STEP_BYTES: u64 = 4 << 20;
 /// Least time between progress messages.
 const PROGRESS_MS: f64 = 50.0;
 

@@ -5,11 +5,27 @@
 //! register and memory answers, message encoding) before the first
 //! screenful could be sent. The worker starts ahead of the drop, so this
 //! cost falls while the person picks a file.
+//!
+//! That first compile is V8's quick one (Liftoff); a function is compiled
+//! again, optimised (TurboFan, on a background thread), only once it has
+//! run enough. The indexing loops ran too little in the warm-up
+//! (`Session::index_step`, 32 KB of wasm with the engine inlined) or not at
+//! all (`RangeJob::step`), so a dropped 100 MB trace ran its first ~300 ms
+//! of indexing unoptimised while the loop's optimising compile (150-220
+//! ms, on the core the browser's file reading needs) ran beside it (Chrome
+//! trace, `wasm.TopTierCompilation`). [`tier_up`] runs both loops over the
+//! sample repeated, long enough that V8 optimises them before any drop; the
+//! optimised code belongs to the module, which the page's workers share
+//! (one module in the trace for all of them), so range workers, which run
+//! no warm-up, get it too.
 
 use crate::browse::protocol::{Locate, Query, Reply, WriteTarget};
 use crate::browse::Session;
+use crate::index::parallel::dialect_of;
+use crate::index::range_job::RangeJob;
+use crate::index::IndexOptions;
 use crate::parse::ParseOptions;
-use crate::source::TraceSource;
+use crate::source::{SourceError, TraceSource};
 
 use super::blob_source::BlobSource;
 use super::protocol::{decode, encode, ToPage, ToWorker};
@@ -137,4 +153,76 @@ pub fn warm_up() -> Result<(), String> {
     } else {
         Err(format!("warm-up questions failed: {}", failed.join("; ")))
     }
+}
+
+/// How many times [`tier_up`] indexes the sample (1.8 MB): enough that V8
+/// optimises both indexing loops. As a worker's first task the pass takes
+/// 40-115 ms (it pays the indexing code's first compiles too), once per
+/// spare worker.
+const TIER_UP_REPEATS: u64 = 64;
+
+/// The sample over and over, as one long trace (times going back at each
+/// repeat, which the engine clamps as it does for any trace).
+struct Repeated {
+    times: u64,
+}
+
+impl TraceSource for Repeated {
+    fn len(&self) -> u64 {
+        SAMPLE.len() as u64 * self.times
+    }
+
+    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> Result<usize, SourceError> {
+        let end = self.len();
+        let mut at = offset.min(end);
+        let mut filled = 0;
+        while filled < buf.len() && at < end {
+            let i = (at % SAMPLE.len() as u64) as usize;
+            let n = (SAMPLE.len() - i).min(buf.len() - filled);
+            buf[filled..filled + n].copy_from_slice(&SAMPLE[i..i + n]);
+            filled += n;
+            at += n as u64;
+        }
+        Ok(filled)
+    }
+}
+
+/// What [`tier_up`] indexed: lines by the session's loop, by the range's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TieredUp {
+    pub session_lines: u64,
+    pub range_lines: u64,
+}
+
+/// Indexes the repeated sample with the session's loop, in the worker's
+/// step size and with its source type (each instance of the generic
+/// session is a function of its own), and its second half with the range
+/// workers' loop.
+pub fn tier_up() -> Result<TieredUp, String> {
+    let source: Box<dyn TraceSource> = Box::new(Repeated {
+        times: TIER_UP_REPEATS,
+    });
+    let mut session = Session::open(source, ParseOptions::default()).map_err(|e| e.0)?;
+    while !session
+        .index_step(super::worker::STEP_BYTES)
+        .map_err(|e| e.0)?
+        .complete
+    {}
+    let session_lines = session.progress().lines;
+    let mut source = Repeated {
+        times: TIER_UP_REPEATS,
+    };
+    let opts = IndexOptions::default();
+    let dialect = dialect_of(&mut source, &opts).map_err(|e| e.0)?;
+    let end = source.len();
+    let mut job = RangeJob::new(&mut source, opts, dialect, end / 2, end).map_err(|e| e.0)?;
+    while !job
+        .step(&mut source, super::range_worker::STEP_BYTES)
+        .map_err(|e| e.0)?
+    {}
+    let (_, stats) = job.finish();
+    Ok(TieredUp {
+        session_lines,
+        range_lines: stats.lines,
+    })
 }
