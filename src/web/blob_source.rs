@@ -49,6 +49,14 @@ impl BlobSource {
         })
     }
 
+    /// The whole of a small `blob` (an ELF image) in memory.
+    pub fn read_whole(blob: Blob) -> Result<Vec<u8>, SourceError> {
+        let mut src = BlobSource::new(blob)?;
+        let mut bytes = vec![0u8; src.len() as usize];
+        src.read_at(0, &mut bytes)?;
+        Ok(bytes)
+    }
+
     /// Reads long sequential slices ahead, asynchronously (see
     /// [`super::read_ahead`]).
     pub fn with_read_ahead(mut self) -> BlobSource {

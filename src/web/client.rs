@@ -193,10 +193,7 @@ impl TraceClient {
             pending: RefCell::new(HashMap::new()),
             outbox: RefCell::new(Vec::new()),
             trace: RefCell::new(match &input {
-                TraceInput::File(f) => ReportFile::Blob {
-                    blob: f.clone().into(),
-                    name: f.name(),
-                },
+                TraceInput::File(f) => ReportFile::of_file(f),
                 TraceInput::Url {
                     url,
                     cross_origin,
@@ -407,11 +404,7 @@ impl TraceClient {
 
     /// Loads an ELF image's symbols into the session.
     pub fn load_elf(&self, file: web_sys::File, load_offset: i64) {
-        let elf = ReportFile::Blob {
-            blob: file.clone().into(),
-            name: file.name(),
-        };
-        *self.inner.elf.borrow_mut() = Some((elf, load_offset));
+        *self.inner.elf.borrow_mut() = Some((ReportFile::of_file(&file), load_offset));
         let _ = self.inner.send(&ToWorker::LoadElf { file, load_offset });
     }
 

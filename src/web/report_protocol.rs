@@ -59,6 +59,14 @@ pub enum ReportFile {
 }
 
 impl ReportFile {
+    /// A file the page was given (dropped or picked).
+    pub fn of_file(file: &web_sys::File) -> ReportFile {
+        ReportFile::Blob {
+            blob: file.clone().into(),
+            name: file.name(),
+        }
+    }
+
     /// The name the page shows and downloads are named after.
     pub fn name(&self) -> &str {
         match self {

@@ -112,12 +112,7 @@ fn progressed(input: &Input, pass: ReportPass) -> Result<impl TraceSource, Sourc
 
 fn read_elf(elf: &ReportFile, load_offset: i64, big_endian: bool) -> Result<SymbolTable, String> {
     let bytes = match elf {
-        ReportFile::Blob { blob, .. } => {
-            let mut src = BlobSource::new(blob.clone()).map_err(|e| e.0)?;
-            let mut bytes = vec![0u8; src.len() as usize];
-            src.read_at(0, &mut bytes).map_err(|e| e.0)?;
-            bytes
-        }
+        ReportFile::Blob { blob, .. } => BlobSource::read_whole(blob.clone()).map_err(|e| e.0)?,
         ReportFile::Url {
             url, cross_origin, ..
         } => http_source::get_all(&Target {

@@ -782,12 +782,7 @@ pub(super) fn ranges_changed(generation: u32) {
 
 fn load_elf(file: web_sys::File, load_offset: i64) {
     let name = file.name();
-    let bytes = BlobSource::new(file.into()).and_then(|mut src| {
-        let len = src.len() as usize;
-        let mut buf = vec![0u8; len];
-        src.read_at(0, &mut buf).map(|_| buf)
-    });
-    match bytes {
+    match BlobSource::read_whole(file.into()) {
         Ok(b) => load_elf_bytes(&name, &b, load_offset),
         Err(e) => post(&ToPage::ElfFailed {
             message: format!("{name}: {}", e.0),
