@@ -111,8 +111,15 @@ impl CallDetector {
         if let Some(d) = &mut self.deferred {
             d.max_sp = Some(d.max_sp.map_or(sp, |m| m.max(sp)));
         }
-        let keep = self.pending.split_off(&(sp, 0));
-        self.pending = keep;
+        // Usually nothing is below sp: look at the lowest entry only.
+        // `split_off` built a new map and dropped the old at every sp
+        // change, allocating in the per-line path.
+        while let Some(lowest) = self.pending.first_entry() {
+            if lowest.key().0 >= sp {
+                break;
+            }
+            lowest.remove();
+        }
     }
 
     /// Starts deferred mode with nothing pending (at a split point).
@@ -263,5 +270,49 @@ impl CallDetector {
             .values()
             .map(|p| (p.call_site, p.entry))
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn site(node: u64) -> Site {
+        Site {
+            node,
+            ..Site::default()
+        }
+    }
+
+    /// Records a potential call made with `sp` returning to `lr`.
+    fn call(d: &mut CallDetector, sp: u64, lr: u64, node: u64) {
+        let t = d.transfer(sp, 0x8000 + node, Some(lr), site(node), site(node + 1));
+        assert!(matches!(t, Transfer::PotentialCall { .. }));
+    }
+
+    #[test]
+    fn a_rise_of_sp_drops_exactly_the_potential_calls_made_below_it() {
+        let mut d = CallDetector::default();
+        call(&mut d, 0x100, 0x10, 1);
+        call(&mut d, 0x200, 0x20, 3);
+        call(&mut d, 0x200, 0x24, 5);
+        call(&mut d, 0x300, 0x30, 7);
+        d.sp_changed(0x200);
+        let left: Vec<u64> = d.pending_list().iter().map(|(s, _)| s.node).collect();
+        assert_eq!(left, [3, 5, 7]);
+        // Nothing below: nothing dropped.
+        d.sp_changed(0x80);
+        assert_eq!(d.pending_list().len(), 3);
+        // The call made at the same sp still returns; the one below cannot.
+        assert!(matches!(
+            d.transfer(0x200, 0x20, None, site(9), site(10)),
+            Transfer::Return(Call { call_site, .. }) if call_site.node == 3
+        ));
+        assert!(matches!(
+            d.transfer(0x100, 0x10, None, site(11), site(12)),
+            Transfer::Neither
+        ));
+        d.sp_changed(u64::MAX);
+        assert!(d.pending_list().is_empty());
     }
 }

@@ -332,6 +332,11 @@ impl RangeIndex {
         }
     }
 
+    /// Closed intervals of the range's memory history.
+    pub fn memory_intervals(&self) -> usize {
+        self.builder.acc.index.mem.intervals()
+    }
+
     /// The split point: where the stitch stops parsing and adopts this
     /// range's work (`None`: the range must be indexed again sequentially).
     pub fn split_offset(&self) -> Option<u64> {
