@@ -442,3 +442,13 @@ fn the_tier_up_pass_indexes_the_sample_over_and_over() {
     // (one per 64 intervals), so its code runs often enough to be optimised.
     assert!(done.range_intervals >= 4 * 64, "{done:?}");
 }
+
+/// An ELF image is read whole: every byte, in order, of a blob larger than
+/// the read-ahead's slices would be.
+#[wasm_bindgen_test]
+fn read_whole_gives_every_byte_of_the_blob() {
+    let data: Vec<u8> = (0..(3u32 << 20)).map(|i| (i * 7 + i / 251) as u8).collect();
+    let bytes = BlobSource::read_whole(blob(&data)).unwrap();
+    assert_eq!(bytes.len(), data.len());
+    assert!(bytes == data);
+}

@@ -53,7 +53,15 @@ impl BlobSource {
     pub fn read_whole(blob: Blob) -> Result<Vec<u8>, SourceError> {
         let mut src = BlobSource::new(blob)?;
         let mut bytes = vec![0u8; src.len() as usize];
-        src.read_at(0, &mut bytes)?;
+        let n = src.read_at(0, &mut bytes)?;
+        // A short read (the file changed since it was picked) would leave
+        // zeros where the image's end should be.
+        if n < bytes.len() {
+            return Err(SourceError(format!(
+                "the file gave {n} of its {} bytes: was it changed since it was picked?",
+                bytes.len()
+            )));
+        }
         Ok(bytes)
     }
 
