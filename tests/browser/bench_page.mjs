@@ -40,7 +40,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 
 import { chromiumThreads, cpuByThreadName, descendants, processCpu, renderers, workerThreads } from './proc_cpu.mjs';
-import { launchBrowser, serveDist } from './harness.mjs';
+import { launchBrowser, serveDist, within } from './harness.mjs';
 import { generatedTrace } from './tracegen.mjs';
 
 // Enough steps for a p99 that is not just the slowest (of 300, the fourth
@@ -127,6 +127,8 @@ async function bench(browser, server, trace, workers) {
   });
   await page.addInitScript(() => {
     const b = (window.__bench = { longTasks: [], changeAt: null, firstRowAt: null, readyAt: null, keys: [], rowMoves: [], paneChanges: [] });
+    let isReady;
+    window.__benchReady = new Promise((resolve) => (isReady = resolve));
     new PerformanceObserver((list) => {
       for (const e of list.getEntries()) b.longTasks.push({ start: e.startTime, duration: e.duration });
     }).observe({ entryTypes: ['longtask'] });
@@ -146,6 +148,7 @@ async function bench(browser, server, trace, workers) {
       // ms later, measured, more on a busy machine).
       if (b.changeAt !== null && b.readyAt === null && document.querySelector('[data-testid=status]:is([data-state=ready], [data-state=error])')) {
         b.readyAt = t;
+        isReady();
       }
       const current = document.querySelector('.trace-row.current')?.dataset.line ?? null;
       if (current !== line) {
@@ -163,8 +166,13 @@ async function bench(browser, server, trace, workers) {
   // the largest), and of all of them together.
   const peak = new Map();
   let peakSum = 0;
+  // The samplers below run during the drop, on the same cores: they look
+  // only at the processes there are now (a drop starts no process) and
+  // read each thread's name once.
+  const pids = descendants();
+  const names = new Map();
   const sample = () => {
-    const rs = renderers();
+    const rs = renderers(pids);
     for (const r of rs) peak.set(r.pid, Math.max(peak.get(r.pid) ?? 0, r.rss, r.hwm));
     peakSum = Math.max(peakSum, rs.reduce((s, r) => s + r.rss, 0));
   };
@@ -181,14 +189,16 @@ async function bench(browser, server, trace, workers) {
   // they run.
   const allLast = new Map(allBefore);
   const threadSampler = setInterval(() => {
-    for (const [t, c] of chromiumThreads()) allLast.set(t, c);
+    for (const [t, c] of chromiumThreads(pids, names)) allLast.set(t, c);
   }, 100);
   prepareFileCache(trace);
   const cached = cachedFraction(trace);
   await page.setInputFiles('[data-testid=file-input]', trace);
-  await page.waitForSelector('[data-testid=status][data-state=ready], [data-testid=status][data-state=error]', {
-    timeout: 3_600_000,
-  });
+  // Told by the page's own observer: Playwright's waitForSelector would
+  // query the page over the DevTools protocol again and again meanwhile,
+  // CPU of the page's thread and the browser's taken from the drop.
+  const ready = await within(page.evaluate(() => window.__benchReady.then(() => true)), 3_600_000, false);
+  if (!ready) throw new Error(`${trace} was not indexed within an hour`);
   const r = await page.evaluate(() => ({ ...window.__bench }));
   // CPU time the renderers (page and workers) spent: MB/s per core busy,
   // which a loaded machine does not distort as it does wall time.

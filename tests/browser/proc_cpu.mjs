@@ -42,10 +42,11 @@ export function processCpu(pid) {
   }
 }
 
-/** Renderer processes descended from this one, with their resident bytes. */
-export function renderers() {
+/** Renderer processes descended from this one (or among `pids`), with
+ * their resident bytes. */
+export function renderers(pids = descendants()) {
   const out = [];
-  for (const pid of descendants()) {
+  for (const pid of pids) {
     try {
       if (!fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=renderer')) continue;
       const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -60,24 +61,30 @@ export function renderers() {
 
 /** CPU seconds of every thread of every Chromium process, by
  * `pid/tid`, with a name: the process type (`--type=`, `browser` for the
- * first) and the thread's name. */
-export function chromiumThreads() {
+ * first) and the thread's name. Sampled often during a drop, so a sampler
+ * can pass the processes and a cache of the names it has read: each
+ * sampling then reads one file per thread (1.8 ms of the benchmark's CPU
+ * here instead of 4.5 ms, every 100 ms of a drop on a 2-core machine). */
+export function chromiumThreads(pids = descendants(), names = new Map()) {
   const out = new Map();
-  for (const pid of descendants()) {
-    let type = 'browser';
+  for (const pid of pids) {
     let tids = [];
     try {
-      type = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').match(/--type=([\w-]+)/)?.[1] ?? 'browser';
+      if (!names.has(pid)) {
+        names.set(pid, fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').match(/--type=([\w-]+)/)?.[1] ?? 'browser');
+      }
       tids = fs.readdirSync(`/proc/${pid}/task`);
     } catch {
       continue;
     }
+    const type = names.get(pid);
     for (const tid of tids) {
+      const key = `${pid}/${tid}`;
       try {
-        const comm = fs.readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+        if (!names.has(key)) names.set(key, fs.readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim());
         const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
         const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        out.set(`${pid}/${tid}`, { name: `${type}:${comm}`, cpu: (Number(f[11]) + Number(f[12])) / 100 });
+        out.set(key, { name: `${type}:${names.get(key)}`, cpu: (Number(f[11]) + Number(f[12])) / 100 });
       } catch {
         // Gone.
       }
