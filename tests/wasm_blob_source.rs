@@ -150,13 +150,58 @@ async fn read_ahead_without_a_reading_worker_serves_reads_exactly() {
 #[wasm_bindgen_test]
 async fn a_reader_started_ahead_is_taken_and_reads_exactly() {
     use tarmac_lens::web::read_ahead::{spare_reader_waiting, start_spare_reader};
-    start_spare_reader();
+    start_spare_reader(false);
     assert!(spare_reader_waiting());
     let source = sequential_reads_exactly(Reading::Stream).await;
     assert!(!spare_reader_waiting(), "the spare reader was not taken");
     let ahead = source.read_ahead().expect("read-ahead on");
     assert_eq!(ahead.borrow().fresh_buffers(), Some(2));
     sequential_reads_exactly(Reading::Stream).await;
+}
+
+/// A reader started ahead for a session makes its buffers then: the
+/// slices come in them, none in a fresh one, and each slice is only the
+/// first bytes of its (larger) buffer. The first [`ReadAhead`] takes it.
+///
+/// [`ReadAhead`]: tarmac_lens::web::read_ahead::ReadAhead
+#[wasm_bindgen_test]
+async fn a_prefaulting_reader_fills_the_buffers_it_made() {
+    use tarmac_lens::web::read_ahead::{spare_reader_waiting, start_spare_reader};
+    start_spare_reader(true);
+    let source = sequential_reads_exactly(Reading::Stream).await;
+    assert!(!spare_reader_waiting(), "the spare reader was not taken");
+    let ahead = source.read_ahead().expect("read-ahead on");
+    // 8 MiB, then 4 MiB to the end, each in a 32 MiB buffer made ahead.
+    assert_eq!(ahead.borrow().fresh_buffers(), Some(0));
+}
+
+/// A reader started ahead that nothing took can be stopped: the next
+/// read-ahead starts one of its own.
+#[wasm_bindgen_test]
+async fn a_spare_reader_nothing_took_can_be_stopped() {
+    use tarmac_lens::web::read_ahead::{
+        spare_reader_waiting, start_spare_reader, stop_spare_reader,
+    };
+    start_spare_reader(true);
+    assert!(spare_reader_waiting());
+    stop_spare_reader();
+    assert!(!spare_reader_waiting());
+    let source = sequential_reads_exactly(Reading::Stream).await;
+    let ahead = source.read_ahead().expect("read-ahead on");
+    assert_eq!(ahead.borrow().fresh_buffers(), Some(2));
+}
+
+/// Once its reading has ended a session stops its nested reader (freeing
+/// its buffers); reading through again starts another, with the same bytes.
+#[wasm_bindgen_test]
+async fn a_stopped_reader_is_replaced_when_reading_starts_again() {
+    let mut source = sequential_reads_exactly(Reading::Stream).await;
+    let ahead = source.read_ahead().expect("read-ahead on");
+    ahead.borrow_mut().stop_reader();
+    assert!(!source.reads_ahead_in_a_worker());
+    assert_eq!(ahead.borrow().slices(), []);
+    read_through_exactly(&mut source, true).await;
+    assert_eq!(ahead.borrow().fresh_buffers(), Some(2));
 }
 
 /// A read-ahead primed before the first read (a file about to be indexed)
@@ -215,12 +260,22 @@ impl Reading {
     }
 }
 
+const SEQUENTIAL_LEN: usize = (12 << 20) + 12_345;
+
 async fn sequential_reads_exactly(reading: Reading) -> BlobSource {
-    let len = (12 << 20) + 12_345;
-    let source = BlobSource::new(blob(&patterned(len))).unwrap();
+    let source = BlobSource::new(blob(&patterned(SEQUENTIAL_LEN))).unwrap();
     let in_a_worker = !matches!(reading, Reading::Here);
     let mut source = reading.ahead_of(source);
-    let data = patterned(len);
+    read_through_exactly(&mut source, in_a_worker).await;
+    source
+}
+
+/// Reads `source` (of [`patterned`] bytes) from its start to its end as the
+/// line buffer does, checking every byte and that only the first read had
+/// nothing ahead of it.
+async fn read_through_exactly(source: &mut BlobSource, in_a_worker: bool) {
+    let data = patterned(SEQUENTIAL_LEN);
+    let before = source.read_counts();
     let mut offset = 0usize;
     // Uneven lengths, as the line buffer's reads are (the partial line
     // kept back shortens each).
@@ -241,12 +296,12 @@ async fn sequential_reads_exactly(reading: Reading) -> BlobSource {
             long += n as u64;
         }
     }
-    let counts = source.read_counts();
-    assert_eq!(counts.ahead + counts.sync, long);
+    let after = source.read_counts();
+    let (ahead, sync) = (after.ahead - before.ahead, after.sync - before.sync);
+    assert_eq!(ahead + sync, long);
     // Only the first read has nothing ahead of it.
-    assert_eq!(counts.sync, 1 << 20, "{counts:?}");
+    assert_eq!(sync, 1 << 20, "{after:?}");
     assert_eq!(source.reads_ahead_in_a_worker(), in_a_worker);
-    source
 }
 
 /// The session worker's loop: it reads on while the read-ahead says the

@@ -9,7 +9,7 @@ use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::{Event, MessageEvent, Worker};
+use web_sys::{Event, MessageEvent};
 
 use super::protocol::{decode, encode, OpenOptions, ToPage, ToWorker};
 use super::report_protocol::{
@@ -87,7 +87,7 @@ impl ReportClient {
         on_status: impl Fn(ReportStatus) + 'static,
     ) -> Result<ReportClient, String> {
         let url = super::client::worker_url();
-        let worker = Worker::new(&url)
+        let worker = super::spare::new_worker(&url, Some(super::report_worker::WORKER_NAME))
             .map_err(|e| format!("cannot start the report worker ({url}): {e:?}"))?;
         let inner = Rc::new(Inner {
             link: super::worker_link::WorkerLink::new(worker.clone(), false),

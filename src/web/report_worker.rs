@@ -23,6 +23,9 @@ use crate::report::kind::{report_kind, ReportKind};
 use crate::source::{SourceError, TraceSource};
 use crate::symbols::SymbolTable;
 
+/// The report worker's name: it reads its file without a nested reader.
+pub const WORKER_NAME: &str = "tarmac-lens-report";
+
 /// The trace, to read again (a VCD, the program flow's text).
 #[derive(Clone)]
 enum Input {

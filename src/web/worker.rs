@@ -147,9 +147,11 @@ pub fn start_worker() {
     on_message.forget();
     let name = scope().name();
     // Session and range workers read their file ahead through a nested
-    // reader: started now, it is ready when a file comes.
-    if name != super::diff_worker::WORKER_NAME {
-        super::read_ahead::start_spare_reader();
+    // reader: started now, it is ready when a file comes; a session's also
+    // makes its buffers now (range workers, one per core, only index files
+    // of 128 MiB and more, whose reading reuses its buffers anyway).
+    if name != super::diff_worker::WORKER_NAME && name != super::report_worker::WORKER_NAME {
+        super::read_ahead::start_spare_reader(name != super::range_worker::WORKER_NAME);
     }
     // A range worker answers no query and keeps no index.
     if name != super::range_worker::WORKER_NAME && name != super::diff_worker::WORKER_NAME {
@@ -646,6 +648,13 @@ fn step(generation: u32) {
                 PAUSED.with(|p| p.set(true));
             }
             let cache = if p.complete { open.cache.take() } else { None };
+            if p.complete {
+                // The readers' buffers are not needed to browse.
+                if let Some(ahead) = &open.ahead {
+                    ahead.borrow_mut().stop_reader();
+                }
+                super::read_ahead::stop_spare_reader();
+            }
             Ok::<_, crate::source::SourceError>((p, open.session.stats().cloned(), cache))
         })
     });
