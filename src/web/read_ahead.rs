@@ -479,8 +479,9 @@ thread_local! {
 /// JavaScript context, its script). The first [`ReadAhead`] to need a
 /// reader takes it.
 ///
-/// `prefault`: the reader also makes the buffers it will fill
-/// ([`PREFAULT_BUFFERS`] of [`CHUNK`]) and touches every page of them now.
+/// `prefault`: the reader also makes the buffers it will fill (as many as
+/// it keeps, `MAX_SPARES` in [`READER_JS`], of [`CHUNK`] bytes) and touches
+/// every page of them now.
 /// Fresh memory is zeroed by the kernel at its first touch, and on a
 /// 106 MB drop that was nearly all of the reading thread's 0.04-0.09 CPU
 /// seconds, taken from the two cores the indexing needs. Alternated with
@@ -536,17 +537,9 @@ pub fn spare_reader_waiting() -> bool {
     SPARE_READER.with(|s| s.borrow().is_some())
 }
 
-/// How many buffers a prefaulting reader makes: as many as it keeps
-/// (`MAX_SPARES` in [`READER_JS`]): two slices ahead and the one being
-/// copied out.
-pub const PREFAULT_BUFFERS: u32 = 3;
-
 fn post_prefault(worker: &Worker) -> Option<()> {
-    let what = Object::new();
-    Reflect::set(&what, &"count".into(), &PREFAULT_BUFFERS.into()).ok()?;
-    Reflect::set(&what, &"size".into(), &(CHUNK as f64).into()).ok()?;
     let message = Object::new();
-    Reflect::set(&message, &"prefault".into(), &what).ok()?;
+    Reflect::set(&message, &"prefault".into(), &(CHUNK as f64).into()).ok()?;
     worker.post_message(&message).ok()
 }
 

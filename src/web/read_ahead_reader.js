@@ -12,7 +12,7 @@
 // A slice that does not start where the stream is (a jump) starts a new
 // stream there.
 //
-// A session's reader is told ({prefault}) to make its buffers before any
+// A session's reader is told ({prefault: size}) to make its buffers before any
 // file comes and to write to every page of them, so the kernel's zeroing
 // of fresh pages (the reading thread's main cost on a 100 MB drop) is done
 // while the page waits for a file, not while it indexes one. A slice is
@@ -43,7 +43,7 @@ onmessage = (e) => {
     return;
   }
   if (m.prefault) {
-    prefault(m.prefault.count, m.prefault.size);
+    prefault(m.prefault);
     return;
   }
   queue = queue.then(() => fill(m.start, m.end)).then(
@@ -52,14 +52,15 @@ onmessage = (e) => {
   );
 };
 
-// One buffer per task, so a slice asked for meanwhile is not held up.
-function prefault(count, size) {
-  if (count <= 0 || spares.length >= MAX_SPARES) return;
+// As many buffers as it keeps, one per task, so a slice asked for
+// meanwhile is not held up.
+function prefault(size, left = MAX_SPARES) {
+  if (left <= 0 || spares.length >= MAX_SPARES) return;
   const buffer = new ArrayBuffer(size);
   const bytes = new Uint8Array(buffer);
   for (let i = 0; i < size; i += 4096) bytes[i] = 0;
   spares.push(buffer);
-  setTimeout(() => prefault(count - 1, size), 0);
+  setTimeout(() => prefault(size, left - 1), 0);
 }
 
 async function fill(start, end) {

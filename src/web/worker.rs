@@ -648,8 +648,10 @@ fn step(generation: u32) {
                 PAUSED.with(|p| p.set(true));
             }
             let cache = if p.complete { open.cache.take() } else { None };
-            if p.complete {
-                // The readers' buffers are not needed to browse.
+            if p.complete || p.stopped.is_some() {
+                // Indexing's reading is over (done, or stopped at the
+                // memory budget): the readers' buffers are not needed to
+                // browse.
                 if let Some(ahead) = &open.ahead {
                     ahead.borrow_mut().stop_reader();
                 }
