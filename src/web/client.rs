@@ -68,8 +68,16 @@ type ReplyFn = Box<dyn FnOnce(Reply)>;
 /// The worker's handlers, kept alive as long as the session.
 type Handler<E> = RefCell<Option<Closure<dyn FnMut(E)>>>;
 
+/// Who answers the questions.
+enum Link {
+    Worker(super::worker_link::WorkerLink),
+    /// The page itself, with made-up answers: the browser rehearsed hidden
+    /// while the page loads (`components::rehearsal`).
+    Canned(Box<dyn Fn(Query) -> Reply>),
+}
+
 struct Inner {
-    link: super::worker_link::WorkerLink,
+    link: Link,
     /// The worker reported a panic; its dying error event adds nothing.
     crashed: Cell<bool>,
     next_id: Cell<u32>,
@@ -90,7 +98,17 @@ struct Inner {
 
 impl Inner {
     fn send(&self, msg: &ToWorker) -> Result<(), String> {
-        self.link.post(encode(msg)?)
+        match &self.link {
+            Link::Worker(link) => link.post(encode(msg)?),
+            Link::Canned(_) => Ok(()),
+        }
+    }
+
+    fn worker_link(&self) -> Option<&super::worker_link::WorkerLink> {
+        match &self.link {
+            Link::Worker(link) => Some(link),
+            Link::Canned(_) => None,
+        }
     }
 
     /// Sends the questions asked since the last flush as one message. A
@@ -100,6 +118,23 @@ impl Inner {
     fn flush(&self) {
         let asks = std::mem::take(&mut *self.outbox.borrow_mut());
         if asks.is_empty() {
+            return;
+        }
+        if let Link::Canned(answer) = &self.link {
+            // Answered in a later task, as a worker's answers come.
+            let answered: Vec<(ReplyFn, Reply)> = asks
+                .into_iter()
+                .filter_map(|(id, query)| {
+                    let cb = self.pending.borrow_mut().remove(&id)?;
+                    Some((cb, answer(query)))
+                })
+                .collect();
+            wasm_bindgen_futures::spawn_local(async move {
+                super::timing::sleep(0.0).await;
+                for (cb, reply) in answered {
+                    cb(reply);
+                }
+            });
             return;
         }
         let ids: Vec<u32> = asks.iter().map(|(id, _)| *id).collect();
@@ -187,7 +222,7 @@ impl TraceClient {
             ),
         };
         let inner = Rc::new(Inner {
-            link: super::worker_link::WorkerLink::new(worker.clone(), ready),
+            link: Link::Worker(super::worker_link::WorkerLink::new(worker.clone(), ready)),
             crashed: Cell::new(false),
             next_id: Cell::new(0),
             pending: RefCell::new(HashMap::new()),
@@ -251,7 +286,8 @@ impl TraceClient {
                 };
                 match msg {
                     ToPage::Ready => {
-                        if let Err(e) = inner.link.set_ready() {
+                        let ready = inner.worker_link().map(|l| l.set_ready());
+                        if let Some(Err(e)) = ready {
                             on_event(ClientEvent::Failed(e));
                         }
                     }
@@ -279,7 +315,10 @@ impl TraceClient {
                     ToPage::IndexCached => on_event(ClientEvent::IndexCached),
                     ToPage::IndexRanges { ranges } => {
                         if let Some(pool) = inner.ranges.borrow_mut().as_mut() {
-                            if let Err(e) = pool.start(inner.link.worker(), ranges) {
+                            let Some(link) = inner.worker_link() else {
+                                return;
+                            };
+                            if let Err(e) = pool.start(link.worker(), ranges) {
                                 web_sys::console::warn_1(&format!("tarmac-lens: {e}").into());
                             }
                         }
@@ -315,7 +354,8 @@ impl TraceClient {
                     .map(|e| e.message())
                     .unwrap_or_default();
                 let (ran, crashed) = weak.upgrade().map_or((false, false), |i| {
-                    (i.link.is_ready(), i.crashed.replace(true))
+                    let ran = i.worker_link().is_some_and(|l| l.is_ready());
+                    (ran, i.crashed.replace(true))
                 });
                 if crashed {
                     return;
@@ -343,6 +383,31 @@ impl TraceClient {
         Ok(TraceClient { inner })
     }
 
+    /// A client answered in the page by `answer`, without a worker: the
+    /// browser's hidden rehearsal at load. What it would tell a worker
+    /// besides questions goes nowhere.
+    pub fn canned(answer: impl Fn(Query) -> Reply + 'static) -> TraceClient {
+        TraceClient {
+            inner: Rc::new(Inner {
+                link: Link::Canned(Box::new(answer)),
+                crashed: Cell::new(false),
+                next_id: Cell::new(0),
+                pending: RefCell::new(HashMap::new()),
+                outbox: RefCell::new(Vec::new()),
+                trace: RefCell::new(ReportFile::Url {
+                    url: String::new(),
+                    cross_origin: false,
+                    name: "rehearsal".into(),
+                }),
+                elf: RefCell::new(None),
+                options: OpenOptions::default(),
+                _on_message: RefCell::new(None),
+                _on_error: RefCell::new(None),
+                ranges: RefCell::new(None),
+            }),
+        }
+    }
+
     /// Starts a worker now, so that the next `open` finds its wasm loaded
     /// (starting one takes tens of milliseconds), and the range workers a
     /// big file would use (see `range_pool::prewarm`). Does nothing for
@@ -367,7 +432,10 @@ impl TraceClient {
     /// sent once the task's synchronous work is done. A message that cannot
     /// be sent answers `Reply::Error`.
     pub fn query(&self, query: Query, on_reply: impl FnOnce(Reply) + 'static) {
-        LAST_QUERY.with(|l| l.set(super::timing::now()));
+        // The rehearsal's questions at load are not a person browsing.
+        if self.inner.worker_link().is_some() {
+            LAST_QUERY.with(|l| l.set(super::timing::now()));
+        }
         let id = self.inner.next_id.get();
         self.inner.next_id.set(id.wrapping_add(1));
         self.inner

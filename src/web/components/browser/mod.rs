@@ -73,6 +73,10 @@ pub struct BrowserProps {
     /// follows nor writes the URL's `#line=`, which is the first one's.
     #[prop_or_default]
     pub detached: bool,
+    /// Whether the browser takes the keyboard focus once shown (not when
+    /// rehearsed hidden at load).
+    #[prop_or(true)]
+    pub takes_focus: bool,
     /// Lines where a compared trace diverges, sorted: their rows are marked.
     #[prop_or_default]
     pub diverged_lines: std::rc::Rc<Vec<u64>>,
@@ -466,7 +470,11 @@ impl Component for Browser {
         }
         // Focusing forces a style and layout pass: not in the tasks that
         // show the first rows, but with the last stage of the first renders.
-        if self.refocus && self.prompt.is_none() && self.reveal == Reveal::All {
+        if self.refocus
+            && ctx.props().takes_focus
+            && self.prompt.is_none()
+            && self.reveal == Reveal::All
+        {
             self.refocus = false;
             if let Some(el) = self.root.cast::<HtmlElement>() {
                 let _ = el.focus();
