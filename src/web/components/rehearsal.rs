@@ -228,14 +228,6 @@ fn answer(query: Query) -> Reply {
 /// screenful's path otherwise.
 fn rehearse_messages() {
     use crate::web::protocol::{decode, encode, ToPage, ToWorker};
-    let cursor = NodeView {
-        node: 2,
-        first_line: 5,
-        lines: 2,
-        time: 1067,
-        pc: Some(0x100d0),
-        offset: 180,
-    };
     let asks = vec![
         (
             1,
@@ -270,46 +262,16 @@ fn rehearse_messages() {
             Query::Rows {
                 view: 0,
                 first: 0,
-                count: 40,
+                count: 8,
             },
         ),
+        (9, Query::EventRank { node: 2 }),
     ];
+    let answers = asks
+        .iter()
+        .map(|(id, q)| (*id, answer(q.clone())))
+        .collect();
     let _ = encode(&ToWorker::Ask { asks });
-    let answers = vec![
-        (1, Reply::Node(Some(cursor))),
-        (2, Reply::Row(4)),
-        (
-            3,
-            Reply::Registers(RegistersReply {
-                node: 2,
-                aarch64: true,
-                panels: vec![registers(2, true)],
-            }),
-        ),
-        (
-            4,
-            Reply::Stack(vec![CallFrame {
-                call: 0,
-                call_node: 1,
-                entry_node: 2,
-                resume_node: None,
-                function: 0x100c0,
-                name: "main".into(),
-            }]),
-        ),
-        (5, Reply::Memory(memory(2))),
-        (
-            6,
-            Reply::NodeLines(vec![LineEffect {
-                line: 6,
-                text: LINE.into(),
-                target: None,
-                read: false,
-            }]),
-        ),
-        (7, Reply::Rows(rows(0, 8))),
-        (8, Reply::Value(3)),
-    ];
     if let Ok(js) = encode(&ToPage::Answer { answers }) {
         let _ = decode::<ToPage>(js);
     }
@@ -329,28 +291,37 @@ enum Stage {
     Stepped,
 }
 
-/// Polls, a task at a time, until the browser has asked nothing since the
-/// last poll (and, when opening, shows its panes); then steps, or ends.
-/// (`stage`: the handle's own value is the one of the render that made it.)
-fn poll(
+/// What the rehearsal's polls look at and act on.
+struct Polls {
     root: NodeRef,
+    /// Questions answered so far: the browser has settled once a task
+    /// passes without one.
     asked: Rc<Cell<u32>>,
-    (seen, polls, now_at): (u32, u32, Stage),
-    stage: UseStateHandle<Stage>,
+    set_stage: UseStateSetter<Stage>,
     on_done: Callback<()>,
-) {
-    super::app::after_ms(0, move || {
-        let now = asked.get();
-        let container = root.cast::<web_sys::Element>();
-        let revealed = container
-            .as_ref()
-            .and_then(|c| c.query_selector(".browser .panes").ok().flatten())
-            .is_some();
-        let settled = now == seen && (revealed || now_at == Stage::Stepped);
-        if polls >= MAX_POLLS || (settled && now_at == Stage::Stepped) {
-            rehearse_messages();
-            on_done.emit(());
-        } else if settled {
+}
+
+impl Polls {
+    /// Polls, a task at a time, until the browser has asked nothing since
+    /// the last poll (and, when opening, shows its panes); then steps, or
+    /// ends.
+    fn poll(self, seen: u32, polls: u32, stage: Stage) {
+        super::app::after_ms(0, move || {
+            let now = self.asked.get();
+            let container = self.root.cast::<web_sys::Element>();
+            let revealed = container
+                .as_ref()
+                .and_then(|c| c.query_selector(".browser .panes").ok().flatten())
+                .is_some();
+            let settled = now == seen && (revealed || stage == Stage::Stepped);
+            if polls >= MAX_POLLS || (settled && stage == Stage::Stepped) {
+                rehearse_messages();
+                self.on_done.emit(());
+                return;
+            }
+            if !settled {
+                return self.poll(now, polls + 1, stage);
+            }
             let browser = container.and_then(|c| c.query_selector(".browser").ok().flatten());
             if let Some(browser) = browser {
                 let init = web_sys::KeyboardEventInit::new();
@@ -362,26 +333,16 @@ fn poll(
                     let _ = browser.dispatch_event(&e);
                 }
             }
-            stage.set(Stage::Stepped);
-            poll(
-                root,
-                asked,
-                (now, polls + 1, Stage::Stepped),
-                stage,
-                on_done,
-            );
-        } else {
-            poll(root, asked, (now, polls + 1, now_at), stage, on_done);
-        }
-    });
+            self.set_stage.set(Stage::Stepped);
+            self.poll(now, polls + 1, Stage::Stepped);
+        });
+    }
 }
 
 #[function_component(Rehearsal)]
 pub fn rehearsal(props: &RehearsalProps) -> Html {
     let stage = use_state(|| Stage::Opening);
     let root = use_node_ref();
-    // Questions answered so far: the browser has settled once a task passes
-    // without one.
     let asked = use_memo((), |_| Rc::new(Cell::new(0u32)));
     let session = use_memo((), {
         let asked = (*asked).clone();
@@ -394,14 +355,19 @@ pub fn rehearsal(props: &RehearsalProps) -> Html {
         }
     });
     {
-        let (root, asked, stage) = (root.clone(), (*asked).clone(), stage.clone());
-        let on_done = props.on_done.clone();
-        let start = (u32::MAX, 0, Stage::Opening);
-        use_effect_with((), move |_| poll(root, asked, start, stage, on_done));
+        let polls = Polls {
+            root: root.clone(),
+            asked: (*asked).clone(),
+            set_stage: stage.setter(),
+            on_done: props.on_done.clone(),
+        };
+        use_effect_with((), move |_| polls.poll(u32::MAX, 0, Stage::Opening));
     }
     let stepped = *stage == Stage::Stepped;
+    // More of the trace indexed by the step, as while a drop is indexed:
+    // the browser's props change.
     let progress = Progress {
-        done_bytes: 1 << 20,
+        done_bytes: 1 << 20 | u64::from(stepped) << 19,
         total_bytes: 2 << 20,
         lines: 2 * NODES,
         nodes: NODES,
