@@ -68,7 +68,7 @@ export function buildSingleFile(dist) {
   // The worker: its loader shim names its glue and wasm.
   const shim = read('tarmac-lens-worker_loader.js').toString('utf8');
   const workerJs = relative(need(shim, /importScripts\("([^"]+)"\)/, "the worker's glue")[1]);
-  const workerWasm = relative(need(shim, /wasm_bindgen\("([^"]+)"\)/, "the worker's wasm")[1]);
+  const workerWasm = relative(need(shim, /wasm_bindgen\(\{ module_or_path: "([^"]+)" \}\)/, "the worker's wasm")[1]);
 
   const blocks = {
     'tl-main-wasm': read(mainWasm),

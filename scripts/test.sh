@@ -15,6 +15,10 @@ START=$SECONDS
 # npm's binaryen first: Debian's wasm-opt cannot read wasm-bindgen output.
 export PATH="$ROOT/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 export CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}"
+# wasm-bindgen-test-runner gives a test file's run 20 s by default; the
+# read-ahead tests (nested workers making 32 MiB buffers) take 23 s on a
+# loaded two-core machine. A hung test still fails, at this limit.
+export WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT:-120}"
 TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
 # The Playwright tests compare the page with this binary's output.
 export TARMAC_LENS_CLI="$TARGET_DIR/debug/tarmac-lens"

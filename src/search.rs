@@ -210,7 +210,9 @@ impl Search {
                 None => true,
             };
             if in_range && wanted {
-                if let Some((start, end)) = self.matcher.find(line.text) {
+                // A CRLF file's line ends are not text: `$` ends the line.
+                let text = line.text.strip_suffix(b"\r").unwrap_or(line.text);
+                if let Some((start, end)) = self.matcher.find(text) {
                     on_hit(
                         SearchHit {
                             line: number,
@@ -338,6 +340,32 @@ mod tests {
             ),
             vec![2, 3, 4]
         );
+    }
+
+    #[test]
+    fn crlf_line_ends_are_not_searched() {
+        let crlf = String::from_utf8(TRACE.to_vec())
+            .unwrap()
+            .replace('\n', "\r\n");
+        for (pattern, want) in [(r"#0$", 1), (r"UNDEF$", 5), (r"\{pc\}$", 6)] {
+            let mut spec = spec(pattern);
+            spec.regex = true;
+            let mut search = Search::new(
+                &spec,
+                crlf.len() as u64,
+                crlf.as_bytes(),
+                ParseOptions::default(),
+            )
+            .unwrap();
+            let mut hits = Vec::new();
+            search
+                .step(&mut SliceSource(crlf.as_bytes()), u64::MAX, |h, text| {
+                    let line_end = text.strip_suffix(b"\r").unwrap_or(text).len();
+                    hits.push((h.line, h.end as usize == line_end))
+                })
+                .unwrap();
+            assert_eq!(hits, [(want, true)], "{pattern}");
+        }
     }
 
     #[test]

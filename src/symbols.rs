@@ -14,8 +14,12 @@
 //!   (NOTYPE, ABS) is a symbol like any other.
 //! - Addresses are `st_value` unchanged: a Thumb function keeps its low bit
 //!   set (`_start` at `0x10001`). TTU does the same and its index records
-//!   Thumb branch targets with the low bit set too, so exact matches still
-//!   work; callers must pass addresses in that same convention.
+//!   Thumb branch targets with the low bit set too, so exact matches work
+//!   there. Other callers have a code address without that bit (a branch
+//!   target in the disassembly, a PC): [`SymbolTable::find_by_address`], the
+//!   one lookup every caller uses, first sets or clears the bit as the
+//!   mapping symbols (`$t`, `$a`, `$d`) say the address holds Thumb code,
+//!   Arm code or data, so both conventions name the same symbol.
 //! - Names that occur more than once are told apart as `name#1`, `name#2`,
 //!   ... in symbol table order; the first keeps its bare name.
 //! - See [`SymbolTable::find_by_address`] for the address rule.
@@ -45,6 +49,19 @@ pub enum SymbolBinding {
 pub enum ElfClass {
     Elf32,
     Elf64,
+}
+
+/// What an Arm mapping symbol says the bytes from its address on hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Contents {
+    /// `$a`: A32 code.
+    Arm,
+    /// `$t`: T32 code; a code address there carries the Thumb bit.
+    Thumb,
+    /// `$x`: A64 code.
+    A64,
+    /// `$d`: data (literal pools, tables, variables).
+    Data,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -80,6 +97,9 @@ pub struct SymbolTable {
     /// Address -> indices into `symbols`, in symbol table order.
     by_addr: BTreeMap<u64, Vec<usize>>,
     by_name: HashMap<String, Vec<usize>>,
+    /// Mapping symbols by trace address: where Thumb code, Arm code and
+    /// data start.
+    mapping: BTreeMap<u64, Contents>,
     big_endian: bool,
     class: ElfClass,
     machine: u16,
@@ -119,6 +139,7 @@ impl SymbolTable {
             symbols: Vec::new(),
             by_addr: BTreeMap::new(),
             by_name: HashMap::new(),
+            mapping: BTreeMap::new(),
             big_endian,
             class,
             machine: 0,
@@ -189,10 +210,22 @@ impl SymbolTable {
                 // An out-of-range name offset reads as an empty name in TTU,
                 // which then drops the symbol.
                 let name = symtab.strings().get(sym.st_name(endian)).unwrap_or(&[]);
+                let elf_addr: u64 = sym.st_value(endian).into();
+                if let Some(contents) = mapping_symbol(name) {
+                    // Only symbols in sections: an undefined or absolute `$d`
+                    // marks nothing.
+                    let shndx = sym.st_shndx(endian);
+                    if shndx != elf::SHN_UNDEF
+                        && (shndx < elf::SHN_LORESERVE || shndx == elf::SHN_XINDEX)
+                    {
+                        self.mapping
+                            .insert(elf_addr.wrapping_add(self.load_offset as u64), contents);
+                    }
+                    continue;
+                }
                 if !want_symbol(name) {
                     continue;
                 }
-                let elf_addr: u64 = sym.st_value(endian).into();
                 self.add(Symbol {
                     addr: elf_addr.wrapping_add(self.load_offset as u64),
                     elf_addr,
@@ -254,6 +287,47 @@ impl SymbolTable {
         ))
     }
 
+    /// Why this image cannot be the traced program's, judged from the
+    /// instruction sets of the trace's first instructions, or `None` when
+    /// nothing disagrees (or the trace shows no instructions yet). A
+    /// trace may run both states (AArch64 firmware, an AArch32 program):
+    /// only an image for a state the trace never shows is refused.
+    pub fn architecture_mismatch(&self, sets: &crate::sniff::InstructionSets) -> Option<String> {
+        let image = match (self.machine, self.class) {
+            (elf::EM_AARCH64, _) => "AArch64",
+            (elf::EM_ARM, ElfClass::Elf32) => "AArch32 (Arm/Thumb)",
+            (elf::EM_ARM, ElfClass::Elf64) => {
+                return Some(
+                    "the ELF image says Arm (AArch32) but is a 64-bit ELF file, which no Arm toolchain makes: is it damaged?"
+                        .into(),
+                )
+            }
+            (machine, _) => {
+                return Some(format!(
+                    "the ELF image is for {}, not for an Arm processor: its symbols cannot name this trace's code",
+                    machine_name(machine)
+                ))
+            }
+        };
+        if sets.total() == 0 {
+            return None;
+        }
+        let trace = match (sets.a64 > 0, sets.a32 + sets.t32 > 0) {
+            (true, false) if self.machine == elf::EM_ARM => "AArch64",
+            (false, true) if self.machine == elf::EM_AARCH64 => {
+                match (sets.a32 > 0, sets.t32 > 0) {
+                    (true, false) => "AArch32 (Arm)",
+                    (false, true) => "AArch32 (Thumb)",
+                    _ => "AArch32 (Arm and Thumb)",
+                }
+            }
+            _ => return None,
+        };
+        Some(format!(
+            "the ELF image is for {image}, but the trace runs {trace} code: is it the image of another program? Its names will be wrong"
+        ))
+    }
+
     /// All kept symbols, in symbol table order.
     pub fn symbols(&self) -> &[Symbol] {
         &self.symbols
@@ -285,14 +359,54 @@ impl SymbolTable {
         self.find_by_name(name).map(|s| s.addr)
     }
 
-    /// The symbol TTU shows for a trace address, and the address's offset
-    /// from it. TTU's rule (`Image::find_symbol`): walk down from the
-    /// highest symbol address not above `addr`; return the first symbol with
-    /// a nonzero size that contains `addr`; failing that, the first symbol
-    /// seen at all (the nearest label below). Quirk kept on purpose: the walk
-    /// stops *before* the lowest symbol address in the image, so symbols
-    /// there are never returned, not even on an exact match.
+    /// The symbol for a trace address, and the address's offset from it:
+    /// the one lookup behind every name the CLI, the reports and the page
+    /// print. The address may carry the Thumb bit or not: it is first made
+    /// a code address in the symbols' convention ([`Self::code_address`]),
+    /// then looked up by TTU's rule ([`Self::find_exact`]).
     pub fn find_by_address(&self, addr: u64) -> Option<(&Symbol, u64)> {
+        self.find_exact(self.code_address(addr))
+    }
+
+    /// `addr` as the symbols of this image write code addresses: in an Arm
+    /// (`EM_ARM`) image, with the Thumb bit set where the mapping symbols
+    /// say Thumb code starts at or below it, and clear in Arm code; in data
+    /// or another architecture's image, unchanged. An image without mapping
+    /// symbols falls back on its Thumb functions (odd `st_value`): an
+    /// address inside one gets the bit.
+    pub fn code_address(&self, addr: u64) -> u64 {
+        if self.machine != elf::EM_ARM {
+            return addr;
+        }
+        let even = addr & !1;
+        if self.mapping.is_empty() {
+            let thumb = self.find_exact(even | 1).is_some_and(|(sym, offset)| {
+                sym.kind == SymbolKind::Function && sym.elf_addr & 1 == 1 && offset < sym.size
+            });
+            return if thumb { even | 1 } else { addr };
+        }
+        match self.contents_at(even) {
+            Some(Contents::Thumb) => even | 1,
+            Some(Contents::Arm) => even,
+            _ => addr,
+        }
+    }
+
+    /// What the mapping symbols say the byte at `addr` holds: the last
+    /// mapping symbol at or below it, `None` below the first (or without
+    /// any).
+    pub fn contents_at(&self, addr: u64) -> Option<Contents> {
+        self.mapping.range(..=addr).next_back().map(|(_, &c)| c)
+    }
+
+    /// TTU's rule (`Image::find_symbol`) for an address already in the
+    /// symbols' convention: walk down from the highest symbol address not
+    /// above `addr`; return the first symbol with a nonzero size that
+    /// contains `addr`; failing that, the first symbol seen at all (the
+    /// nearest label below). Quirk kept on purpose: the walk stops *before*
+    /// the lowest symbol address in the image, so symbols there are never
+    /// returned, not even on an exact match.
+    fn find_exact(&self, addr: u64) -> Option<(&Symbol, u64)> {
         let lowest = *self.by_addr.keys().next()?;
         let mut backup = None;
         for (&at, indices) in self.by_addr.range(..=addr).rev() {
@@ -340,12 +454,43 @@ impl SymbolTable {
     }
 }
 
+/// A person's name for an `e_machine` value.
+fn machine_name(machine: u16) -> String {
+    match machine {
+        elf::EM_386 => "x86 (32-bit)".into(),
+        elf::EM_X86_64 => "x86-64".into(),
+        elf::EM_RISCV => "RISC-V".into(),
+        elf::EM_MIPS => "MIPS".into(),
+        elf::EM_PPC => "PowerPC".into(),
+        elf::EM_PPC64 => "PowerPC (64-bit)".into(),
+        elf::EM_XTENSA => "Xtensa".into(),
+        elf::EM_TI_C6000 => "TI C6000".into(),
+        other => format!("machine type {other}"),
+    }
+}
+
 /// C++ `hex << showbase`: no prefix on zero.
 fn show_hex(v: u64) -> String {
     if v == 0 {
         "0".into()
     } else {
         format!("{v:#x}")
+    }
+}
+
+/// `$a`, `$t`, `$x`, `$d`, alone or with a `.suffix` (AAELF's mapping
+/// symbols); anything else is no mapping symbol.
+fn mapping_symbol(name: &[u8]) -> Option<Contents> {
+    let (kind, rest) = name.strip_prefix(b"$")?.split_first()?;
+    if !(rest.is_empty() || rest[0] == b'.') {
+        return None;
+    }
+    match kind {
+        b'a' => Some(Contents::Arm),
+        b't' => Some(Contents::Thumb),
+        b'x' => Some(Contents::A64),
+        b'd' => Some(Contents::Data),
+        _ => None,
     }
 }
 
@@ -446,6 +591,146 @@ mod tests {
             }
         }
         assert!(checked > 80);
+    }
+
+    const CALLTREES: &[(&str, &str)] = &[
+        (
+            "quicksort-aarch64-O2-fastmodel-2M",
+            include_str!("../tests/data/tracegen/quicksort-aarch64-O2-fastmodel-2M.calltree.ref"),
+        ),
+        (
+            "quicksort-aarch64-O2-gem5-2M",
+            include_str!("../tests/data/tracegen/quicksort-aarch64-O2-gem5-2M.calltree.ref"),
+        ),
+        (
+            "quicksort-arm-O2-fastmodel-2M",
+            include_str!("../tests/data/tracegen/quicksort-arm-O2-fastmodel-2M.calltree.ref"),
+        ),
+        (
+            "quicksort-arm-O2-es-2M",
+            include_str!("../tests/data/tracegen/quicksort-arm-O2-es-2M.calltree.ref"),
+        ),
+        (
+            "quicksort-thumb-O2-fastmodel-2M",
+            include_str!("../tests/data/tracegen/quicksort-thumb-O2-fastmodel-2M.calltree.ref"),
+        ),
+        (
+            "quicksort-thumb-O2-gem5-2M",
+            include_str!("../tests/data/tracegen/quicksort-thumb-O2-gem5-2M.calltree.ref"),
+        ),
+    ];
+
+    /// Every call target of TTU's call trees names the same symbol whether
+    /// the Thumb bit is on the address (the engine's and TTU's convention)
+    /// or not (a branch target read from the disassembly, a bare PC).
+    #[test]
+    fn call_targets_named_alike_with_or_without_the_thumb_bit() {
+        let mut checked = 0;
+        for (name, tree) in CALLTREES {
+            let table = load(elf_for(name));
+            for line in tree.lines() {
+                let Some(rest) = line.trim_start().strip_prefix("o ") else {
+                    continue;
+                };
+                let pc = rest
+                    .split(" pc:")
+                    .nth(1)
+                    .unwrap()
+                    .split(' ')
+                    .next()
+                    .unwrap();
+                let pc = u64::from_str_radix(pc.trim_start_matches("0x"), 16).unwrap();
+                let expected = rest.split_once(" : ").map_or("", |(_, n)| n);
+                assert_eq!(table.function_name(pc), expected, "{name}: {line}");
+                let with = table
+                    .find_by_address(pc)
+                    .map(|(s, o)| (s.display_name(), o));
+                for form in [pc & !1, pc | u64::from(name.contains("thumb"))] {
+                    let found = table
+                        .find_by_address(form)
+                        .map(|(s, o)| (s.display_name(), o));
+                    assert_eq!(found, with, "{name}: {form:#x} ({line})");
+                }
+                if with.as_ref().is_some_and(|(_, offset)| *offset == 0) {
+                    let shown = table.symbolic_address(pc & !1, false);
+                    assert_eq!(shown, expected, "{name}: the page's name for {pc:#x}");
+                }
+                checked += 1;
+            }
+        }
+        assert!(checked > 1000, "{checked} calls");
+    }
+
+    #[test]
+    fn mapping_symbols_say_what_an_address_holds() {
+        let t32 = load(T32);
+        assert_eq!(t32.contents_at(0x10000), Some(Contents::Thumb));
+        assert_eq!(
+            t32.contents_at(0x1001c),
+            Some(Contents::Data),
+            "_start's literal"
+        );
+        assert_eq!(t32.contents_at(0x10028), Some(Contents::Thumb));
+        assert_eq!(
+            t32.contents_at(0x10370),
+            Some(Contents::Data),
+            "tg_iterations"
+        );
+        assert_eq!(t32.contents_at(0xfffc), None);
+        // Code gets the bit, data keeps its address.
+        assert_eq!(t32.code_address(0x10028), 0x10029);
+        assert_eq!(t32.code_address(0x10029), 0x10029);
+        assert_eq!(t32.code_address(0x10370), 0x10370);
+        assert_eq!(t32.symbolic_address(0x10370, false), "tg_iterations");
+        assert_eq!(t32.symbolic_address(0x10028, false), "run_iteration");
+        assert_eq!(t32.symbolic_address(0x1002c, false), "tg_main");
+        assert_eq!(t32.symbolic_address(0x10030, false), "tg_main + 0x4");
+        assert_eq!(t32.symbolic_address(0x102f8, false), "prog_quicksort");
+
+        let a32 = load(A32);
+        assert_eq!(
+            a32.contents_at(a32.address_of("_start").unwrap()),
+            Some(Contents::Arm)
+        );
+        // An odd address in Arm code is the instruction's.
+        let start = a32.address_of("_start").unwrap();
+        assert_eq!(a32.code_address(start | 1), start);
+
+        let a64 = load(A64);
+        assert_eq!(a64.contents_at(0x10000), Some(Contents::A64));
+        assert_eq!(a64.code_address(0x10001), 0x10001, "no Thumb in A64 images");
+
+        // Load offsets move the mapping symbols too.
+        let moved = SymbolTable::from_elf_bytes(T32, 0x1000).unwrap();
+        assert_eq!(moved.symbolic_address(0x11028, false), "run_iteration");
+        assert_eq!(moved.contents_at(0x10028), None, "below the moved .text");
+    }
+
+    #[test]
+    fn without_mapping_symbols_thumb_functions_decide() {
+        let mut t32 = load(T32);
+        t32.mapping.clear();
+        assert_eq!(t32.code_address(0x10028), 0x10029);
+        assert_eq!(t32.symbolic_address(0x10028, false), "run_iteration");
+        assert_eq!(t32.symbolic_address(0x102f8, false), "prog_quicksort");
+        // Past every Thumb function (data) the address stays.
+        assert_eq!(t32.code_address(0x10370), 0x10370);
+    }
+
+    #[test]
+    fn mapping_symbol_names() {
+        assert_eq!(mapping_symbol(b"$t"), Some(Contents::Thumb));
+        assert_eq!(mapping_symbol(b"$a.12"), Some(Contents::Arm));
+        assert_eq!(mapping_symbol(b"$x"), Some(Contents::A64));
+        assert_eq!(mapping_symbol(b"$d.realdata"), Some(Contents::Data));
+        for not in [&b"$"[..], b"$tx", b"$b", b"t", b"", b"$ta"] {
+            assert_eq!(
+                mapping_symbol(not),
+                None,
+                "{:?}",
+                String::from_utf8_lossy(not)
+            );
+        }
     }
 
     #[test]
@@ -561,10 +846,13 @@ mod tests {
         // Thumb symbols keep the low bit, as TTU's index addresses do.
         assert_eq!(t32.find_by_name("_start").unwrap().addr, 0x10001);
         assert_eq!(t32.symbolic_address(0x10001, true), "_start");
-        assert_eq!(t32.symbolic_address(0x10000, true), "0x10000");
+        // ... and an address without it, in Thumb code, is given it.
+        assert_eq!(t32.symbolic_address(0x10000, true), "_start");
         // tg_exit (size 0) lies inside _start: the sized symbol below wins.
-        assert_eq!(t32.symbolic_address(0x1001a, true), "_start + 0x19");
+        assert_eq!(t32.symbolic_address(0x1001a, true), "_start + 0x1a");
         assert_eq!(t32.symbolic_address(0x10019, true), "_start + 0x18");
+        // Data (a literal pool marked `$d`) keeps its address.
+        assert_eq!(t32.symbolic_address(0x1001c, true), "_start + 0x1b");
     }
 
     #[test]
@@ -669,6 +957,58 @@ mod tests {
         assert_eq!(parse_c_int(""), None);
         assert_eq!(parse_c_int("x"), None);
         assert_eq!(parse_c_int("99999999999"), None);
+    }
+
+    #[test]
+    fn images_for_another_state_are_refused() {
+        use crate::sniff::InstructionSets;
+        let a64_trace = InstructionSets {
+            a64: 100,
+            ..Default::default()
+        };
+        let thumb_trace = InstructionSets {
+            t32: 100,
+            ..Default::default()
+        };
+        let arm_trace = InstructionSets {
+            a32: 100,
+            ..Default::default()
+        };
+        let mixed = InstructionSets {
+            a64: 10,
+            a32: 5,
+            t32: 5,
+        };
+        let (a64, a32, t32) = (load(A64), load(A32), load(T32));
+        assert_eq!(a64.architecture_mismatch(&a64_trace), None);
+        assert_eq!(t32.architecture_mismatch(&thumb_trace), None);
+        assert_eq!(a32.architecture_mismatch(&arm_trace), None);
+        assert_eq!(
+            t32.architecture_mismatch(&arm_trace),
+            None,
+            "Arm and Thumb share an image"
+        );
+        for image in [&a64, &a32, &t32] {
+            assert_eq!(image.architecture_mismatch(&mixed), None);
+            assert_eq!(
+                image.architecture_mismatch(&InstructionSets::default()),
+                None
+            );
+        }
+        let e = t32.architecture_mismatch(&a64_trace).unwrap();
+        assert!(
+            e.contains("for AArch32") && e.contains("runs AArch64"),
+            "{e}"
+        );
+        let e = a64.architecture_mismatch(&thumb_trace).unwrap();
+        assert!(
+            e.contains("for AArch64") && e.contains("AArch32 (Thumb)"),
+            "{e}"
+        );
+        let mut x86 = load(A64);
+        x86.machine = elf::EM_X86_64;
+        let e = x86.architecture_mismatch(&a64_trace).unwrap();
+        assert!(e.contains("x86-64"), "{e}");
     }
 
     #[test]

@@ -10,7 +10,7 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use tarmac_lens::browse::protocol::{Locate, Query, Reply};
+use tarmac_lens::browse::protocol::{Locate, Query, RegMark, Reply};
 use tarmac_lens::browse::Session;
 use tarmac_lens::index::{Index, IndexOptions};
 use tarmac_lens::parse::ParseOptions;
@@ -87,7 +87,7 @@ fn analyse(data: &[u8]) -> Outcome {
         },
         Query::Registers {
             node: summary.nodes.saturating_sub(1),
-            compare: None,
+            mark: RegMark::None,
         },
     ] {
         let r = session.answer(q.clone());
@@ -490,7 +490,7 @@ fn truncated_elf_fails_with_one_message_or_loads_what_it_holds() {
     // Through the browser session, as a dropped image.
     let mut session = Session::open(SliceSource(GOOD.as_bytes()), ParseOptions::default()).unwrap();
     assert!(session.load_elf(&data[..100], 0, false).is_err());
-    assert_eq!(session.load_elf(&data, 0, false), Ok(full));
+    assert_eq!(session.load_elf(&data, 0, false), Ok((full, None)));
 }
 
 #[test]
@@ -589,7 +589,7 @@ fn indexing_stops_at_the_memory_budget_and_the_part_indexed_stays_browsable() {
     assert!(matches!(
         session.answer(Query::Registers {
             node: last.node,
-            compare: None
+            mark: RegMark::None
         }),
         Reply::Registers(_)
     ));

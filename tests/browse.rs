@@ -98,7 +98,7 @@ fn stepping_registers_memory_and_writes() {
     let bl = node(s.answer(Query::Locate(Locate::Line(4288))));
     let Reply::Registers(r) = s.answer(Query::Registers {
         node: bl.node,
-        compare: Some(bl.node - 1),
+        mark: RegMark::ChangedSince(bl.node - 1),
     }) else {
         panic!()
     };
@@ -180,7 +180,7 @@ fn folding_hides_a_call_behind_one_row() {
     let bytes = data("tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac");
     let elf = data("tracegen/quicksort-aarch64-O2-fastmodel-2M.elf");
     let mut s = open(&bytes);
-    assert!(s.load_elf(&elf, 0, false).unwrap() > 10);
+    assert!(s.load_elf(&elf, 0, false).unwrap().0 > 10);
     let total = rows(&mut s, 1, 0, 1).total_rows;
     // Find the first BL and fold the call it makes.
     let r = rows(&mut s, 1, 0, 1000);
@@ -325,7 +325,7 @@ fn aarch64_register_names_before_the_first_instruction() {
     let mut s = open(&bytes);
     let Reply::Registers(r) = s.answer(Query::Registers {
         node: 0,
-        compare: None,
+        mark: RegMark::None,
     }) else {
         panic!()
     };
@@ -356,7 +356,7 @@ fn restored_session_answers_as_the_indexed_one() {
                 "{:?}",
                 s.answer(Query::Registers {
                     node: want.node,
-                    compare: None
+                    mark: RegMark::None
                 })
             )
         };
@@ -375,4 +375,200 @@ fn restored_session_answers_as_the_indexed_one() {
         ..ParseOptions::default()
     };
     assert!(Session::restore(SliceSource(&bytes), &saved, id, core).is_err());
+}
+
+/// The calls of a TTU call tree (`calltree --image` of the reference
+/// tools), one per call site and callee: (call line, entry line, callee
+/// name).
+fn reference_calls(tree: &str) -> Vec<(u64, u64, String)> {
+    let field = |line: &str, key: &str| -> u64 {
+        line.split(key)
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    let mut calls = Vec::new();
+    let mut sites = std::collections::HashSet::new();
+    let mut call = None;
+    for line in tree.lines() {
+        let line = line.trim_start();
+        if line.starts_with("- ") {
+            let pc = line
+                .split(" pc:")
+                .nth(1)
+                .unwrap()
+                .split(' ')
+                .next()
+                .unwrap();
+            call = Some((field(line, " l:"), pc.to_string()));
+        } else if let (Some(rest), Some((call_line, pc))) = (line.strip_prefix("o "), call.take()) {
+            let name = rest.split_once(" : ").map_or("", |(_, n)| n).to_string();
+            if sites.insert((pc, name.clone())) {
+                calls.push((call_line, field(rest, " l:"), name));
+            }
+        }
+    }
+    calls
+}
+
+/// The symbol part of a name: TTU's reports write an entry inside a
+/// function as `name + 0xADDRESS`, the browser as `name + 0xOFFSET`.
+fn symbol_of(name: &str) -> &str {
+    name.split(" + ").next().unwrap()
+}
+
+/// Every call of the generated A64, A32 and Thumb traces is named in the
+/// browser's rows (the branch target after `BL`) and call stack as in the
+/// reference tools' call tree: one address lookup for the reports and the
+/// page, with or without the Thumb bit on the address.
+#[test]
+fn every_call_target_is_named_as_the_reference_call_tree_names_it() {
+    for name in [
+        "quicksort-aarch64-O2-fastmodel-2M",
+        "quicksort-arm-O2-fastmodel-2M",
+        "quicksort-thumb-O2-fastmodel-2M",
+        "quicksort-thumb-O2-gem5-2M",
+    ] {
+        let bytes = data(&format!("tracegen/{name}.tarmac"));
+        let elf = data(&format!("tracegen/{name}.elf"));
+        let tree = String::from_utf8(data(&format!("tracegen/{name}.calltree.ref"))).unwrap();
+        let calls = reference_calls(&tree);
+        assert!(calls.len() > 10, "{name}: {} call sites", calls.len());
+        let mut s = open(&bytes);
+        let (_, warning) = s.load_elf(&elf, 0, false).unwrap();
+        assert_eq!(warning, None, "{name}");
+        let mut named_rows = 0;
+        for (call_line, entry_line, callee) in &calls {
+            let r = rows(&mut s, 0, call_line - 1, 1);
+            let Some(Row::Line {
+                text,
+                branch_symbol,
+                ..
+            }) = r.rows.first()
+            else {
+                panic!("{name}: no row at line {call_line}");
+            };
+            // A branch to a register names nothing; one to an address
+            // names the callee.
+            if let Some(symbol) = branch_symbol {
+                assert_eq!(
+                    symbol_of(symbol),
+                    symbol_of(callee),
+                    "{name} line {call_line}: {text}"
+                );
+                if !callee.contains(" + ") {
+                    assert_eq!(symbol, callee, "{name} line {call_line}: {text}");
+                }
+                named_rows += 1;
+            }
+            let entry = node(s.answer(Query::Locate(Locate::Line(*entry_line))));
+            let Reply::Stack(frames) = s.answer(Query::CallStack { node: entry.node }) else {
+                panic!("{name}: no stack at line {entry_line}");
+            };
+            let innermost = frames.last().expect("a call is active at its entry");
+            assert_eq!(
+                symbol_of(&innermost.name),
+                symbol_of(callee),
+                "{name}: stack at line {entry_line}"
+            );
+        }
+        assert!(named_rows > 5, "{name}: only {named_rows} call rows named");
+    }
+}
+
+/// The stale-names fix on the session side: an ELF for another
+/// architecture is said to be one.
+#[test]
+fn an_image_for_another_architecture_is_loaded_with_a_warning() {
+    let bytes = data("tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac");
+    let mut s = open(&bytes);
+    let (n, warning) = s
+        .load_elf(
+            &data("tracegen/quicksort-thumb-O2-fastmodel-2M.elf"),
+            0,
+            false,
+        )
+        .unwrap();
+    assert!(n > 10);
+    let warning = warning.expect("a Thumb image on an AArch64 trace");
+    assert!(
+        warning.contains("AArch32") && warning.contains("AArch64"),
+        "{warning}"
+    );
+    let (_, warning) = s
+        .load_elf(
+            &data("tracegen/quicksort-aarch64-O2-fastmodel-2M.elf"),
+            0,
+            false,
+        )
+        .unwrap();
+    assert_eq!(warning, None);
+    // The names follow the image loaded last.
+    let r = rows(&mut s, 0, 0, 2000);
+    assert!(r.rows.iter().any(
+        |row| matches!(row, Row::Line { branch_symbol: Some(b), .. } if b == "run_iteration")
+    ));
+}
+
+/// The core register pane marks what the position's own lines wrote (as
+/// the reference tools' browser does), not what changed since some other
+/// position: every node of the first hundreds, checked against its `R`
+/// lines.
+#[test]
+fn the_registers_an_instruction_wrote_are_marked() {
+    for (trace, aarch64) in [
+        ("tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac", true),
+        ("tracegen/quicksort-thumb-O2-fastmodel-2M.tarmac", false),
+    ] {
+        let bytes = data(trace);
+        let mut s = open(&bytes);
+        let core_name = |reg: &str| -> Option<String> {
+            let (class, index) =
+                reg.split_at(reg.find(|c: char| c.is_ascii_digit()).unwrap_or(reg.len()));
+            Some(match (class, aarch64) {
+                ("x" | "w", true) => format!("x{index}"),
+                ("xsp" | "wsp", true) => "sp".into(),
+                ("r", false) if index == "13" => "sp".into(),
+                ("r", false) if index == "14" => "lr".into(),
+                ("r", false) => format!("r{index}"),
+                ("psr" | "cpsr", _) => "psr".into(),
+                _ => return None,
+            })
+        };
+        let mut marked_any = 0;
+        for n in 0..300 {
+            let Reply::NodeLines(lines) = s.answer(Query::NodeLines { node: n }) else {
+                panic!("{trace}: node {n}")
+            };
+            let mut wrote: Vec<String> = lines
+                .iter()
+                .filter_map(|l| match &l.target {
+                    Some(WriteTarget::Register(r)) if !l.read => core_name(r),
+                    _ => None,
+                })
+                .collect();
+            wrote.sort();
+            wrote.dedup();
+            let Reply::Registers(r) = s.answer(Query::Registers {
+                node: n,
+                mark: RegMark::Written,
+            }) else {
+                panic!("{trace}: node {n}")
+            };
+            let mut marked: Vec<String> = r.panels[0]
+                .cells
+                .iter()
+                .filter(|c| c.changed)
+                .map(|c| c.name.clone())
+                .collect();
+            marked.sort();
+            assert_eq!(marked, wrote, "{trace}: node {n}: {lines:?}");
+            marked_any += usize::from(!marked.is_empty());
+        }
+        assert!(marked_any > 100, "{trace}: {marked_any}");
+    }
 }

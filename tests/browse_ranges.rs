@@ -124,7 +124,7 @@ fn answers(s: &mut S<'_>) -> Vec<String> {
             },
             Query::Registers {
                 node,
-                compare: None,
+                mark: RegMark::None,
             },
             Query::Memory {
                 node,

@@ -158,15 +158,14 @@ fn errors_are_messages_not_panics() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
-    // A binary file is read, reported, and not a crash.
+    // A binary file is named for what it is, and not a crash.
     let out = bin()
         .args(["stats", "--json"])
         .arg(data("tracegen/quicksort-arm-O2-es-2M.elf"))
         .output()
         .unwrap();
-    assert!(out.status.success());
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert!(v["unparsed"].as_u64().unwrap() > 0);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is an ELF executable"));
     // A directory or device is not mistaken for an empty trace.
     let out = bin().args(["stats", "/dev/null"]).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
@@ -372,4 +371,119 @@ fn flow_prints_blocks_and_refuses_a_trace_without_branches() {
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("instruction lines show the flow"));
+}
+
+/// A file that is no trace is named for what it is, and the command fails:
+/// a gzip-compressed trace, a picture, an ELF image, random bytes, a text.
+#[test]
+fn files_that_are_not_traces_are_refused_with_what_they_are() {
+    let dir = tempdir::Dir::new();
+    let trace = std::fs::read(data("tracegen/quicksort-arm-O2-fastmodel-2M.tarmac")).unwrap();
+    let gz = dir.path.join("trace.tarmac.gz");
+    // A gzip member header (stored data would still be binary-looking):
+    // the magic number decides before anything else.
+    let mut gzip = vec![0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3];
+    gzip.extend_from_slice(&trace[..4096]);
+    std::fs::write(&gz, &gzip).unwrap();
+    let random = dir.path.join("random.bin");
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let bytes: Vec<u8> = (0..100_000)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 24) as u8
+        })
+        .collect();
+    std::fs::write(&random, bytes).unwrap();
+    let text = dir.path.join("notes.txt");
+    std::fs::write(&text, "# Notes\n\nThe trace is somewhere else.\nAsk Bob.\n").unwrap();
+    let cases = [
+        (gz, "gzip-compressed", "gunzip"),
+        (random, "binary data", ""),
+        (text, "not a Tarmac trace", "line 3"),
+        (
+            data("elf/quicksort-arm-O2-fastmodel-2M.elf"),
+            "ELF",
+            "ELF image",
+        ),
+        (
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/screenshot.png"),
+            "PNG image",
+            "",
+        ),
+    ];
+    for (path, what, advice) in cases {
+        for command in ["stats", "index", "calltree", "dump", "search"] {
+            let mut cmd = bin();
+            cmd.arg(command);
+            if command == "index" || command == "calltree" {
+                cmd.arg("--no-index");
+            }
+            cmd.arg(&path);
+            if command == "search" {
+                cmd.arg("MOV");
+            }
+            let out = cmd.output().unwrap();
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(1), "{command} {path:?}: {err}");
+            assert!(out.stdout.is_empty(), "{command} {path:?} printed");
+            assert!(
+                err.contains(what) && err.contains(advice),
+                "{command} {path:?}: {err}"
+            );
+        }
+    }
+    // An empty file is an empty trace, not an error.
+    let empty = dir.path.join("empty.tarmac");
+    std::fs::write(&empty, "").unwrap();
+    let out = bin()
+        .args(["stats", "--json"])
+        .arg(&empty)
+        .output()
+        .unwrap();
+    assert_eq!(json(&out)["lines"], 0);
+}
+
+/// An ELF image for another architecture than the trace's is used (as the
+/// reference tools do) but said to be wrong on standard error.
+#[test]
+fn an_image_for_another_architecture_is_warned_about() {
+    let trace = data("tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac");
+    let wrong = data("tracegen/quicksort-thumb-O2-fastmodel-2M.elf");
+    let right = data("tracegen/quicksort-aarch64-O2-fastmodel-2M.elf");
+    let out = bin()
+        .args(["profile", "--no-index", "--image"])
+        .arg(&wrong)
+        .arg(&trace)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("warning") && err.contains("AArch32") && err.contains("AArch64"),
+        "{err}"
+    );
+    let out = bin()
+        .args(["profile", "--no-index", "-q", "--image"])
+        .arg(&wrong)
+        .arg(&trace)
+        .output()
+        .unwrap();
+    assert!(
+        out.stderr.is_empty(),
+        "-q: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = bin()
+        .args(["profile", "--no-index", "--image"])
+        .arg(&right)
+        .arg(&trace)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success() && out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }

@@ -417,3 +417,80 @@ fn an_empty_or_damaged_trace_gives_empty_reports() {
         assert!(vcd.starts_with(b"$version"));
     }
 }
+
+/// The profile's instruction columns, checked against a brute-force count
+/// over the call tree text: own instructions add up to the trace's, a
+/// function's inclusive count is at most the trace's, and the calls list
+/// of each function is its activations, in trace order.
+#[test]
+fn profile_instructions_and_the_calls_of_a_function() {
+    for base in [
+        BASE,
+        "tracegen/quicksort-thumb-O2-fastmodel-2M",
+        "tracegen/quicksort-aarch64-O2-fastmodel-2M",
+    ] {
+        let r = reports(base, true);
+        let summary = r.summary();
+        let page = r.profile(ProfileSort::OwnInstructions, true, 0, MAX_PAGE);
+        let own: u64 = page.rows.iter().map(|row| row.own_instructions).sum();
+        assert_eq!(
+            own, summary.instructions,
+            "{base}: own instructions add up to the trace's"
+        );
+        for w in page.rows.windows(2) {
+            assert!(
+                w[0].own_instructions >= w[1].own_instructions,
+                "{base}: sorted"
+            );
+        }
+        let root = &r.tree(None, 0, 1).unwrap().nodes[0];
+        for row in &page.rows {
+            assert!(
+                row.instructions <= summary.instructions,
+                "{base}: {}",
+                row.name
+            );
+            assert!(
+                row.own_instructions <= row.instructions,
+                "{base}: {}",
+                row.name
+            );
+            let calls = r.calls_of(row.addr, 0, MAX_PAGE);
+            assert_eq!(
+                calls.total, row.count,
+                "{base}: {} is called as often as counted",
+                row.name
+            );
+            assert_eq!(calls.calls.len() as u64, row.count.min(MAX_PAGE as u64));
+            for w in calls.calls.windows(2) {
+                assert!(
+                    w[0].entry.line < w[1].entry.line,
+                    "{base}: {} in trace order",
+                    row.name
+                );
+            }
+            for c in &calls.calls {
+                assert_eq!(c.entry.pc, row.addr);
+                assert_eq!(c.name, row.name);
+                // The path leads to the same activation in the tree.
+                if let Some((last, parent)) = c.path.split_last() {
+                    let again = r.tree(Some(parent), u64::from(*last), 1).unwrap();
+                    assert_eq!(&again.nodes[0], c, "{base}: {}", row.name);
+                } else {
+                    assert_eq!(c, root);
+                }
+            }
+            // Pages follow on.
+            if row.count > 2 {
+                let second = r.calls_of(row.addr, 1, 1);
+                assert_eq!(second.calls, calls.calls[1..2]);
+            }
+        }
+        // The outermost function covers every instruction of the tree.
+        assert_eq!(
+            page.rows.iter().map(|row| row.instructions).max(),
+            Some(summary.instructions)
+        );
+        assert_eq!(r.calls_of(0xdead_beef, 0, 10).total, 0);
+    }
+}

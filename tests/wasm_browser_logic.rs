@@ -70,7 +70,15 @@ fn fragments_name_lines_times_and_pcs() {
         Some(HashTarget::Pc("main+4".into()))
     );
     assert_eq!(hash::parse(""), None);
-    assert_eq!(hash::parse("#line=abc"), None);
+    assert_eq!(
+        hash::parse("#line=abc"),
+        Some(HashTarget::Invalid(
+            "#line=abc: \"abc\" is not a line number".into()
+        ))
+    );
+    assert!(
+        matches!(hash::parse("#t=-3"), Some(HashTarget::Invalid(m)) if m.contains("not a time"))
+    );
     assert_eq!(hash::parse("#section"), None);
     assert_eq!(hash::parse(&hash::for_line(7)), Some(HashTarget::Line(7)));
 }

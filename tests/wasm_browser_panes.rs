@@ -343,7 +343,15 @@ async fn rows_keep_their_elements_across_steps_and_jumps() {
     assert!(at_start.len() >= 2, "{} rows shown", at_start.len());
 
     app.update(pane_props(&rows, 200));
-    settle().await;
+    // The pane's height comes from a ResizeObserver, whose callback a
+    // loaded machine may run a task or two later.
+    for _ in 0..50 {
+        settle().await;
+        let first = shown_rows(&root).first().and_then(|r| r.get_attribute("data-row-line"));
+        if first.as_deref() == Some("201") {
+            break;
+        }
+    }
     let jumped = shown_rows(&root);
     assert_eq!(
         jumped[0].get_attribute("data-row-line").as_deref(),

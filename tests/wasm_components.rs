@@ -89,7 +89,11 @@ async fn unparsed_list_shows_line_reason_and_text() {
     ];
     yew::Renderer::<UnparsedList>::with_root_and_props(
         root.clone(),
-        UnparsedListProps { total: 250, lines },
+        UnparsedListProps {
+            total: 250,
+            lines,
+            empty: false,
+        },
     )
     .render();
     settle().await;
@@ -112,15 +116,33 @@ async fn unparsed_list_says_so_when_everything_parsed() {
         UnparsedListProps {
             total: 0,
             lines: vec![],
+            empty: false,
         },
     )
     .render();
     settle().await;
     assert!(root.query_selector("li").unwrap().is_none());
-    assert!(root
-        .query_selector("[data-testid=unparsed-none]")
-        .unwrap()
-        .is_some());
+    assert!(text(&root, "[data-testid=unparsed-none]").contains("Every line was understood"));
+}
+
+/// An empty file is not a file whose every line was understood.
+#[wasm_bindgen_test]
+async fn unparsed_list_says_an_empty_file_is_empty() {
+    let root = fresh_root();
+    yew::Renderer::<UnparsedList>::with_root_and_props(
+        root.clone(),
+        UnparsedListProps {
+            total: 0,
+            lines: vec![],
+            empty: true,
+        },
+    )
+    .render();
+    settle().await;
+    assert_eq!(
+        text(&root, "[data-testid=unparsed-none]"),
+        "This file is empty."
+    );
 }
 
 #[wasm_bindgen_test]

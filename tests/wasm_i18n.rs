@@ -73,3 +73,31 @@ fn every_key_help_is_in_french() {
         assert_ne!(lookup(Lang::Fr, kind.title()), kind.title());
     }
 }
+
+/// Numbers as the browser's `Intl` writes them in the page's language, and
+/// the plural form each language's rule picks (French: 0 and 1 singular).
+#[wasm_bindgen_test]
+fn numbers_and_plurals_follow_the_language() {
+    use tarmac_lens::web::format;
+    use tarmac_lens::web::i18n::{self, is_singular, number, tn};
+    i18n::set(Lang::Fr);
+    assert_eq!(number(1_669_432), "1\u{202f}669\u{202f}432");
+    assert_eq!(
+        number(u64::MAX),
+        "18\u{202f}446\u{202f}744\u{202f}073\u{202f}709\u{202f}551\u{202f}615"
+    );
+    let calls = |n: u64| tn(n, "{} call", "{} calls", &[&number(n)]);
+    assert_eq!(calls(0), "0 appel");
+    assert_eq!(calls(1), "1 appel");
+    assert_eq!(calls(2), "2 appels");
+    assert_eq!(calls(1_000), "1\u{202f}000 appels");
+    assert_eq!(format::bytes(1_669_432), "1,6 Mio");
+    assert_eq!(format::bytes(512), "512 o");
+    i18n::set(Lang::En);
+    assert_eq!(number(1_669_432), "1,669,432");
+    assert_eq!(calls(0), "0 calls");
+    assert_eq!(calls(1), "1 call");
+    assert_eq!(calls(2), "2 calls");
+    assert_eq!(format::bytes(1_669_432), "1.6 MiB");
+    assert!(is_singular(Lang::Fr, 0) && !is_singular(Lang::En, 0));
+}

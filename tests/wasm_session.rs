@@ -32,7 +32,7 @@ fn run<S: TraceSource>(mut s: Session<S>) -> Vec<Reply> {
         Query::Locate(Locate::Line(4290)),
         Query::Registers {
             node: 2000,
-            compare: Some(1999),
+            mark: RegMark::ChangedSince(1999),
         },
         Query::Memory {
             node: 2000,

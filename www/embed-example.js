@@ -33,7 +33,10 @@ for (const section of document.querySelectorAll('[data-viewer]')) {
       stateEl.textContent = e.data.state + (e.data.message ? `: ${e.data.message}` : '');
       section.dataset.state = e.data.state;
     } else if (e.data?.type === 'position') {
-      positionEl.textContent = `line ${e.data.line} · time ${e.data.time} · pc ${e.data.pc ?? '—'}`;
+      // `asked`: the goto's line, when the viewer shows another (a line is
+      // part of its instruction; lines before the first one, the start).
+      const asked = e.data.asked === undefined ? '' : ` (asked for line ${e.data.asked})`;
+      positionEl.textContent = `line ${e.data.line}${asked} · time ${e.data.time} · pc ${e.data.pc ?? '—'}`;
       section.dataset.line = e.data.line;
     } else if (e.data?.type === 'error') {
       stateEl.textContent = `error: ${e.data.message}`;

@@ -20,6 +20,7 @@ use crate::expr::{self, ExprContext};
 use crate::index::{Index, IndexBuilder, IndexOptions, NodeInfo, QueryError};
 use crate::lines::LineBuffer;
 use crate::parse::{Effect, MemDirection, ParseOptions, Parser, RecordKind};
+use crate::sniff::{self, FileKind, InstructionSets};
 use crate::source::{SourceError, TraceSource};
 use crate::state::regfile::RegFile;
 use crate::stats::{Stats, StatsAccumulator};
@@ -67,6 +68,12 @@ pub struct Session<S: TraceSource> {
     /// Byte ranges indexed by other workers (`ranges.rs`).
     ranges: Option<ranges::Ranges>,
     searches: search::Searches,
+    /// What the file is, from its first bytes: a file that is no trace is
+    /// still opened (its lines listed as unparsed), and said to be none.
+    kind: FileKind,
+    /// The instruction sets of its first instructions, which an ELF image
+    /// is checked against.
+    sets: InstructionSets,
 }
 
 /// Default index budget: far below what a browser tab can hold (wasm32
@@ -82,6 +89,7 @@ fn view(n: &NodeInfo) -> NodeView {
         time: n.time,
         pc: (n.pc != crate::engine::INVALID_PC).then_some(n.pc),
         offset: n.offset,
+        instruction: (n.pc != crate::engine::INVALID_PC).then_some(n.instructions_before + 1),
     }
 }
 
@@ -186,6 +194,8 @@ impl<S: TraceSource> Session<S> {
         let builder = IndexBuilder::new(opts, &sample);
         let stats = StatsAccumulator::new(builder.dialect().name());
         Ok(Session {
+            kind: sniff::identify(&sample, total, parse),
+            sets: InstructionSets::of_sample(&sample, parse),
             source,
             total,
             building: Some(Building {
@@ -208,7 +218,7 @@ impl<S: TraceSource> Session<S> {
     /// indexing it. Refused if the save is for another trace (length or
     /// modification time differ) or other parse options.
     pub fn restore(
-        source: S,
+        mut source: S,
         saved: &[u8],
         trace: crate::index::TraceIdentity,
         parse: ParseOptions,
@@ -224,7 +234,10 @@ impl<S: TraceSource> Session<S> {
         {
             return Err("the saved index was built with other options".into());
         }
+        let sample = crate::source::read_sample(&mut source).map_err(|e| e.0)?;
         Ok(Session {
+            kind: sniff::identify(&sample, source.len(), parse),
+            sets: InstructionSets::of_sample(&sample, parse),
             total: source.len(),
             source,
             building: None,
@@ -373,18 +386,32 @@ impl<S: TraceSource> Session<S> {
         self.stats.as_ref()
     }
 
-    /// Loads ELF symbols; returns how many.
+    /// What the file is, judged from its first bytes when it was opened.
+    pub fn file_kind(&self) -> &FileKind {
+        &self.kind
+    }
+
+    /// Loads ELF symbols; returns how many, and why the image looks like
+    /// another program's (an architecture the trace does not run), if it
+    /// does: such an image is still used, as the reference tools do.
     pub fn load_elf(
         &mut self,
         bytes: &[u8],
         load_offset: i64,
         big_endian: bool,
-    ) -> Result<usize, String> {
+    ) -> Result<(usize, Option<String>), String> {
         let table = SymbolTable::from_elf_bytes(bytes, load_offset)?;
         table.check_endianness(big_endian)?;
         let n = table.symbols().len();
+        let mut sets = self.sets;
+        // A trace whose first bytes hold no instruction: what indexing has
+        // seen so far says whether it runs AArch64 code.
+        if sets.total() == 0 && self.aarch64_hint() {
+            sets.a64 = 1;
+        }
+        let warning = table.architecture_mismatch(&sets);
         self.image = Some(table);
-        Ok(n)
+        Ok((n, warning))
     }
 
     fn index(&self) -> Option<&Index> {
@@ -454,22 +481,24 @@ impl<S: TraceSource> Session<S> {
                     idx.find_pc(src, node, pc, forward)?.as_ref().map(view),
                 ))
             }
-            Query::Registers { node, compare } => {
+            Query::Registers { node, mark } => {
                 let hint = self.aarch64_hint();
                 let (idx, src) = self.parts();
                 let rf = idx.registers_after(src, node)?;
-                let cmp = match compare {
-                    Some(c) if c != node => Some(idx.registers_after(src, c)?),
-                    _ => None,
+                let other = match mark {
+                    RegMark::Written => Some(idx.registers_written(src, node)?),
+                    RegMark::ChangedSince(c) if c != node => Some(idx.registers_after(src, c)?),
+                    RegMark::ChangedSince(_) | RegMark::None => None,
+                };
+                let marks = match (mark, &other) {
+                    (RegMark::Written, Some(w)) => registers::Marks::Written(w),
+                    (RegMark::ChangedSince(_), Some(c)) => registers::Marks::Differs(c),
+                    _ => registers::Marks::None,
                 };
                 let n = idx.node(src, node)?;
                 let pc = (n.pc != crate::engine::INVALID_PC).then_some(n.pc);
                 Ok(Reply::Registers(registers::panels(
-                    &rf,
-                    cmp.as_ref(),
-                    node,
-                    pc,
-                    hint,
+                    &rf, marks, node, pc, hint,
                 )))
             }
             Query::Memory {
@@ -546,7 +575,7 @@ impl<S: TraceSource> Session<S> {
                         entry_node: c.entry_node,
                         resume_node: c.resume_node,
                         function: c.function,
-                        name: self.name_of(c.function & !1),
+                        name: self.name_of(c.function),
                     })
                     .collect();
                 Ok(Reply::Stack(frames))
@@ -616,7 +645,7 @@ impl<S: TraceSource> Session<S> {
                         entry_node: f.entry_node,
                         lines: f.end - f.first,
                         function: f.function,
-                        name: self.name_of(f.function & !1),
+                        name: self.name_of(f.function),
                     });
                     r += 1;
                 }

@@ -71,12 +71,8 @@ pub enum Query {
         pc: u64,
         forward: bool,
     },
-    /// Registers after `node`; `compare` marks registers that differ from
-    /// the state after that node (the previous position).
-    Registers {
-        node: NodeId,
-        compare: Option<NodeId>,
-    },
+    /// Registers after `node`, marked as `mark` says.
+    Registers { node: NodeId, mark: RegMark },
     /// Memory `[addr, addr+len)` after `node`, `len` at most 4096.
     Memory {
         node: NodeId,
@@ -117,6 +113,19 @@ pub enum Query {
     Timeline { buckets: u32 },
 }
 
+/// Which registers a register panel marks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum RegMark {
+    /// Those the node's own lines wrote (whatever the value): what the
+    /// instruction at the position did.
+    #[default]
+    Written,
+    /// Those that differ from the state after this node (a previous
+    /// position): what changed since.
+    ChangedSince(NodeId),
+    None,
+}
+
 /// A node as the UI needs it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NodeView {
@@ -127,6 +136,10 @@ pub struct NodeView {
     /// Instruction address (Thumb bit set for Thumb), `None` without one.
     pub pc: Option<u64>,
     pub offset: u64,
+    /// 1-based number of the node's instruction among the trace's
+    /// instructions, `None` for a node without one.
+    #[serde(default)]
+    pub instruction: Option<u64>,
 }
 
 /// Syntax classes for highlighting (`data-hl` in the page).

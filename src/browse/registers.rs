@@ -1,6 +1,8 @@
 //! Register panels as the browser shows them: hex text with `??` for
 //! unknown bytes, floating-point values in decimal, psr flags spelled out,
-//! and which registers differ from a compared state.
+//! and which registers are marked: those the position's instruction wrote
+//! (as the reference tools' browser and TRACE32 mark them), or those that
+//! differ from a compared state.
 
 use super::protocol::{RegCell, RegPanel, RegistersReply};
 use crate::parse::{RegClass, RegId};
@@ -25,13 +27,28 @@ fn differs(a: &RegFile, b: &RegFile, off: usize, size: usize) -> bool {
         .any(|i| a.known[i] != b.known[i] || (a.known[i] != 0 && a.bytes[i] != b.bytes[i]))
 }
 
-fn cell(name: String, rf: &RegFile, cmp: Option<&RegFile>, off: usize, size: usize) -> RegCell {
+/// Which registers a panel marks.
+#[derive(Clone, Copy)]
+pub enum Marks<'a> {
+    None,
+    /// Those with a byte known here: the bytes the position's lines wrote
+    /// ([`crate::index::Index::registers_written`]).
+    Written(&'a RegFile),
+    /// Those that differ from this state.
+    Differs(&'a RegFile),
+}
+
+fn cell(name: String, rf: &RegFile, marks: Marks<'_>, off: usize, size: usize) -> RegCell {
     let (text, known) = hex_text(rf, off, size);
     RegCell {
         name,
         text,
         known,
-        changed: cmp.is_some_and(|c| differs(rf, c, off, size)),
+        changed: match marks {
+            Marks::None => false,
+            Marks::Written(w) => w.known[off..off + size].iter().any(|&k| k != 0),
+            Marks::Differs(c) => differs(rf, c, off, size),
+        },
         decoded: None,
     }
 }
@@ -65,10 +82,10 @@ fn float_text(bits: u64, double: bool) -> String {
 }
 
 /// Builds every panel for the state `rf` (after a node whose instruction
-/// address is `pc`), marking changes against `cmp`.
+/// address is `pc`), marking registers as `cmp` says.
 pub fn panels(
     rf: &RegFile,
-    cmp: Option<&RegFile>,
+    cmp: Marks<'_>,
     node: u64,
     pc: Option<u64>,
     aarch64_hint: bool,
@@ -224,7 +241,7 @@ mod tests {
         a.write(8, &[0x34, 0x12], &[1, 1]);
         let mut b = a.clone();
         b.write(8, &[0x35], &[1]);
-        let r = panels(&b, Some(&a), 5, Some(0x1001), false);
+        let r = panels(&b, Marks::Differs(&a), 5, Some(0x1001), false);
         let core = &r.panels[0];
         let x1 = core.cells.iter().find(|c| c.name == "x1").unwrap();
         assert_eq!(x1.text, "????????????1235");
@@ -238,5 +255,28 @@ mod tests {
         assert_eq!(float_text(0x3f80_0000, false), "1");
         assert_eq!(lookup("SP", true), Some(RegId::new(RegClass::Xsp, 0)));
         assert_eq!(lookup("x3", true), Some(RegId::new(RegClass::X, 3)));
+    }
+
+    #[test]
+    fn written_registers_are_marked_whatever_their_value() {
+        let mut rf = RegFile::default();
+        rf.write(regfile::IFLAGS, &[1, 0, 0, 0], &[1; 4]);
+        rf.write(0, &[7; 8], &[1; 8]);
+        rf.write(16, &[9; 8], &[1; 8]);
+        // The node wrote x2 (with the value it already had) and w0's low
+        // byte: both are marked, x1 is not.
+        let mut written = RegFile::default();
+        written.write(16, &[9; 8], &[1; 8]);
+        written.write(0, &[7], &[1]);
+        let r = panels(&rf, Marks::Written(&written), 5, None, true);
+        let marked: Vec<&str> = r.panels[0]
+            .cells
+            .iter()
+            .filter(|c| c.changed)
+            .map(|c| c.name.as_str())
+            .collect();
+        assert_eq!(marked, ["x0", "x2"]);
+        let r = panels(&rf, Marks::None, 5, None, true);
+        assert!(r.panels.iter().all(|p| p.cells.iter().all(|c| !c.changed)));
     }
 }

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Instant, UNIX_EPOCH};
 
 use tarmac_lens::index::{Index, IndexOptions, TraceIdentity};
-use tarmac_lens::source::{FileSource, TraceSource};
+use tarmac_lens::source::TraceSource;
 
 use super::Common;
 
@@ -113,7 +113,7 @@ pub fn obtain(common: &Common) -> Result<Built, String> {
             if common.force_index { " (forced)" } else { "" }
         );
     }
-    let mut source = FileSource::open(&common.trace).map_err(|e| e.to_string())?;
+    let mut source = common.open()?;
     let id = identity(&common.trace)?;
     let total = source.len();
     let bar = common.progress(total);

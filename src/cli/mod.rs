@@ -15,6 +15,7 @@ use clap::{Args, Parser as ClapParser, Subcommand};
 use tarmac_lens::engine::EngineOptions;
 use tarmac_lens::parse::{Dialect, ParseOptions};
 use tarmac_lens::report;
+use tarmac_lens::sniff::{self, InstructionSets};
 use tarmac_lens::source::{FileSource, TraceSource};
 use tarmac_lens::stats::{self, Stats};
 use tarmac_lens::symbols::SymbolTable;
@@ -317,6 +318,16 @@ impl Common {
         table
             .check_endianness(self.bi)
             .map_err(|e| format!("{}: {}", path.display(), e))?;
+        // An image of another program names nothing right: said, not
+        // refused, as the reference tools take any image.
+        let mut source = self.open()?;
+        let sample = tarmac_lens::source::read_sample(&mut source).map_err(|e| e.to_string())?;
+        let sets = InstructionSets::of_sample(&sample, self.parse_options());
+        if let Some(problem) = table.architecture_mismatch(&sets) {
+            if !self.quiet {
+                eprintln!("tarmac-lens: warning: {}: {problem}", path.display());
+            }
+        }
         Ok(Some(table))
     }
 
@@ -326,7 +337,7 @@ impl Common {
     }
 
     fn open(&self) -> Result<FileSource, String> {
-        FileSource::open(&self.trace).map_err(|e| e.to_string())
+        open_trace(&self.trace, self.parse_options())
     }
 
     /// The trace for a command that models one CPU: refused when it
@@ -354,6 +365,18 @@ impl Common {
         }
         bar.set_message(display_name(&self.trace));
         Some(bar)
+    }
+}
+
+/// Opens a trace file, refusing a file that is no trace (compressed, an
+/// image, an ELF, binary data, text in no trace format) with what it is.
+fn open_trace(path: &Path, opts: ParseOptions) -> Result<FileSource, String> {
+    let mut source = FileSource::open(path).map_err(|e| e.to_string())?;
+    let sample = tarmac_lens::source::read_sample(&mut source).map_err(|e| e.to_string())?;
+    let kind = sniff::identify(&sample, source.len(), opts);
+    match kind.problem(&display_name(path)) {
+        Some(problem) => Err(problem),
+        None => Ok(source),
     }
 }
 
@@ -446,11 +469,11 @@ pub fn run() -> i32 {
 
 fn cmd_diff(common: &Common, other: &Path, max: usize) -> Result<(), String> {
     let a = common.open_engine()?;
-    let b = FileSource::open(other).map_err(|e| e.to_string())?;
     let parse_b = ParseOptions {
         dialect: None,
         ..common.parse_options()
     };
+    let b = open_trace(other, parse_b)?;
     let report = tarmac_lens::diff::diff(a, common.parse_options(), b, parse_b, max)
         .map_err(|e| e.to_string())?;
     let (name_a, name_b) = (display_name(&common.trace), display_name(other));

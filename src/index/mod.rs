@@ -981,6 +981,44 @@ impl Index {
             .ok_or_else(|| QueryError::OutOfRange(format!("no node {}", node)))
     }
 
+    /// The register bytes node `node`'s lines write (whatever the value
+    /// written): a register file whose known flags are those bytes.
+    pub fn registers_written(
+        &self,
+        source: &mut dyn TraceSource,
+        node: u64,
+    ) -> Result<RegFile, QueryError> {
+        struct Written {
+            target: u64,
+            mask: RegFile,
+            found: bool,
+        }
+        impl ReplayObserver for Written {
+            fn node(&mut self, n: &NodeInfo, _e: &Engine) -> bool {
+                if n.index == self.target {
+                    self.found = true;
+                }
+                n.index < self.target
+            }
+            fn reg_write(&mut self, node: u64, offset: usize, bytes: &[u8], known: &[u8]) {
+                // Not the indexer's own bookkeeping of the execution state.
+                if node == self.target && offset != regfile::IFLAGS {
+                    self.mask.write(offset, bytes, known);
+                }
+            }
+        }
+        let mut w = Written {
+            target: node,
+            mask: RegFile::default(),
+            found: false,
+        };
+        self.replay(source, self.interval_of(node), &mut w)?;
+        if !w.found {
+            return Err(QueryError::OutOfRange(format!("no node {}", node)));
+        }
+        Ok(w.mask)
+    }
+
     /// Memory `[addr, addr+len)` after node `node`.
     pub fn memory_after(
         &self,

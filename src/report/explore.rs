@@ -167,6 +167,15 @@ pub struct ProfileRow {
     pub inclusive: u64,
     /// Time in the function itself: what the flame graph counts for it.
     pub exclusive: u64,
+    /// Instructions from its outermost activations' entries to their
+    /// exits, callees included (a recursive call is counted once): the
+    /// share of the trace a function accounts for.
+    #[serde(default)]
+    pub instructions: u64,
+    /// Instructions in the function itself: over all functions these add
+    /// up to the instructions the call tree covers.
+    #[serde(default)]
+    pub own_instructions: u64,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -176,6 +185,8 @@ pub enum ProfileSort {
     Count,
     Inclusive,
     Exclusive,
+    Instructions,
+    OwnInstructions,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -183,6 +194,15 @@ pub struct ProfilePage {
     pub total: u64,
     pub offset: u64,
     pub rows: Vec<ProfileRow>,
+}
+
+/// The activations of one function, in trace order, a page of them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CallsPage {
+    pub addr: u64,
+    pub total: u64,
+    pub offset: u64,
+    pub calls: Vec<TreeNode>,
 }
 
 /// A frame of the flame graph: one distinct call stack.
@@ -355,16 +375,117 @@ impl Reports {
             let e = own.entry(act.entry.pc).or_default();
             *e = e.wrapping_add(t);
         }
+        let instructions = self.instructions_by_function(root);
         table
             .iter()
-            .map(|(&addr, e)| ProfileRow {
-                addr,
-                name: self.name(addr),
-                count: e.count,
-                inclusive: e.time,
-                exclusive: own.get(&addr).copied().unwrap_or(0),
+            .map(|(&addr, e)| {
+                let (inclusive, own_instructions) =
+                    instructions.get(&addr).copied().unwrap_or_default();
+                ProfileRow {
+                    addr,
+                    name: self.name(addr),
+                    count: e.count,
+                    inclusive: e.time,
+                    exclusive: own.get(&addr).copied().unwrap_or(0),
+                    instructions: inclusive,
+                    own_instructions,
+                }
             })
             .collect()
+    }
+
+    /// Instructions an activation spans, callees included: to its exit,
+    /// or to the trace's end for one that never returned.
+    fn activation_instructions(&self, act: &Activation) -> u64 {
+        let last = if act.exit == Site::default() {
+            self.analysis.nodes.saturating_sub(1)
+        } else {
+            act.exit.node
+        };
+        self.gaps.instructions(act.entry.node, last)
+    }
+
+    /// Per function entry: (inclusive, own) instructions. Inclusive counts
+    /// only activations not inside another of the same function, so a
+    /// recursive function is not counted twice.
+    fn instructions_by_function(&self, root: &Activation) -> BTreeMap<u64, (u64, u64)> {
+        let mut out: BTreeMap<u64, (u64, u64)> = BTreeMap::new();
+        let mut active: BTreeMap<u64, u32> = BTreeMap::new();
+        // (activation, whether its callees have been pushed).
+        let mut stack = vec![(root, false)];
+        while let Some((act, expanded)) = stack.pop() {
+            let pc = act.entry.pc;
+            if expanded {
+                if let Some(n) = active.get_mut(&pc) {
+                    *n -= 1;
+                }
+                continue;
+            }
+            let all = self.activation_instructions(act);
+            let callees: u64 = act
+                .calls
+                .iter()
+                .map(|(_, _, c)| self.activation_instructions(c))
+                .sum();
+            let depth = active.entry(pc).or_default();
+            let e = out.entry(pc).or_default();
+            if *depth == 0 {
+                e.0 += all;
+            }
+            e.1 += all.saturating_sub(callees);
+            *depth += 1;
+            stack.push((act, true));
+            for (_, _, callee) in act.calls.iter().rev() {
+                stack.push((callee, false));
+            }
+        }
+        out
+    }
+
+    /// The activations of the function entered at `addr`, in trace order:
+    /// `limit` (at most [`MAX_PAGE`]) from the `offset`-th.
+    pub fn calls_of(&self, addr: u64, offset: u64, limit: usize) -> CallsPage {
+        let limit = limit.min(MAX_PAGE) as u64;
+        let mut page = CallsPage {
+            addr,
+            total: 0,
+            offset,
+            calls: Vec::new(),
+        };
+        let Some(root) = &self.root else {
+            return page;
+        };
+        // Depth first in call order is trace order: the activations on the
+        // way down, each with its next callee; `path` their indices.
+        let none = Site::default();
+        let mut take = |act: &Activation, path: &[u32], call: &Site, resume: &Site| {
+            if act.entry.pc == addr {
+                if page.total >= offset && page.total < offset + limit {
+                    page.calls
+                        .push(self.tree_node(path.to_vec(), act, call, resume));
+                }
+                page.total += 1;
+            }
+        };
+        take(root, &[], &none, &none);
+        let mut stack: Vec<(&Activation, usize)> = vec![(root, 0)];
+        let mut path: Vec<u32> = Vec::new();
+        while let Some(top) = stack.last_mut() {
+            let (act, next) = *top;
+            match act.calls.get(next) {
+                Some((call, resume, callee)) => {
+                    top.1 += 1;
+                    path.push(next as u32);
+                    take(callee, &path, call, resume);
+                    stack.push((callee, 0));
+                }
+                None => {
+                    stack.pop();
+                    path.pop();
+                }
+            }
+        }
+        page
     }
 
     fn build_flame(&self) -> Vec<FlameNode> {
@@ -533,6 +654,8 @@ impl Reports {
                 ProfileSort::Count => a.count.cmp(&b.count),
                 ProfileSort::Inclusive => a.inclusive.cmp(&b.inclusive),
                 ProfileSort::Exclusive => a.exclusive.cmp(&b.exclusive),
+                ProfileSort::Instructions => a.instructions.cmp(&b.instructions),
+                ProfileSort::OwnInstructions => a.own_instructions.cmp(&b.own_instructions),
             },
             |r| r.addr,
             (descending, offset, limit),

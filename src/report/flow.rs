@@ -151,9 +151,8 @@ pub fn render(f: &Flow, symbols: Option<&SymbolTable>) -> String {
 
 /// The name `tarmac-lens flow` puts after an address (empty without one).
 pub fn symbol_name(symbols: Option<&SymbolTable>, addr: u64) -> String {
-    // The Thumb bit is not part of the symbol's address.
     symbols
-        .map(|s| s.symbolic_address(addr & !1, false))
+        .map(|s| s.symbolic_address(addr, false))
         .unwrap_or_default()
 }
 

@@ -33,11 +33,13 @@ pub enum ClientEvent {
     Stats(Rc<Stats>),
     ElfLoaded {
         symbols: usize,
+        warning: Option<String>,
     },
-    /// The trace is open: its size and how it is read.
+    /// The trace is open: its size, how it is read and what the file is.
     Opened {
         bytes: u64,
         reading: Reading,
+        kind: crate::sniff::FileKind,
     },
     /// A URL is being downloaded whole.
     Downloading {
@@ -303,12 +305,20 @@ impl TraceClient {
                         }
                         super::timing::measure("apply answers", started);
                     }
-                    ToPage::ElfLoaded { symbols } => on_event(ClientEvent::ElfLoaded { symbols }),
+                    ToPage::ElfLoaded { symbols, warning } => {
+                        on_event(ClientEvent::ElfLoaded { symbols, warning })
+                    }
                     ToPage::ElfFailed { message } => on_event(ClientEvent::ElfFailed(message)),
                     ToPage::Progress { .. } => {}
-                    ToPage::Opened { bytes, reading } => {
-                        on_event(ClientEvent::Opened { bytes, reading })
-                    }
+                    ToPage::Opened {
+                        bytes,
+                        reading,
+                        kind,
+                    } => on_event(ClientEvent::Opened {
+                        bytes,
+                        reading,
+                        kind,
+                    }),
                     ToPage::Downloading { done, total } => {
                         on_event(ClientEvent::Downloading { done, total })
                     }

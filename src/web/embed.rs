@@ -10,9 +10,12 @@
 //!   first visit of a PC (a number or an expression such as `main+4`).
 //!
 //! Viewer → host: `{type: "state", state: "idle"|"indexing"|"ready"|"error",
-//! name?, message?}`, `{type: "position", view, line, time, pc, node}` on
-//! every move, and `{type: "error", message}` for a message it could not
-//! use. Only messages from the parent window are heard; answers go to the
+//! name?, message?}`, `{type: "position", view, line, time, pc, node,
+//! instruction, asked?}` on every move (`asked`: the line a goto asked
+//! for, when the position is at another: a line is shown as part of its
+//! instruction, and lines before the first instruction as the trace's
+//! start), and `{type: "error", message}` for a message it could not use
+//! or a goto that found no position (a line past the end). Only messages from the parent window are heard; answers go to the
 //! origin that sent the PING.
 
 use std::cell::RefCell;
@@ -77,13 +80,26 @@ fn report_error(message: &str) {
     ]));
 }
 
-/// Tells the host where a view is (called on every move).
-pub fn position_changed(view: u32, node: &NodeView) {
+/// A `goto` (or a move) that found no position: the host hears why.
+pub fn goto_failed(message: &str) {
+    if EMBEDDED.with(|e| e.get()) {
+        report_error(message);
+    }
+}
+
+/// Tells the host where a view is (called on every move); `asked` is the
+/// line a go-to-line asked for, when the position is at another (a line
+/// shown as part of its instruction, or before the first one).
+pub fn position_changed(view: u32, node: &NodeView, asked: Option<u64>) {
     if !EMBEDDED.with(|e| e.get()) {
         return;
     }
     send(&object(&[
         ("type", "position".into()),
+        (
+            "asked",
+            asked.map_or(JsValue::UNDEFINED, |l| (l as f64).into()),
+        ),
         ("view", view.into()),
         ("line", (node.first_line as f64).into()),
         ("time", (node.time as f64).into()),
@@ -93,6 +109,11 @@ pub fn position_changed(view: u32, node: &NodeView) {
                 .map_or(JsValue::NULL, |pc| format!("{pc:#x}").into()),
         ),
         ("node", (node.node as f64).into()),
+        (
+            "instruction",
+            node.instruction
+                .map_or(JsValue::NULL, |n| (n as f64).into()),
+        ),
     ]));
 }
 

@@ -1,25 +1,18 @@
 //! Human-readable numbers for the page.
 
-use super::i18n::{t, tf};
+use super::i18n::{decimal, number, t, tf};
 
-/// `1234567` -> `"1,234,567"`.
+/// `1234567` as the page's language writes it: `"1,234,567"`, `"1 234 567"`.
 pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    number(n)
 }
 
-/// Binary-prefixed size, e.g. `"17.9 KiB"`; exact below 1 KiB.
+/// Binary-prefixed size, e.g. `"17.9 KiB"` (`"17,9 Kio"` in French); exact
+/// below 1 KiB.
 pub fn bytes(n: u64) -> String {
     const UNITS: [&str; 5] = ["KiB", "MiB", "GiB", "TiB", "PiB"];
     if n < 1024 {
-        return format!("{n} B");
+        return tf("{} B", &[&n]);
     }
     let mut value = n as f64 / 1024.0;
     let mut unit = 0;
@@ -27,15 +20,18 @@ pub fn bytes(n: u64) -> String {
         value /= 1024.0;
         unit += 1;
     }
-    format!("{value:.1} {}", UNITS[unit])
+    format!("{} {}", decimal(value, 1), t(UNITS[unit]))
 }
 
 /// Throughput in decimal megabytes per second, as download tools show it.
 pub fn rate(bytes: u64, elapsed_ms: f64) -> String {
     if elapsed_ms <= 0.0 {
-        return "– MB/s".to_string();
+        return t("– MB/s").to_string();
     }
-    format!("{:.1} MB/s", bytes as f64 / 1e6 / (elapsed_ms / 1000.0))
+    tf(
+        "{} MB/s",
+        &[&decimal(bytes as f64 / 1e6 / (elapsed_ms / 1000.0), 1)],
+    )
 }
 
 /// Whole percent, never showing 100 before the work is really done.

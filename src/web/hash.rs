@@ -8,18 +8,33 @@ pub enum HashTarget {
     Time(u64),
     /// An address expression (`0x8000`, `main+4`), evaluated by the session.
     Pc(String),
+    /// A position key with a value that is none (`#line=abc`): what to
+    /// tell the person, as the position does not move.
+    Invalid(String),
 }
 
-/// Reads a fragment, with or without its `#`. Unknown keys and bad numbers
-/// give `None`, so a stray fragment never moves the position.
+/// Reads a fragment, with or without its `#`. Unknown keys give `None`, so
+/// a stray fragment (`#section`) never moves the position; a known key with
+/// a bad number gives [`HashTarget::Invalid`].
 pub fn parse(hash: &str) -> Option<HashTarget> {
     let hash = hash.strip_prefix('#').unwrap_or(hash);
     for part in hash.split('&') {
         let (key, value) = part.split_once('=')?;
         let value = value.trim();
         match key {
-            "line" => return number(value).map(HashTarget::Line),
-            "t" | "time" => return number(value).map(HashTarget::Time),
+            "line" | "t" | "time" => {
+                let Some(n) = number(value) else {
+                    return Some(HashTarget::Invalid(format!(
+                        "#{key}={value}: \"{value}\" is not a {}",
+                        if key == "line" { "line number" } else { "time" }
+                    )));
+                };
+                return Some(if key == "line" {
+                    HashTarget::Line(n)
+                } else {
+                    HashTarget::Time(n)
+                });
+            }
             "pc" if !value.is_empty() => return Some(HashTarget::Pc(decode(value))),
             _ => {}
         }

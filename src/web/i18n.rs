@@ -156,6 +156,68 @@ pub fn fill(text: &str, args: &[&dyn Display]) -> String {
     out
 }
 
+/// Which of a message's two forms a count takes in `lang`: English uses
+/// the singular for 1 alone, French for 0 and 1 (CLDR's rules for the
+/// integers these messages count).
+pub fn is_singular(lang: Lang, n: u64) -> bool {
+    match lang {
+        Lang::En => n == 1,
+        Lang::Fr => n < 2,
+    }
+}
+
+/// [`tf`] for a message about `n` things: `one` or `other` (both English,
+/// both in the catalogues) as the language's plural rule says, filled with
+/// `args` (the count among them, usually as [`number`] writes it).
+#[inline(never)]
+pub fn tn(n: u64, one: &'static str, other: &'static str, args: &[&dyn Display]) -> String {
+    let lang = current();
+    fill(
+        lookup(lang, if is_singular(lang, n) { one } else { other }),
+        args,
+    )
+}
+
+thread_local! {
+    /// The browser's number formatting for the current language, made once
+    /// per language (making one costs tens of microseconds).
+    static NUMBERS: std::cell::RefCell<Option<(Lang, js_sys::Function)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// `n` as the page's language writes numbers (`1,669,432` in English,
+/// `1 669 432` in French), by the browser's `Intl.NumberFormat`.
+#[inline(never)]
+pub fn number(n: u64) -> String {
+    let lang = current();
+    NUMBERS.with(|f| {
+        let mut f = f.borrow_mut();
+        if f.as_ref().is_none_or(|(l, _)| *l != lang) {
+            let locales = js_sys::Array::of1(&lang.code().into());
+            let format = js_sys::Intl::NumberFormat::new(&locales, &js_sys::Object::new());
+            *f = Some((lang, format.format()));
+        }
+        let (_, format) = f.as_ref().expect("made above");
+        // A decimal string keeps every digit of a u64 (a number would not
+        // past 2^53).
+        format
+            .call1(&wasm_bindgen::JsValue::NULL, &n.to_string().into())
+            .ok()
+            .and_then(|v| v.as_string())
+            .unwrap_or_else(|| n.to_string())
+    })
+}
+
+/// `x` with `digits` decimals, as the page's language writes them (`12.5`,
+/// `12,5`).
+pub fn decimal(x: f64, digits: usize) -> String {
+    let text = format!("{x:.digits$}");
+    match current() {
+        Lang::En => text,
+        Lang::Fr => text.replace('.', ","),
+    }
+}
+
 /// The language, from the page's context: a component that shows text
 /// calls this so that it re-renders when the language changes.
 #[hook]
@@ -571,4 +633,84 @@ static FR: &[(&str, &str)] = &[
     ("field", "champ"),
     ("instruction", "instruction"),
     ("instruction {}, lines {} / {}: {}", "instruction {}, lignes {} / {} : {}"),
+    // Issue 31: file notices, ELF images, go-to-line notes, plurals and units.
+    ("  … {} line folded", "  … {} ligne repliée"),
+    ("Added to every symbol's address: 0x1000, -0x10, 4096", "Ajouté à l’adresse de chaque symbole : 0x1000, -0x10, 4096"),
+    ("Cached indexes: {} ({})", "Index en cache : {} ({})"),
+    ("Cached indexes: …", "Index en cache : …"),
+    ("Call line", "Ligne de l’appel"),
+    ("Clear", "Vider"),
+    ("Downloading {} (the server does not serve byte ranges, so the whole trace is fetched)…", "Téléchargement de {} (le serveur ne sert pas de plages d’octets : la trace est téléchargée entière)…"),
+    ("Downloading {} of {} (the server does not serve byte ranges, so the whole trace is fetched)…", "Téléchargement de {} sur {} (le serveur ne sert pas de plages d’octets : la trace est téléchargée entière)…"),
+    ("ELF image {} loaded ({} symbol); now drop its trace.", "Image ELF {} chargée ({} symbole) ; déposez maintenant sa trace."),
+    ("ELF image {} loaded ({} symbols); now drop its trace.", "Image ELF {} chargée ({} symboles) ; déposez maintenant sa trace."),
+    ("Go to", "Aller à"),
+    ("Indexing {}… {}%", "Indexation de {}… {} %"),
+    ("Line {} comes before the first instruction: the position is the trace's start, line {}.", "La ligne {} précède la première instruction : la position est le début de la trace, ligne {}."),
+    ("Line {} is not indexed yet (lines 1–{} are).", "La ligne {} n’est pas encore indexée (les lignes 1–{} le sont)."),
+    ("Line {} is part of the instruction at line {}.", "La ligne {} fait partie de l’instruction de la ligne {}."),
+    ("Line {} is part of the position at line {}.", "La ligne {} fait partie de la position de la ligne {}."),
+    ("Line {} is past the end: the trace ends at line {}.", "La ligne {} est au-delà de la fin : la trace se termine à la ligne {}."),
+    ("List this function's calls", "Lister les appels de cette fonction"),
+    ("Most lines of {} were not understood: is it a Tarmac trace, or one in a form Tarmac Lens does not read yet?", "La plupart des lignes de {} n’ont pas été comprises : est-ce une trace Tarmac, ou une trace sous une forme que Tarmac Lens ne lit pas encore ?"),
+    ("No divergence in {} instruction.", "Aucune divergence en {} instruction."),
+    ("No index cache in this browser ({}).", "Pas de cache d’index dans ce navigateur ({})."),
+    ("No registers: the trace has no instruction.", "Aucun registre : la trace n’a aucune instruction."),
+    ("See the list", "Voir la liste"),
+    ("The load offset {} is not a number (0x1000, -0x10 or 4096).", "Le décalage de chargement {} n’est pas un nombre (0x1000, -0x10 ou 4096)."),
+    ("The trace also has {} instruction line: it shows the flow itself.", "La trace a aussi {} ligne d’instruction : elle montre le flot elle-même."),
+    ("There is nothing to browse: was the trace still being written?", "Il n’y a rien à parcourir : la trace était-elle encore en cours d’écriture ?"),
+    ("This file is empty.", "Ce fichier est vide."),
+    ("Waiting for a trace from the page…", "En attente d’une trace de la page…"),
+    ("Warning: {}", "Attention : {}"),
+    ("at least {} divergence", "au moins {} divergence"),
+    ("call", "appel"),
+    ("ends after {} instruction", "se termine après {} instruction"),
+    ("line {} · time {} · instruction {}", "ligne {} · temps {} · instruction {}"),
+    ("line {} · time {}", "ligne {} · temps {}"),
+    ("nothing to show: the trace has no instruction", "rien à montrer : la trace n’a aucune instruction"),
+    ("return", "retour"),
+    ("{} (changes since the last position)", "{} (changements depuis la dernière position)"),
+    ("{} ({} byte)", "{} ({} octet)"),
+    ("{} B", "{} o"),
+    ("{} MB/s", "{} Mo/s"),
+    ("– MB/s", "– Mo/s"),
+    ("KiB", "Kio"),
+    ("MiB", "Mio"),
+    ("GiB", "Gio"),
+    ("TiB", "Tio"),
+    ("PiB", "Pio"),
+    ("{} byte at {}", "{} octet à {}"),
+    ("{} byte", "{} octet"),
+    ("{} call", "{} appel"),
+    ("{} divergence", "{} divergence"),
+    ("{} does not look like a Tarmac trace: line {} (\"{}\") is in no trace format.", "{} ne ressemble pas à une trace Tarmac : la ligne {} (« {} ») n’est dans aucun format de trace."),
+    ("{} frame too narrow to draw is left out; zoom in to see it.", "{} cadre trop étroit pour être dessiné est omis ; agrandir pour le voir."),
+    ("{} function", "{} fonction"),
+    ("{} functions", "{} fonctions"),
+    ("{} holds binary data, not a Tarmac trace (a text file).", "{} contient des données binaires, pas une trace Tarmac (un fichier texte)."),
+    ("{} instruction", "{} instruction"),
+    ("{} is a {} archive, not a Tarmac trace. Extract the trace from it first.", "{} est une archive {}, pas une trace Tarmac. Extrayez-en d’abord la trace."),
+    ("{} is a {} file, not a Tarmac trace.", "{} est un fichier {}, pas une trace Tarmac."),
+    ("{} is a {}-compressed file, not a Tarmac trace. Decompress it first ({} {}) and open the result.", "{} est un fichier compressé ({}), pas une trace Tarmac. Décompressez-le d’abord ({} {}) et ouvrez le résultat."),
+    ("{} is an ELF executable, not a Tarmac trace. Give it as the trace's ELF image (for symbols) and open the trace itself.", "{} est un exécutable ELF, pas une trace Tarmac. Donnez-le comme image ELF de la trace (pour les symboles) et ouvrez la trace elle-même."),
+    ("{} match so far, {}% searched", "{} correspondance pour l’instant, {} % parcourus"),
+    ("{} match", "{} correspondance"),
+    ("{} matching frame", "{} cadre correspondant"),
+    ("{} more call…", "{} appel de plus…"),
+    ("{} of its {} lines were not understood.", "{} de ses {} lignes n’ont pas été comprises."),
+    ("{} symbol loaded", "{} symbole chargé"),
+    ("{}..{} ({} cycle)", "{}..{} ({} cycle)"),
+    ("{}: reading its calls…", "{} : lecture de ses appels…"),
+    ("{}: {} call", "{} : {} appel"),
+    ("{}: {} calls", "{} : {} appels"),
+    ("PNG image", "image PNG"),
+    ("JPEG image", "image JPEG"),
+    ("GIF image", "image GIF"),
+    ("WebP image", "image WebP"),
+    ("PDF", "PDF"),
+    ("document", "document"),
+    ("Instructions %", "Instructions %"),
+    ("Own %", "Propre %"),
+    ("mark the registers changed since the last position, or (again) those the instruction wrote", "marquer les registres changés depuis la dernière position, ou (à nouveau) ceux que l’instruction a écrits"),
 ];

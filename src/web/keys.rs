@@ -127,6 +127,9 @@ pub enum Command {
     ToggleLock,
     Close,
     Symbolic,
+    /// Mark what the instruction wrote, or what changed since the last
+    /// position (`c`).
+    ToggleRegMark,
     PrevChanged,
     NextChanged,
     CompareLine,
@@ -436,12 +439,20 @@ const PANE_COMMON: &[Binding] = &[
     bind(&["Delete", "x"], "x", "close the pane", Command::Close),
 ];
 
-pub const REGISTERS: &[Binding] = &[bind(
-    &["a"],
-    "a",
-    "symbolic reading of the selected register's value",
-    Command::Symbolic,
-)];
+pub const REGISTERS: &[Binding] = &[
+    bind(
+        &["a"],
+        "a",
+        "symbolic reading of the selected register's value",
+        Command::Symbolic,
+    ),
+    bind(
+        &["c"],
+        "c",
+        "mark the registers changed since the last position, or (again) those the instruction wrote",
+        Command::ToggleRegMark,
+    ),
+];
 
 pub const MEMORY: &[Binding] = &[
     bind(

@@ -166,11 +166,14 @@ pub enum ToPage {
     },
     ElfLoaded {
         symbols: usize,
+        /// Why the image looks like another program's, if it does.
+        warning: Option<String>,
     },
-    /// The trace is open: its size and how it is read.
+    /// The trace is open: its size, how it is read, and what the file is.
     Opened {
         bytes: u64,
         reading: Reading,
+        kind: crate::sniff::FileKind,
     },
     /// A URL is being downloaded whole: bytes received, of `total` if known.
     Downloading {

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use super::protocol::OpenOptions;
 use crate::report::ep_explore::{EpFlowPage, EpPcPage, EpSort, EpSummary};
 use crate::report::explore::{
-    FlameView, ProfilePage, ProfileSort, ReportSummary, TextKind, TreePage,
+    CallsPage, FlameView, ProfilePage, ProfileSort, ReportSummary, TextKind, TreePage,
 };
 use crate::report::flow_explore::{FlowPage, FlowSummary};
 
@@ -91,6 +91,8 @@ pub enum ReportQuery {
     },
     /// The path of the innermost call holding this node.
     PathAt { node: u64 },
+    /// The activations of the function entered at `addr`, a page.
+    Calls { addr: u64, offset: u64, limit: u32 },
     /// The flame graph zoomed to frame `root` (0: all of it).
     Flame { root: u32 },
     /// A report's text: answered by [`ReportEvent::Text`] chunks.
@@ -112,6 +114,7 @@ pub enum ReportQuery {
 pub enum ReportReply {
     Tree(TreePage),
     Profile(ProfilePage),
+    Calls(CallsPage),
     Flame(FlameView),
     Path(Vec<u32>),
     /// The text is complete (its chunks came before).

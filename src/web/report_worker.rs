@@ -255,6 +255,11 @@ fn ask_calls(r: &Reports, query: ReportQuery) -> ReportReply {
             ReportReply::Flame,
         ),
         ReportQuery::PathAt { node } => ReportReply::Path(r.path_at(node)),
+        ReportQuery::Calls {
+            addr,
+            offset,
+            limit,
+        } => ReportReply::Calls(r.calls_of(addr, offset, limit as usize)),
         _ => not_this_trace(),
     }
 }

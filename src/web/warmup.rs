@@ -19,7 +19,7 @@
 //! (one module in the trace for all of them), so range workers, which run
 //! no warm-up, get it too.
 
-use crate::browse::protocol::{Locate, Query, Reply, WriteTarget};
+use crate::browse::protocol::{Locate, Query, RegMark, Reply, WriteTarget};
 use crate::browse::Session;
 use crate::index::parallel::dialect_of;
 use crate::index::range_job::RangeJob;
@@ -72,7 +72,7 @@ pub fn warm_up() -> Result<(), String> {
     };
     answer(Query::Registers {
         node,
-        compare: node.checked_sub(1),
+        mark: RegMark::Written,
     });
     answer(Query::Memory {
         node,

@@ -375,6 +375,7 @@ fn install(
     post(&ToPage::Opened {
         bytes: session.progress().total_bytes,
         reading,
+        kind: session.file_kind().clone(),
     });
     if let Some(budget) = options.index_budget {
         session.set_index_budget(usize::try_from(budget).unwrap_or(usize::MAX));
@@ -486,9 +487,12 @@ fn open_url(target: Target, options: OpenOptions) {
             return;
         }
         let ((mut source, ahead), reading) = match fetched {
-            Ok(Fetched::Ranges(s)) => {
-                ((Box::new(s) as Box<dyn TraceSource>, None), Reading::Ranges)
-            }
+            // Each read is a request: the questions of one step, which
+            // replay the same interval, share the blocks read for the first.
+            Ok(Fetched::Ranges(s)) => (
+                (Box::new(BlockCache::new(s)) as Box<dyn TraceSource>, None),
+                Reading::Ranges,
+            ),
             Ok(Fetched::Whole(blob)) => {
                 // The page hands it to the report worker, which would
                 // otherwise download the trace again.
@@ -507,8 +511,9 @@ fn open_url(target: Target, options: OpenOptions) {
         // as unparsed.
         match crate::source::read_sample(&mut source) {
             Ok(sample) => {
-                if let Err(e) = crate::sniff::check_trace(&sample, parse) {
-                    return fail_opening(format!("{}: {e}", target.url));
+                let kind = crate::sniff::identify(&sample, source.len(), parse);
+                if let Some(problem) = kind.problem(&target.url) {
+                    return fail_opening(problem);
                 }
             }
             Err(e) => return fail_opening(e.0),
@@ -817,7 +822,7 @@ fn load_elf_bytes(name: &str, bytes: &[u8], load_offset: i64) {
         None => Err("open a trace before its ELF image".into()),
     });
     match result {
-        Ok(symbols) => post(&ToPage::ElfLoaded { symbols }),
+        Ok((symbols, warning)) => post(&ToPage::ElfLoaded { symbols, warning }),
         Err(e) => post(&ToPage::ElfFailed {
             message: format!("{name}: {e}"),
         }),

@@ -362,6 +362,115 @@ describe('trace browser', () => {
     await expectLine(page, firstVisit.line, `#pc=0x${pc}`);
   });
 
+  test('the view header counts instructions; a line past the end and a bad fragment are said so', async (t) => {
+    const page = await openPage(t);
+    await openTrace(page, QUICKSORT);
+    const k = 50;
+    const ins = trace.instructions[k];
+    await gotoLine(page, ins.line);
+    await expectLine(page, ins.line, `l ${ins.line}`);
+    await page.waitForFunction(
+      (want) => document.querySelector('[data-testid=view-position]')?.textContent === want,
+      `line ${ins.line} · time ${ins.time} · instruction ${k + 1}`,
+      { timeout: 5_000 },
+    ).catch(async () => assert.fail(`header: ${await page.textContent('[data-testid=view-position]')}`));
+    // Past the end: the last line named, the position kept.
+    const last = trace.lines.length - (trace.lines.at(-1) === '' ? 1 : 0);
+    await gotoLine(page, 999999);
+    await page.waitForSelector('[data-testid=status-message]');
+    assert.equal(
+      await page.textContent('[data-testid=status-message]'),
+      `Line 999,999 is past the end: the trace ends at line ${last.toLocaleString('en-US')}.`,
+    );
+    await expectLine(page, ins.line, 'l 999999 kept the position');
+    // A line inside an instruction's lines: where it went.
+    const inside = ins.line + 1;
+    assert.ok(inside <= blockEnd(trace, ins.line));
+    await gotoLine(page, inside);
+    await page.waitForFunction(
+      (want) => document.querySelector('[data-testid=status-message]')?.textContent === want,
+      `Line ${inside} is part of the instruction at line ${ins.line}.`,
+      { timeout: 5_000 },
+    );
+    // A fragment that is no position is said so, and moves nothing.
+    await page.evaluate(() => {
+      location.hash = '#line=abc';
+    });
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid=status-message]')?.textContent.includes('"abc" is not a line number'),
+      null,
+      { timeout: 5_000 },
+    );
+    await expectLine(page, ins.line, '#line=abc kept the position');
+  });
+
+  test('the register pane marks what the instruction at the position wrote, whatever came before', async (t) => {
+    const gen = readTrace(path.join(ROOT, `${GENERATED}.tarmac`));
+    const page = await openPage(t);
+    await openTrace(page, `${GENERATED}.tarmac`);
+    // The core registers an instruction's R lines write (w names x).
+    const written = (ins) => {
+      const names = new Set();
+      for (let i = ins.line; i < blockEnd(gen, ins.line); i++) {
+        const m = /^\s*\d+\s+\S+\s+R\s+(\S+)\s/.exec(gen.lines[i]);
+        if (!m) continue;
+        const r = m[1].toLowerCase().replace(/^w(\d+)$/, 'x$1');
+        if (/^x\d+$/.test(r) || r === 'sp') names.add(r);
+        if (r === 'cpsr') names.add('psr');
+      }
+      return [...names].sort();
+    };
+    const marked = () =>
+      page.evaluate(() =>
+        [...document.querySelectorAll('[data-testid=registers-core] .reg.changed .reg-value')].map((e) => e.dataset.reg).sort(),
+      );
+    const expectMarked = async (ins, what) => {
+      const want = written(ins);
+      await page
+        .waitForFunction(
+          (want) =>
+            JSON.stringify(
+              [...document.querySelectorAll('[data-testid=registers-core] .reg.changed .reg-value')].map((e) => e.dataset.reg).sort(),
+            ) === want,
+          JSON.stringify(want),
+          { timeout: 5_000 },
+        )
+        .catch(async () => assert.fail(`${what}: marked ${JSON.stringify(await marked())}, the trace writes ${JSON.stringify(want)}`));
+      return want;
+    };
+    // A jump far away, then steps: each time what the instruction wrote
+    // (after a jump, not every register that differs from before it).
+    const far = gen.instructions[3000];
+    await gotoLine(page, far.line);
+    await expectLine(page, far.line, 'jump');
+    let nonEmpty = (await expectMarked(far, 'after a jump')).length > 0;
+    for (let k = 3001; k < 3012; k++) {
+      await page.keyboard.press('ArrowDown');
+      await expectLine(page, gen.instructions[k].line, `step to ${k}`);
+      nonEmpty ||= (await expectMarked(gen.instructions[k], `step to instruction ${k}`)).length > 0;
+    }
+    assert.ok(nonEmpty, 'some instruction wrote a register');
+    // c in the pane: what changed since the last position instead, and back.
+    const before = gen.instructions[3011];
+    await gotoLine(page, gen.instructions[3100].line);
+    await expectLine(page, gen.instructions[3100].line, 'jump again');
+    // Tab: the register pane has the keys (a click would jump).
+    await page.focus('[data-testid=browser]');
+    await page.keyboard.press('Tab');
+    await page.waitForSelector('[data-testid=registers-core].focused');
+    await page.keyboard.press('c');
+    await page.waitForFunction(() => document.querySelector('[data-testid=registers-core]')?.textContent.includes('changes since the last position'));
+    const was = registersAt(gen, blockEnd(gen, before.line));
+    const now = registersAt(gen, blockEnd(gen, gen.instructions[3100].line));
+    const differing = Object.keys(now).filter((r) => /^x\d+$/.test(r) && now[r] !== was[r]);
+    assert.ok(differing.length > 1);
+    await page.waitForFunction(
+      (want) => want.every((r) => document.querySelector(`[data-testid=registers-core] [data-reg=${r}]`)?.parentElement.classList.contains('changed')),
+      differing,
+      { timeout: 5_000 },
+    );
+  });
+
   test('folding a call leaves one row named after the callee (with its ELF)', async (t) => {
     const page = await openPage(t);
     const firstScreenMs = await openTrace(page, `${GENERATED}.tarmac`, `${GENERATED}.elf`);

@@ -106,7 +106,7 @@ test('the page compares two traces as the CLI does and shows both at each diverg
   const result = await page.waitForSelector('[data-testid=diff-result]', { timeout: 60_000 });
   assert.equal(await result.getAttribute('data-divergences'), '0');
   assert.equal(await result.getAttribute('data-compared'), String(same.compared));
-  assert.equal((await result.textContent()).trim(), `No divergence in ${same.compared} instructions.`);
+  assert.equal((await result.textContent()).trim(), `No divergence in ${same.compared.toLocaleString('en-US')} instructions.`);
   assert.equal(await page.locator('[data-testid=diff-view-b]').count(), 0);
 
   // A copy of the ES trace with two register values changed: the same
@@ -192,7 +192,7 @@ test('a trace that stops early is reported where it ends, as the CLI does', asyn
   const fields = await page.$$eval('[data-testid=diff-field]', (rows) =>
     rows.map((r) => [...r.children].map((c) => c.textContent)),
   );
-  assert.deepEqual(fields, [['end of trace', '', `ends after ${ended} instructions`]]);
+  assert.deepEqual(fields, [['end of trace', '', `ends after ${ended.toLocaleString('en-US')} instructions`]]);
   await expectLine(page, lineA, 'view A at the divergence', {
     within: '[data-testid=diff-view-a]',
     timeout: 30_000,

@@ -67,6 +67,54 @@ describe('embedding', () => {
     await page.close();
   });
 
+  test('the prefilled lines move both viewers; a line before the first instruction or past the end is said so', async () => {
+    const page = await fx.browser.context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${fx.server.url}embed-example.html`);
+    for (const [id, trace] of Object.entries(VIEWERS)) {
+      await page.waitForSelector(`[data-viewer=${id}][data-state=ready]`, { timeout: 60_000 });
+      const prefilled = Number(await page.inputValue(`[data-viewer=${id}] [data-input=line]`));
+      // The example's values are instruction lines past each trace's start.
+      assert.equal(instructionOf(trace, prefilled).line, prefilled, `viewer ${id}: line ${prefilled} starts an instruction`);
+      assert.ok(prefilled > trace.instructions[0].line, `viewer ${id}: line ${prefilled} is past the first instruction`);
+      await page.click(`[data-viewer=${id}] [data-action=goto]`);
+      await page.waitForFunction(
+        ([id, line]) => window.tarmacLensHost.messages[id].some((m) => m?.type === 'position' && m.line === line),
+        [id, prefilled],
+        { timeout: 10_000 },
+      );
+      const pos = await lastPosition(page, id);
+      assert.equal(pos.asked, undefined, `viewer ${id}: went where asked`);
+      assert.match(await page.textContent(`[data-viewer=${id}] [data-testid=position]`), new RegExp(`^line ${prefilled} ·`));
+    }
+    const frame = page.frameLocator('[data-viewer=a] iframe');
+    // Before the first instruction: the trace's start, and said so.
+    const first = VIEWERS.a.instructions[0].line;
+    await page.fill('[data-viewer=a] [data-input=line]', String(first - 20));
+    await page.click('[data-viewer=a] [data-action=goto]');
+    await page.waitForFunction(() => window.tarmacLensHost.messages.a.some((m) => m?.type === 'position' && m.asked !== undefined), null, {
+      timeout: 10_000,
+    });
+    const snapped = await lastPosition(page, 'a');
+    assert.equal(snapped.asked, first - 20);
+    assert.notEqual(snapped.line, first - 20);
+    assert.match(await page.textContent('[data-viewer=a] [data-testid=position]'), new RegExp(`\\(asked for line ${first - 20}\\)`));
+    await frame.locator('[data-testid=status-message]').filter({ hasText: `Line ${first - 20} comes before the first instruction` }).waitFor({ timeout: 5_000 });
+    // Past the end: the last line named, to the host and on screen.
+    const last = VIEWERS.a.lines.length - (VIEWERS.a.lines.at(-1) === '' ? 1 : 0);
+    await page.fill('[data-viewer=a] [data-input=line]', '999999');
+    await page.click('[data-viewer=a] [data-action=goto]');
+    await page.waitForFunction(() => window.tarmacLensHost.messages.a.some((m) => m?.type === 'error' && /past the end/.test(m.message)), null, {
+      timeout: 10_000,
+    });
+    const said = await page.evaluate(() => window.tarmacLensHost.messages.a.filter((m) => m?.type === 'error').at(-1).message);
+    assert.equal(said, `Line 999,999 is past the end: the trace ends at line ${last.toLocaleString('en-US')}.`);
+    await frame.locator('[data-testid=status-message]').filter({ hasText: 'past the end' }).waitFor({ timeout: 5_000 });
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
   test('malformed messages are reported and change nothing; goto by time; open a Blob', async () => {
     const page = await fx.browser.context.newPage();
     await page.goto(`${fx.server.url}embed-example.html`);

@@ -3,6 +3,7 @@
 // are the same in every language.
 
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 
@@ -33,6 +34,8 @@ test('a French browser gets French, and the switch brings English back for good'
   assert.equal(await text(page, '[data-testid=demo-button]'), 'Essayer la démo');
   assert.match(await text(page, '[data-testid=drop-zone]'), /Déposez une trace Tarmac ici/);
   assert.equal(await page.locator('[data-testid=language]').inputValue(), 'fr');
+  await page.waitForSelector('[data-testid=index-cache-count]');
+  assert.match(await text(page, '[data-testid=index-cache]'), /^Index en cache : 0 \(0 o\)/);
 
   // Browsing works the same, in French.
   await page.setInputFiles('[data-testid=file-input]', QUICKSORT);
@@ -42,6 +45,17 @@ test('a French browser gets French, and the switch brings English back for good'
   assert.equal(await text(page, '[data-testid=new-view]'), 'Nouvelle vue');
   assert.match(await text(page, '[data-testid=registers-core]'), /Registres principaux/);
   assert.match(await text(page, '[data-testid=file-summary]'), /Taille[\s\S]*octets/);
+  // Numbers as French writes them (the browser's Intl, as Node's).
+  const size = fs.statSync(QUICKSORT).size;
+  assert.ok(size > 1000);
+  assert.match(await text(page, '[data-testid=file-size]'), new RegExp(`\\(${size.toLocaleString('fr-FR')} octets\\)`));
+  assert.match(await text(page, '[data-testid=file-size]'), /^\d+,\d Kio/);
+  // The reports' summary: plurals and numbers in French.
+  await page.focus('[data-testid=browser]');
+  await page.keyboard.press('R');
+  await page.waitForSelector('[data-testid=reports-summary]', { timeout: 60_000 });
+  assert.match(await text(page, '[data-testid=reports-summary]'), /^[\d\u202f]+ appels · [\d\u202f]+ fonctions · [\d\u202f]+ instructions$/);
+  await page.keyboard.press('R');
   await checkRegisters(page, QUICKSORT);
   await page.focus('[data-testid=browser]');
   await page.keyboard.press('F1');

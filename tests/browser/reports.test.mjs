@@ -12,6 +12,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 
 import { CLI, ROOT, currentLine, expectLine, gotoLine as promptLine, makeLargeTrace, pageFixture } from './harness.mjs';
+import { readTrace } from './trace_text.mjs';
 
 const BASE = 'tests/data/tracegen/quicksort-arm-O2-fastmodel-2M';
 const TRACE = path.join(ROOT, `${BASE}.tarmac`);
@@ -208,12 +209,19 @@ async function profileRows(page) {
   return page.$$eval('[data-testid=profile-row]', (rows) =>
     rows.map((r) => ({
       addr: r.dataset.addr,
-      count: Number(r.querySelector('[data-col=count]').textContent),
-      inclusive: Number(r.querySelector('[data-col=inclusive]').textContent),
-      exclusive: Number(r.querySelector('[data-col=exclusive]').textContent),
+      count: Number(r.querySelector('[data-col=count]').dataset.value),
+      inclusive: Number(r.querySelector('[data-col=inclusive]').dataset.value),
+      exclusive: Number(r.querySelector('[data-col=exclusive]').dataset.value),
       name: r.querySelector('[data-col=name]').textContent,
     })),
   );
+}
+
+/** Every activation of the CLI call tree, in trace order. */
+function activations(node, out = []) {
+  out.push(node);
+  for (const c of node.children) activations(c, out);
+  return out;
 }
 
 describe('reports panel', () => {
@@ -495,6 +503,61 @@ describe('reports panel', () => {
     await clickSort('name', 'name', false);
     await clickSort('address', 'addr', false);
     assert.deepEqual(rows.map(strip), want);
+  });
+
+  test('the profile shows shares of the instructions, and a row lists its function\'s calls with jumps', async (t) => {
+    const page = await openPage(t);
+    await openReports(page);
+    await page.click('[data-testid=tab-profile]');
+    await page.waitForSelector('[data-testid=profile-row]');
+    // The trace's instructions, counted from its text.
+    const total = readTrace(TRACE).instructions.length;
+    const shares = await page.$$eval('[data-testid=profile-row]', (rows) =>
+      rows.map((r) => ({
+        name: r.querySelector('[data-col=name]').textContent,
+        instructions: Number(r.querySelector('[data-col=instructions]').dataset.value),
+        own: Number(r.querySelector('[data-col=own-instructions]').dataset.value),
+        shown: r.querySelector('[data-col=instructions]').textContent,
+        ownShown: r.querySelector('[data-col=own-instructions]').textContent,
+      })),
+    );
+    assert.equal(shares.reduce((s, r) => s + r.own, 0), total, 'own instructions add up to the trace');
+    const outer = shares.find((r) => r.name === '_start');
+    assert.equal(outer.instructions, total);
+    assert.equal(outer.shown, '100.0 %');
+    for (const r of shares) {
+      assert.equal(r.ownShown, `${((r.own * 100) / total).toFixed(1)} %`, r.name);
+      assert.ok(r.own <= r.instructions, r.name);
+    }
+    // A click on partition's row lists its calls, as the CLI's tree has them.
+    const tree = parseCalltree(cli('calltree').toString());
+    const want = activations(tree).filter((a) => a.name === 'partition');
+    assert.ok(want.length > 10);
+    await page.click('[data-testid=profile-row] [data-col=name]:text-is("partition")');
+    await page.waitForSelector('[data-testid=function-call]');
+    assert.equal(await page.textContent('[data-testid=function-calls-title]'), `partition: ${want.length} calls`);
+    const listed = await page.$$eval('[data-testid=function-call]', (rows) =>
+      rows.map((r) => ({ call: Number(r.dataset.callLine), entry: Number(r.dataset.entryLine) })),
+    );
+    assert.deepEqual(
+      listed,
+      want.map((a) => ({ call: a.call.line, entry: a.entryLine })),
+    );
+    // The jumps: to the third call, and to where it returned.
+    await page.locator('[data-testid=function-call]').nth(2).locator('[data-testid=call-jump]').click();
+    await expectLine(page, want[2].call.line, 'jump to a call of partition');
+    await page.locator('[data-testid=function-call]').nth(2).locator('[data-testid=return-jump]').click();
+    await expectLine(page, want[2].exitLine, 'jump to its return');
+    await page.click('[data-testid=function-calls-close]');
+    await page.waitForFunction(() => !document.querySelector('[data-testid=function-calls]'));
+    // Sorting by own share puts the busiest function first.
+    await page.click('[data-testid=sort-own-instructions]');
+    const busiest = [...shares].sort((a, b) => b.own - a.own)[0].name;
+    await page.waitForFunction(
+      (name) => document.querySelector('[data-testid=profile-row] [data-col=name]')?.textContent === name,
+      busiest,
+      { timeout: 5_000 },
+    );
   });
 
   test('the flame graph draws the folded stacks, zooms, hovers and searches', async (t) => {

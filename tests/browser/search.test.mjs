@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
@@ -113,6 +114,29 @@ async function expectMatchAt(page, line, what) {
 }
 
 describe('search', () => {
+  test('a CRLF trace: a regular expression ending in $ finds line ends; Esc in the trace view closes the bar', async (t) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tl-crlf-'));
+    t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+    const crlf = path.join(dir, 'quicksort-crlf.tarmac');
+    fs.writeFileSync(crlf, fs.readFileSync(TRACE, 'utf8').split('\n').slice(0, 20_000).join('\r\n'));
+    // The LF trace's lines that end in `x19`: the CLI on the CRLF file
+    // must find the same.
+    const want = cliLines(TRACE, '-E', '--lines', '1..20000', 'x19$');
+    assert.ok(want.length > 5, `${want.length} lines end in x19`);
+    assert.deepEqual(cliLines(crlf, '-E', 'x19$'), want);
+    const page = await openPage(t);
+    await page.setInputFiles('[data-testid=file-input]', crlf);
+    await page.waitForSelector('[data-testid=status][data-state=ready]', { timeout: 60_000 });
+    await search(page, '/', 'x19$', { mode: 'regex' });
+    const r = await finished(page);
+    assert.equal(r.matches, want.length, r.text);
+    assert.deepEqual(await shownResults(page), want.slice(0, (await shownResults(page)).length));
+    // The × says Esc: Escape in the trace view (not only in the bar) closes it.
+    await page.focus('[data-testid=browser]');
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('[data-testid=search-input]', { state: 'detached', timeout: 5_000 });
+  });
+
   test('plain, regex and kind searches list what the CLI finds; n, N and clicks move to results', async (t) => {
     const page = await openPage(t);
     await page.setInputFiles('[data-testid=file-input]', TRACE);

@@ -59,7 +59,7 @@ describe('single-file build', () => {
     await checkRegisters(page, QUICKSORT);
     const seen = await readResults(page, 'quicksort.tarmac');
     const expected = cliStats(QUICKSORT);
-    assert.equal(seen.lineCount, String(expected.lines));
+    assert.equal(seen.lineCount, expected.lines.toLocaleString('en-US'));
     assert.deepEqual(seen.records, expected.records);
     assert.equal(await page.title(), 'quicksort.tarmac — Tarmac Lens');
     errors.check();

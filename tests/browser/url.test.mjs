@@ -21,7 +21,7 @@ const HTML = '<!DOCTYPE html>\n<html><head><title>Sign in</title></head>\n<body>
  * network of finite speed). Counts what it sends in `stats`.
  */
 function traceHandler(files, { ranges = true, cors = false, slow = false, msPerMb = 0 } = {}) {
-  const stats = { bytes: 0, largest: 0, rangeRequests: 0, wholeRequests: 0, wholeOf: {} };
+  const stats = { bytes: 0, largest: 0, rangeRequests: 0, wholeRequests: 0, wholeOf: {}, ranges: [] };
   const bodies = new Map();
   const bodyOf = (name, entry) => {
     if (!bodies.has(name)) bodies.set(name, typeof entry === 'string' ? fs.readFileSync(entry) : Buffer.from(entry.body));
@@ -56,6 +56,7 @@ function traceHandler(files, { ranges = true, cors = false, slow = false, msPerM
       stats.bytes += slice.length;
       stats.largest = Math.max(stats.largest, slice.length);
       stats.rangeRequests += 1;
+      stats.ranges.push([name, start, end]);
       res.writeHead(206, {
         ...headers,
         'accept-ranges': 'bytes',
@@ -193,6 +194,26 @@ describe('open from a URL', () => {
       `# ranges: ${size} byte trace, ${atFirstScreen} bytes sent at the first screen, ` +
         `${slowRanges.stats.bytes} by ready in ${slowRanges.stats.rangeRequests} requests`,
     );
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test('a range-serving server is asked for each part of the trace once while it opens', async () => {
+    const before = ranged.stats.ranges.length;
+    const { page, errors } = await openUrl(fx.browser, fx.ranged.url, 'url=traces/quicksort.tarmac');
+    await page.waitForSelector('[data-testid=status][data-state=ready]', { timeout: 60_000 });
+    await page.waitForSelector('.trace-row.current');
+    const asked = ranged.stats.ranges.slice(before).filter(([name]) => name === 'quicksort.tarmac');
+    // The probe of the first byte, then reads: the questions of the first
+    // screen replay the start of the trace, which one request brought.
+    const fromStart = asked.filter(([, start, end]) => start === 0 && end > 0);
+    assert.equal(fromStart.length, 1, `ranges from the start: ${JSON.stringify(fromStart)}`);
+    const seen = new Set();
+    for (const [, start, end] of asked) {
+      const key = `${start}-${end}`;
+      assert.ok(!seen.has(key), `bytes ${key} asked for twice: ${JSON.stringify(asked)}`);
+      seen.add(key);
+    }
     assert.deepEqual(errors, []);
     await page.close();
   });

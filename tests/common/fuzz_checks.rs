@@ -5,7 +5,7 @@
 //! whatever the bytes.
 #![allow(dead_code)]
 
-use tarmac_lens::browse::protocol::{FoldOp, Locate, Query, WriteTarget};
+use tarmac_lens::browse::protocol::{FoldOp, Locate, Query, RegMark, WriteTarget};
 use tarmac_lens::browse::Session;
 use tarmac_lens::expr::{self, ExprContext};
 use tarmac_lens::index::{Index, IndexOptions};
@@ -134,7 +134,7 @@ pub fn index_trace(data: &[u8]) {
         },
         Query::Registers {
             node: last,
-            compare: Some(0),
+            mark: RegMark::ChangedSince(0),
         },
         Query::Memory {
             node: last,

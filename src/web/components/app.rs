@@ -12,14 +12,17 @@ use super::app_sources::{
     reading_name, start_from_params, view_download, view_embedded, view_reading,
 };
 use super::{
-    use_document_title, CorePicker, CountsTable, DemoButton, DiffView, DropZone, ElfLoader,
-    ErrorBanner, FileSummary, IndexCacheControl, ProgressBar, Rehearsal, Session, UnparsedList,
+    use_document_title, CorePicker, CountsTable, DemoButton, DiffView, DropZone, ElfLoad,
+    ElfLoader, ErrorBanner, FileNotice, FileSummary, IndexCacheControl, ProgressBar, Rehearsal,
+    Session, UnparsedList,
 };
 use crate::browse::protocol::Progress;
+use crate::sniff::FileKind;
 use crate::stats::Stats;
+use crate::symbols::SymbolTable;
 use crate::web::client::{worker_url, ClientEvent, Reading, TraceClient, TraceInput};
 use crate::web::embed;
-use crate::web::i18n::{self, t, Lang, LanguageSwitch};
+use crate::web::i18n::{self, number, t, tn, Lang, LanguageSwitch};
 use crate::web::page_params;
 use crate::web::url_options;
 
@@ -70,9 +73,18 @@ pub struct PageState {
     pub phase: Phase,
     pub session: Option<Session>,
     pub progress: Option<Progress>,
-    pub elf_symbols: Option<usize>,
+    pub elf: Option<ElfLoad>,
+    /// ELF images loaded so far on this page (see [`ElfLoad::load`]).
+    pub elf_loads: u32,
+    /// Why the loaded ELF image looks like another program's.
+    pub elf_warning: Option<String>,
     /// Why the last ELF image was refused.
     pub elf_error: Option<String>,
+    /// An ELF image chosen before any trace: its name and symbol count
+    /// (or why it is no ELF image), kept until a trace opens.
+    pub elf_alone: Option<(String, Result<usize, String>)>,
+    /// What the open file is, once its worker has looked at it.
+    pub file_kind: Option<FileKind>,
     pub tab: Tab,
     /// `performance.now()` when the job started, for the MB/s figure.
     pub started_ms: f64,
@@ -93,8 +105,12 @@ impl Default for PageState {
             phase: Phase::Idle,
             session: None,
             progress: None,
-            elf_symbols: None,
+            elf: None,
+            elf_loads: 0,
+            elf_warning: None,
             elf_error: None,
+            elf_alone: None,
+            file_kind: None,
             tab: Tab::Browse,
             started_ms: 0.0,
             now_ms: 0.0,
@@ -119,6 +135,8 @@ pub enum Action {
     },
     StartFailed(String),
     Tab(Tab),
+    /// An ELF image was chosen with no trace open: its name and symbols.
+    ElfAlone(String, Result<usize, String>),
 }
 
 impl Reducible for PageState {
@@ -136,7 +154,10 @@ impl Reducible for PageState {
                 next.file = Some(file);
                 next.session = None;
                 next.progress = None;
-                next.elf_symbols = None;
+                next.elf = None;
+                next.elf_warning = None;
+                next.elf_alone = None;
+                next.file_kind = None;
                 next.reading = None;
                 next.download = None;
                 next.index_cached = false;
@@ -173,12 +194,22 @@ impl Reducible for PageState {
                             p.complete = true;
                         }
                     }
-                    ClientEvent::ElfLoaded { symbols } => {
-                        next.elf_symbols = Some(symbols);
+                    ClientEvent::ElfLoaded { symbols, warning } => {
+                        next.elf_loads += 1;
+                        next.elf = Some(ElfLoad {
+                            symbols,
+                            load: next.elf_loads,
+                        });
+                        next.elf_warning = warning;
                         next.elf_error = None;
                     }
                     ClientEvent::ElfFailed(message) => next.elf_error = Some(message),
-                    ClientEvent::Opened { bytes, reading } => {
+                    ClientEvent::Opened {
+                        bytes,
+                        reading,
+                        kind,
+                    } => {
+                        next.file_kind = Some(kind);
                         next.reading = Some(reading);
                         if let Some(f) = &mut next.file {
                             f.bytes = bytes;
@@ -196,6 +227,7 @@ impl Reducible for PageState {
             }
             Action::StartFailed(message) => next.phase = Phase::Error(message),
             Action::Tab(tab) => next.tab = tab,
+            Action::ElfAlone(name, symbols) => next.elf_alone = Some((name, symbols)),
         }
         Rc::new(next)
     }
@@ -376,11 +408,32 @@ pub fn app() -> Html {
         let client = client.clone();
         let pending_elf = pending_elf.clone();
         let last_elf = last_elf.clone();
+        let state = state.clone();
         Rc::new(move |file: web_sys::File, offset| {
             *last_elf.borrow_mut() = Some((file.clone(), offset));
             match &*client.borrow() {
                 Some(c) => c.load_elf(file, offset),
-                None => *pending_elf.borrow_mut() = Some((file, offset)),
+                None => {
+                    // No trace yet: kept for it, and read here to say what
+                    // it holds (a symbol table is read in milliseconds).
+                    *pending_elf.borrow_mut() = Some((file.clone(), offset));
+                    let dispatcher = state.dispatcher();
+                    let pending_elf = pending_elf.clone();
+                    wasm_bindgen_futures::spawn_local(async move {
+                        let symbols = match JsFuture::from(file.array_buffer()).await {
+                            Ok(buffer) => {
+                                let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
+                                SymbolTable::from_elf_bytes(&bytes, offset)
+                                    .map(|t| t.symbols().len())
+                            }
+                            Err(e) => Err(format!("{e:?}")),
+                        };
+                        if symbols.is_err() {
+                            pending_elf.borrow_mut().take();
+                        }
+                        dispatcher.dispatch(Action::ElfAlone(file.name(), symbols));
+                    });
+                }
             }
         })
     };
@@ -395,6 +448,7 @@ pub fn app() -> Html {
         let core_ref = core_ref.clone();
         let open_trace = open_trace.clone();
         let pending_elf = pending_elf.clone();
+        let last_elf = last_elf.clone();
         Callback::from(move |picked: Option<String>| {
             url_options::set_core(picked.as_deref());
             *core_ref.borrow_mut() = picked.clone();
@@ -431,8 +485,25 @@ pub fn app() -> Html {
             },
         );
     }
+    // The load offset the ELF field holds, for images dropped on the page
+    // too; a new one loads the image in use again.
+    let elf_offset = use_state_eq(|| 0i64);
+    let on_offset = {
+        let elf_offset = elf_offset.clone();
+        let last_elf = last_elf.clone();
+        let client = client.clone();
+        let load_elf = load_elf.clone();
+        Callback::from(move |offset: i64| {
+            elf_offset.set(offset);
+            let again = last_elf.borrow().clone().filter(|(_, o)| *o != offset);
+            if let (Some((file, _)), true) = (again, client.borrow().is_some()) {
+                load_elf(file, offset);
+            }
+        })
+    };
     let on_file = {
         let load_elf = load_elf.clone();
+        let offset = *elf_offset;
         Callback::from(move |file: web_sys::File| {
             let open_trace = open_trace.clone();
             let load_elf = load_elf.clone();
@@ -441,7 +512,7 @@ pub fn app() -> Html {
                 let elf = is_elf(&file).await;
                 crate::web::timing::measure("is it an ELF image", started);
                 if elf {
-                    load_elf(file, 0);
+                    load_elf(file, offset);
                 } else {
                     open_trace(TraceInput::File(file));
                 }
@@ -497,7 +568,7 @@ pub fn app() -> Html {
                 <IndexCacheControl />
             }
             if open {
-                <ElfLoader on_elf={on_elf} symbols={state.elf_symbols} failed={state.elf_error.clone()} />
+                <ElfLoader on_elf={on_elf} offset={*elf_offset} {on_offset} symbols={state.elf.map(|e| e.symbols)} warning={state.elf_warning.clone()} failed={state.elf_error.clone()} />
             }
             <section
                 class="status"
@@ -525,8 +596,19 @@ pub fn app() -> Html {
                 // Both tabs stay mounted: the browser keeps its position and
                 // the summary its content while hidden.
                 <div data-testid="browse-panel" role="tabpanel" aria-label={t("Browse")} hidden={state.tab != Tab::Browse}>
+                    if let Some(file) = &state.file {
+                        <FileNotice
+                            name={file.name.clone()}
+                            kind={state.file_kind.clone()}
+                            stats={match &state.phase { Phase::Ready(s) => Some(s.clone()), _ => None }}
+                            on_show_unparsed={{
+                                let state = state.clone();
+                                Callback::from(move |_| state.dispatch(Action::Tab(Tab::Summary)))
+                            }}
+                        />
+                    }
                     if let Some(session) = state.session.clone().filter(|_| open) {
-                        <DiffView file={trace_file} session={session} progress={state.progress.clone()} elf_symbols={state.elf_symbols} lang={*lang} />
+                        <DiffView file={trace_file} session={session} progress={state.progress.clone()} elf={state.elf} lang={*lang} />
                     }
                 </div>
                 <div
@@ -553,7 +635,10 @@ fn view_status(state: &PageState) -> Html {
     };
     match &state.phase {
         Phase::Idle => html! {
-            <p class="hint">{ t("Drop a Tarmac trace above to browse it (and its ELF image, for symbols).") }</p>
+            <>
+                <p class="hint">{ t("Drop a Tarmac trace above to browse it (and its ELF image, for symbols).") }</p>
+                { view_elf_alone(state) }
+            </>
         },
         Phase::Indexing { done, total } => html! {
             <>
@@ -587,12 +672,27 @@ fn view_status(state: &PageState) -> Html {
     }
 }
 
+/// An ELF image chosen before its trace: kept, and said so.
+fn view_elf_alone(state: &PageState) -> Html {
+    match &state.elf_alone {
+        None => html! {},
+        Some((name, Ok(symbols))) => html! {
+            <p class="elf-alone" role="status" data-testid="elf-alone">
+                { tn(*symbols as u64, "ELF image {} loaded ({} symbol); now drop its trace.", "ELF image {} loaded ({} symbols); now drop its trace.", &[name, &number(*symbols as u64)]) }
+            </p>
+        },
+        Some((name, Err(e))) => html! {
+            <p class="error-text" role="alert" data-testid="elf-alone-error">{ format!("{name}: {e}") }</p>
+        },
+    }
+}
+
 fn view_summary(state: &PageState) -> Html {
     match &state.phase {
         Phase::Ready(stats) => html! {
             <>
                 <CountsTable records={stats.records.clone()} />
-                <UnparsedList total={stats.unparsed} lines={stats.unparsed_details.clone()} />
+                <UnparsedList total={stats.unparsed} lines={stats.unparsed_details.clone()} empty={stats.lines == 0} />
             </>
         },
         Phase::Error(_) => {

@@ -11,6 +11,7 @@ use super::app::{Action, PageState, Phase};
 use super::{Browser, ErrorBanner};
 use crate::web::client::{Reading, TraceClient, TraceInput};
 use crate::web::embed::{self, Payload};
+use crate::web::i18n::{t, tf};
 use crate::web::page_params::{self, PageParams};
 
 /// The `data-reading` value tests key on.
@@ -40,7 +41,7 @@ pub(super) fn view_reading(reading: Option<Reading>) -> Html {
         ),
         Some(Reading::File) | None => return html! {},
     };
-    html! { <p class="hint" data-testid={testid} style="margin:0;">{ text }</p> }
+    html! { <p class="hint" data-testid={testid} style="margin:0;">{ t(text) }</p> }
 }
 
 /// A URL being downloaded whole (its server serves no byte ranges).
@@ -51,9 +52,17 @@ pub(super) fn view_download(state: &PageState) -> Html {
     if state.reading.is_some() {
         return html! {};
     }
-    let of = total.map_or(String::new(), |t| {
-        format!(" of {}", crate::web::format::bytes(t))
-    });
+    let done_text = crate::web::format::bytes(done);
+    let text = match total {
+        Some(total) => tf(
+            "Downloading {} of {} (the server does not serve byte ranges, so the whole trace is fetched)…",
+            &[&done_text, &crate::web::format::bytes(total)],
+        ),
+        None => tf(
+            "Downloading {} (the server does not serve byte ranges, so the whole trace is fetched)…",
+            &[&done_text],
+        ),
+    };
     html! {
         <div class="download" data-testid="download-progress" data-done={done.to_string()}>
             <progress
@@ -61,10 +70,7 @@ pub(super) fn view_download(state: &PageState) -> Html {
                 value={done.to_string()}
                 style="width:100%;height:1rem;"
             />
-            <span>{ format!(
-                "Downloading {}{of} (the server does not serve byte ranges, so the whole trace is fetched)…",
-                crate::web::format::bytes(done)
-            ) }</span>
+            <span>{ text }</span>
         </div>
     }
 }
@@ -141,9 +147,11 @@ pub(super) fn view_embedded(
         _ => None,
     };
     let status = match &state.phase {
-        Phase::Idle => html! { <span class="hint">{ "Waiting for a trace from the page…" }</span> },
+        Phase::Idle => {
+            html! { <span class="hint">{ t("Waiting for a trace from the page…") }</span> }
+        }
         Phase::Indexing { done, total } => html! {
-            <span>{ format!("Indexing {}… {}%", state.file.as_ref().map_or("", |f| f.name.as_str()), crate::web::format::percent(*done, *total)) }</span>
+            <span>{ tf("Indexing {}… {}%", &[&state.file.as_ref().map_or("", |f| f.name.as_str()), &crate::web::format::percent(*done, *total)]) }</span>
         },
         Phase::Ready(_) => html! {
             <span data-testid="file-name">{ state.file.as_ref().map_or(String::new(), |f| f.name.clone()) }</span>
@@ -170,7 +178,7 @@ pub(super) fn view_embedded(
                 <Browser
                     session={session}
                     progress={state.progress.clone()}
-                    elf_symbols={state.elf_symbols}
+                    elf={state.elf}
                     panes={Some(panes.unwrap_or_default())}
                     compact={true}
                 />

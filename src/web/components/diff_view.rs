@@ -8,13 +8,13 @@
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-use super::{Browser, ProgressBar, Session};
+use super::{Browser, ElfLoad, ProgressBar, Session};
 use crate::browse::protocol::Progress;
 use crate::diff::{hex, Difference, Divergence, Step};
 use crate::web::client::{worker_url, ClientEvent, TraceClient};
 use crate::web::diff_client::DiffJob;
 use crate::web::diff_worker::DiffMsg;
-use crate::web::i18n::{t, tf, Lang};
+use crate::web::i18n::{number, t, tf, tn, Lang};
 use crate::web::url_options;
 
 /// Divergences listed at most (the CLI's `--max` for the page).
@@ -26,7 +26,7 @@ pub struct DiffViewProps {
     pub file: Option<web_sys::File>,
     pub session: Session,
     pub progress: Option<Progress>,
-    pub elf_symbols: Option<usize>,
+    pub elf: Option<ElfLoad>,
     #[prop_or_default]
     pub lang: Lang,
 }
@@ -281,7 +281,7 @@ impl Component for DiffView {
                         <Browser
                             session={props.session.clone()}
                             progress={props.progress.clone()}
-                            elf_symbols={props.elf_symbols}
+                            elf={props.elf}
                             lang={props.lang}
                             goto={goto_a}
                             diverged_lines={marked(|d| &d.a)}
@@ -292,7 +292,7 @@ impl Component for DiffView {
                             <Browser
                                 session={other}
                                 progress={self.other_progress.clone()}
-                                elf_symbols={None::<usize>}
+                                elf={None::<ElfLoad>}
                                 lang={props.lang}
                                 goto={goto_b}
                                 detached={true}
@@ -328,7 +328,7 @@ impl DiffView {
                 ..
             } if divergences.is_empty() => html! {
                 <p data-testid="diff-result" data-divergences="0" data-compared={compared.to_string()}>
-                    { tf("No divergence in {} instructions.", &[compared]) }
+                    { tn(*compared, "No divergence in {} instruction.", "No divergence in {} instructions.", &[&number(*compared)]) }
                 </p>
             },
             State::Done {
@@ -339,9 +339,19 @@ impl DiffView {
                 let n = divergences.len();
                 let i = self.selected;
                 let count = if *capped {
-                    tf("at least {} divergences", &[&n])
+                    tn(
+                        n as u64,
+                        "at least {} divergence",
+                        "at least {} divergences",
+                        &[&number(n as u64)],
+                    )
                 } else {
-                    tf("{} divergences", &[&n])
+                    tn(
+                        n as u64,
+                        "{} divergence",
+                        "{} divergences",
+                        &[&number(n as u64)],
+                    )
                 };
                 html! {
                     <div data-testid="diff-result" data-divergences={n.to_string()} data-compared={compared.to_string()}
@@ -457,7 +467,12 @@ fn view_divergence(d: &Divergence) -> Html {
                 )
             }
             Difference::Ended => {
-                let ended = tf("ends after {} instructions", &[&d.instruction]);
+                let ended = tn(
+                    d.instruction,
+                    "ends after {} instruction",
+                    "ends after {} instructions",
+                    &[&number(d.instruction)],
+                );
                 let (a, b) = if d.a.is_none() {
                     (ended, String::new())
                 } else {

@@ -6,7 +6,7 @@ use web_sys::HtmlElement;
 use yew::prelude::*;
 
 use crate::browse::protocol::{EventKind, EventsReply, NodeId};
-use crate::web::i18n::{t, tf, use_lang};
+use crate::web::i18n::{number, t, tf, use_lang};
 
 /// Events one page shows.
 pub const EVENTS_PAGE: u64 = 100;
@@ -98,9 +98,9 @@ pub fn events_pane(props: &EventsPaneProps) -> Html {
             style="flex:1 1 24rem;min-width:20rem;max-width:60rem;"
         >
             <header class="pane-header" style="display:flex;gap:0.5rem;align-items:center;padding:0.15rem 0.4rem;">
-                <strong style="flex:1;" data-testid="events-pane-title">{ tf("Events: {}", &[&total]) }</strong>
+                <strong style="flex:1;" data-testid="events-pane-title">{ tf("Events: {}", &[&number(total)]) }</strong>
                 if total > EVENTS_PAGE {
-                    <span>{ tf("{}–{}", &[&(first + 1), &(first + shown)]) }</span>
+                    <span>{ tf("{}–{}", &[&number(first + 1), &number(first + shown)]) }</span>
                     <button data-testid="events-earlier" disabled={first == 0} onclick={earlier} title={t("Earlier events")}>{ "‹" }</button>
                     <button data-testid="events-later" disabled={first + shown >= total} onclick={later} title={t("Later events")}>{ "›" }</button>
                 }

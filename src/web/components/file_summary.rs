@@ -2,7 +2,7 @@
 
 use yew::prelude::*;
 
-use crate::web::i18n::{t, tf, use_lang};
+use crate::web::i18n::{t, tn, use_lang};
 
 use crate::web::format;
 
@@ -33,16 +33,16 @@ pub fn file_summary(props: &FileSummaryProps) -> Html {
                     <td
                         data-testid="file-size"
                         data-bytes={props.bytes.to_string()}
-                        title={tf("{} bytes", &[&format::thousands(props.bytes)])}
+                        title={tn(props.bytes, "{} byte", "{} bytes", &[&format::thousands(props.bytes)])}
                     >
-                        { tf("{} ({} bytes)", &[&format::bytes(props.bytes), &format::thousands(props.bytes)]) }
+                        { tn(props.bytes, "{} ({} byte)", "{} ({} bytes)", &[&format::bytes(props.bytes), &format::thousands(props.bytes)]) }
                     </td>
                 </tr>
                 if let Some(lines) = props.lines {
                     <tr>
                         <th scope="row" style={cell}>{ t("Lines") }</th>
                         <td data-testid="line-count" data-lines={lines.to_string()}>
-                            { lines }
+                            { format::thousands(lines) }
                         </td>
                     </tr>
                 }

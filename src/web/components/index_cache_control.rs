@@ -3,6 +3,7 @@
 
 use yew::prelude::*;
 
+use crate::web::i18n::{number, t, tf, use_lang};
 use crate::web::{format, index_cache};
 
 #[derive(Clone, PartialEq)]
@@ -14,6 +15,7 @@ enum Listing {
 
 #[function_component(IndexCacheControl)]
 pub fn index_cache_control() -> Html {
+    use_lang();
     let listing = use_state(|| Listing::Reading);
     let refresh = {
         let listing = listing.clone();
@@ -45,8 +47,8 @@ pub fn index_cache_control() -> Html {
         })
     };
     let body = match &*listing {
-        Listing::Reading => html! { { "Cached indexes: …" } },
-        Listing::Unavailable(e) => html! { { format!("No index cache in this browser ({e}).") } },
+        Listing::Reading => html! { { t("Cached indexes: …") } },
+        Listing::Unavailable(e) => html! { { tf("No index cache in this browser ({}).", &[e]) } },
         Listing::Entries(entries) => {
             let total: u64 = entries.iter().map(|e| e.bytes).sum();
             html! {
@@ -56,11 +58,11 @@ pub fn index_cache_control() -> Html {
                         data-count={entries.len().to_string()}
                         title={entries.iter().map(|e| e.name.as_str()).collect::<Vec<_>>().join("\n")}
                     >
-                        { format!("Cached indexes: {} ({})", entries.len(), format::bytes(total)) }
+                        { tf("Cached indexes: {} ({})", &[&number(entries.len() as u64), &format::bytes(total)]) }
                     </span>
                     if !entries.is_empty() {
                         { " — " }
-                        <button data-testid="index-cache-clear" onclick={clear}>{ "Clear" }</button>
+                        <button data-testid="index-cache-clear" onclick={clear}>{ t("Clear") }</button>
                     }
                 </>
             }

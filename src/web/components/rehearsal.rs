@@ -21,10 +21,10 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::{Browser, ElfLoader, FileSummary, MemoryPane, PaneHeader, Session};
+use super::{Browser, ElfLoad, ElfLoader, FileSummary, MemoryPane, PaneHeader, Session};
 use crate::browse::protocol::{
     CallFrame, EventsReply, Hl, LineEffect, Locate, MemoryReply, NodeView, Progress, Query,
-    RegCell, RegPanel, RegistersReply, Reply, Row, RowsReply, Span, TimelineReply,
+    RegCell, RegMark, RegPanel, RegistersReply, Reply, Row, RowsReply, Span, TimelineReply,
 };
 use crate::web::client::TraceClient;
 
@@ -87,6 +87,7 @@ fn node_view(node: u64) -> NodeView {
         time: 1066 + node,
         pc: Some(0x100cc + 4 * node),
         offset: 60 * node,
+        instruction: Some(node + 1),
     }
 }
 
@@ -187,10 +188,10 @@ fn answer(query: Query) -> Reply {
         Query::Locate(Locate::Time(t)) => {
             Reply::Node(Some(node_view(t.saturating_sub(1066).min(NODES - 1))))
         }
-        Query::Registers { node, compare } => Reply::Registers(RegistersReply {
+        Query::Registers { node, mark } => Reply::Registers(RegistersReply {
             node,
             aarch64: true,
-            panels: vec![registers(node, compare.is_some())],
+            panels: vec![registers(node, mark != RegMark::None)],
         }),
         Query::Memory { node, .. } => Reply::Memory(memory(node)),
         Query::CallStack { node } => Reply::Stack(stack(node)),
@@ -242,7 +243,7 @@ fn rehearse_messages() {
             3,
             Query::Registers {
                 node: 2,
-                compare: Some(1),
+                mark: RegMark::ChangedSince(1),
             },
         ),
         (4, Query::CallStack { node: 2 }),
@@ -386,7 +387,7 @@ pub fn rehearsal(props: &RehearsalProps) -> Html {
             <Browser
                 session={(*session).clone()}
                 progress={Some(progress)}
-                elf_symbols={None::<usize>}
+                elf={None::<ElfLoad>}
                 detached=true
                 takes_focus=false
             />

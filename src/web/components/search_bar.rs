@@ -10,7 +10,7 @@ use yew::prelude::*;
 use crate::browse::search::SearchHitView;
 use crate::search::KindFilter;
 use crate::web::format::thousands;
-use crate::web::i18n::{t, tf, use_lang};
+use crate::web::i18n::{t, tf, tn, use_lang};
 
 /// What the bar's fields say.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -103,11 +103,16 @@ fn status_text(s: &SearchStatus, listed: usize) -> String {
         match s.matches {
             0 => t("no match").to_string(),
             1 => t("1 match").to_string(),
-            _ => tf("{} matches", &[&count]),
+            n => tn(n, "{} match", "{} matches", &[&count]),
         }
     } else {
         let pct = (s.done_bytes as f64 * 100.0 / s.total_bytes.max(1) as f64).floor() as u64;
-        tf("{} matches so far, {}% searched", &[&count, &pct])
+        tn(
+            s.matches,
+            "{} match so far, {}% searched",
+            "{} matches so far, {}% searched",
+            &[&count, &pct],
+        )
     };
     if (listed as u64) < s.matches {
         text.push_str(&tf(" (the first {} listed)", &[&thousands(listed as u64)]));

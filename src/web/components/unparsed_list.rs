@@ -3,7 +3,7 @@
 
 use yew::prelude::*;
 
-use crate::web::i18n::{t, tf, use_lang};
+use crate::web::i18n::{number, t, tf, use_lang};
 
 use crate::stats::UnparsedLine;
 
@@ -13,11 +13,19 @@ pub struct UnparsedListProps {
     pub total: u64,
     /// The first of them (the stats keep a bounded number).
     pub lines: Vec<UnparsedLine>,
+    /// The file has no lines at all.
+    #[prop_or_default]
+    pub empty: bool,
 }
 
 #[function_component(UnparsedList)]
 pub fn unparsed_list(props: &UnparsedListProps) -> Html {
     use_lang();
+    if props.empty {
+        return html! {
+            <p class="unparsed-none" data-testid="unparsed-none">{ t("This file is empty.") }</p>
+        };
+    }
     if props.total == 0 {
         return html! {
             <p class="unparsed-none" data-testid="unparsed-none">{ t("Every line was understood.") }</p>
@@ -26,10 +34,10 @@ pub fn unparsed_list(props: &UnparsedListProps) -> Html {
     let heading = if (props.lines.len() as u64) < props.total {
         tf(
             "Unparsed lines: {} (first {} shown)",
-            &[&props.total, &props.lines.len()],
+            &[&number(props.total), &number(props.lines.len() as u64)],
         )
     } else {
-        tf("Unparsed lines: {}", &[&props.total])
+        tf("Unparsed lines: {}", &[&number(props.total)])
     };
     html! {
         <section class="unparsed" data-testid="unparsed" data-total={props.total.to_string()}>

@@ -25,13 +25,13 @@ use yew::prelude::*;
 pub use state::{Focus, Menu, MenuAction, Pane, PaneBody, PromptFor, TraceView};
 
 use super::{
-    ContextMenu, HelpOverlay, MemoryPane, Minibuffer, PaneHeader, RegisterPane, ReportTab,
+    ContextMenu, ElfLoad, HelpOverlay, MemoryPane, Minibuffer, PaneHeader, RegisterPane, ReportTab,
     ReportsPanel, TracePane,
 };
-use crate::browse::protocol::{FoldOp, Locate, NodeId, Progress, Query, Reply, Row};
+use crate::browse::protocol::{FoldOp, Locate, NodeId, NodeView, Progress, Query, Reply, Row};
 use crate::web::client::TraceClient;
 use crate::web::hash::{self, HashTarget};
-use crate::web::i18n::{t, tf, Lang};
+use crate::web::i18n::{number, t, tf, Lang};
 use crate::web::keys::{self, Command, PaneKind, RegKind};
 use crate::web::page_params::PaneSpec;
 
@@ -54,7 +54,7 @@ pub struct BrowserProps {
     pub session: Session,
     pub progress: Option<Progress>,
     /// Symbols of the loaded ELF image: rows are fetched again when it loads.
-    pub elf_symbols: Option<usize>,
+    pub elf: Option<ElfLoad>,
     /// The page's language: a change re-renders the browser's text.
     #[prop_or_default]
     pub lang: Lang,
@@ -267,6 +267,14 @@ pub struct Browser {
     next_pane: u32,
     /// The first position has been found (the trace has a first node).
     started: bool,
+    /// The whole trace is indexed and has no position to show (an empty
+    /// file, one without a node).
+    no_position: bool,
+    /// Lines indexed so far (all of them once `complete`).
+    indexed_lines: u64,
+    /// A go-to-line on its way: its view and the line asked for, to say
+    /// where it went when that is not the line.
+    goto_line: Option<(u32, u64)>,
     start_in_flight: bool,
     pending_hash: Option<HashTarget>,
     hash_in_flight: bool,
@@ -349,6 +357,9 @@ impl Component for Browser {
             next_view: 1,
             next_pane: 0,
             started: false,
+            no_position: false,
+            indexed_lines: ctx.props().progress.as_ref().map_or(0, |p| p.lines),
+            goto_line: None,
             start_in_flight: false,
             pending_hash: match ctx.props().goto {
                 Some((_, line)) => Some(HashTarget::Line(line)),
@@ -408,7 +419,8 @@ impl Component for Browser {
             return true;
         }
         self.complete = props.progress.as_ref().is_some_and(|p| p.complete);
-        let symbols_changed = props.elf_symbols != old.elf_symbols;
+        self.indexed_lines = props.progress.as_ref().map_or(0, |p| p.lines);
+        let symbols_changed = props.elf != old.elf;
         if symbols_changed {
             // Symbols name branch targets and folds: the rows are asked for again.
             for id in self.view_ids() {
@@ -437,7 +449,7 @@ impl Component for Browser {
             self.pending_hash = Some(HashTarget::Line(line));
             self.try_hash(ctx);
         }
-        if props.progress != old.progress || props.elf_symbols != old.elf_symbols {
+        if props.progress != old.progress || props.elf != old.elf {
             // What failed before may answer now.
             self.try_start(ctx);
             self.try_hash(ctx);
@@ -513,7 +525,7 @@ impl Component for Browser {
                 if let (Some(tab), Reveal::All) = (self.reports, self.reveal) {
                     <ReportsPanel
                         trace={self.client.clone()}
-                        elf_symbols={ctx.props().elf_symbols}
+                        elf={ctx.props().elf}
                         {tab}
                         on_tab={self.report_callbacks.0.clone()}
                         on_jump={self.report_callbacks.1.clone()}
@@ -835,6 +847,11 @@ impl Browser {
         if e.alt_key() || e.meta_key() {
             return false;
         }
+        // The search bar's × says Esc: it closes from the panes too.
+        if e.key() == "Escape" && self.search.open {
+            e.prevent_default();
+            return self.on_search(ctx, search_ops::SearchMsg::Close);
+        }
         let name = keys::key_name(&e.key(), e.ctrl_key(), e.shift_key());
         let Some(cmd) = keys::command(self.focus_kind(), &name) else {
             return false;
@@ -947,10 +964,19 @@ impl Browser {
         let cbs = made_once(&self.view_callbacks, id, || ViewCallbacks::new(link, id));
         let focused = self.focus == Focus::View(id);
         let position = match v.cursor {
-            Some(c) => tf(
-                "line {} · time {} · node {}",
-                &[&c.first_line, &c.time, &c.node],
+            Some(NodeView {
+                first_line,
+                time,
+                instruction: Some(n),
+                ..
+            }) => tf(
+                "line {} · time {} · instruction {}",
+                &[&number(first_line), &time, &number(n)],
             ),
+            Some(c) => tf("line {} · time {}", &[&number(c.first_line), &c.time]),
+            None if self.no_position => {
+                t("nothing to show: the trace has no instruction").to_string()
+            }
             None => t("no position yet").to_string(),
         };
         html! {
@@ -1019,8 +1045,11 @@ impl Browser {
                 panel,
                 answered,
                 selected,
+                ..
             } => {
-                if !answered {
+                if !answered && self.no_position {
+                    html! { <p class="pane-empty" data-testid="registers-empty" style="margin:0.25rem 0.5rem;">{ t("No registers: the trace has no instruction.") }</p> }
+                } else if !answered {
                     html! { <p class="pane-empty" style="margin:0.25rem 0.5rem;">{ t("Reading registers…") }</p> }
                 } else {
                     let cbs = made_once(&self.register_callbacks, id, || {

@@ -3,7 +3,7 @@
 use yew::prelude::*;
 
 use super::{Browser, Focus, Menu, MenuAction, Msg, Pane, PaneBody, PromptFor};
-use crate::browse::protocol::{NodeId, Query, Reply, WriteTarget};
+use crate::browse::protocol::{NodeId, Query, RegMark, Reply, WriteTarget};
 use crate::web::i18n::{t, tf};
 use crate::web::keys::{Command, RegKind};
 
@@ -29,6 +29,7 @@ impl Browser {
                 panel: None,
                 answered: false,
                 selected: 0,
+                since: false,
             },
         });
         id
@@ -125,7 +126,14 @@ impl Browser {
         };
         let compare = self.pane_compare(pane);
         let query = match &pane.body {
-            PaneBody::Registers { .. } => Query::Registers { node, compare },
+            PaneBody::Registers { since: false, .. } => Query::Registers {
+                node,
+                mark: RegMark::Written,
+            },
+            PaneBody::Registers { since: true, .. } => Query::Registers {
+                node,
+                mark: compare.map_or(RegMark::None, RegMark::ChangedSince),
+            },
             PaneBody::Memory { addr, rows, .. } => Query::Memory {
                 node,
                 addr: *addr,
@@ -159,6 +167,7 @@ impl Browser {
                     panel,
                     answered,
                     selected,
+                    ..
                 },
                 Reply::Registers(regs),
             ) => {
@@ -195,6 +204,12 @@ impl Browser {
             Command::PreviousWrite => self.pane_previous_write(ctx, id, None),
             Command::WriteOfWidth(w) => self.pane_previous_write(ctx, id, Some(w as u64)),
             Command::Symbolic => self.symbolic(ctx, id),
+            Command::ToggleRegMark => {
+                if let PaneBody::Registers { since, .. } = &mut pane.body {
+                    *since = !*since;
+                    self.refresh_pane(ctx, id);
+                }
+            }
             Command::PrevChanged | Command::NextChanged => {
                 self.changed_search(ctx, id, cmd == Command::NextChanged)
             }

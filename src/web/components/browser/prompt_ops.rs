@@ -23,6 +23,7 @@ impl Browser {
         let request = match &prompt {
             PromptFor::GotoLine { view } => match num() {
                 Ok(n) => {
+                    self.goto_line = Some((*view, n));
                     self.move_to(ctx, *view, Query::Locate(Locate::Line(n)), true);
                     return;
                 }

@@ -32,7 +32,7 @@ pub enum SearchMsg {
 
 #[derive(Default)]
 pub struct SearchState {
-    open: bool,
+    pub(super) open: bool,
     forward: bool,
     form: SearchForm,
     /// Bumped per search started: answers to older ones are dropped.

@@ -78,6 +78,9 @@ pub enum PaneBody {
         /// the trace has none).
         answered: bool,
         selected: usize,
+        /// Mark the registers changed since the view's previous position
+        /// (`c`), not those the position's instruction wrote.
+        since: bool,
     },
     Memory {
         /// First byte shown (16-aligned).
@@ -104,6 +107,9 @@ pub struct Pane {
 impl Pane {
     pub fn title(&self) -> String {
         match &self.body {
+            PaneBody::Registers {
+                kind, since: true, ..
+            } => tf("{} (changes since the last position)", &[&t(kind.title())]),
             PaneBody::Registers { kind, .. } => t(kind.title()).to_string(),
             PaneBody::Memory { addr, compare, .. } => match compare {
                 Some(_) => tf("Memory at {} (compared)", &[&format!("{addr:#x}")]),

@@ -7,7 +7,7 @@ use yew::prelude::*;
 use super::{Browser, Focus, Menu, MenuAction, Msg, TraceView};
 use crate::browse::protocol::{FoldOp, Locate, NodeId, Query, Reply, Row, WriteTarget};
 use crate::web::hash;
-use crate::web::i18n::{t, tf};
+use crate::web::i18n::{number, t, tf, tn};
 use crate::web::keys::Command;
 use crate::web::view_state::{Scroll, ROW_PX};
 
@@ -222,17 +222,36 @@ impl Browser {
         if starting {
             self.start_in_flight = false;
         }
+        let asked = self
+            .goto_line
+            .take()
+            .filter(|(v, _)| *v == view)
+            .map(|(_, line)| line);
         let node = match reply {
             Reply::Node(Some(node)) => node,
+            // No first node: not indexed yet (the next progress asks
+            // again), or none at all once everything is.
+            Reply::Node(None) if starting => {
+                self.no_position = self.complete;
+                return true;
+            }
             Reply::Node(None) => {
-                self.status = Some(t("Not found.").into());
+                let message = match asked {
+                    Some(line) => self.beyond_note(line),
+                    None => t("Not found.").to_string(),
+                };
+                crate::web::embed::goto_failed(&message);
+                self.status = Some(message);
                 return true;
             }
             Reply::Error(e) => {
                 // Before the first node is indexed the start simply is not
-                // there yet; the next progress asks again.
+                // there yet; the next progress asks again. Once all is
+                // indexed, there is none.
                 if !starting {
                     self.status = Some(e);
+                } else if self.complete {
+                    self.no_position = true;
                 }
                 return true;
             }
@@ -273,7 +292,11 @@ impl Browser {
         if !self.detached && !fresh_start {
             self.note_position(hash::for_line(node.first_line));
         }
-        crate::web::embed::position_changed(view, &node);
+        let snapped = asked.filter(|&line| line != node.first_line);
+        if let Some(line) = snapped {
+            self.status = Some(snap_note(line, &node));
+        }
+        crate::web::embed::position_changed(view, &node, snapped);
         for expr in std::mem::take(&mut self.pending_memory) {
             let prompt = super::PromptFor::OpenMemory { view };
             self.ask(
@@ -676,9 +699,12 @@ impl Browser {
             {
                 let what = match &target {
                     WriteTarget::Register(r) => r.clone(),
-                    WriteTarget::Memory { addr, len } => {
-                        tf("{} bytes at {}", &[&len, &format!("{addr:#x}")])
-                    }
+                    WriteTarget::Memory { addr, len } => tn(
+                        *len,
+                        "{} byte at {}",
+                        "{} bytes at {}",
+                        &[&number(*len), &format!("{addr:#x}")],
+                    ),
                 };
                 items.push((
                     tf("Previous write of {}", &[&what]),
@@ -771,6 +797,15 @@ impl Browser {
             hash::HashTarget::Line(n) => Query::Locate(Locate::Line(n)),
             hash::HashTarget::Time(t) => Query::Locate(Locate::Time(t)),
             hash::HashTarget::Pc(expr) => Query::Eval { node: 0, expr },
+            hash::HashTarget::Invalid(message) => {
+                self.hash_in_flight = false;
+                self.pending_hash = None;
+                let message = tf("Cannot go to the position in the URL: {}", &[&message]);
+                crate::web::embed::goto_failed(&message);
+                self.status = Some(message);
+                self.try_start(ctx);
+                return;
+            }
         };
         self.ask(ctx, query, move |reply| Msg::HashTried { target, reply });
     }
@@ -795,6 +830,9 @@ impl Browser {
                 self.pending_hash = None;
                 self.started = true;
                 self.focus = Focus::View(view);
+                if let hash::HashTarget::Line(line) = target {
+                    self.goto_line = Some((view, line));
+                }
                 self.on_moved(ctx, view, reply, true);
             }
             Reply::Value(pc) => {
@@ -820,12 +858,58 @@ impl Browser {
             }
             Reply::Node(None) if self.complete => {
                 self.pending_hash = None;
-                self.status = Some(t("The position in the URL is not in this trace.").into());
+                let message = match target {
+                    hash::HashTarget::Line(line) => self.beyond_note(line),
+                    _ => t("The position in the URL is not in this trace.").to_string(),
+                };
+                crate::web::embed::goto_failed(&message);
+                self.status = Some(message);
                 self.try_start(ctx);
             }
             // Not indexed that far yet: the next progress tries again.
             _ => {}
         }
+    }
+}
+
+impl Browser {
+    /// Why line `line` has no position: past the trace's end (naming its
+    /// last line), or not indexed yet.
+    pub(super) fn beyond_note(&self, line: u64) -> String {
+        let lines = self.indexed_lines;
+        if self.complete {
+            tf(
+                "Line {} is past the end: the trace ends at line {}.",
+                &[&number(line), &number(lines)],
+            )
+        } else {
+            tf(
+                "Line {} is not indexed yet (lines 1–{} are).",
+                &[&number(line), &number(lines)],
+            )
+        }
+    }
+}
+
+/// Where a go-to-line went when it is not the line asked for: a line is
+/// shown as part of the instruction it belongs to, and the lines before the
+/// first instruction as the trace's start.
+fn snap_note(line: u64, node: &crate::browse::protocol::NodeView) -> String {
+    if node.instruction.is_none() && node.node == 0 {
+        tf(
+            "Line {} comes before the first instruction: the position is the trace's start, line {}.",
+            &[&number(line), &number(node.first_line)],
+        )
+    } else if node.instruction.is_some() {
+        tf(
+            "Line {} is part of the instruction at line {}.",
+            &[&number(line), &number(node.first_line)],
+        )
+    } else {
+        tf(
+            "Line {} is part of the position at line {}.",
+            &[&number(line), &number(node.first_line)],
+        )
     }
 }
 

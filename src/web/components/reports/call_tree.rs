@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 use yew::prelude::*;
 
 use crate::report::explore::{TreeNode, MAX_PAGE};
-use crate::web::i18n::{t, tf};
+use crate::web::i18n::{number, t, tf, tn};
 use crate::web::report_client::ReportClient;
 use crate::web::report_protocol::{ReportQuery, ReportReply};
 
@@ -165,20 +165,20 @@ impl CallTree {
                 }
                 <span class="tree-name" data-testid="tree-name" style="font-weight:600;">{ node.name.clone() }</span>
                 <span data-testid="tree-time" data-value={node.time.map(|v| v.to_string())}>{ match node.time {
-                    Some(v) => tf("time {}", &[&v]),
+                    Some(v) => tf("time {}", &[&number(v)]),
                     None => t("does not return").to_string(),
                 } }</span>
                 if let Some(n) = node.instructions {
-                    <span data-testid="tree-instructions" data-value={n.to_string()}>{ tf("{} instructions", &[&n]) }</span>
+                    <span data-testid="tree-instructions" data-value={n.to_string()}>{ tn(n, "{} instruction", "{} instructions", &[&number(n)]) }</span>
                 }
                 if node.children > 0 {
-                    <span style="opacity:0.7;">{ tf("{} calls", &[&node.children]) }</span>
+                    <span style="opacity:0.7;">{ tn(node.children, "{} call", "{} calls", &[&number(node.children)]) }</span>
                 }
                 <button data-testid="jump-call" data-line={call_line.to_string()} title={t("go to the call in the trace view")} onclick={jump_call}>{
-                    if node.call.is_some() { tf("call l.{}", &[&call_line]) } else { tf("entry l.{}", &[&call_line]) }
+                    if node.call.is_some() { tf("call l.{}", &[&number(call_line)]) } else { tf("entry l.{}", &[&number(call_line)]) }
                 }</button>
                 if let Some(e) = node.exit {
-                    <button data-testid="jump-return" data-line={e.line.to_string()} title={t("go to the return in the trace view")} onclick={jump_return}>{ tf("return l.{}", &[&e.line]) }</button>
+                    <button data-testid="jump-return" data-line={e.line.to_string()} title={t("go to the return in the trace view")} onclick={jump_return}>{ tf("return l.{}", &[&number(e.line)]) }</button>
                 }
             </div>
         });
@@ -197,7 +197,7 @@ impl CallTree {
             out.push(html! {
                 <div style={format!("padding-left:{}rem;", (depth + 1) as f64 * 1.1)}>
                     <button data-testid="tree-more" disabled={loaded.asking} onclick={link.callback(move |_| Msg::More(path.clone()))}>
-                        { tf("{} more calls…", &[&(loaded.total - shown)]) }
+                        { tn(loaded.total - shown, "{} more call…", "{} more calls…", &[&number(loaded.total - shown)]) }
                     </button>
                 </div>
             });

@@ -8,7 +8,7 @@ use yew::prelude::*;
 use super::list_pager::{pager, selected_style};
 use crate::report::ep_explore::{EpPcPage, EpSort, EpSummary};
 use crate::report::explore::MAX_PAGE;
-use crate::web::i18n::{t, tf};
+use crate::web::i18n::{number, t, tf, tn};
 use crate::web::report_client::ReportClient;
 use crate::web::report_protocol::{ReportQuery, ReportReply};
 
@@ -97,7 +97,7 @@ impl EpCycleProfile {
             <div data-testid="ep-summary" style="display:grid;grid-template-columns:max-content 1fr;gap:0.1rem 0.8rem;margin-bottom:0.5rem;">
                 <span>{ t("Cycles") }</span>
                 <span data-testid="ep-cycles" data-first={s.first_cycle.unwrap_or(0).to_string()} data-last={s.last_cycle.unwrap_or(0).to_string()}>
-                    { tf("{}..{} ({} cycles)", &[&s.first_cycle.unwrap_or(0), &s.last_cycle.unwrap_or(0), &span]) }
+                    { tn(span, "{}..{} ({} cycle)", "{}..{} ({} cycles)", &[&s.first_cycle.unwrap_or(0), &s.last_cycle.unwrap_or(0), &number(span)]) }
                 </span>
                 <span>{ t("Packet cycles") }</span>
                 <span data-testid="ep-packet-cycles" data-value={s.packet_cycles.to_string()}>{ s.packet_cycles }</span>

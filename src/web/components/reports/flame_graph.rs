@@ -10,7 +10,7 @@ use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, HtmlInputElement};
 use yew::prelude::*;
 
 use crate::report::explore::{FlameFrame, FlameView};
-use crate::web::i18n::{t, tf};
+use crate::web::i18n::{number, t, tf, tn};
 use crate::web::report_client::ReportClient;
 use crate::web::report_protocol::{ReportQuery, ReportReply};
 
@@ -306,7 +306,7 @@ impl Component for FlameGraph {
                         {oninput}
                     />
                     if !self.search.is_empty() {
-                        <span data-testid="flame-matches" data-count={matching.to_string()}>{ tf("{} matching frames", &[&matching]) }</span>
+                        <span data-testid="flame-matches" data-count={matching.to_string()}>{ tn(matching as u64, "{} matching frame", "{} matching frames", &[&number(matching as u64)]) }</span>
                     }
                     <nav aria-label={t("zoom")} data-testid="flame-path" style="display:flex;gap:0.2rem;align-items:center;">
                         { for view.into_iter().flat_map(|v| v.ancestors.iter()).map(|a| {
@@ -355,7 +355,7 @@ impl Component for FlameGraph {
                 </div>
                 if let Some(v) = view {
                     if v.omitted > 0 {
-                        <p style="opacity:0.7;">{ tf("{} frames too narrow to draw are left out; zoom in to see them.", &[&v.omitted]) }</p>
+                        <p style="opacity:0.7;">{ tn(v.omitted, "{} frame too narrow to draw is left out; zoom in to see it.", "{} frames too narrow to draw are left out; zoom in to see them.", &[&number(v.omitted)]) }</p>
                     }
                 }
             </div>

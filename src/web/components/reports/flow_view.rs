@@ -7,7 +7,7 @@ use yew::prelude::*;
 
 use super::list_pager::{pager, selected_style, ListMsg, PagedList, LIST_PAGE};
 use crate::report::flow_explore::{FlowPage, FlowSummary};
-use crate::web::i18n::{t, tf};
+use crate::web::i18n::{number, t, tf, tn};
 use crate::web::report_client::ReportClient;
 use crate::web::report_protocol::{ReportQuery, ReportReply};
 
@@ -68,13 +68,13 @@ impl Component for ProgramFlow {
                 } else {
                     <p style="margin:0 0 0.3rem 0;">{ t("Straight-line runs between branches, in trace order; click one to go to the branch that left it.") }</p>
                     if s.instruction_lines > 0 {
-                        <p data-testid="program-flow-instructions">{ tf("The trace also has {} instruction lines: they show the flow themselves.", &[&s.instruction_lines]) }</p>
+                        <p data-testid="program-flow-instructions">{ tn(s.instruction_lines, "The trace also has {} instruction line: it shows the flow itself.", "The trace also has {} instruction lines: they show the flow themselves.", &[&number(s.instruction_lines)]) }</p>
                     }
                     if s.unparsed > 0 {
-                        <p data-testid="program-flow-unparsed">{ tf("Lines not understood: {} (the events pane lists them).", &[&s.unparsed]) }</p>
+                        <p data-testid="program-flow-unparsed">{ tf("Lines not understood: {} (the events pane lists them).", &[&number(s.unparsed)]) }</p>
                     }
                     if s.blocks > s.listed {
-                        <p data-testid="program-flow-more">{ tf("The first {} of {} blocks are listed; the download has them all.", &[&s.listed, &s.blocks]) }</p>
+                        <p data-testid="program-flow-more">{ tf("The first {} of {} blocks are listed; the download has them all.", &[&number(s.listed), &number(s.blocks)]) }</p>
                     }
                     <table data-testid="program-flow-table" style="border-collapse:collapse;font-family:var(--mono, monospace);font-size:0.85rem;">
                         <thead>

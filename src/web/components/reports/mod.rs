@@ -26,11 +26,12 @@ use flame_graph::FlameGraph;
 use flow_view::ProgramFlow;
 use profile_table::ProfileTable;
 
+use super::ElfLoad;
 use crate::report::ep_explore::EpSummary;
 use crate::report::explore::{ReportSummary, TextKind};
 use crate::report::flow_explore::FlowSummary;
 use crate::web::client::TraceClient;
-use crate::web::i18n::{t, tf};
+use crate::web::i18n::{number, t, tf, tn};
 use crate::web::report_client::{Download, ReportClient, ReportStatus};
 use crate::web::report_protocol::ReportPass;
 
@@ -142,7 +143,7 @@ pub struct ReportsPanelProps {
     pub trace: TraceClient,
     /// Symbols of the loaded ELF image: the reports are computed again
     /// with them when it changes.
-    pub elf_symbols: Option<usize>,
+    pub elf: Option<ElfLoad>,
     pub tab: ReportTab,
     pub on_tab: Callback<ReportTab>,
     /// Go to this node in the trace view.
@@ -319,7 +320,7 @@ impl Component for ReportsPanel {
     }
 
     fn changed(&mut self, ctx: &Context<Self>, old: &Self::Properties) -> bool {
-        if ctx.props().trace != old.trace || ctx.props().elf_symbols != old.elf_symbols {
+        if ctx.props().trace != old.trace || ctx.props().elf != old.elf {
             self.start(ctx);
         }
         true
@@ -410,9 +411,11 @@ impl Component for ReportsPanel {
                     </div>
                     if let Some(r) = ready {
                         <span data-testid="reports-summary" style="opacity:0.8;">{ match r {
-                            Ready::Calls(s) => tf(
-                                "{} calls of {} functions · {} instructions",
-                                &[&s.activations, &s.functions, &s.instructions],
+                            Ready::Calls(s) => format!(
+                                "{} · {} · {}",
+                                tn(s.activations, "{} call", "{} calls", &[&number(s.activations)]),
+                                tn(s.functions, "{} function", "{} functions", &[&number(s.functions)]),
+                                tn(s.instructions, "{} instruction", "{} instructions", &[&number(s.instructions)]),
                             ),
                             Ready::Ep(s) => tf(
                                 "EP trace: {} packet cycles at {} addresses · {} discontinuities",
@@ -453,7 +456,7 @@ impl Component for ReportsPanel {
                         <CallTree key={self.generation} client={client.clone()} on_jump={props.on_jump.clone()} reveal={props.reveal} />
                     </div>
                     <div role="tabpanel" hidden={tab != ReportTab::Profile} style="flex:1 1 auto;min-height:8rem;overflow:auto;">
-                        <ProfileTable key={self.generation} client={client.clone()} />
+                        <ProfileTable key={self.generation} client={client.clone()} instructions={match r { Ready::Calls(s) => s.instructions, _ => 0 }} on_jump={props.on_jump.clone()} />
                     </div>
                     if tab == ReportTab::FlameGraph {
                         <div role="tabpanel" style="flex:1 1 auto;min-height:8rem;overflow:auto;">

@@ -1,22 +1,32 @@
 //! The profile as a table sorted by any column (a header click sorts by it,
 //! a second click reverses), sorted in the report worker and sent a page at
-//! a time.
+//! a time. The percentage columns are shares of the trace's instructions;
+//! a click on a row lists that function's calls, each with a jump to its
+//! call and its return (as Perfetto and TRACE32 list a function's slices).
 
 use yew::prelude::*;
 
-use crate::report::explore::{ProfilePage, ProfileSort, MAX_PAGE};
-use crate::web::i18n::{t, tf};
+use crate::report::explore::{CallsPage, ProfilePage, ProfileRow, ProfileSort, MAX_PAGE};
+use crate::web::i18n::{decimal, number, t, tf, tn};
 use crate::web::report_client::ReportClient;
 use crate::web::report_protocol::{ReportQuery, ReportReply};
 
 #[derive(Properties, PartialEq)]
 pub struct ProfileTableProps {
     pub client: ReportClient,
+    /// The trace's instructions: what the percentages are of.
+    pub instructions: u64,
+    /// Go to this node in the trace view.
+    pub on_jump: Callback<u64>,
 }
 
 pub enum Msg {
     Sort(ProfileSort),
     Page(ProfileSort, bool, ReportReply),
+    /// List this function's calls (a row's click), from this one on.
+    Calls(u64, u64),
+    CallsPage(u64, ReportReply),
+    CloseCalls,
 }
 
 pub struct ProfileTable {
@@ -24,15 +34,28 @@ pub struct ProfileTable {
     descending: bool,
     page: Option<ProfilePage>,
     error: Option<String>,
+    /// The function whose calls are listed, and the page of them once here.
+    calls: Option<(u64, Option<CallsPage>)>,
 }
 
-const COLUMNS: [(ProfileSort, &str, &str); 5] = [
+/// Sort key, English label, test id, and whether it is a share.
+const COLUMNS: [(ProfileSort, &str, &str); 7] = [
     (ProfileSort::Address, "Address", "address"),
     (ProfileSort::Count, "Count", "count"),
     (ProfileSort::Inclusive, "Time (inclusive)", "inclusive"),
     (ProfileSort::Exclusive, "Own time", "exclusive"),
+    (ProfileSort::Instructions, "Instructions %", "instructions"),
+    (ProfileSort::OwnInstructions, "Own %", "own-instructions"),
     (ProfileSort::Name, "Function", "name"),
 ];
+
+/// `part` of `whole` in percent, one decimal.
+fn share(part: u64, whole: u64) -> String {
+    if whole == 0 {
+        return "–".into();
+    }
+    format!("{} %", decimal(part as f64 * 100.0 / whole as f64, 1))
+}
 
 impl ProfileTable {
     fn ask(&self, ctx: &Context<Self>) {
@@ -48,6 +71,118 @@ impl ProfileTable {
             move |reply| link.send_message(Msg::Page(sort, descending, reply)),
         );
     }
+
+    fn ask_calls(&self, ctx: &Context<Self>, addr: u64, offset: u64) {
+        let link = ctx.link().clone();
+        ctx.props().client.ask(
+            ReportQuery::Calls {
+                addr,
+                offset,
+                limit: MAX_PAGE as u32,
+            },
+            move |reply| link.send_message(Msg::CallsPage(addr, reply)),
+        );
+    }
+
+    fn row(&self, ctx: &Context<Self>, r: &ProfileRow) -> Html {
+        let numeric = "text-align:right;padding:0 0.6rem;";
+        let whole = ctx.props().instructions;
+        let addr = r.addr;
+        let selected = self.calls.as_ref().is_some_and(|(a, _)| *a == addr);
+        html! {
+            <tr
+                data-testid="profile-row"
+                data-addr={format!("0x{:x}", r.addr)}
+                class={classes!("clickable", selected.then_some("selected"))}
+                style="cursor:pointer;"
+                title={t("List this function's calls")}
+                onclick={ctx.link().callback(move |_| Msg::Calls(addr, 0))}
+            >
+                <td style={numeric}>{ format!("0x{:x}", r.addr) }</td>
+                <td style={numeric} data-col="count" data-value={r.count.to_string()}>{ number(r.count) }</td>
+                <td style={numeric} data-col="inclusive" data-value={r.inclusive.to_string()}>{ number(r.inclusive) }</td>
+                <td style={numeric} data-col="exclusive" data-value={r.exclusive.to_string()}>{ number(r.exclusive) }</td>
+                <td style={numeric} data-col="instructions" data-value={r.instructions.to_string()}>{ share(r.instructions, whole) }</td>
+                <td style={numeric} data-col="own-instructions" data-value={r.own_instructions.to_string()}>{ share(r.own_instructions, whole) }</td>
+                <td style="padding:0 0.6rem;" data-col="name">{ r.name.clone() }</td>
+            </tr>
+        }
+    }
+
+    fn view_calls(&self, ctx: &Context<Self>) -> Html {
+        let Some((addr, page)) = &self.calls else {
+            return html! {};
+        };
+        let name = self
+            .page
+            .as_ref()
+            .and_then(|p| p.rows.iter().find(|r| r.addr == *addr))
+            .map_or_else(|| format!("0x{addr:x}"), |r| r.name.clone());
+        let link = ctx.link();
+        let on_jump = ctx.props().on_jump.clone();
+        let jump = |node: u64| {
+            let on_jump = on_jump.clone();
+            Callback::from(move |_: MouseEvent| on_jump.emit(node))
+        };
+        html! {
+            <section data-testid="function-calls" data-addr={format!("0x{addr:x}")} style="margin-top:0.5rem;">
+                <div style="display:flex;gap:0.5rem;align-items:baseline;">
+                    <strong data-testid="function-calls-title">{ match page {
+                        Some(p) => tn(p.total, "{}: {} call", "{}: {} calls", &[&name, &number(p.total)]),
+                        None => tf("{}: reading its calls…", &[&name]),
+                    } }</strong>
+                    <button data-testid="function-calls-close" onclick={link.callback(|_| Msg::CloseCalls)}>{ t("Close") }</button>
+                </div>
+                if let Some(p) = page {
+                    <table style="border-collapse:collapse;font-family:var(--mono, monospace);font-size:0.85rem;">
+                        <thead>
+                            <tr>
+                                <th style="padding:0 0.6rem;text-align:right;">{ "#" }</th>
+                                <th style="padding:0 0.6rem;text-align:right;">{ t("Call line") }</th>
+                                <th style="padding:0 0.6rem;text-align:right;">{ t("Time") }</th>
+                                <th style="padding:0 0.6rem;text-align:right;">{ t("Instructions") }</th>
+                                <th style="padding:0 0.6rem;text-align:left;">{ t("Go to") }</th>
+                            </tr>
+                        </thead>
+                        <tbody>
+                            { for p.calls.iter().enumerate().map(|(i, c)| {
+                                let at = c.call.unwrap_or(c.entry);
+                                html! {
+                                    <tr data-testid="function-call" data-call-line={c.call.map(|p| p.line.to_string())} data-entry-line={c.entry.line.to_string()}>
+                                        <td style="padding:0 0.6rem;text-align:right;">{ number(p.offset + i as u64 + 1) }</td>
+                                        <td style="padding:0 0.6rem;text-align:right;">{ number(at.line) }</td>
+                                        <td style="padding:0 0.6rem;text-align:right;">{ c.time.map_or_else(|| t("does not return").to_string(), number) }</td>
+                                        <td style="padding:0 0.6rem;text-align:right;">{ c.instructions.map_or_else(String::new, number) }</td>
+                                        <td style="padding:0 0.6rem;">
+                                            <button data-testid="call-jump" title={t("go to the call in the trace view")} onclick={jump(at.node)}>{ t("call") }</button>
+                                            if let Some(e) = c.exit {
+                                                { " " }
+                                                <button data-testid="return-jump" title={t("go to the return in the trace view")} onclick={jump(e.node)}>{ t("return") }</button>
+                                            }
+                                        </td>
+                                    </tr>
+                                }
+                            }) }
+                        </tbody>
+                    </table>
+                    <div style="display:flex;gap:0.5rem;">
+                        if p.offset > 0 {
+                            <button data-testid="function-calls-earlier" onclick={{
+                                let (addr, offset) = (*addr, p.offset.saturating_sub(MAX_PAGE as u64));
+                                link.callback(move |_| Msg::Calls(addr, offset))
+                            }}>{ t("Earlier") }</button>
+                        }
+                        if p.offset + (p.calls.len() as u64) < p.total {
+                            <button data-testid="function-calls-later" onclick={{
+                                let (addr, offset) = (*addr, p.offset + p.calls.len() as u64);
+                                link.callback(move |_| Msg::Calls(addr, offset))
+                            }}>{ t("Later") }</button>
+                        }
+                    </div>
+                }
+            </section>
+        }
+    }
 }
 
 impl Component for ProfileTable {
@@ -60,6 +195,7 @@ impl Component for ProfileTable {
             descending: true,
             page: None,
             error: None,
+            calls: None,
         };
         table.ask(ctx);
         table
@@ -87,13 +223,33 @@ impl Component for ProfileTable {
                     _ => self.error = Some("unexpected answer from the report worker".into()),
                 }
             }
+            Msg::Calls(addr, offset) => {
+                // The page shown stays until the next comes.
+                let kept = self
+                    .calls
+                    .take()
+                    .filter(|(a, _)| *a == addr)
+                    .and_then(|(_, p)| p);
+                self.calls = Some((addr, kept));
+                self.ask_calls(ctx, addr, offset);
+            }
+            Msg::CallsPage(addr, reply) => {
+                if self.calls.as_ref().map(|(a, _)| *a) != Some(addr) {
+                    return false;
+                }
+                match reply {
+                    ReportReply::Calls(p) => self.calls = Some((addr, Some(p))),
+                    ReportReply::Error(e) => self.error = Some(e),
+                    _ => self.error = Some("unexpected answer from the report worker".into()),
+                }
+            }
+            Msg::CloseCalls => self.calls = None,
         }
         true
     }
 
     fn view(&self, ctx: &Context<Self>) -> Html {
         let link = ctx.link();
-        let numeric = "text-align:right;padding:0 0.6rem;";
         html! {
             <div data-testid="profile">
                 if let Some(e) = &self.error {
@@ -118,23 +274,16 @@ impl Component for ProfileTable {
                     </thead>
                     <tbody>
                         if let Some(p) = &self.page {
-                            { for p.rows.iter().map(|r| html! {
-                                <tr data-testid="profile-row" data-addr={format!("0x{:x}", r.addr)}>
-                                    <td style={numeric}>{ format!("0x{:x}", r.addr) }</td>
-                                    <td style={numeric} data-col="count">{ r.count }</td>
-                                    <td style={numeric} data-col="inclusive">{ r.inclusive }</td>
-                                    <td style={numeric} data-col="exclusive">{ r.exclusive }</td>
-                                    <td style="padding:0 0.6rem;" data-col="name">{ r.name.clone() }</td>
-                                </tr>
-                            }) }
+                            { for p.rows.iter().map(|r| self.row(ctx, r)) }
                         }
                     </tbody>
                 </table>
                 if let Some(p) = &self.page {
                     if (p.rows.len() as u64) < p.total {
-                        <p data-testid="profile-more">{ tf("The first {} of {} functions are shown; the download has them all.", &[&p.rows.len(), &p.total]) }</p>
+                        <p data-testid="profile-more">{ tf("The first {} of {} functions are shown; the download has them all.", &[&number(p.rows.len() as u64), &number(p.total)]) }</p>
                     }
                 }
+                { self.view_calls(ctx) }
             </div>
         }
     }
