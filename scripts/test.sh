@@ -56,8 +56,8 @@ step() {
 step "format" cargo fmt --check
 step "clippy native" cargo clippy --all-targets -- -D warnings
 step "clippy wasm32" cargo clippy --target wasm32-unknown-unknown --all-targets --features web -- -D warnings
-step "native tests" cargo test
-step "wasm tests (headless Chromium)" cargo test --target wasm32-unknown-unknown "${wasm_tests[@]}"
+step "native tests" cargo test --no-fail-fast
+step "wasm tests (headless Chromium)" cargo test --no-fail-fast --target wasm32-unknown-unknown "${wasm_tests[@]}"
 step "CLI build (test oracle)" cargo build --bin tarmac-lens
 step "web build (trunk, release)" trunk build --release
 # --test-force-exit: a test that timed out may leave its browser open, which

@@ -347,7 +347,9 @@ async fn rows_keep_their_elements_across_steps_and_jumps() {
     // loaded machine may run a task or two later.
     for _ in 0..50 {
         settle().await;
-        let first = shown_rows(&root).first().and_then(|r| r.get_attribute("data-row-line"));
+        let first = shown_rows(&root)
+            .first()
+            .and_then(|r| r.get_attribute("data-row-line"));
         if first.as_deref() == Some("201") {
             break;
         }

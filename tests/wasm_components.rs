@@ -165,7 +165,12 @@ async fn file_summary_has_exact_size_and_lines() {
         Some("5000000000")
     );
     assert!(text(&root, "[data-testid=file-size]").contains("4.7 GiB"));
-    assert_eq!(text(&root, "[data-testid=line-count]"), "123456789");
+    // Shown as the page's language writes numbers, exact in the attribute.
+    assert_eq!(text(&root, "[data-testid=line-count]"), "123,456,789");
+    assert_eq!(
+        attr(&root, "[data-testid=line-count]", "data-lines").as_deref(),
+        Some("123456789")
+    );
 }
 
 #[wasm_bindgen_test]
