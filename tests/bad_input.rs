@@ -10,14 +10,14 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use tarmac_lens::browse::protocol::{Locate, Query, RegMark, Reply};
-use tarmac_lens::browse::Session;
-use tarmac_lens::index::{Index, IndexOptions};
-use tarmac_lens::parse::ParseOptions;
-use tarmac_lens::source::FileSource;
-use tarmac_lens::source::SliceSource;
-use tarmac_lens::stats::{self, Stats};
-use tarmac_lens::symbols::SymbolTable;
+use tarmac_lens_core::browse::protocol::{Locate, Query, RegMark, Reply};
+use tarmac_lens_core::browse::Session;
+use tarmac_lens_core::index::{Index, IndexOptions};
+use tarmac_lens_core::parse::ParseOptions;
+use tarmac_lens_core::source::FileSource;
+use tarmac_lens_core::source::SliceSource;
+use tarmac_lens_core::stats::{self, Stats};
+use tarmac_lens_core::symbols::SymbolTable;
 
 /// What indexing a damaged trace gave.
 #[derive(Debug)]
@@ -127,8 +127,8 @@ const GOOD: &str = "\
 
 /// The records of the good trace, line by line, as (kind, time).
 fn kinds(data: &[u8]) -> Vec<(&'static str, u64)> {
-    let mut parser = tarmac_lens::parse::Parser::for_sample(ParseOptions::default(), data);
-    tarmac_lens::lines::SliceLines::new(data)
+    let mut parser = tarmac_lens_core::parse::Parser::for_sample(ParseOptions::default(), data);
+    tarmac_lens_core::lines::SliceLines::new(data)
         .map(|l| {
             let r = parser.parse_line(l.text);
             (r.kind.name(), r.time)

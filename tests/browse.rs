@@ -3,11 +3,11 @@
 
 use std::path::Path;
 
-use tarmac_lens::browse::protocol::*;
-use tarmac_lens::browse::Session;
-use tarmac_lens::parse::ParseOptions;
-use tarmac_lens::source::SliceSource;
-use tarmac_lens::stats;
+use tarmac_lens_core::browse::protocol::*;
+use tarmac_lens_core::browse::Session;
+use tarmac_lens_core::parse::ParseOptions;
+use tarmac_lens_core::source::SliceSource;
+use tarmac_lens_core::stats;
 
 fn data(rel: &str) -> Vec<u8> {
     std::fs::read(
@@ -335,7 +335,7 @@ fn aarch64_register_names_before_the_first_instruction() {
 
 #[test]
 fn restored_session_answers_as_the_indexed_one() {
-    use tarmac_lens::index::TraceIdentity;
+    use tarmac_lens_core::index::TraceIdentity;
     let bytes = data("ttu/quicksort.tarmac");
     let mut indexed = open(&bytes);
     let id = TraceIdentity {

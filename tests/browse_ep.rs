@@ -6,10 +6,10 @@
 mod common;
 use common::{data, read};
 
-use tarmac_lens::browse::protocol::*;
-use tarmac_lens::browse::Session;
-use tarmac_lens::parse::ParseOptions;
-use tarmac_lens::source::SliceSource;
+use tarmac_lens_core::browse::protocol::*;
+use tarmac_lens_core::browse::Session;
+use tarmac_lens_core::parse::ParseOptions;
+use tarmac_lens_core::source::SliceSource;
 
 fn open(bytes: &[u8]) -> Session<SliceSource<'_>> {
     let mut s = Session::open(SliceSource(bytes), ParseOptions::default()).unwrap();

@@ -4,13 +4,13 @@
 
 use std::path::Path;
 
-use tarmac_lens::browse::events::{node_at, MAX_EVENTS};
-use tarmac_lens::browse::protocol::*;
-use tarmac_lens::browse::Session;
-use tarmac_lens::index::bucket_start;
-use tarmac_lens::index::TraceIdentity;
-use tarmac_lens::parse::ParseOptions;
-use tarmac_lens::source::SliceSource;
+use tarmac_lens_core::browse::events::{node_at, MAX_EVENTS};
+use tarmac_lens_core::browse::protocol::*;
+use tarmac_lens_core::browse::Session;
+use tarmac_lens_core::index::bucket_start;
+use tarmac_lens_core::index::TraceIdentity;
+use tarmac_lens_core::parse::ParseOptions;
+use tarmac_lens_core::source::SliceSource;
 
 fn data(rel: &str) -> Vec<u8> {
     std::fs::read(

@@ -4,14 +4,14 @@
 //! answer queries alike — including when ranges arrive late, out of order,
 //! cannot be adopted, or never come.
 
-use tarmac_lens::browse::protocol::*;
-use tarmac_lens::browse::Session;
-use tarmac_lens::index::parallel;
-use tarmac_lens::index::range_job::RangeJob;
-use tarmac_lens::index::{IndexOptions, TraceIdentity};
-use tarmac_lens::parse::ParseOptions;
-use tarmac_lens::source::SliceSource;
-use tarmac_lens::stats::Stats;
+use tarmac_lens_core::browse::protocol::*;
+use tarmac_lens_core::browse::Session;
+use tarmac_lens_core::index::parallel;
+use tarmac_lens_core::index::range_job::RangeJob;
+use tarmac_lens_core::index::{IndexOptions, TraceIdentity};
+use tarmac_lens_core::parse::ParseOptions;
+use tarmac_lens_core::source::SliceSource;
+use tarmac_lens_core::stats::Stats;
 
 mod common;
 use common::{data, read};
@@ -374,7 +374,8 @@ fn progress_counts_other_workers_but_rows_only_what_is_adopted() {
 fn statistics_of_ranges_match_the_cli_counts() {
     let bytes = read(&data("ttu/parsertest.txt"));
     let want =
-        tarmac_lens::stats::compute(SliceSource(&bytes), ParseOptions::default(), |_| {}).unwrap();
+        tarmac_lens_core::stats::compute(SliceSource(&bytes), ParseOptions::default(), |_| {})
+            .unwrap();
     for n in [2, 3] {
         let s = ranged(&bytes, n, true, good);
         assert_eq!(s.stats(), Some(&want), "{n} ranges");
@@ -396,7 +397,7 @@ fn unparsed_lines_of_adopted_ranges_are_numbered_in_the_whole_trace() {
         }
     }
     let mut want = one_pass(&bytes);
-    assert!(want.stats().unwrap().unparsed > tarmac_lens::stats::MAX_LISTED_UNPARSED as u64);
+    assert!(want.stats().unwrap().unparsed > tarmac_lens_core::stats::MAX_LISTED_UNPARSED as u64);
     for n in [2, 4] {
         let mut got = ranged(&bytes, n, true, good);
         assert_eq!(got.range_report().unwrap().joined, n - 1);
@@ -408,7 +409,7 @@ fn unparsed_lines_of_adopted_ranges_are_numbered_in_the_whole_trace() {
 /// A source that ends before the length it claims (a file cut while open).
 struct Cut<'a>(&'a [u8], u64);
 
-impl tarmac_lens::source::TraceSource for Cut<'_> {
+impl tarmac_lens_core::source::TraceSource for Cut<'_> {
     fn len(&self) -> u64 {
         self.1
     }
@@ -416,7 +417,7 @@ impl tarmac_lens::source::TraceSource for Cut<'_> {
         &mut self,
         offset: u64,
         buf: &mut [u8],
-    ) -> Result<usize, tarmac_lens::source::SourceError> {
+    ) -> Result<usize, tarmac_lens_core::source::SourceError> {
         SliceSource(self.0).read_at(offset, buf)
     }
 }

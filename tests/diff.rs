@@ -5,9 +5,9 @@
 mod common;
 
 use common::{data, read};
-use tarmac_lens::diff::{diff, hex, DiffReport, Difference};
-use tarmac_lens::parse::ParseOptions;
-use tarmac_lens::source::SliceSource;
+use tarmac_lens_core::diff::{diff, hex, DiffReport, Difference};
+use tarmac_lens_core::parse::ParseOptions;
+use tarmac_lens_core::source::SliceSource;
 
 fn compare(a: &[u8], b: &[u8], max: usize) -> DiffReport {
     let opts = ParseOptions::default();
@@ -167,7 +167,7 @@ fn progress_reaches_both_sizes_and_the_report_is_the_same() {
     let b = trace("aarch64-O2-es");
     let opts = ParseOptions::default();
     let mut seen: Vec<(u64, u64)> = Vec::new();
-    let r = tarmac_lens::diff::diff_with_progress(
+    let r = tarmac_lens_core::diff::diff_with_progress(
         SliceSource(&a),
         opts,
         SliceSource(&b),

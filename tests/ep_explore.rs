@@ -6,12 +6,12 @@
 
 use std::process::Command;
 
-use tarmac_lens::parse::ParseOptions;
-use tarmac_lens::report::ep_explore::{EpReports, EpSort};
-use tarmac_lens::report::ep_profile::PcCycles;
-use tarmac_lens::report::explore::MAX_PAGE;
-use tarmac_lens::report::kind::{report_kind, ReportKind};
-use tarmac_lens::source::{read_sample, FileSource, SliceSource};
+use tarmac_lens_core::parse::ParseOptions;
+use tarmac_lens_core::report::ep_explore::{EpReports, EpSort};
+use tarmac_lens_core::report::ep_profile::PcCycles;
+use tarmac_lens_core::report::explore::MAX_PAGE;
+use tarmac_lens_core::report::kind::{report_kind, ReportKind};
+use tarmac_lens_core::source::{read_sample, FileSource, SliceSource};
 
 mod common;
 use common::data;

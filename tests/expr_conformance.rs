@@ -1,6 +1,6 @@
 //! Reproduces TTU's `exprtest --infile exprtest.txt` byte for byte.
 
-use tarmac_lens::expr::{parse_with, ExprContext};
+use tarmac_lens_core::expr::{parse_with, ExprContext};
 
 /// The contexts of TTU's `tools/exprtest.cpp`: every name except
 /// `nonexistent` is both a register (value 12345) and a symbol (54321).

@@ -4,10 +4,10 @@
 mod common;
 
 use common::{data, read};
-use tarmac_lens::parse::{BranchKind, ParseOptions, Parser, RecordKind};
-use tarmac_lens::report::flow::{flow, render};
-use tarmac_lens::source::SliceSource;
-use tarmac_lens::symbols::SymbolTable;
+use tarmac_lens_core::parse::{BranchKind, ParseOptions, Parser, RecordKind};
+use tarmac_lens_core::report::flow::{flow, render};
+use tarmac_lens_core::source::SliceSource;
+use tarmac_lens_core::symbols::SymbolTable;
 
 /// (tick, pc, line text) of every instruction of a trace.
 fn instructions(text: &[u8]) -> Vec<(u64, u64)> {

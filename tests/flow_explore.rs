@@ -6,11 +6,11 @@
 
 use std::process::Command;
 
-use tarmac_lens::parse::{ParseOptions, Parser, RecordKind};
-use tarmac_lens::report::explore::MAX_PAGE;
-use tarmac_lens::report::flow_explore::{FlowReports, MAX_BLOCKS};
-use tarmac_lens::source::SliceSource;
-use tarmac_lens::symbols::SymbolTable;
+use tarmac_lens_core::parse::{ParseOptions, Parser, RecordKind};
+use tarmac_lens_core::report::explore::MAX_PAGE;
+use tarmac_lens_core::report::flow_explore::{FlowReports, MAX_BLOCKS};
+use tarmac_lens_core::source::SliceSource;
+use tarmac_lens_core::symbols::SymbolTable;
 
 mod common;
 use common::{data, read};

@@ -3,12 +3,12 @@
 //! little- and big-endian interpretation), plus cross-checks of every query
 //! against a straight sequential replay on real traces.
 
-use tarmac_lens::engine::{Engine, EngineOptions, Node, Observer};
-use tarmac_lens::index::{Index, IndexBuilder, IndexOptions, NodeInfo, TraceIdentity};
-use tarmac_lens::lines::{LineReader, SliceLines};
-use tarmac_lens::parse::{ParseOptions, Parser, RegClass, RegId};
-use tarmac_lens::source::{SliceSource, SAMPLE_BYTES};
-use tarmac_lens::state::regfile::{self, RegFile};
+use tarmac_lens_core::engine::{Engine, EngineOptions, Node, Observer};
+use tarmac_lens_core::index::{Index, IndexBuilder, IndexOptions, NodeInfo, TraceIdentity};
+use tarmac_lens_core::lines::{LineReader, SliceLines};
+use tarmac_lens_core::parse::{ParseOptions, Parser, RegClass, RegId};
+use tarmac_lens_core::source::{SliceSource, SAMPLE_BYTES};
+use tarmac_lens_core::state::regfile::{self, RegFile};
 
 mod common;
 use common::data;
@@ -293,7 +293,7 @@ fn queries_agree_with_sequential_replay_on_real_traces() {
         // PC search, both ways, against a linear scan.
         for q in [t.nodes.len() / 5, t.nodes.len() / 2] {
             let pc = t.nodes[q].0.pc;
-            if pc == tarmac_lens::engine::INVALID_PC {
+            if pc == tarmac_lens_core::engine::INVALID_PC {
                 continue;
             }
             let same = |n: &Node| n.pc & !1 == pc & !1;
@@ -405,7 +405,8 @@ fn index_round_trips_through_bytes() {
     // The timeline strip's depth per bucket comes back with it, not to be
     // found again from every call.
     let nodes = index.summary().nodes;
-    let timeline = tarmac_lens::index::bucket_bounds(tarmac_lens::index::TIMELINE_BUCKETS, nodes);
+    let timeline =
+        tarmac_lens_core::index::bucket_bounds(tarmac_lens_core::index::TIMELINE_BUCKETS, nodes);
     let depth = index
         .calls()
         .depth_per_bucket(&timeline)
@@ -430,7 +431,8 @@ fn index_round_trips_through_bytes() {
 fn an_index_file_without_the_timeline_depth_still_loads() {
     let (_, index, id) = saved_quicksort();
     let nodes = index.summary().nodes;
-    let timeline = tarmac_lens::index::bucket_bounds(tarmac_lens::index::TIMELINE_BUCKETS, nodes);
+    let timeline =
+        tarmac_lens_core::index::bucket_bounds(tarmac_lens_core::index::TIMELINE_BUCKETS, nodes);
     let depth = index.calls().depth_per_bucket(&timeline).unwrap().to_vec();
     // The depth section: the bounds' count, their differences, the depths,
     // each a LEB128 varint.
@@ -454,7 +456,7 @@ fn an_index_file_without_the_timeline_depth_still_loads() {
     assert_eq!(old.summary(), index.summary());
     assert_eq!(old.calls().depth_per_bucket(&timeline), None);
     assert_eq!(
-        tarmac_lens::browse::events::depth_per_bucket(old.calls(), &timeline),
+        tarmac_lens_core::browse::events::depth_per_bucket(old.calls(), &timeline),
         depth
     );
     // Left at format 6, the same bytes lack a section: an error.

@@ -3,9 +3,9 @@
 //! wasm32, where `usize` is 32 bits (the test script runs tests/wasm_*.rs;
 //! this file is included there).
 
-use tarmac_lens::lines::LineReader;
-use tarmac_lens::parse::{ParseOptions, Parser, RecordKind};
-use tarmac_lens::source::{read_sample, SourceError, TraceSource};
+use tarmac_lens_core::lines::LineReader;
+use tarmac_lens_core::parse::{ParseOptions, Parser, RecordKind};
+use tarmac_lens_core::source::{read_sample, SourceError, TraceSource};
 
 /// A trace of identical 64-byte instruction lines, `len` bytes long.
 pub struct Synthetic {
@@ -40,7 +40,10 @@ pub fn check_lines_past_4_gib() {
         first_line,
         4096,
     );
-    let mut parser = Parser::new(ParseOptions::default(), tarmac_lens::parse::Dialect::Tarmac);
+    let mut parser = Parser::new(
+        ParseOptions::default(),
+        tarmac_lens_core::parse::Dialect::Tarmac,
+    );
     let mut n = 0;
     while let Some(l) = r.next_line().unwrap() {
         assert_eq!(l.offset, start + 64 * n);

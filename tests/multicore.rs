@@ -9,11 +9,11 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use tarmac_lens::cores::{self, CoreCount};
-use tarmac_lens::index::parallel;
-use tarmac_lens::index::{Index, IndexOptions, TraceIdentity};
-use tarmac_lens::parse::ParseOptions;
-use tarmac_lens::source::SliceSource;
+use tarmac_lens_core::cores::{self, CoreCount};
+use tarmac_lens_core::index::parallel;
+use tarmac_lens_core::index::{Index, IndexOptions, TraceIdentity};
+use tarmac_lens_core::parse::ParseOptions;
+use tarmac_lens_core::source::SliceSource;
 
 mod common;
 use common::{data, read};
@@ -286,7 +286,7 @@ fn a_core_indexes_the_same_in_parallel() {
 
 #[test]
 fn statistics_name_the_cores() {
-    use tarmac_lens::stats::compute;
+    use tarmac_lens_core::stats::compute;
     let m = merged();
     let stats = compute(SliceSource(&m.bytes), ParseOptions::default(), |_| {}).unwrap();
     assert_eq!(stats.cores, ["cpu0", "cpu1"]);
@@ -300,8 +300,8 @@ fn statistics_name_the_cores() {
 
 #[test]
 fn a_followed_core_shows_the_others_lines_dimmed() {
-    use tarmac_lens::browse::protocol::{Hl, Query, Reply, Row};
-    use tarmac_lens::browse::Session;
+    use tarmac_lens_core::browse::protocol::{Hl, Query, Reply, Row};
+    use tarmac_lens_core::browse::Session;
     let m = merged();
     let text = String::from_utf8(m.bytes.clone()).unwrap();
     let rows_of = |cpu: Option<&str>| {

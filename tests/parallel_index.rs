@@ -4,10 +4,10 @@
 //! and its read, next to semihosting calls), and each stitched index is
 //! compared with the sequential one byte for byte and by query answers.
 
-use tarmac_lens::index::parallel::{self, RangeIndex, StitchStats};
-use tarmac_lens::index::{Index, IndexOptions, TraceIdentity};
-use tarmac_lens::parse::ParseOptions;
-use tarmac_lens::source::SliceSource;
+use tarmac_lens_core::index::parallel::{self, RangeIndex, StitchStats};
+use tarmac_lens_core::index::{Index, IndexOptions, TraceIdentity};
+use tarmac_lens_core::parse::ParseOptions;
+use tarmac_lens_core::source::SliceSource;
 
 mod common;
 use common::{data, read, Rng};

@@ -2,11 +2,11 @@
 
 use std::path::Path;
 
-use tarmac_lens::engine::EngineOptions;
-use tarmac_lens::parse::ParseOptions;
-use tarmac_lens::report::{self, calltree};
-use tarmac_lens::source::SliceSource;
-use tarmac_lens::symbols::SymbolTable;
+use tarmac_lens_core::engine::EngineOptions;
+use tarmac_lens_core::parse::ParseOptions;
+use tarmac_lens_core::report::{self, calltree};
+use tarmac_lens_core::source::SliceSource;
+use tarmac_lens_core::symbols::SymbolTable;
 
 mod common;
 use common::{assert_same, data, read};

@@ -5,13 +5,13 @@
 
 use std::process::Command;
 
-use tarmac_lens::engine::EngineOptions;
-use tarmac_lens::parse::ParseOptions;
-use tarmac_lens::report::explore::{
+use tarmac_lens_core::engine::EngineOptions;
+use tarmac_lens_core::parse::ParseOptions;
+use tarmac_lens_core::report::explore::{
     ProfileSort, Reports, TextKind, MAX_FRAMES, MAX_PAGE, MIN_FRAME_FRACTION,
 };
-use tarmac_lens::source::{FileSource, SliceSource};
-use tarmac_lens::symbols::SymbolTable;
+use tarmac_lens_core::source::{FileSource, SliceSource};
+use tarmac_lens_core::symbols::SymbolTable;
 
 mod common;
 use common::data;
@@ -356,7 +356,7 @@ fn deep_trace(depth: usize) -> String {
 
 #[test]
 fn a_deep_flame_graph_is_cut_at_the_depth_limit() {
-    use tarmac_lens::report::explore::MAX_FRAME_DEPTH;
+    use tarmac_lens_core::report::explore::MAX_FRAME_DEPTH;
     let text = deep_trace(MAX_FRAME_DEPTH as usize + 50);
     let r = Reports::compute(
         SliceSource(text.as_bytes()),

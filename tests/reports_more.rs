@@ -4,11 +4,13 @@
 use std::path::Path;
 use std::process::Command;
 
-use tarmac_lens::engine::EngineOptions;
-use tarmac_lens::parse::ParseOptions;
-use tarmac_lens::report::{self, callinfo, calltree, flamegraph, names, profile, truncate, vcd};
-use tarmac_lens::source::SliceSource;
-use tarmac_lens::symbols::SymbolTable;
+use tarmac_lens_core::engine::EngineOptions;
+use tarmac_lens_core::parse::ParseOptions;
+use tarmac_lens_core::report::{
+    self, callinfo, calltree, flamegraph, names, profile, truncate, vcd,
+};
+use tarmac_lens_core::source::SliceSource;
+use tarmac_lens_core::symbols::SymbolTable;
 
 mod common;
 use common::{assert_same, data, read};
@@ -72,7 +74,7 @@ fn flamegraph_quicksort_matches_reference() {
     );
 }
 
-fn visits(bytes: &[u8], addrs: &[u64]) -> Vec<Vec<tarmac_lens::engine::Site>> {
+fn visits(bytes: &[u8], addrs: &[u64]) -> Vec<Vec<tarmac_lens_core::engine::Site>> {
     callinfo::find_visits(
         SliceSource(bytes),
         ParseOptions::default(),

@@ -6,10 +6,10 @@ use std::path::{Path, PathBuf};
 mod common;
 use common::Rng;
 
-use tarmac_lens::lines::LineReader;
-use tarmac_lens::parse::{ParseOptions, Parser, RecordKind};
-use tarmac_lens::source::SliceSource;
-use tarmac_lens::stats;
+use tarmac_lens_core::lines::LineReader;
+use tarmac_lens_core::parse::{ParseOptions, Parser, RecordKind};
+use tarmac_lens_core::source::SliceSource;
+use tarmac_lens_core::stats;
 
 fn traces() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/ttu");
@@ -68,7 +68,7 @@ fn mutated_lines_never_panic() {
             ..ParseOptions::default()
         },
     ] {
-        let mut parser = Parser::new(opts, tarmac_lens::parse::Dialect::Tarmac);
+        let mut parser = Parser::new(opts, tarmac_lens_core::parse::Dialect::Tarmac);
         let iters: usize = std::env::var("FUZZ_ITERS")
             .ok()
             .and_then(|v| v.parse().ok())
@@ -108,7 +108,10 @@ fn lines_split_at_any_chunk_size_give_the_same_records() {
     let data = std::fs::read(p).unwrap();
     let kinds = |chunk: usize| {
         let mut r = LineReader::with_range(SliceSource(&data), 0, data.len() as u64, 1, chunk);
-        let mut parser = Parser::new(ParseOptions::default(), tarmac_lens::parse::Dialect::Tarmac);
+        let mut parser = Parser::new(
+            ParseOptions::default(),
+            tarmac_lens_core::parse::Dialect::Tarmac,
+        );
         let mut v = Vec::new();
         while let Some(l) = r.next_line().unwrap() {
             let rec = parser.parse_line(l.text);

@@ -5,14 +5,14 @@
 use std::path::Path;
 use std::process::Command;
 
-use tarmac_lens::browse::protocol::{Query, Reply};
-use tarmac_lens::browse::search::{
+use tarmac_lens_core::browse::protocol::{Query, Reply};
+use tarmac_lens_core::browse::search::{
     SearchQuery, SearchReply, SearchRequest, MAX_HITS_PER_REPLY, MAX_LISTED,
 };
-use tarmac_lens::browse::Session;
-use tarmac_lens::parse::ParseOptions;
-use tarmac_lens::search::KindFilter;
-use tarmac_lens::source::SliceSource;
+use tarmac_lens_core::browse::Session;
+use tarmac_lens_core::parse::ParseOptions;
+use tarmac_lens_core::search::KindFilter;
+use tarmac_lens_core::source::SliceSource;
 
 const TRACE: &str = "tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac";
 

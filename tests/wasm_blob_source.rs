@@ -4,11 +4,11 @@
 #![cfg(target_arch = "wasm32")]
 
 use js_sys::{Array, Uint8Array};
-use tarmac_lens::lines::LineReader;
-use tarmac_lens::parse::ParseOptions;
-use tarmac_lens::source::{SliceSource, TraceSource};
-use tarmac_lens::stats::{compute, Stats, StatsBuilder};
 use tarmac_lens::web::blob_source::BlobSource;
+use tarmac_lens_core::lines::LineReader;
+use tarmac_lens_core::parse::ParseOptions;
+use tarmac_lens_core::source::{SliceSource, TraceSource};
+use tarmac_lens_core::stats::{compute, Stats, StatsBuilder};
 use wasm_bindgen_test::*;
 use web_sys::Blob;
 

@@ -2,11 +2,11 @@
 //! traces, URL fragments, key tables, prompt editing, marker placement.
 #![cfg(target_arch = "wasm32")]
 
-use tarmac_lens::browse::protocol::{FoldOp, Row};
 use tarmac_lens::web::components::{delete_word, marker_index, parse_offset};
 use tarmac_lens::web::hash::{self, HashTarget};
 use tarmac_lens::web::keys::{self, Command, PaneKind, RegKind};
 use tarmac_lens::web::view_state::{Recentre, Scroll, MAX_SCROLL_PX, ROW_PX};
+use tarmac_lens_core::browse::protocol::{FoldOp, Row};
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);

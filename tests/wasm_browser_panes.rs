@@ -6,12 +6,14 @@
 
 use std::rc::Rc;
 
-use tarmac_lens::browse::protocol::{Hl, MemoryReply, RegCell, RegPanel, Row, RowsReply, Span};
 use tarmac_lens::web::components::{
     MemoryPane, MemoryPaneProps, RegisterPane, RegisterPaneProps, TracePane, TracePaneProps,
     TraceRow, TraceRowProps,
 };
 use tarmac_lens::web::keys::RegKind;
+use tarmac_lens_core::browse::protocol::{
+    Hl, MemoryReply, RegCell, RegPanel, Row, RowsReply, Span,
+};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use yew::Callback;

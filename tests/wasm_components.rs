@@ -6,12 +6,12 @@ use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use tarmac_lens::stats::UnparsedLine;
 use tarmac_lens::web::components::{
     App, CountsTable, CountsTableProps, FileSummary, FileSummaryProps, ProgressBar,
     ProgressBarProps, Rehearsal, RehearsalProps, UnparsedList, UnparsedListProps,
 };
 use tarmac_lens::web::format;
+use tarmac_lens_core::stats::UnparsedLine;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::Element;

@@ -5,14 +5,14 @@
 #![cfg(target_arch = "wasm32")]
 
 use js_sys::{Array, Function, Reflect, Uint8Array};
-use tarmac_lens::parse::ParseOptions;
-use tarmac_lens::report::ep_explore::{EpReports, EpSort};
-use tarmac_lens::report::flow_explore::FlowReports;
-use tarmac_lens::report::kind::{report_kind, ReportKind};
-use tarmac_lens::source::{read_sample, SliceSource};
 use tarmac_lens::web::blob_source::BlobSource;
 use tarmac_lens::web::protocol::{decode, encode, ToPage, ToWorker};
 use tarmac_lens::web::report_protocol::{ReportEvent, ReportQuery, ReportReply, ReportRequest};
+use tarmac_lens_core::parse::ParseOptions;
+use tarmac_lens_core::report::ep_explore::{EpReports, EpSort};
+use tarmac_lens_core::report::flow_explore::FlowReports;
+use tarmac_lens_core::report::kind::{report_kind, ReportKind};
+use tarmac_lens_core::source::{read_sample, SliceSource};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;

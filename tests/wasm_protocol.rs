@@ -5,9 +5,9 @@
 use std::collections::BTreeMap;
 
 use js_sys::{Array, Function, Reflect, Uint8Array};
-use tarmac_lens::browse::protocol::{Hl, Reply, Row, RowsReply, Span};
-use tarmac_lens::stats::{Stats, UnparsedLine};
 use tarmac_lens::web::protocol::{decode, encode, ToPage, ToWorker};
+use tarmac_lens_core::browse::protocol::{Hl, Reply, Row, RowsReply, Span};
+use tarmac_lens_core::stats::{Stats, UnparsedLine};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
 
@@ -97,7 +97,7 @@ fn messages_to_the_page_cross_intact_including_counts_beyond_f64_precision() {
         ToPage::ElfFailed {
             message: "cut.elf: malformed ELF section headers".into(),
         },
-        ToPage::Indexing(tarmac_lens::browse::protocol::Progress {
+        ToPage::Indexing(tarmac_lens_core::browse::protocol::Progress {
             done_bytes: 5 << 30,
             total_bytes: 6 << 30,
             lines: 1 << 33,

@@ -4,16 +4,16 @@
 #![cfg(target_arch = "wasm32")]
 
 use js_sys::{Array, Function, Reflect, Uint8Array};
-use tarmac_lens::engine::EngineOptions;
-use tarmac_lens::parse::ParseOptions;
-use tarmac_lens::report::explore::{ProfileSort, Progressed, Reports, TextKind};
-use tarmac_lens::source::SliceSource;
-use tarmac_lens::symbols::SymbolTable;
 use tarmac_lens::web::blob_source::BlobSource;
 use tarmac_lens::web::protocol::{decode, encode, OpenOptions, ToPage, ToWorker};
 use tarmac_lens::web::report_protocol::{
     ReportEvent, ReportFile, ReportQuery, ReportReply, ReportRequest,
 };
+use tarmac_lens_core::engine::EngineOptions;
+use tarmac_lens_core::parse::ParseOptions;
+use tarmac_lens_core::report::explore::{ProfileSort, Progressed, Reports, TextKind};
+use tarmac_lens_core::source::SliceSource;
+use tarmac_lens_core::symbols::SymbolTable;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
 use web_sys::Blob;

@@ -3,11 +3,11 @@
 #![cfg(target_arch = "wasm32")]
 
 use js_sys::{Array, Uint8Array};
-use tarmac_lens::browse::protocol::*;
-use tarmac_lens::browse::Session;
-use tarmac_lens::parse::ParseOptions;
-use tarmac_lens::source::{SliceSource, TraceSource};
 use tarmac_lens::web::blob_source::BlobSource;
+use tarmac_lens_core::browse::protocol::*;
+use tarmac_lens_core::browse::Session;
+use tarmac_lens_core::parse::ParseOptions;
+use tarmac_lens_core::source::{SliceSource, TraceSource};
 use wasm_bindgen_test::*;
 use web_sys::Blob;
 
@@ -83,9 +83,9 @@ fn blob_session_answers_like_the_native_one() {
 /// Every reply of a search run to the end, as the page polls it.
 fn search_all<S: TraceSource>(
     s: &mut Session<S>,
-    req: tarmac_lens::browse::search::SearchRequest,
+    req: tarmac_lens_core::browse::search::SearchRequest,
 ) -> Vec<Reply> {
-    use tarmac_lens::browse::search::SearchQuery;
+    use tarmac_lens_core::browse::search::SearchQuery;
     let mut replies = vec![s.answer(Query::Search(SearchQuery::Start(req)))];
     while let Some(Reply::Search(r)) = replies.last() {
         if r.done {
@@ -99,8 +99,8 @@ fn search_all<S: TraceSource>(
 
 #[wasm_bindgen_test]
 fn blob_session_searches_like_the_native_one() {
-    use tarmac_lens::browse::search::SearchRequest;
-    use tarmac_lens::search::KindFilter;
+    use tarmac_lens_core::browse::search::SearchRequest;
+    use tarmac_lens_core::search::KindFilter;
     let mut blob_session = Session::open(
         BlobSource::new(blob(QUICKSORT)).unwrap(),
         ParseOptions::default(),

@@ -7,8 +7,8 @@
 use std::path::{Path, PathBuf};
 use std::time::{Instant, UNIX_EPOCH};
 
-use tarmac_lens::index::{Index, IndexOptions, TraceIdentity};
-use tarmac_lens::source::TraceSource;
+use tarmac_lens_core::index::{Index, IndexOptions, TraceIdentity};
+use tarmac_lens_core::source::TraceSource;
 
 use super::Common;
 
@@ -141,7 +141,7 @@ pub fn obtain(common: &Common) -> Result<Built, String> {
         Ok(map) if map.len() as u64 == total && jobs > 1 && total >= 8 << 20 => {
             let _ = map.advise(memmap2::Advice::Sequential);
             let (bar, map) = (&bar, &map);
-            let (index, stats) = tarmac_lens::index::parallel::build_parallel_slice(
+            let (index, stats) = tarmac_lens_core::index::parallel::build_parallel_slice(
                 map,
                 opts,
                 jobs,

@@ -12,13 +12,13 @@ mod reports;
 
 use clap::{Args, Parser as ClapParser, Subcommand};
 
-use tarmac_lens::engine::EngineOptions;
-use tarmac_lens::parse::{Dialect, ParseOptions};
-use tarmac_lens::report;
-use tarmac_lens::sniff::{self, InstructionSets};
-use tarmac_lens::source::{FileSource, TraceSource};
-use tarmac_lens::stats::{self, Stats};
-use tarmac_lens::symbols::SymbolTable;
+use tarmac_lens_core::engine::EngineOptions;
+use tarmac_lens_core::parse::{Dialect, ParseOptions};
+use tarmac_lens_core::report;
+use tarmac_lens_core::sniff::{self, InstructionSets};
+use tarmac_lens_core::source::{FileSource, TraceSource};
+use tarmac_lens_core::stats::{self, Stats};
+use tarmac_lens_core::symbols::SymbolTable;
 
 #[derive(ClapParser)]
 #[command(
@@ -155,7 +155,7 @@ enum Command {
         ignore_case: bool,
         /// Only lines of this kind: instructions, registers, memory, events (repeatable).
         #[arg(long = "kind", value_name = "KIND", value_parser = parse_kind)]
-        kinds: Vec<tarmac_lens::search::KindFilter>,
+        kinds: Vec<tarmac_lens_core::search::KindFilter>,
         /// Only lines FIRST..LAST (1-based, inclusive).
         #[arg(long, value_name = "FIRST..LAST", value_parser = parse_line_range)]
         lines: Option<(u64, u64)>,
@@ -223,7 +223,7 @@ pub struct Common {
     /// In a multi-core trace, follow this core's instructions, registers and
     /// calls (the `<cpu>` field, e.g. cpu1); memory stays shared. See `cores`.
     #[arg(long, value_name = "CPU")]
-    cpu: Option<tarmac_lens::parse::CpuName>,
+    cpu: Option<tarmac_lens_core::parse::CpuName>,
     /// ELF image of the traced program, for symbol names.
     #[arg(long, value_name = "ELF")]
     image: Option<PathBuf>,
@@ -275,8 +275,8 @@ fn parse_c_integer(s: &str) -> Result<i64, String> {
     Ok(if neg { v.wrapping_neg() } else { v })
 }
 
-fn parse_kind(s: &str) -> Result<tarmac_lens::search::KindFilter, String> {
-    tarmac_lens::search::KindFilter::from_name(s)
+fn parse_kind(s: &str) -> Result<tarmac_lens_core::search::KindFilter, String> {
+    tarmac_lens_core::search::KindFilter::from_name(s)
         .ok_or_else(|| format!("unknown kind '{s}' (instructions, registers, memory, events)"))
 }
 
@@ -321,7 +321,8 @@ impl Common {
         // An image of another program names nothing right: said, not
         // refused, as the reference tools take any image.
         let mut source = self.open()?;
-        let sample = tarmac_lens::source::read_sample(&mut source).map_err(|e| e.to_string())?;
+        let sample =
+            tarmac_lens_core::source::read_sample(&mut source).map_err(|e| e.to_string())?;
         let sets = InstructionSets::of_sample(&sample, self.parse_options());
         if let Some(problem) = table.architecture_mismatch(&sets) {
             if !self.quiet {
@@ -344,7 +345,7 @@ impl Common {
     /// interleaves cores and `--cpu` picks none.
     fn open_engine(&self) -> Result<FileSource, String> {
         let mut source = self.open()?;
-        tarmac_lens::cores::check_single_core(&mut source, self.parse_options())
+        tarmac_lens_core::cores::check_single_core(&mut source, self.parse_options())
             .map_err(|e| format!("{}: {}", display_name(&self.trace), e))?;
         Ok(source)
     }
@@ -372,7 +373,7 @@ impl Common {
 /// image, an ELF, binary data, text in no trace format) with what it is.
 fn open_trace(path: &Path, opts: ParseOptions) -> Result<FileSource, String> {
     let mut source = FileSource::open(path).map_err(|e| e.to_string())?;
-    let sample = tarmac_lens::source::read_sample(&mut source).map_err(|e| e.to_string())?;
+    let sample = tarmac_lens_core::source::read_sample(&mut source).map_err(|e| e.to_string())?;
     let kind = sniff::identify(&sample, source.len(), opts);
     match kind.problem(&display_name(path)) {
         Some(problem) => Err(problem),
@@ -447,7 +448,7 @@ pub fn run() -> i32 {
             max,
         } => cmd_search(
             &common,
-            &tarmac_lens::search::SearchSpec {
+            &tarmac_lens_core::search::SearchSpec {
                 pattern,
                 regex,
                 ignore_case,
@@ -474,12 +475,12 @@ fn cmd_diff(common: &Common, other: &Path, max: usize) -> Result<(), String> {
         ..common.parse_options()
     };
     let b = open_trace(other, parse_b)?;
-    let report = tarmac_lens::diff::diff(a, common.parse_options(), b, parse_b, max)
+    let report = tarmac_lens_core::diff::diff(a, common.parse_options(), b, parse_b, max)
         .map_err(|e| e.to_string())?;
     let (name_a, name_b) = (display_name(&common.trace), display_name(other));
     warn_unparsed(common, &report.unparsed_a);
     warn_unparsed_in(common, &name_b, &report.unparsed_b);
-    print(&tarmac_lens::diff::render(&report, &name_a, &name_b))
+    print(&tarmac_lens_core::diff::render(&report, &name_a, &name_b))
 }
 
 fn print(text: &str) -> Result<(), String> {
@@ -524,14 +525,14 @@ fn cmd_ep_profile(common: &Common, top: usize) -> Result<(), String> {
 
 fn cmd_search(
     common: &Common,
-    spec: &tarmac_lens::search::SearchSpec,
+    spec: &tarmac_lens_core::search::SearchSpec,
     count_only: bool,
     max: Option<u64>,
 ) -> Result<(), String> {
     let mut source = common.open()?;
-    let sample = tarmac_lens::source::read_sample(&mut source).map_err(|e| e.to_string())?;
+    let sample = tarmac_lens_core::source::read_sample(&mut source).map_err(|e| e.to_string())?;
     let mut search =
-        tarmac_lens::search::Search::new(spec, source.len(), &sample, common.parse_options())
+        tarmac_lens_core::search::Search::new(spec, source.len(), &sample, common.parse_options())
             .map_err(|e| e.to_string())?;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
@@ -577,12 +578,12 @@ fn cmd_dump(common: &Common, output: Option<&Path>) -> Result<(), String> {
             let file =
                 std::fs::File::create(path).map_err(|e| format!("{}: {}", path.display(), e))?;
             let mut w = std::io::BufWriter::new(file);
-            tarmac_lens::dump::dump(source, opts, &mut w).map_err(|e| e.to_string())
+            tarmac_lens_core::dump::dump(source, opts, &mut w).map_err(|e| e.to_string())
         }
         None => {
             let stdout = std::io::stdout();
             let mut w = stdout.lock();
-            match tarmac_lens::dump::dump(source, opts, &mut w) {
+            match tarmac_lens_core::dump::dump(source, opts, &mut w) {
                 // A closed pipe (`| head`) is not an error worth reporting.
                 Err(e) if e.0.contains("Broken pipe") => Ok(()),
                 r => r.map_err(|e| e.to_string()),
@@ -592,7 +593,7 @@ fn cmd_dump(common: &Common, output: Option<&Path>) -> Result<(), String> {
 }
 
 fn cmd_cores(common: &Common) -> Result<(), String> {
-    let cores = tarmac_lens::cores::count(common.open()?, common.parse_options())
+    let cores = tarmac_lens_core::cores::count(common.open()?, common.parse_options())
         .map_err(|e| e.to_string())?;
     if cores.is_empty() {
         return print("no <cpu> field in this trace: it is one core's\n");

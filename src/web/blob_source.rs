@@ -8,7 +8,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Blob, FileReaderSync};
 
 use super::read_ahead::{ReadAhead, ReadCounts, SharedReadAhead, STREAM_MIN};
-use crate::source::{SourceError, TraceSource};
+use tarmac_lens_core::source::{SourceError, TraceSource};
 
 pub struct BlobSource {
     blob: Blob,

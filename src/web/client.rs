@@ -13,8 +13,8 @@ use super::protocol::{decode, encode, ToPage, ToWorker};
 pub use super::protocol::{OpenOptions, Reading};
 use super::report_protocol::ReportFile;
 use super::spare::SpareWorker;
-use crate::browse::protocol::{Progress, Query, Reply};
-use crate::stats::Stats;
+use tarmac_lens_core::browse::protocol::{Progress, Query, Reply};
+use tarmac_lens_core::stats::Stats;
 
 /// Where Trunk puts the worker's loader (see index.html, `data-loader-shim`).
 pub const WORKER_URL: &str = "./tarmac-lens-worker_loader.js";
@@ -39,7 +39,7 @@ pub enum ClientEvent {
     Opened {
         bytes: u64,
         reading: Reading,
-        kind: crate::sniff::FileKind,
+        kind: tarmac_lens_core::sniff::FileKind,
     },
     /// A URL is being downloaded whole.
     Downloading {

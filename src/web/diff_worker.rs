@@ -1,6 +1,6 @@
 //! Trace comparison in the browser, worker side: a worker of its own (named
 //! [`WORKER_NAME`], so it skips the first-screen warm-up) reads both dropped
-//! `File`s in slices and runs [`crate::diff::diff_with_progress`], posting
+//! `File`s in slices and runs [`tarmac_lens_core::diff::diff_with_progress`], posting
 //! progress and then the divergences found. It holds no index: a comparison
 //! is one pass, and the page browses the two traces with their own sessions.
 //!
@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use wasm_bindgen::JsCast;
 use web_sys::DedicatedWorkerGlobalScope;
 
-use crate::diff::{diff_with_progress, Divergence};
+use tarmac_lens_core::diff::{diff_with_progress, Divergence};
 
 use super::blob_source::BlobSource;
 use super::protocol::OpenOptions;

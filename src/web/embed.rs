@@ -25,7 +25,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::MessageEvent;
 
-use crate::browse::protocol::NodeView;
+use tarmac_lens_core::browse::protocol::NodeView;
 
 /// A trace or image the host sent.
 pub enum Payload {

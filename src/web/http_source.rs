@@ -16,7 +16,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{Blob, ProgressEvent, XmlHttpRequest, XmlHttpRequestResponseType};
 
-use crate::source::{SourceError, TraceSource};
+use tarmac_lens_core::source::{SourceError, TraceSource};
 
 /// What the first request found.
 pub enum Fetched {

@@ -2,7 +2,7 @@
 //! tables drive the keyboard and the F1 help, so the help cannot drift from
 //! what the keys do.
 
-use crate::browse::protocol::FoldOp;
+use tarmac_lens_core::browse::protocol::FoldOp;
 
 /// The register panes, in the order `r S D V M` and the SVE button list them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -25,7 +25,7 @@ impl RegKind {
         RegKind::Sve,
     ];
 
-    /// The panel kind in a [`crate::browse::protocol::RegPanel`].
+    /// The panel kind in a [`tarmac_lens_core::browse::protocol::RegPanel`].
     pub fn panel(self) -> &'static str {
         match self {
             RegKind::Core => "core",

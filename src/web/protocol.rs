@@ -13,8 +13,8 @@
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::JsValue;
 
-use crate::browse::protocol::{Progress, Query, Reply};
-use crate::stats::Stats;
+use tarmac_lens_core::browse::protocol::{Progress, Query, Reply};
+use tarmac_lens_core::stats::Stats;
 
 /// How to read a trace (the CLI's `--implicit-thumb` and `--bi`), and the
 /// page's URL options for it (`url_options.rs`).
@@ -23,7 +23,7 @@ pub struct OpenOptions {
     pub implicit_thumb: bool,
     pub big_endian: bool,
     /// Most bytes the index may hold before indexing stops (default:
-    /// [`crate::browse::DEFAULT_INDEX_BUDGET`]).
+    /// [`tarmac_lens_core::browse::DEFAULT_INDEX_BUDGET`]).
     #[serde(default)]
     pub index_budget: Option<u64>,
     /// Makes the worker fail on purpose, so tests exercise the page's
@@ -33,7 +33,7 @@ pub struct OpenOptions {
     /// In a multi-core trace, the core to follow (`--cpu`); `None`: every
     /// line drives the one register file, as in a single-core trace.
     #[serde(default)]
-    pub cpu: Option<crate::parse::CpuName>,
+    pub cpu: Option<tarmac_lens_core::parse::CpuName>,
     /// Workers indexing a dropped file together (`range_pool.rs`); 0 or 1:
     /// the session's worker alone.
     #[serde(default)]
@@ -173,7 +173,7 @@ pub enum ToPage {
     Opened {
         bytes: u64,
         reading: Reading,
-        kind: crate::sniff::FileKind,
+        kind: tarmac_lens_core::sniff::FileKind,
     },
     /// A URL is being downloaded whole: bytes received, of `total` if known.
     Downloading {

@@ -1,5 +1,5 @@
 //! Parallel indexing in the browser, page side: how many workers index a
-//! dropped file ([`crate::browse::worker_count`]), and the extra workers
+//! dropped file ([`tarmac_lens_core::browse::worker_count`]), and the extra workers
 //! themselves. When the session's worker asks for ranges
 //! ([`ToPage::IndexRanges`]), each range gets a worker and a
 //! `MessageChannel` joining it to the session's worker, so the partial
@@ -27,7 +27,7 @@ fn cores() -> usize {
 
 /// How many workers index `file` (`options.workers` forces it).
 pub fn workers_for(file: &web_sys::File, options: &OpenOptions) -> u32 {
-    crate::browse::worker_count(file.size() as u64, cores(), options.workers) as u32
+    tarmac_lens_core::browse::worker_count(file.size() as u64, cores(), options.workers) as u32
 }
 
 /// Most range workers kept started ahead: an idle one holds its thread and
@@ -44,7 +44,7 @@ thread_local! {
 /// most [`MAX_SPARES`]. Range workers run no warm-up, so these cost
 /// little CPU.
 pub fn prewarm(url: &str, options: &OpenOptions) {
-    let wanted = crate::browse::worker_count(u64::MAX, cores(), options.workers)
+    let wanted = tarmac_lens_core::browse::worker_count(u64::MAX, cores(), options.workers)
         .saturating_sub(1)
         .min(MAX_SPARES);
     SPARES.with(|s| {

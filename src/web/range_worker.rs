@@ -8,7 +8,7 @@
 //! carries the bytes): progress, then the partial index as a transferred
 //! `ArrayBuffer` (not copied on the way) with its statistics. The session's
 //! worker listens on those ports ([`listen`]) and hands what arrives to its
-//! [`crate::browse::Session`], which adopts ranges in order.
+//! [`tarmac_lens_core::browse::Session`], which adopts ranges in order.
 //!
 //! Port messages are `[JSON text, ArrayBuffer?]`.
 
@@ -19,11 +19,11 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent, MessagePort};
 
-use crate::index::parallel::dialect_of;
-use crate::index::range_job::RangeJob;
-use crate::index::IndexOptions;
-use crate::source::TraceSource;
-use crate::stats::Stats;
+use tarmac_lens_core::index::parallel::dialect_of;
+use tarmac_lens_core::index::range_job::RangeJob;
+use tarmac_lens_core::index::IndexOptions;
+use tarmac_lens_core::source::TraceSource;
+use tarmac_lens_core::stats::Stats;
 
 use super::blob_source::BlobSource;
 use super::protocol::OpenOptions;
@@ -251,8 +251,8 @@ pub fn listen(generation: u32, part: u32, port: MessagePort) {
 
 /// A digest of a finished session's index and statistics (FNV-1a, 64
 /// bits): equal digests for indexes built in one worker or in several.
-pub fn digest<S: TraceSource>(session: &crate::browse::Session<S>) -> Option<String> {
-    let bytes = session.save(crate::index::TraceIdentity { len: 0, mtime: 0 })?;
+pub fn digest<S: TraceSource>(session: &tarmac_lens_core::browse::Session<S>) -> Option<String> {
+    let bytes = session.save(tarmac_lens_core::index::TraceIdentity { len: 0, mtime: 0 })?;
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for &b in &bytes {
         h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);

@@ -15,9 +15,9 @@ use super::protocol::{decode, encode, OpenOptions, ToPage, ToWorker};
 use super::report_protocol::{
     ReportEvent, ReportFile, ReportPass, ReportQuery, ReportReply, ReportRequest,
 };
-use crate::report::ep_explore::EpSummary;
-use crate::report::explore::{ReportSummary, TextKind};
-use crate::report::flow_explore::FlowSummary;
+use tarmac_lens_core::report::ep_explore::EpSummary;
+use tarmac_lens_core::report::explore::{ReportSummary, TextKind};
+use tarmac_lens_core::report::flow_explore::FlowSummary;
 
 /// What the panel learns besides answers.
 #[derive(Clone, Debug, PartialEq)]

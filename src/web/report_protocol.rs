@@ -4,18 +4,18 @@
 //!
 //! The worker reads the trace in slices from the `Blob` or URL the page
 //! sends ([`ReportFile`]), like the browsing worker, and keeps the
-//! [`Reports`](crate::report::explore::Reports); the page asks for parts of
+//! [`Reports`](tarmac_lens_core::report::explore::Reports); the page asks for parts of
 //! them, each reply bounded (see `report::explore`). A report's text comes back in chunks of at most
 //! [`TEXT_CHUNK`] bytes, which the page turns into a `Blob` to download.
 
 use serde::{Deserialize, Serialize};
 
 use super::protocol::OpenOptions;
-use crate::report::ep_explore::{EpFlowPage, EpPcPage, EpSort, EpSummary};
-use crate::report::explore::{
+use tarmac_lens_core::report::ep_explore::{EpFlowPage, EpPcPage, EpSort, EpSummary};
+use tarmac_lens_core::report::explore::{
     CallsPage, FlameView, ProfilePage, ProfileSort, ReportSummary, TextKind, TreePage,
 };
-use crate::report::flow_explore::{FlowPage, FlowSummary};
+use tarmac_lens_core::report::flow_explore::{FlowPage, FlowSummary};
 
 /// Bytes of text per message.
 pub const TEXT_CHUNK: usize = 1 << 20;

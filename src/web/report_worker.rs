@@ -14,14 +14,14 @@ use super::report_protocol::{
 };
 use super::timing::now;
 use super::worker::post;
-use crate::engine::EngineOptions;
-use crate::parse::ParseOptions;
-use crate::report::ep_explore::EpReports;
-use crate::report::explore::{Progressed, Reports, TextKind};
-use crate::report::flow_explore::FlowReports;
-use crate::report::kind::{report_kind, ReportKind};
-use crate::source::{SourceError, TraceSource};
-use crate::symbols::SymbolTable;
+use tarmac_lens_core::engine::EngineOptions;
+use tarmac_lens_core::parse::ParseOptions;
+use tarmac_lens_core::report::ep_explore::EpReports;
+use tarmac_lens_core::report::explore::{Progressed, Reports, TextKind};
+use tarmac_lens_core::report::flow_explore::FlowReports;
+use tarmac_lens_core::report::kind::{report_kind, ReportKind};
+use tarmac_lens_core::source::{SourceError, TraceSource};
+use tarmac_lens_core::symbols::SymbolTable;
 
 /// The report worker's name: it reads its file without a nested reader.
 pub const WORKER_NAME: &str = "tarmac-lens-report";
@@ -159,7 +159,7 @@ fn start(
     let started = now();
     let kind = input
         .source()
-        .and_then(|mut s| crate::source::read_sample(&mut s))
+        .and_then(|mut s| tarmac_lens_core::source::read_sample(&mut s))
         .map(|sample| report_kind(&sample, parse));
     let computed = kind.and_then(|kind| match kind {
         ReportKind::Calls => progressed(&input, ReportPass::Calls)

@@ -19,13 +19,13 @@
 //! (one module in the trace for all of them), so range workers, which run
 //! no warm-up, get it too.
 
-use crate::browse::protocol::{Locate, Query, RegMark, Reply, WriteTarget};
-use crate::browse::Session;
-use crate::index::parallel::dialect_of;
-use crate::index::range_job::RangeJob;
-use crate::index::IndexOptions;
-use crate::parse::ParseOptions;
-use crate::source::{SourceError, TraceSource};
+use tarmac_lens_core::browse::protocol::{Locate, Query, RegMark, Reply, WriteTarget};
+use tarmac_lens_core::browse::Session;
+use tarmac_lens_core::index::parallel::dialect_of;
+use tarmac_lens_core::index::range_job::RangeJob;
+use tarmac_lens_core::index::IndexOptions;
+use tarmac_lens_core::parse::ParseOptions;
+use tarmac_lens_core::source::{SourceError, TraceSource};
 
 use super::blob_source::BlobSource;
 use super::protocol::{decode, encode, ToPage, ToWorker};
@@ -121,8 +121,8 @@ pub fn warm_up() -> Result<(), String> {
     // Text search, plain and regex (the regex crate's compiler is a lot of
     // code): the first search of a dropped trace answers at once.
     for regex in [false, true] {
-        let start =
-            crate::browse::search::SearchQuery::Start(crate::browse::search::SearchRequest {
+        let start = tarmac_lens_core::browse::search::SearchQuery::Start(
+            tarmac_lens_core::browse::search::SearchRequest {
                 pattern: if regex {
                     r"\bBL\b".into()
                 } else {
@@ -132,14 +132,15 @@ pub fn warm_up() -> Result<(), String> {
                 ignore_case: false,
                 kinds: vec![],
                 lines: None,
-            });
+            },
+        );
         if let Reply::Search(r) = answer(Query::Search(start)) {
-            answer(Query::Search(crate::browse::search::SearchQuery::More {
-                id: r.id,
-            }));
-            answer(Query::Search(crate::browse::search::SearchQuery::Cancel {
-                id: r.id,
-            }));
+            answer(Query::Search(
+                tarmac_lens_core::browse::search::SearchQuery::More { id: r.id },
+            ));
+            answer(Query::Search(
+                tarmac_lens_core::browse::search::SearchQuery::Cancel { id: r.id },
+            ));
         }
     }
     // The timeline is asked for as soon as a trace opens.

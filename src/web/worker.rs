@@ -11,18 +11,18 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
-use crate::browse::Session;
-use crate::index::TraceIdentity;
-use crate::parse::ParseOptions;
-use crate::source::{SourceError, TraceSource};
-use crate::stats::compute;
+use tarmac_lens_core::browse::Session;
+use tarmac_lens_core::index::TraceIdentity;
+use tarmac_lens_core::parse::ParseOptions;
+use tarmac_lens_core::source::{SourceError, TraceSource};
+use tarmac_lens_core::stats::compute;
 
 use super::blob_source::BlobSource;
 use super::http_source::{self, Fetched, Target};
 use super::index_cache;
 use super::protocol::{decode, encode, CrashTest, OpenOptions, Reading, ToPage, ToWorker};
 use super::read_ahead::SharedReadAhead;
-use crate::block_cache::BlockCache;
+use tarmac_lens_core::block_cache::BlockCache;
 
 fn scope() -> DedicatedWorkerGlobalScope {
     js_sys::global().unchecked_into()
@@ -245,7 +245,9 @@ fn answer(msg: ToWorker) {
                     let mut open = o.try_borrow_mut().ok()?;
                     Some(match open.as_mut() {
                         Some(open) => open.session.answer(query),
-                        None => crate::browse::protocol::Reply::Error("no trace is open".into()),
+                        None => tarmac_lens_core::browse::protocol::Reply::Error(
+                            "no trace is open".into(),
+                        ),
                     })
                 }) else {
                     return;
@@ -271,8 +273,8 @@ const PROGRESS_INTERVAL_MS: f64 = 250.0;
 use super::timing::now;
 
 /// The span name of a query, for [`super::timing::measure`].
-fn query_name(query: &crate::browse::protocol::Query) -> &'static str {
-    use crate::browse::protocol::Query;
+fn query_name(query: &tarmac_lens_core::browse::protocol::Query) -> &'static str {
+    use tarmac_lens_core::browse::protocol::Query;
     match query {
         Query::Rows { .. } => "answer rows",
         Query::Locate(_) => "answer locate",
@@ -509,9 +511,9 @@ fn open_url(target: Target, options: OpenOptions) {
         // A server may answer with anything (an HTML page for a wrong
         // path): refuse what is not a trace rather than list every line
         // as unparsed.
-        match crate::source::read_sample(&mut source) {
+        match tarmac_lens_core::source::read_sample(&mut source) {
             Ok(sample) => {
-                let kind = crate::sniff::identify(&sample, source.len(), parse);
+                let kind = tarmac_lens_core::sniff::identify(&sample, source.len(), parse);
                 if let Some(problem) = kind.problem(&target.url) {
                     return fail_opening(problem);
                 }
@@ -662,7 +664,11 @@ fn step(generation: u32) {
                 }
                 super::read_ahead::stop_spare_reader();
             }
-            Ok::<_, crate::source::SourceError>((p, open.session.stats().cloned(), cache))
+            Ok::<_, tarmac_lens_core::source::SourceError>((
+                p,
+                open.session.stats().cloned(),
+                cache,
+            ))
         })
     });
     super::timing::measure("index step", started);

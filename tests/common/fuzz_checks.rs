@@ -5,13 +5,13 @@
 //! whatever the bytes.
 #![allow(dead_code)]
 
-use tarmac_lens::browse::protocol::{FoldOp, Locate, Query, RegMark, WriteTarget};
-use tarmac_lens::browse::Session;
-use tarmac_lens::expr::{self, ExprContext};
-use tarmac_lens::index::{Index, IndexOptions};
-use tarmac_lens::parse::{detect_dialect, Dialect, ParseOptions, Parser, RegId};
-use tarmac_lens::source::SliceSource;
-use tarmac_lens::symbols::SymbolTable;
+use tarmac_lens_core::browse::protocol::{FoldOp, Locate, Query, RegMark, WriteTarget};
+use tarmac_lens_core::browse::Session;
+use tarmac_lens_core::expr::{self, ExprContext};
+use tarmac_lens_core::index::{Index, IndexOptions};
+use tarmac_lens_core::parse::{detect_dialect, Dialect, ParseOptions, Parser, RegId};
+use tarmac_lens_core::source::SliceSource;
+use tarmac_lens_core::symbols::SymbolTable;
 
 /// Runs the check of fuzz target `target` on `data`.
 pub fn run(target: &str, data: &[u8]) {

@@ -16,15 +16,15 @@ use super::{
     ElfLoader, ErrorBanner, FileNotice, FileSummary, IndexCacheControl, ProgressBar, Rehearsal,
     Session, UnparsedList,
 };
-use crate::browse::protocol::Progress;
-use crate::sniff::FileKind;
-use crate::stats::Stats;
-use crate::symbols::SymbolTable;
 use crate::web::client::{worker_url, ClientEvent, Reading, TraceClient, TraceInput};
 use crate::web::embed;
 use crate::web::i18n::{self, number, t, tn, Lang, LanguageSwitch};
 use crate::web::page_params;
 use crate::web::url_options;
+use tarmac_lens_core::browse::protocol::Progress;
+use tarmac_lens_core::sniff::FileKind;
+use tarmac_lens_core::stats::Stats;
+use tarmac_lens_core::symbols::SymbolTable;
 
 /// The file being looked at.
 #[derive(Clone, Debug, PartialEq)]

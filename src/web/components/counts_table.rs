@@ -6,11 +6,11 @@ use yew::prelude::*;
 
 use crate::web::i18n::{t, use_lang};
 
-use crate::parse::RecordKind;
+use tarmac_lens_core::parse::RecordKind;
 
 #[derive(Properties, PartialEq)]
 pub struct CountsTableProps {
-    /// Kind name -> count, as in [`crate::stats::Stats::records`].
+    /// Kind name -> count, as in [`tarmac_lens_core::stats::Stats::records`].
     pub records: BTreeMap<String, u64>,
 }
 

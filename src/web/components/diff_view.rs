@@ -9,13 +9,13 @@ use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use super::{Browser, ElfLoad, ProgressBar, Session};
-use crate::browse::protocol::Progress;
-use crate::diff::{hex, Difference, Divergence, Step};
 use crate::web::client::{worker_url, ClientEvent, TraceClient};
 use crate::web::diff_client::DiffJob;
 use crate::web::diff_worker::DiffMsg;
 use crate::web::i18n::{number, t, tf, tn, Lang};
 use crate::web::url_options;
+use tarmac_lens_core::browse::protocol::Progress;
+use tarmac_lens_core::diff::{hex, Difference, Divergence, Step};
 
 /// Divergences listed at most (the CLI's `--max` for the page).
 pub const MAX_DIVERGENCES: u32 = 100;

@@ -5,8 +5,8 @@ use wasm_bindgen::JsCast;
 use web_sys::HtmlElement;
 use yew::prelude::*;
 
-use crate::browse::protocol::{EventKind, EventsReply, NodeId};
 use crate::web::i18n::{number, t, tf, use_lang};
+use tarmac_lens_core::browse::protocol::{EventKind, EventsReply, NodeId};
 
 /// Events one page shows.
 pub const EVENTS_PAGE: u64 = 100;

@@ -5,9 +5,9 @@
 
 use yew::prelude::*;
 
-use crate::sniff::FileKind;
-use crate::stats::Stats;
 use crate::web::i18n::{number, t, tf, use_lang};
+use tarmac_lens_core::sniff::FileKind;
+use tarmac_lens_core::stats::Stats;
 
 #[derive(Properties, PartialEq)]
 pub struct FileNoticeProps {
@@ -105,7 +105,7 @@ pub fn file_notice(props: &FileNoticeProps) -> Html {
     }
 }
 
-/// The format names [`crate::sniff`] gives, as catalogue keys.
+/// The format names [`tarmac_lens_core::sniff`] gives, as catalogue keys.
 fn lookup_format(format: &str) -> &'static str {
     match format {
         "PNG image" => "PNG image",

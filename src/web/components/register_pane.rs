@@ -5,8 +5,8 @@ use yew::prelude::*;
 
 use crate::web::i18n::{t, tf, use_lang};
 
-use crate::browse::protocol::RegPanel;
 use crate::web::keys::RegKind;
+use tarmac_lens_core::browse::protocol::RegPanel;
 
 #[derive(Properties, PartialEq)]
 pub struct RegisterPaneProps {

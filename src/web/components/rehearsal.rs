@@ -22,11 +22,11 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::{Browser, ElfLoad, ElfLoader, FileSummary, MemoryPane, PaneHeader, Session};
-use crate::browse::protocol::{
+use crate::web::client::TraceClient;
+use tarmac_lens_core::browse::protocol::{
     CallFrame, EventsReply, Hl, LineEffect, Locate, MemoryReply, NodeView, Progress, Query,
     RegCell, RegMark, RegPanel, RegistersReply, Reply, Row, RowsReply, Span, TimelineReply,
 };
-use crate::web::client::TraceClient;
 
 #[derive(Properties, PartialEq)]
 pub struct RehearsalProps {

@@ -7,10 +7,10 @@ use std::rc::Rc;
 use web_sys::{HtmlElement, HtmlInputElement, HtmlSelectElement, KeyboardEvent};
 use yew::prelude::*;
 
-use crate::browse::search::SearchHitView;
-use crate::search::KindFilter;
 use crate::web::format::thousands;
 use crate::web::i18n::{t, tf, tn, use_lang};
+use tarmac_lens_core::browse::search::SearchHitView;
+use tarmac_lens_core::search::KindFilter;
 
 /// What the bar's fields say.
 #[derive(Clone, Debug, Default, PartialEq)]

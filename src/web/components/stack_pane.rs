@@ -6,8 +6,8 @@
 
 use yew::prelude::*;
 
-use crate::browse::protocol::{CallFrame, NodeId};
 use crate::web::i18n::{t, tf, use_lang};
+use tarmac_lens_core::browse::protocol::{CallFrame, NodeId};
 
 #[derive(Properties, PartialEq)]
 pub struct StackPaneProps {

@@ -9,9 +9,9 @@ use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 use yew::prelude::*;
 
-use crate::browse::events::node_at;
-use crate::browse::protocol::{EventKind, NodeId, TimelineReply};
 use crate::web::i18n::{t, use_lang};
+use tarmac_lens_core::browse::events::node_at;
+use tarmac_lens_core::browse::protocol::{EventKind, NodeId, TimelineReply};
 
 /// Drawing size of the canvas, in canvas pixels.
 const W: f64 = 1200.0;

@@ -12,8 +12,8 @@ use yew::prelude::*;
 use crate::web::i18n::{t, use_lang};
 
 use super::trace_row::TraceRow;
-use crate::browse::protocol::{NodeId, NodeView, Row, RowsReply};
 use crate::web::view_state::{Scroll, ROW_PX};
+use tarmac_lens_core::browse::protocol::{NodeId, NodeView, Row, RowsReply};
 
 #[derive(Properties, PartialEq)]
 pub struct TracePaneProps {

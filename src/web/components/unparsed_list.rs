@@ -5,7 +5,7 @@ use yew::prelude::*;
 
 use crate::web::i18n::{number, t, tf, use_lang};
 
-use crate::stats::UnparsedLine;
+use tarmac_lens_core::stats::UnparsedLine;
 
 #[derive(Properties, PartialEq)]
 pub struct UnparsedListProps {

@@ -28,12 +28,14 @@ use super::{
     ContextMenu, ElfLoad, HelpOverlay, MemoryPane, Minibuffer, PaneHeader, RegisterPane, ReportTab,
     ReportsPanel, TracePane,
 };
-use crate::browse::protocol::{FoldOp, Locate, NodeId, NodeView, Progress, Query, Reply, Row};
 use crate::web::client::TraceClient;
 use crate::web::hash::{self, HashTarget};
 use crate::web::i18n::{number, t, tf, Lang};
 use crate::web::keys::{self, Command, PaneKind, RegKind};
 use crate::web::page_params::PaneSpec;
+use tarmac_lens_core::browse::protocol::{
+    FoldOp, Locate, NodeId, NodeView, Progress, Query, Reply, Row,
+};
 
 /// The open trace's client; equal while it is the same job, so the browser
 /// is rebuilt only for a new file.

@@ -7,10 +7,12 @@
 use yew::prelude::*;
 
 use super::{Browser, Msg};
-use crate::browse::protocol::{EventsReply, Locate, NodeId, Query, Reply, Row, TimelineReply};
 use crate::web::components::{EventsPane, StackPane, TimelineStrip, EVENTS_PAGE, TIMELINE_STYLE};
 use crate::web::i18n::t;
 use crate::web::keys::Command;
+use tarmac_lens_core::browse::protocol::{
+    EventsReply, Locate, NodeId, Query, Reply, Row, TimelineReply,
+};
 
 /// What the navigation panes show.
 #[derive(Clone, Debug, PartialEq)]
@@ -121,7 +123,7 @@ impl Browser {
             Query::Timeline {
                 // About one per canvas pixel, the count whose depths
                 // indexing finds ahead.
-                buckets: crate::index::TIMELINE_BUCKETS,
+                buckets: tarmac_lens_core::index::TIMELINE_BUCKETS,
             },
             move |reply| link.send_message(Msg::Nav(NavMsg::Timeline(reply))),
         );

@@ -3,9 +3,9 @@
 use yew::prelude::*;
 
 use super::{Browser, Focus, Menu, MenuAction, Msg, Pane, PaneBody, PromptFor};
-use crate::browse::protocol::{NodeId, Query, RegMark, Reply, WriteTarget};
 use crate::web::i18n::{t, tf};
 use crate::web::keys::{Command, RegKind};
+use tarmac_lens_core::browse::protocol::{NodeId, Query, RegMark, Reply, WriteTarget};
 
 /// Memory read per `[`/`]` search step, and how far a search goes.
 const SEARCH_CHUNK: u64 = 4096;

@@ -4,9 +4,9 @@
 use yew::prelude::*;
 
 use super::{Browser, MenuAction, Msg, PromptFor};
-use crate::browse::protocol::{Locate, Query, Reply};
 use crate::web::hash::number;
 use crate::web::i18n::t;
+use tarmac_lens_core::browse::protocol::{Locate, Query, Reply};
 
 impl Browser {
     pub(super) fn on_prompt_submit(&mut self, ctx: &Context<Self>, text: String) {

@@ -7,9 +7,9 @@ use yew::prelude::*;
 
 use super::super::{SearchBar, SearchForm, SearchStatus};
 use super::{Browser, Msg};
-use crate::browse::protocol::{Locate, NodeId, NodeView, Query, Reply};
-use crate::browse::search::{SearchHitView, SearchQuery, SearchRequest};
 use crate::web::i18n::{t, tf};
+use tarmac_lens_core::browse::protocol::{Locate, NodeId, NodeView, Query, Reply};
+use tarmac_lens_core::browse::search::{SearchHitView, SearchQuery, SearchRequest};
 
 /// Search bar messages.
 pub enum SearchMsg {
@@ -315,7 +315,7 @@ impl Browser {
             Some(i) => i,
             None if forward
                 && s.status.running
-                && (n as u64) < crate::browse::search::MAX_LISTED =>
+                && (n as u64) < tarmac_lens_core::browse::search::MAX_LISTED =>
             {
                 self.status = Some(t("No further result yet: the search is still running.").into());
                 return;
@@ -324,7 +324,7 @@ impl Browser {
                 self.status = Some(tf(
                     "Only the first {} results are listed; back to the first.",
                     &[&crate::web::format::thousands(
-                        crate::browse::search::MAX_LISTED,
+                        tarmac_lens_core::browse::search::MAX_LISTED,
                     )],
                 ));
                 0

@@ -2,12 +2,12 @@
 
 use std::rc::Rc;
 
-use crate::browse::protocol::{
-    CallFrame, LineEffect, MemoryReply, NodeId, NodeView, RegPanel, RowsReply,
-};
 use crate::web::i18n::{t, tf};
 use crate::web::keys::RegKind;
 use crate::web::view_state::Recentre;
+use tarmac_lens_core::browse::protocol::{
+    CallFrame, LineEffect, MemoryReply, NodeId, NodeView, RegPanel, RowsReply,
+};
 
 /// One trace view: a cursor, folds (kept by the session under `id`) and a
 /// scroll position.
@@ -170,13 +170,13 @@ pub enum MenuAction {
     Write {
         view: u32,
         node: NodeId,
-        target: crate::browse::protocol::WriteTarget,
+        target: tarmac_lens_core::browse::protocol::WriteTarget,
         forward: bool,
     },
     Fold {
         view: u32,
         node: NodeId,
-        op: crate::browse::protocol::FoldOp,
+        op: tarmac_lens_core::browse::protocol::FoldOp,
     },
     /// A pane command offered by a menu (`[`, `]`, `d` in memory panes).
     Pane {

@@ -5,11 +5,11 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::{Browser, Focus, Menu, MenuAction, Msg, TraceView};
-use crate::browse::protocol::{FoldOp, Locate, NodeId, Query, Reply, Row, WriteTarget};
 use crate::web::hash;
 use crate::web::i18n::{number, t, tf, tn};
 use crate::web::keys::Command;
 use crate::web::view_state::{Scroll, ROW_PX};
+use tarmac_lens_core::browse::protocol::{FoldOp, Locate, NodeId, Query, Reply, Row, WriteTarget};
 
 /// Rows assumed visible before the pane has been measured (or while the
 /// Summary tab hides it).
@@ -894,7 +894,7 @@ impl Browser {
 /// Where a go-to-line went when it is not the line asked for: a line is
 /// shown as part of the instruction it belongs to, and the lines before the
 /// first instruction as the trace's start.
-fn snap_note(line: u64, node: &crate::browse::protocol::NodeView) -> String {
+fn snap_note(line: u64, node: &tarmac_lens_core::browse::protocol::NodeView) -> String {
     if node.instruction.is_none() && node.node == 0 {
         tf(
             "Line {} comes before the first instruction: the position is the trace's start, line {}.",

@@ -6,10 +6,10 @@ use std::collections::{HashMap, HashSet};
 
 use yew::prelude::*;
 
-use crate::report::explore::{TreeNode, MAX_PAGE};
 use crate::web::i18n::{number, t, tf, tn};
 use crate::web::report_client::ReportClient;
 use crate::web::report_protocol::{ReportQuery, ReportReply};
+use tarmac_lens_core::report::explore::{TreeNode, MAX_PAGE};
 
 /// Calls asked for per expansion or "more".
 const PAGE: u32 = 200;

@@ -6,11 +6,11 @@
 use yew::prelude::*;
 
 use super::list_pager::{pager, selected_style};
-use crate::report::ep_explore::{EpPcPage, EpSort, EpSummary};
-use crate::report::explore::MAX_PAGE;
 use crate::web::i18n::{number, t, tf, tn};
 use crate::web::report_client::ReportClient;
 use crate::web::report_protocol::{ReportQuery, ReportReply};
+use tarmac_lens_core::report::ep_explore::{EpPcPage, EpSort, EpSummary};
+use tarmac_lens_core::report::explore::MAX_PAGE;
 
 /// The share of `part` in `whole` as `ep-profile` prints it.
 fn percent(part: u64, whole: u64) -> String {

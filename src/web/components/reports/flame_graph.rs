@@ -9,10 +9,10 @@ use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, HtmlInputElement};
 use yew::prelude::*;
 
-use crate::report::explore::{FlameFrame, FlameView};
 use crate::web::i18n::{number, t, tf, tn};
 use crate::web::report_client::ReportClient;
 use crate::web::report_protocol::{ReportQuery, ReportReply};
+use tarmac_lens_core::report::explore::{FlameFrame, FlameView};
 
 /// Height of a frame, in CSS pixels.
 const ROW: f64 = 18.0;

@@ -27,13 +27,13 @@ use flow_view::ProgramFlow;
 use profile_table::ProfileTable;
 
 use super::ElfLoad;
-use crate::report::ep_explore::EpSummary;
-use crate::report::explore::{ReportSummary, TextKind};
-use crate::report::flow_explore::FlowSummary;
 use crate::web::client::TraceClient;
 use crate::web::i18n::{number, t, tf, tn};
 use crate::web::report_client::{Download, ReportClient, ReportStatus};
 use crate::web::report_protocol::ReportPass;
+use tarmac_lens_core::report::ep_explore::EpSummary;
+use tarmac_lens_core::report::explore::{ReportSummary, TextKind};
+use tarmac_lens_core::report::flow_explore::FlowSummary;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ReportTab {

@@ -6,10 +6,12 @@
 
 use yew::prelude::*;
 
-use crate::report::explore::{CallsPage, ProfilePage, ProfileRow, ProfileSort, MAX_PAGE};
 use crate::web::i18n::{decimal, number, t, tf, tn};
 use crate::web::report_client::ReportClient;
 use crate::web::report_protocol::{ReportQuery, ReportReply};
+use tarmac_lens_core::report::explore::{
+    CallsPage, ProfilePage, ProfileRow, ProfileSort, MAX_PAGE,
+};
 
 #[derive(Properties, PartialEq)]
 pub struct ProfileTableProps {

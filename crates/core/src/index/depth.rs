@@ -120,7 +120,7 @@ mod tests {
     fn test_index() -> Index {
         let path = concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/tests/data/tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac"
+            "/../../tests/data/tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac"
         );
         let trace = std::fs::read(path).expect("test trace");
         Index::build_from_slice(&trace, IndexOptions::default(), |_| {})

@@ -364,7 +364,7 @@ mod tests {
 
     #[test]
     fn files_that_are_not_traces_are_named() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
         let read = |p: &str| std::fs::read(root.join(p)).unwrap();
         assert_eq!(identify_bytes(b""), FileKind::Empty);
         assert_eq!(
@@ -456,7 +456,8 @@ mod tests {
 
     #[test]
     fn instruction_sets_of_the_generated_traces() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/tracegen");
+        let root =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/tracegen");
         for (name, a64, a32, t32) in [
             (
                 "quicksort-aarch64-O2-fastmodel-2M.tarmac",
@@ -480,7 +481,7 @@ mod tests {
 
     #[test]
     fn every_test_trace_passes() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data");
         let mut dirs = vec![root];
         let mut checked = 0;
         while let Some(dir) = dirs.pop() {

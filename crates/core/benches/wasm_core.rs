@@ -10,10 +10,10 @@
 
 use std::time::Duration;
 
-use tarmac_lens::index::{Index, IndexOptions};
-use tarmac_lens::lines::LineReader;
-use tarmac_lens::parse::{ParseOptions, Parser};
-use tarmac_lens::source::SliceSource;
+use tarmac_lens_core::index::{Index, IndexOptions};
+use tarmac_lens_core::lines::LineReader;
+use tarmac_lens_core::parse::{ParseOptions, Parser};
+use tarmac_lens_core::source::SliceSource;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_dedicated_worker);
@@ -22,7 +22,7 @@ wasm_bindgen_test_configure!(run_in_dedicated_worker);
 /// takes tens of milliseconds, short enough to stay in memory anywhere.
 fn trace() -> Vec<u8> {
     const PART: &[u8] =
-        include_bytes!("../tests/data/tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac");
+        include_bytes!("../../../tests/data/tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac");
     let trace = PART.repeat(4);
     let lines = trace.iter().filter(|&&b| b == b'\n').count();
     console_log!("trace: {} bytes, {lines} lines", trace.len());
@@ -78,9 +78,11 @@ fn session(_: &mut Criterion) {
     let trace = trace();
     configured().bench_function("session", |b| {
         b.iter(|| {
-            let mut s =
-                tarmac_lens::browse::Session::open(SliceSource(&trace), ParseOptions::default())
-                    .expect("opens");
+            let mut s = tarmac_lens_core::browse::Session::open(
+                SliceSource(&trace),
+                ParseOptions::default(),
+            )
+            .expect("opens");
             while !s.index_step(256 << 10).expect("in memory").complete {}
             s.progress().lines
         });

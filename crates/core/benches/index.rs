@@ -14,13 +14,13 @@ mod bench {
     use std::path::{Path, PathBuf};
     use std::time::Instant;
 
-    use tarmac_lens::index::{Index, IndexOptions, TraceIdentity};
-    use tarmac_lens::lines::LineReader;
-    use tarmac_lens::parse::{ParseOptions, Parser, RecordKind, RegClass, RegId};
-    use tarmac_lens::source::{FileSource, TraceSource};
+    use tarmac_lens_core::index::{Index, IndexOptions, TraceIdentity};
+    use tarmac_lens_core::lines::LineReader;
+    use tarmac_lens_core::parse::{ParseOptions, Parser, RecordKind, RegClass, RegId};
+    use tarmac_lens_core::source::{FileSource, TraceSource};
 
     fn inputs() -> Vec<PathBuf> {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data");
         let mut v = Vec::new();
         for dir in ["ttu/samples", "tracegen"] {
             for e in std::fs::read_dir(root.join(dir)).expect("tests/data present") {
@@ -126,9 +126,9 @@ mod bench {
         // 2000 buckets, over every call.
         let t = Instant::now();
         let bounds: Vec<u64> = (0..=2000)
-            .map(|i| tarmac_lens::index::bucket_start(i, 2000, s.nodes))
+            .map(|i| tarmac_lens_core::index::bucket_start(i, 2000, s.nodes))
             .collect();
-        let depth = tarmac_lens::browse::events::depth_per_bucket(index.calls(), &bounds);
+        let depth = tarmac_lens_core::browse::events::depth_per_bucket(index.calls(), &bounds);
         let timeline_ms = t.elapsed().as_secs_f64() * 1e3;
         assert_eq!(depth.len(), 2000);
 
@@ -143,7 +143,7 @@ mod bench {
             let t = Instant::now();
             let regs = index.registers_after(&mut src, node).expect("regs");
             let sp = regs
-                .value(tarmac_lens::state::regfile::XSP, 8)
+                .value(tarmac_lens_core::state::regfile::XSP, 8)
                 .or_else(|| regs.value(13 * 8, 4))
                 .unwrap_or(0);
             let _ = index

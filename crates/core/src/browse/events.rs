@@ -170,7 +170,7 @@ mod tests {
     fn depth_per_bucket_is_the_deepest_nesting_in_each_bucket() {
         let path = concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/tests/data/tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac"
+            "/../../tests/data/tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac"
         );
         let trace = std::fs::read(path).expect("test trace");
         let index = Index::build_from_slice(&trace, IndexOptions::default(), |_| {});

@@ -575,7 +575,7 @@ mod tests {
         }
         let mut v = Vec::new();
         walk(
-            &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data"),
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data"),
             &mut v,
         );
         v.sort();

@@ -523,9 +523,11 @@ fn parse_c_int(s: &str) -> Option<i32> {
 mod tests {
     use super::*;
 
-    const A64: &[u8] = include_bytes!("../tests/data/elf/quicksort-aarch64-O2-fastmodel-2M.elf");
-    const A32: &[u8] = include_bytes!("../tests/data/elf/quicksort-arm-O2-fastmodel-2M.elf");
-    const T32: &[u8] = include_bytes!("../tests/data/elf/quicksort-thumb-O2-fastmodel-2M.elf");
+    const A64: &[u8] =
+        include_bytes!("../../../tests/data/elf/quicksort-aarch64-O2-fastmodel-2M.elf");
+    const A32: &[u8] = include_bytes!("../../../tests/data/elf/quicksort-arm-O2-fastmodel-2M.elf");
+    const T32: &[u8] =
+        include_bytes!("../../../tests/data/elf/quicksort-thumb-O2-fastmodel-2M.elf");
 
     fn load(data: &[u8]) -> SymbolTable {
         SymbolTable::from_elf_bytes(data, 0).unwrap()
@@ -534,37 +536,45 @@ mod tests {
     const PROFILES: &[(&str, &str)] = &[
         (
             "quicksort-aarch64-O2-es-2M",
-            include_str!("../tests/data/elf/profile/quicksort-aarch64-O2-es-2M.profile.ref"),
+            include_str!("../../../tests/data/elf/profile/quicksort-aarch64-O2-es-2M.profile.ref"),
         ),
         (
             "quicksort-aarch64-O2-fastmodel-2M",
-            include_str!("../tests/data/elf/profile/quicksort-aarch64-O2-fastmodel-2M.profile.ref"),
+            include_str!(
+                "../../../tests/data/elf/profile/quicksort-aarch64-O2-fastmodel-2M.profile.ref"
+            ),
         ),
         (
             "quicksort-aarch64-O2-fastmodel-cpu-2M",
             include_str!(
-                "../tests/data/elf/profile/quicksort-aarch64-O2-fastmodel-cpu-2M.profile.ref"
+                "../../../tests/data/elf/profile/quicksort-aarch64-O2-fastmodel-cpu-2M.profile.ref"
             ),
         ),
         (
             "quicksort-aarch64-O2-gem5-2M",
-            include_str!("../tests/data/elf/profile/quicksort-aarch64-O2-gem5-2M.profile.ref"),
+            include_str!(
+                "../../../tests/data/elf/profile/quicksort-aarch64-O2-gem5-2M.profile.ref"
+            ),
         ),
         (
             "quicksort-arm-O2-es-2M",
-            include_str!("../tests/data/elf/profile/quicksort-arm-O2-es-2M.profile.ref"),
+            include_str!("../../../tests/data/elf/profile/quicksort-arm-O2-es-2M.profile.ref"),
         ),
         (
             "quicksort-arm-O2-fastmodel-2M",
-            include_str!("../tests/data/elf/profile/quicksort-arm-O2-fastmodel-2M.profile.ref"),
+            include_str!(
+                "../../../tests/data/elf/profile/quicksort-arm-O2-fastmodel-2M.profile.ref"
+            ),
         ),
         (
             "quicksort-thumb-O2-fastmodel-2M",
-            include_str!("../tests/data/elf/profile/quicksort-thumb-O2-fastmodel-2M.profile.ref"),
+            include_str!(
+                "../../../tests/data/elf/profile/quicksort-thumb-O2-fastmodel-2M.profile.ref"
+            ),
         ),
         (
             "quicksort-thumb-O2-gem5-2M",
-            include_str!("../tests/data/elf/profile/quicksort-thumb-O2-gem5-2M.profile.ref"),
+            include_str!("../../../tests/data/elf/profile/quicksort-thumb-O2-gem5-2M.profile.ref"),
         ),
     ];
 
@@ -596,27 +606,31 @@ mod tests {
     const CALLTREES: &[(&str, &str)] = &[
         (
             "quicksort-aarch64-O2-fastmodel-2M",
-            include_str!("../tests/data/tracegen/quicksort-aarch64-O2-fastmodel-2M.calltree.ref"),
+            include_str!(
+                "../../../tests/data/tracegen/quicksort-aarch64-O2-fastmodel-2M.calltree.ref"
+            ),
         ),
         (
             "quicksort-aarch64-O2-gem5-2M",
-            include_str!("../tests/data/tracegen/quicksort-aarch64-O2-gem5-2M.calltree.ref"),
+            include_str!("../../../tests/data/tracegen/quicksort-aarch64-O2-gem5-2M.calltree.ref"),
         ),
         (
             "quicksort-arm-O2-fastmodel-2M",
-            include_str!("../tests/data/tracegen/quicksort-arm-O2-fastmodel-2M.calltree.ref"),
+            include_str!("../../../tests/data/tracegen/quicksort-arm-O2-fastmodel-2M.calltree.ref"),
         ),
         (
             "quicksort-arm-O2-es-2M",
-            include_str!("../tests/data/tracegen/quicksort-arm-O2-es-2M.calltree.ref"),
+            include_str!("../../../tests/data/tracegen/quicksort-arm-O2-es-2M.calltree.ref"),
         ),
         (
             "quicksort-thumb-O2-fastmodel-2M",
-            include_str!("../tests/data/tracegen/quicksort-thumb-O2-fastmodel-2M.calltree.ref"),
+            include_str!(
+                "../../../tests/data/tracegen/quicksort-thumb-O2-fastmodel-2M.calltree.ref"
+            ),
         ),
         (
             "quicksort-thumb-O2-gem5-2M",
-            include_str!("../tests/data/tracegen/quicksort-thumb-O2-gem5-2M.calltree.ref"),
+            include_str!("../../../tests/data/tracegen/quicksort-thumb-O2-gem5-2M.calltree.ref"),
         ),
     ];
 
