@@ -305,7 +305,7 @@ fn node_times(data: &[u8]) -> Vec<u64> {
     let index = Index::build_from_slice(data, IndexOptions::default(), |_| {});
     let mut src = SliceSource(data);
     (0..index.nodes())
-        .map(|n| index.node(&mut src, n).unwrap().time)
+        .map(|n| index.node(&mut src, n).unwrap().at.time)
         .collect()
 }
 
@@ -443,9 +443,9 @@ fn memory_write_searches_over_all_of_memory_are_bounded() {
     let mut src = SliceSource(GOOD.as_bytes());
     let t = std::time::Instant::now();
     let next = index.next_mem_write(&mut src, 0, 0, u64::MAX).unwrap();
-    assert_eq!(next.map(|n| n.index), Some(4));
+    assert_eq!(next.map(|n| n.at.node), Some(4));
     let prev = index.prev_mem_write(&mut src, 4, 0, u64::MAX).unwrap();
-    assert_eq!(prev.map(|n| n.index), Some(4));
+    assert_eq!(prev.map(|n| n.at.node), Some(4));
     assert!(index
         .prev_mem_write(&mut src, 3, 0, u64::MAX)
         .unwrap()
@@ -543,10 +543,10 @@ fn sparse_file_larger_than_4_gib() {
         // Line 17 is the second copy's line 4, in the node of its line 3.
         let n = index.node_at_line(&mut src, 17).unwrap();
         assert_eq!(
-            n.offset,
+            n.at.offset,
             hole_end + 1 + GOOD.find("1 clk IT").unwrap() as u64
         );
-        assert_eq!((n.first_line, n.pc), (16, 0x8000));
+        assert_eq!((n.at.line, n.at.pc), (16, 0x8000));
         let regs = index.registers_after(&mut src, index.nodes() - 1);
         assert!(regs.is_ok());
     });

@@ -4,7 +4,7 @@
 //! against a straight sequential replay on real traces.
 
 use tarmac_lens_core::engine::{Engine, EngineOptions, Node, Observer};
-use tarmac_lens_core::index::{Index, IndexBuilder, IndexOptions, NodeInfo, TraceIdentity};
+use tarmac_lens_core::index::{Index, IndexBuilder, IndexOptions, TraceIdentity};
 use tarmac_lens_core::lines::{LineReader, SliceLines};
 use tarmac_lens_core::parse::{ParseOptions, Parser, RegClass, RegId};
 use tarmac_lens_core::source::{SliceSource, SAMPLE_BYTES};
@@ -112,21 +112,22 @@ fn check_indextest(big_endian: bool, reference: &str) {
         for (i, w) in want.iter().enumerate() {
             let n = index.node(&mut src, i as u64).unwrap();
             assert_eq!(
-                (n.first_line, n.lines, n.offset, n.len, n.time, n.pc),
+                (n.at.line, n.lines, n.at.offset, n.len, n.at.time, n.at.pc),
                 (w.first_line, w.lines, w.offset, w.len, w.time, w.pc),
                 "node {} (k={})",
                 i,
                 k
             );
             assert_eq!(
-                index.node_at_line(&mut src, w.first_line).unwrap().index,
+                index.node_at_line(&mut src, w.first_line).unwrap().at.node,
                 i as u64
             );
             assert_eq!(
                 index
                     .node_at_offset(&mut src, w.offset + w.len - 1)
                     .unwrap()
-                    .index,
+                    .at
+                    .node,
                 i as u64
             );
             for (addr, bytes, last) in &w.memory {
@@ -139,7 +140,7 @@ fn check_indextest(big_endian: bool, reference: &str) {
                             .prev_mem_write(&mut src, i as u64, addr + j as u64, 1)
                             .unwrap();
                         assert_eq!(
-                            prev.map_or(0, |p| p.first_line),
+                            prev.map_or(0, |p| p.at.line),
                             *last,
                             "node {} last write of {:x}",
                             i,
@@ -169,7 +170,7 @@ fn check_indextest(big_endian: bool, reference: &str) {
                 );
                 let prev = index.prev_reg_write(&mut src, i as u64, reg).unwrap();
                 assert_eq!(
-                    prev.map(|p| p.first_line),
+                    prev.map(|p| p.at.line),
                     Some(*last),
                     "node {} last write of {}",
                     i,
@@ -203,13 +204,13 @@ struct Truth {
 impl Observer for Truth {
     fn node(&mut self, node: &Node, engine: &Engine) {
         self.nodes.push((*node, engine.regs().clone()));
-        if node.index % 101 == 7 {
+        if node.at.node % 101 == 7 {
             let r = engine.regs();
             let sp = r.value(regfile::XSP, 8).or_else(|| r.value(13 * 8, 4));
             if let Some(sp) = sp {
                 let base = sp.saturating_sub(64);
                 let bytes = (0..192).map(|i| engine.memory().get(base + i)).collect();
-                self.mem.push((node.index, base, bytes));
+                self.mem.push((node.at.node, base, bytes));
             }
         }
     }
@@ -233,23 +234,23 @@ fn truth(trace: &[u8]) -> Truth {
     t
 }
 
-fn same(n: &NodeInfo, t: &Node) -> bool {
+fn same(n: &Node, t: &Node) -> bool {
     (
-        n.index,
-        n.first_line,
+        n.at.node,
+        n.at.line,
         n.lines,
-        n.offset,
+        n.at.offset,
         n.len,
-        n.time,
-        n.pc,
+        n.at.time,
+        n.at.pc,
     ) == (
-        t.index,
-        t.first_line,
+        t.at.node,
+        t.at.line,
         t.lines,
-        t.offset,
+        t.at.offset,
         t.len,
-        t.time,
-        t.pc,
+        t.at.time,
+        t.at.pc,
     )
 }
 
@@ -267,50 +268,50 @@ fn queries_agree_with_sequential_replay_on_real_traces() {
         assert_eq!(index.summary().nodes, t.nodes.len() as u64, "{}", name);
         let step = (t.nodes.len() / 97).max(1);
         for (node, regs) in t.nodes.iter().step_by(step) {
-            let n = index.node(&mut src, node.index).unwrap();
-            assert!(same(&n, node), "{} node {}", name, node.index);
+            let n = index.node(&mut src, node.at.node).unwrap();
+            assert!(same(&n, node), "{} node {}", name, node.at.node);
             let by_line = index
-                .node_at_line(&mut src, node.first_line + node.lines - 1)
+                .node_at_line(&mut src, node.at.line + node.lines - 1)
                 .unwrap();
             assert!(same(&by_line, node));
-            let by_time = index.node_at_time(&mut src, node.time).unwrap();
+            let by_time = index.node_at_time(&mut src, node.at.time).unwrap();
             assert!(
-                by_time.time <= node.time && by_time.index >= node.index,
+                by_time.at.time <= node.at.time && by_time.at.node >= node.at.node,
                 "{} time {}",
                 name,
-                node.time
+                node.at.time
             );
-            let r = index.registers_after(&mut src, node.index).unwrap();
+            let r = index.registers_after(&mut src, node.at.node).unwrap();
             assert_eq!(
                 &r.bytes[..],
                 &regs.bytes[..],
                 "{} regs after {}",
                 name,
-                node.index
+                node.at.node
             );
             assert_eq!(&r.known[..], &regs.known[..]);
         }
         // PC search, both ways, against a linear scan.
         for q in [t.nodes.len() / 5, t.nodes.len() / 2] {
-            let pc = t.nodes[q].0.pc;
+            let pc = t.nodes[q].0.at.pc;
             if pc == tarmac_lens_core::engine::INVALID_PC {
                 continue;
             }
-            let same = |n: &Node| n.pc & !1 == pc & !1;
+            let same = |n: &Node| n.at.pc & !1 == pc & !1;
             let next = t.nodes[q + 1..]
                 .iter()
                 .find(|(n, _)| same(n))
-                .map(|(n, _)| n.index);
+                .map(|(n, _)| n.at.node);
             let prev = t.nodes[..q]
                 .iter()
                 .rev()
                 .find(|(n, _)| same(n))
-                .map(|(n, _)| n.index);
+                .map(|(n, _)| n.at.node);
             assert_eq!(
                 index
                     .find_pc(&mut src, q as u64, pc, true)
                     .unwrap()
-                    .map(|n| n.index),
+                    .map(|n| n.at.node),
                 next,
                 "{}",
                 name
@@ -319,7 +320,7 @@ fn queries_agree_with_sequential_replay_on_real_traces() {
                 index
                     .find_pc(&mut src, q as u64, pc, false)
                     .unwrap()
-                    .map(|n| n.index),
+                    .map(|n| n.at.node),
                 prev,
                 "{}",
                 name
@@ -362,13 +363,13 @@ fn queries_agree_with_sequential_replay_on_real_traces() {
         let q = t.nodes.len() as u64 * 3 / 4;
         if let Some(p) = index.prev_reg_write(&mut src, q, sp).unwrap() {
             let (off, size) = regfile::location(sp, name.contains("aarch64"));
-            let before = &t.nodes[p.index as usize - 1].1;
-            let after = &t.nodes[p.index as usize].1;
+            let before = &t.nodes[p.at.node as usize - 1].1;
+            let after = &t.nodes[p.at.node as usize].1;
             let _ = (before, after, off, size);
             let at_q = &t.nodes[q as usize].1;
             assert_eq!(&after.bytes[off..off + size], &at_q.bytes[off..off + size]);
-            let next = index.next_reg_write(&mut src, p.index, sp).unwrap();
-            assert!(next.is_none_or(|n| n.index > q), "{}", name);
+            let next = index.next_reg_write(&mut src, p.at.node, sp).unwrap();
+            assert!(next.is_none_or(|n| n.at.node > q), "{}", name);
         }
     }
 }
@@ -594,7 +595,7 @@ fn semihosting_read_back_dates_to_the_call() {
         .prev_mem_write(&mut src, 4, 0x3000, 8)
         .unwrap()
         .unwrap();
-    assert_eq!(w.first_line, 9);
+    assert_eq!(w.at.line, 9);
 }
 
 #[test]

@@ -233,8 +233,8 @@ fn a_core_has_its_own_registers_and_calls_and_shares_memory() {
         );
         let la = alone.node(&mut src_a, n).unwrap();
         let lw = within.node(&mut src_w, n).unwrap();
-        assert_eq!((la.pc, la.time), (lw.pc, lw.time), "node {n}");
-        assert_eq!(m.map[1][la.first_line as usize], lw.first_line, "node {n}");
+        assert_eq!((la.at.pc, la.at.time), (lw.at.pc, lw.at.time), "node {n}");
+        assert_eq!(m.map[1][la.at.line as usize], lw.at.line, "node {n}");
     }
 
     // Memory is shared: at cpu1's last node, which ends after every cpu0

@@ -75,13 +75,13 @@ pub fn index_trace(data: &[u8]) {
     for n in (0..nodes.min(16)).chain(nodes.saturating_sub(2)..nodes + 1) {
         if let Ok(info) = index.node(&mut src, n) {
             let _ = index.registers_after(&mut src, n);
-            let _ = index.memory_after(&mut src, n, info.pc.wrapping_sub(8), 32);
+            let _ = index.memory_after(&mut src, n, info.at.pc.wrapping_sub(8), 32);
             let _ = index.prev_reg_write(&mut src, n, x0);
             let _ = index.next_mem_write(&mut src, n, 0, u64::MAX);
             let _ = index.prev_mem_write(&mut src, n, u64::MAX - 4, 16);
-            let _ = index.find_pc(&mut src, n, info.pc, n % 2 == 0);
-            let _ = index.node_at_line(&mut src, info.first_line + info.lines);
-            let _ = index.node_at_time(&mut src, info.time);
+            let _ = index.find_pc(&mut src, n, info.at.pc, n % 2 == 0);
+            let _ = index.node_at_line(&mut src, info.at.line + info.lines);
+            let _ = index.node_at_time(&mut src, info.at.time);
         }
     }
     let _ = index.node_at_offset(&mut src, data.len() as u64 / 2);

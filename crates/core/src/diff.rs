@@ -119,7 +119,7 @@ const MAX_UNKNOWN_SPAN: u64 = 4096;
 
 impl Observer for Collector {
     fn node(&mut self, node: &Node, _engine: &Engine) {
-        let end = node.first_line + node.lines;
+        let end = node.at.line + node.lines;
         while self.pending_reads.front().is_some_and(|r| r.0 < end) {
             let (_, addr, byte) = self.pending_reads.pop_front().expect("checked");
             self.open.reads.insert(addr, byte);
@@ -128,13 +128,13 @@ impl Observer for Collector {
         while self.pending_steps.front().is_some_and(|s| s.line < end) {
             step = self.pending_steps.pop_front();
         }
-        if node.pc == INVALID_PC {
+        if node.at.pc == INVALID_PC {
             // No instruction: its effects go with the next instruction's.
             return;
         }
         let mut digest = std::mem::take(&mut self.open);
         digest.step = step.map(|mut s| {
-            s.pc = node.pc;
+            s.pc = node.at.pc;
             s
         });
         if digest.step.is_some() {

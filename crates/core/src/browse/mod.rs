@@ -16,8 +16,9 @@ pub use ranges::{worker_count, RangeReport};
 
 use std::collections::HashMap;
 
+use crate::engine::Node;
 use crate::expr::{self, ExprContext};
-use crate::index::{Index, IndexBuilder, IndexOptions, NodeInfo, QueryError};
+use crate::index::{Index, IndexBuilder, IndexOptions, QueryError};
 use crate::lines::LineBuffer;
 use crate::parse::{Effect, MemDirection, ParseOptions, Parser, RecordKind};
 use crate::sniff::{self, FileKind, InstructionSets};
@@ -81,15 +82,15 @@ pub struct Session<S: TraceSource> {
 /// 30 GB trace at the index's usual 0.03 bytes per trace byte.
 pub const DEFAULT_INDEX_BUDGET: usize = 1 << 30;
 
-fn view(n: &NodeInfo) -> NodeView {
+fn view(n: &Node) -> NodeView {
     NodeView {
-        node: n.index,
-        first_line: n.first_line,
+        node: n.at.node,
+        first_line: n.at.line,
         lines: n.lines,
-        time: n.time,
-        pc: (n.pc != crate::engine::INVALID_PC).then_some(n.pc),
-        offset: n.offset,
-        instruction: (n.pc != crate::engine::INVALID_PC).then_some(n.instructions_before + 1),
+        time: n.at.time,
+        pc: (n.at.pc != crate::engine::INVALID_PC).then_some(n.at.pc),
+        offset: n.at.offset,
+        instruction: (n.at.pc != crate::engine::INVALID_PC).then_some(n.instructions_before + 1),
     }
 }
 
@@ -468,7 +469,7 @@ impl<S: TraceSource> Session<S> {
                 let n = self.node(node)?;
                 // Lines before the first node (an EP trace's banner, a
                 // header) are listed as its rows, so its rows start there.
-                let line = if node == 0 { 1 } else { n.first_line };
+                let line = if node == 0 { 1 } else { n.at.line };
                 Ok(Reply::Row(self.view_folds(view).row_of_line(line)))
             }
             Query::Step { view, node, delta } => self
@@ -496,7 +497,7 @@ impl<S: TraceSource> Session<S> {
                     _ => registers::Marks::None,
                 };
                 let n = idx.node(src, node)?;
-                let pc = (n.pc != crate::engine::INVALID_PC).then_some(n.pc);
+                let pc = (n.at.pc != crate::engine::INVALID_PC).then_some(n.at.pc);
                 Ok(Reply::Registers(registers::panels(
                     &rf, marks, node, pc, hint,
                 )))
@@ -601,7 +602,7 @@ impl<S: TraceSource> Session<S> {
         (idx, &mut self.source)
     }
 
-    fn node(&mut self, node: u64) -> Result<NodeInfo, QueryError> {
+    fn node(&mut self, node: u64) -> Result<Node, QueryError> {
         let (idx, src) = self.parts();
         idx.node(src, node)
     }
@@ -697,7 +698,7 @@ impl<S: TraceSource> Session<S> {
         }))
     }
 
-    fn step(&mut self, v: u32, node: u64, delta: i64) -> Result<NodeInfo, QueryError> {
+    fn step(&mut self, v: u32, node: u64, delta: i64) -> Result<Node, QueryError> {
         let nodes = self.nodes();
         let folds = self.folds.entry(v).or_default().clone();
         let mut cur = node.min(nodes.saturating_sub(1));
@@ -716,7 +717,7 @@ impl<S: TraceSource> Session<S> {
                 cur - 1
             };
             let mut n = idx.node(src, next)?;
-            if let Some(i) = folds.hiding(n.first_line) {
+            if let Some(i) = folds.hiding(n.at.line) {
                 let f = &folds.folds()[i];
                 let target = if delta > 0 {
                     f.resume_node
@@ -728,7 +729,7 @@ impl<S: TraceSource> Session<S> {
                     _ => break,
                 }
             }
-            cur = n.index;
+            cur = n.at.node;
             info = n;
         }
         Ok(info)
@@ -747,7 +748,7 @@ impl<S: TraceSource> Session<S> {
         let ctx = Ctx {
             aarch64: registers::is_aarch64(&regs, hint),
             regs: &regs,
-            pc: (n.pc != crate::engine::INVALID_PC).then_some(n.pc),
+            pc: (n.at.pc != crate::engine::INVALID_PC).then_some(n.at.pc),
             image,
         };
         let parsed = match expr::parse_with(text, &ctx) {
@@ -831,7 +832,7 @@ impl<S: TraceSource> Session<S> {
         let folds = folds.clone();
         let (idx, src) = self.parts();
         let n = idx.node(src, node)?;
-        let cursor = match folds.hiding(n.first_line) {
+        let cursor = match folds.hiding(n.at.line) {
             Some(i) => folds.folds()[i].call_node,
             None => node,
         };
@@ -843,7 +844,7 @@ impl<S: TraceSource> Session<S> {
         let (idx, src) = self.parts();
         let opts = idx.options().parse;
         let mut texts: Vec<(u64, Vec<u8>)> = Vec::new();
-        idx.scan_lines(src, n.first_line, n.lines, &mut |line, text, _| {
+        idx.scan_lines(src, n.at.line, n.lines, &mut |line, text, _| {
             texts.push((line, text.to_vec()))
         })?;
         let mut parser = Parser::new(opts, idx_dialect(idx));
@@ -882,7 +883,7 @@ impl<S: TraceSource> Session<S> {
     }
 }
 
-fn view_of(n: &NodeInfo) -> NodeView {
+fn view_of(n: &Node) -> NodeView {
     view(n)
 }
 

@@ -7,41 +7,8 @@
 
 use std::collections::BTreeMap;
 
+use super::Site;
 use crate::codec::{Dec, Enc};
-
-/// One end of a node, as the reports print it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Site {
-    pub time: u64,
-    pub line: u64,
-    /// Instruction address with the Thumb bit set for Thumb code, or
-    /// [`INVALID_PC`] for a node with no instruction.
-    pub pc: u64,
-    /// Byte offset of the node's first line.
-    pub offset: u64,
-    /// Index of the node.
-    pub node: u64,
-}
-
-impl Site {
-    pub(crate) fn encode(&self, e: &mut Enc) {
-        for v in [self.time, self.line, self.pc, self.offset, self.node] {
-            e.u(v);
-        }
-    }
-    pub(crate) fn decode(d: &mut Dec<'_>) -> Option<Site> {
-        Some(Site {
-            time: d.u()?,
-            line: d.u()?,
-            pc: d.u()?,
-            offset: d.u()?,
-            node: d.u()?,
-        })
-    }
-}
-
-/// The reference tools' marker for "this node has no instruction".
-pub const INVALID_PC: u64 = 2;
 
 /// A confirmed call: the node holding the call instruction, the callee's
 /// first node, its last node and the caller's node it returned to.

@@ -9,7 +9,7 @@
 use crate::engine::{Call, Site};
 
 use super::depth::{DepthCache, DepthScan};
-use super::varint;
+use crate::codec::varint;
 
 const BLOCK: usize = 128;
 

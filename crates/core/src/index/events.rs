@@ -9,7 +9,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::varint;
+use crate::codec::varint;
 use crate::parse::RecordKind;
 
 /// Events per directory entry.

@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use crate::state::fasthash::AddrMap;
 
-use super::varint;
+use crate::codec::varint;
 
 pub const BLOCK_BITS: u32 = 4;
 pub const BLOCK: u64 = 1 << BLOCK_BITS;

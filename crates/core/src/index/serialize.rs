@@ -9,7 +9,8 @@ use super::calls::CallTable;
 use super::depth::DepthCache;
 use super::events::{BlockHead, EventList};
 use super::memdiff::MemHistory;
-use super::{varint, Checkpoint, Index, IndexOptions, IndexSummary};
+use super::{Checkpoint, Index, IndexOptions, IndexSummary};
+use crate::codec::varint;
 use crate::engine::ResumeState;
 use crate::parse::{CpuName, Dialect, ParseOptions};
 

@@ -99,10 +99,10 @@ struct Visits<'a> {
 
 impl Observer for Visits<'_> {
     fn node(&mut self, node: &Node, _engine: &Engine) {
-        if node.pc == INVALID_PC {
+        if node.at.pc == INVALID_PC {
             return;
         }
-        let pc = node.pc & !1;
+        let pc = node.at.pc & !1;
         for (i, &w) in self.wanted.iter().enumerate() {
             if w != pc {
                 continue;
@@ -111,10 +111,10 @@ impl Observer for Visits<'_> {
             // The reference tool steps through its by-address index asking
             // for the strict successor of (pc, previous line + 1), so a visit
             // on the line right after the previous one found is skipped.
-            if list.last().is_some_and(|s| node.first_line == s.line + 1) {
+            if list.last().is_some_and(|s| node.at.line == s.line + 1) {
                 continue;
             }
-            list.push(node.site());
+            list.push(node.at);
         }
     }
 }

@@ -64,8 +64,8 @@ struct Gaps {
 
 impl Observer for Gaps {
     fn node(&mut self, node: &Node, _engine: &Engine) {
-        if node.pc == INVALID_PC {
-            self.push(node.index);
+        if node.at.pc == INVALID_PC {
+            self.push(node.at.node);
         }
     }
 }
@@ -104,25 +104,9 @@ impl Gaps {
     }
 }
 
-/// A place in the trace, as the views show it and jump to it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Place {
-    pub time: u64,
-    pub line: u64,
-    pub pc: u64,
-    pub node: u64,
-}
-
-impl Place {
-    /// `None` for the unset site (the trace ended first).
-    fn of(s: &Site) -> Option<Place> {
-        (*s != Site::default()).then_some(Place {
-            time: s.time,
-            line: s.line,
-            pc: s.pc,
-            node: s.node,
-        })
-    }
+/// `None` for the unset site (the trace ended first).
+fn set(s: &Site) -> Option<Site> {
+    (*s != Site::default()).then_some(*s)
 }
 
 /// One activation of the call tree.
@@ -132,13 +116,13 @@ pub struct TreeNode {
     pub path: Vec<u32>,
     /// The function's name, or its entry address in hex.
     pub name: String,
-    pub entry: Place,
+    pub entry: Site,
     /// `None` if the trace ended inside the activation.
-    pub exit: Option<Place>,
+    pub exit: Option<Site>,
     /// The instruction that made the call, and where execution resumed
     /// after it (`None` for the root, or a call that never returned).
-    pub call: Option<Place>,
-    pub resume: Option<Place>,
+    pub call: Option<Site>,
+    pub resume: Option<Site>,
     /// `exit.time - entry.time`, when it exited.
     pub time: Option<u64>,
     /// Instructions from entry to exit, callees included.
@@ -559,19 +543,14 @@ impl Reports {
     }
 
     fn tree_node(&self, path: Vec<u32>, act: &Activation, call: &Site, resume: &Site) -> TreeNode {
-        let exit = Place::of(&act.exit);
+        let exit = set(&act.exit);
         TreeNode {
             path,
             name: hex_or(self.name(act.entry.pc), act.entry.pc),
-            entry: Place::of(&act.entry).unwrap_or(Place {
-                time: act.entry.time,
-                line: act.entry.line,
-                pc: act.entry.pc,
-                node: act.entry.node,
-            }),
+            entry: act.entry,
             exit,
-            call: Place::of(call),
-            resume: Place::of(resume),
+            call: set(call),
+            resume: set(resume),
             time: exit.map(|e| e.time.wrapping_sub(act.entry.time)),
             instructions: exit.map(|e| self.gaps.instructions(act.entry.node, e.node)),
             children: act.calls.len() as u64,

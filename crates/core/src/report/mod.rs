@@ -61,12 +61,12 @@ impl<O: Observer> Observer for Collector<'_, O> {
     fn node(&mut self, node: &Node, engine: &Engine) {
         self.also.node(node, engine);
         if self.a.first_event_line.is_none() {
-            self.a.first_event_line = Some(node.first_line);
+            self.a.first_event_line = Some(node.at.line);
         }
-        if self.a.first_instruction_node.is_none() && node.pc != INVALID_PC {
-            self.a.first_instruction_node = Some(node.site());
+        if self.a.first_instruction_node.is_none() && node.at.pc != INVALID_PC {
+            self.a.first_instruction_node = Some(node.at);
         }
-        self.a.last_node = Some(node.site());
+        self.a.last_node = Some(node.at);
         self.a.nodes += 1;
     }
     fn call(&mut self, call: &Call) {

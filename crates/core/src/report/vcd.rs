@@ -436,10 +436,10 @@ impl Observer for Writer<'_> {
     }
 
     fn node(&mut self, node: &Node, engine: &Engine) {
-        let base = self.node_time(node.time);
+        let base = self.node_time(node.at.time);
         self.time(base.wrapping_mul(1000));
         let cycle = self.ids.cycle.clone();
-        self.int(32, node.time, &cycle);
+        self.int(32, node.at.time, &cycle);
         for ev in std::mem::take(&mut self.instrs) {
             if self.prev_executed != ev.executed {
                 let id = self.ids.executed.clone();
@@ -462,7 +462,7 @@ impl Observer for Writer<'_> {
         // One change at most per node, and only when its time is exactly
         // this node's: the reference tool's behaviour.
         if let Some(f) = self.functions.get(self.next_function) {
-            if f.time == node.time {
+            if f.time == node.at.time {
                 let name = f.name.clone();
                 let id = self.ids.function.clone();
                 self.text(name.as_bytes(), &id);
@@ -471,12 +471,12 @@ impl Observer for Writer<'_> {
         }
         let mut changes = Vec::new();
         for bank in [&self.core, &self.single, &self.double] {
-            changes.extend(self.register_changes(bank, node.index, engine));
+            changes.extend(self.register_changes(bank, node.at.node, engine));
         }
         for (w, v, id) in changes {
             self.int(w, v, &id);
         }
-        self.writes.retain(|&(n, _, _)| n > node.index);
+        self.writes.retain(|&(n, _, _)| n > node.at.node);
 
         let mems = std::mem::take(&mut self.mems);
         let (rw, addr, data) = (

@@ -1,9 +1,10 @@
 //! A compact binary encoding of in-progress indexing state (varints and
 //! length-prefixed byte runs), for handing a range's partial index from one
 //! worker to another. Decoding never panics: short or corrupt input gives
-//! `None`.
+//! `None`. The varints ([`varint`]) are also what the index stores its
+//! deltas in.
 
-use crate::index::varint;
+pub(crate) mod varint;
 
 #[derive(Default)]
 pub struct Enc(pub Vec<u8>);

@@ -1,0 +1,356 @@
+//! What parallel indexing needs of the engine (`index::parallel`): the
+//! engine's whole state as bytes, for handing a byte range's engine from one
+//! worker to another; the split point, where an engine that started inside
+//! a trace no longer depends on what came before; and the stitch, which
+//! checks an engine that ran from a split against the sequential one there
+//! and turns it into it.
+
+use super::*;
+
+/// What an engine that started at a split point records for the stitch.
+#[derive(Clone, Debug)]
+pub(crate) struct SplitInfo {
+    /// The state at the split, to compare with the sequential one.
+    pub control: ControlState,
+    /// A semihosting call read registers or memory from before the split:
+    /// its effect cannot be known here.
+    pub undetermined: bool,
+}
+
+/// The part of the engine's state that steers what it does with later
+/// lines, apart from memory and pending calls (which a split point starts
+/// empty and the stitch lays over the sequential ones): equal states at a
+/// node boundary make equal futures.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct ControlState {
+    pub current_time: Option<u64>,
+    pub seen_instruction: bool,
+    pub expected_next_pc: u64,
+    pub expected_next_lr: u64,
+    pub insns_since_lr_update: u64,
+    pub iflags: u32,
+    pub iflags_reg: Option<u64>,
+    /// Bytes and known flags of the stack pointer and link register of the
+    /// current execution state, which call detection reads.
+    pub sp_lr: [u8; 64],
+    /// The node that ends at the split: index, first line, offset, time, pc.
+    pub last_node: [u64; 5],
+    pub next_node: u64,
+    pub instructions: u64,
+}
+
+impl Engine {
+    pub(super) fn control(&self, last_node: [u64; 5], next_node: u64) -> ControlState {
+        // Only the bytes the current execution state reads: a change of
+        // state after a split makes the range fall back (see `instruction`).
+        // lr is read only within 8 instructions of a write to it; until
+        // then its old value does not matter.
+        let mut sp_lr = [0u8; 64];
+        let regs = if self.insns_since_lr_update < 8 { 2 } else { 1 };
+        for (i, r) in [self.sp_reg(), self.lr_reg()]
+            .into_iter()
+            .take(regs)
+            .enumerate()
+        {
+            let (o, n) = regfile::location(r, self.aarch64());
+            sp_lr[i * 8..i * 8 + n].copy_from_slice(&self.regs.bytes[o..o + n]);
+            sp_lr[32 + i * 8..32 + i * 8 + n].copy_from_slice(&self.regs.known[o..o + n]);
+        }
+        ControlState {
+            current_time: self.current_time,
+            seen_instruction: self.seen_instruction,
+            expected_next_pc: self.expected_next_pc,
+            expected_next_lr: self.expected_next_lr,
+            insns_since_lr_update: self.insns_since_lr_update,
+            iflags: self.iflags,
+            iflags_reg: self.regs.value(regfile::IFLAGS, 4),
+            sp_lr,
+            last_node,
+            next_node,
+            instructions: self.instructions,
+        }
+    }
+    /// Everything, for handing a range's engine to another worker.
+    pub(crate) fn encode(&self, e: &mut Enc) {
+        e.b(self.opts.big_endian);
+        e.b(self.opts.debug_calls);
+        e.bytes(self.opts.cpu.as_ref().map_or(&[][..], |c| c.as_bytes()));
+        e.b(self.core.is_none_or(|c| c.selected()));
+        e.0.extend_from_slice(&self.regs.bytes[..]);
+        e.0.extend_from_slice(&self.regs.known[..]);
+        e.0.extend_from_slice(&self.committed.bytes);
+        e.0.extend_from_slice(&self.committed.known);
+        e.b(self.core_dirty != 0);
+        self.mem.encode(e);
+        self.calls.encode(e);
+        e.opt(self.current_time);
+        e.b(self.seen_instruction);
+        e.b(self.seen_any_event);
+        for v in [
+            self.node_index,
+            self.node_first_line,
+            self.node_offset,
+            self.node_pc,
+        ] {
+            e.u(v);
+        }
+        e.b(self.prev_node.is_some());
+        if let Some(n) = &self.prev_node {
+            for v in [
+                n.at.node,
+                n.at.line,
+                n.lines,
+                n.at.offset,
+                n.len,
+                n.at.time,
+                n.at.pc,
+                n.instructions_before,
+            ] {
+                e.u(v);
+            }
+        }
+        for v in [
+            self.expected_next_pc,
+            self.expected_next_lr,
+            self.insns_since_lr_update,
+            u64::from(self.iflags),
+        ] {
+            e.u(v);
+        }
+        e.b(self.aarch64_used);
+        e.u(self.instructions);
+        e.b(self.synced);
+        e.b(self.split.is_some());
+        if let Some(s) = &self.split {
+            let c = &s.control;
+            e.opt(c.current_time);
+            e.b(c.seen_instruction);
+            for v in [
+                c.expected_next_pc,
+                c.expected_next_lr,
+                c.insns_since_lr_update,
+                u64::from(c.iflags),
+            ] {
+                e.u(v);
+            }
+            e.opt(c.iflags_reg);
+            e.0.extend_from_slice(&c.sp_lr);
+            for v in c.last_node {
+                e.u(v);
+            }
+            e.u(c.next_node);
+            e.u(c.instructions);
+            e.b(s.undetermined);
+        }
+    }
+    pub(crate) fn decode(d: &mut Dec<'_>) -> Option<Engine> {
+        let big_endian = d.b()?;
+        let debug_calls = d.b()?;
+        let cpu = match d.bytes()? {
+            [] => None,
+            name => Some(CpuName::new(name).ok()?),
+        };
+        let opts = EngineOptions {
+            big_endian,
+            debug_calls,
+            cpu,
+        };
+        let selected = d.b()?;
+        let mut e = Engine::new(opts);
+        if let Some(c) = &mut e.core {
+            c.set_selected(selected);
+        }
+        e.regs.bytes.copy_from_slice(d.raw(regfile::SIZE)?);
+        e.regs.known.copy_from_slice(d.raw(regfile::SIZE)?);
+        e.committed.bytes.copy_from_slice(d.raw(CORE_BYTES)?);
+        e.committed.known.copy_from_slice(d.raw(CORE_BYTES)?);
+        e.core_dirty = if d.b()? { u32::MAX } else { 0 };
+        e.core_stale = e.committed.differs(&e.regs);
+        e.mem = Memory::decode(d)?;
+        e.calls = CallDetector::decode(d)?;
+        e.current_time = d.opt()?;
+        e.seen_instruction = d.b()?;
+        e.seen_any_event = d.b()?;
+        e.node_index = d.u()?;
+        e.node_first_line = d.u()?;
+        e.node_offset = d.u()?;
+        e.node_pc = d.u()?;
+        if d.b()? {
+            let (node, line, lines, offset, len, time, pc, instructions_before) = (
+                d.u()?,
+                d.u()?,
+                d.u()?,
+                d.u()?,
+                d.u()?,
+                d.u()?,
+                d.u()?,
+                d.u()?,
+            );
+            e.prev_node = Some(Node {
+                at: Site {
+                    time,
+                    line,
+                    pc,
+                    offset,
+                    node,
+                },
+                lines,
+                len,
+                instructions_before,
+            });
+        }
+        e.expected_next_pc = d.u()?;
+        e.expected_next_lr = d.u()?;
+        e.insns_since_lr_update = d.u()?;
+        e.iflags = u32::try_from(d.u()?).ok()?;
+        e.aarch64_used = d.b()?;
+        e.instructions = d.u()?;
+        e.synced = d.b()?;
+        if d.b()? {
+            let current_time = d.opt()?;
+            let seen_instruction = d.b()?;
+            let (expected_next_pc, expected_next_lr, insns_since_lr_update) =
+                (d.u()?, d.u()?, d.u()?);
+            let iflags = u32::try_from(d.u()?).ok()?;
+            let iflags_reg = d.opt()?;
+            let mut sp_lr = [0u8; 64];
+            sp_lr.copy_from_slice(d.raw(64)?);
+            let mut last_node = [0u64; 5];
+            for v in &mut last_node {
+                *v = d.u()?;
+            }
+            let control = ControlState {
+                current_time,
+                seen_instruction,
+                expected_next_pc,
+                expected_next_lr,
+                insns_since_lr_update,
+                iflags,
+                iflags_reg,
+                sp_lr,
+                last_node,
+                next_node: d.u()?,
+                instructions: d.u()?,
+            };
+            e.split = Some(SplitInfo {
+                control,
+                undetermined: d.b()?,
+            });
+        }
+        Some(e)
+    }
+    /// The control state the engine would have after closing its open node
+    /// at the next line (as [`SplitInfo::control`] records it).
+    pub(crate) fn control_closing(&self) -> Option<ControlState> {
+        if !self.seen_any_event {
+            return None;
+        }
+        let last = [
+            self.node_index,
+            self.node_first_line,
+            self.node_offset,
+            self.current_time.unwrap_or(0),
+            self.node_pc,
+        ];
+        Some(self.control(last, self.node_index + 1))
+    }
+    /// Whether the state after the node just closed no longer depends on
+    /// anything before this engine started (given equal memory and pending
+    /// calls): an instruction was seen, lr was written or control
+    /// transferred since, and sp is known. `Some(false)` when all but sp
+    /// hold after many instructions: sp may not be traced at all, or only
+    /// rarely (a split made then is tentative). The stitch checks it.
+    pub(crate) fn split_ready(&self) -> Option<bool> {
+        let (o, n) = regfile::location(self.sp_reg(), self.aarch64());
+        let sp_known = self.regs.known[o..o + n].iter().all(|&k| k != 0);
+        let ready = self.instructions > 0 && self.synced && (sp_known || self.instructions >= 1024);
+        ready.then_some(sp_known)
+    }
+    /// What this engine recorded at its split point, if it made one.
+    pub(crate) fn split_info(&self) -> Option<&SplitInfo> {
+        self.split.as_ref()
+    }
+    pub(super) fn begin_split(&mut self) {
+        let last = self.prev_node.map_or([0; 5], |n| {
+            [n.at.node, n.at.line, n.at.offset, n.at.time, n.at.pc]
+        });
+        let control = self.control(last, self.node_index);
+        self.split = Some(SplitInfo {
+            control,
+            undetermined: false,
+        });
+        self.mem = Memory::at_split();
+        self.calls.defer();
+    }
+    /// Closes the open node where `line` starts, as feeding it would when it
+    /// opens the next node, and leaves the engine as a checkpoint resume
+    /// does (the next event opens a node).
+    pub(crate) fn close_before(&mut self, line: &Line<'_>, obs: &mut dyn Observer) {
+        self.close_node(line.offset, line.number, obs);
+        self.seen_any_event = false;
+    }
+    /// Transfers logged since the split, and the highest sp seen, for
+    /// [`Engine::replay_transfers`] on the sequential engine.
+    pub(crate) fn take_transfers(&mut self) -> (Vec<TopTransfer>, Option<u64>) {
+        self.calls.take_deferred()
+    }
+    /// Replays transfers logged by an engine that started at a split point
+    /// at this one's position, reporting the calls they confirm.
+    pub(crate) fn replay_transfers(
+        &mut self,
+        log: &[TopTransfer],
+        max_sp: Option<u64>,
+        map: impl Fn(Site) -> Site,
+        obs: &mut dyn Observer,
+    ) {
+        self.calls.replay(log, max_sp, map, &mut |c| obs.call(c));
+    }
+    /// Turns this engine, which ran from a split point, into the sequential
+    /// engine: `base` is the sequential engine at the split (after
+    /// [`Engine::replay_transfers`]); node, line and instruction numbers
+    /// here are short by the offsets.
+    pub(crate) fn rebase(&mut self, base: Engine, node_off: u64, line_off: u64, instr_off: u64) {
+        let Engine {
+            regs: base_regs,
+            committed: base_committed,
+            mem: mut base_mem,
+            calls: mut base_calls,
+            aarch64_used,
+            ..
+        } = base;
+        for o in 0..regfile::SIZE {
+            if self.regs.known[o] == 0 && base_regs.known[o] != 0 {
+                self.regs.known[o] = 1;
+                self.regs.bytes[o] = base_regs.bytes[o];
+            }
+        }
+        for o in 0..CORE_BYTES {
+            if self.committed.known[o] == 0 && base_committed.known[o] != 0 {
+                self.committed.known[o] = 1;
+                self.committed.bytes[o] = base_committed.bytes[o];
+            }
+        }
+        self.core_stale |= self.committed.differs(&self.regs);
+        base_mem.overlay(&self.mem, node_off);
+        self.mem = base_mem;
+        let map = |s: Site| Site {
+            node: s.node + node_off,
+            line: s.line + line_off,
+            ..s
+        };
+        let top = std::mem::take(&mut self.calls);
+        base_calls.absorb(top, map);
+        self.calls = base_calls;
+        self.node_index += node_off;
+        self.instructions += instr_off;
+        self.node_first_line += line_off;
+        self.prev_node = self.prev_node.map(|mut n| {
+            n.at.node += node_off;
+            n.at.line += line_off;
+            n.instructions_before += instr_off;
+            n
+        });
+        self.aarch64_used |= aarch64_used;
+        self.split = None;
+    }
+}

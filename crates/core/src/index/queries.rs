@@ -1,0 +1,554 @@
+//! Queries on the index: positions by line, time, offset, instruction
+//! and PC; the register file and memory after a node; previous and next
+//! writes of a register or memory range.
+
+use super::*;
+
+impl Index {
+    /// The next (or previous) node strictly after (before) `node` whose
+    /// instruction address is `pc` (Thumb bit ignored).
+    pub fn find_pc(
+        &self,
+        source: &mut dyn TraceSource,
+        node: u64,
+        pc: u64,
+        forward: bool,
+    ) -> Result<Option<Node>, QueryError> {
+        let want = pc & !1;
+        let start = self.interval_of(node);
+        let mut found: Option<Node> = None;
+        let mut k = start as i64;
+        while k >= 0 && (k as usize) < self.checkpoints.len() {
+            if (k as usize) != start
+                && self
+                    .pc_blooms
+                    .get(k as usize)
+                    .is_some_and(|b| !bloom_has(b, want))
+            {
+                k += if forward { 1 } else { -1 };
+                continue;
+            }
+            let mut scan = |n: &Node| {
+                let hit = n.at.pc != crate::engine::INVALID_PC && n.at.pc & !1 == want;
+                if forward {
+                    if n.at.node > node && hit {
+                        found = Some(*n);
+                        return false;
+                    }
+                } else if n.at.node < node && hit {
+                    found = Some(*n);
+                }
+                forward || n.at.node < node
+            };
+            self.scan_nodes(source, k as usize, &mut scan)?;
+            if found.is_some() {
+                return Ok(found);
+            }
+            k += if forward { 1 } else { -1 };
+        }
+        Ok(None)
+    }
+
+    /// The node with the given index.
+    pub fn node(&self, source: &mut dyn TraceSource, index: u64) -> Result<Node, QueryError> {
+        self.find_node(source, self.interval_of(index), |n| n.at.node >= index)?
+            .filter(|n| n.at.node == index)
+            .ok_or_else(|| QueryError::OutOfRange(format!("no node {}", index)))
+    }
+
+    /// The node containing line `line` (lines before the first node belong to it).
+    pub fn node_at_line(
+        &self,
+        source: &mut dyn TraceSource,
+        line: u64,
+    ) -> Result<Node, QueryError> {
+        let k = self.checkpoints.partition_point(|c| c.line <= line);
+        self.node_from(source, k, |n| n.at.line + n.lines > line, "line", line)
+    }
+
+    /// The node containing byte `offset`.
+    pub fn node_at_offset(
+        &self,
+        source: &mut dyn TraceSource,
+        offset: u64,
+    ) -> Result<Node, QueryError> {
+        let k = self.checkpoints.partition_point(|c| c.offset <= offset);
+        self.node_from(
+            source,
+            k,
+            |n| n.at.offset + n.len > offset,
+            "offset",
+            offset,
+        )
+    }
+
+    /// The first node satisfying `contains`, searching from the interval
+    /// before checkpoint `after` (the first checkpoint past the target).
+    fn node_from(
+        &self,
+        source: &mut dyn TraceSource,
+        after: usize,
+        contains: impl Fn(&Node) -> bool,
+        what: &str,
+        value: u64,
+    ) -> Result<Node, QueryError> {
+        self.find_node(source, after.saturating_sub(1), contains)?
+            .ok_or_else(|| {
+                QueryError::OutOfRange(format!("{what} {value} is beyond the indexed trace"))
+            })
+    }
+
+    /// The last node whose time is at most `time` (the first node if all are later).
+    pub fn node_at_time(
+        &self,
+        source: &mut dyn TraceSource,
+        time: u64,
+    ) -> Result<Node, QueryError> {
+        // Node times never decrease. Checkpoint k+1 records the time of the
+        // last node of interval k: find the first interval ending after `time`.
+        let k = self.checkpoints[1..]
+            .partition_point(|c| c.resume.current_time.is_none_or(|t| t <= time));
+        let mut best: Option<Node> = None;
+        let mut first: Option<Node> = None;
+        self.scan_nodes(source, k, &mut |n| {
+            first.get_or_insert(*n);
+            if n.at.time <= time {
+                best = Some(*n);
+                true
+            } else {
+                false
+            }
+        })?;
+        match (best, first) {
+            (Some(b), _) => Ok(b),
+            (None, _) if k > 0 => self.node(source, self.checkpoints[k].resume.node_index - 1),
+            (None, Some(f)) => Ok(f),
+            (None, None) => Err(QueryError::OutOfRange("the trace has no nodes".into())),
+        }
+    }
+
+    /// The node holding instruction number `n` (0-based).
+    pub fn node_at_instruction(
+        &self,
+        source: &mut dyn TraceSource,
+        n: u64,
+    ) -> Result<Node, QueryError> {
+        let k = self
+            .checkpoints
+            .partition_point(|c| c.resume.instructions <= n)
+            .saturating_sub(1);
+        self.find_node(source, k, |node| {
+            node.at.pc != crate::engine::INVALID_PC && node.instructions_before >= n
+        })?
+        .ok_or_else(|| {
+            QueryError::OutOfRange(format!("instruction {} is beyond the indexed trace", n))
+        })
+    }
+
+    /// First node from interval `k` on satisfying `pred`.
+    fn find_node(
+        &self,
+        source: &mut dyn TraceSource,
+        mut k: usize,
+        pred: impl Fn(&Node) -> bool,
+    ) -> Result<Option<Node>, QueryError> {
+        while k < self.checkpoints.len() {
+            let mut found = None;
+            self.scan_nodes(source, k, &mut |n| {
+                if pred(n) {
+                    found = Some(*n);
+                    false
+                } else {
+                    true
+                }
+            })?;
+            if found.is_some() {
+                return Ok(found);
+            }
+            k += 1;
+        }
+        Ok(None)
+    }
+
+    /// Register file after node `node`.
+    pub fn registers_after(
+        &self,
+        source: &mut dyn TraceSource,
+        node: u64,
+    ) -> Result<RegFile, QueryError> {
+        struct Regs {
+            target: u64,
+            out: Option<RegFile>,
+        }
+        impl Observer for Regs {
+            fn node(&mut self, n: &Node, e: &Engine) {
+                if n.at.node == self.target {
+                    self.out = Some(e.regs().clone());
+                }
+            }
+            fn done(&self) -> bool {
+                self.out.is_some()
+            }
+        }
+        let mut r = Regs {
+            target: node,
+            out: None,
+        };
+        self.replay(source, self.interval_of(node), &mut r)?;
+        r.out
+            .ok_or_else(|| QueryError::OutOfRange(format!("no node {}", node)))
+    }
+
+    /// The register bytes node `node`'s lines write (whatever the value
+    /// written): a register file whose known flags are those bytes.
+    pub fn registers_written(
+        &self,
+        source: &mut dyn TraceSource,
+        node: u64,
+    ) -> Result<RegFile, QueryError> {
+        struct Written {
+            target: u64,
+            mask: RegFile,
+            found: bool,
+            passed: bool,
+        }
+        impl Observer for Written {
+            fn node(&mut self, n: &Node, _e: &Engine) {
+                self.passed = n.at.node >= self.target;
+                if n.at.node == self.target {
+                    self.found = true;
+                }
+            }
+            fn done(&self) -> bool {
+                self.passed
+            }
+            fn reg_write(&mut self, node: u64, offset: usize, bytes: &[u8], known: &[u8]) {
+                // Not the indexer's own bookkeeping of the execution state.
+                if node == self.target && offset != regfile::IFLAGS {
+                    self.mask.write(offset, bytes, known);
+                }
+            }
+        }
+        let mut w = Written {
+            target: node,
+            mask: RegFile::default(),
+            found: false,
+            passed: false,
+        };
+        self.replay(source, self.interval_of(node), &mut w)?;
+        if !w.found {
+            return Err(QueryError::OutOfRange(format!("no node {}", node)));
+        }
+        Ok(w.mask)
+    }
+
+    /// Memory `[addr, addr+len)` after node `node`.
+    pub fn memory_after(
+        &self,
+        source: &mut dyn TraceSource,
+        node: u64,
+        addr: u64,
+        len: u64,
+    ) -> Result<MemView, QueryError> {
+        let len = len.min(1 << 20);
+        let k = self.interval_of(node);
+        // Bytes written inside the interval up to the node, from the trace.
+        struct Window {
+            target: u64,
+            addr: u64,
+            len: u64,
+            state: Vec<memdiff::ByteState>,
+            reached: bool,
+        }
+        impl Observer for Window {
+            fn node(&mut self, n: &Node, _e: &Engine) {
+                if n.at.node == self.target {
+                    self.reached = true;
+                }
+            }
+            fn done(&self) -> bool {
+                self.reached
+            }
+            fn mem_write(&mut self, node: u64, addr: u64, bytes: &[u8]) {
+                if node > self.target {
+                    return;
+                }
+                for (j, &v) in bytes.iter().enumerate() {
+                    let a = addr.wrapping_add(j as u64);
+                    // Wrapping: a window may run past the top of memory to 0.
+                    let i = a.wrapping_sub(self.addr);
+                    if i < self.len {
+                        self.state[i as usize] = Some(Ok(v));
+                    }
+                }
+            }
+            fn mem_unknown(&mut self, node: u64, addr: u64, len: u64) {
+                if node > self.target {
+                    return;
+                }
+                for i in 0..len {
+                    let a = addr.wrapping_add(i);
+                    let i = a.wrapping_sub(self.addr);
+                    if i < self.len {
+                        self.state[i as usize] = Some(Err(node));
+                    }
+                }
+            }
+        }
+        let mut w = Window {
+            target: node,
+            addr,
+            len,
+            state: vec![None; len as usize],
+            reached: false,
+        };
+        self.replay(source, k, &mut w)?;
+        if !w.reached {
+            return Err(QueryError::OutOfRange(format!("no node {}", node)));
+        }
+        // Earlier intervals, block by block.
+        let mut bytes = vec![0u8; len as usize];
+        let mut known = vec![false; len as usize];
+        let mut block_cache: Option<(u64, [memdiff::ByteState; 16])> = None;
+        for i in 0..len {
+            let a = addr.wrapping_add(i);
+            let st = match w.state[i as usize] {
+                Some(s) => Some(s),
+                None => {
+                    let block = a >> memdiff::BLOCK_BITS;
+                    if block_cache.as_ref().is_none_or(|(b, _)| *b != block) {
+                        block_cache = Some((block, self.mem.block_state(block, k)));
+                    }
+                    block_cache
+                        .as_ref()
+                        .and_then(|(_, s)| s[(a & (memdiff::BLOCK - 1)) as usize])
+                }
+            };
+            let v = match st {
+                Some(Ok(v)) => Some(v),
+                Some(Err(since)) => self.mem.fill_value(Some(since), a),
+                None => self.mem.fill_value(None, a),
+            };
+            if let Some(v) = v {
+                bytes[i as usize] = v;
+                known[i as usize] = true;
+            }
+        }
+        Ok(MemView { addr, bytes, known })
+    }
+
+    /// The last node at or before `node` that wrote any byte of `reg`.
+    pub fn prev_reg_write(
+        &self,
+        source: &mut dyn TraceSource,
+        node: u64,
+        reg: RegId,
+    ) -> Result<Option<Node>, QueryError> {
+        self.reg_write_search(source, node, reg, false)
+    }
+
+    /// The first node after `node` that writes any byte of `reg`.
+    pub fn next_reg_write(
+        &self,
+        source: &mut dyn TraceSource,
+        node: u64,
+        reg: RegId,
+    ) -> Result<Option<Node>, QueryError> {
+        self.reg_write_search(source, node, reg, true)
+    }
+
+    /// Walks intervals away from `node`, replaying only those whose
+    /// register-group bitmap says they wrote part of `reg`.
+    fn reg_write_search(
+        &self,
+        source: &mut dyn TraceSource,
+        node: u64,
+        reg: RegId,
+        forward: bool,
+    ) -> Result<Option<Node>, QueryError> {
+        let aarch64 = self.aarch64_used && !matches!(reg.class, crate::parse::RegClass::R);
+        let (off, size) = regfile::location(reg, aarch64);
+        let groups: Vec<usize> = (off..off + size).map(regfile::group_of).collect();
+        let touches = |g: &[u64; 2]| groups.iter().any(|&x| g[x / 64] & (1 << (x % 64)) != 0);
+        let hit = |o: usize, l: usize| o < off + size && off < o + l;
+        let start = self.interval_of(node);
+        let order: Box<dyn Iterator<Item = usize>> = if forward {
+            Box::new(start..self.checkpoints.len())
+        } else {
+            Box::new((0..=start.min(self.checkpoints.len().saturating_sub(1))).rev())
+        };
+        let scope = if forward {
+            WriteScope::FirstAfter(node)
+        } else {
+            WriteScope::LastUpTo(node)
+        };
+        for k in order {
+            // Open intervals have no bitmap yet: replay them.
+            if k < self.reg_groups.len() && !touches(&self.reg_groups[k]) {
+                continue;
+            }
+            if let Some(n) = self.find_write(source, k, scope, Some(&hit), None)? {
+                return Ok(Some(n));
+            }
+        }
+        Ok(None)
+    }
+
+    /// The last node at or before `node` that wrote (known or unknown data)
+    /// any byte of `[addr, addr+len)`.
+    pub fn prev_mem_write(
+        &self,
+        source: &mut dyn TraceSource,
+        node: u64,
+        addr: u64,
+        len: u64,
+    ) -> Result<Option<Node>, QueryError> {
+        let hit = |a: u64, l: u64| a < addr.saturating_add(len) && addr < a.saturating_add(l);
+        let k = self.interval_of(node);
+        if let Some(n) = self.find_write(source, k, WriteScope::LastUpTo(node), None, Some(&hit))? {
+            return Ok(Some(n));
+        }
+        // Candidate intervals from the memory history, newest first.
+        let first_block = addr >> memdiff::BLOCK_BITS;
+        let last_block = addr.saturating_add(len.max(1) - 1) >> memdiff::BLOCK_BITS;
+        for kk in self.mem.intervals_touching(first_block, last_block, k) {
+            if let Some(n) =
+                self.find_write(source, kk, WriteScope::LastUpTo(u64::MAX), None, Some(&hit))?
+            {
+                return Ok(Some(n));
+            }
+        }
+        Ok(None)
+    }
+
+    /// The first node after `node` that writes any byte of the range.
+    pub fn next_mem_write(
+        &self,
+        source: &mut dyn TraceSource,
+        node: u64,
+        addr: u64,
+        len: u64,
+    ) -> Result<Option<Node>, QueryError> {
+        let hit = |a: u64, l: u64| a < addr.saturating_add(len) && addr < a.saturating_add(l);
+        let first_block = addr >> memdiff::BLOCK_BITS;
+        let last_block = addr.saturating_add(len.max(1) - 1) >> memdiff::BLOCK_BITS;
+        let start = self.interval_of(node);
+        for k in start..self.checkpoints.len() {
+            // Closed intervals that never touched the blocks can be skipped.
+            if k > start
+                && k < self.mem.intervals()
+                && !self.mem.interval_touches(k, first_block, last_block)
+            {
+                continue;
+            }
+            if let Some(n) =
+                self.find_write(source, k, WriteScope::FirstAfter(node), None, Some(&hit))?
+            {
+                return Ok(Some(n));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Replays interval `k` looking for nodes that write a register range
+    /// (`reg`) or memory range (`mem`): the last at or before `limit`, or
+    /// with `after`, the first after it.
+    fn find_write(
+        &self,
+        source: &mut dyn TraceSource,
+        k: usize,
+        scope: WriteScope,
+        reg: Option<&dyn Fn(usize, usize) -> bool>,
+        mem: Option<&dyn Fn(u64, u64) -> bool>,
+    ) -> Result<Option<Node>, QueryError> {
+        let (limit, after, first_only) = match scope {
+            WriteScope::LastUpTo(limit) => (limit, None, false),
+            WriteScope::FirstAfter(after) => (u64::MAX, Some(after), true),
+        };
+        let mut w = Writes {
+            limit,
+            after,
+            reg,
+            mem,
+            last: None,
+            pending_hit: None,
+            first_only,
+            stop: false,
+        };
+        self.replay(source, k, &mut w)?;
+        Ok(w.last)
+    }
+}
+
+#[derive(Clone, Copy)]
+enum WriteScope {
+    LastUpTo(u64),
+    FirstAfter(u64),
+}
+
+/// Finds writing nodes during a replay.
+struct Writes<'a> {
+    /// Only nodes at or before this count.
+    limit: u64,
+    /// Only nodes after this count.
+    after: Option<u64>,
+    reg: Option<&'a dyn Fn(usize, usize) -> bool>,
+    mem: Option<&'a dyn Fn(u64, u64) -> bool>,
+    last: Option<Node>,
+    /// Node index of a write seen in the open node.
+    pending_hit: Option<u64>,
+    first_only: bool,
+    /// Found (the first after), or past the limit.
+    stop: bool,
+}
+
+impl Writes<'_> {
+    fn wanted(&self, node: u64) -> bool {
+        node <= self.limit && self.after.is_none_or(|a| node > a)
+    }
+}
+
+impl Observer for Writes<'_> {
+    fn node(&mut self, n: &Node, _e: &Engine) {
+        if self.stop {
+            return;
+        }
+        if self.pending_hit == Some(n.at.node) {
+            self.last = Some(*n);
+            if self.first_only {
+                self.stop = true;
+                return;
+            }
+        }
+        self.stop = n.at.node >= self.limit;
+    }
+    fn done(&self) -> bool {
+        self.stop
+    }
+    fn reg_write(&mut self, node: u64, offset: usize, _bytes: &[u8], known: &[u8]) {
+        if let Some(f) = self.reg {
+            // Ignore the indexer's own iflags bookkeeping.
+            if offset != regfile::IFLAGS
+                && self.wanted(node)
+                && known.iter().any(|&k| k != 0)
+                && f(offset, known.len())
+            {
+                self.pending_hit = Some(node);
+            }
+        }
+    }
+    fn mem_write(&mut self, node: u64, addr: u64, bytes: &[u8]) {
+        if let Some(f) = self.mem {
+            if self.wanted(node) && f(addr, bytes.len() as u64) {
+                self.pending_hit = Some(node);
+            }
+        }
+    }
+    fn mem_unknown(&mut self, node: u64, addr: u64, len: u64) {
+        if let Some(f) = self.mem {
+            if self.wanted(node) && f(addr, len) {
+                self.pending_hit = Some(node);
+            }
+        }
+    }
+}
