@@ -290,7 +290,7 @@ fn is_binary(sample: &[u8]) -> bool {
 }
 
 /// How many of a sample's instructions are in each instruction set: what
-/// an ELF image is checked against ([`crate::symbols::SymbolTable::architecture_mismatch`]).
+/// an ELF image is checked against (`SymbolTable::architecture_mismatch`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct InstructionSets {
     pub a64: u64,
