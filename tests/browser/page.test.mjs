@@ -150,6 +150,29 @@ describe('Tarmac Lens page', () => {
     );
   });
 
+  test('a file chosen while the page still starts is kept and opened', async (t) => {
+    // As a person who picks a file the moment the page appears: before
+    // the page's start-up work (the hidden rehearsal) is done.
+    const trace = 'tests/data/ttu/quicksort.tarmac';
+    const expected = cliStats(path.join(ROOT, trace));
+    const states = [];
+    for (let i = 0; i < 6; i++) {
+      const page = await fx.browser.context.newPage();
+      const errors = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      await page.goto(fx.server.url, { waitUntil: 'commit' });
+      await page.waitForSelector('[data-testid=file-input]', { state: 'attached', timeout: 30_000 });
+      states.push(await page.getAttribute('[data-testid=status]', 'data-state'));
+      await page.setInputFiles('[data-testid=file-input]', path.join(ROOT, trace));
+      await page.waitForSelector('[data-testid=status][data-state=ready]', { timeout: 30_000 });
+      assert.equal(await page.getAttribute('[data-testid=status]', 'data-lines'), String(expected.lines));
+      await page.waitForSelector('.trace-row.current', { timeout: 10_000 });
+      assert.deepEqual(errors, []);
+      await page.close();
+    }
+    t.diagnostic(`states when the file was chosen: ${states.join(', ')}`);
+  });
+
   test('a worker that cannot start is reported as an error, not a hang', async (t) => {
     // Worker scripts are fetched outside the page, so route at context
     // level, and before the page loads: it starts a worker ahead of the drop.
