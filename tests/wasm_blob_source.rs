@@ -4,7 +4,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use js_sys::{Array, Uint8Array};
-use tarmac_lens::web::blob_source::BlobSource;
+use tarmac_lens::web::reading::blob_source::BlobSource;
 use tarmac_lens_core::lines::LineReader;
 use tarmac_lens_core::parse::ParseOptions;
 use tarmac_lens_core::source::{SliceSource, TraceSource};
@@ -149,7 +149,7 @@ async fn read_ahead_without_a_reading_worker_serves_reads_exactly() {
 /// bytes are the same; the next read-ahead starts one of its own.
 #[wasm_bindgen_test]
 async fn a_reader_started_ahead_is_taken_and_reads_exactly() {
-    use tarmac_lens::web::read_ahead::{spare_reader_waiting, start_spare_reader};
+    use tarmac_lens::web::reading::read_ahead::{spare_reader_waiting, start_spare_reader};
     start_spare_reader(false);
     assert!(spare_reader_waiting());
     let source = sequential_reads_exactly(Reading::Stream).await;
@@ -163,10 +163,10 @@ async fn a_reader_started_ahead_is_taken_and_reads_exactly() {
 /// slices come in them, none in a fresh one, and each slice is only the
 /// first bytes of its (larger) buffer. The first [`ReadAhead`] takes it.
 ///
-/// [`ReadAhead`]: tarmac_lens::web::read_ahead::ReadAhead
+/// [`ReadAhead`]: tarmac_lens::web::reading::read_ahead::ReadAhead
 #[wasm_bindgen_test]
 async fn a_prefaulting_reader_fills_the_buffers_it_made() {
-    use tarmac_lens::web::read_ahead::{spare_reader_waiting, start_spare_reader};
+    use tarmac_lens::web::reading::read_ahead::{spare_reader_waiting, start_spare_reader};
     start_spare_reader(true);
     let source = sequential_reads_exactly(Reading::Stream).await;
     assert!(!spare_reader_waiting(), "the spare reader was not taken");
@@ -179,7 +179,7 @@ async fn a_prefaulting_reader_fills_the_buffers_it_made() {
 /// read-ahead starts one of its own.
 #[wasm_bindgen_test]
 async fn a_spare_reader_nothing_took_can_be_stopped() {
-    use tarmac_lens::web::read_ahead::{
+    use tarmac_lens::web::reading::read_ahead::{
         spare_reader_waiting, start_spare_reader, stop_spare_reader,
     };
     start_spare_reader(true);
@@ -478,7 +478,7 @@ async fn read_ahead_never_changes_the_bytes() {
 /// sample, through a `Blob`) runs to the end without an error.
 #[wasm_bindgen_test]
 fn the_warm_up_runs_every_query_through_a_blob() {
-    tarmac_lens::web::warmup::warm_up().unwrap();
+    tarmac_lens::web::worker::warmup::warm_up().unwrap();
 }
 
 /// The tier-up pass indexes the whole repeated sample with the session's
@@ -486,9 +486,9 @@ fn the_warm_up_runs_every_query_through_a_blob() {
 /// checkpoint intervals: a repeat joined wrongly would change the line count.
 #[wasm_bindgen_test]
 fn the_tier_up_pass_indexes_the_sample_over_and_over() {
-    const SAMPLE: &[u8] = include_bytes!("../src/web/warmup.tarmac");
+    const SAMPLE: &[u8] = include_bytes!("../src/web/worker/warmup.tarmac");
     let lines = SAMPLE.iter().filter(|&&b| b == b'\n').count() as u64;
-    let done = tarmac_lens::web::warmup::tier_up().unwrap();
+    let done = tarmac_lens::web::worker::warmup::tier_up().unwrap();
     assert_eq!(done.session_lines % lines, 0, "{done:?}");
     assert!(done.session_lines >= 32 * lines, "{done:?}");
     assert!(done.range_lines > 0, "{done:?}");

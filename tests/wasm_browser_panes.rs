@@ -10,7 +10,7 @@ use tarmac_lens::web::components::{
     MemoryPane, MemoryPaneProps, RegisterPane, RegisterPaneProps, TracePane, TracePaneProps,
     TraceRow, TraceRowProps,
 };
-use tarmac_lens::web::keys::RegKind;
+use tarmac_lens::web::page::keys::RegKind;
 use tarmac_lens_core::browse::protocol::{
     Hl, MemoryReply, RegCell, RegPanel, Row, RowsReply, Span,
 };

@@ -10,7 +10,7 @@ use tarmac_lens::web::components::{
     App, CountsTable, CountsTableProps, FileSummary, FileSummaryProps, ProgressBar,
     ProgressBarProps, Rehearsal, RehearsalProps, UnparsedList, UnparsedListProps,
 };
-use tarmac_lens::web::format;
+use tarmac_lens::web::page::format;
 use tarmac_lens_core::stats::UnparsedLine;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -306,7 +306,7 @@ fn numbers_are_formatted_for_people() {
 
 #[wasm_bindgen_test]
 fn a_panic_is_shown_on_the_page() {
-    use tarmac_lens::web::panic_hook::{show_panic, PANIC_ELEMENT_ID};
+    use tarmac_lens::web::page::panic_overlay::{show_panic, PANIC_ELEMENT_ID};
     show_panic("index out of bounds at src/somewhere.rs:1:1");
     let document = web_sys::window().unwrap().document().unwrap();
     let overlay = document

@@ -5,9 +5,11 @@
 #![cfg(target_arch = "wasm32")]
 
 use js_sys::{Array, Function, Reflect, Uint8Array};
-use tarmac_lens::web::blob_source::BlobSource;
-use tarmac_lens::web::protocol::{decode, encode, ToPage, ToWorker};
-use tarmac_lens::web::report_protocol::{ReportEvent, ReportQuery, ReportReply, ReportRequest};
+use tarmac_lens::web::reading::blob_source::BlobSource;
+use tarmac_lens::web::shared::protocol::{decode, encode, ToPage, ToWorker};
+use tarmac_lens::web::shared::report_protocol::{
+    ReportEvent, ReportQuery, ReportReply, ReportRequest,
+};
 use tarmac_lens_core::parse::ParseOptions;
 use tarmac_lens_core::report::ep_explore::{EpReports, EpSort};
 use tarmac_lens_core::report::flow_explore::FlowReports;

@@ -1,8 +1,8 @@
 //! The translation layer: catalogues, fallback, arguments, language tags.
 #![cfg(target_arch = "wasm32")]
 
-use tarmac_lens::web::i18n::{fill, lookup, Lang};
-use tarmac_lens::web::keys::{tables, PaneKind, RegKind};
+use tarmac_lens::web::page::i18n::{fill, lookup, Lang};
+use tarmac_lens::web::page::keys::{tables, PaneKind, RegKind};
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -78,8 +78,8 @@ fn every_key_help_is_in_french() {
 /// the plural form each language's rule picks (French: 0 and 1 singular).
 #[wasm_bindgen_test]
 fn numbers_and_plurals_follow_the_language() {
-    use tarmac_lens::web::format;
-    use tarmac_lens::web::i18n::{self, is_singular, number, tn};
+    use tarmac_lens::web::page::format;
+    use tarmac_lens::web::page::i18n::{self, is_singular, number, tn};
     i18n::set(Lang::Fr);
     assert_eq!(number(1_669_432), "1\u{202f}669\u{202f}432");
     assert_eq!(

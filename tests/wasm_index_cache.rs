@@ -3,7 +3,7 @@
 //! context holds that handle, through the file's `arrayBuffer()`.
 #![cfg(target_arch = "wasm32")]
 
-use tarmac_lens::web::index_cache;
+use tarmac_lens::web::reading::index_cache;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;

@@ -3,9 +3,9 @@
 //! list, which cached indexes are evicted.
 #![cfg(target_arch = "wasm32")]
 
-use tarmac_lens::web::csp::policy_allows;
-use tarmac_lens::web::keys::RegKind;
-use tarmac_lens::web::page_params::{parse_panes, PaneSpec};
+use tarmac_lens::web::page::keys::RegKind;
+use tarmac_lens::web::page::page_params::{parse_panes, PaneSpec};
+use tarmac_lens::web::shared::csp::policy_allows;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -54,7 +54,7 @@ fn pane_lists() {
 
 #[wasm_bindgen_test]
 fn the_index_cache_evicts_the_oldest() {
-    use tarmac_lens::web::index_cache::{to_evict, Entry};
+    use tarmac_lens::web::reading::index_cache::{to_evict, Entry};
     let e = |name: &str, bytes, saved_ms| Entry {
         name: name.into(),
         bytes,

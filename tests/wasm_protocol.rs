@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use js_sys::{Array, Function, Reflect, Uint8Array};
-use tarmac_lens::web::protocol::{decode, encode, ToPage, ToWorker};
+use tarmac_lens::web::shared::protocol::{decode, encode, ToPage, ToWorker};
 use tarmac_lens_core::browse::protocol::{Hl, Reply, Row, RowsReply, Span};
 use tarmac_lens_core::stats::{Stats, UnparsedLine};
 use wasm_bindgen::{JsCast, JsValue};

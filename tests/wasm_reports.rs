@@ -4,9 +4,9 @@
 #![cfg(target_arch = "wasm32")]
 
 use js_sys::{Array, Function, Reflect, Uint8Array};
-use tarmac_lens::web::blob_source::BlobSource;
-use tarmac_lens::web::protocol::{decode, encode, OpenOptions, ToPage, ToWorker};
-use tarmac_lens::web::report_protocol::{
+use tarmac_lens::web::reading::blob_source::BlobSource;
+use tarmac_lens::web::shared::protocol::{decode, encode, OpenOptions, ToPage, ToWorker};
+use tarmac_lens::web::shared::report_protocol::{
     ReportEvent, ReportFile, ReportQuery, ReportReply, ReportRequest,
 };
 use tarmac_lens_core::engine::EngineOptions;

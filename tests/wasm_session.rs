@@ -3,7 +3,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use js_sys::{Array, Uint8Array};
-use tarmac_lens::web::blob_source::BlobSource;
+use tarmac_lens::web::reading::blob_source::BlobSource;
 use tarmac_lens_core::browse::protocol::*;
 use tarmac_lens_core::browse::Session;
 use tarmac_lens_core::parse::ParseOptions;

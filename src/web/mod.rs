@@ -1,47 +1,38 @@
-//! The browser front end (wasm32 only): a Yew page on the main thread and a
-//! Web Worker that runs the parser, so the page never blocks on a big trace.
+//! The browser front end (wasm32 only): a Yew page on the main thread and
+//! Web Workers that run the parser, so the page never blocks on a big trace.
 //!
-//! Page side: [`start_app`] mounts [`components::App`]; [`client`] owns the
-//! worker. Worker side: [`worker::start_worker`] answers [`protocol`]
-//! messages, reading the dropped file through [`blob_source::BlobSource`]
-//! or a URL through [`http_source`], and keeping finished indexes in
-//! [`index_cache`]. [`page_params`] and [`embed`] are the query string
-//! (`?url=`, `?embed=1`) and the embedded viewer's `postMessage` API.
+//! - [`page`]: the page's side besides its components: the clients that
+//!   start and talk to workers ([`page::client`] for the browsing session),
+//!   the query string and the embedded viewer's `postMessage` API
+//!   ([`page::page_params`], [`page::embed`]), keys, `#line=` and view
+//!   arithmetic, texts and numbers ([`page::i18n`], [`page::format`]) and the
+//!   crash overlay.
+//! - [`components`]: the page's UI (Yew components); [`start_app`] mounts
+//!   [`components::App`].
+//! - [`worker`]: the worker bin's side: [`start_worker`] runs one role
+//!   (session, range, report or comparison worker) answering
+//!   [`shared::protocol`] messages.
+//! - [`reading`]: how bytes are read: a dropped file through
+//!   [`reading::blob_source::BlobSource`] (with read-ahead), a URL through
+//!   [`reading::http_source`], finished indexes kept in
+//!   [`reading::index_cache`] (the page lists and clears it too).
+//! - [`shared`]: what both sides use: the messages between them, User Timing
+//!   spans, the Content-Security-Policy checks.
 
-pub mod assets;
-pub mod blob_source;
-pub mod client;
 pub mod components;
-pub mod csp;
-pub mod diff_client;
-pub mod diff_worker;
-pub mod embed;
-pub mod format;
-pub mod hash;
-pub mod http_source;
-pub mod i18n;
-pub mod index_cache;
-pub mod keys;
-pub mod page_params;
-pub mod panic_hook;
-pub mod protocol;
-pub mod range_pool;
-pub mod range_worker;
-pub mod read_ahead;
-pub mod report_client;
-pub mod report_protocol;
-pub mod report_worker;
-pub mod spare;
-pub mod timing;
-pub mod url_options;
-pub mod view_state;
-pub mod warmup;
+pub mod page;
+pub mod reading;
+pub mod shared;
 pub mod worker;
-pub mod worker_link;
+
+// The browser components (`components/browser/`) name these modules by
+// their former paths inside function bodies; kept reachable there until
+// those lines are next edited.
+pub use page::{embed, format, keys};
 
 /// Entry point of the page (the wasm32 `main` of the `tarmac-lens` binary).
 pub fn start_app() {
-    panic_hook::install_for_page();
+    page::panic_overlay::install_for_page();
     let document = web_sys::window()
         .and_then(|w| w.document())
         .expect("tarmac-lens must run in a browser window");
@@ -56,6 +47,6 @@ pub fn start_app() {
 
 /// Entry point of the worker (the wasm32 `main` of `tarmac-lens-worker`).
 pub fn start_worker() {
-    panic_hook::install_for_worker();
-    worker::start_worker();
+    worker::install_panic_hook();
+    worker::session::start_worker();
 }

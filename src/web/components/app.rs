@@ -16,11 +16,11 @@ use super::{
     ElfLoader, ErrorBanner, FileNotice, FileSummary, IndexCacheControl, ProgressBar, Rehearsal,
     Session, UnparsedList,
 };
-use crate::web::client::{worker_url, ClientEvent, Reading, TraceClient, TraceInput};
-use crate::web::embed;
-use crate::web::i18n::{self, number, t, tn, Lang, LanguageSwitch};
-use crate::web::page_params;
-use crate::web::url_options;
+use crate::web::page::client::{worker_url, ClientEvent, Reading, TraceClient, TraceInput};
+use crate::web::page::embed;
+use crate::web::page::i18n::{self, number, t, tn, Lang, LanguageSwitch};
+use crate::web::page::page_params;
+use crate::web::page::url_options;
 use tarmac_lens_core::browse::protocol::Progress;
 use tarmac_lens_core::sniff::FileKind;
 use tarmac_lens_core::stats::Stats;
@@ -256,7 +256,7 @@ fn prewarm_when_quiet(wait: u32) {
     if PREWARM_WAIT.with(Cell::get) != wait {
         return;
     }
-    let since = crate::web::client::since_last_query_ms();
+    let since = crate::web::page::client::since_last_query_ms();
     if since >= PREWARM_QUIET_MS {
         TraceClient::prewarm();
     } else {
@@ -274,7 +274,7 @@ pub(crate) fn after_ms(ms: i32, f: impl FnOnce() + 'static) {
 }
 
 fn now_ms() -> f64 {
-    crate::web::timing::now()
+    crate::web::shared::timing::now()
 }
 
 /// Whether a file starts with the ELF magic: dropped next to a trace, an
@@ -348,7 +348,7 @@ pub fn app() -> Html {
         let last_input = last_input.clone();
         let core_ref = core_ref.clone();
         Rc::new(move |input: TraceInput| {
-            let started = crate::web::timing::now();
+            let started = crate::web::shared::timing::now();
             // Stop the previous worker before starting the next one.
             client.borrow_mut().take();
             *last_input.borrow_mut() = Some(input.clone());
@@ -377,7 +377,7 @@ pub fn app() -> Html {
             if url_options::crash_page() {
                 panic!("crash test: a panic in the page (?crash=page)");
             }
-            let options = crate::web::protocol::OpenOptions {
+            let options = crate::web::shared::protocol::OpenOptions {
                 cpu: core_ref.borrow().as_deref().and_then(|c| c.parse().ok()),
                 ..url_options::open_options()
             };
@@ -401,7 +401,7 @@ pub fn app() -> Html {
                 }
                 Err(e) => state.dispatch(Action::StartFailed(e)),
             }
-            crate::web::timing::measure("open trace", started);
+            crate::web::shared::timing::measure("open trace", started);
         })
     };
     let load_elf: Rc<dyn Fn(web_sys::File, i64)> = {
@@ -508,9 +508,9 @@ pub fn app() -> Html {
             let open_trace = open_trace.clone();
             let load_elf = load_elf.clone();
             wasm_bindgen_futures::spawn_local(async move {
-                let started = crate::web::timing::now();
+                let started = crate::web::shared::timing::now();
                 let elf = is_elf(&file).await;
-                crate::web::timing::measure("is it an ELF image", started);
+                crate::web::shared::timing::measure("is it an ELF image", started);
                 if elf {
                     load_elf(file, offset);
                 } else {

@@ -9,10 +9,10 @@ use yew::prelude::*;
 
 use super::app::{Action, PageState, Phase};
 use super::{Browser, ErrorBanner};
-use crate::web::client::{Reading, TraceClient, TraceInput};
-use crate::web::embed::{self, Payload};
-use crate::web::i18n::{t, tf};
-use crate::web::page_params::{self, PageParams};
+use crate::web::page::client::{Reading, TraceClient, TraceInput};
+use crate::web::page::embed::{self, Payload};
+use crate::web::page::i18n::{t, tf};
+use crate::web::page::page_params::{self, PageParams};
 
 /// The `data-reading` value tests key on.
 pub(super) fn reading_name(r: Reading) -> &'static str {
@@ -52,11 +52,11 @@ pub(super) fn view_download(state: &PageState) -> Html {
     if state.reading.is_some() {
         return html! {};
     }
-    let done_text = crate::web::format::bytes(done);
+    let done_text = crate::web::page::format::bytes(done);
     let text = match total {
         Some(total) => tf(
             "Downloading {} of {} (the server does not serve byte ranges, so the whole trace is fetched)…",
-            &[&done_text, &crate::web::format::bytes(total)],
+            &[&done_text, &crate::web::page::format::bytes(total)],
         ),
         None => tf(
             "Downloading {} (the server does not serve byte ranges, so the whole trace is fetched)…",
@@ -138,7 +138,7 @@ pub(super) fn start_from_params(
 /// for, a one-line status, nothing else.
 pub(super) fn view_embedded(
     state: &UseReducerHandle<PageState>,
-    panes: Option<Vec<crate::web::page_params::PaneSpec>>,
+    panes: Option<Vec<crate::web::page::page_params::PaneSpec>>,
     open: bool,
 ) -> Html {
     let lines = match (&state.phase, &state.progress) {
@@ -151,7 +151,7 @@ pub(super) fn view_embedded(
             html! { <span class="hint">{ t("Waiting for a trace from the page…") }</span> }
         }
         Phase::Indexing { done, total } => html! {
-            <span>{ tf("Indexing {}… {}%", &[&state.file.as_ref().map_or("", |f| f.name.as_str()), &crate::web::format::percent(*done, *total)]) }</span>
+            <span>{ tf("Indexing {}… {}%", &[&state.file.as_ref().map_or("", |f| f.name.as_str()), &crate::web::page::format::percent(*done, *total)]) }</span>
         },
         Phase::Ready(_) => html! {
             <span data-testid="file-name">{ state.file.as_ref().map_or(String::new(), |f| f.name.clone()) }</span>

@@ -4,7 +4,7 @@
 
 use yew::prelude::*;
 
-use crate::web::i18n::{t, use_lang};
+use crate::web::page::i18n::{t, use_lang};
 
 #[derive(Properties, PartialEq)]
 pub struct CorePickerProps {

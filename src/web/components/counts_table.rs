@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use yew::prelude::*;
 
-use crate::web::i18n::{t, use_lang};
+use crate::web::page::i18n::{t, use_lang};
 
 use tarmac_lens_core::parse::RecordKind;
 

@@ -5,8 +5,8 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use yew::prelude::*;
 
-use crate::web::assets;
-use crate::web::i18n::{t, tf, use_lang};
+use crate::web::page::assets;
+use crate::web::page::i18n::{t, tf, use_lang};
 
 /// The demo's files: asset key (see `assets`), URL beside the page, name shown.
 const FILES: [(&str, &str, &str); 2] = [

@@ -9,11 +9,11 @@ use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use super::{Browser, ElfLoad, ProgressBar, Session};
-use crate::web::client::{worker_url, ClientEvent, TraceClient};
-use crate::web::diff_client::DiffJob;
-use crate::web::diff_worker::DiffMsg;
-use crate::web::i18n::{number, t, tf, tn, Lang};
-use crate::web::url_options;
+use crate::web::page::client::{worker_url, ClientEvent, TraceClient};
+use crate::web::page::diff_client::DiffJob;
+use crate::web::page::i18n::{number, t, tf, tn, Lang};
+use crate::web::page::url_options;
+use crate::web::worker::diff::DiffMsg;
 use tarmac_lens_core::browse::protocol::Progress;
 use tarmac_lens_core::diff::{hex, Difference, Divergence, Step};
 
@@ -105,7 +105,7 @@ impl DiffView {
                     total: ctx.props().file.as_ref().map_or(0, |f| f.size() as u64)
                         + other.size() as u64,
                 };
-                self.started_ms = crate::web::timing::now();
+                self.started_ms = crate::web::shared::timing::now();
                 self.now_ms = self.started_ms;
             }
             Err(e) => {
@@ -175,7 +175,7 @@ impl Component for DiffView {
                 match msg {
                     DiffMsg::Progress { done, total } => {
                         self.state = State::Running { done, total };
-                        self.now_ms = crate::web::timing::now();
+                        self.now_ms = crate::web::shared::timing::now();
                     }
                     DiffMsg::Done {
                         compared,

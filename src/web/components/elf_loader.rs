@@ -4,7 +4,7 @@
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-use crate::web::i18n::{number, t, tf, tn, use_lang};
+use crate::web::page::i18n::{number, t, tf, tn, use_lang};
 
 /// An ELF image the worker loaded: components that show names fetch them
 /// again when it changes, which a new image does even with as many symbols

@@ -5,7 +5,7 @@ use wasm_bindgen::JsCast;
 use web_sys::HtmlElement;
 use yew::prelude::*;
 
-use crate::web::i18n::{number, t, tf, use_lang};
+use crate::web::page::i18n::{number, t, tf, use_lang};
 use tarmac_lens_core::browse::protocol::{EventKind, EventsReply, NodeId};
 
 /// Events one page shows.

@@ -5,7 +5,7 @@
 
 use yew::prelude::*;
 
-use crate::web::i18n::{number, t, tf, use_lang};
+use crate::web::page::i18n::{number, t, tf, use_lang};
 use tarmac_lens_core::sniff::FileKind;
 use tarmac_lens_core::stats::Stats;
 

@@ -2,9 +2,9 @@
 
 use yew::prelude::*;
 
-use crate::web::i18n::{t, tn, use_lang};
+use crate::web::page::i18n::{t, tn, use_lang};
 
-use crate::web::format;
+use crate::web::page::format;
 
 #[derive(Properties, PartialEq)]
 pub struct FileSummaryProps {

@@ -3,8 +3,9 @@
 
 use yew::prelude::*;
 
-use crate::web::i18n::{number, t, tf, use_lang};
-use crate::web::{format, index_cache};
+use crate::web::page::format;
+use crate::web::page::i18n::{number, t, tf, use_lang};
+use crate::web::reading::index_cache;
 
 #[derive(Clone, PartialEq)]
 enum Listing {

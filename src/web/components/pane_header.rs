@@ -4,7 +4,7 @@
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
-use crate::web::i18n::{t, tf, use_lang};
+use crate::web::page::i18n::{t, tf, use_lang};
 
 use tarmac_lens_core::browse::protocol::NodeView;
 

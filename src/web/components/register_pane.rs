@@ -3,9 +3,9 @@
 
 use yew::prelude::*;
 
-use crate::web::i18n::{t, tf, use_lang};
+use crate::web::page::i18n::{t, tf, use_lang};
 
-use crate::web::keys::RegKind;
+use crate::web::page::keys::RegKind;
 use tarmac_lens_core::browse::protocol::RegPanel;
 
 #[derive(Properties, PartialEq)]

@@ -22,7 +22,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::{Browser, ElfLoad, ElfLoader, FileSummary, MemoryPane, PaneHeader, Session};
-use crate::web::client::TraceClient;
+use crate::web::page::client::TraceClient;
 use tarmac_lens_core::browse::protocol::{
     CallFrame, EventsReply, Hl, LineEffect, Locate, MemoryReply, NodeView, Progress, Query,
     RegCell, RegMark, RegPanel, RegistersReply, Reply, Row, RowsReply, Span, TimelineReply,
@@ -228,7 +228,7 @@ fn answer(query: Query) -> Reply {
 /// on its first use; decoding the first answers took 10-13 ms of the first
 /// screenful's path otherwise.
 fn rehearse_messages() {
-    use crate::web::protocol::{decode, encode, ToPage, ToWorker};
+    use crate::web::shared::protocol::{decode, encode, ToPage, ToWorker};
     let asks = vec![
         (
             1,

@@ -7,8 +7,8 @@ use std::rc::Rc;
 use web_sys::{HtmlElement, HtmlInputElement, HtmlSelectElement, KeyboardEvent};
 use yew::prelude::*;
 
-use crate::web::format::thousands;
-use crate::web::i18n::{t, tf, tn, use_lang};
+use crate::web::page::format::thousands;
+use crate::web::page::i18n::{t, tf, tn, use_lang};
 use tarmac_lens_core::browse::search::SearchHitView;
 use tarmac_lens_core::search::KindFilter;
 

@@ -6,7 +6,7 @@
 
 use yew::prelude::*;
 
-use crate::web::i18n::{t, tf, use_lang};
+use crate::web::page::i18n::{t, tf, use_lang};
 use tarmac_lens_core::browse::protocol::{CallFrame, NodeId};
 
 #[derive(Properties, PartialEq)]

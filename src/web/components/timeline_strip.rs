@@ -9,7 +9,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 use yew::prelude::*;
 
-use crate::web::i18n::{t, use_lang};
+use crate::web::page::i18n::{t, use_lang};
 use tarmac_lens_core::browse::events::node_at;
 use tarmac_lens_core::browse::protocol::{EventKind, NodeId, TimelineReply};
 

@@ -9,10 +9,10 @@ use wasm_bindgen::JsCast;
 use web_sys::{Element, ResizeObserver, ResizeObserverEntry, WheelEvent};
 use yew::prelude::*;
 
-use crate::web::i18n::{t, use_lang};
+use crate::web::page::i18n::{t, use_lang};
 
 use super::trace_row::TraceRow;
-use crate::web::view_state::{Scroll, ROW_PX};
+use crate::web::page::view_state::{Scroll, ROW_PX};
 use tarmac_lens_core::browse::protocol::{NodeId, NodeView, Row, RowsReply};
 
 #[derive(Properties, PartialEq)]

@@ -3,7 +3,7 @@
 
 use yew::prelude::*;
 
-use crate::web::i18n::{t, tn, use_lang};
+use crate::web::page::i18n::{t, tn, use_lang};
 
 use tarmac_lens_core::browse::protocol::{Hl, NodeId, Row, Span};
 
@@ -225,7 +225,7 @@ pub fn trace_row(props: &TraceRowProps) -> Html {
                 >
                     <span class="fold-box" aria-hidden="true">{ "⊞ " }</span>
                     <span class="fold-name">{ callee }</span>
-                    <span class="fold-lines">{ tn(*lines, "  … {} line folded", "  … {} lines folded", &[&crate::web::format::thousands(*lines)]) }</span>
+                    <span class="fold-lines">{ tn(*lines, "  … {} line folded", "  … {} lines folded", &[&crate::web::page::format::thousands(*lines)]) }</span>
                 </div>
             }
         }

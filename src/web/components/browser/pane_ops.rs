@@ -3,8 +3,8 @@
 use yew::prelude::*;
 
 use super::{Browser, Focus, Menu, MenuAction, Msg, Pane, PaneBody, PromptFor};
-use crate::web::i18n::{t, tf};
 use crate::web::keys::{Command, RegKind};
+use crate::web::page::i18n::{t, tf};
 use tarmac_lens_core::browse::protocol::{NodeId, Query, RegMark, Reply, WriteTarget};
 
 /// Memory read per `[`/`]` search step, and how far a search goes.

@@ -4,8 +4,8 @@
 use yew::prelude::*;
 
 use super::{Browser, MenuAction, Msg, PromptFor};
-use crate::web::hash::number;
-use crate::web::i18n::t;
+use crate::web::page::hash::number;
+use crate::web::page::i18n::t;
 use tarmac_lens_core::browse::protocol::{Locate, Query, Reply};
 
 impl Browser {

@@ -7,7 +7,7 @@ use yew::prelude::*;
 
 use super::super::{SearchBar, SearchForm, SearchStatus};
 use super::{Browser, Msg};
-use crate::web::i18n::{t, tf};
+use crate::web::page::i18n::{t, tf};
 use tarmac_lens_core::browse::protocol::{Locate, NodeId, NodeView, Query, Reply};
 use tarmac_lens_core::browse::search::{SearchHitView, SearchQuery, SearchRequest};
 

@@ -2,9 +2,9 @@
 
 use std::rc::Rc;
 
-use crate::web::i18n::{t, tf};
 use crate::web::keys::RegKind;
-use crate::web::view_state::Recentre;
+use crate::web::page::i18n::{t, tf};
+use crate::web::page::view_state::Recentre;
 use tarmac_lens_core::browse::protocol::{
     CallFrame, LineEffect, MemoryReply, NodeId, NodeView, RegPanel, RowsReply,
 };

@@ -6,9 +6,9 @@ use std::collections::{HashMap, HashSet};
 
 use yew::prelude::*;
 
-use crate::web::i18n::{number, t, tf, tn};
-use crate::web::report_client::ReportClient;
-use crate::web::report_protocol::{ReportQuery, ReportReply};
+use crate::web::page::i18n::{number, t, tf, tn};
+use crate::web::page::report_client::ReportClient;
+use crate::web::shared::report_protocol::{ReportQuery, ReportReply};
 use tarmac_lens_core::report::explore::{TreeNode, MAX_PAGE};
 
 /// Calls asked for per expansion or "more".

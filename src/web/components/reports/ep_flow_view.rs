@@ -5,8 +5,8 @@ use yew::prelude::*;
 
 use super::ep_profile_view::EpProps;
 use super::list_pager::{pager, selected_style, ListMsg, PagedList, LIST_PAGE};
-use crate::web::i18n::{t, tf};
-use crate::web::report_protocol::{ReportQuery, ReportReply};
+use crate::web::page::i18n::{t, tf};
+use crate::web::shared::report_protocol::{ReportQuery, ReportReply};
 use tarmac_lens_core::report::ep_explore::EpFlowPage;
 
 pub struct EpFlowList {

@@ -6,9 +6,9 @@
 use yew::prelude::*;
 
 use super::list_pager::{pager, selected_style};
-use crate::web::i18n::{number, t, tf, tn};
-use crate::web::report_client::ReportClient;
-use crate::web::report_protocol::{ReportQuery, ReportReply};
+use crate::web::page::i18n::{number, t, tf, tn};
+use crate::web::page::report_client::ReportClient;
+use crate::web::shared::report_protocol::{ReportQuery, ReportReply};
 use tarmac_lens_core::report::ep_explore::{EpPcPage, EpSort, EpSummary};
 use tarmac_lens_core::report::explore::MAX_PAGE;
 

@@ -9,9 +9,9 @@ use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, HtmlInputElement};
 use yew::prelude::*;
 
-use crate::web::i18n::{number, t, tf, tn};
-use crate::web::report_client::ReportClient;
-use crate::web::report_protocol::{ReportQuery, ReportReply};
+use crate::web::page::i18n::{number, t, tf, tn};
+use crate::web::page::report_client::ReportClient;
+use crate::web::shared::report_protocol::{ReportQuery, ReportReply};
 use tarmac_lens_core::report::explore::{FlameFrame, FlameView};
 
 /// Height of a frame, in CSS pixels.

@@ -5,9 +5,9 @@
 
 use yew::prelude::*;
 
-use crate::web::i18n::{t, tf};
-use crate::web::report_client::ReportClient;
-use crate::web::report_protocol::{ReportQuery, ReportReply};
+use crate::web::page::i18n::{t, tf};
+use crate::web::page::report_client::ReportClient;
+use crate::web::shared::report_protocol::{ReportQuery, ReportReply};
 
 pub enum ListMsg {
     Offset(u64),

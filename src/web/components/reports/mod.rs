@@ -27,10 +27,10 @@ use flow_view::ProgramFlow;
 use profile_table::ProfileTable;
 
 use super::ElfLoad;
-use crate::web::client::TraceClient;
-use crate::web::i18n::{number, t, tf, tn};
-use crate::web::report_client::{Download, ReportClient, ReportStatus};
-use crate::web::report_protocol::ReportPass;
+use crate::web::page::client::TraceClient;
+use crate::web::page::i18n::{number, t, tf, tn};
+use crate::web::page::report_client::{Download, ReportClient, ReportStatus};
+use crate::web::shared::report_protocol::ReportPass;
 use tarmac_lens_core::report::ep_explore::EpSummary;
 use tarmac_lens_core::report::explore::{ReportSummary, TextKind};
 use tarmac_lens_core::report::flow_explore::FlowSummary;

@@ -6,9 +6,9 @@
 
 use yew::prelude::*;
 
-use crate::web::i18n::{decimal, number, t, tf, tn};
-use crate::web::report_client::ReportClient;
-use crate::web::report_protocol::{ReportQuery, ReportReply};
+use crate::web::page::i18n::{decimal, number, t, tf, tn};
+use crate::web::page::report_client::ReportClient;
+use crate::web::shared::report_protocol::{ReportQuery, ReportReply};
 use tarmac_lens_core::report::explore::{
     CallsPage, ProfilePage, ProfileRow, ProfileSort, MAX_PAGE,
 };

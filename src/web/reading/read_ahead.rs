@@ -323,7 +323,7 @@ const WAIT_MS: f64 = 2000.0;
 
 impl PendingChunk {
     async fn wait(self) {
-        let timeout = super::timing::timer(WAIT_MS);
+        let timeout = crate::web::shared::timing::timer(WAIT_MS);
         let first = Promise::race(&js_sys::Array::of2(&self.promise, &timeout));
         let result = JsFuture::from(first).await;
         let came = matches!(&result, Ok(v) if v.is_instance_of::<js_sys::ArrayBuffer>());

@@ -10,7 +10,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{Event, MessageEvent, Worker};
 
-use super::protocol::{decode, ToPage};
+use crate::web::shared::protocol::{decode, ToPage};
 
 /// A started worker, and whether it said it listens.
 pub struct SpareWorker {

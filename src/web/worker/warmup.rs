@@ -27,8 +27,8 @@ use tarmac_lens_core::index::IndexOptions;
 use tarmac_lens_core::parse::ParseOptions;
 use tarmac_lens_core::source::{SourceError, TraceSource};
 
-use super::blob_source::BlobSource;
-use super::protocol::{decode, encode, ToPage, ToWorker};
+use crate::web::reading::blob_source::BlobSource;
+use crate::web::shared::protocol::{decode, encode, ToPage, ToWorker};
 
 /// A few hundred lines of each common dialect (Fast Models AArch64 and
 /// Thumb, ES/LD/ST-style AArch32, gem5), cut from the test traces.
@@ -210,7 +210,7 @@ pub fn tier_up() -> Result<TieredUp, String> {
     });
     let mut session = Session::open(source, ParseOptions::default()).map_err(|e| e.0)?;
     while !session
-        .index_step(super::worker::STEP_BYTES)
+        .index_step(super::session::STEP_BYTES)
         .map_err(|e| e.0)?
         .complete
     {}
@@ -232,7 +232,7 @@ pub fn tier_up() -> Result<TieredUp, String> {
     let end = source.len();
     let mut job = RangeJob::new(&mut source, opts, dialect, end / 2, end).map_err(|e| e.0)?;
     while !job
-        .step(&mut source, super::range_worker::STEP_BYTES)
+        .step(&mut source, super::range::STEP_BYTES)
         .map_err(|e| e.0)?
     {}
     let (part, stats) = job.finish();

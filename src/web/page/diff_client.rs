@@ -9,8 +9,8 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{ErrorEvent, Event, MessageEvent, Worker};
 
-use super::diff_worker::{DiffMsg, WORKER_NAME};
-use super::protocol::{encode, OpenOptions, ToWorker};
+use crate::web::shared::protocol::{encode, OpenOptions, ToWorker};
+use crate::web::worker::diff::{DiffMsg, WORKER_NAME};
 
 pub struct DiffJob {
     worker: Worker,

@@ -25,9 +25,9 @@ use tarmac_lens_core::index::IndexOptions;
 use tarmac_lens_core::source::TraceSource;
 use tarmac_lens_core::stats::Stats;
 
-use super::blob_source::BlobSource;
-use super::protocol::OpenOptions;
-use super::timing::now;
+use crate::web::reading::blob_source::BlobSource;
+use crate::web::shared::protocol::OpenOptions;
+use crate::web::shared::timing::now;
 
 /// The name range workers are started with (`new Worker(url, { name })`):
 /// they skip the warm-up meant for the first screenful.
@@ -100,8 +100,8 @@ async fn run_async(
         ),
         Err(message) => send(&port, &RangeMsg::Failed { message }, None),
     }
-    super::timing::measure("index range", started);
-    super::read_ahead::log_totals("range indexed");
+    crate::web::shared::timing::measure("index range", started);
+    crate::web::reading::read_ahead::log_totals("range indexed");
     port.close();
     // Its work is done and its memory is better returned now.
     js_sys::global()
@@ -121,7 +121,7 @@ async fn index_range(
         .with_read_ahead();
     source.read_ahead_from(from);
     let opts = IndexOptions {
-        parse: super::worker::parse_options(options),
+        parse: super::session::parse_options(options),
         ..IndexOptions::default()
     };
     let dialect = dialect_of(&mut source, &opts).map_err(|e| e.0)?;
@@ -135,7 +135,7 @@ async fn index_range(
         if job.step(&mut source, STEP_BYTES).map_err(|e| e.0)? {
             break;
         }
-        if options.crash == Some(super::protocol::CrashTest::RangeWorker) {
+        if options.crash == Some(crate::web::shared::protocol::CrashTest::RangeWorker) {
             panic!("crash test: a panic in a range worker (?crash=range-worker)");
         }
         if now() - last >= PROGRESS_MS {
@@ -183,14 +183,14 @@ pub fn ask_for_ranges() {
     let Some((generation, parts)) = TO_SPLIT.with(|t| t.borrow_mut().take()) else {
         return;
     };
-    let started = super::timing::now();
+    let started = crate::web::shared::timing::now();
     let mut ranges = Vec::new();
-    super::worker::with_session(generation, |s| {
+    super::session::with_session(generation, |s| {
         ranges = s.split_indexing(parts).unwrap_or_default();
     });
-    super::timing::measure("split", started);
+    crate::web::shared::timing::measure("split", started);
     if !ranges.is_empty() {
-        super::worker::post(&super::protocol::ToPage::IndexRanges { ranges });
+        super::session::post(&crate::web::shared::protocol::ToPage::IndexRanges { ranges });
     }
 }
 
@@ -214,7 +214,7 @@ pub fn listen(generation: u32, part: u32, port: MessagePort) {
             .as_string()
             .ok_or_else(|| "not text".to_string())
             .and_then(|t| serde_json::from_str::<RangeMsg>(&t).map_err(|e| e.to_string()));
-        super::worker::with_session(generation, |session| match msg {
+        super::session::with_session(generation, |session| match msg {
             Ok(RangeMsg::Progress { done }) => session.range_progress(part_no, done),
             Ok(RangeMsg::Done { stats }) => {
                 let bytes = js_sys::Uint8Array::new(&parts.get(1)).to_vec();
@@ -233,7 +233,7 @@ pub fn listen(generation: u32, part: u32, port: MessagePort) {
                 session.range_failed(part_no);
             }
         });
-        super::worker::ranges_changed(generation);
+        super::session::ranges_changed(generation);
     });
     port.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     LISTENING.with(|l| {

@@ -6,14 +6,14 @@
 use std::cell::{Cell, RefCell};
 use std::io::Write;
 
-use super::blob_source::BlobSource;
-use super::http_source::{self, Fetched, HttpSource, Target};
-use super::protocol::ToPage;
-use super::report_protocol::{
+use super::session::post;
+use crate::web::reading::blob_source::BlobSource;
+use crate::web::reading::http_source::{self, Fetched, HttpSource, Target};
+use crate::web::shared::protocol::ToPage;
+use crate::web::shared::report_protocol::{
     ReportEvent, ReportFile, ReportPass, ReportQuery, ReportReply, ReportRequest, TEXT_CHUNK,
 };
-use super::timing::now;
-use super::worker::post;
+use crate::web::shared::timing::now;
 use tarmac_lens_core::engine::EngineOptions;
 use tarmac_lens_core::parse::ParseOptions;
 use tarmac_lens_core::report::ep_explore::EpReports;
@@ -132,7 +132,7 @@ fn start(
     input: Input,
     elf: Option<ReportFile>,
     load_offset: i64,
-    options: super::protocol::OpenOptions,
+    options: crate::web::shared::protocol::OpenOptions,
 ) {
     let image = match elf.map(|e| {
         read_elf(&e, load_offset, options.big_endian).map_err(|m| format!("{}: {m}", e.name()))
@@ -187,7 +187,7 @@ fn start(
                 }
             }),
     });
-    super::timing::measure("reports", started);
+    crate::web::shared::timing::measure("reports", started);
     match computed {
         Ok(c) => COMPUTED.with(|cell| *cell.borrow_mut() = Some(c)),
         Err(e) => send(ReportEvent::Failed(e.0)),

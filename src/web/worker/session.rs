@@ -17,11 +17,13 @@ use tarmac_lens_core::parse::ParseOptions;
 use tarmac_lens_core::source::{SourceError, TraceSource};
 use tarmac_lens_core::stats::compute;
 
-use super::blob_source::BlobSource;
-use super::http_source::{self, Fetched, Target};
-use super::index_cache;
-use super::protocol::{decode, encode, CrashTest, OpenOptions, Reading, ToPage, ToWorker};
-use super::read_ahead::SharedReadAhead;
+use crate::web::reading::blob_source::BlobSource;
+use crate::web::reading::http_source::{self, Fetched, Target};
+use crate::web::reading::index_cache;
+use crate::web::reading::read_ahead::SharedReadAhead;
+use crate::web::shared::protocol::{
+    decode, encode, CrashTest, OpenOptions, Reading, ToPage, ToWorker,
+};
 use tarmac_lens_core::block_cache::BlockCache;
 
 fn scope() -> DedicatedWorkerGlobalScope {
@@ -124,7 +126,7 @@ async fn quiet() {
         } else {
             QUIET_MS - since
         };
-        super::timing::sleep(wait).await;
+        crate::web::shared::timing::sleep(wait).await;
         if now() - LAST_ASK.with(Cell::get) >= QUIET_MS {
             return;
         }
@@ -133,7 +135,7 @@ async fn quiet() {
 
 /// Installs the message handler and tells the page it may send work.
 pub fn start_worker() {
-    super::csp::watch();
+    crate::web::shared::csp::watch();
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(|event: MessageEvent| {
         match decode::<ToWorker>(event.data()) {
             Ok(msg) => handle(msg),
@@ -150,23 +152,23 @@ pub fn start_worker() {
     // reader: started now, it is ready when a file comes; a session's also
     // makes its buffers now (range workers, one per core, only index files
     // of 128 MiB and more, whose reading reuses its buffers anyway).
-    if name != super::diff_worker::WORKER_NAME && name != super::report_worker::WORKER_NAME {
-        super::read_ahead::start_spare_reader(name != super::range_worker::WORKER_NAME);
+    if name != super::diff::WORKER_NAME && name != super::report::WORKER_NAME {
+        crate::web::reading::read_ahead::start_spare_reader(name != super::range::WORKER_NAME);
     }
     // A range worker answers no query and keeps no index.
-    if name != super::range_worker::WORKER_NAME && name != super::diff_worker::WORKER_NAME {
+    if name != super::range::WORKER_NAME && name != super::diff::WORKER_NAME {
         // First, so V8's optimising compile of the indexing loops (in the
         // background, 100-200 ms) starts as early as it can.
         let started = now();
         if let Err(e) = super::warmup::tier_up() {
             web_sys::console::warn_1(&format!("tarmac-lens worker: tier-up failed: {e}").into());
         }
-        super::timing::measure("tier-up", started);
+        crate::web::shared::timing::measure("tier-up", started);
         let started = now();
         if let Err(e) = super::warmup::warm_up() {
             web_sys::console::warn_1(&format!("tarmac-lens worker: warm-up failed: {e}").into());
         }
-        super::timing::measure("warm-up", started);
+        crate::web::shared::timing::measure("warm-up", started);
         // V8 compiles `handle` (with what it inlines) on its first call,
         // which took 10-17 ms here and was the drop's `Open`: a message that
         // does nothing without a trace open compiles it now.
@@ -192,9 +194,9 @@ fn handle(msg: ToWorker) {
             options,
             port,
             ..
-        } => super::range_worker::run(file, from, to, options, port),
-        ToWorker::Report(request) => super::report_worker::handle(request),
-        ToWorker::Diff { a, b, options, max } => super::diff_worker::run(a, b, options, max),
+        } => super::range::run(file, from, to, options, port),
+        ToWorker::Report(request) => super::report::handle(request),
+        ToWorker::Diff { a, b, options, max } => super::diff::run(a, b, options, max),
         // Questions about a trace still opening wait for it.
         other => {
             let now = WAITING.with(|w| match w.borrow_mut().as_mut() {
@@ -221,7 +223,7 @@ fn answer(msg: ToWorker) {
             load_offset,
         } => load_elf_url(Target { url, cross_origin }, load_offset),
         ToWorker::RangePort { part, port } => {
-            super::range_worker::listen(GENERATION.with(Cell::get), part, port)
+            super::range::listen(GENERATION.with(Cell::get), part, port)
         }
         ToWorker::RangeFailed { part } => {
             let generation = GENERATION.with(Cell::get);
@@ -229,8 +231,8 @@ fn answer(msg: ToWorker) {
             ranges_changed(generation);
         }
         ToWorker::Shown => {
-            super::timing::measure("first rows shown", now());
-            super::range_worker::ask_for_ranges();
+            crate::web::shared::timing::measure("first rows shown", now());
+            super::range::ask_for_ranges();
             resume_held();
         }
         ToWorker::Ask { asks } => {
@@ -253,7 +255,7 @@ fn answer(msg: ToWorker) {
                     return;
                 };
                 answers.push((id, reply));
-                super::timing::measure(name, started);
+                crate::web::shared::timing::measure(name, started);
             }
             post(&ToPage::Answer { answers });
         }
@@ -270,9 +272,9 @@ fn answer(msg: ToWorker) {
 /// 7-34% less CPU over all of Chromium.
 const PROGRESS_INTERVAL_MS: f64 = 250.0;
 
-use super::timing::now;
+use crate::web::shared::timing::now;
 
-/// The span name of a query, for [`super::timing::measure`].
+/// The span name of a query, for [`crate::web::shared::timing::measure`].
 fn query_name(query: &tarmac_lens_core::browse::protocol::Query) -> &'static str {
     use tarmac_lens_core::browse::protocol::Query;
     match query {
@@ -424,7 +426,7 @@ fn open(file: web_sys::File, options: OpenOptions) {
         } else {
             Ok(None)
         };
-        super::timing::measure("index cache lookup", started);
+        crate::web::shared::timing::measure("index cache lookup", started);
         let cached = match lookup {
             Ok(c) => c,
             Err(e) => {
@@ -441,7 +443,7 @@ fn open(file: web_sys::File, options: OpenOptions) {
             let restored = blob_source(file.clone().into(), false)
                 .map_err(|e| e.0)
                 .and_then(|(s, ahead)| Ok((Session::restore(s, &bytes, id, parse)?, ahead)));
-            super::timing::measure("restore session", started);
+            crate::web::shared::timing::measure("restore session", started);
             match restored {
                 Ok(opened) => {
                     return install(generation, opened, options, None, Reading::CachedIndex)
@@ -457,11 +459,11 @@ fn open(file: web_sys::File, options: OpenOptions) {
         let started = now();
         let opened = blob_source(file.into(), true)
             .and_then(|(s, ahead)| Ok((Session::open(s, parse)?, ahead)));
-        super::timing::measure("open session", started);
+        crate::web::shared::timing::measure("open session", started);
         match opened {
             Ok(opened) => {
                 // Other workers index the rest, if the page has them.
-                super::range_worker::defer_split(generation, options.workers as usize);
+                super::range::defer_split(generation, options.workers as usize);
                 install(
                     generation,
                     opened,
@@ -545,7 +547,7 @@ fn resume_held() {
 fn hold_for_first_screen(generation: u32) {
     HELD.with(|h| h.set(Some(generation)));
     wasm_bindgen_futures::spawn_local(async move {
-        super::timing::sleep(FIRST_SCREEN_MS).await;
+        crate::web::shared::timing::sleep(FIRST_SCREEN_MS).await;
         if HELD.with(Cell::get) == Some(generation) {
             resume_held();
         }
@@ -608,7 +610,7 @@ fn step(generation: u32) {
             let waited = now();
             a.next_read_of_ready(len).await;
             // Indexing idle for want of bytes: the read-ahead not keeping up.
-            super::timing::measure("wait for bytes", waited);
+            crate::web::shared::timing::measure("wait for bytes", waited);
             if let Err(e) = schedule_step(generation) {
                 post(&ToPage::Failed {
                     message: format!("cannot schedule indexing in the worker: {e}"),
@@ -641,7 +643,7 @@ fn step(generation: u32) {
             }
             if p.complete && open.digest {
                 open.digest = false;
-                if let Some(digest) = super::range_worker::digest(&open.session) {
+                if let Some(digest) = super::range::digest(&open.session) {
                     let r = open.session.range_report().unwrap_or_default();
                     post(&ToPage::IndexDigest {
                         digest,
@@ -662,7 +664,7 @@ fn step(generation: u32) {
                 if let Some(ahead) = &open.ahead {
                     ahead.borrow_mut().stop_reader();
                 }
-                super::read_ahead::stop_spare_reader();
+                crate::web::reading::read_ahead::stop_spare_reader();
             }
             Ok::<_, tarmac_lens_core::source::SourceError>((
                 p,
@@ -671,11 +673,11 @@ fn step(generation: u32) {
             ))
         })
     });
-    super::timing::measure("index step", started);
+    crate::web::shared::timing::measure("index step", started);
     // The page has not said it shows the first rows (no view): split anyway,
     // well before the session could pass the first split point.
-    if super::range_worker::split_pending() && now() - OPENED_AT.with(Cell::get) > SPLIT_BY_MS {
-        super::range_worker::ask_for_ranges();
+    if super::range::split_pending() && now() - OPENED_AT.with(Cell::get) > SPLIT_BY_MS {
+        super::range::ask_for_ranges();
     }
     let Some(result) = result else { return };
     match result {
@@ -692,7 +694,7 @@ fn step(generation: u32) {
                 return;
             }
             if progress.complete {
-                super::read_ahead::log_totals("indexed");
+                crate::web::reading::read_ahead::log_totals("indexed");
                 if let Some(stats) = stats {
                     post(&ToPage::Finished {
                         stats: Box::new(stats),
@@ -742,7 +744,7 @@ async fn save_index(generation: u32, key: String, id: TraceIdentity) {
             let mut done = None;
             let started = now();
             with_session(generation, |s| done = s.save_step(&mut saving, SAVE_STEP));
-            super::timing::measure("encode index piece", started);
+            crate::web::shared::timing::measure("encode index piece", started);
             let Some(done) = done else { return Ok(false) };
             file.append(&saving.take_output(), quiet).await?;
             if done {

@@ -9,10 +9,10 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{ErrorEvent, Event, MessageEvent, Worker};
 
-use super::protocol::{decode, encode, ToPage, ToWorker};
-pub use super::protocol::{OpenOptions, Reading};
-use super::report_protocol::ReportFile;
 use super::spare::SpareWorker;
+use crate::web::shared::protocol::{decode, encode, ToPage, ToWorker};
+pub use crate::web::shared::protocol::{OpenOptions, Reading};
+use crate::web::shared::report_protocol::ReportFile;
 use tarmac_lens_core::browse::protocol::{Progress, Query, Reply};
 use tarmac_lens_core::stats::Stats;
 
@@ -132,7 +132,7 @@ impl Inner {
                 })
                 .collect();
             wasm_bindgen_futures::spawn_local(async move {
-                super::timing::sleep(0.0).await;
+                crate::web::shared::timing::sleep(0.0).await;
                 for (cb, reply) in answered {
                     cb(reply);
                 }
@@ -161,7 +161,7 @@ thread_local! {
 /// Milliseconds since the page last asked a trace's worker anything: a
 /// person stepping or scrolling asks on every key.
 pub fn since_last_query_ms() -> f64 {
-    super::timing::now() - LAST_QUERY.with(Cell::get)
+    crate::web::shared::timing::now() - LAST_QUERY.with(Cell::get)
 }
 
 fn take_spare(url: &str) -> Option<(Worker, bool)> {
@@ -296,14 +296,14 @@ impl TraceClient {
                     ToPage::Indexing(p) => on_event(ClientEvent::Progress(p)),
                     ToPage::Finished { stats } => on_event(ClientEvent::Stats(Rc::new(*stats))),
                     ToPage::Answer { answers } => {
-                        let started = super::timing::now();
+                        let started = crate::web::shared::timing::now();
                         for (id, reply) in answers {
                             let cb = inner.pending.borrow_mut().remove(&id);
                             if let Some(cb) = cb {
                                 cb(reply);
                             }
                         }
-                        super::timing::measure("apply answers", started);
+                        crate::web::shared::timing::measure("apply answers", started);
                     }
                     ToPage::ElfLoaded { symbols, warning } => {
                         on_event(ClientEvent::ElfLoaded { symbols, warning })
@@ -346,7 +346,7 @@ impl TraceClient {
                             // Only the first crash says what went wrong.
                             return;
                         }
-                        super::panic_hook::show_panic(&format!("in the worker: {message}"));
+                        super::panic_overlay::show_panic(&format!("in the worker: {message}"));
                         on_event(ClientEvent::Failed(format!(
                             "the worker crashed: {message}"
                         )));
@@ -376,7 +376,7 @@ impl TraceClient {
                     // memory is exhausted) or the wasm aborted.
                     let message =
                         format!("the worker stopped ({message}): it most likely ran out of memory");
-                    super::panic_hook::show_panic(&format!("in the worker: {message}"));
+                    super::panic_overlay::show_panic(&format!("in the worker: {message}"));
                     on_event(ClientEvent::Failed(message));
                     return;
                 }
@@ -444,7 +444,7 @@ impl TraceClient {
     pub fn query(&self, query: Query, on_reply: impl FnOnce(Reply) + 'static) {
         // The rehearsal's questions at load are not a person browsing.
         if self.inner.worker_link().is_some() {
-            LAST_QUERY.with(|l| l.set(super::timing::now()));
+            LAST_QUERY.with(|l| l.set(crate::web::shared::timing::now()));
         }
         let id = self.inner.next_id.get();
         self.inner.next_id.set(id.wrapping_add(1));

@@ -11,8 +11,8 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{Event, MessageEvent};
 
-use super::protocol::{decode, encode, OpenOptions, ToPage, ToWorker};
-use super::report_protocol::{
+use crate::web::shared::protocol::{decode, encode, OpenOptions, ToPage, ToWorker};
+use crate::web::shared::report_protocol::{
     ReportEvent, ReportFile, ReportPass, ReportQuery, ReportReply, ReportRequest,
 };
 use tarmac_lens_core::report::ep_explore::EpSummary;
@@ -87,7 +87,7 @@ impl ReportClient {
         on_status: impl Fn(ReportStatus) + 'static,
     ) -> Result<ReportClient, String> {
         let url = super::client::worker_url();
-        let worker = super::spare::new_worker(&url, Some(super::report_worker::WORKER_NAME))
+        let worker = super::spare::new_worker(&url, Some(crate::web::worker::report::WORKER_NAME))
             .map_err(|e| format!("cannot start the report worker ({url}): {e:?}"))?;
         let inner = Rc::new(Inner {
             link: super::worker_link::WorkerLink::new(worker.clone(), false),

@@ -38,8 +38,8 @@ impl Target {
     /// The message for a request that failed without an HTTP status: the
     /// browser hides why, so name what it usually is.
     fn network_error(&self) -> String {
-        if super::csp::violated(&self.url) {
-            return super::csp::refusal(&self.url);
+        if crate::web::shared::csp::violated(&self.url) {
+            return crate::web::shared::csp::refusal(&self.url);
         }
         if self.cross_origin {
             format!(

@@ -9,8 +9,6 @@ use std::panic::PanicHookInfo;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::protocol::ToPage;
-
 /// Id of the overlay that shows a crash on the page.
 pub const PANIC_ELEMENT_ID: &str = "tarmac-lens-panic";
 
@@ -64,15 +62,6 @@ fn on_overlay_click(event: web_sys::Event) {
         Some("panic-dismiss") => overlay.remove(),
         _ => {}
     }
-}
-
-pub fn install_for_worker() {
-    std::panic::set_hook(Box::new(|info: &PanicHookInfo<'_>| {
-        console_error_panic_hook::hook(info);
-        super::worker::post(&ToPage::Panicked {
-            message: info.to_string(),
-        });
-    }));
 }
 
 /// The text a person sends with a crash report: what crashed, the

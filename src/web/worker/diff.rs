@@ -4,7 +4,7 @@
 //! progress and then the divergences found. It holds no index: a comparison
 //! is one pass, and the page browses the two traces with their own sessions.
 //!
-//! Its messages are JSON text like [`super::protocol::ToPage`]'s; `Ready`,
+//! Its messages are JSON text like [`crate::web::shared::protocol::ToPage`]'s; `Ready`,
 //! `Failed` and `Panicked` are spelled as there, because `start_worker` and
 //! the panic hook post those.
 
@@ -14,9 +14,9 @@ use web_sys::DedicatedWorkerGlobalScope;
 
 use tarmac_lens_core::diff::{diff_with_progress, Divergence};
 
-use super::blob_source::BlobSource;
-use super::protocol::OpenOptions;
-use super::timing::now;
+use crate::web::reading::blob_source::BlobSource;
+use crate::web::shared::protocol::OpenOptions;
+use crate::web::shared::timing::now;
 
 /// The name comparison workers are started with.
 pub const WORKER_NAME: &str = "tarmac-lens-diff";
@@ -66,7 +66,7 @@ fn post(msg: &DiffMsg) {
 /// Compares `a` with `b` and reports to the page. The page ends the worker
 /// when it no longer wants the answer, so this runs to the end in one task.
 pub fn run(a: web_sys::File, b: web_sys::File, options: OpenOptions, max: u32) {
-    let parse = super::worker::parse_options(options);
+    let parse = super::session::parse_options(options);
     let sources = BlobSource::new(a.into()).and_then(|a| Ok((a, BlobSource::new(b.into())?)));
     let (a, b) = match sources {
         Ok(s) => s,

@@ -7,7 +7,7 @@
 //! `?crash=page|worker|worker-oom|range-worker`, which make the page or the
 //! worker fail for real so the crash handling can be tested end to end.
 
-use super::protocol::{CrashTest, OpenOptions};
+use crate::web::shared::protocol::{CrashTest, OpenOptions};
 
 /// The value of `name` in the URL query, if present.
 fn param(name: &str) -> Option<String> {

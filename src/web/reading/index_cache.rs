@@ -200,12 +200,12 @@ impl CacheFile {
         for piece in bytes.chunks(WRITE_PIECE) {
             pause().await;
             options.set_at(self.at as f64);
-            let started = super::timing::now();
+            let started = crate::web::shared::timing::now();
             let written = self
                 .access
                 .write_with_u8_array_and_options(piece, &options)
                 .map_err(|e| text(&e))?;
-            super::timing::measure("write index piece", started);
+            crate::web::shared::timing::measure("write index piece", started);
             if written as usize != piece.len() {
                 return Err("short write (is the disk full?)".into());
             }

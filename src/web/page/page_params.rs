@@ -79,8 +79,8 @@ pub fn resolve(url: &str) -> Result<(String, bool, String), String> {
     let origin = parsed.origin();
     let page_origin = window.location().origin().unwrap_or_default();
     let absolute = parsed.href();
-    if !super::csp::page_allows(&origin) {
-        return Err(super::csp::refusal(&absolute));
+    if !crate::web::shared::csp::page_allows(&origin) {
+        return Err(crate::web::shared::csp::refusal(&absolute));
     }
     let path = parsed.pathname();
     let name = path

@@ -16,8 +16,8 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{Event, MessageChannel, MessageEvent, Worker};
 
-use super::protocol::{decode, encode, OpenOptions, ToPage, ToWorker};
 use super::spare::SpareWorker;
+use crate::web::shared::protocol::{decode, encode, OpenOptions, ToPage, ToWorker};
 
 fn cores() -> usize {
     web_sys::window()
@@ -50,7 +50,7 @@ pub fn prewarm(url: &str, options: &OpenOptions) {
     SPARES.with(|s| {
         let mut spares = s.borrow_mut();
         while spares.len() < wanted {
-            let Some(spare) = SpareWorker::start(url, Some(super::range_worker::WORKER_NAME))
+            let Some(spare) = SpareWorker::start(url, Some(crate::web::worker::range::WORKER_NAME))
             else {
                 return;
             };
@@ -67,7 +67,7 @@ fn range_worker(url: &str) -> Result<(Worker, bool), String> {
             return Ok(taken);
         }
     }
-    super::spare::new_worker(url, Some(super::range_worker::WORKER_NAME))
+    super::spare::new_worker(url, Some(crate::web::worker::range::WORKER_NAME))
         .map(|w| (w, false))
         .map_err(|e| format!("cannot start a range worker: {e:?}"))
 }
