@@ -1,6 +1,7 @@
 //! Every text the page translates has a French translation: the English
 //! texts are read from the `t("…")`, `tf("…", …)` and `tn(n, "…", "…", …)`
-//! calls of the web shell's source, the catalogue from `src/web/page/i18n.rs`.
+//! calls of the web shell's and the browser model's source, the catalogue
+//! from `src/i18n.rs`.
 //! (The key tables' help texts are checked in `tests/wasm_i18n.rs`.)
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -96,10 +97,11 @@ fn sources(dir: &Path, out: &mut Vec<(String, String)>) {
 #[test]
 fn every_translated_text_is_in_the_french_catalogue() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let keys = french_keys(&std::fs::read_to_string(root.join("src/web/page/i18n.rs")).unwrap());
+    let keys = french_keys(&std::fs::read_to_string(root.join("src/i18n.rs")).unwrap());
     assert!(keys.len() > 300, "{} French texts", keys.len());
     let mut files = Vec::new();
     sources(&root.join("src/web"), &mut files);
+    sources(&root.join("src/model"), &mut files);
     let mut missing = BTreeSet::new();
     let mut seen = 0;
     for (file, source) in &files {

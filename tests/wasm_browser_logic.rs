@@ -2,10 +2,10 @@
 //! traces, URL fragments, key tables, prompt editing, marker placement.
 #![cfg(target_arch = "wasm32")]
 
+use tarmac_lens::model::hash::{self, HashTarget};
+use tarmac_lens::model::keys::{self, Command, PaneKind, RegKind};
+use tarmac_lens::model::view_state::{Recentre, Scroll, MAX_SCROLL_PX, ROW_PX};
 use tarmac_lens::web::components::{delete_word, marker_index, parse_offset};
-use tarmac_lens::web::page::hash::{self, HashTarget};
-use tarmac_lens::web::page::keys::{self, Command, PaneKind, RegKind};
-use tarmac_lens::web::page::view_state::{Recentre, Scroll, MAX_SCROLL_PX, ROW_PX};
 use tarmac_lens_core::browse::protocol::{FoldOp, Row};
 use wasm_bindgen_test::*;
 

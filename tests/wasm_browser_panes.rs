@@ -6,11 +6,11 @@
 
 use std::rc::Rc;
 
+use tarmac_lens::model::keys::RegKind;
 use tarmac_lens::web::components::{
     MemoryPane, MemoryPaneProps, RegisterPane, RegisterPaneProps, TracePane, TracePaneProps,
     TraceRow, TraceRowProps,
 };
-use tarmac_lens::web::page::keys::RegKind;
 use tarmac_lens_core::browse::protocol::{
     Hl, MemoryReply, RegCell, RegPanel, Row, RowsReply, Span,
 };

@@ -3,7 +3,7 @@
 //! list, which cached indexes are evicted.
 #![cfg(target_arch = "wasm32")]
 
-use tarmac_lens::web::page::keys::RegKind;
+use tarmac_lens::model::keys::RegKind;
 use tarmac_lens::web::page::page_params::{parse_panes, PaneSpec};
 use tarmac_lens::web::shared::csp::policy_allows;
 use wasm_bindgen_test::*;

@@ -28,11 +28,12 @@ pub mod worker;
 // The browser components (`components/browser/`) name these modules by
 // their former paths inside function bodies; kept reachable there until
 // those lines are next edited.
-pub use page::{embed, format, keys};
+pub use page::{embed, format};
 
 /// Entry point of the page (the wasm32 `main` of the `tarmac-lens` binary).
 pub fn start_app() {
     page::panic_overlay::install_for_page();
+    page::i18n::init();
     let document = web_sys::window()
         .and_then(|w| w.document())
         .expect("tarmac-lens must run in a browser window");

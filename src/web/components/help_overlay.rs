@@ -2,8 +2,8 @@
 
 use yew::prelude::*;
 
+use crate::model::keys::{tables, PaneKind};
 use crate::web::page::i18n::{t, use_lang};
-use crate::web::page::keys::{tables, PaneKind};
 
 #[derive(Properties, PartialEq)]
 pub struct HelpOverlayProps {

@@ -5,7 +5,7 @@ use yew::prelude::*;
 
 use crate::web::page::i18n::{t, tf, use_lang};
 
-use crate::web::page::keys::RegKind;
+use crate::model::keys::RegKind;
 use tarmac_lens_core::browse::protocol::RegPanel;
 
 #[derive(Properties, PartialEq)]

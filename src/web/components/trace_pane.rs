@@ -12,7 +12,7 @@ use yew::prelude::*;
 use crate::web::page::i18n::{t, use_lang};
 
 use super::trace_row::TraceRow;
-use crate::web::page::view_state::{Scroll, ROW_PX};
+use crate::model::view_state::{Scroll, ROW_PX};
 use tarmac_lens_core::browse::protocol::{NodeId, NodeView, Row, RowsReply};
 
 #[derive(Properties, PartialEq)]

@@ -9,10 +9,9 @@
 //!   trace comparison's worker), [`assets`] (where the worker's file is).
 //! - The page's URL and embedding: [`page_params`] (`?url=`, `&elf=`,
 //!   `?embed=1`, `&panes=`), [`url_options`] (`?index-budget=`, `?crash=`,
-//!   `?workers=` test hooks), [`hash`] (`#line=`, `#t=`, `#pc=`), [`embed`]
-//!   (the `postMessage` API).
-//! - The browser's logic: [`keys`] (key bindings), [`view_state`] (scroll
-//!   and recentring arithmetic).
+//!   `?workers=` test hooks), [`embed`] (the `postMessage` API). The
+//!   browser's logic (keys, `#line=`, scrolling) is UI-free, in
+//!   `crate::model`.
 //! - Texts: [`i18n`] (translations), [`format`] (numbers and sizes as the
 //!   page writes them), [`panic_overlay`] (the crash overlay).
 
@@ -21,14 +20,11 @@ pub mod client;
 pub mod diff_client;
 pub mod embed;
 pub mod format;
-pub mod hash;
 pub mod i18n;
-pub mod keys;
 pub mod page_params;
 pub mod panic_overlay;
 pub mod range_pool;
 pub mod report_client;
 pub mod spare;
 pub mod url_options;
-pub mod view_state;
 pub mod worker_link;

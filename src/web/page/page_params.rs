@@ -4,7 +4,7 @@
 
 use web_sys::{Url, UrlSearchParams};
 
-use super::keys::RegKind;
+use crate::model::keys::RegKind;
 
 /// A pane the embedded viewer shows.
 #[derive(Clone, Debug, PartialEq)]

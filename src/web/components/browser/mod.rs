@@ -28,9 +28,9 @@ use super::{
     ContextMenu, ElfLoad, HelpOverlay, MemoryPane, Minibuffer, PaneHeader, RegisterPane, ReportTab,
     ReportsPanel, TracePane,
 };
-use crate::web::keys::{self, Command, PaneKind, RegKind};
+use crate::model::hash::{self, HashTarget};
+use crate::model::keys::{self, Command, PaneKind, RegKind};
 use crate::web::page::client::TraceClient;
-use crate::web::page::hash::{self, HashTarget};
 use crate::web::page::i18n::{number, t, tf, Lang};
 use crate::web::page::page_params::PaneSpec;
 use tarmac_lens_core::browse::protocol::{

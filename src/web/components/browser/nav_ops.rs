@@ -7,8 +7,8 @@
 use yew::prelude::*;
 
 use super::{Browser, Msg};
+use crate::model::keys::Command;
 use crate::web::components::{EventsPane, StackPane, TimelineStrip, EVENTS_PAGE, TIMELINE_STYLE};
-use crate::web::keys::Command;
 use crate::web::page::i18n::t;
 use tarmac_lens_core::browse::protocol::{
     EventsReply, Locate, NodeId, Query, Reply, Row, TimelineReply,

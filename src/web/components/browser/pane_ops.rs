@@ -3,7 +3,7 @@
 use yew::prelude::*;
 
 use super::{Browser, Focus, Menu, MenuAction, Msg, Pane, PaneBody, PromptFor};
-use crate::web::keys::{Command, RegKind};
+use crate::model::keys::{Command, RegKind};
 use crate::web::page::i18n::{t, tf};
 use tarmac_lens_core::browse::protocol::{NodeId, Query, RegMark, Reply, WriteTarget};
 

@@ -4,7 +4,7 @@
 use yew::prelude::*;
 
 use super::{Browser, MenuAction, Msg, PromptFor};
-use crate::web::page::hash::number;
+use crate::model::hash::number;
 use crate::web::page::i18n::t;
 use tarmac_lens_core::browse::protocol::{Locate, Query, Reply};
 

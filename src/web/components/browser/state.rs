@@ -2,9 +2,9 @@
 
 use std::rc::Rc;
 
-use crate::web::keys::RegKind;
+use crate::model::keys::RegKind;
+use crate::model::view_state::Recentre;
 use crate::web::page::i18n::{t, tf};
-use crate::web::page::view_state::Recentre;
 use tarmac_lens_core::browse::protocol::{
     CallFrame, LineEffect, MemoryReply, NodeId, NodeView, RegPanel, RowsReply,
 };
@@ -181,7 +181,7 @@ pub enum MenuAction {
     /// A pane command offered by a menu (`[`, `]`, `d` in memory panes).
     Pane {
         pane: u32,
-        command: crate::web::keys::Command,
+        command: crate::model::keys::Command,
     },
     Symbolize {
         pane: u32,

@@ -5,10 +5,10 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::{Browser, Focus, Menu, MenuAction, Msg, TraceView};
-use crate::web::keys::Command;
-use crate::web::page::hash;
+use crate::model::hash;
+use crate::model::keys::Command;
+use crate::model::view_state::{Scroll, ROW_PX};
 use crate::web::page::i18n::{number, t, tf, tn};
-use crate::web::page::view_state::{Scroll, ROW_PX};
 use tarmac_lens_core::browse::protocol::{FoldOp, Locate, NodeId, Query, Reply, Row, WriteTarget};
 
 /// Rows assumed visible before the pane has been measured (or while the
