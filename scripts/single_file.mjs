@@ -9,7 +9,7 @@
 // data blocks (never executed, so outside the CSP); one inline module script
 // decodes them, starts the page's wasm from bytes and hands the Rust side
 // blob: URLs for the worker (glue + its wasm bytes) and the demo
-// (`globalThis.tarmacLensAssets`, read by src/web/assets.rs). There is no
+// (`globalThis.tarmacLensAssets`, read by src/web/page/assets.rs). There is no
 // service worker (file:// has none). The page carries its own CSP: scripts
 // only by hash, wasm compilation, workers from blob: only, no connection
 // anywhere but blob:.

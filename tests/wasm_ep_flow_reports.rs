@@ -1,5 +1,5 @@
 //! The report worker's EP and program-flow parts in a worker: computed over
-//! a `Blob` read in slices (as `report_worker.rs` reads the dropped file),
+//! a `Blob` read in slices (as `worker/report.rs` reads the dropped file),
 //! they answer as over the bytes in memory, the flow text written from a
 //! `Blob` is the same, and their messages survive postMessage.
 #![cfg(target_arch = "wasm32")]

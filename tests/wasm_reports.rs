@@ -1,5 +1,5 @@
 //! The report worker's parts in a worker: the reports computed over a
-//! `Blob` read in slices (as `report_worker.rs` reads the dropped file)
+//! `Blob` read in slices (as `worker/report.rs` reads the dropped file)
 //! print the reference texts, and the report messages survive postMessage.
 #![cfg(target_arch = "wasm32")]
 

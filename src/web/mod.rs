@@ -16,8 +16,9 @@
 //!   [`reading::blob_source::BlobSource`] (with read-ahead), a URL through
 //!   [`reading::http_source`], finished indexes kept in
 //!   [`reading::index_cache`] (the page lists and clears it too).
-//! - [`shared`]: what both sides use: the messages between them, User Timing
-//!   spans, the Content-Security-Policy checks.
+//! - [`shared`]: what both sides use: the messages between them, the
+//!   workers' roles ([`shared::role::Role`], which the page starts a worker
+//!   with), User Timing spans, the Content-Security-Policy checks.
 
 pub mod components;
 pub mod page;
@@ -48,6 +49,5 @@ pub fn start_app() {
 
 /// Entry point of the worker (the wasm32 `main` of `tarmac-lens-worker`).
 pub fn start_worker() {
-    worker::install_panic_hook();
-    worker::session::start_worker();
+    worker::start();
 }

@@ -95,7 +95,7 @@ await page.evaluate(() => {
 });
 await page.setInputFiles('#bench-read-input', trace);
 // The slice size matters: each slice costs the browser CPU time of its own
-// (see CHUNK in src/web/read_ahead.rs).
+// (see CHUNK in src/web/reading/read_ahead.rs).
 const ways = [
   ['arrayBuffer', 2 << 20],
   ['arrayBuffer', 8 << 20],

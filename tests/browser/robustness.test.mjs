@@ -1,6 +1,6 @@
 // Crashes and exhaustion, for real: URL test hooks make the page or its
 // worker panic, make the worker's allocations fail, or lower the index's
-// memory budget (src/web/url_options.rs). The page must show what happened
+// memory budget (src/web/page/url_options.rs). The page must show what happened
 // with a report to copy, and never freeze; a trace over the budget stays
 // browsable up to where indexing stopped.
 

@@ -1,7 +1,7 @@
 // V8 compiles a wasm function quickly (Liftoff) on its first call, and
 // again, optimised (TurboFan, on a background thread), once it has run
 // enough. The spare worker's warm-up runs the indexing loops long enough
-// that V8 optimises them before a drop (src/web/warmup.rs, `tier_up`):
+// that V8 optimises them before a drop (src/web/worker/warmup.rs, `tier_up`):
 // without it, a dropped 100 MB trace ran its first ~300 ms of indexing
 // unoptimised while the loop's optimising compile (the largest of all)
 // ran beside it. Checked in a Chrome trace of the page: once the spare
@@ -27,7 +27,7 @@ after(async () => {
 });
 
 /** Waits until one of the page's workers has measured its tier-up pass
- * (the spare session worker, src/web/worker.rs). */
+ * (the spare session worker, src/web/worker/session/). */
 async function waitForTierUp(page, ms = 20_000) {
   const until = Date.now() + ms;
   while (Date.now() < until) {

@@ -1,5 +1,5 @@
 //! The trace comparison: a "Compare with…" file input next to the open
-//! trace, the comparison run in a worker of its own (`diff_client.rs`),
+//! trace, the comparison run in a worker of its own (`page/diff_client.rs`),
 //! its divergences listed, and the two traces browsed side by side — the
 //! open trace's browser and a second, detached one on the other file, each
 //! moved to the selected divergence's line. The main browser is rendered
@@ -13,7 +13,7 @@ use crate::web::page::client::{worker_url, ClientEvent, TraceClient};
 use crate::web::page::diff_client::DiffJob;
 use crate::web::page::i18n::{number, t, tf, tn, Lang};
 use crate::web::page::url_options;
-use crate::web::worker::diff::DiffMsg;
+use crate::web::shared::diff_protocol::DiffMsg;
 use tarmac_lens_core::browse::protocol::Progress;
 use tarmac_lens_core::diff::{hex, Difference, Divergence, Step};
 

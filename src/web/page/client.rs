@@ -13,6 +13,7 @@ use super::spare::SpareWorker;
 use crate::web::shared::protocol::{decode, encode, ToPage, ToWorker};
 pub use crate::web::shared::protocol::{OpenOptions, Reading};
 use crate::web::shared::report_protocol::ReportFile;
+use crate::web::shared::role::Role;
 use tarmac_lens_core::browse::protocol::{Progress, Query, Reply};
 use tarmac_lens_core::stats::Stats;
 
@@ -219,7 +220,8 @@ impl TraceClient {
         let (worker, ready) = match take_spare(url) {
             Some(spare) => spare,
             None => (
-                Worker::new(url).map_err(|e| format!("cannot start the worker ({url}): {e:?}"))?,
+                super::spare::new_worker(url, Role::Session)
+                    .map_err(|e| format!("cannot start the worker ({url}): {e:?}"))?,
                 false,
             ),
         };
@@ -433,7 +435,7 @@ impl TraceClient {
             return;
         }
         // `open` reports a worker that cannot start, when a file needs it.
-        let spare = SpareWorker::start(url, None);
+        let spare = SpareWorker::start(url, Role::Session);
         SPARE.with(|s| *s.borrow_mut() = spare);
     }
 

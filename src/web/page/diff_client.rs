@@ -1,5 +1,5 @@
 //! Page side of a trace comparison: starts a comparison worker
-//! (`diff_worker.rs`), sends it both `File`s once it listens, and passes
+//! (`worker/diff.rs`), sends it both `File`s once it listens, and passes
 //! its messages on. Dropping the job ends the worker.
 
 use std::cell::RefCell;
@@ -9,8 +9,9 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{ErrorEvent, Event, MessageEvent, Worker};
 
+use crate::web::shared::diff_protocol::DiffMsg;
 use crate::web::shared::protocol::{encode, OpenOptions, ToWorker};
-use crate::web::worker::diff::{DiffMsg, WORKER_NAME};
+use crate::web::shared::role::Role;
 
 pub struct DiffJob {
     worker: Worker,
@@ -37,9 +38,7 @@ impl DiffJob {
         max: u32,
         on_msg: impl Fn(DiffMsg) + 'static,
     ) -> Result<DiffJob, String> {
-        let worker_options = web_sys::WorkerOptions::new();
-        worker_options.set_name(WORKER_NAME);
-        let worker = Worker::new_with_options(url, &worker_options)
+        let worker = super::spare::new_worker(url, Role::Diff)
             .map_err(|e| format!("cannot start the worker ({url}): {e:?}"))?;
         let request = encode(&ToWorker::Diff { a, b, options, max })?;
         let on_msg = Rc::new(on_msg);

@@ -18,6 +18,7 @@ use web_sys::{Event, MessageChannel, MessageEvent, Worker};
 
 use super::spare::SpareWorker;
 use crate::web::shared::protocol::{decode, encode, OpenOptions, ToPage, ToWorker};
+use crate::web::shared::role::Role;
 
 fn cores() -> usize {
     web_sys::window()
@@ -50,8 +51,7 @@ pub fn prewarm(url: &str, options: &OpenOptions) {
     SPARES.with(|s| {
         let mut spares = s.borrow_mut();
         while spares.len() < wanted {
-            let Some(spare) = SpareWorker::start(url, Some(crate::web::worker::range::WORKER_NAME))
-            else {
+            let Some(spare) = SpareWorker::start(url, Role::Range) else {
                 return;
             };
             spares.push(spare);
@@ -67,7 +67,7 @@ fn range_worker(url: &str) -> Result<(Worker, bool), String> {
             return Ok(taken);
         }
     }
-    super::spare::new_worker(url, Some(crate::web::worker::range::WORKER_NAME))
+    super::spare::new_worker(url, Role::Range)
         .map(|w| (w, false))
         .map_err(|e| format!("cannot start a range worker: {e:?}"))
 }

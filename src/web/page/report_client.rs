@@ -15,6 +15,7 @@ use crate::web::shared::protocol::{decode, encode, OpenOptions, ToPage, ToWorker
 use crate::web::shared::report_protocol::{
     ReportEvent, ReportFile, ReportPass, ReportQuery, ReportReply, ReportRequest,
 };
+use crate::web::shared::role::Role;
 use tarmac_lens_core::report::ep_explore::EpSummary;
 use tarmac_lens_core::report::explore::{ReportSummary, TextKind};
 use tarmac_lens_core::report::flow_explore::FlowSummary;
@@ -87,7 +88,7 @@ impl ReportClient {
         on_status: impl Fn(ReportStatus) + 'static,
     ) -> Result<ReportClient, String> {
         let url = super::client::worker_url();
-        let worker = super::spare::new_worker(&url, Some(crate::web::worker::report::WORKER_NAME))
+        let worker = super::spare::new_worker(&url, Role::Report)
             .map_err(|e| format!("cannot start the report worker ({url}): {e:?}"))?;
         let inner = Rc::new(Inner {
             link: super::worker_link::WorkerLink::new(worker.clone(), false),

@@ -11,6 +11,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{Event, MessageEvent, Worker};
 
 use crate::web::shared::protocol::{decode, ToPage};
+use crate::web::shared::role::Role;
 
 /// A started worker, and whether it said it listens.
 pub struct SpareWorker {
@@ -24,10 +25,10 @@ pub struct SpareWorker {
     _on_error: Closure<dyn FnMut(Event)>,
 }
 
-/// A worker of `url`, named `name` if given (the worker bin runs as what
-/// its name says, see `worker::start_worker`).
-pub fn new_worker(url: &str, name: Option<&str>) -> Result<Worker, JsValue> {
-    match name {
+/// A worker of `url` in `role`: named for it, if the role has a name (the
+/// worker bin runs as what its name says, see `worker::start`).
+pub fn new_worker(url: &str, role: Role) -> Result<Worker, JsValue> {
+    match role.worker_name() {
         Some(name) => {
             let options = web_sys::WorkerOptions::new();
             options.set_name(name);
@@ -40,8 +41,8 @@ pub fn new_worker(url: &str, name: Option<&str>) -> Result<Worker, JsValue> {
 impl SpareWorker {
     /// Starts a worker ([`new_worker`]); `None` if the browser refuses,
     /// which the real start will report.
-    pub fn start(url: &str, name: Option<&str>) -> Option<SpareWorker> {
-        let worker = new_worker(url, name).ok()?;
+    pub fn start(url: &str, role: Role) -> Option<SpareWorker> {
+        let worker = new_worker(url, role).ok()?;
         let ready = Rc::new(Cell::new(false));
         let on_message = {
             let ready = ready.clone();

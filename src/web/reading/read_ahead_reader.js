@@ -1,4 +1,4 @@
-// The nested worker of src/web/read_ahead.rs: keeps the Blob it is given
+// The nested worker of src/web/reading/read_ahead.rs: keeps the Blob it is given
 // and answers {id, start, end} with that slice's bytes, transferred (no
 // copy), in the order asked, saying whether their buffer was a fresh one.
 //

@@ -8,7 +8,7 @@
 //! them field by field across the wasm/JS boundary cost tens of
 //! milliseconds of the UI thread per screenful; one string costs well under
 //! one. The one exception: a URL's trace downloaded whole is posted as its
-//! `Blob`, for the report worker to read (`client.rs`).
+//! `Blob`, for the report worker to read (`page/client.rs`).
 
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::JsValue;
@@ -17,7 +17,7 @@ use tarmac_lens_core::browse::protocol::{Progress, Query, Reply};
 use tarmac_lens_core::stats::Stats;
 
 /// How to read a trace (the CLI's `--implicit-thumb` and `--bi`), and the
-/// page's URL options for it (`url_options.rs`).
+/// page's URL options for it (`page/url_options.rs`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OpenOptions {
     pub implicit_thumb: bool,
@@ -34,7 +34,7 @@ pub struct OpenOptions {
     /// line drives the one register file, as in a single-core trace.
     #[serde(default)]
     pub cpu: Option<tarmac_lens_core::parse::CpuName>,
-    /// Workers indexing a dropped file together (`range_pool.rs`); 0 or 1:
+    /// Workers indexing a dropped file together (`page/range_pool.rs`); 0 or 1:
     /// the session's worker alone.
     #[serde(default)]
     pub workers: u32,
@@ -95,7 +95,7 @@ pub enum ToWorker {
         load_offset: i64,
     },
     /// To a range worker: index raw byte range `[from, to)` of this file as
-    /// part `part` and report on `port` (`range_worker.rs`).
+    /// part `part` and report on `port` (`worker/range.rs`).
     IndexRange {
         #[serde(with = "serde_wasm_bindgen::preserve")]
         file: web_sys::File,
@@ -115,12 +115,12 @@ pub enum ToWorker {
     /// To the session's worker: the worker of part `part` died.
     RangeFailed { part: u32 },
     /// To the session's worker: the page shows the first rows, so indexing
-    /// held for them goes on (`worker.rs`, `FIRST_SCREEN_MS`).
+    /// held for them goes on (`worker/session/indexing.rs`, `FIRST_SCREEN_MS`).
     Shown,
     /// To a report worker (`report_protocol.rs`).
     Report(super::report_protocol::ReportRequest),
     /// To a comparison worker: compare trace `a` with trace `b`
-    /// (`diff_worker.rs`), reporting at most `max` divergences.
+    /// (`worker/diff.rs`), reporting at most `max` divergences.
     Diff {
         #[serde(with = "serde_wasm_bindgen::preserve")]
         a: web_sys::File,

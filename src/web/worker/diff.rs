@@ -1,58 +1,25 @@
-//! Trace comparison in the browser, worker side: a worker of its own (named
-//! [`WORKER_NAME`], so it skips the first-screen warm-up) reads both dropped
-//! `File`s in slices and runs [`tarmac_lens_core::diff::diff_with_progress`], posting
-//! progress and then the divergences found. It holds no index: a comparison
-//! is one pass, and the page browses the two traces with their own sessions.
-//!
-//! Its messages are JSON text like [`crate::web::shared::protocol::ToPage`]'s; `Ready`,
-//! `Failed` and `Panicked` are spelled as there, because `start_worker` and
-//! the panic hook post those.
+//! Trace comparison in the browser, worker side: a worker of its own
+//! ([`Role::Diff`](crate::web::shared::role::Role::Diff), so it skips the
+//! first-screen warm-up) reads both dropped `File`s in slices and runs
+//! [`tarmac_lens_core::diff::diff_with_progress`], posting progress and then
+//! the divergences found ([`DiffMsg`]). It holds no index: a comparison is
+//! one pass, and the page browses the two traces with their own sessions.
 
-use serde::{Deserialize, Serialize};
-use wasm_bindgen::JsCast;
-use web_sys::DedicatedWorkerGlobalScope;
+use tarmac_lens_core::diff::diff_with_progress;
 
-use tarmac_lens_core::diff::{diff_with_progress, Divergence};
-
+use super::runtime::{parse_options, scope};
 use crate::web::reading::blob_source::BlobSource;
+use crate::web::shared::diff_protocol::DiffMsg;
 use crate::web::shared::protocol::OpenOptions;
 use crate::web::shared::timing::now;
-
-/// The name comparison workers are started with.
-pub const WORKER_NAME: &str = "tarmac-lens-diff";
-
-/// Comparison worker -> page.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum DiffMsg {
-    Ready,
-    /// Bytes of both traces read, of both sizes.
-    Progress {
-        done: u64,
-        total: u64,
-    },
-    Done {
-        /// Instruction pairs compared.
-        compared: u64,
-        divergences: Vec<Divergence>,
-        /// The list stopped at the limit: there may be more.
-        capped: bool,
-    },
-    Failed {
-        message: String,
-    },
-    Panicked {
-        message: String,
-    },
-}
 
 /// Least time between progress messages.
 const PROGRESS_MS: f64 = 50.0;
 
 fn post(msg: &DiffMsg) {
-    let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     match serde_json::to_string(msg) {
         Ok(text) => {
-            if let Err(e) = scope.post_message(&text.into()) {
+            if let Err(e) = scope().post_message(&text.into()) {
                 web_sys::console::error_2(
                     &"tarmac-lens diff worker: postMessage failed".into(),
                     &e,
@@ -66,7 +33,7 @@ fn post(msg: &DiffMsg) {
 /// Compares `a` with `b` and reports to the page. The page ends the worker
 /// when it no longer wants the answer, so this runs to the end in one task.
 pub fn run(a: web_sys::File, b: web_sys::File, options: OpenOptions, max: u32) {
-    let parse = super::session::parse_options(options);
+    let parse = parse_options(options);
     let sources = BlobSource::new(a.into()).and_then(|a| Ok((a, BlobSource::new(b.into())?)));
     let (a, b) = match sources {
         Ok(s) => s,

@@ -1,25 +1,80 @@
-//! The worker bin's side: one worker per role, started by the page with a
-//! name that says which ([`session`] when unnamed, [`range`], [`report`],
-//! [`diff`]); [`warmup`] runs at start so the first screenful pays no
-//! compiling.
+//! The worker bin's side. The page starts every worker from the same file
+//! and names its role ([`Role`]); [`start`] reads it once and sets the
+//! worker up for it. The roles: [`session`] (browses one trace: owns the
+//! `File` and a `browse::Session`, indexes in steps, answers questions),
+//! [`range`] (indexes a byte range for a session worker), [`report`] (the
+//! Reports panel's reports), [`diff`] (a trace comparison).
+//!
+//! Layers: this module starts a worker and routes the page's messages to
+//! the roles; the roles use [`runtime`] (scope, `post`, the message loop,
+//! what roles share) and [`range_port`] (the range → session messages),
+//! never each other; [`warmup`] runs the indexing and answering paths once
+//! at start.
 
-use std::panic::PanicHookInfo;
-
-use crate::web::shared::protocol::ToPage;
+use crate::web::reading::{index_cache, read_ahead};
+use crate::web::shared::protocol::{ToPage, ToWorker};
+use crate::web::shared::role::Role;
+use crate::web::shared::timing::{measure, now};
 
 pub mod diff;
 pub mod range;
+pub mod range_port;
 pub mod report;
+pub mod runtime;
 pub mod session;
 pub mod warmup;
 
-/// Posts a panic to the page, which shows it in its crash overlay
-/// (`page::panic_overlay`).
-pub fn install_panic_hook() {
-    std::panic::set_hook(Box::new(|info: &PanicHookInfo<'_>| {
-        console_error_panic_hook::hook(info);
-        session::post(&ToPage::Panicked {
-            message: info.to_string(),
-        });
-    }));
+/// Installs the message handler, prepares the worker for its role and
+/// tells the page it may send work.
+pub fn start() {
+    runtime::install_panic_hook();
+    crate::web::shared::csp::watch();
+    runtime::listen(route);
+    let role = Role::of_worker_name(&runtime::scope().name());
+    // Session and range workers read their file ahead through a nested
+    // reader: started now, it is ready when a file comes; a session's also
+    // makes its buffers now (range workers, one per core, only index files
+    // of 128 MiB and more, whose reading reuses its buffers anyway).
+    if matches!(role, Role::Session | Role::Range) {
+        read_ahead::start_spare_reader(role == Role::Session);
+    }
+    // A range worker answers no query and keeps no index.
+    if matches!(role, Role::Session | Role::Report) {
+        // First, so V8's optimising compile of the indexing loops (in the
+        // background, 100-200 ms) starts as early as it can.
+        let started = now();
+        if let Err(e) = warmup::tier_up() {
+            web_sys::console::warn_1(&format!("tarmac-lens worker: tier-up failed: {e}").into());
+        }
+        measure("tier-up", started);
+        let started = now();
+        if let Err(e) = warmup::warm_up() {
+            web_sys::console::warn_1(&format!("tarmac-lens worker: warm-up failed: {e}").into());
+        }
+        measure("warm-up", started);
+        // V8 compiles the message handler (with what it inlines) on its
+        // first call, which took 10-17 ms here and was the drop's `Open`: a
+        // message that does nothing without a trace open compiles it now.
+        runtime::dispatch(ToWorker::RangeFailed { part: 0 });
+        wasm_bindgen_futures::spawn_local(index_cache::prepare());
+    }
+    runtime::post(&ToPage::Ready);
+}
+
+/// Each of the page's messages to the role it is for (whatever this
+/// worker's role: the page sends each role only its own).
+fn route(msg: ToWorker) {
+    match msg {
+        ToWorker::IndexRange {
+            file,
+            from,
+            to,
+            options,
+            port,
+            ..
+        } => range::run(file, from, to, options, port),
+        ToWorker::Report(request) => report::handle(request),
+        ToWorker::Diff { a, b, options, max } => diff::run(a, b, options, max),
+        other => session::handle(other),
+    }
 }

@@ -6,7 +6,7 @@
 use std::cell::{Cell, RefCell};
 use std::io::Write;
 
-use super::session::post;
+use super::runtime::post;
 use crate::web::reading::blob_source::BlobSource;
 use crate::web::reading::http_source::{self, Fetched, HttpSource, Target};
 use crate::web::shared::protocol::ToPage;
@@ -22,9 +22,6 @@ use tarmac_lens_core::report::flow_explore::FlowReports;
 use tarmac_lens_core::report::kind::{report_kind, ReportKind};
 use tarmac_lens_core::source::{SourceError, TraceSource};
 use tarmac_lens_core::symbols::SymbolTable;
-
-/// The report worker's name: it reads its file without a nested reader.
-pub const WORKER_NAME: &str = "tarmac-lens-report";
 
 /// The trace, to read again (a VCD, the program flow's text).
 #[derive(Clone)]

@@ -210,7 +210,7 @@ pub fn tier_up() -> Result<TieredUp, String> {
     });
     let mut session = Session::open(source, ParseOptions::default()).map_err(|e| e.0)?;
     while !session
-        .index_step(super::session::STEP_BYTES)
+        .index_step(super::runtime::SESSION_STEP_BYTES)
         .map_err(|e| e.0)?
         .complete
     {}
@@ -232,7 +232,7 @@ pub fn tier_up() -> Result<TieredUp, String> {
     let end = source.len();
     let mut job = RangeJob::new(&mut source, opts, dialect, end / 2, end).map_err(|e| e.0)?;
     while !job
-        .step(&mut source, super::range::STEP_BYTES)
+        .step(&mut source, super::runtime::RANGE_STEP_BYTES)
         .map_err(|e| e.0)?
     {}
     let (part, stats) = job.finish();

@@ -3,7 +3,7 @@
 //! their texts exactly as the CLI prints them; for a TI C64x+ EP trace its
 //! cycle profile and discontinuities instead, for a branch-only trace its
 //! program flow (`report::kind` decides). The reports are computed by
-//! a report worker of their own (`report_client.rs`), started when the
+//! a report worker of their own (`page/report_client.rs`), started when the
 //! panel opens, so the trace view keeps answering meanwhile.
 
 mod call_tree;
