@@ -1,10 +1,771 @@
-//! The trace browser's model: what the page's browser shows (views, panes,
-//! the prompt, the search, the navigation panes) and how keys, clicks and
-//! the worker's answers change it. No Yew, no browser API: the Yew
-//! component (`web::components::browser`) renders it and carries its
-//! questions to the worker; tests drive it natively against a real
-//! `browse::Session` (`tests/browser_model.rs`).
+//! The trace browser's model: what the page's browser shows (trace views,
+//! register and memory panes, the prompt, the search bar, the navigation
+//! panes, menus) and how keys, clicks and the worker's answers change it.
+//! No Yew, no browser API: the Yew component (`web::components::browser`)
+//! renders it, carries its questions ([`Model::take_asks`]) to the worker
+//! and its answers back as messages, and performs its effects
+//! ([`Model::take_effects`]: the URL's fragment, the embedding host). Tests
+//! drive it natively against a real `browse::Session`
+//! (`tests/browser_model.rs`).
+//!
+//! Every answer comes back as a message carrying what it was for, so late
+//! answers (after another move) are recognised and dropped instead of
+//! racing the newer ones. Each part owns its state: a view ([`TraceView`]),
+//! a pane ([`Pane`]), the search ([`search::SearchState`]), the navigation
+//! panes ([`nav::NavPanes`]).
 
 pub mod hash;
 pub mod keys;
+pub mod nav;
+mod panes;
+mod prompt;
+pub mod search;
+mod state;
+mod trace;
 pub mod view_state;
+
+pub use state::{
+    Focus, Menu, MenuAction, Pane, PaneBody, PaneSpec, PromptFor, ReportTab, TraceView,
+};
+
+use hash::HashTarget;
+use keys::{Command, PaneKind, RegKind};
+use tarmac_lens_core::browse::protocol::{Locate, NodeId, NodeView, Progress, Query, Reply, Row};
+
+/// How a browser starts.
+#[derive(Clone, Debug, Default)]
+pub struct Config {
+    /// The panes to show (the embedded viewer's `&panes=`); `None`: the
+    /// core registers, as usual.
+    pub panes: Option<Vec<PaneSpec>>,
+    /// The embedded viewer: no room for the navigation panes.
+    pub compact: bool,
+    /// A second browser on the page (the compared trace): it neither
+    /// follows nor writes the URL's `#line=`, which is the first one's.
+    pub detached: bool,
+    /// A line to go to at once (the trace comparison's divergence).
+    pub goto_line: Option<u64>,
+    /// The URL's fragment as the browser opens (without `#`).
+    pub fragment: String,
+    /// The indexing progress so far.
+    pub progress: Option<Progress>,
+}
+
+/// A key as the model reads it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct KeyInput {
+    /// `KeyboardEvent.key`.
+    pub key: String,
+    pub ctrl: bool,
+    pub shift: bool,
+    pub alt: bool,
+    pub meta: bool,
+    /// Typed into a form field inside the browser (not a command).
+    pub in_form_field: bool,
+}
+
+impl KeyInput {
+    /// A plain key, no modifiers.
+    pub fn plain(key: &str) -> KeyInput {
+        KeyInput {
+            key: key.into(),
+            ..KeyInput::default()
+        }
+    }
+}
+
+/// What a key did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KeyOutcome {
+    /// The browser took it: the page does nothing else with it.
+    pub handled: bool,
+    /// The browser needs drawing again.
+    pub render: bool,
+}
+
+/// A question for the worker's session and the message its answer makes
+/// (none: nobody waits for it, as for cancelling a search).
+pub struct Ask {
+    pub query: Query,
+    pub then: Option<Box<dyn FnOnce(Reply) -> Msg>>,
+}
+
+/// What the model asks of the page besides questions.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Effect {
+    /// Record this position in the URL's fragment (a moment after the last
+    /// move, so a held key writes it a few times a second).
+    Fragment(String),
+    /// A position not yet written is obsolete (the person typed another).
+    ForgetFragment,
+    /// Tell the embedding host where a view is (`asked`: the line a goto
+    /// asked for, when it shows another).
+    Position {
+        view: u32,
+        node: NodeView,
+        asked: Option<u64>,
+    },
+    /// Tell the embedding host a goto found nothing.
+    GotoFailed(String),
+}
+
+pub enum Msg {
+    /// The Reports panel shows another tab.
+    ReportTab(ReportTab),
+    /// The Reports panel asks the active view to go to a node.
+    ReportJump(NodeId),
+    /// ... or to a line (the EP and program-flow lists).
+    ReportJumpLine(u64),
+    Stepped {
+        view: u32,
+        reply: Reply,
+    },
+    Stack {
+        view: u32,
+        node: NodeId,
+        reply: Reply,
+    },
+    FoldAt {
+        view: u32,
+        call_node: NodeId,
+    },
+    GoTo {
+        view: u32,
+        node: NodeId,
+    },
+    Run(Command),
+    Focus(Focus),
+    Viewport {
+        view: u32,
+        top: u64,
+        px: f64,
+        follow: bool,
+    },
+    Rows {
+        view: u32,
+        reply: Reply,
+    },
+    /// The view's row count, more of the trace being indexed.
+    RowCount {
+        view: u32,
+        reply: Reply,
+    },
+    Moved {
+        view: u32,
+        reply: Reply,
+        recentre: bool,
+    },
+    CursorRow {
+        view: u32,
+        node: NodeId,
+        reply: Reply,
+        recentre: bool,
+    },
+    PageTarget {
+        view: u32,
+        reply: Reply,
+    },
+    Folded {
+        view: u32,
+        reply: Reply,
+    },
+    Annotated {
+        view: u32,
+        node: NodeId,
+        reply: Reply,
+    },
+    WriteFound {
+        view: u32,
+        from: NodeId,
+        query: Query,
+        reply: Reply,
+    },
+    PaneData {
+        pane: u32,
+        seq: u64,
+        reply: Reply,
+    },
+    Evaluated {
+        prompt: PromptFor,
+        reply: Reply,
+    },
+    Located {
+        prompt: PromptFor,
+        reply: Reply,
+    },
+    Symbolized {
+        pane: u32,
+        text: String,
+        reply: Reply,
+    },
+    ChangedSearch {
+        pane: u32,
+        forward: bool,
+        chunks: u32,
+        reply: Reply,
+    },
+    RowClick {
+        view: u32,
+        row: Row,
+    },
+    RowContext {
+        view: u32,
+        row: Row,
+        x: i32,
+        y: i32,
+    },
+    RowEffects {
+        view: u32,
+        row: Row,
+        x: i32,
+        y: i32,
+        reply: Reply,
+    },
+    RegPick {
+        pane: u32,
+        index: usize,
+    },
+    RegContext {
+        pane: u32,
+        index: usize,
+        x: i32,
+        y: i32,
+    },
+    MemPick {
+        pane: u32,
+        addr: u64,
+    },
+    MemScroll {
+        pane: u32,
+        rows: i64,
+    },
+    MemContext {
+        pane: u32,
+        addr: u64,
+        x: i32,
+        y: i32,
+    },
+    Prompt(PromptFor),
+    PromptSubmit(String),
+    PromptCancel,
+    MenuPick(usize),
+    MenuClose,
+    HelpClose,
+    NewView,
+    CloseView(u32),
+    PaneView {
+        pane: u32,
+        view: u32,
+    },
+    PaneUnlock(u32),
+    PaneLockHere(u32),
+    PaneClose(u32),
+    /// The URL's fragment changed (the person typed one, or a host page
+    /// set it): its text, without the `#`.
+    HashChanged(String),
+    HashTried {
+        target: HashTarget,
+        reply: Reply,
+    },
+    /// The answer to the start move, which a position asked for meanwhile
+    /// (a fragment, a comparison's divergence) overrides.
+    Started {
+        reply: Reply,
+    },
+    Search(search::SearchMsg),
+    /// Answers for the call stack, events and timeline.
+    Nav(nav::NavMsg),
+}
+
+pub struct Model {
+    pub views: Vec<TraceView>,
+    pub panes: Vec<Pane>,
+    pub focus: Focus,
+    pub prompt: Option<PromptFor>,
+    /// The status line's message.
+    pub status: Option<String>,
+    /// The keys overlay (F1).
+    pub help: bool,
+    pub menu: Option<Menu>,
+    /// Syntax colours (F6) and branch targets as symbols (F7).
+    pub syntax: bool,
+    pub symbols: bool,
+    last_pc: Option<u64>,
+    next_view: u32,
+    next_pane: u32,
+    /// The first position has been found (the trace has a first node).
+    pub started: bool,
+    /// The whole trace is indexed and has no position to show (an empty
+    /// file, one without a node).
+    pub no_position: bool,
+    /// Lines indexed so far (all of them once `complete`).
+    indexed_lines: u64,
+    /// Nodes indexed so far.
+    pub indexed_nodes: u64,
+    /// A go-to-line on its way: its view and the line asked for, to say
+    /// where it went when that is not the line.
+    goto_line: Option<(u32, u64)>,
+    start_in_flight: bool,
+    pending_hash: Option<HashTarget>,
+    hash_in_flight: bool,
+    /// The whole trace is indexed.
+    pub complete: bool,
+    /// The keyboard focus should go (back) to the browser.
+    pub refocus: bool,
+    /// Memory panes asked for (`&panes=mem`), opened at the first position
+    /// (their address is an expression such as `sp`).
+    pending_memory: Vec<String>,
+    pub search: search::SearchState,
+    /// The call stack pane and the other navigation views.
+    pub nav: nav::NavPanes,
+    /// The Reports panel's tab, while it is open.
+    pub reports: Option<ReportTab>,
+    /// The node whose call the call tree is to show (`g`), numbered so
+    /// the same node can be asked for again.
+    pub report_reveal: Option<(u32, NodeId)>,
+    /// See [`Config::detached`].
+    pub detached: bool,
+    /// The URL's fragment names a position (so the first position is one).
+    url_has_position: bool,
+    asks: Vec<Ask>,
+    effects: Vec<Effect>,
+}
+
+impl Model {
+    /// A browser on a trace just opened: it asks for its first rows and its
+    /// first position at once.
+    pub fn new(config: Config) -> Model {
+        let detached = config.detached;
+        let fragment = if detached {
+            None
+        } else {
+            hash::parse(&config.fragment)
+        };
+        let mut m = Model {
+            views: vec![TraceView::new(0, None)],
+            panes: Vec::new(),
+            focus: Focus::View(0),
+            prompt: None,
+            status: None,
+            help: false,
+            menu: None,
+            reports: None,
+            report_reveal: None,
+            syntax: true,
+            symbols: true,
+            last_pc: None,
+            next_view: 1,
+            next_pane: 0,
+            started: false,
+            no_position: false,
+            indexed_lines: config.progress.as_ref().map_or(0, |p| p.lines),
+            indexed_nodes: config.progress.as_ref().map_or(0, |p| p.nodes),
+            goto_line: None,
+            start_in_flight: false,
+            url_has_position: fragment.is_some(),
+            pending_hash: match config.goto_line {
+                Some(line) => Some(HashTarget::Line(line)),
+                None => fragment,
+            },
+            hash_in_flight: false,
+            complete: config.progress.as_ref().is_some_and(|p| p.complete),
+            refocus: true,
+            pending_memory: Vec::new(),
+            search: Default::default(),
+            nav: nav::NavPanes::new(!config.compact && config.panes.is_none()),
+            detached,
+            asks: Vec::new(),
+            effects: Vec::new(),
+        };
+        match &config.panes {
+            None => {
+                m.add_registers(RegKind::Core, 0);
+            }
+            Some(panes) => {
+                for pane in panes {
+                    match pane {
+                        PaneSpec::Registers(kind) => {
+                            m.add_registers(*kind, 0);
+                        }
+                        PaneSpec::Memory(expr) => m.pending_memory.push(expr.clone()),
+                    }
+                }
+            }
+        }
+        m.fetch_rows(0);
+        m.try_start();
+        // A trace already indexed (or restored from the cache) sends no
+        // progress to try the position later.
+        m.try_hash();
+        m
+    }
+
+    /// More of the trace is indexed, or the ELF image changed (`elf`):
+    /// what depends on it is asked for again.
+    pub fn on_progress(&mut self, progress: Option<&Progress>, elf: bool) {
+        let was_complete = self.complete;
+        let grown = progress.map(|p| (p.lines, p.nodes, p.complete))
+            != Some((self.indexed_lines, self.indexed_nodes, self.complete));
+        self.complete = progress.is_some_and(|p| p.complete);
+        self.indexed_lines = progress.map_or(0, |p| p.lines);
+        self.indexed_nodes = progress.map_or(0, |p| p.nodes);
+        if elf {
+            // Symbols name branch targets and folds: the rows are asked for again.
+            for id in self.view_ids() {
+                self.refresh_rows(id);
+            }
+        } else if grown {
+            // More of the trace is indexed: the views may have more rows.
+            for id in self.view_ids() {
+                self.rows_grown(id);
+            }
+        }
+        if elf || (grown && !was_complete) {
+            // The calls active at a position are known once their returns
+            // are indexed (or the end is), and named once symbols come.
+            for id in self.view_ids() {
+                if let Some(node) = self.view_ref(id).and_then(|v| v.cursor) {
+                    self.fetch_stack(id, node.node);
+                }
+            }
+        }
+        if grown {
+            self.nav_progress();
+        }
+        if grown || elf {
+            // What failed before may answer now.
+            self.try_start();
+            self.try_hash();
+        }
+    }
+
+    /// Goes to a line asked for from outside (the trace comparison).
+    pub fn goto_line_from_outside(&mut self, line: u64) {
+        self.pending_hash = Some(HashTarget::Line(line));
+        self.try_hash();
+    }
+
+    /// The questions raised since the last call, to send to the worker.
+    pub fn take_asks(&mut self) -> Vec<Ask> {
+        std::mem::take(&mut self.asks)
+    }
+
+    /// The effects asked for since the last call.
+    pub fn take_effects(&mut self) -> Vec<Effect> {
+        std::mem::take(&mut self.effects)
+    }
+
+    /// Asks the worker; its answer comes back as `then(reply)`.
+    fn ask(&mut self, query: Query, then: impl FnOnce(Reply) -> Msg + 'static) {
+        self.asks.push(Ask {
+            query,
+            then: Some(Box::new(then)),
+        });
+    }
+
+    /// Tells the worker something no answer is awaited for.
+    fn tell(&mut self, query: Query) {
+        self.asks.push(Ask { query, then: None });
+    }
+
+    /// Applies a message; returns whether the browser needs drawing again.
+    pub fn update(&mut self, msg: Msg) -> bool {
+        match msg {
+            Msg::Search(m) => return self.on_search(m),
+            Msg::ReportTab(tab) => self.reports = Some(tab),
+            Msg::ReportJump(node) => {
+                self.refocus = true;
+                let view = self.active_view();
+                self.move_to(view, Query::Locate(Locate::Node(node)), false);
+            }
+            Msg::ReportJumpLine(line) => {
+                self.refocus = true;
+                let view = self.active_view();
+                self.move_to(view, Query::Locate(Locate::Line(line)), false);
+            }
+            Msg::Run(cmd) => {
+                self.refocus = true;
+                self.run(cmd);
+            }
+            Msg::Focus(f) => {
+                if self.focus == f {
+                    return false;
+                }
+                self.focus = f;
+            }
+            Msg::Viewport {
+                view,
+                top,
+                px,
+                follow,
+            } => self.on_viewport(view, top, px, follow),
+            Msg::Rows { view, reply } => self.on_rows(view, reply),
+            Msg::RowCount { view, reply } => return self.on_row_count(view, reply),
+            Msg::Moved {
+                view,
+                reply,
+                recentre,
+            } => return self.on_moved(view, reply, recentre),
+            Msg::Stepped { view, reply } => return self.on_stepped(view, reply),
+            Msg::Stack { view, node, reply } => return self.on_stack(view, node, reply),
+            Msg::FoldAt { view, call_node } => self.fold_at(view, call_node),
+            Msg::GoTo { view, node } => {
+                self.refocus = true;
+                self.move_to(view, Query::Locate(Locate::Node(node)), false);
+            }
+            Msg::CursorRow {
+                view,
+                node,
+                reply,
+                recentre,
+            } => self.on_cursor_row(view, node, reply, recentre),
+            Msg::PageTarget { view, reply } => self.on_page_target(view, reply),
+            Msg::Folded { view, reply } => self.on_folded(view, reply),
+            Msg::Annotated { view, node, reply } => self.on_annotated(view, node, reply),
+            Msg::WriteFound {
+                view,
+                from,
+                query,
+                reply,
+            } => self.on_write_found(view, from, query, reply),
+            Msg::PaneData { pane, seq, reply } => self.on_pane_data(pane, seq, reply),
+            Msg::Evaluated { prompt, reply } => self.on_evaluated(prompt, reply),
+            Msg::Located { prompt, reply } => self.on_located(prompt, reply),
+            Msg::Symbolized { pane, text, reply } => self.on_symbolized(pane, text, reply),
+            Msg::ChangedSearch {
+                pane,
+                forward,
+                chunks,
+                reply,
+            } => self.on_changed_search(pane, forward, chunks, reply),
+            Msg::RowClick { view, row } => self.on_row_click(view, row),
+            Msg::RowContext { view, row, x, y } => self.on_row_context(view, row, x, y),
+            Msg::RowEffects {
+                view,
+                row,
+                x,
+                y,
+                reply,
+            } => self.on_row_effects(view, row, x, y, reply),
+            Msg::RegPick { pane, index } => {
+                self.focus = Focus::Pane(pane);
+                if let Some(p) = self.pane_mut(pane) {
+                    if let PaneBody::Registers { selected, .. } = &mut p.body {
+                        *selected = index;
+                    }
+                }
+                self.pane_previous_write(pane, None);
+            }
+            Msg::RegContext { pane, index, x, y } => self.on_reg_context(pane, index, x, y),
+            Msg::MemPick { pane, addr } => {
+                self.focus = Focus::Pane(pane);
+                if let Some(p) = self.pane_mut(pane) {
+                    if let PaneBody::Memory { selected, .. } = &mut p.body {
+                        *selected = addr;
+                    }
+                }
+            }
+            Msg::MemScroll { pane, rows } => self.scroll_memory(pane, rows),
+            Msg::MemContext { pane, addr, x, y } => self.on_mem_context(pane, addr, x, y),
+            Msg::Prompt(p) => self.prompt = Some(p),
+            Msg::PromptSubmit(text) => self.on_prompt_submit(text),
+            Msg::PromptCancel => {
+                if self.prompt.take().is_none() {
+                    return false;
+                }
+                self.refocus = true;
+            }
+            Msg::MenuPick(i) => self.on_menu_pick(i),
+            Msg::MenuClose => {
+                self.menu = None;
+                self.refocus = true;
+            }
+            Msg::HelpClose => {
+                self.help = false;
+                self.refocus = true;
+            }
+            Msg::NewView => {
+                self.refocus = true;
+                self.new_view();
+            }
+            Msg::CloseView(id) => self.close_view(id),
+            Msg::PaneView { pane, view } => {
+                if let Some(p) = self.pane_mut(pane) {
+                    p.view = view;
+                }
+                self.refresh_pane(pane);
+            }
+            Msg::PaneUnlock(pane) => {
+                if let Some(p) = self.pane_mut(pane) {
+                    p.lock = None;
+                }
+                self.refresh_pane(pane);
+            }
+            Msg::PaneLockHere(pane) => {
+                self.focus = Focus::Pane(pane);
+                self.run_pane(pane, Command::ToggleLock);
+            }
+            Msg::PaneClose(pane) => self.close_pane(pane),
+            Msg::HashChanged(fragment) => {
+                // What the person typed wins over a position not yet written.
+                self.effects.push(Effect::ForgetFragment);
+                self.url_has_position = hash::parse(&fragment).is_some();
+                self.pending_hash = hash::parse(&fragment);
+                self.try_hash();
+            }
+            Msg::HashTried { target, reply } => self.on_hash_tried(target, reply),
+            Msg::Started { reply } => return self.on_started(reply),
+            Msg::Nav(m) => return self.on_nav(m),
+        }
+        true
+    }
+
+    pub fn view_ids(&self) -> Vec<u32> {
+        self.views.iter().map(|v| v.id).collect()
+    }
+
+    pub fn view_mut(&mut self, id: u32) -> Option<&mut TraceView> {
+        self.views.iter_mut().find(|v| v.id == id)
+    }
+
+    pub fn view_ref(&self, id: u32) -> Option<&TraceView> {
+        self.views.iter().find(|v| v.id == id)
+    }
+
+    pub fn pane_mut(&mut self, id: u32) -> Option<&mut Pane> {
+        self.panes.iter_mut().find(|p| p.id == id)
+    }
+
+    pub fn pane_ref(&self, id: u32) -> Option<&Pane> {
+        self.panes.iter().find(|p| p.id == id)
+    }
+
+    /// The trace view keys act on: the focused one, or the one the focused
+    /// pane follows.
+    pub fn active_view(&self) -> u32 {
+        match self.focus {
+            Focus::View(v) => v,
+            Focus::Pane(p) => self.pane_ref(p).map_or(0, |p| p.view),
+        }
+    }
+
+    pub fn focus_kind(&self) -> PaneKind {
+        match self.focus {
+            Focus::View(_) => PaneKind::Trace,
+            Focus::Pane(p) => match self.pane_ref(p).map(|p| &p.body) {
+                Some(PaneBody::Memory { .. }) => PaneKind::Memory,
+                _ => PaneKind::Registers,
+            },
+        }
+    }
+
+    /// A key pressed in the browser (not in a form field of it): whether
+    /// it was the browser's (so the page does nothing else with it) and
+    /// whether the browser needs drawing again.
+    pub fn key(&mut self, k: &KeyInput) -> KeyOutcome {
+        const NOT_MINE: KeyOutcome = KeyOutcome {
+            handled: false,
+            render: false,
+        };
+        if k.in_form_field {
+            // Typing into a form field (the pane selector, the ELF offset)
+            // is not a browser command.
+            return NOT_MINE;
+        }
+        if self.help {
+            self.help = false;
+            return KeyOutcome {
+                handled: true,
+                render: true,
+            };
+        }
+        if self.menu.is_some() {
+            if k.key == "Escape" {
+                self.menu = None;
+                return KeyOutcome {
+                    handled: false,
+                    render: true,
+                };
+            }
+            return NOT_MINE;
+        }
+        if k.alt || k.meta {
+            return NOT_MINE;
+        }
+        // The search bar's × says Esc: it closes from the panes too.
+        if k.key == "Escape" && self.search.open {
+            let render = self.on_search(search::SearchMsg::Close);
+            return KeyOutcome {
+                handled: true,
+                render,
+            };
+        }
+        let name = keys::key_name(&k.key, k.ctrl, k.shift);
+        let Some(cmd) = keys::command(self.focus_kind(), &name) else {
+            return NOT_MINE;
+        };
+        // A step shows nothing until the worker's answer: rendering the
+        // whole browser for its key press as well (a millisecond and more)
+        // held up the answer's render behind it.
+        let unseen = matches!(cmd, Command::StepDown | Command::StepUp) && self.status.is_none();
+        self.status = None;
+        self.run(cmd);
+        KeyOutcome {
+            handled: true,
+            render: !unseen,
+        }
+    }
+
+    pub fn run(&mut self, cmd: Command) {
+        match cmd {
+            Command::NextPane | Command::PrevPane => self.cycle_focus(cmd == Command::NextPane),
+            Command::Help => self.help = true,
+            Command::ToggleRegisters(kind) => self.toggle_registers(kind),
+            Command::ToggleSyntax => self.syntax = !self.syntax,
+            Command::ToggleSymbols => self.symbols = !self.symbols,
+            Command::Search { forward } => {
+                self.on_search(search::SearchMsg::Open { forward });
+            }
+            Command::SearchNext { same_way } => {
+                self.on_search(search::SearchMsg::Next { same_way });
+            }
+            Command::ToggleStack
+            | Command::ToggleEvents
+            | Command::ToggleTimeline
+            | Command::NextEvent { .. } => {
+                self.run_nav(cmd);
+            }
+            Command::Reports => {
+                self.reports = match self.reports {
+                    Some(_) => None,
+                    None => Some(ReportTab::CallTree),
+                }
+            }
+            Command::FlameGraph => self.reports = Some(ReportTab::FlameGraph),
+            Command::RevealCall => {
+                let view = self.active_view();
+                if let Some(c) = self.view_ref(view).and_then(|v| v.cursor) {
+                    let seq = self.report_reveal.map_or(0, |(s, _)| s.wrapping_add(1));
+                    self.report_reveal = Some((seq, c.node));
+                    self.reports = Some(ReportTab::CallTree);
+                }
+            }
+            _ => match self.focus {
+                Focus::View(v) => self.run_trace(v, cmd),
+                Focus::Pane(p) => self.run_pane(p, cmd),
+            },
+        }
+    }
+
+    pub fn cycle_focus(&mut self, forward: bool) {
+        let mut order: Vec<Focus> = self.views.iter().map(|v| Focus::View(v.id)).collect();
+        order.extend(self.panes.iter().map(|p| Focus::Pane(p.id)));
+        let at = order.iter().position(|f| *f == self.focus).unwrap_or(0);
+        let n = order.len();
+        self.focus = order[if forward {
+            (at + 1) % n
+        } else {
+            (at + n - 1) % n
+        }];
+    }
+}

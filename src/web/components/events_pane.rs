@@ -8,8 +8,7 @@ use yew::prelude::*;
 use crate::web::page::i18n::{number, t, tf, use_lang};
 use tarmac_lens_core::browse::protocol::{EventKind, EventsReply, NodeId};
 
-/// Events one page shows.
-pub const EVENTS_PAGE: u64 = 100;
+pub use crate::model::nav::EVENTS_PAGE;
 
 #[derive(Properties, PartialEq)]
 pub struct EventsPaneProps {

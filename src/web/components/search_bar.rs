@@ -7,57 +7,12 @@ use std::rc::Rc;
 use web_sys::{HtmlElement, HtmlInputElement, HtmlSelectElement, KeyboardEvent};
 use yew::prelude::*;
 
+pub use crate::model::search::{SearchForm, SearchStatus};
+
 use crate::web::page::format::thousands;
 use crate::web::page::i18n::{t, tf, tn, use_lang};
 use tarmac_lens_core::browse::search::SearchHitView;
 use tarmac_lens_core::search::KindFilter;
-
-/// What the bar's fields say.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct SearchForm {
-    pub pattern: String,
-    pub regex: bool,
-    pub ignore_case: bool,
-    pub kind: Option<KindFilter>,
-    /// The line range fields, as typed (empty: open).
-    pub from: String,
-    pub to: String,
-}
-
-impl SearchForm {
-    /// The line range, or why it is not one.
-    pub fn lines(&self) -> Result<Option<(u64, u64)>, String> {
-        let parse = |s: &str, open: u64| -> Result<u64, String> {
-            let s = s.trim().replace([',', '_'], "");
-            if s.is_empty() {
-                return Ok(open);
-            }
-            s.parse::<u64>()
-                .ok()
-                .filter(|&n| n > 0)
-                .ok_or_else(|| tf("not a line number: {}", &[&s]))
-        };
-        let (from, to) = (parse(&self.from, 1)?, parse(&self.to, u64::MAX)?);
-        if from == 1 && to == u64::MAX {
-            return Ok(None);
-        }
-        if to < from {
-            return Err(t("the line range ends before it starts").into());
-        }
-        Ok(Some((from, to)))
-    }
-}
-
-/// Where a search has got to.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct SearchStatus {
-    pub matches: u64,
-    pub done_bytes: u64,
-    pub total_bytes: u64,
-    pub done: bool,
-    pub running: bool,
-    pub error: Option<String>,
-}
 
 #[derive(Properties, PartialEq)]
 pub struct SearchBarProps {

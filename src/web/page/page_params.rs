@@ -5,14 +5,7 @@
 use web_sys::{Url, UrlSearchParams};
 
 use crate::model::keys::RegKind;
-
-/// A pane the embedded viewer shows.
-#[derive(Clone, Debug, PartialEq)]
-pub enum PaneSpec {
-    Registers(RegKind),
-    /// A memory pane at an address expression (`mem` alone: `sp`).
-    Memory(String),
-}
+pub use crate::model::PaneSpec;
 
 /// The page's parameters.
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -1,17 +1,9 @@
-//! The trace browser: trace views, register and memory panes, the prompt
-//! and the keys, driven by questions to the worker's session. All state is
-//! here; the panes it renders are presentational.
-//!
-//! Every answer comes back as a message carrying what it was for, so late
-//! answers (after another move) are recognised and dropped instead of
-//! racing the newer ones.
-
-mod nav_ops;
-mod pane_ops;
-mod prompt_ops;
-mod search_ops;
-mod state;
-mod trace_ops;
+//! The trace browser's Yew component: it renders the browser's model
+//! (`crate::model`: views, panes, prompt, search, navigation), turns DOM
+//! events into the model's messages, carries the model's questions to the
+//! worker and their answers back, and does what the model asks of the page
+//! (the URL's fragment, the embedding host). The first renders are staged
+//! (rows, then toolbar, then panes) so the first rows come soonest.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -22,20 +14,22 @@ use wasm_bindgen::JsCast;
 use web_sys::{HtmlElement, KeyboardEvent};
 use yew::prelude::*;
 
-pub use state::{Focus, Menu, MenuAction, Pane, PaneBody, PromptFor, TraceView};
+pub use crate::model::{Focus, Pane, PaneBody, PromptFor, TraceView};
 
 use super::{
-    ContextMenu, ElfLoad, HelpOverlay, MemoryPane, Minibuffer, PaneHeader, RegisterPane, ReportTab,
-    ReportsPanel, TracePane,
+    ContextMenu, ElfLoad, EventsPane, HelpOverlay, MemoryPane, Minibuffer, PaneHeader,
+    RegisterPane, ReportTab, ReportsPanel, SearchBar, StackPane, TimelineStrip, TracePane,
+    TIMELINE_STYLE,
 };
-use crate::model::hash::{self, HashTarget};
-use crate::model::keys::{self, Command, PaneKind, RegKind};
+use crate::i18n::{number, t, tf};
+use crate::model::keys::{Command, RegKind};
+use crate::model::nav::NavMsg;
+use crate::model::search::SearchMsg;
+use crate::model::{Config, Effect, KeyInput, Model, Msg};
 use crate::web::page::client::TraceClient;
-use crate::web::page::i18n::{number, t, tf, Lang};
+use crate::web::page::i18n::Lang;
 use crate::web::page::page_params::PaneSpec;
-use tarmac_lens_core::browse::protocol::{
-    FoldOp, Locate, NodeId, NodeView, Progress, Query, Reply, Row,
-};
+use tarmac_lens_core::browse::protocol::{FoldOp, NodeId, NodeView, Progress, Row};
 
 /// The open trace's client; equal while it is the same job, so the browser
 /// is rebuilt only for a new file.
@@ -84,205 +78,27 @@ pub struct BrowserProps {
     pub diverged_lines: std::rc::Rc<Vec<u64>>,
 }
 
-pub enum Msg {
+/// The component's messages: the model's, and the DOM's that the model
+/// reads in its own terms.
+pub enum BrowserMsg {
+    Model(Msg),
     Key(KeyboardEvent),
-    /// The Reports panel shows another tab.
-    ReportTab(ReportTab),
-    /// The Reports panel asks the active view to go to a node.
-    ReportJump(NodeId),
-    /// ... or to a line (the EP and program-flow lists).
-    ReportJumpLine(u64),
-    Stepped {
-        view: u32,
-        reply: Reply,
-    },
-    Stack {
-        view: u32,
-        node: NodeId,
-        reply: Reply,
-    },
-    FoldAt {
-        view: u32,
-        call_node: NodeId,
-    },
-    GoTo {
-        view: u32,
-        node: NodeId,
-    },
-    Run(Command),
-    Focus(Focus),
-    Viewport {
-        view: u32,
-        top: u64,
-        px: f64,
-        follow: bool,
-    },
-    Rows {
-        view: u32,
-        reply: Reply,
-    },
-    /// The view's row count, more of the trace being indexed.
-    RowCount {
-        view: u32,
-        reply: Reply,
-    },
-    Moved {
-        view: u32,
-        reply: Reply,
-        recentre: bool,
-    },
-    CursorRow {
-        view: u32,
-        node: NodeId,
-        reply: Reply,
-        recentre: bool,
-    },
-    PageTarget {
-        view: u32,
-        reply: Reply,
-    },
-    Folded {
-        view: u32,
-        reply: Reply,
-    },
-    Annotated {
-        view: u32,
-        node: NodeId,
-        reply: Reply,
-    },
-    WriteFound {
-        view: u32,
-        from: NodeId,
-        query: Query,
-        reply: Reply,
-    },
-    PaneData {
-        pane: u32,
-        seq: u64,
-        reply: Reply,
-    },
-    Evaluated {
-        prompt: PromptFor,
-        reply: Reply,
-    },
-    Located {
-        prompt: PromptFor,
-        reply: Reply,
-    },
-    Symbolized {
-        pane: u32,
-        text: String,
-        reply: Reply,
-    },
-    ChangedSearch {
-        pane: u32,
-        forward: bool,
-        chunks: u32,
-        reply: Reply,
-    },
-    RowClick {
-        view: u32,
-        row: Row,
-    },
-    RowContext {
-        view: u32,
-        row: Row,
-        x: i32,
-        y: i32,
-    },
-    RowEffects {
-        view: u32,
-        row: Row,
-        x: i32,
-        y: i32,
-        reply: Reply,
-    },
-    RegPick {
-        pane: u32,
-        index: usize,
-    },
-    RegContext {
-        pane: u32,
-        index: usize,
-        x: i32,
-        y: i32,
-    },
-    MemPick {
-        pane: u32,
-        addr: u64,
-    },
-    MemScroll {
-        pane: u32,
-        rows: i64,
-    },
-    MemContext {
-        pane: u32,
-        addr: u64,
-        x: i32,
-        y: i32,
-    },
-    Prompt(PromptFor),
-    PromptSubmit(String),
-    PromptCancel,
-    MenuPick(usize),
-    MenuClose,
-    HelpClose,
-    NewView,
-    CloseView(u32),
-    PaneView {
-        pane: u32,
-        view: u32,
-    },
-    PaneUnlock(u32),
-    PaneLockHere(u32),
-    PaneClose(u32),
+    /// The URL's fragment changed.
     HashChanged,
-    HashTried {
-        target: HashTarget,
-        reply: Reply,
-    },
-    /// The answer to the start move, which a position asked for meanwhile
-    /// (a fragment, a comparison's divergence) overrides.
-    Started {
-        reply: Reply,
-    },
     /// The rest of the browser, after the first render.
     Reveal,
-    Search(search_ops::SearchMsg),
-    /// Answers for the call stack, events and timeline.
-    Nav(nav_ops::NavMsg),
+}
+
+impl From<Msg> for BrowserMsg {
+    fn from(m: Msg) -> Self {
+        BrowserMsg::Model(m)
+    }
 }
 
 pub struct Browser {
+    model: Model,
     client: TraceClient,
-    views: Vec<TraceView>,
-    panes: Vec<Pane>,
-    focus: Focus,
-    prompt: Option<PromptFor>,
-    status: Option<String>,
-    help: bool,
-    menu: Option<Menu>,
-    syntax: bool,
-    symbols: bool,
-    last_pc: Option<u64>,
-    next_view: u32,
-    next_pane: u32,
-    /// The first position has been found (the trace has a first node).
-    started: bool,
-    /// The whole trace is indexed and has no position to show (an empty
-    /// file, one without a node).
-    no_position: bool,
-    /// Lines indexed so far (all of them once `complete`).
-    indexed_lines: u64,
-    /// A go-to-line on its way: its view and the line asked for, to say
-    /// where it went when that is not the line.
-    goto_line: Option<(u32, u64)>,
-    start_in_flight: bool,
-    pending_hash: Option<HashTarget>,
-    hash_in_flight: bool,
-    complete: bool,
     root: NodeRef,
-    refocus: bool,
     hash_listener: Option<Closure<dyn FnMut()>>,
     /// How much of the browser is rendered: the first render has the trace
     /// views alone, then the toolbar and status line, then the panes, each
@@ -293,14 +109,6 @@ pub struct Browser {
     reveal_queued: bool,
     /// The worker has been told the first rows are shown.
     shown_told: bool,
-    /// Memory panes asked for (`&panes=mem`), opened at the first position
-    /// (their address is an expression such as `sp`).
-    pending_memory: Vec<String>,
-    search: search_ops::SearchState,
-    /// The call stack pane and the other navigation views.
-    nav: nav_ops::NavPanes,
-    /// The Reports panel's tab, while it is open.
-    reports: Option<ReportTab>,
     /// The panel's callbacks, made once: new ones at each render would
     /// re-render its call tree with every step of the trace view.
     report_callbacks: (Callback<ReportTab>, Callback<u64>, Callback<()>),
@@ -310,40 +118,66 @@ pub struct Browser {
     view_callbacks: RefCell<HashMap<u32, ViewCallbacks>>,
     register_callbacks: RefCell<HashMap<u32, RegisterCallbacks>>,
     /// The position's fragment, written to the URL a moment after the last
-    /// move (`trace_ops::note_position`).
+    /// move.
     fragment: Rc<RefCell<Option<String>>>,
     /// The panel's go-to-line callback, made once like those.
     report_jump_line: Callback<u64>,
-    /// The node whose call the call tree is to show (`g`), numbered so
-    /// the same node can be asked for again.
-    report_reveal: Option<(u32, NodeId)>,
-    /// See [`BrowserProps::detached`].
-    detached: bool,
+}
+
+/// How long after a move its position is written to the URL: writing it
+/// cost a millisecond of every step; a person held a key down writes it a
+/// few times a second instead of thirty.
+const FRAGMENT_DELAY_MS: i32 = 250;
+
+/// The URL's fragment, without its `#`.
+fn current_fragment() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .map(|h| h.trim_start_matches('#').to_string())
+        .unwrap_or_default()
+}
+
+/// Records the position in the URL without adding a history entry per move.
+fn replace_hash(fragment: &str) {
+    if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
+        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(fragment));
+    }
 }
 
 impl Component for Browser {
-    type Message = Msg;
+    type Message = BrowserMsg;
     type Properties = BrowserProps;
 
     fn create(ctx: &Context<Self>) -> Self {
+        let props = ctx.props();
         let link = ctx.link().clone();
-        let listener = Closure::<dyn FnMut()>::new(move || link.send_message(Msg::HashChanged));
-        let detached = ctx.props().detached;
+        let listener =
+            Closure::<dyn FnMut()>::new(move || link.send_message(BrowserMsg::HashChanged));
+        let detached = props.detached;
         if let Some(w) = web_sys::window().filter(|_| !detached) {
             let _ =
                 w.add_event_listener_with_callback("hashchange", listener.as_ref().unchecked_ref());
         }
+        let model = Model::new(Config {
+            panes: props.panes.clone(),
+            compact: props.compact,
+            detached,
+            goto_line: props.goto.map(|(_, line)| line),
+            fragment: if detached {
+                String::new()
+            } else {
+                current_fragment()
+            },
+            progress: props.progress.clone(),
+        });
         let mut browser = Browser {
-            client: ctx.props().session.client.clone(),
-            views: vec![TraceView::new(0, None)],
-            panes: Vec::new(),
-            focus: Focus::View(0),
-            prompt: None,
-            status: None,
-            help: false,
-            menu: None,
-            reports: None,
-            report_reveal: None,
+            model,
+            client: props.session.client.clone(),
+            root: NodeRef::default(),
+            hash_listener: Some(listener),
+            reveal: Reveal::Views,
+            reveal_queued: false,
+            shown_told: false,
             view_callbacks: Default::default(),
             register_callbacks: Default::default(),
             fragment: Default::default(),
@@ -353,58 +187,13 @@ impl Component for Browser {
                 ctx.link().callback(|_| Msg::Run(Command::Reports)),
             ),
             report_jump_line: ctx.link().callback(Msg::ReportJumpLine),
-            syntax: true,
-            symbols: true,
-            last_pc: None,
-            next_view: 1,
-            next_pane: 0,
-            started: false,
-            no_position: false,
-            indexed_lines: ctx.props().progress.as_ref().map_or(0, |p| p.lines),
-            goto_line: None,
-            start_in_flight: false,
-            pending_hash: match ctx.props().goto {
-                Some((_, line)) => Some(HashTarget::Line(line)),
-                None if detached => None,
-                None => current_hash(),
-            },
-            hash_in_flight: false,
-            complete: ctx.props().progress.as_ref().is_some_and(|p| p.complete),
-            root: NodeRef::default(),
-            refocus: true,
-            hash_listener: Some(listener),
-            reveal: Reveal::Views,
-            reveal_queued: false,
-            shown_told: false,
-            pending_memory: Vec::new(),
-            search: Default::default(),
-            nav: nav_ops::NavPanes::new(!ctx.props().compact && ctx.props().panes.is_none()),
-            detached,
         };
         // In case no rows come soon (an error, a trace that is all header).
         let link = ctx.link().clone();
-        super::app::after_ms(REVEAL_FALLBACK_MS, move || link.send_message(Msg::Reveal));
-        match &ctx.props().panes {
-            None => {
-                browser.add_registers(RegKind::Core, 0);
-            }
-            Some(panes) => {
-                for pane in panes {
-                    match pane {
-                        PaneSpec::Registers(kind) => {
-                            browser.add_registers(*kind, 0);
-                        }
-                        PaneSpec::Memory(expr) => browser.pending_memory.push(expr.clone()),
-                    }
-                }
-            }
-        }
-        browser.fetch_rows(ctx, 0);
-        browser.try_start(ctx);
-        if ctx.props().goto.is_some() {
-            // A trace already indexed sends no progress to try it later.
-            browser.try_hash(ctx);
-        }
+        super::app::after_ms(REVEAL_FALLBACK_MS, move || {
+            link.send_message(BrowserMsg::Reveal)
+        });
+        browser.carry_out(ctx);
         browser
     }
 
@@ -420,54 +209,54 @@ impl Component for Browser {
             *self = <Browser as Component>::create(ctx);
             return true;
         }
-        self.complete = props.progress.as_ref().is_some_and(|p| p.complete);
-        self.indexed_lines = props.progress.as_ref().map_or(0, |p| p.lines);
-        let symbols_changed = props.elf != old.elf;
-        if symbols_changed {
-            // Symbols name branch targets and folds: the rows are asked for again.
-            for id in self.view_ids() {
-                self.refresh_rows(ctx, id);
-            }
-        } else if props.progress != old.progress {
-            // More of the trace is indexed: the views may have more rows.
-            for id in self.view_ids() {
-                self.rows_grown(ctx, id);
-            }
-        }
-        let was_complete = old.progress.as_ref().is_some_and(|p| p.complete);
-        if symbols_changed || (props.progress != old.progress && !was_complete) {
-            // The calls active at a position are known once their returns
-            // are indexed (or the end is), and named once symbols come.
-            for id in self.view_ids() {
-                if let Some(node) = self.view_ref(id).and_then(|v| v.cursor) {
-                    self.fetch_stack(ctx, id, node.node);
-                }
-            }
-        }
-        if props.progress != old.progress {
-            self.nav_progress(ctx);
+        let elf = props.elf != old.elf;
+        if elf || props.progress != old.progress {
+            self.model.on_progress(props.progress.as_ref(), elf);
         }
         if let Some((_, line)) = props.goto.filter(|_| props.goto != old.goto) {
-            self.pending_hash = Some(HashTarget::Line(line));
-            self.try_hash(ctx);
+            self.model.goto_line_from_outside(line);
         }
-        if props.progress != old.progress || props.elf != old.elf {
-            // What failed before may answer now.
-            self.try_start(ctx);
-            self.try_hash(ctx);
-        }
+        self.carry_out(ctx);
         true
     }
 
-    fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
-        let render = self.handle(ctx, msg);
-        // The questions this message raised go now, before the render: the
-        // worker answers them while the page draws.
-        self.client.flush();
+    fn update(&mut self, ctx: &Context<Self>, msg: BrowserMsg) -> bool {
+        let render = match msg {
+            BrowserMsg::Model(m) => self.model.update(m),
+            BrowserMsg::Key(e) => {
+                let in_form_field = e
+                    .target()
+                    .and_then(|t| t.dyn_ref::<web_sys::Element>().map(|el| el.tag_name()))
+                    .is_some_and(|tag| matches!(tag.as_str(), "INPUT" | "SELECT" | "TEXTAREA"));
+                let outcome = self.model.key(&KeyInput {
+                    key: e.key(),
+                    ctrl: e.ctrl_key(),
+                    shift: e.shift_key(),
+                    alt: e.alt_key(),
+                    meta: e.meta_key(),
+                    in_form_field,
+                });
+                if outcome.handled {
+                    e.prevent_default();
+                }
+                outcome.render
+            }
+            BrowserMsg::HashChanged => self.model.update(Msg::HashChanged(current_fragment())),
+            BrowserMsg::Reveal => {
+                self.reveal_queued = false;
+                if self.reveal == Reveal::All {
+                    false
+                } else {
+                    self.reveal = self.reveal.next();
+                    true
+                }
+            }
+        };
+        self.carry_out(ctx);
         render
     }
     fn rendered(&mut self, ctx: &Context<Self>, _first: bool) {
-        let rows_shown = self.views.iter().any(|v| v.rows.is_some());
+        let rows_shown = self.model.views.iter().any(|v| v.rows.is_some());
         if rows_shown && !self.shown_told {
             self.shown_told = true;
             self.client.shown();
@@ -480,16 +269,16 @@ impl Component for Browser {
             // After the first rows (they are what a person waits for), in a
             // task of its own.
             let link = ctx.link().clone();
-            super::app::after_ms(0, move || link.send_message(Msg::Reveal));
+            super::app::after_ms(0, move || link.send_message(BrowserMsg::Reveal));
         }
         // Focusing forces a style and layout pass: not in the tasks that
         // show the first rows, but with the last stage of the first renders.
-        if self.refocus
+        if self.model.refocus
             && ctx.props().takes_focus
-            && self.prompt.is_none()
+            && self.model.prompt.is_none()
             && self.reveal == Reveal::All
         {
-            self.refocus = false;
+            self.model.refocus = false;
             if let Some(el) = self.root.cast::<HtmlElement>() {
                 let _ = el.focus();
             }
@@ -498,7 +287,7 @@ impl Component for Browser {
 
     fn view(&self, ctx: &Context<Self>) -> Html {
         let link = ctx.link();
-        let onkeydown = link.callback(Msg::Key);
+        let onkeydown = link.callback(BrowserMsg::Key);
         html! {
             <div
                 class="browser"
@@ -522,9 +311,9 @@ impl Component for Browser {
                 { self.view_search(ctx) }
                 { self.view_timeline(ctx, self.reveal >= Reveal::Toolbar) }
                 <div class="views" style="display:flex;gap:0.5rem;flex:1 1 55%;min-height:10rem;">
-                    { for self.views.iter().map(|v| self.view_trace(ctx, v)) }
+                    { for self.model.views.iter().map(|v| self.view_trace(ctx, v)) }
                 </div>
-                if let (Some(tab), Reveal::All) = (self.reports, self.reveal) {
+                if let (Some(tab), Reveal::All) = (self.model.reports, self.reveal) {
                     <ReportsPanel
                         trace={self.client.clone()}
                         elf={ctx.props().elf}
@@ -533,34 +322,34 @@ impl Component for Browser {
                         on_jump={self.report_callbacks.1.clone()}
                         on_jump_line={self.report_jump_line.clone()}
                         on_close={self.report_callbacks.2.clone()}
-                        reveal={self.report_reveal}
+                        reveal={self.model.report_reveal}
                     />
                 }
-                if self.reveal == Reveal::All && (!self.panes.is_empty() || self.nav.any()) {
+                if self.reveal == Reveal::All && (!self.model.panes.is_empty() || self.model.nav.any()) {
                     <div class="panes" style="display:flex;flex-wrap:wrap;gap:0.5rem;align-items:flex-start;flex:0 1 auto;max-height:45%;overflow:auto;">
-                        { for self.panes.iter().map(|p| self.view_pane(ctx, p)) }
+                        { for self.model.panes.iter().map(|p| self.view_pane(ctx, p)) }
                         { self.view_nav_panes(ctx) }
                     </div>
                 }
                 <footer class="status-line" data-testid="status-line" style="min-height:1.6rem;display:flex;align-items:center;">
                     if self.reveal == Reveal::Views {
-                    } else if let Some(p) = &self.prompt {
+                    } else if let Some(p) = &self.model.prompt {
                         <Minibuffer
                             key={p.label()}
                             label={p.label()}
                             on_submit={link.callback(Msg::PromptSubmit)}
                             on_cancel={link.callback(|_| Msg::PromptCancel)}
                         />
-                    } else if let Some(s) = &self.status {
+                    } else if let Some(s) = &self.model.status {
                         <span class="status-message" data-testid="status-message">{ s }</span>
                     } else if !ctx.props().compact {
                         <span class="status-hint">{ t("F1 for the keys of the focused pane; / searches; Tab moves between panes.") }</span>
                     }
                 </footer>
-                if self.help {
-                    <HelpOverlay pane={self.focus_kind()} on_close={link.callback(|_| Msg::HelpClose)} />
+                if self.model.help {
+                    <HelpOverlay pane={self.model.focus_kind()} on_close={link.callback(|_| Msg::HelpClose)} />
                 }
-                if let Some(menu) = &self.menu {
+                if let Some(menu) = &self.model.menu {
                     <ContextMenu
                         x={menu.x}
                         y={menu.y}
@@ -594,168 +383,53 @@ impl Reveal {
     }
 }
 
-fn current_hash() -> Option<HashTarget> {
-    let h = web_sys::window()?.location().hash().ok()?;
-    hash::parse(&h)
-}
-
 impl Browser {
-    fn handle(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
-        match msg {
-            Msg::Key(e) => return self.on_key(ctx, e),
-            Msg::Search(m) => return self.on_search(ctx, m),
-            Msg::ReportTab(tab) => self.reports = Some(tab),
-            Msg::ReportJump(node) => {
-                self.refocus = true;
-                let view = self.active_view();
-                self.move_to(ctx, view, Query::Locate(Locate::Node(node)), false);
-            }
-            Msg::ReportJumpLine(line) => {
-                self.refocus = true;
-                let view = self.active_view();
-                self.move_to(ctx, view, Query::Locate(Locate::Line(line)), false);
-            }
-            Msg::Run(cmd) => {
-                self.refocus = true;
-                self.run(ctx, cmd);
-            }
-            Msg::Focus(f) => {
-                if self.focus == f {
-                    return false;
+    /// Sends the model's questions to the worker (in one message, before
+    /// the render: the worker answers them while the page draws) and does
+    /// what it asked of the page.
+    fn carry_out(&mut self, ctx: &Context<Self>) {
+        for ask in self.model.take_asks() {
+            match ask.then {
+                Some(then) => {
+                    let link = ctx.link().clone();
+                    self.client
+                        .query(ask.query, move |reply| link.send_message(then(reply)));
                 }
-                self.focus = f;
-            }
-            Msg::Viewport {
-                view,
-                top,
-                px,
-                follow,
-            } => self.on_viewport(ctx, view, top, px, follow),
-            Msg::Rows { view, reply } => self.on_rows(ctx, view, reply),
-            Msg::RowCount { view, reply } => return self.on_row_count(ctx, view, reply),
-            Msg::Moved {
-                view,
-                reply,
-                recentre,
-            } => return self.on_moved(ctx, view, reply, recentre),
-            Msg::Stepped { view, reply } => return self.on_stepped(ctx, view, reply),
-            Msg::Stack { view, node, reply } => return self.on_stack(view, node, reply),
-            Msg::FoldAt { view, call_node } => self.fold_at(ctx, view, call_node),
-            Msg::GoTo { view, node } => {
-                self.refocus = true;
-                self.move_to(ctx, view, Query::Locate(Locate::Node(node)), false);
-            }
-            Msg::CursorRow {
-                view,
-                node,
-                reply,
-                recentre,
-            } => self.on_cursor_row(ctx, view, node, reply, recentre),
-            Msg::PageTarget { view, reply } => self.on_page_target(ctx, view, reply),
-            Msg::Folded { view, reply } => self.on_folded(ctx, view, reply),
-            Msg::Annotated { view, node, reply } => self.on_annotated(view, node, reply),
-            Msg::WriteFound {
-                view,
-                from,
-                query,
-                reply,
-            } => self.on_write_found(ctx, view, from, query, reply),
-            Msg::PaneData { pane, seq, reply } => self.on_pane_data(pane, seq, reply),
-            Msg::Evaluated { prompt, reply } => self.on_evaluated(ctx, prompt, reply),
-            Msg::Located { prompt, reply } => self.on_located(ctx, prompt, reply),
-            Msg::Symbolized { pane, text, reply } => self.on_symbolized(pane, text, reply),
-            Msg::ChangedSearch {
-                pane,
-                forward,
-                chunks,
-                reply,
-            } => self.on_changed_search(ctx, pane, forward, chunks, reply),
-            Msg::RowClick { view, row } => self.on_row_click(ctx, view, row),
-            Msg::RowContext { view, row, x, y } => self.on_row_context(ctx, view, row, x, y),
-            Msg::RowEffects {
-                view,
-                row,
-                x,
-                y,
-                reply,
-            } => self.on_row_effects(view, row, x, y, reply),
-            Msg::RegPick { pane, index } => {
-                self.focus = Focus::Pane(pane);
-                if let Some(p) = self.pane_mut(pane) {
-                    if let PaneBody::Registers { selected, .. } = &mut p.body {
-                        *selected = index;
-                    }
-                }
-                self.pane_previous_write(ctx, pane, None);
-            }
-            Msg::RegContext { pane, index, x, y } => self.on_reg_context(pane, index, x, y),
-            Msg::MemPick { pane, addr } => {
-                self.focus = Focus::Pane(pane);
-                if let Some(p) = self.pane_mut(pane) {
-                    if let PaneBody::Memory { selected, .. } = &mut p.body {
-                        *selected = addr;
-                    }
-                }
-            }
-            Msg::MemScroll { pane, rows } => self.scroll_memory(ctx, pane, rows),
-            Msg::MemContext { pane, addr, x, y } => self.on_mem_context(pane, addr, x, y),
-            Msg::Prompt(p) => self.prompt = Some(p),
-            Msg::PromptSubmit(text) => self.on_prompt_submit(ctx, text),
-            Msg::PromptCancel => {
-                if self.prompt.take().is_none() {
-                    return false;
-                }
-                self.refocus = true;
-            }
-            Msg::MenuPick(i) => self.on_menu_pick(ctx, i),
-            Msg::MenuClose => {
-                self.menu = None;
-                self.refocus = true;
-            }
-            Msg::HelpClose => {
-                self.help = false;
-                self.refocus = true;
-            }
-            Msg::NewView => {
-                self.refocus = true;
-                self.new_view(ctx);
-            }
-            Msg::CloseView(id) => self.close_view(ctx, id),
-            Msg::PaneView { pane, view } => {
-                if let Some(p) = self.pane_mut(pane) {
-                    p.view = view;
-                }
-                self.refresh_pane(ctx, pane);
-            }
-            Msg::PaneUnlock(pane) => {
-                if let Some(p) = self.pane_mut(pane) {
-                    p.lock = None;
-                }
-                self.refresh_pane(ctx, pane);
-            }
-            Msg::PaneLockHere(pane) => {
-                self.focus = Focus::Pane(pane);
-                self.run_pane(ctx, pane, Command::ToggleLock);
-            }
-            Msg::PaneClose(pane) => self.close_pane(pane),
-            Msg::HashChanged => {
-                // What the person typed wins over a position not yet written.
-                self.fragment.borrow_mut().take();
-                self.pending_hash = current_hash();
-                self.try_hash(ctx);
-            }
-            Msg::HashTried { target, reply } => self.on_hash_tried(ctx, target, reply),
-            Msg::Started { reply } => return self.on_started(ctx, reply),
-            Msg::Nav(m) => return self.on_nav(ctx, m),
-            Msg::Reveal => {
-                self.reveal_queued = false;
-                if self.reveal == Reveal::All {
-                    return false;
-                }
-                self.reveal = self.reveal.next();
+                None => self.client.query(ask.query, |_| {}),
             }
         }
-        true
+        self.client.flush();
+        for effect in self.model.take_effects() {
+            match effect {
+                Effect::Fragment(fragment) => {
+                    let queued = self.fragment.borrow_mut().replace(fragment).is_some();
+                    if !queued {
+                        let pending = self.fragment.clone();
+                        super::app::after_ms(FRAGMENT_DELAY_MS, move || {
+                            if let Some(fragment) = pending.borrow_mut().take() {
+                                replace_hash(&fragment);
+                            }
+                        });
+                    }
+                }
+                Effect::ForgetFragment => {
+                    self.fragment.borrow_mut().take();
+                }
+                Effect::Position { view, node, asked } => {
+                    crate::web::page::embed::position_changed(view, &node, asked)
+                }
+                Effect::GotoFailed(message) => crate::web::page::embed::goto_failed(&message),
+            }
+        }
+        // Callbacks of closed views and panes.
+        let views = self.model.view_ids();
+        self.view_callbacks
+            .borrow_mut()
+            .retain(|id, _| views.contains(id));
+        let panes: Vec<u32> = self.model.panes.iter().map(|p| p.id).collect();
+        self.register_callbacks
+            .borrow_mut()
+            .retain(|id, _| panes.contains(id));
     }
 
     /// Done with this trace: the listener goes (a dropped closure still
@@ -768,7 +442,7 @@ impl Browser {
         }
         // A position not yet written is this trace's, not the next one's.
         self.fragment.borrow_mut().take();
-        if self.started && !self.detached {
+        if self.model.started && !self.model.detached {
             let path = w.location().pathname().unwrap_or_default()
                 + &w.location().search().unwrap_or_default();
             if let Ok(history) = w.history() {
@@ -777,157 +451,103 @@ impl Browser {
         }
     }
 
-    fn view_ids(&self) -> Vec<u32> {
-        self.views.iter().map(|v| v.id).collect()
-    }
-
-    fn view_mut(&mut self, id: u32) -> Option<&mut TraceView> {
-        self.views.iter_mut().find(|v| v.id == id)
-    }
-
-    fn view_ref(&self, id: u32) -> Option<&TraceView> {
-        self.views.iter().find(|v| v.id == id)
-    }
-
-    fn pane_mut(&mut self, id: u32) -> Option<&mut Pane> {
-        self.panes.iter_mut().find(|p| p.id == id)
-    }
-
-    fn pane_ref(&self, id: u32) -> Option<&Pane> {
-        self.panes.iter().find(|p| p.id == id)
-    }
-
-    /// The trace view keys act on: the focused one, or the one the focused
-    /// pane follows.
-    fn active_view(&self) -> u32 {
-        match self.focus {
-            Focus::View(v) => v,
-            Focus::Pane(p) => self.pane_ref(p).map_or(0, |p| p.view),
+    fn view_search(&self, ctx: &Context<Self>) -> Html {
+        let s = &self.model.search;
+        if !s.open {
+            return html! {};
+        }
+        let link = ctx.link();
+        html! {
+            <SearchBar
+                form={s.form.clone()}
+                forward={s.forward}
+                status={s.status.clone()}
+                hits={s.hits.clone()}
+                current={s.current}
+                focus_seq={s.focus_seq}
+                generation={s.generation}
+                on_submit={link.callback(|f| Msg::Search(SearchMsg::Submit(f)))}
+                on_close={link.callback(|_| Msg::Search(SearchMsg::Close))}
+                on_pick={link.callback(|i| Msg::Search(SearchMsg::Pick(i)))}
+            />
         }
     }
 
-    fn focus_kind(&self) -> PaneKind {
-        match self.focus {
-            Focus::View(_) => PaneKind::Trace,
-            Focus::Pane(p) => match self.pane_ref(p).map(|p| &p.body) {
-                Some(PaneBody::Memory { .. }) => PaneKind::Memory,
-                _ => PaneKind::Registers,
-            },
+    /// The timeline strip, over the trace views; before the first rows are
+    /// shown (`ready` false) only its place, so the views keep their height
+    /// (a view shrinking under its position would hide it).
+    fn view_timeline(&self, ctx: &Context<Self>, ready: bool) -> Html {
+        if !self.model.nav.timeline {
+            return html! {};
+        }
+        if !ready {
+            return html! { <div class="timeline" style={TIMELINE_STYLE}></div> };
+        }
+        let link = ctx.link();
+        let view = self.model.active_view();
+        let v = self.model.view_ref(view);
+        let visible = v.and_then(|v| v.rows.as_ref()).and_then(|r| {
+            let node = |row: &Row| match row {
+                Row::Line { node, .. } => *node,
+                Row::Fold { call_node, .. } => *call_node,
+            };
+            Some((node(r.rows.first()?), node(r.rows.last()?)))
+        });
+        html! {
+            <TimelineStrip
+                data={self.model.nav.timeline_data.clone()}
+                {visible}
+                cursor={v.and_then(|v| v.cursor).map(|c| c.node)}
+                on_seek={link.callback(move |node| Msg::GoTo { view, node })}
+                on_close={link.callback(|_| Msg::Run(Command::ToggleTimeline))}
+            />
         }
     }
-
-    fn ask(&self, ctx: &Context<Self>, query: Query, to_msg: impl FnOnce(Reply) -> Msg + 'static) {
-        let link = ctx.link().clone();
-        self.client
-            .query(query, move |reply| link.send_message(to_msg(reply)));
-    }
-
-    fn on_key(&mut self, ctx: &Context<Self>, e: KeyboardEvent) -> bool {
-        if let Some(target) = e.target() {
-            let tag = target
-                .dyn_ref::<web_sys::Element>()
-                .map(|el| el.tag_name())
-                .unwrap_or_default();
-            // Typing into a form field (the pane selector, the ELF offset)
-            // is not a browser command.
-            if matches!(tag.as_str(), "INPUT" | "SELECT" | "TEXTAREA") {
-                return false;
-            }
-        }
-        if self.help {
-            e.prevent_default();
-            self.help = false;
-            return true;
-        }
-        if self.menu.is_some() {
-            if e.key() == "Escape" {
-                self.menu = None;
-                return true;
-            }
-            return false;
-        }
-        if e.alt_key() || e.meta_key() {
-            return false;
-        }
-        // The search bar's × says Esc: it closes from the panes too.
-        if e.key() == "Escape" && self.search.open {
-            e.prevent_default();
-            return self.on_search(ctx, search_ops::SearchMsg::Close);
-        }
-        let name = keys::key_name(&e.key(), e.ctrl_key(), e.shift_key());
-        let Some(cmd) = keys::command(self.focus_kind(), &name) else {
-            return false;
+    fn view_nav_panes(&self, ctx: &Context<Self>) -> Html {
+        let link = ctx.link();
+        let view = self.model.active_view();
+        let Some(v) = self.model.view_ref(view) else {
+            return html! {};
         };
-        e.prevent_default();
-        // A step shows nothing until the worker's answer: rendering the
-        // whole browser for its key press as well (a millisecond and more)
-        // held up the answer's render behind it.
-        let unseen = matches!(cmd, Command::StepDown | Command::StepUp) && self.status.is_none();
-        self.status = None;
-        self.run(ctx, cmd);
-        !unseen
-    }
-
-    fn run(&mut self, ctx: &Context<Self>, cmd: Command) {
-        match cmd {
-            Command::NextPane | Command::PrevPane => self.cycle_focus(cmd == Command::NextPane),
-            Command::Help => self.help = true,
-            Command::ToggleRegisters(kind) => self.toggle_registers(ctx, kind),
-            Command::ToggleSyntax => self.syntax = !self.syntax,
-            Command::ToggleSymbols => self.symbols = !self.symbols,
-            Command::Search { forward } => {
-                self.on_search(ctx, search_ops::SearchMsg::Open { forward });
-            }
-            Command::SearchNext { same_way } => {
-                self.on_search(ctx, search_ops::SearchMsg::Next { same_way });
-            }
-            Command::ToggleStack
-            | Command::ToggleEvents
-            | Command::ToggleTimeline
-            | Command::NextEvent { .. } => {
-                self.run_nav(ctx, cmd);
-            }
-            Command::Reports => {
-                self.reports = match self.reports {
-                    Some(_) => None,
-                    None => Some(ReportTab::CallTree),
+        let last = ctx
+            .props()
+            .progress
+            .as_ref()
+            .filter(|p| p.complete)
+            .map(|p| p.nodes);
+        let at_end = matches!((v.cursor, last), (Some(c), Some(n)) if c.node + 1 >= n);
+        let go = move |node: NodeId| Msg::GoTo { view, node };
+        html! {
+            <>
+                if self.model.nav.stack {
+                    <StackPane
+                        frames={v.stack.clone()}
+                        {at_end}
+                        on_pick={link.callback(go)}
+                        on_close={link.callback(|_| Msg::Run(Command::ToggleStack))}
+                    />
                 }
-            }
-            Command::FlameGraph => self.reports = Some(ReportTab::FlameGraph),
-            Command::RevealCall => {
-                let view = self.active_view();
-                if let Some(c) = self.view_ref(view).and_then(|v| v.cursor) {
-                    let seq = self.report_reveal.map_or(0, |(s, _)| s.wrapping_add(1));
-                    self.report_reveal = Some((seq, c.node));
-                    self.reports = Some(ReportTab::CallTree);
+                if self.model.nav.events {
+                    <EventsPane
+                        page={self.model.nav.events_page.clone()}
+                        cursor={v.cursor.map(|c| c.node)}
+                        on_pick={link.callback(go)}
+                        on_page={link.callback(|first| Msg::Nav(NavMsg::EventsAt(first)))}
+                        on_close={link.callback(|_| Msg::Run(Command::ToggleEvents))}
+                    />
                 }
-            }
-            _ => match self.focus {
-                Focus::View(v) => self.run_trace(ctx, v, cmd),
-                Focus::Pane(p) => self.run_pane(ctx, p, cmd),
-            },
+            </>
         }
-    }
-
-    fn cycle_focus(&mut self, forward: bool) {
-        let mut order: Vec<Focus> = self.views.iter().map(|v| Focus::View(v.id)).collect();
-        order.extend(self.panes.iter().map(|p| Focus::Pane(p.id)));
-        let at = order.iter().position(|f| *f == self.focus).unwrap_or(0);
-        let n = order.len();
-        self.focus = order[if forward {
-            (at + 1) % n
-        } else {
-            (at + n - 1) % n
-        }];
     }
 
     fn view_toolbar(&self, ctx: &Context<Self>) -> Html {
         let link = ctx.link();
         let run = |cmd: Command| link.callback(move |_: MouseEvent| Msg::Run(cmd));
-        let view = self.active_view();
+        let view = self.model.active_view();
         let prompt = |p: PromptFor| link.callback(move |_: MouseEvent| Msg::Prompt(p.clone()));
         let shown = |kind: RegKind| {
-            self.panes
+            self.model
+                .panes
                 .iter()
                 .any(|p| matches!(p.body, PaneBody::Registers { kind: k, .. } if k == kind))
         };
@@ -939,7 +559,7 @@ impl Browser {
                 <button onclick={prompt(PromptFor::FindPc { view, forward: true })} title="p">{ t("Next PC…") }</button>
                 <button onclick={prompt(PromptFor::FindPc { view, forward: false })} title="P">{ t("Prev PC…") }</button>
                 <button data-testid="open-memory" onclick={prompt(PromptFor::OpenMemory { view })} title="m">{ t("Memory…") }</button>
-                <button data-testid="open-search" onclick={link.callback(|_: MouseEvent| Msg::Search(search_ops::SearchMsg::Open { forward: true }))} title="/">{ t("Search…") }</button>
+                <button data-testid="open-search" onclick={link.callback(|_: MouseEvent| Msg::Search(SearchMsg::Open { forward: true }))} title="/">{ t("Search…") }</button>
                 <button onclick={run(Command::Fold(FoldOp::FoldAll))} title="{">{ t("Fold all") }</button>
                 <button onclick={run(Command::Fold(FoldOp::UnfoldAll))} title="}">{ t("Unfold all") }</button>
                 <span style="margin-left:0.5rem;">{ t("Registers:") }</span>
@@ -952,9 +572,9 @@ impl Browser {
                         onclick={run(Command::ToggleRegisters(kind))}
                     >{ kind.panel() }</button>
                 }) }
-                <button class={classes!("toggle", self.syntax.then_some("on"))} aria-pressed={self.syntax.to_string()} onclick={run(Command::ToggleSyntax)} title="F6">{ t("Colours") }</button>
-                <button class={classes!("toggle", self.symbols.then_some("on"))} aria-pressed={self.symbols.to_string()} onclick={run(Command::ToggleSymbols)} title="F7">{ t("Symbols") }</button>
-                <button class={classes!("toggle", self.reports.is_some().then_some("on"))} aria-pressed={self.reports.is_some().to_string()} data-testid="open-reports" onclick={run(Command::Reports)} title="R">{ t("Reports") }</button>
+                <button class={classes!("toggle", self.model.syntax.then_some("on"))} aria-pressed={self.model.syntax.to_string()} onclick={run(Command::ToggleSyntax)} title="F6">{ t("Colours") }</button>
+                <button class={classes!("toggle", self.model.symbols.then_some("on"))} aria-pressed={self.model.symbols.to_string()} onclick={run(Command::ToggleSymbols)} title="F7">{ t("Symbols") }</button>
+                <button class={classes!("toggle", self.model.reports.is_some().then_some("on"))} aria-pressed={self.model.reports.is_some().to_string()} data-testid="open-reports" onclick={run(Command::Reports)} title="R">{ t("Reports") }</button>
                 <button onclick={run(Command::Help)} title="F1">{ t("Keys") }</button>
             </div>
         }
@@ -964,7 +584,7 @@ impl Browser {
         let link = ctx.link();
         let id = v.id;
         let cbs = made_once(&self.view_callbacks, id, || ViewCallbacks::new(link, id));
-        let focused = self.focus == Focus::View(id);
+        let focused = self.model.focus == Focus::View(id);
         let position = match v.cursor {
             Some(NodeView {
                 first_line,
@@ -976,7 +596,7 @@ impl Browser {
                 &[&number(first_line), &time, &number(n)],
             ),
             Some(c) => tf("line {} · time {}", &[&number(c.first_line), &c.time]),
-            None if self.no_position => {
+            None if self.model.no_position => {
                 t("nothing to show: the trace has no instruction").to_string()
             }
             None => t("no position yet").to_string(),
@@ -1007,7 +627,7 @@ impl Browser {
                             }
                         }) }
                     </nav>
-                    if self.views.len() > 1 {
+                    if self.model.views.len() > 1 {
                         <button title={t("Close this view")} onclick={link.callback(move |_| Msg::CloseView(id))}>{ "×" }</button>
                     }
                 </header>
@@ -1021,9 +641,9 @@ impl Browser {
                         scroll_seq={v.scroll_seq}
                         cursor={v.cursor}
                         annotated_line={v.annotated().map(|a| a.line)}
-                        search_match={self.search.current_match()}
-                        syntax={self.syntax}
-                        symbols={self.symbols}
+                        search_match={self.model.search.current_match()}
+                        syntax={self.model.syntax}
+                        symbols={self.model.symbols}
                         on_viewport={cbs.on_viewport}
                         on_click={cbs.on_click}
                         on_context={cbs.on_context}
@@ -1040,7 +660,7 @@ impl Browser {
     fn view_pane(&self, ctx: &Context<Self>, p: &Pane) -> Html {
         let link = ctx.link();
         let id = p.id;
-        let focused = self.focus == Focus::Pane(id);
+        let focused = self.model.focus == Focus::Pane(id);
         let body = match &p.body {
             PaneBody::Registers {
                 kind,
@@ -1049,7 +669,7 @@ impl Browser {
                 selected,
                 ..
             } => {
-                if !answered && self.no_position {
+                if !answered && self.model.no_position {
                     html! { <p class="pane-empty" data-testid="registers-empty" style="margin:0.25rem 0.5rem;">{ t("No registers: the trace has no instruction.") }</p> }
                 } else if !answered {
                     html! { <p class="pane-empty" style="margin:0.25rem 0.5rem;">{ t("Reading registers…") }</p> }
@@ -1097,7 +717,7 @@ impl Browser {
                     title={p.title()}
                     title_testid={format!("{}-pane-title", if matches!(p.body, PaneBody::Memory { .. }) { "memory" } else { "registers" })}
                     view={p.view}
-                    views={self.view_ids()}
+                    views={self.model.view_ids()}
                     lock={p.lock}
                     on_view={link.callback(move |view| Msg::PaneView { pane: id, view })}
                     on_unlock={link.callback(move |_| Msg::PaneUnlock(id))}
@@ -1110,7 +730,6 @@ impl Browser {
     }
 }
 
-/// The callbacks made for `id` the first time they were asked for.
 fn made_once<C: Clone>(cache: &RefCell<HashMap<u32, C>>, id: u32, make: impl FnOnce() -> C) -> C {
     cache.borrow_mut().entry(id).or_insert_with(make).clone()
 }

@@ -27,6 +27,7 @@ use flow_view::ProgramFlow;
 use profile_table::ProfileTable;
 
 use super::ElfLoad;
+pub use crate::model::ReportTab;
 use crate::web::page::client::TraceClient;
 use crate::web::page::i18n::{number, t, tf, tn};
 use crate::web::page::report_client::{Download, ReportClient, ReportStatus};
@@ -34,51 +35,6 @@ use crate::web::shared::report_protocol::ReportPass;
 use tarmac_lens_core::report::ep_explore::EpSummary;
 use tarmac_lens_core::report::explore::{ReportSummary, TextKind};
 use tarmac_lens_core::report::flow_explore::FlowSummary;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ReportTab {
-    CallTree,
-    Profile,
-    FlameGraph,
-    /// An EP trace's cycles by packet address.
-    CycleProfile,
-    /// An EP trace's discontinuities.
-    EpFlow,
-    /// A branch-only trace's blocks.
-    ProgramFlow,
-}
-
-impl ReportTab {
-    const CALLS: [ReportTab; 3] = [
-        ReportTab::CallTree,
-        ReportTab::Profile,
-        ReportTab::FlameGraph,
-    ];
-    const EP: [ReportTab; 2] = [ReportTab::CycleProfile, ReportTab::EpFlow];
-    const FLOW: [ReportTab; 1] = [ReportTab::ProgramFlow];
-
-    fn label(self) -> &'static str {
-        match self {
-            ReportTab::CallTree => t("Call tree"),
-            ReportTab::Profile => t("Profile"),
-            ReportTab::FlameGraph => t("Flame graph"),
-            ReportTab::CycleProfile => t("Cycle profile"),
-            ReportTab::EpFlow => t("Flow"),
-            ReportTab::ProgramFlow => t("Program flow"),
-        }
-    }
-
-    fn id(self) -> &'static str {
-        match self {
-            ReportTab::CallTree => "calltree",
-            ReportTab::Profile => "profile",
-            ReportTab::FlameGraph => "flamegraph",
-            ReportTab::CycleProfile => "ep-profile",
-            ReportTab::EpFlow => "ep-flow",
-            ReportTab::ProgramFlow => "program-flow",
-        }
-    }
-}
 
 /// What the report worker computed: the reports that suit the trace.
 enum Ready {

@@ -1,10 +1,8 @@
 //! Register and memory panes: what they show, their keys and jumps.
 
-use yew::prelude::*;
-
-use super::{Browser, Focus, Menu, MenuAction, Msg, Pane, PaneBody, PromptFor};
+use super::{Focus, Menu, MenuAction, Model, Msg, Pane, PaneBody, PromptFor};
+use crate::i18n::{t, tf};
 use crate::model::keys::{Command, RegKind};
-use crate::web::page::i18n::{t, tf};
 use tarmac_lens_core::browse::protocol::{NodeId, Query, RegMark, Reply, WriteTarget};
 
 /// Memory read per `[`/`]` search step, and how far a search goes.
@@ -14,7 +12,7 @@ const MEMORY_ROWS: u32 = 8;
 /// 4096 bytes, the most one Memory query answers.
 const MAX_MEMORY_ROWS: u32 = 256;
 
-impl Browser {
+impl Model {
     pub(super) fn add_registers(&mut self, kind: RegKind, view: u32) -> u32 {
         let id = self.next_pane;
         self.next_pane += 1;
@@ -35,7 +33,7 @@ impl Browser {
         id
     }
 
-    pub(super) fn toggle_registers(&mut self, ctx: &Context<Self>, kind: RegKind) {
+    pub(super) fn toggle_registers(&mut self, kind: RegKind) {
         let existing = self
             .panes
             .iter()
@@ -45,12 +43,12 @@ impl Browser {
             Some(id) => self.close_pane(id),
             None => {
                 let id = self.add_registers(kind, self.active_view());
-                self.refresh_pane(ctx, id);
+                self.refresh_pane(id);
             }
         }
     }
 
-    pub(super) fn open_memory(&mut self, ctx: &Context<Self>, view: u32, addr: u64) {
+    pub(super) fn open_memory(&mut self, view: u32, addr: u64) {
         let id = self.next_pane;
         self.next_pane += 1;
         self.panes.push(Pane {
@@ -68,12 +66,11 @@ impl Browser {
             },
         });
         self.focus = Focus::Pane(id);
-        self.refresh_pane(ctx, id);
+        self.refresh_pane(id);
     }
 
     pub(super) fn close_pane(&mut self, id: u32) {
         self.panes.retain(|p| p.id != id);
-        self.register_callbacks.borrow_mut().remove(&id);
         if self.focus == Focus::Pane(id) {
             self.focus = Focus::View(self.active_view_after_close());
         }
@@ -105,7 +102,7 @@ impl Browser {
         self.view_ref(pane.view)?.prev
     }
 
-    pub(super) fn refresh_panes_of(&mut self, ctx: &Context<Self>, view: u32) {
+    pub(super) fn refresh_panes_of(&mut self, view: u32) {
         let ids: Vec<u32> = self
             .panes
             .iter()
@@ -113,11 +110,11 @@ impl Browser {
             .map(|p| p.id)
             .collect();
         for id in ids {
-            self.refresh_pane(ctx, id);
+            self.refresh_pane(id);
         }
     }
 
-    pub(super) fn refresh_pane(&mut self, ctx: &Context<Self>, id: u32) {
+    pub(super) fn refresh_pane(&mut self, id: u32) {
         let Some(pane) = self.pane_ref(id) else {
             return;
         };
@@ -146,7 +143,7 @@ impl Browser {
         };
         pane.seq += 1;
         let seq = pane.seq;
-        self.ask(ctx, query, move |reply| Msg::PaneData {
+        self.ask(query, move |reply| Msg::PaneData {
             pane: id,
             seq,
             reply,
@@ -182,7 +179,7 @@ impl Browser {
         }
     }
 
-    pub(super) fn run_pane(&mut self, ctx: &Context<Self>, id: u32, cmd: Command) {
+    pub(super) fn run_pane(&mut self, id: u32, cmd: Command) {
         let Some(pane) = self.pane_mut(id) else {
             return;
         };
@@ -199,24 +196,24 @@ impl Browser {
                         p.lock = cursor;
                     }
                 }
-                self.refresh_pane(ctx, id);
+                self.refresh_pane(id);
             }
-            Command::PreviousWrite => self.pane_previous_write(ctx, id, None),
-            Command::WriteOfWidth(w) => self.pane_previous_write(ctx, id, Some(w as u64)),
-            Command::Symbolic => self.symbolic(ctx, id),
+            Command::PreviousWrite => self.pane_previous_write(id, None),
+            Command::WriteOfWidth(w) => self.pane_previous_write(id, Some(w as u64)),
+            Command::Symbolic => self.symbolic(id),
             Command::ToggleRegMark => {
                 if let PaneBody::Registers { since, .. } = &mut pane.body {
                     *since = !*since;
-                    self.refresh_pane(ctx, id);
+                    self.refresh_pane(id);
                 }
             }
             Command::PrevChanged | Command::NextChanged => {
-                self.changed_search(ctx, id, cmd == Command::NextChanged)
+                self.changed_search(id, cmd == Command::NextChanged)
             }
             Command::Up | Command::Down | Command::Left | Command::Right => {
                 let refresh = move_selection(pane, cmd);
                 if refresh {
-                    self.refresh_pane(ctx, id);
+                    self.refresh_pane(id);
                 }
             }
             Command::Shorter | Command::Taller => {
@@ -226,7 +223,7 @@ impl Browser {
                     } else {
                         rows.saturating_sub(1).max(1)
                     };
-                    self.refresh_pane(ctx, id);
+                    self.refresh_pane(id);
                 }
             }
             Command::PageUp | Command::PageDown => {
@@ -245,26 +242,26 @@ impl Browser {
                         *addr = addr.wrapping_sub(step);
                         *selected = selected.wrapping_sub(step);
                     }
-                    self.refresh_pane(ctx, id);
+                    self.refresh_pane(id);
                 }
             }
             _ => {}
         }
     }
 
-    pub(super) fn scroll_memory(&mut self, ctx: &Context<Self>, id: u32, rows: i64) {
+    pub(super) fn scroll_memory(&mut self, id: u32, rows: i64) {
         let Some(pane) = self.pane_mut(id) else {
             return;
         };
         if let PaneBody::Memory { addr, .. } = &mut pane.body {
             *addr = addr.wrapping_add_signed(rows * 16);
-            self.refresh_pane(ctx, id);
+            self.refresh_pane(id);
         }
     }
 
     /// Return, a click, or `1 2 4 8`: the bound view jumps to the write
     /// that produced the selected register or the aligned memory region.
-    pub(super) fn pane_previous_write(&mut self, ctx: &Context<Self>, id: u32, width: Option<u64>) {
+    pub(super) fn pane_previous_write(&mut self, id: u32, width: Option<u64>) {
         let Some(pane) = self.pane_ref(id) else {
             return;
         };
@@ -287,10 +284,10 @@ impl Browser {
             }
         };
         let view = pane.view;
-        self.previous_write(ctx, view, node, target);
+        self.previous_write(view, node, target);
     }
 
-    fn symbolic(&mut self, ctx: &Context<Self>, id: u32) {
+    fn symbolic(&mut self, id: u32) {
         let Some(pane) = self.pane_mut(id) else {
             return;
         };
@@ -315,7 +312,7 @@ impl Browser {
             return;
         };
         let text = format!("{} = {value:#x}", cell.name);
-        self.ask(ctx, Query::Symbolize { addrs: vec![value] }, move |reply| {
+        self.ask(Query::Symbolize { addrs: vec![value] }, move |reply| {
             Msg::Symbolized {
                 pane: id,
                 text,
@@ -340,7 +337,7 @@ impl Browser {
 
     /// `[`/`]`: the nearest changed byte before/after the selection, first
     /// in what is shown, then reading further in chunks.
-    fn changed_search(&mut self, ctx: &Context<Self>, id: u32, forward: bool) {
+    fn changed_search(&mut self, id: u32, forward: bool) {
         let Some(pane) = self.pane_mut(id) else {
             return;
         };
@@ -355,7 +352,7 @@ impl Browser {
         let found = find_changed(&m.changed, m.addr, *selected, forward);
         if let Some(addr) = found {
             select_memory(pane, addr);
-            self.refresh_pane(ctx, id);
+            self.refresh_pane(id);
             return;
         }
         let from = if forward {
@@ -363,17 +360,10 @@ impl Browser {
         } else {
             m.addr.wrapping_sub(SEARCH_CHUNK)
         };
-        self.search_chunk(ctx, id, forward, from, 1);
+        self.search_chunk(id, forward, from, 1);
     }
 
-    fn search_chunk(
-        &mut self,
-        ctx: &Context<Self>,
-        id: u32,
-        forward: bool,
-        addr: u64,
-        chunks: u32,
-    ) {
+    fn search_chunk(&mut self, id: u32, forward: bool, addr: u64, chunks: u32) {
         let Some(pane) = self.pane_ref(id) else {
             return;
         };
@@ -387,7 +377,6 @@ impl Browser {
             return;
         }
         self.ask(
-            ctx,
             Query::Memory {
                 node,
                 addr,
@@ -403,14 +392,7 @@ impl Browser {
         );
     }
 
-    pub(super) fn on_changed_search(
-        &mut self,
-        ctx: &Context<Self>,
-        id: u32,
-        forward: bool,
-        chunks: u32,
-        reply: Reply,
-    ) {
+    pub(super) fn on_changed_search(&mut self, id: u32, forward: bool, chunks: u32, reply: Reply) {
         let Reply::Memory(m) = reply else {
             if let (Some(p), Reply::Error(e)) = (self.pane_mut(id), reply) {
                 p.note = Some(e);
@@ -427,14 +409,14 @@ impl Browser {
                 p.note = None;
                 select_memory(p, addr);
             }
-            self.refresh_pane(ctx, id);
+            self.refresh_pane(id);
         } else if chunks < SEARCH_CHUNKS {
             let next = if forward {
                 m.addr.wrapping_add(SEARCH_CHUNK)
             } else {
                 m.addr.wrapping_sub(SEARCH_CHUNK)
             };
-            self.search_chunk(ctx, id, forward, next, chunks + 1);
+            self.search_chunk(id, forward, next, chunks + 1);
         } else if let Some(p) = self.pane_mut(id) {
             let kib = SEARCH_CHUNK * SEARCH_CHUNKS as u64 / 1024;
             p.note = Some(if forward {

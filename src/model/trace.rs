@@ -2,13 +2,11 @@
 
 use std::rc::Rc;
 
-use yew::prelude::*;
-
-use super::{Browser, Focus, Menu, MenuAction, Msg, TraceView};
+use super::{Effect, Focus, Menu, MenuAction, Model, Msg, TraceView};
+use crate::i18n::{number, t, tf, tn};
 use crate::model::hash;
 use crate::model::keys::Command;
 use crate::model::view_state::{Scroll, ROW_PX};
-use crate::web::page::i18n::{number, t, tf, tn};
 use tarmac_lens_core::browse::protocol::{FoldOp, Locate, NodeId, Query, Reply, Row, WriteTarget};
 
 /// Rows assumed visible before the pane has been measured (or while the
@@ -34,10 +32,10 @@ fn rows_cover(v: &TraceView) -> bool {
     v.top >= rows.first && (v.top + visible <= end || end >= rows.total_rows)
 }
 
-impl Browser {
+impl Model {
     /// Asks for the rows around the viewport: a screenful above and below
     /// too, so small scrolls are served from the cache.
-    pub(super) fn fetch_rows(&mut self, ctx: &Context<Self>, view: u32) {
+    pub(super) fn fetch_rows(&mut self, view: u32) {
         let Some(v) = self.view_mut(view) else {
             return;
         };
@@ -58,18 +56,19 @@ impl Browser {
                 (visible * 3 + 2).min(2000) as u32,
             )
         };
-        self.ask(ctx, Query::Rows { view, first, count }, move |reply| {
-            Msg::Rows { view, reply }
+        self.ask(Query::Rows { view, first, count }, move |reply| Msg::Rows {
+            view,
+            reply,
         });
     }
 
     /// Fetches again even if the cache covers the viewport (folds changed,
     /// more is indexed).
-    pub(super) fn refresh_rows(&mut self, ctx: &Context<Self>, view: u32) {
+    pub(super) fn refresh_rows(&mut self, view: u32) {
         if let Some(v) = self.view_mut(view) {
             v.rows_again = v.rows_in_flight;
         }
-        self.fetch_rows(ctx, view);
+        self.fetch_rows(view);
     }
 
     /// More of the trace is indexed. Rows already indexed never change, so
@@ -77,7 +76,7 @@ impl Browser {
     /// end, only the row count (the scrollbar's range) is asked for: a
     /// screenful re-sent and re-rendered on every progress message was most
     /// of the UI thread's work while indexing.
-    pub(super) fn rows_grown(&mut self, ctx: &Context<Self>, view: u32) {
+    pub(super) fn rows_grown(&mut self, view: u32) {
         let Some(v) = self.view_mut(view) else {
             return;
         };
@@ -86,12 +85,11 @@ impl Browser {
             .as_ref()
             .is_some_and(|rows| rows.first + (rows.rows.len() as u64) < rows.total_rows);
         if !settled || !rows_cover(v) || v.rows_in_flight {
-            self.refresh_rows(ctx, view);
+            self.refresh_rows(view);
             return;
         }
         let first = v.top;
         self.ask(
-            ctx,
             Query::Rows {
                 view,
                 first,
@@ -102,7 +100,7 @@ impl Browser {
     }
 
     /// Returns whether to render (only if the count changed).
-    pub(super) fn on_row_count(&mut self, ctx: &Context<Self>, view: u32, reply: Reply) -> bool {
+    pub(super) fn on_row_count(&mut self, view: u32, reply: Reply) -> bool {
         let Some(v) = self.view_mut(view) else {
             return false;
         };
@@ -116,7 +114,7 @@ impl Browser {
                     Rc::make_mut(cached).total_rows = rows.total_rows;
                 }
                 if !rows_cover(v) {
-                    self.fetch_rows(ctx, view);
+                    self.fetch_rows(view);
                 }
             }
             Reply::Error(e) => self.status = Some(e),
@@ -125,7 +123,7 @@ impl Browser {
         true
     }
 
-    pub(super) fn on_rows(&mut self, ctx: &Context<Self>, view: u32, reply: Reply) {
+    pub(super) fn on_rows(&mut self, view: u32, reply: Reply) {
         let Some(v) = self.view_mut(view) else {
             return;
         };
@@ -138,7 +136,7 @@ impl Browser {
                 v.total_rows = rows.total_rows;
                 v.rows = Some(Rc::new(rows));
                 if again || margins_missing || !rows_cover(v) {
-                    self.fetch_rows(ctx, view);
+                    self.fetch_rows(view);
                 }
             }
             Reply::Error(e) => self.status = Some(e),
@@ -146,14 +144,7 @@ impl Browser {
         }
     }
 
-    pub(super) fn on_viewport(
-        &mut self,
-        ctx: &Context<Self>,
-        view: u32,
-        top: u64,
-        px: f64,
-        follow: bool,
-    ) {
+    pub(super) fn on_viewport(&mut self, view: u32, top: u64, px: f64, follow: bool) {
         let Some(v) = self.view_mut(view) else {
             return;
         };
@@ -163,34 +154,32 @@ impl Browser {
             v.scroll_seq += 1;
         }
         if !rows_cover(v) {
-            self.fetch_rows(ctx, view);
+            self.fetch_rows(view);
         }
     }
 
     /// Finds the first position once the session has one.
-    pub(super) fn try_start(&mut self, ctx: &Context<Self>) {
+    pub(super) fn try_start(&mut self) {
         if self.started || self.start_in_flight || self.pending_hash.is_some() {
             return;
         }
         self.start_in_flight = true;
-        self.ask(ctx, Query::Locate(Locate::Start), |reply| Msg::Started {
-            reply,
-        });
+        self.ask(Query::Locate(Locate::Start), |reply| Msg::Started { reply });
     }
 
     /// Returns whether to render now (see [`Self::on_moved`]).
-    pub(super) fn on_started(&mut self, ctx: &Context<Self>, reply: Reply) -> bool {
+    pub(super) fn on_started(&mut self, reply: Reply) -> bool {
         self.start_in_flight = false;
         if self.started {
             // A position asked for while the start was on its way got there
             // first; going to the start now would undo it.
             return false;
         }
-        self.on_moved(ctx, 0, reply, false)
+        self.on_moved(0, reply, false)
     }
 
-    pub(super) fn move_to(&self, ctx: &Context<Self>, view: u32, query: Query, recentre: bool) {
-        self.ask(ctx, query, move |reply| Msg::Moved {
+    pub(super) fn move_to(&mut self, view: u32, query: Query, recentre: bool) {
+        self.ask(query, move |reply| Msg::Moved {
             view,
             reply,
             recentre,
@@ -199,8 +188,8 @@ impl Browser {
 
     /// The calls active at `node` in view `view` (named with the ELF's
     /// symbols, when loaded).
-    pub(super) fn fetch_stack(&self, ctx: &Context<Self>, view: u32, node: NodeId) {
-        self.ask(ctx, Query::CallStack { node }, move |reply| Msg::Stack {
+    pub(super) fn fetch_stack(&mut self, view: u32, node: NodeId) {
+        self.ask(Query::CallStack { node }, move |reply| Msg::Stack {
             view,
             node,
             reply,
@@ -211,13 +200,7 @@ impl Browser {
     /// cursor's row, stack and panes, which are drawn when they come. A
     /// render in between made Chromium draw a frame before it took the
     /// worker's answers, and the panes came a frame or two after the row.
-    pub(super) fn on_moved(
-        &mut self,
-        ctx: &Context<Self>,
-        view: u32,
-        reply: Reply,
-        recentre: bool,
-    ) -> bool {
+    pub(super) fn on_moved(&mut self, view: u32, reply: Reply, recentre: bool) -> bool {
         let starting = view == 0 && !self.started;
         if starting {
             self.start_in_flight = false;
@@ -240,7 +223,7 @@ impl Browser {
                     Some(line) => self.beyond_note(line),
                     None => t("Not found.").to_string(),
                 };
-                crate::web::embed::goto_failed(&message);
+                self.effects.push(Effect::GotoFailed(message.clone()));
                 self.status = Some(message);
                 return true;
             }
@@ -272,7 +255,6 @@ impl Browser {
         v.cursor = Some(node);
         v.annotate = None;
         self.ask(
-            ctx,
             Query::RowOfNode {
                 view,
                 node: node.node,
@@ -284,11 +266,11 @@ impl Browser {
                 recentre,
             },
         );
-        self.fetch_stack(ctx, view, node.node);
-        self.refresh_panes_of(ctx, view);
+        self.fetch_stack(view, node.node);
+        self.refresh_panes_of(view);
         // The start of a trace opened without a position needs no fragment
         // (and writing one cost a dozen milliseconds of the first screen).
-        let fresh_start = starting && super::current_hash().is_none();
+        let fresh_start = starting && !self.url_has_position;
         if !self.detached && !fresh_start {
             self.note_position(hash::for_line(node.first_line));
         }
@@ -296,11 +278,14 @@ impl Browser {
         if let Some(line) = snapped {
             self.status = Some(snap_note(line, &node));
         }
-        crate::web::embed::position_changed(view, &node, snapped);
+        self.effects.push(Effect::Position {
+            view,
+            node,
+            asked: snapped,
+        });
         for expr in std::mem::take(&mut self.pending_memory) {
             let prompt = super::PromptFor::OpenMemory { view };
             self.ask(
-                ctx,
                 Query::Eval {
                     node: node.node,
                     expr,
@@ -311,14 +296,7 @@ impl Browser {
         false
     }
 
-    pub(super) fn on_cursor_row(
-        &mut self,
-        ctx: &Context<Self>,
-        view: u32,
-        node: NodeId,
-        reply: Reply,
-        recentre: bool,
-    ) {
+    pub(super) fn on_cursor_row(&mut self, view: u32, node: NodeId, reply: Reply, recentre: bool) {
         let Some(v) = self.view_mut(view) else {
             return;
         };
@@ -351,11 +329,11 @@ impl Browser {
             v.scroll_seq += 1;
         }
         if !rows_cover(v) {
-            self.fetch_rows(ctx, view);
+            self.fetch_rows(view);
         }
     }
 
-    pub(super) fn run_trace(&mut self, ctx: &Context<Self>, view: u32, cmd: Command) {
+    pub(super) fn run_trace(&mut self, view: u32, cmd: Command) {
         let Some(v) = self.view_ref(view) else {
             return;
         };
@@ -365,7 +343,7 @@ impl Browser {
         match cmd {
             Command::StepDown | Command::StepUp => {
                 let delta = if cmd == Command::StepDown { 1 } else { -1 };
-                self.step(ctx, view, delta);
+                self.step(view, delta);
             }
             Command::PageDown | Command::PageUp => {
                 let Some(row) = v.cursor_row else { return };
@@ -384,9 +362,8 @@ impl Browser {
                     };
                     v.scroll_seq += 1;
                 }
-                self.fetch_rows(ctx, view);
+                self.fetch_rows(view);
                 self.ask(
-                    ctx,
                     Query::Rows {
                         view,
                         first: target,
@@ -395,8 +372,8 @@ impl Browser {
                     move |reply| Msg::PageTarget { view, reply },
                 );
             }
-            Command::Home => self.move_to(ctx, view, Query::Locate(Locate::Start), false),
-            Command::End => self.move_to(ctx, view, Query::Locate(Locate::End), false),
+            Command::Home => self.move_to(view, Query::Locate(Locate::Start), false),
+            Command::End => self.move_to(view, Query::Locate(Locate::End), false),
             Command::Recentre => {
                 let Some(v) = self.view_mut(view) else { return };
                 let (Some(row), Some(c)) = (v.cursor_row, v.cursor) else {
@@ -410,15 +387,15 @@ impl Browser {
                 v.recentre = v.recentre.next();
                 v.scroll_seq += 1;
                 if !rows_cover(v) {
-                    self.fetch_rows(ctx, view);
+                    self.fetch_rows(view);
                 }
             }
             // Whole-trace folds need no position: before the first row
             // arrives they still apply, from node 0.
             Command::Fold(op @ (FoldOp::FoldAll | FoldOp::UnfoldAll)) => {
-                self.fold(ctx, view, node.or(Some(0)), op)
+                self.fold(view, node.or(Some(0)), op)
             }
-            Command::Fold(op) => self.fold(ctx, view, node, op),
+            Command::Fold(op) => self.fold(view, node, op),
             Command::GotoLine => self.prompt = Some(super::PromptFor::GotoLine { view }),
             Command::GotoTime => self.prompt = Some(super::PromptFor::GotoTime { view }),
             Command::FindPc { forward } => {
@@ -427,7 +404,7 @@ impl Browser {
             Command::OpenMemory => self.prompt = Some(super::PromptFor::OpenMemory { view }),
             Command::RepeatPc { forward } => match (self.last_pc, node) {
                 (Some(pc), Some(node)) => {
-                    self.move_to(ctx, view, Query::FindPc { node, pc, forward }, true)
+                    self.move_to(view, Query::FindPc { node, pc, forward }, true)
                 }
                 _ => self.status = Some(t("No PC searched for yet (p or P).").into()),
             },
@@ -442,8 +419,10 @@ impl Browser {
                             v.annotate = None;
                         }
                     }
-                    None => self.ask(ctx, Query::NodeLines { node }, move |reply| {
-                        Msg::Annotated { view, node, reply }
+                    None => self.ask(Query::NodeLines { node }, move |reply| Msg::Annotated {
+                        view,
+                        node,
+                        reply,
                     }),
                 }
             }
@@ -451,7 +430,7 @@ impl Browser {
                 let Some(v) = self.view_ref(view) else { return };
                 match (v.annotated().and_then(|a| a.target.clone()), node) {
                     (Some(target), Some(node)) => {
-                        self.previous_write(ctx, view, node.saturating_sub(1), target)
+                        self.previous_write(view, node.saturating_sub(1), target)
                     }
                     _ => {
                         self.status = Some(
@@ -465,7 +444,7 @@ impl Browser {
         }
     }
 
-    fn step(&mut self, ctx: &Context<Self>, view: u32, delta: i64) {
+    fn step(&mut self, view: u32, delta: i64) {
         let Some(v) = self.view_mut(view) else { return };
         let Some(node) = v.cursor.map(|c| c.node) else {
             return;
@@ -475,25 +454,25 @@ impl Browser {
             return;
         }
         v.step_in_flight = true;
-        self.ask(ctx, Query::Step { view, node, delta }, move |reply| {
+        self.ask(Query::Step { view, node, delta }, move |reply| {
             Msg::Stepped { view, reply }
         });
     }
 
-    pub(super) fn on_stepped(&mut self, ctx: &Context<Self>, view: u32, reply: Reply) -> bool {
-        let render = self.on_moved(ctx, view, reply, false);
+    pub(super) fn on_stepped(&mut self, view: u32, reply: Reply) -> bool {
+        let render = self.on_moved(view, reply, false);
         let Some(v) = self.view_mut(view) else {
             return render;
         };
         v.step_in_flight = false;
         let queued = std::mem::take(&mut v.queued_steps);
         if queued != 0 {
-            self.step(ctx, view, queued);
+            self.step(view, queued);
         }
         render
     }
 
-    pub(super) fn on_page_target(&mut self, ctx: &Context<Self>, view: u32, reply: Reply) {
+    pub(super) fn on_page_target(&mut self, view: u32, reply: Reply) {
         match reply {
             Reply::Rows(rows) => {
                 let node = match rows.rows.first() {
@@ -501,7 +480,7 @@ impl Browser {
                     Some(Row::Fold { call_node, .. }) => *call_node,
                     None => return,
                 };
-                self.move_to(ctx, view, Query::Locate(Locate::Node(node)), false);
+                self.move_to(view, Query::Locate(Locate::Node(node)), false);
             }
             Reply::Error(e) => self.status = Some(e),
             _ => {}
@@ -530,33 +509,34 @@ impl Browser {
     }
 
     /// The fold box beside a call instruction of an active call.
-    pub(super) fn fold_at(&mut self, ctx: &Context<Self>, view: u32, call_node: NodeId) {
+    pub(super) fn fold_at(&mut self, view: u32, call_node: NodeId) {
         let entry = self
             .view_ref(view)
             .and_then(|v| v.stack.iter().find(|f| f.call_node == call_node))
             .map(|f| f.entry_node);
-        self.fold(ctx, view, entry, FoldOp::FoldCall);
+        self.fold(view, entry, FoldOp::FoldCall);
     }
 
-    fn fold(&mut self, ctx: &Context<Self>, view: u32, node: Option<NodeId>, op: FoldOp) {
+    fn fold(&mut self, view: u32, node: Option<NodeId>, op: FoldOp) {
         let Some(node) = node else { return };
-        self.ask(ctx, Query::Fold { view, node, op }, move |reply| {
-            Msg::Folded { view, reply }
+        self.ask(Query::Fold { view, node, op }, move |reply| Msg::Folded {
+            view,
+            reply,
         });
     }
 
-    pub(super) fn on_folded(&mut self, ctx: &Context<Self>, view: u32, reply: Reply) {
+    pub(super) fn on_folded(&mut self, view: u32, reply: Reply) {
         match reply {
             Reply::Folded { total_rows, cursor } => {
                 let Some(v) = self.view_mut(view) else { return };
                 v.total_rows = total_rows;
                 let current = v.cursor.map(|c| c.node);
-                self.refresh_rows(ctx, view);
+                self.refresh_rows(view);
                 if current.is_some() && current != Some(cursor) {
                     // The position was folded away: it moves to the call.
-                    self.move_to(ctx, view, Query::Locate(Locate::Node(cursor)), false);
+                    self.move_to(view, Query::Locate(Locate::Node(cursor)), false);
                 } else if let Some(node) = current {
-                    self.ask(ctx, Query::RowOfNode { view, node }, move |reply| {
+                    self.ask(Query::RowOfNode { view, node }, move |reply| {
                         Msg::CursorRow {
                             view,
                             node,
@@ -585,20 +565,14 @@ impl Browser {
     }
 
     /// The write at or before `from` to `target`; the bound view moves there.
-    pub(super) fn previous_write(
-        &mut self,
-        ctx: &Context<Self>,
-        view: u32,
-        from: NodeId,
-        target: WriteTarget,
-    ) {
+    pub(super) fn previous_write(&mut self, view: u32, from: NodeId, target: WriteTarget) {
         let query = Query::Write {
             node: from,
             target,
             forward: false,
         };
         let q = query.clone();
-        self.ask(ctx, query, move |reply| Msg::WriteFound {
+        self.ask(query, move |reply| Msg::WriteFound {
             view,
             from,
             query: q,
@@ -606,14 +580,7 @@ impl Browser {
         });
     }
 
-    pub(super) fn on_write_found(
-        &mut self,
-        ctx: &Context<Self>,
-        view: u32,
-        from: NodeId,
-        query: Query,
-        reply: Reply,
-    ) {
+    pub(super) fn on_write_found(&mut self, view: u32, from: NodeId, query: Query, reply: Reply) {
         let here = self.view_ref(view).and_then(|v| v.cursor).map(|c| c.node);
         match (&reply, &query) {
             // The write is where the view already is: the person wants the
@@ -621,49 +588,36 @@ impl Browser {
             (Reply::Node(Some(n)), Query::Write { target, .. })
                 if Some(n.node) == here && n.node == from && from > 0 =>
             {
-                self.previous_write(ctx, view, from - 1, target.clone());
+                self.previous_write(view, from - 1, target.clone());
             }
             (Reply::Node(None), _) => {
                 self.status = Some(t("No earlier write in the trace.").into());
             }
             _ => {
-                self.on_moved(ctx, view, reply, true);
+                self.on_moved(view, reply, true);
             }
         }
     }
 
-    pub(super) fn on_row_click(&mut self, ctx: &Context<Self>, view: u32, row: Row) {
+    pub(super) fn on_row_click(&mut self, view: u32, row: Row) {
         self.focus = Focus::View(view);
         self.refocus = true;
         match row {
-            Row::Line { node, .. } => {
-                self.move_to(ctx, view, Query::Locate(Locate::Node(node)), false)
-            }
-            Row::Fold { call_node, .. } => {
-                self.fold(ctx, view, Some(call_node), FoldOp::UnfoldCall)
-            }
+            Row::Line { node, .. } => self.move_to(view, Query::Locate(Locate::Node(node)), false),
+            Row::Fold { call_node, .. } => self.fold(view, Some(call_node), FoldOp::UnfoldCall),
         }
     }
 
-    pub(super) fn on_row_context(
-        &mut self,
-        ctx: &Context<Self>,
-        view: u32,
-        row: Row,
-        x: i32,
-        y: i32,
-    ) {
+    pub(super) fn on_row_context(&mut self, view: u32, row: Row, x: i32, y: i32) {
         match &row {
             Row::Line { node, .. } => {
                 let node = *node;
-                self.ask(ctx, Query::NodeLines { node }, move |reply| {
-                    Msg::RowEffects {
-                        view,
-                        row,
-                        x,
-                        y,
-                        reply,
-                    }
+                self.ask(Query::NodeLines { node }, move |reply| Msg::RowEffects {
+                    view,
+                    row,
+                    x,
+                    y,
+                    reply,
                 });
             }
             Row::Fold { call_node, .. } => {
@@ -749,24 +703,23 @@ impl Browser {
         self.menu = Some(Menu { x, y, items });
     }
 
-    pub(super) fn new_view(&mut self, ctx: &Context<Self>) {
+    pub(super) fn new_view(&mut self) {
         let id = self.next_view;
         self.next_view += 1;
         let cursor = self.view_ref(self.active_view()).and_then(|v| v.cursor);
         self.views.push(TraceView::new(id, None));
         self.focus = Focus::View(id);
-        self.fetch_rows(ctx, id);
+        self.fetch_rows(id);
         if let Some(c) = cursor {
-            self.move_to(ctx, id, Query::Locate(Locate::Node(c.node)), true);
+            self.move_to(id, Query::Locate(Locate::Node(c.node)), true);
         }
     }
 
-    pub(super) fn close_view(&mut self, ctx: &Context<Self>, id: u32) {
+    pub(super) fn close_view(&mut self, id: u32) {
         if self.views.len() <= 1 {
             return;
         }
         self.views.retain(|v| v.id != id);
-        self.view_callbacks.borrow_mut().remove(&id);
         let fallback = self.views[0].id;
         let rebound: Vec<u32> = self
             .panes
@@ -778,14 +731,14 @@ impl Browser {
             })
             .collect();
         for p in rebound {
-            self.refresh_pane(ctx, p);
+            self.refresh_pane(p);
         }
         if self.focus == Focus::View(id) {
             self.focus = Focus::View(fallback);
         }
     }
 
-    pub(super) fn try_hash(&mut self, ctx: &Context<Self>) {
+    pub(super) fn try_hash(&mut self) {
         if self.hash_in_flight {
             return;
         }
@@ -801,27 +754,22 @@ impl Browser {
                 self.hash_in_flight = false;
                 self.pending_hash = None;
                 let message = tf("Cannot go to the position in the URL: {}", &[&message]);
-                crate::web::embed::goto_failed(&message);
+                self.effects.push(Effect::GotoFailed(message.clone()));
                 self.status = Some(message);
-                self.try_start(ctx);
+                self.try_start();
                 return;
             }
         };
-        self.ask(ctx, query, move |reply| Msg::HashTried { target, reply });
+        self.ask(query, move |reply| Msg::HashTried { target, reply });
     }
 
-    pub(super) fn on_hash_tried(
-        &mut self,
-        ctx: &Context<Self>,
-        target: hash::HashTarget,
-        reply: Reply,
-    ) {
+    pub(super) fn on_hash_tried(&mut self, target: hash::HashTarget, reply: Reply) {
         self.hash_in_flight = false;
         if self.pending_hash.as_ref() != Some(&target) {
             // Another position was asked for while this one was on its way
             // (the fragment changed, another divergence was picked): the
             // latest wins, and this answer must not take its place.
-            self.try_hash(ctx);
+            self.try_hash();
             return;
         }
         let view = self.views[0].id;
@@ -833,7 +781,7 @@ impl Browser {
                 if let hash::HashTarget::Line(line) = target {
                     self.goto_line = Some((view, line));
                 }
-                self.on_moved(ctx, view, reply, true);
+                self.on_moved(view, reply, true);
             }
             Reply::Value(pc) => {
                 self.pending_hash = None;
@@ -841,7 +789,6 @@ impl Browser {
                 self.last_pc = Some(pc);
                 // The first visit after the start of the trace.
                 self.move_to(
-                    ctx,
                     view,
                     Query::FindPc {
                         node: 0,
@@ -854,7 +801,7 @@ impl Browser {
             Reply::Error(e) if self.complete => {
                 self.pending_hash = None;
                 self.status = Some(tf("Cannot go to the position in the URL: {}", &[&e]));
-                self.try_start(ctx);
+                self.try_start();
             }
             Reply::Node(None) if self.complete => {
                 self.pending_hash = None;
@@ -862,9 +809,9 @@ impl Browser {
                     hash::HashTarget::Line(line) => self.beyond_note(line),
                     _ => t("The position in the URL is not in this trace.").to_string(),
                 };
-                crate::web::embed::goto_failed(&message);
+                self.effects.push(Effect::GotoFailed(message.clone()));
                 self.status = Some(message);
-                self.try_start(ctx);
+                self.try_start();
             }
             // Not indexed that far yet: the next progress tries again.
             _ => {}
@@ -872,7 +819,7 @@ impl Browser {
     }
 }
 
-impl Browser {
+impl Model {
     /// Why line `line` has no position: past the trace's end (naming its
     /// last line), or not indexed yet.
     pub(super) fn beyond_note(&self, line: u64) -> String {
@@ -913,29 +860,10 @@ fn snap_note(line: u64, node: &tarmac_lens_core::browse::protocol::NodeView) -> 
     }
 }
 
-/// How long after a move its position is written to the URL: writing it
-/// cost a millisecond of every step; a person held a key down writes it a
-/// few times a second instead of thirty.
-const FRAGMENT_DELAY_MS: i32 = 250;
-
-impl Browser {
-    /// Records the position in the URL soon, with the latest position then.
-    fn note_position(&self, fragment: String) {
-        let queued = self.fragment.borrow_mut().replace(fragment).is_some();
-        if !queued {
-            let pending = self.fragment.clone();
-            super::super::app::after_ms(FRAGMENT_DELAY_MS, move || {
-                if let Some(fragment) = pending.borrow_mut().take() {
-                    replace_hash(&fragment);
-                }
-            });
-        }
-    }
-}
-
-/// Records the position in the URL without adding a history entry per move.
-fn replace_hash(fragment: &str) {
-    if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
-        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(fragment));
+impl Model {
+    /// Records the position in the URL (the page writes it a moment after
+    /// the last move).
+    fn note_position(&mut self, fragment: String) {
+        self.effects.push(Effect::Fragment(fragment));
     }
 }

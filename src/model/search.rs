@@ -3,13 +3,58 @@
 
 use std::rc::Rc;
 
-use yew::prelude::*;
-
-use super::super::{SearchBar, SearchForm, SearchStatus};
-use super::{Browser, Msg};
-use crate::web::page::i18n::{t, tf};
+use super::{Model, Msg};
+use crate::i18n::{t, tf};
 use tarmac_lens_core::browse::protocol::{Locate, NodeId, NodeView, Query, Reply};
 use tarmac_lens_core::browse::search::{SearchHitView, SearchQuery, SearchRequest};
+use tarmac_lens_core::search::KindFilter;
+
+/// What the bar's fields say.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SearchForm {
+    pub pattern: String,
+    pub regex: bool,
+    pub ignore_case: bool,
+    pub kind: Option<KindFilter>,
+    /// The line range fields, as typed (empty: open).
+    pub from: String,
+    pub to: String,
+}
+
+impl SearchForm {
+    /// The line range, or why it is not one.
+    pub fn lines(&self) -> Result<Option<(u64, u64)>, String> {
+        let parse = |s: &str, open: u64| -> Result<u64, String> {
+            let s = s.trim().replace([',', '_'], "");
+            if s.is_empty() {
+                return Ok(open);
+            }
+            s.parse::<u64>()
+                .ok()
+                .filter(|&n| n > 0)
+                .ok_or_else(|| tf("not a line number: {}", &[&s]))
+        };
+        let (from, to) = (parse(&self.from, 1)?, parse(&self.to, u64::MAX)?);
+        if from == 1 && to == u64::MAX {
+            return Ok(None);
+        }
+        if to < from {
+            return Err(t("the line range ends before it starts").into());
+        }
+        Ok(Some((from, to)))
+    }
+}
+
+/// Where a search has got to.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SearchStatus {
+    pub matches: u64,
+    pub done_bytes: u64,
+    pub total_bytes: u64,
+    pub done: bool,
+    pub running: bool,
+    pub error: Option<String>,
+}
 
 /// Search bar messages.
 pub enum SearchMsg {
@@ -32,25 +77,25 @@ pub enum SearchMsg {
 
 #[derive(Default)]
 pub struct SearchState {
-    pub(super) open: bool,
-    forward: bool,
-    form: SearchForm,
+    pub open: bool,
+    pub forward: bool,
+    pub form: SearchForm,
     /// Bumped per search started: answers to older ones are dropped.
-    generation: u32,
+    pub generation: u32,
     /// The worker's id of the running search.
-    id: Option<u32>,
-    status: SearchStatus,
-    hits: Rc<Vec<SearchHitView>>,
-    current: Option<usize>,
+    pub id: Option<u32>,
+    pub status: SearchStatus,
+    pub hits: Rc<Vec<SearchHitView>>,
+    pub current: Option<usize>,
     /// Where the view was when the search started, and the view.
-    from: Option<(u32, NodeView)>,
+    pub from: Option<(u32, NodeView)>,
     /// The search has moved the view to its first result.
-    jumped: bool,
+    pub jumped: bool,
     /// The node the view was at when it was last sent to a result: while
     /// it is still there, that move is on its way (a quick `n` must step
     /// from the result it goes to, not from the cursor).
-    left_node: Option<NodeId>,
-    focus_seq: u64,
+    pub left_node: Option<NodeId>,
+    pub focus_seq: u64,
 }
 
 impl SearchState {
@@ -66,8 +111,8 @@ fn within(node: &NodeView, line: u64) -> bool {
     line >= node.first_line && line < node.first_line + node.lines.max(1)
 }
 
-impl Browser {
-    pub(super) fn on_search(&mut self, ctx: &Context<Self>, msg: SearchMsg) -> bool {
+impl Model {
+    pub(super) fn on_search(&mut self, msg: SearchMsg) -> bool {
         match msg {
             SearchMsg::Open { forward } => {
                 let s = &mut self.search;
@@ -76,64 +121,40 @@ impl Browser {
                 s.focus_seq += 1;
             }
             SearchMsg::Close => {
-                self.cancel_search(ctx);
+                self.cancel_search();
                 self.search.open = false;
                 self.refocus = true;
             }
-            SearchMsg::Submit(form) => self.start_search(ctx, form),
+            SearchMsg::Submit(form) => self.start_search(form),
             SearchMsg::Pick(i) => {
                 self.refocus = true;
-                self.go_to_hit(ctx, i);
+                self.go_to_hit(i);
             }
             SearchMsg::Reply { generation, reply } => {
                 if generation != self.search.generation {
                     return false;
                 }
-                self.on_search_reply(ctx, reply);
+                self.on_search_reply(reply);
             }
-            SearchMsg::Next { same_way } => self.next_hit(ctx, same_way),
+            SearchMsg::Next { same_way } => self.next_hit(same_way),
         }
         true
     }
 
-    pub(super) fn view_search(&self, ctx: &Context<Self>) -> Html {
-        let s = &self.search;
-        if !s.open {
-            return html! {};
-        }
-        let link = ctx.link();
-        html! {
-            <SearchBar
-                form={s.form.clone()}
-                forward={s.forward}
-                status={s.status.clone()}
-                hits={s.hits.clone()}
-                current={s.current}
-                focus_seq={s.focus_seq}
-                generation={s.generation}
-                on_submit={link.callback(|f| Msg::Search(SearchMsg::Submit(f)))}
-                on_close={link.callback(|_| Msg::Search(SearchMsg::Close))}
-                on_pick={link.callback(|i| Msg::Search(SearchMsg::Pick(i)))}
-            />
-        }
-    }
-
-    fn cancel_search(&mut self, ctx: &Context<Self>) {
+    fn cancel_search(&mut self) {
         let s = &mut self.search;
         s.generation = s.generation.wrapping_add(1);
         if let Some(id) = s.id.take() {
             if s.status.running {
-                self.client
-                    .query(Query::Search(SearchQuery::Cancel { id }), |_| {});
+                self.tell(Query::Search(SearchQuery::Cancel { id }));
             }
         }
         let s = &mut self.search;
         s.status.running = false;
-        let _ = ctx;
     }
 
-    fn start_search(&mut self, ctx: &Context<Self>, form: SearchForm) {
-        self.cancel_search(ctx);
+    fn start_search(&mut self, form: SearchForm) {
+        self.cancel_search();
         let view = self.active_view();
         let from = self
             .view_ref(view)
@@ -168,14 +189,12 @@ impl Browser {
             lines,
         };
         let generation = s.generation;
-        self.ask(
-            ctx,
-            Query::Search(SearchQuery::Start(request)),
-            move |reply| Msg::Search(SearchMsg::Reply { generation, reply }),
-        );
+        self.ask(Query::Search(SearchQuery::Start(request)), move |reply| {
+            Msg::Search(SearchMsg::Reply { generation, reply })
+        });
     }
 
-    fn on_search_reply(&mut self, ctx: &Context<Self>, reply: Reply) {
+    fn on_search_reply(&mut self, reply: Reply) {
         let s = &mut self.search;
         if s.status.done {
             // An answer to a question asked before the search ended.
@@ -210,19 +229,19 @@ impl Browser {
             // trips to the page cost no search time.
             let (generation, id) = (s.generation, r.id);
             for _ in 0..if first { 2 } else { 1 } {
-                self.ask(ctx, Query::Search(SearchQuery::More { id }), move |reply| {
+                self.ask(Query::Search(SearchQuery::More { id }), move |reply| {
                     Msg::Search(SearchMsg::Reply { generation, reply })
                 });
             }
         }
         if !self.search.jumped {
-            self.first_jump(ctx);
+            self.first_jump();
         }
     }
 
     /// Moves the view to the first result after (`/`) or before (`?`) where
     /// it was, once that result is known.
-    fn first_jump(&mut self, ctx: &Context<Self>) {
+    fn first_jump(&mut self) {
         let s = &self.search;
         let hits = &s.hits;
         let target = match s.from {
@@ -255,13 +274,13 @@ impl Browser {
         };
         if let Some(i) = target {
             self.search.jumped = true;
-            self.go_to_hit(ctx, i);
+            self.go_to_hit(i);
         } else if self.search.status.done {
             self.search.jumped = true;
         }
     }
 
-    fn go_to_hit(&mut self, ctx: &Context<Self>, i: usize) {
+    fn go_to_hit(&mut self, i: usize) {
         let Some(line) = self.search.hits.get(i).map(|h| h.line) else {
             return;
         };
@@ -271,10 +290,10 @@ impl Browser {
             _ => self.active_view(),
         };
         self.search.left_node = self.view_ref(view).and_then(|v| v.cursor).map(|c| c.node);
-        self.move_to(ctx, view, Query::Locate(Locate::Line(line)), true);
+        self.move_to(view, Query::Locate(Locate::Line(line)), true);
     }
 
-    fn next_hit(&mut self, ctx: &Context<Self>, same_way: bool) {
+    fn next_hit(&mut self, same_way: bool) {
         let s = &self.search;
         if s.hits.is_empty() {
             self.status = Some(t("No search results (/ or ? searches).").into());
@@ -323,7 +342,7 @@ impl Browser {
             None if forward && (n as u64) < s.status.matches => {
                 self.status = Some(tf(
                     "Only the first {} results are listed; back to the first.",
-                    &[&crate::web::format::thousands(
+                    &[&crate::i18n::number(
                         tarmac_lens_core::browse::search::MAX_LISTED,
                     )],
                 ));
@@ -338,6 +357,6 @@ impl Browser {
                 n - 1
             }
         };
-        self.go_to_hit(ctx, next);
+        self.go_to_hit(next);
     }
 }

@@ -2,9 +2,9 @@
 
 use std::rc::Rc;
 
+use crate::i18n::{t, tf};
 use crate::model::keys::RegKind;
 use crate::model::view_state::Recentre;
-use crate::web::page::i18n::{t, tf};
 use tarmac_lens_core::browse::protocol::{
     CallFrame, LineEffect, MemoryReply, NodeId, NodeView, RegPanel, RowsReply,
 };
@@ -198,4 +198,63 @@ pub struct Menu {
     pub x: i32,
     pub y: i32,
     pub items: Vec<(String, MenuAction)>,
+}
+
+/// A pane the embedded viewer shows (`&panes=`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum PaneSpec {
+    Registers(RegKind),
+    /// A memory pane at an address expression (`mem` alone: `sp`).
+    Memory(String),
+}
+
+/// A tab of the Reports panel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReportTab {
+    CallTree,
+    Profile,
+    FlameGraph,
+    /// An EP trace's cycles by packet address.
+    CycleProfile,
+    /// An EP trace's discontinuities.
+    EpFlow,
+    /// A branch-only trace's blocks.
+    ProgramFlow,
+}
+
+impl ReportTab {
+    /// A call-based trace's tabs.
+    pub const CALLS: [ReportTab; 3] = [
+        ReportTab::CallTree,
+        ReportTab::Profile,
+        ReportTab::FlameGraph,
+    ];
+    /// A TI EP trace's tabs.
+    pub const EP: [ReportTab; 2] = [ReportTab::CycleProfile, ReportTab::EpFlow];
+    /// A branch-only trace's tab.
+    pub const FLOW: [ReportTab; 1] = [ReportTab::ProgramFlow];
+
+    /// Its name, in the page's language.
+    pub fn label(self) -> &'static str {
+        match self {
+            ReportTab::CallTree => t("Call tree"),
+            ReportTab::Profile => t("Profile"),
+            ReportTab::FlameGraph => t("Flame graph"),
+            ReportTab::CycleProfile => t("Cycle profile"),
+            ReportTab::EpFlow => t("Flow"),
+            ReportTab::ProgramFlow => t("Program flow"),
+        }
+    }
+
+    /// Its test id (`tab-ID`).
+    pub fn id(self) -> &'static str {
+        match self {
+            ReportTab::CallTree => "calltree",
+            ReportTab::Profile => "profile",
+            ReportTab::FlameGraph => "flamegraph",
+            ReportTab::CycleProfile => "ep-profile",
+            ReportTab::EpFlow => "ep-flow",
+            ReportTab::ProgramFlow => "program-flow",
+        }
+    }
 }

@@ -1,15 +1,13 @@
 //! Answers to the prompt (`l t p P m d` and the panes' `l t`) and to the
 //! context menus.
 
-use yew::prelude::*;
-
-use super::{Browser, MenuAction, Msg, PromptFor};
+use super::{MenuAction, Model, Msg, PromptFor};
+use crate::i18n::t;
 use crate::model::hash::number;
-use crate::web::page::i18n::t;
 use tarmac_lens_core::browse::protocol::{Locate, Query, Reply};
 
-impl Browser {
-    pub(super) fn on_prompt_submit(&mut self, ctx: &Context<Self>, text: String) {
+impl Model {
+    pub(super) fn on_prompt_submit(&mut self, text: String) {
         let Some(prompt) = self.prompt.take() else {
             return;
         };
@@ -24,14 +22,14 @@ impl Browser {
             PromptFor::GotoLine { view } => match num() {
                 Ok(n) => {
                     self.goto_line = Some((*view, n));
-                    self.move_to(ctx, *view, Query::Locate(Locate::Line(n)), true);
+                    self.move_to(*view, Query::Locate(Locate::Line(n)), true);
                     return;
                 }
                 Err(e) => Err(e),
             },
             PromptFor::GotoTime { view } => match num() {
                 Ok(t) => {
-                    self.move_to(ctx, *view, Query::Locate(Locate::Time(t)), true);
+                    self.move_to(*view, Query::Locate(Locate::Time(t)), true);
                     return;
                 }
                 Err(e) => Err(e),
@@ -50,16 +48,14 @@ impl Browser {
         };
         match request {
             Ok((query @ Query::Eval { .. }, prompt)) => {
-                self.ask(ctx, query, move |reply| Msg::Evaluated { prompt, reply })
+                self.ask(query, move |reply| Msg::Evaluated { prompt, reply })
             }
-            Ok((query, prompt)) => {
-                self.ask(ctx, query, move |reply| Msg::Located { prompt, reply })
-            }
+            Ok((query, prompt)) => self.ask(query, move |reply| Msg::Located { prompt, reply }),
             Err(e) => self.status = Some(e),
         }
     }
 
-    pub(super) fn on_evaluated(&mut self, ctx: &Context<Self>, prompt: PromptFor, reply: Reply) {
+    pub(super) fn on_evaluated(&mut self, prompt: PromptFor, reply: Reply) {
         let value = match reply {
             Reply::Value(v) => v,
             Reply::Error(e) => {
@@ -79,7 +75,6 @@ impl Browser {
                     .and_then(|v| v.cursor)
                     .map_or(0, |c| c.node);
                 self.move_to(
-                    ctx,
                     view,
                     Query::FindPc {
                         node,
@@ -89,12 +84,12 @@ impl Browser {
                     true,
                 );
             }
-            PromptFor::OpenMemory { view } => self.open_memory(ctx, view, value),
+            PromptFor::OpenMemory { view } => self.open_memory(view, value),
             _ => {}
         }
     }
 
-    pub(super) fn on_located(&mut self, ctx: &Context<Self>, prompt: PromptFor, reply: Reply) {
+    pub(super) fn on_located(&mut self, prompt: PromptFor, reply: Reply) {
         let node = match reply {
             Reply::Node(Some(n)) => n,
             Reply::Node(None) => {
@@ -124,10 +119,10 @@ impl Browser {
             }
             _ => return,
         };
-        self.refresh_pane(ctx, pane);
+        self.refresh_pane(pane);
     }
 
-    pub(super) fn on_menu_pick(&mut self, ctx: &Context<Self>, index: usize) {
+    pub(super) fn on_menu_pick(&mut self, index: usize) {
         let Some(menu) = self.menu.take() else {
             return;
         };
@@ -137,21 +132,20 @@ impl Browser {
         };
         match action {
             MenuAction::MoveTo { view, node } => {
-                self.move_to(ctx, view, Query::Locate(Locate::Node(node)), false)
+                self.move_to(view, Query::Locate(Locate::Node(node)), false)
             }
             MenuAction::Write {
                 view,
                 node,
                 target,
                 forward: false,
-            } => self.previous_write(ctx, view, node, target),
+            } => self.previous_write(view, node, target),
             MenuAction::Write {
                 view,
                 node,
                 target,
                 forward: true,
             } => self.move_to(
-                ctx,
                 view,
                 Query::Write {
                     node,
@@ -161,21 +155,22 @@ impl Browser {
                 true,
             ),
             MenuAction::Fold { view, node, op } => {
-                self.ask(ctx, Query::Fold { view, node, op }, move |reply| {
-                    Msg::Folded { view, reply }
+                self.ask(Query::Fold { view, node, op }, move |reply| Msg::Folded {
+                    view,
+                    reply,
                 })
             }
             MenuAction::Pane { pane, command } => {
                 self.focus = super::Focus::Pane(pane);
-                self.run_pane(ctx, pane, command);
+                self.run_pane(pane, command);
             }
             MenuAction::Symbolize { pane, addr } => {
                 let text = format!("{addr:#x}");
-                self.ask(ctx, Query::Symbolize { addrs: vec![addr] }, move |reply| {
+                self.ask(Query::Symbolize { addrs: vec![addr] }, move |reply| {
                     Msg::Symbolized { pane, text, reply }
                 });
             }
-            MenuAction::OpenMemory { view, addr } => self.open_memory(ctx, view, addr),
+            MenuAction::OpenMemory { view, addr } => self.open_memory(view, addr),
         }
     }
 }

@@ -4,15 +4,13 @@
 //! call stack needs no question of its own (the view already holds it) and
 //! the events list is about the whole trace, not a position.
 
-use yew::prelude::*;
-
-use super::{Browser, Msg};
+use super::{Model, Msg};
+use crate::i18n::t;
 use crate::model::keys::Command;
-use crate::web::components::{EventsPane, StackPane, TimelineStrip, EVENTS_PAGE, TIMELINE_STYLE};
-use crate::web::page::i18n::t;
-use tarmac_lens_core::browse::protocol::{
-    EventsReply, Locate, NodeId, Query, Reply, Row, TimelineReply,
-};
+use tarmac_lens_core::browse::protocol::{EventsReply, Locate, Query, Reply, TimelineReply};
+
+/// Events one page of the events pane shows.
+pub const EVENTS_PAGE: u64 = 100;
 
 /// What the navigation panes show.
 #[derive(Clone, Debug, PartialEq)]
@@ -66,35 +64,33 @@ impl NavPanes {
     }
 }
 
-impl Browser {
+impl Model {
     /// The navigation commands; false if `cmd` is not one.
-    pub(super) fn run_nav(&mut self, ctx: &Context<Self>, cmd: Command) -> bool {
+    pub(super) fn run_nav(&mut self, cmd: Command) -> bool {
         match cmd {
             Command::ToggleStack => self.nav.stack = !self.nav.stack,
             Command::ToggleEvents => {
                 self.nav.events = !self.nav.events;
                 if self.nav.events {
-                    self.fetch_events(ctx);
+                    self.fetch_events();
                 }
             }
             Command::ToggleTimeline => {
                 self.nav.timeline = !self.nav.timeline;
-                self.fetch_timeline(ctx);
+                self.fetch_timeline();
             }
             Command::NextEvent { forward } => {
                 let view = self.active_view();
                 let Some(node) = self.view_ref(view).and_then(|v| v.cursor).map(|c| c.node) else {
                     return true;
                 };
-                let link = ctx.link().clone();
-                self.client
-                    .query(Query::NextEvent { node, forward }, move |reply| {
-                        link.send_message(Msg::Nav(NavMsg::EventFound {
-                            view,
-                            forward,
-                            reply,
-                        }))
-                    });
+                self.ask(Query::NextEvent { node, forward }, move |reply| {
+                    Msg::Nav(NavMsg::EventFound {
+                        view,
+                        forward,
+                        reply,
+                    })
+                });
             }
             _ => return false,
         }
@@ -102,14 +98,14 @@ impl Browser {
     }
 
     /// More of the trace is indexed: the events list may have grown.
-    pub(super) fn nav_progress(&mut self, ctx: &Context<Self>) {
+    pub(super) fn nav_progress(&mut self) {
         if self.nav.events {
-            self.fetch_events(ctx);
+            self.fetch_events();
         }
-        self.fetch_timeline(ctx);
+        self.fetch_timeline();
     }
 
-    fn fetch_timeline(&mut self, ctx: &Context<Self>) {
+    fn fetch_timeline(&mut self) {
         if !self.nav.timeline {
             return;
         }
@@ -118,29 +114,27 @@ impl Browser {
             return;
         }
         self.nav.timeline_in_flight = true;
-        let link = ctx.link().clone();
-        self.client.query(
+        self.ask(
             Query::Timeline {
                 // About one per canvas pixel, the count whose depths
                 // indexing finds ahead.
                 buckets: tarmac_lens_core::index::TIMELINE_BUCKETS,
             },
-            move |reply| link.send_message(Msg::Nav(NavMsg::Timeline(reply))),
+            move |reply| Msg::Nav(NavMsg::Timeline(reply)),
         );
     }
 
-    fn fetch_events(&self, ctx: &Context<Self>) {
-        let link = ctx.link().clone();
-        self.client.query(
+    fn fetch_events(&mut self) {
+        self.ask(
             Query::Events {
                 first: self.nav.events_first,
                 count: EVENTS_PAGE as u32,
             },
-            move |reply| link.send_message(Msg::Nav(NavMsg::EventsPage(reply))),
+            move |reply| Msg::Nav(NavMsg::EventsPage(reply)),
         );
     }
 
-    pub(super) fn on_nav(&mut self, ctx: &Context<Self>, msg: NavMsg) -> bool {
+    pub(super) fn on_nav(&mut self, msg: NavMsg) -> bool {
         match msg {
             NavMsg::EventsPage(Reply::Events(page)) => {
                 if page.first != self.nav.events_first {
@@ -157,18 +151,16 @@ impl Browser {
             } => match reply {
                 Reply::Node(Some(n)) => {
                     self.refocus = true;
-                    self.move_to(ctx, view, Query::Locate(Locate::Node(n.node)), false);
+                    self.move_to(view, Query::Locate(Locate::Node(n.node)), false);
                     let on_page = self
                         .nav
                         .events_page
                         .as_ref()
                         .is_some_and(|p| p.events.iter().any(|e| e.node == n.node));
                     if self.nav.events && !on_page {
-                        let link = ctx.link().clone();
-                        self.client
-                            .query(Query::EventRank { node: n.node }, move |reply| {
-                                link.send_message(Msg::Nav(NavMsg::EventRank(reply)))
-                            });
+                        self.ask(Query::EventRank { node: n.node }, move |reply| {
+                            Msg::Nav(NavMsg::EventRank(reply))
+                        });
                     }
                 }
                 Reply::Node(None) => {
@@ -186,14 +178,14 @@ impl Browser {
             },
             NavMsg::EventRank(Reply::Row(rank)) => {
                 self.nav.events_first = rank - rank % EVENTS_PAGE;
-                self.fetch_events(ctx);
+                self.fetch_events();
                 return false;
             }
             NavMsg::EventRank(_) => return false,
             NavMsg::Timeline(reply) => {
                 self.nav.timeline_in_flight = false;
                 if std::mem::take(&mut self.nav.timeline_again) {
-                    self.fetch_timeline(ctx);
+                    self.fetch_timeline();
                 }
                 match reply {
                     Reply::Timeline(t) => self.nav.timeline_data = Some(t),
@@ -202,78 +194,10 @@ impl Browser {
             }
             NavMsg::EventsAt(first) => {
                 self.nav.events_first = first;
-                self.fetch_events(ctx);
+                self.fetch_events();
                 return false;
             }
         }
         true
-    }
-
-    /// The timeline strip, over the trace views; before the first rows are
-    /// shown (`ready` false) only its place, so the views keep their height
-    /// (a view shrinking under its position would hide it).
-    pub(super) fn view_timeline(&self, ctx: &Context<Self>, ready: bool) -> Html {
-        if !self.nav.timeline {
-            return html! {};
-        }
-        if !ready {
-            return html! { <div class="timeline" style={TIMELINE_STYLE}></div> };
-        }
-        let link = ctx.link();
-        let view = self.active_view();
-        let v = self.view_ref(view);
-        let visible = v.and_then(|v| v.rows.as_ref()).and_then(|r| {
-            let node = |row: &Row| match row {
-                Row::Line { node, .. } => *node,
-                Row::Fold { call_node, .. } => *call_node,
-            };
-            Some((node(r.rows.first()?), node(r.rows.last()?)))
-        });
-        html! {
-            <TimelineStrip
-                data={self.nav.timeline_data.clone()}
-                {visible}
-                cursor={v.and_then(|v| v.cursor).map(|c| c.node)}
-                on_seek={link.callback(move |node| Msg::GoTo { view, node })}
-                on_close={link.callback(|_| Msg::Run(Command::ToggleTimeline))}
-            />
-        }
-    }
-
-    pub(super) fn view_nav_panes(&self, ctx: &Context<Self>) -> Html {
-        let link = ctx.link();
-        let view = self.active_view();
-        let Some(v) = self.view_ref(view) else {
-            return html! {};
-        };
-        let last = ctx
-            .props()
-            .progress
-            .as_ref()
-            .filter(|p| p.complete)
-            .map(|p| p.nodes);
-        let at_end = matches!((v.cursor, last), (Some(c), Some(n)) if c.node + 1 >= n);
-        let go = move |node: NodeId| Msg::GoTo { view, node };
-        html! {
-            <>
-                if self.nav.stack {
-                    <StackPane
-                        frames={v.stack.clone()}
-                        {at_end}
-                        on_pick={link.callback(go)}
-                        on_close={link.callback(|_| Msg::Run(Command::ToggleStack))}
-                    />
-                }
-                if self.nav.events {
-                    <EventsPane
-                        page={self.nav.events_page.clone()}
-                        cursor={v.cursor.map(|c| c.node)}
-                        on_pick={link.callback(go)}
-                        on_page={link.callback(|first| Msg::Nav(NavMsg::EventsAt(first)))}
-                        on_close={link.callback(|_| Msg::Run(Command::ToggleEvents))}
-                    />
-                }
-            </>
-        }
     }
 }

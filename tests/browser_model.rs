@@ -1,0 +1,360 @@
+//! The trace browser's model, driven natively as a person drives the page:
+//! keys and prompts in, rows, positions and pane contents out, every
+//! question answered by a real `browse::Session` over a checked-in trace
+//! (what the page's worker does). Expectations come from the trace text.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::collections::HashMap;
+
+use tarmac_lens::model::search::{SearchForm, SearchMsg};
+use tarmac_lens::model::{Config, Effect, KeyInput, Model, Msg, PaneBody, PaneSpec};
+use tarmac_lens_core::browse::protocol::Row;
+use tarmac_lens_core::browse::Session;
+use tarmac_lens_core::parse::ParseOptions;
+use tarmac_lens_core::source::SliceSource;
+
+mod common;
+use common::data;
+
+/// The model and the session that answers it, as the page and its worker.
+struct Page<'t> {
+    model: Model,
+    session: Session<SliceSource<'t>>,
+    effects: Vec<Effect>,
+    /// Questions asked so far.
+    asked: usize,
+}
+
+impl<'t> Page<'t> {
+    fn open(trace: &'t [u8], config: Config) -> Page<'t> {
+        let mut session = Session::open(SliceSource(trace), ParseOptions::default()).unwrap();
+        while !session.index_step(1 << 20).unwrap().complete {}
+        let model = Model::new(Config {
+            progress: Some(session.progress()),
+            ..config
+        });
+        let mut page = Page {
+            model,
+            session,
+            effects: Vec::new(),
+            asked: 0,
+        };
+        page.settle();
+        page
+    }
+
+    /// Answers every question, and those the answers raise, in order.
+    fn settle(&mut self) {
+        for _ in 0..10_000 {
+            self.effects.extend(self.model.take_effects());
+            let asks = self.model.take_asks();
+            if asks.is_empty() {
+                return;
+            }
+            for ask in asks {
+                self.asked += 1;
+                let reply = self.session.answer(ask.query);
+                if let Some(then) = ask.then {
+                    self.model.update(then(reply));
+                }
+            }
+        }
+        panic!("the model never stops asking");
+    }
+
+    fn key(&mut self, key: &str) {
+        self.model.key(&KeyInput::plain(key));
+        self.settle();
+    }
+
+    fn send(&mut self, msg: Msg) {
+        self.model.update(msg);
+        self.settle();
+    }
+
+    /// `key` opens the prompt, `text` is typed and Return pressed.
+    fn prompt(&mut self, key: &str, text: &str) {
+        self.key(key);
+        assert!(self.model.prompt.is_some(), "{key} opens the prompt");
+        self.send(Msg::PromptSubmit(text.into()));
+    }
+
+    fn line(&self) -> u64 {
+        self.model.views[0].cursor.expect("a position").first_line
+    }
+
+    /// The core register pane's values by name, and the names marked.
+    fn registers(&self) -> (HashMap<String, String>, Vec<String>) {
+        let panel = self
+            .model
+            .panes
+            .iter()
+            .find_map(|p| match &p.body {
+                PaneBody::Registers {
+                    panel: Some(panel), ..
+                } if panel.kind == "core" => Some(panel),
+                _ => None,
+            })
+            .expect("a core register pane");
+        let values = panel
+            .cells
+            .iter()
+            .map(|c| (c.name.clone(), c.text.clone()))
+            .collect();
+        let marked = panel
+            .cells
+            .iter()
+            .filter(|c| c.changed)
+            .map(|c| c.name.clone())
+            .collect();
+        (values, marked)
+    }
+
+    fn status(&self) -> &str {
+        self.model.status.as_deref().unwrap_or("")
+    }
+}
+
+/// The trace's lines, and the line numbers of its instructions.
+fn text_of(trace: &[u8]) -> (Vec<String>, Vec<u64>) {
+    let lines: Vec<String> = String::from_utf8_lossy(trace)
+        .lines()
+        .map(str::to_string)
+        .collect();
+    let instructions = lines
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            w.len() > 2 && (w[2] == "IT" || w[2] == "IS")
+        })
+        .map(|(i, _)| i as u64 + 1)
+        .collect();
+    (lines, instructions)
+}
+
+/// Register values (lower-case hex) after line `upto` of the trace text.
+fn registers_at(lines: &[String], upto: u64) -> HashMap<String, String> {
+    let mut regs = HashMap::new();
+    for l in &lines[..upto as usize] {
+        let w: Vec<&str> = l.split_whitespace().collect();
+        if w.len() > 4 && w[2] == "R" {
+            regs.insert(w[3].to_lowercase(), w[4].replace('_', "").to_lowercase());
+        }
+    }
+    regs
+}
+
+#[test]
+fn keys_step_through_the_instructions_the_trace_lists() {
+    let trace = std::fs::read(data("ttu/quicksort.tarmac")).unwrap();
+    let (_, instructions) = text_of(&trace);
+    let mut page = Page::open(&trace, Config::default());
+    // The start: the trace's first node; the rows are there.
+    assert!(page.model.started);
+    let rows = page.model.views[0].rows.as_ref().expect("rows");
+    assert!(
+        rows.rows.len() > 20 && rows.total_rows > 4000,
+        "{} rows of {}",
+        rows.rows.len(),
+        rows.total_rows
+    );
+    // Down steps one instruction at a time (no folds yet).
+    page.prompt("l", &instructions[0].to_string());
+    for (k, want) in instructions.iter().enumerate().take(30).skip(1) {
+        page.key("ArrowDown");
+        assert_eq!(page.line(), *want, "Down number {k}");
+    }
+    page.key("ArrowUp");
+    assert_eq!(page.line(), instructions[28]);
+    page.key("End");
+    assert_eq!(page.line(), *instructions.last().unwrap());
+    page.key("Home");
+    assert_eq!(page.model.views[0].cursor.unwrap().node, 0);
+    // Every move was written to the URL's fragment but the first.
+    assert!(page
+        .effects
+        .iter()
+        .any(|e| matches!(e, Effect::Fragment(f) if f == &format!("#line={}", instructions[5]))));
+}
+
+#[test]
+fn the_core_registers_are_the_values_the_trace_wrote_and_mark_what_the_instruction_wrote() {
+    let trace = std::fs::read(data("tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac")).unwrap();
+    let (lines, instructions) = text_of(&trace);
+    let mut page = Page::open(&trace, Config::default());
+    for &k in &[40usize, 400, 3000] {
+        let at = instructions[k];
+        page.prompt("l", &at.to_string());
+        assert_eq!(page.line(), at);
+        let end = instructions[k + 1] - 1;
+        let want = registers_at(&lines, end);
+        let (shown, marked) = page.registers();
+        for n in 0..=30 {
+            if let Some(v) = want.get(&format!("x{n}")) {
+                assert_eq!(
+                    &shown[&format!("x{n}")],
+                    &format!("{v:0>16}"),
+                    "x{n} after line {end}"
+                );
+            }
+        }
+        // Marked: the x registers this instruction's R lines wrote.
+        let mut wrote: Vec<String> = lines[at as usize..end as usize]
+            .iter()
+            .filter_map(|l| {
+                let w: Vec<&str> = l.split_whitespace().collect();
+                (w.len() > 4 && w[2] == "R").then(|| w[3].to_lowercase().replace('w', "x"))
+            })
+            .filter(|r| r.starts_with('x') && r[1..].parse::<u8>().is_ok())
+            .collect();
+        wrote.sort();
+        let mut marked: Vec<String> = marked.into_iter().filter(|r| r.starts_with('x')).collect();
+        marked.sort();
+        assert_eq!(marked, wrote, "marked registers at line {at}");
+    }
+}
+
+#[test]
+fn a_fold_hides_a_call_behind_one_row_and_a_step_passes_over_it() {
+    let trace = std::fs::read(data("tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac")).unwrap();
+    let elf = std::fs::read(data("tracegen/quicksort-aarch64-O2-fastmodel-2M.elf")).unwrap();
+    let (lines, instructions) = text_of(&trace);
+    let mut page = Page::open(&trace, Config::default());
+    page.session.load_elf(&elf, 0, false).unwrap();
+    let progress = page.session.progress();
+    page.model.on_progress(Some(&progress), true);
+    page.settle();
+    // The first BL, and its callee's first instruction.
+    let bl = instructions
+        .iter()
+        .copied()
+        .find(|&l| lines[l as usize - 1].contains(" BL "))
+        .unwrap();
+    page.prompt("l", &bl.to_string());
+    page.key("ArrowDown");
+    let inside = page.line();
+    assert!(inside > bl);
+    let rows_before = page.model.views[0].total_rows;
+    page.key("-");
+    // The position moved to the call, the call is one row now.
+    assert_eq!(page.line(), bl);
+    assert!(page.model.views[0].total_rows < rows_before);
+    let rows = page.model.views[0].rows.as_ref().unwrap();
+    assert!(
+        rows.rows
+            .iter()
+            .any(|r| matches!(r, Row::Fold { name, .. } if !name.is_empty())),
+        "a named fold row"
+    );
+    // Down steps over the folded call to where it returned.
+    page.key("ArrowDown");
+    assert!(
+        page.line() > inside + 10,
+        "stepped over the call: line {}",
+        page.line()
+    );
+    page.key("}");
+    assert_eq!(page.model.views[0].total_rows, rows_before);
+}
+
+#[test]
+fn a_search_lists_what_the_text_holds_and_n_moves_to_each() {
+    let trace = std::fs::read(data("tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac")).unwrap();
+    let (lines, _) = text_of(&trace);
+    let want: Vec<u64> = lines
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.contains("x19"))
+        .map(|(i, _)| i as u64 + 1)
+        .collect();
+    let mut page = Page::open(&trace, Config::default());
+    page.key("/");
+    assert!(page.model.search.open);
+    page.send(Msg::Search(SearchMsg::Submit(SearchForm {
+        pattern: "x19".into(),
+        ..SearchForm::default()
+    })));
+    assert!(
+        page.model.search.status.done,
+        "{:?}",
+        page.model.search.status
+    );
+    assert_eq!(page.model.search.status.matches, want.len() as u64);
+    // The view went to the first result; n steps on.
+    let node_of = |page: &Page, line: u64| {
+        let c = page.model.views[0].cursor.unwrap();
+        c.first_line <= line && line < c.first_line + c.lines
+    };
+    assert!(node_of(&page, want[0]), "at the first result");
+    page.key("n");
+    assert!(node_of(&page, want[1]), "at the second result");
+    page.key("Escape");
+    assert!(!page.model.search.open, "Esc closes the bar");
+}
+
+#[test]
+fn lines_past_the_end_and_bad_fragments_are_said_so() {
+    let trace = std::fs::read(data("ttu/quicksort.tarmac")).unwrap();
+    let (lines, instructions) = text_of(&trace);
+    let mut page = Page::open(&trace, Config::default());
+    page.prompt("l", &instructions[10].to_string());
+    page.prompt("l", "999999");
+    assert_eq!(
+        page.status(),
+        format!(
+            "Line 999,999 is past the end: the trace ends at line {}.",
+            tarmac_lens::i18n::number(lines.len() as u64)
+        )
+    );
+    assert_eq!(page.line(), instructions[10], "the position stays");
+    page.prompt("l", &(instructions[10] + 1).to_string());
+    assert_eq!(
+        page.status(),
+        format!(
+            "Line {} is part of the instruction at line {}.",
+            instructions[10] + 1,
+            instructions[10]
+        )
+    );
+    page.send(Msg::HashChanged("line=abc".into()));
+    assert!(
+        page.status().contains("\"abc\" is not a line number"),
+        "{}",
+        page.status()
+    );
+    assert_eq!(page.line(), instructions[10]);
+    assert!(page
+        .effects
+        .iter()
+        .any(|e| matches!(e, Effect::GotoFailed(m) if m.contains("past the end"))));
+}
+
+#[test]
+fn the_embedded_viewer_opens_the_panes_its_url_names_and_a_fragment_position() {
+    let trace = std::fs::read(data("ttu/quicksort.tarmac")).unwrap();
+    let (_, instructions) = text_of(&trace);
+    let at = instructions[100];
+    let page = Page::open(
+        &trace,
+        Config {
+            panes: Some(vec![PaneSpec::Memory("sp".into())]),
+            compact: true,
+            fragment: format!("line={at}"),
+            ..Config::default()
+        },
+    );
+    assert_eq!(page.line(), at);
+    assert!(!page.model.nav.stack, "no room for the call stack");
+    let memory = page.model.panes.iter().find_map(|p| match &p.body {
+        PaneBody::Memory {
+            memory: Some(m), ..
+        } => Some(m),
+        _ => None,
+    });
+    assert!(
+        memory.is_some_and(|m| m.bytes.len() >= 16),
+        "a memory pane at sp, with contents"
+    );
+    assert!(page.asked > 5);
+}
