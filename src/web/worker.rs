@@ -14,8 +14,9 @@ use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 use tarmac_lens_core::browse::Session;
 use tarmac_lens_core::index::TraceIdentity;
 use tarmac_lens_core::parse::ParseOptions;
-use tarmac_lens_core::source::{SourceError, TraceSource};
+use tarmac_lens_core::source::TraceSource;
 use tarmac_lens_core::stats::compute;
+use tarmac_lens_core::Error;
 
 use super::blob_source::BlobSource;
 use super::http_source::{self, Fetched, Target};
@@ -294,7 +295,9 @@ fn index(file: web_sys::File) {
     let source = match BlobSource::new(file.into()) {
         Ok(s) => BlockCache::new(s),
         Err(e) => {
-            post(&ToPage::Failed { message: e.0 });
+            post(&ToPage::Failed {
+                message: e.to_string(),
+            });
             return;
         }
     };
@@ -310,7 +313,9 @@ fn index(file: web_sys::File) {
         Ok(stats) => post(&ToPage::Finished {
             stats: Box::new(stats),
         }),
-        Err(e) => post(&ToPage::Failed { message: e.0 }),
+        Err(e) => post(&ToPage::Failed {
+            message: e.to_string(),
+        }),
     }
 }
 
@@ -358,7 +363,7 @@ fn fail_opening(message: String) {
 fn blob_source(
     blob: web_sys::Blob,
     indexing: bool,
-) -> Result<(Box<dyn TraceSource>, Option<SharedReadAhead>), SourceError> {
+) -> Result<(Box<dyn TraceSource>, Option<SharedReadAhead>), Error> {
     let source = BlobSource::new(blob)?.with_read_ahead();
     if indexing {
         source.read_ahead_from(0);
@@ -439,8 +444,11 @@ fn open(file: web_sys::File, options: OpenOptions) {
         if let Some(bytes) = cached {
             let started = now();
             let restored = blob_source(file.clone().into(), false)
-                .map_err(|e| e.0)
-                .and_then(|(s, ahead)| Ok((Session::restore(s, &bytes, id, parse)?, ahead)));
+                .map_err(|e| e.to_string())
+                .and_then(|(s, ahead)| {
+                    let restored = Session::restore(s, &bytes, id, parse);
+                    Ok((restored.map_err(|e| e.to_string())?, ahead))
+                });
             super::timing::measure("restore session", started);
             match restored {
                 Ok(opened) => {
@@ -470,7 +478,7 @@ fn open(file: web_sys::File, options: OpenOptions) {
                     Reading::File,
                 );
             }
-            Err(e) => fail_opening(e.0),
+            Err(e) => fail_opening(e.to_string()),
         }
     });
 }
@@ -503,7 +511,7 @@ fn open_url(target: Target, options: OpenOptions) {
                 }
                 match blob_source(blob, true) {
                     Ok(s) => (s, Reading::Downloaded),
-                    Err(e) => return fail_opening(e.0),
+                    Err(e) => return fail_opening(e.to_string()),
                 }
             }
             Err(e) => return fail_opening(e),
@@ -518,11 +526,11 @@ fn open_url(target: Target, options: OpenOptions) {
                     return fail_opening(problem);
                 }
             }
-            Err(e) => return fail_opening(e.0),
+            Err(e) => return fail_opening(e.to_string()),
         }
         match Session::open(source, parse) {
             Ok(session) => install(generation, (session, ahead), options, None, reading),
-            Err(e) => fail_opening(e.0),
+            Err(e) => fail_opening(e.to_string()),
         }
     });
 }
@@ -664,11 +672,7 @@ fn step(generation: u32) {
                 }
                 super::read_ahead::stop_spare_reader();
             }
-            Ok::<_, tarmac_lens_core::source::SourceError>((
-                p,
-                open.session.stats().cloned(),
-                cache,
-            ))
+            Ok::<_, Error>((p, open.session.stats().cloned(), cache))
         })
     });
     super::timing::measure("index step", started);
@@ -718,7 +722,9 @@ fn step(generation: u32) {
                 });
             }
         }
-        Err(e) => post(&ToPage::Failed { message: e.0 }),
+        Err(e) => post(&ToPage::Failed {
+            message: e.to_string(),
+        }),
     }
 }
 
@@ -807,7 +813,7 @@ fn load_elf(file: web_sys::File, load_offset: i64) {
     match BlobSource::read_whole(file.into()) {
         Ok(b) => load_elf_bytes(&name, &b, load_offset),
         Err(e) => post(&ToPage::ElfFailed {
-            message: format!("{name}: {}", e.0),
+            message: format!("{name}: {e}"),
         }),
     }
 }
@@ -823,7 +829,9 @@ fn load_elf_bytes(name: &str, bytes: &[u8], load_offset: i64) {
     let result = OPEN.with(|o| match o.borrow_mut().as_mut() {
         Some(open) => {
             let be = open.big_endian;
-            open.session.load_elf(bytes, load_offset, be)
+            open.session
+                .load_elf(bytes, load_offset, be)
+                .map_err(|e| e.to_string())
         }
         None => Err("open a trace before its ELF image".into()),
     });
