@@ -413,11 +413,7 @@ impl tarmac_lens_core::source::TraceSource for Cut<'_> {
     fn len(&self) -> u64 {
         self.1
     }
-    fn read_at(
-        &mut self,
-        offset: u64,
-        buf: &mut [u8],
-    ) -> Result<usize, tarmac_lens_core::source::SourceError> {
+    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> tarmac_lens_core::Result<usize> {
         SliceSource(self.0).read_at(offset, buf)
     }
 }

@@ -5,7 +5,7 @@
 
 use tarmac_lens_core::lines::LineReader;
 use tarmac_lens_core::parse::{ParseOptions, Parser, RecordKind};
-use tarmac_lens_core::source::{read_sample, SourceError, TraceSource};
+use tarmac_lens_core::source::{read_sample, TraceSource};
 
 /// A trace of identical 64-byte instruction lines, `len` bytes long.
 pub struct Synthetic {
@@ -18,7 +18,7 @@ impl TraceSource for Synthetic {
     fn len(&self) -> u64 {
         self.len
     }
-    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> Result<usize, SourceError> {
+    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> tarmac_lens_core::Result<usize> {
         let n = (self.len.saturating_sub(offset)).min(buf.len() as u64) as usize;
         for (i, b) in buf[..n].iter_mut().enumerate() {
             *b = LINE[((offset + i as u64) % 64) as usize];

@@ -139,9 +139,11 @@ fn callinfo_argument_errors() {
             .unwrap();
     assert!(callinfo::resolve("nosuch", Some(&image))
         .unwrap_err()
+        .to_string()
         .contains("'nosuch' not found"));
     assert!(callinfo::resolve("memcpy", None)
         .unwrap_err()
+        .to_string()
         .contains("no image"));
     assert!(callinfo::resolve("1+", Some(&image)).is_err());
     assert!(callinfo::resolve("0x1ffffffffffffffff", None).is_err());

@@ -585,7 +585,11 @@ fn cmd_dump(common: &Common, output: Option<&Path>) -> Result<(), String> {
             let mut w = stdout.lock();
             match tarmac_lens_core::dump::dump(source, opts, &mut w) {
                 // A closed pipe (`| head`) is not an error worth reporting.
-                Err(e) if e.0.contains("Broken pipe") => Ok(()),
+                Err(tarmac_lens_core::Error::Write(e))
+                    if e.kind() == std::io::ErrorKind::BrokenPipe =>
+                {
+                    Ok(())
+                }
                 r => r.map_err(|e| e.to_string()),
             }
         }

@@ -65,7 +65,8 @@ pub(super) fn cmd_callinfo(common: &Common, args: &[String]) -> Result<(), Strin
     let targets = args
         .iter()
         .map(|a| callinfo::resolve(a, image.as_ref()))
-        .collect::<Result<Vec<_>, _>>()?;
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| e.to_string())?;
     let addrs: Vec<u64> = targets.iter().map(|t| t.addr()).collect();
     let visits = callinfo::find_visits(
         common.open_engine()?,

@@ -7,15 +7,19 @@
 //! were read four or five times per key press. Large reads (indexing's
 //! sequential slices) pass through untouched: they are read once.
 
-use crate::source::{SourceError, TraceSource};
+use crate::source::TraceSource;
+use crate::Result;
 
 /// Cached unit: aligned blocks of this many bytes (a checkpoint interval).
-pub const BLOCK: u64 = 64 << 10;
+pub(crate) const BLOCK: u64 = 64 << 10;
 /// Blocks kept: the intervals around the current position.
 const KEEP: usize = 16;
 /// Reads longer than this bypass the cache.
 const BYPASS: usize = 2 * BLOCK as usize;
 
+/// A read-through cache of the last 16 aligned 64 KiB blocks of a source; reads
+/// over 128 KiB pass through uncached, and a failed read leaves no block
+/// behind. Changes when bytes are read, never which.
 pub struct BlockCache<S> {
     inner: S,
     /// (block number, its bytes, last use), at most [`KEEP`].
@@ -24,6 +28,7 @@ pub struct BlockCache<S> {
 }
 
 impl<S: TraceSource> BlockCache<S> {
+    /// Wraps `inner` with an empty cache.
     pub fn new(inner: S) -> Self {
         BlockCache {
             inner,
@@ -34,7 +39,7 @@ impl<S: TraceSource> BlockCache<S> {
 
     /// Slot holding block `b`, reading it if needed (evicting the least
     /// recently used block).
-    fn block(&mut self, b: u64) -> Result<usize, SourceError> {
+    fn block(&mut self, b: u64) -> Result<usize> {
         self.clock += 1;
         if let Some(i) = self.blocks.iter().position(|x| x.0 == b) {
             self.blocks[i].2 = self.clock;
@@ -79,7 +84,7 @@ impl<S: TraceSource> TraceSource for BlockCache<S> {
         self.inner.len()
     }
 
-    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> Result<usize, SourceError> {
+    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> Result<usize> {
         if buf.len() > BYPASS {
             return self.inner.read_at(offset, buf);
         }
@@ -115,7 +120,7 @@ mod tests {
         fn len(&self) -> u64 {
             self.inner.len()
         }
-        fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> Result<usize, SourceError> {
+        fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> Result<usize> {
             self.reads += 1;
             self.inner.read_at(offset, buf)
         }

@@ -4,7 +4,8 @@
 
 use crate::lines::LineReader;
 use crate::parse::{ParseOptions, Parser, RecordKind};
-use crate::source::{SliceSource, SourceError, TraceSource};
+use crate::source::{SliceSource, TraceSource};
+use crate::{Error, Result};
 
 /// One core's share of the trace.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -13,19 +14,17 @@ pub struct CoreCount {
     pub name: String,
     /// Lines with this core's field, plus lines without one that follow them.
     pub lines: u64,
+    /// Instruction lines of this core.
     pub instructions: u64,
 }
 
 /// Bytes [`check_single_core`] looks at: the cores of a multi-core run all
 /// start within the first few thousand lines.
-pub const CHECK_BYTES: u64 = 1 << 20;
+pub(crate) const CHECK_BYTES: u64 = 1 << 20;
 
 /// Counts per core, in order of first appearance. Lines before the first
 /// `<cpu>` field (headers, a dialect without the field) are not counted.
-pub fn count<S: TraceSource>(
-    mut source: S,
-    opts: ParseOptions,
-) -> Result<Vec<CoreCount>, SourceError> {
+pub fn count<S: TraceSource>(mut source: S, opts: ParseOptions) -> Result<Vec<CoreCount>> {
     let sample = crate::source::read_sample(&mut source)?;
     let mut parser = Parser::for_sample(opts, &sample);
     let mut reader = LineReader::new(source);
@@ -60,28 +59,24 @@ pub fn count<S: TraceSource>(
 /// An error naming the cores when the start of the trace interleaves
 /// several and no core was chosen: one register file and call stack fed
 /// from two CPUs would give nonsense, not a report.
-pub fn check_single_core<S: TraceSource>(source: &mut S, opts: ParseOptions) -> Result<(), String> {
+pub fn check_single_core<S: TraceSource>(source: &mut S, opts: ParseOptions) -> Result<()> {
     if opts.cpu.is_some() {
         return Ok(());
     }
     let mut head = vec![0u8; source.len().min(CHECK_BYTES) as usize];
-    let n = source.read_at(0, &mut head).map_err(|e| e.to_string())?;
+    let n = source.read_at(0, &mut head)?;
     head.truncate(n);
     // A cut last line could name a core partly.
     if (n as u64) < source.len() {
         let end = head.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
         head.truncate(end);
     }
-    let cores = count(SliceSource(&head), opts).map_err(|e| e.to_string())?;
+    let cores = count(SliceSource(&head), opts)?;
     if cores.len() < 2 {
         return Ok(());
     }
-    let names: Vec<&str> = cores.iter().map(|c| c.name.as_str()).collect();
-    Err(format!(
-        "the trace interleaves {} cores ({}): choose one with --cpu (e.g. --cpu {}); `tarmac-lens cores` lists them",
-        cores.len(),
-        names.join(", "),
-        names[0]
+    Err(Error::MixedCores(
+        cores.into_iter().map(|c| c.name).collect(),
     ))
 }
 
@@ -117,7 +112,9 @@ mod tests {
 
     #[test]
     fn mixing_cores_unasked_is_refused() {
-        let err = check_single_core(&mut SliceSource(TWO), ParseOptions::default()).unwrap_err();
+        let err = check_single_core(&mut SliceSource(TWO), ParseOptions::default())
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("2 cores (cpu0, cpu1)"), "{}", err);
         let opts = ParseOptions {
             cpu: Some("cpu1".parse().unwrap()),

@@ -17,6 +17,7 @@
 //! for a conditional branch not taken, ES-style traces do not): what it did
 //! shows in the next instruction's address and in registers and memory.
 
+use crate::Result;
 use std::collections::{BTreeMap, VecDeque};
 
 use serde::{Deserialize, Serialize};
@@ -25,7 +26,7 @@ use crate::engine::{Engine, EngineOptions, Node, Observer, INVALID_PC};
 use crate::lines::LineReader;
 use crate::parse::{Effect, MemDirection, ParseOptions, Parser, RecordKind};
 use crate::report::run::UnparsedLines;
-use crate::source::{SourceError, TraceSource};
+use crate::source::TraceSource;
 use crate::state::memory::Memory;
 use crate::state::regfile::{self, RegFile};
 
@@ -34,60 +35,80 @@ use crate::state::regfile::{self, RegFile};
 pub struct Step {
     /// 1-based line of the instruction.
     pub line: u64,
-    pub time: u64,
+    pub(crate) time: u64,
     /// Thumb bit set for Thumb.
     pub pc: u64,
     /// Encoding width in bits (16 or 32) and value; width 0 without one.
     pub width: u8,
+    /// The encoding's value.
     pub encoding: u64,
-    pub effect: Effect,
-    pub disassembly: String,
+    pub(crate) effect: Effect,
+    pub(crate) disassembly: String,
 }
 
 /// One way two instructions differ.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Difference {
+    /// The instructions' addresses differ.
     Pc,
+    /// The encodings differ.
     Encoding,
     /// Register bytes at this offset of the register file (see
     /// [`regfile::location`]) after the instruction; `None` for unknown.
     Register {
+        /// Register name.
         name: String,
+        /// Trace `a`'s bytes, most significant first.
         a: Vec<Option<u8>>,
+        /// Trace `b`'s bytes.
         b: Vec<Option<u8>>,
     },
     /// Memory after the instruction, from `addr`, for bytes either wrote.
     Memory {
+        /// Address of `a[0]` and `b[0]`.
         addr: u64,
+        /// Trace `a`'s bytes.
         a: Vec<Option<u8>>,
+        /// Trace `b`'s bytes.
         b: Vec<Option<u8>>,
     },
     /// Bytes the instruction read, from `addr`.
     Read {
+        /// Address of `a[0]` and `b[0]`.
         addr: u64,
+        /// What trace `a`'s instruction read.
         a: Vec<u8>,
+        /// What trace `b`'s instruction read.
         b: Vec<u8>,
     },
     /// One trace has no instruction `n`: it ended.
     Ended,
 }
 
+/// An instruction after which the two traces disagree.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Divergence {
     /// 0-based instruction number (the same in both traces).
     pub instruction: u64,
+    /// Trace `a`'s instruction (`None` if it has ended).
     pub a: Option<Step>,
+    /// Trace `b`'s instruction (`None` if it has ended).
     pub b: Option<Step>,
+    /// Every way the two differ.
     pub differences: Vec<Difference>,
 }
 
+/// The outcome of comparing two traces.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct DiffReport {
     /// Instructions compared (pairs; the longer trace's extra ones count once
     /// as the `Ended` divergence).
     pub compared: u64,
+    /// The divergent instructions, in order.
     pub divergences: Vec<Divergence>,
+    /// Lines of trace `a` the parser did not understand.
     pub unparsed_a: UnparsedLines,
+    /// Lines of trace `b` the parser did not understand.
     pub unparsed_b: UnparsedLines,
 }
 
@@ -183,7 +204,7 @@ struct Side<S: TraceSource> {
 }
 
 impl<S: TraceSource> Side<S> {
-    fn open(mut source: S, parse: ParseOptions) -> Result<Self, SourceError> {
+    fn open(mut source: S, parse: ParseOptions) -> Result<Self> {
         let total = source.len();
         let sample = crate::source::read_sample(&mut source)?;
         Ok(Side {
@@ -207,7 +228,7 @@ impl<S: TraceSource> Side<S> {
     }
 
     /// The next instruction's digest, `None` at the end of the trace.
-    fn next(&mut self) -> Result<Option<Digest>, SourceError> {
+    fn next(&mut self) -> Result<Option<Digest>> {
         loop {
             if let Some(d) = self.collector.done.pop_front() {
                 self.apply(&d);
@@ -289,7 +310,7 @@ pub fn diff<A: TraceSource, B: TraceSource>(
     b: B,
     parse_b: ParseOptions,
     max: usize,
-) -> Result<DiffReport, SourceError> {
+) -> Result<DiffReport> {
     diff_with_progress(a, parse_a, b, parse_b, max, |_, _| {})
 }
 
@@ -305,7 +326,7 @@ pub fn diff_with_progress<A: TraceSource, B: TraceSource>(
     parse_b: ParseOptions,
     max: usize,
     mut progress: impl FnMut(u64, u64),
-) -> Result<DiffReport, SourceError> {
+) -> Result<DiffReport> {
     let mut a = Side::open(a, parse_a)?;
     let mut b = Side::open(b, parse_b)?;
     let mut report = DiffReport::default();

@@ -18,7 +18,8 @@
 //! - A shift by 64 or more gives 0 rather than being undefined.
 //!
 //! Where TTU would crash (an uncaught `std::stoull` exception for `0x` with
-//! no digits, or a constant over 64 bits) we return a [`ParseError`].
+//! no digits, or a constant over 64 bits) we return an
+//! [`Error::Expression`](crate::Error::Expression).
 
 use std::fmt;
 
@@ -61,21 +62,28 @@ impl ExprContext for NoContext {
 /// A parsed expression.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Expr {
+    /// A constant (a symbol becomes one when parsed).
     Const(u64),
     /// Register read at evaluation time, by the name the user wrote.
     Register(String),
+    /// `a + b`.
     Add(Box<Expr>, Box<Expr>),
+    /// `a - b`.
     Sub(Box<Expr>, Box<Expr>),
+    /// `a * b`.
     Mul(Box<Expr>, Box<Expr>),
+    /// `a << b` (0 for a shift by 64 or more).
     Shl(Box<Expr>, Box<Expr>),
+    /// `a >> b` (0 for a shift by 64 or more).
     Shr(Box<Expr>, Box<Expr>),
+    /// `-a`.
     Neg(Box<Expr>),
 }
 
 /// Why an expression failed to parse; `message` is TTU's wording.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ParseError {
-    pub message: String,
+struct ParseError {
+    message: String,
 }
 
 impl ParseError {
@@ -85,14 +93,6 @@ impl ParseError {
         }
     }
 }
-
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for ParseError {}
 
 impl Expr {
     /// The tree in TTU's dump syntax, e.g. `(+ (const 1) (register x0))`.
@@ -164,14 +164,18 @@ impl fmt::Display for Expr {
 }
 
 /// Parses an expression with no names available (constants only).
-pub fn parse(input: &str) -> Result<Expr, ParseError> {
+pub fn parse(input: &str) -> crate::Result<Expr> {
     parse_with(input, &NoContext)
 }
 
 /// Parses an expression, resolving names through `ctx` the way TTU does:
 /// an unscoped identifier is a register if `ctx` says it can be one,
 /// otherwise a symbol (which becomes a constant now).
-pub fn parse_with(input: &str, ctx: &dyn ExprContext) -> Result<Expr, ParseError> {
+pub fn parse_with(input: &str, ctx: &dyn ExprContext) -> crate::Result<Expr> {
+    parse_expression(input, ctx).map_err(|e| crate::Error::Expression(e.message))
+}
+
+fn parse_expression(input: &str, ctx: &dyn ExprContext) -> Result<Expr, ParseError> {
     let mut lexer = Lexer::new(input.as_bytes())?;
     let mut parser = Parser {
         lexer: &mut lexer,
@@ -436,7 +440,7 @@ mod tests {
     }
 
     fn eval(s: &str) -> Result<u64, String> {
-        parse_with(s, &Regs).map_err(|e| e.message)?.eval(&Regs)
+        parse_with(s, &Regs).map_err(|e| e.to_string())?.eval(&Regs)
     }
 
     #[test]

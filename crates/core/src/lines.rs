@@ -5,18 +5,19 @@
 //! the text handed out excludes the `\n` (a `\r` before it is left for the
 //! parser to drop); a final line without `\n` is still a line. Memory use is
 //! one slice buffer, however large the source, and however long a line: a
-//! line longer than [`MAX_LINE`] hands out only its first [`MAX_LINE`] bytes
-//! (no trace line is that long; a file with no newlines at all, such as a
-//! core dump dropped by mistake, must not need its size in memory).
+//! line longer than 1 MiB hands out only its first MiB (no trace line is
+//! that long; a file with no newlines at all, such as a core dump dropped
+//! by mistake, must not need its size in memory).
 
-use crate::source::{SourceError, TraceSource};
+use crate::source::TraceSource;
+use crate::Result;
 
 /// Default slice size: large enough that per-read overhead vanishes, small
 /// enough to stay cache- and browser-friendly.
-pub const DEFAULT_CHUNK: usize = 1 << 20;
+pub(crate) const DEFAULT_CHUNK: usize = 1 << 20;
 
 /// Most bytes of one line handed out as its text.
-pub const MAX_LINE: usize = 1 << 20;
+pub(crate) const MAX_LINE: usize = 1 << 20;
 
 /// A line of the trace.
 #[derive(Clone, Copy, Debug)]
@@ -25,17 +26,17 @@ pub struct Line<'a> {
     pub number: u64,
     /// Byte offset of the first byte of the line in the source.
     pub offset: u64,
-    /// Line text without the terminating `\n`, cut at [`MAX_LINE`] bytes.
+    /// Line text without the terminating `\n`, cut at 1 MiB.
     pub text: &'a [u8],
     /// Length of the whole line without the `\n` (more than `text` only
     /// for a line longer than [`MAX_LINE`]).
-    pub len: u64,
+    pub(crate) len: u64,
 }
 
 /// The reading state of a line stream without its source, so that the
 /// source can be lent to other work between lines (the browser's session
 /// answers queries from the same file between indexing steps).
-pub struct LineBuffer {
+pub(crate) struct LineBuffer {
     buf: Vec<u8>,
     /// Valid bytes in `buf` are `start..filled`.
     start: usize,
@@ -64,7 +65,7 @@ const FIRST_READ: usize = 64 << 10;
 impl LineBuffer {
     /// Lines from `start` (which must be a line start, numbered
     /// `first_line`) up to `end`, read in slices of `chunk` bytes.
-    pub fn new(start: u64, end: u64, first_line: u64, chunk: usize) -> Self {
+    pub(crate) fn new(start: u64, end: u64, first_line: u64, chunk: usize) -> Self {
         // A replay reads one checkpoint interval: a buffer sized to the range,
         // not to the chunk, saves zeroing 256 KiB per query.
         let range = usize::try_from(end.saturating_sub(start)).unwrap_or(usize::MAX);
@@ -85,7 +86,7 @@ impl LineBuffer {
 
     /// Ends the lines at `end` instead (a line start), if nothing past it
     /// has been read yet; false, changing nothing, if it has.
-    pub fn limit_to(&mut self, end: u64) -> bool {
+    pub(crate) fn limit_to(&mut self, end: u64) -> bool {
         if self.read_offset > end || self.long.is_some() || end < self.position() {
             return false;
         }
@@ -94,27 +95,27 @@ impl LineBuffer {
     }
 
     /// Offset just past the last line handed out.
-    pub fn position(&self) -> u64 {
+    pub(crate) fn position(&self) -> u64 {
         self.buf_offset + self.start as u64
     }
 
     /// Number the next line will get.
-    pub fn next_number(&self) -> u64 {
+    pub(crate) fn next_number(&self) -> u64 {
         self.next_number
     }
 
     /// The most the next read from the source will ask for: small for the
     /// first reads (they grow from 64 KiB, so the first lines come soon),
     /// then the slice size.
-    pub fn next_read_len(&self) -> usize {
+    pub(crate) fn next_read_len(&self) -> usize {
         self.ramp.min(self.buf.len())
     }
 
     /// The next line, reading from `source` when the buffer runs dry.
-    pub fn next_line<S: TraceSource + ?Sized>(
+    pub(crate) fn next_line<S: TraceSource + ?Sized>(
         &mut self,
         source: &mut S,
-    ) -> Result<Option<Line<'_>>, SourceError> {
+    ) -> Result<Option<Line<'_>>> {
         loop {
             if let Some(nl) = memchr::memchr(b'\n', &self.buf[self.start..self.filled]) {
                 let s = self.start;
@@ -176,7 +177,7 @@ impl LineBuffer {
         }
     }
 
-    fn refill<S: TraceSource + ?Sized>(&mut self, source: &mut S) -> Result<(), SourceError> {
+    fn refill<S: TraceSource + ?Sized>(&mut self, source: &mut S) -> Result<()> {
         // Keep the partial line, moving it to the front; grow the buffer if a
         // single line is longer than it.
         let keep = self.filled - self.start;
@@ -216,6 +217,7 @@ pub struct LineReader<S: TraceSource> {
 }
 
 impl<S: TraceSource> LineReader<S> {
+    /// Reads every line of `source`, numbered from 1.
     pub fn new(source: S) -> Self {
         let end = source.len();
         Self::with_range(source, 0, end, 1, DEFAULT_CHUNK)
@@ -230,6 +232,7 @@ impl<S: TraceSource> LineReader<S> {
         }
     }
 
+    /// The source it reads.
     pub fn source(&self) -> &S {
         &self.source
     }
@@ -239,12 +242,13 @@ impl<S: TraceSource> LineReader<S> {
         self.buf.position()
     }
 
+    /// Gives the source back.
     pub fn into_source(self) -> S {
         self.source
     }
 
     /// The next line, or `None` at the end.
-    pub fn next_line(&mut self) -> Result<Option<Line<'_>>, SourceError> {
+    pub fn next_line(&mut self) -> Result<Option<Line<'_>>> {
         self.buf.next_line(&mut self.source)
     }
 }
@@ -258,6 +262,7 @@ pub struct SliceLines<'a> {
 }
 
 impl<'a> SliceLines<'a> {
+    /// Lines of `data`, numbered from 1.
     pub fn new(data: &'a [u8]) -> Self {
         SliceLines {
             data,

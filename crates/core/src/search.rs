@@ -1,28 +1,34 @@
 //! Text search over a trace, in steps: plain text or a regular expression,
 //! optionally only in lines of some record kinds or in a line range.
 //!
-//! The trace is read in slices through a [`LineBuffer`] the caller drives
+//! The trace is read in slices through a line buffer the caller drives
 //! with a byte budget per step, so the browser's worker can interleave a
 //! search with indexing and queries and stream results as they are found,
 //! and the CLI can run it to the end. Nothing but the current slice is held.
 
+use crate::{Error, Result};
 use memchr::memmem;
 
 use crate::lines::LineBuffer;
 use crate::parse::{ParseOptions, Parser, RecordKind};
-use crate::source::{SourceError, TraceSource};
+use crate::source::TraceSource;
 
 /// Which lines a search looks at, by what the parser makes of them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum KindFilter {
+    /// Instruction lines.
     Instructions,
+    /// Register updates.
     Registers,
+    /// Memory accesses.
     Memory,
     /// Exceptions, branches, bus/cache/TLB events, text events, unparsed lines.
     Events,
 }
 
 impl KindFilter {
+    /// The filter a name (`instructions`, `registers`, `memory`, `events`,
+    /// singular or first letter) asks for.
     pub fn from_name(name: &str) -> Option<KindFilter> {
         match name {
             "instructions" | "instruction" | "i" => Some(KindFilter::Instructions),
@@ -63,8 +69,11 @@ impl KindFilter {
 /// What to look for, and where.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchSpec {
+    /// Text or regular expression to find in a line.
     pub pattern: String,
+    /// Whether `pattern` is a regular expression (bytes, ASCII classes).
     pub regex: bool,
+    /// Whether letters match regardless of case (ASCII).
     pub ignore_case: bool,
     /// Only lines of these kinds (empty: every line).
     pub kinds: Vec<KindFilter>,
@@ -75,10 +84,11 @@ pub struct SearchSpec {
 /// One matching line: where, and the byte range of the first match in it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchHit {
+    /// Its number, 1-based.
     pub line: u64,
-    pub offset: u64,
-    pub start: u32,
-    pub end: u32,
+    pub(crate) offset: u64,
+    pub(crate) start: u32,
+    pub(crate) end: u32,
 }
 
 /// Bytes read at a time: each read has a fixed cost of milliseconds in the
@@ -106,16 +116,6 @@ impl Matcher {
     }
 }
 
-/// Why a search cannot start.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BadPattern(pub String);
-
-impl std::fmt::Display for BadPattern {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
 /// A search in progress over one trace.
 pub struct Search {
     matcher: Matcher,
@@ -131,8 +131,9 @@ pub struct Search {
 /// Progress after a step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SearchProgress {
-    pub done_bytes: u64,
-    pub total_bytes: u64,
+    pub(crate) done_bytes: u64,
+    pub(crate) total_bytes: u64,
+    /// Whether the whole trace has been searched.
     pub complete: bool,
 }
 
@@ -144,9 +145,9 @@ impl Search {
         total: u64,
         sample: &[u8],
         parse: ParseOptions,
-    ) -> Result<Search, BadPattern> {
+    ) -> Result<Search> {
         if spec.pattern.is_empty() {
-            return Err(BadPattern("the search pattern is empty".into()));
+            return Err(Error::Search("the search pattern is empty".into()));
         }
         let matcher = if spec.regex {
             // ASCII semantics (`\w`, `\d` and `.` match bytes): no Unicode tables.
@@ -154,7 +155,7 @@ impl Search {
                 .unicode(false)
                 .case_insensitive(spec.ignore_case)
                 .build()
-                .map_err(|e| BadPattern(format!("bad regular expression: {e}")))?;
+                .map_err(|e| Error::Search(format!("bad regular expression: {e}")))?;
             Matcher::Regex(re)
         } else if spec.ignore_case {
             let needle = spec.pattern.to_ascii_lowercase().into_bytes();
@@ -164,7 +165,7 @@ impl Search {
         };
         if let Some((first, last)) = spec.lines {
             if first == 0 || last < first {
-                return Err(BadPattern(format!(
+                return Err(Error::Search(format!(
                     "bad line range {first}..{last} (lines count from 1)"
                 )));
             }
@@ -187,7 +188,7 @@ impl Search {
         source: &mut S,
         budget: u64,
         mut on_hit: impl FnMut(SearchHit, &[u8]),
-    ) -> Result<SearchProgress, SourceError> {
+    ) -> Result<SearchProgress> {
         let stop_at = self.buffer.position().saturating_add(budget.max(1));
         while !self.done {
             let Some(line) = self.buffer.next_line(source)? else {
@@ -377,7 +378,7 @@ mod tests {
             ..spec("(unclosed")
         })
         .unwrap();
-        assert!(err.0.contains("regular expression"), "{err}");
+        assert!(err.to_string().contains("regular expression"), "{err}");
         assert!(make(SearchSpec {
             lines: Some((0, 3)),
             ..spec("x")

@@ -20,10 +20,12 @@ const LINES: usize = 50;
 /// understands.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NotATrace {
+    /// Its number, 1-based.
     pub line: u64,
+    /// Its first 80 bytes, lossily decoded, trimmed.
     pub text: String,
     /// Whether it looks like HTML (a web page served instead of the trace).
-    pub html: bool,
+    pub(crate) html: bool,
 }
 
 impl std::fmt::Display for NotATrace {
@@ -43,7 +45,7 @@ impl std::fmt::Display for NotATrace {
 /// lines prove nothing either way (a Markdown file's `# Title` reads as a
 /// comment); [`LINES`] other lines without a record decide against. An
 /// empty sample passes: an empty trace is a trace.
-pub fn check_trace(sample: &[u8], opts: ParseOptions) -> Result<(), NotATrace> {
+pub(crate) fn check_trace(sample: &[u8], opts: ParseOptions) -> Result<(), NotATrace> {
     // The last line of a sample may be cut short.
     let whole = match sample.iter().rposition(|&b| b == b'\n') {
         Some(i) if sample.len() as u64 >= crate::source::SAMPLE_BYTES => &sample[..i],
@@ -94,13 +96,21 @@ pub enum FileKind {
     /// A compressed file: the format's name and the command that
     /// decompresses it.
     Compressed {
+        /// The format's name.
         format: Cow<'static, str>,
+        /// The command that decompresses it.
         tool: Cow<'static, str>,
     },
     /// An archive of files (ZIP, tar, 7-Zip).
-    Archive { format: Cow<'static, str> },
+    Archive {
+        /// The format's name.
+        format: Cow<'static, str>,
+    },
     /// A picture or a document (PNG, JPEG, PDF, ...).
-    Document { format: Cow<'static, str> },
+    Document {
+        /// The format's name.
+        format: Cow<'static, str>,
+    },
     /// An ELF executable or object file: a trace's image, not a trace.
     Elf,
     /// Bytes that are not text.
@@ -293,10 +303,10 @@ fn is_binary(sample: &[u8]) -> bool {
 /// an ELF image is checked against (`SymbolTable::architecture_mismatch`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct InstructionSets {
-    pub a64: u64,
+    pub(crate) a64: u64,
     /// A32 (Arm) and T32 (Thumb, ThumbEE): AArch32.
-    pub a32: u64,
-    pub t32: u64,
+    pub(crate) a32: u64,
+    pub(crate) t32: u64,
 }
 
 impl InstructionSets {
@@ -320,7 +330,7 @@ impl InstructionSets {
         sets
     }
 
-    pub fn total(&self) -> u64 {
+    pub(crate) fn total(&self) -> u64 {
         self.a64 + self.a32 + self.t32
     }
 }

@@ -1,19 +1,7 @@
 //! Random-access byte sources. The trace text never has to be resident: every
 //! consumer reads the slices it needs through [`TraceSource`].
 
-use std::fmt;
-
-/// Error reading a trace source.
-#[derive(Debug)]
-pub struct SourceError(pub String);
-
-impl fmt::Display for SourceError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for SourceError {}
+use crate::Result;
 
 /// A trace's bytes, readable at any offset. Offsets are u64: traces beyond
 /// 4 GiB are normal.
@@ -21,20 +9,21 @@ pub trait TraceSource {
     /// Total length in bytes.
     fn len(&self) -> u64;
 
+    /// Whether the source has no bytes.
     fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
     /// Fills `buf` from `offset`, returning how many bytes were read (fewer
     /// than `buf.len()` only at the end of the source).
-    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> Result<usize, SourceError>;
+    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> Result<usize>;
 }
 
 /// Bytes read from the start of a source to detect its dialect.
 pub const SAMPLE_BYTES: u64 = 16384;
 
 /// The first [`SAMPLE_BYTES`] of a source (fewer if it is shorter).
-pub fn read_sample<S: TraceSource + ?Sized>(source: &mut S) -> Result<Vec<u8>, SourceError> {
+pub fn read_sample<S: TraceSource + ?Sized>(source: &mut S) -> Result<Vec<u8>> {
     // Compare in u64: in wasm32 a usize cast of a 4 GiB length would wrap.
     let mut sample = vec![0u8; source.len().min(SAMPLE_BYTES) as usize];
     let n = source.read_at(0, &mut sample)?;
@@ -50,7 +39,7 @@ impl TraceSource for SliceSource<'_> {
         self.0.len() as u64
     }
 
-    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> Result<usize, SourceError> {
+    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> Result<usize> {
         let start = (offset.min(self.0.len() as u64)) as usize;
         let n = buf.len().min(self.0.len() - start);
         buf[..n].copy_from_slice(&self.0[start..start + n]);
@@ -67,16 +56,18 @@ pub struct FileSource {
 
 #[cfg(not(target_arch = "wasm32"))]
 impl FileSource {
-    pub fn open(path: &std::path::Path) -> Result<FileSource, SourceError> {
+    /// Opens a regular file; a pipe or device is refused, as it cannot be read
+    /// at offsets.
+    pub fn open(path: &std::path::Path) -> Result<FileSource> {
         let file = std::fs::File::open(path)
-            .map_err(|e| SourceError(format!("{}: {}", path.display(), e)))?;
+            .map_err(|e| crate::Error::Read(format!("{}: {}", path.display(), e)))?;
         let meta = file
             .metadata()
-            .map_err(|e| SourceError(format!("{}: {}", path.display(), e)))?;
+            .map_err(|e| crate::Error::Read(format!("{}: {}", path.display(), e)))?;
         // A pipe or device reports length 0 and cannot be read at offsets:
         // it would look like an empty trace.
         if !meta.is_file() {
-            return Err(SourceError(format!(
+            return Err(crate::Error::Read(format!(
                 "{}: not a regular file (traces are read at random offsets; save it to a file first)",
                 path.display()
             )));
@@ -94,7 +85,7 @@ impl TraceSource for FileSource {
         self.len
     }
 
-    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> Result<usize, SourceError> {
+    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> Result<usize> {
         use std::os::unix::fs::FileExt;
         let mut done = 0;
         while done < buf.len() {
@@ -102,7 +93,7 @@ impl TraceSource for FileSource {
                 Ok(0) => break,
                 Ok(n) => done += n,
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(SourceError(e.to_string())),
+                Err(e) => return Err(crate::Error::Read(e.to_string())),
             }
         }
         Ok(done)
@@ -116,7 +107,7 @@ impl<T: TraceSource + ?Sized> TraceSource for Box<T> {
         (**self).len()
     }
 
-    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> Result<usize, SourceError> {
+    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> Result<usize> {
         (**self).read_at(offset, buf)
     }
 }

@@ -1,13 +1,14 @@
 //! Record counts for a whole trace: what `tarmac-lens stats` prints and what
 //! the web page shows after a file is dropped.
 
+use crate::Result;
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
 use crate::lines::{Line, LineReader};
 use crate::parse::{ParseOptions, Parser, Record, RecordKind};
-use crate::source::{SourceError, TraceSource};
+use crate::source::TraceSource;
 
 /// How many unparsed lines are listed individually.
 pub const MAX_LISTED_UNPARSED: usize = 100;
@@ -15,8 +16,11 @@ pub const MAX_LISTED_UNPARSED: usize = 100;
 /// One line the parser could not understand.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct UnparsedLine {
+    /// Its number, 1-based.
     pub line: u64,
+    /// Byte column (0-based) where parsing stopped.
     pub column: usize,
+    /// What the parser expected.
     pub reason: String,
     /// The line's text (lossy UTF-8, at most 200 bytes).
     pub text: String,
@@ -25,27 +29,33 @@ pub struct UnparsedLine {
 /// Counts per record kind and the unparsed lines.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Stats {
+    /// The dialect the trace was parsed as (`tarmac`, `armulator`, `ti-ep`).
     pub dialect: String,
+    /// Trace length in bytes.
     pub bytes: u64,
+    /// Lines read.
     pub lines: u64,
     /// Record kind name -> count (kinds that occur only).
     pub records: BTreeMap<String, u64>,
+    /// Lines the parser did not understand.
     pub unparsed: u64,
     /// Line numbers of the first [`MAX_LISTED_UNPARSED`] unparsed lines.
     pub unparsed_lines: Vec<u64>,
     /// Details of those lines.
     pub unparsed_details: Vec<UnparsedLine>,
     /// The `<cpu>` names of a trace that has the field, in order of first
-    /// appearance (at most [`MAX_CORES`]): more than one is a multi-core
+    /// appearance (at most 256): more than one is a multi-core
     /// trace, whose cores the page offers to pick.
     #[serde(default)]
     pub cores: Vec<String>,
 }
 
 /// Most cores listed in [`Stats::cores`].
-pub const MAX_CORES: usize = 256;
+pub(crate) const MAX_CORES: usize = 256;
 
 impl Stats {
+    /// Lines of the record kind named `kind`
+    /// ([`crate::parse::RecordKind::name`]).
     pub fn count(&self, kind: &str) -> u64 {
         self.records.get(kind).copied().unwrap_or(0)
     }
@@ -53,7 +63,7 @@ impl Stats {
 
 /// Accumulates [`Stats`] from records already parsed (the indexer parses
 /// each line once and shares the record).
-pub struct StatsAccumulator {
+pub(crate) struct StatsAccumulator {
     counts: [u64; RecordKind::NAMES.len()],
     stats: Stats,
     /// Index in `stats.cores` of the last line's core.
@@ -61,7 +71,7 @@ pub struct StatsAccumulator {
 }
 
 impl StatsAccumulator {
-    pub fn new(dialect: &str) -> Self {
+    pub(crate) fn new(dialect: &str) -> Self {
         StatsAccumulator {
             counts: [0; RecordKind::NAMES.len()],
             stats: Stats {
@@ -75,7 +85,7 @@ impl StatsAccumulator {
     /// Counts a line (every line of an indexed trace passes here, so the
     /// common case is inlined and the rest kept out of the way).
     #[inline]
-    pub fn add_record(&mut self, line: &Line<'_>, record: &Record<'_>) {
+    pub(crate) fn add_record(&mut self, line: &Line<'_>, record: &Record<'_>) {
         if let Some(cpu) = record.cpu {
             self.add_core(cpu);
         }
@@ -90,7 +100,12 @@ impl StatsAccumulator {
     /// `unparsed`: the column and reason of a line not understood. For a
     /// caller that must look at the record before deciding to count it.
     #[inline]
-    pub fn add_kind(&mut self, line: &Line<'_>, kind: usize, unparsed: Option<(usize, &str)>) {
+    pub(crate) fn add_kind(
+        &mut self,
+        line: &Line<'_>,
+        kind: usize,
+        unparsed: Option<(usize, &str)>,
+    ) {
         self.stats.lines += 1;
         self.stats.bytes = line.offset + line.len;
         self.counts[kind] += 1;
@@ -136,7 +151,7 @@ impl StatsAccumulator {
     /// Adds the counts of the lines that follow those counted so far,
     /// counted elsewhere (a range indexed by another worker) with line
     /// numbers short by `line_offset`.
-    pub fn append(&mut self, part: &Stats, line_offset: u64) {
+    pub(crate) fn append(&mut self, part: &Stats, line_offset: u64) {
         self.stats.lines += part.lines;
         for (name, &n) in &part.records {
             if let Some(i) = RecordKind::NAMES.iter().position(|k| k == name) {
@@ -170,7 +185,7 @@ impl StatsAccumulator {
     }
 
     /// The statistics so far, for a trace of `total_bytes`.
-    pub fn snapshot(&self, total_bytes: u64) -> Stats {
+    pub(crate) fn snapshot(&self, total_bytes: u64) -> Stats {
         let mut stats = self.stats.clone();
         stats.bytes = total_bytes;
         for (i, &n) in self.counts.iter().enumerate() {
@@ -197,6 +212,7 @@ impl StatsBuilder {
         StatsBuilder { parser, acc }
     }
 
+    /// Parses and counts the next line.
     pub fn add_line(&mut self, line: &Line<'_>) {
         let record = self.parser.parse_line(line.text);
         self.acc.add_record(line, &record);
@@ -214,7 +230,7 @@ pub fn compute<S: TraceSource>(
     mut source: S,
     opts: ParseOptions,
     mut progress: impl FnMut(u64),
-) -> Result<Stats, SourceError> {
+) -> Result<Stats> {
     let total = source.len();
     let sample = crate::source::read_sample(&mut source)?;
     let mut builder = StatsBuilder::new(opts, &sample);

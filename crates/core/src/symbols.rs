@@ -26,12 +26,14 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+use crate::Error;
+
 use object::elf;
 use object::read::elf::{FileHeader, SectionHeader, Sym};
 use object::{Endianness, SectionIndex};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SymbolKind {
+pub(crate) enum SymbolKind {
     /// STT_NOTYPE: labels and linker-defined symbols.
     Any,
     Object,
@@ -39,21 +41,24 @@ pub enum SymbolKind {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SymbolBinding {
+pub(crate) enum SymbolBinding {
     Local,
     /// STB_GLOBAL or STB_WEAK.
     Global,
 }
 
+/// Whether an ELF image is 32- or 64-bit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ElfClass {
+    /// `ELFCLASS32`.
     Elf32,
+    /// `ELFCLASS64`.
     Elf64,
 }
 
 /// What an Arm mapping symbol says the bytes from its address on hold.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Contents {
+pub(crate) enum Contents {
     /// `$a`: A32 code.
     Arm,
     /// `$t`: T32 code; a code address there carries the Thumb bit.
@@ -64,19 +69,21 @@ pub enum Contents {
     Data,
 }
 
+/// A function or object symbol of the image.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Symbol {
     /// Address in the trace: `elf_addr` plus the load offset.
     pub addr: u64,
     /// `st_value` as in the ELF file.
-    pub elf_addr: u64,
+    pub(crate) elf_addr: u64,
+    /// `st_size`: its size in bytes (0 when the ELF gives none).
     pub size: u64,
-    pub kind: SymbolKind,
-    pub binding: SymbolBinding,
+    pub(crate) kind: SymbolKind,
+    pub(crate) binding: SymbolBinding,
     /// Raw name from the string table.
     pub name: String,
     /// 0 for the first symbol of this name, 1 for the second, ...
-    pub duplicate_nr: usize,
+    pub(crate) duplicate_nr: usize,
 }
 
 impl Symbol {
@@ -106,13 +113,15 @@ pub struct SymbolTable {
     load_offset: i64,
 }
 
-pub type Image = SymbolTable;
-
 impl SymbolTable {
     /// Reads the symbol tables of an ELF file. `load_offset` is TTU's
     /// `--load-offset`: added to every symbol's ELF address to get its
     /// address in the trace.
-    pub fn from_elf_bytes(data: &[u8], load_offset: i64) -> Result<Self, String> {
+    pub fn from_elf_bytes(data: &[u8], load_offset: i64) -> crate::Result<Self> {
+        Self::read_elf(data, load_offset).map_err(Error::Elf)
+    }
+
+    fn read_elf(data: &[u8], load_offset: i64) -> Result<Self, String> {
         // e_ident: magic, then class at byte 4 and data encoding at byte 5.
         if data.len() < 16 || &data[..4] != b"\x7fELF" {
             return Err("not an ELF file (no ELF magic number at its start)".into());
@@ -255,10 +264,12 @@ impl SymbolTable {
         self.symbols.push(sym);
     }
 
+    /// Whether the image is big-endian.
     pub fn is_big_endian(&self) -> bool {
         self.big_endian
     }
 
+    /// Whether it is 32- or 64-bit.
     pub fn class(&self) -> ElfClass {
         self.class
     }
@@ -268,6 +279,7 @@ impl SymbolTable {
         self.machine
     }
 
+    /// The offset added to every ELF address (`--load-offset`).
     pub fn load_offset(&self) -> i64 {
         self.load_offset
     }
@@ -275,16 +287,16 @@ impl SymbolTable {
     /// Fails if the trace is being read with the other endianness than the
     /// image's (`--li`/`--bi`). TTU only warns; the message is its wording
     /// with the two sides spelled out.
-    pub fn check_endianness(&self, big_endian: bool) -> Result<(), String> {
+    pub fn check_endianness(&self, big_endian: bool) -> crate::Result<()> {
         if big_endian == self.big_endian {
             return Ok(());
         }
         let word = |b: bool| if b { "big-endian" } else { "little-endian" };
-        Err(format!(
+        Err(Error::Elf(format!(
             "Endianness mismatch between image and provided endianness: the ELF image is {}, but the trace is being read as {}",
             word(self.big_endian),
             word(big_endian)
-        ))
+        )))
     }
 
     /// Why this image cannot be the traced program's, judged from the
@@ -344,7 +356,7 @@ impl SymbolTable {
     /// Looks up `name` or `name#N` (the N-th duplicate), as TTU does. As in
     /// TTU, anything after the last `#` is taken as the duplicate number, so a
     /// symbol whose own name contains `#` cannot be found this way.
-    pub fn find_by_name(&self, name: &str) -> Option<&Symbol> {
+    pub(crate) fn find_by_name(&self, name: &str) -> Option<&Symbol> {
         let (base, index) = match name.rfind('#') {
             Some(pos) => (&name[..pos], parse_c_int(&name[pos + 1..])?),
             None => (name, 0),
@@ -354,7 +366,8 @@ impl SymbolTable {
         Some(&self.symbols[i])
     }
 
-    /// Trace address of a symbol by name (see [`Self::find_by_name`]).
+    /// Trace address of a symbol by name: `name`, or `name#N` for the N-th
+    /// of several symbols of that name, as TTU looks them up.
     pub fn address_of(&self, name: &str) -> Option<u64> {
         self.find_by_name(name).map(|s| s.addr)
     }
@@ -362,8 +375,10 @@ impl SymbolTable {
     /// The symbol for a trace address, and the address's offset from it:
     /// the one lookup behind every name the CLI, the reports and the page
     /// print. The address may carry the Thumb bit or not: it is first made
-    /// a code address in the symbols' convention ([`Self::code_address`]),
-    /// then looked up by TTU's rule ([`Self::find_exact`]).
+    /// a code address in the symbols' convention (the Thumb bit set in
+    /// Thumb code of an Arm image), then looked up by TTU's rule (the
+    /// nearest symbol at or below it that contains it, else the nearest
+    /// label below).
     pub fn find_by_address(&self, addr: u64) -> Option<(&Symbol, u64)> {
         self.find_exact(self.code_address(addr))
     }
@@ -374,7 +389,7 @@ impl SymbolTable {
     /// or another architecture's image, unchanged. An image without mapping
     /// symbols falls back on its Thumb functions (odd `st_value`): an
     /// address inside one gets the bit.
-    pub fn code_address(&self, addr: u64) -> u64 {
+    pub(crate) fn code_address(&self, addr: u64) -> u64 {
         if self.machine != elf::EM_ARM {
             return addr;
         }
@@ -395,7 +410,7 @@ impl SymbolTable {
     /// What the mapping symbols say the byte at `addr` holds: the last
     /// mapping symbol at or below it, `None` below the first (or without
     /// any).
-    pub fn contents_at(&self, addr: u64) -> Option<Contents> {
+    pub(crate) fn contents_at(&self, addr: u64) -> Option<Contents> {
         self.mapping.range(..=addr).next_back().map(|(_, &c)| c)
     }
 
@@ -890,7 +905,7 @@ mod tests {
     fn endianness_check() {
         let t = load(A32);
         assert!(t.check_endianness(false).is_ok());
-        let err = t.check_endianness(true).unwrap_err();
+        let err = t.check_endianness(true).unwrap_err().to_string();
         assert!(
             err.contains("mismatch") && err.contains("little-endian"),
             "{err}"
@@ -918,7 +933,7 @@ mod tests {
 
     #[test]
     fn bad_input_is_an_error() {
-        let err = |d: &[u8]| SymbolTable::from_elf_bytes(d, 0).unwrap_err();
+        let err = |d: &[u8]| SymbolTable::from_elf_bytes(d, 0).unwrap_err().to_string();
         assert!(err(b"").contains("not an ELF"));
         assert!(err(b"#!/bin/sh\necho hello\n").contains("not an ELF"));
         let mut bad_class = A64.to_vec();

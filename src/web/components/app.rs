@@ -425,6 +425,7 @@ pub fn app() -> Html {
                                 let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
                                 SymbolTable::from_elf_bytes(&bytes, offset)
                                     .map(|t| t.symbols().len())
+                                    .map_err(|e| e.to_string())
                             }
                             Err(e) => Err(format!("{e:?}")),
                         };

@@ -8,7 +8,8 @@ use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Blob, FileReaderSync};
 
 use super::read_ahead::{ReadAhead, ReadCounts, SharedReadAhead, STREAM_MIN};
-use tarmac_lens_core::source::{SourceError, TraceSource};
+use tarmac_lens_core::source::TraceSource;
+use tarmac_lens_core::Error;
 
 pub struct BlobSource {
     blob: Blob,
@@ -20,17 +21,17 @@ pub struct BlobSource {
     ahead: Option<SharedReadAhead>,
 }
 
-fn js_error(context: &str, err: JsValue) -> SourceError {
+fn js_error(context: &str, err: JsValue) -> Error {
     let detail = err
         .dyn_ref::<js_sys::Error>()
         .map(|e| String::from(e.message()))
         .or_else(|| err.as_string())
         .unwrap_or_else(|| format!("{err:?}"));
-    SourceError(format!("{context}: {detail}"))
+    Error::Read(format!("{context}: {detail}"))
 }
 
 impl BlobSource {
-    pub fn new(blob: Blob) -> Result<BlobSource, SourceError> {
+    pub fn new(blob: Blob) -> Result<BlobSource, Error> {
         let reader =
             FileReaderSync::new().map_err(|e| js_error("FileReaderSync unavailable", e))?;
         // Blob sizes are exact integers in an f64 (files stay far below 2^53).
@@ -50,14 +51,14 @@ impl BlobSource {
     }
 
     /// The whole of a small `blob` (an ELF image) in memory.
-    pub fn read_whole(blob: Blob) -> Result<Vec<u8>, SourceError> {
+    pub fn read_whole(blob: Blob) -> Result<Vec<u8>, Error> {
         let mut src = BlobSource::new(blob)?;
         let mut bytes = vec![0u8; src.len() as usize];
         let n = src.read_at(0, &mut bytes)?;
         // A short read (the file changed since it was picked) would leave
         // zeros where the image's end should be.
         if n < bytes.len() {
-            return Err(SourceError(format!(
+            return Err(Error::Read(format!(
                 "the file gave {n} of its {} bytes: was it changed since it was picked?",
                 bytes.len()
             )));
@@ -128,7 +129,7 @@ impl BlobSource {
         }
     }
 
-    fn read_sync(&mut self, offset: u64, buf: &mut [u8]) -> Result<usize, SourceError> {
+    fn read_sync(&mut self, offset: u64, buf: &mut [u8]) -> Result<usize, Error> {
         let end = offset.saturating_add(buf.len() as u64).min(self.len);
         if offset >= end {
             return Ok(0);
@@ -154,7 +155,7 @@ impl TraceSource for BlobSource {
         self.len
     }
 
-    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> Result<usize, SourceError> {
+    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> Result<usize, Error> {
         let end = offset.saturating_add(buf.len() as u64).min(self.len);
         if offset >= end {
             return Ok(0);

@@ -16,7 +16,8 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{Blob, ProgressEvent, XmlHttpRequest, XmlHttpRequestResponseType};
 
-use tarmac_lens_core::source::{SourceError, TraceSource};
+use tarmac_lens_core::source::TraceSource;
+use tarmac_lens_core::Error;
 
 /// What the first request found.
 pub enum Fetched {
@@ -214,31 +215,31 @@ impl TraceSource for HttpSource {
         self.len
     }
 
-    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> Result<usize, SourceError> {
+    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> Result<usize, Error> {
         let end = offset.saturating_add(buf.len() as u64).min(self.len);
         if offset >= end {
             return Ok(0);
         }
-        let xhr = request("GET", &self.target, false).map_err(SourceError)?;
+        let xhr = request("GET", &self.target, false).map_err(Error::Read)?;
         xhr.set_response_type(XmlHttpRequestResponseType::Arraybuffer);
         xhr.set_request_header("Range", &format!("bytes={offset}-{}", end - 1))
-            .map_err(|e| SourceError(js_text(&e)))?;
+            .map_err(|e| Error::Read(js_text(&e)))?;
         self.requests += 1;
         if xhr.send().is_err() {
-            return Err(SourceError(self.target.network_error()));
+            return Err(Error::Read(self.target.network_error()));
         }
         match xhr.status().unwrap_or(0) {
             206 => {}
-            0 => return Err(SourceError(self.target.network_error())),
+            0 => return Err(Error::Read(self.target.network_error())),
             200 => {
-                return Err(SourceError(format!(
+                return Err(Error::Read(format!(
                     "cannot read {}: the server stopped serving byte ranges",
                     self.target.url
                 )))
             }
-            _ => return Err(SourceError(self.target.status_error(&xhr))),
+            _ => return Err(Error::Read(self.target.status_error(&xhr))),
         }
-        let body = xhr.response().map_err(|e| SourceError(js_text(&e)))?;
+        let body = xhr.response().map_err(|e| Error::Read(js_text(&e)))?;
         let array = Uint8Array::new(&body);
         let n = (array.length() as usize).min(buf.len());
         array.subarray(0, n as u32).copy_to(&mut buf[..n]);

@@ -13,7 +13,8 @@ pub mod index_cache;
 pub mod read_ahead;
 
 use tarmac_lens_core::block_cache::BlockCache;
-use tarmac_lens_core::source::{SourceError, TraceSource};
+use tarmac_lens_core::source::TraceSource;
+use tarmac_lens_core::Error;
 
 use blob_source::BlobSource;
 use read_ahead::SharedReadAhead;
@@ -24,7 +25,7 @@ use read_ahead::SharedReadAhead;
 pub fn session_source(
     blob: web_sys::Blob,
     indexing: bool,
-) -> Result<(Box<dyn TraceSource>, Option<SharedReadAhead>), SourceError> {
+) -> Result<(Box<dyn TraceSource>, Option<SharedReadAhead>), Error> {
     let source = BlobSource::new(blob)?.with_read_ahead();
     if indexing {
         source.read_ahead_from(0);

@@ -38,7 +38,9 @@ pub fn run(a: web_sys::File, b: web_sys::File, options: OpenOptions, max: u32) {
     let (a, b) = match sources {
         Ok(s) => s,
         Err(e) => {
-            post(&DiffMsg::Failed { message: e.0 });
+            post(&DiffMsg::Failed {
+                message: e.to_string(),
+            });
             return;
         }
     };
@@ -57,6 +59,8 @@ pub fn run(a: web_sys::File, b: web_sys::File, options: OpenOptions, max: u32) {
             capped: report.divergences.len() >= max,
             divergences: report.divergences,
         }),
-        Err(e) => post(&DiffMsg::Failed { message: e.0 }),
+        Err(e) => post(&DiffMsg::Failed {
+            message: e.to_string(),
+        }),
     }
 }

@@ -65,22 +65,25 @@ async fn index_range(
     port: &MessagePort,
 ) -> Result<(Vec<u8>, Stats), String> {
     let mut source = BlobSource::new(file.into())
-        .map_err(|e| e.0)?
+        .map_err(|e| e.to_string())?
         .with_read_ahead();
     source.read_ahead_from(from);
     let opts = IndexOptions {
         parse: parse_options(options),
         ..IndexOptions::default()
     };
-    let dialect = dialect_of(&mut source, &opts).map_err(|e| e.0)?;
-    let mut job = RangeJob::new(&mut source, opts, dialect, from, to).map_err(|e| e.0)?;
+    let dialect = dialect_of(&mut source, &opts).map_err(|e| e.to_string())?;
+    let mut job = RangeJob::new(&mut source, opts, dialect, from, to).map_err(|e| e.to_string())?;
     let mut last = now();
     let ahead = source.read_ahead();
     loop {
         if let Some(a) = &ahead {
             a.next_read_of_ready(job.next_read_len()).await;
         }
-        if job.step(&mut source, RANGE_STEP_BYTES).map_err(|e| e.0)? {
+        if job
+            .step(&mut source, RANGE_STEP_BYTES)
+            .map_err(|e| e.to_string())?
+        {
             break;
         }
         if options.crash == Some(CrashTest::RangeWorker) {

@@ -20,8 +20,9 @@ use tarmac_lens_core::report::ep_explore::EpReports;
 use tarmac_lens_core::report::explore::{Progressed, Reports, TextKind};
 use tarmac_lens_core::report::flow_explore::FlowReports;
 use tarmac_lens_core::report::kind::{report_kind, ReportKind};
-use tarmac_lens_core::source::{SourceError, TraceSource};
+use tarmac_lens_core::source::TraceSource;
 use tarmac_lens_core::symbols::SymbolTable;
+use tarmac_lens_core::Error;
 
 /// The trace, to read again (a VCD, the program flow's text).
 #[derive(Clone)]
@@ -31,7 +32,7 @@ enum Input {
 }
 
 impl Input {
-    fn source(&self) -> Result<Box<dyn TraceSource>, SourceError> {
+    fn source(&self) -> Result<Box<dyn TraceSource>, Error> {
         Ok(match self {
             Input::Blob(blob) => Box::new(BlobSource::new(blob.clone())?),
             Input::Http(http) => Box::new(http.clone()),
@@ -96,7 +97,7 @@ async fn open(trace: &ReportFile) -> Result<Input, String> {
 }
 
 /// A source over `input` that posts progress of `pass`.
-fn progressed(input: &Input, pass: ReportPass) -> Result<impl TraceSource, SourceError> {
+fn progressed(input: &Input, pass: ReportPass) -> Result<impl TraceSource, Error> {
     let last = Cell::new(f64::NEG_INFINITY);
     Ok(Progressed {
         inner: input.source()?,
@@ -112,7 +113,9 @@ fn progressed(input: &Input, pass: ReportPass) -> Result<impl TraceSource, Sourc
 
 fn read_elf(elf: &ReportFile, load_offset: i64, big_endian: bool) -> Result<SymbolTable, String> {
     let bytes = match elf {
-        ReportFile::Blob { blob, .. } => BlobSource::read_whole(blob.clone()).map_err(|e| e.0)?,
+        ReportFile::Blob { blob, .. } => {
+            BlobSource::read_whole(blob.clone()).map_err(|e| e.to_string())?
+        }
         ReportFile::Url {
             url, cross_origin, ..
         } => http_source::get_all(&Target {
@@ -120,8 +123,10 @@ fn read_elf(elf: &ReportFile, load_offset: i64, big_endian: bool) -> Result<Symb
             cross_origin: *cross_origin,
         })?,
     };
-    let table = SymbolTable::from_elf_bytes(&bytes, load_offset)?;
-    table.check_endianness(big_endian)?;
+    let table = SymbolTable::from_elf_bytes(&bytes, load_offset).map_err(|e| e.to_string())?;
+    table
+        .check_endianness(big_endian)
+        .map_err(|e| e.to_string())?;
     Ok(table)
 }
 
@@ -187,7 +192,7 @@ fn start(
     crate::web::shared::timing::measure("reports", started);
     match computed {
         Ok(c) => COMPUTED.with(|cell| *cell.borrow_mut() = Some(c)),
-        Err(e) => send(ReportEvent::Failed(e.0)),
+        Err(e) => send(ReportEvent::Failed(e.to_string())),
     }
 }
 
@@ -315,16 +320,20 @@ fn text(id: u32, c: &Computed, kind: TextKind) -> ReportReply {
     let written = match (c, kind) {
         (Computed::Calls { reports, input }, _) => match reports.text(kind) {
             Some(text) => whole(text, &mut out),
-            None if kind == TextKind::Vcd => {
-                reports.write_vcd(|| progressed(input, ReportPass::Vcd), &mut out)
-            }
+            None if kind == TextKind::Vcd => reports
+                .write_vcd(|| progressed(input, ReportPass::Vcd), &mut out)
+                .map_err(|e| e.to_string()),
             None => return not_this_trace(),
         },
         (Computed::Ep(r), TextKind::EpProfile) => whole(r.text(), &mut out),
         (Computed::Flow { reports, input }, TextKind::Flow) => input
             .source()
-            .map_err(|e| e.0)
-            .and_then(|source| reports.write_text(source, &mut out)),
+            .map_err(|e| e.to_string())
+            .and_then(|source| {
+                reports
+                    .write_text(source, &mut out)
+                    .map_err(|e| e.to_string())
+            }),
         _ => return not_this_trace(),
     };
     out.flush_upto(false);

@@ -25,7 +25,8 @@ use tarmac_lens_core::index::parallel::dialect_of;
 use tarmac_lens_core::index::range_job::RangeJob;
 use tarmac_lens_core::index::IndexOptions;
 use tarmac_lens_core::parse::ParseOptions;
-use tarmac_lens_core::source::{SourceError, TraceSource};
+use tarmac_lens_core::source::TraceSource;
+use tarmac_lens_core::Error;
 
 use crate::web::reading::blob_source::BlobSource;
 use crate::web::shared::protocol::{decode, encode, ToPage, ToWorker};
@@ -41,9 +42,13 @@ pub fn warm_up() -> Result<(), String> {
     let blob = web_sys::Blob::new_with_u8_array_sequence(&array).map_err(|e| format!("{e:?}"))?;
     // The same type as the worker's sessions: each instance of the generic
     // session is compiled on its own.
-    let source: Box<dyn TraceSource> = Box::new(BlobSource::new(blob).map_err(|e| e.0)?);
-    let mut session = Session::open(source, ParseOptions::default()).map_err(|e| e.0)?;
-    while !session.index_step(4096).map_err(|e| e.0)?.complete {}
+    let source: Box<dyn TraceSource> = Box::new(BlobSource::new(blob).map_err(|e| e.to_string())?);
+    let mut session = Session::open(source, ParseOptions::default()).map_err(|e| e.to_string())?;
+    while !session
+        .index_step(4096)
+        .map_err(|e| e.to_string())?
+        .complete
+    {}
     // A question the sample cannot answer warms less of the path: counted,
     // so the test of the warm-up sees it.
     let mut failed = Vec::new();
@@ -176,7 +181,7 @@ impl TraceSource for Repeated {
         SAMPLE.len() as u64 * self.times
     }
 
-    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> Result<usize, SourceError> {
+    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> Result<usize, Error> {
         let end = self.len();
         let mut at = offset.min(end);
         let mut filled = 0;
@@ -208,10 +213,10 @@ pub fn tier_up() -> Result<TieredUp, String> {
     let source: Box<dyn TraceSource> = Box::new(Repeated {
         times: TIER_UP_REPEATS,
     });
-    let mut session = Session::open(source, ParseOptions::default()).map_err(|e| e.0)?;
+    let mut session = Session::open(source, ParseOptions::default()).map_err(|e| e.to_string())?;
     while !session
         .index_step(super::runtime::SESSION_STEP_BYTES)
-        .map_err(|e| e.0)?
+        .map_err(|e| e.to_string())?
         .complete
     {}
     let session_lines = session.progress().lines;
@@ -228,12 +233,13 @@ pub fn tier_up() -> Result<TieredUp, String> {
         checkpoint_bytes: TIER_UP_CHECKPOINT_BYTES,
         ..IndexOptions::default()
     };
-    let dialect = dialect_of(&mut source, &opts).map_err(|e| e.0)?;
+    let dialect = dialect_of(&mut source, &opts).map_err(|e| e.to_string())?;
     let end = source.len();
-    let mut job = RangeJob::new(&mut source, opts, dialect, end / 2, end).map_err(|e| e.0)?;
+    let mut job =
+        RangeJob::new(&mut source, opts, dialect, end / 2, end).map_err(|e| e.to_string())?;
     while !job
         .step(&mut source, super::runtime::RANGE_STEP_BYTES)
-        .map_err(|e| e.0)?
+        .map_err(|e| e.to_string())?
     {}
     let (part, stats) = job.finish();
     Ok(TieredUp {

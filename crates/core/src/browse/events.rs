@@ -5,13 +5,14 @@
 
 use super::protocol::{EventRow, EventsReply, NodeId, Reply, TimelineReply};
 use super::{display_text, view, Session};
-use crate::index::{bucket_bounds, CallTable, Event, QueryError};
+use crate::index::{bucket_bounds, CallTable, Event};
 use crate::source::TraceSource;
+use crate::{Error, Result};
 
 /// Most events one page holds.
 pub const MAX_EVENTS: u32 = 500;
 /// Most buckets a timeline has (more pixels than any screen).
-pub const MAX_BUCKETS: u32 = 4096;
+pub(crate) const MAX_BUCKETS: u32 = 4096;
 /// Most of a line an event row shows.
 const EVENT_TEXT: usize = 400;
 
@@ -23,7 +24,7 @@ impl<S: TraceSource> Session<S> {
             .map_or(0, |i| i.events().rank(i.summary().nodes))
     }
 
-    pub(super) fn events_page(&mut self, first: u64, count: u32) -> Result<Reply, QueryError> {
+    pub(super) fn events_page(&mut self, first: u64, count: u32) -> Result<Reply> {
         let total = self.events_indexed();
         let count = u64::from(count.min(MAX_EVENTS)).min(total.saturating_sub(first));
         let (idx, src) = self.parts();
@@ -31,7 +32,7 @@ impl<S: TraceSource> Session<S> {
         let mut events = Vec::with_capacity(page.len());
         let mut buf = vec![0u8; EVENT_TEXT];
         for e in page {
-            let n = src.read_at(e.offset, &mut buf)?;
+            let n = src.read_at(e.offset, &mut buf).map_err(Error::in_query)?;
             let text = &buf[..n];
             let end = memchr::memchr(b'\n', text).unwrap_or(n);
             events.push(EventRow {
@@ -54,7 +55,7 @@ impl<S: TraceSource> Session<S> {
         Reply::Row(self.index().map_or(0, |i| i.events().rank(node)).min(total))
     }
 
-    pub(super) fn next_event(&mut self, node: NodeId, forward: bool) -> Result<Reply, QueryError> {
+    pub(super) fn next_event(&mut self, node: NodeId, forward: bool) -> Result<Reply> {
         let nodes = self.nodes();
         let (idx, src) = self.parts();
         let found: Option<Event> = if forward {

@@ -7,15 +7,15 @@
 //! them); rows are 0-based, lines 1-based.
 
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Fold {
-    pub call: u64,
-    pub call_node: u64,
-    pub entry_node: u64,
-    pub resume_node: Option<u64>,
-    pub function: u64,
+pub(crate) struct Fold {
+    pub(crate) call: u64,
+    pub(crate) call_node: u64,
+    pub(crate) entry_node: u64,
+    pub(crate) resume_node: Option<u64>,
+    pub(crate) function: u64,
     /// Hidden lines: `first..end`.
-    pub first: u64,
-    pub end: u64,
+    pub(crate) first: u64,
+    pub(crate) end: u64,
 }
 
 impl Fold {
@@ -26,13 +26,13 @@ impl Fold {
 
 /// Where a row leads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RowTarget {
+pub(crate) enum RowTarget {
     Line(u64),
     Fold(usize),
 }
 
 #[derive(Clone, Debug, Default)]
-pub struct Folds {
+pub(crate) struct Folds {
     folds: Vec<Fold>,
     /// `skip[i]`: rows saved by folds before `i` (each fold of n lines is one row).
     skip: Vec<u64>,
@@ -49,11 +49,11 @@ impl Folds {
         self.skip.push(s);
     }
 
-    pub fn folds(&self) -> &[Fold] {
+    pub(crate) fn folds(&self) -> &[Fold] {
         &self.folds
     }
 
-    pub fn total_rows(&self, lines: u64) -> u64 {
+    pub(crate) fn total_rows(&self, lines: u64) -> u64 {
         lines - self.skip.last().copied().unwrap_or(0)
     }
 
@@ -62,7 +62,7 @@ impl Folds {
         self.folds[i].first - 1 - self.skip[i]
     }
 
-    pub fn at_row(&self, row: u64) -> RowTarget {
+    pub(crate) fn at_row(&self, row: u64) -> RowTarget {
         // Fold rows increase with the fold index: binary search for the
         // last fold whose row is at or before `row`.
         let (mut lo, mut hi) = (0, self.folds.len());
@@ -87,13 +87,13 @@ impl Folds {
     }
 
     /// The fold hiding `line`, if any.
-    pub fn hiding(&self, line: u64) -> Option<usize> {
+    pub(crate) fn hiding(&self, line: u64) -> Option<usize> {
         let k = self.folds.partition_point(|f| f.first <= line);
         (k > 0 && line < self.folds[k - 1].end).then(|| k - 1)
     }
 
     /// The row showing `line` (the fold's row when it is hidden).
-    pub fn row_of_line(&self, line: u64) -> u64 {
+    pub(crate) fn row_of_line(&self, line: u64) -> u64 {
         let k = self.folds.partition_point(|f| f.first <= line);
         if k == 0 {
             return line - 1;
@@ -108,7 +108,7 @@ impl Folds {
 
     /// Adds a fold unless it lies inside an existing one; folds inside it
     /// are absorbed.
-    pub fn add(&mut self, fold: Fold) {
+    pub(crate) fn add(&mut self, fold: Fold) {
         if fold.end <= fold.first || self.hiding(fold.first).is_some() {
             return;
         }
@@ -119,7 +119,7 @@ impl Folds {
         self.rebuild();
     }
 
-    pub fn retain(&mut self, keep: impl FnMut(&Fold) -> bool) {
+    pub(crate) fn retain(&mut self, keep: impl FnMut(&Fold) -> bool) {
         self.folds.retain(keep);
         self.rebuild();
     }

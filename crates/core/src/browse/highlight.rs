@@ -12,7 +12,7 @@ fn offset_in(line: &[u8], part: &[u8]) -> Option<usize> {
 }
 
 /// Spans for `line` (byte offsets), given its record.
-pub fn spans(line: &[u8], rec: &Record<'_>) -> Vec<Span> {
+pub(crate) fn spans(line: &[u8], rec: &Record<'_>) -> Vec<Span> {
     let mut out: Vec<Span> = Vec::new();
     let mut push = |start: usize, end: usize, hl: Hl| {
         if start >= end {

@@ -5,27 +5,29 @@
 
 pub mod events;
 mod folds;
-pub mod highlight;
+pub(crate) mod highlight;
 pub mod protocol;
 mod ranges;
 mod rows;
 
+use crate::{Error, Result};
 use rows::{display_text, remap_spans};
-pub mod registers;
-pub mod saved;
+pub(crate) mod registers;
+pub(crate) mod saved;
 pub mod search;
 
 pub use ranges::{worker_count, RangeReport};
+pub use saved::Saving;
 
 use std::collections::HashMap;
 
 use crate::engine::Node;
 use crate::expr::{self, ExprContext};
-use crate::index::{Index, IndexBuilder, IndexOptions, QueryError};
+use crate::index::{Index, IndexBuilder, IndexOptions};
 use crate::lines::LineBuffer;
 use crate::parse::{Effect, MemDirection, ParseOptions, Parser, RecordKind};
 use crate::sniff::{self, FileKind, InstructionSets};
-use crate::source::{SourceError, TraceSource};
+use crate::source::TraceSource;
 use crate::state::regfile::RegFile;
 use crate::stats::{Stats, StatsAccumulator};
 use crate::symbols::SymbolTable;
@@ -83,7 +85,7 @@ pub struct Session<S: TraceSource> {
 /// Default index budget: far below what a browser tab can hold (wasm32
 /// memory ends at 4 GiB, and tabs are often stopped sooner), and about a
 /// 30 GB trace at the index's usual 0.03 bytes per trace byte.
-pub const DEFAULT_INDEX_BUDGET: usize = 1 << 30;
+pub(crate) const DEFAULT_INDEX_BUDGET: usize = 1 << 30;
 
 fn view(n: &Node) -> NodeView {
     NodeView {
@@ -97,7 +99,7 @@ fn view(n: &Node) -> NodeView {
     }
 }
 
-fn err(e: QueryError) -> Reply {
+fn err(e: Error) -> Reply {
     Reply::Error(e.to_string())
 }
 
@@ -126,7 +128,7 @@ impl ExprContext for Ctx<'_> {
 
 impl<S: TraceSource> Session<S> {
     /// Opens a trace; indexing then proceeds through [`Session::index_step`].
-    pub fn open(mut source: S, parse: ParseOptions) -> Result<Session<S>, SourceError> {
+    pub fn open(mut source: S, parse: ParseOptions) -> Result<Session<S>> {
         let total = source.len();
         let sample = crate::source::read_sample(&mut source)?;
         let opts = IndexOptions {
@@ -164,19 +166,23 @@ impl<S: TraceSource> Session<S> {
         saved: &[u8],
         trace: crate::index::TraceIdentity,
         parse: ParseOptions,
-    ) -> Result<Session<S>, String> {
+    ) -> Result<Session<S>> {
         let (index, stats, built_for) = saved::load(saved)?;
         if built_for != trace || source.len() != trace.len {
-            return Err("the saved index is for another version of the trace".into());
+            return Err(Error::IndexFile(
+                "the saved index is for another version of the trace".into(),
+            ));
         }
         let o = index.options().parse;
         if o.big_endian != parse.big_endian
             || o.implicit_thumb != parse.implicit_thumb
             || o.cpu != parse.cpu
         {
-            return Err("the saved index was built with other options".into());
+            return Err(Error::IndexFile(
+                "the saved index was built with other options".into(),
+            ));
         }
-        let sample = crate::source::read_sample(&mut source).map_err(|e| e.0)?;
+        let sample = crate::source::read_sample(&mut source)?;
         Ok(Session {
             kind: sniff::identify(&sample, source.len(), parse),
             sets: InstructionSets::of_sample(&sample, parse),
@@ -228,7 +234,7 @@ impl<S: TraceSource> Session<S> {
     }
 
     /// Indexes about `budget` more bytes (whole lines). Returns the progress.
-    pub fn index_step(&mut self, budget: u64) -> Result<Progress, SourceError> {
+    pub fn index_step(&mut self, budget: u64) -> Result<Progress> {
         if self.stopped.is_some() {
             return Ok(self.progress());
         }
@@ -274,13 +280,16 @@ impl<S: TraceSource> Session<S> {
     }
 
     /// The most indexing's next read from the source will ask for (none
-    /// once indexing has ended): see [`crate::lines::LineBuffer::next_read_len`].
+    /// once indexing has ended): small for the first reads (they grow from
+    /// 64 KiB, so the first lines come soon), then 4 MiB. A read-ahead uses
+    /// it to tell whether the next read would wait for it.
     pub fn next_read_len(&self) -> usize {
         self.building
             .as_ref()
             .map_or(0, |b| b.lines.next_read_len())
     }
 
+    /// How far indexing has got (done once the index is complete).
     pub fn progress(&self) -> Progress {
         match (&self.building, &self.index) {
             (Some(b), _) => {
@@ -319,6 +328,7 @@ impl<S: TraceSource> Session<S> {
         }
     }
 
+    /// Whether the index is finished, calls included.
     pub fn is_complete(&self) -> bool {
         self.index.is_some()
     }
@@ -341,7 +351,7 @@ impl<S: TraceSource> Session<S> {
         bytes: &[u8],
         load_offset: i64,
         big_endian: bool,
-    ) -> Result<(usize, Option<String>), String> {
+    ) -> Result<(usize, Option<String>)> {
         let table = SymbolTable::from_elf_bytes(bytes, load_offset)?;
         table.check_endianness(big_endian)?;
         let n = table.symbols().len();
@@ -399,7 +409,7 @@ impl<S: TraceSource> Session<S> {
         }
     }
 
-    fn try_answer(&mut self, query: Query) -> Result<Reply, QueryError> {
+    fn try_answer(&mut self, query: Query) -> Result<Reply> {
         let Some(index) = self.index() else {
             return Ok(Reply::Error("no trace is open".into()));
         };
@@ -506,7 +516,7 @@ impl<S: TraceSource> Session<S> {
             Query::CallStack { node } => {
                 let idx = self
                     .index()
-                    .ok_or_else(|| QueryError::OutOfRange("no trace".into()))?;
+                    .ok_or_else(|| Error::OutOfRange("no trace".into()))?;
                 let frames = idx
                     .calls()
                     .stack_at(node)
@@ -543,7 +553,7 @@ impl<S: TraceSource> Session<S> {
         (idx, &mut self.source)
     }
 
-    fn node(&mut self, node: u64) -> Result<Node, QueryError> {
+    fn node(&mut self, node: u64) -> Result<Node> {
         let (idx, src) = self.parts();
         idx.node(src, node)
     }
@@ -552,7 +562,7 @@ impl<S: TraceSource> Session<S> {
         self.folds.entry(view).or_default()
     }
 
-    fn locate(&mut self, l: Locate) -> Result<Reply, QueryError> {
+    fn locate(&mut self, l: Locate) -> Result<Reply> {
         let nodes = self.nodes();
         let (idx, src) = self.parts();
         let n = match l {
@@ -565,12 +575,12 @@ impl<S: TraceSource> Session<S> {
         };
         match n {
             Ok(n) => Ok(Reply::Node(Some(view(&n)))),
-            Err(QueryError::OutOfRange(_)) => Ok(Reply::Node(None)),
+            Err(Error::OutOfRange(_)) => Ok(Reply::Node(None)),
             Err(e) => Err(e),
         }
     }
 
-    fn eval(&mut self, node: u64, text: &str) -> Result<Reply, QueryError> {
+    fn eval(&mut self, node: u64, text: &str) -> Result<Reply> {
         let hint = self.aarch64_hint();
         let image = self.image.as_ref();
         let (idx, src) = match (&self.index, &self.building) {
@@ -588,7 +598,7 @@ impl<S: TraceSource> Session<S> {
         };
         let parsed = match expr::parse_with(text, &ctx) {
             Ok(e) => e,
-            Err(e) => return Ok(Reply::Error(format!("{}: {}", text, e.message))),
+            Err(e) => return Ok(Reply::Error(format!("{}: {}", text, e))),
         };
         Ok(match parsed.eval(&ctx) {
             Ok(v) => Reply::Value(v),
@@ -596,7 +606,7 @@ impl<S: TraceSource> Session<S> {
         })
     }
 
-    fn node_lines(&mut self, node: u64) -> Result<Reply, QueryError> {
+    fn node_lines(&mut self, node: u64) -> Result<Reply> {
         let n = self.node(node)?;
         let (idx, src) = self.parts();
         let opts = idx.options().parse;

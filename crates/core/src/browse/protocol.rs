@@ -19,9 +19,11 @@ pub enum Locate {
     Time(u64),
     /// The node containing this byte offset.
     Offset(u64),
+    /// That node itself (checked to exist).
     Node(NodeId),
-    /// First and last node.
+    /// The first node.
     Start,
+    /// The last node indexed so far.
     End,
 }
 
@@ -48,69 +50,152 @@ pub enum FoldOp {
 pub enum WriteTarget {
     /// A register by name (`x3`, `sp`, `q0`, `psr`).
     Register(String),
-    /// Any byte of `[addr, addr + len)`.
-    Memory { addr: u64, len: u64 },
+    /// Any byte of a memory range.
+    Memory {
+        /// First address of the range.
+        addr: u64,
+        /// Length of the range in bytes.
+        len: u64,
+    },
 }
 
+/// A question to a [`super::Session`]. Queries that show rows name a
+/// *view*: each trace pane numbers its own (any `u32`) and has its own
+/// folds, so folding in one pane leaves another's rows alone.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Query {
-    /// Rows `first..first+count` of view `view` (folds applied).
-    Rows { view: u32, first: u64, count: u32 },
-    /// The row showing the first line of `node` in view `view` (or the fold
-    /// row hiding it).
-    RowOfNode { view: u32, node: NodeId },
-    /// The node `delta` visible instructions away from `node` in view `view`
-    /// (a folded call counts as one step). Clamped to the ends.
-    Step { view: u32, node: NodeId, delta: i64 },
-    /// The node at a position.
-    Locate(Locate),
-    /// Next (`forward`) or previous node, strictly after/before `node`,
-    /// whose instruction is at `pc` (Thumb bit ignored).
-    FindPc {
+    /// A screenful of rows of a view, folds applied ([`Reply::Rows`]).
+    Rows {
+        /// The view whose folds apply.
+        view: u32,
+        /// First row, 0-based.
+        first: u64,
+        /// Rows wanted (at most 1000 are given).
+        count: u32,
+    },
+    /// The row showing the first line of a node, or the fold row hiding it
+    /// ([`Reply::Row`]).
+    RowOfNode {
+        /// The view whose folds apply.
+        view: u32,
+        /// The node looked for.
         node: NodeId,
+    },
+    /// The node some visible instructions away (a folded call counts as
+    /// one step), clamped to the ends ([`Reply::Node`]).
+    Step {
+        /// The view whose folds apply.
+        view: u32,
+        /// Where the step starts.
+        node: NodeId,
+        /// Instructions to move: positive forward, negative back.
+        delta: i64,
+    },
+    /// The node at a position ([`Reply::Node`], `None` when nothing matched).
+    Locate(Locate),
+    /// The nearest node past `node` whose instruction is at an address
+    /// ([`Reply::Node`]).
+    FindPc {
+        /// Where the search starts (the node itself is not a match).
+        node: NodeId,
+        /// Instruction address; the Thumb bit is ignored.
         pc: u64,
+        /// Search after `node` (true) or before it.
         forward: bool,
     },
-    /// Registers after `node`, marked as `mark` says.
-    Registers { node: NodeId, mark: RegMark },
-    /// Memory `[addr, addr+len)` after `node`, `len` at most 4096.
-    Memory {
+    /// The register panels after a node ([`Reply::Registers`]).
+    Registers {
+        /// The position.
         node: NodeId,
+        /// Which registers the panels mark.
+        mark: RegMark,
+    },
+    /// Memory after a node ([`Reply::Memory`]).
+    Memory {
+        /// The position.
+        node: NodeId,
+        /// First address shown.
         addr: u64,
+        /// Bytes shown; at most 4096 are given.
         len: u32,
+        /// A node to compare with: bytes that differ there are marked
+        /// changed.
         compare: Option<NodeId>,
     },
-    /// The previous (at or before `node`) or next (after `node`) write.
+    /// The write that produced a register's or memory's value at a
+    /// position, or the next one after it ([`Reply::Node`]).
     Write {
+        /// The position.
         node: NodeId,
+        /// The register or memory range.
         target: WriteTarget,
+        /// The next write after `node` (true), or the last at or before it.
         forward: bool,
     },
     /// Evaluates an address expression (`sp+0x100`, `main+4`, `(x0-8)*2`)
-    /// with the registers after `node` and the ELF symbols.
-    Eval { node: NodeId, expr: String },
-    /// Changes the folds of view `view`.
-    Fold { view: u32, node: NodeId, op: FoldOp },
-    /// The calls active at `node`, outermost first.
-    CallStack { node: NodeId },
-    /// The lines of `node` and what each one reads or writes (for the `a`
-    /// highlight and its Return-to-previous-write).
-    NodeLines { node: NodeId },
-    /// Symbolic names of addresses (`main + 0x10`), empty when unknown.
-    Symbolize { addrs: Vec<u64> },
-    /// Text search, in steps (`search.rs`).
+    /// ([`Reply::Value`]).
+    Eval {
+        /// The position whose registers the expression reads.
+        node: NodeId,
+        /// The expression; names are registers, then ELF symbols.
+        expr: String,
+    },
+    /// Changes the folds of a view ([`Reply::Folded`]).
+    Fold {
+        /// The view whose folds change.
+        view: u32,
+        /// The position the operation applies at.
+        node: NodeId,
+        /// What to fold or unfold.
+        op: FoldOp,
+    },
+    /// The calls active at a node, outermost first ([`Reply::Stack`]).
+    CallStack {
+        /// The position.
+        node: NodeId,
+    },
+    /// The lines of a node and what each one reads or writes, for the `a`
+    /// highlight and its return to the previous write ([`Reply::NodeLines`]).
+    NodeLines {
+        /// The node.
+        node: NodeId,
+    },
+    /// Symbolic names of addresses (`main + 0x10`), empty when unknown
+    /// ([`Reply::Symbols`]).
+    Symbolize {
+        /// The addresses, answered in this order.
+        addrs: Vec<u64>,
+    },
+    /// Text search, in steps ([`Reply::Search`]).
     Search(super::search::SearchQuery),
-    /// Events `first..first+count` (exceptions, interrupts, mode changes,
-    /// aborted accesses, unparsed lines), in trace order.
-    Events { first: u64, count: u32 },
-    /// How many events lie before `node` (`Reply::Row`): where the events
-    /// list is at a position.
-    EventRank { node: NodeId },
-    /// The node of the next event after `node` (or previous before it).
-    NextEvent { node: NodeId, forward: bool },
-    /// Call depth and event kinds over the whole indexed part, in about
-    /// `buckets` equal spans of nodes.
-    Timeline { buckets: u32 },
+    /// A page of the events list: exceptions, interrupts, mode changes,
+    /// aborted accesses and unparsed lines, in trace order
+    /// ([`Reply::Events`]).
+    Events {
+        /// First event, 0-based.
+        first: u64,
+        /// Events wanted (at most 500 are given).
+        count: u32,
+    },
+    /// How many events lie before a node: where the events list is at a
+    /// position ([`Reply::Row`]).
+    EventRank {
+        /// The position.
+        node: NodeId,
+    },
+    /// The node of the nearest event past a node ([`Reply::Node`]).
+    NextEvent {
+        /// Where the search starts.
+        node: NodeId,
+        /// After `node` (true) or before it.
+        forward: bool,
+    },
+    /// Call depth and event kinds over the whole indexed part
+    /// ([`Reply::Timeline`]).
+    Timeline {
+        /// Spans of equally many nodes to summarise the trace in.
+        buckets: u32,
+    },
 }
 
 /// Which registers a register panel marks.
@@ -123,18 +208,24 @@ pub enum RegMark {
     /// Those that differ from the state after this node (a previous
     /// position): what changed since.
     ChangedSince(NodeId),
+    /// None.
     None,
 }
 
 /// A node as the UI needs it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NodeView {
+    /// Its number.
     pub node: NodeId,
+    /// Its first line, 1-based.
     pub first_line: u64,
+    /// How many lines it spans.
     pub lines: u64,
+    /// Its timestamp, in the trace's unit.
     pub time: u64,
     /// Instruction address (Thumb bit set for Thumb), `None` without one.
     pub pc: Option<u64>,
+    /// Byte offset of its first line in the trace.
     pub offset: u64,
     /// 1-based number of the node's instruction among the trace's
     /// instructions, `None` for a node without one.
@@ -147,62 +238,89 @@ pub struct NodeView {
 pub enum Hl {
     /// A whole line of another core than the one followed (`--cpu`).
     OtherCore,
+    /// The timestamp and its unit.
     Time,
+    /// The line's type word (`IT`, `R`, `MW4`, `E`).
     Event,
+    /// An instruction's address.
     Pc,
+    /// An instruction's encoding.
     Encoding,
+    /// The instruction-set letter (`A`, `T`, `O`).
     ISet,
+    /// The CPU mode (`EL3h_s`, `svc_s`).
     Mode,
+    /// Disassembly of an executed instruction.
     Disassembly,
     /// Disassembly of an instruction that failed its condition.
     NotExecuted,
+    /// A register name.
     Register,
+    /// A register or memory value.
     Value,
+    /// A memory address.
     Address,
+    /// Separators (`:`, `(`, `)`).
     Punct,
+    /// Other text (event descriptions, header lines).
     Text,
+    /// A line the parser did not understand (all of it).
     Error,
 }
 
+/// Highlighting of part of a row's text.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Span {
+    /// First column, 0-based, in the row's text (tabs expanded).
     pub start: u32,
+    /// Column just past the span.
     pub end: u32,
+    /// How to show it.
     pub hl: Hl,
 }
 
 /// One row of a trace view.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Row {
+    /// A trace line.
     Line {
+        /// Its number, 1-based.
         line: u64,
+        /// The node it belongs to (node 0 for lines before the first).
         node: NodeId,
         /// Whether this is the first line of its node (where the node's
         /// instruction usually is).
         first_of_node: bool,
         /// The line, lossily decoded as UTF-8, tabs expanded.
         text: String,
+        /// Highlighting, in column order, not overlapping.
         spans: Vec<Span>,
         /// For branch lines with an ELF: the target's symbol (F7).
         branch_symbol: Option<String>,
     },
     /// A folded call: one row for all its lines.
     Fold {
+        /// The call's number in the index's call table.
         call: u64,
         /// The node holding the call instruction (just above the fold).
         call_node: NodeId,
+        /// The callee's first node (the first hidden).
         entry_node: NodeId,
         /// Lines hidden.
         lines: u64,
         /// Callee address and name (empty without an ELF).
         function: u64,
+        /// The callee's symbol, empty without an ELF.
         name: String,
     },
 }
 
+/// Rows of a view.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RowsReply {
+    /// The first row's number (as asked, clamped to the rows there are).
     pub first: u64,
+    /// The rows, in order.
     pub rows: Vec<Row>,
     /// Rows in the view so far (grows while indexing).
     pub total_rows: u64,
@@ -215,45 +333,70 @@ pub struct RowsReply {
 pub struct RegCell {
     /// Lower-case name (`x3`, `sp`, `psr`, `s12`, `q0`, `z3`, `p1`).
     pub name: String,
+    /// The value, as the type's doc says.
     pub text: String,
+    /// Whether every byte is known.
     pub known: bool,
-    /// Differs from the compared state.
+    /// Marked: written by the node, or different from the compared state
+    /// (see [`RegMark`]).
     pub changed: bool,
     /// Decimal reading for floating-point registers; flag letters for psr.
     pub decoded: Option<String>,
 }
 
+/// One group of registers, shown together.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RegPanel {
     /// `core`, `single`, `double`, `neon`, `mve`, `sve`.
     pub kind: String,
+    /// Heading to show.
     pub title: String,
+    /// The registers, in display order.
     pub cells: Vec<RegCell>,
 }
 
+/// The registers after a node.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RegistersReply {
+    /// The position asked about.
     pub node: NodeId,
+    /// Whether the AArch64 register set is shown (else AArch32's).
     pub aarch64: bool,
+    /// The panels, always these six in this order: `core`, `single`,
+    /// `double`, `neon`, `mve`, `sve`.
     pub panels: Vec<RegPanel>,
 }
 
+/// Memory after a node; the three vectors have one entry per byte.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MemoryReply {
+    /// The position asked about.
     pub node: NodeId,
+    /// Address of `bytes[0]`.
     pub addr: u64,
+    /// The values; an unknown byte reads 0.
     pub bytes: Vec<u8>,
+    /// Whether each byte's value is known at the position.
     pub known: Vec<bool>,
+    /// Whether each byte differs from the compared node (all false without
+    /// one).
     pub changed: Vec<bool>,
 }
 
+/// One active call of a call stack.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CallFrame {
+    /// The call's number in the index's call table.
     pub call: u64,
+    /// The node holding the call instruction.
     pub call_node: NodeId,
+    /// The callee's first node.
     pub entry_node: NodeId,
+    /// The caller's node it returned to; `None` if it never did.
     pub resume_node: Option<NodeId>,
+    /// The callee's address.
     pub function: u64,
+    /// The callee's symbol, empty without an ELF.
     pub name: String,
 }
 
@@ -262,18 +405,24 @@ pub use crate::index::EventKind;
 /// One event of the events list.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EventRow {
+    /// Its line, 1-based.
     pub line: u64,
+    /// The node holding the line.
     pub node: NodeId,
+    /// What kind of event it is.
     pub kind: EventKind,
     /// The line (its first 400 bytes), tabs expanded.
     pub text: String,
 }
 
+/// A page of the events list.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EventsReply {
+    /// The first event's position in the list, as asked.
     pub first: u64,
     /// Events in the indexed part so far.
     pub total: u64,
+    /// The events, in trace order.
     pub events: Vec<EventRow>,
 }
 
@@ -281,6 +430,7 @@ pub struct EventsReply {
 /// `n = depth.len()` buckets.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TimelineReply {
+    /// Nodes indexed, which the buckets divide.
     pub nodes: u64,
     /// Deepest call nesting in each bucket.
     pub depth: Vec<u32>,
@@ -291,7 +441,9 @@ pub struct TimelineReply {
 /// What one line of a node reads or writes.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LineEffect {
+    /// Its number, 1-based.
     pub line: u64,
+    /// The line, tabs expanded.
     pub text: String,
     /// The register or memory this line touches, if any.
     pub target: Option<WriteTarget>,
@@ -299,27 +451,41 @@ pub struct LineEffect {
     pub read: bool,
 }
 
+/// An answer of a [`super::Session`]; each [`Query`] says which it gets.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Reply {
+    /// Rows of a view.
     Rows(RowsReply),
+    /// A row number (or, for [`Query::EventRank`], a position in the events
+    /// list).
     Row(u64),
     /// A node, or `None` when nothing matched.
     Node(Option<NodeView>),
+    /// Register panels.
     Registers(RegistersReply),
+    /// Memory bytes.
     Memory(MemoryReply),
+    /// An expression's value.
     Value(u64),
-    /// Folds changed; the view now has this many rows, and `cursor` is the
-    /// position to show (moved to the call instruction when the old one
-    /// was folded away).
+    /// Folds changed.
     Folded {
+        /// Rows the view now has.
         total_rows: u64,
+        /// The position to show: moved to the call instruction when the old
+        /// one was folded away.
         cursor: NodeId,
     },
+    /// The calls active at a node, outermost first.
     Stack(Vec<CallFrame>),
+    /// A node's lines and what each touches.
     NodeLines(Vec<LineEffect>),
+    /// Names of addresses, in the order asked.
     Symbols(Vec<String>),
+    /// Search results.
     Search(super::search::SearchReply),
+    /// A page of events.
     Events(EventsReply),
+    /// The timeline.
     Timeline(TimelineReply),
     /// The query could not be answered (bad expression, beyond the indexed
     /// part, read error): a message for the person.
@@ -329,10 +495,15 @@ pub enum Reply {
 /// Indexing progress, sent by the worker as it goes.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Progress {
+    /// Bytes indexed so far (by this session and the ranges it adopted).
     pub done_bytes: u64,
+    /// The trace's length in bytes.
     pub total_bytes: u64,
+    /// Lines indexed.
     pub lines: u64,
+    /// Nodes indexed.
     pub nodes: u64,
+    /// Whether the index is finished (the calls too).
     pub complete: bool,
     /// Memory the index holds so far ([`crate::index::Index::resident_bytes`]).
     #[serde(default)]

@@ -12,8 +12,9 @@
 use crate::index::parallel::{line_start_at, split_offsets, RangeIndex};
 use crate::index::range_job::adopt;
 use crate::lines::LineBuffer;
-use crate::source::{SourceError, TraceSource};
+use crate::source::TraceSource;
 use crate::stats::Stats;
+use crate::Result;
 
 use super::{Session, READ_CHUNK};
 
@@ -69,7 +70,7 @@ impl<S: TraceSource> Session<S> {
     /// 1). Only while the session has read nothing past where its own range
     /// will end (its first steps may have run); returns nothing then, for
     /// one part, a restored session, or a trace too small to split.
-    pub fn split_indexing(&mut self, parts: usize) -> Result<Vec<(u64, u64)>, SourceError> {
+    pub fn split_indexing(&mut self, parts: usize) -> Result<Vec<(u64, u64)>> {
         let total = self.total;
         let Some(b) = self.building.as_mut() else {
             return Ok(Vec::new());
@@ -165,6 +166,8 @@ impl<S: TraceSource> Session<S> {
         }
     }
 
+    /// How the split indexing went, once [`Session::split_indexing`] has been
+    /// called.
     pub fn range_report(&self) -> Option<RangeReport> {
         self.ranges.as_ref().map(|r| RangeReport {
             ranges: r.slots.len(),
@@ -207,7 +210,7 @@ impl<S: TraceSource> Session<S> {
 
     /// At the end of the session's line buffer: moves on to what comes
     /// next (adopting a range, or lines to index), unless waiting.
-    pub(super) fn at_range_boundary(&mut self) -> Result<(), SourceError> {
+    pub(super) fn at_range_boundary(&mut self) -> Result<()> {
         let (Some(r), Some(b)) = (self.ranges.as_mut(), self.building.as_mut()) else {
             return Ok(());
         };
@@ -282,13 +285,13 @@ impl Ranges {
 /// Fewest bytes per range for another worker to pay its start (loading
 /// the wasm module, reading its own slices) and the prefix the session
 /// parses again.
-pub const MIN_RANGE_BYTES: u64 = 64 << 20;
+pub(crate) const MIN_RANGE_BYTES: u64 = 64 << 20;
 /// Most workers indexing one trace (each holds its range's partial index).
-pub const MAX_WORKERS: usize = 8;
+pub(crate) const MAX_WORKERS: usize = 8;
 
 /// How many workers index a trace of `bytes` on a machine with `cores`:
 /// `forced` if set (`?workers=N`), else one per core, at most
-/// [`MAX_WORKERS`], and no more than one per [`MIN_RANGE_BYTES`].
+/// 8, and no more than one per 64 MiB of trace.
 pub fn worker_count(bytes: u64, cores: usize, forced: u32) -> usize {
     if forced > 0 {
         return (forced as usize).min(2 * MAX_WORKERS);

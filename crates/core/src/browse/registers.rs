@@ -29,7 +29,7 @@ fn differs(a: &RegFile, b: &RegFile, off: usize, size: usize) -> bool {
 
 /// Which registers a panel marks.
 #[derive(Clone, Copy)]
-pub enum Marks<'a> {
+pub(crate) enum Marks<'a> {
     None,
     /// Those with a byte known here: the bytes the position's lines wrote
     /// ([`crate::index::Index::registers_written`]).
@@ -83,7 +83,7 @@ fn float_text(bits: u64, double: bool) -> String {
 
 /// Builds every panel for the state `rf` (after a node whose instruction
 /// address is `pc`), marking registers as `cmp` says.
-pub fn panels(
+pub(crate) fn panels(
     rf: &RegFile,
     cmp: Marks<'_>,
     node: u64,
@@ -203,7 +203,7 @@ pub fn panels(
 
 /// The execution state of a register file; before the first instruction
 /// (nothing recorded yet) the trace's overall state decides.
-pub fn is_aarch64(rf: &RegFile, hint: bool) -> bool {
+pub(crate) fn is_aarch64(rf: &RegFile, hint: bool) -> bool {
     if rf.known[regfile::IFLAGS] != 0 {
         rf.iflags() & regfile::IFLAG_AARCH64 != 0
     } else {
@@ -213,7 +213,7 @@ pub fn is_aarch64(rf: &RegFile, hint: bool) -> bool {
 
 /// Resolves a register name the person typed or clicked (`sp` and `lr`
 /// follow the execution state).
-pub fn lookup(name: &str, aarch64: bool) -> Option<RegId> {
+pub(crate) fn lookup(name: &str, aarch64: bool) -> Option<RegId> {
     let lower = name.to_ascii_lowercase();
     match lower.as_str() {
         "sp" => Some(if aarch64 {

@@ -3,9 +3,10 @@
 //! fold and unfold.
 
 use super::*;
+use crate::Result;
 
 impl<S: TraceSource> Session<S> {
-    pub(super) fn rows(&mut self, v: u32, first: u64, count: u32) -> Result<Reply, QueryError> {
+    pub(super) fn rows(&mut self, v: u32, first: u64, count: u32) -> Result<Reply> {
         let lines = self.lines();
         let folds = self.folds.entry(v).or_default().clone();
         let total_rows = folds.total_rows(lines);
@@ -73,7 +74,7 @@ impl<S: TraceSource> Session<S> {
             total_rows,
         }))
     }
-    pub(super) fn step(&mut self, v: u32, node: u64, delta: i64) -> Result<Node, QueryError> {
+    pub(super) fn step(&mut self, v: u32, node: u64, delta: i64) -> Result<Node> {
         let nodes = self.nodes();
         let folds = self.folds.entry(v).or_default().clone();
         let mut cur = node.min(nodes.saturating_sub(1));
@@ -109,7 +110,7 @@ impl<S: TraceSource> Session<S> {
         }
         Ok(info)
     }
-    pub(super) fn fold(&mut self, v: u32, node: u64, op: FoldOp) -> Result<Reply, QueryError> {
+    pub(super) fn fold(&mut self, v: u32, node: u64, op: FoldOp) -> Result<Reply> {
         if self.index.is_none() {
             return Ok(Reply::Error(
                 "calls are known once indexing completes".into(),

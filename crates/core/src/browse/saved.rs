@@ -8,11 +8,12 @@
 
 use crate::index::{Index, IndexEncoder, TraceIdentity};
 use crate::stats::Stats;
+use crate::{Error, Result};
 
 const MAGIC: &[u8; 8] = b"TLSAVED\x01";
 
 /// Serializes a complete index with its statistics.
-pub fn save(index: &Index, stats: &Stats, trace: TraceIdentity) -> Vec<u8> {
+pub(crate) fn save(index: &Index, stats: &Stats, trace: TraceIdentity) -> Vec<u8> {
     let mut saving = start(index, stats, trace);
     saving.0.reserve(index.encoded_len_estimate());
     while !saving.step(index, usize::MAX) {}
@@ -24,7 +25,7 @@ pub fn save(index: &Index, stats: &Stats, trace: TraceIdentity) -> Vec<u8> {
 pub struct Saving(IndexEncoder);
 
 /// Starts saving: the header and statistics are written at once.
-pub fn start(index: &Index, stats: &Stats, trace: TraceIdentity) -> Saving {
+pub(crate) fn start(index: &Index, stats: &Stats, trace: TraceIdentity) -> Saving {
     let json = serde_json::to_vec(stats).expect("Stats serializes to JSON");
     let mut out = Vec::new();
     out.extend_from_slice(MAGIC);
@@ -36,13 +37,13 @@ pub fn start(index: &Index, stats: &Stats, trace: TraceIdentity) -> Saving {
 impl Saving {
     /// Writes about `budget` more entries of `index` (the one saving
     /// started with). True once all of it is written.
-    pub fn step(&mut self, index: &Index, budget: usize) -> bool {
+    pub(crate) fn step(&mut self, index: &Index, budget: usize) -> bool {
         self.0.step(index, budget)
     }
 
     /// The saved bytes (after `step` has said it is done), or what
     /// followed the last [`Saving::take_output`].
-    pub fn finish(self) -> Vec<u8> {
+    pub(crate) fn finish(self) -> Vec<u8> {
         self.0.finish()
     }
 
@@ -55,23 +56,25 @@ impl Saving {
 
 /// Reads what [`save`] wrote. Every length is checked: a truncated or
 /// foreign file is an error, never a panic.
-pub fn load(bytes: &[u8]) -> Result<(Index, Stats, TraceIdentity), String> {
+pub(crate) fn load(bytes: &[u8]) -> Result<(Index, Stats, TraceIdentity)> {
+    let bad = |why: &str| Error::IndexFile(why.into());
     let rest = bytes
         .strip_prefix(MAGIC.as_slice())
-        .ok_or("not a saved Tarmac Lens session (magic number did not match)")?;
+        .ok_or_else(|| bad("not a saved Tarmac Lens session (magic number did not match)"))?;
     let (len, rest) = rest
         .split_first_chunk::<8>()
-        .ok_or("saved session is truncated")?;
-    let len = usize::try_from(u64::from_le_bytes(*len)).map_err(|_| "saved session is corrupt")?;
+        .ok_or_else(|| bad("saved session is truncated"))?;
+    let len =
+        usize::try_from(u64::from_le_bytes(*len)).map_err(|_| bad("saved session is corrupt"))?;
     if len > rest.len() {
-        return Err("saved session is truncated".into());
+        return Err(bad("saved session is truncated"));
     }
     let (json, body) = rest.split_at(len);
-    let stats: Stats =
-        serde_json::from_slice(json).map_err(|e| format!("saved statistics: {e}"))?;
-    let (index, trace) = Index::from_bytes(body).map_err(|e| e.to_string())?;
+    let stats: Stats = serde_json::from_slice(json)
+        .map_err(|e| Error::IndexFile(format!("saved statistics: {e}")))?;
+    let (index, trace) = Index::from_bytes(body)?;
     if !index.is_complete() {
-        return Err("saved index is incomplete".into());
+        return Err(bad("saved index is incomplete"));
     }
     Ok((index, stats, trace))
 }
@@ -107,6 +110,6 @@ mod tests {
         }
         let mut bad = bytes.clone();
         bad[0] ^= 1;
-        assert!(load(&bad).err().unwrap().contains("magic"));
+        assert!(load(&bad).err().unwrap().to_string().contains("magic"));
     }
 }

@@ -16,16 +16,27 @@ use super::Session;
 pub enum SearchQuery {
     /// Starts a search (dropping any other) and runs its first step.
     Start(SearchRequest),
-    /// Runs the next step of search `id`.
-    More { id: u32 },
-    /// Drops search `id`.
-    Cancel { id: u32 },
+    /// Runs the next step of a search.
+    More {
+        /// The search ([`SearchReply::id`]).
+        id: u32,
+    },
+    /// Drops a search.
+    Cancel {
+        /// The search ([`SearchReply::id`]).
+        id: u32,
+    },
 }
 
+/// What to search for, and where.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SearchRequest {
+    /// Text or regular expression to find in a line.
     pub pattern: String,
+    /// Whether `pattern` is a regular expression (bytes, ASCII classes) rather
+    /// than plain text.
     pub regex: bool,
+    /// Whether letters match regardless of case (ASCII).
     #[serde(default)]
     pub ignore_case: bool,
     /// Only lines of these kinds (empty: every line).
@@ -39,19 +50,25 @@ pub struct SearchRequest {
 /// One matching line as the page shows it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SearchHitView {
+    /// Its number, 1-based.
     pub line: u64,
     /// The match's columns in the line as the trace view shows it (tabs
     /// expanded), so the row can highlight it.
     pub start: u32,
+    /// Column just past the match.
     pub end: u32,
     /// Part of that text around the match (a line may be a megabyte),
     /// beginning at column `text_from`.
     pub text: String,
+    /// Column in the line where `text` starts.
     pub text_from: u32,
 }
 
+/// What a search step found.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SearchReply {
+    /// The search's number, for [`SearchQuery::More`] and
+    /// [`SearchQuery::Cancel`].
     pub id: u32,
     /// Hits found since the previous reply, in line order (none once
     /// [`MAX_LISTED`] have been handed out: later ones are only counted).
@@ -60,7 +77,9 @@ pub struct SearchReply {
     pub matches: u64,
     /// Bytes searched whose hits have all been handed out.
     pub done_bytes: u64,
+    /// The trace's length in bytes.
     pub total_bytes: u64,
+    /// Whether the search has read the whole trace (or was cancelled).
     pub done: bool,
 }
 
@@ -75,7 +94,7 @@ pub const MAX_HITS_PER_REPLY: usize = 500;
 const FIRST_STEP_BYTES: u64 = 256 << 10;
 /// Bytes each later step searches: a few milliseconds of the worker's
 /// time, so queries are not kept waiting.
-pub const STEP_BYTES: u64 = 4 << 20;
+pub(crate) const STEP_BYTES: u64 = 4 << 20;
 /// Bytes searched between checks of the hit cap within a step.
 const SLICE_BYTES: u64 = 256 << 10;
 /// Characters of a hit's line shown before its match.

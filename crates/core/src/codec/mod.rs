@@ -7,17 +7,17 @@
 pub(crate) mod varint;
 
 #[derive(Default)]
-pub struct Enc(pub Vec<u8>);
+pub(crate) struct Enc(pub(crate) Vec<u8>);
 
 impl Enc {
-    pub fn u(&mut self, v: u64) {
+    pub(crate) fn u(&mut self, v: u64) {
         varint::put(&mut self.0, v);
     }
-    pub fn b(&mut self, v: bool) {
+    pub(crate) fn b(&mut self, v: bool) {
         self.u(u64::from(v));
     }
     /// `None` as 0, `Some(v)` as 1 then v.
-    pub fn opt(&mut self, v: Option<u64>) {
+    pub(crate) fn opt(&mut self, v: Option<u64>) {
         match v {
             None => self.u(0),
             Some(v) => {
@@ -26,53 +26,53 @@ impl Enc {
             }
         }
     }
-    pub fn bytes(&mut self, b: &[u8]) {
+    pub(crate) fn bytes(&mut self, b: &[u8]) {
         self.u(b.len() as u64);
         self.0.extend_from_slice(b);
     }
 }
 
-pub struct Dec<'a> {
+pub(crate) struct Dec<'a> {
     buf: &'a [u8],
     pos: usize,
 }
 
 impl<'a> Dec<'a> {
-    pub fn new(buf: &'a [u8]) -> Self {
+    pub(crate) fn new(buf: &'a [u8]) -> Self {
         Dec { buf, pos: 0 }
     }
-    pub fn u(&mut self) -> Option<u64> {
+    pub(crate) fn u(&mut self) -> Option<u64> {
         varint::get(self.buf, &mut self.pos)
     }
-    pub fn b(&mut self) -> Option<bool> {
+    pub(crate) fn b(&mut self) -> Option<bool> {
         Some(self.u()? != 0)
     }
-    pub fn opt(&mut self) -> Option<Option<u64>> {
+    pub(crate) fn opt(&mut self) -> Option<Option<u64>> {
         Some(if self.u()? == 0 {
             None
         } else {
             Some(self.u()?)
         })
     }
-    pub fn bytes(&mut self) -> Option<&'a [u8]> {
+    pub(crate) fn bytes(&mut self) -> Option<&'a [u8]> {
         let n = usize::try_from(self.u()?).ok()?;
         let end = self.pos.checked_add(n)?;
         let out = self.buf.get(self.pos..end)?;
         self.pos = end;
         Some(out)
     }
-    pub fn raw(&mut self, n: usize) -> Option<&'a [u8]> {
+    pub(crate) fn raw(&mut self, n: usize) -> Option<&'a [u8]> {
         let end = self.pos.checked_add(n)?;
         let out = self.buf.get(self.pos..end)?;
         self.pos = end;
         Some(out)
     }
     /// A count of items that each take at least one byte.
-    pub fn count(&mut self) -> Option<usize> {
+    pub(crate) fn count(&mut self) -> Option<usize> {
         let n = usize::try_from(self.u()?).ok()?;
         (n <= self.buf.len() - self.pos).then_some(n)
     }
-    pub fn done(&self) -> bool {
+    pub(crate) fn done(&self) -> bool {
         self.pos == self.buf.len()
     }
 }

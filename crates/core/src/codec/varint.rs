@@ -2,7 +2,7 @@
 //! one or two bytes this way.
 
 #[inline]
-pub fn put(out: &mut Vec<u8>, mut v: u64) {
+pub(crate) fn put(out: &mut Vec<u8>, mut v: u64) {
     while v >= 0x80 {
         out.push((v as u8) | 0x80);
         v >>= 7;
@@ -12,7 +12,7 @@ pub fn put(out: &mut Vec<u8>, mut v: u64) {
 
 /// Reads a varint at `*pos`, advancing it. `None` on truncated or overlong input.
 #[inline]
-pub fn get(buf: &[u8], pos: &mut usize) -> Option<u64> {
+pub(crate) fn get(buf: &[u8], pos: &mut usize) -> Option<u64> {
     let mut v = 0u64;
     let mut shift = 0;
     loop {

@@ -5,12 +5,14 @@
 //! Per line: `--- Tarmac line: <text>`, then one `* <Kind>Event ...` line per
 //! event the reference parser would emit. Blank lines and `#` comments print
 //! nothing (the reference test harness skips them). Record kinds the
-//! reference format has no event for are rendered by [`extra`]; lines we
-//! cannot parse print `Parse error: <reason> (column <n>)`.
+//! reference format has no event for are rendered as `dump/extra.rs`
+//! documents; lines we cannot parse print
+//! `Parse error: <reason> (column <n>)`.
 
 mod extra;
 
-use std::io::{self, Write};
+use crate::{Error, Result};
+use std::io::Write;
 
 use crate::lines::LineReader;
 use crate::parse::*;
@@ -28,6 +30,8 @@ fn hex(out: &mut Vec<u8>, v: u64) {
 }
 
 impl Dumper {
+    /// A dumper for a trace read with `opts` (its endianness shows in memory
+    /// values).
     pub fn new(opts: &ParseOptions) -> Dumper {
         Dumper {
             big_endian: opts.big_endian,
@@ -232,26 +236,21 @@ fn register_events(out: &mut Vec<u8>, t: u64, reg: RegId, bytes: &[u8], known: &
 }
 
 /// Dumps a whole source to `w`.
-pub fn dump<S: TraceSource, W: Write>(
-    mut source: S,
-    opts: ParseOptions,
-    w: &mut W,
-) -> Result<(), crate::source::SourceError> {
+pub fn dump<S: TraceSource, W: Write>(mut source: S, opts: ParseOptions, w: &mut W) -> Result<()> {
     let sample = crate::source::read_sample(&mut source)?;
     let mut parser = Parser::for_sample(opts, &sample);
     let mut dumper = Dumper::new(&opts);
     let mut reader = LineReader::new(source);
     let mut out = Vec::with_capacity(1 << 16);
-    let io_err = |e: io::Error| crate::source::SourceError(format!("writing output: {}", e));
     while let Some(line) = reader.next_line()? {
         let rec = parser.parse_line(line.text);
         dumper.line(line.text, &rec, &mut out);
         if out.len() > (1 << 16) {
-            w.write_all(&out).map_err(io_err)?;
+            w.write_all(&out).map_err(Error::Write)?;
             out.clear();
         }
     }
-    w.write_all(&out).map_err(io_err)?;
-    w.flush().map_err(io_err)?;
+    w.write_all(&out).map_err(Error::Write)?;
+    w.flush().map_err(Error::Write)?;
     Ok(())
 }

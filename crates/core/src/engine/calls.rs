@@ -14,9 +14,13 @@ use crate::codec::{Dec, Enc};
 /// first node, its last node and the caller's node it returned to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Call {
+    /// The node holding the call instruction.
     pub call_site: Site,
+    /// The callee's first node.
     pub entry: Site,
+    /// The callee's last node.
     pub exit: Site,
+    /// The caller's node execution returned to.
     pub resume: Site,
 }
 
@@ -29,19 +33,19 @@ struct Pending {
 /// A transfer of control whose outcome depends on potential calls made
 /// before a parallel-indexing split point (see [`CallDetector::defer`]).
 #[derive(Clone, Copy, Debug)]
-pub struct TopTransfer {
+pub(crate) struct TopTransfer {
     /// Highest sp reported since the split, before this transfer.
-    pub max_sp: Option<u64>,
-    pub sp: u64,
-    pub pc: u64,
-    pub lr_candidate: Option<u64>,
-    pub previous: Site,
-    pub current: Site,
+    pub(crate) max_sp: Option<u64>,
+    pub(crate) sp: u64,
+    pub(crate) pc: u64,
+    pub(crate) lr_candidate: Option<u64>,
+    pub(crate) previous: Site,
+    pub(crate) current: Site,
 }
 
 /// Tracks potential calls until their returns.
 #[derive(Default)]
-pub struct CallDetector {
+pub(crate) struct CallDetector {
     /// Keyed by (sp, return address); ordered by sp so that a rising sp can
     /// discard every potential call made deeper in the stack.
     pending: BTreeMap<(u64, u64), Pending>,
@@ -61,7 +65,7 @@ struct Deferred {
     log: Vec<TopTransfer>,
 }
 
-pub enum Transfer {
+pub(crate) enum Transfer {
     /// The transfer returned from `call`.
     Return(Call),
     /// The transfer was recorded as a potential call with this sp and lr.
@@ -74,7 +78,7 @@ pub enum Transfer {
 
 impl CallDetector {
     /// sp changed: potential calls made with a lower sp can no longer return.
-    pub fn sp_changed(&mut self, sp: u64) {
+    pub(crate) fn sp_changed(&mut self, sp: u64) {
         if let Some(d) = &mut self.deferred {
             d.max_sp = Some(d.max_sp.map_or(sp, |m| m.max(sp)));
         }
@@ -90,20 +94,20 @@ impl CallDetector {
     }
 
     /// Starts deferred mode with nothing pending (at a split point).
-    pub fn defer(&mut self) {
+    pub(crate) fn defer(&mut self) {
         self.pending.clear();
         self.deferred = Some(Deferred::default());
     }
 
     /// The logged transfers and the highest sp seen, ending deferred mode.
-    pub fn take_deferred(&mut self) -> (Vec<TopTransfer>, Option<u64>) {
+    pub(crate) fn take_deferred(&mut self) -> (Vec<TopTransfer>, Option<u64>) {
         let d = self.deferred.take().unwrap_or_default();
         (d.log, d.max_sp)
     }
 
     /// Replays transfers logged by a deferred detector on this one (the
     /// state at the split), mapping their sites; returns confirmed calls.
-    pub fn replay(
+    pub(crate) fn replay(
         &mut self,
         log: &[TopTransfer],
         max_sp_end: Option<u64>,
@@ -126,7 +130,7 @@ impl CallDetector {
 
     /// Adds the potential calls of a detector that ran after the split
     /// (none can share a key with this one's: see [`Deferred`]).
-    pub fn absorb(&mut self, other: CallDetector, map: impl Fn(Site) -> Site) {
+    pub(crate) fn absorb(&mut self, other: CallDetector, map: impl Fn(Site) -> Site) {
         for (k, p) in other.pending {
             self.pending.entry(k).or_insert(Pending {
                 call_site: map(p.call_site),
@@ -138,7 +142,7 @@ impl CallDetector {
     /// A transfer of control to `pc` (Thumb bit set for Thumb) at node
     /// `current`, whose predecessor is `previous`. `sp` is `u64::MAX` when
     /// unknown; `lr_candidate` is lr when it qualifies as a return address.
-    pub fn transfer(
+    pub(crate) fn transfer(
         &mut self,
         sp: u64,
         pc: u64,
@@ -232,7 +236,7 @@ impl CallDetector {
     }
 
     /// (call site, entry) of every pending potential call.
-    pub fn pending_list(&self) -> Vec<(Site, Site)> {
+    pub(crate) fn pending_list(&self) -> Vec<(Site, Site)> {
         self.pending
             .values()
             .map(|p| (p.call_site, p.entry))

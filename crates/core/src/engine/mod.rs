@@ -11,7 +11,7 @@
 //! blank lines) stay in the node they follow; lines before the first event
 //! belong to no node. Timestamps are clamped to be non-decreasing.
 
-pub mod calls;
+pub(crate) mod calls;
 mod position;
 mod stitch;
 
@@ -23,7 +23,8 @@ use crate::parse::*;
 use crate::state::memory::{Fill, Memory};
 use crate::state::regfile::{self, RegFile};
 
-pub use calls::{Call, TopTransfer};
+pub use calls::Call;
+pub(crate) use calls::TopTransfer;
 use calls::{CallDetector, Transfer};
 pub use position::{Node, Site, INVALID_PC};
 
@@ -114,8 +115,8 @@ pub trait Observer {
     /// Call-heuristic diagnostics (`--debug=call_heuristics`).
     fn debug(&mut self, text: &str) {}
     /// Asked right after [`Observer::node`]: whether the engine should start
-    /// afresh from here as a parallel-indexing split point
-    /// ([`Engine::split_ready`]).
+    /// afresh from here as a parallel-indexing split point (it does only
+    /// where its control state no longer depends on the past).
     fn split_here(&mut self) -> bool {
         false
     }
@@ -132,15 +133,22 @@ pub trait Observer {
 }
 
 /// Observer that ignores everything.
-pub struct NoObserver;
+pub(crate) struct NoObserver;
 impl Observer for NoObserver {}
 
+/// How the engine reads the trace.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct EngineOptions {
+    /// The traced CPU is big-endian (as the parser was told): words the
+    /// engine reads from memory, such as semihosting parameter blocks, are
+    /// big-endian.
     pub big_endian: bool,
     /// Produce call-heuristic diagnostics.
     pub debug_calls: bool,
-    /// Follow this core of a multi-core trace (see [`crate::parse::CoreSelect`]).
+    /// Follow this core of a multi-core trace: only its lines drive
+    /// registers, nodes and calls (a line without a `<cpu>` field belongs
+    /// to the core of the line before); the other cores' memory writes still
+    /// update memory.
     pub cpu: Option<CpuName>,
 }
 
@@ -184,6 +192,8 @@ fn classify(kind: &RecordKind<'_>) -> EventClass {
     }
 }
 
+/// The machine model: registers, memory, node boundaries and call detection,
+/// fed one record at a time.
 pub struct Engine {
     opts: EngineOptions,
     regs: RegFile,
@@ -230,22 +240,22 @@ pub struct Engine {
 /// Everything needed to restart the model at a node boundary (register file
 /// aside, memory is not restored: queries rebuild what they need).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct ResumeState {
+pub(crate) struct ResumeState {
     /// Index the next node will get.
-    pub node_index: u64,
+    pub(crate) node_index: u64,
     /// Time of the previous node (timestamps are clamped to it).
-    pub current_time: Option<u64>,
-    pub expected_next_pc: u64,
-    pub expected_next_lr: u64,
-    pub insns_since_lr_update: u64,
-    pub instructions: u64,
+    pub(crate) current_time: Option<u64>,
+    pub(crate) expected_next_pc: u64,
+    pub(crate) expected_next_lr: u64,
+    pub(crate) insns_since_lr_update: u64,
+    pub(crate) instructions: u64,
 }
 
 impl Engine {
     /// The state to save at a node boundary, to resume from with
     /// [`Engine::resume`]. Only meaningful between nodes (in
     /// [`Observer::node`]), where the open node is the next one.
-    pub fn resume_state(&self) -> ResumeState {
+    pub(crate) fn resume_state(&self) -> ResumeState {
         ResumeState {
             node_index: self.node_index,
             current_time: self.current_time,
@@ -257,7 +267,7 @@ impl Engine {
     }
 
     /// An engine restarted at a node boundary with the given registers.
-    pub fn resume(opts: EngineOptions, state: &ResumeState, regs: RegFile) -> Engine {
+    pub(crate) fn resume(opts: EngineOptions, state: &ResumeState, regs: RegFile) -> Engine {
         let mut e = Engine::new(opts);
         e.iflags = regs.iflags();
         e.committed.copy_from(&regs);
@@ -271,6 +281,7 @@ impl Engine {
         e
     }
 
+    /// A model at the start of a trace: no registers or memory known.
     pub fn new(opts: EngineOptions) -> Engine {
         Engine {
             opts,
@@ -300,32 +311,34 @@ impl Engine {
         }
     }
 
+    /// The register file as it stands (after the lines fed so far).
     pub fn regs(&self) -> &RegFile {
         &self.regs
     }
 
+    /// Memory as it stands.
     pub fn memory(&self) -> &Memory {
         &self.mem
     }
 
-    pub fn aarch64_used(&self) -> bool {
+    pub(crate) fn aarch64_used(&self) -> bool {
         self.aarch64_used
     }
 
     /// Instruction records seen so far.
-    pub fn instructions(&self) -> u64 {
+    pub(crate) fn instructions(&self) -> u64 {
         self.instructions
     }
 
     /// Index the next node will get.
-    pub fn next_node_index(&self) -> u64 {
+    pub(crate) fn next_node_index(&self) -> u64 {
         self.node_index + u64::from(self.seen_any_event)
     }
 
     /// Potential calls still waiting for a return: at the end of a trace,
     /// the calls that never returned (their frames are still live: sp never
     /// rose above them).
-    pub fn pending_calls_list(&self) -> Vec<(Site, Site)> {
+    pub(crate) fn pending_calls_list(&self) -> Vec<(Site, Site)> {
         self.calls.pending_list()
     }
 

@@ -56,7 +56,7 @@ pub struct Node {
     /// Byte length.
     pub len: u64,
     /// Instructions before this node (`IT`/`IS`/`ES` records).
-    pub instructions_before: u64,
+    pub(crate) instructions_before: u64,
 }
 
 impl Node {

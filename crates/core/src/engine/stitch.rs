@@ -11,10 +11,10 @@ use super::*;
 #[derive(Clone, Debug)]
 pub(crate) struct SplitInfo {
     /// The state at the split, to compare with the sequential one.
-    pub control: ControlState,
+    pub(crate) control: ControlState,
     /// A semihosting call read registers or memory from before the split:
     /// its effect cannot be known here.
-    pub undetermined: bool,
+    pub(crate) undetermined: bool,
 }
 
 /// The part of the engine's state that steers what it does with later
@@ -23,20 +23,20 @@ pub(crate) struct SplitInfo {
 /// node boundary make equal futures.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct ControlState {
-    pub current_time: Option<u64>,
-    pub seen_instruction: bool,
-    pub expected_next_pc: u64,
-    pub expected_next_lr: u64,
-    pub insns_since_lr_update: u64,
-    pub iflags: u32,
-    pub iflags_reg: Option<u64>,
+    pub(crate) current_time: Option<u64>,
+    pub(crate) seen_instruction: bool,
+    pub(crate) expected_next_pc: u64,
+    pub(crate) expected_next_lr: u64,
+    pub(crate) insns_since_lr_update: u64,
+    pub(crate) iflags: u32,
+    pub(crate) iflags_reg: Option<u64>,
     /// Bytes and known flags of the stack pointer and link register of the
     /// current execution state, which call detection reads.
-    pub sp_lr: [u8; 64],
+    pub(crate) sp_lr: [u8; 64],
     /// The node that ends at the split: index, first line, offset, time, pc.
-    pub last_node: [u64; 5],
-    pub next_node: u64,
-    pub instructions: u64,
+    pub(crate) last_node: [u64; 5],
+    pub(crate) next_node: u64,
+    pub(crate) instructions: u64,
 }
 
 impl Engine {

@@ -4,6 +4,7 @@
 
 use super::snapshot::*;
 use super::*;
+use crate::Result;
 
 /// Builds an index while the trace streams past. Feed it every line with
 /// [`IndexBuilder::line`]; queries work on the part indexed so far through
@@ -239,7 +240,7 @@ impl IndexBuilder {
 
     /// Feeds the next line, then shows its record to `f` (so other
     /// consumers need not parse it again).
-    pub fn line_then(&mut self, line: &Line<'_>, f: impl FnOnce(&crate::parse::Record<'_>)) {
+    pub(crate) fn line_then(&mut self, line: &Line<'_>, f: impl FnOnce(&crate::parse::Record<'_>)) {
         self.acc.parser_time_before = self.parser.current_time();
         self.acc.parser_state_before = self.parser.state();
         let rec = self.parser.parse_line(line.text);
@@ -252,12 +253,12 @@ impl IndexBuilder {
         s.bytes = line.offset + line.len + 1;
     }
 
-    pub fn dialect(&self) -> Dialect {
+    pub(crate) fn dialect(&self) -> Dialect {
         self.parser.dialect()
     }
 
     /// Whether any AArch64 instruction has been seen so far.
-    pub fn aarch64_used(&self) -> bool {
+    pub(crate) fn aarch64_used(&self) -> bool {
         self.engine.aarch64_used()
     }
 
@@ -267,12 +268,12 @@ impl IndexBuilder {
     }
 
     /// Ends the trace at `total_bytes` and returns the finished index.
-    pub fn finish(mut self, total_bytes: u64) -> Index {
+    pub(crate) fn finish(mut self, total_bytes: u64) -> Index {
         while !self.finish_step(total_bytes, usize::MAX) {}
         self.into_index()
     }
 
-    /// [`IndexBuilder::finish`] in steps, for a thread that answers
+    /// Finishes the index in steps, for a thread that answers
     /// questions between them: the first call closes the trace at
     /// `total_bytes` and sorts the calls, each call encodes up to `calls`
     /// of them; true when [`IndexBuilder::into_index`] may be called.
@@ -340,7 +341,7 @@ impl Index {
         source: &mut S,
         opts: IndexOptions,
         mut progress: impl FnMut(u64),
-    ) -> Result<Index, SourceError> {
+    ) -> Result<Index> {
         let total = source.len();
         let sample = crate::source::read_sample(source)?;
         let mut builder = IndexBuilder::new(opts, &sample);

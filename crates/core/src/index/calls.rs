@@ -19,16 +19,22 @@ pub struct CallInfo {
     /// Position in the table (sorted by entry).
     pub id: u64,
     /// The node holding the call instruction.
-    pub call_node: u64,
+    pub(crate) call_node: u64,
+    /// Address of the call instruction.
     pub call_pc: u64,
     /// The callee's first node and its address (the function).
     pub entry_node: u64,
-    pub entry_line: u64,
+    pub(crate) entry_line: u64,
+    /// The callee's address.
     pub function: u64,
     /// The caller's node the call returned to; `None` if it never did.
     pub resume_node: Option<u64>,
-    pub resume_line: Option<u64>,
+    pub(crate) resume_line: Option<u64>,
+    /// The innermost call it was made within (`id` of that call), `None` at the
+    /// outermost level.
     pub parent: Option<u64>,
+    /// Calls it was made within (0 at the outermost level). Filled by
+    /// [`CallTable::get`] and [`CallTable::stack_at`], 0 elsewhere.
     pub depth: u32,
 }
 
@@ -41,16 +47,16 @@ impl CallInfo {
 
 /// What the nesting of calls needs of one ([`CallTable::nesting`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Nesting {
-    pub id: u64,
-    pub entry_node: u64,
-    pub resume_node: Option<u64>,
-    pub parent: Option<u64>,
+pub(crate) struct Nesting {
+    pub(crate) id: u64,
+    pub(crate) entry_node: u64,
+    pub(crate) resume_node: Option<u64>,
+    pub(crate) parent: Option<u64>,
 }
 
 impl Nesting {
     /// As [`CallInfo::contains`].
-    pub fn contains(&self, n: u64) -> bool {
+    pub(crate) fn contains(&self, n: u64) -> bool {
         n >= self.entry_node && self.resume_node.is_none_or(|r| n < r)
     }
 }
@@ -269,6 +275,8 @@ impl RawCall {
     }
 }
 
+/// The confirmed calls of a trace, plus calls never returned, sorted by entry
+/// and encoded compactly (in blocks of 128, with parent links).
 #[derive(Default)]
 pub struct CallTable {
     /// Calls collected while indexing, before `finish` encodes them.
@@ -284,7 +292,7 @@ pub struct CallTable {
 }
 
 impl CallTable {
-    pub fn push(&mut self, call: &Call) {
+    pub(crate) fn push(&mut self, call: &Call) {
         self.raw.push(RawCall::new(
             &call.call_site,
             &call.entry,
@@ -294,7 +302,7 @@ impl CallTable {
 
     /// Appends the calls of a range indexed from a split point, whose node
     /// and line numbers are short by the offsets (before `finish`).
-    pub fn append_shifted(&mut self, other: &CallTable, node_off: u64, line_off: u64) {
+    pub(crate) fn append_shifted(&mut self, other: &CallTable, node_off: u64, line_off: u64) {
         let shift = |v: u64, off: u64| if v == NEVER { v } else { v + off };
         self.raw.extend(other.raw.iter().map(|r| RawCall {
             entry_node: r.entry_node + node_off,
@@ -345,7 +353,7 @@ impl CallTable {
     /// returned. On the way, finds the deepest nesting in each bucket of
     /// `depth_bounds` (see [`CallTable::depth_per_bucket`]).
     #[cfg(test)]
-    pub fn finish(&mut self, open: Vec<(Site, Site)>, depth_bounds: Vec<u64>) {
+    pub(crate) fn finish(&mut self, open: Vec<(Site, Site)>, depth_bounds: Vec<u64>) {
         let mut job = self.begin_finish(open, depth_bounds);
         while !job.step(usize::MAX) {}
         job.install(self);
@@ -355,7 +363,11 @@ impl CallTable {
     /// sort into entry order; [`CallsFinish::step`] sorts a radix pass at a
     /// time, then encodes. The table shows no calls until
     /// [`CallsFinish::install`].
-    pub fn begin_finish(&mut self, open: Vec<(Site, Site)>, depth_bounds: Vec<u64>) -> CallsFinish {
+    pub(crate) fn begin_finish(
+        &mut self,
+        open: Vec<(Site, Site)>,
+        depth_bounds: Vec<u64>,
+    ) -> CallsFinish {
         let mut raw = std::mem::take(&mut self.raw);
         raw.extend(open.iter().map(|(c, e)| RawCall::new(c, e, None)));
         CallsFinish {
@@ -377,10 +389,12 @@ impl CallTable {
         self.depth.get(bounds)
     }
 
+    /// Calls in the table.
     pub fn len(&self) -> usize {
         self.count
     }
 
+    /// Whether the trace has no calls.
     pub fn is_empty(&self) -> bool {
         self.count == 0
     }
@@ -452,7 +466,7 @@ impl CallTable {
     /// Every call's place in the nesting, in entry order: decoded as
     /// [`CallTable::iter`] does, without building each whole call (a 10 GB
     /// trace's 6.6 million calls, for the timeline strip).
-    pub fn nesting(&self) -> impl Iterator<Item = Nesting> + '_ {
+    pub(crate) fn nesting(&self) -> impl Iterator<Item = Nesting> + '_ {
         let buf = &self.encoded;
         let (mut pos, mut entry) = (0usize, 0u64);
         (0..self.count).map_while(move |i| {
@@ -538,7 +552,7 @@ impl CallTable {
         out
     }
 
-    pub fn resident_bytes(&self) -> usize {
+    pub(crate) fn resident_bytes(&self) -> usize {
         self.encoded.capacity()
             + self.dir.capacity() * 16
             + self.raw.capacity_bytes()
@@ -571,7 +585,7 @@ impl CallTable {
 
 /// The encoding pass of [`CallTable::finish`], a slice of calls at a time
 /// (a 10 GB trace's 6.6 million calls took 200 ms in one task).
-pub struct CallsFinish {
+pub(crate) struct CallsFinish {
     raw: RawCalls,
     /// The entry order while it is being sorted (a step a radix pass).
     sorting: Option<EntryOrder>,
@@ -591,7 +605,7 @@ pub struct CallsFinish {
 impl CallsFinish {
     /// Sorts by one more radix digit, or encodes up to `calls` more calls;
     /// whether all are done.
-    pub fn step(&mut self, calls: usize) -> bool {
+    pub(crate) fn step(&mut self, calls: usize) -> bool {
         if let Some(sorting) = &mut self.sorting {
             match sorting.step() {
                 Some(order) => {
@@ -645,7 +659,7 @@ impl CallsFinish {
     }
 
     /// Hands the encoded calls to `table` (after the last step).
-    pub fn install(self, table: &mut CallTable) {
+    pub(crate) fn install(self, table: &mut CallTable) {
         debug_assert!(
             self.sorting.is_none() && self.next == self.order.len(),
             "calls left to sort or encode"

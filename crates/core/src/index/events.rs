@@ -15,6 +15,7 @@ use crate::parse::RecordKind;
 /// Events per directory entry.
 const BLOCK: u64 = 64;
 
+/// What made a line an event of the events list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum EventKind {
     /// An `E` line that is not an interrupt or a mode change (exceptions,
@@ -32,7 +33,7 @@ pub enum EventKind {
 }
 
 impl EventKind {
-    pub const ALL: [EventKind; 5] = [
+    pub(crate) const ALL: [EventKind; 5] = [
         EventKind::Exception,
         EventKind::Interrupt,
         EventKind::ModeChange,
@@ -40,7 +41,7 @@ impl EventKind {
         EventKind::Unparsed,
     ];
 
-    pub fn code(self) -> u8 {
+    pub(crate) fn code(self) -> u8 {
         match self {
             EventKind::Exception => 0,
             EventKind::Interrupt => 1,
@@ -50,7 +51,7 @@ impl EventKind {
         }
     }
 
-    pub fn from_code(c: u64) -> Option<EventKind> {
+    pub(crate) fn from_code(c: u64) -> Option<EventKind> {
         EventKind::ALL.get(usize::try_from(c).ok()?).copied()
     }
 
@@ -61,7 +62,7 @@ impl EventKind {
 
     /// The event a line is, by its record; mode changes of instructions are
     /// found by the index builder, which remembers the previous mode.
-    pub fn of(kind: &RecordKind<'_>) -> Option<EventKind> {
+    pub(crate) fn of(kind: &RecordKind<'_>) -> Option<EventKind> {
         match kind {
             RecordKind::Exception(e) => {
                 let name = e.name.to_ascii_lowercase();
@@ -88,28 +89,28 @@ impl EventKind {
 /// One event: its line (1-based), the node holding it and the line's byte
 /// offset (to read its text).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Event {
-    pub line: u64,
-    pub node: u64,
-    pub offset: u64,
-    pub kind: EventKind,
+pub(crate) struct Event {
+    pub(crate) line: u64,
+    pub(crate) node: u64,
+    pub(crate) offset: u64,
+    pub(crate) kind: EventKind,
 }
 
 /// Where a block of events starts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct BlockHead {
-    pub line: u64,
-    pub node: u64,
-    pub offset: u64,
+    pub(crate) line: u64,
+    pub(crate) node: u64,
+    pub(crate) offset: u64,
     /// Start of the block in the encoded stream.
-    pub at: u64,
+    pub(crate) at: u64,
     /// Kinds present in the block.
-    pub kinds: u8,
+    pub(crate) kinds: u8,
 }
 
 /// The events of a trace, in line order.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct EventList {
+pub(crate) struct EventList {
     enc: Vec<u8>,
     dir: Vec<BlockHead>,
     len: u64,
@@ -118,7 +119,7 @@ pub struct EventList {
 
 impl EventList {
     /// Adds the next event (lines, nodes and offsets never go back).
-    pub fn push(&mut self, e: Event) {
+    pub(crate) fn push(&mut self, e: Event) {
         let prev = match self.last {
             Some(p) if !self.len.is_multiple_of(BLOCK) => p,
             _ => {
@@ -145,21 +146,18 @@ impl EventList {
         self.last = Some(e);
     }
 
-    pub fn len(&self) -> u64 {
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> u64 {
         self.len
     }
 
     /// Gives back the spare capacity once no more events come.
-    pub fn shrink(&mut self) {
+    pub(crate) fn shrink(&mut self) {
         self.enc.shrink_to_fit();
         self.dir.shrink_to_fit();
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    pub fn resident_bytes(&self) -> usize {
+    pub(crate) fn resident_bytes(&self) -> usize {
         self.enc.capacity() + self.dir.capacity() * std::mem::size_of::<BlockHead>()
     }
 
@@ -197,7 +195,7 @@ impl EventList {
     }
 
     /// Events `first..first+count`.
-    pub fn page(&self, first: u64, count: u64) -> Vec<Event> {
+    pub(crate) fn page(&self, first: u64, count: u64) -> Vec<Event> {
         let mut out = Vec::new();
         let mut b = (first / BLOCK) as usize;
         let mut skip = (first % BLOCK) as usize;
@@ -216,7 +214,7 @@ impl EventList {
     }
 
     /// How many events lie in nodes before `node`.
-    pub fn rank(&self, node: u64) -> u64 {
+    pub(crate) fn rank(&self, node: u64) -> u64 {
         let b = self.dir.partition_point(|h| h.node < node);
         if b == 0 {
             return 0;
@@ -226,7 +224,7 @@ impl EventList {
     }
 
     /// The first event in a node after `node`.
-    pub fn next_after(&self, node: u64) -> Option<Event> {
+    pub(crate) fn next_after(&self, node: u64) -> Option<Event> {
         let b = self
             .dir
             .partition_point(|h| h.node <= node)
@@ -238,7 +236,7 @@ impl EventList {
     }
 
     /// The last event in a node before `node`.
-    pub fn prev_before(&self, node: u64) -> Option<Event> {
+    pub(crate) fn prev_before(&self, node: u64) -> Option<Event> {
         let b = self.dir.partition_point(|h| h.node < node);
         self.block(b.checked_sub(1)?)
             .into_iter()
@@ -249,7 +247,7 @@ impl EventList {
     /// Kinds present per bucket, bucket `i` covering nodes
     /// `[bounds[i], bounds[i+1])`: whole blocks inside one bucket count by
     /// their head, so this decodes only blocks that straddle buckets.
-    pub fn kinds_per_bucket(&self, bounds: &[u64]) -> Vec<u8> {
+    pub(crate) fn kinds_per_bucket(&self, bounds: &[u64]) -> Vec<u8> {
         let n = bounds.len().saturating_sub(1);
         let mut out = vec![0u8; n];
         let bucket = |node: u64| bounds.partition_point(|&b| b <= node).checked_sub(1);
@@ -278,7 +276,7 @@ impl EventList {
 
     /// Adds `other`'s events with their nodes and lines moved on (a range
     /// indexed in parallel joining the sequential index).
-    pub fn append_shifted(&mut self, other: &EventList, node_off: u64, line_off: u64) {
+    pub(crate) fn append_shifted(&mut self, other: &EventList, node_off: u64, line_off: u64) {
         for b in 0..other.dir.len() {
             for e in other.block(b) {
                 self.push(Event {

@@ -15,10 +15,10 @@ use crate::state::fasthash::AddrMap;
 
 use crate::codec::varint;
 
-pub const BLOCK_BITS: u32 = 4;
-pub const BLOCK: u64 = 1 << BLOCK_BITS;
+pub(crate) const BLOCK_BITS: u32 = 4;
+pub(crate) const BLOCK: u64 = 1 << BLOCK_BITS;
 /// Intervals per segment: one u64 bitmap per block.
-pub const SEGMENT: usize = 64;
+pub(crate) const SEGMENT: usize = 64;
 
 /// The entries of a segment table (sorted by block) for blocks `first..=last`.
 fn table_range(table: &[(u64, u64)], first: u64, last: u64) -> &[(u64, u64)] {
@@ -37,31 +37,31 @@ struct BlockDiff {
 
 /// What is known of one byte at some point: its value, unknown since a node,
 /// or (`None`) never written.
-pub type ByteState = Option<Result<u8, u64>>;
+pub(crate) type ByteState = Option<Result<u8, u64>>;
 
 /// Fills keyed by (since + 1, or 0 for the trace start; block): mask and data.
-pub type Fills = BTreeMap<(u64, u64), (u16, [u8; 16])>;
+pub(crate) type Fills = BTreeMap<(u64, u64), (u16, [u8; 16])>;
 
 /// Borrowed parts of a [`MemHistory`], for serialization.
-pub struct Parts<'a> {
-    pub arena: &'a [u8],
-    pub interval_start: &'a [u64],
-    pub segments: &'a [Vec<(u64, u64)>],
-    pub fills: &'a Fills,
+pub(crate) struct Parts<'a> {
+    pub(crate) arena: &'a [u8],
+    pub(crate) interval_start: &'a [u64],
+    pub(crate) segments: &'a [Vec<(u64, u64)>],
+    pub(crate) fills: &'a Fills,
 }
 
 /// One decoded diff entry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Entry {
-    pub block: u64,
-    pub written: u16,
-    pub unknown: u16,
-    pub since: u64,
-    pub data: [u8; 16],
+pub(crate) struct Entry {
+    pub(crate) block: u64,
+    pub(crate) written: u16,
+    pub(crate) unknown: u16,
+    pub(crate) since: u64,
+    pub(crate) data: [u8; 16],
 }
 
 #[derive(Default)]
-pub struct MemHistory {
+pub(crate) struct MemHistory {
     /// Encoded entries of all closed intervals.
     arena: Vec<u8>,
     /// Per closed interval: start of its entries in `arena`.
@@ -80,7 +80,7 @@ fn bit(a: u64) -> u16 {
 
 impl MemHistory {
     /// Bytes written at `addr..`: one block lookup per 16-byte block.
-    pub fn write_run(&mut self, addr: u64, bytes: &[u8]) {
+    pub(crate) fn write_run(&mut self, addr: u64, bytes: &[u8]) {
         let mut a = addr;
         let mut rest = bytes;
         while !rest.is_empty() {
@@ -98,7 +98,7 @@ impl MemHistory {
         }
     }
 
-    pub fn unknown(&mut self, addr: u64, len: u64, since: u64) {
+    pub(crate) fn unknown(&mut self, addr: u64, len: u64, since: u64) {
         let mut a = addr;
         let end = addr.saturating_add(len);
         while a < end {
@@ -111,7 +111,7 @@ impl MemHistory {
         }
     }
 
-    pub fn fill(&mut self, since: Option<u64>, addr: u64, value: u8) {
+    pub(crate) fn fill(&mut self, since: Option<u64>, addr: u64, value: u8) {
         let key = (since.map_or(0, |s| s + 1), addr >> BLOCK_BITS);
         let e = self.fills.entry(key).or_insert((0, [0; 16]));
         let b = bit(addr);
@@ -122,7 +122,7 @@ impl MemHistory {
     }
 
     /// Closes the open interval.
-    pub fn close_interval(&mut self) {
+    pub(crate) fn close_interval(&mut self) {
         let mut blocks: Vec<(u64, BlockDiff)> = self.open.drain().collect();
         blocks.sort_unstable_by_key(|(b, _)| *b);
         self.push_interval(&blocks);
@@ -167,7 +167,7 @@ impl MemHistory {
     /// indices short by `node_off`), its open interval included, after this
     /// history's last closed interval. Fills merge keeping the first per
     /// byte, as they would have arrived.
-    pub fn append_shifted(&mut self, other: &mut MemHistory, node_off: u64) {
+    pub(crate) fn append_shifted(&mut self, other: &mut MemHistory, node_off: u64) {
         let mut blocks = Vec::new();
         for k in 0..other.intervals() {
             blocks.clear();
@@ -207,12 +207,12 @@ impl MemHistory {
         }
     }
 
-    pub fn intervals(&self) -> usize {
+    pub(crate) fn intervals(&self) -> usize {
         self.interval_start.len()
     }
 
     /// Decoded entries of closed interval `k`.
-    pub fn entries(&self, k: usize) -> Vec<Entry> {
+    pub(crate) fn entries(&self, k: usize) -> Vec<Entry> {
         let mut out = Vec::new();
         let Some(&start) = self.interval_start.get(k) else {
             return out;
@@ -261,7 +261,7 @@ impl MemHistory {
     /// Whether closed interval `k` wrote anything in blocks `first..=last`.
     /// Costs what the interval or its segment holds, not the range's width
     /// (a query may name all of memory).
-    pub fn interval_touches(&self, k: usize, first: u64, last: u64) -> bool {
+    pub(crate) fn interval_touches(&self, k: usize, first: u64, last: u64) -> bool {
         let seg = k / SEGMENT;
         match self.segments.get(seg) {
             Some(table) => table_range(table, first, last)
@@ -283,7 +283,7 @@ impl MemHistory {
     /// Closed intervals before `before` that touched any of blocks
     /// `first..=last`, newest first (in time bounded by the history, not by
     /// the range).
-    pub fn intervals_touching(&self, first: u64, last: u64, before: usize) -> Vec<usize> {
+    pub(crate) fn intervals_touching(&self, first: u64, last: u64, before: usize) -> Vec<usize> {
         let before = before.min(self.intervals());
         let mut out = Vec::new();
         // The incomplete tail segment has no table: scan its diffs.
@@ -318,7 +318,7 @@ impl MemHistory {
     /// State of block `block` at the start of interval `before`: per byte,
     /// `Some(Ok(v))` known, `Some(Err(since))` unknown since that node (or
     /// `None` never written).
-    pub fn block_state(&self, block: u64, before: usize) -> [ByteState; 16] {
+    pub(crate) fn block_state(&self, block: u64, before: usize) -> [ByteState; 16] {
         let mut out = [None; 16];
         let mut resolved = 0u16;
         for k in self.intervals_touching(block, block, before) {
@@ -346,14 +346,14 @@ impl MemHistory {
 
     /// Value a read revealed for a byte unknown since `since` (`None`: the
     /// trace start).
-    pub fn fill_value(&self, since: Option<u64>, addr: u64) -> Option<u8> {
+    pub(crate) fn fill_value(&self, since: Option<u64>, addr: u64) -> Option<u8> {
         let key = (since.map_or(0, |s| s + 1), addr >> BLOCK_BITS);
         let (mask, data) = self.fills.get(&key)?;
         let i = (addr & (BLOCK - 1)) as usize;
         (mask & (1 << i) != 0).then_some(data[i])
     }
 
-    pub fn resident_bytes(&self) -> usize {
+    pub(crate) fn resident_bytes(&self) -> usize {
         self.arena.capacity()
             + self.interval_start.capacity() * 8
             + self.segments.iter().map(|s| s.capacity() * 16 + 24).sum::<usize>()

@@ -5,7 +5,7 @@
 //! keeps, about every [`IndexOptions::checkpoint_bytes`] bytes, a *checkpoint*
 //! (position, time, engine resume state, sparse register snapshot); per
 //! checkpoint interval, a bitmap of register groups written and the memory
-//! diff ([`memdiff`]); and the confirmed calls. A query restores the nearest
+//! diff; and the confirmed calls. A query restores the nearest
 //! checkpoint and replays at most one interval of trace text, read from the
 //! [`TraceSource`] on demand. Positions are node indices (the reference
 //! tools' unit: one instruction with its register and memory lines); "state
@@ -14,7 +14,7 @@
 mod builder;
 mod calls;
 mod depth;
-pub mod events;
+pub(crate) mod events;
 mod memdiff;
 pub mod parallel;
 mod queries;
@@ -27,17 +27,20 @@ use crate::codec::varint;
 use crate::engine::{Call, Engine, EngineOptions, Node, Observer, ResumeState};
 use crate::lines::{Line, LineReader};
 use crate::parse::{Dialect, ParseOptions, Parser, ParserState, RegId};
-use crate::source::{SourceError, TraceSource};
+use crate::source::TraceSource;
 use crate::state::memory::Fill;
 use crate::state::regfile::{self, RegFile};
+use crate::{Error, Result};
 
 pub use builder::IndexBuilder;
 use builder::{bloom_has, mode_of, Accumulator, Mode, SplitSeek};
-pub use calls::{CallInfo, CallTable, Nesting};
+pub(crate) use calls::Nesting;
+pub use calls::{CallInfo, CallTable};
 pub use depth::{bucket_bounds, bucket_start, TIMELINE_BUCKETS};
-pub use events::{Event, EventKind, EventList};
+pub use events::EventKind;
+pub(crate) use events::{Event, EventList};
 use replay::SourceRef;
-pub use serialize::{IndexEncoder, IndexFileError, TraceIdentity, INDEX_MAGIC};
+pub use serialize::{IndexEncoder, TraceIdentity};
 use snapshot::{apply_snapshot, encode_snapshot};
 
 use memdiff::MemHistory;
@@ -45,6 +48,7 @@ use memdiff::MemHistory;
 /// Index construction options.
 #[derive(Clone, Copy, Debug)]
 pub struct IndexOptions {
+    /// How the trace's lines are parsed.
     pub parse: ParseOptions,
     /// Checkpoint spacing in trace bytes, about the most a query replays:
     /// a node ends an interval when the next node starts in a later
@@ -95,43 +99,25 @@ pub(crate) struct Checkpoint {
 /// Memory contents over a range: `known[i]` tells whether `bytes[i]` is valid.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MemView {
-    pub addr: u64,
+    pub(crate) addr: u64,
+    /// The values; an unknown byte reads 0.
     pub bytes: Vec<u8>,
+    /// Whether each byte's value is known.
     pub known: Vec<bool>,
-}
-
-/// Errors a query can meet.
-#[derive(Debug)]
-pub enum QueryError {
-    Source(SourceError),
-    /// The position is beyond what has been indexed.
-    OutOfRange(String),
-}
-
-impl std::fmt::Display for QueryError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            QueryError::Source(e) => write!(f, "reading trace: {}", e),
-            QueryError::OutOfRange(s) => f.write_str(s),
-        }
-    }
-}
-
-impl std::error::Error for QueryError {}
-
-impl From<SourceError> for QueryError {
-    fn from(e: SourceError) -> Self {
-        QueryError::Source(e)
-    }
 }
 
 /// Summary figures of an index.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct IndexSummary {
+    /// Trace bytes indexed.
     pub bytes: u64,
+    /// Lines indexed.
     pub lines: u64,
+    /// Nodes indexed.
     pub nodes: u64,
+    /// Nodes holding an instruction.
     pub instructions: u64,
+    /// Calls found (known once the index is complete).
     pub calls: u64,
 }
 
@@ -160,37 +146,36 @@ pub struct Index {
 }
 
 impl Index {
+    /// The options it was built with.
     pub fn options(&self) -> &IndexOptions {
         &self.opts
     }
 
     /// The trace's dialect (forced or detected).
-    pub fn dialect(&self) -> Dialect {
+    pub(crate) fn dialect(&self) -> Dialect {
         self.dialect
     }
 
+    /// What it covers so far.
     pub fn summary(&self) -> IndexSummary {
         self.summary
     }
 
-    pub fn is_complete(&self) -> bool {
+    pub(crate) fn is_complete(&self) -> bool {
         self.complete
     }
 
-    pub fn aarch64_used(&self) -> bool {
+    pub(crate) fn aarch64_used(&self) -> bool {
         self.aarch64_used
     }
 
-    pub fn first_event_line(&self) -> Option<u64> {
-        self.first_event_line
-    }
-
+    /// The calls found (empty until the index is complete).
     pub fn calls(&self) -> &CallTable {
         &self.calls
     }
 
     /// Exceptions, interrupts, mode changes, aborts and unparsed lines.
-    pub fn events(&self) -> &EventList {
+    pub(crate) fn events(&self) -> &EventList {
         &self.events
     }
 

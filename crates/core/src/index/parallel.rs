@@ -4,10 +4,10 @@
 //!
 //! A range other than the first starts with nothing known. Its builder runs
 //! until a *split point*: a checkpoint at which the engine's control state
-//! no longer depends on what came before ([`Engine::split_ready`]). There it
+//! no longer depends on what came before. There it
 //! drops what it built, restarts memory empty (bytes not seen since stand
 //! for "as before the split") and defers call-detection decisions that could
-//! involve calls made before it ([`crate::engine::TopTransfer`]). From then
+//! involve calls made before it. From then
 //! on it records what the sequential pass would, up to numbering.
 //!
 //! The stitch runs in order. For each range it re-runs the sequential
@@ -25,12 +25,13 @@
 
 use crate::lines::{Line, LineReader, SliceLines};
 use crate::parse::{Dialect, Parser};
-use crate::source::{read_sample, SourceError, TraceSource};
+use crate::source::{read_sample, TraceSource};
 use crate::state::memory::ByteKind;
+use crate::{Error, Result};
 
 use super::{
-    apply_snapshot, encode_snapshot, Accumulator, Checkpoint, Index, IndexBuilder, IndexFileError,
-    IndexOptions, SourceRef, SplitSeek, TraceIdentity,
+    apply_snapshot, encode_snapshot, Accumulator, Checkpoint, Index, IndexBuilder, IndexOptions,
+    SourceRef, SplitSeek, TraceIdentity,
 };
 use crate::codec::{Dec, Enc};
 use crate::engine::Engine;
@@ -50,6 +51,7 @@ pub struct RangeIndex {
 /// What a stitch did, for tests and figures.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct StitchStats {
+    /// Ranges stitched.
     pub ranges: usize,
     /// Ranges whose work was adopted.
     pub joined: usize,
@@ -57,14 +59,12 @@ pub struct StitchStats {
     pub replayed_bytes: u64,
     /// Wall time of the parallel part and of the stitch (where measured).
     pub ranges_seconds: f64,
+    /// Wall time of the stitch, in seconds.
     pub stitch_seconds: f64,
 }
 
 /// The dialect ranges are parsed as: forced, or detected from the start.
-pub fn dialect_of(
-    source: &mut dyn TraceSource,
-    opts: &IndexOptions,
-) -> Result<Dialect, SourceError> {
+pub fn dialect_of(source: &mut dyn TraceSource, opts: &IndexOptions) -> Result<Dialect> {
     let sample = read_sample(&mut SourceRef(source))?;
     Ok(Parser::for_sample(opts.parse, &sample).dialect())
 }
@@ -76,7 +76,7 @@ pub fn split_offsets(len: u64, n: usize) -> Vec<u64> {
 }
 
 /// The first line start at or after `offset`.
-pub fn line_start_at(source: &mut dyn TraceSource, offset: u64) -> Result<u64, SourceError> {
+pub fn line_start_at(source: &mut dyn TraceSource, offset: u64) -> Result<u64> {
     let len = source.len();
     if offset == 0 || offset >= len {
         return Ok(offset.min(len));
@@ -151,7 +151,7 @@ impl RangeIndex {
         from: u64,
         to: u64,
         mut progress: impl FnMut(u64),
-    ) -> Result<RangeIndex, SourceError> {
+    ) -> Result<RangeIndex> {
         let start = line_start_at(source, from)?;
         let end = line_start_at(source, to)?;
         let sample = if start == 0 {
@@ -247,10 +247,10 @@ impl RangeIndex {
     }
 
     /// Reads what [`RangeIndex::to_bytes`] wrote.
-    pub fn from_bytes(buf: &[u8]) -> Result<RangeIndex, IndexFileError> {
-        let bad = || IndexFileError("range index is truncated or corrupt".into());
+    pub fn from_bytes(buf: &[u8]) -> Result<RangeIndex> {
+        let bad = || Error::IndexFile("range index is truncated or corrupt".into());
         if buf.len() < 8 || &buf[..8] != RANGE_MAGIC {
-            return Err(IndexFileError("not a Tarmac Lens range index".into()));
+            return Err(Error::IndexFile("not a Tarmac Lens range index".into()));
         }
         let mut d = Dec::new(&buf[8..]);
         let (start, end) = (d.u().ok_or_else(bad)?, d.u().ok_or_else(bad)?);
@@ -320,16 +320,8 @@ impl RangeIndex {
     }
 
     /// Byte range covered.
-    pub fn range(&self) -> (u64, u64) {
+    pub(crate) fn range(&self) -> (u64, u64) {
         (self.start, self.end)
-    }
-
-    /// Bytes before this range's split point (all of it without one).
-    pub fn prefix_bytes(&self) -> u64 {
-        match self.split_offset() {
-            Some(c) => c - self.start,
-            None => self.end - self.start,
-        }
     }
 
     /// Closed intervals of the range's memory history.
@@ -339,7 +331,7 @@ impl RangeIndex {
 
     /// The split point: where the stitch stops parsing and adopts this
     /// range's work (`None`: the range must be indexed again sequentially).
-    pub fn split_offset(&self) -> Option<u64> {
+    pub(crate) fn split_offset(&self) -> Option<u64> {
         let b = &self.builder;
         let seek = b.acc.split.as_ref()?;
         seek.parser_state?;
@@ -371,12 +363,7 @@ fn decode_mode(d: &mut Dec<'_>) -> Option<Option<super::Mode>> {
 }
 
 /// Feeds the lines in `[from, to)` to the sequential builder.
-fn feed(
-    source: &mut dyn TraceSource,
-    g: &mut IndexBuilder,
-    from: u64,
-    to: u64,
-) -> Result<(), SourceError> {
+fn feed(source: &mut dyn TraceSource, g: &mut IndexBuilder, from: u64, to: u64) -> Result<()> {
     let mut reader = LineReader::with_range(SourceRef(source), from, to, g.next_line, 256 << 10);
     while let Some(line) = reader.next_line()? {
         g.line(&line);
@@ -390,17 +377,17 @@ pub fn stitch(
     source: &mut dyn TraceSource,
     parts: Vec<RangeIndex>,
     total: u64,
-) -> Result<(Index, StitchStats), SourceError> {
+) -> Result<(Index, StitchStats)> {
     let mut stats = StitchStats {
         ranges: parts.len(),
         ..StitchStats::default()
     };
     let mut it = parts.into_iter();
     let Some(first) = it.next() else {
-        return Err(SourceError("no ranges to stitch".into()));
+        return Err(Error::Stitch("no ranges to stitch".into()));
     };
     if first.start != 0 {
-        return Err(SourceError(
+        return Err(Error::Stitch(
             "the first range does not start the trace".into(),
         ));
     }
@@ -408,7 +395,7 @@ pub fn stitch(
     let mut pos = first.end;
     for part in it {
         if part.start != pos {
-            return Err(SourceError(format!(
+            return Err(Error::Stitch(format!(
                 "range at byte {} does not follow the one ending at {}",
                 part.start, pos
             )));
@@ -426,7 +413,7 @@ pub fn stitch(
         }
     }
     if pos != total {
-        return Err(SourceError(format!(
+        return Err(Error::Stitch(format!(
             "ranges end at byte {} but the trace has {}",
             pos, total
         )));

@@ -13,7 +13,7 @@ impl Index {
         node: u64,
         pc: u64,
         forward: bool,
-    ) -> Result<Option<Node>, QueryError> {
+    ) -> Result<Option<Node>> {
         let want = pc & !1;
         let start = self.interval_of(node);
         let mut found: Option<Node> = None;
@@ -50,28 +50,20 @@ impl Index {
     }
 
     /// The node with the given index.
-    pub fn node(&self, source: &mut dyn TraceSource, index: u64) -> Result<Node, QueryError> {
+    pub fn node(&self, source: &mut dyn TraceSource, index: u64) -> Result<Node> {
         self.find_node(source, self.interval_of(index), |n| n.at.node >= index)?
             .filter(|n| n.at.node == index)
-            .ok_or_else(|| QueryError::OutOfRange(format!("no node {}", index)))
+            .ok_or_else(|| Error::OutOfRange(format!("no node {}", index)))
     }
 
     /// The node containing line `line` (lines before the first node belong to it).
-    pub fn node_at_line(
-        &self,
-        source: &mut dyn TraceSource,
-        line: u64,
-    ) -> Result<Node, QueryError> {
+    pub fn node_at_line(&self, source: &mut dyn TraceSource, line: u64) -> Result<Node> {
         let k = self.checkpoints.partition_point(|c| c.line <= line);
         self.node_from(source, k, |n| n.at.line + n.lines > line, "line", line)
     }
 
     /// The node containing byte `offset`.
-    pub fn node_at_offset(
-        &self,
-        source: &mut dyn TraceSource,
-        offset: u64,
-    ) -> Result<Node, QueryError> {
+    pub fn node_at_offset(&self, source: &mut dyn TraceSource, offset: u64) -> Result<Node> {
         let k = self.checkpoints.partition_point(|c| c.offset <= offset);
         self.node_from(
             source,
@@ -91,19 +83,13 @@ impl Index {
         contains: impl Fn(&Node) -> bool,
         what: &str,
         value: u64,
-    ) -> Result<Node, QueryError> {
+    ) -> Result<Node> {
         self.find_node(source, after.saturating_sub(1), contains)?
-            .ok_or_else(|| {
-                QueryError::OutOfRange(format!("{what} {value} is beyond the indexed trace"))
-            })
+            .ok_or_else(|| Error::OutOfRange(format!("{what} {value} is beyond the indexed trace")))
     }
 
     /// The last node whose time is at most `time` (the first node if all are later).
-    pub fn node_at_time(
-        &self,
-        source: &mut dyn TraceSource,
-        time: u64,
-    ) -> Result<Node, QueryError> {
+    pub fn node_at_time(&self, source: &mut dyn TraceSource, time: u64) -> Result<Node> {
         // Node times never decrease. Checkpoint k+1 records the time of the
         // last node of interval k: find the first interval ending after `time`.
         let k = self.checkpoints[1..]
@@ -123,16 +109,12 @@ impl Index {
             (Some(b), _) => Ok(b),
             (None, _) if k > 0 => self.node(source, self.checkpoints[k].resume.node_index - 1),
             (None, Some(f)) => Ok(f),
-            (None, None) => Err(QueryError::OutOfRange("the trace has no nodes".into())),
+            (None, None) => Err(Error::OutOfRange("the trace has no nodes".into())),
         }
     }
 
     /// The node holding instruction number `n` (0-based).
-    pub fn node_at_instruction(
-        &self,
-        source: &mut dyn TraceSource,
-        n: u64,
-    ) -> Result<Node, QueryError> {
+    pub fn node_at_instruction(&self, source: &mut dyn TraceSource, n: u64) -> Result<Node> {
         let k = self
             .checkpoints
             .partition_point(|c| c.resume.instructions <= n)
@@ -140,9 +122,7 @@ impl Index {
         self.find_node(source, k, |node| {
             node.at.pc != crate::engine::INVALID_PC && node.instructions_before >= n
         })?
-        .ok_or_else(|| {
-            QueryError::OutOfRange(format!("instruction {} is beyond the indexed trace", n))
-        })
+        .ok_or_else(|| Error::OutOfRange(format!("instruction {} is beyond the indexed trace", n)))
     }
 
     /// First node from interval `k` on satisfying `pred`.
@@ -151,7 +131,7 @@ impl Index {
         source: &mut dyn TraceSource,
         mut k: usize,
         pred: impl Fn(&Node) -> bool,
-    ) -> Result<Option<Node>, QueryError> {
+    ) -> Result<Option<Node>> {
         while k < self.checkpoints.len() {
             let mut found = None;
             self.scan_nodes(source, k, &mut |n| {
@@ -171,11 +151,7 @@ impl Index {
     }
 
     /// Register file after node `node`.
-    pub fn registers_after(
-        &self,
-        source: &mut dyn TraceSource,
-        node: u64,
-    ) -> Result<RegFile, QueryError> {
+    pub fn registers_after(&self, source: &mut dyn TraceSource, node: u64) -> Result<RegFile> {
         struct Regs {
             target: u64,
             out: Option<RegFile>,
@@ -196,16 +172,16 @@ impl Index {
         };
         self.replay(source, self.interval_of(node), &mut r)?;
         r.out
-            .ok_or_else(|| QueryError::OutOfRange(format!("no node {}", node)))
+            .ok_or_else(|| Error::OutOfRange(format!("no node {}", node)))
     }
 
     /// The register bytes node `node`'s lines write (whatever the value
     /// written): a register file whose known flags are those bytes.
-    pub fn registers_written(
+    pub(crate) fn registers_written(
         &self,
         source: &mut dyn TraceSource,
         node: u64,
-    ) -> Result<RegFile, QueryError> {
+    ) -> Result<RegFile> {
         struct Written {
             target: u64,
             mask: RegFile,
@@ -237,7 +213,7 @@ impl Index {
         };
         self.replay(source, self.interval_of(node), &mut w)?;
         if !w.found {
-            return Err(QueryError::OutOfRange(format!("no node {}", node)));
+            return Err(Error::OutOfRange(format!("no node {}", node)));
         }
         Ok(w.mask)
     }
@@ -249,7 +225,7 @@ impl Index {
         node: u64,
         addr: u64,
         len: u64,
-    ) -> Result<MemView, QueryError> {
+    ) -> Result<MemView> {
         let len = len.min(1 << 20);
         let k = self.interval_of(node);
         // Bytes written inside the interval up to the node, from the trace.
@@ -304,7 +280,7 @@ impl Index {
         };
         self.replay(source, k, &mut w)?;
         if !w.reached {
-            return Err(QueryError::OutOfRange(format!("no node {}", node)));
+            return Err(Error::OutOfRange(format!("no node {}", node)));
         }
         // Earlier intervals, block by block.
         let mut bytes = vec![0u8; len as usize];
@@ -343,7 +319,7 @@ impl Index {
         source: &mut dyn TraceSource,
         node: u64,
         reg: RegId,
-    ) -> Result<Option<Node>, QueryError> {
+    ) -> Result<Option<Node>> {
         self.reg_write_search(source, node, reg, false)
     }
 
@@ -353,7 +329,7 @@ impl Index {
         source: &mut dyn TraceSource,
         node: u64,
         reg: RegId,
-    ) -> Result<Option<Node>, QueryError> {
+    ) -> Result<Option<Node>> {
         self.reg_write_search(source, node, reg, true)
     }
 
@@ -365,7 +341,7 @@ impl Index {
         node: u64,
         reg: RegId,
         forward: bool,
-    ) -> Result<Option<Node>, QueryError> {
+    ) -> Result<Option<Node>> {
         let aarch64 = self.aarch64_used && !matches!(reg.class, crate::parse::RegClass::R);
         let (off, size) = regfile::location(reg, aarch64);
         let groups: Vec<usize> = (off..off + size).map(regfile::group_of).collect();
@@ -402,7 +378,7 @@ impl Index {
         node: u64,
         addr: u64,
         len: u64,
-    ) -> Result<Option<Node>, QueryError> {
+    ) -> Result<Option<Node>> {
         let hit = |a: u64, l: u64| a < addr.saturating_add(len) && addr < a.saturating_add(l);
         let k = self.interval_of(node);
         if let Some(n) = self.find_write(source, k, WriteScope::LastUpTo(node), None, Some(&hit))? {
@@ -428,7 +404,7 @@ impl Index {
         node: u64,
         addr: u64,
         len: u64,
-    ) -> Result<Option<Node>, QueryError> {
+    ) -> Result<Option<Node>> {
         let hit = |a: u64, l: u64| a < addr.saturating_add(len) && addr < a.saturating_add(l);
         let first_block = addr >> memdiff::BLOCK_BITS;
         let last_block = addr.saturating_add(len.max(1) - 1) >> memdiff::BLOCK_BITS;
@@ -460,7 +436,7 @@ impl Index {
         scope: WriteScope,
         reg: Option<&dyn Fn(usize, usize) -> bool>,
         mem: Option<&dyn Fn(u64, u64) -> bool>,
-    ) -> Result<Option<Node>, QueryError> {
+    ) -> Result<Option<Node>> {
         let (limit, after, first_only) = match scope {
             WriteScope::LastUpTo(limit) => (limit, None, false),
             WriteScope::FirstAfter(after) => (u64::MAX, Some(after), true),

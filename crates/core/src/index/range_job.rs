@@ -1,13 +1,14 @@
 //! One byte range of a trace indexed in steps, with its record statistics,
 //! for a browser worker that indexes a range for the session worker (which
-//! adopts it with [`adopt`]). The steps let the worker report progress; the
+//! adopts it). The steps let the worker report progress; the
 //! statistics count only the lines from the range's split point on, since
 //! the session counts those before it while re-parsing them.
 
 use crate::lines::{Line, LineBuffer};
 use crate::parse::Dialect;
-use crate::source::{read_sample, SourceError, TraceSource};
+use crate::source::{read_sample, TraceSource};
 use crate::stats::{Stats, StatsAccumulator};
+use crate::Result;
 
 use super::parallel::{join, line_start_at, RangeIndex};
 use super::{IndexBuilder, IndexOptions, SourceRef};
@@ -38,7 +39,7 @@ impl RangeJob {
         dialect: Dialect,
         from: u64,
         to: u64,
-    ) -> Result<RangeJob, SourceError> {
+    ) -> Result<RangeJob> {
         let start = line_start_at(source, from)?;
         let end = line_start_at(source, to)?;
         let sample = if start == 0 {
@@ -63,12 +64,12 @@ impl RangeJob {
         self.lines.position() - self.part.start
     }
 
-    pub fn is_done(&self) -> bool {
+    pub(crate) fn is_done(&self) -> bool {
         self.lines.position() >= self.part.end
     }
 
-    /// The most the next read from the source will ask for
-    /// ([`LineBuffer::next_read_len`]).
+    /// The most the next read from the source will ask for: small for the
+    /// first reads, then the slice size.
     pub fn next_read_len(&self) -> usize {
         self.lines.next_read_len()
     }
@@ -79,7 +80,7 @@ impl RangeJob {
     // page's warm-up runs it enough before any drop (`web::warmup::tier_up`),
     // which it could not do for the range worker's message loop around it.
     #[inline(never)]
-    pub fn step(&mut self, source: &mut dyn TraceSource, budget: u64) -> Result<bool, SourceError> {
+    pub fn step(&mut self, source: &mut dyn TraceSource, budget: u64) -> Result<bool> {
         let stop_at = self.lines.position().saturating_add(budget.max(1));
         while let Some(line) = self.lines.next_line(source)? {
             let mut seen = None;
@@ -126,7 +127,7 @@ fn split_at(part: &RangeIndex, line: &Line<'_>) -> bool {
 
 impl IndexBuilder {
     /// Number of the next line to feed.
-    pub fn next_line(&self) -> u64 {
+    pub(crate) fn next_line(&self) -> u64 {
         self.next_line
     }
 }
@@ -136,7 +137,7 @@ impl IndexBuilder {
 /// its statistics), or `None` — leaving `g` untouched — when the part has
 /// no split point or its state there disagrees with `g`'s: then its lines
 /// are to be fed to `g` instead.
-pub fn adopt(g: &mut IndexBuilder, part: RangeIndex) -> Option<u64> {
+pub(crate) fn adopt(g: &mut IndexBuilder, part: RangeIndex) -> Option<u64> {
     let c = part.split_offset()?;
     let split_line = part.builder.acc.index.checkpoints.first()?.line;
     let line_offset = g.next_line.checked_sub(split_line)?;

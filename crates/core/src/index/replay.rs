@@ -20,11 +20,11 @@ impl Index {
         source: &mut dyn TraceSource,
         k: usize,
         obs: &mut dyn Observer,
-    ) -> Result<(), QueryError> {
+    ) -> Result<()> {
         let cp = self
             .checkpoints
             .get(k)
-            .ok_or_else(|| QueryError::OutOfRange(format!("no checkpoint {}", k)))?;
+            .ok_or_else(|| Error::OutOfRange(format!("no checkpoint {}", k)))?;
         let end = match self.checkpoints.get(k + 1) {
             Some(next) => next.offset,
             None => self.summary.bytes.min(source.len()),
@@ -36,7 +36,7 @@ impl Index {
         let mut reader =
             LineReader::with_range(SourceRef(source), cp.offset, end, cp.line, 256 << 10);
         let mut next_line = cp.line;
-        while let Some(line) = reader.next_line()? {
+        while let Some(line) = reader.next_line().map_err(Error::in_query)? {
             if !obs.line(&line) {
                 return Ok(());
             }
@@ -60,7 +60,7 @@ impl Index {
         first_line: u64,
         count: u64,
         f: &mut dyn FnMut(u64, &[u8], u64),
-    ) -> Result<(), QueryError> {
+    ) -> Result<()> {
         if count == 0 {
             return Ok(());
         }
@@ -132,7 +132,7 @@ impl Index {
         source: &mut dyn TraceSource,
         k: usize,
         f: &mut dyn FnMut(&Node) -> bool,
-    ) -> Result<(), QueryError> {
+    ) -> Result<()> {
         struct Scan<'f> {
             f: &'f mut dyn FnMut(&Node) -> bool,
             stop: bool,
@@ -158,7 +158,7 @@ impl<S: TraceSource + ?Sized> TraceSource for SourceRef<'_, S> {
     fn len(&self) -> u64 {
         self.0.len()
     }
-    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> Result<usize, SourceError> {
+    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> Result<usize> {
         self.0.read_at(offset, buf)
     }
 }

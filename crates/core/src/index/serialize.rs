@@ -13,27 +13,19 @@ use super::{Checkpoint, Index, IndexOptions, IndexSummary};
 use crate::codec::varint;
 use crate::engine::ResumeState;
 use crate::parse::{CpuName, Dialect, ParseOptions};
+use crate::{Error, Result};
 
-pub const INDEX_MAGIC: &[u8; 8] = b"TLENSIX\x01";
+/// The first 8 bytes of an index file.
+const INDEX_MAGIC: &[u8; 8] = b"TLENSIX\x01";
 const VERSION: u64 = 6;
 /// Format 5 lacks only the timeline's depth per bucket (section 12): read,
 /// it answers that question from the calls.
 const VERSION_WITHOUT_DEPTH: u64 = 5;
 
-#[derive(Debug)]
-pub struct IndexFileError(pub String);
-
-impl std::fmt::Display for IndexFileError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for IndexFileError {}
-
 /// What an index file says about the trace it indexes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TraceIdentity {
+    /// The trace's length in bytes.
     pub len: u64,
     /// Modification time, seconds since the epoch (0 if unknown).
     pub mtime: u64,
@@ -57,24 +49,26 @@ struct R<'a> {
 }
 
 impl<'a> R<'a> {
-    fn u(&mut self) -> Result<u64, IndexFileError> {
+    fn u(&mut self) -> Result<u64> {
         varint::get(self.buf, &mut self.pos)
-            .ok_or_else(|| IndexFileError("index file is truncated or corrupt".into()))
+            .ok_or_else(|| Error::IndexFile("index file is truncated or corrupt".into()))
     }
-    fn len(&mut self, max_item: usize) -> Result<usize, IndexFileError> {
+    fn len(&mut self, max_item: usize) -> Result<usize> {
         let n = self.u()? as usize;
         // Each item takes at least `max_item` bytes... or at least one.
         if n.saturating_mul(max_item.max(1))
             > self.buf.len() - self.pos.min(self.buf.len()) + 16 * n.min(1 << 20)
         {
-            return Err(IndexFileError("index file has an impossible length".into()));
+            return Err(Error::IndexFile(
+                "index file has an impossible length".into(),
+            ));
         }
         Ok(n)
     }
-    fn bytes(&mut self) -> Result<&'a [u8], IndexFileError> {
+    fn bytes(&mut self) -> Result<&'a [u8]> {
         let n = self.u()? as usize;
         let end = self.pos.checked_add(n).filter(|&e| e <= self.buf.len());
-        let end = end.ok_or_else(|| IndexFileError("index file is truncated".into()))?;
+        let end = end.ok_or_else(|| Error::IndexFile("index file is truncated".into()))?;
         let s = &self.buf[self.pos..end];
         self.pos = end;
         Ok(s)
@@ -89,12 +83,14 @@ fn dialect_code(d: Dialect) -> u64 {
     }
 }
 
-fn dialect_from(c: u64) -> Result<Dialect, IndexFileError> {
+fn dialect_from(c: u64) -> Result<Dialect> {
     match c {
         0 => Ok(Dialect::Tarmac),
         1 => Ok(Dialect::Armulator),
         2 => Ok(Dialect::TiEp),
-        _ => Err(IndexFileError("index file names an unknown dialect".into())),
+        _ => Err(Error::IndexFile(
+            "index file names an unknown dialect".into(),
+        )),
     }
 }
 
@@ -247,7 +243,7 @@ impl IndexEncoder {
     }
 
     /// Makes room for `additional` more bytes of output at once.
-    pub fn reserve(&mut self, additional: usize) {
+    pub(crate) fn reserve(&mut self, additional: usize) {
         self.w.0.reserve(additional);
     }
 
@@ -301,7 +297,7 @@ impl Index {
     /// [`Index::to_bytes`] appended to `out`, which is first grown to about
     /// the final size: growing it by doubling copied the index's bytes twice
     /// over.
-    pub fn append_bytes(&self, trace: TraceIdentity, mut out: Vec<u8>) -> Vec<u8> {
+    pub(crate) fn append_bytes(&self, trace: TraceIdentity, mut out: Vec<u8>) -> Vec<u8> {
         out.reserve(self.encoded_len_estimate());
         let mut e = self.encoder(trace, out);
         while !e.step(self, usize::MAX) {}
@@ -309,7 +305,7 @@ impl Index {
     }
 
     /// About how many bytes [`Index::to_bytes`] gives (a little more).
-    pub fn encoded_len_estimate(&self) -> usize {
+    pub(crate) fn encoded_len_estimate(&self) -> usize {
         let parts = self.mem.parts();
         let (calls, call_dir, _) = self.calls.parts();
         let (events, event_dir, _) = self.events.parts();
@@ -373,16 +369,16 @@ impl Index {
 
     /// Reads an index file, returning it and the identity of the trace it
     /// was built for.
-    pub fn from_bytes(buf: &[u8]) -> Result<(Index, TraceIdentity), IndexFileError> {
+    pub fn from_bytes(buf: &[u8]) -> Result<(Index, TraceIdentity)> {
         if buf.len() < 8 || &buf[..8] != INDEX_MAGIC {
-            return Err(IndexFileError(
+            return Err(Error::IndexFile(
                 "not a Tarmac Lens index file (magic number did not match)".into(),
             ));
         }
         let mut r = R { buf, pos: 8 };
         let version = r.u()?;
         if version != VERSION && version != VERSION_WITHOUT_DEPTH {
-            return Err(IndexFileError(format!(
+            return Err(Error::IndexFile(format!(
                 "index file format version {} is not the supported version {}",
                 version, VERSION
             )));
@@ -397,7 +393,7 @@ impl Index {
         let dialect = dialect_from(r.u()?)?;
         let cpu = match r.bytes()? {
             [] => None,
-            name => Some(CpuName::new(name).map_err(IndexFileError)?),
+            name => Some(CpuName::new(name).map_err(|e| Error::IndexFile(e.to_string()))?),
         };
         let opts = IndexOptions {
             parse: ParseOptions {
@@ -446,7 +442,7 @@ impl Index {
             .iter()
             .any(|c| c.snapshot as usize > snapshots.len())
         {
-            return Err(IndexFileError(
+            return Err(Error::IndexFile(
                 "index file is corrupt (register snapshot out of range)".into(),
             ));
         }
@@ -461,7 +457,7 @@ impl Index {
             let raw = r
                 .buf
                 .get(r.pos..r.pos + 32)
-                .ok_or_else(|| IndexFileError("index file is truncated".into()))?;
+                .ok_or_else(|| Error::IndexFile("index file is truncated".into()))?;
             let mut b = [0u64; 4];
             for (i, v) in b.iter_mut().enumerate() {
                 let mut word = [0u8; 8];
@@ -497,7 +493,7 @@ impl Index {
                 .buf
                 .get(r.pos..r.pos + 16)
                 .and_then(|s| s.try_into().ok())
-                .ok_or_else(|| IndexFileError("index file is truncated".into()))?;
+                .ok_or_else(|| Error::IndexFile("index file is truncated".into()))?;
             r.pos += 16;
             fills.insert((since, block), (mask, data));
         }
@@ -509,7 +505,9 @@ impl Index {
         }
         let count = r.u()? as usize;
         if count > enc.len() {
-            return Err(IndexFileError("index file is corrupt (call count)".into()));
+            return Err(Error::IndexFile(
+                "index file is corrupt (call count)".into(),
+            ));
         }
         let enc_events = r.bytes()?.to_vec();
         let n = r.len(5)?;
@@ -521,12 +519,12 @@ impl Index {
                 offset: r.u()?,
                 at: r.u()?,
                 kinds: u8::try_from(r.u()?)
-                    .map_err(|_| IndexFileError("index file is corrupt (event kinds)".into()))?,
+                    .map_err(|_| Error::IndexFile("index file is corrupt (event kinds)".into()))?,
             });
         }
         let len = r.u()?;
         let events = EventList::from_parts(enc_events, event_dir, len)
-            .map_err(|e| IndexFileError(format!("index file is corrupt ({e})")))?;
+            .map_err(|e| Error::IndexFile(format!("index file is corrupt ({e})")))?;
         let depth = if version == VERSION_WITHOUT_DEPTH {
             DepthCache::default()
         } else {
@@ -536,18 +534,18 @@ impl Index {
             for _ in 0..n {
                 last = last
                     .checked_add(r.u()?)
-                    .ok_or_else(|| IndexFileError("index file is corrupt (timeline)".into()))?;
+                    .ok_or_else(|| Error::IndexFile("index file is corrupt (timeline)".into()))?;
                 bounds.push(last);
             }
             let mut depth = Vec::with_capacity(n.saturating_sub(1));
             for _ in 1..n {
-                depth.push(
-                    u32::try_from(r.u()?)
-                        .map_err(|_| IndexFileError("index file is corrupt (timeline)".into()))?,
-                );
+                depth
+                    .push(u32::try_from(r.u()?).map_err(|_| {
+                        Error::IndexFile("index file is corrupt (timeline)".into())
+                    })?);
             }
             DepthCache::from_parts(bounds, depth)
-                .ok_or_else(|| IndexFileError("index file is corrupt (timeline)".into()))?
+                .ok_or_else(|| Error::IndexFile("index file is corrupt (timeline)".into()))?
         };
         let index = Index {
             opts,

@@ -5,6 +5,8 @@
 
 use std::fmt;
 
+use crate::Error;
+
 /// A core's name as the trace's `<cpu>` field spells it, kept inline so
 /// that options holding it stay `Copy`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -16,28 +18,28 @@ pub struct CpuName {
 impl CpuName {
     /// Longest name accepted: real names are `cpu0`..`cpu255` or a few more
     /// characters.
-    pub const MAX: usize = 31;
+    pub(crate) const MAX: usize = 31;
 
     /// The name, checked to be what the parser takes for a `<cpu>` field: a
     /// word starting with `cpu`.
-    pub fn new(name: &[u8]) -> Result<CpuName, String> {
+    pub fn new(name: &[u8]) -> crate::Result<CpuName> {
         let shown = String::from_utf8_lossy(name);
         if !name.starts_with(b"cpu")
             || name
                 .iter()
                 .any(|b| b.is_ascii_whitespace() || !b.is_ascii_graphic())
         {
-            return Err(format!(
+            return Err(Error::CoreName(format!(
                 "'{}' is not a core name: the trace's <cpu> field is a word starting with 'cpu' (cpu0, cpu1, …)",
                 shown
-            ));
+            )));
         }
         if name.len() > Self::MAX {
-            return Err(format!(
+            return Err(Error::CoreName(format!(
                 "core name '{}' is longer than {} characters",
                 shown,
                 Self::MAX
-            ));
+            )));
         }
         let mut bytes = [0; Self::MAX];
         bytes[..name.len()].copy_from_slice(name);
@@ -47,7 +49,7 @@ impl CpuName {
         })
     }
 
-    pub fn as_bytes(&self) -> &[u8] {
+    pub(crate) fn as_bytes(&self) -> &[u8] {
         &self.bytes[..usize::from(self.len)]
     }
 }
@@ -65,7 +67,7 @@ impl fmt::Debug for CpuName {
 }
 
 impl std::str::FromStr for CpuName {
-    type Err = String;
+    type Err = Error;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         CpuName::new(s.as_bytes())
     }
@@ -89,7 +91,7 @@ impl<'de> serde::Deserialize<'de> for CpuName {
 /// field decides; a line without one (an `LD`/`ST` diagram's continuation, a
 /// dialect without the field) belongs to the core of the line before it.
 #[derive(Clone, Copy, Debug)]
-pub struct CoreSelect {
+pub(crate) struct CoreSelect {
     want: CpuName,
     selected: bool,
 }
@@ -97,7 +99,7 @@ pub struct CoreSelect {
 impl CoreSelect {
     /// Starts selected: a node's first line is always the wanted core's, so
     /// a replay resumed at a node boundary starts right.
-    pub fn new(want: CpuName) -> CoreSelect {
+    pub(crate) fn new(want: CpuName) -> CoreSelect {
         CoreSelect {
             want,
             selected: true,
@@ -106,16 +108,16 @@ impl CoreSelect {
 
     /// Whether the last line was the core's (for carrying the state
     /// between workers).
-    pub fn selected(&self) -> bool {
+    pub(crate) fn selected(&self) -> bool {
         self.selected
     }
 
-    pub fn set_selected(&mut self, selected: bool) {
+    pub(crate) fn set_selected(&mut self, selected: bool) {
         self.selected = selected;
     }
 
     /// Whether the line whose `<cpu>` field is `cpu` belongs to the core.
-    pub fn line(&mut self, cpu: Option<&[u8]>) -> bool {
+    pub(crate) fn line(&mut self, cpu: Option<&[u8]>) -> bool {
         if let Some(c) = cpu {
             self.selected = c == self.want.as_bytes();
         }
@@ -133,12 +135,14 @@ mod tests {
         assert_eq!("cpu12".parse::<CpuName>().unwrap().to_string(), "cpu12");
         assert!(CpuName::new(b"core1")
             .unwrap_err()
+            .to_string()
             .contains("not a core name"));
         assert!(CpuName::new(b"cpu 1").is_err());
         assert!(CpuName::new(b"").is_err());
         let long = format!("cpu{}", "9".repeat(40));
         assert!(CpuName::new(long.as_bytes())
             .unwrap_err()
+            .to_string()
             .contains("longer"));
     }
 

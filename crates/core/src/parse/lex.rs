@@ -44,33 +44,33 @@ const fn build_classes() -> [u8; 256] {
 static CLASS: [u8; 256] = build_classes();
 
 #[inline(always)]
-pub fn is_space(b: u8) -> bool {
+pub(crate) fn is_space(b: u8) -> bool {
     CLASS[b as usize] & SPACE != 0
 }
 
 #[inline(always)]
-pub fn is_word(b: u8) -> bool {
+pub(crate) fn is_word(b: u8) -> bool {
     CLASS[b as usize] & WORD != 0
 }
 
 #[inline(always)]
-pub fn is_hex(b: u8) -> bool {
+pub(crate) fn is_hex(b: u8) -> bool {
     CLASS[b as usize] & HEX != 0
 }
 
 #[inline(always)]
-pub fn is_dec(b: u8) -> bool {
+pub(crate) fn is_dec(b: u8) -> bool {
     CLASS[b as usize] & DEC != 0
 }
 
 /// Value of a hex digit (caller has checked [`is_hex`]).
 #[inline(always)]
-pub fn hex_val(b: u8) -> u8 {
+pub(crate) fn hex_val(b: u8) -> u8 {
     (b & 0x0f) + if b >= b'A' { 9 } else { 0 }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TokKind {
+pub(crate) enum TokKind {
     Word,
     /// One of `:()[],<>`.
     Punct(u8),
@@ -81,47 +81,47 @@ pub enum TokKind {
 
 /// A token: its kind and byte range within the line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Tok {
-    pub kind: TokKind,
-    pub start: usize,
-    pub end: usize,
+pub(crate) struct Tok {
+    pub(crate) kind: TokKind,
+    pub(crate) start: usize,
+    pub(crate) end: usize,
 }
 
 impl Tok {
     #[inline]
-    pub fn is_word(&self) -> bool {
+    pub(crate) fn is_word(&self) -> bool {
         self.kind == TokKind::Word
     }
     #[inline]
-    pub fn is_punct(&self, c: u8) -> bool {
+    pub(crate) fn is_punct(&self, c: u8) -> bool {
         self.kind == TokKind::Punct(c)
     }
     #[inline]
-    pub fn is_eol(&self) -> bool {
+    pub(crate) fn is_eol(&self) -> bool {
         self.kind == TokKind::Eol
     }
     #[inline]
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.end - self.start
     }
 }
 
 /// Cursor over one line (already stripped of its line terminator).
 #[derive(Clone, Copy, Debug)]
-pub struct Lexer<'a> {
-    pub line: &'a [u8],
-    pub pos: usize,
+pub(crate) struct Lexer<'a> {
+    pub(crate) line: &'a [u8],
+    pub(crate) pos: usize,
 }
 
 impl<'a> Lexer<'a> {
     #[inline]
-    pub fn new(line: &'a [u8]) -> Self {
+    pub(crate) fn new(line: &'a [u8]) -> Self {
         Lexer { line, pos: 0 }
     }
 
     /// Next token, advancing past it.
     #[inline]
-    pub fn next(&mut self) -> Tok {
+    pub(crate) fn next(&mut self) -> Tok {
         let line = self.line;
         let mut p = self.pos;
         while p < line.len() && is_space(line[p]) {
@@ -168,26 +168,26 @@ impl<'a> Lexer<'a> {
 
     /// The token after the current position, without consuming it.
     #[inline]
-    pub fn peek(&self) -> Tok {
+    pub(crate) fn peek(&self) -> Tok {
         let mut copy = *self;
         copy.next()
     }
 
     /// Text of a token.
     #[inline]
-    pub fn text(&self, t: Tok) -> &'a [u8] {
+    pub(crate) fn text(&self, t: Tok) -> &'a [u8] {
         &self.line[t.start..t.end]
     }
 
     /// Rest of the line from byte offset `from`.
     #[inline]
-    pub fn rest_from(&self, from: usize) -> &'a [u8] {
+    pub(crate) fn rest_from(&self, from: usize) -> &'a [u8] {
         &self.line[from.min(self.line.len())..]
     }
 
     /// Rest of the line from the current position, leading whitespace skipped.
     #[inline]
-    pub fn rest(&self) -> &'a [u8] {
+    pub(crate) fn rest(&self) -> &'a [u8] {
         let mut p = self.pos;
         while p < self.line.len() && is_space(self.line[p]) {
             p += 1;
@@ -197,32 +197,32 @@ impl<'a> Lexer<'a> {
 
     /// Moves the cursor back to `pos` (a token's start).
     #[inline]
-    pub fn rewind(&mut self, pos: usize) {
+    pub(crate) fn rewind(&mut self, pos: usize) {
         self.pos = pos;
     }
 
     #[inline]
-    pub fn is(&self, t: Tok, word: &[u8]) -> bool {
+    pub(crate) fn is(&self, t: Tok, word: &[u8]) -> bool {
         t.is_word() && self.text(t) == word
     }
 }
 
 /// Whether every byte is a hex digit (and there is at least one).
 #[inline]
-pub fn all_hex(s: &[u8]) -> bool {
+pub(crate) fn all_hex(s: &[u8]) -> bool {
     !s.is_empty() && s.iter().all(|&b| is_hex(b))
 }
 
 /// Whether every byte is a decimal digit (and there is at least one).
 #[inline]
-pub fn all_dec(s: &[u8]) -> bool {
+pub(crate) fn all_dec(s: &[u8]) -> bool {
     !s.is_empty() && s.iter().all(|&b| is_dec(b))
 }
 
 /// Parses hex digits into a u64, ignoring `_` separators. `None` if a byte is
 /// neither, if there are no digits, or if the value overflows 64 bits.
 #[inline]
-pub fn parse_hex(s: &[u8]) -> Option<u64> {
+pub(crate) fn parse_hex(s: &[u8]) -> Option<u64> {
     let mut v: u64 = 0;
     let mut digits = 0u32;
     for &b in s {
@@ -248,7 +248,7 @@ pub fn parse_hex(s: &[u8]) -> Option<u64> {
 /// Parses hex digits (no separators) in one pass. `None` if a byte is not a
 /// hex digit, if there are none, or on overflow.
 #[inline]
-pub fn parse_hex_strict(s: &[u8]) -> Option<u64> {
+pub(crate) fn parse_hex_strict(s: &[u8]) -> Option<u64> {
     // Longer than 16 digits: only leading zeros may precede the value.
     if s.is_empty() || s.len() > 16 && s[..s.len() - 16].iter().any(|&b| b != b'0') {
         return None;
@@ -284,7 +284,7 @@ pub fn parse_hex_strict(s: &[u8]) -> Option<u64> {
 /// Eight hex digits (most significant first) in a few 64-bit operations,
 /// not a table lookup and a shift per digit. `None` if one is not a digit.
 #[inline(always)]
-pub fn hex8(digits: [u8; 8]) -> Option<u32> {
+pub(crate) fn hex8(digits: [u8; 8]) -> Option<u32> {
     let v = u64::from_be_bytes(digits);
     if v & HIGH != 0 {
         return None;
@@ -349,7 +349,7 @@ fn dec8_padded(v: u64) -> Option<u64> {
 /// [`parse_dec`] of `bytes[..len]`, where `bytes` may go on past the
 /// number (a line): eight bytes are loaded at once, not a byte at a time.
 #[inline(always)]
-pub fn parse_dec_within(bytes: &[u8], len: usize) -> Option<u64> {
+pub(crate) fn parse_dec_within(bytes: &[u8], len: usize) -> Option<u64> {
     match bytes.first_chunk::<8>() {
         Some(eight) if (1..=8).contains(&len) => {
             let v = u64::from_be_bytes(*eight);
@@ -367,7 +367,7 @@ pub fn parse_dec_within(bytes: &[u8], len: usize) -> Option<u64> {
 
 /// Parses a decimal number. `None` on a non-digit, no digits, or overflow.
 #[inline]
-pub fn parse_dec(s: &[u8]) -> Option<u64> {
+pub(crate) fn parse_dec(s: &[u8]) -> Option<u64> {
     match s.len() {
         0 => return None,
         1..=8 => return dec8(s),
@@ -392,7 +392,7 @@ pub fn parse_dec(s: &[u8]) -> Option<u64> {
 /// is a call to a 128-bit multiply (`__multi3`), about 4% of indexing time
 /// with a timestamp on every line.
 #[inline]
-pub fn mul10_add(v: u64, d: u8) -> Option<u64> {
+pub(crate) fn mul10_add(v: u64, d: u8) -> Option<u64> {
     const LIMIT: u64 = u64::MAX / 10;
     if v > LIMIT {
         return None;
@@ -402,7 +402,7 @@ pub fn mul10_add(v: u64, d: u8) -> Option<u64> {
 
 /// Parses `0x`-prefixed or bare hex.
 #[inline]
-pub fn parse_hex_0x(s: &[u8]) -> Option<u64> {
+pub(crate) fn parse_hex_0x(s: &[u8]) -> Option<u64> {
     let s = s
         .strip_prefix(b"0x")
         .or_else(|| s.strip_prefix(b"0X"))
@@ -412,7 +412,7 @@ pub fn parse_hex_0x(s: &[u8]) -> Option<u64> {
 
 /// Trims ASCII whitespace at both ends.
 #[inline]
-pub fn trim(s: &[u8]) -> &[u8] {
+pub(crate) fn trim(s: &[u8]) -> &[u8] {
     let mut a = 0;
     let mut b = s.len();
     while a < b && is_space(s[a]) {

@@ -15,7 +15,8 @@ mod record;
 mod regs;
 mod tarmac;
 
-pub use cpu::{CoreSelect, CpuName};
+pub(crate) use cpu::CoreSelect;
+pub use cpu::CpuName;
 pub use record::*;
 pub use regs::{RegClass, RegId};
 
@@ -24,13 +25,16 @@ pub use regs::{RegClass, RegId};
 /// the reference tools); ARMulator's older tracer and TI's EP trace differ.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Dialect {
+    /// Tarmac as Fast Models, ES/LD/ST, gem5 and RTL simulators write it.
     Tarmac,
+    /// ARMulator's older tracer.
     Armulator,
+    /// TI C64x+ EP (execute packet) trace text.
     TiEp,
 }
 
 impl Dialect {
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Dialect::Tarmac => "tarmac",
             Dialect::Armulator => "armulator",
@@ -38,6 +42,8 @@ impl Dialect {
         }
     }
 
+    /// The dialect named as `--dialect` takes it (`tarmac`, `armulator`,
+    /// `ti-ep` or `ep`).
     pub fn from_name(s: &str) -> Option<Dialect> {
         match s {
             "tarmac" => Some(Dialect::Tarmac),
@@ -48,6 +54,7 @@ impl Dialect {
     }
 }
 
+/// How to read a trace's lines: the reference tools' command-line switches.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ParseOptions {
     /// Instruction lines without an instruction-set state are Thumb
@@ -110,7 +117,7 @@ struct Scratch {
 
 /// What a [`Parser`] carries from one line to the next.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct ParserState {
+pub(crate) struct ParserState {
     prev_time: u64,
     cont: Option<Continuation>,
 }
@@ -174,35 +181,37 @@ impl Parser {
         Parser::new(opts, dialect)
     }
 
+    /// The dialect it parses.
     pub fn dialect(&self) -> Dialect {
         self.dialect
     }
 
+    /// The options it was made with.
     pub fn options(&self) -> &ParseOptions {
         &self.opts
     }
 
     /// Forgets inter-line state, as at the start of a file. Used when
     /// re-parsing a window that begins at a known instruction boundary.
-    pub fn reset(&mut self, time: u64) {
+    pub(crate) fn reset(&mut self, time: u64) {
         self.prev_time = time;
         self.cont = None;
     }
 
     /// Continues from a state taken with [`Parser::state`].
-    pub fn set_state(&mut self, state: ParserState) {
+    pub(crate) fn set_state(&mut self, state: ParserState) {
         self.prev_time = state.prev_time;
         self.cont = state.cont;
     }
 
     /// Timestamp a line without one would inherit.
-    pub fn current_time(&self) -> u64 {
+    pub(crate) fn current_time(&self) -> u64 {
         self.prev_time
     }
 
     /// The inter-line state, to check that two parsers will read the next
     /// lines alike (parallel indexing joins ranges where they agree).
-    pub fn state(&self) -> ParserState {
+    pub(crate) fn state(&self) -> ParserState {
         ParserState {
             prev_time: self.prev_time,
             cont: self.cont,

@@ -9,11 +9,17 @@ use super::regs::RegId;
 /// Unit written after a timestamp. `None` on the record means no unit was given.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TimeUnit {
+    /// Clock ticks (`clk`), the Fast Models default.
     Clk,
+    /// Nanoseconds.
     Ns,
+    /// Picoseconds.
     Ps,
+    /// `cs`, as some tools write it (values kept as written).
     Cs,
+    /// CPU cycles (TI EP records carry the absolute cycle).
     Cyc,
+    /// `tic`, as some tools write it (values kept as written).
     Tic,
     /// Microseconds, seen with fractional values (`10.356000us`); such values
     /// are normalised to picoseconds, as the reference tools do.
@@ -21,6 +27,7 @@ pub enum TimeUnit {
 }
 
 impl TimeUnit {
+    /// The unit as the trace spells it.
     pub fn as_str(self) -> &'static str {
         match self {
             TimeUnit::Clk => "clk",
@@ -41,9 +48,11 @@ pub struct Record<'a> {
     pub time: u64,
     /// Whether the line carried its own timestamp.
     pub has_time: bool,
+    /// The unit written after the timestamp, `None` when the line gave none.
     pub unit: Option<TimeUnit>,
     /// Trace source identifier (`cpu0`), when the dialect has one.
     pub cpu: Option<&'a [u8]>,
+    /// What the line says.
     pub kind: RecordKind<'a>,
 }
 
@@ -59,10 +68,14 @@ pub enum RecordKind<'a> {
     /// `Tarmac Text Rev 3t`, ARMulator's `Date:`/`Source:`/`Options:`, the TI
     /// EP banner and `####Version:N`.
     Header(Header<'a>),
+    /// An executed, skipped or failed instruction (`IT`, `IS`, `IF`, `ES`).
     Instruction(Instruction<'a>),
+    /// One register update (`R X0 0000000000000001`).
     Register(RegisterWrite<'a>),
     /// ARMulator's `R r14=20000060, cpsr=200000d3`: several registers on one line.
     RegisterList(RegisterList<'a>),
+    /// A data read or write by the processor (`MR4`, `MW8`, `LD`/`ST` diagrams,
+    /// `MU` atomics).
     Memory(MemoryAccess<'a>),
     /// CPU exceptions and other `E`/`EXC` events.
     Exception(Exception<'a>),
@@ -198,6 +211,7 @@ mod kind_tests {
     }
 }
 
+/// Which container format a [`Header`] line belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum HeaderKind {
     /// `Tarmac Text Rev 3t`
@@ -206,27 +220,36 @@ pub enum HeaderKind {
     Armulator,
     /// TI EP trace banner (`####...`) and `####Version:N`.
     EpBanner,
+    /// TI EP `####Version:N`, with `N`.
     EpVersion(u32),
 }
 
+/// A header line: which format it belongs to and its text.
 #[derive(Clone, Debug)]
 pub struct Header<'a> {
+    /// Which format's header it is.
     pub kind: HeaderKind,
+    /// The whole line, trimmed.
     pub text: &'a [u8],
 }
 
 /// Instruction-set state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ISet {
+    /// A32 (Arm state).
     Arm,
+    /// T32 (Thumb state).
     Thumb,
+    /// A64 (AArch64 state).
     A64,
     /// `X`: ThumbEE.
     ThumbEE,
 }
 
+/// What became of an instruction the trace lists.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Effect {
+    /// Executed (condition passed, or none).
     Executed,
     /// Reached but failed its condition (`IS`, or `ES ... CCFAIL`).
     CondFail,
@@ -247,14 +270,18 @@ pub enum InstrForm {
     Es,
 }
 
+/// One instruction line.
 #[derive(Clone, Debug)]
 pub struct Instruction<'a> {
+    /// Which line type gave it.
     pub form: InstrForm,
+    /// Whether it executed.
     pub effect: Effect,
     /// Virtual address of the instruction (never with the Thumb bit set).
     pub pc: u64,
     /// Physical address, when given as `va:pa`.
     pub phys: Option<u64>,
+    /// Instruction-set state it was decoded in.
     pub iset: ISet,
     /// Width of the encoding in bits: 16 or 32 (from the digit count).
     pub width: u8,
@@ -295,8 +322,11 @@ pub struct RegisterWrite<'a> {
 pub struct RegListEntry {
     /// Byte range of the name within the line.
     pub name_start: u32,
+    /// End (exclusive) of the name's bytes within the line.
     pub name_end: u32,
+    /// The canonical register, `None` for registers no view models.
     pub reg: Option<RegId>,
+    /// The value as written (at most 64 bits).
     pub value: u64,
     /// Number of hex digits written (the value's width is `digits / 2` bytes).
     pub digits: u8,
@@ -305,24 +335,32 @@ pub struct RegListEntry {
 /// ARMulator-style multi-register line: `R r14=20000060, cpsr=200000d3`.
 #[derive(Clone, Debug)]
 pub struct RegisterList<'a> {
+    /// The whole line, which [`RegListEntry`] name ranges index.
     pub line: &'a [u8],
+    /// The `name=value` entries in line order (borrowed from the parser's
+    /// scratch).
     pub entries: &'a [RegListEntry],
 }
 
 impl<'a> RegisterList<'a> {
+    /// The name of entry `e` as written.
     pub fn name(&self, e: &RegListEntry) -> &'a [u8] {
         &self.line[e.name_start as usize..e.name_end as usize]
     }
 }
 
+/// Direction of a [`MemoryAccess`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MemDirection {
+    /// A load: `bytes` is what memory held.
     Read,
+    /// A store: `bytes` is what memory now holds.
     Write,
     /// `MU<sz>_<op>` atomic update: the value is what ends up in memory.
     Update,
 }
 
+/// How a [`MemoryAccess`] line lays out its data.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MemForm {
     /// `MR4 addr value` and relatives: one value in logical order.
@@ -334,15 +372,25 @@ pub enum MemForm {
 /// Atomic operation of an `MU` record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AtomicOp {
+    /// `ADD`: add.
     Add,
+    /// `BIC`: clear bits.
     Bic,
+    /// `CAS`: compare and swap.
     Cas,
+    /// `EOR`: exclusive or.
     Eor,
+    /// `ORR`: set bits.
     Orr,
+    /// `SMAX`: signed maximum.
     Smax,
+    /// `SMIN`: signed minimum.
     Smin,
+    /// `SWP`: swap.
     Swp,
+    /// `UMAX`: unsigned maximum.
     Umax,
+    /// `UMIN`: unsigned minimum.
     Umin,
 }
 
@@ -354,30 +402,41 @@ pub enum AtomicOp {
 /// shown (`##`, `xx`).
 #[derive(Clone, Debug)]
 pub struct MemoryAccess<'a> {
+    /// Read, write or atomic update.
     pub direction: MemDirection,
+    /// One value or an `LD`/`ST` diagram.
     pub form: MemForm,
     /// Type word as written (`MR4`, `MNW4___D`, `W08`, `LD`), for display.
     pub type_word: &'a [u8],
+    /// Virtual address of `bytes[0]`.
     pub addr: u64,
+    /// Physical address, when given as `va:pa`.
     pub phys: Option<u64>,
     /// Access size in bytes as the type word gives it (for diagrams, 16).
     pub size: u8,
+    /// `X`: an exclusive access.
     pub exclusive: bool,
     /// `T`: unprivileged access.
     pub translated: bool,
     /// `L`: locked access.
     pub locked: bool,
+    /// The operation of an `MU` atomic update.
     pub atomic: Option<AtomicOp>,
     /// Cortex-M4 style: data written in memory order rather than logical order.
     pub memory_order: bool,
+    /// Memory bytes in address order, endianness applied.
     pub bytes: &'a [u8],
+    /// Per byte: 1 if the access touched it, 0 for diagram bytes written `..`.
     pub accessed: &'a [u8],
+    /// Per byte: 1 if its value is shown, 0 for accessed bytes written `##` or
+    /// `xx`.
     pub known: &'a [u8],
     /// For contiguous records, the value token(s) as written (logical order);
     /// kept so that renderings can show exactly what the trace said.
     pub value_text: &'a [u8],
 }
 
+/// Which of the exception-line grammars an [`Exception`] came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ExceptionForm {
     /// Fast Models `E <value> [mode] [value1] <number> <desc>`.
@@ -390,8 +449,10 @@ pub enum ExceptionForm {
     Armulator,
 }
 
+/// An exception or other event line (`E`, `EXC`, `ES EXC`).
 #[derive(Clone, Debug)]
 pub struct Exception<'a> {
+    /// Which grammar the line used.
     pub form: ExceptionForm,
     /// First value (usually the pc), when present.
     pub value: Option<u64>,
@@ -407,6 +468,7 @@ pub struct Exception<'a> {
     pub text: &'a [u8],
 }
 
+/// Which kind of program-flow record a [`Branch`] is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BranchKind {
     /// `FD`: direct branch.
@@ -419,15 +481,20 @@ pub enum BranchKind {
     Es,
 }
 
+/// A program-flow record: a branch taken, from where to where.
 #[derive(Clone, Debug)]
 pub struct Branch<'a> {
+    /// Direct, indirect, exception return or ES `BR`.
     pub kind: BranchKind,
+    /// The `(inst_id)` tick count, when present.
     pub inst_id: Option<u64>,
     /// Address of the branch instruction (not given by `BR` lines).
     pub from: Option<u64>,
+    /// Address branched to.
     pub target: u64,
     /// Instruction set after the branch.
     pub iset: Option<ISet>,
+    /// The text after the type word, for display.
     pub text: &'a [u8],
 }
 
@@ -436,25 +503,39 @@ pub struct Branch<'a> {
 /// ARMulator `M`/`B` cycle lines (`MNR4O___ 00008000 E28F8090`, `MI`, `MC`).
 #[derive(Clone, Debug)]
 pub struct BusCycle<'a> {
+    /// Type word as written (`BR8DX_S`, `MNR4O___`), for display.
     pub type_word: &'a [u8],
     /// Read (true) or write (false); `None` for idle/coprocessor cycles.
     pub read: Option<bool>,
+    /// Access size in bytes; `None` for idle and coprocessor cycles.
     pub size: Option<u8>,
     /// ARMulator: `S` sequential / `N` non-sequential.
     pub sequential: Option<bool>,
     /// Opcode (instruction) fetch.
     pub opcode_fetch: bool,
+    /// `L`: a locked access.
     pub locked: bool,
+    /// `X`: an exclusive access.
     pub exclusive: bool,
+    /// `P`: a privileged access.
     pub privileged: bool,
+    /// Secure (`S`) or Non-secure (`N`) access; `None` where the format has no
+    /// such field (ARMulator).
     pub secure: Option<bool>,
+    /// ARMulator `S` flag: a speculative cycle.
     pub speculative: bool,
     /// `MI`/`MIO` idle cycle, `MC` coprocessor cycle.
     pub idle: bool,
+    /// `MC`: a coprocessor cycle.
     pub coprocessor: bool,
+    /// Inner cache attributes, the five `WRCBS` letters (`_` where clear), when
+    /// given.
     pub inner_attrs: Option<&'a [u8]>,
+    /// Outer cache attributes, as `inner_attrs`.
     pub outer_attrs: Option<&'a [u8]>,
+    /// Bus master number, when given.
     pub master_id: Option<u64>,
+    /// Address of the cycle; `None` for idle and coprocessor cycles.
     pub addr: Option<u64>,
     /// Data words as written, separated by spaces.
     pub data: &'a [u8],
@@ -464,57 +545,81 @@ pub struct BusCycle<'a> {
     pub abort: bool,
 }
 
+/// A cache line changing state: `CACHE <id> LINE <line> <op> 0x<paddr>`.
 #[derive(Clone, Debug)]
 pub struct CacheLine<'a> {
     /// Cache identifier, e.g. `cpu.cpu0.l1icache`.
     pub cache: &'a [u8],
+    /// Line (set) number within the cache.
     pub line: u64,
     /// `ALLOC`, `INVAL`, `DIRTY`, `CLEAN`, `FILL`, `EVICT`.
     pub operation: &'a [u8],
+    /// Physical address of the line.
     pub paddr: u64,
+    /// The address carried `_NS`: Non-secure physical address space.
     pub non_secure: bool,
 }
 
+/// A cache maintenance operation: `CACHE MAINTENANCE <side> <op> <scope> <data>
+/// ...`.
 #[derive(Clone, Debug)]
 pub struct CacheMaintenance<'a> {
+    /// Which cache: `D` (data) or `I` (instruction).
     pub side: &'a [u8],
+    /// `CLEAN`, `INVAL`, `CLEAN+INVAL`, ...
     pub operation: &'a [u8],
+    /// What it applies to: `MVA_PoC`, `SetWay`, ...
     pub scope: &'a [u8],
     /// Address (by-MVA operations) or raw value (set/way).
     pub data: u64,
+    /// Physical address for by-MVA operations given as `va:pa`.
     pub phys: Option<u64>,
     /// Page size and memory type, for by-MVA operations.
     pub rest: &'a [u8],
 }
 
+/// A translation table walk read (`TTW`) or update (`TTU`): `<side> <format>
+/// <stage>:<level> <address> <data> : <result>`.
 #[derive(Clone, Debug)]
 pub struct TableWalk<'a> {
     /// `TTW` (walk, a read) or `TTU` (update, a write).
     pub update: bool,
+    /// The TLB walking: `ITLB`, `DTLB`, ...
     pub side: &'a [u8],
+    /// Descriptor format: `LPAE`, `VMSA`, ...
     pub format: &'a [u8],
+    /// Translation stage (1 or 2).
     pub stage: u8,
+    /// Table level read.
     pub level: u8,
+    /// Address of the descriptor.
     pub addr: u64,
+    /// The descriptor's value.
     pub data: u64,
     /// `BLOCK ATTRIDX=0 ...`, `FAULT`, `ABORTED`, ...
     pub result: &'a [u8],
 }
 
+/// A TLB or walk-cache entry filled or evicted.
 #[derive(Clone, Debug)]
 pub struct Tlb<'a> {
     /// `TLB` or `WALKCACHE`.
     pub walk_cache: bool,
     /// `FILL` (true) or `EVICT` (false).
     pub fill: bool,
+    /// The TLB's identifier (`cpu.cpu0.ITLB`).
     pub id: &'a [u8],
+    /// Page size as written (`4K`, `64K`).
     pub size: &'a [u8],
+    /// Virtual base address of the entry.
     pub vaddr: u64,
+    /// The virtual base carried `_NS`: a Non-secure translation regime.
     pub non_secure: bool,
     /// The rest: regime, physical address, memory type, attributes.
     pub rest: &'a [u8],
 }
 
+/// A system operation (`DC`, `IC`, `TLBI`, `AT`) written as a register update.
 #[derive(Clone, Debug)]
 pub struct SystemOp<'a> {
     /// `DC`, `IC`, `TLBI` or `AT`.
@@ -526,36 +631,59 @@ pub struct SystemOp<'a> {
 /// TI C64x+ EP trace record type (field 3 of a record line).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EpRecordType {
+    /// 0: start/stop marker, no packet.
     Info,
+    /// 1: a packet that left sequential flow (a branch or an interrupt).
     Discontinuity,
+    /// 2: an ordinary execute packet.
     Normal,
+    /// 3: a SPLOOP packet fetched from memory.
     SploopMemory,
+    /// 4: cycles run wholly from the SPLOOP loop buffer (no packet fetched).
     SploopBuffer,
+    /// 5: a discontinuity in a SPLOOP epilogue.
     SploopMemoryDiscontinuity,
 }
 
+/// One TI EP record, `cycle:pc:type:ep_cycles:addr:ep_size:stall`.
 #[derive(Clone, Debug)]
 pub struct EpRecord {
+    /// Absolute CPU cycle of the record (also the record's time).
     pub cycle: u64,
+    /// Address of the execute packet.
     pub pc: u64,
+    /// The record type (field 3).
     pub record_type: EpRecordType,
+    /// Cycles the packet took.
     pub ep_cycles: u64,
+    /// Target address, for discontinuities.
     pub addr: u64,
+    /// Size of the execute packet as the trace gives it; 0 for an interrupt's
+    /// discontinuity.
     pub ep_size: u64,
+    /// Stall cycles within the packet's cycles.
     pub stall_cycles: u64,
 }
 
+/// A coprocessor data transfer (`MCW4___R (...) TRANSFER 00000000`).
 #[derive(Clone, Debug)]
 pub struct CoprocTransfer<'a> {
+    /// Type word as written, for display.
     pub type_word: &'a [u8],
+    /// Read (true) or write.
     pub read: bool,
+    /// Transfer size in bytes.
     pub size: u8,
     /// Instruction address and serial number from the bracketed prefix.
     pub tag: Option<(u64, u64)>,
+    /// The value transferred.
     pub value: u64,
+    /// The value as written, for display.
     pub value_text: &'a [u8],
 }
 
+/// A known line with no effect on machine state; kept as text for display and
+/// search.
 #[derive(Clone, Debug)]
 pub struct TextEvent<'a> {
     /// The type word (`CADI`, `E`, `ABORTED`, `MNR4O__I`, ...).
@@ -567,6 +695,7 @@ pub struct TextEvent<'a> {
 /// Why a line could not be parsed, and where.
 #[derive(Clone, Debug)]
 pub struct Unparsed {
+    /// What the parser expected, for display.
     pub reason: &'static str,
     /// Byte column (0-based) where parsing stopped.
     pub column: usize,

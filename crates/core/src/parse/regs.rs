@@ -17,25 +17,37 @@ pub enum RegClass {
     W,
     /// AArch64 x0..x30 (also written `e0..e30`).
     X,
+    /// AArch64 `wsp`, the stack pointer's 32-bit view.
     Wsp,
+    /// The AArch64 stack pointer (`sp`, `xsp`).
     Xsp,
     /// NEON/MVE 128-bit vectors, `v` and `q` spellings kept apart because
     /// traces use both and the dump shows which was written.
     V,
+    /// `q0`..`q31`, the same bytes as `v`.
     Q,
+    /// 64-bit floating-point/vector registers `d0`..`d31`.
     D,
+    /// 32-bit floating-point registers `s0`..`s31`.
     S,
+    /// SVE vectors `z0`..`z31`.
     Z,
+    /// SVE predicates `p0`..`p15`.
     P,
+    /// The program status register (`cpsr`, also written `psr`).
     Psr,
+    /// AArch32 `fpscr`.
     Fpscr,
+    /// AArch64 `fpcr`.
     Fpcr,
+    /// AArch64 `fpsr`.
     Fpsr,
+    /// MVE `vpr`.
     Vpr,
 }
 
 impl RegClass {
-    pub const fn name(self) -> &'static str {
+    pub(crate) const fn name(self) -> &'static str {
         match self {
             RegClass::R => "r",
             RegClass::W => "w",
@@ -57,7 +69,7 @@ impl RegClass {
     }
 
     /// Size of one register of this class in bytes (maximum for `Z`/`P`).
-    pub const fn size(self) -> usize {
+    pub(crate) const fn size(self) -> usize {
         match self {
             RegClass::R | RegClass::W | RegClass::Wsp | RegClass::S => 4,
             RegClass::X | RegClass::Xsp | RegClass::D => 8,
@@ -69,7 +81,7 @@ impl RegClass {
     }
 
     /// Number of registers in the class (1 for singletons).
-    pub const fn count(self) -> u8 {
+    pub(crate) const fn count(self) -> u8 {
         match self {
             RegClass::R => 16,
             RegClass::W | RegClass::X => 31,
@@ -80,7 +92,7 @@ impl RegClass {
 
     /// Whether updates may carry fewer bytes than [`RegClass::size`]
     /// (SVE registers vary with the vector length).
-    pub const fn variable_length(self) -> bool {
+    pub(crate) const fn variable_length(self) -> bool {
         matches!(self, RegClass::Z | RegClass::P)
     }
 
@@ -107,16 +119,17 @@ impl RegClass {
 /// A canonical register: class and index within it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct RegId {
-    pub class: RegClass,
-    pub index: u8,
+    pub(crate) class: RegClass,
+    pub(crate) index: u8,
 }
 
 impl RegId {
+    /// Register `index` of `class`.
     pub const fn new(class: RegClass, index: u8) -> RegId {
         RegId { class, index }
     }
 
-    pub const fn size(self) -> usize {
+    pub(crate) const fn size(self) -> usize {
         self.class.size()
     }
 

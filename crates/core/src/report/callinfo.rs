@@ -1,12 +1,13 @@
 //! `callinfo`: every visit to a given instruction address (typically a
 //! function's entry point), with its time, line and byte position.
 
+use crate::{Error, Result};
 use std::fmt::Write;
 
 use crate::engine::{Engine, EngineOptions, Node, Observer, Site, INVALID_PC};
 use crate::expr::{self, ExprContext};
 use crate::parse::ParseOptions;
-use crate::source::{SourceError, TraceSource};
+use crate::source::TraceSource;
 use crate::symbols::SymbolTable;
 
 /// What one command-line argument asks about.
@@ -15,10 +16,18 @@ pub enum Target {
     /// A `0x` hex address, or an address expression.
     Address(u64),
     /// An ELF symbol, printed with a header line as the reference tool does.
-    Symbol { name: String, addr: u64, size: u64 },
+    Symbol {
+        /// The name as given.
+        name: String,
+        /// Its address in the trace.
+        addr: u64,
+        /// Its size in bytes.
+        size: u64,
+    },
 }
 
 impl Target {
+    /// The address the target names.
     pub fn addr(&self) -> u64 {
         match self {
             Target::Address(a) => *a,
@@ -57,7 +66,7 @@ impl ExprContext for Symbols<'_> {
 
 /// Resolves an argument: plain hex, then a symbol name, then an address
 /// expression (which may use symbols: `main+0x10`).
-pub fn resolve(arg: &str, image: Option<&SymbolTable>) -> Result<Target, String> {
+pub fn resolve(arg: &str, image: Option<&SymbolTable>) -> Result<Target> {
     if let Some(a) = plain_hex(arg) {
         return Ok(Target::Address(a));
     }
@@ -74,20 +83,20 @@ pub fn resolve(arg: &str, image: Option<&SymbolTable>) -> Result<Target, String>
             .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.' || b == b'$')
         && !arg.as_bytes()[0].is_ascii_digit();
     if is_identifier {
-        return Err(match image {
+        return Err(Error::Expression(match image {
             None => format!(
                 "no image, symbol '{}' can not be looked up (give the ELF file with --image)",
                 arg
             ),
             Some(_) => format!("symbol '{}' not found in the image", arg),
-        });
+        }));
     }
     let ctx = Symbols(image);
     let e = expr::parse_with(arg, &ctx)
-        .map_err(|e| format!("'{}' is not an address or symbol: {}", arg, e))?;
+        .map_err(|e| Error::Expression(format!("'{}' is not an address or symbol: {}", arg, e)))?;
     let v = e
         .eval(&ctx)
-        .map_err(|e| format!("'{}' could not be evaluated: {}", arg, e))?;
+        .map_err(|e| Error::Expression(format!("'{}' could not be evaluated: {}", arg, e)))?;
     Ok(Target::Address(v))
 }
 
@@ -125,7 +134,7 @@ pub fn find_visits<S: TraceSource>(
     parse_opts: ParseOptions,
     engine_opts: EngineOptions,
     addrs: &[u64],
-) -> Result<Vec<Vec<Site>>, SourceError> {
+) -> Result<Vec<Vec<Site>>> {
     let wanted: Vec<u64> = addrs.iter().map(|a| a & !1).collect();
     let mut obs = Visits {
         wanted: &wanted,

@@ -14,12 +14,13 @@ use crate::engine::Site;
 /// One function activation and the calls it made.
 #[derive(Clone, Debug, Default)]
 pub struct Activation {
+    /// The activation's first node.
     pub entry: Site,
     /// Unset (all zero) if the trace ended inside the activation.
     pub exit: Site,
     /// For each call made: call site, resume site (unset if it never
     /// returned) and the callee's activation.
-    pub calls: Vec<(Site, Site, Activation)>,
+    pub(crate) calls: Vec<(Site, Site, Activation)>,
 }
 
 /// Builds the activation tree. `None` when the trace has no instruction.

@@ -5,12 +5,13 @@
 //!
 //! Replies are bounded like `report::explore`'s: at most [`MAX_PAGE`] rows.
 
+use crate::Result;
 use serde::{Deserialize, Serialize};
 
 use super::ep_profile::{self, Discontinuity, EpProfile, PcCycles};
 use super::explore::{sorted_page, MAX_PAGE};
 use crate::parse::ParseOptions;
-use crate::source::{SourceError, TraceSource};
+use crate::source::TraceSource;
 
 /// The profile's heading numbers.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -18,43 +19,66 @@ pub struct EpSummary {
     /// Records per type, named as `ep-profile` names them; types with none
     /// are left out.
     pub records: Vec<(String, u64)>,
+    /// Cycles of all packets, loop-buffer cycles included.
     pub packet_cycles: u64,
+    /// Stall cycles among them.
     pub stall_cycles: u64,
+    /// Cycle of the first record, `None` without records.
     pub first_cycle: Option<u64>,
+    /// Highest cycle of any record.
     pub last_cycle: Option<u64>,
+    /// SPLOOP packets fetched from memory.
     pub sploop_memory_packets: u64,
+    /// Their cycles.
     pub sploop_memory_cycles: u64,
+    /// Records of cycles run wholly from the SPLOOP loop buffer.
     pub sploop_buffer_records: u64,
+    /// Their cycles.
     pub sploop_buffer_cycles: u64,
+    /// Discontinuities in SPLOOP epilogues.
     pub sploop_discontinuities: u64,
     /// Discontinuities seen, and how many of them the list holds.
     pub discontinuities: u64,
+    /// How many of them the discontinuity list holds.
     pub listed: u64,
     /// Distinct packet addresses (rows of the table).
     pub addresses: u64,
+    /// Lines the parser did not understand.
     pub unparsed: u64,
 }
 
+/// A column of the by-address table to sort by.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum EpSort {
+    /// By packet address.
     Pc,
+    /// By packets.
     Packets,
+    /// By cycles.
     Cycles,
+    /// By stall cycles.
     Stalls,
 }
 
+/// A page of the by-address table.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EpPcPage {
+    /// Addresses in the table.
     pub total: u64,
+    /// Position of the page's first row in the sorted table.
     pub offset: u64,
+    /// The page's rows, in sort order.
     pub rows: Vec<PcCycles>,
 }
 
+/// A page of the discontinuity list.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EpFlowPage {
-    /// Discontinuities listed (the first [`ep_profile::MAX_FLOW`]).
+    /// Discontinuities listed (the first 10,000).
     pub total: u64,
+    /// Position of the page's first row in the list.
     pub offset: u64,
+    /// The page's discontinuities, in trace order.
     pub rows: Vec<Discontinuity>,
 }
 
@@ -65,12 +89,13 @@ pub struct EpReports {
 
 impl EpReports {
     /// One pass over `source` (no engine: EP records carry no state).
-    pub fn compute<S: TraceSource>(source: S, parse: ParseOptions) -> Result<Self, SourceError> {
+    pub fn compute<S: TraceSource>(source: S, parse: ParseOptions) -> Result<Self> {
         Ok(EpReports {
             profile: ep_profile::ep_profile(source, parse)?,
         })
     }
 
+    /// The numbers for the panel's heading.
     pub fn summary(&self) -> EpSummary {
         let p = &self.profile;
         EpSummary {

@@ -5,23 +5,30 @@
 //! EP records carry no registers or memory, so this is the useful summary of
 //! such a trace, read in one pass with nothing held but per-address totals.
 
+use crate::Result;
 use std::collections::HashMap;
 use std::fmt::Write;
 
 use crate::lines::LineReader;
 use crate::parse::{EpRecordType, ParseOptions, Parser, RecordKind};
 use crate::report::run::UnparsedLines;
-use crate::source::{SourceError, TraceSource};
+use crate::source::TraceSource;
 
 /// Totals for the execute packets starting at one address (and the
 /// loop-buffer cycles of a SPLOOP there).
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct PcCycles {
+    /// The packets' address.
     pub pc: u64,
+    /// Execute packets at this address (loop-buffer cycles fetch none).
     pub packets: u64,
+    /// Their cycles, loop-buffer cycles included.
     pub cycles: u64,
+    /// Stall cycles among them.
     pub stall_cycles: u64,
+    /// Smallest packet size seen (0 when only loop-buffer cycles).
     pub min_size: u64,
+    /// Largest packet size seen.
     pub max_size: u64,
     /// The line of the first record at this address (where the page's
     /// table goes to).
@@ -31,48 +38,55 @@ pub struct PcCycles {
 /// A discontinuity record: the packet at `pc` went to `target`.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Discontinuity {
+    /// Its line.
     pub line: u64,
+    /// Its CPU cycle.
     pub cycle: u64,
+    /// Address of the packet that left sequential flow.
     pub pc: u64,
+    /// Where execution went.
     pub target: u64,
     /// Size of the packet that caused it; 0 for an interrupt.
     pub size: u64,
+    /// The packet's cycles.
     pub cycles: u64,
 }
 
+/// A TI EP trace's cycle profile, as `tarmac-lens ep-profile` reports it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct EpProfile {
     /// By total cycles, most first (ties by address).
-    pub by_pc: Vec<PcCycles>,
-    pub discontinuities: Vec<Discontinuity>,
+    pub(crate) by_pc: Vec<PcCycles>,
+    pub(crate) discontinuities: Vec<Discontinuity>,
     /// Discontinuities seen (the list keeps the first `MAX_FLOW`).
-    pub discontinuity_count: u64,
+    pub(crate) discontinuity_count: u64,
     /// Records per type, in the order of [`EpRecordType`].
     pub records: [u64; 6],
-    pub packet_cycles: u64,
-    pub stall_cycles: u64,
-    pub first_cycle: Option<u64>,
-    pub last_cycle: Option<u64>,
+    pub(crate) packet_cycles: u64,
+    pub(crate) stall_cycles: u64,
+    pub(crate) first_cycle: Option<u64>,
+    pub(crate) last_cycle: Option<u64>,
     /// SPLOOP: packets fetched from memory and their cycles; cycles run
     /// wholly from the loop buffer; discontinuities in epilogues.
-    pub sploop_memory_packets: u64,
-    pub sploop_memory_cycles: u64,
-    pub sploop_buffer_records: u64,
-    pub sploop_buffer_cycles: u64,
-    pub sploop_discontinuities: u64,
+    pub(crate) sploop_memory_packets: u64,
+    pub(crate) sploop_memory_cycles: u64,
+    pub(crate) sploop_buffer_records: u64,
+    pub(crate) sploop_buffer_cycles: u64,
+    pub(crate) sploop_discontinuities: u64,
     /// Lines that were not EP records (headers and comments aside).
-    pub other_lines: u64,
+    pub(crate) other_lines: u64,
+    /// Lines the parser did not understand.
     pub unparsed: UnparsedLines,
 }
 
 /// The flow list keeps this many discontinuities; the rest are counted.
-pub const MAX_FLOW: usize = 10_000;
+pub(crate) const MAX_FLOW: usize = 10_000;
 
 /// Addresses `tarmac-lens ep-profile` lists unless `--top` says otherwise.
 pub const DEFAULT_TOP: usize = 50;
 
 /// The record types' names, in the order of [`EpProfile::records`].
-pub const RECORD_NAMES: [&str; 6] = [
+pub(crate) const RECORD_NAMES: [&str; 6] = [
     "info",
     "discontinuity",
     "normal",
@@ -92,10 +106,8 @@ fn type_index(t: &EpRecordType) -> usize {
     }
 }
 
-pub fn ep_profile<S: TraceSource>(
-    mut source: S,
-    parse: ParseOptions,
-) -> Result<EpProfile, SourceError> {
+/// One pass over an EP trace.
+pub fn ep_profile<S: TraceSource>(mut source: S, parse: ParseOptions) -> Result<EpProfile> {
     let sample = crate::source::read_sample(&mut source)?;
     let mut parser = Parser::for_sample(parse, &sample);
     let mut reader = LineReader::new(source);

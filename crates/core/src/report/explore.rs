@@ -8,6 +8,7 @@
 //! and a flame graph reply holds at most [`MAX_FRAMES`] frames, those wide
 //! enough to be seen under the zoom root ([`MIN_FRAME_FRACTION`]).
 
+use crate::Result;
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -18,7 +19,7 @@ use super::calltree::{self, Activation};
 use super::{flamegraph, names, profile, vcd, CallAnalysis};
 use crate::engine::{Engine, EngineOptions, Node, Observer, Site, INVALID_PC};
 use crate::parse::ParseOptions;
-use crate::source::{SourceError, TraceSource};
+use crate::source::TraceSource;
 use crate::symbols::SymbolTable;
 
 /// Most tree nodes or profile rows in one reply.
@@ -35,7 +36,9 @@ pub const MIN_FRAME_FRACTION: f64 = 1.0 / 4000.0;
 /// A [`TraceSource`] that reports how far reading has got, so a report's
 /// pass can show progress without the passes knowing.
 pub struct Progressed<S, F> {
+    /// The source read.
     pub inner: S,
+    /// Called after each read with (bytes read up to, total bytes).
     pub on_read: F,
 }
 
@@ -43,7 +46,7 @@ impl<S: TraceSource, F: FnMut(u64, u64)> TraceSource for Progressed<S, F> {
     fn len(&self) -> u64 {
         self.inner.len()
     }
-    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> Result<usize, SourceError> {
+    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> Result<usize> {
         let n = self.inner.read_at(offset, buf)?;
         let len = self.inner.len();
         (self.on_read)((offset + n as u64).min(len), len);
@@ -116,12 +119,14 @@ pub struct TreeNode {
     pub path: Vec<u32>,
     /// The function's name, or its entry address in hex.
     pub name: String,
+    /// The activation's first node.
     pub entry: Site,
     /// `None` if the trace ended inside the activation.
     pub exit: Option<Site>,
     /// The instruction that made the call, and where execution resumed
     /// after it (`None` for the root, or a call that never returned).
     pub call: Option<Site>,
+    /// Where execution resumed after the call (see `call`).
     pub resume: Option<Site>,
     /// `exit.time - entry.time`, when it exited.
     pub time: Option<u64>,
@@ -135,17 +140,22 @@ pub struct TreeNode {
 /// of them.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TreePage {
-    pub parent: Option<Vec<u32>>,
-    pub offset: u64,
+    pub(crate) parent: Option<Vec<u32>>,
+    pub(crate) offset: u64,
+    /// Children the parent has (the page holds at most [`MAX_PAGE`] of them).
     pub total: u64,
+    /// The page's children, in call order.
     pub nodes: Vec<TreeNode>,
 }
 
 /// A function's line of the profile.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ProfileRow {
+    /// The function's address.
     pub addr: u64,
+    /// Its name, or its address in hex without symbols.
     pub name: String,
+    /// Activations.
     pub count: u64,
     /// The reference profile's `Time`: inclusive, `+1` per activation.
     pub inclusive: u64,
@@ -162,40 +172,57 @@ pub struct ProfileRow {
     pub own_instructions: u64,
 }
 
+/// A column of the profile to sort by, one per [`ProfileRow`] field.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ProfileSort {
+    /// By `addr`.
     Address,
+    /// By `name`.
     Name,
+    /// By `count`.
     Count,
+    /// By `inclusive`.
     Inclusive,
+    /// By `exclusive`.
     Exclusive,
+    /// By `instructions`.
     Instructions,
+    /// By `own_instructions`.
     OwnInstructions,
 }
 
+/// A page of the sorted profile.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ProfilePage {
+    /// Functions in the profile.
     pub total: u64,
-    pub offset: u64,
+    pub(crate) offset: u64,
+    /// The page's rows, in sort order.
     pub rows: Vec<ProfileRow>,
 }
 
 /// The activations of one function, in trace order, a page of them.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CallsPage {
-    pub addr: u64,
+    pub(crate) addr: u64,
+    /// The function's activations.
     pub total: u64,
+    /// Position of the page's first activation among them.
     pub offset: u64,
+    /// The page's activations.
     pub calls: Vec<TreeNode>,
 }
 
 /// A frame of the flame graph: one distinct call stack.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FlameFrame {
+    /// The frame's number: pass it to [`Reports::flame`] to zoom to it.
     pub id: u32,
+    /// The frame one call out, `None` for the whole graph's root.
     pub parent: Option<u32>,
     /// Below the zoom root (the root is 0).
     pub depth: u32,
+    /// The function's name.
     pub name: String,
     /// Time in the function itself on this stack (the folded-stack count).
     pub own: u64,
@@ -205,6 +232,7 @@ pub struct FlameFrame {
     pub start: u64,
 }
 
+/// The flame graph under a zoom root, cut to what can be seen.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FlameView {
     /// The zoom root first, then frames by depth.
@@ -220,18 +248,24 @@ pub struct FlameView {
 pub struct ReportSummary {
     /// Activations, the root included.
     pub activations: u64,
+    /// Distinct functions called.
     pub functions: u64,
-    pub nodes: u64,
+    pub(crate) nodes: u64,
+    /// Instructions in the trace (nodes holding one, executed or not).
     pub instructions: u64,
-    pub unparsed: u64,
+    pub(crate) unparsed: u64,
+    /// Whether an ELF image names the functions.
     pub has_symbols: bool,
 }
 
 /// The reports' texts, as the CLI prints them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum TextKind {
+    /// `tarmac-lens calltree`.
     Calltree,
+    /// `tarmac-lens profile`.
     Profile,
+    /// `tarmac-lens flamegraph` (folded stacks).
     Flamegraph,
     /// `tarmac-lens vcd --no-date` (a date would make two runs differ).
     Vcd,
@@ -301,7 +335,7 @@ impl Reports {
         parse: ParseOptions,
         engine: EngineOptions,
         image: Option<SymbolTable>,
-    ) -> Result<Reports, SourceError> {
+    ) -> Result<Reports> {
         let mut gaps = Gaps::default();
         let mut analysis = super::analyse_calls_observing(source, parse, engine, &mut gaps)?;
         let root = calltree::build(&analysis);
@@ -331,6 +365,7 @@ impl Reports {
         names::function_name(self.image.as_ref(), addr, true)
     }
 
+    /// The numbers for the panel's heading.
     pub fn summary(&self) -> ReportSummary {
         ReportSummary {
             activations: self.profile.iter().map(|r| r.count).sum(),
@@ -724,18 +759,18 @@ impl Reports {
     /// the trace (`open` gives a fresh source each time).
     pub fn write_vcd<S: TraceSource>(
         &self,
-        mut open: impl FnMut() -> Result<S, SourceError>,
+        mut open: impl FnMut() -> Result<S>,
         out: &mut dyn Write,
-    ) -> Result<(), String> {
+    ) -> Result<()> {
         let name = |addr: u64| self.name(addr);
         let functions = self
             .root
             .as_ref()
             .map(|r| vcd::function_changes(r, &name))
             .unwrap_or_default();
-        let aarch64 = vcd::is_aarch64(open().map_err(|e| e.0)?, self.parse).map_err(|e| e.0)?;
+        let aarch64 = vcd::is_aarch64(open()?, self.parse)?;
         vcd::write(
-            open().map_err(|e| e.0)?,
+            open()?,
             self.parse,
             EngineOptions {
                 debug_calls: false,
@@ -749,7 +784,6 @@ impl Reports {
             },
             out,
         )
-        .map_err(|e| e.to_string())
     }
 }
 

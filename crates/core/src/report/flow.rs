@@ -4,12 +4,13 @@
 //! becomes a list of address ranges, each with the number of instructions
 //! it took (from the branches' tick counts) and the branch that left it.
 
+use crate::Result;
 use std::fmt::Write;
 
 use crate::lines::LineReader;
 use crate::parse::{BranchKind, ISet, ParseOptions, Parser, RecordKind};
 use crate::report::run::UnparsedLines;
-use crate::source::{SourceError, TraceSource};
+use crate::source::TraceSource;
 use crate::symbols::SymbolTable;
 
 /// Straight-line execution from `start` to `end` (the leaving branch's
@@ -19,37 +20,38 @@ pub struct Block {
     /// `None` for the block before the first branch: where it started is
     /// not in the trace.
     pub start: Option<u64>,
+    /// Address of the branch leaving it.
     pub end: u64,
     /// Instructions from `start` to `end` inclusive, when both branches
     /// carry tick counts.
     pub instructions: Option<u64>,
-    pub iset: Option<ISet>,
+    pub(crate) iset: Option<ISet>,
     /// The branch leaving the block.
     pub kind: BranchKind,
+    /// Where the branch went.
     pub target: u64,
-    pub line: u64,
-    pub time: u64,
+    pub(crate) line: u64,
+    pub(crate) time: u64,
     /// An exception or other event happened inside the block: it may not
     /// have run straight through.
     pub interrupted: bool,
 }
 
+/// The program flow of a trace with branch records (`FD`/`FI`/`FR`, ES `BR`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Flow {
+    /// The blocks, in trace order.
     pub blocks: Vec<Block>,
     /// Blocks seen (the list keeps the first `max`).
-    pub block_count: u64,
+    pub(crate) block_count: u64,
     /// `IT`/`IS` lines: a trace that has them shows its flow itself.
     pub instruction_lines: u64,
+    /// Lines the parser did not understand.
     pub unparsed: UnparsedLines,
 }
 
 /// Reads the branches of a trace into blocks. At most `max` blocks are kept.
-pub fn flow<S: TraceSource>(
-    source: S,
-    parse: ParseOptions,
-    max: usize,
-) -> Result<Flow, SourceError> {
+pub fn flow<S: TraceSource>(source: S, parse: ParseOptions, max: usize) -> Result<Flow> {
     let mut blocks = Vec::new();
     let mut out = flow_each(source, parse, |b| {
         if blocks.len() < max {
@@ -63,11 +65,11 @@ pub fn flow<S: TraceSource>(
 /// Reads the branches of a trace, handing each block to `on_block` as it
 /// ends (the returned `Flow` keeps none), so a flow of any length can be
 /// written out without holding it.
-pub fn flow_each<S: TraceSource>(
+pub(crate) fn flow_each<S: TraceSource>(
     mut source: S,
     parse: ParseOptions,
     mut on_block: impl FnMut(&Block),
-) -> Result<Flow, SourceError> {
+) -> Result<Flow> {
     let sample = crate::source::read_sample(&mut source)?;
     let mut parser = Parser::for_sample(parse, &sample);
     let mut reader = LineReader::new(source);
@@ -120,7 +122,7 @@ pub fn flow_each<S: TraceSource>(
     Ok(out)
 }
 
-pub fn kind_name(k: BranchKind) -> &'static str {
+pub(crate) fn kind_name(k: BranchKind) -> &'static str {
     match k {
         BranchKind::Direct => "FD",
         BranchKind::Indirect => "FI",
@@ -129,7 +131,7 @@ pub fn kind_name(k: BranchKind) -> &'static str {
     }
 }
 
-pub fn iset_name(i: Option<ISet>) -> &'static str {
+pub(crate) fn iset_name(i: Option<ISet>) -> &'static str {
     match i {
         Some(ISet::Arm) => "A32",
         Some(ISet::Thumb) => "T32",
@@ -150,14 +152,14 @@ pub fn render(f: &Flow, symbols: Option<&SymbolTable>) -> String {
 }
 
 /// The name `tarmac-lens flow` puts after an address (empty without one).
-pub fn symbol_name(symbols: Option<&SymbolTable>, addr: u64) -> String {
+pub(crate) fn symbol_name(symbols: Option<&SymbolTable>, addr: u64) -> String {
     symbols
         .map(|s| s.symbolic_address(addr, false))
         .unwrap_or_default()
 }
 
 /// One block's two lines of [`render`].
-pub fn render_block(b: &Block, symbols: Option<&SymbolTable>, out: &mut String) {
+pub(crate) fn render_block(b: &Block, symbols: Option<&SymbolTable>, out: &mut String) {
     let name = |addr: u64| -> String {
         match symbol_name(symbols, addr) {
             n if !n.is_empty() => format!(" <{n}>"),

@@ -6,6 +6,7 @@
 //! long run has millions); the text is written from a fresh pass over the
 //! trace, block by block, so it is whole whatever the length.
 
+use crate::{Error, Result};
 use std::io::Write;
 
 use serde::{Deserialize, Serialize};
@@ -13,22 +14,26 @@ use serde::{Deserialize, Serialize};
 use super::explore::MAX_PAGE;
 use super::flow::{self, Block};
 use crate::parse::ParseOptions;
-use crate::source::{SourceError, TraceSource};
+use crate::source::TraceSource;
 use crate::symbols::SymbolTable;
 
 /// Blocks kept for paging.
 pub const MAX_BLOCKS: usize = 200_000;
 
+/// The program-flow report's heading numbers.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FlowSummary {
     /// Blocks in the trace, and how many of them the list holds.
     pub blocks: u64,
+    /// How many of them the list holds (at most [`MAX_BLOCKS`]).
     pub listed: u64,
     /// Instructions in the blocks whose length is known.
     pub instructions: u64,
     /// `IT`/`IS` lines: a trace with them shows its flow itself.
     pub instruction_lines: u64,
+    /// Lines the parser did not understand.
     pub unparsed: u64,
+    /// Whether an ELF image names the functions.
     pub has_symbols: bool,
 }
 
@@ -37,31 +42,45 @@ pub struct FlowSummary {
 pub struct FlowRow {
     /// Its place in the trace's list of blocks.
     pub index: u64,
+    /// Where the block started; `None` for the block before the first branch.
     pub start: Option<u64>,
+    /// Address of the branch that left it.
     pub end: u64,
+    /// Instructions from `start` to `end`, when both branches carry tick
+    /// counts.
     pub instructions: Option<u64>,
     /// `A32`, `T32`, `A64`, `T32EE` or empty, as `flow` prints it.
     pub iset: String,
     /// `FD`, `FI` or `FR`.
     pub kind: String,
+    /// Where the branch went.
     pub target: u64,
     /// The branch's line and time.
     pub line: u64,
+    /// The branch's timestamp.
     pub time: u64,
+    /// An exception or other event happened inside the block: it may not have
+    /// run straight through.
     pub interrupted: bool,
     /// The function holding `start`, and `target`'s (empty without symbols).
     pub function: String,
+    /// The function holding `target` (empty without symbols).
     pub target_function: String,
 }
 
+/// A page of the block list.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FlowPage {
     /// Blocks listed.
     pub total: u64,
+    /// Position of the page's first block in the list.
     pub offset: u64,
+    /// The page's blocks, in trace order.
     pub rows: Vec<FlowRow>,
 }
 
+/// The program-flow report of one trace (branch records only), kept for paging
+/// and its text.
 pub struct FlowReports {
     flow: flow::Flow,
     instructions: u64,
@@ -70,11 +89,13 @@ pub struct FlowReports {
 }
 
 impl FlowReports {
+    /// One pass over `source` (no engine: branch records carry no state);
+    /// `image` names the functions.
     pub fn compute<S: TraceSource>(
         source: S,
         parse: ParseOptions,
         image: Option<SymbolTable>,
-    ) -> Result<Self, SourceError> {
+    ) -> Result<Self> {
         let mut blocks = Vec::new();
         let mut instructions = 0u64;
         let mut f = flow::flow_each(source, parse, |b| {
@@ -92,6 +113,7 @@ impl FlowReports {
         })
     }
 
+    /// The numbers for the panel's heading.
     pub fn summary(&self) -> FlowSummary {
         FlowSummary {
             blocks: self.flow.block_count,
@@ -139,7 +161,7 @@ impl FlowReports {
 
     /// `tarmac-lens flow`'s text, written as a fresh pass over the trace
     /// (`source`) goes, a block at a time.
-    pub fn write_text<S: TraceSource>(&self, source: S, out: &mut dyn Write) -> Result<(), String> {
+    pub fn write_text<S: TraceSource>(&self, source: S, out: &mut dyn Write) -> Result<()> {
         let mut line = String::new();
         let mut failed: Option<std::io::Error> = None;
         flow::flow_each(source, self.parse, |b| {
@@ -151,10 +173,9 @@ impl FlowReports {
             if let Err(e) = out.write_all(line.as_bytes()) {
                 failed = Some(e);
             }
-        })
-        .map_err(|e| e.0)?;
+        })?;
         match failed {
-            Some(e) => Err(e.to_string()),
+            Some(e) => Err(Error::Write(e)),
             None => Ok(()),
         }
     }

@@ -8,10 +8,16 @@ use serde::{Deserialize, Serialize};
 
 use crate::parse::{Dialect, ParseOptions, Parser, RecordKind};
 
+/// Which reports suit a trace.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ReportKind {
+    /// Call tree, profile, flame graph and VCD: from instructions and
+    /// registers.
     Calls,
+    /// The EP cycle profile of a TI EP trace.
     Ep,
+    /// The program-flow listing of a trace with branch records but no
+    /// instructions.
     Flow,
 }
 

@@ -19,17 +19,18 @@ pub mod vcd;
 
 use crate::engine::{Call, Engine, EngineOptions, Node, Observer, Site, INVALID_PC};
 use crate::parse::ParseOptions;
-use crate::source::{SourceError, TraceSource};
+use crate::source::TraceSource;
+use crate::Result;
 
 /// A change of call depth between two consecutive nodes: `delta` is +1 at a
 /// callee's first node and -1 at the node a call returned to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Transition {
-    pub line: u64,
-    pub delta: i8,
+pub(crate) struct Transition {
+    pub(crate) line: u64,
+    pub(crate) delta: i8,
     /// The node before the transition line, and the node at it.
-    pub before: Site,
-    pub after: Site,
+    pub(crate) before: Site,
+    pub(crate) after: Site,
 }
 
 /// What a whole-trace pass of the engine found, in the form the call-based
@@ -38,17 +39,18 @@ pub struct Transition {
 pub struct CallAnalysis {
     /// Sorted by line; at most one per line (the reference tools key them by
     /// line, keeping the first).
-    pub transitions: Vec<Transition>,
+    pub(crate) transitions: Vec<Transition>,
     /// First node holding an instruction.
-    pub first_instruction_node: Option<Site>,
-    pub last_node: Option<Site>,
+    pub(crate) first_instruction_node: Option<Site>,
+    pub(crate) last_node: Option<Site>,
     /// Line of the first event: the reference tools number lines relative to
     /// it and print unset sites as line `first_event_line - 1`.
-    pub first_event_line: Option<u64>,
-    pub calls: Vec<Call>,
+    pub(crate) first_event_line: Option<u64>,
+    pub(crate) calls: Vec<Call>,
     /// Call-heuristic diagnostics, when asked for.
     pub debug: Vec<String>,
-    pub nodes: u64,
+    pub(crate) nodes: u64,
+    /// Lines the parser did not understand.
     pub unparsed: run::UnparsedLines,
 }
 
@@ -82,7 +84,7 @@ pub fn analyse_calls<S: TraceSource>(
     source: S,
     parse_opts: ParseOptions,
     engine_opts: EngineOptions,
-) -> Result<CallAnalysis, SourceError> {
+) -> Result<CallAnalysis> {
     analyse_calls_observing(
         source,
         parse_opts,
@@ -93,12 +95,12 @@ pub fn analyse_calls<S: TraceSource>(
 
 /// [`analyse_calls`], also showing every node to `also` (for what the
 /// interactive reports count per node in the same pass).
-pub fn analyse_calls_observing<S: TraceSource, O: Observer>(
+pub(crate) fn analyse_calls_observing<S: TraceSource, O: Observer>(
     source: S,
     parse_opts: ParseOptions,
     engine_opts: EngineOptions,
     also: &mut O,
-) -> Result<CallAnalysis, SourceError> {
+) -> Result<CallAnalysis> {
     let mut obs = Collector {
         a: CallAnalysis::default(),
         also,

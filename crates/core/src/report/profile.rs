@@ -6,13 +6,14 @@ use std::fmt::Write;
 
 use super::calltree::Activation;
 
+/// One function's activations and time, as the reference profile adds them up.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ProfileEntry {
-    pub count: u64,
+    pub(crate) count: u64,
     /// Sum of `exit.time - entry.time + 1` over the activations. Wrapping,
     /// as the reference tool's unsigned arithmetic is: an activation still
     /// open at the end of the trace has an unset (zero) exit time.
-    pub time: u64,
+    pub(crate) time: u64,
 }
 
 /// Entries keyed by entry address (Thumb bit included), ascending.

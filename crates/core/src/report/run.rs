@@ -4,24 +4,26 @@
 use crate::engine::{Engine, EngineOptions, Observer};
 use crate::lines::LineReader;
 use crate::parse::{ParseOptions, Parser, RecordKind};
-use crate::source::{SourceError, TraceSource};
+use crate::source::TraceSource;
+use crate::Result;
 
 /// Lines a report's pass could not parse: they count as text and change no
 /// state, so reports say so rather than lose them silently.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct UnparsedLines {
+    /// How many.
     pub count: u64,
     /// The first few: line number and reason.
     pub first: Vec<(u64, &'static str)>,
 }
 
 /// Feeds every line of `source` to a fresh engine, then finishes it.
-pub fn run_engine<S: TraceSource, O: Observer>(
+pub(crate) fn run_engine<S: TraceSource, O: Observer>(
     mut source: S,
     parse_opts: ParseOptions,
     engine_opts: EngineOptions,
     obs: &mut O,
-) -> Result<UnparsedLines, SourceError> {
+) -> Result<UnparsedLines> {
     let total = source.len();
     let sample = crate::source::read_sample(&mut source)?;
     let mut parser = Parser::for_sample(parse_opts, &sample);

@@ -8,11 +8,12 @@
 //!   timestamps aside, with no instruction or register write in between,
 //!   over at least 16 events (e.g. a model escalating exceptions forever).
 
+use crate::Result;
 use std::collections::VecDeque;
 
 use crate::lines::LineReader;
 use crate::parse::{BranchKind, CoreSelect, ISet, ParseOptions, Parser, RecordKind, RegId};
-use crate::source::{SourceError, TraceSource};
+use crate::source::TraceSource;
 use crate::state::regfile;
 
 const PC_LOOP_LIMIT: usize = 16;
@@ -28,7 +29,7 @@ pub struct Cut {
     /// writes every line with one.
     pub add_newline: bool,
     /// Whether a loop was found (otherwise the whole trace is kept).
-    pub truncated: bool,
+    pub(crate) truncated: bool,
     /// Lines kept.
     pub lines: u64,
     /// A partial last line that was dropped, as `line N: message`.
@@ -101,10 +102,7 @@ impl Detector {
 }
 
 /// Finds the cut for `source`.
-pub fn find_cut<S: TraceSource>(
-    mut source: S,
-    parse_opts: ParseOptions,
-) -> Result<Cut, SourceError> {
+pub fn find_cut<S: TraceSource>(mut source: S, parse_opts: ParseOptions) -> Result<Cut> {
     let total = source.len();
     let sample = crate::source::read_sample(&mut source)?;
     let mut parser = Parser::for_sample(parse_opts, &sample);

@@ -2,6 +2,7 @@
 //! cycle counter, the instruction, the registers it wrote, its memory
 //! accesses and the current function, in the reference tool's layout.
 
+use crate::{Error, Result};
 use std::io::{self, Write};
 
 use super::calltree::Activation;
@@ -11,9 +12,10 @@ use crate::parse::{
     CoreSelect, Effect, ISet, MemDirection, MemForm, ParseOptions, Parser, RecordKind, RegClass,
     RegId,
 };
-use crate::source::{SourceError, TraceSource};
+use crate::source::TraceSource;
 use crate::state::regfile::{self, IFLAG_AARCH64};
 
+/// What a VCD dump looks like beyond the trace.
 #[derive(Clone, Debug, Default)]
 pub struct VcdOptions {
     /// The `$date` text (the reference tool's `asctime` form), or `None`
@@ -26,8 +28,8 @@ pub struct VcdOptions {
 /// A function change: at `time`, the current function becomes `name`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FunctionChange {
-    pub time: u64,
-    pub name: String,
+    pub(crate) time: u64,
+    pub(crate) name: String,
 }
 
 /// Function changes in chronological order: each activation's entry, and
@@ -503,33 +505,9 @@ impl Observer for Writer<'_> {
     }
 }
 
-/// Why the dump could not be written.
-#[derive(Debug)]
-pub enum VcdError {
-    Source(SourceError),
-    Io(io::Error),
-    /// `--use-tarmac-timestamps` with timestamps going backwards.
-    Timestamps,
-}
-
-impl std::fmt::Display for VcdError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            VcdError::Source(e) => write!(f, "{}", e),
-            VcdError::Io(e) => write!(f, "writing output: {}", e),
-            VcdError::Timestamps => {
-                f.write_str("Error when using the instruction timestamp from the tarmac trace")
-            }
-        }
-    }
-}
-
 /// Whether the trace has any AArch64 instruction (which selects the
 /// AArch64 register set).
-pub fn is_aarch64<S: TraceSource>(
-    mut source: S,
-    parse_opts: ParseOptions,
-) -> Result<bool, SourceError> {
+pub fn is_aarch64<S: TraceSource>(mut source: S, parse_opts: ParseOptions) -> Result<bool> {
     let sample = crate::source::read_sample(&mut source)?;
     let mut parser = Parser::for_sample(parse_opts, &sample);
     let mut core = parse_opts.cpu.map(CoreSelect::new);
@@ -556,7 +534,7 @@ pub fn write<S: TraceSource>(
     functions: Vec<FunctionChange>,
     opts: VcdOptions,
     out: &mut dyn Write,
-) -> Result<(), VcdError> {
+) -> Result<()> {
     let mut w = Writer {
         out,
         opts,
@@ -581,13 +559,13 @@ pub fn write<S: TraceSource>(
     w.header(aarch64);
 
     let total = source.len();
-    let sample = crate::source::read_sample(&mut source).map_err(VcdError::Source)?;
+    let sample = crate::source::read_sample(&mut source)?;
     let mut parser = Parser::for_sample(parse_opts, &sample);
     let mut engine = Engine::new(engine_opts);
     let mut core = engine_opts.cpu.map(CoreSelect::new);
     let mut reader = LineReader::new(source);
     let mut next_line = 1;
-    while let Some(line) = reader.next_line().map_err(VcdError::Source)? {
+    while let Some(line) = reader.next_line()? {
         let rec = parser.parse_line(line.text);
         // Feeding first closes the previous node, so the events gathered
         // below belong to the node this line is in.
@@ -606,12 +584,12 @@ pub fn write<S: TraceSource>(
         }
         next_line = line.number + 1;
         if w.time_error {
-            return Err(VcdError::Timestamps);
+            return Err(Error::TimestampsBackwards);
         }
     }
     engine.finish(total, next_line, &mut w);
     if w.time_error {
-        return Err(VcdError::Timestamps);
+        return Err(Error::TimestampsBackwards);
     }
     let end = if w.opts.use_tarmac_timestamps {
         w.tick.wrapping_add(1)
@@ -621,7 +599,7 @@ pub fn write<S: TraceSource>(
     w.time(end.wrapping_mul(1000));
     w.line(b"$end");
     match w.error.take() {
-        Some(e) => Err(VcdError::Io(e)),
+        Some(e) => Err(Error::Write(e)),
         None => Ok(()),
     }
 }

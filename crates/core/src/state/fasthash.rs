@@ -5,7 +5,7 @@
 use std::hash::{BuildHasherDefault, Hasher};
 
 #[derive(Default, Clone, Copy)]
-pub struct AddrHasher(u64);
+pub(crate) struct AddrHasher(u64);
 
 impl Hasher for AddrHasher {
     #[inline]
@@ -25,4 +25,4 @@ impl Hasher for AddrHasher {
     }
 }
 
-pub type AddrMap<K, V> = std::collections::HashMap<K, V, BuildHasherDefault<AddrHasher>>;
+pub(crate) type AddrMap<K, V> = std::collections::HashMap<K, V, BuildHasherDefault<AddrHasher>>;

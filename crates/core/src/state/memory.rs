@@ -31,11 +31,16 @@ struct Page {
 /// from which the value held (`None`: since before the trace started).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Fill {
+    /// The node from which it held the value; `None`: since before the trace
+    /// started.
     pub since: Option<u64>,
+    /// The byte's address.
     pub addr: u64,
+    /// The value it held.
     pub value: u8,
 }
 
+/// Memory as the trace has shown it so far (see the module's doc).
 #[derive(Default)]
 pub struct Memory {
     /// Page number -> index in `store`.
@@ -51,7 +56,7 @@ pub struct Memory {
 
 /// What memory holds for one byte.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ByteKind {
+pub(crate) enum ByteKind {
     Never,
     Known,
     /// Unknown since this node (or, without one, since an unrecorded range).
@@ -101,14 +106,14 @@ impl Memory {
     }
 
     /// Empty memory that stands for the memory at a split point.
-    pub fn at_split() -> Memory {
+    pub(crate) fn at_split() -> Memory {
         Memory {
             split: true,
             ..Memory::default()
         }
     }
 
-    pub fn kind(&self, addr: u64) -> ByteKind {
+    pub(crate) fn kind(&self, addr: u64) -> ByteKind {
         match self.state_of(addr) {
             NEVER => ByteKind::Never,
             UNKNOWN => ByteKind::Unknown(self.since_of(addr)),
@@ -118,13 +123,13 @@ impl Memory {
 
     /// Whether `[addr, addr+len)` reads the same here as it would with the
     /// memory before the split underneath (no byte depends on it).
-    pub fn determined(&self, addr: u64, len: u64) -> bool {
+    pub(crate) fn determined(&self, addr: u64, len: u64) -> bool {
         (0..len).all(|i| matches!(self.state_of(addr.wrapping_add(i)), KNOWN | UNKNOWN))
     }
 
     /// Lays memory that ran from a split point (`top`, node indices short by
     /// `node_off`) over this memory as it stood at the split.
-    pub fn overlay(&mut self, top: &Memory, node_off: u64) {
+    pub(crate) fn overlay(&mut self, top: &Memory, node_off: u64) {
         for (&lo, &(hi, since)) in &top.unknown_since {
             self.write_unknown(lo, hi - lo + 1, since + node_off);
         }
@@ -146,7 +151,7 @@ impl Memory {
     }
 
     /// Little-endian or big-endian value of `size` bytes (at most 8), if all known.
-    pub fn value(&self, addr: u64, size: usize, big_endian: bool) -> Option<u64> {
+    pub(crate) fn value(&self, addr: u64, size: usize, big_endian: bool) -> Option<u64> {
         let mut v = 0u64;
         for i in 0..size.min(8) {
             let a = if big_endian { i } else { size - 1 - i };
@@ -155,7 +160,7 @@ impl Memory {
         Some(v)
     }
 
-    pub fn write_known(&mut self, addr: u64, value: u8) {
+    pub(crate) fn write_known(&mut self, addr: u64, value: u8) {
         let p = self.page_mut(addr);
         let i = (addr as usize) & (PAGE - 1);
         p.bytes[i] = value;
@@ -163,7 +168,7 @@ impl Memory {
     }
 
     /// Marks `[addr, addr+len)` unknown from node `since` on.
-    pub fn write_unknown(&mut self, addr: u64, len: u64, since: u64) {
+    pub(crate) fn write_unknown(&mut self, addr: u64, len: u64, since: u64) {
         if len == 0 {
             return;
         }
@@ -214,7 +219,7 @@ impl Memory {
     /// A read saw `value` at `addr`. If the byte was not known, it becomes
     /// known and the fill is returned so the index can back-date it. A read
     /// of a byte already known changes nothing (as in the reference tools).
-    pub fn read_known(&mut self, addr: u64, value: u8) -> Option<Fill> {
+    pub(crate) fn read_known(&mut self, addr: u64, value: u8) -> Option<Fill> {
         match self.state_of(addr) {
             KNOWN | READ_AT_SPLIT => None,
             NEVER => {
@@ -238,7 +243,7 @@ impl Memory {
     }
 
     /// A known write also ends any unknown range it covers.
-    pub fn note_written_range(&mut self, addr: u64, len: u64) {
+    pub(crate) fn note_written_range(&mut self, addr: u64, len: u64) {
         if len > 0 && !self.unknown_since.is_empty() {
             self.cut_unknown(addr, addr.saturating_add(len - 1));
         }
@@ -287,13 +292,6 @@ impl Memory {
             m.unknown_since.insert(lo, (hi, since));
         }
         Some(m)
-    }
-
-    /// Bytes of memory held in the working state (for honest size reports).
-    pub fn resident_bytes(&self) -> usize {
-        self.store.len() * std::mem::size_of::<Page>()
-            + self.pages.capacity() * 16
-            + self.unknown_since.len() * 40
     }
 }
 

@@ -1,5 +1,5 @@
 //! Machine state containers: the register file and memory.
 
-pub mod fasthash;
+pub(crate) mod fasthash;
 pub mod memory;
 pub mod regfile;

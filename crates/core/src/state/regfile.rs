@@ -7,24 +7,25 @@
 
 use crate::parse::{RegClass, RegId};
 
-pub const X_BASE: usize = 0; // 31 x 8
+pub(crate) const X_BASE: usize = 0; // 31 x 8
+/// Offset of the AArch64 stack pointer (8 bytes).
 pub const XSP: usize = 248; // 8
-pub const Z_BASE: usize = 256; // 32 x 256
-pub const Z_STRIDE: usize = 256;
-pub const P_BASE: usize = Z_BASE + 32 * Z_STRIDE; // 32 x 32
-pub const P_STRIDE: usize = 32;
-pub const PSR: usize = P_BASE + 32 * P_STRIDE;
-pub const FPSCR: usize = PSR + 4;
-pub const FPCR: usize = PSR + 8;
-pub const FPSR: usize = PSR + 12;
-pub const VPR: usize = PSR + 16;
+pub(crate) const Z_BASE: usize = 256; // 32 x 256
+pub(crate) const Z_STRIDE: usize = 256;
+pub(crate) const P_BASE: usize = Z_BASE + 32 * Z_STRIDE; // 32 x 32
+pub(crate) const P_STRIDE: usize = 32;
+pub(crate) const PSR: usize = P_BASE + 32 * P_STRIDE;
+pub(crate) const FPSCR: usize = PSR + 4;
+pub(crate) const FPCR: usize = PSR + 8;
+pub(crate) const FPSR: usize = PSR + 12;
+pub(crate) const VPR: usize = PSR + 16;
 /// Not a register: the indexer's record of the execution state (AArch64
 /// or not, endianness), kept with the registers so it travels with them.
 pub const IFLAGS: usize = PSR + 20;
-pub const SIZE: usize = IFLAGS + 4;
+pub(crate) const SIZE: usize = IFLAGS + 4;
 
-pub const IFLAG_AARCH64: u32 = 1;
-pub const IFLAG_BIGEND: u32 = 2;
+pub(crate) const IFLAG_AARCH64: u32 = 1;
+pub(crate) const IFLAG_BIGEND: u32 = 2;
 
 /// Byte offset and size of a register in the file. `aarch64` selects how
 /// `dN`/`sN` overlap the vector registers.
@@ -58,7 +59,7 @@ pub fn location(reg: RegId, aarch64: bool) -> (usize, usize) {
 /// Group of a byte offset, for "which registers changed" bitmaps: x0..x30 are
 /// 0..30, the stack pointer 31, each zN (with its v/q/d/s aliases) 32+N, each
 /// pN 64+N, then psr, fpscr, fpcr, fpsr, vpr, iflags.
-pub fn group_of(offset: usize) -> usize {
+pub(crate) fn group_of(offset: usize) -> usize {
     if offset < XSP {
         offset / 8
     } else if offset < Z_BASE {
@@ -72,12 +73,16 @@ pub fn group_of(offset: usize) -> usize {
     }
 }
 
-pub const GROUPS: usize = 102;
+#[cfg(test)]
+pub(crate) const GROUPS: usize = 102;
 
 /// Register contents plus a known flag per byte.
 #[derive(Clone)]
 pub struct RegFile {
+    /// The file's bytes; a register's value is little-endian at its
+    /// [`location`].
     pub bytes: Box<[u8; SIZE]>,
+    /// Per byte: nonzero if the value is known.
     pub known: Box<[u8; SIZE]>,
 }
 
@@ -93,7 +98,7 @@ impl Default for RegFile {
 impl RegFile {
     /// Writes `bytes` at `offset` where `known` is set; returns whether
     /// anything was written.
-    pub fn write(&mut self, offset: usize, bytes: &[u8], known: &[u8]) -> bool {
+    pub(crate) fn write(&mut self, offset: usize, bytes: &[u8], known: &[u8]) -> bool {
         let end = offset + bytes.len();
         // The usual update sets every byte: copy it whole. (`all`, not
         // `contains`, which calls `memchr` for these few bytes.)
@@ -126,7 +131,7 @@ impl RegFile {
         Some(v)
     }
 
-    pub fn reg_value(&self, reg: RegId, aarch64: bool) -> Option<u64> {
+    pub(crate) fn reg_value(&self, reg: RegId, aarch64: bool) -> Option<u64> {
         let (o, s) = location(reg, aarch64);
         if s > 8 {
             return None;
@@ -134,38 +139,14 @@ impl RegFile {
         self.value(o, s)
     }
 
-    pub fn iflags(&self) -> u32 {
+    pub(crate) fn iflags(&self) -> u32 {
         self.value(IFLAGS, 4).unwrap_or(0) as u32
     }
 
     /// Whether the byte range of `reg` overlaps `[offset, offset+len)`.
-    pub fn overlaps(reg: RegId, aarch64: bool, offset: usize, len: usize) -> bool {
+    pub(crate) fn overlaps(reg: RegId, aarch64: bool, offset: usize, len: usize) -> bool {
         let (o, s) = location(reg, aarch64);
         offset < o + s && o < offset + len
-    }
-
-    /// Known byte runs, as (offset, bytes): the sparse form snapshots keep.
-    pub fn known_runs(&self) -> Vec<(usize, Vec<u8>)> {
-        let mut out = Vec::new();
-        let mut i = 0;
-        while i < SIZE {
-            if self.known[i] == 0 {
-                // Most of the file (SVE, predicates) is usually unknown:
-                // skip it eight bytes at a time.
-                if i % 8 == 0 && i + 8 <= SIZE && self.known[i..i + 8] == [0; 8] {
-                    i += 8;
-                } else {
-                    i += 1;
-                }
-                continue;
-            }
-            let s = i;
-            while i < SIZE && self.known[i] != 0 {
-                i += 1;
-            }
-            out.push((s, self.bytes[s..i].to_vec()));
-        }
-        out
     }
 }
 

@@ -193,11 +193,7 @@ impl SessionWorker {
                 }
                 read_ahead::stop_spare_reader();
             }
-            Ok::<_, tarmac_lens_core::source::SourceError>((
-                p,
-                open.session.stats().cloned(),
-                cache,
-            ))
+            Ok::<_, tarmac_lens_core::Error>((p, open.session.stats().cloned(), cache))
         });
         timing::measure("index step", started);
         // The page has not said it shows the first rows (no view): split anyway,
@@ -246,7 +242,9 @@ impl SessionWorker {
                     });
                 }
             }
-            Err(e) => post(&ToPage::Failed { message: e.0 }),
+            Err(e) => post(&ToPage::Failed {
+                message: e.to_string(),
+            }),
         }
     }
 

@@ -284,8 +284,8 @@ impl SessionWorker {
             if let Some(bytes) = cached {
                 let started = now();
                 let restored = session_source(file.clone().into(), false)
-                    .map_err(|e| e.0)
-                    .and_then(|(s, ahead)| Ok((Session::restore(s, &bytes, id, parse)?, ahead)));
+                    .and_then(|(s, ahead)| Ok((Session::restore(s, &bytes, id, parse)?, ahead)))
+                    .map_err(|e| e.to_string());
                 timing::measure("restore session", started);
                 match restored {
                     Ok(opened) => {
@@ -317,7 +317,7 @@ impl SessionWorker {
                         Reading::File,
                     );
                 }),
-                Err(e) => with(|w| w.fail_opening(e.0)),
+                Err(e) => with(|w| w.fail_opening(e.to_string())),
             }
         });
     }
@@ -354,7 +354,7 @@ impl SessionWorker {
                     }
                     match session_source(blob, true) {
                         Ok(s) => (s, Reading::Downloaded),
-                        Err(e) => return fail_opening(e.0),
+                        Err(e) => return fail_opening(e.to_string()),
                     }
                 }
                 Err(e) => return fail_opening(e),
@@ -369,13 +369,13 @@ impl SessionWorker {
                         return fail_opening(problem);
                     }
                 }
-                Err(e) => return fail_opening(e.0),
+                Err(e) => return fail_opening(e.to_string()),
             }
             match Session::open(source, parse) {
                 Ok(session) => {
                     with(|w| w.install(generation, (session, ahead), options, None, reading))
                 }
-                Err(e) => fail_opening(e.0),
+                Err(e) => fail_opening(e.to_string()),
             }
         });
     }
@@ -397,7 +397,7 @@ impl SessionWorker {
         match BlobSource::read_whole(file.into()) {
             Ok(b) => self.load_elf_bytes(&name, &b, load_offset),
             Err(e) => post(&ToPage::ElfFailed {
-                message: format!("{name}: {}", e.0),
+                message: format!("{name}: {}", e),
             }),
         }
     }
@@ -415,7 +415,9 @@ impl SessionWorker {
                 let be = open.big_endian;
                 open.session.load_elf(bytes, load_offset, be)
             }
-            None => Err("open a trace before its ELF image".into()),
+            None => Err(tarmac_lens_core::Error::Elf(
+                "open a trace before its ELF image".into(),
+            )),
         };
         match result {
             Ok((symbols, warning)) => post(&ToPage::ElfLoaded { symbols, warning }),
@@ -447,7 +449,9 @@ fn index(file: web_sys::File) {
     let source = match BlobSource::new(file.into()) {
         Ok(s) => BlockCache::new(s),
         Err(e) => {
-            post(&ToPage::Failed { message: e.0 });
+            post(&ToPage::Failed {
+                message: e.to_string(),
+            });
             return;
         }
     };
@@ -463,7 +467,9 @@ fn index(file: web_sys::File) {
         Ok(stats) => post(&ToPage::Finished {
             stats: Box::new(stats),
         }),
-        Err(e) => post(&ToPage::Failed { message: e.0 }),
+        Err(e) => post(&ToPage::Failed {
+            message: e.to_string(),
+        }),
     }
 }
 
