@@ -261,6 +261,8 @@ static FR: &[(&str, &str)] = &[
     ("F1 for the keys of the focused pane; / searches; Tab moves between panes.", "F1 pour les touches du volet actif ; / cherche ; Tab passe d’un volet à l’autre."),
     // panes
     ("Core registers", "Registres principaux"),
+    ("Changed registers", "Registres modifiés"),
+    ("No register changed here.", "Aucun registre modifié ici."),
     ("Single-precision FP", "Virgule flottante simple précision"),
     ("Double-precision FP", "Virgule flottante double précision"),
     ("NEON vectors", "Vecteurs NEON"),
@@ -331,6 +333,10 @@ static FR: &[(&str, &str)] = &[
     ("focus the previous pane", "activer le volet précédent"),
     ("this help", "cette aide"),
     ("show/hide the core registers", "afficher/masquer les registres principaux"),
+    (
+        "show/hide the registers the position changed",
+        "afficher/masquer les registres modifiés par la position",
+    ),
     ("show/hide single-precision FP registers", "afficher/masquer les registres flottants simple précision"),
     ("show/hide double-precision FP registers", "afficher/masquer les registres flottants double précision"),
     ("show/hide NEON vector registers", "afficher/masquer les registres vectoriels NEON"),

@@ -216,6 +216,81 @@ fn the_core_registers_are_the_values_the_trace_wrote_and_mark_what_the_instructi
 }
 
 #[test]
+fn the_changed_registers_pane_lists_what_each_instruction_wrote_and_follows_the_cursor() {
+    let trace = std::fs::read(data("tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac")).unwrap();
+    let (lines, instructions) = text_of(&trace);
+    let mut page = Page::open(&trace, Config::default());
+    page.key("w");
+    let changed = |page: &Page| -> Vec<(String, String)> {
+        page.model
+            .panes
+            .iter()
+            .find_map(|p| match &p.body {
+                PaneBody::Registers {
+                    panel: Some(panel), ..
+                } if panel.kind == "changed" => Some(panel),
+                _ => None,
+            })
+            .expect("the changed registers pane (w)")
+            .cells
+            .iter()
+            .map(|c| (c.name.clone(), c.text.clone()))
+            .collect()
+    };
+    let mut with_writes = 0;
+    for k in (30..instructions.len() - 1).step_by(97).take(40) {
+        let at = instructions[k];
+        page.prompt("l", &at.to_string());
+        let end = instructions[k + 1] - 1;
+        // The general-purpose registers this instruction's R lines wrote,
+        // by their 64-bit names, with the value written.
+        let mut want: Vec<(String, String)> = lines[at as usize..end as usize]
+            .iter()
+            .filter_map(|l| {
+                let w: Vec<&str> = l.split_whitespace().collect();
+                (w.len() > 4 && w[2] == "R").then(|| (w[3].to_lowercase(), w[4].replace('_', "")))
+            })
+            .filter_map(|(r, v)| {
+                let n = r.strip_prefix('x').or_else(|| r.strip_prefix('w'))?;
+                n.parse::<u8>().ok()?;
+                Some((format!("x{n}"), v.to_lowercase()))
+            })
+            .collect();
+        want.dedup();
+        let shown = changed(&page);
+        with_writes += usize::from(!want.is_empty());
+        let mut got: Vec<(String, String)> = shown
+            .into_iter()
+            .filter(|(n, _)| n.starts_with('x'))
+            .collect();
+        got.sort();
+        want.sort();
+        for (name, value) in &want {
+            let shown = &got
+                .iter()
+                .find(|(n, _)| n == name)
+                .unwrap_or_else(|| panic!("{name} written at line {at} but not listed: {got:?}"))
+                .1;
+            assert!(
+                shown.ends_with(value.trim_start_matches('0')),
+                "{name} at line {at}: {shown} vs {value}"
+            );
+        }
+        assert_eq!(
+            got.len(),
+            want.len(),
+            "listed at line {at}: {got:?}, wrote {want:?}"
+        );
+    }
+    assert!(with_writes > 20, "{with_writes} positions wrote registers");
+    // `w` again closes it.
+    page.key("w");
+    assert!(page.model.panes.iter().all(
+        |p| !matches!(&p.body, PaneBody::Registers { kind, .. } if kind.panel() == "changed")
+    ));
+}
+
+#[test]
 fn a_fold_hides_a_call_behind_one_row_and_a_step_passes_over_it() {
     let trace = std::fs::read(data("tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac")).unwrap();
     let elf = std::fs::read(data("tracegen/quicksort-aarch64-O2-fastmodel-2M.elf")).unwrap();

@@ -4,7 +4,7 @@
 
 use tarmac_lens_core::browse::protocol::FoldOp;
 
-/// The register panes, in the order `r S D V M` and the SVE button list them.
+/// The register panes, in the order `r S D V M Z w` and the toolbar list them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RegKind {
     Core,
@@ -13,16 +13,19 @@ pub enum RegKind {
     Neon,
     Mve,
     Sve,
+    /// Every register the position changed, from all the panels above.
+    Changed,
 }
 
 impl RegKind {
-    pub const ALL: [RegKind; 6] = [
+    pub const ALL: [RegKind; 7] = [
         RegKind::Core,
         RegKind::Single,
         RegKind::Double,
         RegKind::Neon,
         RegKind::Mve,
         RegKind::Sve,
+        RegKind::Changed,
     ];
 
     /// The panel kind in a [`tarmac_lens_core::browse::protocol::RegPanel`].
@@ -34,6 +37,7 @@ impl RegKind {
             RegKind::Neon => "neon",
             RegKind::Mve => "mve",
             RegKind::Sve => "sve",
+            RegKind::Changed => "changed",
         }
     }
 
@@ -45,6 +49,7 @@ impl RegKind {
             RegKind::Neon => "NEON vectors",
             RegKind::Mve => "MVE vectors",
             RegKind::Sve => "SVE vectors",
+            RegKind::Changed => "Changed registers",
         }
     }
 
@@ -52,7 +57,7 @@ impl RegKind {
     pub fn columns(self) -> usize {
         match self {
             RegKind::Core => 4,
-            RegKind::Single | RegKind::Double => 2,
+            RegKind::Single | RegKind::Double | RegKind::Changed => 2,
             RegKind::Neon | RegKind::Mve | RegKind::Sve => 1,
         }
     }
@@ -210,6 +215,12 @@ pub const GLOBAL: &[Binding] = &[
         "Z",
         "show/hide SVE vector registers",
         Command::ToggleRegisters(RegKind::Sve),
+    ),
+    bind(
+        &["w"],
+        "w",
+        "show/hide the registers the position changed",
+        Command::ToggleRegisters(RegKind::Changed),
     ),
     bind(
         &["C"],

@@ -471,6 +471,59 @@ describe('trace browser', () => {
     );
   });
 
+  test('w shows the registers the position changed, and follows the cursor', async (t) => {
+    const gen = readTrace(path.join(ROOT, `${GENERATED}.tarmac`));
+    const page = await openPage(t);
+    await openTrace(page, `${GENERATED}.tarmac`);
+    const written = (ins) => {
+      const names = new Set();
+      for (let i = ins.line; i < blockEnd(gen, ins.line); i++) {
+        const m = /^\s*\d+\s+\S+\s+R\s+(\S+)\s/.exec(gen.lines[i]);
+        if (!m) continue;
+        const r = m[1].toLowerCase().replace(/^w(\d+)$/, 'x$1');
+        if (/^x\d+$/.test(r)) names.add(r);
+      }
+      return [...names].sort();
+    };
+    const listed = () =>
+      page.evaluate(() =>
+        [...document.querySelectorAll('[data-testid=registers-changed] .reg-value')]
+          .map((e) => e.dataset.reg)
+          .filter((r) => /^x\d+$/.test(r))
+          .sort(),
+      );
+    await gotoLine(page, gen.instructions[2000].line);
+    await page.focus('[data-testid=browser]');
+    await page.keyboard.press('w');
+    await page.waitForSelector('[data-testid=registers-changed]');
+    let wrote = 0;
+    for (let k = 2000; k < 2010; k++) {
+      if (k > 2000) {
+        await page.focus('[data-testid=browser]');
+        await page.keyboard.press('ArrowDown');
+      }
+      const ins = gen.instructions[k];
+      await expectLine(page, ins.line, `instruction ${k}`);
+      const want = written(ins);
+      wrote += want.length;
+      await page
+        .waitForFunction(
+          (want) =>
+            JSON.stringify(
+              [...document.querySelectorAll('[data-testid=registers-changed] .reg-value')]
+                .map((e) => e.dataset.reg)
+                .filter((r) => /^x\d+$/.test(r))
+                .sort(),
+            ) === want,
+          JSON.stringify(want),
+          { timeout: 5_000 },
+        )
+        .catch(async () => assert.fail(`instruction ${k}: listed ${JSON.stringify(await listed())}, the trace writes ${JSON.stringify(want)}`));
+    }
+    assert.ok(wrote > 0, 'some instruction wrote a register');
+    assert.equal(await page.getAttribute('[data-testid=toggle-changed]', 'aria-pressed'), 'true');
+  });
+
   test('folding a call leaves one row named after the callee (with its ELF)', async (t) => {
     const page = await openPage(t);
     const firstScreenMs = await openTrace(page, `${GENERATED}.tarmac`, `${GENERATED}.elf`);

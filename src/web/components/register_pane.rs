@@ -31,6 +31,13 @@ pub fn register_pane(props: &RegisterPaneProps) -> Html {
             </p>
         };
     };
+    if panel.cells.is_empty() {
+        return html! {
+            <p class="pane-empty" data-testid="registers-none-changed" style="margin:0.25rem 0.5rem;">
+                { t("No register changed here.") }
+            </p>
+        };
+    }
     let columns = props.kind.columns();
     html! {
         <>

@@ -187,18 +187,36 @@ pub(crate) fn panels(
         title: title.into(),
         cells,
     };
+    let mut panels = vec![
+        panel("core", "Core registers", core),
+        panel("single", "Single precision", single),
+        panel("double", "Double precision", double),
+        panel("neon", "NEON", neon),
+        panel("mve", "MVE", mve),
+        panel("sve", "SVE", sve),
+    ];
+    let changed = changed_cells(&panels, vl > 16);
+    panels.push(panel("changed", "Changed registers", changed));
     RegistersReply {
         node,
         aarch64,
-        panels: vec![
-            panel("core", "Core registers", core),
-            panel("single", "Single precision", single),
-            panel("double", "Double precision", double),
-            panel("neon", "NEON", neon),
-            panel("mve", "MVE", mve),
-            panel("sve", "SVE", sve),
-        ],
+        panels,
     }
+}
+
+/// The marked registers of every panel, once each: MVE's `q` registers are
+/// NEON's, and SVE's `z` registers only add to NEON's `q` when the trace
+/// used vectors wider than 128 bits (otherwise each NEON write would be
+/// listed twice).
+fn changed_cells(panels: &[RegPanel], sve_wide: bool) -> Vec<RegCell> {
+    let mut seen = std::collections::HashSet::new();
+    panels
+        .iter()
+        .flat_map(|p| p.cells.iter().map(move |c| (p.kind.as_str(), c)))
+        .filter(|(kind, c)| c.changed && (sve_wide || *kind != "sve" || c.name.starts_with('p')))
+        .filter(|(_, c)| seen.insert(c.name.clone()))
+        .map(|(_, c)| c.clone())
+        .collect()
 }
 
 /// The execution state of a register file; before the first instruction
@@ -255,6 +273,26 @@ mod tests {
         assert_eq!(float_text(0x3f80_0000, false), "1");
         assert_eq!(lookup("SP", true), Some(RegId::new(RegClass::Xsp, 0)));
         assert_eq!(lookup("x3", true), Some(RegId::new(RegClass::X, 3)));
+        let changed = r.panels.iter().find(|p| p.kind == "changed").unwrap();
+        let names: Vec<&str> = changed.cells.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["x1"]);
+    }
+
+    #[test]
+    fn the_changed_panel_lists_a_vector_write_once_per_name() {
+        let mut a = RegFile::default();
+        a.write(regfile::IFLAGS, &[1, 0, 0, 0], &[1; 4]);
+        let mut w = RegFile::default();
+        let (o, _) = regfile::location(RegId::new(RegClass::Q, 2), true);
+        w.write(o, &[7; 16], &[1; 16]);
+        let (o, _) = regfile::location(RegId::new(RegClass::X, 0), true);
+        w.write(o, &[1; 8], &[1; 8]);
+        a.write(o, &[1; 8], &[1; 8]);
+        let r = panels(&a, Marks::Written(&w), 5, None, true);
+        let changed = r.panels.iter().find(|p| p.kind == "changed").unwrap();
+        let names: Vec<&str> = changed.cells.iter().map(|c| c.name.as_str()).collect();
+        // q2 holds s2 and d2 too; without wide SVE vectors z2 is q2 again.
+        assert_eq!(names, ["x0", "s2", "d2", "q2"]);
     }
 
     #[test]
