@@ -159,3 +159,59 @@ fn no_source_file_is_longer_than_it_says_it_needs_to_be() {
         long.join("\n")
     );
 }
+
+/// The worker roles (each a file or folder of `src/web/worker/`) share the
+/// runtime and the range port, never each other: a role can be changed
+/// without reading another.
+#[test]
+fn no_worker_role_imports_another() {
+    let worker = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/web/worker");
+    let roles = ["session", "range", "report", "diff", "warmup"];
+    let mut files = Vec::new();
+    rust_files(&worker, &mut files);
+    let mut found_roles = BTreeSet::new();
+    let mut crossings = Vec::new();
+    for file in &files {
+        let rel = file.strip_prefix(&worker).unwrap();
+        let role = rel
+            .components()
+            .next()
+            .unwrap()
+            .as_os_str()
+            .to_string_lossy()
+            .trim_end_matches(".rs")
+            .to_string();
+        if !roles.contains(&role.as_str()) {
+            continue;
+        }
+        found_roles.insert(role.clone());
+        // How this file names a sibling of its role under `worker/`.
+        let up = if rel.components().count() > 1 {
+            "super::super::"
+        } else {
+            "super::"
+        };
+        let code = code_of(&std::fs::read_to_string(file).unwrap());
+        for prefix in ["crate::web::worker::", up] {
+            for (i, _) in code.match_indices(prefix) {
+                // `super::super::` also matches `super::` at its second half.
+                if prefix == "super::" && code[..i].ends_with("super::") {
+                    continue;
+                }
+                let name: String = code[i + prefix.len()..]
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                if name != role && roles.contains(&name.as_str()) {
+                    crossings.push(format!("{} uses {name}", rel.display()));
+                }
+            }
+        }
+    }
+    assert_eq!(
+        found_roles.len(),
+        roles.len(),
+        "roles found: {found_roles:?}"
+    );
+    assert!(crossings.is_empty(), "{}", crossings.join("\n"));
+}
