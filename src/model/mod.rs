@@ -19,18 +19,21 @@ pub mod keys;
 pub mod nav;
 mod panes;
 mod prompt;
+mod rows;
 pub mod search;
 mod state;
 mod trace;
 pub mod view_state;
 
+pub use panes::PaneMsg;
 pub use state::{
     Focus, Menu, MenuAction, Pane, PaneBody, PaneSpec, PromptFor, ReportTab, TraceView,
 };
+pub use trace::ViewMsg;
 
 use hash::HashTarget;
 use keys::{Command, PaneKind, RegKind};
-use tarmac_lens_core::browse::protocol::{Locate, NodeId, NodeView, Progress, Query, Reply, Row};
+use tarmac_lens_core::browse::protocol::{Locate, NodeId, NodeView, Progress, Query, Reply};
 
 /// How a browser starts.
 #[derive(Clone, Debug, Default)]
@@ -116,75 +119,12 @@ pub enum Msg {
     ReportJump(NodeId),
     /// ... or to a line (the EP and program-flow lists).
     ReportJumpLine(u64),
-    Stepped {
-        view: u32,
-        reply: Reply,
-    },
-    Stack {
-        view: u32,
-        node: NodeId,
-        reply: Reply,
-    },
-    FoldAt {
-        view: u32,
-        call_node: NodeId,
-    },
-    GoTo {
-        view: u32,
-        node: NodeId,
-    },
+    /// A trace view's own message.
+    View(u32, ViewMsg),
+    /// A register or memory pane's own message.
+    Pane(u32, PaneMsg),
     Run(Command),
     Focus(Focus),
-    Viewport {
-        view: u32,
-        top: u64,
-        px: f64,
-        follow: bool,
-    },
-    Rows {
-        view: u32,
-        reply: Reply,
-    },
-    /// The view's row count, more of the trace being indexed.
-    RowCount {
-        view: u32,
-        reply: Reply,
-    },
-    Moved {
-        view: u32,
-        reply: Reply,
-        recentre: bool,
-    },
-    CursorRow {
-        view: u32,
-        node: NodeId,
-        reply: Reply,
-        recentre: bool,
-    },
-    PageTarget {
-        view: u32,
-        reply: Reply,
-    },
-    Folded {
-        view: u32,
-        reply: Reply,
-    },
-    Annotated {
-        view: u32,
-        node: NodeId,
-        reply: Reply,
-    },
-    WriteFound {
-        view: u32,
-        from: NodeId,
-        query: Query,
-        reply: Reply,
-    },
-    PaneData {
-        pane: u32,
-        seq: u64,
-        reply: Reply,
-    },
     Evaluated {
         prompt: PromptFor,
         reply: Reply,
@@ -193,58 +133,6 @@ pub enum Msg {
         prompt: PromptFor,
         reply: Reply,
     },
-    Symbolized {
-        pane: u32,
-        text: String,
-        reply: Reply,
-    },
-    ChangedSearch {
-        pane: u32,
-        forward: bool,
-        chunks: u32,
-        reply: Reply,
-    },
-    RowClick {
-        view: u32,
-        row: Row,
-    },
-    RowContext {
-        view: u32,
-        row: Row,
-        x: i32,
-        y: i32,
-    },
-    RowEffects {
-        view: u32,
-        row: Row,
-        x: i32,
-        y: i32,
-        reply: Reply,
-    },
-    RegPick {
-        pane: u32,
-        index: usize,
-    },
-    RegContext {
-        pane: u32,
-        index: usize,
-        x: i32,
-        y: i32,
-    },
-    MemPick {
-        pane: u32,
-        addr: u64,
-    },
-    MemScroll {
-        pane: u32,
-        rows: i64,
-    },
-    MemContext {
-        pane: u32,
-        addr: u64,
-        x: i32,
-        y: i32,
-    },
     Prompt(PromptFor),
     PromptSubmit(String),
     PromptCancel,
@@ -252,14 +140,6 @@ pub enum Msg {
     MenuClose,
     HelpClose,
     NewView,
-    CloseView(u32),
-    PaneView {
-        pane: u32,
-        view: u32,
-    },
-    PaneUnlock(u32),
-    PaneLockHere(u32),
-    PaneClose(u32),
     /// The URL's fragment changed (the person typed one, or a host page
     /// set it): its text, without the `#`.
     HashChanged(String),
@@ -483,6 +363,8 @@ impl Model {
                 let view = self.active_view();
                 self.move_to(view, Query::Locate(Locate::Line(line)), false);
             }
+            Msg::View(view, m) => return self.on_view(view, m),
+            Msg::Pane(pane, m) => return self.on_pane(pane, m),
             Msg::Run(cmd) => {
                 self.refocus = true;
                 self.run(cmd);
@@ -493,80 +375,8 @@ impl Model {
                 }
                 self.focus = f;
             }
-            Msg::Viewport {
-                view,
-                top,
-                px,
-                follow,
-            } => self.on_viewport(view, top, px, follow),
-            Msg::Rows { view, reply } => self.on_rows(view, reply),
-            Msg::RowCount { view, reply } => return self.on_row_count(view, reply),
-            Msg::Moved {
-                view,
-                reply,
-                recentre,
-            } => return self.on_moved(view, reply, recentre),
-            Msg::Stepped { view, reply } => return self.on_stepped(view, reply),
-            Msg::Stack { view, node, reply } => return self.on_stack(view, node, reply),
-            Msg::FoldAt { view, call_node } => self.fold_at(view, call_node),
-            Msg::GoTo { view, node } => {
-                self.refocus = true;
-                self.move_to(view, Query::Locate(Locate::Node(node)), false);
-            }
-            Msg::CursorRow {
-                view,
-                node,
-                reply,
-                recentre,
-            } => self.on_cursor_row(view, node, reply, recentre),
-            Msg::PageTarget { view, reply } => self.on_page_target(view, reply),
-            Msg::Folded { view, reply } => self.on_folded(view, reply),
-            Msg::Annotated { view, node, reply } => self.on_annotated(view, node, reply),
-            Msg::WriteFound {
-                view,
-                from,
-                query,
-                reply,
-            } => self.on_write_found(view, from, query, reply),
-            Msg::PaneData { pane, seq, reply } => self.on_pane_data(pane, seq, reply),
             Msg::Evaluated { prompt, reply } => self.on_evaluated(prompt, reply),
             Msg::Located { prompt, reply } => self.on_located(prompt, reply),
-            Msg::Symbolized { pane, text, reply } => self.on_symbolized(pane, text, reply),
-            Msg::ChangedSearch {
-                pane,
-                forward,
-                chunks,
-                reply,
-            } => self.on_changed_search(pane, forward, chunks, reply),
-            Msg::RowClick { view, row } => self.on_row_click(view, row),
-            Msg::RowContext { view, row, x, y } => self.on_row_context(view, row, x, y),
-            Msg::RowEffects {
-                view,
-                row,
-                x,
-                y,
-                reply,
-            } => self.on_row_effects(view, row, x, y, reply),
-            Msg::RegPick { pane, index } => {
-                self.focus = Focus::Pane(pane);
-                if let Some(p) = self.pane_mut(pane) {
-                    if let PaneBody::Registers { selected, .. } = &mut p.body {
-                        *selected = index;
-                    }
-                }
-                self.pane_previous_write(pane, None);
-            }
-            Msg::RegContext { pane, index, x, y } => self.on_reg_context(pane, index, x, y),
-            Msg::MemPick { pane, addr } => {
-                self.focus = Focus::Pane(pane);
-                if let Some(p) = self.pane_mut(pane) {
-                    if let PaneBody::Memory { selected, .. } = &mut p.body {
-                        *selected = addr;
-                    }
-                }
-            }
-            Msg::MemScroll { pane, rows } => self.scroll_memory(pane, rows),
-            Msg::MemContext { pane, addr, x, y } => self.on_mem_context(pane, addr, x, y),
             Msg::Prompt(p) => self.prompt = Some(p),
             Msg::PromptSubmit(text) => self.on_prompt_submit(text),
             Msg::PromptCancel => {
@@ -588,24 +398,6 @@ impl Model {
                 self.refocus = true;
                 self.new_view();
             }
-            Msg::CloseView(id) => self.close_view(id),
-            Msg::PaneView { pane, view } => {
-                if let Some(p) = self.pane_mut(pane) {
-                    p.view = view;
-                }
-                self.refresh_pane(pane);
-            }
-            Msg::PaneUnlock(pane) => {
-                if let Some(p) = self.pane_mut(pane) {
-                    p.lock = None;
-                }
-                self.refresh_pane(pane);
-            }
-            Msg::PaneLockHere(pane) => {
-                self.focus = Focus::Pane(pane);
-                self.run_pane(pane, Command::ToggleLock);
-            }
-            Msg::PaneClose(pane) => self.close_pane(pane),
             Msg::HashChanged(fragment) => {
                 // What the person typed wins over a position not yet written.
                 self.effects.push(Effect::ForgetFragment);

@@ -12,6 +12,48 @@ const MEMORY_ROWS: u32 = 8;
 /// 4096 bytes, the most one Memory query answers.
 const MAX_MEMORY_ROWS: u32 = 256;
 
+/// A pane's messages: its own input, and the answers to its questions.
+pub enum PaneMsg {
+    Data {
+        seq: u64,
+        reply: Reply,
+    },
+    Symbolized {
+        text: String,
+        reply: Reply,
+    },
+    ChangedSearch {
+        forward: bool,
+        chunks: u32,
+        reply: Reply,
+    },
+    RegPick {
+        index: usize,
+    },
+    RegContext {
+        index: usize,
+        x: i32,
+        y: i32,
+    },
+    MemPick {
+        addr: u64,
+    },
+    MemScroll {
+        rows: i64,
+    },
+    MemContext {
+        addr: u64,
+        x: i32,
+        y: i32,
+    },
+    View {
+        view: u32,
+    },
+    Unlock,
+    LockHere,
+    Close,
+}
+
 impl Model {
     pub(super) fn add_registers(&mut self, kind: RegKind, view: u32) -> u32 {
         let id = self.next_pane;
@@ -143,10 +185,8 @@ impl Model {
         };
         pane.seq += 1;
         let seq = pane.seq;
-        self.ask(query, move |reply| Msg::PaneData {
-            pane: id,
-            seq,
-            reply,
+        self.ask(query, move |reply| {
+            Msg::Pane(id, PaneMsg::Data { seq, reply })
         });
     }
 
@@ -313,11 +353,7 @@ impl Model {
         };
         let text = format!("{} = {value:#x}", cell.name);
         self.ask(Query::Symbolize { addrs: vec![value] }, move |reply| {
-            Msg::Symbolized {
-                pane: id,
-                text,
-                reply,
-            }
+            Msg::Pane(id, PaneMsg::Symbolized { text, reply })
         });
     }
 
@@ -383,11 +419,15 @@ impl Model {
                 len: SEARCH_CHUNK as u32,
                 compare,
             },
-            move |reply| Msg::ChangedSearch {
-                pane: id,
-                forward,
-                chunks,
-                reply,
+            move |reply| {
+                Msg::Pane(
+                    id,
+                    PaneMsg::ChangedSearch {
+                        forward,
+                        chunks,
+                        reply,
+                    },
+                )
             },
         );
     }
@@ -621,5 +661,58 @@ fn move_selection(pane: &mut Pane, cmd: Command) -> bool {
             }
             false
         }
+    }
+}
+
+impl Model {
+    /// What a message of one pane does.
+    pub(super) fn on_pane(&mut self, pane: u32, msg: PaneMsg) -> bool {
+        match msg {
+            PaneMsg::Data { seq, reply } => self.on_pane_data(pane, seq, reply),
+            PaneMsg::Symbolized { text, reply } => self.on_symbolized(pane, text, reply),
+            PaneMsg::ChangedSearch {
+                forward,
+                chunks,
+                reply,
+            } => self.on_changed_search(pane, forward, chunks, reply),
+            PaneMsg::RegPick { index } => {
+                self.focus = Focus::Pane(pane);
+                if let Some(p) = self.pane_mut(pane) {
+                    if let PaneBody::Registers { selected, .. } = &mut p.body {
+                        *selected = index;
+                    }
+                }
+                self.pane_previous_write(pane, None);
+            }
+            PaneMsg::RegContext { index, x, y } => self.on_reg_context(pane, index, x, y),
+            PaneMsg::MemPick { addr } => {
+                self.focus = Focus::Pane(pane);
+                if let Some(p) = self.pane_mut(pane) {
+                    if let PaneBody::Memory { selected, .. } = &mut p.body {
+                        *selected = addr;
+                    }
+                }
+            }
+            PaneMsg::MemScroll { rows } => self.scroll_memory(pane, rows),
+            PaneMsg::MemContext { addr, x, y } => self.on_mem_context(pane, addr, x, y),
+            PaneMsg::View { view } => {
+                if let Some(p) = self.pane_mut(pane) {
+                    p.view = view;
+                }
+                self.refresh_pane(pane);
+            }
+            PaneMsg::Unlock => {
+                if let Some(p) = self.pane_mut(pane) {
+                    p.lock = None;
+                }
+                self.refresh_pane(pane);
+            }
+            PaneMsg::LockHere => {
+                self.focus = Focus::Pane(pane);
+                self.run_pane(pane, Command::ToggleLock);
+            }
+            PaneMsg::Close => self.close_pane(pane),
+        }
+        true
     }
 }

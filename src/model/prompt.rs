@@ -1,7 +1,7 @@
 //! Answers to the prompt (`l t p P m d` and the panes' `l t`) and to the
 //! context menus.
 
-use super::{MenuAction, Model, Msg, PromptFor};
+use super::{MenuAction, Model, Msg, PaneMsg, PromptFor, ViewMsg};
 use crate::i18n::t;
 use crate::model::hash::number;
 use tarmac_lens_core::browse::protocol::{Locate, Query, Reply};
@@ -154,12 +154,10 @@ impl Model {
                 },
                 true,
             ),
-            MenuAction::Fold { view, node, op } => {
-                self.ask(Query::Fold { view, node, op }, move |reply| Msg::Folded {
-                    view,
-                    reply,
-                })
-            }
+            MenuAction::Fold { view, node, op } => self
+                .ask(Query::Fold { view, node, op }, move |reply| {
+                    Msg::View(view, ViewMsg::Folded { reply })
+                }),
             MenuAction::Pane { pane, command } => {
                 self.focus = super::Focus::Pane(pane);
                 self.run_pane(pane, command);
@@ -167,7 +165,7 @@ impl Model {
             MenuAction::Symbolize { pane, addr } => {
                 let text = format!("{addr:#x}");
                 self.ask(Query::Symbolize { addrs: vec![addr] }, move |reply| {
-                    Msg::Symbolized { pane, text, reply }
+                    Msg::Pane(pane, PaneMsg::Symbolized { text, reply })
                 });
             }
             MenuAction::OpenMemory { view, addr } => self.open_memory(view, addr),

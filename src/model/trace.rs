@@ -1,163 +1,82 @@
 //! Trace views: moving the position, scrolling, folding, the `a` highlight.
 
-use std::rc::Rc;
-
-use super::{Effect, Focus, Menu, MenuAction, Model, Msg, TraceView};
-use crate::i18n::{number, t, tf, tn};
+use super::rows::{rows_cover, scroll_of};
+use super::{Effect, Focus, Model, Msg, TraceView};
+use crate::i18n::{number, t, tf};
 use crate::model::hash;
 use crate::model::keys::Command;
-use crate::model::view_state::{Scroll, ROW_PX};
 use tarmac_lens_core::browse::protocol::{FoldOp, Locate, NodeId, Query, Reply, Row, WriteTarget};
 
-/// Rows assumed visible before the pane has been measured (or while the
-/// Summary tab hides it).
-const DEFAULT_VIEWPORT_PX: f64 = 40.0 * ROW_PX;
-
-fn scroll_of(v: &TraceView) -> Scroll {
-    let px = if v.viewport_px > 0.0 {
-        v.viewport_px
-    } else {
-        DEFAULT_VIEWPORT_PX
-    };
-    Scroll::new(v.total_rows, px)
-}
-
-/// Whether the cached rows cover the viewport.
-fn rows_cover(v: &TraceView) -> bool {
-    let Some(rows) = &v.rows else {
-        return false;
-    };
-    let visible = scroll_of(v).visible_rows() + 1;
-    let end = rows.first + rows.rows.len() as u64;
-    v.top >= rows.first && (v.top + visible <= end || end >= rows.total_rows)
+/// A trace view's messages: its own input, and the answers to its questions.
+pub enum ViewMsg {
+    Stepped {
+        reply: Reply,
+    },
+    Stack {
+        node: NodeId,
+        reply: Reply,
+    },
+    FoldAt {
+        call_node: NodeId,
+    },
+    GoTo {
+        node: NodeId,
+    },
+    Viewport {
+        top: u64,
+        px: f64,
+        follow: bool,
+    },
+    Rows {
+        reply: Reply,
+    },
+    /// The view's row count, more of the trace being indexed.
+    RowCount {
+        reply: Reply,
+    },
+    Moved {
+        reply: Reply,
+        recentre: bool,
+    },
+    CursorRow {
+        node: NodeId,
+        reply: Reply,
+        recentre: bool,
+    },
+    PageTarget {
+        reply: Reply,
+    },
+    Folded {
+        reply: Reply,
+    },
+    Annotated {
+        node: NodeId,
+        reply: Reply,
+    },
+    WriteFound {
+        from: NodeId,
+        query: Query,
+        reply: Reply,
+    },
+    RowClick {
+        row: Row,
+    },
+    RowContext {
+        row: Row,
+        x: i32,
+        y: i32,
+    },
+    RowEffects {
+        row: Row,
+        x: i32,
+        y: i32,
+        reply: Reply,
+    },
+    /// The view's close button.
+    Close,
 }
 
 impl Model {
-    /// Asks for the rows around the viewport: a screenful above and below
-    /// too, so small scrolls are served from the cache.
-    pub(super) fn fetch_rows(&mut self, view: u32) {
-        let Some(v) = self.view_mut(view) else {
-            return;
-        };
-        if v.rows_in_flight {
-            v.rows_again = true;
-            return;
-        }
-        v.rows_in_flight = true;
-        let visible = scroll_of(v).visible_rows();
-        let (first, count) = if v.rows.is_none() {
-            // The first answer is the screenful alone: decoding and
-            // rendering three screenfuls made the first rows' task long.
-            // The margins are asked for when it comes (`on_rows`).
-            (v.top, (visible + 2).min(2000) as u32)
-        } else {
-            (
-                v.top.saturating_sub(visible),
-                (visible * 3 + 2).min(2000) as u32,
-            )
-        };
-        self.ask(Query::Rows { view, first, count }, move |reply| Msg::Rows {
-            view,
-            reply,
-        });
-    }
-
-    /// Fetches again even if the cache covers the viewport (folds changed,
-    /// more is indexed).
-    pub(super) fn refresh_rows(&mut self, view: u32) {
-        if let Some(v) = self.view_mut(view) {
-            v.rows_again = v.rows_in_flight;
-        }
-        self.fetch_rows(view);
-    }
-
-    /// More of the trace is indexed. Rows already indexed never change, so
-    /// when the cached rows cover the viewport and end before the indexed
-    /// end, only the row count (the scrollbar's range) is asked for: a
-    /// screenful re-sent and re-rendered on every progress message was most
-    /// of the UI thread's work while indexing.
-    pub(super) fn rows_grown(&mut self, view: u32) {
-        let Some(v) = self.view_mut(view) else {
-            return;
-        };
-        let settled = v
-            .rows
-            .as_ref()
-            .is_some_and(|rows| rows.first + (rows.rows.len() as u64) < rows.total_rows);
-        if !settled || !rows_cover(v) || v.rows_in_flight {
-            self.refresh_rows(view);
-            return;
-        }
-        let first = v.top;
-        self.ask(
-            Query::Rows {
-                view,
-                first,
-                count: 0,
-            },
-            move |reply| Msg::RowCount { view, reply },
-        );
-    }
-
-    /// Returns whether to render (only if the count changed).
-    pub(super) fn on_row_count(&mut self, view: u32, reply: Reply) -> bool {
-        let Some(v) = self.view_mut(view) else {
-            return false;
-        };
-        match reply {
-            Reply::Rows(rows) => {
-                if rows.total_rows == v.total_rows {
-                    return false;
-                }
-                v.total_rows = rows.total_rows;
-                if let Some(cached) = &mut v.rows {
-                    Rc::make_mut(cached).total_rows = rows.total_rows;
-                }
-                if !rows_cover(v) {
-                    self.fetch_rows(view);
-                }
-            }
-            Reply::Error(e) => self.status = Some(e),
-            other => self.status = Some(format!("unexpected answer to Rows: {other:?}")),
-        }
-        true
-    }
-
-    pub(super) fn on_rows(&mut self, view: u32, reply: Reply) {
-        let Some(v) = self.view_mut(view) else {
-            return;
-        };
-        v.rows_in_flight = false;
-        let again = std::mem::take(&mut v.rows_again);
-        match reply {
-            Reply::Rows(rows) => {
-                let margins_missing = v.rows.is_none()
-                    && (rows.first > 0 || rows.first + (rows.rows.len() as u64) < rows.total_rows);
-                v.total_rows = rows.total_rows;
-                v.rows = Some(Rc::new(rows));
-                if again || margins_missing || !rows_cover(v) {
-                    self.fetch_rows(view);
-                }
-            }
-            Reply::Error(e) => self.status = Some(e),
-            other => self.status = Some(format!("unexpected answer to Rows: {other:?}")),
-        }
-    }
-
-    pub(super) fn on_viewport(&mut self, view: u32, top: u64, px: f64, follow: bool) {
-        let Some(v) = self.view_mut(view) else {
-            return;
-        };
-        v.viewport_px = px;
-        v.top = top.min(scroll_of(v).max_top());
-        if follow {
-            v.scroll_seq += 1;
-        }
-        if !rows_cover(v) {
-            self.fetch_rows(view);
-        }
-    }
-
     /// Finds the first position once the session has one.
     pub(super) fn try_start(&mut self) {
         if self.started || self.start_in_flight || self.pending_hash.is_some() {
@@ -179,20 +98,16 @@ impl Model {
     }
 
     pub(super) fn move_to(&mut self, view: u32, query: Query, recentre: bool) {
-        self.ask(query, move |reply| Msg::Moved {
-            view,
-            reply,
-            recentre,
+        self.ask(query, move |reply| {
+            Msg::View(view, ViewMsg::Moved { reply, recentre })
         });
     }
 
     /// The calls active at `node` in view `view` (named with the ELF's
     /// symbols, when loaded).
     pub(super) fn fetch_stack(&mut self, view: u32, node: NodeId) {
-        self.ask(Query::CallStack { node }, move |reply| Msg::Stack {
-            view,
-            node,
-            reply,
+        self.ask(Query::CallStack { node }, move |reply| {
+            Msg::View(view, ViewMsg::Stack { node, reply })
         });
     }
 
@@ -259,11 +174,15 @@ impl Model {
                 view,
                 node: node.node,
             },
-            move |reply| Msg::CursorRow {
-                view,
-                node: node.node,
-                reply,
-                recentre,
+            move |reply| {
+                Msg::View(
+                    view,
+                    ViewMsg::CursorRow {
+                        node: node.node,
+                        reply,
+                        recentre,
+                    },
+                )
             },
         );
         self.fetch_stack(view, node.node);
@@ -369,7 +288,7 @@ impl Model {
                         first: target,
                         count: 1,
                     },
-                    move |reply| Msg::PageTarget { view, reply },
+                    move |reply| Msg::View(view, ViewMsg::PageTarget { reply }),
                 );
             }
             Command::Home => self.move_to(view, Query::Locate(Locate::Start), false),
@@ -419,10 +338,8 @@ impl Model {
                             v.annotate = None;
                         }
                     }
-                    None => self.ask(Query::NodeLines { node }, move |reply| Msg::Annotated {
-                        view,
-                        node,
-                        reply,
+                    None => self.ask(Query::NodeLines { node }, move |reply| {
+                        Msg::View(view, ViewMsg::Annotated { node, reply })
                     }),
                 }
             }
@@ -455,7 +372,7 @@ impl Model {
         }
         v.step_in_flight = true;
         self.ask(Query::Step { view, node, delta }, move |reply| {
-            Msg::Stepped { view, reply }
+            Msg::View(view, ViewMsg::Stepped { reply })
         });
     }
 
@@ -517,11 +434,10 @@ impl Model {
         self.fold(view, entry, FoldOp::FoldCall);
     }
 
-    fn fold(&mut self, view: u32, node: Option<NodeId>, op: FoldOp) {
+    pub(super) fn fold(&mut self, view: u32, node: Option<NodeId>, op: FoldOp) {
         let Some(node) = node else { return };
-        self.ask(Query::Fold { view, node, op }, move |reply| Msg::Folded {
-            view,
-            reply,
+        self.ask(Query::Fold { view, node, op }, move |reply| {
+            Msg::View(view, ViewMsg::Folded { reply })
         });
     }
 
@@ -537,12 +453,14 @@ impl Model {
                     self.move_to(view, Query::Locate(Locate::Node(cursor)), false);
                 } else if let Some(node) = current {
                     self.ask(Query::RowOfNode { view, node }, move |reply| {
-                        Msg::CursorRow {
+                        Msg::View(
                             view,
-                            node,
-                            reply,
-                            recentre: false,
-                        }
+                            ViewMsg::CursorRow {
+                                node,
+                                reply,
+                                recentre: false,
+                            },
+                        )
                     });
                 }
             }
@@ -572,11 +490,15 @@ impl Model {
             forward: false,
         };
         let q = query.clone();
-        self.ask(query, move |reply| Msg::WriteFound {
-            view,
-            from,
-            query: q,
-            reply,
+        self.ask(query, move |reply| {
+            Msg::View(
+                view,
+                ViewMsg::WriteFound {
+                    from,
+                    query: q,
+                    reply,
+                },
+            )
         });
     }
 
@@ -597,110 +519,6 @@ impl Model {
                 self.on_moved(view, reply, true);
             }
         }
-    }
-
-    pub(super) fn on_row_click(&mut self, view: u32, row: Row) {
-        self.focus = Focus::View(view);
-        self.refocus = true;
-        match row {
-            Row::Line { node, .. } => self.move_to(view, Query::Locate(Locate::Node(node)), false),
-            Row::Fold { call_node, .. } => self.fold(view, Some(call_node), FoldOp::UnfoldCall),
-        }
-    }
-
-    pub(super) fn on_row_context(&mut self, view: u32, row: Row, x: i32, y: i32) {
-        match &row {
-            Row::Line { node, .. } => {
-                let node = *node;
-                self.ask(Query::NodeLines { node }, move |reply| Msg::RowEffects {
-                    view,
-                    row,
-                    x,
-                    y,
-                    reply,
-                });
-            }
-            Row::Fold { call_node, .. } => {
-                self.menu = Some(Menu {
-                    x,
-                    y,
-                    items: vec![(
-                        t("Unfold this call").into(),
-                        MenuAction::Fold {
-                            view,
-                            node: *call_node,
-                            op: FoldOp::UnfoldCall,
-                        },
-                    )],
-                });
-            }
-        }
-    }
-
-    pub(super) fn on_row_effects(&mut self, view: u32, row: Row, x: i32, y: i32, reply: Reply) {
-        let Row::Line { node, line, .. } = row else {
-            return;
-        };
-        let mut items = vec![(
-            tf("Move the position here (after line {})", &[&line]),
-            MenuAction::MoveTo { view, node },
-        )];
-        if let Reply::NodeLines(effects) = reply {
-            if let Some(target) = effects
-                .iter()
-                .find(|e| e.line == line)
-                .and_then(|e| e.target.clone())
-            {
-                let what = match &target {
-                    WriteTarget::Register(r) => r.clone(),
-                    WriteTarget::Memory { addr, len } => tn(
-                        *len,
-                        "{} byte at {}",
-                        "{} bytes at {}",
-                        &[&number(*len), &format!("{addr:#x}")],
-                    ),
-                };
-                items.push((
-                    tf("Previous write of {}", &[&what]),
-                    MenuAction::Write {
-                        view,
-                        node: node.saturating_sub(1),
-                        target: target.clone(),
-                        forward: false,
-                    },
-                ));
-                items.push((
-                    tf("Next write of {}", &[&what]),
-                    MenuAction::Write {
-                        view,
-                        node,
-                        target: target.clone(),
-                        forward: true,
-                    },
-                ));
-                if let WriteTarget::Memory { addr, .. } = target {
-                    items.push((
-                        tf("Open memory at {}", &[&format!("{addr:#x}")]),
-                        MenuAction::OpenMemory { view, addr },
-                    ));
-                }
-            }
-        }
-        for (label, op) in [
-            ("Fold the call containing this line (-)", FoldOp::FoldCall),
-            ("Unfold the call after this line (+)", FoldOp::UnfoldCall),
-            (
-                "Fold the calls this function makes ([)",
-                FoldOp::FoldChildren,
-            ),
-            (
-                "Unfold everything inside this function (])",
-                FoldOp::UnfoldInside,
-            ),
-        ] {
-            items.push((t(label).into(), MenuAction::Fold { view, node, op }));
-        }
-        self.menu = Some(Menu { x, y, items });
     }
 
     pub(super) fn new_view(&mut self) {
@@ -865,5 +683,40 @@ impl Model {
     /// the last move).
     fn note_position(&mut self, fragment: String) {
         self.effects.push(Effect::Fragment(fragment));
+    }
+}
+
+impl Model {
+    /// What a message of one view does.
+    pub(super) fn on_view(&mut self, view: u32, msg: ViewMsg) -> bool {
+        match msg {
+            ViewMsg::Viewport { top, px, follow } => self.on_viewport(view, top, px, follow),
+            ViewMsg::Rows { reply } => self.on_rows(view, reply),
+            ViewMsg::RowCount { reply } => return self.on_row_count(view, reply),
+            ViewMsg::Moved { reply, recentre } => return self.on_moved(view, reply, recentre),
+            ViewMsg::Stepped { reply } => return self.on_stepped(view, reply),
+            ViewMsg::Stack { node, reply } => return self.on_stack(view, node, reply),
+            ViewMsg::FoldAt { call_node } => self.fold_at(view, call_node),
+            ViewMsg::GoTo { node } => {
+                self.refocus = true;
+                self.move_to(view, Query::Locate(Locate::Node(node)), false);
+            }
+            ViewMsg::CursorRow {
+                node,
+                reply,
+                recentre,
+            } => self.on_cursor_row(view, node, reply, recentre),
+            ViewMsg::PageTarget { reply } => self.on_page_target(view, reply),
+            ViewMsg::Folded { reply } => self.on_folded(view, reply),
+            ViewMsg::Annotated { node, reply } => self.on_annotated(view, node, reply),
+            ViewMsg::WriteFound { from, query, reply } => {
+                self.on_write_found(view, from, query, reply)
+            }
+            ViewMsg::RowClick { row } => self.on_row_click(view, row),
+            ViewMsg::RowContext { row, x, y } => self.on_row_context(view, row, x, y),
+            ViewMsg::RowEffects { row, x, y, reply } => self.on_row_effects(view, row, x, y, reply),
+            ViewMsg::Close => self.close_view(view),
+        }
+        true
     }
 }

@@ -25,7 +25,7 @@ use crate::i18n::{number, t, tf};
 use crate::model::keys::{Command, RegKind};
 use crate::model::nav::NavMsg;
 use crate::model::search::SearchMsg;
-use crate::model::{Config, Effect, KeyInput, Model, Msg};
+use crate::model::{Config, Effect, KeyInput, Model, Msg, PaneMsg, ViewMsg};
 use crate::web::page::client::TraceClient;
 use crate::web::page::i18n::Lang;
 use crate::web::page::page_params::PaneSpec;
@@ -498,7 +498,7 @@ impl Browser {
                 data={self.model.nav.timeline_data.clone()}
                 {visible}
                 cursor={v.and_then(|v| v.cursor).map(|c| c.node)}
-                on_seek={link.callback(move |node| Msg::GoTo { view, node })}
+                on_seek={link.callback(move |node| Msg::View(view, ViewMsg::GoTo { node }))}
                 on_close={link.callback(|_| Msg::Run(Command::ToggleTimeline))}
             />
         }
@@ -516,7 +516,7 @@ impl Browser {
             .filter(|p| p.complete)
             .map(|p| p.nodes);
         let at_end = matches!((v.cursor, last), (Some(c), Some(n)) if c.node + 1 >= n);
-        let go = move |node: NodeId| Msg::GoTo { view, node };
+        let go = move |node: NodeId| Msg::View(view, ViewMsg::GoTo { node });
         html! {
             <>
                 if self.model.nav.stack {
@@ -622,13 +622,13 @@ impl Browser {
                                 <button
                                     class="frame"
                                     title={t("Go to the call")}
-                                    onclick={link.callback(move |_| Msg::GoTo { view: id, node: call_node })}
+                                    onclick={link.callback(move |_| Msg::View(id, ViewMsg::GoTo { node: call_node }))}
                                 >{ format!("› {name}") }</button>
                             }
                         }) }
                     </nav>
                     if self.model.views.len() > 1 {
-                        <button title={t("Close this view")} onclick={link.callback(move |_| Msg::CloseView(id))}>{ "×" }</button>
+                        <button title={t("Close this view")} onclick={link.callback(move |_| Msg::View(id, ViewMsg::Close))}>{ "×" }</button>
                     }
                 </header>
                 <div style="flex:1;min-height:0;">
@@ -696,9 +696,9 @@ impl Browser {
                     memory={memory.clone()}
                     selected={*selected}
                     note={p.note.clone()}
-                    on_pick={link.callback(move |addr| Msg::MemPick { pane: id, addr })}
-                    on_context={link.callback(move |(addr, x, y)| Msg::MemContext { pane: id, addr, x, y })}
-                    on_scroll={link.callback(move |rows| Msg::MemScroll { pane: id, rows })}
+                    on_pick={link.callback(move |addr| Msg::Pane(id, PaneMsg::MemPick { addr }))}
+                    on_context={link.callback(move |(addr, x, y)| Msg::Pane(id, PaneMsg::MemContext { addr, x, y }))}
+                    on_scroll={link.callback(move |rows| Msg::Pane(id, PaneMsg::MemScroll { rows }))}
                 />
             },
         };
@@ -719,10 +719,10 @@ impl Browser {
                     view={p.view}
                     views={self.model.view_ids()}
                     lock={p.lock}
-                    on_view={link.callback(move |view| Msg::PaneView { pane: id, view })}
-                    on_unlock={link.callback(move |_| Msg::PaneUnlock(id))}
-                    on_lock={link.callback(move |_| Msg::PaneLockHere(id))}
-                    on_close={link.callback(move |_| Msg::PaneClose(id))}
+                    on_view={link.callback(move |view| Msg::Pane(id, PaneMsg::View { view }))}
+                    on_unlock={link.callback(move |_| Msg::Pane(id, PaneMsg::Unlock))}
+                    on_lock={link.callback(move |_| Msg::Pane(id, PaneMsg::LockHere))}
+                    on_close={link.callback(move |_| Msg::Pane(id, PaneMsg::Close))}
                 />
                 { body }
             </section>
@@ -747,16 +747,14 @@ struct ViewCallbacks {
 impl ViewCallbacks {
     fn new(link: &html::Scope<Browser>, view: u32) -> Self {
         ViewCallbacks {
-            on_viewport: link.callback(move |(top, px, follow)| Msg::Viewport {
-                view,
-                top,
-                px,
-                follow,
+            on_viewport: link.callback(move |(top, px, follow)| {
+                Msg::View(view, ViewMsg::Viewport { top, px, follow })
             }),
-            on_click: link.callback(move |row| Msg::RowClick { view, row }),
-            on_context: link.callback(move |(row, x, y)| Msg::RowContext { view, row, x, y }),
+            on_click: link.callback(move |row| Msg::View(view, ViewMsg::RowClick { row })),
+            on_context: link
+                .callback(move |(row, x, y)| Msg::View(view, ViewMsg::RowContext { row, x, y })),
             on_focus: link.callback(move |_| Msg::Focus(Focus::View(view))),
-            on_fold: link.callback(move |call_node| Msg::FoldAt { view, call_node }),
+            on_fold: link.callback(move |call_node| Msg::View(view, ViewMsg::FoldAt { call_node })),
         }
     }
 }
@@ -771,8 +769,10 @@ struct RegisterCallbacks {
 impl RegisterCallbacks {
     fn new(link: &html::Scope<Browser>, pane: u32) -> Self {
         RegisterCallbacks {
-            on_pick: link.callback(move |index| Msg::RegPick { pane, index }),
-            on_context: link.callback(move |(index, x, y)| Msg::RegContext { pane, index, x, y }),
+            on_pick: link.callback(move |index| Msg::Pane(pane, PaneMsg::RegPick { index })),
+            on_context: link.callback(move |(index, x, y)| {
+                Msg::Pane(pane, PaneMsg::RegContext { index, x, y })
+            }),
         }
     }
 }
