@@ -57,6 +57,8 @@ step "format" cargo fmt --check
 step "clippy native" cargo clippy --all-targets -- -D warnings
 step "clippy wasm32" cargo clippy --target wasm32-unknown-unknown --all-targets --features web -- -D warnings
 step "native tests" cargo test --no-fail-fast
+# The core is a library others build on: its documentation builds clean.
+step "core docs" env RUSTDOCFLAGS="-D warnings" cargo doc -p tarmac-lens-core --no-deps
 step "wasm tests (headless Chromium)" cargo test --no-fail-fast --target wasm32-unknown-unknown "${wasm_tests[@]}"
 step "CLI build (test oracle)" cargo build --bin tarmac-lens
 step "web build (trunk, release)" trunk build --release
