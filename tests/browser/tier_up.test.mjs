@@ -1,16 +1,10 @@
-// V8 compiles a wasm function quickly (Liftoff) on its first call, and
-// again, optimised (TurboFan, on a background thread), once it has run
-// enough. The spare worker's warm-up runs the indexing loops long enough
-// that V8 optimises them before a drop (src/web/worker/warmup.rs, `tier_up`):
-// without it, a dropped 100 MB trace ran its first ~300 ms of indexing
-// unoptimised while the loop's optimising compile (the largest of all)
-// ran beside it. Checked in a Chrome trace of the page: once the spare
-// worker has warmed up, no optimising compile during a drop costs half as
-// much thread time as the largest one before it (the parser's or the
-// loop's: 60-80 ms here; during a drop, ~50 ms for the loop without the
-// tier-up pass, under 20 ms with it). One worker: a range worker's
-// one-off encoding of its part is optimised during the drop, and is
-// large.
+// V8 optimises a wasm function only once it has run enough; the spare
+// worker's warm-up runs the indexing loops that long before a drop
+// (src/web/worker/warmup.rs, `tier_up`), or a 100 MB drop's first ~300 ms
+// of indexing run unoptimised (docs/performance.md). Checked in a Chrome
+// trace: during a drop, no optimising compile costs half as much thread
+// time as the largest one before it. One worker: a range worker's one-off
+// encoding of its part is optimised during the drop, and is large.
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';

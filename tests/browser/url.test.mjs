@@ -155,7 +155,7 @@ describe('open from a URL', () => {
       return true;
     });
     // The page as a deployer who lets traces come from other sites serves
-    // it (README: connect-src widened), so the CORS path itself is reached.
+    // it (docs/hosting.md: connect-src widened), so the CORS path itself is reached.
     fx.widened = await serveDist((req, res) => {
       const url = new URL(req.url, 'http://x');
       if (url.pathname.startsWith('/traces/')) return ranged.handler(req, res);

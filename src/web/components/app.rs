@@ -237,11 +237,9 @@ impl Reducible for PageState {
 /// started: the first keys after `ready` come first.
 const PREWARM_DELAY_MS: i32 = 2000;
 
-/// And how long the page must have asked the worker nothing: the spares
-/// (a session worker's warm-up, 85-110 ms of a core, and a range worker)
-/// started while a person stepped. Of the five slowest steps in 10 drops
-/// of a 1 GB trace (`scripts/bench-browser.sh`), four (15-21 ms, against a
-/// p99 of 9-11) came at the 17th-28th key, two seconds after `ready`.
+/// And how long the page must have asked the worker nothing: spares
+/// started while a person stepped made the slowest steps (15-21 ms against
+/// a p99 of 9-11; docs/performance.md).
 const PREWARM_QUIET_MS: f64 = 1000.0;
 
 thread_local! {

@@ -46,7 +46,7 @@ pub fn refusal(url: &str) -> String {
     format!(
         "cannot read {url}: this page's Content-Security-Policy only allows trace URLs from \
          its own site (connect-src); serve the trace next to the page, or have the page's \
-         deployer add that site to connect-src (see the README)"
+         deployer add that site to connect-src (see docs/hosting.md)"
     )
 }
 

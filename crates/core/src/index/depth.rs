@@ -1,11 +1,8 @@
 //! The deepest call nesting per bucket of nodes (the timeline strip's
 //! depth), found during [`CallTable::finish`](super::CallTable::finish)'s
-//! pass over the calls in entry order, and saved with the index. Answered
-//! afterwards from the calls alone, the same question decodes every call:
-//! 143 ms in the worker for a 10 GB trace's 6.6 million calls, a task that
-//! held up the first key pressed after indexing ended; 80-100 ms for a 1 GB
-//! trace restored from the browser's index cache, held up the panes after
-//! the first rows.
+//! pass over the calls in entry order, and saved with the index: answered
+//! afterwards from the calls alone, it decodes every call, a task that
+//! held up the first key after indexing (143 ms for a 10 GB trace).
 
 /// Buckets the timeline strip asks for: the bucket bounds of this count are
 /// the ones `finish` answers for ahead.

@@ -1,0 +1,113 @@
+//! The reference pages in docs/ name everything the program offers: every
+//! key of the browser's tables in docs/keys.md, every command and long
+//! option of the CLI in docs/cli.md. A key or option added without a line
+//! there fails here, so the reference cannot fall behind the code.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::process::Command;
+
+use tarmac_lens::model::keys::{tables, PaneKind};
+
+fn doc(name: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("docs")
+        .join(name);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The keys a Markdown table lists in its first column: "`[`, `]`" and
+/// "Tab, Shift-Tab" and "`-` (or `_`)" give each key on its own.
+fn listed_keys(markdown: &str) -> BTreeSet<String> {
+    let mut keys = BTreeSet::new();
+    for line in markdown.lines() {
+        let Some(first) = line.strip_prefix('|').and_then(|r| r.split('|').next()) else {
+            continue;
+        };
+        for word in first.split_whitespace() {
+            let word = word.trim_start_matches('(');
+            let word = word.strip_suffix(')').unwrap_or(word);
+            let word = word.strip_suffix(',').unwrap_or(word);
+            let word = word.trim_matches('`');
+            if !word.is_empty() {
+                keys.insert(word.to_string());
+            }
+        }
+    }
+    keys
+}
+
+#[test]
+fn every_key_of_the_browser_is_in_docs_keys() {
+    let listed = listed_keys(&doc("keys.md"));
+    let mut missing = BTreeSet::new();
+    for pane in [PaneKind::Trace, PaneKind::Registers, PaneKind::Memory] {
+        for table in tables(pane) {
+            for binding in table {
+                if !listed.contains(binding.label) {
+                    missing.insert(binding.label);
+                }
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "keys missing from docs/keys.md: {missing:?}"
+    );
+}
+
+#[test]
+fn the_key_scan_reads_each_way_a_table_lists_keys() {
+    let keys = listed_keys("| `-` (or `_`) | x |\n| `;`, `,` | y |\n| Tab, Shift-Tab | z |\n");
+    for k in ["-", "_", ";", ",", "Tab", "Shift-Tab"] {
+        assert!(keys.contains(k), "{k} not read from {keys:?}");
+    }
+}
+
+fn help(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_tarmac-lens"))
+        .args(args)
+        .arg("--help")
+        .output()
+        .expect("run tarmac-lens");
+    assert!(out.status.success(), "tarmac-lens {args:?} --help failed");
+    String::from_utf8(out.stdout).expect("help is UTF-8")
+}
+
+/// Whether `text` names `word` as a whole: not as the start of a longer
+/// option (`--index` inside `--index-budget`).
+fn names(text: &str, word: &str) -> bool {
+    text.match_indices(word).any(|(at, _)| {
+        !text[at + word.len()..]
+            .starts_with(|c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    })
+}
+
+#[test]
+fn every_command_and_option_of_the_cli_is_in_docs_cli() {
+    let cli = doc("cli.md");
+    let top = help(&[]);
+    let commands: Vec<&str> = top
+        .lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|c| *c != "help")
+        .collect();
+    assert!(commands.len() > 10, "commands not found in:\n{top}");
+    let mut missing = BTreeSet::new();
+    for command in commands {
+        if !names(&cli, &format!("`{command}")) {
+            missing.insert(command.to_string());
+        }
+        for word in help(&[command]).split_whitespace() {
+            let option = word.trim_end_matches(|c: char| !c.is_ascii_alphanumeric());
+            if option.starts_with("--") && option != "--help" && !names(&cli, option) {
+                missing.insert(format!("{command} {option}"));
+            }
+        }
+    }
+    assert!(missing.is_empty(), "missing from docs/cli.md: {missing:?}");
+}
