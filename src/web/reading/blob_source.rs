@@ -73,13 +73,9 @@ impl BlobSource {
         self
     }
 
-    /// Asks for the first slice from `offset` now, for a reader about to
-    /// read on from there: its first reads are short (the line buffer's
-    /// grow from 64 KiB, for the first screenful) and would otherwise ask
-    /// for nothing until 960 KiB were read, the first slice then coming
-    /// 40 ms later (measured in a 1 GB drop), which indexing waited for.
-    /// The short reads do not wait for it
-    /// ([`super::read_ahead::ReadAhead::would_wait_for`]).
+    /// Asks for the first slice from `offset` now: the first short reads
+    /// would ask for nothing until 960 KiB (the slice then 40 ms late); they
+    /// never wait for it ([`super::read_ahead::ReadAhead::would_wait_for`]).
     pub fn read_ahead_from(&self, offset: u64) {
         if let Some(ahead) = &self.ahead {
             ahead.borrow_mut().advance(&self.blob, self.len, offset);

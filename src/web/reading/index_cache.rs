@@ -109,10 +109,9 @@ pub async fn read(key: &str) -> Result<Option<Vec<u8>>, String> {
         Err(e) if is_not_found(&e) => return Ok(None),
         Err(e) => return Err(text(&e)),
     };
-    // In a worker, read straight into wasm memory through a synchronous
-    // handle: the file's `arrayBuffer()` and its copy took 100-120 ms for a
-    // 1 GB trace's 27 MB index, ahead of the first screen. The handle is
-    // exclusive: while another tab holds it, read the file as a page would.
+    // A sync handle reads straight into wasm memory (`arrayBuffer()` and its
+    // copy took 100-120 ms for a 27 MB index); it is exclusive, so while
+    // another tab holds it, read the file as a page would.
     if let Ok(access) = call(handle.create_sync_access_handle()).await {
         let access: FileSystemSyncAccessHandle = access.unchecked_into();
         let read = read_all(&access);

@@ -2,22 +2,12 @@
 // and answers {id, start, end} with that slice's bytes, transferred (no
 // copy), in the order asked, saying whether their buffer was a fresh one.
 //
-// The bytes come from one stream of the Blob read with a BYOB reader into
-// buffers the indexing worker gives back ({spare}) once it has copied them
-// out, so the browser fills the same few buffers again and again. Measured
-// with tests/browser/bench_read.mjs (1.1 GB file), reading the file so cost
-// Chromium 1.34-1.40 CPU seconds per GB, against 1.89-2.38 for a fresh
-// Blob.slice().arrayBuffer() per 32 MiB slice: each fresh buffer is new
-// memory the kernel must fault in, and each slice a new read in the browser.
-// A slice that does not start where the stream is (a jump) starts a new
-// stream there.
-//
-// A session's reader is told ({prefault: size}) to make its buffers before any
-// file comes and to write to every page of them, so the kernel's zeroing
-// of fresh pages (the reading thread's main cost on a 100 MB drop) is done
-// while the page waits for a file, not while it indexes one. A slice is
-// read into the smallest spare that holds it, and only its first bytes
-// count.
+// One stream of the Blob, read with a BYOB reader into the buffers the
+// indexing worker hands back ({spare}): Chromium then spends 1.34-1.40 CPU
+// s/GB against 1.89-2.38 for a fresh slice each time (bench_read.mjs); a
+// jump starts a new stream. {prefault: size} makes and touches the buffers
+// before any file, so the kernel's page zeroing is not paid while indexing.
+// A slice goes into the smallest spare that holds it.
 let blob = null;
 // Whether this browser's Blob streams take a BYOB reader; where they do
 // not (or the worker is told not to), each slice is read as it was before
