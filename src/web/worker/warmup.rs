@@ -64,9 +64,7 @@ pub fn warm_up() -> Result<WorkerSession, String> {
 }
 
 /// How many times [`tier_up`] indexes the sample (1.8 MB): enough that V8
-/// optimises both indexing loops. As a worker's first task the pass takes
-/// 40-115 ms (it pays the indexing code's first compiles too), once per
-/// spare worker.
+/// optimises both indexing loops (40-115 ms, once per spare worker).
 const TIER_UP_REPEATS: u64 = 64;
 
 /// The checkpoint interval of [`tier_up`]'s range pass.
@@ -125,12 +123,8 @@ pub fn tier_up() -> Result<TieredUp, String> {
     let mut source = Repeated {
         times: TIER_UP_REPEATS,
     };
-    // The memory history's interval and segment code (closing an interval
-    // every 64 KiB, a segment table every 64 intervals) runs too seldom in
-    // 1.8 MB at the default interval to be optimised: it was, during a
-    // 100 MB drop (15 ms for `MemHistory::push_interval` alone). Short
-    // intervals here run it a segment every 128 KiB; it is the same code
-    // whatever the interval.
+    // Short intervals run the memory history's interval and segment code
+    // often enough to be optimised (else 15 ms of it in a 100 MB drop).
     let opts = IndexOptions {
         checkpoint_bytes: TIER_UP_CHECKPOINT_BYTES,
         ..IndexOptions::default()
