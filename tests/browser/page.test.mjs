@@ -160,7 +160,7 @@ describe('Tarmac Lens page', () => {
       const seen = { lines: [], panes: false, registers: false, memory: false };
       window.__rehearsal = seen;
       new MutationObserver(() => {
-        const hidden = document.querySelector('[aria-hidden=true]');
+        const hidden = document.querySelector('[aria-hidden=true][style*="-10000px"]');
         if (!hidden) return;
         const line = hidden.querySelector('.browser [aria-selected=true]')?.getAttribute('data-line');
         if (line && seen.lines.at(-1) !== line) seen.lines.push(line);
@@ -176,7 +176,7 @@ describe('Tarmac Lens page', () => {
     assert.ok(seen.panes && seen.registers && seen.memory, JSON.stringify(seen));
     assert.equal(seen.lines[0], '1', `the cursor's lines: ${seen.lines}`);
     assert.ok(seen.lines.length >= 2, `no step down: ${seen.lines}`);
-    assert.equal(await page.evaluate(() => document.querySelector('[aria-hidden=true]')), null);
+    assert.equal(await page.evaluate(() => document.querySelector('[aria-hidden=true][style*="-10000px"]')), null);
     assert.equal(await page.evaluate(() => document.activeElement === document.body), true);
     assert.equal(page.url(), href);
   });
