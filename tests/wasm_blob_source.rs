@@ -474,8 +474,8 @@ async fn read_ahead_never_changes_the_bytes() {
     assert!(source.read_counts().ahead > 0);
 }
 
-/// The worker's warm-up (every query the page asks, on its embedded
-/// sample, through a `Blob`) runs to the end without an error.
+/// The worker's warm-up (every sample question, on the sample trace,
+/// through a `Blob`) runs to the end without an error.
 #[wasm_bindgen_test]
 fn the_warm_up_runs_every_query_through_a_blob() {
     tarmac_lens::web::worker::warmup::warm_up().unwrap();
@@ -486,7 +486,7 @@ fn the_warm_up_runs_every_query_through_a_blob() {
 /// checkpoint intervals: a repeat joined wrongly would change the line count.
 #[wasm_bindgen_test]
 fn the_tier_up_pass_indexes_the_sample_over_and_over() {
-    const SAMPLE: &[u8] = include_bytes!("../src/web/worker/warmup.tarmac");
+    const SAMPLE: &[u8] = tarmac_lens::sample::TRACE;
     let lines = SAMPLE.iter().filter(|&&b| b == b'\n').count() as u64;
     let done = tarmac_lens::web::worker::warmup::tier_up().unwrap();
     assert_eq!(done.session_lines % lines, 0, "{done:?}");

@@ -8,7 +8,7 @@ use std::rc::Rc;
 
 use tarmac_lens::web::components::{
     App, CountsTable, CountsTableProps, FileSummary, FileSummaryProps, ProgressBar,
-    ProgressBarProps, Rehearsal, RehearsalProps, UnparsedList, UnparsedListProps,
+    ProgressBarProps, UnparsedList, UnparsedListProps,
 };
 use tarmac_lens::web::page::format;
 use tarmac_lens_core::stats::UnparsedLine;
@@ -194,62 +194,13 @@ async fn progress_bar_shows_percent_and_rate() {
     assert_eq!(text(&root, "[data-testid=progress-rate]"), "100.0 MB/s");
 }
 
-/// The load-time rehearsal runs the real trace browser on made-up answers
-/// through what a drop brings (first rows, toolbar, panes) and a step, so
-/// their code is compiled before a trace comes; and it neither takes the
-/// keyboard focus nor touches the URL.
-#[wasm_bindgen_test]
-async fn the_rehearsal_opens_a_browser_steps_it_and_ends() {
-    let root = fresh_root();
-    let window = web_sys::window().unwrap();
-    let document = window.document().unwrap();
-    let focused = document.active_element();
-    let href = window.location().href().unwrap();
-    let done = Rc::new(Cell::new(false));
-    yew::Renderer::<Rehearsal>::with_root_and_props(
-        root.clone(),
-        RehearsalProps {
-            on_done: {
-                let done = done.clone();
-                Callback::from(move |_| done.set(true))
-            },
-        },
-    )
-    .render();
-    let mut cursor_lines = Vec::new();
-    let (mut panes, mut registers) = (false, false);
-    for _ in 0..200 {
-        settle().await;
-        if done.get() {
-            break;
-        }
-        let line = attr(&root, ".browser [aria-selected=true]", "data-line");
-        if line.is_some() && cursor_lines.last() != Some(&line) {
-            cursor_lines.push(line);
-        }
-        panes |= root.query_selector(".browser .panes").unwrap().is_some();
-        registers |= root
-            .query_selector(".browser [data-reg=x0]")
-            .unwrap()
-            .is_some();
-    }
-    assert!(done.get(), "the rehearsal did not end");
-    assert!(panes && registers, "panes {panes}, registers {registers}");
-    assert_eq!(
-        cursor_lines,
-        [Some("1".to_string()), Some("3".to_string())],
-        "the cursor's lines: the start, then one step down"
-    );
-    assert_eq!(document.active_element(), focused);
-    assert_eq!(window.location().href().unwrap(), href);
-}
-
 #[wasm_bindgen_test]
 async fn app_starts_idle_with_a_drop_zone_and_file_input() {
     let root = fresh_root();
     yew::Renderer::<App>::with_root(root.clone()).render();
     settle().await;
-    // The hidden rehearsal of the panes comes first, then `idle`.
+    // The hidden rehearsal comes first (here without a worker to answer
+    // it: it ends at once), then `idle`.
     let mut states = Vec::new();
     for _ in 0..100 {
         let state = attr(&root, "[data-testid=status]", "data-state");

@@ -150,6 +150,37 @@ describe('Tarmac Lens page', () => {
     );
   });
 
+  test('the hidden rehearsal browses the worker\'s sample, steps and ends', async (t) => {
+    // At load the real browser runs hidden on the spare worker's session
+    // over the sample trace (src/web/components/rehearsal.rs): watched from
+    // the page's start, as it is removed before `idle`.
+    const page = await fx.browser.context.newPage();
+    t.after(() => page.close());
+    await page.addInitScript(() => {
+      const seen = { lines: [], panes: false, registers: false, memory: false };
+      window.__rehearsal = seen;
+      new MutationObserver(() => {
+        const hidden = document.querySelector('[aria-hidden=true][style*="-10000px"]');
+        if (!hidden) return;
+        const line = hidden.querySelector('.browser [aria-selected=true]')?.getAttribute('data-line');
+        if (line && seen.lines.at(-1) !== line) seen.lines.push(line);
+        seen.panes ||= !!hidden.querySelector('.browser .panes');
+        seen.registers ||= !!hidden.querySelector('.browser [data-reg]');
+        seen.memory ||= !!hidden.querySelector('.data-pane [data-addr]');
+      }).observe(document, { subtree: true, childList: true, attributes: true });
+    });
+    const href = fx.server.url;
+    await page.goto(href);
+    await page.waitForSelector('[data-testid=status][data-state=idle]', { timeout: 30_000 });
+    const seen = await page.evaluate(() => window.__rehearsal);
+    assert.ok(seen.panes && seen.registers && seen.memory, JSON.stringify(seen));
+    assert.equal(seen.lines[0], '1', `the cursor's lines: ${seen.lines}`);
+    assert.ok(seen.lines.length >= 2, `no step down: ${seen.lines}`);
+    assert.equal(await page.evaluate(() => document.querySelector('[aria-hidden=true][style*="-10000px"]')), null);
+    assert.equal(await page.evaluate(() => document.activeElement === document.body), true);
+    assert.equal(page.url(), href);
+  });
+
   test('a file chosen while the page still starts is kept and opened', async (t) => {
     // As a person who picks a file the moment the page appears: before
     // the page's start-up work (the hidden rehearsal) is done.

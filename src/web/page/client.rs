@@ -74,9 +74,10 @@ type Handler<E> = RefCell<Option<Closure<dyn FnMut(E)>>>;
 /// Who answers the questions.
 enum Link {
     Worker(super::worker_link::WorkerLink),
-    /// The page itself, with made-up answers: the browser rehearsed hidden
-    /// while the page loads (`components::rehearsal`).
-    Canned(Box<dyn Fn(Query) -> Reply>),
+    /// The spare session worker, before a trace takes it: its session over
+    /// the sample answers the browser rehearsed hidden while the page loads
+    /// (`components::rehearsal`). Only questions are sent.
+    Spare,
 }
 
 struct Inner {
@@ -103,14 +104,41 @@ impl Inner {
     fn send(&self, msg: &ToWorker) -> Result<(), String> {
         match &self.link {
             Link::Worker(link) => link.post(encode(msg)?),
-            Link::Canned(_) => Ok(()),
+            Link::Spare => match msg {
+                ToWorker::Ask { .. } => SPARE.with(|s| match s.borrow().as_ref() {
+                    Some(spare) => spare.post(encode(msg)?),
+                    None => Err("the worker was taken for a trace".into()),
+                }),
+                _ => Ok(()),
+            },
+        }
+    }
+
+    /// Hands each answer to the callback that asked (ids nobody here asked
+    /// are the rehearsal's, answered after a trace took its worker).
+    fn apply(&self, answers: Vec<(u32, Reply)>) {
+        let started = crate::web::shared::timing::now();
+        for (id, reply) in answers {
+            let cb = self.pending.borrow_mut().remove(&id);
+            if let Some(cb) = cb {
+                cb(reply);
+            }
+        }
+        crate::web::shared::timing::measure("apply answers", started);
+    }
+
+    /// Answers every question still waiting with `message`.
+    fn fail_pending(&self, message: &str) {
+        let pending = std::mem::take(&mut *self.pending.borrow_mut());
+        for (_, cb) in pending {
+            cb(Reply::Error(message.to_string()));
         }
     }
 
     fn worker_link(&self) -> Option<&super::worker_link::WorkerLink> {
         match &self.link {
             Link::Worker(link) => Some(link),
-            Link::Canned(_) => None,
+            Link::Spare => None,
         }
     }
 
@@ -121,23 +149,6 @@ impl Inner {
     fn flush(&self) {
         let asks = std::mem::take(&mut *self.outbox.borrow_mut());
         if asks.is_empty() {
-            return;
-        }
-        if let Link::Canned(answer) = &self.link {
-            // Answered in a later task, as a worker's answers come.
-            let answered: Vec<(ReplyFn, Reply)> = asks
-                .into_iter()
-                .filter_map(|(id, query)| {
-                    let cb = self.pending.borrow_mut().remove(&id)?;
-                    Some((cb, answer(query)))
-                })
-                .collect();
-            wasm_bindgen_futures::spawn_local(async move {
-                crate::web::shared::timing::sleep(0.0).await;
-                for (cb, reply) in answered {
-                    cb(reply);
-                }
-            });
             return;
         }
         let ids: Vec<u32> = asks.iter().map(|(id, _)| *id).collect();
@@ -151,6 +162,9 @@ impl Inner {
         }
     }
 }
+
+/// The rehearsal's first question id: far from a real client's.
+const REHEARSAL_IDS: u32 = 1 << 31;
 
 thread_local! {
     static SPARE: RefCell<Option<SpareWorker>> = const { RefCell::new(None) };
@@ -297,16 +311,7 @@ impl TraceClient {
                     }
                     ToPage::Indexing(p) => on_event(ClientEvent::Progress(p)),
                     ToPage::Finished { stats } => on_event(ClientEvent::Stats(Rc::new(*stats))),
-                    ToPage::Answer { answers } => {
-                        let started = crate::web::shared::timing::now();
-                        for (id, reply) in answers {
-                            let cb = inner.pending.borrow_mut().remove(&id);
-                            if let Some(cb) = cb {
-                                cb(reply);
-                            }
-                        }
-                        crate::web::shared::timing::measure("apply answers", started);
-                    }
+                    ToPage::Answer { answers } => inner.apply(answers),
                     ToPage::ElfLoaded { symbols, warning } => {
                         on_event(ClientEvent::ElfLoaded { symbols, warning })
                     }
@@ -395,29 +400,58 @@ impl TraceClient {
         Ok(TraceClient { inner })
     }
 
-    /// A client answered in the page by `answer`, without a worker: the
-    /// browser's hidden rehearsal at load. What it would tell a worker
-    /// besides questions goes nowhere.
-    pub fn canned(answer: impl Fn(Query) -> Reply + 'static) -> TraceClient {
-        TraceClient {
-            inner: Rc::new(Inner {
-                link: Link::Canned(Box::new(answer)),
-                crashed: Cell::new(false),
-                next_id: Cell::new(0),
-                pending: RefCell::new(HashMap::new()),
-                outbox: RefCell::new(Vec::new()),
-                trace: RefCell::new(ReportFile::Url {
-                    url: String::new(),
-                    cross_origin: false,
-                    name: "rehearsal".into(),
-                }),
-                elf: RefCell::new(None),
-                options: OpenOptions::default(),
-                _on_message: RefCell::new(None),
-                _on_error: RefCell::new(None),
-                ranges: RefCell::new(None),
+    /// A client of the spare session worker, for the browser's hidden
+    /// rehearsal at load: answered by the worker's session over the sample
+    /// until a trace takes the worker. `on_ready(true)` once the worker
+    /// listens; `on_ready(false)` if it cannot start or was taken, and
+    /// `None` without a spare. Its ids are apart from a real client's, whose
+    /// worker may still answer some of them.
+    pub fn rehearsal(on_ready: impl Fn(bool) + 'static) -> Option<TraceClient> {
+        Self::prewarm_url(&worker_url());
+        let inner = Rc::new(Inner {
+            link: Link::Spare,
+            crashed: Cell::new(false),
+            next_id: Cell::new(REHEARSAL_IDS),
+            pending: RefCell::new(HashMap::new()),
+            outbox: RefCell::new(Vec::new()),
+            trace: RefCell::new(ReportFile::Url {
+                url: String::new(),
+                cross_origin: false,
+                name: "rehearsal".into(),
             }),
+            elf: RefCell::new(None),
+            options: OpenOptions::default(),
+            _on_message: RefCell::new(None),
+            _on_error: RefCell::new(None),
+            ranges: RefCell::new(None),
+        });
+        let on_ready: Rc<dyn Fn(bool)> = Rc::new(on_ready);
+        let weak = Rc::downgrade(&inner);
+        let told = on_ready.clone();
+        let listen = move |msg: ToPage| {
+            let on_ready = &told;
+            let Some(inner) = weak.upgrade() else { return };
+            match msg {
+                ToPage::Ready => on_ready(true),
+                ToPage::Answer { answers } => inner.apply(answers),
+                ToPage::Failed { message } | ToPage::Panicked { message } => {
+                    inner.fail_pending(&message);
+                    on_ready(false);
+                }
+                _ => {}
+            }
+        };
+        let ready = SPARE.with(|s| {
+            let spare = s.borrow();
+            let spare = spare.as_ref()?;
+            spare.listen(listen);
+            Some(spare.is_ready())
+        })?;
+        if ready {
+            // As the worker's `Ready` would come: not from inside this call.
+            wasm_bindgen_futures::spawn_local(async move { on_ready(true) });
         }
+        Some(TraceClient { inner })
     }
 
     /// Starts a worker now, so that the next `open` finds its wasm loaded
@@ -468,6 +502,11 @@ impl TraceClient {
                 }
             });
         }
+    }
+
+    /// A number one higher with each question asked.
+    pub fn asked(&self) -> u32 {
+        self.inner.next_id.get()
     }
 
     /// Sends the questions asked so far now rather than at the end of the

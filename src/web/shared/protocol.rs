@@ -115,7 +115,7 @@ pub enum ToWorker {
     /// To the session's worker: the worker of part `part` died.
     RangeFailed { part: u32 },
     /// To the session's worker: the page shows the first rows, so indexing
-    /// held for them goes on (`worker/session/indexing.rs`, `FIRST_SCREEN_MS`).
+    /// held for them goes on (`worker/session/pacer.rs`, `FIRST_SCREEN_MS`).
     Shown,
     /// To a report worker (`report_protocol.rs`).
     Report(super::report_protocol::ReportRequest),

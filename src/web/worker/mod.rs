@@ -48,14 +48,19 @@ pub fn start() {
         }
         measure("tier-up", started);
         let started = now();
-        if let Err(e) = warmup::warm_up() {
-            web_sys::console::warn_1(&format!("tarmac-lens worker: warm-up failed: {e}").into());
-        }
+        let sample = warmup::warm_up();
         measure("warm-up", started);
-        // V8 compiles the message handler (with what it inlines) on its
-        // first call, which took 10-17 ms here and was the drop's `Open`: a
-        // message that does nothing without a trace open compiles it now.
+        // V8 compiles the message handler on its first call (10-17 ms, the
+        // drop's `Open`): a message that does nothing without a trace open.
         runtime::dispatch(ToWorker::RangeFailed { part: 0 });
+        match sample {
+            // The page's rehearsal asks it next (`components::rehearsal`).
+            Ok(sample) if role == Role::Session => session::keep_sample(sample),
+            Ok(_) => {}
+            Err(e) => {
+                web_sys::console::warn_1(&format!("tarmac-lens worker: warm-up failed: {e}").into())
+            }
+        }
         wasm_bindgen_futures::spawn_local(index_cache::prepare());
     }
     runtime::post(&ToPage::Ready);

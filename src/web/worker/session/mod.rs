@@ -6,7 +6,7 @@
 //! between steps — the trace can be browsed while it is still indexing.
 //!
 //! The worker's state is one `SessionWorker`, in one thread-local; its
-//! indexing steps are in `indexing`, saving the finished index in
+//! indexing steps are in `indexing`, paced by `pacer`, saving the finished index in
 //! `saving`, and what it does with range workers in `ranges`.
 
 use std::cell::{Cell, RefCell};
@@ -29,6 +29,7 @@ use crate::web::shared::protocol::{CrashTest, OpenOptions, Reading, ToPage, ToWo
 use crate::web::shared::timing::{self, now};
 
 mod indexing;
+mod pacer;
 mod ranges;
 mod saving;
 
@@ -54,7 +55,8 @@ struct SessionWorker {
     open: RefCell<Option<Open>>,
     /// Bumped per opened file, so steps of an abandoned file stop.
     generation: Cell<u32>,
-    last_progress: Cell<f64>,
+    /// The first-screen hold, read-ahead waits and progress throttling.
+    pacer: pacer::Pacer,
     /// The channel `schedule_step` posts to.
     tick: RefCell<Option<web_sys::MessageChannel>>,
     /// While a trace is being opened (the index cache and URLs are
@@ -67,9 +69,6 @@ struct SessionWorker {
     last_ask: Cell<f64>,
     /// When the open trace was installed (`now()`).
     opened_at: Cell<f64>,
-    /// Indexing held after the first step for the first screen (see
-    /// `indexing::FIRST_SCREEN_MS`): the generation to resume.
-    held: Cell<Option<u32>>,
     /// A split to make once the first answer is out.
     to_split: RefCell<Option<ranges::Deferred>>,
     /// The port handlers (of trace generation `.0`), dropped with the next
@@ -93,18 +92,35 @@ pub fn handle(msg: ToWorker) {
     with(|w| w.handle(msg))
 }
 
+/// Keeps the warm-up's session over the sample open until a trace comes:
+/// the page's hidden rehearsal asks it (`components::rehearsal`).
+pub fn keep_sample(session: Session<Box<dyn TraceSource>>) {
+    with(|w| {
+        let mut open = w.open.borrow_mut();
+        if open.is_none() && w.waiting.borrow().is_none() {
+            *open = Some(Open {
+                session,
+                big_endian: false,
+                cache: None,
+                crash: None,
+                digest: false,
+                ahead: None,
+            });
+        }
+    })
+}
+
 impl SessionWorker {
     const fn new() -> SessionWorker {
         SessionWorker {
             open: RefCell::new(None),
             generation: Cell::new(0),
-            last_progress: Cell::new(f64::NEG_INFINITY),
+            pacer: pacer::Pacer::new(),
             tick: RefCell::new(None),
             waiting: RefCell::new(None),
             paused: Cell::new(false),
             last_ask: Cell::new(f64::NEG_INFINITY),
             opened_at: Cell::new(0.0),
-            held: Cell::new(None),
             to_split: RefCell::new(None),
             listening: RefCell::new((0, Vec::new())),
         }
@@ -191,7 +207,7 @@ impl SessionWorker {
             .get_or_insert_with(Vec::new)
             .clear();
         *self.open.borrow_mut() = None;
-        self.held.set(None);
+        self.pacer.reset();
         self.generation.set(self.generation.get() + 1);
         self.generation.get()
     }
@@ -238,7 +254,7 @@ impl SessionWorker {
             ahead,
         });
         self.paused.set(false);
-        self.last_progress.set(f64::NEG_INFINITY);
+        self.pacer.reset();
         self.opened_at.set(now());
         // The first step runs now, so the first screenful is there at once
         // (a restored index is complete at once); then the questions that
@@ -458,7 +474,7 @@ fn index(file: web_sys::File) {
     let last = Cell::new(f64::NEG_INFINITY);
     let result = compute(source, ParseOptions::default(), |done| {
         let t = now();
-        if t - last.get() >= indexing::PROGRESS_INTERVAL_MS || done == total {
+        if t - last.get() >= pacer::PROGRESS_INTERVAL_MS || done == total {
             last.set(t);
             post(&ToPage::Progress { done, total });
         }
