@@ -2,9 +2,7 @@
 //! any page that embeds them without www/).
 #![cfg(target_arch = "wasm32")]
 
-use std::cell::Cell;
 use std::collections::BTreeMap;
-use std::rc::Rc;
 
 use tarmac_lens::web::components::{
     App, CountsTable, CountsTableProps, FileSummary, FileSummaryProps, ProgressBar,
@@ -15,7 +13,6 @@ use tarmac_lens_core::stats::UnparsedLine;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::Element;
-use yew::Callback;
 
 mod dom;
 use dom::{fresh_root, one, settle};
