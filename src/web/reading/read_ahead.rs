@@ -1,33 +1,16 @@
 //! Asynchronous read-ahead for a [`super::blob_source::BlobSource`] read
 //! from start to end (indexing, search).
 //!
-//! `FileReaderSync` blocks the worker while the browser fetches the bytes:
-//! measured in this machine's Chromium, a 4 MiB slice of a dropped file
-//! reads at 260–770 MB/s, so a synchronous read before every 4 MiB of
-//! parsing (about 250 MB/s) costs a third of the indexing time. Here the
-//! next slices are asked for with `Blob.arrayBuffer()` as soon as a read
-//! shows where the reader is going; the browser fetches them while the
-//! worker parses, and the next read finds its bytes waiting. A read whose
-//! bytes are not there yet (still on the way, failed, or somewhere else) is
-//! read synchronously as before: read-ahead changes when bytes arrive, never
-//! which bytes.
+//! `FileReaderSync` blocks the worker while bytes come (a sync read per
+//! 4 MiB cost a third of indexing), so the next slices are asked for while
+//! it parses; a read whose bytes are not there is read synchronously:
+//! read-ahead changes when bytes arrive, never which.
 //!
-//! The slices are read by a small nested worker (`read_ahead_reader.js`,
-//! started from a `blob:` URL) that transfers their bytes back: receiving a
-//! `Blob`'s bytes costs the receiving thread a copy per data-pipe chunk,
-//! measured at 13% of the indexing worker's time in a Chrome trace when it
-//! read them itself, while a transferred `ArrayBuffer` arrives without a
-//! copy. One worker indexing a 1 GB trace went from 186 to 226 MB/s (with
-//! the smaller changes of the same commit). Where a worker cannot start
-//! one, the slices are read here as before.
-//!
-//! The nested worker reads one stream of the `Blob` into the buffers handed
-//! back once their slice is passed: the browser's share of a 1 GB drop with
-//! one indexing worker fell from 5.5-7.5 to 5.1-5.6 CPU seconds, the reading
-//! thread's from 0.66-0.98 to 0.27-0.34, and the drop went from 234-307 to
-//! 282-313 MB/s (alternated runs, `scripts/bench-browser.sh`). For an
-//! 11.5 GB trace (read from disk) the reading thread went from 10.9-12.5 to
-//! 5.7-7.0 CPU seconds and the tab's peak memory from 1.64-1.70 to 1.05 GB.
+//! A nested worker (`read_ahead_reader.js`) reads them and transfers them,
+//! so the browser's per-chunk copy (13% of the indexing thread) runs beside
+//! it; where none starts, slices are read here. It reads one stream into
+//! buffers handed back (Chromium's CPU for a 1 GB drop: 5.5-7.5 → 5.1-5.6 s;
+//! history in docs/performance.md).
 
 use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, VecDeque};
@@ -43,19 +26,12 @@ use web_sys::{Blob, MessageEvent, Worker};
 /// slices grow to 4 MiB); shorter ones (queries, through the block cache)
 /// neither use nor disturb the read-ahead.
 pub const STREAM_MIN: usize = 512 << 10;
-/// Size of each slice asked for ahead. Each slice read costs Chromium's
-/// processes CPU time of its own besides the bytes: reading a 1.1 GB file
-/// start to end in slices cost 3.4-3.6 CPU seconds per GB (all its
-/// processes) in 2 MiB slices, 2.2-2.7 in 8 MiB, 2.1-2.2 in 16 MiB,
-/// 1.6-1.7 in 32 MiB and 1.75-1.8 in 64 MiB (`tests/browser/bench_read.mjs`).
-/// On two cores that CPU is taken from the indexing workers: 32 MiB slices
-/// took a 1 GB drop from 6.0 to 5.4 CPU seconds. The cost: up to three
-/// slices (96 MiB) held per reading worker.
+/// Size of each slice asked for ahead: each slice read costs the browser
+/// CPU of its own, and 32 MiB was cheapest (1.6-1.7 CPU s/GB against
+/// 3.4-3.6 in 2 MiB), at up to 96 MiB held per reading worker.
 const CHUNK: u64 = 32 << 20;
-/// The first slice asked for when nothing is on its way (a reader's start,
-/// a jump, or a reader that has caught up): a 32 MiB slice takes 30-110 ms
-/// to come, which the reader would wait for. Each next slice is twice the
-/// last, up to [`CHUNK`].
+/// The first slice when nothing is on its way (a start, a jump): a 32 MiB
+/// one takes 30-110 ms to come; each next one doubles up to [`CHUNK`].
 const FIRST_CHUNK: u64 = 8 << 20;
 /// How far past the last read the slices reach: two slices, so one can be
 /// in flight while the reader consumes the other.
@@ -223,11 +199,8 @@ impl ReadAhead {
         let mut size = self.chunks.back().map_or(FIRST_CHUNK, |c| {
             (2 * (c.end - c.start)).clamp(FIRST_CHUNK, CHUNK)
         });
-        // A reader ahead of what has come (at its start, after a jump) gets
-        // one slice at a time: slices asked for together share the
-        // browser's reading, so the one it waits for would come later (the
-        // first 8 MiB of a drop came after 85 ms, median of 12, with 64 MiB
-        // asked for at once, and after 65 ms alone).
+        // One slice at a time until one has come: slices asked for together
+        // share the browser's reading (first 8 MiB: 85 ms against 65 alone).
         while next < len && next < end + DEPTH && (arrived || self.chunks.is_empty()) {
             let stop = (next + size).min(len);
             size = (2 * size).min(CHUNK);
@@ -479,20 +452,11 @@ thread_local! {
 /// JavaScript context, its script). The first [`ReadAhead`] to need a
 /// reader takes it.
 ///
-/// `prefault`: the reader also makes the buffers it will fill (as many as
-/// it keeps, `MAX_SPARES` in [`READER_JS`], of [`CHUNK`] bytes) and touches
-/// every page of them now.
-/// Fresh memory is zeroed by the kernel at its first touch, and on a
-/// 106 MB drop that was nearly all of the reading thread's 0.04-0.09 CPU
-/// seconds, taken from the two cores the indexing needs. Alternated with
-/// the build before, 3 rounds of 4 drops of 106 MB each (the page
-/// benchmark, `tests/browser/bench_page.mjs`): 249 against 233 MB/s
-/// (medians of the 12), the reading thread 0.00 against 0.07 s, the tab's
-/// peak 324 against 373 MB (slices reuse the three buffers). The cost is
-/// that memory (96 MiB), held by the waiting page rather than after its
-/// first large drop (the idle page's renderer: 308 against 204 MB), so
-/// only the session worker's reader does it, and the session stops its
-/// reader once indexed.
+/// `prefault`: the reader also makes its buffers (`MAX_SPARES` in
+/// [`READER_JS`] of [`CHUNK`] bytes) and touches every page now, so the
+/// kernel's zeroing is not paid on a drop's cores (106 MB: 249 against 233
+/// MB/s), at 96 MiB held by the idle page: only the session's reader does
+/// it, stopped once indexed.
 pub fn start_spare_reader(prefault: bool) {
     if SPARE_READER.with(|s| s.borrow().is_some()) {
         return;
