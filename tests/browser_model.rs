@@ -433,3 +433,127 @@ fn the_embedded_viewer_opens_the_panes_its_url_names_and_a_fragment_position() {
     );
     assert!(page.asked > 5);
 }
+
+#[test]
+fn the_palette_lists_every_command_of_the_key_tables_and_runs_what_is_typed() {
+    use tarmac_lens::model::keys::{tables, Command, PaneKind};
+    use tarmac_lens::model::palette::{PaletteAction, PaletteMsg};
+    let trace = std::fs::read(data("tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac")).unwrap();
+    let (_, instructions) = text_of(&trace);
+    let mut page = Page::open(&trace, Config::default());
+    let ctrl = |key: &str, shift: bool| KeyInput {
+        key: key.into(),
+        ctrl: true,
+        shift,
+        ..KeyInput::default()
+    };
+    // Every command of the focused pane's tables, once, and no other.
+    let listed = |page: &Page| -> Vec<Command> {
+        let mut v: Vec<Command> = page
+            .model
+            .palette_entries()
+            .into_iter()
+            .filter_map(|e| match e.action {
+                PaletteAction::Run(c) => Some(c),
+                PaletteAction::Prompt(..) => None,
+            })
+            .collect();
+        v.sort_by_key(|c| format!("{c:?}"));
+        v
+    };
+    let from_tables = |pane: PaneKind| -> Vec<Command> {
+        let mut v: Vec<Command> = tables(pane)
+            .into_iter()
+            .flat_map(|t| t.iter().map(|b| b.command))
+            .filter(|c| *c != Command::Palette)
+            .collect();
+        v.sort_by_key(|c| format!("{c:?}"));
+        v.dedup();
+        v
+    };
+    page.model.key(&ctrl("k", false));
+    page.settle();
+    assert!(page.model.palette.is_some(), "Ctrl-K opens the palette");
+    assert_eq!(listed(&page), from_tables(PaneKind::Trace));
+    page.send(Msg::Palette(PaletteMsg::Close));
+    assert!(page.model.palette.is_none());
+    // From the register pane: its commands too; Ctrl-Shift-P opens it as well.
+    page.key("Tab");
+    assert_eq!(page.model.focus_kind(), PaneKind::Registers);
+    page.model.key(&ctrl("P", true));
+    page.settle();
+    assert_eq!(listed(&page), from_tables(PaneKind::Registers));
+    page.send(Msg::Palette(PaletteMsg::Close));
+    page.key("Tab");
+    assert_eq!(page.model.focus_kind(), PaneKind::Trace);
+
+    // Part of a name, then Return: the best match runs.
+    let rows_before = page.model.views[0].total_rows;
+    page.model.key(&ctrl("k", false));
+    page.send(Msg::Palette(PaletteMsg::Text("fold every".into())));
+    let first = page.model.palette_entries().remove(0);
+    assert_eq!(first.key, "{", "{first:?}");
+    page.send(Msg::Palette(PaletteMsg::Run));
+    assert!(page.model.palette.is_none(), "running closes it");
+    assert!(
+        page.model.views[0].total_rows < rows_before / 2,
+        "fold all: {} rows of {rows_before}",
+        page.model.views[0].total_rows
+    );
+    page.key("}");
+    assert_eq!(page.model.views[0].total_rows, rows_before);
+
+    // A number: go to that line; the arrows choose among the entries.
+    let target = instructions[1234];
+    page.model.key(&ctrl("k", false));
+    page.send(Msg::Palette(PaletteMsg::Text(target.to_string())));
+    assert!(page.model.palette_entries()[0].label.contains("line"));
+    page.send(Msg::Palette(PaletteMsg::Move(1)));
+    page.send(Msg::Palette(PaletteMsg::Move(-1)));
+    page.send(Msg::Palette(PaletteMsg::Run));
+    assert_eq!(page.line(), target);
+
+    // A hex address: the next time the PC is there comes first.
+    let (lines, _) = text_of(&trace);
+    let pc_of = |line: u64| -> String {
+        let w: Vec<&str> = lines[line as usize - 1].split_whitespace().collect();
+        w[4].to_lowercase()
+    };
+    let pc = pc_of(instructions[1300]);
+    let want = instructions
+        .iter()
+        .copied()
+        .find(|&l| l > target && pc_of(l) == pc)
+        .unwrap();
+    page.model.key(&ctrl("k", false));
+    page.send(Msg::Palette(PaletteMsg::Text(format!("0x{pc}"))));
+    assert!(matches!(
+        page.model.palette_entries()[0].action,
+        PaletteAction::Prompt(..)
+    ));
+    page.send(Msg::Palette(PaletteMsg::Run));
+    assert_eq!(page.line(), want, "next time the PC is 0x{pc}");
+    // Plain words: the commands they match first, the PC entry last.
+    page.model.key(&ctrl("k", false));
+    page.send(Msg::Palette(PaletteMsg::Text("memory".into())));
+    let entries = page.model.palette_entries();
+    assert!(matches!(entries[0].action, PaletteAction::Run(_)));
+    assert!(matches!(
+        entries.last().unwrap().action,
+        PaletteAction::Prompt(..)
+    ));
+    page.send(Msg::Palette(PaletteMsg::Close));
+    let target = want;
+
+    // Nothing matches: no command listed, and Esc closes.
+    page.model.key(&ctrl("k", false));
+    page.send(Msg::Palette(PaletteMsg::Text("zzzzqqq".into())));
+    assert!(page
+        .model
+        .palette_entries()
+        .iter()
+        .all(|e| matches!(e.action, PaletteAction::Prompt(..))));
+    page.model.key(&KeyInput::plain("Escape"));
+    assert!(page.model.palette.is_none());
+    assert_eq!(page.line(), target, "closing ran nothing");
+}

@@ -2,7 +2,8 @@
 //! texts are read from the `t("…")`, `tf("…", …)` and `tn(n, "…", "…", …)`
 //! calls of the web shell's and the browser model's source, the catalogue
 //! from `src/i18n.rs`.
-//! (The key tables' help texts are checked in `tests/wasm_i18n.rs`.)
+//! The key tables' help texts and register pane titles are checked here
+//! natively, and in `tests/wasm_i18n.rs` as the page shows them.
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::collections::BTreeSet;
@@ -70,8 +71,13 @@ fn french_keys(i18n: &str) -> BTreeSet<String> {
     let start = i18n.find("static FR:").expect("the French catalogue");
     let mut keys = BTreeSet::new();
     let mut rest = &i18n[start..];
-    while let Some(at) = rest.find("(\"") {
-        rest = &rest[at + 1..];
+    // An entry is `("english", "french")`, or, when rustfmt breaks a long
+    // one, `(` and the English on the next line.
+    while let Some(at) = rest.find('(') {
+        rest = rest[at + 1..].trim_start();
+        if !rest.starts_with('"') {
+            continue;
+        }
         if let Some((key, after)) = literal(rest) {
             keys.insert(key);
             rest = after;
@@ -144,4 +150,25 @@ fn the_scan_finds_each_kind_of_call() {
         literal(r#""say \"hi\"" rest"#),
         Some(("say \"hi\"".to_string(), " rest"))
     );
+}
+
+#[test]
+fn every_key_help_text_is_in_the_french_catalogue() {
+    use tarmac_lens::model::keys::{tables, PaneKind, RegKind};
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let keys = french_keys(&std::fs::read_to_string(root.join("src/i18n.rs")).unwrap());
+    let mut missing = BTreeSet::new();
+    for pane in [PaneKind::Trace, PaneKind::Registers, PaneKind::Memory] {
+        for binding in tables(pane).into_iter().flatten() {
+            if !keys.contains(binding.help) {
+                missing.insert(binding.help.to_string());
+            }
+        }
+    }
+    for kind in RegKind::ALL {
+        if !keys.contains(kind.title()) {
+            missing.insert(kind.title().to_string());
+        }
+    }
+    assert!(missing.is_empty(), "no French for: {missing:#?}");
 }

@@ -72,6 +72,8 @@ pub enum PaneKind {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Command {
+    /// The command palette (Ctrl-K, Ctrl-Shift-P).
+    Palette,
     NextPane,
     PrevPane,
     Help,
@@ -180,6 +182,12 @@ pub const GLOBAL: &[Binding] = &[
         Command::PrevPane,
     ),
     bind(&["F1", "F10"], "F1", "this help", Command::Help),
+    bind(
+        &["C-k", "C-S-p"],
+        "Ctrl-K",
+        "command palette: every command, and go to a line, time or PC",
+        Command::Palette,
+    ),
     bind(
         &["r"],
         "r",
@@ -524,9 +532,11 @@ pub fn tables(pane: PaneKind) -> Vec<&'static [Binding]> {
 }
 
 /// The key as the tables spell it: `KeyboardEvent.key`, `C-` with Ctrl,
-/// `S-Tab` for Shift-Tab.
+/// `C-S-` with Ctrl and Shift, `S-Tab` for Shift-Tab.
 pub fn key_name(key: &str, ctrl: bool, shift: bool) -> String {
-    if ctrl && key.chars().count() == 1 {
+    if ctrl && shift && key.chars().count() == 1 {
+        format!("C-S-{}", key.to_lowercase())
+    } else if ctrl && key.chars().count() == 1 {
         format!("C-{}", key.to_lowercase())
     } else if shift && key == "Tab" {
         "S-Tab".to_string()

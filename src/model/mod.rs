@@ -17,6 +17,7 @@
 pub mod hash;
 pub mod keys;
 pub mod nav;
+pub mod palette;
 mod panes;
 mod prompt;
 mod rows;
@@ -153,6 +154,7 @@ pub enum Msg {
         reply: Reply,
     },
     Search(search::SearchMsg),
+    Palette(palette::PaletteMsg),
     /// Answers for the call stack, events and timeline.
     Nav(nav::NavMsg),
 }
@@ -166,6 +168,7 @@ pub struct Model {
     pub status: Option<String>,
     /// The keys overlay (F1).
     pub help: bool,
+    pub palette: Option<palette::Palette>,
     pub menu: Option<Menu>,
     /// Syntax colours (F6) and branch targets as symbols (F7).
     pub syntax: bool,
@@ -228,6 +231,7 @@ impl Model {
             prompt: None,
             status: None,
             help: false,
+            palette: None,
             menu: None,
             reports: None,
             report_reveal: None,
@@ -352,6 +356,7 @@ impl Model {
     pub fn update(&mut self, msg: Msg) -> bool {
         match msg {
             Msg::Search(m) => return self.on_search(m),
+            Msg::Palette(m) => return self.on_palette(m),
             Msg::ReportTab(tab) => self.reports = Some(tab),
             Msg::ReportJump(node) => {
                 self.refocus = true;
@@ -464,6 +469,12 @@ impl Model {
             // is not a browser command.
             return NOT_MINE;
         }
+        if k.key == "Escape" && self.palette.is_some() {
+            return KeyOutcome {
+                handled: true,
+                render: self.on_palette(palette::PaletteMsg::Close),
+            };
+        }
         if self.help {
             self.help = false;
             return KeyOutcome {
@@ -512,6 +523,9 @@ impl Model {
         match cmd {
             Command::NextPane | Command::PrevPane => self.cycle_focus(cmd == Command::NextPane),
             Command::Help => self.help = true,
+            Command::Palette => {
+                self.on_palette(palette::PaletteMsg::Open);
+            }
             Command::ToggleRegisters(kind) => self.toggle_registers(kind),
             Command::ToggleSyntax => self.syntax = !self.syntax,
             Command::ToggleSymbols => self.symbols = !self.symbols,

@@ -33,7 +33,8 @@
 // just before the drop (`file_cached_fraction`, from util-linux's fincore;
 // null without it). `TL_BENCH_REPEAT=N` drops each trace N times per worker
 // count and adds a line with the median, least and most of the figures
-// that vary from run to run.
+// that vary from run to run. `TL_BENCH_DIST=DIR` benchmarks the build in
+// DIR instead of dist/ (alternate two builds to compare them).
 
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -289,7 +290,8 @@ const counts = (process.env.TL_BENCH_WORKERS ?? `1,${Math.min(8, os.cpus().lengt
   .split(',')
   .map(Number)
   .filter((n, i, all) => n > 0 && all.indexOf(n) === i);
-const server = await serveDist();
+// TL_BENCH_DIST: another build's dist/, for alternated before/after runs.
+const server = await serveDist(process.env.TL_BENCH_DIST ? { dist: process.env.TL_BENCH_DIST } : {});
 try {
   for (const trace of traces) {
     for (const workers of counts) {

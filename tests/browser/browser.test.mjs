@@ -524,6 +524,50 @@ describe('trace browser', () => {
     assert.equal(await page.getAttribute('[data-testid=toggle-changed]', 'aria-pressed'), 'true');
   });
 
+  test('the command palette finds a command by part of its name and goes to a typed line', async (t) => {
+    const gen = readTrace(path.join(ROOT, `${GENERATED}.tarmac`));
+    const page = await openPage(t);
+    await openTrace(page, `${GENERATED}.tarmac`);
+    await page.focus('[data-testid=browser]');
+    await page.keyboard.press('Control+K');
+    await page.waitForSelector('[data-testid=palette-input]:focus');
+    // Every command of the trace pane is listed with its key (the F1 table's rows).
+    const listed = await page.locator('[data-testid=palette-entry]').count();
+    await page.keyboard.type("changed reg");
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid=palette-entry].selected .palette-key')?.textContent === 'w',
+      null,
+      { timeout: 5_000 },
+    );
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('[data-testid=registers-changed]');
+    assert.equal(await page.locator('[data-testid=palette]').count(), 0, 'running a command closes the palette');
+    await page.focus('[data-testid=browser]');
+    await page.keyboard.press('F1');
+    await page.waitForSelector('[data-testid=help]');
+    const helpRows = await page.locator('[data-testid=help] tr').count();
+    await page.keyboard.press('Escape');
+    // The help lists keys, the palette commands: Ctrl-K itself and the keys
+    // that share a command (Down, j) are one entry.
+    assert.ok(listed > 40 && listed <= helpRows, `${listed} commands listed, ${helpRows} keys in the help`);
+    // Ctrl-Shift-P, a line number, Return: the view goes there.
+    const target = gen.instructions[777].line;
+    await page.focus('[data-testid=browser]');
+    await page.keyboard.press('Control+Shift+P');
+    await page.waitForSelector('[data-testid=palette-input]:focus');
+    await page.keyboard.type(String(target));
+    await page.keyboard.press('Enter');
+    await expectLine(page, target, 'palette go to line');
+    // Esc closes it and runs nothing.
+    await page.focus('[data-testid=browser]');
+    await page.keyboard.press('Control+K');
+    await page.waitForSelector('[data-testid=palette-input]:focus');
+    await page.keyboard.type('fold all');
+    await page.keyboard.press('Escape');
+    await page.waitForFunction(() => !document.querySelector('[data-testid=palette]'));
+    await expectLine(page, target, 'Esc ran nothing');
+  });
+
   test('folding a call leaves one row named after the callee (with its ELF)', async (t) => {
     const page = await openPage(t);
     const firstScreenMs = await openTrace(page, `${GENERATED}.tarmac`, `${GENERATED}.elf`);

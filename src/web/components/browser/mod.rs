@@ -17,13 +17,14 @@ use yew::prelude::*;
 pub use crate::model::{Focus, Pane, PaneBody, PromptFor, TraceView};
 
 use super::{
-    ContextMenu, ElfLoad, EventsPane, HelpOverlay, MemoryPane, Minibuffer, PaneHeader,
+    ContextMenu, ElfLoad, EventsPane, HelpOverlay, MemoryPane, Minibuffer, Palette, PaneHeader,
     RegisterPane, ReportTab, ReportsPanel, SearchBar, StackPane, TimelineStrip, TracePane,
     TIMELINE_STYLE,
 };
 use crate::i18n::{number, t, tf};
 use crate::model::keys::{Command, RegKind};
 use crate::model::nav::NavMsg;
+use crate::model::palette::PaletteMsg;
 use crate::model::search::SearchMsg;
 use crate::model::{Config, Effect, KeyInput, Model, Msg, PaneMsg, ViewMsg};
 use crate::web::page::client::TraceClient;
@@ -346,6 +347,18 @@ impl Component for Browser {
                         <span class="status-hint">{ t("F1 for the keys of the focused pane; / searches; Tab moves between panes.") }</span>
                     }
                 </footer>
+                if let Some(p) = &self.model.palette {
+                    <Palette
+                        text={p.text.clone()}
+                        entries={self.model.palette_entries()}
+                        selected={p.selected}
+                        on_text={link.callback(|s| Msg::Palette(PaletteMsg::Text(s)))}
+                        on_move={link.callback(|by| Msg::Palette(PaletteMsg::Move(by)))}
+                        on_run={link.callback(|_| Msg::Palette(PaletteMsg::Run))}
+                        on_pick={link.callback(|i| Msg::Palette(PaletteMsg::Pick(i)))}
+                        on_close={link.callback(|_| Msg::Palette(PaletteMsg::Close))}
+                    />
+                }
                 if self.model.help {
                     <HelpOverlay pane={self.model.focus_kind()} on_close={link.callback(|_| Msg::HelpClose)} />
                 }
@@ -575,6 +588,7 @@ impl Browser {
                 <button class={classes!("toggle", self.model.syntax.then_some("on"))} aria-pressed={self.model.syntax.to_string()} onclick={run(Command::ToggleSyntax)} title="F6">{ t("Colours") }</button>
                 <button class={classes!("toggle", self.model.symbols.then_some("on"))} aria-pressed={self.model.symbols.to_string()} onclick={run(Command::ToggleSymbols)} title="F7">{ t("Symbols") }</button>
                 <button class={classes!("toggle", self.model.reports.is_some().then_some("on"))} aria-pressed={self.model.reports.is_some().to_string()} data-testid="open-reports" onclick={run(Command::Reports)} title="R">{ t("Reports") }</button>
+                <button data-testid="open-palette" onclick={run(Command::Palette)} title="Ctrl-K">{ t("Commands…") }</button>
                 <button onclick={run(Command::Help)} title="F1">{ t("Keys") }</button>
             </div>
         }
