@@ -487,3 +487,21 @@ fn an_image_for_another_architecture_is_warned_about() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn stats_groups_unparsed_lines_by_event_word() {
+    let dir = tempdir::Dir::new();
+    let p = dir.path.join("u.tarmac");
+    let mut text = String::from("1 clk IT (1) 00008000 e3a00000 A svc_s : MOV r0,#0\n");
+    for i in 0..1200 {
+        text.push_str(&format!("{i} clk XYZ {i}\n"));
+    }
+    text.push_str("9 clk ABC\n");
+    std::fs::write(&p, text).unwrap();
+    let out = bin().arg("stats").arg(&p).output().unwrap();
+    assert!(out.status.success());
+    let s = String::from_utf8_lossy(&out.stdout);
+    let xyz = s.find("  1,200 lines of type `XYZ` unread\n").expect(&s);
+    let abc = s.find("  1 lines of type `ABC` unread\n").expect(&s);
+    assert!(xyz < abc, "most lines first: {s}");
+}

@@ -661,6 +661,16 @@ fn stats_table(trace: &Path, stats: &Stats, seconds: f64, mb_per_s: f64, verbose
         let _ = writeln!(s, "  {:<18} {:>12}", kind, n);
     }
     let _ = writeln!(s, "unparsed: {}", stats.unparsed);
+    // By event word first: one unknown type makes many lines.
+    let mut words: Vec<(&String, &u64)> = stats.unparsed_words.iter().collect();
+    words.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+    for (w, n) in words {
+        if w.is_empty() {
+            let _ = writeln!(s, "  {} lines of other types unread", thousands(*n));
+        } else {
+            let _ = writeln!(s, "  {} lines of type `{w}` unread", thousands(*n));
+        }
+    }
     let listed = if verbose {
         stats.unparsed_details.len()
     } else {
@@ -678,6 +688,19 @@ fn stats_table(trace: &Path, stats: &Stats, seconds: f64, mb_per_s: f64, verbose
     }
     let _ = writeln!(s, "time:     {:.3} s ({:.1} MB/s)", seconds, mb_per_s);
     s
+}
+
+/// `4210` as `4,210`.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// Reports' passes treat unparsable lines as text; say so, naming lines.

@@ -48,6 +48,49 @@ pub struct Stats {
     /// trace, whose cores the page offers to pick.
     #[serde(default)]
     pub cores: Vec<String>,
+    /// Unparsed lines per event word (the first word after the timestamp,
+    /// its unit and the `<cpu>` field), so that thousands of lines of one
+    /// unknown type read as one entry; at most [`MAX_UNPARSED_WORDS`] words,
+    /// the rest counted under `""`.
+    #[serde(default)]
+    pub unparsed_words: BTreeMap<String, u64>,
+}
+
+/// Most distinct event words kept in [`Stats::unparsed_words`].
+pub const MAX_UNPARSED_WORDS: usize = 64;
+
+/// The event word of a line: the first word that is not a timestamp (digits,
+/// with or without a unit glued on or following) or a `cpu` field; at most 40
+/// bytes of it.
+fn event_word(text: &[u8]) -> String {
+    const UNITS: [&str; 7] = ["clk", "ns", "ps", "cs", "cyc", "tic", "us"];
+    let mut words = text
+        .split(|b| b.is_ascii_whitespace())
+        .filter(|w| !w.is_empty())
+        .peekable();
+    if words.peek().is_some_and(|w| w[0].is_ascii_digit()) {
+        words.next();
+        if words
+            .peek()
+            .is_some_and(|w| UNITS.iter().any(|u| u.as_bytes() == *w))
+        {
+            words.next();
+        }
+    }
+    if words.peek().is_some_and(|w| w.starts_with(b"cpu")) {
+        words.next();
+    }
+    let w = words.next().unwrap_or(b"");
+    String::from_utf8_lossy(&w[..w.len().min(40)]).into_owned()
+}
+
+fn add_word(words: &mut BTreeMap<String, u64>, word: String, n: u64) {
+    let key = if words.contains_key(&word) || words.len() < MAX_UNPARSED_WORDS {
+        word
+    } else {
+        String::new()
+    };
+    *words.entry(key).or_insert(0) += n;
 }
 
 /// Most cores listed in [`Stats::cores`].
@@ -117,6 +160,7 @@ impl StatsAccumulator {
     #[cold]
     fn add_unparsed(&mut self, line: &Line<'_>, column: usize, reason: &str) {
         self.stats.unparsed += 1;
+        add_word(&mut self.stats.unparsed_words, event_word(line.text), 1);
         if self.stats.unparsed_lines.len() < MAX_LISTED_UNPARSED {
             self.stats.unparsed_lines.push(line.number);
             let shown = &line.text[..line.text.len().min(200)];
@@ -159,6 +203,9 @@ impl StatsAccumulator {
             }
         }
         self.stats.unparsed += part.unparsed;
+        for (w, &n) in &part.unparsed_words {
+            add_word(&mut self.stats.unparsed_words, w.clone(), n);
+        }
         let room = MAX_LISTED_UNPARSED.saturating_sub(self.stats.unparsed_lines.len());
         self.stats.unparsed_lines.extend(
             part.unparsed_lines
@@ -245,4 +292,45 @@ pub fn compute<S: TraceSource>(
     }
     progress(total);
     Ok(builder.finish(total))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::SliceSource;
+
+    #[test]
+    fn unparsed_lines_are_grouped_by_event_word() {
+        let mut trace = String::from("10 clk IT (10) 00008000 e3a00000 A svc_s : MOV r0,#0\n");
+        for i in 0..130 {
+            trace.push_str(&format!("{i} clk cpu0 XYZ 1 2 3\n"));
+        }
+        trace.push_str("11 ns QQQ\nWWW 5\n12 clk R X0 zz\n");
+        let stats = compute(
+            SliceSource(trace.as_bytes()),
+            ParseOptions::default(),
+            |_| {},
+        )
+        .unwrap();
+        assert_eq!(stats.unparsed, 133);
+        let want: BTreeMap<String, u64> = [("XYZ", 130), ("QQQ", 1), ("WWW", 1), ("R", 1)]
+            .into_iter()
+            .map(|(w, n)| (w.to_string(), n))
+            .collect();
+        assert_eq!(stats.unparsed_words, want);
+        // Only the first lines are listed one by one.
+        assert_eq!(stats.unparsed_details.len(), MAX_LISTED_UNPARSED);
+    }
+
+    #[test]
+    fn words_beyond_the_limit_share_one_entry() {
+        let mut words = BTreeMap::new();
+        for i in 0..MAX_UNPARSED_WORDS + 5 {
+            add_word(&mut words, format!("W{i}"), 2);
+        }
+        add_word(&mut words, "W0".into(), 1);
+        assert_eq!(words.len(), MAX_UNPARSED_WORDS + 1);
+        assert_eq!(words[""], 10);
+        assert_eq!(words["W0"], 3);
+    }
 }
