@@ -686,6 +686,26 @@ fn stats_table(trace: &Path, stats: &Stats, seconds: f64, mb_per_s: f64, verbose
     if stats.unparsed as usize > listed {
         let _ = writeln!(s, "  ... {} more", stats.unparsed as usize - listed);
     }
+    let notes = [
+        (
+            &stats.short_register_values,
+            "register values shorter than the register (zero-extended, or unchanged after dashes)",
+        ),
+        (
+            &stats.unknown_register_values,
+            "register values unknown (all dashes: nothing set)",
+        ),
+    ];
+    for (note, what) in notes {
+        if note.count > 0 {
+            let _ = writeln!(
+                s,
+                "{} {what}, first at line {}",
+                thousands(note.count),
+                note.first_line
+            );
+        }
+    }
     let _ = writeln!(s, "time:     {:.3} s ({:.1} MB/s)", seconds, mb_per_s);
     s
 }

@@ -54,6 +54,59 @@ pub struct Stats {
     /// the rest counted under `""`.
     #[serde(default)]
     pub unparsed_words: BTreeMap<String, u64>,
+    /// Register lines whose value had fewer digits than the register holds
+    /// (read zero-extended, or as unchanged after dashes).
+    #[serde(default)]
+    pub short_register_values: ValueNote,
+    /// Register lines that set no byte: the value is all dashes.
+    #[serde(default)]
+    pub unknown_register_values: ValueNote,
+}
+
+/// How many lines share a property, and the first of them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ValueNote {
+    /// Lines counted.
+    pub count: u64,
+    /// The first such line's number, 1-based (0 when there is none).
+    pub first_line: u64,
+}
+
+impl ValueNote {
+    fn add(&mut self, line: u64) {
+        if self.count == 0 || line < self.first_line {
+            self.first_line = line;
+        }
+        self.count += 1;
+    }
+
+    fn append(&mut self, part: ValueNote, line_offset: u64) {
+        if part.count > 0 {
+            let first = part.first_line + line_offset;
+            if self.count == 0 || first < self.first_line {
+                self.first_line = first;
+            }
+            self.count += part.count;
+        }
+    }
+}
+
+/// A register value that was short.
+pub(crate) const NOTE_SHORT: u8 = 1;
+/// A register value that set no byte.
+pub(crate) const NOTE_UNKNOWN: u8 = 2;
+
+/// What `stats` says about a record beyond its kind: the [`NOTE_SHORT`] and
+/// [`NOTE_UNKNOWN`] bits of a register write.
+#[inline(always)]
+pub(crate) fn record_note(kind: &RecordKind<'_>) -> u8 {
+    match kind {
+        RecordKind::Register(r) => {
+            let none_known = r.known.first() == Some(&0) && r.known.iter().all(|&k| k == 0);
+            (u8::from(r.short) * NOTE_SHORT) | (u8::from(none_known) * NOTE_UNKNOWN)
+        }
+        _ => 0,
+    }
 }
 
 /// Most distinct event words kept in [`Stats::unparsed_words`].
@@ -136,11 +189,17 @@ impl StatsAccumulator {
             RecordKind::Unparsed(u) => Some((u.column, u.reason)),
             _ => None,
         };
-        self.add_kind(line, record.kind.index(), unparsed);
+        self.add_kind(
+            line,
+            record.kind.index(),
+            unparsed,
+            record_note(&record.kind),
+        );
     }
 
     /// Counts a line of kind `kind` (an index in [`RecordKind::NAMES`]);
-    /// `unparsed`: the column and reason of a line not understood. For a
+    /// `unparsed`: the column and reason of a line not understood; `note`:
+    /// [`record_note`]'s bits. For a
     /// caller that must look at the record before deciding to count it.
     #[inline]
     pub(crate) fn add_kind(
@@ -148,12 +207,26 @@ impl StatsAccumulator {
         line: &Line<'_>,
         kind: usize,
         unparsed: Option<(usize, &str)>,
+        note: u8,
     ) {
         self.stats.lines += 1;
         self.stats.bytes = line.offset + line.len;
         self.counts[kind] += 1;
         if let Some((column, reason)) = unparsed {
             self.add_unparsed(line, column, reason);
+        }
+        if note != 0 {
+            self.add_note(line.number, note);
+        }
+    }
+
+    #[cold]
+    fn add_note(&mut self, line: u64, note: u8) {
+        if note & NOTE_SHORT != 0 {
+            self.stats.short_register_values.add(line);
+        }
+        if note & NOTE_UNKNOWN != 0 {
+            self.stats.unknown_register_values.add(line);
         }
     }
 
@@ -203,6 +276,12 @@ impl StatsAccumulator {
             }
         }
         self.stats.unparsed += part.unparsed;
+        self.stats
+            .short_register_values
+            .append(part.short_register_values, line_offset);
+        self.stats
+            .unknown_register_values
+            .append(part.unknown_register_values, line_offset);
         for (w, &n) in &part.unparsed_words {
             add_word(&mut self.stats.unparsed_words, w.clone(), n);
         }
@@ -320,6 +399,57 @@ mod tests {
         assert_eq!(stats.unparsed_words, want);
         // Only the first lines are listed one by one.
         assert_eq!(stats.unparsed_details.len(), MAX_LISTED_UNPARSED);
+    }
+
+    #[test]
+    fn short_and_unknown_register_values_are_counted() {
+        let trace = "1 clk R X0 0000000000000001\n\
+                     2 clk R V0<63:0> 00000000\n\
+                     3 clk R X1 --------\n\
+                     4 clk R X2 12\n\
+                     5 clk R X3 ----------------\n\
+                     6 clk R X4 --------00300000\n";
+        let stats = compute(
+            SliceSource(trace.as_bytes()),
+            ParseOptions::default(),
+            |_| {},
+        )
+        .unwrap();
+        assert_eq!(stats.unparsed, 0);
+        assert_eq!(
+            stats.short_register_values,
+            ValueNote {
+                count: 3,
+                first_line: 2
+            }
+        );
+        assert_eq!(
+            stats.unknown_register_values,
+            ValueNote {
+                count: 2,
+                first_line: 3
+            }
+        );
+    }
+
+    #[test]
+    fn notes_of_a_later_range_keep_the_earliest_first_line() {
+        let mut a = ValueNote::default();
+        a.append(
+            ValueNote {
+                count: 2,
+                first_line: 5,
+            },
+            100,
+        );
+        a.add(50);
+        assert_eq!(
+            a,
+            ValueNote {
+                count: 3,
+                first_line: 50
+            }
+        );
     }
 
     #[test]

@@ -315,6 +315,10 @@ pub struct RegisterWrite<'a> {
     pub known: &'a [u8],
     /// Text after the value (`__C_`, `(MSP)`), trimmed.
     pub interpretation: &'a [u8],
+    /// The value had fewer digits than the register (or its bit range)
+    /// holds and was filled out: with zeros (`R V0<63:0> 00000000`), or as
+    /// unchanged after dashes (`R X1 --------`).
+    pub short: bool,
 }
 
 /// One `name=value` of an ARMulator register line.

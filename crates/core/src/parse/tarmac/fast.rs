@@ -162,6 +162,7 @@ pub(super) fn parse<'a>(p: &'a mut Parser, line: &'a [u8]) -> Result<Record<'a>,
             bytes: &s.bytes[..size],
             known: &s.known[..size],
             interpretation,
+            short: false,
         }),
         Shape::Memory {
             type_word,
