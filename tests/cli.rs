@@ -505,3 +505,24 @@ fn stats_groups_unparsed_lines_by_event_word() {
     let abc = s.find("  1 lines of type `ABC` unread\n").expect(&s);
     assert!(xyz < abc, "most lines first: {s}");
 }
+
+#[test]
+fn vcd_with_backwards_timestamps_warns_with_the_line() {
+    let dir = tempdir::Dir::new();
+    let out_path = dir.path.join("b.vcd");
+    let out = bin()
+        .args(["vcd", "--use-tarmac-timestamps", "--no-date"])
+        .arg(data("field/backwards-timestamps.tarmac"))
+        .arg("-o")
+        .arg(&out_path)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("backwards-timestamps.tarmac:5: timestamp 99 is before 101; held at 101"),
+        "{err}"
+    );
+    let vcd = std::fs::read_to_string(&out_path).unwrap();
+    assert!(vcd.ends_with("$end\n"), "{vcd}");
+}
