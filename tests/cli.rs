@@ -526,3 +526,40 @@ fn vcd_with_backwards_timestamps_warns_with_the_line() {
     let vcd = std::fs::read_to_string(&out_path).unwrap();
     assert!(vcd.ends_with("$end\n"), "{vcd}");
 }
+
+#[test]
+fn convert_writes_the_other_style() {
+    let dir = tempdir::Dir::new();
+    let es = dir.path.join("es.tarmac");
+    let out = bin()
+        .args(["convert", "--style", "es"])
+        .arg(data("field/no-timestamp.tarmac"))
+        .arg("-o")
+        .arg(&es)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&es).unwrap();
+    assert_eq!(
+        text.lines().collect::<Vec<_>>(),
+        [
+            "ES (00008000:e3a01000) A svc : MOV r1,#0",
+            "R r1 00000000",
+            "ES (00008004:e2811001) A svc : ADD r1,r1,#1",
+            "R r1 00000001",
+            "ES (00008008:e5801000) A svc : STR r1,[r0,#0]",
+            "ST 00001000 ........ ........ ........ 00000001",
+        ]
+    );
+    let bad = bin()
+        .args(["convert", "--style", "gem5"])
+        .arg(data("field/no-timestamp.tarmac"))
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("unknown style 'gem5'"));
+}

@@ -42,6 +42,17 @@ enum Command {
         #[arg(short = 'o', long = "output", value_name = "FILE")]
         output: Option<PathBuf>,
     },
+    /// Rewrite a trace in the other style (`fastmodel`: IT/IS and MR/MW lines; `es`: ES lines and LD/ST diagrams), keeping its events.
+    Convert {
+        #[command(flatten)]
+        common: Common,
+        /// The style to write: `fastmodel` or `es`.
+        #[arg(long, value_name = "STYLE", value_parser = parse_style)]
+        style: tarmac_lens_core::convert::Style,
+        /// Write to FILE instead of standard output.
+        #[arg(short = 'o', long = "output", value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
     /// Print the tree of function calls and returns.
     Calltree {
         #[command(flatten)]
@@ -187,6 +198,7 @@ impl Command {
         match self {
             Command::Index { .. } => None,
             Command::Dump { common, .. }
+            | Command::Convert { common, .. }
             | Command::Calltree { common, .. }
             | Command::Profile { common, .. }
             | Command::Flamegraph { common, .. }
@@ -290,6 +302,11 @@ fn parse_line_range(s: &str) -> Result<(u64, u64), String> {
         b.trim().parse().map_err(|_| bad())?
     };
     Ok((a, b))
+}
+
+fn parse_style(s: &str) -> Result<tarmac_lens_core::convert::Style, String> {
+    tarmac_lens_core::convert::Style::from_name(s)
+        .ok_or_else(|| format!("unknown style '{s}' (expected fastmodel or es)"))
 }
 
 fn parse_dialect(s: &str) -> Result<Dialect, String> {
@@ -409,6 +426,11 @@ pub fn run() -> i32 {
     }
     let result = match cli.command {
         Command::Dump { common, output } => cmd_dump(&common, output.as_deref()),
+        Command::Convert {
+            common,
+            style,
+            output,
+        } => cmd_convert(&common, style, output.as_deref()),
         Command::Stats { common, json } => cmd_stats(&common, json),
         Command::Cores { common } => cmd_cores(&common),
         Command::Index { common } => index::cmd_index(&common),
@@ -585,6 +607,36 @@ fn cmd_dump(common: &Common, output: Option<&Path>) -> Result<(), String> {
             let mut w = stdout.lock();
             match tarmac_lens_core::dump::dump(source, opts, &mut w) {
                 // A closed pipe (`| head`) is not an error worth reporting.
+                Err(tarmac_lens_core::Error::Write(e))
+                    if e.kind() == std::io::ErrorKind::BrokenPipe =>
+                {
+                    Ok(())
+                }
+                r => r.map_err(|e| e.to_string()),
+            }
+        }
+    }
+}
+
+fn cmd_convert(
+    common: &Common,
+    style: tarmac_lens_core::convert::Style,
+    output: Option<&Path>,
+) -> Result<(), String> {
+    let source = common.open()?;
+    let opts = common.parse_options();
+    match output {
+        Some(path) => {
+            let file =
+                std::fs::File::create(path).map_err(|e| format!("{}: {}", path.display(), e))?;
+            let mut w = std::io::BufWriter::new(file);
+            tarmac_lens_core::convert::convert(source, opts, style, &mut w)
+                .map_err(|e| e.to_string())
+        }
+        None => {
+            let stdout = std::io::stdout();
+            let mut w = stdout.lock();
+            match tarmac_lens_core::convert::convert(source, opts, style, &mut w) {
                 Err(tarmac_lens_core::Error::Write(e))
                     if e.kind() == std::io::ErrorKind::BrokenPipe =>
                 {
