@@ -22,9 +22,17 @@ fn traces() -> Vec<PathBuf> {
     v
 }
 
+/// The options a file is read with: `--implicit-thumb` where its name says.
+fn options(p: &std::path::Path) -> ParseOptions {
+    ParseOptions {
+        implicit_thumb: p.to_string_lossy().contains("implicit-thumb"),
+        ..ParseOptions::default()
+    }
+}
+
 /// Calls `f` with each line's number (from 1), text and record.
-fn each_record(bytes: &[u8], mut f: impl FnMut(usize, &[u8], &Record<'_>)) {
-    let mut parser = Parser::for_sample(ParseOptions::default(), bytes);
+fn each_record(bytes: &[u8], opts: ParseOptions, mut f: impl FnMut(usize, &[u8], &Record<'_>)) {
+    let mut parser = Parser::for_sample(opts, bytes);
     let mut lines = LineReader::new(SliceSource(bytes));
     let mut n = 0;
     while let Some(line) = lines.next_line().unwrap() {
@@ -38,12 +46,12 @@ fn each_record(bytes: &[u8], mut f: impl FnMut(usize, &[u8], &Record<'_>)) {
 #[test]
 fn every_form_reads_without_unparsed_lines_and_dumps_as_expected() {
     let files = traces();
-    assert!(files.len() >= 8, "field traces missing: {files:?}");
+    assert!(files.len() >= 9, "field traces missing: {files:?}");
     for p in files {
         let bytes = read(&p);
         let name = p.display().to_string();
         let mut records = 0;
-        each_record(&bytes, |n, text, rec| {
+        each_record(&bytes, options(&p), |n, text, rec| {
             records += 1;
             assert!(
                 !matches!(rec.kind, RecordKind::Unparsed(_)),
@@ -54,7 +62,7 @@ fn every_form_reads_without_unparsed_lines_and_dumps_as_expected() {
         });
         assert!(records >= 5, "{name}: {records} lines");
         let mut out = Vec::new();
-        dump(SliceSource(&bytes), ParseOptions::default(), &mut out).unwrap();
+        dump(SliceSource(&bytes), options(&p), &mut out).unwrap();
         let want = String::from_utf8(read(&p.with_extension("ref"))).unwrap();
         assert_same(&String::from_utf8(out).unwrap(), &want, &name);
     }
@@ -64,7 +72,7 @@ fn every_form_reads_without_unparsed_lines_and_dumps_as_expected() {
 fn memory_access_keeps_both_physical_addresses() {
     let bytes = read(&data("field/two-physical-addresses.tarmac"));
     let mut seen = Vec::new();
-    each_record(&bytes, |_, _, rec| {
+    each_record(&bytes, ParseOptions::default(), |_, _, rec| {
         if let RecordKind::Memory(m) = &rec.kind {
             seen.push((m.addr, m.phys, m.phys2, m.bytes.to_vec()));
         }
@@ -93,19 +101,21 @@ fn instruction_side_transfers_are_bus_cycles_with_their_flags() {
     let bytes = read(&data("field/palladium-flags.tarmac"));
     let mut bus = Vec::new();
     let mut data_side = Vec::new();
-    each_record(&bytes, |_, _, rec| match &rec.kind {
-        RecordKind::Bus(b) => bus.push((
-            String::from_utf8_lossy(b.type_word).into_owned(),
-            b.read,
-            b.size,
-            b.opcode_fetch,
-            b.instruction_side,
-            b.addr,
-            String::from_utf8_lossy(b.data).into_owned(),
-        )),
-        // Only data-side transfers may reach the memory the panes show.
-        RecordKind::Memory(m) => data_side.push((rec.time, m.addr)),
-        _ => {}
+    each_record(&bytes, ParseOptions::default(), |_, _, rec| {
+        match &rec.kind {
+            RecordKind::Bus(b) => bus.push((
+                String::from_utf8_lossy(b.type_word).into_owned(),
+                b.read,
+                b.size,
+                b.opcode_fetch,
+                b.instruction_side,
+                b.addr,
+                String::from_utf8_lossy(b.data).into_owned(),
+            )),
+            // Only data-side transfers may reach the memory the panes show.
+            RecordKind::Memory(m) => data_side.push((rec.time, m.addr)),
+            _ => {}
+        }
     });
     let cycle = |w: &str, fetch: bool, addr: u64, data: &str| {
         (

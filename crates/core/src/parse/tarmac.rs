@@ -413,7 +413,15 @@ fn instruction<'a>(
         }
 
         let instr_tok;
-        if tok.is_word() && iset_of(lx.text(tok)).is_some() {
+        let state_next = tok.is_word() && iset_of(lx.text(tok)).is_some();
+        // With no state to count up to, widths tell: an encoding is four or
+        // eight digits, so a word of other width (`ADD`, `B`) or nothing
+        // after the first number means that number was the encoding.
+        let stateless_one_number = implicit_thumb
+            && bracketed.is_some()
+            && phys.is_none()
+            && !(tok.is_word() && lex::all_hex(lx.text(tok)) && matches!(tok.len(), 4 | 8));
+        if state_next || stateless_one_number {
             // One number before the state: the address is the bracketed one
             // (the first of `(address:index)`, the index then being the id).
             let b = bracketed.ok_or(fail("expected an instruction encoding", tok.start))?;
