@@ -487,3 +487,79 @@ fn an_image_for_another_architecture_is_warned_about() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn stats_groups_unparsed_lines_by_event_word() {
+    let dir = tempdir::Dir::new();
+    let p = dir.path.join("u.tarmac");
+    let mut text = String::from("1 clk IT (1) 00008000 e3a00000 A svc_s : MOV r0,#0\n");
+    for i in 0..1200 {
+        text.push_str(&format!("{i} clk XYZ {i}\n"));
+    }
+    text.push_str("9 clk ABC\n");
+    std::fs::write(&p, text).unwrap();
+    let out = bin().arg("stats").arg(&p).output().unwrap();
+    assert!(out.status.success());
+    let s = String::from_utf8_lossy(&out.stdout);
+    let xyz = s.find("  1,200 lines of type `XYZ` unread\n").expect(&s);
+    let abc = s.find("  1 lines of type `ABC` unread\n").expect(&s);
+    assert!(xyz < abc, "most lines first: {s}");
+}
+
+#[test]
+fn vcd_with_backwards_timestamps_warns_with_the_line() {
+    let dir = tempdir::Dir::new();
+    let out_path = dir.path.join("b.vcd");
+    let out = bin()
+        .args(["vcd", "--use-tarmac-timestamps", "--no-date"])
+        .arg(data("field/backwards-timestamps.tarmac"))
+        .arg("-o")
+        .arg(&out_path)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("backwards-timestamps.tarmac:5: timestamp 99 is before 101; held at 101"),
+        "{err}"
+    );
+    let vcd = std::fs::read_to_string(&out_path).unwrap();
+    assert!(vcd.ends_with("$end\n"), "{vcd}");
+}
+
+#[test]
+fn convert_writes_the_other_style() {
+    let dir = tempdir::Dir::new();
+    let es = dir.path.join("es.tarmac");
+    let out = bin()
+        .args(["convert", "--style", "es"])
+        .arg(data("field/no-timestamp.tarmac"))
+        .arg("-o")
+        .arg(&es)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&es).unwrap();
+    assert_eq!(
+        text.lines().collect::<Vec<_>>(),
+        [
+            "ES (00008000:e3a01000) A svc : MOV r1,#0",
+            "R r1 00000000",
+            "ES (00008004:e2811001) A svc : ADD r1,r1,#1",
+            "R r1 00000001",
+            "ES (00008008:e5801000) A svc : STR r1,[r0,#0]",
+            "ST 00001000 ........ ........ ........ 00000001",
+        ]
+    );
+    let bad = bin()
+        .args(["convert", "--style", "gem5"])
+        .arg(data("field/no-timestamp.tarmac"))
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("unknown style 'gem5'"));
+}

@@ -385,3 +385,97 @@ fn flamegraph_self_times_sum_to_root_time() {
         assert!(out.lines().next().unwrap().starts_with("_start"));
     }
 }
+
+/// The dump and its report for `bytes`, numbered by the trace's timestamps.
+fn vcd_with_timestamps(bytes: &[u8]) -> (String, vcd::VcdReport) {
+    let root = tree(bytes);
+    let functions = vcd::function_changes(&root, &|_| String::new());
+    let mut out = Vec::new();
+    let report = vcd::write(
+        SliceSource(bytes),
+        ParseOptions::default(),
+        EngineOptions::default(),
+        false,
+        functions,
+        vcd::VcdOptions {
+            date: None,
+            use_tarmac_timestamps: true,
+        },
+        &mut out,
+    )
+    .unwrap();
+    (String::from_utf8(out).unwrap(), report)
+}
+
+fn vcd_times(text: &str) -> Vec<u64> {
+    text.lines()
+        .filter_map(|l| l.strip_prefix('#'))
+        .map(|t| t.parse().unwrap())
+        .collect()
+}
+
+#[test]
+fn vcd_holds_backwards_timestamps_and_names_their_lines() {
+    let bytes = read(&data("field/backwards-timestamps.tarmac"));
+    let (text, report) = vcd_with_timestamps(&bytes);
+    assert_eq!(vcd_times(&text), vec![100_000, 101_000, 102_000, 103_000]);
+    assert_eq!(report.backwards_count, 2);
+    assert_eq!(
+        report.backwards,
+        vec![
+            vcd::BackwardsTime {
+                line: 5,
+                time: 99,
+                held_at: 101
+            },
+            vcd::BackwardsTime {
+                line: 6,
+                time: 99,
+                held_at: 101
+            },
+        ]
+    );
+    // The held node's changes are still written: r1 becomes 2 before 3.
+    let r1 = text
+        .lines()
+        .find(|l| l.contains(" r1 ") && l.starts_with("$var"))
+        .and_then(|l| l.split_whitespace().nth(3))
+        .expect("r1 declared")
+        .to_string();
+    let values: Vec<&str> = text
+        .lines()
+        .filter(|l| l.ends_with(&format!(" {r1}")) && l.starts_with('b'))
+        .collect();
+    assert!(
+        values
+            .iter()
+            .any(|v| v.starts_with("b00000000000000000000000000000010 ")),
+        "{values:?}"
+    );
+}
+
+#[test]
+fn vcd_time_never_goes_back_after_memory_sub_steps() {
+    // The first node's second access is written half-way to the next
+    // time; the node after it goes back to an earlier timestamp.
+    let trace = "\
+100 clk IT (100) 00008000 e8900006 A svc_s : LDM r0,{r1,r2}
+100 clk MR4 00001000 00000001
+100 clk MR4 00001004 00000002
+100 clk R r1 00000001
+100 clk R r2 00000002
+50 clk IT (50) 00008004 e2811001 A svc_s : ADD r1,r1,#1
+50 clk R r1 00000002
+101 clk IT (101) 00008008 e2811001 A svc_s : ADD r1,r1,#1
+101 clk R r1 00000003
+";
+    let (text, report) = vcd_with_timestamps(trace.as_bytes());
+    let times = vcd_times(&text);
+    assert!(
+        times.windows(2).all(|w| w[0] < w[1]),
+        "VCD time must increase: {times:?}"
+    );
+    assert_eq!(times, vec![100_000, 100_500, 101_000, 102_000]);
+    assert_eq!(report.backwards_count, 2);
+    assert_eq!(report.backwards[0].line, 6);
+}

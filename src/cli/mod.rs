@@ -42,6 +42,17 @@ enum Command {
         #[arg(short = 'o', long = "output", value_name = "FILE")]
         output: Option<PathBuf>,
     },
+    /// Rewrite a trace in the other style (`fastmodel`: IT/IS and MR/MW lines; `es`: ES lines and LD/ST diagrams), keeping its events.
+    Convert {
+        #[command(flatten)]
+        common: Common,
+        /// The style to write: `fastmodel` or `es`.
+        #[arg(long, value_name = "STYLE", value_parser = parse_style)]
+        style: tarmac_lens_core::convert::Style,
+        /// Write to FILE instead of standard output.
+        #[arg(short = 'o', long = "output", value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
     /// Print the tree of function calls and returns.
     Calltree {
         #[command(flatten)]
@@ -187,6 +198,7 @@ impl Command {
         match self {
             Command::Index { .. } => None,
             Command::Dump { common, .. }
+            | Command::Convert { common, .. }
             | Command::Calltree { common, .. }
             | Command::Profile { common, .. }
             | Command::Flamegraph { common, .. }
@@ -290,6 +302,11 @@ fn parse_line_range(s: &str) -> Result<(u64, u64), String> {
         b.trim().parse().map_err(|_| bad())?
     };
     Ok((a, b))
+}
+
+fn parse_style(s: &str) -> Result<tarmac_lens_core::convert::Style, String> {
+    tarmac_lens_core::convert::Style::from_name(s)
+        .ok_or_else(|| format!("unknown style '{s}' (expected fastmodel or es)"))
 }
 
 fn parse_dialect(s: &str) -> Result<Dialect, String> {
@@ -409,6 +426,11 @@ pub fn run() -> i32 {
     }
     let result = match cli.command {
         Command::Dump { common, output } => cmd_dump(&common, output.as_deref()),
+        Command::Convert {
+            common,
+            style,
+            output,
+        } => cmd_convert(&common, style, output.as_deref()),
         Command::Stats { common, json } => cmd_stats(&common, json),
         Command::Cores { common } => cmd_cores(&common),
         Command::Index { common } => index::cmd_index(&common),
@@ -596,6 +618,36 @@ fn cmd_dump(common: &Common, output: Option<&Path>) -> Result<(), String> {
     }
 }
 
+fn cmd_convert(
+    common: &Common,
+    style: tarmac_lens_core::convert::Style,
+    output: Option<&Path>,
+) -> Result<(), String> {
+    let source = common.open()?;
+    let opts = common.parse_options();
+    match output {
+        Some(path) => {
+            let file =
+                std::fs::File::create(path).map_err(|e| format!("{}: {}", path.display(), e))?;
+            let mut w = std::io::BufWriter::new(file);
+            tarmac_lens_core::convert::convert(source, opts, style, &mut w)
+                .map_err(|e| e.to_string())
+        }
+        None => {
+            let stdout = std::io::stdout();
+            let mut w = stdout.lock();
+            match tarmac_lens_core::convert::convert(source, opts, style, &mut w) {
+                Err(tarmac_lens_core::Error::Write(e))
+                    if e.kind() == std::io::ErrorKind::BrokenPipe =>
+                {
+                    Ok(())
+                }
+                r => r.map_err(|e| e.to_string()),
+            }
+        }
+    }
+}
+
 fn cmd_cores(common: &Common) -> Result<(), String> {
     let cores = tarmac_lens_core::cores::count(common.open()?, common.parse_options())
         .map_err(|e| e.to_string())?;
@@ -661,6 +713,16 @@ fn stats_table(trace: &Path, stats: &Stats, seconds: f64, mb_per_s: f64, verbose
         let _ = writeln!(s, "  {:<18} {:>12}", kind, n);
     }
     let _ = writeln!(s, "unparsed: {}", stats.unparsed);
+    // By event word first: one unknown type makes many lines.
+    let mut words: Vec<(&String, &u64)> = stats.unparsed_words.iter().collect();
+    words.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+    for (w, n) in words {
+        if w.is_empty() {
+            let _ = writeln!(s, "  {} lines of other types unread", thousands(*n));
+        } else {
+            let _ = writeln!(s, "  {} lines of type `{w}` unread", thousands(*n));
+        }
+    }
     let listed = if verbose {
         stats.unparsed_details.len()
     } else {
@@ -676,8 +738,41 @@ fn stats_table(trace: &Path, stats: &Stats, seconds: f64, mb_per_s: f64, verbose
     if stats.unparsed as usize > listed {
         let _ = writeln!(s, "  ... {} more", stats.unparsed as usize - listed);
     }
+    let notes = [
+        (
+            &stats.short_register_values,
+            "register values shorter than the register (zero-extended, or unchanged after dashes)",
+        ),
+        (
+            &stats.unknown_register_values,
+            "register values unknown (all dashes: nothing set)",
+        ),
+    ];
+    for (note, what) in notes {
+        if note.count > 0 {
+            let _ = writeln!(
+                s,
+                "{} {what}, first at line {}",
+                thousands(note.count),
+                note.first_line
+            );
+        }
+    }
     let _ = writeln!(s, "time:     {:.3} s ({:.1} MB/s)", seconds, mb_per_s);
     s
+}
+
+/// `4210` as `4,210`.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// Reports' passes treat unparsable lines as text; say so, naming lines.

@@ -166,7 +166,7 @@ pub(super) fn cmd_vcd(
         date: if no_date { None } else { Some(asctime_now()) },
         use_tarmac_timestamps,
     };
-    vcd::write(
+    let report = vcd::write(
         common.open_engine()?,
         common.parse_options(),
         engine_options(common, false),
@@ -176,7 +176,23 @@ pub(super) fn cmd_vcd(
         &mut w,
     )
     .map_err(|e| e.to_string())?;
-    w.flush().map_err(|e| format!("{}: {}", path.display(), e))
+    w.flush()
+        .map_err(|e| format!("{}: {}", path.display(), e))?;
+    if report.backwards_count > 0 && !common.quiet {
+        let name = common.trace.display();
+        eprintln!(
+            "tarmac-lens: warning: {name}: {} line(s) have a timestamp earlier than one before them; \
+             VCD time cannot go back, so each is held at the latest time before it",
+            report.backwards_count
+        );
+        for b in &report.backwards {
+            eprintln!(
+                "tarmac-lens: {name}:{}: timestamp {} is before {}; held at {}",
+                b.line, b.time, b.held_at, b.held_at
+            );
+        }
+    }
+    Ok(())
 }
 
 /// The current time in C's `asctime` layout (`Thu Nov 21 06:55:00 2024`),

@@ -45,6 +45,8 @@ pub enum Error {
     MixedCores(Vec<String>),
     /// A VCD asked to use the trace's timestamps met one going backwards.
     TimestampsBackwards,
+    /// A trace `convert` cannot rewrite: one not in the Tarmac dialect.
+    Convert(String),
 }
 
 /// The core's result type: [`Error`] unless said otherwise.
@@ -82,6 +84,7 @@ impl fmt::Display for Error {
                 names.join(", "),
                 names.first().map_or("", String::as_str)
             ),
+            Error::Convert(m) => f.write_str(m),
             Error::TimestampsBackwards => {
                 f.write_str("Error when using the instruction timestamp from the tarmac trace")
             }

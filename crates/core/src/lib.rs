@@ -40,6 +40,7 @@
 pub mod block_cache;
 pub mod browse;
 pub(crate) mod codec;
+pub mod convert;
 pub mod cores;
 pub mod diff;
 pub mod dump;

@@ -48,6 +48,102 @@ pub struct Stats {
     /// trace, whose cores the page offers to pick.
     #[serde(default)]
     pub cores: Vec<String>,
+    /// Unparsed lines per event word (the first word after the timestamp,
+    /// its unit and the `<cpu>` field), so that thousands of lines of one
+    /// unknown type read as one entry; at most [`MAX_UNPARSED_WORDS`] words,
+    /// the rest counted under `""`.
+    #[serde(default)]
+    pub unparsed_words: BTreeMap<String, u64>,
+    /// Register lines whose value had fewer digits than the register holds
+    /// (read zero-extended, or as unchanged after dashes).
+    #[serde(default)]
+    pub short_register_values: ValueNote,
+    /// Register lines that set no byte: the value is all dashes.
+    #[serde(default)]
+    pub unknown_register_values: ValueNote,
+}
+
+/// How many lines share a property, and the first of them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ValueNote {
+    /// Lines counted.
+    pub count: u64,
+    /// The first such line's number, 1-based (0 when there is none).
+    pub first_line: u64,
+}
+
+impl ValueNote {
+    fn add(&mut self, line: u64) {
+        if self.count == 0 || line < self.first_line {
+            self.first_line = line;
+        }
+        self.count += 1;
+    }
+
+    fn append(&mut self, part: ValueNote, line_offset: u64) {
+        if part.count > 0 {
+            let first = part.first_line + line_offset;
+            if self.count == 0 || first < self.first_line {
+                self.first_line = first;
+            }
+            self.count += part.count;
+        }
+    }
+}
+
+/// A register value that was short.
+pub(crate) const NOTE_SHORT: u8 = 1;
+/// A register value that set no byte.
+pub(crate) const NOTE_UNKNOWN: u8 = 2;
+
+/// What `stats` says about a record beyond its kind: the [`NOTE_SHORT`] and
+/// [`NOTE_UNKNOWN`] bits of a register write.
+#[inline(always)]
+pub(crate) fn record_note(kind: &RecordKind<'_>) -> u8 {
+    match kind {
+        RecordKind::Register(r) => {
+            let none_known = r.known.first() == Some(&0) && r.known.iter().all(|&k| k == 0);
+            (u8::from(r.short) * NOTE_SHORT) | (u8::from(none_known) * NOTE_UNKNOWN)
+        }
+        _ => 0,
+    }
+}
+
+/// Most distinct event words kept in [`Stats::unparsed_words`].
+pub const MAX_UNPARSED_WORDS: usize = 64;
+
+/// The event word of a line: the first word that is not a timestamp (digits,
+/// with or without a unit glued on or following) or a `cpu` field; at most 40
+/// bytes of it.
+fn event_word(text: &[u8]) -> String {
+    const UNITS: [&str; 7] = ["clk", "ns", "ps", "cs", "cyc", "tic", "us"];
+    let mut words = text
+        .split(|b| b.is_ascii_whitespace())
+        .filter(|w| !w.is_empty())
+        .peekable();
+    if words.peek().is_some_and(|w| w[0].is_ascii_digit()) {
+        words.next();
+        if words
+            .peek()
+            .is_some_and(|w| UNITS.iter().any(|u| u.as_bytes() == *w))
+        {
+            words.next();
+        }
+    }
+    if words.peek().is_some_and(|w| w.starts_with(b"cpu")) {
+        words.next();
+    }
+    let w = words.next().unwrap_or(b"");
+    String::from_utf8_lossy(&w[..w.len().min(40)]).into_owned()
+}
+
+fn add_word(words: &mut BTreeMap<String, u64>, word: String, n: u64) {
+    let key = if words.contains_key(&word) || words.len() < MAX_UNPARSED_WORDS {
+        word
+    } else {
+        String::new()
+    };
+    *words.entry(key).or_insert(0) += n;
 }
 
 /// Most cores listed in [`Stats::cores`].
@@ -93,11 +189,17 @@ impl StatsAccumulator {
             RecordKind::Unparsed(u) => Some((u.column, u.reason)),
             _ => None,
         };
-        self.add_kind(line, record.kind.index(), unparsed);
+        self.add_kind(
+            line,
+            record.kind.index(),
+            unparsed,
+            record_note(&record.kind),
+        );
     }
 
     /// Counts a line of kind `kind` (an index in [`RecordKind::NAMES`]);
-    /// `unparsed`: the column and reason of a line not understood. For a
+    /// `unparsed`: the column and reason of a line not understood; `note`:
+    /// [`record_note`]'s bits. For a
     /// caller that must look at the record before deciding to count it.
     #[inline]
     pub(crate) fn add_kind(
@@ -105,6 +207,7 @@ impl StatsAccumulator {
         line: &Line<'_>,
         kind: usize,
         unparsed: Option<(usize, &str)>,
+        note: u8,
     ) {
         self.stats.lines += 1;
         self.stats.bytes = line.offset + line.len;
@@ -112,11 +215,25 @@ impl StatsAccumulator {
         if let Some((column, reason)) = unparsed {
             self.add_unparsed(line, column, reason);
         }
+        if note != 0 {
+            self.add_note(line.number, note);
+        }
+    }
+
+    #[cold]
+    fn add_note(&mut self, line: u64, note: u8) {
+        if note & NOTE_SHORT != 0 {
+            self.stats.short_register_values.add(line);
+        }
+        if note & NOTE_UNKNOWN != 0 {
+            self.stats.unknown_register_values.add(line);
+        }
     }
 
     #[cold]
     fn add_unparsed(&mut self, line: &Line<'_>, column: usize, reason: &str) {
         self.stats.unparsed += 1;
+        add_word(&mut self.stats.unparsed_words, event_word(line.text), 1);
         if self.stats.unparsed_lines.len() < MAX_LISTED_UNPARSED {
             self.stats.unparsed_lines.push(line.number);
             let shown = &line.text[..line.text.len().min(200)];
@@ -159,6 +276,15 @@ impl StatsAccumulator {
             }
         }
         self.stats.unparsed += part.unparsed;
+        self.stats
+            .short_register_values
+            .append(part.short_register_values, line_offset);
+        self.stats
+            .unknown_register_values
+            .append(part.unknown_register_values, line_offset);
+        for (w, &n) in &part.unparsed_words {
+            add_word(&mut self.stats.unparsed_words, w.clone(), n);
+        }
         let room = MAX_LISTED_UNPARSED.saturating_sub(self.stats.unparsed_lines.len());
         self.stats.unparsed_lines.extend(
             part.unparsed_lines
@@ -245,4 +371,96 @@ pub fn compute<S: TraceSource>(
     }
     progress(total);
     Ok(builder.finish(total))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::SliceSource;
+
+    #[test]
+    fn unparsed_lines_are_grouped_by_event_word() {
+        let mut trace = String::from("10 clk IT (10) 00008000 e3a00000 A svc_s : MOV r0,#0\n");
+        for i in 0..130 {
+            trace.push_str(&format!("{i} clk cpu0 XYZ 1 2 3\n"));
+        }
+        trace.push_str("11 ns QQQ\nWWW 5\n12 clk R X0 zz\n");
+        let stats = compute(
+            SliceSource(trace.as_bytes()),
+            ParseOptions::default(),
+            |_| {},
+        )
+        .unwrap();
+        assert_eq!(stats.unparsed, 133);
+        let want: BTreeMap<String, u64> = [("XYZ", 130), ("QQQ", 1), ("WWW", 1), ("R", 1)]
+            .into_iter()
+            .map(|(w, n)| (w.to_string(), n))
+            .collect();
+        assert_eq!(stats.unparsed_words, want);
+        // Only the first lines are listed one by one.
+        assert_eq!(stats.unparsed_details.len(), MAX_LISTED_UNPARSED);
+    }
+
+    #[test]
+    fn short_and_unknown_register_values_are_counted() {
+        let trace = "1 clk R X0 0000000000000001\n\
+                     2 clk R V0<63:0> 00000000\n\
+                     3 clk R X1 --------\n\
+                     4 clk R X2 12\n\
+                     5 clk R X3 ----------------\n\
+                     6 clk R X4 --------00300000\n";
+        let stats = compute(
+            SliceSource(trace.as_bytes()),
+            ParseOptions::default(),
+            |_| {},
+        )
+        .unwrap();
+        assert_eq!(stats.unparsed, 0);
+        assert_eq!(
+            stats.short_register_values,
+            ValueNote {
+                count: 3,
+                first_line: 2
+            }
+        );
+        assert_eq!(
+            stats.unknown_register_values,
+            ValueNote {
+                count: 2,
+                first_line: 3
+            }
+        );
+    }
+
+    #[test]
+    fn notes_of_a_later_range_keep_the_earliest_first_line() {
+        let mut a = ValueNote::default();
+        a.append(
+            ValueNote {
+                count: 2,
+                first_line: 5,
+            },
+            100,
+        );
+        a.add(50);
+        assert_eq!(
+            a,
+            ValueNote {
+                count: 3,
+                first_line: 50
+            }
+        );
+    }
+
+    #[test]
+    fn words_beyond_the_limit_share_one_entry() {
+        let mut words = BTreeMap::new();
+        for i in 0..MAX_UNPARSED_WORDS + 5 {
+            add_word(&mut words, format!("W{i}"), 2);
+        }
+        add_word(&mut words, "W0".into(), 1);
+        assert_eq!(words.len(), MAX_UNPARSED_WORDS + 1);
+        assert_eq!(words[""], 10);
+        assert_eq!(words["W0"], 3);
+    }
 }

@@ -10,7 +10,7 @@
 //! | Record | Rendering |
 //! |---|---|
 //! | Branch `FD`/`FI`/`FR` | `* BranchEvent time=T kind=direct\|indirect\|exception-return [inst_id=N] [from=HEX] target=HEX [iset=ARM\|Thumb\|A64\|ThumbEE] text="..."` |
-//! | Bus (Fast Models `B...`, ARMulator `M...`/`B...`) | `* BusEvent time=T type="WORD" [read=B] [size=N] [sequential=B] fetch=B locked=B exclusive=B privileged=B [secure=B] speculative=B idle=B coprocessor=B [inner="WRCBS"] [outer="WRCBS"] [master=HEX] [addr=HEX] data="..." wait=B abort=B` |
+//! | Bus (Fast Models `B...`, ARMulator `M...`/`B...`) | `* BusEvent time=T type="WORD" [read=B] [size=N] [sequential=B] fetch=B locked=B exclusive=B privileged=B [secure=B] speculative=B idle=B coprocessor=B [inner="WRCBS"] [outer="WRCBS"] [master=HEX] [addr=HEX] data="..." wait=B abort=B [side=instruction\|data]` (an instruction-side `M...I` transfer prints as the reference's `TextOnlyEvent`) |
 //! | Cache | `* CacheEvent time=T cache="ID" line=HEX op=OP paddr=HEX ns=B` |
 //! | CacheMaintenance | `* CacheMaintenanceEvent time=T side="S" op="OP" scope="SCOPE" data=HEX [paddr=HEX] rest="..."` |
 //! | TableWalk | `* TableWalkEvent time=T update=B side="S" format="F" stage=N level=N addr=HEX data=HEX result="..."` |
@@ -154,6 +154,9 @@ pub(super) fn render_extra(rec: &Record<'_>, out: &mut String) -> bool {
             out.push_str(" data=");
             quoted(out, b.data);
             let _ = write!(out, " wait={} abort={}", b.wait, b.abort);
+            if let Some(i) = b.instruction_side {
+                out.push_str(if i { " side=instruction" } else { " side=data" });
+            }
         }
         RecordKind::Cache(c) => {
             start(out, "CacheEvent", rec);
@@ -370,6 +373,7 @@ mod tests {
                 data: b"E28F8090",
                 wait: false,
                 abort: false,
+                instruction_side: None,
             }),
         };
         assert_eq!(

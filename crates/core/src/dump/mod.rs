@@ -90,6 +90,13 @@ impl Dumper {
                 let _ = writeln!(out, "* ExceptionEvent time={}", t);
             }
             RecordKind::Text(e) => text_event(out, t, e.type_word, e.text),
+            // The reference tools show an instruction-side `M` transfer as
+            // text; `parsertest.ref` holds the dump to that.
+            RecordKind::Bus(b)
+                if b.instruction_side == Some(true) && b.type_word.first() == Some(&b'M') =>
+            {
+                text_event(out, t, b.type_word, from_subslice(text, b.type_word));
+            }
             RecordKind::Branch(b) if b.kind == BranchKind::Es => text_event(out, t, b"BR", b.text),
             RecordKind::SystemOp(s) => {
                 if !self.warned_sysops.iter().any(|w| w == s.op) {
@@ -195,6 +202,16 @@ impl Dumper {
                 }
             }
         }
+    }
+}
+
+/// `line` from where `part`, a slice of it, begins (all of `line` if `part`
+/// is not one).
+fn from_subslice<'l>(line: &'l [u8], part: &[u8]) -> &'l [u8] {
+    let offset = (part.as_ptr() as usize).wrapping_sub(line.as_ptr() as usize);
+    match line.get(offset..) {
+        Some(rest) if rest.starts_with(part) => rest,
+        _ => line,
     }
 }
 

@@ -28,6 +28,8 @@ pub struct RangeJob {
 struct Seen {
     kind: usize,
     unparsed: Option<(usize, &'static str)>,
+    /// [`crate::stats::record_note`]'s bits.
+    note: u8,
 }
 
 impl RangeJob {
@@ -91,6 +93,7 @@ impl RangeJob {
                         crate::parse::RecordKind::Unparsed(u) => Some((u.column, u.reason)),
                         _ => None,
                     },
+                    note: crate::stats::record_note(&rec.kind),
                 })
             });
             if split_at(&self.part, &line) {
@@ -98,7 +101,7 @@ impl RangeJob {
                 self.stats = StatsAccumulator::new(self.part.builder.dialect().name());
             }
             if let Some(s) = seen {
-                self.stats.add_kind(&line, s.kind, s.unparsed);
+                self.stats.add_kind(&line, s.kind, s.unparsed, s.note);
             }
             if line.offset + line.len + 1 >= stop_at {
                 break;

@@ -83,20 +83,20 @@ fn register_list_ok(line: &[u8], from: usize) -> bool {
 
 /// Decoded `M`/`B` cycle type word.
 #[derive(Default)]
-struct CycleType {
-    read: Option<bool>,
-    size: Option<u8>,
-    sequential: Option<bool>,
-    opcode_fetch: bool,
-    locked: bool,
-    speculative: bool,
-    idle: bool,
-    coprocessor: bool,
+pub(super) struct CycleType {
+    pub(super) read: Option<bool>,
+    pub(super) size: Option<u8>,
+    pub(super) sequential: Option<bool>,
+    pub(super) opcode_fetch: bool,
+    pub(super) locked: bool,
+    pub(super) speculative: bool,
+    pub(super) idle: bool,
+    pub(super) coprocessor: bool,
 }
 
 /// `M<type><rw><size>[O][L][S]` padded with `_` (`MNR4O___`), or `MI`, `MC`,
 /// `MIO`; the same with `B` for off-chip cycles.
-fn cycle_type(word: &[u8]) -> Option<CycleType> {
+pub(super) fn cycle_type(word: &[u8]) -> Option<CycleType> {
     let (&first, rest) = word.split_first()?;
     if first != b'M' && first != b'B' {
         return None;
@@ -396,6 +396,7 @@ fn cycle<'a>(
         data: b"",
         wait: false,
         abort: false,
+        instruction_side: None,
     };
     if c.idle || c.coprocessor {
         // The format gives these no operands; keep anything a variant adds.

@@ -374,6 +374,7 @@ pub(super) fn bus<'a>(lx: &mut Lexer<'a>, type_word: &'a [u8]) -> Result<RecordK
         data,
         wait: false,
         abort: false,
+        instruction_side: None,
     }))
 }
 

@@ -315,6 +315,10 @@ pub struct RegisterWrite<'a> {
     pub known: &'a [u8],
     /// Text after the value (`__C_`, `(MSP)`), trimmed.
     pub interpretation: &'a [u8],
+    /// The value had fewer digits than the register (or its bit range)
+    /// holds and was filled out: with zeros (`R V0<63:0> 00000000`), or as
+    /// unchanged after dashes (`R X1 --------`).
+    pub short: bool,
 }
 
 /// One `name=value` of an ARMulator register line.
@@ -412,6 +416,9 @@ pub struct MemoryAccess<'a> {
     pub addr: u64,
     /// Physical address, when given as `va:pa`.
     pub phys: Option<u64>,
+    /// The second physical address of `va:pa1,pa2`: an access that went
+    /// through a second stage of translation.
+    pub phys2: Option<u64>,
     /// Access size in bytes as the type word gives it (for diagrams, 16).
     pub size: u8,
     /// `X`: an exclusive access.
@@ -499,8 +506,10 @@ pub struct Branch<'a> {
 }
 
 /// A bus or memory cycle outside the processor's data accesses: Fast Models
-/// `B<rw><sz><fd><lk><p><s> I<wrcbs> O<wrcbs> <master> <addr> <data>` and
-/// ARMulator `M`/`B` cycle lines (`MNR4O___ 00008000 E28F8090`, `MI`, `MC`).
+/// `B<rw><sz><fd><lk><p><s> I<wrcbs> O<wrcbs> <master> <addr> <data>`,
+/// ARMulator `M`/`B` cycle lines (`MNR4O___ 00008000 E28F8090`, `MI`, `MC`)
+/// and their emulator form in Tarmac traces, whose last letter tells the side
+/// (`MNR4O__I`, `BNR4___I`).
 #[derive(Clone, Debug)]
 pub struct BusCycle<'a> {
     /// Type word as written (`BR8DX_S`, `MNR4O___`), for display.
@@ -543,6 +552,9 @@ pub struct BusCycle<'a> {
     pub wait: bool,
     /// `(abort)`: the access aborted.
     pub abort: bool,
+    /// Instruction-side (`I`, true) or data-side (`D`, false) access, where
+    /// the type word ends in one (`MNR4O__I`, `BNW4___D`).
+    pub instruction_side: Option<bool>,
 }
 
 /// A cache line changing state: `CACHE <id> LINE <line> <op> 0x<paddr>`.

@@ -224,6 +224,9 @@ fn parse_general<'a>(p: &'a mut Parser, line: &'a [u8]) -> Record<'a> {
         }
         w if w[0] == b'M' => memory(&mut lx, tok, big_endian, scratch),
         w if w[0] == b'B' && extra::is_bus_type(w) => extra::bus(&mut lx, type_word),
+        w if w[0] == b'B' && memory::side_word(w).is_some() => {
+            memory::side_cycle(&mut lx, type_word, type_start)
+        }
         _ => Err(fail("unknown event type", type_start)),
     };
     rec.kind = match result {
@@ -354,6 +357,8 @@ fn instruction<'a>(
         // decides: if it is already the instruction-set state, the bracketed
         // value was the address.
         let mut bracketed: Option<Tok> = None;
+        // The address of `(address:index)`, for when it is not repeated.
+        let mut bracketed_addr: Option<Tok> = None;
         if tok.is_punct(b'(') {
             tok = lx.next();
             if !is_dec_or_hex_word(lx, tok) {
@@ -363,7 +368,8 @@ fn instruction<'a>(
             tok = lx.next();
             if tok.is_punct(b':') {
                 // `(address:index)`, seen in RTL simulator output; the
-                // address is repeated after the brackets.
+                // address is usually repeated after the brackets.
+                bracketed_addr = bracketed;
                 tok = lx.next();
                 if !is_dec_or_hex_word(lx, tok) {
                     return Err(fail("expected a hex or decimal number", tok.start));
@@ -407,10 +413,24 @@ fn instruction<'a>(
         }
 
         let instr_tok;
-        if tok.is_word() && iset_of(lx.text(tok)).is_some() {
+        let state_next = tok.is_word() && iset_of(lx.text(tok)).is_some();
+        // With no state to count up to, widths tell: an encoding is four or
+        // eight digits, so a word of other width (`ADD`, `B`) or nothing
+        // after the first number means that number was the encoding.
+        let stateless_one_number = implicit_thumb
+            && bracketed.is_some()
+            && phys.is_none()
+            && !(tok.is_word() && lex::all_hex(lx.text(tok)) && matches!(tok.len(), 4 | 8));
+        if state_next || stateless_one_number {
+            // One number before the state: the address is the bracketed one
+            // (the first of `(address:index)`, the index then being the id).
             let b = bracketed.ok_or(fail("expected an instruction encoding", tok.start))?;
+            let a = bracketed_addr.unwrap_or(b);
             pc =
-                lex::parse_hex(lx.text(b)).ok_or(fail("instruction address too large", b.start))?;
+                lex::parse_hex(lx.text(a)).ok_or(fail("instruction address too large", a.start))?;
+            if bracketed_addr.is_some() {
+                inst_id = lex::parse_dec(lx.text(b));
+            }
             instr_tok = postbracket;
             encoding = addr_value;
         } else {
@@ -452,13 +472,14 @@ fn instruction<'a>(
                 if tok.is_punct(b':') {
                     // Mode missing but colon present (Cortex-R5 RTL).
                     tok = lx.next();
-                } else if tok.is_word() {
+                } else if tok.is_word() && lx.peek().is_punct(b':') {
                     mode = Some(lx.text(tok));
+                    lx.next();
                     tok = lx.next();
-                    if !tok.is_punct(b':') {
-                        return Err(fail("expected ':' before instruction", tok.start));
-                    }
-                    tok = lx.next();
+                } else if tok.is_word() {
+                    // No mode and no colon (`T32 ADD r1,r0,#1`): a mode is a
+                    // word that a colon follows, and this one has none, so the
+                    // disassembly starts here.
                 } else {
                     return Err(fail("expected CPU mode", tok.start));
                 }

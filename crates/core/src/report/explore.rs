@@ -784,6 +784,7 @@ impl Reports {
             },
             out,
         )
+        .map(|_| ())
     }
 }
 

@@ -25,6 +25,31 @@ pub struct VcdOptions {
     pub use_tarmac_timestamps: bool,
 }
 
+/// A line whose timestamp is earlier than one before it. The VCD cannot go
+/// back in time, so its node is held at the latest time written so far.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BackwardsTime {
+    /// The line, 1-based.
+    pub line: u64,
+    /// Its timestamp.
+    pub time: u64,
+    /// The latest timestamp before it, where it is held.
+    pub held_at: u64,
+}
+
+/// Most [`BackwardsTime`] lines [`write()`] lists; it counts them all.
+pub const MAX_LISTED_BACKWARDS: usize = 100;
+
+/// What [`write()`] has to say besides the dump.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct VcdReport {
+    /// Lines whose timestamp went backwards (the first
+    /// [`MAX_LISTED_BACKWARDS`]); only with `use_tarmac_timestamps`.
+    pub backwards: Vec<BackwardsTime>,
+    /// How many lines went backwards in all.
+    pub backwards_count: u64,
+}
+
 /// A function change: at `time`, the current function becomes `name`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FunctionChange {
@@ -267,6 +292,8 @@ struct Writer<'w> {
     tick: u64,
     error: Option<io::Error>,
     time_error: bool,
+    /// The last `#` time written.
+    last_time: Option<u64>,
 }
 
 #[derive(Default)]
@@ -318,7 +345,15 @@ impl Writer<'_> {
         self.line(&s);
     }
 
+    /// Writes `#t`. VCD time must not go back: a time before the last one
+    /// written is held at it, and a time already written is not repeated.
     fn time(&mut self, t: u64) {
+        if let Some(last) = self.last_time {
+            if t <= last {
+                return;
+            }
+        }
+        self.last_time = Some(t);
         self.line(format!("#{}", t).as_bytes());
     }
 
@@ -525,7 +560,9 @@ pub fn is_aarch64<S: TraceSource>(mut source: S, parse_opts: ParseOptions) -> Re
 }
 
 /// Writes the dump. `functions` comes from [`function_changes`]; `aarch64`
-/// from [`is_aarch64`].
+/// from [`is_aarch64`]. With `use_tarmac_timestamps`, a node whose
+/// timestamp is earlier than the one before is held at the latest time (the
+/// engine clamps node times so), and the report lists its line.
 pub fn write<S: TraceSource>(
     mut source: S,
     parse_opts: ParseOptions,
@@ -534,7 +571,7 @@ pub fn write<S: TraceSource>(
     functions: Vec<FunctionChange>,
     opts: VcdOptions,
     out: &mut dyn Write,
-) -> Result<()> {
+) -> Result<VcdReport> {
     let mut w = Writer {
         out,
         opts,
@@ -555,7 +592,10 @@ pub fn write<S: TraceSource>(
         tick: 0,
         error: None,
         time_error: false,
+        last_time: None,
     };
+    let mut report = VcdReport::default();
+    let mut latest: Option<u64> = None;
     w.header(aarch64);
 
     let total = source.len();
@@ -567,6 +607,21 @@ pub fn write<S: TraceSource>(
     let mut next_line = 1;
     while let Some(line) = reader.next_line()? {
         let rec = parser.parse_line(line.text);
+        if w.opts.use_tarmac_timestamps && rec.has_time {
+            match latest {
+                Some(held_at) if rec.time < held_at => {
+                    report.backwards_count += 1;
+                    if report.backwards.len() < MAX_LISTED_BACKWARDS {
+                        report.backwards.push(BackwardsTime {
+                            line: line.number,
+                            time: rec.time,
+                            held_at,
+                        });
+                    }
+                }
+                _ => latest = Some(rec.time),
+            }
+        }
         // Feeding first closes the previous node, so the events gathered
         // below belong to the node this line is in.
         engine.feed(&line, &rec, &mut w);
@@ -600,6 +655,6 @@ pub fn write<S: TraceSource>(
     w.line(b"$end");
     match w.error.take() {
         Some(e) => Err(Error::Write(e)),
-        None => Ok(()),
+        None => Ok(report),
     }
 }

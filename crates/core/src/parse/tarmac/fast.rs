@@ -162,6 +162,7 @@ pub(super) fn parse<'a>(p: &'a mut Parser, line: &'a [u8]) -> Result<Record<'a>,
             bytes: &s.bytes[..size],
             known: &s.known[..size],
             interpretation,
+            short: false,
         }),
         Shape::Memory {
             type_word,
@@ -179,6 +180,7 @@ pub(super) fn parse<'a>(p: &'a mut Parser, line: &'a [u8]) -> Result<Record<'a>,
             type_word,
             addr,
             phys,
+            phys2: None,
             size: size as u8,
             exclusive: false,
             translated: false,
@@ -719,6 +721,18 @@ mod tests {
 123456789012345678 clk IT (123456789012345678) 00008004 e3a00000 A svc_s : MOV r0,#0
 # a comment
 10 clk MR4 000107e8 fffffac3
+10 clk MR8 00001000:00002000_NS,00003000_NS 0123456789abcdef
+10 cyc MNR4___I 00008a18 bf004770
+10 cyc BNR4O__I 00008a18 bf004770
+10 cyc MNR4O__I 00008a18 bf004770
+10 cyc BNR4___I 00008a18 bf004770
+10 ns IT (00008a10) 4770 T16 BX lr
+10 ns IT (00008a10:00000003) 4770 T16 BX lr
+10 ns IT 00008a14 f1000101 T32 ADD r1,r0,#1
+10 ns IT 00008000 e3a01000 A MOV r1,#0
+IT 00008000 e3a01000 A svc: MOV r1,#0
+10 clk R V0<63:0> 00000000
+10 clk R X1 --------
 ";
 
     #[test]

@@ -56,9 +56,15 @@ pub(super) fn memory<'a>(
                     i += 1;
                 }
                 size = lex::parse_dec(&w[start..i]);
+            } else if i == 8 && n == 8 && c == b'I' && side_word(w).is_some() {
+                // An instruction-side transfer (emulators write ARMulator's
+                // cycle word with the side appended): a bus cycle, so that
+                // opcode fetches never reach the data memory the panes show.
+                return side_cycle(lx, w, type_tok.start);
             } else if i == 8 && n == 8 && (c == b'I' || c == b'A') {
-                // Cortex-M4 RTL: instruction-side and peripheral-bus accesses
-                // have confusing endianness; they are shown but not modelled.
+                // Cortex-M4 RTL: peripheral-bus accesses, and instruction-side
+                // ones whose flags are not ARMulator's, have confusing
+                // endianness; they are shown but not modelled.
                 return Ok(RecordKind::Text(TextEvent {
                     type_word: w,
                     text: &line[type_tok.start..],
@@ -130,6 +136,7 @@ pub(super) fn memory<'a>(
     let addr = lex::parse_hex(lx.text(tok)).ok_or(fail("memory address too large", tok.start))?;
     tok = lx.next();
     let mut phys = None;
+    let mut phys2 = None;
     if tok.is_punct(b':') {
         tok = lx.next();
         phys = Some(
@@ -141,6 +148,18 @@ pub(super) fn memory<'a>(
                 ))?,
         );
         tok = lx.next();
+        if tok.is_punct(b',') {
+            tok = lx.next();
+            phys2 = Some(
+                hex_with_namespace(lx.text(tok))
+                    .filter(|_| tok.is_word())
+                    .ok_or(fail(
+                        "expected second physical memory address after ','",
+                        tok.start,
+                    ))?,
+            );
+            tok = lx.next();
+        }
     }
     if tok.is_punct(b'(') {
         let kw = lx.next();
@@ -207,6 +226,7 @@ pub(super) fn memory<'a>(
         type_word: w,
         addr,
         phys,
+        phys2,
         size: size as u8,
         exclusive,
         translated,
@@ -217,6 +237,75 @@ pub(super) fn memory<'a>(
         accessed,
         known,
         value_text: &line[value_start..value_end],
+    }))
+}
+
+/// The side a cycle word of length 8 names in its last letter (`MNR4O__I`,
+/// `BNW4___D`): ARMulator's cycle word before it, `I` or `D` after.
+pub(super) fn side_word(w: &[u8]) -> Option<(crate::parse::armulator::CycleType, bool)> {
+    let (&side, cycle) = w.split_last().filter(|_| w.len() == 8)?;
+    let instruction = match side {
+        b'I' => true,
+        b'D' => false,
+        _ => return None,
+    };
+    let c = crate::parse::armulator::cycle_type(cycle)?;
+    // Idle and coprocessor cycles carry no address, so no side either.
+    (c.read.is_some() && c.size.is_some()).then_some((c, instruction))
+}
+
+/// `MNR4O__I <addr> <data>` and the bus form `BNR4___I`: a transfer kept
+/// with its flags as a bus cycle. `start` is the type word's column.
+pub(super) fn side_cycle<'a>(
+    lx: &mut Lexer<'a>,
+    w: &'a [u8],
+    start: usize,
+) -> Result<RecordKind<'a>, Fail> {
+    let Some((c, instruction_side)) = side_word(w) else {
+        return Err(fail("unknown flags in memory cycle type", start));
+    };
+    let a = lx.next();
+    let addr = match hex_of(lx, a) {
+        Some(v) => v,
+        None if is_dec_or_hex_word(lx, a) => return Err(fail("memory address too large", a.start)),
+        None => return Err(fail("expected memory address", a.start)),
+    };
+    let first = lx.next();
+    let mut t = first;
+    let mut end = first.start;
+    while !t.is_eol() {
+        let s = lx.text(t);
+        let unknown = s.iter().all(|&b| b == b'x' || b == b'X');
+        if !t.is_word() || !(unknown || is_hex_with_separators(s)) {
+            return Err(fail("expected memory contents in hex", t.start));
+        }
+        end = t.end;
+        t = lx.next();
+    }
+    if first.is_eol() {
+        return Err(fail("expected memory contents in hex", first.start));
+    }
+    Ok(RecordKind::Bus(BusCycle {
+        type_word: w,
+        read: c.read,
+        size: c.size,
+        sequential: c.sequential,
+        opcode_fetch: c.opcode_fetch,
+        locked: c.locked,
+        exclusive: false,
+        privileged: false,
+        secure: None,
+        speculative: c.speculative,
+        idle: false,
+        coprocessor: false,
+        inner_attrs: None,
+        outer_attrs: None,
+        master_id: None,
+        addr: Some(addr),
+        data: &lx.line[first.start..end],
+        wait: false,
+        abort: false,
+        instruction_side: Some(instruction_side),
     }))
 }
 
@@ -364,6 +453,7 @@ fn diagram_body<'a>(
         type_word,
         addr,
         phys: None,
+        phys2: None,
         size: 16,
         exclusive: false,
         translated: false,

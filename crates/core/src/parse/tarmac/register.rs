@@ -204,10 +204,12 @@ pub(super) fn register<'a>(
                 bytes: &buf[..size],
                 known: &known[..size],
                 interpretation,
+                short: false,
             }));
         }
     }
 
+    let mut short = false;
     match reg {
         Some(r) if !special && !r.class.variable_length() => {
             let mut expected = 2 * r.size();
@@ -220,10 +222,12 @@ pub(super) fn register<'a>(
                 if tok.is_eol() && d.all_from(data_start, b'0') {
                     // A producer abbreviated a zero value (Neoverse-N1 RTL).
                     d.push_fill(b'0', expected - d.n);
+                    short = true;
                     break;
                 }
                 if tok.is_eol() && d.all_from(data_start, b'-') {
                     d.push_fill(b'-', expected - d.n);
+                    short = true;
                     break;
                 }
                 if tok.is_eol() && d.n > data_start && !d.chars[data_start..d.n].contains(&b'-') {
@@ -234,6 +238,7 @@ pub(super) fn register<'a>(
                     d.chars.copy_within(data_start..d.n, data_start + missing);
                     d.chars[data_start..data_start + missing].fill(b'0');
                     d.n = expected;
+                    short = true;
                     break;
                 }
                 if !tok.is_word() || !is_regvalue(lx.text(tok)) {
@@ -353,5 +358,6 @@ pub(super) fn register<'a>(
         bytes: &buf[..nbytes],
         known: &known[..nbytes],
         interpretation,
+        short,
     }))
 }
