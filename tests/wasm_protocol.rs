@@ -41,6 +41,9 @@ fn messages_to_the_page_cross_intact_including_counts_beyond_f64_precision() {
             text: "  R q99 0 <- not real ✗".into(),
         }],
         cores: vec!["cpu0".into(), "cpu1<b>".into()],
+        unparsed_words: BTreeMap::from([("XYZ".into(), (1 << 53) + 5)]),
+        short_register_values: Default::default(),
+        unknown_register_values: Default::default(),
     };
     for msg in [
         ToPage::Ready,
