@@ -90,6 +90,7 @@ async fn unparsed_list_shows_line_reason_and_text() {
             total: 250,
             lines,
             empty: false,
+            by_word: BTreeMap::from([("XYZ".into(), 12), ("".into(), 1), ("BNR4".into(), 237)]),
         },
     )
     .render();
@@ -103,6 +104,21 @@ async fn unparsed_list_shows_line_reason_and_text() {
     assert!(first.contains("column 4"), "{first}");
     assert!(text(&root, "h2").contains("250"));
     assert!(text(&root, "h2").contains("first 2"));
+    // By type, the most first (as `tarmac-lens stats` lists them).
+    let words = root
+        .query_selector_all("[data-testid=unparsed-words] li")
+        .unwrap();
+    let words: Vec<String> = (0..words.length())
+        .map(|i| words.item(i).unwrap().text_content().unwrap())
+        .collect();
+    assert_eq!(
+        words,
+        [
+            "237 lines of type “BNR4” unread",
+            "12 lines of type “XYZ” unread",
+            "1 line of other types unread"
+        ]
+    );
 }
 
 #[wasm_bindgen_test]
@@ -114,6 +130,7 @@ async fn unparsed_list_says_so_when_everything_parsed() {
             total: 0,
             lines: vec![],
             empty: false,
+            by_word: BTreeMap::new(),
         },
     )
     .render();
@@ -132,6 +149,7 @@ async fn unparsed_list_says_an_empty_file_is_empty() {
             total: 0,
             lines: vec![],
             empty: true,
+            by_word: BTreeMap::new(),
         },
     )
     .render();

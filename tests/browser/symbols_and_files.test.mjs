@@ -271,6 +271,26 @@ describe('files that are not traces', () => {
     assert.equal(await page.textContent('[data-testid=unparsed-none]'), 'This file is empty.');
   });
 
+  test('unknown lines in a trace are counted by their type, as the CLI counts them', async (t) => {
+    // A real trace with 40 lines of a made-up type and 7 of another mixed in.
+    const lines = trace.toString('latin1').split('\n').slice(0, 3000);
+    for (let i = 0; i < 40; i++) lines.splice(100 + i * 60, 0, `${i} clk XYZ 0000 made-up event ${i}`);
+    for (let i = 0; i < 7; i++) lines.splice(150 + i * 300, 0, `${i} clk QQQ ${i}`);
+    const file = path.join(dir, 'with-unknown-types.tarmac');
+    fs.writeFileSync(file, lines.join('\n') + '\n');
+    const page = await openPage(t);
+    await page.setInputFiles('[data-testid=file-input]', file);
+    await page.waitForSelector('[data-testid=status][data-state=ready]', { timeout: 60_000 });
+    await page.click('[data-testid=tab-summary]');
+    await page.waitForSelector('[data-testid=unparsed-words]');
+    const shown = await page.$$eval('[data-testid=unparsed-words] li', (items) => items.map((li) => li.textContent));
+    const cli = spawnSync(CLI, ['stats', file], { encoding: 'utf8' });
+    assert.equal(cli.status, 0, cli.stderr);
+    const said = [...cli.stdout.matchAll(/^ {2}([\d,]+) lines of type `(\S+)` unread$/gm)].map((m) => `${m[1]} lines of type “${m[2]}” unread`);
+    assert.deepEqual(said, ['40 lines of type “XYZ” unread', '7 lines of type “QQQ” unread'], cli.stdout);
+    assert.deepEqual(shown, said);
+  });
+
   test('a trace gets no notice', async (t) => {
     const page = await openPage(t);
     await page.setInputFiles('[data-testid=file-input]', path.join(GEN, 'quicksort-arm-O2-fastmodel-2M.tarmac'));

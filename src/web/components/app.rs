@@ -691,7 +691,7 @@ fn view_summary(state: &PageState) -> Html {
         Phase::Ready(stats) => html! {
             <>
                 <CountsTable records={stats.records.clone()} />
-                <UnparsedList total={stats.unparsed} lines={stats.unparsed_details.clone()} empty={stats.lines == 0} />
+                <UnparsedList total={stats.unparsed} lines={stats.unparsed_details.clone()} empty={stats.lines == 0} by_word={stats.unparsed_words.clone()} />
             </>
         },
         Phase::Error(_) => {

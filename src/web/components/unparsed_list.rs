@@ -3,7 +3,7 @@
 
 use yew::prelude::*;
 
-use crate::web::page::i18n::{number, t, tf, use_lang};
+use crate::web::page::i18n::{number, t, tf, tn, use_lang};
 
 use tarmac_lens_core::stats::UnparsedLine;
 
@@ -16,6 +16,9 @@ pub struct UnparsedListProps {
     /// The file has no lines at all.
     #[prop_or_default]
     pub empty: bool,
+    /// Unparsed lines counted by their event word (`""`: the other types).
+    #[prop_or_default]
+    pub by_word: std::collections::BTreeMap<String, u64>,
 }
 
 #[function_component(UnparsedList)]
@@ -39,9 +42,25 @@ pub fn unparsed_list(props: &UnparsedListProps) -> Html {
     } else {
         tf("Unparsed lines: {}", &[&number(props.total)])
     };
+    let mut words: Vec<(&String, &u64)> = props.by_word.iter().collect();
+    words.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
     html! {
         <section class="unparsed" data-testid="unparsed" data-total={props.total.to_string()}>
             <h2 style="font-size:1rem;margin:0 0 0.5rem;">{ heading }</h2>
+            // One unknown type makes many lines: counted by type first.
+            if !words.is_empty() {
+                <ul class="unparsed-words" data-testid="unparsed-words" style="margin:0 0 0.5rem;padding-left:1.25rem;">
+                    { for words.iter().map(|(w, n)| html! {
+                        <li data-word={w.to_string()}>{
+                            if w.is_empty() {
+                                tn(**n, "{} line of other types unread", "{} lines of other types unread", &[&number(**n)])
+                            } else {
+                                tn(**n, "{} line of type “{}” unread", "{} lines of type “{}” unread", &[&number(**n), w])
+                            }
+                        }</li>
+                    }) }
+                </ul>
+            }
             <ol style="list-style:none;margin:0;padding:0;display:flex;flex-direction:column;gap:0.5rem;">
                 { for props.lines.iter().map(|u| html! {
                     <li key={u.line} data-line={u.line.to_string()} class="unparsed-line">
