@@ -207,16 +207,23 @@ pub(crate) fn panels(
 /// The marked registers of every panel, once each: MVE's `q` registers are
 /// NEON's, and SVE's `z` registers only add to NEON's `q` when the trace
 /// used vectors wider than 128 bits (otherwise each NEON write would be
-/// listed twice).
+/// listed twice). Kept out of `panels`: inlined, it made that function's
+/// optimising compile land in the middle of a drop (`tier_up.test.mjs`).
+#[inline(never)]
 fn changed_cells(panels: &[RegPanel], sve_wide: bool) -> Vec<RegCell> {
-    let mut seen = std::collections::HashSet::new();
-    panels
-        .iter()
-        .flat_map(|p| p.cells.iter().map(move |c| (p.kind.as_str(), c)))
-        .filter(|(kind, c)| c.changed && (sve_wide || *kind != "sve" || c.name.starts_with('p')))
-        .filter(|(_, c)| seen.insert(c.name.clone()))
-        .map(|(_, c)| c.clone())
-        .collect()
+    let mut out: Vec<RegCell> = Vec::new();
+    for panel in panels {
+        for c in &panel.cells {
+            let listed = || out.iter().any(|o| o.name == c.name);
+            if c.changed
+                && (sve_wide || panel.kind != "sve" || c.name.starts_with('p'))
+                && !listed()
+            {
+                out.push(c.clone());
+            }
+        }
+    }
+    out
 }
 
 /// The execution state of a register file; before the first instruction
