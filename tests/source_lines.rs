@@ -8,7 +8,7 @@
 //! `binutils-arm-none-eabi` (`scripts/install-deps.sh` installs them); a
 //! machine without them fails here, saying which package is missing.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -245,4 +245,251 @@ fn every_traced_pc_maps_as_addr2line_maps_it() {
         inlined_by_arch.values().all(|&n| n > 0),
         "{inlined_by_arch:?}"
     );
+}
+
+/// Per-line counts: `tarmac-lens lines --format json` against the PCs of
+/// `dump`, each mapped to its innermost `file:line` by the oracle.
+#[test]
+fn line_counts_equal_a_count_of_dumped_pcs_mapped_by_addr2line() {
+    for trace in traces() {
+        let elf_path = trace.with_extension("elf");
+        let elf = read(&elf_path);
+        let counts = dumped_pcs(&trace);
+        let pcs: Vec<u64> = counts.keys().copied().collect();
+        let mapped = oracle(&elf_path, &elf, &pcs);
+        let mut want: BTreeMap<(String, u64), (u64, u64)> = BTreeMap::new();
+        let mut want_unmapped = (0, 0);
+        for (pc, (ran, failed)) in &counts {
+            let loc = &mapped[pc][0].location;
+            let (file, line) = loc.rsplit_once(':').unwrap();
+            let slot = match (file, line.parse::<u64>()) {
+                ("??", _) | (_, Err(_)) | (_, Ok(0)) => &mut want_unmapped,
+                (f, Ok(l)) => want.entry((f.to_string(), l)).or_default(),
+            };
+            slot.0 += ran;
+            slot.1 += failed;
+        }
+
+        let out = Command::new(env!("CARGO_BIN_EXE_tarmac-lens"))
+            .args(["lines", "--format", "json", "--image"])
+            .arg(&elf_path)
+            .arg(&trace)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let mut got: BTreeMap<(String, u64), (u64, u64)> = BTreeMap::new();
+        let mut files = BTreeSet::new();
+        for f in json["files"].as_array().unwrap() {
+            let file = f["file"].as_str().unwrap().to_string();
+            files.insert(file.clone());
+            let (mut ran, mut failed) = (0, 0);
+            for l in f["lines"].as_array().unwrap() {
+                let c = (
+                    l["executed"].as_u64().unwrap(),
+                    l["failed"].as_u64().unwrap(),
+                );
+                ran += c.0;
+                failed += c.1;
+                got.insert((file.clone(), l["line"].as_u64().unwrap()), c);
+            }
+            assert_eq!(
+                (ran, failed),
+                (
+                    f["executed"].as_u64().unwrap(),
+                    f["failed"].as_u64().unwrap()
+                ),
+                "{}: {file}'s total is its lines' sum",
+                trace.display()
+            );
+        }
+        assert_eq!(got, want, "{}: per-line counts", trace.display());
+        let unmapped = &json["unmapped"];
+        assert_eq!(
+            (
+                unmapped["executed"].as_u64().unwrap(),
+                unmapped["failed"].as_u64().unwrap()
+            ),
+            want_unmapped,
+            "{}: instructions with no line",
+            trace.display()
+        );
+        let total: (u64, u64) = counts.values().fold((0, 0), |a, c| (a.0 + c.0, a.1 + c.1));
+        let by_function = json["functions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .fold((0, 0), |a, f| {
+                (
+                    a.0 + f["executed"].as_u64().unwrap(),
+                    a.1 + f["failed"].as_u64().unwrap(),
+                )
+            });
+        assert_eq!(
+            (
+                by_function.0 + want_unmapped.0,
+                by_function.1 + want_unmapped.1
+            ),
+            total,
+            "{}: functions and unmapped add up to every instruction",
+            trace.display()
+        );
+        assert!(files.len() >= 2, "{}: {files:?}", trace.display());
+    }
+}
+
+fn run(args: &[&std::ffi::OsStr]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_tarmac-lens"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// The image with every `.debug_*` section renamed: as if built without `-g`.
+fn without_dwarf(elf: &[u8]) -> PathBuf {
+    let mut bytes = elf.to_vec();
+    let needle = b".debug_";
+    for i in 0..bytes.len().saturating_sub(needle.len()) {
+        if &bytes[i..i + needle.len()] == needle {
+            bytes[i..i + needle.len()].copy_from_slice(b".nodbg_");
+        }
+    }
+    let path = std::env::temp_dir().join(format!("tarmac-lens-nodwarf-{}.elf", std::process::id()));
+    std::fs::write(&path, bytes).unwrap();
+    path
+}
+
+/// `--lines` adds ` (file:line)` after the names and changes nothing else;
+/// the location is the entry PC's, as `addr2line` gives it.
+#[test]
+fn calltree_and_profile_lines_only_add_locations() {
+    let trace = data("tracegen/quicksort-thumb-O2-fastmodel-2M.tarmac");
+    let elf_path = trace.with_extension("elf");
+    let elf = read(&elf_path);
+    let image = std::ffi::OsString::from(format!("--image={}", elf_path.display()));
+    for command in ["calltree", "profile"] {
+        let (ok, plain, _) = run(&[command.as_ref(), image.as_os_str(), trace.as_os_str()]);
+        assert!(ok);
+        let (ok, with, _) = run(&[
+            command.as_ref(),
+            "--lines".as_ref(),
+            image.as_os_str(),
+            trace.as_os_str(),
+        ]);
+        assert!(ok);
+        assert_eq!(plain.lines().count(), with.lines().count());
+        let mut located = 0;
+        for (p, w) in plain.lines().zip(with.lines()) {
+            if p == w {
+                continue;
+            }
+            let suffix = w
+                .strip_prefix(p)
+                .unwrap_or_else(|| panic!("{w:?} is not {p:?} + more"));
+            let location = suffix
+                .strip_prefix(" (")
+                .and_then(|s| s.strip_suffix(')'))
+                .unwrap_or_else(|| panic!("{suffix:?}"));
+            // The entry PC is the line's `pc:0x...` (calltree) or first field (profile).
+            let pc = w
+                .split_whitespace()
+                .find_map(|f| f.strip_prefix("pc:0x").or_else(|| f.strip_prefix("0x")))
+                .map(|h| u64::from_str_radix(h, 16).unwrap())
+                .unwrap();
+            let want = oracle(&elf_path, &elf, &[pc & !1]);
+            assert_eq!(location, want[&(pc & !1)][0].location, "{w}");
+            located += 1;
+        }
+        assert!(located > 0, "{command} --lines printed no location");
+    }
+}
+
+#[test]
+fn images_without_dwarf_and_missing_images_are_said() {
+    let trace = data("tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac");
+    let stripped = without_dwarf(&read(&trace.with_extension("elf")));
+    let image = std::ffi::OsString::from(format!("--image={}", stripped.display()));
+    let (ok, _, err) = run(&["lines".as_ref(), trace.as_os_str()]);
+    assert!(!ok && err.contains("lines needs --image"), "{err}");
+    let (ok, _, err) = run(&["lines".as_ref(), image.as_os_str(), trace.as_os_str()]);
+    assert!(!ok, "lines without DWARF succeeded");
+    assert!(
+        err.contains(&format!("{}: no DWARF", stripped.display())),
+        "{err}"
+    );
+    let (ok, plain, _) = run(&["profile".as_ref(), image.as_os_str(), trace.as_os_str()]);
+    assert!(ok);
+    let (ok, with, err) = run(&[
+        "profile".as_ref(),
+        "--lines".as_ref(),
+        image.as_os_str(),
+        trace.as_os_str(),
+    ]);
+    assert!(ok);
+    assert_eq!(with, plain, "without DWARF, the names alone");
+    assert!(err.contains("no DWARF line information"), "{err}");
+    let (ok, _, err) = run(&["calltree".as_ref(), "--lines".as_ref(), trace.as_os_str()]);
+    assert!(!ok && err.contains("--lines needs --image"), "{err}");
+    std::fs::remove_file(stripped).unwrap();
+}
+
+/// With the sources, `lines` prints them whole with the counts of the
+/// JSON output in the left column.
+#[test]
+fn annotated_sources_carry_the_counts() {
+    let trace = data("tracegen/lines/recursion-arm-O1-fastmodel.tarmac");
+    let elf = trace.with_extension("elf");
+    let image = std::ffi::OsString::from(format!("--image={}", elf.display()));
+    let dir = std::env::temp_dir().join(format!("tarmac-lens-sources-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("programs")).unwrap();
+    let source: String = (1..=400).map(|n| format!("source line {n}\n")).collect();
+    std::fs::write(dir.join("programs/recursion.c"), &source).unwrap();
+    let (ok, json, _) = run(&[
+        "lines".as_ref(),
+        "--format".as_ref(),
+        "json".as_ref(),
+        image.as_os_str(),
+        trace.as_os_str(),
+    ]);
+    assert!(ok);
+    let (ok, text, err) = run(&[
+        "lines".as_ref(),
+        "--source-dir".as_ref(),
+        dir.as_os_str(),
+        image.as_os_str(),
+        trace.as_os_str(),
+    ]);
+    assert!(ok, "{err}");
+    let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let file = json["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["file"].as_str().unwrap().ends_with("recursion.c"))
+        .unwrap();
+    for l in file["lines"].as_array().unwrap() {
+        let (n, ran, failed) = (
+            l["line"].as_u64().unwrap(),
+            l["executed"].as_u64().unwrap(),
+            l["failed"].as_u64().unwrap(),
+        );
+        let cell = if failed == 0 {
+            ran.to_string()
+        } else {
+            format!("{ran}/{failed}")
+        };
+        let want = format!("{cell:>12}:{n:>5}:source line {n}\n");
+        assert!(text.contains(&want), "{want:?} not in the annotated source");
+    }
+    assert!(text.contains(&format!("{:>12}:{:>5}:source line 1\n", "-", 1)));
+    std::fs::remove_dir_all(dir).unwrap();
 }

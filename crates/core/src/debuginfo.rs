@@ -11,8 +11,8 @@
 //!
 //! Addresses asked about are trace addresses: the load offset (TTU's
 //! `--load-offset`, as for [`crate::SymbolTable`]) is taken off before the
-//! lookup. A Thumb PC is asked without its low bit, which is how both the
-//! trace and the line tables write it.
+//! lookup, and so is a Thumb address's low bit, which line tables never
+//! carry.
 
 use std::sync::Arc;
 
@@ -146,8 +146,11 @@ impl DebugInfo {
         self.load_offset
     }
 
+    /// The DWARF address of trace address `pc`. Bit 0 is dropped: Arm
+    /// code is at least 2-byte aligned, and callers hand over Thumb
+    /// function addresses with that bit set (symbol values, call targets).
     fn probe(&self, pc: u64) -> u64 {
-        pc.wrapping_sub(self.load_offset as u64)
+        pc.wrapping_sub(self.load_offset as u64) & !1
     }
 
     /// The frames at trace address `pc`, innermost first: the function
