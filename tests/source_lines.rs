@@ -284,6 +284,7 @@ fn line_counts_equal_a_count_of_dumped_pcs_mapped_by_addr2line() {
         let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         let mut got: BTreeMap<(String, u64), (u64, u64)> = BTreeMap::new();
         let mut files = BTreeSet::new();
+        let mut never = 0;
         for f in json["files"].as_array().unwrap() {
             let file = f["file"].as_str().unwrap().to_string();
             files.insert(file.clone());
@@ -295,6 +296,13 @@ fn line_counts_equal_a_count_of_dumped_pcs_mapped_by_addr2line() {
                 );
                 ran += c.0;
                 failed += c.1;
+                let instructions = l["instructions"].as_array().unwrap().len();
+                if c == (0, 0) {
+                    // A line with code that never ran.
+                    assert_eq!(instructions, 0, "{}: {l}", trace.display());
+                    never += 1;
+                    continue;
+                }
                 got.insert((file.clone(), l["line"].as_u64().unwrap()), c);
             }
             assert_eq!(
@@ -339,6 +347,8 @@ fn line_counts_equal_a_count_of_dumped_pcs_mapped_by_addr2line() {
             trace.display()
         );
         assert!(files.len() >= 2, "{}: {files:?}", trace.display());
+        // Each program has code the run does not reach (error paths).
+        assert!(never > 0, "{}: no line left unrun", trace.display());
     }
 }
 
@@ -482,7 +492,9 @@ fn annotated_sources_carry_the_counts() {
             l["executed"].as_u64().unwrap(),
             l["failed"].as_u64().unwrap(),
         );
-        let cell = if failed == 0 {
+        let cell = if (ran, failed) == (0, 0) {
+            "#####".to_string()
+        } else if failed == 0 {
             ran.to_string()
         } else {
             format!("{ran}/{failed}")

@@ -14,6 +14,7 @@
 //! lookup, and so is a Thumb address's low bit, which line tables never
 //! carry.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use object::{Object, ObjectSection};
@@ -60,6 +61,10 @@ pub struct DebugInfo {
     context: addr2line::Context<Reader>,
     load_offset: i64,
     units: usize,
+    /// The image's code sections, `[start, end)` in DWARF addresses: line
+    /// rows elsewhere describe code the linker dropped (`--gc-sections`
+    /// leaves their rows at address 0).
+    code: Vec<(u64, u64)>,
 }
 
 impl std::fmt::Debug for DebugInfo {
@@ -119,6 +124,11 @@ impl DebugInfo {
                 ))),
             }
         })?;
+        let code = file
+            .sections()
+            .filter(|s| s.kind() == object::SectionKind::Text && s.size() > 0)
+            .map(|s| (s.address(), s.address().saturating_add(s.size())))
+            .collect();
         let units = {
             let mut n = 0;
             let mut headers = dwarf.units();
@@ -133,6 +143,7 @@ impl DebugInfo {
             context,
             load_offset,
             units,
+            code,
         }))
     }
 
@@ -186,6 +197,34 @@ impl DebugInfo {
             .find_location(self.probe(pc))
             .map_err(|e| Error::Elf(format!("malformed DWARF at 0x{pc:x}: {e}")))?;
         Ok(found.as_ref().and_then(location))
+    }
+}
+
+impl DebugInfo {
+    /// Every source line that has code in the image, by file: what a
+    /// line count shows as never run when the trace reached none of it.
+    /// Reads every unit's line table.
+    pub fn lines_with_code(&self) -> BTreeMap<String, BTreeSet<u32>> {
+        let mut out: BTreeMap<String, BTreeSet<u32>> = BTreeMap::new();
+        for &(start, end) in &self.code {
+            let Ok(rows) = self.context.find_location_range(start, end) else {
+                continue;
+            };
+            for (addr, _, loc) in rows {
+                if addr < start || addr >= end {
+                    continue;
+                }
+                if let (Some(file), Some(line)) = (loc.file, loc.line) {
+                    if !out.contains_key(file) {
+                        out.insert(file.to_string(), BTreeSet::new());
+                    }
+                    if let Some(lines) = out.get_mut(file) {
+                        lines.insert(line);
+                    }
+                }
+            }
+        }
+        out
     }
 }
 

@@ -131,14 +131,15 @@ pub struct LineCount {
     pub instructions: Vec<(u64, Counts)>,
 }
 
-/// One source file's lines that ran.
+/// One source file's lines with code.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FileCounts {
     /// The file as the DWARF line table names it.
     pub file: String,
     /// The sum over its lines.
     pub counts: Counts,
-    /// Lines in ascending order; only lines with an instruction reached.
+    /// Lines in ascending order: those with an instruction reached, and
+    /// those with code never reached (zero counts, no instructions).
     pub lines: Vec<LineCount>,
 }
 
@@ -213,6 +214,17 @@ pub fn attribute(
             });
         entry.counts.add(counts);
         entry.instructions.push((pc, counts));
+    }
+    // Lines whose code never ran, so they show as such (gcov's `#####`).
+    for (file, lines) in info.lines_with_code() {
+        let counted = files.entry(file).or_default();
+        for line in lines {
+            counted.entry(line).or_insert_with(|| LineCount {
+                line,
+                counts: Counts::default(),
+                instructions: Vec::new(),
+            });
+        }
     }
     Ok(LineCounts {
         files: files
@@ -309,7 +321,9 @@ fn counts_text(c: Counts) -> String {
 /// The count column of the annotated source: `N`, or `N/M` when M
 /// failed their condition.
 fn count_cell(c: Counts) -> String {
-    if c.failed == 0 {
+    if c.executed == 0 && c.failed == 0 {
+        "#####".to_string()
+    } else if c.failed == 0 {
         c.executed.to_string()
     } else {
         format!("{}/{}", c.executed, c.failed)
@@ -324,8 +338,9 @@ fn instructions_text(out: &mut String, indent: &str, v: &[(u64, Counts)]) {
 
 /// The counts as text. For a file whose source `source(file)` returns, the
 /// whole source in gcov's annotated form: `count:line:text`, the count
-/// `N` or `N/M` (M failed their condition), `-` for lines no instruction
-/// reached, each counted line followed by its instructions. For other files, `file:line:count` per line that
+/// `N` or `N/M` (M failed their condition), `#####` for lines whose code
+/// never ran, `-` for lines without code, each line that ran followed by
+/// its instructions. Lines with code that never ran show as `file:line:0`. For other files, `file:line:count` per line that
 /// ran, with its instructions below. Then the functions, busiest first,
 /// and the instructions with no source line.
 pub fn render_text(counts: &LineCounts, source: &dyn Fn(&str) -> Option<String>) -> String {
