@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Builds a big AArch64 ELF with full DWARF for benches/dwarf.rs: UNITS
-# generated C files (default 300) of 100 functions each, every one with
+# generated C files (default 410) of 100 functions each, every one with
 # loops, a switch and inlined helpers, compiled -O1 -g by Debian's
 # gcc-aarch64-linux-gnu and linked into OUT (about 50 MB).
 #   scripts/make_big_elf.sh OUT.elf [UNITS]
 set -euo pipefail
 out="$1"
-units="${2:-300}"
+units="${2:-410}"
 cc=aarch64-linux-gnu-gcc
 command -v "$cc" >/dev/null || {
   echo "error: $cc not found (Debian: gcc-aarch64-linux-gnu)" >&2

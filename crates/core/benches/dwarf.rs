@@ -3,9 +3,10 @@
 //!
 //! - DWARF load: [`DebugInfo::from_elf_bytes`] on a big ELF with full debug
 //!   info (`TL_BIG_ELF`, else built once in the temporary directory by
-//!   `scripts/make_big_elf.sh`: 300 units, about 50 MB), then the first
+//!   `scripts/make_big_elf.sh`: 410 units, about 50 MB), then the first
 //!   lookup of one function in every 16 (each parses its unit's line table
-//!   and function tree) and the same lookups again.
+//!   and function tree), the same lookups again, and every line table read
+//!   whole (`lines_with_code`, what `lines` asks).
 //! - Per-line counts: [`source_lines::count_pcs`] and
 //!   [`source_lines::attribute`] over a `TL_BENCH_MB` megabyte trace
 //!   (default 1024) made by repeating
@@ -76,14 +77,21 @@ mod bench {
             info.frames(*pc).expect("frames");
         }
         let again_ms = t.elapsed().as_secs_f64() * 1e3;
+        // Every line table whole, as `lines` reads them for never-run lines.
+        let fresh = DebugInfo::from_elf_bytes(data.clone(), 0)
+            .expect("readable DWARF")
+            .expect("the big ELF has DWARF");
+        let t = Instant::now();
+        let lines: usize = fresh.lines_with_code().values().map(|l| l.len()).sum();
+        let all_lines_ms = t.elapsed().as_secs_f64() * 1e3;
         println!(
-            "{{\"elf_bytes\":{},\"units\":{},\"open_ms\":{open_ms:.1},\"lookups\":{},\"found\":{found},\"first_lookups_ms\":{first_ms:.1},\"again_ms\":{again_ms:.1}}}",
+            "{{\"elf_bytes\":{},\"units\":{},\"open_ms\":{open_ms:.1},\"lookups\":{},\"found\":{found},\"first_lookups_ms\":{first_ms:.1},\"again_ms\":{again_ms:.1},\"lines_with_code\":{lines},\"all_lines_ms\":{all_lines_ms:.1}}}",
             data.len(),
             info.units(),
             pcs.len()
         );
         println!(
-            "dwarf load: {:.1} MB ELF, {} units: opened in {open_ms:.1} ms; {} first lookups {first_ms:.1} ms, again {again_ms:.1} ms",
+            "dwarf load: {:.1} MB ELF, {} units: opened in {open_ms:.1} ms; {} first lookups {first_ms:.1} ms, again {again_ms:.1} ms; every line table {all_lines_ms:.1} ms",
             data.len() as f64 / 1e6,
             info.units(),
             pcs.len()

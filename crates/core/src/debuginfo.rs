@@ -205,7 +205,8 @@ impl DebugInfo {
     /// line count shows as never run when the trace reached none of it.
     /// Reads every unit's line table.
     pub fn lines_with_code(&self) -> BTreeMap<String, BTreeSet<u32>> {
-        let mut out: BTreeMap<String, BTreeSet<u32>> = BTreeMap::new();
+        // Keyed by the borrowed name while reading: rows run to millions.
+        let mut found: std::collections::HashMap<&str, Vec<u32>> = Default::default();
         for &(start, end) in &self.code {
             let Ok(rows) = self.context.find_location_range(start, end) else {
                 continue;
@@ -215,16 +216,14 @@ impl DebugInfo {
                     continue;
                 }
                 if let (Some(file), Some(line)) = (loc.file, loc.line) {
-                    if !out.contains_key(file) {
-                        out.insert(file.to_string(), BTreeSet::new());
-                    }
-                    if let Some(lines) = out.get_mut(file) {
-                        lines.insert(line);
-                    }
+                    found.entry(file).or_default().push(line);
                 }
             }
         }
-        out
+        found
+            .into_iter()
+            .map(|(file, lines)| (file.to_string(), lines.into_iter().collect()))
+            .collect()
     }
 }
 
