@@ -505,3 +505,39 @@ fn annotated_sources_carry_the_counts() {
     assert!(text.contains(&format!("{:>12}:{:>5}:source line 1\n", "-", 1)));
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// `--load-offset` moves the DWARF's addresses as it moves the symbols':
+/// the image placed elsewhere than the trace ran it names no line.
+#[test]
+fn the_load_offset_applies_to_lines() {
+    let trace = data("tracegen/lines/recursion-aarch64-O1-fastmodel.tarmac");
+    let image =
+        std::ffi::OsString::from(format!("--image={}", trace.with_extension("elf").display()));
+    let json = |offset: &str| {
+        let (ok, out, err) = run(&[
+            "lines".as_ref(),
+            "--format=json".as_ref(),
+            format!("--load-offset={offset}").as_ref(),
+            image.as_os_str(),
+            trace.as_os_str(),
+        ]);
+        assert!(ok, "{err}");
+        serde_json::from_str::<serde_json::Value>(&out).unwrap()
+    };
+    let ran = |v: &serde_json::Value| -> u64 {
+        v["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["executed"].as_u64().unwrap())
+            .sum()
+    };
+    let placed = json("0");
+    let moved = json("0x100000");
+    assert!(ran(&placed) > 0);
+    assert_eq!(ran(&moved), 0);
+    assert_eq!(
+        moved["unmapped"]["executed"].as_u64().unwrap(),
+        ran(&placed) + placed["unmapped"]["executed"].as_u64().unwrap()
+    );
+}
