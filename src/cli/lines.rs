@@ -91,7 +91,9 @@ pub(super) fn cmd_lines(
         );
     };
     let symbols = common.image()?;
-    let source = common.open()?;
+    // One core's lines: several cores' counts in one column would say
+    // nothing about either.
+    let source = common.open_engine()?;
     let bar = common.progress(source.len());
     // The DWARF is read while the trace is: neither waits for the other.
     let (info, pcs) = std::thread::scope(|s| {
