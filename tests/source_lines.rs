@@ -8,6 +8,9 @@
 //! `binutils-arm-none-eabi` (`scripts/install-deps.sh` installs them); a
 //! machine without them fails here, saying which package is missing.
 
+// Runs the CLI and the binutils: native only.
+#![cfg(not(target_arch = "wasm32"))]
+
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -365,7 +368,7 @@ fn run(args: &[&std::ffi::OsStr]) -> (bool, String, String) {
 }
 
 /// The image with every `.debug_*` section renamed: as if built without `-g`.
-fn without_dwarf(elf: &[u8]) -> PathBuf {
+fn without_dwarf(elf: &[u8], name: &str) -> PathBuf {
     let mut bytes = elf.to_vec();
     let needle = b".debug_";
     for i in 0..bytes.len().saturating_sub(needle.len()) {
@@ -373,7 +376,10 @@ fn without_dwarf(elf: &[u8]) -> PathBuf {
             bytes[i..i + needle.len()].copy_from_slice(b".nodbg_");
         }
     }
-    let path = std::env::temp_dir().join(format!("tarmac-lens-nodwarf-{}.elf", std::process::id()));
+    let path = std::env::temp_dir().join(format!(
+        "tarmac-lens-nodwarf-{name}-{}.elf",
+        std::process::id()
+    ));
     std::fs::write(&path, bytes).unwrap();
     path
 }
@@ -426,7 +432,7 @@ fn calltree_and_profile_lines_only_add_locations() {
 #[test]
 fn images_without_dwarf_and_missing_images_are_said() {
     let trace = data("tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac");
-    let stripped = without_dwarf(&read(&trace.with_extension("elf")));
+    let stripped = without_dwarf(&read(&trace.with_extension("elf")), "cli");
     let image = std::ffi::OsString::from(format!("--image={}", stripped.display()));
     let (ok, _, err) = run(&["lines".as_ref(), trace.as_os_str()]);
     assert!(!ok && err.contains("lines needs --image"), "{err}");
@@ -540,4 +546,38 @@ fn the_load_offset_applies_to_lines() {
         moved["unmapped"]["executed"].as_u64().unwrap(),
         ran(&placed) + placed["unmapped"]["executed"].as_u64().unwrap()
     );
+}
+
+/// The browse session answers source frames once given the image's DWARF,
+/// and says it has none before, or for an image without.
+#[test]
+fn a_session_answers_source_frames() {
+    let trace = data("tracegen/lines/hash-arm-O2-fastmodel.tarmac");
+    let elf = read(&trace.with_extension("elf"));
+    let mut session = tarmac_lens_core::Session::open(
+        tarmac_lens_core::FileSource::open(&trace).unwrap(),
+        Default::default(),
+    )
+    .unwrap();
+    let pcs: Vec<u64> = dumped_pcs(&trace).into_keys().collect();
+    assert!(session.source_frames(pcs[0]).is_none());
+    let stripped = without_dwarf(&elf, "session");
+    assert!(!session
+        .load_debug_info(Arc::from(read(&stripped).as_slice()), 0)
+        .unwrap());
+    std::fs::remove_file(stripped).unwrap();
+    assert!(session.source_frames(pcs[0]).is_none());
+    assert!(session
+        .load_debug_info(Arc::from(elf.as_slice()), 0)
+        .unwrap());
+    let info = DebugInfo::from_elf_bytes(Arc::from(elf.as_slice()), 0)
+        .unwrap()
+        .unwrap();
+    let mut named = 0;
+    for pc in pcs {
+        let frames = session.source_frames(pc).unwrap().unwrap();
+        assert_eq!(frames, info.frames(pc).unwrap());
+        named += usize::from(frames.iter().any(|f| f.function.is_some()));
+    }
+    assert!(named > 0);
 }
