@@ -2,7 +2,8 @@
 # Installs what building and testing Tarmac Lens needs and is missing on a
 # Debian machine that already has rustup: the wasm32 target, clippy/rustfmt,
 # trunk, wasm-bindgen-cli (the version Cargo.lock pins), Chromium with its
-# WebDriver, Node.js, and the npm packages (playwright-core, binaryen).
+# WebDriver, Node.js, Arm binutils (addr2line, the source-line tests'
+# oracle), and the npm packages (playwright-core, binaryen).
 # Anything already present at the right version is left alone.
 set -euo pipefail
 
@@ -26,6 +27,9 @@ command -v chromedriver >/dev/null || apt_missing+=(chromium-driver)
 command -v node >/dev/null || apt_missing+=(nodejs)
 command -v npm >/dev/null || apt_missing+=(npm)
 command -v python3 >/dev/null || apt_missing+=(python3)
+# GNU addr2line is the oracle of tests/source_lines.rs (DWARF source lines).
+command -v aarch64-linux-gnu-addr2line >/dev/null || apt_missing+=(binutils-aarch64-linux-gnu)
+command -v arm-none-eabi-addr2line >/dev/null || apt_missing+=(binutils-arm-none-eabi)
 if ((${#apt_missing[@]})); then
   sudo=()
   if [ "$(id -u)" != 0 ]; then sudo=(sudo); fi
@@ -33,7 +37,7 @@ if ((${#apt_missing[@]})); then
   "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update
   "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${apt_missing[@]}"
 else
-  log "apt: chromium, chromium-driver, node, npm, python3 present"
+  log "apt: chromium, chromium-driver, node, npm, python3, Arm binutils present"
 fi
 
 # --- Rust toolchain pieces -------------------------------------------------

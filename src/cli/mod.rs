@@ -3,6 +3,7 @@
 //! `--show-progress-meter`).
 
 mod index;
+mod lines;
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -60,6 +61,10 @@ enum Command {
         /// Diagnostics: `call_heuristics` prints how each transfer of control was judged.
         #[arg(long, value_name = "WHAT")]
         debug: Option<String>,
+        /// Print each function's `file:line` beside its name (from the
+        /// image's DWARF; needs --image).
+        #[arg(long)]
+        lines: bool,
     },
     /// Per function: number of calls and total time (as tarmac-profile).
     Profile {
@@ -68,6 +73,10 @@ enum Command {
         /// Name functions entered past their start without `+ offset`.
         #[arg(long)]
         no_offsets: bool,
+        /// Print each function's `file:line` beside its name (from the
+        /// image's DWARF; needs --image).
+        #[arg(long)]
+        lines: bool,
     },
     /// Folded call stacks for FlameGraph (as tarmac-flamegraph).
     Flamegraph {
@@ -112,6 +121,21 @@ enum Command {
         /// Write to FILE instead of standard output.
         #[arg(short = 'o', long = "output", value_name = "FILE")]
         output: Option<PathBuf>,
+    },
+    /// How many times each source line ran, from the image's DWARF line
+    /// information (needs --image): `file:line:count` with the
+    /// instructions of each line, or the source annotated like gcov's
+    /// when --source-dir finds it.
+    Lines {
+        #[command(flatten)]
+        common: Common,
+        /// Directory to find the source files under (the DWARF's file
+        /// names are tried in it, then with their leading directories cut).
+        #[arg(long, value_name = "DIR")]
+        source_dir: Option<PathBuf>,
+        /// Output format: text or json.
+        #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = ["text", "json"])]
+        format: String,
     },
     /// Build (or reuse) the index and print its figures as one JSON line.
     Index {
@@ -201,6 +225,7 @@ impl Command {
             | Command::Convert { common, .. }
             | Command::Calltree { common, .. }
             | Command::Profile { common, .. }
+            | Command::Lines { common, .. }
             | Command::Flamegraph { common, .. }
             | Command::Callinfo { common, .. }
             | Command::Vcd { common, .. }
@@ -434,8 +459,21 @@ pub fn run() -> i32 {
         Command::Stats { common, json } => cmd_stats(&common, json),
         Command::Cores { common } => cmd_cores(&common),
         Command::Index { common } => index::cmd_index(&common),
-        Command::Calltree { common, debug } => cmd_calltree(&common, debug.as_deref()),
-        Command::Profile { common, no_offsets } => reports::cmd_profile(&common, no_offsets),
+        Command::Calltree {
+            common,
+            debug,
+            lines,
+        } => cmd_calltree(&common, debug.as_deref(), lines),
+        Command::Profile {
+            common,
+            no_offsets,
+            lines,
+        } => reports::cmd_profile(&common, no_offsets, lines),
+        Command::Lines {
+            common,
+            source_dir,
+            format,
+        } => lines::cmd_lines(&common, source_dir.as_deref(), format == "json"),
         Command::Flamegraph {
             common,
             no_offsets,
@@ -822,7 +860,7 @@ fn engine_options(common: &Common, debug_calls: bool) -> EngineOptions {
     }
 }
 
-fn cmd_calltree(common: &Common, debug: Option<&str>) -> Result<(), String> {
+fn cmd_calltree(common: &Common, debug: Option<&str>, lines: bool) -> Result<(), String> {
     let debug_calls = match debug {
         None => false,
         Some("call_heuristics") => true,
@@ -834,6 +872,7 @@ fn cmd_calltree(common: &Common, debug: Option<&str>) -> Result<(), String> {
         }
     };
     let image = common.image()?;
+    let dwarf = lines::beside_names(common, lines)?;
     let analysis = report::analyse_calls(
         common.open_engine()?,
         common.parse_options(),
@@ -848,9 +887,10 @@ fn cmd_calltree(common: &Common, debug: Option<&str>) -> Result<(), String> {
     }
     if let Some(root) = report::calltree::build(&analysis) {
         let name = |addr: u64| {
-            image
+            let name = image
                 .as_ref()
-                .map_or(String::new(), |i| i.function_name(addr))
+                .map_or(String::new(), |i| i.function_name(addr));
+            lines::with_location(name, dwarf.as_ref(), addr)
         };
         out.push_str(&report::calltree::render(&root, &analysis, &name));
     }

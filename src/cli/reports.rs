@@ -30,13 +30,17 @@ fn call_tree(common: &Common) -> Result<Option<calltree::Activation>, String> {
     Ok(calltree::build(&analysis))
 }
 
-pub(super) fn cmd_profile(common: &Common, no_offsets: bool) -> Result<(), String> {
+pub(super) fn cmd_profile(common: &Common, no_offsets: bool, lines: bool) -> Result<(), String> {
     let image = common.image()?;
+    let dwarf = super::lines::beside_names(common, lines)?;
     let root = call_tree(common)?;
     let table = root.as_ref().map(profile::compute).unwrap_or_default();
     // The reference tool names every row through the root call tree, so
     // --no-offsets applies to all of them.
-    let name = |addr: u64| names::function_name(image.as_ref(), addr, !no_offsets);
+    let name = |addr: u64| {
+        let name = names::function_name(image.as_ref(), addr, !no_offsets);
+        super::lines::with_location(name, dwarf.as_ref(), addr)
+    };
     write_stdout(&profile::render(&table, &name))
 }
 

@@ -88,3 +88,46 @@ fn session(_: &mut Criterion) {
         });
     });
 }
+
+/// DWARF in the worker: the big ELF of `benches/dwarf.rs` opened, then
+/// opened with a first lookup in one function of every 16 (each parses
+/// its unit's line table). Built in only on request, as the image is some
+/// 50 MB: `RUSTFLAGS="-C target-feature=+simd128 --cfg tl_big_elf"
+/// TL_BIG_ELF=/abs/path.elf cargo bench -p tarmac-lens-core --target
+/// wasm32-unknown-unknown --bench wasm_core`.
+#[cfg(tl_big_elf)]
+#[wasm_bindgen_bench]
+fn dwarf(_: &mut Criterion) {
+    use std::sync::Arc;
+    use tarmac_lens_core::{DebugInfo, SymbolTable};
+    static ELF: &[u8] = include_bytes!(env!("TL_BIG_ELF"));
+    let data: Arc<[u8]> = ELF.into();
+    console_log!("big ELF: {} bytes", ELF.len());
+    configured().bench_function("dwarf open", |b| {
+        b.iter(|| {
+            DebugInfo::from_elf_bytes(data.clone(), 0)
+                .expect("readable")
+                .expect("has DWARF")
+                .units()
+        });
+    });
+    let symbols = SymbolTable::from_elf_bytes(ELF, 0).expect("symbols");
+    let pcs: Vec<u64> = symbols
+        .symbols()
+        .iter()
+        .filter(|s| s.size > 0)
+        .step_by(16)
+        .map(|s| s.addr + s.size / 2)
+        .collect();
+    console_log!("{} lookups", pcs.len());
+    configured().bench_function("dwarf open and first lookups", |b| {
+        b.iter(|| {
+            let info = DebugInfo::from_elf_bytes(data.clone(), 0)
+                .expect("readable")
+                .expect("has DWARF");
+            pcs.iter()
+                .filter(|pc| !info.frames(**pc).expect("frames").is_empty())
+                .count()
+        });
+    });
+}

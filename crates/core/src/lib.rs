@@ -34,6 +34,10 @@
 //! the register and memory lines that go with it (the reference Tarmac
 //! Trace Utilities' unit); "the state at node N" is the state after N's
 //! lines. Failures are one [`Error`], by what failed.
+//!
+//! An ELF image gives names: [`SymbolTable`] (functions, as the reference
+//! tools name them) and [`DebugInfo`] (DWARF source lines and inlined
+//! frames, read lazily; `report::source_lines` counts executions per line).
 
 #![deny(missing_docs)]
 
@@ -42,6 +46,7 @@ pub mod browse;
 pub(crate) mod codec;
 pub mod convert;
 pub mod cores;
+pub mod debuginfo;
 pub mod diff;
 pub mod dump;
 pub mod engine;
@@ -60,6 +65,7 @@ pub mod symbols;
 
 pub use browse::protocol::{Query, Reply};
 pub use browse::Session;
+pub use debuginfo::DebugInfo;
 pub use engine::{Engine, Node, Observer};
 pub use error::{Error, Result};
 pub use index::{Index, IndexBuilder, IndexOptions};

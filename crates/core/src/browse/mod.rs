@@ -67,6 +67,8 @@ pub struct Session<S: TraceSource> {
     stats: Option<Stats>,
     folds: HashMap<u32, Folds>,
     image: Option<SymbolTable>,
+    /// The image's DWARF, when it has some (see [`Session::load_debug_info`]).
+    debug_info: Option<crate::DebugInfo>,
     /// Most bytes the index may hold (see [`Session::set_index_budget`]).
     index_budget: usize,
     /// Why indexing stopped before the end, if it did.
@@ -151,6 +153,7 @@ impl<S: TraceSource> Session<S> {
             stats: None,
             folds: HashMap::new(),
             image: None,
+            debug_info: None,
             index_budget: DEFAULT_INDEX_BUDGET,
             stopped: None,
             ranges: None,
@@ -193,6 +196,7 @@ impl<S: TraceSource> Session<S> {
             stats: Some(stats),
             folds: HashMap::new(),
             image: None,
+            debug_info: None,
             index_budget: DEFAULT_INDEX_BUDGET,
             stopped: None,
             ranges: None,
@@ -364,6 +368,27 @@ impl<S: TraceSource> Session<S> {
         let warning = table.architecture_mismatch(&sets);
         self.image = Some(table);
         Ok((n, warning))
+    }
+
+    /// Reads the source-line information of an ELF image (its DWARF);
+    /// returns whether it has any. Only unit headers are read here, a
+    /// unit's line table at its first lookup, so a page can call it once
+    /// the image arrives without delaying rows. Independent of
+    /// [`Session::load_elf`]: symbols do not need DWARF, nor it them.
+    pub fn load_debug_info(
+        &mut self,
+        bytes: std::sync::Arc<[u8]>,
+        load_offset: i64,
+    ) -> Result<bool> {
+        self.debug_info = crate::DebugInfo::from_elf_bytes(bytes, load_offset)?;
+        Ok(self.debug_info.is_some())
+    }
+
+    /// The source frames at trace address `pc`, innermost first (see
+    /// [`crate::DebugInfo::frames`]); `None` without DWARF loaded, so a
+    /// page can say there is none where source would appear.
+    pub fn source_frames(&self, pc: u64) -> Option<Result<Vec<crate::debuginfo::Frame>>> {
+        self.debug_info.as_ref().map(|d| d.frames(pc))
     }
 
     fn index(&self) -> Option<&Index> {

@@ -14,6 +14,7 @@ pub mod kind;
 pub mod names;
 pub mod profile;
 pub mod run;
+pub mod source_lines;
 pub mod truncate;
 pub mod vcd;
 
