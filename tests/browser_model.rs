@@ -477,6 +477,12 @@ fn the_palette_lists_every_command_of_the_key_tables_and_runs_what_is_typed() {
     assert_eq!(listed(&page), from_tables(PaneKind::Trace));
     page.send(Msg::Palette(PaletteMsg::Close));
     assert!(page.model.palette.is_none());
+    // Ctrl-Shift with a letter no table binds is Ctrl with it: Ctrl-L.
+    let recentred = page.model.views[0].recentre;
+    let outcome = page.model.key(&ctrl("L", true));
+    page.settle();
+    assert!(outcome.handled, "Ctrl-Shift-L recentres as Ctrl-L does");
+    assert_ne!(page.model.views[0].recentre, recentred);
     // From the register pane: its commands too; Ctrl-Shift-P opens it as well.
     page.key("Tab");
     assert_eq!(page.model.focus_kind(), PaneKind::Registers);

@@ -110,7 +110,12 @@ fn keys_depend_on_the_focused_pane() {
         keys::command(PaneKind::Registers, "S"),
         Some(Command::ToggleRegisters(RegKind::Single))
     );
-    assert_eq!(keys::key_name("L", true, true), "C-l");
+    assert_eq!(keys::key_name("L", true, true), "C-S-l");
+    assert_eq!(keys::key_name("l", true, false), "C-l");
+    assert_eq!(
+        keys::command(PaneKind::Trace, "C-S-p"),
+        Some(Command::Palette)
+    );
     assert_eq!(keys::key_name("Tab", false, true), "S-Tab");
     assert_eq!(
         keys::command(PaneKind::Trace, "C-l"),

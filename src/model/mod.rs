@@ -504,7 +504,13 @@ impl Model {
             };
         }
         let name = keys::key_name(&k.key, k.ctrl, k.shift);
-        let Some(cmd) = keys::command(self.focus_kind(), &name) else {
+        // Ctrl-Shift with a letter no table binds is Ctrl with it (Ctrl-L).
+        let cmd = keys::command(self.focus_kind(), &name).or_else(|| {
+            (k.ctrl && k.shift)
+                .then(|| keys::command(self.focus_kind(), &keys::key_name(&k.key, true, false)))
+                .flatten()
+        });
+        let Some(cmd) = cmd else {
             return NOT_MINE;
         };
         // A step shows nothing until the worker's answer: rendering the
