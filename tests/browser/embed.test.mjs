@@ -82,7 +82,7 @@ describe('embedding', () => {
       await page.waitForFunction(
         ([id, line]) => window.tarmacLensHost.messages[id].some((m) => m?.type === 'position' && m.line === line),
         [id, prefilled],
-        { timeout: 10_000 },
+        { timeout: 30_000 },
       );
       const pos = await lastPosition(page, id);
       assert.equal(pos.asked, undefined, `viewer ${id}: went where asked`);
@@ -94,7 +94,7 @@ describe('embedding', () => {
     await page.fill('[data-viewer=a] [data-input=line]', String(first - 20));
     await page.click('[data-viewer=a] [data-action=goto]');
     await page.waitForFunction(() => window.tarmacLensHost.messages.a.some((m) => m?.type === 'position' && m.asked !== undefined), null, {
-      timeout: 10_000,
+      timeout: 30_000,
     });
     const snapped = await lastPosition(page, 'a');
     assert.equal(snapped.asked, first - 20);
@@ -106,7 +106,7 @@ describe('embedding', () => {
     await page.fill('[data-viewer=a] [data-input=line]', '999999');
     await page.click('[data-viewer=a] [data-action=goto]');
     await page.waitForFunction(() => window.tarmacLensHost.messages.a.some((m) => m?.type === 'error' && /past the end/.test(m.message)), null, {
-      timeout: 10_000,
+      timeout: 30_000,
     });
     const said = await page.evaluate(() => window.tarmacLensHost.messages.a.filter((m) => m?.type === 'error').at(-1).message);
     assert.equal(said, `Line 999,999 is past the end: the trace ends at line ${last.toLocaleString('en-US')}.`);
