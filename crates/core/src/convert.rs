@@ -193,37 +193,19 @@ fn memory_lines(
     };
     match (m.form, style) {
         (MemForm::Diagram, Style::FastModel) => {
-            // The runs `dump` makes of a diagram, highest address first.
-            let at = |k: usize| 15 - k;
             let mut out = Vec::new();
-            let mut i = 0usize;
-            while i < 16 {
-                if m.accessed[at(i)] == 0 {
-                    i += 1;
-                    continue;
-                }
-                let known = m.known[at(i)] != 0;
-                let mut j = i;
-                while j < 16
-                    && m.accessed[at(j)] != 0
-                    && (m.known[at(j)] != 0) == known
-                    && (!known || j - i < 8)
-                {
-                    j += 1;
-                }
-                if !known && j - i > 8 {
+            for (lo, len, known) in m.diagram_runs() {
+                if !known && len > 8 {
                     return None;
                 }
-                let lo = at(j - 1);
                 let addr = m.addr.wrapping_add(lo as u64);
                 out.push(mr_line(
                     read,
                     addr,
-                    &m.bytes[lo..lo + (j - i)],
+                    &m.bytes[lo..lo + len],
                     known,
                     big_endian,
                 ));
-                i = j;
             }
             Some(out)
         }

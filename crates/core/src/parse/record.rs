@@ -443,6 +443,37 @@ pub struct MemoryAccess<'a> {
     pub value_text: &'a [u8],
 }
 
+impl MemoryAccess<'_> {
+    /// A diagram's runs as `dump` splits it, highest address first: bytes
+    /// accessed side by side and alike known or unknown, a known run at
+    /// most 8 bytes. Each is `(lowest byte index, length, known)`.
+    pub fn diagram_runs(&self) -> impl Iterator<Item = (usize, usize, bool)> + '_ {
+        let at = |k: usize| 15 - k;
+        let usable = self.accessed.len() >= 16 && self.known.len() >= 16;
+        let mut i = if usable { 0 } else { 16 };
+        std::iter::from_fn(move || {
+            while i < 16 && self.accessed[at(i)] == 0 {
+                i += 1;
+            }
+            if i >= 16 {
+                return None;
+            }
+            let known = self.known[at(i)] != 0;
+            let mut j = i;
+            while j < 16
+                && self.accessed[at(j)] != 0
+                && (self.known[at(j)] != 0) == known
+                && (!known || j - i < 8)
+            {
+                j += 1;
+            }
+            let run = (at(j - 1), j - i, known);
+            i = j;
+            Some(run)
+        })
+    }
+}
+
 /// Which of the exception-line grammars an [`Exception`] came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ExceptionForm {

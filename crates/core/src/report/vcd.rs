@@ -236,34 +236,17 @@ fn memory_events(m: &crate::parse::MemoryAccess<'_>, big_endian: bool, out: &mut
             if m.accessed.len() < 16 || m.known.len() < 16 || m.bytes.len() < 16 {
                 return;
             }
-            let at = |k: usize| 15 - k;
-            let mut i = 0;
-            while i < 16 {
-                if m.accessed[at(i)] == 0 {
-                    i += 1;
-                    continue;
-                }
-                let known = m.known[at(i)] != 0;
-                let mut j = i;
-                while j < 16
-                    && m.accessed[at(j)] != 0
-                    && (m.known[at(j)] != 0) == known
-                    && (!known || j - i < 8)
-                {
-                    j += 1;
-                }
+            for (lo, len, known) in m.diagram_runs() {
                 let data = if known {
-                    let lo = at(j - 1);
-                    value_of(&m.bytes[lo..lo + (j - i)])
+                    value_of(&m.bytes[lo..lo + len])
                 } else {
                     0
                 };
                 out.push(MemEvent {
-                    addr: m.addr.wrapping_add(16 - j as u64),
+                    addr: m.addr.wrapping_add(lo as u64),
                     data,
                     read,
                 });
-                i = j;
             }
         }
     }
