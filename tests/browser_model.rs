@@ -563,3 +563,242 @@ fn the_palette_lists_every_command_of_the_key_tables_and_runs_what_is_typed() {
     assert!(page.model.palette.is_none());
     assert_eq!(page.line(), target, "closing ran nothing");
 }
+
+/// The source pane's file and line, as the model shows them.
+fn source_here(page: &Page) -> Option<(String, Option<u32>)> {
+    page.model.panes.iter().find_map(|p| match &p.body {
+        PaneBody::Source(s) => s.here().map(|(f, l)| (f.to_string(), l)),
+        _ => None,
+    })
+}
+
+fn source_pane(page: &Page) -> (u32, tarmac_lens::model::source::SourcePane) {
+    page.model
+        .panes
+        .iter()
+        .find_map(|p| match &p.body {
+            PaneBody::Source(s) => Some((p.id, (**s).clone())),
+            _ => None,
+        })
+        .expect("a source pane")
+}
+
+#[test]
+fn the_source_pane_follows_the_position_counts_lines_and_steps_by_line() {
+    use tarmac_lens::model::source::SourceMsg;
+    use tarmac_lens::model::PaneMsg;
+    let trace_path = data("tracegen/lines/recursion-aarch64-O1-fastmodel.tarmac");
+    let trace = std::fs::read(&trace_path).unwrap();
+    let elf = std::fs::read(trace_path.with_extension("elf")).unwrap();
+    let mut page = Page::open(&trace, Config::default());
+    // Without DWARF the pane says what to load.
+    page.key("s");
+    let (id, pane) = source_pane(&page);
+    assert!(page.model.source_text(&pane).unwrap_err().contains("ELF"));
+    page.key("x");
+    assert!(page
+        .model
+        .panes
+        .iter()
+        .all(|p| !matches!(p.body, PaneBody::Source(_))));
+    page.session.load_debug_info(elf.clone().into(), 0).unwrap();
+    // The page says the image changed: rows come again, with `file:line`.
+    let progress = page.session.progress();
+    page.model.on_progress(Some(&progress), true);
+    page.settle();
+    // Into the program: a line with code in recursion.c.
+    page.prompt("l", "400");
+    let rows = page.model.views[0].rows.clone().unwrap();
+    let current = page.model.views[0].cursor.unwrap().first_line;
+    let source = rows
+        .rows
+        .iter()
+        .find_map(|r| match r {
+            Row::Line { line, source, .. } if *line == current => source.clone(),
+            _ => None,
+        })
+        .expect("the instruction row has its file:line");
+    page.key("s");
+    let (id2, pane) = source_pane(&page);
+    assert_ne!(id, id2);
+    let (file, line) = source_here(&page).expect("a source line at 400");
+    let info = tarmac_lens_core::DebugInfo::from_elf_bytes(elf.into(), 0)
+        .unwrap()
+        .unwrap();
+    let pc = page.model.views[0].cursor.unwrap().pc.unwrap();
+    let loc = info.frames(pc).unwrap()[0].location.clone().unwrap();
+    assert_eq!((file.clone(), line), (loc.file.clone(), loc.line));
+    assert_eq!(source, loc.to_string());
+    // No text yet: the pane names the file it wants; given, it shows it.
+    let wanted = page.model.source_text(&pane).unwrap_err();
+    assert!(wanted.contains(&file), "{wanted}");
+    let name = file.rsplit('/').next().unwrap().to_string();
+    page.send(Msg::SourceFiles(vec![
+        ("other/dir/main.c".into(), "int main;\n".into()),
+        (format!("src/{name}"), "the text\n".into()),
+    ]));
+    let (_, pane) = source_pane(&page);
+    assert_eq!(&*page.model.source_text(&pane).unwrap(), "the text\n");
+    // The gutter: each line's count is the CLI's.
+    let l = line.unwrap();
+    let (executed, _) = pane.count(l).expect("the current line has code");
+    assert!(executed > 0);
+    // `j` steps to the next line that runs; `k` back.
+    let before = page.model.views[0].cursor.unwrap().node;
+    page.key("j");
+    let after = page.model.views[0].cursor.unwrap().node;
+    assert!(after > before);
+    assert_ne!(source_here(&page).unwrap(), (file.clone(), line));
+    page.key("k");
+    assert!(page.model.views[0].cursor.unwrap().node <= before);
+    // A clicked line lists its executions, `n` goes to the next.
+    page.send(Msg::Pane(
+        id2,
+        PaneMsg::Source(SourceMsg::PickLine { line: l }),
+    ));
+    let (_, pane) = source_pane(&page);
+    let hits = pane.hits.expect("executions listed");
+    if !hits.more {
+        assert_eq!(hits.hits.len() as u64, executed);
+    }
+    page.send(Msg::Pane(
+        id2,
+        PaneMsg::Source(SourceMsg::PickHit {
+            node: hits.hits[0].node.node,
+        }),
+    ));
+    assert_eq!(
+        page.model.views[0].cursor.unwrap().node,
+        hits.hits[0].node.node
+    );
+    page.key("n");
+    if hits.hits.len() > 1 {
+        assert_eq!(
+            page.model.views[0].cursor.unwrap().node,
+            hits.hits[1].node.node
+        );
+    }
+}
+
+#[test]
+fn a_src_fragment_goes_to_the_first_execution_of_the_line() {
+    use tarmac_lens_core::browse::protocol::{HitsReply, Query, Reply};
+    let trace_path = data("tracegen/lines/recursion-aarch64-O1-fastmodel.tarmac");
+    let trace = std::fs::read(&trace_path).unwrap();
+    let elf = std::fs::read(trace_path.with_extension("elf")).unwrap();
+    let mut session = Session::open(SliceSource(&trace), ParseOptions::default()).unwrap();
+    while !session.index_step(1 << 20).unwrap().complete {}
+    session.load_debug_info(elf.into(), 0).unwrap();
+    // The first line of recursion.c that ran, and where it first ran.
+    let Reply::LineCounts(c) = session.answer(Query::LineCounts {
+        file: "recursion.c".into(),
+    }) else {
+        panic!()
+    };
+    let line = c.lines.iter().find(|l| l.1 > 0).unwrap().0;
+    let Reply::Hits(HitsReply { hits, .. }) = session.answer(Query::LineHits {
+        file: "programs/recursion.c".into(),
+        line,
+        after: None,
+        count: 1,
+    }) else {
+        panic!()
+    };
+    let first = hits[0].node.node;
+    let mut page = Page {
+        model: Model::new(Config {
+            progress: Some(session.progress()),
+            fragment: format!("src=recursion.c:{line}"),
+            ..Config::default()
+        }),
+        session,
+        effects: Vec::new(),
+        asked: 0,
+    };
+    page.settle();
+    assert_eq!(page.model.views[0].cursor.unwrap().node, first);
+    // A line that never ran is said so to the host.
+    page.send(Msg::HashChanged("src=recursion.c:1".into()));
+    assert!(page
+        .effects
+        .iter()
+        .any(|e| matches!(e, Effect::GotoFailed(m) if m.contains("recursion.c:1"))));
+    page.send(Msg::HashChanged("src=recursion.c:x".into()));
+    assert!(page
+        .model
+        .status
+        .as_deref()
+        .unwrap_or("")
+        .contains("not a line number"));
+}
+
+#[test]
+fn source_files_are_matched_by_their_longest_common_tail() {
+    use tarmac_lens::model::source::source_urls;
+    let mut model = Model::new(Config::default());
+    model.add_source_files(vec![
+        ("fw/other/hash.c".into(), "other".into()),
+        ("fw/src/hash.c".into(), "right".into()),
+        ("main.c".into(), "main".into()),
+    ]);
+    assert_eq!(
+        &*model.sources.find("/build/fw/src/hash.c").unwrap(),
+        "right"
+    );
+    assert_eq!(&*model.sources.find("./main.c").unwrap(), "main");
+    assert!(model.sources.find("/build/fw/src/rt.c").is_none());
+    assert_eq!(
+        source_urls("https://docs.example/src/", "/build/a/fw/src/hash.c"),
+        vec![
+            (
+                "https://docs.example/src/a/fw/src/hash.c".to_string(),
+                "a/fw/src/hash.c".to_string()
+            ),
+            (
+                "https://docs.example/src/fw/src/hash.c".into(),
+                "fw/src/hash.c".into()
+            ),
+            (
+                "https://docs.example/src/src/hash.c".into(),
+                "src/hash.c".into()
+            ),
+            ("https://docs.example/src/hash.c".into(), "hash.c".into()),
+        ]
+    );
+}
+
+#[test]
+fn with_an_elf_each_instruction_row_names_its_function() {
+    let trace_path = data("tracegen/quicksort-thumb-O2-fastmodel-2M.tarmac");
+    let trace = std::fs::read(&trace_path).unwrap();
+    let elf = std::fs::read(trace_path.with_extension("elf")).unwrap();
+    let mut page = Page::open(&trace, Config::default());
+    page.session.load_elf(&elf, 0, false).unwrap();
+    let progress = page.session.progress();
+    page.model.on_progress(Some(&progress), true);
+    page.settle();
+    page.key("H");
+    assert!(page.model.function_column);
+    let symbols = tarmac_lens_core::SymbolTable::from_elf_bytes(&elf, 0).unwrap();
+    let rows = page.model.views[0].rows.clone().unwrap();
+    let mut named = 0;
+    for r in &rows.rows {
+        if let Row::Line {
+            text,
+            function: Some(f),
+            ..
+        } = r
+        {
+            // The row's PC, from its text, names the same function.
+            let pc = text
+                .split_whitespace()
+                .find(|w| w.len() == 8 && w.chars().all(|c| c.is_ascii_hexdigit()))
+                .map(|w| u64::from_str_radix(w, 16).unwrap())
+                .unwrap();
+            let (sym, _) = symbols.find_by_address(pc).unwrap();
+            assert_eq!(*f, sym.display_name(), "{text}");
+            named += 1;
+        }
+    }
+    assert!(named > 10, "{named} rows named");
+}

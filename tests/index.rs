@@ -425,9 +425,10 @@ fn index_round_trips_through_bytes() {
     }
 }
 
-/// An index file of format 5 (the browser's cache may hold some) ends
-/// before the timeline's depth per bucket; it still loads, and the depth is
-/// found from the calls, the same.
+/// Index files of formats 5 and 6 (the browser's cache may hold some) end
+/// before the per-PC counts, and format 5 before the timeline's depth per
+/// bucket; they still load, the depth found from the calls, the same, and
+/// the counts said to be missing.
 #[test]
 fn an_index_file_without_the_timeline_depth_still_loads() {
     let (_, index, id) = saved_quicksort();
@@ -449,8 +450,26 @@ fn an_index_file_without_the_timeline_depth_still_loads() {
             .iter()
             .map(|&d| varint_len(u64::from(d)))
             .sum::<usize>();
+    // Format 7 adds the per-PC counts after it: (1 + count), then each
+    // PC's difference from the last and its two counts.
+    let counts = index.pc_counts().expect("a fresh index counts PCs");
+    let counts_section = varint_len(1 + counts.len() as u64)
+        + counts
+            .iter()
+            .scan(0, |last, (pc, c)| {
+                let d = pc - std::mem::replace(last, *pc);
+                Some(varint_len(d) + varint_len(c.executed) + varint_len(c.failed))
+            })
+            .sum::<usize>();
     let mut bytes = index.to_bytes(id);
-    assert_eq!(bytes[8], 6, "the format's version");
+    assert_eq!(bytes[8], 7, "the format's version");
+    bytes.truncate(bytes.len() - counts_section);
+    // Format 6: no per-PC counts; it loads, and says it has none.
+    bytes[8] = 6;
+    let (v6, _) = Index::from_bytes(&bytes).expect("a format 6 file loads");
+    assert_eq!(v6.summary(), index.summary());
+    assert_eq!(v6.pc_counts(), None);
+    assert_eq!(v6.calls().depth_per_bucket(&timeline), Some(&depth[..]));
     bytes[8] = 5;
     bytes.truncate(bytes.len() - section);
     let (old, _) = Index::from_bytes(&bytes).expect("a format 5 file loads");

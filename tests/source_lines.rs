@@ -189,8 +189,8 @@ fn ours(info: &DebugInfo, symbols: &SymbolTable, pc: u64) -> Vec<OracleFrame> {
 }
 
 /// Each trace with its ELF, and with the same code built with
-/// `-gdwarf-4` where `tracegen/lines/` has one (`*.dwarf4.elf`; the others
-/// are DWARF 5, GCC 12's default).
+/// `-gdwarf-4` where `tracegen/lines/` has one (`*.dwarf4.elf`, for each
+/// architecture; the others are DWARF 5, GCC 12's default).
 fn images() -> Vec<(PathBuf, PathBuf)> {
     let mut v = Vec::new();
     for trace in traces() {
@@ -200,11 +200,15 @@ fn images() -> Vec<(PathBuf, PathBuf)> {
         }
         v.push((trace.clone(), trace.with_extension("elf")));
     }
-    assert!(
-        v.iter()
-            .any(|(_, e)| e.to_string_lossy().ends_with("dwarf4.elf")),
-        "no DWARF 4 image"
-    );
+    for arch in ["aarch64", "arm", "thumb"] {
+        assert!(
+            v.iter().any(|(_, e)| {
+                let e = e.to_string_lossy();
+                e.ends_with(".dwarf4.elf") && e.contains(&format!("-{arch}-"))
+            }),
+            "no DWARF 4 image for {arch}"
+        );
+    }
     v
 }
 

@@ -158,6 +158,8 @@ fn line(node: u64, line: u64) -> Row {
         text: String::new(),
         spans: vec![],
         branch_symbol: None,
+        source: None,
+        function: None,
     }
 }
 

@@ -81,6 +81,8 @@ fn messages_to_the_page_cross_intact_including_counts_beyond_f64_precision() {
                                     hl: Hl::Time,
                                 }],
                                 branch_symbol: Some("<main>".into()),
+                                source: None,
+                                function: None,
                             },
                             Row::Fold {
                                 call: 1,

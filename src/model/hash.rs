@@ -1,4 +1,5 @@
-//! The position in the page's URL fragment: `#line=N`, `#t=T`, `#pc=ADDR`.
+//! The position in the page's URL fragment: `#line=N`, `#t=T`, `#pc=ADDR`,
+//! `#src=FILE:LINE` (the first execution of a source line).
 
 /// Where a fragment asks to go.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -8,6 +9,9 @@ pub enum HashTarget {
     Time(u64),
     /// An address expression (`0x8000`, `main+4`), evaluated by the session.
     Pc(String),
+    /// The first execution of a source line: a file (its DWARF path, or
+    /// its last components) and a line.
+    Source(String, u32),
     /// A position key with a value that is none (`#line=abc`): what to
     /// tell the person, as the position does not move.
     Invalid(String),
@@ -36,6 +40,18 @@ pub fn parse(hash: &str) -> Option<HashTarget> {
                 });
             }
             "pc" if !value.is_empty() => return Some(HashTarget::Pc(decode(value))),
+            "src" => {
+                let value = decode(value);
+                return Some(match value.rsplit_once(':') {
+                    Some((file, line)) if !file.is_empty() => match line.trim().parse() {
+                        Ok(n) if n > 0 => HashTarget::Source(file.to_string(), n),
+                        _ => HashTarget::Invalid(format!(
+                            "#src={value}: \"{line}\" is not a line number"
+                        )),
+                    },
+                    _ => HashTarget::Invalid(format!("#src={value}: give FILE:LINE")),
+                });
+            }
             _ => {}
         }
     }

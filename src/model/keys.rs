@@ -68,6 +68,7 @@ pub enum PaneKind {
     Trace,
     Registers,
     Memory,
+    Source,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -80,6 +81,14 @@ pub enum Command {
     ToggleRegisters(RegKind),
     /// The call stack pane (`C`).
     ToggleStack,
+    /// The source pane (`s`).
+    ToggleSource,
+    /// Source stepping in the source pane: the next line to run (`j`), the
+    /// one that ran before (`k`), over a call (`o`), out of it (`u`).
+    SourceNext,
+    SourcePrev,
+    SourceOver,
+    SourceOut,
     /// The events pane (`v`).
     ToggleEvents,
     /// Next (`e`) or previous (`E`) event from the active view's position.
@@ -117,6 +126,10 @@ pub enum Command {
     OpenMemory,
     ToggleSyntax,
     ToggleSymbols,
+    /// The `file:line` column of the trace rows (`L`).
+    ToggleSourceColumn,
+    /// The function column of the trace rows (`H`).
+    ToggleFunctionColumn,
     Annotate,
     // The Reports panel (`components/reports/`).
     Reports,
@@ -235,6 +248,12 @@ pub const GLOBAL: &[Binding] = &[
         "C",
         "show/hide the call stack",
         Command::ToggleStack,
+    ),
+    bind(
+        &["s"],
+        "s",
+        "show/hide the source pane (file and line from the ELF's DWARF, per-line counts)",
+        Command::ToggleSource,
     ),
     bind(
         &["v"],
@@ -414,6 +433,18 @@ pub const TRACE: &[Binding] = &[
         Command::ToggleSymbols,
     ),
     bind(
+        &["L"],
+        "L",
+        "source file:line column on/off (with an ELF built with -g; also on hover)",
+        Command::ToggleSourceColumn,
+    ),
+    bind(
+        &["H"],
+        "H",
+        "function column on/off (with an ELF): the function of each instruction",
+        Command::ToggleFunctionColumn,
+    ),
+    bind(
         &["g"],
         "g",
         "show the call at the position in the reports' call tree",
@@ -522,12 +553,52 @@ pub const MEMORY: &[Binding] = &[
     ),
 ];
 
+pub const SOURCE: &[Binding] = &[
+    bind(
+        &["j", "ArrowDown"],
+        "j",
+        "step to the next source line that runs",
+        Command::SourceNext,
+    ),
+    bind(
+        &["k", "ArrowUp"],
+        "k",
+        "step back to the source line that ran before",
+        Command::SourcePrev,
+    ),
+    bind(
+        &["o"],
+        "o",
+        "step over: the next line of this function, calls run over",
+        Command::SourceOver,
+    ),
+    bind(
+        &["u"],
+        "u",
+        "step out: the caller's next line after this call returns",
+        Command::SourceOut,
+    ),
+    bind(
+        &["n"],
+        "n",
+        "next execution of the chosen line (or this one)",
+        Command::SearchNext { same_way: true },
+    ),
+    bind(
+        &["N"],
+        "N",
+        "previous execution of the chosen line (or this one)",
+        Command::SearchNext { same_way: false },
+    ),
+];
+
 /// The bindings of a pane, most specific first.
 pub fn tables(pane: PaneKind) -> Vec<&'static [Binding]> {
     match pane {
         PaneKind::Trace => vec![TRACE, GLOBAL],
         PaneKind::Registers => vec![REGISTERS, PANE_COMMON, GLOBAL],
         PaneKind::Memory => vec![MEMORY, PANE_COMMON, GLOBAL],
+        PaneKind::Source => vec![SOURCE, PANE_COMMON, GLOBAL],
     }
 }
 

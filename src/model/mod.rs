@@ -22,6 +22,7 @@ mod panes;
 mod prompt;
 mod rows;
 pub mod search;
+pub mod source;
 mod state;
 mod trace;
 pub mod view_state;
@@ -157,6 +158,10 @@ pub enum Msg {
     Palette(palette::PaletteMsg),
     /// Answers for the call stack, events and timeline.
     Nav(nav::NavMsg),
+    /// Source files the person gave (path, text), for the source panes.
+    SourceFiles(Vec<(String, String)>),
+    /// A source file could not be fetched: why.
+    SourceMissing(String),
 }
 
 pub struct Model {
@@ -173,9 +178,15 @@ pub struct Model {
     /// Syntax colours (F6) and branch targets as symbols (F7).
     pub syntax: bool,
     pub symbols: bool,
+    /// The trace rows' `file:line` column (`L`).
+    pub source_column: bool,
+    /// The trace rows' function column (`H`).
+    pub function_column: bool,
     last_pc: Option<u64>,
     next_view: u32,
     next_pane: u32,
+    /// Source files the person gave, for the source panes.
+    pub sources: source::SourceFiles,
     /// The first position has been found (the trace has a first node).
     pub started: bool,
     /// The whole trace is indexed and has no position to show (an empty
@@ -237,9 +248,12 @@ impl Model {
             report_reveal: None,
             syntax: true,
             symbols: true,
+            source_column: false,
+            function_column: false,
             last_pc: None,
             next_view: 1,
             next_pane: 0,
+            sources: source::SourceFiles::default(),
             started: false,
             no_position: false,
             indexed_lines: config.progress.as_ref().map_or(0, |p| p.lines),
@@ -272,6 +286,9 @@ impl Model {
                             m.add_registers(*kind, 0);
                         }
                         PaneSpec::Memory(expr) => m.pending_memory.push(expr.clone()),
+                        PaneSpec::Source => {
+                            m.add_source(0);
+                        }
                     }
                 }
             }
@@ -413,6 +430,8 @@ impl Model {
             Msg::HashTried { target, reply } => self.on_hash_tried(target, reply),
             Msg::Started { reply } => return self.on_started(reply),
             Msg::Nav(m) => return self.on_nav(m),
+            Msg::SourceFiles(files) => self.add_source_files(files),
+            Msg::SourceMissing(why) => self.source_missing(why),
         }
         true
     }
@@ -451,6 +470,7 @@ impl Model {
             Focus::View(_) => PaneKind::Trace,
             Focus::Pane(p) => match self.pane_ref(p).map(|p| &p.body) {
                 Some(PaneBody::Memory { .. }) => PaneKind::Memory,
+                Some(PaneBody::Source(_)) => PaneKind::Source,
                 _ => PaneKind::Registers,
             },
         }
@@ -526,6 +546,13 @@ impl Model {
     }
 
     pub fn run(&mut self, cmd: Command) {
+        // `n`/`N` in the source pane step through a line's executions, not
+        // the search's results.
+        if let (Focus::Pane(p), PaneKind::Source) = (self.focus, self.focus_kind()) {
+            if matches!(cmd, Command::SearchNext { .. }) {
+                return self.run_source(p, cmd);
+            }
+        }
         match cmd {
             Command::NextPane | Command::PrevPane => self.cycle_focus(cmd == Command::NextPane),
             Command::Help => self.help = true,
@@ -533,8 +560,11 @@ impl Model {
                 self.on_palette(palette::PaletteMsg::Open);
             }
             Command::ToggleRegisters(kind) => self.toggle_registers(kind),
+            Command::ToggleSource => self.toggle_source(),
             Command::ToggleSyntax => self.syntax = !self.syntax,
             Command::ToggleSymbols => self.symbols = !self.symbols,
+            Command::ToggleSourceColumn => self.source_column = !self.source_column,
+            Command::ToggleFunctionColumn => self.function_column = !self.function_column,
             Command::Search { forward } => {
                 self.on_search(search::SearchMsg::Open { forward });
             }
@@ -564,6 +594,7 @@ impl Model {
             }
             _ => match self.focus {
                 Focus::View(v) => self.run_trace(v, cmd),
+                Focus::Pane(p) if self.focus_kind() == PaneKind::Source => self.run_source(p, cmd),
                 Focus::Pane(p) => self.run_pane(p, cmd),
             },
         }

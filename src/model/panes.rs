@@ -52,10 +52,13 @@ pub enum PaneMsg {
     Unlock,
     LockHere,
     Close,
+    /// The source pane's own (`source.rs`).
+    Source(super::source::SourceMsg),
 }
 
 impl Model {
-    pub(super) fn add_registers(&mut self, kind: RegKind, view: u32) -> u32 {
+    /// A new pane following view `view`; its id.
+    pub(super) fn push_pane(&mut self, view: u32, body: PaneBody) -> u32 {
         let id = self.next_pane;
         self.next_pane += 1;
         self.panes.push(Pane {
@@ -64,15 +67,22 @@ impl Model {
             lock: None,
             note: None,
             seq: 0,
-            body: PaneBody::Registers {
+            body,
+        });
+        id
+    }
+
+    pub(super) fn add_registers(&mut self, kind: RegKind, view: u32) -> u32 {
+        self.push_pane(
+            view,
+            PaneBody::Registers {
                 kind,
                 panel: None,
                 answered: false,
                 selected: 0,
                 since: false,
             },
-        });
-        id
+        )
     }
 
     pub(super) fn toggle_registers(&mut self, kind: RegKind) {
@@ -91,22 +101,16 @@ impl Model {
     }
 
     pub(super) fn open_memory(&mut self, view: u32, addr: u64) {
-        let id = self.next_pane;
-        self.next_pane += 1;
-        self.panes.push(Pane {
-            id,
+        let id = self.push_pane(
             view,
-            lock: None,
-            note: None,
-            seq: 0,
-            body: PaneBody::Memory {
+            PaneBody::Memory {
                 addr: addr & !15,
                 rows: MEMORY_ROWS,
                 selected: addr,
                 compare: None,
                 memory: None,
             },
-        });
+        );
         self.focus = Focus::Pane(id);
         self.refresh_pane(id);
     }
@@ -123,7 +127,7 @@ impl Model {
     }
 
     /// The position a pane shows: its lock, or its view's cursor.
-    fn pane_node(&self, pane: &Pane) -> Option<NodeId> {
+    pub(super) fn pane_node(&self, pane: &Pane) -> Option<NodeId> {
         pane.lock
             .map(|l| l.node)
             .or_else(|| self.view_ref(pane.view)?.cursor.map(|c| c.node))
@@ -179,6 +183,7 @@ impl Model {
                 len: rows * 16,
                 compare,
             },
+            PaneBody::Source(_) => Query::Source { node },
         };
         let Some(pane) = self.pane_mut(id) else {
             return;
@@ -196,6 +201,9 @@ impl Model {
         };
         if pane.seq != seq {
             return;
+        }
+        if let (PaneBody::Source(_), Reply::Source(r)) = (&pane.body, &reply) {
+            return self.on_source_at(id, r.clone());
         }
         match (&mut pane.body, reply) {
             (
@@ -322,6 +330,7 @@ impl Model {
                     len,
                 }
             }
+            PaneBody::Source(_) => return,
         };
         let view = pane.view;
         self.previous_write(view, node, target);
@@ -661,6 +670,7 @@ fn move_selection(pane: &mut Pane, cmd: Command) -> bool {
             }
             false
         }
+        PaneBody::Source(_) => false,
     }
 }
 
@@ -712,6 +722,7 @@ impl Model {
                 self.run_pane(pane, Command::ToggleLock);
             }
             PaneMsg::Close => self.close_pane(pane),
+            PaneMsg::Source(m) => self.on_source(pane, m),
         }
         true
     }

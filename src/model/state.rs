@@ -91,6 +91,8 @@ pub enum PaneBody {
         compare: Option<NodeId>,
         memory: Option<MemoryReply>,
     },
+    /// The source pane (`model::source`).
+    Source(Box<crate::model::source::SourcePane>),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -115,6 +117,11 @@ impl Pane {
                 Some(_) => tf("Memory at {} (compared)", &[&format!("{addr:#x}")]),
                 None => tf("Memory at {}", &[&format!("{addr:#x}")]),
             },
+            PaneBody::Source(s) => match s.here() {
+                Some((file, Some(line))) => tf("Source: {}", &[&format!("{file}:{line}")]),
+                Some((file, None)) => tf("Source: {}", &[&file]),
+                None => t("Source").into(),
+            },
         }
     }
 
@@ -122,6 +129,7 @@ impl Pane {
         match &self.body {
             PaneBody::Registers { kind, .. } => format!("registers-{}", kind.panel()),
             PaneBody::Memory { .. } => "memory".to_string(),
+            PaneBody::Source(_) => "source".to_string(),
         }
     }
 }
@@ -206,6 +214,8 @@ pub enum PaneSpec {
     Registers(RegKind),
     /// A memory pane at an address expression (`mem` alone: `sp`).
     Memory(String),
+    /// The source pane.
+    Source,
 }
 
 /// A tab of the Reports panel.

@@ -568,6 +568,12 @@ impl Model {
             hash::HashTarget::Line(n) => Query::Locate(Locate::Line(n)),
             hash::HashTarget::Time(t) => Query::Locate(Locate::Time(t)),
             hash::HashTarget::Pc(expr) => Query::Eval { node: 0, expr },
+            hash::HashTarget::Source(file, line) => Query::LineHits {
+                file,
+                line,
+                after: None,
+                count: 1,
+            },
             hash::HashTarget::Invalid(message) => {
                 self.hash_in_flight = false;
                 self.pending_hash = None;
@@ -616,9 +622,29 @@ impl Model {
                     true,
                 );
             }
+            Reply::Hits(h) if !h.hits.is_empty() => {
+                self.pending_hash = None;
+                self.started = true;
+                self.focus = Focus::View(view);
+                self.on_moved(view, Reply::Node(Some(h.hits[0].node)), true);
+            }
             Reply::Error(e) if self.complete => {
                 self.pending_hash = None;
-                self.status = Some(tf("Cannot go to the position in the URL: {}", &[&e]));
+                let message = tf("Cannot go to the position in the URL: {}", &[&e]);
+                self.effects.push(Effect::GotoFailed(message.clone()));
+                self.status = Some(message);
+                self.try_start();
+            }
+            Reply::Hits(_) if self.complete => {
+                self.pending_hash = None;
+                let message = match target {
+                    hash::HashTarget::Source(file, line) => {
+                        tf("{} never ran in this trace.", &[&format!("{file}:{line}")])
+                    }
+                    _ => t("The position in the URL is not in this trace.").to_string(),
+                };
+                self.effects.push(Effect::GotoFailed(message.clone()));
+                self.status = Some(message);
                 self.try_start();
             }
             Reply::Node(None) if self.complete => {

@@ -7,13 +7,21 @@
 //! [`Query`] variant and that a real session answers each without error.
 
 use tarmac_lens_core::browse::protocol::{
-    FoldOp, Locate, NodeId, Query, RegMark, Reply, WriteTarget,
+    FoldOp, Locate, NodeId, Query, RegMark, Reply, SourceStep, WriteTarget,
 };
 use tarmac_lens_core::browse::search::{SearchQuery, SearchRequest};
 
 /// A few hundred lines of each common dialect (Fast Models AArch64 and
 /// Thumb, ES/LD/ST-style AArch32, gem5), cut from the test traces.
 pub const TRACE: &[u8] = include_bytes!("sample.tarmac");
+
+/// An ELF image with DWARF for the source questions (the generated
+/// `recursion` program's, from `tests/data/tracegen/lines/`, 14 KB).
+pub const ELF: &[u8] = include_bytes!("sample.elf");
+
+/// A file of [`ELF`]'s line table, and one of its lines with code.
+const SOURCE_FILE: &str = "recursion.c";
+const SOURCE_LINE: u32 = 20;
 
 /// The line the questions look at, and its node.
 pub const LINE: u64 = 400;
@@ -140,6 +148,34 @@ pub fn questions() -> Vec<Query> {
     }));
     // The timeline is asked for as soon as a trace opens.
     q.push(Query::Timeline { buckets: 1200 });
+    // The source pane's questions (with [`ELF`] loaded).
+    q.extend([
+        Query::Source { node },
+        Query::LineCounts {
+            file: SOURCE_FILE.into(),
+        },
+        Query::FindLine {
+            node,
+            file: SOURCE_FILE.into(),
+            line: SOURCE_LINE,
+            forward: true,
+        },
+        Query::LineHits {
+            file: SOURCE_FILE.into(),
+            line: SOURCE_LINE,
+            after: None,
+            count: 50,
+        },
+    ]);
+    q.extend(
+        [
+            SourceStep::Next,
+            SourceStep::Prev,
+            SourceStep::Over,
+            SourceStep::Out,
+        ]
+        .map(|step| Query::SourceStep { node, step }),
+    );
     q
 }
 

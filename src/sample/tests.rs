@@ -75,6 +75,7 @@ fn tag(value: &impl Serialize) -> String {
 fn answered() -> Vec<(Query, Reply)> {
     let mut session = Session::open(SliceSource(TRACE), ParseOptions::default()).unwrap();
     while !session.index_step(4096).unwrap().complete {}
+    assert!(session.load_debug_info(ELF.into(), 0).unwrap());
     ask_all(|q| session.answer(q))
 }
 

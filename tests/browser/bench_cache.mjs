@@ -10,7 +10,7 @@ const browser = await launchBrowser();
 for (let i = 0; i < 2; i++) {
   const page = await browser.context.newPage();
   await page.goto(server.url);
-  await page.waitForSelector('[data-testid=status][data-state=idle]');
+  await page.waitForSelector('[data-testid=status][data-state=idle][data-warm=yes]');
   const t0 = Date.now();
   await page.setInputFiles('[data-testid=file-input]', trace);
   await page.waitForSelector('[data-testid=status][data-state=ready]', { timeout: 600_000 });

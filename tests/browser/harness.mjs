@@ -290,7 +290,7 @@ export async function measureDrop(browser, server, trace) {
     }).observe(document, { subtree: true, childList: true });
   });
   await page.goto(server.url);
-  await page.waitForSelector('[data-testid=status][data-state=idle]');
+  await page.waitForSelector('[data-testid=status][data-state=idle][data-warm=yes]');
   // Let the spare worker start, as it would while a person picks a file.
   await page.waitForTimeout(500);
   await page.setInputFiles('[data-testid=file-input]', trace);

@@ -153,7 +153,8 @@ describe('Tarmac Lens page', () => {
   test('the hidden rehearsal browses the worker\'s sample, steps and ends', async (t) => {
     // At load the real browser runs hidden on the spare worker's session
     // over the sample trace (src/web/components/rehearsal.rs): watched from
-    // the page's start, as it is removed before `idle`.
+    // the page's start, as it is removed before the status says `data-warm`
+    // (the page is `idle`, and takes a file, before).
     const page = await fx.browser.context.newPage();
     t.after(() => page.close());
     await page.addInitScript(() => {
@@ -171,7 +172,7 @@ describe('Tarmac Lens page', () => {
     });
     const href = fx.server.url;
     await page.goto(href);
-    await page.waitForSelector('[data-testid=status][data-state=idle]', { timeout: 30_000 });
+    await page.waitForSelector('[data-testid=status][data-state=idle][data-warm=yes]', { timeout: 30_000 });
     const seen = await page.evaluate(() => window.__rehearsal);
     assert.ok(seen.panes && seen.registers && seen.memory, JSON.stringify(seen));
     assert.equal(seen.lines[0], '1', `the cursor's lines: ${seen.lines}`);

@@ -53,7 +53,7 @@ test('the indexing loops are optimised before a drop, not while it indexes', { t
       transferMode: 'ReportEvents',
     });
     await page.goto(`${server.url}?workers=1`);
-    await page.waitForSelector('[data-testid=status][data-state=idle]');
+    await page.waitForSelector('[data-testid=status][data-state=idle][data-warm=yes]');
     assert.ok(await waitForTierUp(page), 'the spare worker ran its tier-up pass');
     // The optimising compiles it set off run in the background: a person
     // picking a file gives them this long and more.

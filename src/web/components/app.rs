@@ -335,7 +335,8 @@ pub fn app() -> Html {
         || PREWARM_WAIT.with(|w| w.set(w.get().wrapping_add(1)))
     });
     // The browser's panes rendered once, hidden, while the page loads (see
-    // `Rehearsal`); the status says `starting` until then.
+    // `Rehearsal`); the status says `data-warm` after it. The page is
+    // `idle` (and takes files) before: a drop ends the rehearsal.
     let rehearsed = use_state_eq(|| false);
 
     let open_trace: Rc<dyn Fn(TraceInput)> = {
@@ -548,7 +549,7 @@ pub fn app() -> Html {
     html! {
         <ContextProvider<Lang> context={*lang}>
         <main class="app" style="display:flex;flex-direction:column;gap:0.6rem;margin:0 auto;padding:0.6rem 1rem;">
-            if !*rehearsed {
+            if !*rehearsed && state.file.is_none() {
                 <Rehearsal on_done={{
                     let rehearsed = rehearsed.clone();
                     Callback::from(move |_| rehearsed.set(true))
@@ -572,7 +573,8 @@ pub fn app() -> Html {
             <section
                 class="status"
                 data-testid="status"
-                data-state={if *rehearsed || !matches!(state.phase, Phase::Idle) { state.phase.name() } else { "starting" }}
+                data-state={state.phase.name()}
+                data-warm={rehearsed.then_some("yes")}
                 data-lines={lines.map(|n| n.to_string())}
                 data-reading={state.reading.map(reading_name)}
                 data-index-cache={state.index_cached.then_some("saved")}

@@ -18,6 +18,7 @@ pub fn help_overlay(props: &HelpOverlayProps) -> Html {
         PaneKind::Trace => "Trace pane keys",
         PaneKind::Registers => "Register pane keys",
         PaneKind::Memory => "Memory pane keys",
+        PaneKind::Source => "Source pane keys",
     });
     let close = props.on_close.reform(|_: MouseEvent| ());
     html! {

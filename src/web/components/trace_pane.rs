@@ -30,6 +30,12 @@ pub struct TracePaneProps {
     pub annotated_line: Option<u64>,
     pub syntax: bool,
     pub symbols: bool,
+    /// Show each instruction row's `file:line` in a column.
+    #[prop_or_default]
+    pub source_column: bool,
+    /// Show each instruction row's function in a column.
+    #[prop_or_default]
+    pub function_column: bool,
     /// (first visible row, viewport height in px, whether the scrollbar
     /// must follow) after scrolling, wheeling or resizing.
     pub on_viewport: Callback<(u64, f64, bool)>,
@@ -238,6 +244,8 @@ pub fn trace_pane(props: &TracePaneProps) -> Html {
                         annotated={line.is_some() && line == props.annotated_line}
                         syntax={props.syntax}
                         symbols={props.symbols}
+                        source_column={props.source_column}
+                        function_column={props.function_column}
                         on_click={props.on_click.clone()}
                         on_context={props.on_context.clone()}
                         call={matches!(row, Row::Line { node, first_of_node: true, .. } if props.call_nodes.contains(node))}

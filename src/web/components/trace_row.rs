@@ -69,6 +69,12 @@ pub struct TraceRowProps {
     pub annotated: bool,
     pub syntax: bool,
     pub symbols: bool,
+    /// Each instruction's `file:line` in a column before the text.
+    #[prop_or_default]
+    pub source_column: bool,
+    /// Each instruction's function in a column before the text.
+    #[prop_or_default]
+    pub function_column: bool,
     pub on_click: Callback<Row>,
     pub on_context: Callback<(Row, i32, i32)>,
     /// The call instruction of an active call: a box folds the call.
@@ -159,9 +165,22 @@ pub fn trace_row(props: &TraceRowProps) -> Html {
             text,
             spans,
             branch_symbol,
+            source,
+            function,
             ..
         } => {
             let current = props.current_time.is_some();
+            let function_cell = props.function_column.then(|| {
+                html! {
+                    <span class="row-function" data-testid="row-function" style="display:inline-block;width:20ch;overflow:hidden;text-overflow:ellipsis;vertical-align:top;opacity:0.75;">{ function.clone().unwrap_or_default() }</span>
+                }
+            });
+            let source_cell = props.source_column.then(|| {
+                let short = source.as_deref().map(short_source).unwrap_or_default();
+                html! {
+                    <span class="row-source" data-testid="row-source" style="display:inline-block;width:18ch;overflow:hidden;text-overflow:ellipsis;vertical-align:top;opacity:0.75;">{ short }</span>
+                }
+            });
             let fold_box = match (&props.row, props.call) {
                 (Row::Line { node, .. }, true) => {
                     let (node, on_fold) = (*node, props.on_fold.clone());
@@ -184,10 +203,14 @@ pub fn trace_row(props: &TraceRowProps) -> Html {
                     data-row-line={line.to_string()}
                     data-line={current.then(|| line.to_string())}
                     data-time={props.current_time.map(|t| t.to_string())}
+                    data-source={source.clone()}
+                    title={source.clone()}
                     style={style}
                     {onclick}
                     {oncontextmenu}
                 >
+                    { function_cell }
+                    { source_cell }
                     { fold_box }
                     { match props.search_match {
                         Some(m) => with_match(text, spans, props.syntax, m),
@@ -229,5 +252,13 @@ pub fn trace_row(props: &TraceRowProps) -> Html {
                 </div>
             }
         }
+    }
+}
+
+/// `file.c:42` of a DWARF `dir/sub/file.c:42`: the column is narrow.
+fn short_source(full: &str) -> String {
+    match full.rfind(['/', '\\']) {
+        Some(i) => full[i + 1..].to_string(),
+        None => full.to_string(),
     }
 }

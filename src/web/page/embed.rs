@@ -6,7 +6,8 @@
 //!
 //! - `{type: "open", trace, name?, elf?}`: `trace` is an `ArrayBuffer`, a
 //!   `Blob`/`File` or a URL string; `elf` likewise (symbols).
-//! - `{type: "goto", line | time | pc}`: move to a line, a time or the
+//! - `{type: "goto", line | time | pc | source}`: move to a line, a time, the
+//!   first execution of a source line (`source: "hash.c:42"`), or the
 //!   first visit of a PC (a number or an expression such as `main+4`).
 //!
 //! Viewer → host: `{type: "state", state: "idle"|"indexing"|"ready"|"error",
@@ -194,7 +195,16 @@ fn goto_fragment(msg: &JsValue) -> Result<String, String> {
             String::from(js_sys::encode_uri_component(expr.trim()))
         ));
     }
-    Err("goto needs line, time or pc".into())
+    if let Some(src) = field(msg, "source")
+        .as_string()
+        .filter(|s| !s.trim().is_empty())
+    {
+        return Ok(format!(
+            "#src={}",
+            String::from(js_sys::encode_uri_component(src.trim()))
+        ));
+    }
+    Err("goto needs line, time, pc or source".into())
 }
 
 /// Starts listening to the host; `on_open` opens what it sends.

@@ -8,7 +8,9 @@
 //!   [`report_client`] (the Reports panel's worker), [`diff_client`] (a
 //!   trace comparison's worker), [`assets`] (where the worker's file is).
 //! - The page's URL and embedding: [`page_params`] (`?url=`, `&elf=`,
-//!   `?embed=1`, `&panes=`), [`url_options`] (`?index-budget=`, `?crash=`,
+//!   `?embed=1`, `&panes=`, `&src=`), [`source_fetch`] (source files from
+//!   `&src=`), [`source_folder`] (source files picked or dropped),
+//!   [`url_options`] (`?index-budget=`, `?crash=`,
 //!   `?workers=` test hooks), [`embed`] (the `postMessage` API). The
 //!   browser's logic (keys, `#line=`, scrolling) is UI-free, in
 //!   `crate::model`.
@@ -25,6 +27,8 @@ pub mod page_params;
 pub mod panic_overlay;
 pub mod range_pool;
 pub mod report_client;
+pub mod source_fetch;
+pub mod source_folder;
 pub mod spare;
 pub mod url_options;
 pub mod worker_link;

@@ -12,6 +12,8 @@ pub use crate::model::PaneSpec;
 pub struct PageParams {
     pub url: Option<String>,
     pub elf: Option<String>,
+    /// `&src=BASE_URL`: where the source pane fetches source files.
+    pub src: Option<String>,
     pub embed: bool,
     /// Panes of the embedded viewer; `None`: the usual core registers.
     pub panes: Option<Vec<PaneSpec>>,
@@ -26,6 +28,7 @@ pub fn parse_panes(list: &str) -> Vec<PaneSpec> {
             let (name, arg) = name.split_once(':').unwrap_or((name, ""));
             match name {
                 "regs" | "registers" => Some(PaneSpec::Registers(RegKind::Core)),
+                "source" | "src" => Some(PaneSpec::Source),
                 "mem" | "memory" => Some(PaneSpec::Memory(if arg.is_empty() {
                     "sp".into()
                 } else {
@@ -52,6 +55,7 @@ pub fn current() -> PageParams {
     PageParams {
         url: get("url"),
         elf: get("elf"),
+        src: get("src"),
         embed: get("embed").is_some_and(|v| v != "0"),
         panes: get("panes").map(|p| parse_panes(&p)),
     }

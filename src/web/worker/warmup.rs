@@ -37,6 +37,9 @@ pub fn warm_up() -> Result<WorkerSession, String> {
         .map_err(|e| e.to_string())?
         .complete
     {}
+    session
+        .load_debug_info(sample::ELF.into(), 0)
+        .map_err(|e| e.to_string())?;
     let asked = sample::ask_all(|query| {
         let reply = session.answer(query);
         let _ = encode(&ToPage::Answer {

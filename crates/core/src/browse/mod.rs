@@ -9,6 +9,7 @@ pub(crate) mod highlight;
 pub mod protocol;
 mod ranges;
 mod rows;
+mod source;
 
 use crate::{Error, Result};
 use rows::{display_text, remap_spans};
@@ -69,6 +70,8 @@ pub struct Session<S: TraceSource> {
     image: Option<SymbolTable>,
     /// The image's DWARF, when it has some (see [`Session::load_debug_info`]).
     debug_info: Option<crate::DebugInfo>,
+    /// The index's PCs mapped to source lines (`source.rs`).
+    source_map: Option<source::SourceMap>,
     /// Most bytes the index may hold (see [`Session::set_index_budget`]).
     index_budget: usize,
     /// Why indexing stopped before the end, if it did.
@@ -154,6 +157,7 @@ impl<S: TraceSource> Session<S> {
             folds: HashMap::new(),
             image: None,
             debug_info: None,
+            source_map: None,
             index_budget: DEFAULT_INDEX_BUDGET,
             stopped: None,
             ranges: None,
@@ -197,6 +201,7 @@ impl<S: TraceSource> Session<S> {
             folds: HashMap::new(),
             image: None,
             debug_info: None,
+            source_map: None,
             index_budget: DEFAULT_INDEX_BUDGET,
             stopped: None,
             ranges: None,
@@ -380,6 +385,7 @@ impl<S: TraceSource> Session<S> {
         bytes: std::sync::Arc<[u8]>,
         load_offset: i64,
     ) -> Result<bool> {
+        self.source_map = None;
         self.debug_info = crate::DebugInfo::from_elf_bytes(bytes, load_offset)?;
         Ok(self.debug_info.is_some())
     }
@@ -566,6 +572,21 @@ impl<S: TraceSource> Session<S> {
             Query::EventRank { node } => Ok(self.event_rank(node)),
             Query::NextEvent { node, forward } => self.next_event(node, forward),
             Query::Timeline { buckets } => Ok(self.timeline(buckets)),
+            Query::Source { node } => self.source_at(node),
+            Query::LineCounts { file } => self.line_counts(&file),
+            Query::SourceStep { node, step } => self.source_step(node, step),
+            Query::FindLine {
+                node,
+                file,
+                line,
+                forward,
+            } => self.find_line(node, &file, line, forward),
+            Query::LineHits {
+                file,
+                line,
+                after,
+                count,
+            } => self.line_hits(&file, line, after, count),
         }
     }
 

@@ -196,6 +196,130 @@ pub enum Query {
         /// Spans of equally many nodes to summarise the trace in.
         buckets: u32,
     },
+    /// The source frames of a node's instruction ([`Reply::Source`]).
+    Source {
+        /// The position.
+        node: NodeId,
+    },
+    /// How often each line of a source file ran, over the part indexed
+    /// ([`Reply::LineCounts`]).
+    LineCounts {
+        /// The file as the DWARF names it ([`SourceFrame::file`]).
+        file: String,
+    },
+    /// Source-level stepping, as a debugger steps ([`Reply::Node`], `None`
+    /// when there is no such line).
+    SourceStep {
+        /// Where the step starts.
+        node: NodeId,
+        /// Which step.
+        step: SourceStep,
+    },
+    /// The nearest execution of a source line past a node ([`Reply::Node`]).
+    FindLine {
+        /// Where the search starts (the node itself is not a match).
+        node: NodeId,
+        /// The file as the DWARF names it.
+        file: String,
+        /// 1-based line.
+        line: u32,
+        /// After `node` (true) or before it.
+        forward: bool,
+    },
+    /// The executions of a source line, in trace order, a page at a time
+    /// ([`Reply::Hits`]).
+    LineHits {
+        /// The file as the DWARF names it, or its last path components
+        /// (`hash.c`).
+        file: String,
+        /// 1-based line.
+        line: u32,
+        /// Executions after this node (`None`: from the start).
+        after: Option<NodeId>,
+        /// Most executions given (at most 500).
+        count: u32,
+    },
+}
+
+/// A source-level step ([`Query::SourceStep`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SourceStep {
+    /// The first instruction of the next source line to run, into calls.
+    Next,
+    /// The first instruction of the source line that ran before.
+    Prev,
+    /// The next line of this function (or its caller's): calls run over.
+    Over,
+    /// Out of this call: the caller's next line after it returns.
+    Out,
+}
+
+/// One frame of the source at an instruction: innermost (the line the
+/// instruction was compiled from) first, then the functions it was inlined
+/// into, then the function holding the code.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SourceFrame {
+    /// The function, as DWARF names it (`None`: none described).
+    pub function: Option<String>,
+    /// The file, as the DWARF line table names it.
+    pub file: Option<String>,
+    /// 1-based line.
+    pub line: Option<u32>,
+    /// 1-based column, where recorded.
+    pub column: Option<u32>,
+}
+
+/// Where the source at a node is ([`Query::Source`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SourceReply {
+    /// No ELF image with DWARF line information is loaded.
+    NoDebugInfo {
+        /// Whether an ELF image is loaded (one without DWARF: built
+        /// without `-g`, or stripped).
+        image: bool,
+    },
+    /// The node holds no instruction.
+    NoInstruction,
+    /// The frames at the node's PC (empty: no unit covers it).
+    Frames {
+        /// The instruction address.
+        pc: u64,
+        /// Innermost first.
+        frames: Vec<SourceFrame>,
+    },
+}
+
+/// Per-line counts of one file ([`Query::LineCounts`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileCountsReply {
+    /// The file asked about.
+    pub file: String,
+    /// Lines with code, ascending: (line, executed, condition failed);
+    /// zeros for a line with code that never ran.
+    pub lines: Vec<(u32, u64, u64)>,
+    /// Whether the counts cover the whole trace (indexing has ended).
+    pub complete: bool,
+    /// Why there are none, when there are none (no DWARF, an index
+    /// without counts).
+    pub note: Option<String>,
+}
+
+/// One execution of a source line ([`Query::LineHits`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LineHit {
+    /// The node of the instruction.
+    pub node: NodeView,
+    /// Calls active there (0: outside any call found).
+    pub depth: u32,
+}
+
+/// A page of a line's executions ([`Query::LineHits`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HitsReply {
+    /// In trace order.
+    pub hits: Vec<LineHit>,
+    /// Whether more follow the last one.
+    pub more: bool,
 }
 
 /// Which registers a register panel marks.
@@ -297,6 +421,14 @@ pub enum Row {
         spans: Vec<Span>,
         /// For branch lines with an ELF: the target's symbol (F7).
         branch_symbol: Option<String>,
+        /// For instruction lines with an ELF's DWARF: the `file:line` the
+        /// instruction was compiled from.
+        #[serde(default)]
+        source: Option<String>,
+        /// For instruction lines with an ELF: the function the instruction
+        /// is in (a call's first row: its callee).
+        #[serde(default)]
+        function: Option<String>,
     },
     /// A folded call: one row for all its lines.
     Fold {
@@ -487,6 +619,12 @@ pub enum Reply {
     Events(EventsReply),
     /// The timeline.
     Timeline(TimelineReply),
+    /// Answer to [`Query::Source`].
+    Source(SourceReply),
+    /// Answer to [`Query::LineCounts`].
+    LineCounts(FileCountsReply),
+    /// Answer to [`Query::LineHits`].
+    Hits(HitsReply),
     /// The query could not be answered (bad expression, beyond the indexed
     /// part, read error): a message for the person.
     Error(String),

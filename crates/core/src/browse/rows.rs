@@ -37,6 +37,7 @@ impl<S: TraceSource> Session<S> {
                     let n = (end_row - r).min(next_fold - line);
                     let mut got = 0;
                     let image = self.image.as_ref();
+                    let debug = self.debug_info.as_ref();
                     let (idx, src) = match (&self.index, &self.building) {
                         (Some(i), _) => (i, &mut self.source as &mut dyn TraceSource),
                         (None, Some(b)) => {
@@ -54,7 +55,7 @@ impl<S: TraceSource> Session<S> {
                             text,
                             node,
                             first_of_node,
-                            image,
+                            (image, debug),
                             idx.options().parse,
                             idx.dialect(),
                         ));
@@ -256,7 +257,7 @@ pub(super) fn line_row(
     text: &[u8],
     node: u64,
     first_of_node: bool,
-    image: Option<&SymbolTable>,
+    (image, debug): (Option<&SymbolTable>, Option<&crate::DebugInfo>),
     parse: ParseOptions,
     dialect: crate::parse::Dialect,
 ) -> Row {
@@ -278,12 +279,29 @@ pub(super) fn line_row(
         highlight::spans(text, &rec)
     };
     let spans = remap_spans(text, spans);
+    let function = match (&rec.kind, image) {
+        (RecordKind::Instruction(i), Some(img)) => {
+            img.find_by_address(i.pc).map(|(sym, _)| sym.display_name())
+        }
+        _ => None,
+    };
     let branch_symbol = match (&rec.kind, image) {
         (RecordKind::Instruction(i), Some(img)) => {
             branch_target(&String::from_utf8_lossy(i.disassembly))
                 .map(|t| img.symbolic_address(t, false))
                 .filter(|s| !s.is_empty())
         }
+        _ => None,
+    };
+    // One line-table lookup per instruction row (a unit's table is read
+    // once, at its first lookup).
+    let source = match (&rec.kind, debug) {
+        (RecordKind::Instruction(i), Some(d)) => d
+            .location(i.pc)
+            .ok()
+            .flatten()
+            .filter(|l| l.line.is_some())
+            .map(|l| l.to_string()),
         _ => None,
     };
     Row::Line {
@@ -293,5 +311,7 @@ pub(super) fn line_row(
         text: display_text(text),
         spans,
         branch_symbol,
+        source,
+        function,
     }
 }

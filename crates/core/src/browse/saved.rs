@@ -76,6 +76,13 @@ pub(crate) fn load(bytes: &[u8]) -> Result<(Index, Stats, TraceIdentity)> {
     if !index.is_complete() {
         return Err(bad("saved index is incomplete"));
     }
+    // Saved by a version before per-PC counts: the page indexes again
+    // (once) rather than show a source pane without its counts.
+    if index.pc_counts().is_none() {
+        return Err(bad(
+            "saved index has no per-PC counts (an older version saved it)",
+        ));
+    }
     Ok((index, stats, trace))
 }
 

@@ -99,6 +99,8 @@ fn core_slots(offset: usize, len: usize) -> u32 {
 pub trait Observer {
     /// A node ended; `engine` holds the state after it.
     fn node(&mut self, node: &Node, engine: &Engine) {}
+    /// An instruction of the selected core was fed (executed or not).
+    fn instruction(&mut self, pc: u64, effect: Effect) {}
     /// Register bytes written (`known[i] == 0` bytes untouched) in the open node.
     fn reg_write(&mut self, node: u64, offset: usize, bytes: &[u8], known: &[u8]) {}
     /// A run of memory bytes written with known values in the open node
@@ -555,6 +557,7 @@ impl Engine {
         let thumb = ins.iset == ISet::Thumb;
         let adjusted_pc = ins.pc | u64::from(thumb);
 
+        obs.instruction(ins.pc, ins.effect);
         if ins.effect == Effect::Executed {
             self.semihosting(ins, obs);
         }

@@ -4,6 +4,7 @@
 
 use super::snapshot::*;
 use super::*;
+use crate::parse::Effect;
 use crate::Result;
 
 /// Builds an index while the trace streams past. Feed it every line with
@@ -132,6 +133,11 @@ impl Observer for Accumulator {
                     seek.just_split = true;
                 }
             }
+        }
+    }
+    fn instruction(&mut self, pc: u64, effect: Effect) {
+        if let Some(c) = &mut self.index.pc_counts {
+            c.note(pc, effect);
         }
     }
     fn split_here(&mut self) -> bool {
@@ -326,6 +332,7 @@ impl Index {
             snapshots: Vec::new(),
             reg_groups: Vec::new(),
             pc_blooms: Vec::new(),
+            pc_counts: Some(PcCountMap::default()),
             mem: MemHistory::default(),
             calls: CallTable::default(),
             events: EventList::default(),

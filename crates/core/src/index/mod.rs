@@ -17,6 +17,7 @@ mod depth;
 pub(crate) mod events;
 mod memdiff;
 pub mod parallel;
+mod pc_counts;
 mod queries;
 pub mod range_job;
 mod replay;
@@ -39,6 +40,8 @@ pub use calls::{CallInfo, CallTable};
 pub use depth::{bucket_bounds, bucket_start, TIMELINE_BUCKETS};
 pub use events::EventKind;
 pub(crate) use events::{Event, EventList};
+pub use pc_counts::Counts;
+use pc_counts::PcCountMap;
 use replay::SourceRef;
 pub use serialize::{IndexEncoder, TraceIdentity};
 use snapshot::{apply_snapshot, encode_snapshot};
@@ -134,6 +137,9 @@ pub struct Index {
     /// Per closed interval: a 256-bit Bloom filter of instruction addresses,
     /// so a PC search skips intervals that never executed it.
     pc_blooms: Vec<[u64; 4]>,
+    /// Instructions run per address; `None` in an index file written
+    /// before it was kept.
+    pc_counts: Option<PcCountMap>,
     mem: MemHistory,
     calls: CallTable,
     events: EventList,
@@ -185,10 +191,21 @@ impl Index {
             + self.snapshots.capacity()
             + self.reg_groups.capacity() * 16
             + self.pc_blooms.capacity() * 32
+            + self
+                .pc_counts
+                .as_ref()
+                .map_or(0, PcCountMap::resident_bytes)
             + self.mem.resident_bytes()
             + self.calls.resident_bytes()
             + self.events.resident_bytes()
             + std::mem::size_of::<Index>()
+    }
+
+    /// How many times each instruction address ran (Thumb bit cleared), in
+    /// ascending address order; `None` for an index file written before
+    /// the index kept them.
+    pub fn pc_counts(&self) -> Option<Vec<(u64, Counts)>> {
+        self.pc_counts.as_ref().map(PcCountMap::sorted)
     }
 
     /// Number of nodes indexed (complete intervals only while building).

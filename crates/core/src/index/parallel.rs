@@ -507,6 +507,10 @@ pub(super) fn join(g: &mut IndexBuilder, mut w: IndexBuilder, c: u64) -> bool {
     }
     gi.reg_groups.extend_from_slice(&wi.reg_groups);
     gi.pc_blooms.extend_from_slice(&wi.pc_blooms);
+    match (&mut gi.pc_counts, &wi.pc_counts) {
+        (Some(g), Some(w)) => g.merge(w),
+        (g, _) => *g = None,
+    }
     gi.mem.append_shifted(&mut wi.mem, node_off);
     gi.calls.append_shifted(&wi.calls, node_off, line_off);
     gi.events.append_shifted(&wi.events, node_off, line_off);

@@ -14,35 +14,52 @@ impl Index {
         pc: u64,
         forward: bool,
     ) -> Result<Option<Node>> {
-        let want = pc & !1;
+        let pcs = std::collections::HashSet::from([pc & !1]);
+        self.find_pcs(source, node, &pcs, forward, |_| true)
+    }
+
+    /// The nearest node strictly after (before) `node` whose instruction
+    /// address (Thumb bit cleared) is one of `pcs` and that `accept`
+    /// takes; intervals whose PC filter has none of them are skipped.
+    pub(crate) fn find_pcs(
+        &self,
+        source: &mut dyn TraceSource,
+        node: u64,
+        pcs: &std::collections::HashSet<u64>,
+        forward: bool,
+        mut accept: impl FnMut(&Node) -> bool,
+    ) -> Result<Option<Node>> {
         let start = self.interval_of(node);
-        let mut found: Option<Node> = None;
         let mut k = start as i64;
         while k >= 0 && (k as usize) < self.checkpoints.len() {
-            if (k as usize) != start
+            // Testing many PCs against a filter costs more than it saves.
+            let skip = (k as usize) != start
+                && pcs.len() <= 64
                 && self
                     .pc_blooms
                     .get(k as usize)
-                    .is_some_and(|b| !bloom_has(b, want))
-            {
-                k += if forward { 1 } else { -1 };
-                continue;
-            }
-            let mut scan = |n: &Node| {
-                let hit = n.at.pc != crate::engine::INVALID_PC && n.at.pc & !1 == want;
-                if forward {
-                    if n.at.node > node && hit {
+                    .is_some_and(|b| !pcs.iter().any(|&pc| bloom_has(b, pc)));
+            if !skip {
+                let mut found: Option<Node> = None;
+                let mut scan = |n: &Node| {
+                    let hit = n.at.pc != crate::engine::INVALID_PC
+                        && pcs.contains(&(n.at.pc & !1))
+                        && (if forward {
+                            n.at.node > node
+                        } else {
+                            n.at.node < node
+                        });
+                    if hit && accept(n) {
                         found = Some(*n);
-                        return false;
+                        // Forward: the first is the nearest. Back: the last.
+                        return !forward;
                     }
-                } else if n.at.node < node && hit {
-                    found = Some(*n);
+                    forward || n.at.node < node
+                };
+                self.scan_nodes(source, k as usize, &mut scan)?;
+                if found.is_some() {
+                    return Ok(found);
                 }
-                forward || n.at.node < node
-            };
-            self.scan_nodes(source, k as usize, &mut scan)?;
-            if found.is_some() {
-                return Ok(found);
             }
             k += if forward { 1 } else { -1 };
         }

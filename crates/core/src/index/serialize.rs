@@ -9,6 +9,7 @@ use super::calls::CallTable;
 use super::depth::DepthCache;
 use super::events::{BlockHead, EventList};
 use super::memdiff::MemHistory;
+use super::pc_counts::{Counts, PcCountMap};
 use super::{Checkpoint, Index, IndexOptions, IndexSummary};
 use crate::codec::varint;
 use crate::engine::ResumeState;
@@ -17,10 +18,12 @@ use crate::{Error, Result};
 
 /// The first 8 bytes of an index file.
 const INDEX_MAGIC: &[u8; 8] = b"TLENSIX\x01";
-const VERSION: u64 = 6;
+const VERSION: u64 = 7;
 /// Format 5 lacks only the timeline's depth per bucket (section 12): read,
 /// it answers that question from the calls.
 const VERSION_WITHOUT_DEPTH: u64 = 5;
+/// Files of this version have no per-PC counts.
+const VERSION_WITHOUT_COUNTS: u64 = 6;
 
 /// What an index file says about the trace it indexes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -224,6 +227,25 @@ impl IndexEncoder {
                     budget -= 1;
                     (1, 1)
                 }
+                13 => {
+                    // One entry per distinct PC: the program's size.
+                    match &index.pc_counts {
+                        None => w.u(0),
+                        Some(counts) => {
+                            let sorted = counts.sorted();
+                            w.u(1 + sorted.len() as u64);
+                            let mut last = 0;
+                            for (pc, c) in sorted {
+                                w.u(pc - last);
+                                w.u(c.executed);
+                                w.u(c.failed);
+                                last = pc;
+                            }
+                        }
+                    }
+                    budget -= 1;
+                    (1, 1)
+                }
                 _ => return true,
             };
             if to == end {
@@ -233,7 +255,7 @@ impl IndexEncoder {
                 self.at = to;
             }
         }
-        self.section > 12
+        self.section > 13
     }
 
     /// The encoded index (after `step` has said it is done), or what
@@ -330,6 +352,7 @@ impl Index {
                 .sum::<usize>()
             + 8 * call_dir.len()
             + 24 * event_dir.len()
+            + 12 * self.pc_counts.as_ref().map_or(0, PcCountMap::len)
     }
 
     /// An encoder of this index to be run a piece at a time with
@@ -377,7 +400,7 @@ impl Index {
         }
         let mut r = R { buf, pos: 8 };
         let version = r.u()?;
-        if version != VERSION && version != VERSION_WITHOUT_DEPTH {
+        if ![VERSION, VERSION_WITHOUT_COUNTS, VERSION_WITHOUT_DEPTH].contains(&version) {
             return Err(Error::IndexFile(format!(
                 "index file format version {} is not the supported version {}",
                 version, VERSION
@@ -547,6 +570,28 @@ impl Index {
             DepthCache::from_parts(bounds, depth)
                 .ok_or_else(|| Error::IndexFile("index file is corrupt (timeline)".into()))?
         };
+        let pc_counts = if version == VERSION {
+            match r.u()? {
+                0 => None,
+                n => {
+                    let mut counts = PcCountMap::default();
+                    let mut pc = 0u64;
+                    for _ in 1..n {
+                        pc = pc.checked_add(r.u()?).ok_or_else(|| {
+                            Error::IndexFile("index file is corrupt (PC counts)".into())
+                        })?;
+                        let c = Counts {
+                            executed: r.u()?,
+                            failed: r.u()?,
+                        };
+                        counts.add(pc, c);
+                    }
+                    Some(counts)
+                }
+            }
+        } else {
+            None
+        };
         let index = Index {
             opts,
             dialect,
@@ -554,6 +599,7 @@ impl Index {
             snapshots,
             reg_groups,
             pc_blooms,
+            pc_counts,
             mem: MemHistory::from_parts(arena, starts, segments, fills),
             calls: CallTable::from_parts(enc, dir, count, depth),
             events,

@@ -9,9 +9,10 @@
 //! code, the inlined function's line, as gcov and `addr2line` have it), and
 //! adds the counts up per line, per file and per function.
 //!
-//! The index keeps no per-PC counts: a hash-map update per instruction in
-//! the indexing loop would slow every session for a report few open, while
-//! this pass costs one parse of the trace (`benches/dwarf.rs` prints it).
+//! The index keeps the same per-PC counts ([`crate::Index::pc_counts`]):
+//! the browser's source pane takes them from there; the CLI, which has no
+//! index at hand, counts in this parse-only pass (`benches/dwarf.rs`
+//! prints its cost).
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
@@ -24,22 +25,7 @@ use crate::source::TraceSource;
 use crate::symbols::SymbolTable;
 use crate::Result;
 
-/// Instructions that ran and instructions that failed their condition
-/// (`IS`, `CCFAIL`); the second are not in the first.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Counts {
-    /// Executed.
-    pub executed: u64,
-    /// Reached but not executed: the condition failed.
-    pub failed: u64,
-}
-
-impl Counts {
-    fn add(&mut self, other: Counts) {
-        self.executed += other.executed;
-        self.failed += other.failed;
-    }
-}
+pub use crate::index::Counts;
 
 /// Per instruction address, how often it ran: the result of [`count_pcs`].
 #[derive(Clone, Debug, Default)]
@@ -50,6 +36,15 @@ pub struct PcCounts {
 }
 
 impl PcCounts {
+    /// Counts already made, by address (the index keeps them:
+    /// [`crate::Index::pc_counts`]).
+    pub fn from_counts(counts: impl IntoIterator<Item = (u64, Counts)>) -> PcCounts {
+        PcCounts {
+            by_pc: counts.into_iter().collect(),
+            unparsed: UnparsedLines::default(),
+        }
+    }
+
     /// The counts at one address (zero for one never reached).
     pub fn get(&self, pc: u64) -> Counts {
         self.by_pc.get(&pc).copied().unwrap_or_default()

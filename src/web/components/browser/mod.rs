@@ -18,8 +18,8 @@ pub use crate::model::{Focus, Pane, PaneBody, PromptFor, TraceView};
 
 use super::{
     ContextMenu, ElfLoad, EventsPane, HelpOverlay, MemoryPane, Minibuffer, Palette, PaneHeader,
-    RegisterPane, ReportTab, ReportsPanel, SearchBar, StackPane, TimelineStrip, TracePane,
-    TIMELINE_STYLE,
+    RegisterPane, ReportTab, ReportsPanel, SearchBar, SourcePane, StackPane, TimelineStrip,
+    TracePane, TIMELINE_STYLE,
 };
 use crate::i18n::{number, t, tf};
 use crate::model::keys::{Command, RegKind};
@@ -98,6 +98,8 @@ impl From<Msg> for BrowserMsg {
 
 pub struct Browser {
     model: Model,
+    /// Source files fetched from `&src=`.
+    source_fetch: crate::web::page::source_fetch::SourceFetch,
     client: TraceClient,
     root: NodeRef,
     hash_listener: Option<Closure<dyn FnMut()>>,
@@ -173,6 +175,7 @@ impl Component for Browser {
         });
         let mut browser = Browser {
             model,
+            source_fetch: crate::web::page::source_fetch::SourceFetch::from_page(),
             client: props.session.client.clone(),
             root: NodeRef::default(),
             hash_listener: Some(listener),
@@ -412,6 +415,16 @@ impl Browser {
             }
         }
         self.client.flush();
+        if self.source_fetch.active() {
+            let fetched =
+                ctx.link()
+                    .callback(|f: crate::web::page::source_fetch::Fetched| match f {
+                        Ok(file) => Msg::SourceFiles(vec![file]),
+                        Err(why) => Msg::SourceMissing(why),
+                    });
+            self.source_fetch
+                .want(self.model.wanted_sources(), &fetched);
+        }
         for effect in self.model.take_effects() {
             match effect {
                 Effect::Fragment(fragment) => {
@@ -587,6 +600,9 @@ impl Browser {
                 }) }
                 <button class={classes!("toggle", self.model.syntax.then_some("on"))} aria-pressed={self.model.syntax.to_string()} onclick={run(Command::ToggleSyntax)} title="F6">{ t("Colours") }</button>
                 <button class={classes!("toggle", self.model.symbols.then_some("on"))} aria-pressed={self.model.symbols.to_string()} onclick={run(Command::ToggleSymbols)} title="F7">{ t("Symbols") }</button>
+                <button class={classes!("toggle", self.model.source_column.then_some("on"))} aria-pressed={self.model.source_column.to_string()} data-testid="toggle-source-column" onclick={run(Command::ToggleSourceColumn)} title="L">{ t("file:line") }</button>
+                <button class={classes!("toggle", self.model.function_column.then_some("on"))} aria-pressed={self.model.function_column.to_string()} data-testid="toggle-function-column" onclick={run(Command::ToggleFunctionColumn)} title="H">{ t("Functions") }</button>
+                <button class={classes!("toggle", self.model.panes.iter().any(|p| matches!(p.body, PaneBody::Source(_))).then_some("on"))} data-testid="toggle-source" onclick={run(Command::ToggleSource)} title="s">{ t("Source") }</button>
                 <button class={classes!("toggle", self.model.reports.is_some().then_some("on"))} aria-pressed={self.model.reports.is_some().to_string()} data-testid="open-reports" onclick={run(Command::Reports)} title="R">{ t("Reports") }</button>
                 <button data-testid="open-palette" onclick={run(Command::Palette)} title="Ctrl-K">{ t("Commands…") }</button>
                 <button onclick={run(Command::Help)} title="F1">{ t("Keys") }</button>
@@ -658,6 +674,8 @@ impl Browser {
                         search_match={self.model.search.current_match()}
                         syntax={self.model.syntax}
                         symbols={self.model.symbols}
+                        source_column={self.model.source_column}
+                        function_column={self.model.function_column}
                         on_viewport={cbs.on_viewport}
                         on_click={cbs.on_click}
                         on_context={cbs.on_context}
@@ -715,6 +733,20 @@ impl Browser {
                     on_scroll={link.callback(move |rows| Msg::Pane(id, PaneMsg::MemScroll { rows }))}
                 />
             },
+            PaneBody::Source(s) => {
+                use crate::model::source::SourceMsg;
+                html! {
+                    <SourcePane
+                        pane={(**s).clone()}
+                        text={self.model.source_text(s)}
+                        note={p.note.clone()}
+                        on_line={link.callback(move |line| Msg::Pane(id, PaneMsg::Source(SourceMsg::PickLine { line })))}
+                        on_hit={link.callback(move |node| Msg::Pane(id, PaneMsg::Source(SourceMsg::PickHit { node })))}
+                        on_more={link.callback(move |_| Msg::Pane(id, PaneMsg::Source(SourceMsg::MoreHits)))}
+                        on_files={link.callback(Msg::SourceFiles)}
+                    />
+                }
+            }
         };
         html! {
             <section
@@ -725,11 +757,12 @@ impl Browser {
                 role="region"
                 aria-label={p.title()}
                 onmousedown={link.callback(move |_: MouseEvent| Msg::Focus(Focus::Pane(id)))}
-                style="flex:0 1 auto;min-width:16rem;"
+                // Source lines are long: that pane takes the row's room.
+                style={if matches!(p.body, PaneBody::Source(_)) { "flex:1 1 30rem;min-width:24rem;max-width:100%;" } else { "flex:0 1 auto;min-width:16rem;" }}
             >
                 <PaneHeader
                     title={p.title()}
-                    title_testid={format!("{}-pane-title", if matches!(p.body, PaneBody::Memory { .. }) { "memory" } else { "registers" })}
+                    title_testid={format!("{}-pane-title", match p.body { PaneBody::Memory { .. } => "memory", PaneBody::Source(_) => "source", _ => "registers" })}
                     view={p.view}
                     views={self.model.view_ids()}
                     lock={p.lock}

@@ -429,7 +429,19 @@ impl SessionWorker {
         let result = match self.open.borrow_mut().as_mut() {
             Some(open) => {
                 let be = open.big_endian;
-                open.session.load_elf(bytes, load_offset, be)
+                let loaded = open.session.load_elf(bytes, load_offset, be);
+                // Unit headers only: line tables are read at a pane's
+                // first question, so the rows never wait for DWARF.
+                loaded.map(|(symbols, warning)| {
+                    match open.session.load_debug_info(bytes.into(), load_offset) {
+                        Ok(_) => (symbols, warning),
+                        Err(e) => {
+                            let dwarf = format!("no source lines: {e}");
+                            let both = warning.map_or(dwarf.clone(), |w| format!("{w}; {dwarf}"));
+                            (symbols, Some(both))
+                        }
+                    }
+                })
             }
             None => Err(tarmac_lens_core::Error::Elf(
                 "open a trace before its ELF image".into(),
