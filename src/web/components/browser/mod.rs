@@ -431,8 +431,16 @@ impl Browser {
                     let queued = self.fragment.borrow_mut().replace(fragment).is_some();
                     if !queued {
                         let pending = self.fragment.clone();
+                        // A hash set meanwhile by someone else (an embedding
+                        // host's goto, the person) wins: its hashchange may
+                        // not have been handled yet, and writing over it
+                        // would send the browser back where it was.
+                        let before = current_fragment();
                         super::app::after_ms(FRAGMENT_DELAY_MS, move || {
-                            if let Some(fragment) = pending.borrow_mut().take() {
+                            let fragment = pending.borrow_mut().take();
+                            if let Some(fragment) =
+                                fragment.filter(|_| current_fragment() == before)
+                            {
                                 replace_hash(&fragment);
                             }
                         });
