@@ -576,15 +576,20 @@ impl Model {
             },
             hash::HashTarget::Invalid(message) => {
                 self.hash_in_flight = false;
-                self.pending_hash = None;
-                let message = tf("Cannot go to the position in the URL: {}", &[&message]);
-                self.effects.push(Effect::GotoFailed(message.clone()));
-                self.status = Some(message);
-                self.try_start();
+                self.hash_failed(tf("Cannot go to the position in the URL: {}", &[&message]));
                 return;
             }
         };
         self.ask(query, move |reply| Msg::HashTried { target, reply });
+    }
+
+    /// The position the URL asks for cannot be had: said to the person and
+    /// the embedding host, and the view starts where it would have.
+    fn hash_failed(&mut self, message: String) {
+        self.pending_hash = None;
+        self.effects.push(Effect::GotoFailed(message.clone()));
+        self.status = Some(message);
+        self.try_start();
     }
 
     pub(super) fn on_hash_tried(&mut self, target: hash::HashTarget, reply: Reply) {
@@ -629,33 +634,17 @@ impl Model {
                 self.on_moved(view, Reply::Node(Some(h.hits[0].node)), true);
             }
             Reply::Error(e) if self.complete => {
-                self.pending_hash = None;
-                let message = tf("Cannot go to the position in the URL: {}", &[&e]);
-                self.effects.push(Effect::GotoFailed(message.clone()));
-                self.status = Some(message);
-                self.try_start();
+                self.hash_failed(tf("Cannot go to the position in the URL: {}", &[&e]));
             }
-            Reply::Hits(_) if self.complete => {
-                self.pending_hash = None;
+            Reply::Hits(_) | Reply::Node(None) if self.complete => {
                 let message = match target {
+                    hash::HashTarget::Line(line) => self.beyond_note(line),
                     hash::HashTarget::Source(file, line) => {
                         tf("{} never ran in this trace.", &[&format!("{file}:{line}")])
                     }
                     _ => t("The position in the URL is not in this trace.").to_string(),
                 };
-                self.effects.push(Effect::GotoFailed(message.clone()));
-                self.status = Some(message);
-                self.try_start();
-            }
-            Reply::Node(None) if self.complete => {
-                self.pending_hash = None;
-                let message = match target {
-                    hash::HashTarget::Line(line) => self.beyond_note(line),
-                    _ => t("The position in the URL is not in this trace.").to_string(),
-                };
-                self.effects.push(Effect::GotoFailed(message.clone()));
-                self.status = Some(message);
-                self.try_start();
+                self.hash_failed(message);
             }
             // Not indexed that far yet: the next progress tries again.
             _ => {}

@@ -278,32 +278,30 @@ impl<S: TraceSource> Session<S> {
             SourceStep::Over => self.step_over(node, &others)?,
             SourceStep::Prev => self.step_back(node, &others)?,
             SourceStep::Out => {
-                let stack = self.index().map(|i| i.calls().stack_at(node));
-                match stack.and_then(|s| s.last().copied()) {
-                    Some(call) => match call.resume_node {
-                        Some(r) => {
-                            let back = self.node(r)?;
-                            let map = self.source_map()?.ok();
-                            let call_line = map.and_then(|m| m.line_of(Some(call.call_pc)));
-                            let map = self.source_map()?.ok();
-                            let back_line = map.and_then(|m| {
-                                m.line_of(
-                                    (back.at.pc != crate::engine::INVALID_PC).then_some(back.at.pc),
-                                )
-                            });
-                            if back_line.is_some() && back_line != call_line {
-                                Some(back)
-                            } else {
-                                let others = match self.source_map()? {
-                                    Ok(m) => m.pcs_other_than(call_line),
-                                    Err(note) => return Ok(Reply::Error(note)),
-                                };
-                                self.step_over(r, &others)?
-                            }
-                        }
-                        None => None,
-                    },
+                let call = self
+                    .index()
+                    .and_then(|i| i.calls().stack_at(node).last().copied());
+                match call.and_then(|c| Some((c, c.resume_node?))) {
                     None => None,
+                    Some((call, r)) => {
+                        let back = self.node(r)?;
+                        let back_pc =
+                            (back.at.pc != crate::engine::INVALID_PC).then_some(back.at.pc);
+                        let (call_line, back_line, others) = match self.source_map()? {
+                            Ok(m) => {
+                                let call_line = m.line_of(Some(call.call_pc));
+                                (call_line, m.line_of(back_pc), m.pcs_other_than(call_line))
+                            }
+                            Err(note) => return Ok(Reply::Error(note)),
+                        };
+                        // Returned onto the caller's next line already, or
+                        // into the rest of the call's line: then over it.
+                        if back_line.is_some() && back_line != call_line {
+                            Some(back)
+                        } else {
+                            self.step_over(r, &others)?
+                        }
+                    }
                 }
             }
         };
