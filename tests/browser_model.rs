@@ -802,3 +802,60 @@ fn with_an_elf_each_instruction_row_names_its_function() {
     }
     assert!(named > 10, "{named} rows named");
 }
+
+#[test]
+fn the_layout_moves_panes_between_areas_resizes_them_and_is_kept() {
+    use tarmac_lens::model::layout::{Area, Layout, LayoutMsg, Slot, SIDE_PX, STEP_PX};
+    let trace = std::fs::read(data("ttu/quicksort.tarmac")).unwrap();
+    let kept = |page: &Page| {
+        page.effects.iter().rev().find_map(|e| match e {
+            Effect::SaveLayout(text) => Some(text.clone()),
+            _ => None,
+        })
+    };
+    let ctrl_shift = |key: &str| KeyInput {
+        key: key.into(),
+        ctrl: true,
+        shift: true,
+        ..KeyInput::default()
+    };
+    let mut page = Page::open(&trace, Config::default());
+    assert_eq!(page.model.layout, Layout::default());
+    assert_eq!(kept(&page), None, "nothing to keep before a change");
+    // Ctrl-Shift-Left widens the side area, and the page is told to keep it.
+    page.model.key(&ctrl_shift("ArrowLeft"));
+    page.settle();
+    assert_eq!(page.model.layout.side_px, SIDE_PX + STEP_PX);
+    let text = kept(&page).expect("the layout is kept");
+    assert_eq!(Layout::parse(&text), page.model.layout);
+    // In the side area the core registers have two columns: Down moves two
+    // cells; `A` (in the register pane) moves them under the views, where
+    // they have four.
+    page.key("Tab");
+    let selected = |page: &Page| match &page.model.panes[0].body {
+        PaneBody::Registers { selected, .. } => *selected,
+        _ => unreachable!(),
+    };
+    page.key("ArrowDown");
+    assert_eq!(selected(&page), 2);
+    page.key("A");
+    assert_eq!(page.model.layout.area(Slot::Registers), Area::Bottom);
+    page.key("ArrowDown");
+    assert_eq!(selected(&page), 6);
+    // A page opened later starts from what was kept.
+    let text = kept(&page).unwrap();
+    let again = Page::open(
+        &trace,
+        Config {
+            layout: text,
+            ..Config::default()
+        },
+    );
+    assert_eq!(again.model.layout, page.model.layout);
+    // Ctrl-Shift-Backspace starts over.
+    page.model.key(&ctrl_shift("Backspace"));
+    page.settle();
+    assert_eq!(page.model.layout, Layout::default());
+    page.send(Msg::Layout(LayoutMsg::Collapse(Slot::Stack)));
+    assert!(page.model.layout.collapsed(Slot::Stack));
+}

@@ -2,6 +2,7 @@
 //! tables drive the keyboard and the F1 help, so the help cannot drift from
 //! what the keys do.
 
+use crate::model::layout::LayoutMsg;
 use tarmac_lens_core::browse::protocol::FoldOp;
 
 /// The register panes, in the order `r S D V M Z w` and the toolbar list them.
@@ -53,9 +54,11 @@ impl RegKind {
         }
     }
 
-    /// Cells per row: wide vectors get a row each.
-    pub fn columns(self) -> usize {
+    /// Cells per row: wide vectors get a row each; in the side area (about
+    /// 420 px) the core registers two.
+    pub fn columns(self, side: bool) -> usize {
         match self {
+            RegKind::Core if side => 2,
             RegKind::Core => 4,
             RegKind::Single | RegKind::Double | RegKind::Changed => 2,
             RegKind::Neon | RegKind::Mve | RegKind::Sve => 1,
@@ -156,6 +159,10 @@ pub enum Command {
     WriteOfWidth(u8),
     Shorter,
     Taller,
+    /// Splitters and areas (`model::layout`).
+    Layout(crate::model::layout::LayoutMsg),
+    /// The focused pane's kind to the other area (`A`).
+    MovePane,
 }
 
 pub struct Binding {
@@ -290,6 +297,36 @@ pub const GLOBAL: &[Binding] = &[
         "F",
         "the flame graph in the reports",
         Command::FlameGraph,
+    ),
+    bind(
+        &["C-S-ArrowLeft"],
+        "Ctrl-Shift-Left",
+        "widen the side area (or drag its splitter)",
+        Command::Layout(LayoutMsg::SideBy(1)),
+    ),
+    bind(
+        &["C-S-ArrowRight"],
+        "Ctrl-Shift-Right",
+        "narrow the side area",
+        Command::Layout(LayoutMsg::SideBy(-1)),
+    ),
+    bind(
+        &["C-S-ArrowUp"],
+        "Ctrl-Shift-Up",
+        "make the bottom area taller (or drag its splitter)",
+        Command::Layout(LayoutMsg::BottomBy(1)),
+    ),
+    bind(
+        &["C-S-ArrowDown"],
+        "Ctrl-Shift-Down",
+        "make the bottom area shorter",
+        Command::Layout(LayoutMsg::BottomBy(-1)),
+    ),
+    bind(
+        &["C-S-Backspace"],
+        "Ctrl-Shift-Backspace",
+        "reset the layout: areas' sizes, where each pane sits",
+        Command::Layout(LayoutMsg::Reset),
     ),
 ];
 
@@ -487,6 +524,12 @@ const PANE_COMMON: &[Binding] = &[
         Command::ToggleLock,
     ),
     bind(&["Delete", "x"], "x", "close the pane", Command::Close),
+    bind(
+        &["A"],
+        "A",
+        "move this kind of pane to the other area (side or bottom)",
+        Command::MovePane,
+    ),
 ];
 
 pub const REGISTERS: &[Binding] = &[
@@ -603,10 +646,13 @@ pub fn tables(pane: PaneKind) -> Vec<&'static [Binding]> {
 }
 
 /// The key as the tables spell it: `KeyboardEvent.key`, `C-` with Ctrl,
-/// `C-S-` with Ctrl and Shift, `S-Tab` for Shift-Tab.
+/// `C-S-` with Ctrl and Shift (`C-S-ArrowLeft`: named keys keep their
+/// case), `S-Tab` for Shift-Tab.
 pub fn key_name(key: &str, ctrl: bool, shift: bool) -> String {
     if ctrl && shift && key.chars().count() == 1 {
         format!("C-S-{}", key.to_lowercase())
+    } else if ctrl && shift && (key.starts_with("Arrow") || key == "Backspace") {
+        format!("C-S-{key}")
     } else if ctrl && key.chars().count() == 1 {
         format!("C-{}", key.to_lowercase())
     } else if shift && key == "Tab" {

@@ -16,6 +16,7 @@
 
 pub mod hash;
 pub mod keys;
+pub mod layout;
 pub mod nav;
 pub mod palette;
 mod panes;
@@ -54,6 +55,9 @@ pub struct Config {
     pub fragment: String,
     /// The indexing progress so far.
     pub progress: Option<Progress>,
+    /// The layout the page kept (`layout::Layout`'s text); empty: the
+    /// default.
+    pub layout: String,
 }
 
 /// A key as the model reads it.
@@ -112,6 +116,8 @@ pub enum Effect {
     },
     /// Tell the embedding host a goto found nothing.
     GotoFailed(String),
+    /// Keep this layout for the next page (`layout::Layout`'s text).
+    SaveLayout(String),
 }
 
 pub enum Msg {
@@ -162,6 +168,8 @@ pub enum Msg {
     SourceFiles(Vec<(String, String)>),
     /// A source file could not be fetched: why.
     SourceMissing(String),
+    /// A splitter moved, a pane moved to the other area or collapsed.
+    Layout(layout::LayoutMsg),
 }
 
 pub struct Model {
@@ -217,6 +225,10 @@ pub struct Model {
     /// The node whose call the call tree is to show (`g`), numbered so
     /// the same node can be asked for again.
     pub report_reveal: Option<(u32, NodeId)>,
+    /// Where the panes sit and the areas' sizes.
+    pub layout: layout::Layout,
+    /// A pane to scroll into view once drawn (the page takes it).
+    pub into_view: Option<layout::Shown>,
     /// See [`Config::detached`].
     pub detached: bool,
     /// The URL's fragment names a position (so the first position is one).
@@ -246,6 +258,8 @@ impl Model {
             menu: None,
             reports: None,
             report_reveal: None,
+            layout: layout::Layout::parse(&config.layout),
+            into_view: None,
             syntax: true,
             symbols: true,
             source_column: false,
@@ -432,8 +446,31 @@ impl Model {
             Msg::Nav(m) => return self.on_nav(m),
             Msg::SourceFiles(files) => self.add_source_files(files),
             Msg::SourceMissing(why) => self.source_missing(why),
+            Msg::Layout(m) => return self.on_layout(m),
         }
         true
+    }
+
+    /// A layout change, kept for the next page; false if nothing changed.
+    fn on_layout(&mut self, m: layout::LayoutMsg) -> bool {
+        if !self.layout.apply(m) {
+            return false;
+        }
+        if let layout::LayoutMsg::Move(slot) | layout::LayoutMsg::Collapse(slot) = m {
+            self.into_view = Some(layout::Shown::Slot(slot));
+        }
+        self.effects
+            .push(Effect::SaveLayout(self.layout.to_string()));
+        true
+    }
+
+    /// Where a pane's kind sits in the layout.
+    pub fn slot(body: &PaneBody) -> layout::Slot {
+        match body {
+            PaneBody::Registers { .. } => layout::Slot::Registers,
+            PaneBody::Memory { .. } => layout::Slot::Memory,
+            PaneBody::Source(_) => layout::Slot::Source,
+        }
     }
 
     pub fn view_ids(&self) -> Vec<u32> {
@@ -581,9 +618,23 @@ impl Model {
                 self.reports = match self.reports {
                     Some(_) => None,
                     None => Some(ReportTab::CallTree),
+                };
+                self.into_view = Some(layout::Shown::Slot(layout::Slot::Reports));
+            }
+            Command::FlameGraph => {
+                self.reports = Some(ReportTab::FlameGraph);
+                self.into_view = Some(layout::Shown::Slot(layout::Slot::Reports));
+            }
+            Command::Layout(m) => {
+                self.on_layout(m);
+            }
+            Command::MovePane => {
+                if let Focus::Pane(p) = self.focus {
+                    if let Some(slot) = self.pane_ref(p).map(|p| Model::slot(&p.body)) {
+                        self.on_layout(layout::LayoutMsg::Move(slot));
+                    }
                 }
             }
-            Command::FlameGraph => self.reports = Some(ReportTab::FlameGraph),
             Command::RevealCall => {
                 let view = self.active_view();
                 if let Some(c) = self.view_ref(view).and_then(|v| v.cursor) {

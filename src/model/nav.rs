@@ -4,6 +4,7 @@
 //! call stack needs no question of its own (the view already holds it) and
 //! the events list is about the whole trace, not a position.
 
+use super::layout::{Shown, Slot};
 use super::{Model, Msg};
 use crate::i18n::t;
 use crate::model::keys::Command;
@@ -68,9 +69,13 @@ impl Model {
     /// The navigation commands; false if `cmd` is not one.
     pub(super) fn run_nav(&mut self, cmd: Command) -> bool {
         match cmd {
-            Command::ToggleStack => self.nav.stack = !self.nav.stack,
+            Command::ToggleStack => {
+                self.nav.stack = !self.nav.stack;
+                self.into_view = Some(Shown::Slot(Slot::Stack));
+            }
             Command::ToggleEvents => {
                 self.nav.events = !self.nav.events;
+                self.into_view = Some(Shown::Slot(Slot::Events));
                 if self.nav.events {
                     self.fetch_events();
                 }

@@ -1,5 +1,6 @@
 //! Register and memory panes: what they show, their keys and jumps.
 
+use super::layout;
 use super::{Focus, Menu, MenuAction, Model, Msg, Pane, PaneBody, PromptFor};
 use crate::i18n::{t, tf};
 use crate::model::keys::{Command, RegKind};
@@ -69,6 +70,7 @@ impl Model {
             seq: 0,
             body,
         });
+        self.into_view = Some(layout::Shown::Pane(id));
         id
     }
 
@@ -259,7 +261,11 @@ impl Model {
                 self.changed_search(id, cmd == Command::NextChanged)
             }
             Command::Up | Command::Down | Command::Left | Command::Right => {
-                let refresh = move_selection(pane, cmd);
+                let side = self.layout.area(layout::Slot::Registers) == layout::Area::Side;
+                let Some(pane) = self.pane_mut(id) else {
+                    return;
+                };
+                let refresh = move_selection(pane, cmd, side);
                 if refresh {
                     self.refresh_pane(id);
                 }
@@ -625,7 +631,7 @@ fn select_memory(pane: &mut Pane, target: u64) {
 }
 
 /// Arrow keys; true when a memory pane scrolled and needs reading again.
-fn move_selection(pane: &mut Pane, cmd: Command) -> bool {
+fn move_selection(pane: &mut Pane, cmd: Command, side: bool) -> bool {
     match &mut pane.body {
         PaneBody::Registers {
             kind,
@@ -637,7 +643,7 @@ fn move_selection(pane: &mut Pane, cmd: Command) -> bool {
             if n == 0 {
                 return false;
             }
-            let cols = kind.columns();
+            let cols = kind.columns(side);
             *selected = match cmd {
                 Command::Left => selected.saturating_sub(1),
                 Command::Right => (*selected + 1).min(n - 1),

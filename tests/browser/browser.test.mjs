@@ -617,7 +617,8 @@ describe('trace browser', () => {
     await page.waitForSelector('[data-testid=call-stack] button:has-text("tg_main")');
     // a in the register pane reads the selected register as an address.
     await page.locator('[data-testid=registers-core] header strong').click();
-    for (let k = 0; k < 7; k++) await page.keyboard.press('ArrowDown');
+    // Two registers a row in the side area: down 14 rows, right 2 to x30.
+    for (let k = 0; k < 14; k++) await page.keyboard.press('ArrowDown');
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('ArrowRight');
     await page.waitForSelector('.reg.selected [data-reg=x30]');

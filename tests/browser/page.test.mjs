@@ -165,7 +165,7 @@ describe('Tarmac Lens page', () => {
         if (!hidden) return;
         const line = hidden.querySelector('.browser [aria-selected=true]')?.getAttribute('data-line');
         if (line && seen.lines.at(-1) !== line) seen.lines.push(line);
-        seen.panes ||= !!hidden.querySelector('.browser .panes');
+        seen.panes ||= !!hidden.querySelector('.browser [data-area=side]');
         seen.registers ||= !!hidden.querySelector('.browser [data-reg]');
         seen.memory ||= !!hidden.querySelector('.data-pane [data-addr]');
       }).observe(document, { subtree: true, childList: true, attributes: true });

@@ -338,6 +338,7 @@ pub fn app() -> Html {
     // `Rehearsal`); the status says `data-warm` after it. The page is
     // `idle` (and takes files) before: a drop ends the rehearsal.
     let rehearsed = use_state_eq(|| false);
+    let compare = use_state(|| None::<(u32, web_sys::File)>);
 
     let open_trace: Rc<dyn Fn(TraceInput)> = {
         let state = state.clone();
@@ -542,86 +543,135 @@ pub fn app() -> Html {
         }
     };
     let open = state.session.is_some() && !matches!(state.phase, Phase::Error(_));
+    // The trace to compare the open one with (see `DiffView`).
+    let on_compare = {
+        let compare = compare.clone();
+        Callback::from(move |e: Event| {
+            let Some(input) = e.target_dyn_into::<web_sys::HtmlInputElement>() else {
+                return;
+            };
+            let file = input.files().and_then(|f| f.get(0));
+            input.set_value("");
+            if let Some(file) = file {
+                let seq = compare.as_ref().map_or(1, |c| c.0 + 1);
+                compare.set(Some((seq, file)));
+            }
+        })
+    };
     if params.embed {
         return view_embedded(&state, params.panes.clone(), open);
     }
 
-    html! {
-        <ContextProvider<Lang> context={*lang}>
-        <main class="app" style="display:flex;flex-direction:column;gap:0.6rem;margin:0 auto;padding:0.6rem 1rem;">
-            if !*rehearsed && state.file.is_none() {
-                <Rehearsal on_done={{
-                    let rehearsed = rehearsed.clone();
-                    Callback::from(move |_| rehearsed.set(true))
-                }} />
-            }
-            <header class="app-header" style="display:flex;gap:1rem;align-items:baseline;flex-wrap:wrap;">
-                <h1 style="margin:0;">{ "Tarmac Lens" }</h1>
-                <p class="tagline" style="margin:0;">
-                    { t("Arm CPU execution traces, read in your browser. Nothing is uploaded.") }
-                </p>
-                <LanguageSwitch lang={*lang} on_change={on_lang} />
-            </header>
-            <DropZone on_file={on_file.clone()} busy={busy || open} compact={state.file.is_some()} />
-            if state.file.is_none() {
+    let status = html! {
+        <section
+            class="status"
+            data-testid="status"
+            data-state={state.phase.name()}
+            data-warm={rehearsed.then_some("yes")}
+            data-lines={lines.map(|n| n.to_string())}
+            data-reading={state.reading.map(reading_name)}
+            data-index-cache={state.index_cached.then_some("saved")}
+            data-index-bytes={state.progress.as_ref().map(|p| p.index_bytes.to_string())}
+            aria-live="polite"
+            style={if state.file.is_some() {
+                "display:flex;flex-wrap:wrap;gap:0.1rem 0.75rem;align-items:center;flex:1 1 auto;min-width:0;"
+            } else {
+                "display:flex;flex-direction:column;gap:0.5rem;"
+            }}
+        >
+            { view_status(&state) }
+        </section>
+    };
+    let rehearsal = html! {
+        if !*rehearsed && state.file.is_none() {
+            <Rehearsal on_done={{
+                let rehearsed = rehearsed.clone();
+                Callback::from(move |_| rehearsed.set(true))
+            }} />
+        }
+    };
+    let Some(file) = &state.file else {
+        // No trace yet: the welcome, with room to drop one.
+        return html! {
+            <ContextProvider<Lang> context={*lang}>
+            <main class="app" style="display:flex;flex-direction:column;gap:0.6rem;box-sizing:border-box;height:100vh;height:100dvh;overflow:auto;margin:0 auto;padding:0.6rem 1rem;">
+                { rehearsal }
+                <header class="app-header" style="display:flex;gap:1rem;align-items:baseline;flex-wrap:wrap;">
+                    <h1 style="margin:0;">{ "Tarmac Lens" }</h1>
+                    <p class="tagline" style="margin:0;">
+                        { t("Arm CPU execution traces, read in your browser. Nothing is uploaded.") }
+                    </p>
+                    <LanguageSwitch lang={*lang} on_change={on_lang} />
+                </header>
+                <DropZone on_file={on_file.clone()} busy={busy} compact={false} />
                 <DemoButton on_file={on_file} />
                 <IndexCacheControl />
-            }
-            if open {
-                <ElfLoader on_elf={on_elf} offset={*elf_offset} {on_offset} symbols={state.elf.map(|e| e.symbols)} warning={state.elf_warning.clone()} failed={state.elf_error.clone()} />
-            }
-            <section
-                class="status"
-                data-testid="status"
-                data-state={state.phase.name()}
-                data-warm={rehearsed.then_some("yes")}
-                data-lines={lines.map(|n| n.to_string())}
-                data-reading={state.reading.map(reading_name)}
-                data-index-cache={state.index_cached.then_some("saved")}
-                data-index-bytes={state.progress.as_ref().map(|p| p.index_bytes.to_string())}
-                aria-live="polite"
-                style="display:flex;flex-direction:column;gap:0.5rem;"
-            >
-                { view_status(&state) }
-            </section>
+                { status }
+            </main>
+            </ContextProvider<Lang>>
+        };
+    };
+    // A trace is open: a workspace that fills the window and never scrolls
+    // as a page. One slim header (the file, its progress, the tabs, another
+    // file, the ELF image); the browser or the summary takes the rest.
+    html! {
+        <ContextProvider<Lang> context={*lang}>
+        <main class="app workspace-page" style="display:flex;flex-direction:column;gap:0.3rem;box-sizing:border-box;height:100vh;height:100dvh;overflow:hidden;padding:0.3rem 0.6rem;">
+            <header class="app-header slim" style="display:flex;gap:0.3rem 0.75rem;align-items:center;flex-wrap:wrap;flex:none;">
+                <strong class="brand">{ "Tarmac Lens" }</strong>
+                { status }
+                <nav role="tablist" class="tabs" style="display:flex;gap:0.25rem;">
+                    { tab(Tab::Browse, "Browse") }
+                    { tab(Tab::Summary, "Summary") }
+                </nav>
+                <DropZone on_file={on_file.clone()} busy={true} compact={true} />
+                if let (true, Some(_)) = (open, &trace_file) {
+                    <label class="file-button" title={t("Compare with another trace: ")}>
+                        { t("Compare…") }
+                        <input type="file" data-testid="diff-input" style="display:none;" onchange={on_compare} />
+                    </label>
+                }
+                if open {
+                    <ElfLoader on_elf={on_elf} offset={*elf_offset} {on_offset} symbols={state.elf.map(|e| e.symbols)} warning={state.elf_warning.clone()} failed={state.elf_error.clone()} />
+                }
+                <LanguageSwitch lang={*lang} on_change={on_lang} />
+            </header>
             if let Phase::Ready(stats) = &state.phase {
                 if stats.cores.len() > 1 {
                     <CorePicker cores={stats.cores.clone()} selected={(*core).clone()} on_pick={on_core} />
                 }
             }
-            if state.file.is_some() {
-                <nav role="tablist" class="tabs" style="display:flex;gap:0.25rem;">
-                    { tab(Tab::Browse, "Browse") }
-                    { tab(Tab::Summary, "Summary") }
-                </nav>
-                // Both tabs stay mounted: the browser keeps its position and
-                // the summary its content while hidden.
-                <div data-testid="browse-panel" role="tabpanel" aria-label={t("Browse")} hidden={state.tab != Tab::Browse}>
-                    if let Some(file) = &state.file {
-                        <FileNotice
-                            name={file.name.clone()}
-                            kind={state.file_kind.clone()}
-                            stats={match &state.phase { Phase::Ready(s) => Some(s.clone()), _ => None }}
-                            on_show_unparsed={{
-                                let state = state.clone();
-                                Callback::from(move |_| state.dispatch(Action::Tab(Tab::Summary)))
-                            }}
-                        />
-                    }
-                    if let Some(session) = state.session.clone().filter(|_| open) {
-                        <DiffView file={trace_file} session={session} progress={state.progress.clone()} elf={state.elf} lang={*lang} />
-                    }
-                </div>
-                <div
-                    data-testid="summary-panel"
-                    role="tabpanel"
-                    aria-label={t("Summary")}
-                    hidden={state.tab != Tab::Summary}
-                    style={if state.tab == Tab::Summary { "display:flex;flex-direction:column;gap:1rem;" } else { "display:none;" }}
-                >
-                    { view_summary(&state) }
-                </div>
-            }
+            // Both tabs stay mounted: the browser keeps its position and
+            // the summary its content while hidden.
+            <div
+                data-testid="browse-panel"
+                role="tabpanel"
+                aria-label={t("Browse")}
+                hidden={state.tab != Tab::Browse}
+                style={if state.tab == Tab::Browse { "display:flex;flex-direction:column;gap:0.3rem;flex:1 1 auto;min-height:0;" } else { "display:none;" }}
+            >
+                <FileNotice
+                    name={file.name.clone()}
+                    kind={state.file_kind.clone()}
+                    stats={match &state.phase { Phase::Ready(s) => Some(s.clone()), _ => None }}
+                    on_show_unparsed={{
+                        let state = state.clone();
+                        Callback::from(move |_| state.dispatch(Action::Tab(Tab::Summary)))
+                    }}
+                />
+                if let Some(session) = state.session.clone().filter(|_| open) {
+                    <DiffView file={trace_file.clone()} compare={(*compare).clone()} session={session} progress={state.progress.clone()} elf={state.elf} lang={*lang} />
+                }
+            </div>
+            <div
+                data-testid="summary-panel"
+                role="tabpanel"
+                aria-label={t("Summary")}
+                hidden={state.tab != Tab::Summary}
+                style={if state.tab == Tab::Summary { "display:flex;flex-direction:column;gap:1rem;flex:1 1 auto;min-height:0;overflow:auto;" } else { "display:none;" }}
+            >
+                { view_summary(&state) }
+            </div>
         </main>
         </ContextProvider<Lang>>
     }
@@ -658,16 +708,17 @@ fn view_status(state: &PageState) -> Html {
                 { view_reading(state.reading) }
             </>
         },
+        // What stops the trace or its reading takes a row of its own.
         Phase::Stopped(reason) => html! {
             <>
                 { summary(state.progress.as_ref().map(|p| p.lines), None) }
-                <p class="stopped" role="alert" data-testid="stopped">{ reason.clone() }</p>
+                <p class="stopped" role="alert" data-testid="stopped" style="margin:0;flex:1 0 100%;">{ reason.clone() }</p>
             </>
         },
         Phase::Error(message) => html! {
             <>
                 { summary(None, None) }
-                <ErrorBanner message={message.clone()} />
+                <div style="flex:1 0 100%;"><ErrorBanner message={message.clone()} /></div>
             </>
         },
     }

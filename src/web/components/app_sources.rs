@@ -162,7 +162,7 @@ pub(super) fn view_embedded(
         Phase::Error(message) => html! { <ErrorBanner message={message.clone()} /> },
     };
     html! {
-        <main class="app embedded" style="display:flex;flex-direction:column;gap:0.3rem;padding:0.3rem;">
+        <main class="app embedded" style="display:flex;flex-direction:column;gap:0.3rem;padding:0.3rem;box-sizing:border-box;height:100vh;height:100dvh;overflow:hidden;">
             <section
                 class="status"
                 data-testid="status"
@@ -170,7 +170,7 @@ pub(super) fn view_embedded(
                 data-lines={lines.map(|n| n.to_string())}
                 data-reading={state.reading.map(reading_name)}
                 aria-live="polite"
-                style="font-size:0.85rem;"
+                style="font-size:0.85rem;flex:none;"
             >
                 { status }
             </section>

@@ -1,11 +1,10 @@
-//! The trace comparison: a "Compare with…" file input next to the open
-//! trace, the comparison run in a worker of its own (`page/diff_client.rs`),
+//! The trace comparison: a trace chosen with the header's "Compare with
+//! another trace…" (`compare`), the comparison run in a worker of its own (`page/diff_client.rs`),
 //! its divergences listed, and the two traces browsed side by side — the
 //! open trace's browser and a second, detached one on the other file, each
 //! moved to the selected divergence's line. The main browser is rendered
 //! here so that it can be moved and laid out next to the other.
 
-use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use super::{Browser, ElfLoad, ProgressBar, Session};
@@ -29,6 +28,10 @@ pub struct DiffViewProps {
     pub elf: Option<ElfLoad>,
     #[prop_or_default]
     pub lang: Lang,
+    /// The trace to compare with, numbered per choice (choosing the same
+    /// file again compares again).
+    #[prop_or_default]
+    pub compare: Option<(u32, web_sys::File)>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -47,7 +50,6 @@ enum State {
 }
 
 pub enum Msg {
-    Picked(web_sys::File),
     Job { seq: u32, msg: DiffMsg },
     Other { seq: u32, event: ClientEvent },
     Select(usize),
@@ -162,12 +164,17 @@ impl Component for DiffView {
             // Another trace was opened: the comparison was with the old one.
             self.close();
         }
+        let compare = ctx.props().compare.clone();
+        if compare.as_ref().map(|c| c.0) != old.compare.as_ref().map(|c| c.0) {
+            if let Some((_, file)) = compare {
+                self.start(ctx, file);
+            }
+        }
         true
     }
 
-    fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
+    fn update(&mut self, _ctx: &Context<Self>, msg: Msg) -> bool {
         match msg {
-            Msg::Picked(file) => self.start(ctx, file),
             Msg::Job { seq, msg } => {
                 if seq != self.seq {
                     return false;
@@ -252,32 +259,20 @@ impl Component for DiffView {
             lines.sort_unstable();
             std::rc::Rc::new(lines)
         };
-        let onchange = link.batch_callback(|e: Event| {
-            let input = e.target_dyn_into::<HtmlInputElement>()?;
-            let file = input.files().and_then(|f| f.get(0));
-            input.set_value("");
-            file.map(Msg::Picked)
-        });
         let side_by_side = self.other.is_some() && selected.is_some();
         html! {
-            <section class="diff" data-testid="diff" style="display:flex;flex-direction:column;gap:0.5rem;">
-                <div class="diff-bar" style="display:flex;gap:0.75rem;align-items:center;flex-wrap:wrap;">
-                    if props.file.is_some() {
-                        <label>
-                            { t("Compare with another trace: ") }
-                            <input type="file" data-testid="diff-input" {onchange} />
-                        </label>
-                    }
-                    if let Some(name) = &self.other_name {
+            <section class="diff" data-testid="diff" style="display:flex;flex-direction:column;gap:0.3rem;flex:1 1 auto;min-height:0;">
+                if let Some(name) = &self.other_name {
+                <div class="diff-bar" style="display:flex;gap:0.75rem;align-items:center;flex-wrap:wrap;flex:none;">
                         <span data-testid="diff-other">{ tf("compared with {}", &[name]) }</span>
                         <button data-testid="diff-close" onclick={link.callback(|_| Msg::Close)}>
                             { t("Close comparison") }
                         </button>
-                    }
                 </div>
+                }
                 { self.view_state(ctx) }
-                <div class="diff-views" style="display:flex;gap:0.5rem;">
-                    <div data-testid="diff-view-a" style="flex:1 1 50%;min-width:0;">
+                <div class="diff-views" style="display:flex;gap:0.5rem;flex:1 1 auto;min-height:0;">
+                    <div data-testid="diff-view-a" style="flex:1 1 50%;min-width:0;display:flex;flex-direction:column;">
                         <Browser
                             session={props.session.clone()}
                             progress={props.progress.clone()}
@@ -288,7 +283,7 @@ impl Component for DiffView {
                         />
                     </div>
                     if let Some(other) = self.other.clone().filter(|_| side_by_side) {
-                        <div data-testid="diff-view-b" style="flex:1 1 50%;min-width:0;">
+                        <div data-testid="diff-view-b" style="flex:1 1 50%;min-width:0;display:flex;flex-direction:column;">
                             <Browser
                                 session={other}
                                 progress={self.other_progress.clone()}

@@ -92,14 +92,30 @@ pub fn drop_zone(props: &DropZoneProps) -> Html {
     };
 
     let border = if *hovering { "#2563eb" } else { "#94a3b8" };
-    let (height, padding, direction) = if props.compact {
-        ("0", "0.4rem", "row")
-    } else {
-        ("8rem", "1.5rem", "column")
-    };
+    if props.compact {
+        // A trace is open: a small target in the header, the picker a button.
+        return html! {
+            <section
+                class={classes!("drop-zone", "compact", hovering.then_some("hovering"))}
+                data-testid="drop-zone"
+                title={t("Drop another trace to replace this one, or its ELF image for symbols")}
+                style={format!("display:flex;align-items:center;gap:0.4rem;padding:0.05rem 0.2rem 0.05rem 0.6rem;border:2px dashed {border};border-radius:0.5rem;")}
+                ondragover={on_drag_over}
+                ondragenter={on_drag_enter}
+                ondragleave={on_drag_leave}
+                ondrop={on_drop}
+            >
+                <span>{ t("Drop another trace here, or") }</span>
+                <label class="file-button">
+                    { t("Open…") }
+                    <input type="file" multiple=true data-testid="file-input" style="display:none;" onchange={on_change} />
+                </label>
+            </section>
+        };
+    }
     let style = format!(
-        "display:flex;flex-direction:{direction};align-items:center;justify-content:center;\
-         gap:0.5rem;min-height:{height};padding:{padding};border:2px dashed {border};\
+        "display:flex;flex-direction:column;align-items:center;justify-content:center;\
+         gap:0.5rem;min-height:8rem;padding:1.5rem;border:2px dashed {border};\
          border-radius:0.75rem;text-align:center;"
     );
     html! {

@@ -96,13 +96,16 @@ pub fn elf_loader(props: &ElfLoaderProps) -> Html {
         })
     };
     html! {
-        <div class="elf-loader" data-testid="elf-loader" style="display:flex;gap:0.5rem;align-items:center;flex-wrap:wrap;">
-            <label>{ t("ELF image for symbols: ") }<input type="file" data-testid="elf-input" disabled={bad_offset.is_some()} {onchange} /></label>
+        <div class="elf-loader" data-testid="elf-loader" style="display:flex;gap:0.4rem;align-items:center;flex-wrap:wrap;">
+            <label class="file-button" title={t("ELF image for symbols: ")} aria-disabled={bad_offset.is_some().to_string()}>
+                { t("ELF image…") }
+                <input type="file" data-testid="elf-input" style="display:none;" disabled={bad_offset.is_some()} {onchange} />
+            </label>
             <label>{ t("load offset ") }<input
                 type="text"
                 data-testid="elf-offset"
                 placeholder="0"
-                size="10"
+                size="7"
                 aria-invalid={bad_offset.is_some().to_string()}
                 title={t("Added to every symbol's address: 0x1000, -0x10, 4096")}
                 onchange={on_offset_change}

@@ -20,6 +20,9 @@ pub struct EventsPaneProps {
     /// Show the page starting at this event.
     pub on_page: Callback<u64>,
     pub on_close: Callback<()>,
+    /// Layout buttons (collapse, move to the other area), before the close.
+    #[prop_or_default]
+    pub tools: Html,
 }
 
 pub fn kind_name(kind: EventKind) -> &'static str {
@@ -94,7 +97,7 @@ pub fn events_pane(props: &EventsPaneProps) -> Html {
             data-total={total.to_string()}
             role="region"
             aria-label={t("Events")}
-            style="flex:1 1 24rem;min-width:20rem;max-width:60rem;"
+            style="flex:1 1 auto;min-width:0;min-height:0;display:flex;flex-direction:column;"
         >
             <header class="pane-header" style="display:flex;gap:0.5rem;align-items:center;padding:0.15rem 0.4rem;">
                 <strong style="flex:1;" data-testid="events-pane-title">{ tf("Events: {}", &[&number(total)]) }</strong>
@@ -103,13 +106,14 @@ pub fn events_pane(props: &EventsPaneProps) -> Html {
                     <button data-testid="events-earlier" disabled={first == 0} onclick={earlier} title={t("Earlier events")}>{ "‹" }</button>
                     <button data-testid="events-later" disabled={first + shown >= total} onclick={later} title={t("Later events")}>{ "›" }</button>
                 }
+                { props.tools.clone() }
                 <button class="close" data-testid="events-pane-close" title={t("Close (v)")} onclick={close}>{ "×" }</button>
             </header>
             if let Some(page) = &props.page {
                 if page.events.is_empty() {
                     <p class="pane-empty" data-testid="events-empty" style="margin:0.25rem 0.5rem;">{ t("No exceptions, mode changes, aborts or unparsed lines.") }</p>
                 } else {
-                    <ol ref={list} class="events" style="position:relative;list-style:none;margin:0;padding:0.2rem 0.4rem;height:10rem;overflow:auto;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13px;">
+                    <ol ref={list} class="events" style="position:relative;list-style:none;margin:0;padding:0.2rem 0.4rem;flex:1 1 10rem;min-height:3rem;overflow:auto;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13px;">
                         { for page.events.iter().map(|e| {
                             let node = e.node;
                             let pick = props.on_pick.reform(move |_: MouseEvent| node);

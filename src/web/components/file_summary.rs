@@ -20,39 +20,42 @@ pub struct FileSummaryProps {
 #[function_component(FileSummary)]
 pub fn file_summary(props: &FileSummaryProps) -> Html {
     use_lang();
-    let cell = "padding:0.15rem 1rem 0.15rem 0;text-align:left;width:6rem;vertical-align:top;";
+    // One line in the page's header: each value after its name, small.
+    let label = |text: &'static str| {
+        html! {
+            <span class="summary-label" style="font-size:0.8em;opacity:0.75;margin-right:0.3em;">{ t(text) }</span>
+        }
+    };
     html! {
-        <table class="file-summary" data-testid="file-summary" style="border-collapse:separate;border-spacing:0;">
-            <tbody>
-                <tr>
-                    <th scope="row" style={cell}>{ t("File") }</th>
-                    <td data-testid="file-name" style="word-break:break-all;">{ props.name.clone() }</td>
-                </tr>
-                <tr>
-                    <th scope="row" style={cell}>{ t("Size") }</th>
-                    <td
-                        data-testid="file-size"
-                        data-bytes={props.bytes.to_string()}
-                        title={tn(props.bytes, "{} byte", "{} bytes", &[&format::thousands(props.bytes)])}
-                    >
-                        { tn(props.bytes, "{} ({} byte)", "{} ({} bytes)", &[&format::bytes(props.bytes), &format::thousands(props.bytes)]) }
-                    </td>
-                </tr>
-                if let Some(lines) = props.lines {
-                    <tr>
-                        <th scope="row" style={cell}>{ t("Lines") }</th>
-                        <td data-testid="line-count" data-lines={lines.to_string()}>
-                            { format::thousands(lines) }
-                        </td>
-                    </tr>
-                }
-                if let Some(dialect) = &props.dialect {
-                    <tr>
-                        <th scope="row" style={cell}>{ t("Dialect") }</th>
-                        <td data-testid="dialect">{ dialect.clone() }</td>
-                    </tr>
-                }
-            </tbody>
-        </table>
+        <span class="file-summary" data-testid="file-summary" style="display:inline-flex;flex-wrap:wrap;gap:0.1rem 0.9rem;align-items:baseline;min-width:0;">
+            <span style="display:inline-flex;align-items:baseline;min-width:0;max-width:100%;">
+                { label("File") }
+                <strong data-testid="file-name" title={props.name.clone()} style="white-space:nowrap;overflow:hidden;text-overflow:ellipsis;max-width:22rem;">{ props.name.clone() }</strong>
+            </span>
+            <span>
+                { label("Size") }
+                <span
+                    data-testid="file-size"
+                    data-bytes={props.bytes.to_string()}
+                    title={tn(props.bytes, "{} byte", "{} bytes", &[&format::thousands(props.bytes)])}
+                >
+                    { tn(props.bytes, "{} ({} byte)", "{} ({} bytes)", &[&format::bytes(props.bytes), &format::thousands(props.bytes)]) }
+                </span>
+            </span>
+            if let Some(lines) = props.lines {
+                <span>
+                    { label("Lines") }
+                    <span data-testid="line-count" data-lines={lines.to_string()}>
+                        { format::thousands(lines) }
+                    </span>
+                </span>
+            }
+            if let Some(dialect) = &props.dialect {
+                <span>
+                    { label("Dialect") }
+                    <span data-testid="dialect">{ dialect.clone() }</span>
+                </span>
+            }
+        </span>
     }
 }

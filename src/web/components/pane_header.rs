@@ -22,6 +22,9 @@ pub struct PaneHeaderProps {
     /// Lock to what is shown (Ctrl-L).
     pub on_lock: Callback<()>,
     pub on_close: Callback<()>,
+    /// Layout buttons (collapse, move to the other area), before the close.
+    #[prop_or_default]
+    pub tools: Html,
 }
 
 #[function_component(PaneHeader)]
@@ -58,6 +61,7 @@ pub fn pane_header(props: &PaneHeaderProps) -> Html {
                     }) }
                 </select>
             </label>
+            { props.tools.clone() }
             <button class="close" data-testid="pane-close" title={t("Close (x)")} onclick={close}>{ "×" }</button>
         </header>
     }

@@ -11,6 +11,9 @@ use tarmac_lens_core::browse::protocol::RegPanel;
 #[derive(Properties, PartialEq)]
 pub struct RegisterPaneProps {
     pub kind: RegKind,
+    /// In the side area: fewer columns.
+    #[prop_or_default]
+    pub side: bool,
     /// `None` until the first answer (or when the trace has no such panel).
     pub panel: Option<RegPanel>,
     pub selected: usize,
@@ -38,13 +41,13 @@ pub fn register_pane(props: &RegisterPaneProps) -> Html {
             </p>
         };
     }
-    let columns = props.kind.columns();
+    let columns = props.kind.columns(props.side);
     html! {
         <>
             <div
                 class="registers"
                 data-panel={panel.kind.clone()}
-                style={format!("display:grid;grid-template-columns:repeat({columns},max-content);gap:0.1rem 1.25rem;padding:0.25rem 0.5rem;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13px;")}
+                style={format!("display:grid;grid-template-columns:repeat({columns},max-content);gap:0.1rem 1.25rem;padding:0.25rem 0.5rem;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13px;line-height:1.3;")}
             >
                 { for panel.cells.iter().enumerate().map(|(i, cell)| {
                     let pick = props.on_pick.reform(move |_: MouseEvent| i);

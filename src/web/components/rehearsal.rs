@@ -70,7 +70,7 @@ impl Polls {
             let container = self.root.cast::<web_sys::Element>();
             let revealed = container
                 .as_ref()
-                .and_then(|c| c.query_selector(".browser .panes").ok().flatten())
+                .and_then(|c| c.query_selector(".browser [data-area=side]").ok().flatten())
                 .is_some();
             let settled = now == seen && (revealed || stepped);
             if polls >= MAX_POLLS || (settled && stepped) {

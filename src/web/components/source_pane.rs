@@ -175,7 +175,7 @@ pub fn source_pane(props: &SourcePaneProps) -> Html {
             });
             html! {
                 <div ref={body.clone()} class="source-text" data-testid="source-text" data-file={wanted.clone()}
-                    style="position:relative;font-family:ui-monospace,Menlo,Consolas,monospace;max-height:16rem;overflow:auto;font-size:12px;">
+                    style="position:relative;font-family:ui-monospace,Menlo,Consolas,monospace;flex:1 1 8rem;min-height:4rem;overflow:auto;font-size:12px;">
                     { for rows }
                 </div>
             }

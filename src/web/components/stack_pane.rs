@@ -17,6 +17,9 @@ pub struct StackPaneProps {
     pub at_end: bool,
     pub on_pick: Callback<NodeId>,
     pub on_close: Callback<()>,
+    /// Layout buttons (collapse, move to the other area), before the close.
+    #[prop_or_default]
+    pub tools: Html,
 }
 
 /// How a frame is named: its symbol with an ELF, else the callee address.
@@ -44,21 +47,22 @@ pub fn stack_pane(props: &StackPaneProps) -> Html {
             data-at-end={props.at_end.to_string()}
             role="region"
             aria-label={title}
-            style="flex:0 1 auto;min-width:14rem;max-width:28rem;"
+            style="flex:1 1 auto;min-width:0;min-height:0;display:flex;flex-direction:column;"
         >
             <header class="pane-header" style="display:flex;gap:0.5rem;align-items:center;padding:0.15rem 0.4rem;">
                 <strong style="flex:1;" data-testid="stack-pane-title">{ title }</strong>
                 <span class="pane-hint" title={t("The innermost call is listed first")}>{ t("innermost first") }</span>
+                { props.tools.clone() }
                 <button class="close" data-testid="stack-pane-close" title={t("Close (C)")} onclick={close}>{ "×" }</button>
             </header>
             // A fixed height: a stack growing as the position moves would
-            // resize the trace view and push the position out of sight.
+            // move the panes under it.
             if props.frames.is_empty() {
                 <p class="pane-empty" data-testid="stack-empty" style="margin:0.25rem 0.5rem;height:6rem;">
                     { if props.at_end { t("Every call returned.") } else { t("No call is active here.") } }
                 </p>
             } else {
-                <ol class="stack-frames" style="list-style:none;margin:0;padding:0.2rem 0.4rem;height:6rem;overflow:auto;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13px;">
+                <ol class="stack-frames" style="list-style:none;margin:0;padding:0.2rem 0.4rem;flex:1 1 6rem;min-height:3rem;overflow:auto;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13px;">
                     { for props.frames.iter().enumerate().rev().map(|(depth, f)| {
                         let call_node = f.call_node;
                         let pick = props.on_pick.reform(move |_: MouseEvent| call_node);

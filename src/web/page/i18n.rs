@@ -16,17 +16,9 @@ pub fn init() {
     set_current(detect());
 }
 
-fn storage() -> Option<web_sys::Storage> {
-    // localStorage throws where storage is disabled (and may on file://).
-    web_sys::window()?.local_storage().ok().flatten()
-}
-
 /// The stored choice, else the first of the browser's languages we have.
 fn detect() -> Lang {
-    if let Some(lang) = storage()
-        .and_then(|s| s.get_item(STORAGE_KEY).ok().flatten())
-        .and_then(|tag| Lang::from_tag(&tag))
-    {
+    if let Some(lang) = super::local_store::get(STORAGE_KEY).and_then(|tag| Lang::from_tag(&tag)) {
         return lang;
     }
     let Some(navigator) = web_sys::window().map(|w| w.navigator()) else {
@@ -44,9 +36,7 @@ fn detect() -> Lang {
 /// Makes `lang` the page's language and remembers the choice.
 pub fn set(lang: Lang) {
     set_current(lang);
-    if let Some(s) = storage() {
-        let _ = s.set_item(STORAGE_KEY, lang.code());
-    }
+    super::local_store::set(STORAGE_KEY, lang.code());
     sync_document(lang);
 }
 

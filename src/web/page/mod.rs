@@ -14,6 +14,7 @@
 //!   `?workers=` test hooks), [`embed`] (the `postMessage` API). The
 //!   browser's logic (keys, `#line=`, scrolling) is UI-free, in
 //!   `crate::model`.
+//! - Kept per browser: [`local_store`] (the language, the layout).
 //! - Texts: [`i18n`] (translations), [`format`] (numbers and sizes as the
 //!   page writes them), [`panic_overlay`] (the crash overlay).
 
@@ -23,6 +24,7 @@ pub mod diff_client;
 pub mod embed;
 pub mod format;
 pub mod i18n;
+pub mod local_store;
 pub mod page_params;
 pub mod panic_overlay;
 pub mod range_pool;

@@ -30,6 +30,8 @@ pub enum Msg {
     Click(f64, f64),
     Search(String),
     Key(KeyboardEvent),
+    /// The canvas's box changed width (a splitter, a pane beside it).
+    Resized,
 }
 
 pub struct FlameGraph {
@@ -41,6 +43,14 @@ pub struct FlameGraph {
     search: String,
     canvas: NodeRef,
     error: Option<String>,
+    /// The zoom root last scrolled to: a new one's base frames are brought
+    /// into sight once (a person scrolling up to the top frames stays there).
+    scrolled_for: std::cell::Cell<Option<u32>>,
+    /// Redraws at the new width when the box around the canvas resizes.
+    resize: Option<(
+        web_sys::ResizeObserver,
+        wasm_bindgen::closure::Closure<dyn FnMut()>,
+    )>,
 }
 
 fn hue(name: &str) -> u32 {
@@ -130,6 +140,14 @@ impl FlameGraph {
             "style",
             &format!("display:block;cursor:pointer;width:{width}px;height:{height}px;"),
         );
+        // The base frames are at the bottom: in a box too short for the
+        // whole graph, they are what is shown first.
+        if self.scrolled_for.get() != Some(self.root) {
+            self.scrolled_for.set(Some(self.root));
+            if let Ok(Some(panel)) = canvas.closest("[role=tabpanel]") {
+                panel.set_scroll_top(panel.scroll_height());
+            }
+        }
         let Some(ctx) = canvas
             .get_context("2d")
             .ok()
@@ -188,6 +206,8 @@ impl Component for FlameGraph {
             search: String::new(),
             canvas: NodeRef::default(),
             error: None,
+            scrolled_for: std::cell::Cell::new(None),
+            resize: None,
         };
         g.zoom(ctx, 0);
         g
@@ -246,6 +266,14 @@ impl Component for FlameGraph {
                 self.zoom(ctx, target);
             }
             Msg::Search(s) => self.search = s,
+            Msg::Resized => {
+                let width = self
+                    .canvas
+                    .cast::<HtmlCanvasElement>()
+                    .and_then(|c| c.parent_element())
+                    .map(|p| f64::from(p.client_width().max(100)));
+                return width.is_some_and(|w| w != self.css_width.get());
+            }
             Msg::Key(e) => {
                 if e.key() != "Escape" {
                     return false;
@@ -261,8 +289,31 @@ impl Component for FlameGraph {
         true
     }
 
-    fn rendered(&mut self, _ctx: &Context<Self>, _first: bool) {
+    fn rendered(&mut self, ctx: &Context<Self>, first: bool) {
+        if first {
+            let link = ctx.link().clone();
+            let on_resize = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(move || {
+                link.send_message(Msg::Resized)
+            });
+            let parent = self
+                .canvas
+                .cast::<HtmlCanvasElement>()
+                .and_then(|c| c.parent_element());
+            if let (Ok(observer), Some(parent)) = (
+                web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()),
+                parent,
+            ) {
+                observer.observe(&parent);
+                self.resize = Some((observer, on_resize));
+            }
+        }
         self.draw();
+    }
+
+    fn destroy(&mut self, _ctx: &Context<Self>) {
+        if let Some((observer, _)) = self.resize.take() {
+            observer.disconnect();
+        }
     }
 
     fn view(&self, ctx: &Context<Self>) -> Html {
@@ -288,6 +339,28 @@ impl Component for FlameGraph {
         let root = view.and_then(|v| v.frames.first());
         let matching = view.map_or(0, |v| v.frames.iter().filter(|f| self.matches(f)).count());
         let hovered = self.hover.and_then(|i| view.and_then(|v| v.frames.get(i)));
+        let tip = match (hovered, root) {
+            (Some(f), Some(r)) => tf(
+                "{}: time {} ({}% of {}), own time {}",
+                &[
+                    &f.name,
+                    &f.total,
+                    &format!(
+                        "{:.1}",
+                        if r.total == 0 {
+                            0.0
+                        } else {
+                            f.total as f64 * 100.0 / r.total as f64
+                        }
+                    ),
+                    &r.name,
+                    &f.own,
+                ],
+            ),
+            _ => {
+                t("Click a frame to zoom into it, the bottom frame or Esc to zoom out.").to_string()
+            }
+        };
         html! {
             <div
                 class="flame-graph"
@@ -296,7 +369,9 @@ impl Component for FlameGraph {
                 onkeydown={link.callback(Msg::Key)}
                 style="display:flex;flex-direction:column;gap:0.3rem;outline:none;"
             >
-                <div style="display:flex;flex-wrap:wrap;gap:0.3rem;align-items:center;">
+                // One row: the search, the zoom path, then what is hovered
+                // (cut short, whole in its title), so the frames keep the room.
+                <div style="display:flex;gap:0.3rem;align-items:center;min-width:0;">
                     <input
                         type="search"
                         data-testid="flame-search"
@@ -308,7 +383,7 @@ impl Component for FlameGraph {
                     if !self.search.is_empty() {
                         <span data-testid="flame-matches" data-count={matching.to_string()}>{ tn(matching as u64, "{} matching frame", "{} matching frames", &[&number(matching as u64)]) }</span>
                     }
-                    <nav aria-label={t("zoom")} data-testid="flame-path" style="display:flex;gap:0.2rem;align-items:center;">
+                    <nav aria-label={t("zoom")} data-testid="flame-path" style="display:flex;gap:0.2rem;align-items:center;flex:0 1 auto;min-width:0;overflow:hidden;">
                         { for view.into_iter().flat_map(|v| v.ancestors.iter()).map(|a| {
                             let id = a.id;
                             html! { <button data-testid="flame-ancestor" onclick={link.callback(move |_| Msg::Zoom(id))}>{ a.name.clone() }</button> }
@@ -317,22 +392,14 @@ impl Component for FlameGraph {
                             <strong>{ r.name.clone() }</strong>
                         }
                     </nav>
-                </div>
-                <div data-testid="flame-tooltip"
-                    data-name={hovered.map(|f| f.name.clone())}
-                    data-total={hovered.map(|f| f.total.to_string())}
-                    data-own={hovered.map(|f| f.own.to_string())}
-                    style="min-height:1.3rem;font-family:var(--mono, monospace);font-size:0.85rem;">
-                    { match (hovered, root) {
-                        (Some(f), Some(r)) => tf("{}: time {} ({}% of {}), own time {}", &[
-                            &f.name,
-                            &f.total,
-                            &format!("{:.1}", if r.total == 0 { 0.0 } else { f.total as f64 * 100.0 / r.total as f64 }),
-                            &r.name,
-                            &f.own,
-                        ]),
-                        _ => t("Click a frame to zoom into it, the bottom frame or Esc to zoom out.").to_string(),
-                    } }
+                    <div data-testid="flame-tooltip"
+                        data-name={hovered.map(|f| f.name.clone())}
+                        data-total={hovered.map(|f| f.total.to_string())}
+                        data-own={hovered.map(|f| f.own.to_string())}
+                        title={tip.clone()}
+                        style="flex:1 1 0;min-width:0;overflow:hidden;white-space:nowrap;text-overflow:ellipsis;font-family:var(--mono, monospace);font-size:0.85rem;">
+                        { tip.clone() }
+                    </div>
                 </div>
                 if let Some(e) = &self.error {
                     <p class="error" role="alert">{ e.clone() }</p>

@@ -108,6 +108,9 @@ pub struct ReportsPanelProps {
     #[prop_or_default]
     pub on_jump_line: Callback<u64>,
     pub on_close: Callback<()>,
+    /// Layout buttons (collapse, move to the other area), before the close.
+    #[prop_or_default]
+    pub tools: Html,
     /// Show the call holding this node in the call tree (numbered, so the
     /// same node can be asked for again).
     #[prop_or_default]
@@ -347,9 +350,9 @@ impl Component for ReportsPanel {
                 class="reports-panel"
                 data-testid="reports-panel"
                 aria-label={t("Reports")}
-                style="display:flex;flex-direction:column;gap:0.4rem;flex:1 1 45%;min-height:12rem;overflow:auto;border:1px solid var(--border, #8884);padding:0.4rem;"
+                style="display:flex;flex-direction:column;gap:0.4rem;flex:1 1 auto;min-height:0;overflow:auto;border:1px solid var(--border, #8884);padding:0.4rem;"
             >
-                <div style="display:flex;flex-wrap:wrap;gap:0.3rem;align-items:center;">
+                <div class="pane-header" style="display:flex;flex-wrap:wrap;gap:0.3rem;align-items:center;">
                     <strong>{ t("Reports") }</strong>
                     <div role="tablist" style="display:flex;gap:0.2rem;">
                         { for tabs.iter().map(|&t_| {
@@ -383,14 +386,18 @@ impl Component for ReportsPanel {
                             ),
                         } }</span>
                     }
-                    <button style="margin-left:auto;" data-testid="reports-close" title="R" onclick={Callback::from(move |_| on_close.emit(()))}>{ t("Close") }</button>
+                    if let (Some(r), Some(_)) = (ready, &self.client) {
+                        { self.view_downloads(ctx, r.texts()) }
+                    }
+                    <span style="margin-left:auto;"></span>
+                    { props.tools.clone() }
+                    <button data-testid="reports-close" title="R" onclick={Callback::from(move |_| on_close.emit(()))}>{ t("Close") }</button>
                 </div>
                 { self.view_phase() }
                 if let Some(m) = &self.elf_ignored {
                     <p role="status" data-testid="reports-elf-ignored">{ tf("Functions are named by address: the ELF image was not used ({}).", &[m]) }</p>
                 }
-                if let (Some(r @ Ready::Ep(summary)), Some(client)) = (ready, &self.client) {
-                    { self.view_downloads(ctx, r.texts()) }
+                if let (Some(Ready::Ep(summary)), Some(client)) = (ready, &self.client) {
                     <div role="tabpanel" hidden={tab != ReportTab::CycleProfile} style="flex:1 1 auto;min-height:8rem;overflow:auto;">
                         <EpCycleProfile key={self.generation} client={client.clone()} summary={summary.clone()} on_jump={props.on_jump_line.clone()} />
                     </div>
@@ -398,14 +405,12 @@ impl Component for ReportsPanel {
                         <EpFlowList key={self.generation} client={client.clone()} summary={summary.clone()} on_jump={props.on_jump_line.clone()} />
                     </div>
                 }
-                if let (Some(r @ Ready::Flow(summary)), Some(client)) = (ready, &self.client) {
-                    { self.view_downloads(ctx, r.texts()) }
+                if let (Some(Ready::Flow(summary)), Some(client)) = (ready, &self.client) {
                     <div role="tabpanel" style="flex:1 1 auto;min-height:8rem;overflow:auto;">
                         <ProgramFlow key={self.generation} client={client.clone()} summary={summary.clone()} on_jump={props.on_jump_line.clone()} />
                     </div>
                 }
                 if let (Some(r @ Ready::Calls(_)), Some(client)) = (ready, &self.client) {
-                    { self.view_downloads(ctx, r.texts()) }
                     // The tree and the table stay mounted, so what was
                     // expanded or sorted is still there after another tab.
                     <div role="tabpanel" hidden={tab != ReportTab::CallTree} style="flex:1 1 auto;min-height:8rem;overflow:auto;">
