@@ -97,6 +97,14 @@ pub enum Command {
     },
     /// The timeline strip (`T`).
     ToggleTimeline,
+    /// Bookmark the position, or unmark it (`b`).
+    ToggleBookmark,
+    /// The bookmarks pane (`B`).
+    ToggleBookmarks,
+    /// Next (`'`) or previous (`"`) bookmark from the active view's position.
+    NextBookmark {
+        forward: bool,
+    },
     // Trace pane.
     StepDown,
     StepUp,
@@ -280,6 +288,24 @@ pub const GLOBAL: &[Binding] = &[
         Command::ToggleTimeline,
     ),
     bind(
+        &["B"],
+        "B",
+        "show/hide the bookmarks (line, time, function, note; click one to go there)",
+        Command::ToggleBookmarks,
+    ),
+    bind(
+        &["'"],
+        "'",
+        "next bookmark",
+        Command::NextBookmark { forward: true },
+    ),
+    bind(
+        &["\""],
+        "\"",
+        "previous bookmark",
+        Command::NextBookmark { forward: false },
+    ),
+    bind(
         &["R"],
         "R",
         "show/hide the reports: call tree, profile, flame graph",
@@ -449,6 +475,12 @@ pub const TRACE: &[Binding] = &[
         "g",
         "show the call at the position in the reports' call tree",
         Command::RevealCall,
+    ),
+    bind(
+        &["b"],
+        "b",
+        "bookmark the position with an optional note, or remove its bookmark",
+        Command::ToggleBookmark,
     ),
 ];
 

@@ -26,6 +26,8 @@ pub struct NavPanes {
     /// comes (indexing moved on meanwhile).
     pub timeline_in_flight: bool,
     pub timeline_again: bool,
+    /// The bookmarks pane (`B`; the list is `Model::bookmarks`).
+    pub bookmarks: bool,
 }
 
 /// Answers for the navigation panes.
@@ -56,11 +58,12 @@ impl NavPanes {
             timeline_data: None,
             timeline_in_flight: false,
             timeline_again: false,
+            bookmarks: false,
         }
     }
 
     pub fn any(&self) -> bool {
-        self.stack || self.events
+        self.stack || self.events || self.bookmarks
     }
 }
 

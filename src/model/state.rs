@@ -144,13 +144,32 @@ pub enum Focus {
 /// What a prompt's answer is for.
 #[derive(Clone, Debug, PartialEq)]
 pub enum PromptFor {
-    GotoLine { view: u32 },
-    GotoTime { view: u32 },
-    FindPc { view: u32, forward: bool },
-    OpenMemory { view: u32 },
-    LockLine { pane: u32 },
-    LockTime { pane: u32 },
-    CompareLine { pane: u32 },
+    GotoLine {
+        view: u32,
+    },
+    GotoTime {
+        view: u32,
+    },
+    FindPc {
+        view: u32,
+        forward: bool,
+    },
+    OpenMemory {
+        view: u32,
+    },
+    LockLine {
+        pane: u32,
+    },
+    LockTime {
+        pane: u32,
+    },
+    CompareLine {
+        pane: u32,
+    },
+    /// The note of the bookmark just set at this line.
+    BookmarkNote {
+        line: u64,
+    },
 }
 
 impl PromptFor {
@@ -164,6 +183,7 @@ impl PromptFor {
             PromptFor::LockLine { .. } => "Lock pane to line:",
             PromptFor::LockTime { .. } => "Lock pane to time:",
             PromptFor::CompareLine { .. } => "Compare with line:",
+            PromptFor::BookmarkNote { .. } => "Bookmark note (Return alone: none):",
         })
     }
 }

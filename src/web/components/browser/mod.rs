@@ -453,6 +453,7 @@ impl Browser {
                     crate::web::page::embed::position_changed(view, &node, asked)
                 }
                 Effect::GotoFailed(message) => crate::web::page::embed::goto_failed(&message),
+                Effect::Bookmarks => {}
             }
         }
         // Callbacks of closed views and panes.
