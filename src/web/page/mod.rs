@@ -14,10 +14,12 @@
 //!   `?workers=` test hooks), [`embed`] (the `postMessage` API). The
 //!   browser's logic (keys, `#line=`, scrolling) is UI-free, in
 //!   `crate::model`.
+//! - [`bookmark_store`]: each trace's bookmarks in `localStorage`.
 //! - Texts: [`i18n`] (translations), [`format`] (numbers and sizes as the
 //!   page writes them), [`panic_overlay`] (the crash overlay).
 
 pub mod assets;
+pub mod bookmark_store;
 pub mod client;
 pub mod diff_client;
 pub mod embed;

@@ -16,6 +16,7 @@ use yew::prelude::*;
 
 pub use crate::model::{Focus, Pane, PaneBody, PromptFor, TraceView};
 
+use super::bookmarks_pane::BookmarksPane;
 use super::{
     ContextMenu, ElfLoad, EventsPane, HelpOverlay, MemoryPane, Minibuffer, Palette, PaneHeader,
     RegisterPane, ReportTab, ReportsPanel, SearchBar, SourcePane, StackPane, TimelineStrip,
@@ -26,7 +27,7 @@ use crate::model::keys::{Command, RegKind};
 use crate::model::nav::NavMsg;
 use crate::model::palette::PaletteMsg;
 use crate::model::search::SearchMsg;
-use crate::model::{Config, Effect, KeyInput, Model, Msg, PaneMsg, ViewMsg};
+use crate::model::{BookmarkMsg, Config, Effect, KeyInput, Model, Msg, PaneMsg, ViewMsg};
 use crate::web::page::client::TraceClient;
 use crate::web::page::i18n::Lang;
 use crate::web::page::page_params::PaneSpec;
@@ -125,6 +126,9 @@ pub struct Browser {
     fragment: Rc<RefCell<Option<String>>>,
     /// The panel's go-to-line callback, made once like those.
     report_jump_line: Callback<u64>,
+    /// Where this trace's bookmarks are kept (`page::bookmark_store`);
+    /// none for a detached browser (the rehearsal, a compared trace).
+    bookmark_key: Option<String>,
 }
 
 /// How long after a move its position is written to the URL: writing it
@@ -191,7 +195,9 @@ impl Component for Browser {
                 ctx.link().callback(|_| Msg::Run(Command::Reports)),
             ),
             report_jump_line: ctx.link().callback(Msg::ReportJumpLine),
+            bookmark_key: None,
         };
+        browser.load_bookmarks();
         // In case no rows come soon (an error, a trace that is all header).
         let link = ctx.link().clone();
         super::app::after_ms(REVEAL_FALLBACK_MS, move || {
@@ -453,7 +459,7 @@ impl Browser {
                     crate::web::page::embed::position_changed(view, &node, asked)
                 }
                 Effect::GotoFailed(message) => crate::web::page::embed::goto_failed(&message),
-                Effect::Bookmarks => {}
+                Effect::Bookmarks => self.save_bookmarks(),
             }
         }
         // Callbacks of closed views and panes.
@@ -562,6 +568,9 @@ impl Browser {
                         on_close={link.callback(|_| Msg::Run(Command::ToggleStack))}
                     />
                 }
+                if self.model.nav.bookmarks {
+                    { self.view_bookmarks(ctx, v) }
+                }
                 if self.model.nav.events {
                     <EventsPane
                         page={self.model.nav.events_page.clone()}
@@ -572,6 +581,53 @@ impl Browser {
                     />
                 }
             </>
+        }
+    }
+
+    fn view_bookmarks(&self, ctx: &Context<Self>, v: &TraceView) -> Html {
+        let link = ctx.link();
+        let bookmark =
+            |m: fn(u64) -> BookmarkMsg| link.callback(move |line| Msg::Bookmark(m(line)));
+        html! {
+            <BookmarksPane
+                list={self.model.bookmarks.list.clone()}
+                cursor_line={v.cursor.map(|c| c.first_line)}
+                trace_name={self.client.report_inputs().0.name().to_string()}
+                on_jump={bookmark(|line| BookmarkMsg::Jump { line })}
+                on_remove={bookmark(|line| BookmarkMsg::Remove { line })}
+                on_note={link.callback(|(line, note)| Msg::Bookmark(BookmarkMsg::Note { line, note }))}
+                on_import={link.callback(|text| Msg::Bookmark(BookmarkMsg::Import(text)))}
+                on_close={link.callback(|_| Msg::Run(Command::ToggleBookmarks))}
+            />
+        }
+    }
+
+    /// This trace's kept bookmarks, merged with the URL's (the model has
+    /// those already), before the first effects are carried out: saving
+    /// the URL's alone first would lose the kept ones.
+    fn load_bookmarks(&mut self) {
+        if self.model.detached {
+            return;
+        }
+        let key = crate::web::page::bookmark_store::key(&self.client.report_inputs().0);
+        if let Some(json) = crate::web::page::bookmark_store::load(&key) {
+            self.model.update(Msg::Bookmark(BookmarkMsg::Stored(json)));
+        }
+        self.bookmark_key = Some(key);
+    }
+
+    fn save_bookmarks(&mut self) {
+        let Some(key) = &self.bookmark_key else {
+            return;
+        };
+        let list = &self.model.bookmarks.list;
+        let json = (!list.is_empty())
+            .then(|| crate::model::bookmarks::to_json(self.client.report_inputs().0.name(), list));
+        if let Err(e) = crate::web::page::bookmark_store::save(key, json.as_deref()) {
+            self.model.status = Some(tf(
+                "The bookmarks could not be kept in this browser ({}); the URL still has them.",
+                &[&e],
+            ));
         }
     }
 
@@ -692,6 +748,8 @@ impl Browser {
                         call_nodes={v.stack.iter().map(|f| f.call_node).collect::<Vec<_>>()}
                         on_fold={cbs.on_fold}
                         diverged_lines={ctx.props().diverged_lines.clone()}
+                        bookmarked_lines={Rc::new(self.model.bookmarks.list.iter().map(|b| b.line).collect::<Vec<_>>())}
+                        on_bookmark={Some(cbs.on_bookmark)}
                     />
                 </div>
             </section>
@@ -798,6 +856,7 @@ struct ViewCallbacks {
     on_context: Callback<(Row, i32, i32)>,
     on_focus: Callback<()>,
     on_fold: Callback<NodeId>,
+    on_bookmark: Callback<u64>,
 }
 
 impl ViewCallbacks {
@@ -811,6 +870,7 @@ impl ViewCallbacks {
                 .callback(move |(row, x, y)| Msg::View(view, ViewMsg::RowContext { row, x, y })),
             on_focus: link.callback(move |_| Msg::Focus(Focus::View(view))),
             on_fold: link.callback(move |call_node| Msg::View(view, ViewMsg::FoldAt { call_node })),
+            on_bookmark: link.callback(|line| Msg::Bookmark(BookmarkMsg::Toggle { line })),
         }
     }
 }
