@@ -187,7 +187,11 @@ describe('bookmarks', () => {
       const { page: other } = await open(third, url);
       assert.deepEqual(await listed(other, 0), []);
       assert.match(await other.textContent('[data-testid=bookmarks-empty]'), /No bookmarks/);
-      await other.setInputFiles('[data-testid=bookmarks-import]', exported);
+      const [chooser] = await Promise.all([
+        other.waitForEvent('filechooser'),
+        other.click('[data-testid=bookmarks-import-button]'),
+      ]);
+      await chooser.setFiles(exported);
       await statusSays(other, 'Imported 3 bookmarks (3 new).');
       assert.deepEqual(await listed(other, 3), want);
       const notExport = path.join(path.dirname(exported), 'other.json');

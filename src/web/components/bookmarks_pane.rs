@@ -60,6 +60,15 @@ pub fn bookmarks_pane(props: &BookmarksPaneProps) -> Html {
             }
         })
     };
+    let file_input = use_node_ref();
+    let pick = {
+        let file_input = file_input.clone();
+        Callback::from(move |_: MouseEvent| {
+            if let Some(input) = file_input.cast::<HtmlInputElement>() {
+                input.click();
+            }
+        })
+    };
     let import = {
         let on_import = props.on_import.clone();
         Callback::from(move |e: Event| {
@@ -94,10 +103,10 @@ pub fn bookmarks_pane(props: &BookmarksPaneProps) -> Html {
             <header class="pane-header" style="display:flex;gap:0.5rem;align-items:center;padding:0.15rem 0.4rem;">
                 <strong style="flex:1;" data-testid="bookmarks-pane-title">{ tf("Bookmarks: {}", &[&number(props.list.len() as u64)]) }</strong>
                 <button data-testid="bookmarks-export" disabled={props.list.is_empty()} onclick={export} title={t("Save the bookmarks as a JSON file")}>{ t("Export JSON") }</button>
-                <label class="button" title={t("Add the bookmarks of a JSON export")} style="cursor:pointer;">
-                    { t("Import JSON…") }
-                    <input data-testid="bookmarks-import" type="file" accept=".json,application/json" style="display:none;" onchange={import} />
-                </label>
+                // A button (styled and reached by Tab like the others) that
+                // opens the hidden file input's picker.
+                <button data-testid="bookmarks-import-button" onclick={pick} title={t("Add the bookmarks of a JSON export")}>{ t("Import JSON…") }</button>
+                <input ref={file_input} data-testid="bookmarks-import" type="file" accept=".json,application/json" style="display:none;" onchange={import} />
                 <button class="close" data-testid="bookmarks-pane-close" title={t("Close (B)")} onclick={close}>{ "×" }</button>
             </header>
             if props.list.is_empty() {
