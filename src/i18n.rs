@@ -737,6 +737,7 @@ static FR: &[(&str, &str)] = &[
     ("it is not a bookmarks export (no \"format\": \"{}\")", "ce n’est pas un export de signets (pas de \"format\": \"{}\")"),
     ("it has no \"bookmarks\" list", "il n’a pas de liste \"bookmarks\""),
     ("bookmark {} has no line number", "le signet {} n’a pas de numéro de ligne"),
+    ("The bookmark at line {} was removed: the trace has no such line.", "Le signet de la ligne {} a été retiré : la trace n’a pas cette ligne."),
     ("Bookmarks", "Signets"),
     ("Bookmarks: {}", "Signets : {}"),
     ("Export JSON", "Exporter en JSON"),

@@ -975,4 +975,12 @@ fn bookmarks_from_the_url_storage_and_imports_merge_and_bad_ones_are_named() {
         );
     }
     assert_eq!(bookmarks(&page).len(), 3, "a bad import drops nothing");
+    // A link's bookmark past the end of the trace is said and not kept.
+    page.send(Msg::HashChanged(format!("line={c}&bm=999999~gone")));
+    assert_eq!(
+        page.status(),
+        "The bookmark at line 999,999 was removed: the trace has no such line."
+    );
+    assert_eq!(bookmarks(&page).len(), 3);
+    assert_eq!(page.line(), c);
 }

@@ -246,10 +246,22 @@ impl Model {
 
     fn on_bookmark_located(&mut self, line: u64, reply: Reply) -> bool {
         self.bookmark_asks.remove(&line);
-        // Not indexed yet (the next progress asks again), or not in the
-        // trace: the bookmark stays as it is.
-        let Reply::Node(Some(node)) = reply else {
-            return false;
+        let node = match reply {
+            Reply::Node(Some(node)) => node,
+            // Past the end of a trace indexed to its end (a link made for
+            // another trace): said, and not kept to be carried on.
+            Reply::Node(None) if self.complete => {
+                if self.bookmarks.remove(line).is_some() {
+                    self.status = Some(tf(
+                        "The bookmark at line {} was removed: the trace has no such line.",
+                        &[&crate::i18n::number(line)],
+                    ));
+                    self.bookmarks_changed();
+                }
+                return true;
+            }
+            // Not indexed yet: the next progress asks again.
+            _ => return false,
         };
         let Some(mut b) = self.bookmarks.remove(line) else {
             return false;
