@@ -141,35 +141,18 @@ pub enum Focus {
     Pane(u32),
 }
 
-/// What a prompt's answer is for.
+/// What a prompt's answer is for (`BookmarkNote`: the note of the
+/// bookmark just set at that line).
 #[derive(Clone, Debug, PartialEq)]
 pub enum PromptFor {
-    GotoLine {
-        view: u32,
-    },
-    GotoTime {
-        view: u32,
-    },
-    FindPc {
-        view: u32,
-        forward: bool,
-    },
-    OpenMemory {
-        view: u32,
-    },
-    LockLine {
-        pane: u32,
-    },
-    LockTime {
-        pane: u32,
-    },
-    CompareLine {
-        pane: u32,
-    },
-    /// The note of the bookmark just set at this line.
-    BookmarkNote {
-        line: u64,
-    },
+    GotoLine { view: u32 },
+    GotoTime { view: u32 },
+    FindPc { view: u32, forward: bool },
+    OpenMemory { view: u32 },
+    LockLine { pane: u32 },
+    LockTime { pane: u32 },
+    CompareLine { pane: u32 },
+    BookmarkNote { line: u64 },
 }
 
 impl PromptFor {
