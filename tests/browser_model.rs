@@ -859,3 +859,185 @@ fn the_layout_moves_panes_between_areas_resizes_them_and_is_kept() {
     page.send(Msg::Layout(LayoutMsg::Collapse(Slot::Stack)));
     assert!(page.model.layout.collapsed(Slot::Stack));
 }
+
+/// The bookmarks' lines and notes, in order.
+fn bookmarks(page: &Page) -> Vec<(u64, String)> {
+    page.model
+        .bookmarks
+        .list
+        .iter()
+        .map(|b| (b.line, b.note.clone()))
+        .collect()
+}
+
+#[test]
+fn b_bookmarks_the_position_with_a_note_and_the_keys_and_pane_go_there() {
+    use tarmac_lens::model::{BookmarkMsg, PromptFor};
+    let trace_path = data("tracegen/quicksort-thumb-O2-fastmodel-2M.tarmac");
+    let trace = std::fs::read(&trace_path).unwrap();
+    let elf = std::fs::read(trace_path.with_extension("elf")).unwrap();
+    let (_, instructions) = text_of(&trace);
+    let mut page = Page::open(&trace, Config::default());
+    page.session.load_elf(&elf, 0, false).unwrap();
+    let progress = page.session.progress();
+    page.model.on_progress(Some(&progress), true);
+    page.settle();
+    let symbols = tarmac_lens_core::SymbolTable::from_elf_bytes(&elf, 0).unwrap();
+    let (a, b, c) = (instructions[10], instructions[300], instructions[50]);
+    let mut times = Vec::new();
+    let mut functions = Vec::new();
+    for (line, note) in [(a, "first & #1, = ~ é"), (b, ""), (c, "  middle  ")] {
+        page.prompt("l", &line.to_string());
+        let cursor = page.model.views[0].cursor.unwrap();
+        times.push(cursor.time);
+        let (sym, _) = symbols.find_by_address(cursor.pc.unwrap()).unwrap();
+        functions.push(sym.display_name());
+        page.key("b");
+        assert_eq!(page.model.prompt, Some(PromptFor::BookmarkNote { line }));
+        page.send(Msg::PromptSubmit(note.into()));
+    }
+    assert_eq!(
+        bookmarks(&page),
+        [
+            (a, "first & #1, = ~ é".to_string()),
+            (c, "middle".to_string()),
+            (b, String::new())
+        ]
+    );
+    let list = &page.model.bookmarks.list;
+    assert_eq!(
+        list.iter().map(|b| b.time).collect::<Vec<_>>(),
+        [Some(times[0]), Some(times[2]), Some(times[1])]
+    );
+    assert_eq!(
+        list.iter().map(|b| b.function.clone()).collect::<Vec<_>>(),
+        [
+            functions[0].clone(),
+            functions[2].clone(),
+            functions[1].clone()
+        ]
+    );
+    // Kept by the page, and in the URL next to the position.
+    assert!(page.effects.contains(&Effect::Bookmarks));
+    let want =
+        format!("#line={c}&bm={a}~first%20%26%20%231%2C%20%3D%20%7E%20%C3%A9,{c}~middle,{b}");
+    assert!(
+        page.effects.contains(&Effect::Fragment(want.clone())),
+        "{want} in {:?}",
+        page.effects
+    );
+    // ' and " go from bookmark to bookmark, and say when there is none.
+    page.key("Home");
+    page.key("'");
+    assert_eq!(page.line(), a);
+    page.key("'");
+    assert_eq!(page.line(), c);
+    page.key("\"");
+    assert_eq!(page.line(), a);
+    page.key("\"");
+    assert_eq!(page.line(), a);
+    assert_eq!(page.status(), "No earlier bookmark.");
+    // B shows the pane; a pick there goes to the bookmark.
+    page.key("B");
+    assert!(page.model.nav.bookmarks);
+    page.send(Msg::Bookmark(BookmarkMsg::Jump { line: b }));
+    assert_eq!(page.line(), b);
+    // b again removes it; a note edited in the pane is kept.
+    page.key("b");
+    assert!(page.model.prompt.is_none());
+    assert_eq!(
+        page.status(),
+        format!("Bookmark at line {} removed.", tarmac_lens::i18n::number(b))
+    );
+    page.send(Msg::Bookmark(BookmarkMsg::Note {
+        line: c,
+        note: "renamed".into(),
+    }));
+    assert_eq!(
+        bookmarks(&page),
+        [
+            (a, "first & #1, = ~ é".to_string()),
+            (c, "renamed".to_string())
+        ]
+    );
+    // A gutter click bookmarks a row that is not the position.
+    page.send(Msg::Bookmark(BookmarkMsg::Toggle {
+        line: instructions[5],
+    }));
+    page.send(Msg::PromptSubmit(String::new()));
+    let gutter = page.model.bookmarks.get(instructions[5]).unwrap();
+    assert!(gutter.time.is_some() && gutter.note.is_empty());
+    assert_eq!(page.line(), b, "the gutter does not move the position");
+}
+
+#[test]
+fn bookmarks_from_the_url_storage_and_imports_merge_and_bad_ones_are_named() {
+    use tarmac_lens::model::bookmarks::{to_json, Bookmark};
+    use tarmac_lens::model::BookmarkMsg;
+    let trace = std::fs::read(data("ttu/quicksort.tarmac")).unwrap();
+    let (_, instructions) = text_of(&trace);
+    let (a, b, c) = (instructions[20], instructions[40], instructions[60]);
+    // A link in a fresh profile: a position, two bookmarks (one given by a
+    // line inside its instruction's lines) and one that is not a line.
+    let mut page = Page::open(
+        &trace,
+        Config {
+            fragment: format!("line={c}&bm={a}~hello%20there,abc,{}", b + 1),
+            ..Config::default()
+        },
+    );
+    assert_eq!(page.line(), c, "the position is the link's");
+    assert_eq!(
+        bookmarks(&page),
+        [(a, "hello there".to_string()), (b, String::new())]
+    );
+    assert!(page.model.bookmarks.list.iter().all(|b| b.time.is_some()));
+    assert!(
+        page.status().contains("\"abc\" is not a line number"),
+        "{}",
+        page.status()
+    );
+    // What the page kept for the trace merges: no line twice, no note lost.
+    let kept = to_json(
+        "quicksort.tarmac",
+        &[
+            Bookmark {
+                note: "kept".into(),
+                ..Bookmark::at(b)
+            },
+            Bookmark::at(a),
+        ],
+    );
+    page.send(Msg::Bookmark(BookmarkMsg::Stored(kept)));
+    assert_eq!(
+        bookmarks(&page),
+        [(a, "hello there".to_string()), (b, "kept".to_string())]
+    );
+    // An import adds what is new and names what it could not read.
+    page.send(Msg::Bookmark(BookmarkMsg::Import(format!(
+        r#"{{"format": "tarmac-lens-bookmarks", "bookmarks": [{{"line": {a}}}, {{"line": {c}, "note": "imported"}}, {{"note": "no line"}}]}}"#
+    ))));
+    assert_eq!(
+        page.status(),
+        "Imported 2 bookmarks (1 new). Not read: bookmark 3 has no line number"
+    );
+    assert_eq!(bookmarks(&page).len(), 3);
+    for bad in ["not json at all", r#"{"bookmarks": [{"line": 3}]}"#] {
+        page.send(Msg::Bookmark(BookmarkMsg::Import(bad.into())));
+        assert!(
+            page.status()
+                .starts_with("Cannot import the bookmarks: it is not"),
+            "{}",
+            page.status()
+        );
+    }
+    assert_eq!(bookmarks(&page).len(), 3, "a bad import drops nothing");
+    // A link's bookmark past the end of the trace is said and not kept.
+    page.send(Msg::HashChanged(format!("line={c}&bm=999999~gone")));
+    assert_eq!(
+        page.status(),
+        "The bookmark at line 999,999 was removed: the trace has no such line."
+    );
+    assert_eq!(bookmarks(&page).len(), 3);
+    assert_eq!(page.line(), c);
+}

@@ -65,6 +65,8 @@ async fn the_current_row_carries_its_line_and_time_and_highlighting() {
             on_fold: Callback::noop(),
             search_match: None,
             diverged: false,
+            on_bookmark: None,
+            bookmarked: false,
         },
     )
     .render();
@@ -81,6 +83,53 @@ async fn the_current_row_carries_its_line_and_time_and_highlighting() {
         .contains("main"));
     // The marker is drawn inline so the rule shows without the stylesheet.
     assert!(el.get_attribute("style").unwrap().contains("border-bottom"));
+}
+
+#[wasm_bindgen_test]
+async fn a_bookmarked_row_is_marked_and_a_gutter_click_gives_its_line_without_moving() {
+    let root = fresh_root();
+    let text = "12 clk IT (12) 00008000 e3a00001 A svc_s : MOV r0,#1";
+    let bookmarked = Rc::new(std::cell::Cell::new(None));
+    let clicked = Rc::new(std::cell::Cell::new(false));
+    let (b, c) = (bookmarked.clone(), clicked.clone());
+    yew::Renderer::<TraceRow>::with_root_and_props(
+        root.clone(),
+        TraceRowProps {
+            row: row(40, text, vec![]),
+            current_time: None,
+            marker_after: false,
+            annotated: false,
+            syntax: false,
+            symbols: false,
+            source_column: false,
+            function_column: false,
+            on_click: Callback::from(move |_| c.set(true)),
+            on_context: Callback::noop(),
+            call: false,
+            on_fold: Callback::noop(),
+            search_match: None,
+            diverged: false,
+            on_bookmark: Some(Callback::from(move |line| b.set(Some(line)))),
+            bookmarked: true,
+        },
+    )
+    .render();
+    settle().await;
+    let row_el = one(&root, ".trace-row");
+    assert_eq!(
+        row_el.get_attribute("data-bookmarked").as_deref(),
+        Some("true")
+    );
+    // The gutter adds no text: the row's text is the trace line.
+    assert_eq!(row_el.text_content().unwrap(), text);
+    let gutter: web_sys::HtmlElement = one(&root, "[data-testid=bookmark-gutter]")
+        .dyn_into()
+        .unwrap();
+    assert!(gutter.class_name().contains("bookmarked"));
+    gutter.click();
+    settle().await;
+    assert_eq!(bookmarked.get(), Some(40));
+    assert!(!clicked.get(), "a gutter click is not a click on the row");
 }
 
 #[wasm_bindgen_test]
@@ -111,6 +160,8 @@ async fn other_rows_have_no_data_line_and_plain_text_without_syntax() {
             on_fold: Callback::noop(),
             search_match: None,
             diverged: false,
+            on_bookmark: None,
+            bookmarked: false,
         },
     )
     .render();
@@ -150,6 +201,8 @@ async fn a_fold_row_names_the_callee() {
             on_fold: Callback::noop(),
             search_match: None,
             diverged: false,
+            on_bookmark: None,
+            bookmarked: false,
         },
     )
     .render();
@@ -178,6 +231,7 @@ async fn registers_show_values_unknown_bytes_and_changes() {
         root.clone(),
         RegisterPaneProps {
             kind: RegKind::Core,
+            side: false,
             panel: Some(RegPanel {
                 kind: "core".into(),
                 title: "Core".into(),
@@ -227,6 +281,7 @@ async fn a_register_kind_the_trace_lacks_says_so() {
         root.clone(),
         RegisterPaneProps {
             kind: RegKind::Mve,
+            side: false,
             panel: None,
             selected: 0,
             note: None,
@@ -311,6 +366,8 @@ fn pane_props(rows: &Rc<RowsReply>, top: u64) -> TracePaneProps {
         on_fold: Callback::noop(),
         search_match: None,
         diverged_lines: Rc::new(Vec::new()),
+        bookmarked_lines: Rc::new(Vec::new()),
+        on_bookmark: None,
     }
 }
 

@@ -100,6 +100,14 @@ pub enum Command {
     },
     /// The timeline strip (`T`).
     ToggleTimeline,
+    /// Bookmark the position, or unmark it (`b`).
+    ToggleBookmark,
+    /// The bookmarks pane (`B`).
+    ToggleBookmarks,
+    /// Next (`'`) or previous (`"`) bookmark from the active view's position.
+    NextBookmark {
+        forward: bool,
+    },
     // Trace pane.
     StepDown,
     StepUp,
@@ -285,6 +293,24 @@ pub const GLOBAL: &[Binding] = &[
         "T",
         "show/hide the timeline (call depth, events, mode changes; click or drag to move)",
         Command::ToggleTimeline,
+    ),
+    bind(
+        &["B"],
+        "B",
+        "show/hide the bookmarks (line, time, function, note; click one to go there)",
+        Command::ToggleBookmarks,
+    ),
+    bind(
+        &["'"],
+        "'",
+        "next bookmark",
+        Command::NextBookmark { forward: true },
+    ),
+    bind(
+        &["\""],
+        "\"",
+        "previous bookmark",
+        Command::NextBookmark { forward: false },
     ),
     bind(
         &["R"],
@@ -486,6 +512,12 @@ pub const TRACE: &[Binding] = &[
         "g",
         "show the call at the position in the reports' call tree",
         Command::RevealCall,
+    ),
+    bind(
+        &["b"],
+        "b",
+        "bookmark the position with an optional note, or remove its bookmark",
+        Command::ToggleBookmark,
     ),
 ];
 

@@ -40,16 +40,18 @@ pub enum Slot {
     Stack,
     Events,
     Reports,
+    Bookmarks,
 }
 
 impl Slot {
-    pub const ALL: [Slot; 6] = [
+    pub const ALL: [Slot; 7] = [
         Slot::Registers,
         Slot::Memory,
         Slot::Source,
         Slot::Stack,
         Slot::Events,
         Slot::Reports,
+        Slot::Bookmarks,
     ];
 
     pub fn name(self) -> &'static str {
@@ -60,15 +62,16 @@ impl Slot {
             Slot::Stack => "stack",
             Slot::Events => "events",
             Slot::Reports => "reports",
+            Slot::Bookmarks => "bookmarks",
         }
     }
 
-    /// Narrow panes (registers, the call stack, events) go to the side;
+    /// Narrow panes (registers, the call stack, events, bookmarks) go to the side;
     /// wide ones (16 bytes a row, source lines, the reports' tables and
     /// flame graph) under the views.
     fn default_area(self) -> Area {
         match self {
-            Slot::Registers | Slot::Stack | Slot::Events => Area::Side,
+            Slot::Registers | Slot::Stack | Slot::Events | Slot::Bookmarks => Area::Side,
             Slot::Memory | Slot::Source | Slot::Reports => Area::Bottom,
         }
     }
@@ -102,8 +105,8 @@ pub const STEP_PX: u32 = 32;
 pub struct Layout {
     pub side_px: u32,
     pub bottom_px: u32,
-    areas: [Area; 6],
-    collapsed: [bool; 6],
+    areas: [Area; Slot::ALL.len()],
+    collapsed: [bool; Slot::ALL.len()],
 }
 
 impl Default for Layout {
@@ -112,7 +115,7 @@ impl Default for Layout {
             side_px: SIDE_PX,
             bottom_px: BOTTOM_PX,
             areas: Slot::ALL.map(Slot::default_area),
-            collapsed: [false; 6],
+            collapsed: [false; Slot::ALL.len()],
         }
     }
 }

@@ -14,6 +14,8 @@
 //! a pane ([`Pane`]), the search ([`search::SearchState`]), the navigation
 //! panes ([`nav::NavPanes`]).
 
+mod bookmarking;
+pub mod bookmarks;
 pub mod hash;
 pub mod keys;
 pub mod layout;
@@ -28,6 +30,7 @@ mod state;
 mod trace;
 pub mod view_state;
 
+pub use bookmarking::BookmarkMsg;
 pub use panes::PaneMsg;
 pub use state::{
     Focus, Menu, MenuAction, Pane, PaneBody, PaneSpec, PromptFor, ReportTab, TraceView,
@@ -118,6 +121,8 @@ pub enum Effect {
     GotoFailed(String),
     /// Keep this layout for the next page (`layout::Layout`'s text).
     SaveLayout(String),
+    /// The bookmarks changed: keep them for this trace.
+    Bookmarks,
 }
 
 pub enum Msg {
@@ -170,6 +175,7 @@ pub enum Msg {
     SourceMissing(String),
     /// A splitter moved, a pane moved to the other area or collapsed.
     Layout(layout::LayoutMsg),
+    Bookmark(BookmarkMsg),
 }
 
 pub struct Model {
@@ -233,6 +239,12 @@ pub struct Model {
     pub detached: bool,
     /// The URL's fragment names a position (so the first position is one).
     url_has_position: bool,
+    pub bookmarks: bookmarks::Bookmarks,
+    /// The position last written to the URL (`#line=N`), which the
+    /// fragment keeps when the bookmarks change.
+    position_hash: Option<String>,
+    /// Bookmarks whose position is being asked for.
+    bookmark_asks: std::collections::BTreeSet<u64>,
     asks: Vec<Ask>,
     effects: Vec<Effect>,
 }
@@ -286,9 +298,15 @@ impl Model {
             search: Default::default(),
             nav: nav::NavPanes::new(!config.compact && config.panes.is_none()),
             detached,
+            bookmarks: Default::default(),
+            position_hash: None,
+            bookmark_asks: Default::default(),
             asks: Vec::new(),
             effects: Vec::new(),
         };
+        if !detached {
+            m.bookmarks_from_hash(&config.fragment);
+        }
         match &config.panes {
             None => {
                 m.add_registers(RegKind::Core, 0);
@@ -351,6 +369,7 @@ impl Model {
             // What failed before may answer now.
             self.try_start();
             self.try_hash();
+            self.resolve_bookmarks(elf);
         }
     }
 
@@ -440,6 +459,7 @@ impl Model {
                 self.url_has_position = hash::parse(&fragment).is_some();
                 self.pending_hash = hash::parse(&fragment);
                 self.try_hash();
+                self.bookmarks_from_hash(&fragment);
             }
             Msg::HashTried { target, reply } => self.on_hash_tried(target, reply),
             Msg::Started { reply } => return self.on_started(reply),
@@ -447,6 +467,7 @@ impl Model {
             Msg::SourceFiles(files) => self.add_source_files(files),
             Msg::SourceMissing(why) => self.source_missing(why),
             Msg::Layout(m) => return self.on_layout(m),
+            Msg::Bookmark(m) => return self.on_bookmark(m),
         }
         true
     }
@@ -613,6 +634,9 @@ impl Model {
             | Command::ToggleTimeline
             | Command::NextEvent { .. } => {
                 self.run_nav(cmd);
+            }
+            Command::ToggleBookmark | Command::ToggleBookmarks | Command::NextBookmark { .. } => {
+                self.run_bookmarks(cmd);
             }
             Command::Reports => {
                 self.reports = match self.reports {

@@ -27,6 +27,8 @@ pub struct NavPanes {
     /// comes (indexing moved on meanwhile).
     pub timeline_in_flight: bool,
     pub timeline_again: bool,
+    /// The bookmarks pane (`B`; the list is `Model::bookmarks`).
+    pub bookmarks: bool,
 }
 
 /// Answers for the navigation panes.
@@ -57,11 +59,12 @@ impl NavPanes {
             timeline_data: None,
             timeline_in_flight: false,
             timeline_again: false,
+            bookmarks: false,
         }
     }
 
     pub fn any(&self) -> bool {
-        self.stack || self.events
+        self.stack || self.events || self.bookmarks
     }
 }
 

@@ -13,6 +13,9 @@ impl Model {
         };
         self.refocus = true;
         let text = text.trim().to_string();
+        if let PromptFor::BookmarkNote { line } = prompt {
+            return self.set_bookmark_note(line, &text);
+        }
         if text.is_empty() {
             return;
         }
@@ -45,6 +48,7 @@ impl Model {
                 num().map(|n| located(Locate::Line(n), prompt.clone()))
             }
             PromptFor::LockTime { .. } => num().map(|t| located(Locate::Time(t), prompt.clone())),
+            PromptFor::BookmarkNote { .. } => return,
         };
         match request {
             Ok((query @ Query::Eval { .. }, prompt)) => {

@@ -141,7 +141,8 @@ pub enum Focus {
     Pane(u32),
 }
 
-/// What a prompt's answer is for.
+/// What a prompt's answer is for (`BookmarkNote`: the note of the
+/// bookmark just set at that line).
 #[derive(Clone, Debug, PartialEq)]
 pub enum PromptFor {
     GotoLine { view: u32 },
@@ -151,6 +152,7 @@ pub enum PromptFor {
     LockLine { pane: u32 },
     LockTime { pane: u32 },
     CompareLine { pane: u32 },
+    BookmarkNote { line: u64 },
 }
 
 impl PromptFor {
@@ -164,6 +166,7 @@ impl PromptFor {
             PromptFor::LockLine { .. } => "Lock pane to line:",
             PromptFor::LockTime { .. } => "Lock pane to time:",
             PromptFor::CompareLine { .. } => "Compare with line:",
+            PromptFor::BookmarkNote { .. } => "Bookmark note (Return alone: none):",
         })
     }
 }

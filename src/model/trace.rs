@@ -697,6 +697,7 @@ impl Model {
     /// Records the position in the URL (the page writes it a moment after
     /// the last move).
     fn note_position(&mut self, fragment: String) {
+        let fragment = self.hash_for_position(fragment);
         self.effects.push(Effect::Fragment(fragment));
     }
 }

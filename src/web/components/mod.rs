@@ -4,6 +4,7 @@
 
 mod app;
 mod app_sources;
+mod bookmarks_pane;
 mod browser;
 mod context_menu;
 mod core_picker;

@@ -53,6 +53,12 @@ pub struct TracePaneProps {
     /// Lines marked as divergences from a compared trace, sorted.
     #[prop_or_default]
     pub diverged_lines: Rc<Vec<u64>>,
+    /// Bookmarked lines, sorted: their rows' gutters are marked.
+    #[prop_or_default]
+    pub bookmarked_lines: Rc<Vec<u64>>,
+    /// The rows' bookmark gutter (none: no gutter).
+    #[prop_or_default]
+    pub on_bookmark: Option<Callback<u64>>,
 }
 
 fn node_of(row: &Row) -> NodeId {
@@ -252,6 +258,8 @@ pub fn trace_pane(props: &TracePaneProps) -> Html {
                         on_fold={props.on_fold.clone()}
                         search_match={props.search_match.filter(|m| Some(m.0) == line).map(|m| (m.1, m.2))}
                         diverged={line.is_some_and(|l| props.diverged_lines.binary_search(&l).is_ok())}
+                        on_bookmark={props.on_bookmark.clone()}
+                        bookmarked={line.is_some_and(|l| props.bookmarked_lines.binary_search(&l).is_ok())}
                     />
                 });
             }

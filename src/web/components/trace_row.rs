@@ -88,6 +88,56 @@ pub struct TraceRowProps {
     /// An instruction where the compared trace diverges (`diff_view.rs`).
     #[prop_or_default]
     pub diverged: bool,
+    /// A gutter before the text: a click there on a node's first line
+    /// bookmarks it (or removes its bookmark), given the line.
+    #[prop_or_default]
+    pub on_bookmark: Option<Callback<u64>>,
+    /// The row is a bookmark's line: its gutter shows the mark.
+    #[prop_or_default]
+    pub bookmarked: bool,
+}
+
+/// The bookmark gutter: empty text (row text is what tests and copies
+/// read), a mark drawn by style; clickable on a node's first line, where
+/// bookmarks are anchored.
+fn gutter(props: &TraceRowProps) -> Html {
+    let Some(on_bookmark) = &props.on_bookmark else {
+        return html! {};
+    };
+    let first = match &props.row {
+        Row::Line {
+            line,
+            first_of_node: true,
+            ..
+        } => Some(*line),
+        _ => None,
+    };
+    let style = if props.bookmarked {
+        "display:inline-block;width:10px;height:10px;margin:0 4px;border-radius:50%;background:#2563eb;cursor:pointer;"
+    } else if first.is_some() {
+        "display:inline-block;width:10px;height:10px;margin:0 4px;border-radius:50%;cursor:pointer;"
+    } else {
+        "display:inline-block;width:10px;margin:0 4px;"
+    };
+    let Some(line) = first else {
+        return html! { <span class="bookmark-gutter" aria-hidden="true" {style}></span> };
+    };
+    let on_bookmark = on_bookmark.clone();
+    let onclick = Callback::from(move |e: MouseEvent| {
+        // Bookmarking is not also a move to this row.
+        e.stop_propagation();
+        on_bookmark.emit(line);
+    });
+    html! {
+        <span
+            class={classes!("bookmark-gutter", props.bookmarked.then_some("bookmarked"))}
+            data-testid="bookmark-gutter"
+            role="button"
+            title={if props.bookmarked { t("Remove the bookmark") } else { t("Bookmark this line (b)") }}
+            {style}
+            {onclick}
+        ></span>
+    }
 }
 
 /// The row's text with the search match marked, syntax classes kept on
@@ -204,11 +254,13 @@ pub fn trace_row(props: &TraceRowProps) -> Html {
                     data-line={current.then(|| line.to_string())}
                     data-time={props.current_time.map(|t| t.to_string())}
                     data-source={source.clone()}
+                    data-bookmarked={props.bookmarked.then_some("true")}
                     title={source.clone()}
                     style={style}
                     {onclick}
                     {oncontextmenu}
                 >
+                    { gutter(props) }
                     { function_cell }
                     { source_cell }
                     { fold_box }
@@ -246,6 +298,7 @@ pub fn trace_row(props: &TraceRowProps) -> Html {
                     {onclick}
                     {oncontextmenu}
                 >
+                    { gutter(props) }
                     <span class="fold-box" aria-hidden="true">{ "⊞ " }</span>
                     <span class="fold-name">{ callee }</span>
                     <span class="fold-lines">{ tn(*lines, "  … {} line folded", "  … {} lines folded", &[&crate::web::page::format::thousands(*lines)]) }</span>

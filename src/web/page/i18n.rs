@@ -36,7 +36,7 @@ fn detect() -> Lang {
 /// Makes `lang` the page's language and remembers the choice.
 pub fn set(lang: Lang) {
     set_current(lang);
-    super::local_store::set(STORAGE_KEY, lang.code());
+    let _ = super::local_store::set(STORAGE_KEY, Some(lang.code()));
     sync_document(lang);
 }
 

@@ -14,11 +14,13 @@
 //!   `?workers=` test hooks), [`embed`] (the `postMessage` API). The
 //!   browser's logic (keys, `#line=`, scrolling) is UI-free, in
 //!   `crate::model`.
-//! - Kept per browser: [`local_store`] (the language, the layout).
+//! - Kept per browser: [`local_store`] (the language, the layout),
+//!   [`bookmark_store`] (each trace's bookmarks).
 //! - Texts: [`i18n`] (translations), [`format`] (numbers and sizes as the
 //!   page writes them), [`panic_overlay`] (the crash overlay).
 
 pub mod assets;
+pub mod bookmark_store;
 pub mod client;
 pub mod diff_client;
 pub mod embed;

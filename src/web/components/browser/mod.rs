@@ -16,6 +16,7 @@ use yew::prelude::*;
 
 pub use crate::model::{Focus, Pane, PaneBody, PromptFor, TraceView};
 
+use super::bookmarks_pane::BookmarksPane;
 use super::{
     ContextMenu, ElfLoad, EventsPane, HelpOverlay, MemoryPane, Minibuffer, Palette, PaneHeader,
     RegisterPane, ReportTab, ReportsPanel, SearchBar, Sizes, SourcePane, Splitter, StackPane,
@@ -27,7 +28,7 @@ use crate::model::layout::{Area, Layout, LayoutMsg, Shown, Slot};
 use crate::model::nav::NavMsg;
 use crate::model::palette::PaletteMsg;
 use crate::model::search::SearchMsg;
-use crate::model::{Config, Effect, KeyInput, Model, Msg, PaneMsg, ViewMsg};
+use crate::model::{BookmarkMsg, Config, Effect, KeyInput, Model, Msg, PaneMsg, ViewMsg};
 use crate::web::page::client::TraceClient;
 use crate::web::page::i18n::Lang;
 use crate::web::page::local_store;
@@ -127,6 +128,9 @@ pub struct Browser {
     fragment: Rc<RefCell<Option<String>>>,
     /// The panel's go-to-line callback, made once like those.
     report_jump_line: Callback<u64>,
+    /// Where this trace's bookmarks are kept (`page::bookmark_store`);
+    /// none for a detached browser (the rehearsal, a compared trace).
+    bookmark_key: Option<String>,
 }
 
 /// Where the layout is kept (`model::layout`).
@@ -201,7 +205,9 @@ impl Component for Browser {
                 ctx.link().callback(|_| Msg::Run(Command::Reports)),
             ),
             report_jump_line: ctx.link().callback(Msg::ReportJumpLine),
+            bookmark_key: None,
         };
+        browser.load_bookmarks();
         // In case no rows come soon (an error, a trace that is all header).
         let link = ctx.link().clone();
         super::app::after_ms(REVEAL_FALLBACK_MS, move || {
@@ -494,9 +500,10 @@ impl Browser {
                 // The embedded viewer's layout is its page's (`&panes=`),
                 // not the person's own.
                 Effect::SaveLayout(text) if !ctx.props().compact => {
-                    local_store::set(LAYOUT_KEY, &text);
+                    let _ = local_store::set(LAYOUT_KEY, Some(&text));
                 }
                 Effect::SaveLayout(_) => {}
+                Effect::Bookmarks => self.save_bookmarks(),
             }
         }
         // Callbacks of closed views and panes.
@@ -672,6 +679,13 @@ impl Browser {
                     },
                 ));
             }
+            if self.model.nav.bookmarks {
+                items.push((
+                    Slot::Bookmarks,
+                    "bookmarks".into(),
+                    self.view_bookmarks(ctx, v),
+                ));
+            }
             if self.model.nav.events {
                 items.push((
                     Slot::Events,
@@ -739,6 +753,54 @@ impl Browser {
         }
     }
 
+    fn view_bookmarks(&self, ctx: &Context<Self>, v: &TraceView) -> Html {
+        let link = ctx.link();
+        let bookmark =
+            |m: fn(u64) -> BookmarkMsg| link.callback(move |line| Msg::Bookmark(m(line)));
+        html! {
+            <BookmarksPane
+                list={self.model.bookmarks.list.clone()}
+                cursor_line={v.cursor.map(|c| c.first_line)}
+                trace_name={self.client.report_inputs().0.name().to_string()}
+                on_jump={bookmark(|line| BookmarkMsg::Jump { line })}
+                on_remove={bookmark(|line| BookmarkMsg::Remove { line })}
+                on_note={link.callback(|(line, note)| Msg::Bookmark(BookmarkMsg::Note { line, note }))}
+                on_import={link.callback(|text| Msg::Bookmark(BookmarkMsg::Import(text)))}
+                on_close={link.callback(|_| Msg::Run(Command::ToggleBookmarks))}
+                tools={self.area_tools(ctx, Slot::Bookmarks)}
+            />
+        }
+    }
+
+    /// This trace's kept bookmarks, merged with the URL's (the model has
+    /// those already), before the first effects are carried out: saving
+    /// the URL's alone first would lose the kept ones.
+    fn load_bookmarks(&mut self) {
+        if self.model.detached {
+            return;
+        }
+        let key = crate::web::page::bookmark_store::key(&self.client.report_inputs().0);
+        if let Some(json) = crate::web::page::bookmark_store::load(&key) {
+            self.model.update(Msg::Bookmark(BookmarkMsg::Stored(json)));
+        }
+        self.bookmark_key = Some(key);
+    }
+
+    fn save_bookmarks(&mut self) {
+        let Some(key) = &self.bookmark_key else {
+            return;
+        };
+        let list = &self.model.bookmarks.list;
+        let json = (!list.is_empty())
+            .then(|| crate::model::bookmarks::to_json(self.client.report_inputs().0.name(), list));
+        if let Err(e) = crate::web::page::bookmark_store::save(key, json.as_deref()) {
+            self.model.status = Some(tf(
+                "The bookmarks could not be kept in this browser ({}); the URL still has them.",
+                &[&e],
+            ));
+        }
+    }
+
     fn view_toolbar(&self, ctx: &Context<Self>) -> Html {
         let link = ctx.link();
         let run = |cmd: Command| link.callback(move |_: MouseEvent| Msg::Run(cmd));
@@ -795,6 +857,7 @@ impl Browser {
                 <ToolbarMenu label={t("Panes")} testid="menu-panes">
                     { toggle(nav.stack, "toggle-stack", "C", "Call stack", Command::ToggleStack) }
                     { toggle(nav.events, "toggle-events", "v", "Events", Command::ToggleEvents) }
+                    { toggle(nav.bookmarks, "toggle-bookmarks", "B", "Bookmarks", Command::ToggleBookmarks) }
                     { toggle(nav.timeline, "toggle-timeline", "T", "Timeline", Command::ToggleTimeline) }
                     <button data-testid="reset-layout" onclick={run(Command::Layout(LayoutMsg::Reset))} title="Ctrl-Shift-Backspace">{ t("Reset the layout") }</button>
                 </ToolbarMenu>
@@ -890,6 +953,8 @@ impl Browser {
                         call_nodes={v.stack.iter().map(|f| f.call_node).collect::<Vec<_>>()}
                         on_fold={cbs.on_fold}
                         diverged_lines={ctx.props().diverged_lines.clone()}
+                        bookmarked_lines={Rc::new(self.model.bookmarks.list.iter().map(|b| b.line).collect::<Vec<_>>())}
+                        on_bookmark={Some(cbs.on_bookmark)}
                     />
                 </div>
             </section>
@@ -1055,6 +1120,7 @@ struct ViewCallbacks {
     on_context: Callback<(Row, i32, i32)>,
     on_focus: Callback<()>,
     on_fold: Callback<NodeId>,
+    on_bookmark: Callback<u64>,
 }
 
 impl ViewCallbacks {
@@ -1068,6 +1134,7 @@ impl ViewCallbacks {
                 .callback(move |(row, x, y)| Msg::View(view, ViewMsg::RowContext { row, x, y })),
             on_focus: link.callback(move |_| Msg::Focus(Focus::View(view))),
             on_fold: link.callback(move |call_node| Msg::View(view, ViewMsg::FoldAt { call_node })),
+            on_bookmark: link.callback(|line| Msg::Bookmark(BookmarkMsg::Toggle { line })),
         }
     }
 }
