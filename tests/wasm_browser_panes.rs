@@ -359,6 +359,7 @@ fn pane_props(rows: &Rc<RowsReply>, top: u64) -> TracePaneProps {
         source_column: false,
         function_column: false,
         on_viewport: Callback::noop(),
+        on_resize: Callback::noop(),
         on_click: Callback::noop(),
         on_context: Callback::noop(),
         on_focus: Callback::noop(),

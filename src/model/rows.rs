@@ -156,6 +156,31 @@ impl Model {
         }
     }
 
+    /// A new height: the top row stays, and a cursor that was in sight
+    /// stays in it. A resize used to come as a scroll to the top row the
+    /// pane last drew, which (arriving between a move and its render, or
+    /// before the row count) sent a view opened at `#line=` back to the
+    /// start with its cursor out of sight.
+    pub(super) fn on_resized(&mut self, view: u32, px: f64) {
+        let Some(v) = self.view_mut(view) else {
+            return;
+        };
+        let seen = |v: &TraceView| {
+            let rows = scroll_of(v).visible_rows();
+            v.cursor_row
+                .map(|r| (r >= v.top && r < v.top + rows, r, rows))
+        };
+        let before = seen(v);
+        v.viewport_px = px;
+        if let (Some((true, row, _)), Some((false, _, rows))) = (before, seen(v)) {
+            v.top = row.saturating_sub(rows / 2).min(scroll_of(v).max_top());
+            v.scroll_seq += 1;
+        }
+        if !rows_cover(v) {
+            self.fetch_rows(view);
+        }
+    }
+
     pub(super) fn on_row_click(&mut self, view: u32, row: Row) {
         self.focus = Focus::View(view);
         self.refocus = true;

@@ -27,6 +27,11 @@ pub enum ViewMsg {
         px: f64,
         follow: bool,
     },
+    /// The view's height changed (the window, a splitter, the toolbar
+    /// drawn): not a scroll, so the rows shown stay (see `on_resized`).
+    Resized {
+        px: f64,
+    },
     Rows {
         reply: Reply,
     },
@@ -707,6 +712,7 @@ impl Model {
     pub(super) fn on_view(&mut self, view: u32, msg: ViewMsg) -> bool {
         match msg {
             ViewMsg::Viewport { top, px, follow } => self.on_viewport(view, top, px, follow),
+            ViewMsg::Resized { px } => self.on_resized(view, px),
             ViewMsg::Rows { reply } => self.on_rows(view, reply),
             ViewMsg::RowCount { reply } => return self.on_row_count(view, reply),
             ViewMsg::Moved { reply, recentre } => return self.on_moved(view, reply, recentre),

@@ -39,6 +39,8 @@ pub struct TracePaneProps {
     /// (first visible row, viewport height in px, whether the scrollbar
     /// must follow) after scrolling, wheeling or resizing.
     pub on_viewport: Callback<(u64, f64, bool)>,
+    /// The viewport's new height in px.
+    pub on_resize: Callback<f64>,
     pub on_click: Callback<Row>,
     pub on_context: Callback<(Row, i32, i32)>,
     pub on_focus: Callback<()>,
@@ -103,6 +105,26 @@ impl RowKeys {
     }
 }
 
+/// Sets the scroller's `scrollTop`, and again in later tasks while the
+/// browser keeps it short of the target: before the scroller has its height
+/// (a page opened at `#line=`, the workspace still being laid out) the
+/// browser clamps it, fires no scroll event when the clamp leaves it where
+/// it was, and the rows drawn for the target sat out of sight above a view
+/// scrolled to the top. Gives up after a second, or when a newer target
+/// (`seq` moved on) replaces it.
+fn scroll_until_there(el: Element, target: i32, seq: Rc<Cell<u32>>, tries: u32) {
+    el.set_scroll_top(target);
+    if (el.scroll_top() - target).abs() <= 1 || tries >= 60 {
+        return;
+    }
+    let mine = seq.get();
+    super::app::after_ms(16, move || {
+        if seq.get() == mine && el.is_connected() {
+            scroll_until_there(el, target, seq, tries + 1);
+        }
+    });
+}
+
 #[function_component(TracePane)]
 pub fn trace_pane(props: &TracePaneProps) -> Html {
     use_lang();
@@ -117,7 +139,9 @@ pub fn trace_pane(props: &TracePaneProps) -> Html {
         let scroll_top = scroll_top.clone();
         let target = scroll.scroll_top_for(props.top);
         let at_top = *scroll_top == 0.0;
+        let seq = use_mut_ref(|| Rc::new(Cell::new(0u32))).borrow().clone();
         use_effect_with((props.scroll_seq, props.total_rows > 0), move |_| {
+            seq.set(seq.get().wrapping_add(1));
             // Setting scrollTop forces a synchronous layout: not for the top
             // when the scroller is there (as a new one is), which put a
             // layout into the task mounting the browser and the first rows'.
@@ -125,7 +149,7 @@ pub fn trace_pane(props: &TracePaneProps) -> Html {
                 return;
             }
             if let Some(el) = scroller.cast::<Element>() {
-                el.set_scroll_top(target.round() as i32);
+                scroll_until_there(el, target.round() as i32, seq, 0);
                 scroll_top.set(target);
             }
         });
@@ -135,8 +159,8 @@ pub fn trace_pane(props: &TracePaneProps) -> Html {
     // layout into every step (tens of milliseconds under the first rows).
     {
         // The observer outlives renders; it reads the current props here.
-        let latest = use_mut_ref(|| (props.top, props.on_viewport.clone()));
-        *latest.borrow_mut() = (props.top, props.on_viewport.clone());
+        let latest = use_mut_ref(|| props.on_resize.clone());
+        *latest.borrow_mut() = props.on_resize.clone();
         let scroller = scroller.clone();
         let viewport_px = viewport_px.clone();
         use_effect_with((), move |_| {
@@ -152,8 +176,8 @@ pub fn trace_pane(props: &TracePaneProps) -> Html {
                         if h > 0.0 && h != last.get() {
                             last.set(h);
                             viewport_px.set(h);
-                            let (top, on_viewport) = latest.borrow().clone();
-                            on_viewport.emit((top, h, false));
+                            let on_resize = latest.borrow().clone();
+                            on_resize.emit(h);
                         }
                     });
                 let observer = ResizeObserver::new(on_resize.as_ref().unchecked_ref()).ok()?;
