@@ -773,4 +773,7 @@ static FR: &[(&str, &str)] = &[
     ("Remove the bookmark", "Retirer le signet"),
     ("Bookmark this line (b)", "Poser un signet sur cette ligne (b)"),
     ("The bookmarks could not be kept in this browser ({}); the URL still has them.", "Les signets n’ont pas pu être gardés dans ce navigateur ({}) ; l’URL les contient toujours."),
+    ("Function {}: its {} call", "Fonction {} : son appel ({})"),
+    ("Function {}: its {} calls", "Fonction {} : ses {} appels"),
+    ("Function {}: its calls", "Fonction {} : ses appels"),
 ];

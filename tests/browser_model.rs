@@ -110,6 +110,14 @@ impl<'t> Page<'t> {
         (values, marked)
     }
 
+    /// Loads an ELF image's symbols, as the page does once its worker has.
+    fn load_elf(&mut self, elf: &[u8]) {
+        self.session.load_elf(elf, 0, false).unwrap();
+        let progress = self.session.progress();
+        self.model.on_progress(Some(&progress), true);
+        self.settle();
+    }
+
     fn status(&self) -> &str {
         self.model.status.as_deref().unwrap_or("")
     }
@@ -296,10 +304,7 @@ fn a_fold_hides_a_call_behind_one_row_and_a_step_passes_over_it() {
     let elf = std::fs::read(data("tracegen/quicksort-aarch64-O2-fastmodel-2M.elf")).unwrap();
     let (lines, instructions) = text_of(&trace);
     let mut page = Page::open(&trace, Config::default());
-    page.session.load_elf(&elf, 0, false).unwrap();
-    let progress = page.session.progress();
-    page.model.on_progress(Some(&progress), true);
-    page.settle();
+    page.load_elf(&elf);
     // The first BL, and its callee's first instruction.
     let bl = instructions
         .iter()
@@ -455,7 +460,7 @@ fn the_palette_lists_every_command_of_the_key_tables_and_runs_what_is_typed() {
             .into_iter()
             .filter_map(|e| match e.action {
                 PaletteAction::Run(c) => Some(c),
-                PaletteAction::Prompt(..) => None,
+                PaletteAction::Prompt(..) | PaletteAction::Function(_) => None,
             })
             .collect();
         v.sort_by_key(|c| format!("{c:?}"));
@@ -773,10 +778,7 @@ fn with_an_elf_each_instruction_row_names_its_function() {
     let trace = std::fs::read(&trace_path).unwrap();
     let elf = std::fs::read(trace_path.with_extension("elf")).unwrap();
     let mut page = Page::open(&trace, Config::default());
-    page.session.load_elf(&elf, 0, false).unwrap();
-    let progress = page.session.progress();
-    page.model.on_progress(Some(&progress), true);
-    page.settle();
+    page.load_elf(&elf);
     page.key("H");
     assert!(page.model.function_column);
     let symbols = tarmac_lens_core::SymbolTable::from_elf_bytes(&elf, 0).unwrap();
@@ -878,10 +880,7 @@ fn b_bookmarks_the_position_with_a_note_and_the_keys_and_pane_go_there() {
     let elf = std::fs::read(trace_path.with_extension("elf")).unwrap();
     let (_, instructions) = text_of(&trace);
     let mut page = Page::open(&trace, Config::default());
-    page.session.load_elf(&elf, 0, false).unwrap();
-    let progress = page.session.progress();
-    page.model.on_progress(Some(&progress), true);
-    page.settle();
+    page.load_elf(&elf);
     let symbols = tarmac_lens_core::SymbolTable::from_elf_bytes(&elf, 0).unwrap();
     let (a, b, c) = (instructions[10], instructions[300], instructions[50]);
     let mut times = Vec::new();
@@ -1040,4 +1039,99 @@ fn bookmarks_from_the_url_storage_and_imports_merge_and_bad_ones_are_named() {
     );
     assert_eq!(bookmarks(&page).len(), 3);
     assert_eq!(page.line(), c);
+}
+
+#[test]
+fn the_palette_lists_the_elf_functions_with_their_call_counts_and_lists_a_ones_calls() {
+    use tarmac_lens::model::palette::{PaletteAction, PaletteMsg};
+    use tarmac_lens::model::ReportTab;
+    let trace_path = data("tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac");
+    let trace = std::fs::read(&trace_path).unwrap();
+    let elf = std::fs::read(trace_path.with_extension("elf")).unwrap();
+    let mut page = Page::open(&trace, Config::default());
+    page.load_elf(&elf);
+    let symbols = tarmac_lens_core::SymbolTable::from_elf_bytes(&elf, 0).unwrap();
+    let quicksort = symbols
+        .symbols()
+        .iter()
+        .find(|s| s.name == "quicksort")
+        .expect("quicksort in the ELF")
+        .addr;
+    // Brute force: the instruction lines at quicksort's entry
+    // (`IT (n) 000104b0 ...`).
+    let entry = format!(") {quicksort:08x} ");
+    let entered = String::from_utf8_lossy(&trace)
+        .lines()
+        .filter(|l| l.contains(" IT ") || l.contains(" IS "))
+        .filter(|l| l.contains(&entry))
+        .count() as u64;
+    assert!(entered > 10, "quicksort entered {entered} times");
+    page.send(Msg::Palette(PaletteMsg::Open));
+    page.send(Msg::Palette(PaletteMsg::Text("quicksort".into())));
+    let entries = page.model.palette_entries();
+    // The function named exactly so comes first, with its count.
+    let first = &entries[0];
+    assert_eq!(first.action, PaletteAction::Function(quicksort));
+    assert_eq!(
+        first.label,
+        format!(
+            "Function quicksort: its {} calls",
+            tarmac_lens::i18n::number(entered)
+        )
+    );
+    // Part of a name lists it too, after the commands; a number does not.
+    page.send(Msg::Palette(PaletteMsg::Text("sort".into())));
+    assert!(page
+        .model
+        .palette_entries()
+        .iter()
+        .any(|e| e.action == PaletteAction::Function(quicksort)));
+    page.send(Msg::Palette(PaletteMsg::Text("1234".into())));
+    assert!(!page
+        .model
+        .palette_entries()
+        .iter()
+        .any(|e| matches!(e.action, PaletteAction::Function(_))));
+    // Return on it: the Reports panel's profile lists its calls.
+    page.send(Msg::Palette(PaletteMsg::Text("quicksort".into())));
+    page.send(Msg::Palette(PaletteMsg::Run));
+    assert!(page.model.palette.is_none());
+    assert_eq!(page.model.reports, Some(ReportTab::Profile));
+    assert_eq!(page.model.report_calls.map(|c| c.1), Some(quicksort));
+}
+
+#[test]
+fn a_resize_keeps_the_rows_shown_and_a_cursor_in_sight_stays_there() {
+    use tarmac_lens::model::ViewMsg;
+    let trace = std::fs::read(data("ttu/quicksort.tarmac")).unwrap();
+    let (_, instructions) = text_of(&trace);
+    let mut page = Page::open(&trace, Config::default());
+    page.send(Msg::View(0, ViewMsg::Resized { px: 600.0 }));
+    page.prompt("l", &instructions[2000].to_string());
+    let in_sight = |page: &Page, px: f64| {
+        let v = &page.model.views[0];
+        let row = v.cursor_row.expect("the cursor's row");
+        let rows = (px / tarmac_lens::model::view_state::ROW_PX).floor() as u64;
+        row >= v.top && row < v.top + rows
+    };
+    assert!(in_sight(&page, 600.0));
+    // Much shorter (a bottom area opened): the cursor is still in sight.
+    let seq = page.model.views[0].scroll_seq;
+    page.send(Msg::View(0, ViewMsg::Resized { px: 60.0 }));
+    assert!(in_sight(&page, 60.0), "top {}", page.model.views[0].top);
+    assert!(
+        page.model.views[0].scroll_seq > seq,
+        "the scrollbar follows"
+    );
+    // Scrolled away from the cursor, a resize leaves the rows where they are.
+    page.send(Msg::View(
+        0,
+        ViewMsg::Viewport {
+            top: 10,
+            px: 60.0,
+            follow: false,
+        },
+    ));
+    page.send(Msg::View(0, ViewMsg::Resized { px: 300.0 }));
+    assert_eq!(page.model.views[0].top, 10);
 }

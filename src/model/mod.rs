@@ -231,6 +231,9 @@ pub struct Model {
     /// The node whose call the call tree is to show (`g`), numbered so
     /// the same node can be asked for again.
     pub report_reveal: Option<(u32, NodeId)>,
+    /// A function whose calls the Reports panel's profile lists (from the
+    /// palette), numbered so the same one can be asked for again.
+    pub report_calls: Option<(u32, u64)>,
     /// Where the panes sit and the areas' sizes.
     pub layout: layout::Layout,
     /// A pane to scroll into view once drawn (the page takes it).
@@ -272,6 +275,7 @@ impl Model {
             report_reveal: None,
             layout: layout::Layout::parse(&config.layout),
             into_view: None,
+            report_calls: None,
             syntax: true,
             symbols: true,
             source_column: false,

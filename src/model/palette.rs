@@ -3,13 +3,19 @@
 //! to" entries made from what is typed: a number goes to a line or time
 //! (listed first); `@expr`, a hex address or an expression with an
 //! operator, to the next time the PC is there (first); other text lists
-//! the PC entry after the commands it matches.
+//! the PC entry after the commands it matches, and the ELF image's
+//! functions whose name holds the text (the session lists them, with their
+//! call counts): one lists its calls in the Reports panel.
 //! It lists the same tables that drive the keys and the F1 help, so the
 //! three cannot drift.
 
-use super::{Model, PromptFor};
-use crate::i18n::{t, tf};
+use super::{layout, Model, PromptFor, ReportTab};
+use crate::i18n::{number, t, tf, tn};
 use crate::model::keys::{self, Command, PaneKind};
+use tarmac_lens_core::browse::protocol::{FunctionHit, Query, Reply};
+
+/// Functions the palette lists at most.
+const FUNCTIONS: u32 = 8;
 
 /// An open palette: what is typed, and which entry is selected.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -18,6 +24,10 @@ pub struct Palette {
     pub selected: usize,
     /// The pane whose commands it lists: the one focused when it opened.
     pub pane: Option<PaneKind>,
+    /// The image's functions matching `functions_for` (the text typed when
+    /// they were asked for).
+    pub functions: Vec<FunctionHit>,
+    pub functions_for: String,
 }
 
 /// What an entry does.
@@ -26,6 +36,8 @@ pub enum PaletteAction {
     Run(Command),
     /// What was typed, as the answer to this prompt.
     Prompt(PromptFor, String),
+    /// List this function's calls (its entry address).
+    Function(u64),
 }
 
 /// One line of the palette.
@@ -48,6 +60,11 @@ pub enum PaletteMsg {
     /// Run this entry (a click).
     Pick(usize),
     Close,
+    /// The functions matching `text`.
+    Functions {
+        text: String,
+        reply: Reply,
+    },
 }
 
 /// Every command the tables bind for `pane`, once each, in table order,
@@ -187,11 +204,53 @@ impl Model {
                 })
                 .then(a.1.cmp(&b.1))
         });
+        let functions: Vec<PaletteEntry> = p
+            .functions
+            .iter()
+            .filter(|_| p.functions_for == text && !text.is_empty())
+            .map(|f| PaletteEntry {
+                label: match f.calls {
+                    Some(n) => tn(
+                        n,
+                        "Function {}: its {} call",
+                        "Function {}: its {} calls",
+                        &[&f.name, &number(n)],
+                    ),
+                    None => tf("Function {}: its calls", &[&f.name]),
+                },
+                key: "",
+                action: PaletteAction::Function(f.addr),
+            })
+            .collect();
+        // A function named exactly what was typed is what was meant.
+        let exact = p.functions.first().is_some_and(|f| f.name == text);
+        if exact {
+            out.extend(functions.iter().take(1).cloned());
+        }
         out.extend(scored.into_iter().map(|(_, _, e)| e));
+        out.extend(functions.into_iter().skip(usize::from(exact)));
         if !pc_first {
             out.extend(pc_entry);
         }
         out
+    }
+
+    /// Asks the session for the functions whose name holds what is typed
+    /// (not for a number, nor an `@` PC expression).
+    fn ask_functions(&mut self) {
+        let Some(p) = &self.palette else { return };
+        let text = p.text.trim().to_string();
+        if text.is_empty() || text.starts_with('@') || crate::model::hash::number(&text).is_some() {
+            return;
+        }
+        let asked = text.clone();
+        self.ask(
+            Query::Functions {
+                text,
+                count: FUNCTIONS,
+            },
+            move |reply| super::Msg::Palette(PaletteMsg::Functions { text: asked, reply }),
+        );
     }
 
     pub(super) fn on_palette(&mut self, msg: PaletteMsg) -> bool {
@@ -209,6 +268,21 @@ impl Model {
                     p.text = text;
                     p.selected = 0;
                 }
+                self.ask_functions();
+            }
+            PaletteMsg::Functions { text, reply } => {
+                let Some(p) = &mut self.palette else {
+                    return false;
+                };
+                // An answer for what was typed before is not shown.
+                if text != p.text.trim() {
+                    return false;
+                }
+                p.functions = match reply {
+                    Reply::Functions(f) => f,
+                    _ => Vec::new(),
+                };
+                p.functions_for = text;
             }
             PaletteMsg::Move(by) => {
                 let n = self.palette_entries().len() as i64;
@@ -229,6 +303,12 @@ impl Model {
                     Some(PaletteAction::Prompt(for_, text)) => {
                         self.prompt = Some(for_);
                         self.on_prompt_submit(text);
+                    }
+                    Some(PaletteAction::Function(addr)) => {
+                        let seq = self.report_calls.map_or(0, |(s, _)| s.wrapping_add(1));
+                        self.report_calls = Some((seq, addr));
+                        self.reports = Some(ReportTab::Profile);
+                        self.into_view = Some(layout::Shown::Slot(layout::Slot::Reports));
                     }
                     None => {}
                 }

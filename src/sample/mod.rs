@@ -166,6 +166,11 @@ pub fn questions() -> Vec<Query> {
             after: None,
             count: 50,
         },
+        // The palette's functions.
+        Query::Functions {
+            text: "a".into(),
+            count: 20,
+        },
     ]);
     q.extend(
         [

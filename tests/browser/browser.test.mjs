@@ -3,12 +3,13 @@
 // from the trace text (tests/browser/trace_text.mjs), not from the page.
 
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 
-import { ROOT, expectLine as expectLineIn, pageFixture } from './harness.mjs';
+import { CLI, ROOT, expectLine as expectLineIn, pageFixture } from './harness.mjs';
 import {
   blockEnd,
   instructionOf,
@@ -566,6 +567,30 @@ describe('trace browser', () => {
     await page.keyboard.press('Escape');
     await page.waitForFunction(() => !document.querySelector('[data-testid=palette]'));
     await expectLine(page, target, 'Esc ran nothing');
+  });
+
+  test('the command palette finds an ELF function by part of its name and lists its calls', async (t) => {
+    const page = await openPage(t);
+    await openTrace(page, `${GENERATED}.tarmac`, `${GENERATED}.elf`);
+    await page.waitForSelector('[data-testid=elf-symbols]');
+    // The CLI's profile: partition's address and how often it was called.
+    const profile = execFileSync(CLI, ['profile', `${GENERATED}.tarmac`, '--image', `${GENERATED}.elf`], { encoding: 'utf8' });
+    const [addr, count] = profile
+      .split('\n')
+      .map((l) => l.trim().split(/\s+/))
+      .find((cols) => cols[3] === 'partition');
+    assert.ok(Number(count) > 1, profile);
+    await page.focus('[data-testid=browser]');
+    await page.keyboard.press('Control+K');
+    await page.waitForSelector('[data-testid=palette-input]:focus');
+    await page.keyboard.type('partit');
+    const entry = page.locator('[data-testid=palette-entry]', { hasText: 'Function partition' });
+    await entry.waitFor({ timeout: 10_000 });
+    assert.match(await entry.textContent(), new RegExp(`its ${count} calls`));
+    await entry.click();
+    // The Reports panel opens at the profile, listing partition's calls.
+    const calls = await page.waitForSelector('[data-testid=function-calls]', { timeout: 60_000 });
+    assert.equal(await calls.getAttribute('data-addr'), addr);
   });
 
   test('folding a call leaves one row named after the callee (with its ELF)', async (t) => {

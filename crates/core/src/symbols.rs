@@ -87,6 +87,11 @@ pub struct Symbol {
 }
 
 impl Symbol {
+    /// Whether it names code (`STT_FUNC`).
+    pub fn is_function(&self) -> bool {
+        self.kind == SymbolKind::Function
+    }
+
     /// The name as TTU prints it: `name`, or `name#N` for the N-th duplicate.
     pub fn display_name(&self) -> String {
         if self.duplicate_nr == 0 {

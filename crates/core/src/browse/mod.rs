@@ -5,6 +5,7 @@
 
 pub mod events;
 mod folds;
+mod functions;
 pub(crate) mod highlight;
 pub mod protocol;
 mod ranges;
@@ -573,6 +574,7 @@ impl<S: TraceSource> Session<S> {
             Query::NextEvent { node, forward } => self.next_event(node, forward),
             Query::Timeline { buckets } => Ok(self.timeline(buckets)),
             Query::Source { node } => self.source_at(node),
+            Query::Functions { text, count } => Ok(self.functions(&text, count)),
             Query::LineCounts { file } => self.line_counts(&file),
             Query::SourceStep { node, step } => self.source_step(node, step),
             Query::FindLine {

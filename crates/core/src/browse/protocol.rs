@@ -226,6 +226,16 @@ pub enum Query {
         /// After `node` (true) or before it.
         forward: bool,
     },
+    /// The ELF image's functions whose name contains `text` (any case),
+    /// best matches first: the name itself, then names starting with it,
+    /// then the rest; the most called first within each
+    /// ([`Reply::Functions`]).
+    Functions {
+        /// Part of a name.
+        text: String,
+        /// Most functions given (at most 100).
+        count: u32,
+    },
     /// The executions of a source line, in trace order, a page at a time
     /// ([`Reply::Hits`]).
     LineHits {
@@ -311,6 +321,19 @@ pub struct LineHit {
     pub node: NodeView,
     /// Calls active there (0: outside any call found).
     pub depth: u32,
+}
+
+/// A function of the ELF image ([`Query::Functions`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FunctionHit {
+    /// As the reports name it (`name#2` for a second of the same name).
+    pub name: String,
+    /// Its entry address in the trace.
+    pub addr: u64,
+    /// How often its first instruction ran over the part indexed: its
+    /// calls, and its loops back to the entry if any; `None` for an index
+    /// without per-address counts.
+    pub calls: Option<u64>,
 }
 
 /// A page of a line's executions ([`Query::LineHits`]).
@@ -625,6 +648,8 @@ pub enum Reply {
     LineCounts(FileCountsReply),
     /// Answer to [`Query::LineHits`].
     Hits(HitsReply),
+    /// Answer to [`Query::Functions`].
+    Functions(Vec<FunctionHit>),
     /// The query could not be answered (bad expression, beyond the indexed
     /// part, read error): a message for the person.
     Error(String),

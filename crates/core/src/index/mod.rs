@@ -208,6 +208,14 @@ impl Index {
         self.pc_counts.as_ref().map(PcCountMap::sorted)
     }
 
+    /// How often the instruction at `pc` ran (and failed its condition);
+    /// `None` for an index without counts (format 6 and older).
+    pub fn pc_count(&self, pc: u64) -> Option<Counts> {
+        self.pc_counts
+            .as_ref()
+            .map(|m| m.get(pc).unwrap_or_default())
+    }
+
     /// Number of nodes indexed (complete intervals only while building).
     pub fn nodes(&self) -> u64 {
         self.summary.nodes

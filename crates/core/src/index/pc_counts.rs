@@ -79,6 +79,11 @@ impl PcCountMap {
         self.map.len()
     }
 
+    /// The counts of one address (Thumb bit cleared).
+    pub(crate) fn get(&self, pc: u64) -> Option<Counts> {
+        self.map.get(&(pc & !1)).copied()
+    }
+
     /// Every address with its counts, in ascending order.
     pub(crate) fn sorted(&self) -> Vec<(u64, Counts)> {
         let mut v: Vec<(u64, Counts)> = self.map.iter().map(|(p, c)| (*p, *c)).collect();

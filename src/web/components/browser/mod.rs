@@ -717,6 +717,7 @@ impl Browser {
                         on_jump_line={self.report_jump_line.clone()}
                         on_close={self.report_callbacks.2.clone()}
                         reveal={self.model.report_reveal}
+                        show_calls={self.model.report_calls}
                         tools={self.area_tools(ctx, Slot::Reports)}
                     />
                 },
@@ -947,6 +948,7 @@ impl Browser {
                         source_column={self.model.source_column}
                         function_column={self.model.function_column}
                         on_viewport={cbs.on_viewport}
+                        on_resize={cbs.on_resize}
                         on_click={cbs.on_click}
                         on_context={cbs.on_context}
                         on_focus={cbs.on_focus}
@@ -1116,6 +1118,7 @@ fn made_once<C: Clone>(cache: &RefCell<HashMap<u32, C>>, id: u32, make: impl FnO
 #[derive(Clone)]
 struct ViewCallbacks {
     on_viewport: Callback<(u64, f64, bool)>,
+    on_resize: Callback<f64>,
     on_click: Callback<Row>,
     on_context: Callback<(Row, i32, i32)>,
     on_focus: Callback<()>,
@@ -1129,6 +1132,7 @@ impl ViewCallbacks {
             on_viewport: link.callback(move |(top, px, follow)| {
                 Msg::View(view, ViewMsg::Viewport { top, px, follow })
             }),
+            on_resize: link.callback(move |px| Msg::View(view, ViewMsg::Resized { px })),
             on_click: link.callback(move |row| Msg::View(view, ViewMsg::RowClick { row })),
             on_context: link
                 .callback(move |(row, x, y)| Msg::View(view, ViewMsg::RowContext { row, x, y })),

@@ -115,6 +115,9 @@ pub struct ReportsPanelProps {
     /// same node can be asked for again).
     #[prop_or_default]
     pub reveal: Option<(u32, u64)>,
+    /// List a function's calls in the profile (see `ProfileTable`).
+    #[prop_or_default]
+    pub show_calls: Option<(u32, u64)>,
 }
 
 pub enum Msg {
@@ -417,7 +420,7 @@ impl Component for ReportsPanel {
                         <CallTree key={self.generation} client={client.clone()} on_jump={props.on_jump.clone()} reveal={props.reveal} />
                     </div>
                     <div role="tabpanel" hidden={tab != ReportTab::Profile} style="flex:1 1 auto;min-height:8rem;overflow:auto;">
-                        <ProfileTable key={self.generation} client={client.clone()} instructions={match r { Ready::Calls(s) => s.instructions, _ => 0 }} on_jump={props.on_jump.clone()} />
+                        <ProfileTable key={self.generation} client={client.clone()} instructions={match r { Ready::Calls(s) => s.instructions, _ => 0 }} on_jump={props.on_jump.clone()} show_calls={props.show_calls} />
                     </div>
                     if tab == ReportTab::FlameGraph {
                         <div role="tabpanel" style="flex:1 1 auto;min-height:8rem;overflow:auto;">

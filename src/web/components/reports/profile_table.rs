@@ -20,6 +20,10 @@ pub struct ProfileTableProps {
     pub instructions: u64,
     /// Go to this node in the trace view.
     pub on_jump: Callback<u64>,
+    /// List this function's calls (chosen in the command palette),
+    /// numbered so the same one can be asked for again.
+    #[prop_or_default]
+    pub show_calls: Option<(u32, u64)>,
 }
 
 pub enum Msg {
@@ -200,7 +204,19 @@ impl Component for ProfileTable {
             calls: None,
         };
         table.ask(ctx);
+        if let Some((_, addr)) = ctx.props().show_calls {
+            ctx.link().send_message(Msg::Calls(addr, 0));
+        }
         table
+    }
+
+    fn changed(&mut self, ctx: &Context<Self>, old: &ProfileTableProps) -> bool {
+        if let Some((seq, addr)) = ctx.props().show_calls {
+            if old.show_calls.map(|(s, _)| s) != Some(seq) {
+                ctx.link().send_message(Msg::Calls(addr, 0));
+            }
+        }
+        true
     }
 
     fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
