@@ -9,23 +9,24 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
+mod bookmarks;
+mod toolbar;
+mod workspace;
+
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlElement, KeyboardEvent};
 use yew::prelude::*;
 
-pub use crate::model::{Focus, Pane, PaneBody, PromptFor, TraceView};
+pub use crate::model::{Focus, Pane, PaneBody, TraceView};
 
-use super::bookmarks_pane::BookmarksPane;
 use super::{
-    ContextMenu, ElfLoad, EventsPane, HelpOverlay, MemoryPane, Minibuffer, Palette, PaneHeader,
-    RegisterPane, ReportTab, ReportsPanel, SearchBar, Sizes, SourcePane, Splitter, StackPane,
-    TimelineStrip, ToolbarMenu, TracePane, TIMELINE_STYLE,
+    ContextMenu, ElfLoad, HelpOverlay, MemoryPane, Minibuffer, Palette, PaneHeader, RegisterPane,
+    ReportTab, SearchBar, SourcePane, TimelineStrip, TracePane, TIMELINE_STYLE,
 };
 use crate::i18n::{number, t, tf};
-use crate::model::keys::{Command, RegKind};
-use crate::model::layout::{Area, Layout, LayoutMsg, Shown, Slot};
-use crate::model::nav::NavMsg;
+use crate::model::keys::Command;
+use crate::model::layout::{Area, Slot};
 use crate::model::palette::PaletteMsg;
 use crate::model::search::SearchMsg;
 use crate::model::{BookmarkMsg, Config, Effect, KeyInput, Model, Msg, PaneMsg, ViewMsg};
@@ -33,7 +34,7 @@ use crate::web::page::client::TraceClient;
 use crate::web::page::i18n::Lang;
 use crate::web::page::local_store;
 use crate::web::page::page_params::PaneSpec;
-use tarmac_lens_core::browse::protocol::{FoldOp, NodeId, NodeView, Progress, Row};
+use tarmac_lens_core::browse::protocol::{NodeId, NodeView, Progress, Row};
 
 /// The open trace's client; equal while it is the same job, so the browser
 /// is rebuilt only for a new file.
@@ -403,47 +404,6 @@ impl Reveal {
 }
 
 impl Browser {
-    /// Scrolls the area holding a pane just opened or moved so that the
-    /// pane is in sight (all of it if it fits), as `scrollIntoView` would
-    /// without moving the page or the views.
-    fn scroll_into_area(&self, shown: Shown) {
-        let Some(root) = self.root.cast::<HtmlElement>() else {
-            return;
-        };
-        let selector = match shown {
-            Shown::Pane(id) => format!(".area-item > [data-pane=\"{id}\"]"),
-            Shown::Slot(slot) => format!(".area-item[data-slot={}] > *", slot.name()),
-        };
-        let item = root
-            .query_selector(&selector)
-            .ok()
-            .flatten()
-            .and_then(|pane| pane.parent_element())
-            .and_then(|item| item.dyn_into::<HtmlElement>().ok());
-        let Some(item) = item else { return };
-        let Some(area) = item.parent_element() else {
-            return;
-        };
-        let nearest = |start: i32, size: i32, seen: i32, room: i32| {
-            if start < seen || size > room {
-                Some(start)
-            } else if start + size > seen + room {
-                Some(start + size - room)
-            } else {
-                None
-            }
-        };
-        // Items are placed relative to their area (`position:relative`).
-        let (top, height) = (item.offset_top(), item.offset_height());
-        if let Some(to) = nearest(top, height, area.scroll_top(), area.client_height()) {
-            area.set_scroll_top(to);
-        }
-        let (left, width) = (item.offset_left(), item.offset_width());
-        if let Some(to) = nearest(left, width, area.scroll_left(), area.client_width()) {
-            area.set_scroll_left(to);
-        }
-    }
-
     /// Sends the model's questions to the worker (in one message, before
     /// the render: the worker answers them while the page draws) and does
     /// what it asked of the page.
@@ -588,297 +548,6 @@ impl Browser {
             />
         }
     }
-    /// The trace views in the main area and every other pane in the side
-    /// or bottom area its kind sits in (`model::layout`), each area after
-    /// its splitter. Before the last stage of the first renders, the views
-    /// alone (see [`Reveal`]).
-    fn view_workspace(&self, ctx: &Context<Self>) -> Html {
-        let link = ctx.link();
-        let layout = &self.model.layout;
-        let mut side = Vec::new();
-        let mut bottom = Vec::new();
-        if self.reveal == Reveal::All {
-            for (slot, key, pane) in self.area_items(ctx) {
-                let collapsed = layout.collapsed(slot);
-                let item = html! {
-                    <div
-                        key={key}
-                        class={classes!("area-item", collapsed.then_some("collapsed"))}
-                        data-slot={slot.name()}
-                        style={area_item_style(layout.area(slot), slot, collapsed)}
-                    >{ pane }</div>
-                };
-                match layout.area(slot) {
-                    Area::Side => side.push(item),
-                    Area::Bottom => bottom.push(item),
-                }
-            }
-        }
-        let (has_side, has_bottom) = (!side.is_empty(), !bottom.is_empty());
-        html! {
-            <div
-                class="workspace"
-                data-testid="workspace"
-                style={workspace_style(layout, has_side, has_bottom, ctx.props().compact)}
-            >
-                <div class="views" data-area="main" style="grid-area:main;display:flex;gap:0.5rem;min-width:0;min-height:0;">
-                    { for self.model.views.iter().map(|v| self.view_trace(ctx, v)) }
-                </div>
-                if has_side {
-                    <Splitter sizes={Sizes::Side} px={layout.side_px} on_size={link.callback(|px| Msg::Layout(LayoutMsg::Side(px)))} />
-                    <div class="area area-side" data-area="side" data-testid="area-side" style="grid-area:side;position:relative;display:flex;flex-direction:column;gap:0.4rem;min-width:0;min-height:0;overflow:auto;">
-                        { for side }
-                    </div>
-                }
-                if has_bottom {
-                    <Splitter sizes={Sizes::Bottom} px={layout.bottom_px} on_size={link.callback(|px| Msg::Layout(LayoutMsg::Bottom(px)))} />
-                    <div class="area area-bottom" data-area="bottom" data-testid="area-bottom" style="grid-area:bottom;position:relative;display:flex;gap:0.4rem;min-width:0;min-height:0;overflow:auto;">
-                        { for bottom }
-                    </div>
-                }
-            </div>
-        }
-    }
-
-    /// Every pane besides the trace views, in the order the areas list
-    /// them: register, memory and source panes as opened, then the call
-    /// stack, the events and the reports.
-    fn area_items(&self, ctx: &Context<Self>) -> Vec<(Slot, String, Html)> {
-        let mut items: Vec<(Slot, String, Html)> = self
-            .model
-            .panes
-            .iter()
-            .map(|p| {
-                let slot = Model::slot(&p.body);
-                (slot, format!("pane-{}", p.id), self.view_pane(ctx, p, slot))
-            })
-            .collect();
-        let link = ctx.link();
-        let view = self.model.active_view();
-        if let Some(v) = self.model.view_ref(view) {
-            let last = ctx
-                .props()
-                .progress
-                .as_ref()
-                .filter(|p| p.complete)
-                .map(|p| p.nodes);
-            let at_end = matches!((v.cursor, last), (Some(c), Some(n)) if c.node + 1 >= n);
-            let go = move |node: NodeId| Msg::View(view, ViewMsg::GoTo { node });
-            if self.model.nav.stack {
-                items.push((
-                    Slot::Stack,
-                    "stack".into(),
-                    html! {
-                        <StackPane
-                            frames={v.stack.clone()}
-                            {at_end}
-                            on_pick={link.callback(go)}
-                            on_close={link.callback(|_| Msg::Run(Command::ToggleStack))}
-                            tools={self.area_tools(ctx, Slot::Stack)}
-                        />
-                    },
-                ));
-            }
-            if self.model.nav.bookmarks {
-                items.push((
-                    Slot::Bookmarks,
-                    "bookmarks".into(),
-                    self.view_bookmarks(ctx, v),
-                ));
-            }
-            if self.model.nav.events {
-                items.push((
-                    Slot::Events,
-                    "events".into(),
-                    html! {
-                        <EventsPane
-                            page={self.model.nav.events_page.clone()}
-                            cursor={v.cursor.map(|c| c.node)}
-                            on_pick={link.callback(go)}
-                            on_page={link.callback(|first| Msg::Nav(NavMsg::EventsAt(first)))}
-                            on_close={link.callback(|_| Msg::Run(Command::ToggleEvents))}
-                            tools={self.area_tools(ctx, Slot::Events)}
-                        />
-                    },
-                ));
-            }
-        }
-        if let Some(tab) = self.model.reports {
-            items.push((
-                Slot::Reports,
-                "reports".into(),
-                html! {
-                    <ReportsPanel
-                        trace={self.client.clone()}
-                        elf={ctx.props().elf}
-                        {tab}
-                        on_tab={self.report_callbacks.0.clone()}
-                        on_jump={self.report_callbacks.1.clone()}
-                        on_jump_line={self.report_jump_line.clone()}
-                        on_close={self.report_callbacks.2.clone()}
-                        reveal={self.model.report_reveal}
-                        show_calls={self.model.report_calls}
-                        tools={self.area_tools(ctx, Slot::Reports)}
-                    />
-                },
-            ));
-        }
-        items
-    }
-
-    /// A pane header's layout buttons: collapse to the header, move to the
-    /// other area.
-    fn area_tools(&self, ctx: &Context<Self>, slot: Slot) -> Html {
-        let link = ctx.link();
-        let collapsed = self.model.layout.collapsed(slot);
-        let (glyph, title) = match self.model.layout.area(slot) {
-            Area::Side => ("↓", t("Move to the bottom area (A)")),
-            Area::Bottom => ("→", t("Move to the side area (A)")),
-        };
-        html! {
-            <>
-                <button
-                    class="area-tool"
-                    data-testid={format!("collapse-{}", slot.name())}
-                    aria-expanded={(!collapsed).to_string()}
-                    title={if collapsed { t("Show the pane") } else { t("Collapse to the header") }}
-                    onclick={link.callback(move |_| Msg::Layout(LayoutMsg::Collapse(slot)))}
-                >{ if collapsed { "▸" } else { "▾" } }</button>
-                <button
-                    class="area-tool"
-                    data-testid={format!("move-{}", slot.name())}
-                    {title}
-                    onclick={link.callback(move |_| Msg::Layout(LayoutMsg::Move(slot)))}
-                >{ glyph }</button>
-            </>
-        }
-    }
-
-    fn view_bookmarks(&self, ctx: &Context<Self>, v: &TraceView) -> Html {
-        let link = ctx.link();
-        let bookmark =
-            |m: fn(u64) -> BookmarkMsg| link.callback(move |line| Msg::Bookmark(m(line)));
-        html! {
-            <BookmarksPane
-                list={self.model.bookmarks.list.clone()}
-                cursor_line={v.cursor.map(|c| c.first_line)}
-                trace_name={self.client.report_inputs().0.name().to_string()}
-                on_jump={bookmark(|line| BookmarkMsg::Jump { line })}
-                on_remove={bookmark(|line| BookmarkMsg::Remove { line })}
-                on_note={link.callback(|(line, note)| Msg::Bookmark(BookmarkMsg::Note { line, note }))}
-                on_import={link.callback(|text| Msg::Bookmark(BookmarkMsg::Import(text)))}
-                on_close={link.callback(|_| Msg::Run(Command::ToggleBookmarks))}
-                tools={self.area_tools(ctx, Slot::Bookmarks)}
-            />
-        }
-    }
-
-    /// This trace's kept bookmarks, merged with the URL's (the model has
-    /// those already), before the first effects are carried out: saving
-    /// the URL's alone first would lose the kept ones.
-    fn load_bookmarks(&mut self) {
-        if self.model.detached {
-            return;
-        }
-        let key = crate::web::page::bookmark_store::key(&self.client.report_inputs().0);
-        if let Some(json) = crate::web::page::bookmark_store::load(&key) {
-            self.model.update(Msg::Bookmark(BookmarkMsg::Stored(json)));
-        }
-        self.bookmark_key = Some(key);
-    }
-
-    fn save_bookmarks(&mut self) {
-        let Some(key) = &self.bookmark_key else {
-            return;
-        };
-        let list = &self.model.bookmarks.list;
-        let json = (!list.is_empty())
-            .then(|| crate::model::bookmarks::to_json(self.client.report_inputs().0.name(), list));
-        if let Err(e) = crate::web::page::bookmark_store::save(key, json.as_deref()) {
-            self.model.status = Some(tf(
-                "The bookmarks could not be kept in this browser ({}); the URL still has them.",
-                &[&e],
-            ));
-        }
-    }
-
-    fn view_toolbar(&self, ctx: &Context<Self>) -> Html {
-        let link = ctx.link();
-        let run = |cmd: Command| link.callback(move |_: MouseEvent| Msg::Run(cmd));
-        let view = self.model.active_view();
-        let prompt = |p: PromptFor| link.callback(move |_: MouseEvent| Msg::Prompt(p.clone()));
-        let shown = |kind: RegKind| {
-            self.model
-                .panes
-                .iter()
-                .any(|p| matches!(p.body, PaneBody::Registers { kind: k, .. } if k == kind))
-        };
-        let toggle = |on: bool,
-                      testid: &'static str,
-                      key: &'static str,
-                      label: &'static str,
-                      cmd: Command| {
-            html! {
-                <button
-                    class={classes!("toggle", on.then_some("on"))}
-                    aria-pressed={on.to_string()}
-                    data-testid={testid}
-                    title={key}
-                    onclick={run(cmd)}
-                >{ t(label) }</button>
-            }
-        };
-        let source = self
-            .model
-            .panes
-            .iter()
-            .any(|p| matches!(p.body, PaneBody::Source(_)));
-        let nav = &self.model.nav;
-        // The commands used most, then menus; every command is also in the
-        // palette (Ctrl-K) and on a key (F1).
-        html! {
-            <div class="toolbar" data-testid="toolbar" style="display:flex;flex-wrap:wrap;gap:0.3rem;align-items:center;flex:none;">
-                <button onclick={prompt(PromptFor::GotoLine { view })} title="l">{ t("Line…") }</button>
-                <button onclick={prompt(PromptFor::GotoTime { view })} title="t">{ t("Time…") }</button>
-                <button data-testid="open-search" onclick={link.callback(|_: MouseEvent| Msg::Search(SearchMsg::Open { forward: true }))} title="/">{ t("Search…") }</button>
-                <button data-testid="open-memory" onclick={prompt(PromptFor::OpenMemory { view })} title="m">{ t("Memory…") }</button>
-                <ToolbarMenu label={t("Registers")} testid="menu-registers">
-                    { for RegKind::ALL.iter().map(|&kind| html! {
-                        <button
-                            class={classes!("toggle", shown(kind).then_some("on"))}
-                            aria-pressed={shown(kind).to_string()}
-                            data-testid={format!("toggle-{}", kind.panel())}
-                            title={t(kind.title())}
-                            onclick={run(Command::ToggleRegisters(kind))}
-                        >{ t(kind.title()) }</button>
-                    }) }
-                </ToolbarMenu>
-                { toggle(source, "toggle-source", "s", "Source", Command::ToggleSource) }
-                { toggle(self.model.reports.is_some(), "open-reports", "R", "Reports", Command::Reports) }
-                <ToolbarMenu label={t("Panes")} testid="menu-panes">
-                    { toggle(nav.stack, "toggle-stack", "C", "Call stack", Command::ToggleStack) }
-                    { toggle(nav.events, "toggle-events", "v", "Events", Command::ToggleEvents) }
-                    { toggle(nav.bookmarks, "toggle-bookmarks", "B", "Bookmarks", Command::ToggleBookmarks) }
-                    { toggle(nav.timeline, "toggle-timeline", "T", "Timeline", Command::ToggleTimeline) }
-                    <button data-testid="reset-layout" onclick={run(Command::Layout(LayoutMsg::Reset))} title="Ctrl-Shift-Backspace">{ t("Reset the layout") }</button>
-                </ToolbarMenu>
-                <ToolbarMenu label={t("Trace")} testid="menu-trace">
-                    <button onclick={prompt(PromptFor::FindPc { view, forward: true })} title="p">{ t("Next PC…") }</button>
-                    <button onclick={prompt(PromptFor::FindPc { view, forward: false })} title="P">{ t("Prev PC…") }</button>
-                    <button onclick={run(Command::Fold(FoldOp::FoldAll))} title="{">{ t("Fold all") }</button>
-                    <button onclick={run(Command::Fold(FoldOp::UnfoldAll))} title="}">{ t("Unfold all") }</button>
-                    { toggle(self.model.syntax, "toggle-syntax", "F6", "Colours", Command::ToggleSyntax) }
-                    { toggle(self.model.symbols, "toggle-symbols", "F7", "Symbols", Command::ToggleSymbols) }
-                    { toggle(self.model.source_column, "toggle-source-column", "L", "file:line", Command::ToggleSourceColumn) }
-                    { toggle(self.model.function_column, "toggle-function-column", "H", "Functions", Command::ToggleFunctionColumn) }
-                </ToolbarMenu>
-                <button data-testid="new-view" onclick={link.callback(|_| Msg::NewView)}>{ t("New view") }</button>
-                <button data-testid="open-palette" onclick={run(Command::Palette)} title="Ctrl-K">{ t("Commands…") }</button>
-                <button onclick={run(Command::Help)} title="F1">{ t("Keys") }</button>
-            </div>
-        }
-    }
-
     fn view_trace(&self, ctx: &Context<Self>, v: &TraceView) -> Html {
         let link = ctx.link();
         let id = v.id;
@@ -1048,64 +717,6 @@ impl Browser {
                 />
                 { body }
             </section>
-        }
-    }
-}
-
-/// The workspace's grid: the trace views (`main`), and when they have
-/// panes the side area right of them and the bottom area under them, each
-/// behind a splitter. The areas' sizes are custom properties the splitters
-/// change while dragged, capped to a share of the room so the views keep
-/// some (less in the embedded viewer, which is smaller).
-fn workspace_style(layout: &Layout, side: bool, bottom: bool, compact: bool) -> String {
-    let (side_cap, bottom_cap) = if compact { (50, 50) } else { (70, 75) };
-    let columns = if side {
-        // Narrow browsers (two compared side by side) keep 60% for the
-        // views, wide ones at least 620 px.
-        format!("minmax(0,1fr) 6px clamp(10rem,var(--side),min({side_cap}%,max(40%,100% - 620px)))")
-    } else {
-        "minmax(0,1fr)".to_string()
-    };
-    let rows = if bottom {
-        format!("minmax(0,1fr) 6px clamp(5rem,var(--bottom),{bottom_cap}%)")
-    } else {
-        "minmax(0,1fr)".to_string()
-    };
-    let areas = match (side, bottom) {
-        (false, false) => r#""main""#,
-        (true, false) => r#""main vsplit side""#,
-        (false, true) => r#""main" "hsplit" "bottom""#,
-        (true, true) => r#""main vsplit side" "hsplit vsplit side" "bottom vsplit side""#,
-    };
-    format!(
-        "--side:{}px;--bottom:{}px;display:grid;flex:1 1 auto;min-height:0;\
-         grid-template-columns:{columns};grid-template-rows:{rows};grid-template-areas:{areas}",
-        layout.side_px, layout.bottom_px
-    )
-}
-
-/// A pane's place in its area. In the side column panes keep their height
-/// (the area scrolls when they do not fit) except the call stack and the
-/// events, lists that scroll inside; in the bottom row memory panes take
-/// their width and the others share the rest, the reports twice as much.
-fn area_item_style(area: Area, slot: Slot, collapsed: bool) -> &'static str {
-    match (area, slot, collapsed) {
-        (_, _, true) => "flex:0 0 auto;min-width:0;display:flex;flex-direction:column;",
-        (Area::Side, Slot::Stack | Slot::Events, _) => {
-            "flex:0 1 auto;min-height:6rem;min-width:0;overflow:auto;display:flex;flex-direction:column;"
-        }
-        (Area::Side, _, _) => {
-            "flex:0 0 auto;min-width:0;overflow:auto;display:flex;flex-direction:column;"
-        }
-        (Area::Bottom, Slot::Reports, _) => {
-            "flex:2 1 0;min-width:20rem;min-height:0;overflow:auto;display:flex;flex-direction:column;"
-        }
-        // Its 16 bytes a row whole, while the room allows.
-        (Area::Bottom, Slot::Memory, _) => {
-            "flex:0 1 auto;min-width:14rem;min-height:0;overflow:auto;display:flex;flex-direction:column;"
-        }
-        (Area::Bottom, _, _) => {
-            "flex:1 1 0;min-width:14rem;min-height:0;overflow:auto;display:flex;flex-direction:column;"
         }
     }
 }
