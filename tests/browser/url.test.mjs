@@ -9,7 +9,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
-import { CLI, ROOT, cliStats, launchBrowser, makeLargeTrace, serveDist } from './harness.mjs';
+import { CLI, DIST, ROOT, cliStats, launchBrowser, makeLargeTrace, serveDist } from './harness.mjs';
 
 const GENERATED = path.join(ROOT, 'tests/data/tracegen/quicksort-aarch64-O2-fastmodel-2M');
 const HTML = '<!DOCTYPE html>\n<html><head><title>Sign in</title></head>\n<body><form>Password</form></body></html>\n';
@@ -149,7 +149,7 @@ describe('open from a URL', () => {
     fx.strict = await serveDist((req, res) => {
       if (new URL(req.url, 'http://x').pathname !== '/') return false;
       const html = fs
-        .readFileSync(path.join(ROOT, 'dist/index.html'), 'utf8')
+        .readFileSync(path.join(DIST, 'index.html'), 'utf8')
         .replace('<head>', `<head><meta http-equiv="Content-Security-Policy" content="connect-src 'self' blob: data:">`);
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
       return true;
@@ -160,7 +160,7 @@ describe('open from a URL', () => {
       const url = new URL(req.url, 'http://x');
       if (url.pathname.startsWith('/traces/')) return ranged.handler(req, res);
       if (url.pathname !== '/') return false;
-      const html = fs.readFileSync(path.join(ROOT, 'dist/index.html'), 'utf8');
+      const html = fs.readFileSync(path.join(DIST, 'index.html'), 'utf8');
       const widened = html.replace("connect-src 'self' blob: data:", "connect-src 'self' blob: data: http://127.0.0.1:*");
       assert.notEqual(widened, html, 'the page carries the connect-src the test widens');
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(widened);

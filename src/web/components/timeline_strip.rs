@@ -42,31 +42,23 @@ fn x_of(node: NodeId, nodes: u64) -> f64 {
     }
 }
 
-fn draw(
-    canvas: &HtmlCanvasElement,
-    data: Option<&TimelineReply>,
-    visible: Option<(NodeId, NodeId)>,
-    cursor: Option<NodeId>,
-) -> Option<()> {
-    let cx = canvas
-        .get_context("2d")
-        .ok()??
-        .dyn_into::<CanvasRenderingContext2d>()
+/// The depth bars, event ticks and mode changes, on a canvas of their own
+/// (transparent where there is none): drawn when the data changes, not at
+/// each step, which then only copies them (half a millisecond a step with
+/// thousands of bars).
+fn draw_bars(data: &TimelineReply) -> Option<HtmlCanvasElement> {
+    let canvas = web_sys::window()?
+        .document()?
+        .create_element("canvas")
+        .ok()?
+        .dyn_into::<HtmlCanvasElement>()
         .ok()?;
-    cx.clear_rect(0.0, 0.0, W, H);
-    let data = data?;
+    canvas.set_width(W as u32);
+    canvas.set_height(H as u32);
+    let cx = context(&canvas)?;
     let n = data.depth.len();
     if n == 0 {
-        return Some(());
-    }
-    // The span shown underneath, its outline on top: the bars keep their colours.
-    let span = visible.map(|(first, last)| {
-        let x0 = x_of(first, data.nodes);
-        (x0, x_of(last + 1, data.nodes).max(x0 + 2.0))
-    });
-    if let Some((x0, x1)) = span {
-        cx.set_fill_style_str("rgba(255,200,0,0.25)");
-        cx.fill_rect(x0, 0.0, x1 - x0, H);
+        return Some(canvas);
     }
     let bw = W / n as f64;
     let max = f64::from(data.depth.iter().copied().max().unwrap_or(0).max(1));
@@ -97,6 +89,43 @@ fn draw(
             cx.fill_rect(x, 0.0, bw.max(2.0), TICKS);
         }
     }
+    Some(canvas)
+}
+
+fn context(canvas: &HtmlCanvasElement) -> Option<CanvasRenderingContext2d> {
+    canvas
+        .get_context("2d")
+        .ok()??
+        .dyn_into::<CanvasRenderingContext2d>()
+        .ok()
+}
+
+/// The strip: the span shown underneath, the bars over it (they keep their
+/// colours), the span's outline and the position on top.
+fn draw(
+    canvas: &HtmlCanvasElement,
+    data: Option<&TimelineReply>,
+    bars: Option<&HtmlCanvasElement>,
+    visible: Option<(NodeId, NodeId)>,
+    cursor: Option<NodeId>,
+) -> Option<()> {
+    let cx = context(canvas)?;
+    cx.clear_rect(0.0, 0.0, W, H);
+    let data = data?;
+    if data.depth.is_empty() {
+        return Some(());
+    }
+    let span = visible.map(|(first, last)| {
+        let x0 = x_of(first, data.nodes);
+        (x0, x_of(last + 1, data.nodes).max(x0 + 2.0))
+    });
+    if let Some((x0, x1)) = span {
+        cx.set_fill_style_str("rgba(255,200,0,0.25)");
+        cx.fill_rect(x0, 0.0, x1 - x0, H);
+    }
+    if let Some(bars) = bars {
+        let _ = cx.draw_image_with_html_canvas_element(bars, 0.0, 0.0);
+    }
     if let Some((x0, x1)) = span {
         cx.set_stroke_style_str("#c08000");
         cx.stroke_rect(x0 + 0.5, 0.5, x1 - x0 - 1.0, H - 1.0);
@@ -116,12 +145,19 @@ fn draw(
 pub fn timeline_strip(props: &TimelineStripProps) -> Html {
     use_lang();
     let canvas = use_node_ref();
+    let bars = use_mut_ref(|| None::<HtmlCanvasElement>);
+    {
+        let bars = bars.clone();
+        use_effect_with(props.data.clone(), move |data| {
+            *bars.borrow_mut() = data.as_ref().and_then(draw_bars);
+        });
+    }
     {
         let canvas = canvas.clone();
         let key = (props.data.clone(), props.visible, props.cursor);
         use_effect_with(key, move |(data, visible, cursor)| {
             if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
-                draw(&c, data.as_ref(), *visible, *cursor);
+                draw(&c, data.as_ref(), bars.borrow().as_ref(), *visible, *cursor);
             }
         });
     }

@@ -125,8 +125,9 @@ pub struct Browser {
     view_callbacks: RefCell<HashMap<u32, ViewCallbacks>>,
     register_callbacks: RefCell<HashMap<u32, RegisterCallbacks>>,
     /// The position's fragment, written to the URL a moment after the last
-    /// move.
+    /// move, and the moves made: a write waits for the moves to stop.
     fragment: Rc<RefCell<Option<String>>>,
+    fragment_moves: Rc<std::cell::Cell<u32>>,
     /// The panel's go-to-line callback, made once like those.
     report_jump_line: Callback<u64>,
     /// Where this trace's bookmarks are kept (`page::bookmark_store`);
@@ -137,9 +138,9 @@ pub struct Browser {
 /// Where the layout is kept (`model::layout`).
 const LAYOUT_KEY: &str = "tarmac-lens.layout";
 
-/// How long after a move its position is written to the URL: writing it
-/// cost a millisecond of every step; a person held a key down writes it a
-/// few times a second instead of thirty.
+/// How long after the last move the position is written to the URL: a
+/// write (`replaceState`) takes 2-5 ms, which written a few times a second
+/// fell into one step in twenty of a held key; it waits for the moves to stop.
 const FRAGMENT_DELAY_MS: i32 = 250;
 
 /// The URL's fragment, without its `#`.
@@ -200,6 +201,7 @@ impl Component for Browser {
             view_callbacks: Default::default(),
             register_callbacks: Default::default(),
             fragment: Default::default(),
+            fragment_moves: Default::default(),
             report_callbacks: (
                 ctx.link().callback(Msg::ReportTab),
                 ctx.link().callback(Msg::ReportJump),
@@ -432,23 +434,25 @@ impl Browser {
         for effect in self.model.take_effects() {
             match effect {
                 Effect::Fragment(fragment) => {
-                    let queued = self.fragment.borrow_mut().replace(fragment).is_some();
-                    if !queued {
-                        let pending = self.fragment.clone();
-                        // A hash set meanwhile by someone else (an embedding
-                        // host's goto, the person) wins: its hashchange may
-                        // not have been handled yet, and writing over it
-                        // would send the browser back where it was.
-                        let before = current_fragment();
-                        super::app::after_ms(FRAGMENT_DELAY_MS, move || {
-                            let fragment = pending.borrow_mut().take();
-                            if let Some(fragment) =
-                                fragment.filter(|_| current_fragment() == before)
-                            {
-                                replace_hash(&fragment);
-                            }
-                        });
-                    }
+                    self.fragment.borrow_mut().replace(fragment);
+                    let moves = self.fragment_moves.clone();
+                    moves.set(moves.get().wrapping_add(1));
+                    let mine = moves.get();
+                    let pending = self.fragment.clone();
+                    // A hash set meanwhile by someone else (an embedding
+                    // host's goto, the person) wins: its hashchange may not
+                    // have been handled yet, and writing over it would send
+                    // the browser back where it was.
+                    let before = current_fragment();
+                    super::app::after_ms(FRAGMENT_DELAY_MS, move || {
+                        if moves.get() != mine {
+                            return;
+                        }
+                        let fragment = pending.borrow_mut().take();
+                        if let Some(fragment) = fragment.filter(|_| current_fragment() == before) {
+                            replace_hash(&fragment);
+                        }
+                    });
                 }
                 Effect::ForgetFragment => {
                     self.fragment.borrow_mut().take();
