@@ -9,7 +9,7 @@ use tarmac_lens::web::components::{
     ProgressBarProps, UnparsedList, UnparsedListProps,
 };
 use tarmac_lens::web::page::format;
-use tarmac_lens_core::stats::UnparsedLine;
+use tarmac_lens_core::stats::{UnparsedLine, ValueNote};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::Element;
@@ -91,6 +91,8 @@ async fn unparsed_list_shows_line_reason_and_text() {
             lines,
             empty: false,
             by_word: BTreeMap::from([("XYZ".into(), 12), ("".into(), 1), ("BNR4".into(), 237)]),
+            short_registers: Default::default(),
+            unknown_registers: Default::default(),
         },
     )
     .render();
@@ -131,12 +133,49 @@ async fn unparsed_list_says_so_when_everything_parsed() {
             lines: vec![],
             empty: false,
             by_word: BTreeMap::new(),
+            short_registers: Default::default(),
+            unknown_registers: Default::default(),
         },
     )
     .render();
     settle().await;
     assert!(root.query_selector("li").unwrap().is_none());
     assert!(text(&root, "[data-testid=unparsed-none]").contains("Every line was understood"));
+}
+
+/// Register values short or unknown are said even when every line parsed,
+/// counted with their first line, as `stats` says them.
+#[wasm_bindgen_test]
+async fn unparsed_list_names_short_and_unknown_register_values() {
+    let root = fresh_root();
+    yew::Renderer::<UnparsedList>::with_root_and_props(
+        root.clone(),
+        UnparsedListProps {
+            total: 0,
+            lines: vec![],
+            empty: false,
+            by_word: BTreeMap::new(),
+            short_registers: ValueNote {
+                count: 2,
+                first_line: 2,
+            },
+            unknown_registers: ValueNote {
+                count: 1,
+                first_line: 4,
+            },
+        },
+    )
+    .render();
+    settle().await;
+    assert!(text(&root, "[data-testid=unparsed-none]").contains("Every line was understood"));
+    assert_eq!(
+        text(&root, "[data-note=short-registers]"),
+        "2 register values shorter than the register (zero-extended, or unchanged after dashes), first at line 2"
+    );
+    assert_eq!(
+        text(&root, "[data-note=unknown-registers]"),
+        "1 register value unknown (all dashes: nothing set), first at line 4"
+    );
 }
 
 /// An empty file is not a file whose every line was understood.
@@ -150,6 +189,8 @@ async fn unparsed_list_says_an_empty_file_is_empty() {
             lines: vec![],
             empty: true,
             by_word: BTreeMap::new(),
+            short_registers: Default::default(),
+            unknown_registers: Default::default(),
         },
     )
     .render();

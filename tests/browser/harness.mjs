@@ -195,6 +195,12 @@ export function traces() {
     // Parsed without --implicit-thumb it has unparsed lines, so the list of
     // unparsed lines is compared too, not only found empty.
     'tests/data/ttu/parsertest-implicit-thumb.txt',
+    // The forms reported from the field, with register values short and unknown.
+    ...fs
+      .readdirSync(path.join(ROOT, 'tests/data/field'))
+      .filter((f) => f.endsWith('.tarmac'))
+      .sort()
+      .map((f) => `tests/data/field/${f}`),
   ];
 }
 
@@ -233,6 +239,12 @@ export async function readResults(page, name) {
       records,
       unparsedLines: [...document.querySelectorAll('[data-testid=unparsed] [data-line]')].map((li) =>
         Number(li.getAttribute('data-line')),
+      ),
+      valueNotes: Object.fromEntries(
+        [...document.querySelectorAll('[data-testid=value-notes] [data-note]')].map((li) => [
+          li.getAttribute('data-note'),
+          { count: Number(li.getAttribute('data-count')), first_line: Number(li.getAttribute('data-line')), text: li.textContent },
+        ]),
       ),
     };
   });

@@ -41,6 +41,17 @@ function checkAgainstCli(seen, trace) {
   assert.equal(seen.sizeBytes, String(fs.statSync(file).size), `byte size of ${trace} on disk`);
   assert.deepEqual(seen.records, expected.records, `per-kind counts of ${trace}`);
   assert.deepEqual(seen.unparsedLines, expected.unparsed_lines, `unparsed lines of ${trace}`);
+  // Register values short or unknown: counted and the first line named, as `stats` does.
+  for (const [note, field] of [['short-registers', 'short_register_values'], ['unknown-registers', 'unknown_register_values']]) {
+    const want = expected[field];
+    const shown = seen.valueNotes[note];
+    if (want.count === 0) {
+      assert.equal(shown, undefined, `${note} of ${trace}`);
+    } else {
+      assert.deepEqual({ count: shown?.count, first_line: shown?.first_line }, want, `${note} of ${trace}`);
+      assert.match(shown.text, new RegExp(`^${want.count} register values? .*first at line ${want.first_line}$`));
+    }
+  }
   // A trace with no records of any kind would make the comparison vacuous.
   assert.ok(Object.keys(seen.records).length > 0, `${trace} shows no counts`);
 }

@@ -744,7 +744,7 @@ fn view_summary(state: &PageState) -> Html {
         Phase::Ready(stats) => html! {
             <>
                 <CountsTable records={stats.records.clone()} />
-                <UnparsedList total={stats.unparsed} lines={stats.unparsed_details.clone()} empty={stats.lines == 0} by_word={stats.unparsed_words.clone()} />
+                <UnparsedList total={stats.unparsed} lines={stats.unparsed_details.clone()} empty={stats.lines == 0} by_word={stats.unparsed_words.clone()} short_registers={stats.short_register_values} unknown_registers={stats.unknown_register_values} />
             </>
         },
         Phase::Error(_) => {

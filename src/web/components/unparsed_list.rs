@@ -5,7 +5,7 @@ use yew::prelude::*;
 
 use crate::web::page::i18n::{number, t, tf, tn, use_lang};
 
-use tarmac_lens_core::stats::UnparsedLine;
+use tarmac_lens_core::stats::{UnparsedLine, ValueNote};
 
 #[derive(Properties, PartialEq)]
 pub struct UnparsedListProps {
@@ -19,6 +19,32 @@ pub struct UnparsedListProps {
     /// Unparsed lines counted by their event word (`""`: the other types).
     #[prop_or_default]
     pub by_word: std::collections::BTreeMap<String, u64>,
+    /// Register values with fewer digits than their register holds.
+    #[prop_or_default]
+    pub short_registers: ValueNote,
+    /// Register values of dashes alone: nothing known.
+    #[prop_or_default]
+    pub unknown_registers: ValueNote,
+}
+
+/// Lines read, but with less than they should say: as `stats` says it.
+fn value_notes(props: &UnparsedListProps) -> Html {
+    let notes = [
+        ("short-registers", props.short_registers, "{} register value shorter than the register (zero-extended, or unchanged after dashes), first at line {}", "{} register values shorter than the register (zero-extended, or unchanged after dashes), first at line {}"),
+        ("unknown-registers", props.unknown_registers, "{} register value unknown (all dashes: nothing set), first at line {}", "{} register values unknown (all dashes: nothing set), first at line {}"),
+    ];
+    if notes.iter().all(|(_, n, _, _)| n.count == 0) {
+        return html! {};
+    }
+    html! {
+        <ul class="value-notes" data-testid="value-notes" style="margin:0 0 0.5rem;padding-left:1.25rem;">
+            { for notes.iter().filter(|(_, n, _, _)| n.count > 0).map(|&(name, n, one, many)| html! {
+                <li data-note={name} data-count={n.count.to_string()} data-line={n.first_line.to_string()}>{
+                    tn(n.count, one, many, &[&number(n.count), &n.first_line])
+                }</li>
+            }) }
+        </ul>
+    }
 }
 
 #[function_component(UnparsedList)]
@@ -31,7 +57,10 @@ pub fn unparsed_list(props: &UnparsedListProps) -> Html {
     }
     if props.total == 0 {
         return html! {
-            <p class="unparsed-none" data-testid="unparsed-none">{ t("Every line was understood.") }</p>
+            <>
+                <p class="unparsed-none" data-testid="unparsed-none">{ t("Every line was understood.") }</p>
+                { value_notes(props) }
+            </>
         };
     }
     let heading = if (props.lines.len() as u64) < props.total {
@@ -47,6 +76,7 @@ pub fn unparsed_list(props: &UnparsedListProps) -> Html {
     html! {
         <section class="unparsed" data-testid="unparsed" data-total={props.total.to_string()}>
             <h2 style="font-size:1rem;margin:0 0 0.5rem;">{ heading }</h2>
+            { value_notes(props) }
             // One unknown type makes many lines: counted by type first.
             if !words.is_empty() {
                 <ul class="unparsed-words" data-testid="unparsed-words" style="margin:0 0 0.5rem;padding-left:1.25rem;">
