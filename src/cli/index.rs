@@ -281,7 +281,9 @@ pub fn cmd_index(common: &Common) -> Result<(), String> {
         "mb_per_s": mb_per_s,
         "index_bytes": resident,
         "index_bytes_per_trace_byte": if s.bytes > 0 { resident as f64 / s.bytes as f64 } else { 0.0 },
-        "index_file": index_path(common).display().to_string(),
+        // Standard input's index is written only where --index says.
+        "index_file": (!super::input::is_stdin(&common.trace) || common.index.is_some())
+            .then(|| index_path(common).display().to_string()),
         "index_file_bytes": built.file_bytes,
         "reused": built.reused,
         "peak_rss_bytes": peak_rss_bytes(),

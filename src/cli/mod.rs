@@ -716,7 +716,13 @@ fn cmd_stats(common: &Common, json: bool) -> Result<(), String> {
     let out = if json {
         stats_json(&stats, seconds, mb_per_s)
     } else {
-        stats_table(&common.trace, &stats, seconds, mb_per_s, common.verbose)
+        stats_table(
+            Path::new(&display_name(&common.trace)),
+            &stats,
+            seconds,
+            mb_per_s,
+            common.verbose,
+        )
     };
     write_stdout(&out)
 }

@@ -134,9 +134,11 @@ impl Ignore {
     pub fn register(&mut self, name: &str) -> std::result::Result<(), String> {
         use crate::parse::{RegClass, RegId};
         let name = name.trim();
-        // `sp` alone is not in the parser's table: its width picks r13 or
-        // the AArch64 stack pointer there. Both are meant here.
-        let regs = if name.eq_ignore_ascii_case("sp") {
+        // `sp` and `sp_el3`, `sp_svc` are not in the parser's table: the
+        // value's width picks r13 or the AArch64 stack pointer there. Both
+        // are meant here.
+        let sp = name.get(..3).is_some_and(|p| p.eq_ignore_ascii_case("sp_"));
+        let regs = if name.eq_ignore_ascii_case("sp") || sp {
             vec![RegId::new(RegClass::Xsp, 0), RegId::new(RegClass::R, 13)]
         } else {
             match RegId::lookup(name.as_bytes()) {
