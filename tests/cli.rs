@@ -220,7 +220,7 @@ fn diff_prints_the_first_divergence_or_says_there_is_none() {
         .arg(&changed)
         .output()
         .unwrap();
-    assert!(out.status.success());
+    assert_eq!(out.status.code(), Some(1), "diverged");
     let stdout = String::from_utf8_lossy(&out.stdout);
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines[0], "divergence at instruction 7:");
@@ -238,7 +238,8 @@ fn diff_prints_the_first_divergence_or_says_there_is_none() {
         .arg("/nonexistent/trace")
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(1));
+    // Status 2, as `cmp` and `diff` say trouble (tests/cli_diff.rs).
+    assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/trace"));
 }
 
@@ -374,17 +375,18 @@ fn flow_prints_blocks_and_refuses_a_trace_without_branches() {
 }
 
 /// A file that is no trace is named for what it is, and the command fails:
-/// a gzip-compressed trace, a picture, an ELF image, random bytes, a text.
+/// a bzip2-compressed trace (gzip, zstd and xz are read:
+/// tests/cli_compressed.rs), a picture, an ELF image, random bytes, a text.
 #[test]
 fn files_that_are_not_traces_are_refused_with_what_they_are() {
     let dir = tempdir::Dir::new();
     let trace = std::fs::read(data("tracegen/quicksort-arm-O2-fastmodel-2M.tarmac")).unwrap();
-    let gz = dir.path.join("trace.tarmac.gz");
-    // A gzip member header (stored data would still be binary-looking):
-    // the magic number decides before anything else.
-    let mut gzip = vec![0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3];
-    gzip.extend_from_slice(&trace[..4096]);
-    std::fs::write(&gz, &gzip).unwrap();
+    let bz2 = dir.path.join("trace.tarmac.bz2");
+    // A bzip2 stream header then text: the magic number decides before
+    // anything else.
+    let mut bzip2 = b"BZh91AY&SY".to_vec();
+    bzip2.extend_from_slice(&trace[..4096]);
+    std::fs::write(&bz2, &bzip2).unwrap();
     let random = dir.path.join("random.bin");
     let mut state = 0x2545_f491_4f6c_dd1du64;
     let bytes: Vec<u8> = (0..100_000)
@@ -399,7 +401,7 @@ fn files_that_are_not_traces_are_refused_with_what_they_are() {
     let text = dir.path.join("notes.txt");
     std::fs::write(&text, "# Notes\n\nThe trace is somewhere else.\nAsk Bob.\n").unwrap();
     let cases = [
-        (gz, "gzip-compressed", "gunzip"),
+        (bz2, "bzip2-compressed", "bunzip2"),
         (random, "binary data", ""),
         (text, "not a Tarmac trace", "line 3"),
         (

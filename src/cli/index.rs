@@ -2,7 +2,12 @@
 //! (`--index=PATH`, `--force-index`, `--no-index`, `--only-index`), with the
 //! reference tools' rules: the index lives next to the trace as
 //! `TRACE.index` unless told otherwise, and is rebuilt when missing, when
-//! the trace changed since, or when forced.
+//! the trace changed since, or when forced. A compressed trace is indexed
+//! over its decompressed text (in a temporary file); its index file is
+//! `TRACE.gz.index`, tied to the compressed file, and an index of the
+//! plain text is never taken for it or the other way round. Standard input
+//! has no name to put an index beside: its index is written only to
+//! `--index=PATH`, and always rebuilt.
 
 use std::path::{Path, PathBuf};
 use std::time::{Instant, UNIX_EPOCH};
@@ -43,6 +48,16 @@ fn stale_reason(
     if built_for != now {
         return Ok(Some("the trace changed since the index was built".into()));
     }
+    // A plain trace's index covers as many bytes as the file has; a
+    // compressed one's covers more.
+    let compressed = super::input::compression_of(&common.trace).is_some();
+    if (index.summary().bytes == now.len) == compressed {
+        return Ok(Some(if compressed {
+            "it was built for the plain trace, and this one is compressed".into()
+        } else {
+            "it was built for a compressed trace, and this one is plain".into()
+        }));
+    }
     let o = index.options().parse;
     if o.big_endian != common.bi || o.implicit_thumb != common.implicit_thumb {
         return Ok(Some(
@@ -65,7 +80,9 @@ pub struct Built {
 pub fn obtain(common: &Common) -> Result<Built, String> {
     let path = index_path(common);
     let verbose = common.verbose;
-    if !common.force_index && path.exists() {
+    let stdin = super::input::is_stdin(&common.trace);
+    let no_index = common.no_index || (stdin && common.index.is_none());
+    if !common.force_index && !stdin && path.exists() {
         match std::fs::read(&path)
             .map_err(|e| e.to_string())
             .and_then(|b| {
@@ -85,7 +102,7 @@ pub fn obtain(common: &Common) -> Result<Built, String> {
                         reused: true,
                     });
                 }
-                Some(why) if common.no_index => {
+                Some(why) if no_index => {
                     if verbose {
                         eprintln!(
                             "tarmac-lens: index {} is stale ({}), but --no-index",
@@ -113,8 +130,12 @@ pub fn obtain(common: &Common) -> Result<Built, String> {
             if common.force_index { " (forced)" } else { "" }
         );
     }
-    let mut source = common.open()?;
-    let id = identity(&common.trace)?;
+    let mut source = common.open_random()?;
+    let id = if stdin {
+        TraceIdentity { len: 0, mtime: 0 }
+    } else {
+        identity(&common.trace)?
+    };
     let total = source.len();
     let bar = common.progress(total);
     let start = Instant::now();
@@ -129,8 +150,11 @@ pub fn obtain(common: &Common) -> Result<Built, String> {
     };
     // Memory-mapped when possible (no copying from the page cache); reading
     // in slices otherwise (pipes, special files).
-    let file = std::fs::File::open(&common.trace)
-        .map_err(|e| format!("{}: {}", common.trace.display(), e))?;
+    let file = match source.spooled_file() {
+        Some(f) => f.try_clone(),
+        None => std::fs::File::open(&common.trace),
+    }
+    .map_err(|e| format!("{}: {}", common.trace.display(), e))?;
     // SAFETY: the map is read-only and lives only for this build; if another
     // process truncates the trace meanwhile, the process may fault, as any
     // reader of a file being truncated under it may; traces are not modified
@@ -207,7 +231,7 @@ pub fn obtain(common: &Common) -> Result<Built, String> {
         b.finish_and_clear();
     }
     let mut file_bytes = None;
-    if !common.no_index {
+    if !no_index {
         let bytes = index.to_bytes(id);
         file_bytes = Some(bytes.len() as u64);
         if let Err(e) = std::fs::write(&path, &bytes) {
@@ -257,7 +281,9 @@ pub fn cmd_index(common: &Common) -> Result<(), String> {
         "mb_per_s": mb_per_s,
         "index_bytes": resident,
         "index_bytes_per_trace_byte": if s.bytes > 0 { resident as f64 / s.bytes as f64 } else { 0.0 },
-        "index_file": index_path(common).display().to_string(),
+        // Standard input's index is written only where --index says.
+        "index_file": (!super::input::is_stdin(&common.trace) || common.index.is_some())
+            .then(|| index_path(common).display().to_string()),
         "index_file_bytes": built.file_bytes,
         "reused": built.reused,
         "peak_rss_bytes": peak_rss_bytes(),

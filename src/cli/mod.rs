@@ -2,7 +2,9 @@
 //! manual (`--li`/`--bi`, `--implicit-thumb`, `-q`/`-v`,
 //! `--show-progress-meter`).
 
+mod diff;
 mod index;
+mod input;
 mod lines;
 
 use std::io::{IsTerminal, Write};
@@ -16,8 +18,8 @@ use clap::{Args, Parser as ClapParser, Subcommand};
 use tarmac_lens_core::engine::EngineOptions;
 use tarmac_lens_core::parse::{Dialect, ParseOptions};
 use tarmac_lens_core::report;
-use tarmac_lens_core::sniff::{self, InstructionSets};
-use tarmac_lens_core::source::{FileSource, TraceSource};
+use tarmac_lens_core::sniff::InstructionSets;
+use tarmac_lens_core::source::{TraceSource, UNKNOWN_LEN};
 use tarmac_lens_core::stats::{self, Stats};
 use tarmac_lens_core::symbols::SymbolTable;
 
@@ -148,13 +150,8 @@ enum Command {
     Diff {
         #[command(flatten)]
         common: Common,
-        /// The trace to compare with TRACE (read with the same options,
-        /// its dialect detected on its own).
-        #[arg(value_name = "OTHER")]
-        other: PathBuf,
-        /// Stop after this many divergences.
-        #[arg(long, value_name = "N", default_value_t = 10)]
-        max: usize,
+        #[command(flatten)]
+        args: diff::DiffArgs,
     },
     /// Cycle profile of a TI C64x+ EP trace: cycles and stalls by execute
     /// packet address, the discontinuities in order, SPLOOP memory and
@@ -242,9 +239,11 @@ impl Command {
 
 #[derive(Args)]
 pub struct Common {
-    /// Trace file to read.
+    /// Trace file to read (gzip, zstd and xz too; `-`: standard input).
     #[arg(value_name = "TRACE")]
     trace: PathBuf,
+    #[arg(skip)]
+    input: input::Cache,
     /// Instruction lines without an instruction-set state are Thumb.
     #[arg(long)]
     implicit_thumb: bool,
@@ -279,7 +278,7 @@ pub struct Common {
     /// Build the index (if needed) and stop.
     #[arg(long)]
     only_index: bool,
-    /// Quieter: no progress meter.
+    /// Quieter: no progress meter, no notes (diff: no output, only the status).
     #[arg(short, long)]
     quiet: bool,
     /// More verbose.
@@ -365,6 +364,7 @@ impl Common {
         let mut source = self.open()?;
         let sample =
             tarmac_lens_core::source::read_sample(&mut source).map_err(|e| e.to_string())?;
+        self.input.put_back(source);
         let sets = InstructionSets::of_sample(&sample, self.parse_options());
         if let Some(problem) = table.architecture_mismatch(&sets) {
             if !self.quiet {
@@ -379,13 +379,28 @@ impl Common {
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get().min(8)))
     }
 
-    fn open(&self) -> Result<FileSource, String> {
-        open_trace(&self.trace, self.parse_options())
+    fn open(&self) -> Result<input::Opened, String> {
+        (self.input).open(
+            &self.trace,
+            self.parse_options(),
+            input::Mode::Stream,
+            self.quiet,
+        )
+    }
+
+    /// The trace for a command that reads it at offsets or more than once.
+    fn open_random(&self) -> Result<input::Opened, String> {
+        (self.input).open(
+            &self.trace,
+            self.parse_options(),
+            input::Mode::Random,
+            self.quiet,
+        )
     }
 
     /// The trace for a command that models one CPU: refused when it
     /// interleaves cores and `--cpu` picks none.
-    fn open_engine(&self) -> Result<FileSource, String> {
+    fn open_engine(&self) -> Result<input::Opened, String> {
         let mut source = self.open()?;
         tarmac_lens_core::cores::check_single_core(&mut source, self.parse_options())
             .map_err(|e| format!("{}: {}", display_name(&self.trace), e))?;
@@ -396,7 +411,7 @@ impl Common {
     fn progress(&self, total: u64) -> Option<indicatif::ProgressBar> {
         let wanted = self.show_progress_meter
             || (!self.quiet && std::io::stderr().is_terminal() && total >= 64 << 20);
-        if !wanted || self.quiet {
+        if !wanted || self.quiet || total == UNKNOWN_LEN {
             return None;
         }
         let bar = indicatif::ProgressBar::new(total);
@@ -411,20 +426,8 @@ impl Common {
     }
 }
 
-/// Opens a trace file, refusing a file that is no trace (compressed, an
-/// image, an ELF, binary data, text in no trace format) with what it is.
-fn open_trace(path: &Path, opts: ParseOptions) -> Result<FileSource, String> {
-    let mut source = FileSource::open(path).map_err(|e| e.to_string())?;
-    let sample = tarmac_lens_core::source::read_sample(&mut source).map_err(|e| e.to_string())?;
-    let kind = sniff::identify(&sample, source.len(), opts);
-    match kind.problem(&display_name(path)) {
-        Some(problem) => Err(problem),
-        None => Ok(source),
-    }
-}
-
 fn display_name(p: &Path) -> String {
-    p.display().to_string()
+    input::display_name(p)
 }
 
 pub fn run() -> i32 {
@@ -442,7 +445,10 @@ pub fn run() -> i32 {
         if common.only_index || common.force_index || common.index.is_some() {
             if let Err(msg) = index::obtain(common) {
                 eprintln!("tarmac-lens: {}", msg);
-                return 1;
+                return match cli.command {
+                    Command::Diff { .. } => diff::TROUBLE,
+                    _ => 1,
+                };
             }
             if common.only_index {
                 return 0;
@@ -494,7 +500,7 @@ pub fn run() -> i32 {
             use_tarmac_timestamps,
         ),
         Command::Truncate { common, output } => reports::cmd_truncate(&common, output.as_deref()),
-        Command::Diff { common, other, max } => cmd_diff(&common, &other, max),
+        Command::Diff { common, args } => return diff::run(&common, &args),
         Command::EpProfile { common, top } => cmd_ep_profile(&common, top),
         Command::Flow { common, max } => cmd_flow(&common, max),
         Command::Search {
@@ -526,21 +532,6 @@ pub fn run() -> i32 {
             1
         }
     }
-}
-
-fn cmd_diff(common: &Common, other: &Path, max: usize) -> Result<(), String> {
-    let a = common.open_engine()?;
-    let parse_b = ParseOptions {
-        dialect: None,
-        ..common.parse_options()
-    };
-    let b = open_trace(other, parse_b)?;
-    let report = tarmac_lens_core::diff::diff(a, common.parse_options(), b, parse_b, max)
-        .map_err(|e| e.to_string())?;
-    let (name_a, name_b) = (display_name(&common.trace), display_name(other));
-    warn_unparsed(common, &report.unparsed_a);
-    warn_unparsed_in(common, &name_b, &report.unparsed_b);
-    print(&tarmac_lens_core::diff::render(&report, &name_a, &name_b))
 }
 
 fn print(text: &str) -> Result<(), String> {
@@ -725,7 +716,13 @@ fn cmd_stats(common: &Common, json: bool) -> Result<(), String> {
     let out = if json {
         stats_json(&stats, seconds, mb_per_s)
     } else {
-        stats_table(&common.trace, &stats, seconds, mb_per_s, common.verbose)
+        stats_table(
+            Path::new(&display_name(&common.trace)),
+            &stats,
+            seconds,
+            mb_per_s,
+            common.verbose,
+        )
     };
     write_stdout(&out)
 }
@@ -819,7 +816,7 @@ pub fn warn_unparsed(common: &Common, u: &report::run::UnparsedLines) {
 }
 
 /// The same for another file than `common.trace` (the second trace of `diff`).
-fn warn_unparsed_in(common: &Common, name: &str, u: &report::run::UnparsedLines) {
+pub fn warn_unparsed_in(common: &Common, name: &str, u: &report::run::UnparsedLines) {
     if u.count == 0 || common.quiet {
         return;
     }

@@ -90,6 +90,8 @@ pub(super) fn cmd_truncate(common: &Common, output: Option<&Path>) -> Result<(),
     if common.image.is_some() {
         return Err("truncate does not use an ELF image (--image)".into());
     }
+    // Two passes: find the cut, then copy up to it.
+    common.open_random()?;
     let cut = truncate::find_cut(common.open_engine()?, common.parse_options())
         .map_err(|e| e.to_string())?;
     for w in &cut.warnings {
@@ -145,6 +147,11 @@ pub(super) fn cmd_vcd(
     no_date: bool,
     use_tarmac_timestamps: bool,
 ) -> Result<(), String> {
+    if output.is_none() && super::input::is_stdin(&common.trace) {
+        return Err("vcd of standard input needs -o FILE (there is no TRACE.vcd to write)".into());
+    }
+    // Three passes: calls, the instruction set, the changes.
+    common.open_random()?;
     let image = common.image()?;
     let root = call_tree(common)?;
     // The reference tool names every change through the root call tree, so

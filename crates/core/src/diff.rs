@@ -106,10 +106,73 @@ pub struct DiffReport {
     pub compared: u64,
     /// The divergent instructions, in order.
     pub divergences: Vec<Divergence>,
+    /// Whether the comparison stopped at the most divergences asked for,
+    /// before the traces' ends.
+    pub stopped_at_max: bool,
     /// Lines of trace `a` the parser did not understand.
     pub unparsed_a: UnparsedLines,
     /// Lines of trace `b` the parser did not understand.
     pub unparsed_b: UnparsedLines,
+}
+
+/// Differences known to be benign (a timer register, a status word a
+/// model and an RTL simulation fill differently): not reported, so they
+/// neither count as a divergence nor stop the comparison.
+#[derive(Clone, Debug, Default)]
+pub struct Ignore {
+    /// Register-file byte ranges `(start, len)` for AArch64 traces, then
+    /// for AArch32 ones: an alias's bytes depend on the state (`d1` is half
+    /// of `q0` in AArch32, the low half of `q1` in AArch64).
+    regs: [Vec<(usize, usize)>; 2],
+    /// Memory ranges, start and end (exclusive).
+    mem: Vec<(u64, u64)>,
+}
+
+impl Ignore {
+    /// Ignores a register named as a trace writes it (`x3`, `W3`, `cpsr`,
+    /// `d1`, `lr`, `sp`), in any case. An error names what is unknown.
+    pub fn register(&mut self, name: &str) -> std::result::Result<(), String> {
+        use crate::parse::{RegClass, RegId};
+        let name = name.trim();
+        // `sp` and `sp_el3`, `sp_svc` are not in the parser's table: the
+        // value's width picks r13 or the AArch64 stack pointer there. Both
+        // are meant here.
+        let sp = name.get(..3).is_some_and(|p| p.eq_ignore_ascii_case("sp_"));
+        let regs = if name.eq_ignore_ascii_case("sp") || sp {
+            vec![RegId::new(RegClass::Xsp, 0), RegId::new(RegClass::R, 13)]
+        } else {
+            match RegId::lookup(name.as_bytes()) {
+                Some(r) => vec![r],
+                None => {
+                    return Err(format!(
+                        "unknown register '{name}' (names as the trace writes them: x0, w0, r0, sp, lr, cpsr, q0, d0, s0, fpscr, ...)"
+                    ))
+                }
+            }
+        };
+        for reg in regs {
+            for (i, aarch64) in [(0, true), (1, false)] {
+                self.regs[i].push(regfile::location(reg, aarch64));
+            }
+        }
+        Ok(())
+    }
+
+    /// Ignores memory from `start`, `len` bytes (to the end of the address
+    /// space if it would wrap).
+    pub fn memory(&mut self, start: u64, len: u64) {
+        self.mem.push((start, start.saturating_add(len)));
+    }
+
+    fn reg(&self, offset: usize, aarch64: bool) -> bool {
+        self.regs[usize::from(!aarch64)]
+            .iter()
+            .any(|&(s, l)| (s..s + l).contains(&offset))
+    }
+
+    fn mem(&self, addr: u64) -> bool {
+        self.mem.iter().any(|&(s, e)| (s..e).contains(&addr))
+    }
 }
 
 /// What one instruction (with the nodes without one before it) did.
@@ -238,8 +301,10 @@ impl<S: TraceSource> Side<S> {
                 return Ok(None);
             }
             let Some(line) = self.reader.next_line()? else {
-                self.engine
-                    .finish(self.total, self.next_line, &mut self.collector);
+                // Where the lines end, not `total`: a stream's length is
+                // known only now.
+                let end = self.reader.position();
+                self.engine.finish(end, self.next_line, &mut self.collector);
                 self.finished = true;
                 continue;
             };
@@ -325,6 +390,19 @@ pub fn diff_with_progress<A: TraceSource, B: TraceSource>(
     b: B,
     parse_b: ParseOptions,
     max: usize,
+    progress: impl FnMut(u64, u64),
+) -> Result<DiffReport> {
+    diff_ignoring(a, parse_a, b, parse_b, max, &Ignore::default(), progress)
+}
+
+/// [`diff_with_progress`], leaving out the differences `ignore` names.
+pub fn diff_ignoring<A: TraceSource, B: TraceSource>(
+    a: A,
+    parse_a: ParseOptions,
+    b: B,
+    parse_b: ParseOptions,
+    max: usize,
+    ignore: &Ignore,
     mut progress: impl FnMut(u64, u64),
 ) -> Result<DiffReport> {
     let mut a = Side::open(a, parse_a)?;
@@ -332,7 +410,7 @@ pub fn diff_with_progress<A: TraceSource, B: TraceSource>(
     let mut report = DiffReport::default();
     let max = max.max(1);
     let mut n = 0u64;
-    let total = a.total + b.total;
+    let total = a.total.saturating_add(b.total);
     loop {
         if n.is_multiple_of(PROGRESS_EVERY) {
             progress(a.done + b.done, total);
@@ -354,7 +432,7 @@ pub fn diff_with_progress<A: TraceSource, B: TraceSource>(
             }
         };
         report.compared += 1;
-        let differences = compare(&a, &da, &b, &db);
+        let differences = compare(&a, &da, &b, &db, ignore);
         if !differences.is_empty() {
             report.divergences.push(Divergence {
                 instruction: n,
@@ -363,6 +441,7 @@ pub fn diff_with_progress<A: TraceSource, B: TraceSource>(
                 differences,
             });
             if report.divergences.len() >= max {
+                report.stopped_at_max = true;
                 break;
             }
         }
@@ -379,6 +458,7 @@ fn compare<A: TraceSource, B: TraceSource>(
     da: &Digest,
     b: &Side<B>,
     db: &Digest,
+    ignore: &Ignore,
 ) -> Vec<Difference> {
     let mut out = Vec::new();
     let (Some(sa), Some(sb)) = (&da.step, &db.step) else {
@@ -394,11 +474,13 @@ fn compare<A: TraceSource, B: TraceSource>(
     let mut offsets: Vec<usize> = da.regs.iter().chain(&db.regs).map(|r| r.0).collect();
     offsets.sort_unstable();
     offsets.dedup();
+    let aarch64 = a.aarch64 || b.aarch64;
+    offsets.retain(|&o| !ignore.reg(o, aarch64));
     let mut reported = Vec::new();
     for &o in &offsets {
         let (x, y) = (a.reg_byte(o), b.reg_byte(o));
         if x.is_some() && y.is_some() && x != y {
-            let (start, len, name) = register_at(o, a.aarch64 || b.aarch64);
+            let (start, len, name) = register_at(o, aarch64);
             if reported.contains(&start) {
                 continue;
             }
@@ -414,6 +496,7 @@ fn compare<A: TraceSource, B: TraceSource>(
     let mut addrs: Vec<u64> = da.mem.iter().chain(&db.mem).map(|m| m.0).collect();
     addrs.sort_unstable();
     addrs.dedup();
+    addrs.retain(|&addr| !ignore.mem(addr));
     let differing: Vec<u64> = addrs
         .into_iter()
         .filter(|&addr| {
@@ -432,7 +515,7 @@ fn compare<A: TraceSource, B: TraceSource>(
     let differing: Vec<u64> = da
         .reads
         .iter()
-        .filter(|(addr, v)| db.reads.get(addr).is_some_and(|w| w != *v))
+        .filter(|(addr, v)| !ignore.mem(**addr) && db.reads.get(addr).is_some_and(|w| w != *v))
         .map(|(&addr, _)| addr)
         .collect();
     for run in runs(&differing) {
@@ -569,4 +652,81 @@ pub fn render(report: &DiffReport, name_a: &str, name_b: &str) -> String {
         let _ = writeln!(out, "no divergence in {} instructions", report.compared);
     }
     out
+}
+
+/// The report as one JSON document (`tarmac-lens diff --json`; its schema
+/// is in docs/cli.md). Addresses, encodings and values are hex text: a
+/// 64-bit address does not fit a JSON number's exact range.
+pub fn render_json(report: &DiffReport, name_a: &str, name_b: &str) -> String {
+    use serde_json::{json, Value};
+    let step = |s: &Option<Step>| -> Value {
+        let Some(s) = s else { return Value::Null };
+        json!({
+            "line": s.line,
+            "time": s.time,
+            "pc": format!("0x{:x}", s.pc),
+            "width": s.width,
+            "encoding": (s.width != 0).then(|| format!("{:0w$x}", s.encoding, w = usize::from(s.width / 4))),
+            "effect": match s.effect {
+                Effect::Executed => "executed",
+                Effect::CondFail => "condition-failed",
+                Effect::FetchFail => "fetch-failed",
+            },
+            "disassembly": s.disassembly,
+        })
+    };
+    let known = |v: &[u8]| hex(&v.iter().map(|&x| Some(x)).collect::<Vec<_>>());
+    let divergences: Vec<Value> = report
+        .divergences
+        .iter()
+        .map(|d| {
+            let field = |f: fn(&Step) -> String| {
+                json!([d.a.as_ref().map(f), d.b.as_ref().map(f)])
+            };
+            let differences: Vec<Value> = d
+                .differences
+                .iter()
+                .map(|x| match x {
+                    Difference::Pc => {
+                        let v = field(|s| format!("0x{:x}", s.pc));
+                        json!({"kind": "pc", "a": v[0], "b": v[1]})
+                    }
+                    Difference::Encoding => {
+                        let v = field(|s| format!("{:0w$x}", s.encoding, w = usize::from(s.width / 4)));
+                        json!({"kind": "encoding", "a": v[0], "b": v[1]})
+                    }
+                    Difference::Register { name, a, b } => {
+                        json!({"kind": "register", "name": name, "a": hex(a), "b": hex(b)})
+                    }
+                    Difference::Memory { addr, a, b } => json!({
+                        "kind": "memory", "address": format!("0x{addr:x}"), "a": hex(a), "b": hex(b)
+                    }),
+                    Difference::Read { addr, a, b } => json!({
+                        "kind": "read", "address": format!("0x{addr:x}"), "a": known(a), "b": known(b)
+                    }),
+                    Difference::Ended => json!({
+                        "kind": "ended",
+                        "trace": if d.a.is_none() { "a" } else { "b" },
+                        "instructions": d.instruction,
+                    }),
+                })
+                .collect();
+            json!({
+                "instruction": d.instruction + 1,
+                "a": step(&d.a),
+                "b": step(&d.b),
+                "differences": differences,
+            })
+        })
+        .collect();
+    let doc = json!({
+        "a": name_a,
+        "b": name_b,
+        "diverged": !report.divergences.is_empty(),
+        "compared": report.compared,
+        "stopped_at_max": report.stopped_at_max,
+        "divergences": divergences,
+        "unparsed": {"a": report.unparsed_a.count, "b": report.unparsed_b.count},
+    });
+    format!("{doc}\n")
 }

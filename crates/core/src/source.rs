@@ -19,6 +19,13 @@ pub trait TraceSource {
     fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> Result<usize>;
 }
 
+/// The [`TraceSource::len`] of a source read once from front to back whose
+/// length is known only at its end (a decompressed stream, a pipe). The
+/// one-pass readers (statistics, dump, search, the reports' engine pass,
+/// diff) take the end of the trace from where their lines end, so they
+/// give the same answers for such a source as for the file it came from.
+pub const UNKNOWN_LEN: u64 = u64::MAX;
+
 /// Bytes read from the start of a source to detect its dialect.
 pub const SAMPLE_BYTES: u64 = 16384;
 

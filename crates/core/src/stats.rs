@@ -357,7 +357,6 @@ pub fn compute<S: TraceSource>(
     opts: ParseOptions,
     mut progress: impl FnMut(u64),
 ) -> Result<Stats> {
-    let total = source.len();
     let sample = crate::source::read_sample(&mut source)?;
     let mut builder = StatsBuilder::new(opts, &sample);
     let mut reader = LineReader::new(source);
@@ -369,6 +368,8 @@ pub fn compute<S: TraceSource>(
         }
         builder.add_line(&line);
     }
+    // Where the lines end, not `len`: a stream's length is known only now.
+    let total = reader.position();
     progress(total);
     Ok(builder.finish(total))
 }

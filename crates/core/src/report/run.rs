@@ -24,7 +24,6 @@ pub(crate) fn run_engine<S: TraceSource, O: Observer>(
     engine_opts: EngineOptions,
     obs: &mut O,
 ) -> Result<UnparsedLines> {
-    let total = source.len();
     let sample = crate::source::read_sample(&mut source)?;
     let mut parser = Parser::for_sample(parse_opts, &sample);
     let mut engine = Engine::new(engine_opts);
@@ -42,6 +41,7 @@ pub(crate) fn run_engine<S: TraceSource, O: Observer>(
         engine.feed(&line, &rec, obs);
         next_line = line.number + 1;
     }
-    engine.finish(total, next_line, obs);
+    // Where the lines end, not `len`: a stream's length is known only now.
+    engine.finish(reader.position(), next_line, obs);
     Ok(unparsed)
 }

@@ -1,0 +1,486 @@
+//! Opening a trace: a plain file is read in place, at offsets; a gzip,
+//! Zstandard or xz file (known by its magic bytes, whatever its name),
+//! standard input (`-`) and a pipe are streams, decoded on a thread of
+//! their own while the command parses. One-pass commands read the stream
+//! as it comes; commands that read the trace more than once or at offsets
+//! (`index`, `vcd`, `truncate`, the index options) first decompress it to
+//! an anonymous temporary file, and say so.
+
+use std::fs::File;
+use std::io::{BufReader, Read};
+use std::os::unix::fs::FileTypeExt;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::sync::Mutex;
+
+use tarmac_lens_core::parse::ParseOptions;
+use tarmac_lens_core::sniff;
+use tarmac_lens_core::source::{read_sample, FileSource, TraceSource, UNKNOWN_LEN};
+
+/// How a command reads its trace.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Once, front to back.
+    Stream,
+    /// At any offset, or more than once.
+    Random,
+}
+
+/// The compressed formats read directly.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Compression {
+    Gzip,
+    Zstd,
+    Xz,
+}
+
+impl Compression {
+    /// From a file's first bytes.
+    pub fn of(head: &[u8]) -> Option<Compression> {
+        if head.starts_with(b"\x1f\x8b") {
+            Some(Compression::Gzip)
+        } else if head.starts_with(b"\x28\xb5\x2f\xfd") {
+            Some(Compression::Zstd)
+        } else if head.starts_with(b"\xfd7zXZ\x00") {
+            Some(Compression::Xz)
+        } else {
+            None
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Compression::Gzip => "gzip",
+            Compression::Zstd => "Zstandard",
+            Compression::Xz => "xz",
+        }
+    }
+
+    fn decoder(self, raw: Box<dyn Read + Send>) -> std::io::Result<Box<dyn Read + Send>> {
+        let raw = BufReader::with_capacity(256 << 10, raw);
+        Ok(match self {
+            // Multi-member: pigz and bgzip write several members.
+            Compression::Gzip => Box::new(flate2::bufread::MultiGzDecoder::new(raw)),
+            Compression::Zstd => Box::new(zstd::stream::read::Decoder::with_buffer(raw)?),
+            Compression::Xz => Box::new(liblzma::bufread::XzDecoder::new_multi_decoder(raw)),
+        })
+    }
+}
+
+/// Whether `path` names standard input.
+pub fn is_stdin(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// How a trace is named in messages.
+pub fn display_name(path: &Path) -> String {
+    if is_stdin(path) {
+        "standard input".into()
+    } else {
+        path.display().to_string()
+    }
+}
+
+/// The compression of a regular file, from its magic bytes (`None` for a
+/// plain file, standard input or a file that cannot be read: its opening
+/// says why).
+pub fn compression_of(path: &Path) -> Option<Compression> {
+    if is_stdin(path) {
+        return None;
+    }
+    let mut head = [0u8; 6];
+    let n = File::open(path)
+        .and_then(|f| read_full(&f, &mut head))
+        .ok()?;
+    Compression::of(&head[..n])
+}
+
+fn read_full(mut r: impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
+    let mut done = 0;
+    while done < buf.len() {
+        match r.read(&mut buf[done..]) {
+            Ok(0) => break,
+            Ok(n) => done += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(done)
+}
+
+/// An opened trace.
+pub enum Opened {
+    /// A plain regular file, read at offsets.
+    File(FileSource),
+    /// Decompressed or piped bytes, read once.
+    Stream(StreamSource),
+    /// A stream decompressed to a temporary file.
+    Spooled(Spooled),
+}
+
+impl Opened {
+    /// The temporary file holding a decompressed trace, to map for indexing.
+    pub fn spooled_file(&self) -> Option<&File> {
+        match self {
+            Opened::Spooled(s) => Some(&s.file),
+            _ => None,
+        }
+    }
+}
+
+impl TraceSource for Opened {
+    fn len(&self) -> u64 {
+        match self {
+            Opened::File(f) => f.len(),
+            Opened::Stream(s) => s.len(),
+            Opened::Spooled(s) => s.len(),
+        }
+    }
+
+    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> tarmac_lens_core::Result<usize> {
+        match self {
+            Opened::File(f) => f.read_at(offset, buf),
+            Opened::Stream(s) => s.read_at(offset, buf),
+            Opened::Spooled(s) => s.read_at(offset, buf),
+        }
+    }
+}
+
+/// Bytes of a stream's start kept in memory: the sample that picks the
+/// dialect and the head that checks for interleaved cores are read again
+/// after the stream has moved on.
+const HEAD: usize = 1 << 20;
+
+/// A stream as a [`TraceSource`] of unknown length: reads go forward, or
+/// back into the first [`HEAD`] bytes.
+pub struct StreamSource {
+    reader: Chunks,
+    head: Vec<u8>,
+    /// Offset of the next byte the reader gives.
+    pos: u64,
+    name: String,
+}
+
+impl StreamSource {
+    fn read_stream(&mut self, buf: &mut [u8]) -> tarmac_lens_core::Result<usize> {
+        let n = self
+            .reader
+            .fill(buf)
+            .map_err(|e| tarmac_lens_core::Error::Read(format!("{}: {e}", self.name)))?;
+        if (self.head.len() as u64) == self.pos && self.head.len() < HEAD {
+            let keep = n.min(HEAD - self.head.len());
+            self.head.extend_from_slice(&buf[..keep]);
+        }
+        self.pos += n as u64;
+        Ok(n)
+    }
+}
+
+impl TraceSource for StreamSource {
+    fn len(&self) -> u64 {
+        UNKNOWN_LEN
+    }
+
+    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> tarmac_lens_core::Result<usize> {
+        let mut done = 0;
+        if offset < self.head.len() as u64 {
+            let from = offset as usize;
+            let n = buf.len().min(self.head.len() - from);
+            buf[..n].copy_from_slice(&self.head[from..from + n]);
+            done = n;
+            if done == buf.len() || (self.head.len() as u64) < self.pos {
+                return Ok(done);
+            }
+        } else if offset < self.pos {
+            return Err(tarmac_lens_core::Error::Read(format!(
+                "{}: a stream cannot be read again (internal: this command reads its trace twice)",
+                self.name
+            )));
+        }
+        // Forward past bytes nobody asked for (not done by any command).
+        let mut skip = (offset + done as u64).saturating_sub(self.pos);
+        let mut scratch = vec![0u8; 64 << 10];
+        while skip > 0 {
+            let want = skip.min(scratch.len() as u64) as usize;
+            let n = self.read_stream(&mut scratch[..want])?;
+            if n == 0 {
+                return Ok(done);
+            }
+            skip -= n as u64;
+        }
+        Ok(done + self.read_stream(&mut buf[done..])?)
+    }
+}
+
+/// The bytes of a reader, read on a thread of its own in large chunks, so
+/// decompression runs beside the parsing.
+struct Chunks {
+    rx: mpsc::Receiver<Result<Vec<u8>, String>>,
+    chunk: Vec<u8>,
+    at: usize,
+    ended: bool,
+}
+
+const CHUNK: usize = 1 << 20;
+
+impl Chunks {
+    fn spawn(
+        mut reader: Box<dyn Read + Send>,
+        what: impl Fn(std::io::Error) -> String + Send + 'static,
+    ) -> Chunks {
+        let (tx, rx) = mpsc::sync_channel(4);
+        std::thread::spawn(move || loop {
+            let mut chunk = vec![0u8; CHUNK];
+            let message = match read_full(&mut reader, &mut chunk) {
+                Ok(n) => {
+                    chunk.truncate(n);
+                    Ok(chunk)
+                }
+                Err(e) => Err(what(e)),
+            };
+            let last = !matches!(&message, Ok(c) if c.len() == CHUNK);
+            // The command may stop reading early (`search -m`): then the
+            // receiver is gone and so is the reason to decode.
+            if tx.send(message).is_err() || last {
+                return;
+            }
+        });
+        Chunks {
+            rx,
+            chunk: Vec::new(),
+            at: 0,
+            ended: false,
+        }
+    }
+
+    /// Fills `buf` but at the end of the bytes.
+    fn fill(&mut self, buf: &mut [u8]) -> Result<usize, String> {
+        let mut done = 0;
+        while done < buf.len() {
+            if self.at == self.chunk.len() {
+                if self.ended {
+                    break;
+                }
+                match self.rx.recv() {
+                    Ok(Ok(chunk)) => {
+                        self.ended = chunk.len() < CHUNK;
+                        self.chunk = chunk;
+                        self.at = 0;
+                    }
+                    Ok(Err(e)) => {
+                        self.ended = true;
+                        return Err(e);
+                    }
+                    Err(_) => {
+                        self.ended = true;
+                        return Err("the reading thread stopped".into());
+                    }
+                }
+                continue;
+            }
+            let n = (buf.len() - done).min(self.chunk.len() - self.at);
+            buf[done..done + n].copy_from_slice(&self.chunk[self.at..self.at + n]);
+            self.at += n;
+            done += n;
+        }
+        Ok(done)
+    }
+}
+
+/// A decompressed trace in an anonymous temporary file.
+pub struct Spooled {
+    file: File,
+    len: u64,
+}
+
+impl Spooled {
+    fn try_clone(&self) -> Result<Spooled, String> {
+        Ok(Spooled {
+            file: self.file.try_clone().map_err(|e| e.to_string())?,
+            len: self.len,
+        })
+    }
+}
+
+impl TraceSource for Spooled {
+    fn len(&self) -> u64 {
+        self.len
+    }
+
+    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> tarmac_lens_core::Result<usize> {
+        use std::os::unix::fs::FileExt;
+        let mut done = 0;
+        while done < buf.len() {
+            match self.file.read_at(&mut buf[done..], offset + done as u64) {
+                Ok(0) => break,
+                Ok(n) => done += n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(tarmac_lens_core::Error::Read(e.to_string())),
+            }
+        }
+        Ok(done)
+    }
+}
+
+/// A command's trace, opened once: a stream cannot be opened twice, so the
+/// sample `--image` checks and the pass that follows share it.
+#[derive(Default)]
+pub struct Cache {
+    opened: Mutex<Option<Opened>>,
+    stdin_taken: AtomicBool,
+}
+
+impl Cache {
+    fn slot(&self) -> std::sync::MutexGuard<'_, Option<Opened>> {
+        self.opened.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The trace at `path`, refused with what it is if it is no trace.
+    pub fn open(
+        &self,
+        path: &Path,
+        opts: ParseOptions,
+        mode: Mode,
+        quiet: bool,
+    ) -> Result<Opened, String> {
+        let cached = self.slot().take();
+        let opened = match cached {
+            Some(Opened::Spooled(s)) => {
+                let copy = s.try_clone()?;
+                *self.slot() = Some(Opened::Spooled(s));
+                return Ok(Opened::Spooled(copy));
+            }
+            Some(o) => o,
+            None => open_input(path, opts, &self.stdin_taken)?,
+        };
+        match (opened, mode) {
+            (Opened::Stream(s), Mode::Random) => {
+                let spooled = spool(s, &display_name(path), quiet)?;
+                let copy = spooled.try_clone()?;
+                *self.slot() = Some(Opened::Spooled(spooled));
+                Ok(Opened::Spooled(copy))
+            }
+            (o, _) => Ok(o),
+        }
+    }
+
+    /// Keeps an opened trace for the next [`Cache::open`] (after reading
+    /// its sample only).
+    pub fn put_back(&self, opened: Opened) {
+        *self.slot() = Some(opened);
+    }
+}
+
+fn open_input(path: &Path, opts: ParseOptions, stdin_taken: &AtomicBool) -> Result<Opened, String> {
+    let name = display_name(path);
+    let raw: Box<dyn Read + Send> = if is_stdin(path) {
+        if stdin_taken.swap(true, Ordering::Relaxed) {
+            return Err("standard input was read already".into());
+        }
+        Box::new(std::io::stdin())
+    } else {
+        let file = File::open(path).map_err(|e| format!("{name}: {e}"))?;
+        let meta = file.metadata().map_err(|e| format!("{name}: {e}"))?;
+        if meta.is_dir() {
+            return Err(format!("{name}: is a directory, not a trace"));
+        }
+        if meta.is_file() {
+            let mut head = [0u8; 6];
+            let n = read_full(&file, &mut head).map_err(|e| format!("{name}: {e}"))?;
+            if Compression::of(&head[..n]).is_none() {
+                let mut source = FileSource::open(path).map_err(|e| e.to_string())?;
+                let sample = read_sample(&mut source).map_err(|e| e.to_string())?;
+                let kind = sniff::identify(&sample, source.len(), opts);
+                return match kind.problem(&name) {
+                    Some(problem) => Err(problem),
+                    None => Ok(Opened::File(source)),
+                };
+            }
+            let file = File::open(path).map_err(|e| format!("{name}: {e}"))?;
+            Box::new(file)
+        } else if meta.file_type().is_fifo() || meta.file_type().is_socket() {
+            // A named pipe or a process substitution: read as it comes.
+            Box::new(file)
+        } else {
+            // A device would read as an empty or endless trace.
+            return Err(format!(
+                "{name}: not a regular file, a pipe or standard input (`-`)"
+            ));
+        }
+    };
+    let (head, raw) = peek(raw).map_err(|e| format!("{name}: {e}"))?;
+    let reader = match Compression::of(&head) {
+        Some(c) => {
+            let format = c.name();
+            let decoder = c
+                .decoder(raw)
+                .map_err(|e| format!("{name}: {format}: {e}"))?;
+            Chunks::spawn(decoder, move |e| {
+                if e.kind() == std::io::ErrorKind::UnexpectedEof {
+                    format!("the {format} data is cut short ({e}): the file is truncated, or was still being written")
+                } else {
+                    format!("the {format} data is corrupt ({e})")
+                }
+            })
+        }
+        None => Chunks::spawn(raw, |e| e.to_string()),
+    };
+    let mut source = StreamSource {
+        reader,
+        head: Vec::new(),
+        pos: 0,
+        name: name.clone(),
+    };
+    let sample = read_sample(&mut source).map_err(|e| e.to_string())?;
+    // The sample's own length: the stream's is not known, and only an
+    // empty one matters here.
+    let kind = sniff::identify(&sample, sample.len() as u64, opts);
+    if let Some(problem) = kind.problem(&name) {
+        return Err(problem);
+    }
+    Ok(Opened::Stream(source))
+}
+
+/// A reader's first bytes (for its magic number) and the reader with them
+/// put back.
+fn peek(mut raw: Box<dyn Read + Send>) -> std::io::Result<(Vec<u8>, Box<dyn Read + Send>)> {
+    let mut head = vec![0u8; 6];
+    let n = read_full(&mut raw, &mut head)?;
+    head.truncate(n);
+    let again = std::io::Cursor::new(head.clone()).chain(raw);
+    Ok((head, Box::new(again)))
+}
+
+/// Decompresses a stream into an anonymous temporary file, for commands
+/// that read at offsets.
+fn spool(mut stream: StreamSource, name: &str, quiet: bool) -> Result<Spooled, String> {
+    use std::io::Write;
+    let file = tempfile::tempfile().map_err(|e| {
+        format!(
+            "{name}: cannot make a temporary file to decompress into ({e}; TMPDIR chooses where)"
+        )
+    })?;
+    let mut out = std::io::BufWriter::with_capacity(1 << 20, &file);
+    let mut buf = vec![0u8; 1 << 20];
+    let mut len = 0u64;
+    loop {
+        let n = stream.read_at(len, &mut buf).map_err(|e| e.to_string())?;
+        if n == 0 {
+            break;
+        }
+        out.write_all(&buf[..n])
+            .map_err(|e| format!("{name}: writing the temporary file: {e}"))?;
+        len += n as u64;
+    }
+    out.flush()
+        .map_err(|e| format!("{name}: writing the temporary file: {e}"))?;
+    drop(out);
+    if !quiet {
+        eprintln!(
+            "tarmac-lens: note: {name}: read into a temporary file ({:.1} MB), as this command reads the trace at offsets",
+            len as f64 / 1e6
+        );
+    }
+    Ok(Spooled { file, len })
+}
