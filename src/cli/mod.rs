@@ -2,14 +2,14 @@
 //! manual (`--li`/`--bi`, `--implicit-thumb`, `-q`/`-v`,
 //! `--show-progress-meter`).
 
+mod coverage;
 mod index;
 mod lines;
+mod reports;
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-
-mod reports;
 
 use clap::{Args, Parser as ClapParser, Subcommand};
 
@@ -137,6 +137,7 @@ enum Command {
         #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = ["text", "json"])]
         format: String,
     },
+    Coverage(coverage::CoverageArgs),
     /// Build (or reuse) the index and print its figures as one JSON line.
     Index {
         #[command(flatten)]
@@ -220,7 +221,7 @@ enum Command {
 impl Command {
     fn common(&self) -> Option<&Common> {
         match self {
-            Command::Index { .. } => None,
+            Command::Index { .. } | Command::Coverage(_) => None,
             Command::Dump { common, .. }
             | Command::Convert { common, .. }
             | Command::Calltree { common, .. }
@@ -459,6 +460,7 @@ pub fn run() -> i32 {
         Command::Stats { common, json } => cmd_stats(&common, json),
         Command::Cores { common } => cmd_cores(&common),
         Command::Index { common } => index::cmd_index(&common),
+        Command::Coverage(args) => coverage::run(args),
         Command::Calltree {
             common,
             debug,
