@@ -491,6 +491,11 @@ fn three_parts_merged_equal_one_run_byte_for_byte() {
     assert_eq!(merged.1, whole.1, "json");
     assert_eq!(merged.2, whole.2, "summary");
 
+    // One part merged alone is itself: the JSON reads back losslessly.
+    let alone = dir.join("alone.json");
+    ok(&["coverage", "merge", s(&parts[1]), "--json", s(&alone)]);
+    assert_eq!(text(&alone), text(&parts[1]));
+
     // A merge of merges is the same again.
     let first_two = dir.join("merged-01.json");
     ok(&[
@@ -645,5 +650,57 @@ fn without_dwarf_coverage_is_by_function_and_lcov_is_refused() {
         summary.contains("FUNCTION") && summary.contains("_start"),
         "{summary}"
     );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn damaged_images_and_parts_are_errors_not_panics() {
+    let mut rng = common::Rng(0x9e37_79b9_7f4a_7c15);
+    for elf in [
+        "coverage/branches-t32.elf",
+        "coverage/branches-a64.elf",
+        "tracegen/quicksort-arm-O2-fastmodel-2M.elf",
+    ] {
+        let bytes = read(&data(elf));
+        for _ in 0..200 {
+            let mut b = bytes.clone();
+            match rng.next() % 3 {
+                0 => b.truncate((rng.next() % b.len() as u64) as usize),
+                _ => {
+                    for _ in 0..8 {
+                        let at = (rng.next() % b.len() as u64) as usize;
+                        b[at] = rng.next() as u8;
+                    }
+                }
+            }
+            if let Ok(image) = Image::from_elf_bytes("x", Arc::from(b), 0) {
+                let _ = tarmac_lens_core::coverage::Coverage::new(&image);
+            }
+        }
+    }
+    let dir = scratch("damaged");
+    let json = coverage_json(
+        &data("coverage/branches-a32.elf"),
+        &[&data("coverage/branches-a32.tarmac")],
+        &dir,
+    );
+    let whole = json.to_string();
+    let pretty = text(&dir.join("out.json"));
+    for text in [whole, pretty] {
+        let b = text.as_bytes();
+        for _ in 0..300 {
+            let mut m = b.to_vec();
+            if rng.next().is_multiple_of(2) {
+                m.truncate((rng.next() % m.len() as u64) as usize);
+            } else {
+                let at = (rng.next() % m.len() as u64) as usize;
+                m[at] = b"0123456789,:[]{}\"x-"[(rng.next() % 17) as usize];
+            }
+            let m = String::from_utf8_lossy(&m);
+            if let Ok(c) = tarmac_lens_core::coverage::Coverage::from_json(&m) {
+                let _ = (c.to_json(), c.to_text(), c.to_lcov());
+            }
+        }
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -196,7 +196,12 @@ fn decode(data: &[u8], symbols: &SymbolTable, load_offset: i64) -> Result<Vec<Co
             ))
         })?;
         let start = section.address().wrapping_add(load_offset as u64);
-        let end = start.wrapping_add(bytes.len() as u64);
+        let Some(end) = start.checked_add(bytes.len() as u64) else {
+            return Err(Error::Elf(format!(
+                "section {} runs past the end of the address space",
+                section.name().unwrap_or("(unnamed)")
+            )));
+        };
         let mut cuts = symbols.code_boundaries(start, end);
         cuts.push(end);
         let mut piece_start = start;
