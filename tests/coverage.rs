@@ -704,3 +704,19 @@ fn damaged_images_and_parts_are_errors_not_panics() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_trace_of_another_program_is_said() {
+    let image = format!("--image={}", s(&data("coverage/branches-t32.elf")));
+    let trace = data("tracegen/lines/hash-thumb-O2-fastmodel.tarmac");
+    let out = ok(&["coverage", &image, s(&trace)]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("none of the") && err.contains("--load-offset"),
+        "{err}"
+    );
+    let summary = String::from_utf8(out.stdout).unwrap();
+    assert!(summary.contains("outside the image's code"), "{summary}");
+    // Code outside the image is named by no function of it.
+    assert!(summary.contains("0/1 0.0%"), "{summary}");
+}

@@ -199,8 +199,18 @@ fn cover(args: &CoverageArgs) -> Result<(), String> {
             let name = display_name(&traces[i]);
             let folded = result.and_then(|counts| {
                 warn_unparsed(args.out.quiet, &name, &counts);
-                cov.add_trace(i as u32, &name, &counts, &image)
-                    .map_err(|e| format!("{name}: {e}"))
+                let reached = cov
+                    .add_trace(i as u32, &name, &counts, &image)
+                    .map_err(|e| format!("{name}: {e}"))?;
+                if reached.in_image == 0 && reached.outside > 0 && !args.out.quiet {
+                    eprintln!(
+                        "tarmac-lens: warning: {name}: none of the {} addresses it ran is \
+                         in {}'s code (another program, or --load-offset missing?)",
+                        reached.outside,
+                        image_path.display()
+                    );
+                }
+                Ok(())
             });
             if let Err(e) = folded {
                 eprintln!("tarmac-lens: {e}");

@@ -109,7 +109,9 @@ impl Image {
     /// The line and function of the code at `pc`, as `lines` attributes a
     /// PC (`report::source_lines::attribute`): the innermost frame's line
     /// and function, the ELF symbol for code DWARF does not describe.
-    pub(crate) fn place(&self, pc: u64) -> Result<Place> {
+    /// Outside the image's code, only a symbol holding `pc` names it: the
+    /// nearest one below may be a program away.
+    pub(crate) fn place(&self, pc: u64, in_image: bool) -> Result<Place> {
         let mut place = Place::default();
         if let Some(dwarf) = &self.dwarf {
             let frames = dwarf.frames(pc)?;
@@ -121,23 +123,27 @@ impl Image {
             place.function = frames.first().and_then(|f| f.function.clone());
         }
         if place.function.is_none() {
-            place.function = self.function_symbol(pc).map(str::to_string);
+            place.function = self.function_symbol(pc, in_image).map(str::to_string);
         }
         Ok(place)
     }
 
     /// The nearest function symbol (`STT_FUNC`) at or below `pc` (assembly
     /// often gives no size, so not only one holding it), else the nearest
-    /// label. Not the reports' lookup: that one follows the reference
+    /// label; else (`nearest` false) only a function symbol whose size covers
+    /// `pc`. Not the reports' lookup: that one follows the reference
     /// tools, which never name the image's lowest symbol (often `_start`).
-    fn function_symbol(&self, pc: u64) -> Option<&str> {
+    fn function_symbol(&self, pc: u64, nearest: bool) -> Option<&str> {
         let i = self.functions.partition_point(|&(a, _, _)| a <= pc);
+        let name = |n: usize| self.symbols.symbols()[n].name.as_str();
         match i.checked_sub(1).map(|i| self.functions[i]) {
-            Some((_, _, n)) => Some(self.symbols.symbols()[n].name.as_str()),
-            None => self
+            Some((_, _, n)) if nearest => Some(name(n)),
+            Some((a, size, n)) => (pc - a < size).then(|| name(n)),
+            None if nearest => self
                 .symbols
                 .find_by_address(pc)
                 .map(|(s, _)| s.name.as_str()),
+            None => None,
         }
     }
 }

@@ -43,6 +43,15 @@ pub(crate) struct ImageId {
     pub(crate) dwarf: bool,
 }
 
+/// Distinct addresses a trace reached, in the image's code and outside.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Reached {
+    /// Addresses of the image's instructions.
+    pub in_image: u64,
+    /// Other addresses.
+    pub outside: u64,
+}
+
 /// One instruction's place and counts.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Insn {
@@ -126,7 +135,7 @@ impl Coverage {
         kind: Kind,
         in_image: bool,
     ) -> Result<Insn> {
-        let place = image.place(pc)?;
+        let place = image.place(pc, in_image)?;
         let line = place.line.map(|(f, n)| (self.intern(&f), n));
         let function = place.function.map(|f| self.intern(&f));
         if let Some(l) = &line {
@@ -148,19 +157,23 @@ impl Coverage {
     /// Folds in one trace's counts as the trace at `position` (its place
     /// among the run's traces: outputs list traces in this order, whatever
     /// order they finish in). `image` must be the one this coverage is of.
+    /// Says how many addresses the trace reached in the image's code and
+    /// outside it: none inside means another program, or a load offset
+    /// missing.
     pub fn add_trace(
         &mut self,
         position: u32,
         name: &str,
         counts: &TraceCounts,
         image: &Image,
-    ) -> Result<()> {
+    ) -> Result<Reached> {
         if image.digest != self.image.digest || image.load_offset != self.image.load_offset {
             return Err(Error::Coverage(format!(
                 "{name}: counted against another image than {}",
                 self.image.name
             )));
         }
+        let mut reached = Reached::default();
         let mut lines = BTreeSet::new();
         let mut functions = BTreeSet::new();
         for (&pc, &o) in &counts.by_pc {
@@ -173,6 +186,11 @@ impl Coverage {
                 continue;
             };
             insn.counts.add(o);
+            if insn.in_image {
+                reached.in_image += 1;
+            } else {
+                reached.outside += 1;
+            }
             if o.executed > 0 {
                 if let Some(l) = &insn.line {
                     lines.insert(l.clone());
@@ -190,7 +208,7 @@ impl Coverage {
         }
         self.traces.insert(position, name.to_string());
         self.next_position = self.next_position.max(position.saturating_add(1));
-        Ok(())
+        Ok(reached)
     }
 
     /// Appends `other`'s traces after this one's: the coverage one run
