@@ -151,7 +151,9 @@ pub(crate) fn write(cov: &Coverage) -> String {
 }
 
 fn bad(what: impl std::fmt::Display) -> Error {
-    Error::Coverage(format!("not a coverage result of this version: {what}"))
+    Error::Coverage(format!(
+        "not a coverage result (a --json file of `coverage`): {what}"
+    ))
 }
 
 fn field<'a>(v: &'a Value, key: &str, at: &str) -> Result<&'a Value> {
