@@ -3,7 +3,8 @@
 //! outcomes are those of hand-written traces whose every outcome is known,
 //! in A64, A32 and T32; the image's instructions are those `objdump -d`
 //! lists (literal pools left out); three parts merged give one run's
-//! outputs byte for byte; a trace that fails is named and the others kept.
+//! outputs byte for byte; a trace that fails is named and the others kept;
+//! one core of a multi-core trace is covered as its own trace.
 //!
 //! `genhtml` is Debian's `lcov` package, `objdump` its
 //! `binutils-aarch64-linux-gnu` and `binutils-arm-none-eabi`
@@ -719,4 +720,61 @@ fn a_trace_of_another_program_is_said() {
     assert!(summary.contains("outside the image's code"), "{summary}");
     // Code outside the image is named by no function of it.
     assert!(summary.contains("0/1 0.0%"), "{summary}");
+}
+
+/// Two one-core traces interleaved by timestamp (a line without one stays
+/// with the line before), as a multi-core model writes them.
+fn interleave(a: &[u8], b: &[u8]) -> Vec<u8> {
+    fn groups(t: &[u8], who: usize) -> Vec<(u64, usize, usize, Vec<u8>)> {
+        let mut out: Vec<(u64, usize, usize, Vec<u8>)> = Vec::new();
+        for (i, line) in t
+            .split(|&c| c == b'\n')
+            .filter(|l| !l.is_empty())
+            .enumerate()
+        {
+            let time = line
+                .split(|&c| c == b' ')
+                .next()
+                .and_then(|w| std::str::from_utf8(w).ok()?.parse().ok());
+            match (time, out.last_mut()) {
+                (Some(t), Some(g)) if g.0 == t => {}
+                (None, Some(_)) => {}
+                (t, _) => out.push((t.unwrap_or(0), who, i, Vec::new())),
+            }
+            let g = out.last_mut().unwrap();
+            g.3.extend_from_slice(line);
+            g.3.push(b'\n');
+        }
+        out
+    }
+    let mut all = groups(a, 0);
+    all.extend(groups(b, 1));
+    all.sort_by_key(|g| (g.0, g.1, g.2));
+    all.into_iter().flat_map(|g| g.3).collect()
+}
+
+#[test]
+fn one_core_of_a_multi_core_trace_is_covered_as_its_own_trace() {
+    let dir = scratch("multicore");
+    let cpu0 = data("tracegen/quicksort-aarch64-O2-fastmodel-cpu-2M.tarmac");
+    let cpu1 = data("multicore/recursion-aarch64-O2-fastmodel-cpu1.tarmac");
+    let both = dir.join("both.tarmac");
+    std::fs::write(&both, interleave(&read(&cpu0), &read(&cpu1))).unwrap();
+    let image = format!("--image={}", s(&cpu0.with_extension("elf")));
+    let alone = outputs(&["coverage", &image, s(&cpu0)], &dir, "alone");
+    let picked = outputs(
+        &["coverage", &image, "--cpu", "cpu0", s(&both)],
+        &dir,
+        "picked",
+    );
+    assert_eq!(picked.0, alone.0, "lcov");
+    // Without --cpu the trace is refused, named, as the other commands do.
+    let out = tarmac_lens(&["coverage", &image, s(&both)]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("both.tarmac") && err.contains("--cpu"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }
