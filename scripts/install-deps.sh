@@ -3,7 +3,8 @@
 # Debian machine that already has rustup: the wasm32 target, clippy/rustfmt,
 # trunk, wasm-bindgen-cli (the version Cargo.lock pins), Chromium with its
 # WebDriver, Node.js, Arm binutils (addr2line, the source-line tests'
-# oracle), and the npm packages (playwright-core, binaryen).
+# oracle), lcov (genhtml, the coverage tests' oracle), and the npm
+# packages (playwright-core, binaryen).
 # Anything already present at the right version is left alone.
 set -euo pipefail
 
@@ -30,6 +31,8 @@ command -v python3 >/dev/null || apt_missing+=(python3)
 # GNU addr2line is the oracle of tests/source_lines.rs (DWARF source lines).
 command -v aarch64-linux-gnu-addr2line >/dev/null || apt_missing+=(binutils-aarch64-linux-gnu)
 command -v arm-none-eabi-addr2line >/dev/null || apt_missing+=(binutils-arm-none-eabi)
+# genhtml (Debian's lcov) reads coverage's lcov output in tests/coverage.rs.
+command -v genhtml >/dev/null || apt_missing+=(lcov)
 if ((${#apt_missing[@]})); then
   sudo=()
   if [ "$(id -u)" != 0 ]; then sudo=(sudo); fi
@@ -37,7 +40,7 @@ if ((${#apt_missing[@]})); then
   "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update
   "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${apt_missing[@]}"
 else
-  log "apt: chromium, chromium-driver, node, npm, python3, Arm binutils present"
+  log "apt: chromium, chromium-driver, node, npm, python3, Arm binutils, lcov present"
 fi
 
 # --- Rust toolchain pieces -------------------------------------------------

@@ -2,16 +2,16 @@
 //! manual (`--li`/`--bi`, `--implicit-thumb`, `-q`/`-v`,
 //! `--show-progress-meter`).
 
+mod coverage;
 mod diff;
 mod index;
 mod input;
 mod lines;
+mod reports;
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-
-mod reports;
 
 use clap::{Args, Parser as ClapParser, Subcommand};
 
@@ -139,6 +139,7 @@ enum Command {
         #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = ["text", "json"])]
         format: String,
     },
+    Coverage(coverage::CoverageArgs),
     /// Build (or reuse) the index and print its figures as one JSON line.
     Index {
         #[command(flatten)]
@@ -217,7 +218,7 @@ enum Command {
 impl Command {
     fn common(&self) -> Option<&Common> {
         match self {
-            Command::Index { .. } => None,
+            Command::Index { .. } | Command::Coverage(_) => None,
             Command::Dump { common, .. }
             | Command::Convert { common, .. }
             | Command::Calltree { common, .. }
@@ -465,6 +466,7 @@ pub fn run() -> i32 {
         Command::Stats { common, json } => cmd_stats(&common, json),
         Command::Cores { common } => cmd_cores(&common),
         Command::Index { common } => index::cmd_index(&common),
+        Command::Coverage(args) => coverage::run(args),
         Command::Calltree {
             common,
             debug,

@@ -47,6 +47,9 @@ pub enum Error {
     TimestampsBackwards,
     /// A trace `convert` cannot rewrite: one not in the Tarmac dialect.
     Convert(String),
+    /// A coverage result that cannot be read or merged: not one, of another
+    /// format version, or of another image.
+    Coverage(String),
 }
 
 /// The core's result type: [`Error`] unless said otherwise.
@@ -84,7 +87,7 @@ impl fmt::Display for Error {
                 names.join(", "),
                 names.first().map_or("", String::as_str)
             ),
-            Error::Convert(m) => f.write_str(m),
+            Error::Convert(m) | Error::Coverage(m) => f.write_str(m),
             Error::TimestampsBackwards => {
                 f.write_str("Error when using the instruction timestamp from the tarmac trace")
             }

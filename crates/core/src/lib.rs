@@ -46,6 +46,7 @@ pub mod browse;
 pub(crate) mod codec;
 pub mod convert;
 pub mod cores;
+pub mod coverage;
 pub mod debuginfo;
 pub mod diff;
 pub mod dump;

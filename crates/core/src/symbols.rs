@@ -419,6 +419,21 @@ impl SymbolTable {
         self.mapping.range(..=addr).next_back().map(|(_, &c)| c)
     }
 
+    /// Addresses in `[start, end)` where a mapping symbol or a function
+    /// starts (Thumb bit cleared): where what the bytes hold may change.
+    pub(crate) fn code_boundaries(&self, start: u64, end: u64) -> Vec<u64> {
+        let mut v: Vec<u64> = self.mapping.range(start..end).map(|(&a, _)| a).collect();
+        v.extend(
+            self.symbols
+                .iter()
+                .filter(|s| s.is_function() && (start..end).contains(&(s.addr & !1)))
+                .map(|s| s.addr & !1),
+        );
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+
     /// TTU's rule (`Image::find_symbol`) for an address already in the
     /// symbols' convention: walk down from the highest symbol address not
     /// above `addr`; return the first symbol with a nonzero size that
