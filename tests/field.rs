@@ -193,3 +193,108 @@ fn instruction_side_fetches_leave_the_memory_pane_alone() {
     assert_eq!(known, vec![true; 4]);
     assert_eq!(values, vec![0x20, 0x02, 0xfa, 0x00]);
 }
+
+/// A whole file is in one form: a line whose fields alone would be read in
+/// the other form (an encoding of one digit, no state to count up to) is
+/// read in the form the file's lines show, and so is it by every parser the
+/// index makes: after saving, and in ranges built apart and stitched.
+#[test]
+fn a_whole_file_is_in_one_instruction_form() {
+    use tarmac_lens_core::index::parallel::{self, RangeIndex};
+    use tarmac_lens_core::index::{Index, IndexOptions, TraceIdentity};
+    use tarmac_lens_core::parse::InstructionForm;
+
+    let p = data("field/address-after-narrow-encoding-implicit-thumb.tarmac");
+    let bytes = read(&p);
+    let opts = options(&p);
+    let narrow = b"12 ns IT (12) 00008a16 0 MOVS r0,r0";
+    let pc_of = |parser: &mut Parser| match parser.parse_line(narrow).kind {
+        RecordKind::Instruction(i) => i.pc,
+        other => panic!("not an instruction: {other:?}"),
+    };
+    // Alone, the line's widths say the address is the bracketed value.
+    assert_eq!(pc_of(&mut Parser::for_sample(opts, narrow)), 0x12);
+    let mut in_file = Parser::for_sample(opts, &bytes);
+    assert_eq!(
+        in_file.options().instruction_form,
+        Some(InstructionForm::AddressAfter)
+    );
+    assert_eq!(pc_of(&mut in_file), 0x8a16);
+    let brackets = read(&data("field/pc-in-brackets-implicit-thumb.tarmac"));
+    assert_eq!(
+        Parser::for_sample(opts, &brackets)
+            .options()
+            .instruction_form,
+        Some(InstructionForm::AddressInBrackets)
+    );
+    // Files without bracketed values leave it to each line.
+    let plain = read(&data("field/state-without-mode.tarmac"));
+    assert_eq!(
+        Parser::for_sample(ParseOptions::default(), &plain)
+            .options()
+            .instruction_form,
+        None
+    );
+
+    let id = TraceIdentity { len: 0, mtime: 0 };
+    let o = IndexOptions {
+        parse: opts,
+        checkpoint_bytes: 64,
+    };
+    let seq = Index::build_from_slice(&bytes, o, |_| {});
+    assert_eq!(
+        seq.options().parse.instruction_form,
+        Some(InstructionForm::AddressAfter)
+    );
+    let saved = seq.to_bytes(id);
+    let (loaded, _) = Index::from_bytes(&saved).unwrap();
+    assert_eq!(
+        loaded.options().parse.instruction_form,
+        Some(InstructionForm::AddressAfter)
+    );
+    // A longer file in that form, built in two ranges split at line starts
+    // and stitched: the sequential index (a range that starts inside the
+    // file takes the form from its first lines: `index::parallel`'s tests).
+    let bytes: Vec<u8> = (0..40u64)
+        .flat_map(|k| {
+            let t = 10 + 4 * k;
+            format!(
+                "{} ns IT ({0}) 00008a10 2000 MOVS r0,#0\n{0} ns R r0 00000000\n\
+                 {} ns IT ({1}) 00008a12 f1000101 ADD r1,r0,#1\n{1} ns R r1 00000001\n\
+                 {} ns IT ({2}) 00008a16 0 MOVS r0,r0\n{2} ns R r0 00000000\n\
+                 {} ns IT ({3}) 00008a18 e7fa B 0x8a10\n",
+                t,
+                t + 1,
+                t + 2,
+                t + 3
+            )
+            .into_bytes()
+        })
+        .collect();
+    let seq = Index::build_from_slice(&bytes, o, |_| {});
+    let saved = seq.to_bytes(id);
+    let len = bytes.len() as u64;
+    let dialect = parallel::dialect_of(&mut SliceSource(&bytes), &o).unwrap();
+    let starts: Vec<u64> = std::iter::once(0)
+        .chain(
+            bytes
+                .iter()
+                .enumerate()
+                .filter(|(i, &b)| b == b'\n' && (*i as u64) + 1 < len)
+                .map(|(i, _)| i as u64 + 1),
+        )
+        .collect();
+    for split in starts[1..].iter().step_by(7) {
+        let parts = vec![
+            RangeIndex::build_from_slice(&bytes, o, dialect, 0, *split, |_| {}),
+            RangeIndex::from_bytes(
+                &RangeIndex::build(&mut SliceSource(&bytes), o, dialect, *split, len, |_| {})
+                    .unwrap()
+                    .to_bytes(),
+            )
+            .unwrap(),
+        ];
+        let (par, _) = parallel::stitch(&mut SliceSource(&bytes), parts, len).unwrap();
+        assert!(par.to_bytes(id) == saved, "split at byte {split}");
+    }
+}

@@ -142,6 +142,7 @@ fn cover(args: &CoverageArgs) -> Result<(), String> {
         big_endian: args.bi,
         dialect: args.dialect,
         cpu: args.cpu,
+        instruction_form: None,
     };
     let traces = &args.traces;
     if traces.iter().filter(|p| input::is_stdin(p)).count() > 1 {

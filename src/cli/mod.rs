@@ -346,6 +346,7 @@ impl Common {
             big_endian: self.bi,
             dialect: self.dialect,
             cpu: self.cpu,
+            instruction_form: None,
         }
     }
 

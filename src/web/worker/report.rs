@@ -152,6 +152,7 @@ fn start(
         dialect: None,
         // A multi-core trace's reports are the followed core's.
         cpu: options.cpu,
+        instruction_form: None,
     };
     let engine = EngineOptions {
         big_endian: options.big_endian,

@@ -214,6 +214,12 @@ impl IndexBuilder {
     /// `sample`: the first bytes of the trace, for dialect detection.
     pub fn new(opts: IndexOptions, sample: &[u8]) -> IndexBuilder {
         let parser = Parser::for_sample(opts.parse, sample);
+        // With the form the sample showed: the index's later parsers (rows,
+        // replays) read the lines as this one did.
+        let opts = IndexOptions {
+            parse: *parser.options(),
+            ..opts
+        };
         let engine = Engine::new(opts.engine());
         let mut index = Index::empty(opts, parser.dialect());
         // Checkpoint 0: the trace start.

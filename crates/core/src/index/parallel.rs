@@ -123,13 +123,22 @@ impl IndexBuilder {
 }
 
 impl RangeIndex {
+    /// `sample`: the trace's first bytes, wherever the range starts: the
+    /// instruction form they show is the whole file's.
     pub(super) fn new(
-        opts: IndexOptions,
+        mut opts: IndexOptions,
         dialect: Dialect,
         sample: &[u8],
         start: u64,
         end: u64,
     ) -> Self {
+        let forced = crate::parse::ParseOptions {
+            dialect: Some(dialect),
+            ..opts.parse
+        };
+        opts.parse.instruction_form = Parser::for_sample(forced, sample)
+            .options()
+            .instruction_form;
         let builder = if start == 0 {
             IndexBuilder::new(opts, sample)
         } else {
@@ -154,11 +163,7 @@ impl RangeIndex {
     ) -> Result<RangeIndex> {
         let start = line_start_at(source, from)?;
         let end = line_start_at(source, to)?;
-        let sample = if start == 0 {
-            read_sample(&mut SourceRef(source))?
-        } else {
-            Vec::new()
-        };
+        let sample = read_sample(&mut SourceRef(source))?;
         let mut r = RangeIndex::new(opts, dialect, &sample, start, end);
         let mut reader = LineReader::with_range(
             SourceRef(source),
@@ -577,4 +582,36 @@ pub fn build_parallel_slice(
     stats.ranges_seconds = ranges_seconds;
     stats.stitch_seconds = started.elapsed().as_secs_f64() - ranges_seconds;
     (index, stats)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse::{InstructionForm, ParseOptions};
+
+    /// A range that starts inside the trace reads its instruction lines in
+    /// the form the trace's first lines show, as the sequential index does.
+    #[test]
+    fn a_range_takes_the_file_s_instruction_form() {
+        let head = b"10 ns IT (10) 00008a10 2000 MOVS r0,#0\n11 ns IT (11) 00008a12 0 MOVS r0,r0\n";
+        let opts = IndexOptions {
+            parse: ParseOptions {
+                implicit_thumb: true,
+                ..ParseOptions::default()
+            },
+            checkpoint_bytes: 64,
+        };
+        for start in [0, 40] {
+            let r = RangeIndex::new(opts, Dialect::Tarmac, head, start, head.len() as u64);
+            assert_eq!(
+                r.builder.parser.options().instruction_form,
+                Some(InstructionForm::AddressAfter),
+                "range from {start}"
+            );
+            assert_eq!(
+                r.builder.acc.index.opts.parse.instruction_form,
+                Some(InstructionForm::AddressAfter)
+            );
+        }
+    }
 }

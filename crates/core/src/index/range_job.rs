@@ -44,11 +44,7 @@ impl RangeJob {
     ) -> Result<RangeJob> {
         let start = line_start_at(source, from)?;
         let end = line_start_at(source, to)?;
-        let sample = if start == 0 {
-            read_sample(&mut SourceRef(source))?
-        } else {
-            Vec::new()
-        };
+        let sample = read_sample(&mut SourceRef(source))?;
         Ok(RangeJob {
             part: RangeIndex::new(opts, dialect, &sample, start, end),
             stats: StatsAccumulator::new(dialect.name()),

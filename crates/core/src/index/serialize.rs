@@ -13,7 +13,7 @@ use super::pc_counts::{Counts, PcCountMap};
 use super::{Checkpoint, Index, IndexOptions, IndexSummary};
 use crate::codec::varint;
 use crate::engine::ResumeState;
-use crate::parse::{CpuName, Dialect, ParseOptions};
+use crate::parse::{CpuName, Dialect, InstructionForm, ParseOptions};
 use crate::{Error, Result};
 
 /// The first 8 bytes of an index file.
@@ -365,7 +365,14 @@ impl Index {
         w.u(trace.len);
         w.u(trace.mtime);
         w.u(self.opts.checkpoint_bytes);
-        w.u(u64::from(self.opts.parse.implicit_thumb));
+        // The instruction form shares implicit_thumb's word: files from
+        // before it hold 0 or 1 there, read as no form, as they were made.
+        let form = match self.opts.parse.instruction_form {
+            None => 0,
+            Some(InstructionForm::AddressAfter) => 1,
+            Some(InstructionForm::AddressInBrackets) => 2,
+        };
+        w.u(u64::from(self.opts.parse.implicit_thumb) | form << 1);
         w.u(u64::from(self.opts.parse.big_endian));
         w.u(dialect_code(self.dialect));
         w.bytes(
@@ -411,7 +418,18 @@ impl Index {
             mtime: r.u()?,
         };
         let checkpoint_bytes = r.u()?.max(1);
-        let implicit_thumb = r.u()? != 0;
+        let flags = r.u()?;
+        let implicit_thumb = flags & 1 != 0;
+        let instruction_form = match flags >> 1 {
+            0 => None,
+            1 => Some(InstructionForm::AddressAfter),
+            2 => Some(InstructionForm::AddressInBrackets),
+            n => {
+                return Err(Error::IndexFile(format!(
+                    "unknown instruction form {n} in the index file"
+                )))
+            }
+        };
         let big_endian = r.u()? != 0;
         let dialect = dialect_from(r.u()?)?;
         let cpu = match r.bytes()? {
@@ -424,6 +442,7 @@ impl Index {
                 big_endian,
                 dialect: Some(dialect),
                 cpu,
+                instruction_form,
             },
             checkpoint_bytes,
         };

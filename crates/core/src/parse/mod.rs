@@ -67,6 +67,21 @@ pub struct ParseOptions {
     /// In a multi-core trace, the core whose lines drive registers and calls
     /// (`--cpu`); the other cores' memory writes still update memory.
     pub cpu: Option<CpuName>,
+    /// Where the file's instruction lines write the address, found from its
+    /// first lines ([`Parser::for_sample`]); `None`: each line's fields say.
+    pub instruction_form: Option<InstructionForm>,
+}
+
+/// Where a Tarmac instruction line with a bracketed value writes the
+/// instruction's address. A whole file is in one form: the form its first
+/// lines show decides the lines whose fields alone cannot (no state field,
+/// an encoding of unusual width).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InstructionForm {
+    /// `IT (id) ADDR ENC …`: the bracketed value is a count, the address follows.
+    AddressAfter,
+    /// `IT (ADDR) ENC …` or `IT (ADDR:INDEX) ENC …`: no address after the brackets.
+    AddressInBrackets,
 }
 
 /// Guesses the dialect from the first bytes of a trace.
@@ -153,6 +168,9 @@ pub struct Parser {
     cont: Option<Continuation>,
     scratch: Scratch,
     memo: tarmac::Memo,
+    /// The form the last instruction line with a bracketed value was read
+    /// in (general grammar only), for [`tarmac::detect_form`].
+    line_form: Option<InstructionForm>,
 }
 
 impl Parser {
@@ -172,12 +190,17 @@ impl Parser {
                 reglist: Vec::with_capacity(16),
             },
             memo: tarmac::Memo::default(),
+            line_form: None,
         }
     }
 
-    /// A parser whose dialect is forced by `opts` or detected from `sample`.
-    pub fn for_sample(opts: ParseOptions, sample: &[u8]) -> Parser {
+    /// A parser whose dialect is forced by `opts` or detected from `sample`,
+    /// as is the instruction lines' form ([`InstructionForm`]).
+    pub fn for_sample(mut opts: ParseOptions, sample: &[u8]) -> Parser {
         let dialect = opts.dialect.unwrap_or_else(|| detect_dialect(sample));
+        if dialect == Dialect::Tarmac && opts.instruction_form.is_none() {
+            opts.instruction_form = tarmac::detect_form(opts, sample);
+        }
         Parser::new(opts, dialect)
     }
 

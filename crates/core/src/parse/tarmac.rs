@@ -11,7 +11,7 @@ use super::extra;
 use super::lex::{self, Lexer, Tok, TokKind};
 use super::record::*;
 use super::regs::{RegClass, RegId};
-use super::{Continuation, Parser};
+use super::{Continuation, Dialect, InstructionForm, ParseOptions, Parser};
 
 mod fast;
 mod memory;
@@ -75,11 +75,41 @@ pub(super) fn parse<'a>(p: &'a mut Parser, line: &'a [u8]) -> Record<'a> {
     }
 }
 
+/// The form of the instruction lines in `sample`'s first lines that have a
+/// bracketed value, as most of them show it by their fields' count and
+/// widths; `None` when no line has one.
+pub(super) fn detect_form(opts: ParseOptions, sample: &[u8]) -> Option<InstructionForm> {
+    let mut p = Parser::new(
+        ParseOptions {
+            instruction_form: None,
+            ..opts
+        },
+        Dialect::Tarmac,
+    );
+    let (mut after, mut in_brackets) = (0u32, 0u32);
+    for line in sample.split(|&b| b == b'\n').take(4000) {
+        p.line_form = None;
+        if let RecordKind::Instruction(_) = parse_general(&mut p, line).kind {
+            match p.line_form {
+                Some(InstructionForm::AddressAfter) => after += 1,
+                Some(InstructionForm::AddressInBrackets) => in_brackets += 1,
+                None => {}
+            }
+        }
+    }
+    match (after, in_brackets) {
+        (0, 0) => None,
+        (a, b) if b > a => Some(InstructionForm::AddressInBrackets),
+        _ => Some(InstructionForm::AddressAfter),
+    }
+}
+
 /// The whole grammar, token by token.
 fn parse_general<'a>(p: &'a mut Parser, line: &'a [u8]) -> Record<'a> {
     let prev_time = p.prev_time;
     let cont = p.cont.take();
     let implicit_thumb = p.opts.implicit_thumb;
+    let file_form = p.opts.instruction_form;
     let big_endian = p.opts.big_endian;
 
     let mut lx = Lexer::new(line);
@@ -189,7 +219,13 @@ fn parse_general<'a>(p: &'a mut Parser, line: &'a [u8]) -> Record<'a> {
     let type_start = tok.start;
 
     let result: Result<RecordKind<'a>, Fail> = match type_word {
-        b"IT" | b"IS" | b"IF" | b"ES" => instruction(&mut lx, type_word, implicit_thumb),
+        b"IT" | b"IS" | b"IF" | b"ES" => instruction(
+            &mut lx,
+            type_word,
+            implicit_thumb,
+            file_form,
+            &mut p.line_form,
+        ),
         b"R" => register(&mut lx, scratch),
         b"LD" | b"ST" => {
             let (kind, next_cont) =
@@ -271,10 +307,14 @@ fn hex_with_namespace(s: &[u8]) -> Option<u64> {
     lex::parse_hex_strict(digits)
 }
 
+/// `file_form`: the file's instruction form, if known; `line_form` is set to
+/// the form this line was read in when it has a bracketed value.
 fn instruction<'a>(
     lx: &mut Lexer<'a>,
     type_word: &'a [u8],
     implicit_thumb: bool,
+    file_form: Option<InstructionForm>,
+    line_form: &mut Option<InstructionForm>,
 ) -> Result<RecordKind<'a>, Fail> {
     let form = match type_word {
         b"IS" => InstrForm::Skipped,
@@ -414,13 +454,27 @@ fn instruction<'a>(
 
         let instr_tok;
         let state_next = tok.is_word() && iset_of(lx.text(tok)).is_some();
-        // With no state to count up to, widths tell: an encoding is four or
-        // eight digits, so a word of other width (`ADD`, `B`) or nothing
-        // after the first number means that number was the encoding.
+        // With no state to count up to, the file's form tells; before it is
+        // known, widths: an encoding is four or eight digits, so a word of
+        // other width (`ADD`, `B`) or nothing after the first number means
+        // that number was the encoding.
         let stateless_one_number = implicit_thumb
             && bracketed.is_some()
             && phys.is_none()
-            && !(tok.is_word() && lex::all_hex(lx.text(tok)) && matches!(tok.len(), 4 | 8));
+            && !state_next
+            && match file_form {
+                Some(f) => f == InstructionForm::AddressInBrackets,
+                None => {
+                    !(tok.is_word() && lex::all_hex(lx.text(tok)) && matches!(tok.len(), 4 | 8))
+                }
+            };
+        *line_form = bracketed.map(|_| {
+            if state_next || stateless_one_number {
+                InstructionForm::AddressInBrackets
+            } else {
+                InstructionForm::AddressAfter
+            }
+        });
         if state_next || stateless_one_number {
             // One number before the state: the address is the bracketed one
             // (the first of `(address:index)`, the index then being the id).
