@@ -1135,3 +1135,52 @@ fn a_resize_keeps_the_rows_shown_and_a_cursor_in_sight_stays_there() {
     page.send(Msg::View(0, ViewMsg::Resized { px: 300.0 }));
     assert_eq!(page.model.views[0].top, 10);
 }
+
+/// The Coverage tab's rows show a file at a line in the source pane
+/// (opened if there is none), with that file's counts, until the position
+/// moves; then the pane follows the position again.
+#[test]
+fn a_file_shown_from_elsewhere_stays_until_the_position_moves() {
+    let trace_path = data("tracegen/lines/recursion-aarch64-O1-fastmodel.tarmac");
+    let trace = std::fs::read(&trace_path).unwrap();
+    let elf = std::fs::read(trace_path.with_extension("elf")).unwrap();
+    let mut page = Page::open(&trace, Config::default());
+    page.session.load_debug_info(elf.into(), 0).unwrap();
+    let progress = page.session.progress();
+    page.model.on_progress(Some(&progress), true);
+    page.settle();
+    page.prompt("l", "400");
+    let (at_file, at_line) = {
+        page.key("s");
+        let here = source_here(&page).expect("a source line at 400");
+        page.key("x");
+        here
+    };
+    assert!(page
+        .model
+        .panes
+        .iter()
+        .all(|p| !matches!(p.body, PaneBody::Source(_))));
+    // A line that never ran (no count), in the same file.
+    page.send(Msg::ShowSource {
+        file: at_file.clone(),
+        line: 1,
+    });
+    let (id, pane) = source_pane(&page);
+    assert_eq!(page.model.focus, tarmac_lens::model::Focus::Pane(id));
+    assert_eq!(source_here(&page), Some((at_file.clone(), Some(1))));
+    let counts = pane.counts.as_ref().expect("the file's counts");
+    assert_eq!(counts.file, at_file);
+    assert_eq!(pane.count(1), None);
+    // A pane refreshed at the same position keeps it.
+    page.send(Msg::ShowSource {
+        file: at_file.clone(),
+        line: 2,
+    });
+    assert_eq!(source_here(&page), Some((at_file.clone(), Some(2))));
+    // A move (there and back): the position's line again.
+    page.send(Msg::Focus(tarmac_lens::model::Focus::View(0)));
+    page.prompt("l", "500");
+    page.prompt("l", "400");
+    assert_eq!(source_here(&page), Some((at_file, at_line)));
+}

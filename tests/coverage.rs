@@ -812,3 +812,68 @@ fn compressed_and_piped_traces_are_covered_as_the_plain_ones() {
     assert!(!twice.status.success());
     assert!(String::from_utf8_lossy(&twice.stderr).contains("standard input"));
 }
+
+/// The table a page shows has the lcov tracefile's figures, file by file,
+/// and each file's first line that never ran.
+#[test]
+fn the_table_has_the_tracefile_s_figures() {
+    use tarmac_lens_core::coverage::{count_trace, Coverage};
+    use tarmac_lens_core::source::SliceSource;
+    let elf = data(&format!("tracegen/{}.elf", QUICKSORT[0]));
+    let image = Image::from_elf_bytes("quicksort.elf", Arc::from(read(&elf)), 0).unwrap();
+    let mut cov = Coverage::new(&image).unwrap();
+    let trace = read(&quicksort(0));
+    let counts = count_trace(SliceSource(&trace), Default::default()).unwrap();
+    cov.add_trace(0, "quicksort", &counts, &image).unwrap();
+    let table = cov.table();
+    let lcov = cov.to_lcov().unwrap();
+    assert!(table.dwarf);
+    let mut files = 0;
+    for record in lcov
+        .split("end_of_record\n")
+        .filter(|r| !r.trim().is_empty())
+    {
+        let field = |key: &str| -> u64 {
+            record
+                .lines()
+                .find_map(|l| l.strip_prefix(key))
+                .unwrap_or_else(|| panic!("{key} in {record}"))
+                .parse()
+                .unwrap()
+        };
+        let name = record.lines().find_map(|l| l.strip_prefix("SF:")).unwrap();
+        let row = table.groups.iter().find(|g| g.name == name).unwrap();
+        assert_eq!(row.figures.lines, (field("LH:"), field("LF:")), "{name}");
+        assert_eq!(
+            row.figures.functions,
+            (field("FNH:"), field("FNF:")),
+            "{name}"
+        );
+        assert_eq!(
+            row.figures.branches,
+            (field("BRH:"), field("BRF:")),
+            "{name}"
+        );
+        let never = record
+            .lines()
+            .filter_map(|l| l.strip_prefix("DA:"))
+            .filter_map(|l| l.split_once(','))
+            .filter(|(_, n)| *n == "0")
+            .map(|(line, _)| line.parse::<u32>().unwrap())
+            .min();
+        assert_eq!(row.first_unexecuted, never, "{name}");
+        files += 1;
+    }
+    assert!(files > 0);
+    let sum = |f: fn(&tarmac_lens_core::coverage::GroupRow) -> (u64, u64)| {
+        table
+            .groups
+            .iter()
+            .map(f)
+            .fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
+    };
+    assert_eq!(sum(|g| g.figures.lines), table.totals.lines);
+    let ran = table.functions.iter().filter(|f| f.executed > 0).count() as u64;
+    assert_eq!((ran, table.functions.len() as u64), table.totals.functions);
+    assert!(ran > 0);
+}

@@ -173,6 +173,11 @@ pub enum Msg {
     SourceFiles(Vec<(String, String)>),
     /// A source file could not be fetched: why.
     SourceMissing(String),
+    /// Show this source file at this line (the Coverage tab's rows).
+    ShowSource {
+        file: String,
+        line: u32,
+    },
     /// A splitter moved, a pane moved to the other area or collapsed.
     Layout(layout::LayoutMsg),
     Bookmark(BookmarkMsg),
@@ -469,6 +474,7 @@ impl Model {
             Msg::Started { reply } => return self.on_started(reply),
             Msg::Nav(m) => return self.on_nav(m),
             Msg::SourceFiles(files) => self.add_source_files(files),
+            Msg::ShowSource { file, line } => self.show_source(file, line),
             Msg::SourceMissing(why) => self.source_missing(why),
             Msg::Layout(m) => return self.on_layout(m),
             Msg::Bookmark(m) => return self.on_bookmark(m),

@@ -28,11 +28,25 @@ pub struct SourcePane {
     /// The line whose executions are listed, and the list.
     pub selected: Option<u32>,
     pub hits: Option<HitsReply>,
+    /// A file and line chosen elsewhere (the Coverage tab), shown instead
+    /// of the position's until the position moves.
+    pub browse: Option<Browse>,
+}
+
+/// A file and line a source pane shows instead of its position's.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Browse {
+    pub file: String,
+    pub line: u32,
 }
 
 impl SourcePane {
-    /// The innermost frame's file and line.
+    /// The innermost frame's file and line (or the file and line chosen
+    /// elsewhere).
     pub fn here(&self) -> Option<(&str, Option<u32>)> {
+        if let Some(b) = &self.browse {
+            return Some((&b.file, Some(b.line)));
+        }
         match &self.at {
             Some(SourceReply::Frames { frames, .. }) => {
                 let f = frames.first()?;
@@ -183,6 +197,55 @@ impl Model {
         for (path, text) in files {
             self.sources.files.retain(|(p, _)| *p != path);
             self.sources.files.push((path, text.into()));
+        }
+    }
+
+    /// Shows `file` at `line` in the active view's source pane (opened if
+    /// there is none) until the position moves.
+    pub(super) fn show_source(&mut self, file: String, line: u32) {
+        let view = self.active_view();
+        let existing = self
+            .panes
+            .iter()
+            .find(|p| p.view == view && matches!(p.body, PaneBody::Source(_)))
+            .map(|p| p.id);
+        let id = match existing {
+            Some(id) => {
+                self.into_view = Some(super::layout::Shown::Pane(id));
+                id
+            }
+            None => {
+                let id = self.add_source(view);
+                self.refresh_pane(id);
+                id
+            }
+        };
+        let Some(pane) = self.pane_mut(id) else {
+            return;
+        };
+        let PaneBody::Source(s) = &mut pane.body else {
+            return;
+        };
+        s.browse = Some(Browse {
+            file: file.clone(),
+            line,
+        });
+        s.selected = None;
+        s.hits = None;
+        self.focus = Focus::Pane(id);
+        self.ask(Query::LineCounts { file }, move |reply| {
+            Msg::Pane(id, PaneMsg::Source(SourceMsg::Counts { reply }))
+        });
+    }
+
+    /// The view moved: its source panes follow the position again.
+    pub(super) fn end_source_browse(&mut self, view: u32) {
+        for p in &mut self.panes {
+            if let (PaneBody::Source(s), None) = (&mut p.body, p.lock) {
+                if p.view == view {
+                    s.browse = None;
+                }
+            }
         }
     }
 
@@ -359,6 +422,14 @@ impl Model {
     /// The text of the file a source pane shows, and its note when there
     /// is none.
     pub fn source_text(&self, pane: &SourcePane) -> Result<Rc<str>, String> {
+        if let Some(b) = &pane.browse {
+            return self.sources.find(&b.file).ok_or_else(|| {
+                tf(
+                    "Source file {} is needed: choose its folder (or the file) to see it.",
+                    &[&b.file],
+                )
+            });
+        }
         match &pane.at {
             None => Err(t("Reading the source position…").into()),
             Some(SourceReply::NoDebugInfo { image: false }) => Err(t(

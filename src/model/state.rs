@@ -233,14 +233,17 @@ pub enum ReportTab {
     EpFlow,
     /// A branch-only trace's blocks.
     ProgramFlow,
+    /// The ELF image's code the trace ran.
+    Coverage,
 }
 
 impl ReportTab {
     /// A call-based trace's tabs.
-    pub const CALLS: [ReportTab; 3] = [
+    pub const CALLS: [ReportTab; 4] = [
         ReportTab::CallTree,
         ReportTab::Profile,
         ReportTab::FlameGraph,
+        ReportTab::Coverage,
     ];
     /// A TI EP trace's tabs.
     pub const EP: [ReportTab; 2] = [ReportTab::CycleProfile, ReportTab::EpFlow];
@@ -256,6 +259,7 @@ impl ReportTab {
             ReportTab::CycleProfile => t("Cycle profile"),
             ReportTab::EpFlow => t("Flow"),
             ReportTab::ProgramFlow => t("Program flow"),
+            ReportTab::Coverage => t("Coverage"),
         }
     }
 
@@ -268,6 +272,7 @@ impl ReportTab {
             ReportTab::CycleProfile => "ep-profile",
             ReportTab::EpFlow => "ep-flow",
             ReportTab::ProgramFlow => "program-flow",
+            ReportTab::Coverage => "coverage",
         }
     }
 }

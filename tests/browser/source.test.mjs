@@ -228,3 +228,68 @@ test('an embedded viewer with panes=source goes to a source line the host names'
   await page.waitForFunction(() => window.said.some((m) => m?.type === 'error' && /recursion\.c:1/.test(m.message)), null, { timeout: 15_000 });
   assert.deepEqual(errors, []);
 });
+
+/** Per source file of an lcov tracefile: its figures and first line never run. */
+function lcovFiles(text) {
+  const files = new Map();
+  for (const record of text.split('end_of_record').filter((r) => r.includes('SF:'))) {
+    const field = (k) => Number(new RegExp(`^${k}:(\\d+)$`, 'm').exec(record)[1]);
+    const never = [...record.matchAll(/^DA:(\d+),0$/gm)].map((m) => Number(m[1]));
+    files.set(/^SF:(.*)$/m.exec(record)[1], {
+      lines: `${field('LH')}/${field('LF')}`,
+      functions: `${field('FNH')}/${field('FNF')}`,
+      branches: `${field('BRH')}/${field('BRF')}`,
+      firstNever: never.length ? Math.min(...never) : null,
+    });
+  }
+  return files;
+}
+
+test('the Coverage tab has the CLI figures and opens a file at its first line never run', { timeout: 180_000 }, async (t) => {
+  const info = path.join(fs.mkdtempSync(path.join(fs.realpathSync(process.env.TMPDIR ?? '/tmp'), 'tl-cov-')), 'cov.info');
+  execFileSync(CLI, ['coverage', '--image', ELF, '--lcov', info, TRACE], { encoding: 'utf8' });
+  const want = lcovFiles(fs.readFileSync(info, 'utf8'));
+  assert.ok(want.size > 0);
+  const page = await fx.browser.context.newPage();
+  t.after(() => page.close());
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(fx.server.url);
+  await page.waitForSelector('[data-testid=status][data-state=idle]');
+  await page.setInputFiles('[data-testid=file-input]', [TRACE, ELF]);
+  await page.waitForSelector('[data-testid=elf-symbols]', { timeout: 30_000 });
+  await page.waitForSelector('[data-testid=status][data-state=ready]', { timeout: 60_000 });
+  await page.click('[data-testid=open-reports]');
+  await page.click('[data-testid=tab-coverage]', { timeout: 60_000 });
+  await page.waitForSelector('[data-testid=coverage-files]', { timeout: 60_000 });
+  const rows = await page.$$eval('[data-testid=coverage-file]', (trs) =>
+    trs.map((tr) => {
+      const fig = (k) => tr.querySelector(`[data-figure=${k}]`)?.textContent.replace(/,/g, '').split(' ')[0];
+      const first = tr.querySelector('[data-figure=first-unexecuted]')?.textContent;
+      return { name: tr.dataset.name, lines: fig('lines'), functions: fig('functions'), branches: fig('branches'), firstNever: /^\d+$/.test(first) ? Number(first) : null };
+    }),
+  );
+  const shown = new Map(rows.map((r) => [r.name, r]));
+  for (const [file, w] of want) {
+    const r = shown.get(file);
+    assert.ok(r, `${file} is listed`);
+    assert.deepEqual({ lines: r.lines, functions: r.functions, branches: r.branches === '–' ? '0/0' : r.branches, firstNever: r.firstNever }, w, file);
+  }
+  // recursion.c's row: the source pane opens at its first line never run.
+  const [file, w] = [...want].find(([f]) => f.endsWith('recursion.c'));
+  assert.ok(w.firstNever, 'recursion.c has a line that never ran');
+  await page.click(`[data-testid=coverage-file][data-name="${file}"]`);
+  await page.waitForSelector('[data-testid=source-wanted]');
+  await page.setInputFiles('[data-testid=source-files-input]', SOURCES);
+  await page.waitForFunction(
+    (want) => document.querySelector('[data-testid=source-text] .src-line.current')?.getAttribute('data-src-line') === String(want),
+    w.firstNever,
+    { timeout: 10_000 },
+  );
+  const title = await page.textContent('[data-testid=source-pane-title]');
+  assert.ok(title.includes(`recursion.c:${w.firstNever}`), title);
+  const line = await page.$(`[data-testid=source-text] [data-src-line="${w.firstNever}"]`);
+  assert.equal(Number((await line.getAttribute('data-count')) ?? 0), 0);
+  assert.deepEqual(errors, []);
+});

@@ -130,8 +130,9 @@ pub fn source_pane(props: &SourcePaneProps) -> Html {
     };
     let text = match &props.text {
         Err(why) => {
-            let need_file =
-                wanted.is_some() && matches!(props.pane.at, Some(SourceReply::Frames { .. }));
+            let need_file = wanted.is_some()
+                && (props.pane.browse.is_some()
+                    || matches!(props.pane.at, Some(SourceReply::Frames { .. })));
             html! {
                 <>
                     <p class="pane-empty" data-testid="source-wanted" data-file={wanted.clone()} style="margin:0.25rem 0.5rem;">{ why.clone() }</p>

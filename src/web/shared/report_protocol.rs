@@ -11,6 +11,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::protocol::OpenOptions;
+use tarmac_lens_core::coverage::CoverageTable;
 use tarmac_lens_core::report::ep_explore::{EpFlowPage, EpPcPage, EpSort, EpSummary};
 use tarmac_lens_core::report::explore::{
     CallsPage, FlameView, ProfilePage, ProfileSort, ReportSummary, TextKind, TreePage,
@@ -108,6 +109,8 @@ pub enum ReportQuery {
     EpFlow { offset: u64, limit: u32 },
     /// A branch-only trace's blocks, a page.
     FlowBlocks { offset: u64, limit: u32 },
+    /// The ELF image's coverage by the trace (a pass of its own, once).
+    Coverage,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -125,6 +128,7 @@ pub enum ReportReply {
     EpByPc(EpPcPage),
     EpFlow(EpFlowPage),
     FlowBlocks(FlowPage),
+    Coverage(CoverageTable),
 }
 
 /// Which pass over the trace progress is about.
@@ -134,6 +138,8 @@ pub enum ReportPass {
     Vcd,
     /// The records of an EP or branch-only trace (no engine).
     Records,
+    /// The instructions' outcomes, for the coverage.
+    Coverage,
 }
 
 /// Report worker -> page.

@@ -5,6 +5,7 @@
 
 use std::cell::{Cell, RefCell};
 use std::io::Write;
+use std::sync::Arc;
 
 use super::runtime::post;
 use crate::web::reading::blob_source::BlobSource;
@@ -14,6 +15,7 @@ use crate::web::shared::report_protocol::{
     ReportEvent, ReportFile, ReportPass, ReportQuery, ReportReply, ReportRequest, TEXT_CHUNK,
 };
 use crate::web::shared::timing::now;
+use tarmac_lens_core::coverage::{count_trace, Coverage, CoverageTable, Image};
 use tarmac_lens_core::engine::EngineOptions;
 use tarmac_lens_core::parse::ParseOptions;
 use tarmac_lens_core::report::ep_explore::EpReports;
@@ -40,15 +42,32 @@ impl Input {
     }
 }
 
+/// The ELF image as read, for the coverage.
+struct Elf {
+    name: String,
+    bytes: Arc<[u8]>,
+    load_offset: i64,
+}
+
 /// The reports that suit the trace (`report::kind`).
 enum Computed {
-    Calls { reports: Box<Reports>, input: Input },
+    Calls {
+        reports: Box<Reports>,
+        input: Input,
+        elf: Option<Elf>,
+        parse: ParseOptions,
+    },
     Ep(EpReports),
-    Flow { reports: FlowReports, input: Input },
+    Flow {
+        reports: FlowReports,
+        input: Input,
+    },
 }
 
 thread_local! {
     static COMPUTED: RefCell<Option<Computed>> = const { RefCell::new(None) };
+    /// The coverage, once asked for.
+    static COVERAGE: RefCell<Option<CoverageTable>> = const { RefCell::new(None) };
 }
 
 /// Gap between progress messages.
@@ -111,7 +130,11 @@ fn progressed(input: &Input, pass: ReportPass) -> Result<impl TraceSource, Error
     })
 }
 
-fn read_elf(elf: &ReportFile, load_offset: i64, big_endian: bool) -> Result<SymbolTable, String> {
+fn read_elf(
+    elf: &ReportFile,
+    load_offset: i64,
+    big_endian: bool,
+) -> Result<(SymbolTable, Elf), String> {
     let bytes = match elf {
         ReportFile::Blob { blob, .. } => {
             BlobSource::read_whole(blob.clone()).map_err(|e| e.to_string())?
@@ -127,7 +150,12 @@ fn read_elf(elf: &ReportFile, load_offset: i64, big_endian: bool) -> Result<Symb
     table
         .check_endianness(big_endian)
         .map_err(|e| e.to_string())?;
-    Ok(table)
+    let elf = Elf {
+        name: elf.name().to_string(),
+        bytes: Arc::from(bytes),
+        load_offset,
+    };
+    Ok((table, elf))
 }
 
 fn start(
@@ -136,15 +164,16 @@ fn start(
     load_offset: i64,
     options: crate::web::shared::protocol::OpenOptions,
 ) {
-    let image = match elf.map(|e| {
+    COVERAGE.with(|c| c.borrow_mut().take());
+    let (image, elf) = match elf.map(|e| {
         read_elf(&e, load_offset, options.big_endian).map_err(|m| format!("{}: {m}", e.name()))
     }) {
         Some(Err(e)) => {
             send(ReportEvent::ElfIgnored(e));
-            None
+            (None, None)
         }
-        Some(Ok(t)) => Some(t),
-        None => None,
+        Some(Ok((t, elf))) => (Some(t), Some(elf)),
+        None => (None, None),
     };
     let parse = ParseOptions {
         implicit_thumb: options.implicit_thumb,
@@ -172,6 +201,8 @@ fn start(
                 Computed::Calls {
                     reports: Box::new(reports),
                     input: input.clone(),
+                    elf,
+                    parse,
                 }
             }),
         ReportKind::Ep => progressed(&input, ReportPass::Records)
@@ -206,6 +237,15 @@ fn ask(id: u32, query: ReportQuery) {
         if let ReportQuery::Text(kind) = query {
             return text(id, c, kind);
         }
+        if let (
+            ReportQuery::Coverage,
+            Computed::Calls {
+                input, elf, parse, ..
+            },
+        ) = (&query, c)
+        {
+            return coverage(input, elf.as_ref(), *parse);
+        }
         match c {
             Computed::Calls { reports, .. } => ask_calls(reports, query),
             Computed::Ep(r) => match query {
@@ -229,6 +269,35 @@ fn ask(id: u32, query: ReportQuery) {
         }
     });
     send(ReportEvent::Answer { id, reply });
+}
+
+/// The image's coverage by the trace: a parse-only pass over it the first
+/// time (as `tarmac-lens coverage` makes), kept for the next asks.
+fn coverage(input: &Input, elf: Option<&Elf>, parse: ParseOptions) -> ReportReply {
+    if let Some(table) = COVERAGE.with(|c| c.borrow().clone()) {
+        return ReportReply::Coverage(table);
+    }
+    let Some(elf) = elf else {
+        return ReportReply::Error(
+            "Coverage is of a program: load its ELF image (ELF image… above).".into(),
+        );
+    };
+    let started = now();
+    let table =
+        Image::from_elf_bytes(&elf.name, elf.bytes.clone(), elf.load_offset).and_then(|image| {
+            let counts = count_trace(progressed(input, ReportPass::Coverage)?, parse)?;
+            let mut cov = Coverage::new(&image)?;
+            cov.add_trace(0, "trace", &counts, &image)?;
+            Ok(cov.table())
+        });
+    crate::web::shared::timing::measure("coverage", started);
+    match table {
+        Ok(table) => {
+            COVERAGE.with(|c| *c.borrow_mut() = Some(table.clone()));
+            ReportReply::Coverage(table)
+        }
+        Err(e) => ReportReply::Error(e.to_string()),
+    }
 }
 
 fn not_this_trace() -> ReportReply {
@@ -319,7 +388,7 @@ fn text(id: u32, c: &Computed, kind: TextKind) -> ReportReply {
         Ok(())
     };
     let written = match (c, kind) {
-        (Computed::Calls { reports, input }, _) => match reports.text(kind) {
+        (Computed::Calls { reports, input, .. }, _) => match reports.text(kind) {
             Some(text) => whole(text, &mut out),
             None if kind == TextKind::Vcd => reports
                 .write_vcd(|| progressed(input, ReportPass::Vcd), &mut out)

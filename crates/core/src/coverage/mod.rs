@@ -26,10 +26,12 @@ pub mod image;
 mod json;
 pub mod pass;
 mod render;
+mod table;
 
 pub use classify::Kind;
 pub use image::{CodeInsn, Image};
 pub use pass::{count_trace, Outcomes, TraceCounts};
+pub use table::{CoverageTable, Figures, FunctionRow, GroupRow};
 
 use crate::{Error, Result};
 

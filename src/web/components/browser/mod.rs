@@ -128,8 +128,10 @@ pub struct Browser {
     /// move, and the moves made: a write waits for the moves to stop.
     fragment: Rc<RefCell<Option<String>>>,
     fragment_moves: Rc<std::cell::Cell<u32>>,
-    /// The panel's go-to-line callback, made once like those.
+    /// The panel's go-to-line and show-source callbacks, made once like
+    /// those.
     report_jump_line: Callback<u64>,
+    report_source: Callback<(String, u32)>,
     /// Where this trace's bookmarks are kept (`page::bookmark_store`);
     /// none for a detached browser (the rehearsal, a compared trace).
     bookmark_key: Option<String>,
@@ -208,6 +210,9 @@ impl Component for Browser {
                 ctx.link().callback(|_| Msg::Run(Command::Reports)),
             ),
             report_jump_line: ctx.link().callback(Msg::ReportJumpLine),
+            report_source: ctx
+                .link()
+                .callback(|(file, line)| Msg::ShowSource { file, line }),
             bookmark_key: None,
         };
         browser.load_bookmarks();

@@ -189,6 +189,7 @@ impl Browser {
                         on_close={self.report_callbacks.2.clone()}
                         reveal={self.model.report_reveal}
                         show_calls={self.model.report_calls}
+                        on_source={self.report_source.clone()}
                         tools={self.area_tools(ctx, Slot::Reports)}
                     />
                 },

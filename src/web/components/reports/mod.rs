@@ -7,6 +7,7 @@
 //! panel opens, so the trace view keeps answering meanwhile.
 
 mod call_tree;
+mod coverage_view;
 mod ep_flow_view;
 mod ep_profile_view;
 mod flame_graph;
@@ -20,6 +21,7 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use call_tree::CallTree;
+use coverage_view::CoverageView;
 use ep_flow_view::EpFlowList;
 use ep_profile_view::EpCycleProfile;
 use flame_graph::FlameGraph;
@@ -118,6 +120,9 @@ pub struct ReportsPanelProps {
     /// List a function's calls in the profile (see `ProfileTable`).
     #[prop_or_default]
     pub show_calls: Option<(u32, u64)>,
+    /// Show this source file at this line (the Coverage tab).
+    #[prop_or_default]
+    pub on_source: Callback<(String, u32)>,
 }
 
 pub enum Msg {
@@ -150,6 +155,8 @@ pub struct ReportsPanel {
     phase: Phase,
     /// The VCD pass's progress, while a VCD is prepared.
     vcd_progress: Option<(u64, u64)>,
+    /// The coverage pass's progress, while it runs.
+    coverage_progress: Option<(u64, u64)>,
     downloads: Vec<(TextKind, Dl)>,
     trace_name: String,
     /// Why the ELF image's names are not used.
@@ -194,6 +201,7 @@ impl ReportsPanel {
                     ReportPass::Calls => "Finding the calls: {} of {} bytes",
                     ReportPass::Vcd => "Writing the VCD: {} of {} bytes",
                     ReportPass::Records => "Reading the trace: {} of {} bytes",
+                    ReportPass::Coverage => "Counting what ran: {} of {} bytes",
                 };
                 html! {
                     <p data-testid="reports-progress">
@@ -273,6 +281,7 @@ impl Component for ReportsPanel {
             generation: 0,
             phase: Phase::Starting,
             vcd_progress: None,
+            coverage_progress: None,
             downloads: Vec::new(),
             trace_name: String::new(),
             elf_ignored: None,
@@ -297,6 +306,11 @@ impl Component for ReportsPanel {
                     done,
                     total,
                 } => self.vcd_progress = (done < total).then_some((done, total)),
+                ReportStatus::Progress {
+                    pass: ReportPass::Coverage,
+                    done,
+                    total,
+                } => self.coverage_progress = (done < total).then_some((done, total)),
                 ReportStatus::Progress { pass, done, total } => {
                     self.phase = Phase::Progress { pass, done, total }
                 }
@@ -425,6 +439,12 @@ impl Component for ReportsPanel {
                     if tab == ReportTab::FlameGraph {
                         <div role="tabpanel" style="flex:1 1 auto;min-height:8rem;overflow:auto;">
                             <FlameGraph key={self.generation} client={client.clone()} />
+                        </div>
+                    }
+                    // Its pass runs when first shown (the worker keeps its answer).
+                    if tab == ReportTab::Coverage {
+                        <div role="tabpanel" style="flex:1 1 auto;min-height:8rem;overflow:auto;">
+                            <CoverageView key={self.generation} client={client.clone()} progress={self.coverage_progress} on_source={props.on_source.clone()} />
                         </div>
                     }
                 }
