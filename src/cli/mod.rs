@@ -4,6 +4,7 @@
 
 mod coverage;
 mod diff;
+mod export;
 mod index;
 mod input;
 mod lines;
@@ -140,6 +141,7 @@ enum Command {
         format: String,
     },
     Coverage(coverage::CoverageArgs),
+    Export(export::ExportArgs),
     /// Build (or reuse) the index and print its figures as one JSON line.
     Index {
         #[command(flatten)]
@@ -218,7 +220,7 @@ enum Command {
 impl Command {
     fn common(&self) -> Option<&Common> {
         match self {
-            Command::Index { .. } | Command::Coverage(_) => None,
+            Command::Index { .. } | Command::Coverage(_) | Command::Export(_) => None,
             Command::Dump { common, .. }
             | Command::Convert { common, .. }
             | Command::Calltree { common, .. }
@@ -467,6 +469,7 @@ pub fn run() -> i32 {
         Command::Cores { common } => cmd_cores(&common),
         Command::Index { common } => index::cmd_index(&common),
         Command::Coverage(args) => coverage::run(args),
+        Command::Export(args) => return export::run(&args),
         Command::Calltree {
             common,
             debug,
