@@ -29,6 +29,11 @@ pub struct ExportArgs {
     /// Write to FILE instead of standard output.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     output: Option<PathBuf>,
+    /// chrome: what `ts` counts: `trace` (the trace's timestamps, in
+    /// microseconds; instructions when it has none) or `instructions`
+    /// (one instruction, 1 µs).
+    #[arg(long, value_name = "CLOCK", default_value = "trace", value_parser = ["trace", "instructions"])]
+    time: String,
 }
 
 pub fn run(args: &ExportArgs) -> i32 {
@@ -70,6 +75,7 @@ fn export(args: &ExportArgs) -> Result<(), String> {
     };
     let reports = if args.format == "chrome" {
         let mut w = ChromeWriter::new(out, &trace).map_err(|e| e.to_string())?;
+        w.instruction_time = args.time == "instructions";
         let mut reports = Vec::new();
         for (tid, (label, popts, eopts)) in threads(common)?.into_iter().enumerate() {
             let Some(root) = calls(common, popts, eopts)? else {

@@ -108,7 +108,8 @@ pub fn write<S: TraceSource>(
     out: &mut dyn Write,
 ) -> Result<ExportReport> {
     let mut costs = Costs::default();
-    let report = walk(source, parse_opts, engine_opts, root, &mut costs)?;
+    // Cost is counted in instructions: the trace's times play no part.
+    let report = walk(source, parse_opts, engine_opts, root, false, &mut costs)?;
     render(&costs, &report, command, name, dwarf, out).map_err(Error::Write)?;
     Ok(report)
 }

@@ -21,6 +21,11 @@ use crate::{Error, Result};
 pub struct ChromeWriter<'w> {
     out: &'w mut dyn Write,
     first: bool,
+    /// Time is the instruction count even where the trace has times:
+    /// coarse timestamps (an ES trace's `tic` moves every few
+    /// instructions) make many calls zero long, which time-based
+    /// viewers do not draw.
+    pub instruction_time: bool,
 }
 
 /// JSON string literal of `s`.
@@ -46,7 +51,11 @@ fn ts_text(ticks: u64, per_us: u64) -> String {
 impl<'w> ChromeWriter<'w> {
     /// Starts the document; `process` names the one process (the trace).
     pub fn new(out: &'w mut dyn Write, process: &str) -> Result<Self> {
-        let mut w = ChromeWriter { out, first: true };
+        let mut w = ChromeWriter {
+            out,
+            first: true,
+            instruction_time: false,
+        };
         w.raw("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[")?;
         w.event(&format!(
             "{{\"ph\":\"M\",\"pid\":1,\"tid\":1,\"name\":\"process_name\",\"args\":{{\"name\":{}}}}}",
@@ -83,13 +92,14 @@ impl<'w> ChromeWriter<'w> {
             "{{\"ph\":\"M\",\"pid\":1,\"tid\":{tid},\"name\":\"thread_name\",\"args\":{{\"name\":{}}}}}",
             json_str(thread)
         ))?;
+        let timestamps = !self.instruction_time;
         let mut sink = ChromeSink {
             w: self,
             tid,
             per_us: 1,
             name,
         };
-        walk(source, parse_opts, engine_opts, root, &mut sink)
+        walk(source, parse_opts, engine_opts, root, timestamps, &mut sink)
     }
 
     /// Ends the document.
@@ -121,7 +131,7 @@ impl Sink for ChromeSink<'_, '_> {
     fn enter(&mut self, acts: &[Act], id: u32, ts: u64, _instructions: u64) -> Result<()> {
         let pc = acts.get(id as usize).map_or(0, |a| a.pc);
         let e = format!(
-            "{{\"ph\":\"B\",\"pid\":1,\"tid\":{},\"ts\":{},\"name\":{},\"cat\":\"call\",\"args\":{{\"address\":\"0x{pc:x}\"}}}}",
+            "{{\"ph\":\"B\",\"pid\":1,\"tid\":{},\"ts\":{},\"name\":{},\"cat\":\"call\"}}",
             self.tid,
             ts_text(ts, self.per_us),
             json_str(&self.function(pc))
@@ -131,8 +141,8 @@ impl Sink for ChromeSink<'_, '_> {
 
     fn leave(&mut self, acts: &[Act], id: u32, ts: u64, _instructions: u64) -> Result<()> {
         let pc = acts.get(id as usize).map_or(0, |a| a.pc);
-        // Named as its `B`: readers that check the pairing (speedscope)
-        // compare the names.
+        // Named as its `B`, and neither has `args`: speedscope pairs them
+        // by name and arguments, and shows the arguments in the name.
         let e = format!(
             "{{\"ph\":\"E\",\"pid\":1,\"tid\":{},\"ts\":{},\"name\":{},\"cat\":\"call\"}}",
             self.tid,

@@ -210,12 +210,14 @@ pub(crate) struct Timing {
 
 /// Walks the trace with the tree of `root`, telling `sink` every entry,
 /// return, instruction and event of the selected core; activations still
-/// open at the end are left at the last time.
+/// open at the end are left at the last time. Times are the trace's
+/// when `timestamps` and it has them, else instruction counts.
 pub(crate) fn walk<S: TraceSource>(
     mut source: S,
     parse_opts: ParseOptions,
     engine_opts: EngineOptions,
     root: &Activation,
+    timestamps: bool,
     sink: &mut dyn Sink,
 ) -> Result<ExportReport> {
     let flat = flatten(root);
@@ -247,9 +249,10 @@ pub(crate) fn walk<S: TraceSource>(
             if let RecordKind::Instruction(_) = rec.kind {
                 // The first instruction decides: a trace either times its
                 // instructions or does not.
-                walker.clock.timestamps = Some(rec.has_time);
+                let timed = timestamps && rec.has_time;
+                walker.clock.timestamps = Some(timed);
                 walker.sink.timing(&Timing {
-                    timestamps: rec.has_time,
+                    timestamps: timed,
                     unit: rec.unit,
                 });
             }
