@@ -468,3 +468,51 @@ fn chrome_gives_each_core_of_a_multi_core_trace_a_thread() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("--cpu"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The page's downloads (`Reports::write_export`, in the report worker)
+/// are the command's output.
+#[test]
+fn the_panels_exports_equal_the_cli_output() {
+    use tarmac_lens_core::engine::EngineOptions;
+    use tarmac_lens_core::parse::ParseOptions;
+    use tarmac_lens_core::report::explore::{Reports, TextKind};
+    use tarmac_lens_core::source::FileSource;
+    use tarmac_lens_core::symbols::SymbolTable;
+
+    let base = format!("{TRACEGEN}/quicksort-aarch64-O2-fastmodel-2M");
+    let (trace, elf) = (format!("{base}.tarmac"), format!("{base}.elf"));
+    let open = || FileSource::open(std::path::Path::new(&trace)).unwrap();
+    let reports = |image: bool| {
+        let image =
+            image.then(|| SymbolTable::from_elf_bytes(&std::fs::read(&elf).unwrap(), 0).unwrap());
+        Reports::compute(
+            open(),
+            ParseOptions::default(),
+            EngineOptions::default(),
+            image,
+        )
+        .unwrap()
+    };
+    let export = |r: &Reports, kind| {
+        let mut out = Vec::new();
+        r.write_export(kind, &trace, open(), &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    };
+    let with_image = reports(true);
+    assert!(TextKind::ALL.contains(&TextKind::Chrome));
+    assert_eq!(
+        export(&with_image, TextKind::Chrome),
+        cli(&["export", "--format", "chrome", "--image", &elf, &trace])
+    );
+    // By address: the panel reads no DWARF, and the command reads it
+    // from an --image.
+    assert_eq!(
+        export(&reports(false), TextKind::Callgrind),
+        cli(&["export", "--format", "callgrind", &trace])
+    );
+    assert!(with_image.text(TextKind::Callgrind).is_none());
+    assert_eq!(
+        TextKind::Callgrind.file_name("t.tarmac"),
+        "callgrind.out.t.tarmac"
+    );
+}

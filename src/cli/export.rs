@@ -103,12 +103,12 @@ fn export(args: &ExportArgs) -> Result<(), String> {
         };
         let popts = common.parse_options();
         let eopts = engine_options(common, false);
-        let root = calls(common, popts, eopts)?.unwrap_or_default();
+        let root = calls(common, popts, eopts)?;
         let r = callgrind::write(
             common.open_engine()?,
             popts,
             eopts,
-            &root,
+            root.as_ref(),
             &trace,
             &name,
             dwarf.as_ref(),

@@ -42,9 +42,17 @@ impl Input {
 
 /// The reports that suit the trace (`report::kind`).
 enum Computed {
-    Calls { reports: Box<Reports>, input: Input },
+    Calls {
+        reports: Box<Reports>,
+        input: Input,
+        /// The trace's name, for the exports.
+        name: String,
+    },
     Ep(EpReports),
-    Flow { reports: FlowReports, input: Input },
+    Flow {
+        reports: FlowReports,
+        input: Input,
+    },
 }
 
 thread_local! {
@@ -66,8 +74,9 @@ pub fn handle(request: ReportRequest) {
             load_offset,
             options,
         } => wasm_bindgen_futures::spawn_local(async move {
+            let name = trace.name().to_string();
             match open(&trace).await {
-                Ok(input) => start(input, elf, load_offset, options),
+                Ok(input) => start(input, name, elf, load_offset, options),
                 Err(e) => send(ReportEvent::Failed(e)),
             }
         }),
@@ -132,6 +141,7 @@ fn read_elf(elf: &ReportFile, load_offset: i64, big_endian: bool) -> Result<Symb
 
 fn start(
     input: Input,
+    name: String,
     elf: Option<ReportFile>,
     load_offset: i64,
     options: crate::web::shared::protocol::OpenOptions,
@@ -171,6 +181,7 @@ fn start(
                 Computed::Calls {
                     reports: Box::new(reports),
                     input: input.clone(),
+                    name,
                 }
             }),
         ReportKind::Ep => progressed(&input, ReportPass::Records)
@@ -318,8 +329,19 @@ fn text(id: u32, c: &Computed, kind: TextKind) -> ReportReply {
         Ok(())
     };
     let written = match (c, kind) {
-        (Computed::Calls { reports, input }, _) => match reports.text(kind) {
+        (
+            Computed::Calls {
+                reports,
+                input,
+                name,
+            },
+            _,
+        ) => match reports.text(kind) {
             Some(text) => whole(text, &mut out),
+            None if kind.is_export() => input
+                .source()
+                .and_then(|source| reports.write_export(kind, name, source, &mut out))
+                .map_err(|e| e.to_string()),
             None if kind == TextKind::Vcd => reports
                 .write_vcd(|| progressed(input, ReportPass::Vcd), &mut out)
                 .map_err(|e| e.to_string()),

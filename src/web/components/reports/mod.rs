@@ -80,6 +80,8 @@ fn text_label(kind: TextKind) -> &'static str {
         TextKind::Vcd => t("VCD"),
         TextKind::EpProfile => t("cycle profile"),
         TextKind::Flow => t("program flow"),
+        TextKind::Chrome => t("Chrome trace (Perfetto, speedscope)"),
+        TextKind::Callgrind => t("Callgrind (KCachegrind)"),
     }
 }
 
@@ -91,6 +93,8 @@ fn text_id(kind: TextKind) -> &'static str {
         TextKind::Vcd => "vcd",
         TextKind::EpProfile => "ep-profile",
         TextKind::Flow => "flow",
+        TextKind::Chrome => "chrome",
+        TextKind::Callgrind => "callgrind",
     }
 }
 

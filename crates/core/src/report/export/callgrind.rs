@@ -92,7 +92,8 @@ impl Places<'_> {
     }
 }
 
-/// Walks the trace with the tree of `root` and writes its Callgrind
+/// Walks the trace with the tree of `root` (none for a trace without
+/// instructions) and writes its Callgrind
 /// profile. `command` is the `cmd:` line (the trace's name); `name`
 /// names functions (empty: their address); with `dwarf`, positions
 /// carry source lines.
@@ -101,7 +102,7 @@ pub fn write<S: TraceSource>(
     source: S,
     parse_opts: ParseOptions,
     engine_opts: EngineOptions,
-    root: &Activation,
+    root: Option<&Activation>,
     command: &str,
     name: &dyn Fn(u64) -> String,
     dwarf: Option<&DebugInfo>,

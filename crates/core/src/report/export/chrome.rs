@@ -99,7 +99,14 @@ impl<'w> ChromeWriter<'w> {
             per_us: 1,
             name,
         };
-        walk(source, parse_opts, engine_opts, root, timestamps, &mut sink)
+        walk(
+            source,
+            parse_opts,
+            engine_opts,
+            Some(root),
+            timestamps,
+            &mut sink,
+        )
     }
 
     /// Ends the document.

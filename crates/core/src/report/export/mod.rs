@@ -208,7 +208,8 @@ pub(crate) struct Timing {
     pub(crate) unit: Option<TimeUnit>,
 }
 
-/// Walks the trace with the tree of `root`, telling `sink` every entry,
+/// Walks the trace with the tree of `root` (none: a trace without
+/// instructions), telling `sink` every entry,
 /// return, instruction and event of the selected core; activations still
 /// open at the end are left at the last time. Times are the trace's
 /// when `timestamps` and it has them, else instruction counts.
@@ -216,11 +217,17 @@ pub(crate) fn walk<S: TraceSource>(
     mut source: S,
     parse_opts: ParseOptions,
     engine_opts: EngineOptions,
-    root: &Activation,
+    root: Option<&Activation>,
     timestamps: bool,
     sink: &mut dyn Sink,
 ) -> Result<ExportReport> {
-    let flat = flatten(root);
+    let flat = root.map_or(
+        Flat {
+            acts: Vec::new(),
+            steps: Vec::new(),
+        },
+        flatten,
+    );
     let mut report = ExportReport::default();
     let sample = crate::source::read_sample(&mut source)?;
     let mut parser = Parser::for_sample(parse_opts, &sample);
