@@ -60,21 +60,35 @@ fn export(args: &ExportArgs) -> Result<(), String> {
     let image = common.image()?;
     let name = |addr: u64| names::function_name(image.as_ref(), addr, true);
     let trace = display_name(&common.trace);
-    let mut buffer: Vec<u8> = Vec::new();
-    let mut file;
-    let out: &mut dyn Write = match &args.output {
-        Some(path) => {
-            file = std::io::BufWriter::new(
-                std::fs::File::create(path).map_err(|e| format!("{}: {}", path.display(), e))?,
-            );
-            &mut file
-        }
-        // Standard output is written at the end, so a failed export prints
-        // no half document.
-        None => &mut buffer,
+    let mut out: Box<dyn Write> = match &args.output {
+        Some(path) => Box::new(std::io::BufWriter::new(
+            std::fs::File::create(path).map_err(|e| format!("{}: {}", path.display(), e))?,
+        )),
+        None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
     };
-    let reports = if args.format == "chrome" {
-        let mut w = ChromeWriter::new(out, &trace).map_err(|e| e.to_string())?;
+    let written = write(args, common, &name, &trace, &mut *out);
+    match written {
+        // A closed pipe (`| head`) is not an error worth reporting.
+        Err(e) if e.contains("Broken pipe") => Ok(()),
+        Err(e) => Err(e),
+        Ok(reports) => {
+            for r in &reports {
+                warn_backwards(common, r);
+            }
+            Ok(())
+        }
+    }
+}
+
+fn write(
+    args: &ExportArgs,
+    common: &Common,
+    name: &dyn Fn(u64) -> String,
+    trace: &str,
+    out: &mut dyn Write,
+) -> Result<Vec<ExportReport>, String> {
+    Ok(if args.format == "chrome" {
+        let mut w = ChromeWriter::new(out, trace).map_err(|e| e.to_string())?;
         w.instruction_time = args.time == "instructions";
         let mut reports = Vec::new();
         for (tid, (label, popts, eopts)) in threads(common)?.into_iter().enumerate() {
@@ -89,7 +103,7 @@ fn export(args: &ExportArgs) -> Result<(), String> {
                     popts,
                     eopts,
                     &root,
-                    &name,
+                    name,
                 )
                 .map_err(|e| e.to_string())?;
             reports.push(r);
@@ -109,21 +123,14 @@ fn export(args: &ExportArgs) -> Result<(), String> {
             popts,
             eopts,
             root.as_ref(),
-            &trace,
-            &name,
+            trace,
+            name,
             dwarf.as_ref(),
             out,
         )
         .map_err(|e| e.to_string())?;
         vec![r]
-    };
-    if args.output.is_none() {
-        super::write_stdout_bytes(&buffer)?;
-    }
-    for r in &reports {
-        warn_backwards(common, r);
-    }
-    Ok(())
+    })
 }
 
 /// The cores to export, each with its options: the one `--cpu` names,

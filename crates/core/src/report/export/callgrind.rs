@@ -39,10 +39,10 @@ impl Sink for Costs {
     }
 
     fn leave(&mut self, acts: &[Act], id: u32, _ts: u64, instructions: u64) -> Result<()> {
-        let Some((open, before)) = self.open.pop() else {
+        // The walk leaves the innermost activation: the one entered last.
+        let Some((_, before)) = self.open.pop() else {
             return Ok(());
         };
-        debug_assert_eq!(open, id);
         let Some(act) = acts.get(id as usize) else {
             return Ok(());
         };
@@ -52,7 +52,7 @@ impl Sink for Costs {
                 .entry((parent.pc, act.call_pc, act.pc))
                 .or_default();
             e.0 += 1;
-            e.1 += instructions - before;
+            e.1 += instructions.saturating_sub(before);
         }
         Ok(())
     }

@@ -85,9 +85,8 @@ pub(crate) fn flatten(root: &Activation) -> Flat {
             call_pc: call.pc,
         });
         flat.steps.push((callee.entry.line, Step::Enter(child)));
-        // The resume is pushed once the callee's own calls are: a marker
-        // in the stack would do, but the position of the Leave matters
-        // only by its line, which is after every line of the callee.
+        // Its return goes in before its own calls' steps; the sort below
+        // puts it after them, as its line is after all of theirs.
         stack.push((callee, child, 0));
         if *resume != crate::engine::Site::default() {
             flat.steps.push((resume.line, Step::Leave));
@@ -292,6 +291,9 @@ pub(crate) fn walk<S: TraceSource>(
             } else {
                 walker.clock.last.max(walker.instructions)
             };
+            // Later nodes are held at it too: an event's line may be
+            // later than the node after it.
+            walker.clock.last = ts;
             match &rec.kind {
                 RecordKind::Exception(x) => {
                     let name =
