@@ -516,3 +516,65 @@ fn the_panels_exports_equal_the_cli_output() {
         "callgrind.out.t.tarmac"
     );
 }
+
+/// Valgrind's own reader, `callgrind_annotate` (Debian's valgrind
+/// package; scripts/install-deps.sh installs it), reads the profile with
+/// the trace's instruction count as its total and `profile`'s inclusive
+/// time per function (this trace's clock ticks once per instruction).
+#[test]
+fn callgrind_annotate_reads_the_profile_with_profiles_figures() {
+    let spawned = Command::new("callgrind_annotate").arg("--version").output();
+    assert!(
+        spawned.is_ok(),
+        "callgrind_annotate not found: install Debian's valgrind (scripts/install-deps.sh does)"
+    );
+    let base = format!("{TRACEGEN}/quicksort-aarch64-O2-fastmodel-2M");
+    let trace = [format!("--image={base}.elf"), format!("{base}.tarmac")];
+    let dir = std::env::temp_dir().join(format!("tarmac-lens-export-cg-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("callgrind.out.quicksort");
+    let file_s = file.to_str().unwrap();
+    cli(&with(
+        &["export", "--format", "callgrind", "-o", file_s],
+        &trace,
+    ));
+    let out = Command::new("callgrind_annotate")
+        .args(["--inclusive=yes", "--threshold=100", file_s])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success() && out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    // `15,505 (97.47%)  ./programs/main.c:tg_main`: a function's code
+    // inlined from another file is listed again under that file, with
+    // part of its cost; its own file's row has all of it.
+    let mut inclusive: BTreeMap<String, u64> = BTreeMap::new();
+    let mut total = None;
+    for line in text.lines() {
+        let Some((cost, rest)) = line.trim_start().split_once(" (") else {
+            continue;
+        };
+        let Ok(cost) = cost.replace(',', "").parse::<u64>() else {
+            continue;
+        };
+        let Some((_, what)) = rest.split_once(")  ") else {
+            continue;
+        };
+        if what == "PROGRAM TOTALS" {
+            total = Some(cost);
+        } else if let Some((_, function)) = what.rsplit_once(':') {
+            let e = inclusive.entry(function.to_string()).or_default();
+            *e = (*e).max(cost);
+        }
+    }
+    assert_eq!(total, Some(index_instructions(&trace[1])));
+    let want: BTreeMap<String, u64> = profile(&trace)
+        .into_iter()
+        .map(|(name, (_, time))| (name, time))
+        .collect();
+    assert_eq!(inclusive, want);
+    std::fs::remove_dir_all(&dir).ok();
+}
