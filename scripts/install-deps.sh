@@ -103,7 +103,7 @@ for i in "${!pids[@]}"; do
 done
 [ "$failed" = 0 ]
 
-# --- npm packages (playwright-core for browser tests, binaryen's wasm-opt) --
+# --- npm packages (playwright-core for browser tests, binaryen's wasm-opt, speedscope for tests/node) --
 if [ -d node_modules ] && npm ls --depth=0 >/dev/null 2>&1; then
   log "npm: node_modules up to date"
 else

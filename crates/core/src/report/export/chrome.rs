@@ -56,7 +56,7 @@ impl<'w> ChromeWriter<'w> {
             first: true,
             instruction_time: false,
         };
-        w.raw("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[")?;
+        w.raw("{\"traceEvents\":[")?;
         w.event(&format!(
             "{{\"ph\":\"M\",\"pid\":1,\"tid\":1,\"name\":\"process_name\",\"args\":{{\"name\":{}}}}}",
             json_str(process)
