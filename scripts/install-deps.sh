@@ -3,8 +3,9 @@
 # Debian machine that already has rustup: the wasm32 target, clippy/rustfmt,
 # trunk, wasm-bindgen-cli (the version Cargo.lock pins), Chromium with its
 # WebDriver, Node.js, Arm binutils (addr2line, the source-line tests'
-# oracle), lcov (genhtml, the coverage tests' oracle), and the npm
-# packages (playwright-core, binaryen).
+# oracle), lcov (genhtml, the coverage tests' oracle), valgrind
+# (callgrind_annotate, the export tests' oracle), and the npm packages
+# (playwright-core, binaryen, speedscope).
 # Anything already present at the right version is left alone.
 set -euo pipefail
 
@@ -33,6 +34,8 @@ command -v aarch64-linux-gnu-addr2line >/dev/null || apt_missing+=(binutils-aarc
 command -v arm-none-eabi-addr2line >/dev/null || apt_missing+=(binutils-arm-none-eabi)
 # genhtml (Debian's lcov) reads coverage's lcov output in tests/coverage.rs.
 command -v genhtml >/dev/null || apt_missing+=(lcov)
+# callgrind_annotate (Debian's valgrind) reads export's Callgrind output in tests/export.rs.
+command -v callgrind_annotate >/dev/null || apt_missing+=(valgrind)
 if ((${#apt_missing[@]})); then
   sudo=()
   if [ "$(id -u)" != 0 ]; then sudo=(sudo); fi
@@ -40,7 +43,7 @@ if ((${#apt_missing[@]})); then
   "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update
   "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${apt_missing[@]}"
 else
-  log "apt: chromium, chromium-driver, node, npm, python3, Arm binutils, lcov present"
+  log "apt: chromium, chromium-driver, node, npm, python3, Arm binutils, lcov, valgrind present"
 fi
 
 # --- Rust toolchain pieces -------------------------------------------------
@@ -100,7 +103,7 @@ for i in "${!pids[@]}"; do
 done
 [ "$failed" = 0 ]
 
-# --- npm packages (playwright-core for browser tests, binaryen's wasm-opt) --
+# --- npm packages (playwright-core for browser tests, binaryen's wasm-opt, speedscope for tests/node) --
 if [ -d node_modules ] && npm ls --depth=0 >/dev/null 2>&1; then
   log "npm: node_modules up to date"
 else

@@ -606,6 +606,8 @@ static FR: &[(&str, &str)] = &[
     ("go to this line in the trace view", "aller à cette ligne dans la vue de la trace"),
     ("loop buffer", "tampon de boucle"),
     ("program flow", "flot du programme"),
+    ("Chrome trace (Perfetto, speedscope)", "trace Chrome (Perfetto, speedscope)"),
+    ("Callgrind (KCachegrind)", "Callgrind (KCachegrind)"),
     ("{}..{} ({} cycles)", "{}..{} ({} cycles)"),
     ("{}–{} of {}", "{}–{} sur {}"),
     ("Click an address to go to its first execute packet.", "Cliquer sur une adresse pour aller à son premier paquet d’exécution."),

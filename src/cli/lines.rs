@@ -12,7 +12,7 @@ use tarmac_lens_core::DebugInfo;
 use super::{display_name, write_stdout, Common};
 
 /// The image's DWARF; `Ok(None)` when it has none.
-fn load(common: &Common, image: &Path) -> Result<Option<DebugInfo>, String> {
+pub(super) fn load(common: &Common, image: &Path) -> Result<Option<DebugInfo>, String> {
     let data = std::fs::read(image).map_err(|e| format!("{}: {}", image.display(), e))?;
     DebugInfo::from_elf_bytes(Arc::from(data), common.load_offset.unwrap_or(0))
         .map_err(|e| format!("{}: {}", image.display(), e))

@@ -219,10 +219,10 @@ impl ReportClient {
 
 fn blob_url(parts: &js_sys::Array, kind: TextKind) -> Result<String, String> {
     let bag = web_sys::BlobPropertyBag::new();
-    bag.set_type(if kind == TextKind::Vcd {
-        "text/x-vcd"
-    } else {
-        "text/plain;charset=utf-8"
+    bag.set_type(match kind {
+        TextKind::Vcd => "text/x-vcd",
+        TextKind::Chrome => "application/json",
+        _ => "text/plain;charset=utf-8",
     });
     let blob = web_sys::Blob::new_with_str_sequence_and_options(parts, &bag)
         .map_err(|e| format!("cannot make the download: {e:?}"))?;

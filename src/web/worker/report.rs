@@ -56,6 +56,8 @@ enum Computed {
         input: Input,
         elf: Option<Elf>,
         parse: ParseOptions,
+        /// The trace's name, for the exports.
+        name: String,
     },
     Ep(EpReports),
     Flow {
@@ -85,8 +87,9 @@ pub fn handle(request: ReportRequest) {
             load_offset,
             options,
         } => wasm_bindgen_futures::spawn_local(async move {
+            let name = trace.name().to_string();
             match open(&trace).await {
-                Ok(input) => start(input, elf, load_offset, options),
+                Ok(input) => start(input, name, elf, load_offset, options),
                 Err(e) => send(ReportEvent::Failed(e)),
             }
         }),
@@ -160,6 +163,7 @@ fn read_elf(
 
 fn start(
     input: Input,
+    name: String,
     elf: Option<ReportFile>,
     load_offset: i64,
     options: crate::web::shared::protocol::OpenOptions,
@@ -203,6 +207,7 @@ fn start(
                     input: input.clone(),
                     elf,
                     parse,
+                    name,
                 }
             }),
         ReportKind::Ep => progressed(&input, ReportPass::Records)
@@ -388,8 +393,20 @@ fn text(id: u32, c: &Computed, kind: TextKind) -> ReportReply {
         Ok(())
     };
     let written = match (c, kind) {
-        (Computed::Calls { reports, input, .. }, _) => match reports.text(kind) {
+        (
+            Computed::Calls {
+                reports,
+                input,
+                name,
+                ..
+            },
+            _,
+        ) => match reports.text(kind) {
             Some(text) => whole(text, &mut out),
+            None if kind.is_export() => input
+                .source()
+                .and_then(|source| reports.write_export(kind, name, source, &mut out))
+                .map_err(|e| e.to_string()),
             None if kind == TextKind::Vcd => reports
                 .write_vcd(|| progressed(input, ReportPass::Vcd), &mut out)
                 .map_err(|e| e.to_string()),

@@ -16,7 +16,7 @@ use std::io::Write;
 use serde::{Deserialize, Serialize};
 
 use super::calltree::{self, Activation};
-use super::{flamegraph, names, profile, vcd, CallAnalysis};
+use super::{export, flamegraph, names, profile, vcd, CallAnalysis};
 use crate::engine::{Engine, EngineOptions, Node, Observer, Site, INVALID_PC};
 use crate::parse::ParseOptions;
 use crate::source::TraceSource;
@@ -273,16 +273,28 @@ pub enum TextKind {
     EpProfile,
     /// `tarmac-lens flow` (a branch-only trace's: `report::flow_explore`).
     Flow,
+    /// `tarmac-lens export --format chrome`.
+    Chrome,
+    /// `tarmac-lens export --format callgrind`, by address: the panel
+    /// reads no DWARF.
+    Callgrind,
 }
 
 impl TextKind {
     /// The call reports' texts.
-    pub const ALL: [TextKind; 4] = [
+    pub const ALL: [TextKind; 6] = [
         TextKind::Calltree,
         TextKind::Profile,
         TextKind::Flamegraph,
         TextKind::Vcd,
+        TextKind::Chrome,
+        TextKind::Callgrind,
     ];
+
+    /// Whether it is an export for other tools ([`Reports::write_export`]).
+    pub fn is_export(self) -> bool {
+        matches!(self, TextKind::Chrome | TextKind::Callgrind)
+    }
 
     /// The download's file name for a trace named `trace`.
     pub fn file_name(self, trace: &str) -> String {
@@ -293,6 +305,11 @@ impl TextKind {
             TextKind::Vcd => "vcd",
             TextKind::EpProfile => "ep-profile.txt",
             TextKind::Flow => "flow.txt",
+            // Not `.chrome.json`: speedscope takes that for the other
+            // Chrome format (DevTools' timeline).
+            TextKind::Chrome => "trace.json",
+            // KCachegrind's file dialog lists `callgrind.out.*`.
+            TextKind::Callgrind => return format!("callgrind.out.{trace}"),
         };
         format!("{trace}.{ext}")
     }
@@ -751,7 +768,11 @@ impl Reports {
                 Some(root) => flamegraph::render(root, &|addr, _| self.name(addr)),
                 None => String::new(),
             },
-            TextKind::Vcd | TextKind::EpProfile | TextKind::Flow => return None,
+            TextKind::Vcd
+            | TextKind::EpProfile
+            | TextKind::Flow
+            | TextKind::Chrome
+            | TextKind::Callgrind => return None,
         })
     }
 
@@ -785,6 +806,47 @@ impl Reports {
             out,
         )
         .map(|_| ())
+    }
+}
+
+impl Reports {
+    /// An export (`tarmac-lens export --format chrome|callgrind`, with
+    /// `--cpu` when the engine follows a core), from one more pass over
+    /// `source`. `trace` names the process, or the `cmd:`.
+    pub fn write_export<S: TraceSource>(
+        &self,
+        kind: TextKind,
+        trace: &str,
+        source: S,
+        out: &mut dyn Write,
+    ) -> Result<()> {
+        let name = |addr: u64| self.name(addr);
+        let engine = EngineOptions {
+            debug_calls: false,
+            ..self.engine
+        };
+        match kind {
+            TextKind::Chrome => {
+                let mut w = export::chrome::ChromeWriter::new(out, trace)?;
+                if let Some(root) = &self.root {
+                    let thread = self.engine.cpu.map_or("cpu".into(), |c| c.to_string());
+                    w.thread(1, &thread, source, self.parse, engine, root, &name)?;
+                }
+                w.finish()
+            }
+            TextKind::Callgrind => export::callgrind::write(
+                source,
+                self.parse,
+                engine,
+                self.root.as_ref(),
+                trace,
+                &name,
+                None,
+                out,
+            )
+            .map(|_| ()),
+            _ => Ok(()),
+        }
     }
 }
 

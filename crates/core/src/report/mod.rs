@@ -7,6 +7,7 @@ pub mod calltree;
 pub mod ep_explore;
 pub mod ep_profile;
 pub mod explore;
+pub mod export;
 pub mod flamegraph;
 pub mod flow;
 pub mod flow_explore;

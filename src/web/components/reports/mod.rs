@@ -82,6 +82,8 @@ fn text_label(kind: TextKind) -> &'static str {
         TextKind::Vcd => t("VCD"),
         TextKind::EpProfile => t("cycle profile"),
         TextKind::Flow => t("program flow"),
+        TextKind::Chrome => t("Chrome trace (Perfetto, speedscope)"),
+        TextKind::Callgrind => t("Callgrind (KCachegrind)"),
     }
 }
 
@@ -93,6 +95,8 @@ fn text_id(kind: TextKind) -> &'static str {
         TextKind::Vcd => "vcd",
         TextKind::EpProfile => "ep-profile",
         TextKind::Flow => "flow",
+        TextKind::Chrome => "chrome",
+        TextKind::Callgrind => "callgrind",
     }
 }
 

@@ -1,0 +1,203 @@
+//! `tarmac-lens export`: the calls as other tools' viewers read them,
+//! Chrome trace-event JSON (Perfetto UI, speedscope, Firefox Profiler) or
+//! Callgrind (KCachegrind, QCachegrind).
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::Args;
+
+use tarmac_lens_core::engine::EngineOptions;
+use tarmac_lens_core::parse::{CpuName, ParseOptions};
+use tarmac_lens_core::report::export::{callgrind, chrome::ChromeWriter, ExportReport};
+use tarmac_lens_core::report::{self, calltree, names};
+
+use super::{display_name, engine_options, Common};
+
+/// Export the calls for other tools: Chrome trace-event JSON (Perfetto UI,
+/// speedscope, Firefox Profiler) or Callgrind (KCachegrind, QCachegrind).
+#[derive(Args)]
+pub struct ExportArgs {
+    #[command(flatten)]
+    common: Common,
+    /// `chrome`: trace-event JSON, calls as nested slices per core,
+    /// exceptions and mode changes as instant events; `callgrind`:
+    /// instructions per address (and source line, with DWARF) and call
+    /// edges with counts and inclusive cost.
+    #[arg(long, value_name = "FORMAT", value_parser = ["chrome", "callgrind"])]
+    format: String,
+    /// Write to FILE instead of standard output.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// chrome: what `ts` counts: `trace` (the trace's timestamps, in
+    /// microseconds; instructions when it has none) or `instructions`
+    /// (one instruction, 1 µs).
+    #[arg(long, value_name = "CLOCK", default_value = "trace", value_parser = ["trace", "instructions"])]
+    time: String,
+}
+
+pub fn run(args: &ExportArgs) -> i32 {
+    match export(args) {
+        Ok(()) => 0,
+        Err(msg) => {
+            eprintln!("tarmac-lens: {msg}");
+            1
+        }
+    }
+}
+
+fn export(args: &ExportArgs) -> Result<(), String> {
+    let common = &args.common;
+    if common.only_index || common.force_index || common.index.is_some() {
+        super::index::obtain(common)?;
+        if common.only_index {
+            return Ok(());
+        }
+    }
+    // Two passes at least (the calls, then the walk): standard input and
+    // compressed traces go to a temporary file first.
+    common.open_random()?;
+    let image = common.image()?;
+    let name = |addr: u64| names::function_name(image.as_ref(), addr, true);
+    let trace = display_name(&common.trace);
+    let mut out: Box<dyn Write> = match &args.output {
+        Some(path) => Box::new(std::io::BufWriter::new(
+            std::fs::File::create(path).map_err(|e| format!("{}: {}", path.display(), e))?,
+        )),
+        None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
+    };
+    let written = write(args, common, &name, &trace, &mut *out);
+    match written {
+        // A closed pipe (`| head`) is not an error worth reporting.
+        Err(e) if e.contains("Broken pipe") => Ok(()),
+        Err(e) => Err(e),
+        Ok(reports) => {
+            for r in &reports {
+                warn_backwards(common, r);
+            }
+            Ok(())
+        }
+    }
+}
+
+fn write(
+    args: &ExportArgs,
+    common: &Common,
+    name: &dyn Fn(u64) -> String,
+    trace: &str,
+    out: &mut dyn Write,
+) -> Result<Vec<ExportReport>, String> {
+    Ok(if args.format == "chrome" {
+        let mut w = ChromeWriter::new(out, trace).map_err(|e| e.to_string())?;
+        w.instruction_time = args.time == "instructions";
+        let mut reports = Vec::new();
+        for (tid, (label, popts, eopts)) in threads(common)?.into_iter().enumerate() {
+            let Some(root) = calls(common, popts, eopts)? else {
+                continue;
+            };
+            let r = w
+                .thread(
+                    tid as u32 + 1,
+                    &label,
+                    common.open()?,
+                    popts,
+                    eopts,
+                    &root,
+                    name,
+                )
+                .map_err(|e| e.to_string())?;
+            reports.push(r);
+        }
+        w.finish().map_err(|e| e.to_string())?;
+        reports
+    } else {
+        let dwarf = match &common.image {
+            Some(path) => super::lines::load(common, path)?,
+            None => None,
+        };
+        let popts = common.parse_options();
+        let eopts = engine_options(common, false);
+        let root = calls(common, popts, eopts)?;
+        let r = callgrind::write(
+            common.open_engine()?,
+            popts,
+            eopts,
+            root.as_ref(),
+            trace,
+            name,
+            dwarf.as_ref(),
+            out,
+        )
+        .map_err(|e| e.to_string())?;
+        vec![r]
+    })
+}
+
+/// The cores to export, each with its options: the one `--cpu` names,
+/// every core of a trace that interleaves several (a thread each), or
+/// the trace's one.
+fn threads(common: &Common) -> Result<Vec<(String, ParseOptions, EngineOptions)>, String> {
+    let popts = common.parse_options();
+    let eopts = engine_options(common, false);
+    if let Some(cpu) = common.cpu {
+        return Ok(vec![(cpu.to_string(), popts, eopts)]);
+    }
+    let mut source = common.open()?;
+    if tarmac_lens_core::cores::check_single_core(&mut source, popts).is_ok() {
+        return Ok(vec![("cpu".into(), popts, eopts)]);
+    }
+    let cores = tarmac_lens_core::cores::count(common.open()?, popts).map_err(|e| e.to_string())?;
+    cores
+        .iter()
+        .map(|c| {
+            let cpu = CpuName::new(c.name.as_bytes()).map_err(|e| e.to_string())?;
+            Ok((
+                c.name.clone(),
+                ParseOptions {
+                    cpu: Some(cpu),
+                    ..popts
+                },
+                EngineOptions {
+                    cpu: Some(cpu),
+                    ..eopts
+                },
+            ))
+        })
+        .collect()
+}
+
+/// The activation tree every call report uses.
+fn calls(
+    common: &Common,
+    popts: ParseOptions,
+    eopts: EngineOptions,
+) -> Result<Option<calltree::Activation>, String> {
+    let source = if popts.cpu.is_some() {
+        common.open()?
+    } else {
+        common.open_engine()?
+    };
+    let analysis = report::analyse_calls(source, popts, eopts).map_err(|e| e.to_string())?;
+    super::warn_unparsed(common, &analysis.unparsed);
+    Ok(calltree::build(&analysis))
+}
+
+/// As `vcd --use-tarmac-timestamps` says it: time in the export cannot go
+/// back either.
+fn warn_backwards(common: &Common, r: &ExportReport) {
+    if r.backwards_count == 0 || common.quiet {
+        return;
+    }
+    let name = display_name(&common.trace);
+    eprintln!(
+        "tarmac-lens: warning: {name}: {} line(s) have a timestamp earlier than one before them; \
+         each is held at the latest time before it",
+        r.backwards_count
+    );
+    for b in &r.backwards {
+        eprintln!(
+            "tarmac-lens: {name}:{}: timestamp {} is before {}; held at {}",
+            b.line, b.time, b.held_at, b.held_at
+        );
+    }
+}
