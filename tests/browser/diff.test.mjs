@@ -6,7 +6,7 @@
 // line, moving both with the next/previous buttons.
 
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,9 +20,16 @@ const SCREENSHOTS = process.env.TARMAC_LENS_SCREENSHOTS ? path.join(ROOT, 'docs/
 
 const fx = pageFixture();
 
+/** `tarmac-lens diff ARGS`' output: it exits 1 when the traces diverge, 0 when not. */
+function runDiff(args) {
+  const r = spawnSync(CLI, ['diff', ...args], { encoding: 'utf8' });
+  assert.ok(r.status === 0 || r.status === 1, `diff exited ${r.status}: ${r.stderr}`);
+  return r.stdout;
+}
+
 /** `tarmac-lens diff A B --max 100`, parsed: divergences with their lines and fields. */
 function cliDiff(a, b) {
-  const out = execFileSync(CLI, ['diff', '--max', '100', a, b], { encoding: 'utf8' });
+  const out = runDiff(['--max', '100', a, b]);
   const none = /^no divergence in (\d+) instructions$/m.exec(out);
   if (none) return { compared: Number(none[1]), divergences: [] };
   const divergences = [];
@@ -170,7 +177,7 @@ test('a trace that stops early is reported where it ends, as the CLI does', asyn
   let end = Math.floor(lines.length / 2);
   while (!/ IT \(/.test(lines[end])) end++;
   fs.writeFileSync(cut, lines.slice(0, end).join('\n') + '\n', 'latin1');
-  const out = execFileSync(CLI, ['diff', FASTMODEL, cut], { encoding: 'utf8' });
+  const out = runDiff([FASTMODEL, cut]);
   const instruction = Number(/^divergence at instruction (\d+):$/m.exec(out)[1]);
   const lineA = Number(/^ {2}\S+: line (\d+) /m.exec(out)[1]);
   assert.match(out, /^ {2}\S+: \(trace ended\)$/m);

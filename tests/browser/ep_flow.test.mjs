@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 
-import { CLI, ROOT, currentLine, expectLine, pageFixture } from './harness.mjs';
+import { CLI, clickDownload, currentLine, expectLine, pageFixture, ROOT } from './harness.mjs';
 
 // Made by scripts/make_ep_sample.mjs.
 const EP = path.join(ROOT, 'tests/data/ep/sploop-loop.ept.txt');
@@ -121,7 +121,7 @@ async function tabs(page) {
 async function download(page, kind) {
   const [d] = await Promise.all([
     page.waitForEvent('download', { timeout: 60_000 }),
-    page.click(`[data-testid=download-${kind}]`),
+    clickDownload(page, kind),
   ]);
   await page.waitForSelector(`[data-testid=saved-${kind}]`);
   return { bytes: fs.readFileSync(await d.path()), name: d.suggestedFilename() };

@@ -131,6 +131,13 @@ export async function launchBrowser({ serviceWorkers = 'block', locale = 'en-US'
   };
 }
 
+/** Clicks the Reports panel's download of `kind`, opening its menu first. */
+export async function clickDownload(page, kind) {
+  const button = `[data-testid=download-${kind}]`;
+  if (!(await page.isVisible(button))) await page.click('[data-testid=menu-downloads]');
+  await page.click(button);
+}
+
 /** What the native CLI says about a trace: the expected page content. */
 /**
  * Serves dist/ and launches one browser for a test file: registers the

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 
-import { CLI, ROOT, currentLine, expectLine, gotoLine as promptLine, makeLargeTrace, pageFixture } from './harness.mjs';
+import { CLI, clickDownload, currentLine, expectLine, gotoLine as promptLine, makeLargeTrace, pageFixture, ROOT } from './harness.mjs';
 import { readTrace } from './trace_text.mjs';
 
 const BASE = 'tests/data/tracegen/quicksort-arm-O2-fastmodel-2M';
@@ -416,7 +416,7 @@ describe('reports panel', () => {
     await page.waitForSelector('[data-testid=flame-matches][data-count="1"]');
     const [download] = await Promise.all([
       page.waitForEvent('download', { timeout: 60_000 }),
-      page.click('[data-testid=download-profile]'),
+      clickDownload(page, 'profile'),
     ]);
     assert.equal(download.suggestedFilename().includes('.tarmac.profile.txt'), true);
     assert.ok(fs.readFileSync(await download.path()).toString().includes(SYMBOL));
@@ -442,7 +442,7 @@ describe('reports panel', () => {
     );
     const [download] = await Promise.all([
       page.waitForEvent('download', { timeout: 60_000 }),
-      page.click('[data-testid=download-calltree]'),
+      clickDownload(page, 'calltree'),
     ]);
     assert.ok(Buffer.compare(fs.readFileSync(await download.path()), cli('calltree')) === 0);
   });
@@ -644,7 +644,7 @@ describe('reports panel', () => {
     for (const [kind, bytes] of Object.entries(want)) {
       const [download] = await Promise.all([
         page.waitForEvent('download', { timeout: 60_000 }),
-        page.click(`[data-testid=download-${kind}]`),
+        clickDownload(page, kind),
       ]);
       const got = fs.readFileSync(await download.path());
       assert.ok(got.length > 0, `${kind} is not empty`);

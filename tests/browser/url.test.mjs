@@ -9,7 +9,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
-import { CLI, DIST, ROOT, cliStats, launchBrowser, makeLargeTrace, serveDist } from './harness.mjs';
+import { CLI, clickDownload, cliStats, DIST, launchBrowser, makeLargeTrace, ROOT, serveDist } from './harness.mjs';
 
 const GENERATED = path.join(ROOT, 'tests/data/tracegen/quicksort-aarch64-O2-fastmodel-2M');
 const HTML = '<!DOCTYPE html>\n<html><head><title>Sign in</title></head>\n<body><form>Password</form></body></html>\n';
@@ -111,7 +111,7 @@ async function reportCalltree(page) {
   await page.waitForSelector('[data-testid=reports-summary]', { timeout: 60_000 });
   const [download] = await Promise.all([
     page.waitForEvent('download', { timeout: 60_000 }),
-    page.click('[data-testid=download-calltree]'),
+    clickDownload(page, 'calltree'),
   ]);
   return { bytes: fs.readFileSync(await download.path()), name: download.suggestedFilename() };
 }

@@ -28,7 +28,7 @@ use flame_graph::FlameGraph;
 use flow_view::ProgramFlow;
 use profile_table::ProfileTable;
 
-use super::ElfLoad;
+use super::{ElfLoad, ToolbarMenu};
 pub use crate::model::ReportTab;
 use crate::web::page::client::TraceClient;
 use crate::web::page::i18n::{number, t, tf, tn};
@@ -221,35 +221,37 @@ impl ReportsPanel {
         }
     }
 
+    /// The texts to download, in a menu so the header keeps to a line or
+    /// two in a narrow area; each download's state beside it.
     fn view_downloads(&self, ctx: &Context<Self>, texts: &'static [TextKind]) -> Html {
         let link = ctx.link();
+        let state_of = |kind: TextKind| {
+            self.downloads
+                .iter()
+                .find(|(k, _)| *k == kind)
+                .map(|(_, d)| d)
+        };
         html! {
             <div class="report-downloads" style="display:flex;flex-wrap:wrap;gap:0.4rem;align-items:center;">
-                <span>{ t("Download:") }</span>
-                { for texts.iter().map(|&kind| {
-                    let state = self.downloads.iter().find(|(k, _)| *k == kind).map(|(_, d)| d);
-                    let busy = matches!(state, Some(Dl::Preparing));
-                    html! {
-                        <span style="display:inline-flex;gap:0.2rem;align-items:center;">
-                            <button
-                                data-testid={format!("download-{}", text_id(kind))}
-                                disabled={busy}
-                                onclick={link.callback(move |_| Msg::Download(kind))}
-                            >{ text_label(kind) }</button>
-                            { match state {
-                                Some(Dl::Preparing) => html! { <span>{ t("preparing…") }</span> },
-                                Some(Dl::Ready(d)) => html! {
-                                    <a
-                                        data-testid={format!("saved-{}", text_id(kind))}
-                                        href={d.url.clone()}
-                                        download={kind.file_name(&self.trace_name)}
-                                    >{ tf("save again ({} bytes)", &[&d.bytes]) }</a>
-                                },
-                                Some(Dl::Failed(e)) => html! { <span class="error" role="alert">{ e.clone() }</span> },
-                                None => html! {},
-                            } }
-                        </span>
-                    }
+                <ToolbarMenu label={t("Download")} testid="menu-downloads">
+                    { for texts.iter().map(|&kind| html! {
+                        <button
+                            data-testid={format!("download-{}", text_id(kind))}
+                            disabled={matches!(state_of(kind), Some(Dl::Preparing))}
+                            onclick={link.callback(move |_| Msg::Download(kind))}
+                        >{ text_label(kind) }</button>
+                    }) }
+                </ToolbarMenu>
+                { for texts.iter().filter_map(|&kind| Some((kind, state_of(kind)?))).map(|(kind, state)| match state {
+                    Dl::Preparing => html! { <span>{ tf("{}: preparing…", &[&text_label(kind)]) }</span> },
+                    Dl::Ready(d) => html! {
+                        <a
+                            data-testid={format!("saved-{}", text_id(kind))}
+                            href={d.url.clone()}
+                            download={kind.file_name(&self.trace_name)}
+                        >{ tf("{} again ({} bytes)", &[&text_label(kind), &d.bytes]) }</a>
+                    },
+                    Dl::Failed(e) => html! { <span class="error" role="alert">{ format!("{}: {e}", text_label(kind)) }</span> },
                 }) }
                 if let Some((done, total)) = self.vcd_progress {
                     <progress data-testid="vcd-progress" max={total.to_string()} value={done.to_string()}></progress>
