@@ -40,6 +40,38 @@ pub struct BackwardsTime {
 /// Most [`BackwardsTime`] lines [`write()`] lists; it counts them all.
 pub const MAX_LISTED_BACKWARDS: usize = 100;
 
+/// The latest timestamp seen, for outputs whose time cannot go back: a
+/// line earlier than it is listed (the first [`MAX_LISTED_BACKWARDS`]) and
+/// counted, and held there by the writer.
+#[derive(Default)]
+pub(crate) struct HeldTime {
+    latest: Option<u64>,
+}
+
+impl HeldTime {
+    pub(crate) fn see(
+        &mut self,
+        line: u64,
+        time: u64,
+        backwards: &mut Vec<BackwardsTime>,
+        count: &mut u64,
+    ) {
+        match self.latest {
+            Some(held_at) if time < held_at => {
+                *count += 1;
+                if backwards.len() < MAX_LISTED_BACKWARDS {
+                    backwards.push(BackwardsTime {
+                        line,
+                        time,
+                        held_at,
+                    });
+                }
+            }
+            _ => self.latest = Some(time),
+        }
+    }
+}
+
 /// What [`write()`] has to say besides the dump.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct VcdReport {
@@ -578,7 +610,7 @@ pub fn write<S: TraceSource>(
         last_time: None,
     };
     let mut report = VcdReport::default();
-    let mut latest: Option<u64> = None;
+    let mut held = HeldTime::default();
     w.header(aarch64);
 
     let total = source.len();
@@ -591,19 +623,12 @@ pub fn write<S: TraceSource>(
     while let Some(line) = reader.next_line()? {
         let rec = parser.parse_line(line.text);
         if w.opts.use_tarmac_timestamps && rec.has_time {
-            match latest {
-                Some(held_at) if rec.time < held_at => {
-                    report.backwards_count += 1;
-                    if report.backwards.len() < MAX_LISTED_BACKWARDS {
-                        report.backwards.push(BackwardsTime {
-                            line: line.number,
-                            time: rec.time,
-                            held_at,
-                        });
-                    }
-                }
-                _ => latest = Some(rec.time),
-            }
+            held.see(
+                line.number,
+                rec.time,
+                &mut report.backwards,
+                &mut report.backwards_count,
+            );
         }
         // Feeding first closes the previous node, so the events gathered
         // below belong to the node this line is in.

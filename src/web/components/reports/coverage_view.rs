@@ -42,6 +42,19 @@ fn ratio((hit, total): (u64, u64)) -> String {
     }
 }
 
+/// A row's click: shows its file and line, when it has one.
+fn show(
+    on_source: &Callback<(String, u32)>,
+    target: Option<(String, u32)>,
+) -> Callback<MouseEvent> {
+    let on_source = on_source.clone();
+    Callback::from(move |_: MouseEvent| {
+        if let Some(t) = target.clone() {
+            on_source.emit(t);
+        }
+    })
+}
+
 fn cells(f: &Figures, dwarf: bool) -> Html {
     let numeric = "text-align:right;padding:0 0.6rem;white-space:nowrap;";
     html! {
@@ -131,15 +144,7 @@ impl Component for CoverageView {
                     <tbody>
                         { for table.groups.iter().map(|g| {
                             let target = g.first_unexecuted.map(|line| (g.name.clone(), line));
-                            let onclick = {
-                                let on_source = props.on_source.clone();
-                                let target = target.clone();
-                                Callback::from(move |_: MouseEvent| {
-                                    if let Some(t) = target.clone() {
-                                        on_source.emit(t);
-                                    }
-                                })
-                            };
+                            let onclick = show(&props.on_source, target.clone());
                             html! {
                                 <tr
                                     data-testid="coverage-file"
@@ -178,15 +183,7 @@ impl Component for CoverageView {
                     <tbody>
                         { for table.functions.iter().map(|f| {
                             let target = f.file.clone().zip(f.line);
-                            let onclick = {
-                                let on_source = props.on_source.clone();
-                                let target = target.clone();
-                                Callback::from(move |_: MouseEvent| {
-                                    if let Some(t) = target.clone() {
-                                        on_source.emit(t);
-                                    }
-                                })
-                            };
+                            let onclick = show(&props.on_source, target.clone());
                             html! {
                                 <tr
                                     data-testid="coverage-function"

@@ -12,7 +12,7 @@ pub mod callgrind;
 pub mod chrome;
 
 use super::calltree::Activation;
-use super::vcd::{BackwardsTime, MAX_LISTED_BACKWARDS};
+use super::vcd::{BackwardsTime, HeldTime};
 use crate::engine::{Engine, EngineOptions, Node, Observer};
 use crate::lines::LineReader;
 use crate::parse::{CoreSelect, ParseOptions, Parser, RecordKind, TimeUnit};
@@ -23,7 +23,7 @@ use crate::Result;
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ExportReport {
     /// Lines whose timestamp is earlier than one before them (the first
-    /// [`MAX_LISTED_BACKWARDS`]); each is held at the latest time.
+    /// [`MAX_LISTED_BACKWARDS`](super::vcd::MAX_LISTED_BACKWARDS)); each is held at the latest time.
     pub backwards: Vec<BackwardsTime>,
     /// How many lines went backwards in all.
     pub backwards_count: u64,
@@ -245,7 +245,7 @@ pub(crate) fn walk<S: TraceSource>(
         sink,
         error: None,
     };
-    let mut latest: Option<u64> = None;
+    let mut held = HeldTime::default();
     let mut mode: Option<Vec<u8>> = None;
     let mut next_line = 1;
     while let Some(line) = reader.next_line()? {
@@ -265,19 +265,12 @@ pub(crate) fn walk<S: TraceSource>(
         }
         let timed = walker.clock.timestamps == Some(true);
         if timed && mine && rec.has_time {
-            match latest {
-                Some(held_at) if rec.time < held_at => {
-                    report.backwards_count += 1;
-                    if report.backwards.len() < MAX_LISTED_BACKWARDS {
-                        report.backwards.push(BackwardsTime {
-                            line: line.number,
-                            time: rec.time,
-                            held_at,
-                        });
-                    }
-                }
-                _ => latest = Some(rec.time),
-            }
+            held.see(
+                line.number,
+                rec.time,
+                &mut report.backwards,
+                &mut report.backwards_count,
+            );
         }
         engine.feed(&line, &rec, &mut walker);
         if let Some(e) = walker.error.take() {
