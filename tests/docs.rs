@@ -111,3 +111,59 @@ fn every_command_and_option_of_the_cli_is_in_docs_cli() {
     }
     assert!(missing.is_empty(), "missing from docs/cli.md: {missing:?}");
 }
+
+/// The recipes of docs/embedding.md marked `example-page`, as HTML: a
+/// reStructuredText recipe gives its `.. raw:: html` block, dedented.
+fn embedding_recipes(markdown: &str) -> Vec<String> {
+    let mut recipes = Vec::new();
+    let mut lines = markdown.lines();
+    while let Some(line) = lines.next() {
+        let Some(info) = line.strip_prefix("```") else {
+            continue;
+        };
+        let block: Vec<&str> = lines.by_ref().take_while(|l| *l != "```").collect();
+        if !info.split_whitespace().any(|w| w == "example-page") {
+            continue;
+        }
+        let html: Vec<&str> = if info.starts_with("rst") {
+            let start = block
+                .iter()
+                .position(|l| l.trim() == ".. raw:: html")
+                .expect("an rst recipe is a raw html block");
+            block[start + 1..]
+                .iter()
+                .skip_while(|l| l.trim().is_empty())
+                .map(|l| l.strip_prefix("   ").unwrap_or(l))
+                .collect()
+        } else {
+            block
+        };
+        recipes.push(html.join("\n"));
+    }
+    recipes
+}
+
+#[test]
+fn the_embedding_recipes_are_the_example_page() {
+    let recipes = embedding_recipes(&doc("embedding.md"));
+    // The script tag, then one element per recipe: HTML, mdBook, Sphinx.
+    assert_eq!(recipes.len(), 4, "{recipes:#?}");
+    assert!(
+        recipes
+            .iter()
+            .filter(|r| r.contains("<tarmac-lens-viewer"))
+            .count()
+            == 3
+    );
+    let page_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("www/embedding.html");
+    let page = std::fs::read_to_string(&page_path).unwrap();
+    for recipe in &recipes {
+        assert!(
+            page.contains(recipe.as_str()),
+            "{} lacks this recipe of docs/embedding.md, word for word:\n{recipe}",
+            page_path.display()
+        );
+    }
+    // And the page has no viewer the docs do not show.
+    assert_eq!(page.matches("<tarmac-lens-viewer").count(), 3);
+}

@@ -17,6 +17,7 @@
 mod bookmarking;
 pub mod bookmarks;
 pub mod hash;
+pub mod host_origins;
 pub mod keys;
 pub mod layout;
 pub mod nav;

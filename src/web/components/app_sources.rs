@@ -114,23 +114,27 @@ pub(super) fn start_from_params(
         open_url(url, params.elf.as_deref());
     }
     if params.embed {
-        embed::listen(move |request| {
-            match request.trace {
-                Payload::File(file) => open_trace(TraceInput::File(file)),
-                Payload::Url(url) => open_url(&url, None),
-            }
-            match request.elf {
-                Some(Payload::File(file)) => load_elf(file, 0),
-                Some(Payload::Url(url)) => {
-                    if let (Ok((url, cross_origin, name)), Some(c)) =
-                        (page_params::resolve(&url), client.borrow().as_ref())
-                    {
-                        c.load_elf_url(url, cross_origin, name);
-                    }
+        embed::listen(
+            params.origins.as_deref(),
+            params.url.is_some(),
+            move |request| {
+                match request.trace {
+                    Payload::File(file) => open_trace(TraceInput::File(file)),
+                    Payload::Url(url) => open_url(&url, None),
                 }
-                None => {}
-            }
-        });
+                match request.elf {
+                    Some(Payload::File(file)) => load_elf(file, 0),
+                    Some(Payload::Url(url)) => {
+                        if let (Ok((url, cross_origin, name)), Some(c)) =
+                            (page_params::resolve(&url), client.borrow().as_ref())
+                        {
+                            c.load_elf_url(url, cross_origin, name);
+                        }
+                    }
+                    None => {}
+                }
+            },
+        );
     }
 }
 

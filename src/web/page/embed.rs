@@ -16,8 +16,15 @@
 //! for, when the position is at another: a line is shown as part of its
 //! instruction, and lines before the first instruction as the trace's
 //! start), and `{type: "error", message}` for a message it could not use
-//! or a goto that found no position (a line past the end). Only messages from the parent window are heard; answers go to the
-//! origin that sent the PING.
+//! or a goto that found no position (a line past the end), and
+//! `{type: "ignored", origin, count}` when it ignored a message.
+//!
+//! Only the parent window is heard, and only from the origins
+//! [`HostOrigins`] trusts (its own, and those `?origins=` lists, which may
+//! not make it fetch URLs); answers go to the origin that said PING.
+//! Anything else is ignored, counted (`data-ignored-messages` on `<body>`)
+//! and named once in the console. The viewer takes no drops: a file
+//! dropped on it is neither opened nor let through to replace the page.
 
 use std::cell::RefCell;
 
@@ -27,6 +34,8 @@ use wasm_bindgen::JsCast;
 use web_sys::MessageEvent;
 
 use tarmac_lens_core::browse::protocol::NodeView;
+
+use crate::model::host_origins::{HostOrigins, HostTrust};
 
 /// A trace or image the host sent.
 pub enum Payload {
@@ -41,8 +50,10 @@ pub struct OpenRequest {
 }
 
 thread_local! {
-    /// The host's origin once it has said PING.
-    static HOST: RefCell<Option<String>> = const { RefCell::new(None) };
+    /// The host's origin once it has said PING, and what it may do.
+    static HOST: RefCell<Option<(String, HostTrust)>> = const { RefCell::new(None) };
+    /// Messages ignored, and the origins already named in the console.
+    static IGNORED: RefCell<(u32, Vec<String>)> = const { RefCell::new((0, Vec::new())) };
     static EMBEDDED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     /// The last state message, repeated after a PONG: the host may say
     /// PING after the viewer has already changed state.
@@ -58,11 +69,11 @@ fn parent() -> Option<web_sys::Window> {
 
 /// Posts to the host, once it has said PING.
 fn send(msg: &JsValue) {
-    let Some(origin) = HOST.with(|h| h.borrow().clone()) else {
+    let Some((origin, _)) = HOST.with(|h| h.borrow().clone()) else {
         return;
     };
     if let Some(p) = parent() {
-        let _ = p.post_message(msg, &origin);
+        let _ = p.post_message(msg, HostOrigins::target(&origin));
     }
 }
 
@@ -207,40 +218,110 @@ fn goto_fragment(msg: &JsValue) -> Result<String, String> {
     Err("goto needs line, time, pc or source".into())
 }
 
-/// Starts listening to the host; `on_open` opens what it sends.
-pub fn listen(on_open: impl Fn(OpenRequest) + 'static) {
+/// Counts a message not heard, says so in `<body data-ignored-messages>`,
+/// names its origin once in the console, and tells the host, if any.
+fn ignore(origin: &str, why: &str) {
+    let (count, first) = IGNORED.with(|i| {
+        let mut i = i.borrow_mut();
+        i.0 += 1;
+        let first = !i.1.iter().any(|o| o == origin);
+        if first {
+            i.1.push(origin.to_string());
+        }
+        (i.0, first)
+    });
+    if let Some(body) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.body())
+    {
+        let _ = body.set_attribute("data-ignored-messages", &count.to_string());
+    }
+    if first {
+        web_sys::console::warn_1(
+            &format!("Tarmac Lens: ignored a message from {origin}: {why}").into(),
+        );
+    }
+    send(&object(&[
+        ("type", "ignored".into()),
+        ("origin", origin.into()),
+        ("count", count.into()),
+    ]));
+}
+
+/// A drop on the viewer would replace it with the file (the browser's
+/// default): refuse drops, so a file missing the host's drop zone is
+/// simply not taken.
+fn refuse_drops(window: &web_sys::Window) {
+    for kind in ["dragover", "drop"] {
+        let refuse = Closure::<dyn FnMut(web_sys::DragEvent)>::new(|e: web_sys::DragEvent| {
+            e.prevent_default();
+            if let Some(t) = e.data_transfer() {
+                t.set_drop_effect("none");
+            }
+        });
+        let _ = window.add_event_listener_with_callback(kind, refuse.as_ref().unchecked_ref());
+        refuse.forget();
+    }
+}
+
+/// Starts listening to the host; `on_open` opens what it sends. `origins`
+/// is the page's `?origins=`; `own_trace`, whether it was given a `?url=`.
+pub fn listen(origins: Option<&str>, own_trace: bool, on_open: impl Fn(OpenRequest) + 'static) {
     EMBEDDED.with(|e| e.set(true));
     let Some(window) = web_sys::window() else {
         return;
     };
+    refuse_drops(&window);
+    let own = window.location().origin().unwrap_or_else(|_| "null".into());
+    let (policy, bad) = HostOrigins::new(&own, origins, own_trace);
+    if !bad.is_empty() {
+        web_sys::console::warn_1(
+            &format!(
+                "Tarmac Lens: ?origins= entries that are not origins (scheme://host[:port], or null) were left out: {}",
+                bad.join(", ")
+            )
+            .into(),
+        );
+    }
     let handler = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
+        let origin = e.origin();
+        let origin = if origin.is_empty() {
+            "null".to_string()
+        } else {
+            origin
+        };
         let from_parent = match (e.source(), parent()) {
             (Some(source), Some(p)) => Object::is(&source, &p),
             _ => false,
         };
         if !from_parent {
-            return;
+            return ignore(&origin, "only the page embedding the viewer is heard");
+        }
+        let trust = policy.trust(&origin);
+        if trust == HostTrust::Refused {
+            return ignore(
+                &origin,
+                "its origin is not in the viewer's ?origins= (the <tarmac-lens-viewer> element passes its own)",
+            );
         }
         let data = e.data();
         if data.as_string().as_deref() == Some("PING") {
-            // Opaque origins (a host opened from file://) are "null",
-            // which postMessage cannot target: "*" is the only way back.
-            let origin = e.origin();
-            let origin = if origin == "null" || origin.is_empty() {
-                "*".to_string()
-            } else {
-                origin
-            };
-            HOST.with(|h| *h.borrow_mut() = Some(origin));
+            HOST.with(|h| *h.borrow_mut() = Some((origin, trust)));
             send(&"PONG".into());
             if let Some(state) = LAST_STATE.with(|s| s.borrow().clone()) {
                 send(&state);
             }
             return;
         }
-        if HOST.with(|h| h.borrow().is_none()) {
-            // Before the handshake there is nobody to answer.
-            return;
+        if HOST.with(|h| {
+            h.borrow()
+                .as_ref()
+                .map(|(o, _)| o != &origin)
+                .unwrap_or(true)
+        }) {
+            // Before the handshake there is nobody to answer; after it,
+            // only the origin that made it is.
+            return ignore(&origin, "it did not say PING first");
         }
         let kind = field(&data, "type").as_string();
         match kind.as_deref() {
@@ -261,6 +342,13 @@ pub fn listen(on_open: impl Fn(OpenRequest) + 'static) {
                         Err(err) => return report_error(&format!("open: elf: {err}")),
                     }
                 };
+                let sends_url =
+                    matches!(trace, Payload::Url(_)) || matches!(elf, Some(Payload::Url(_)));
+                if trust != HostTrust::Own && sends_url {
+                    return report_error(
+                        "open: a host on another origin sends the trace's bytes (an ArrayBuffer or a Blob), not a URL: the viewer would fetch it as its own origin",
+                    );
+                }
                 on_open(OpenRequest { trace, elf });
             }
             Some("goto") => match goto_fragment(&data) {

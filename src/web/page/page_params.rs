@@ -17,6 +17,9 @@ pub struct PageParams {
     pub embed: bool,
     /// Panes of the embedded viewer; `None`: the usual core registers.
     pub panes: Option<Vec<PaneSpec>>,
+    /// `&origins=`: the hosts on other origins the embedded viewer answers
+    /// (`model::host_origins`).
+    pub origins: Option<String>,
 }
 
 /// Reads a pane list such as `regs,mem` or `core,neon,mem:x0+16`; unknown
@@ -58,6 +61,7 @@ pub fn current() -> PageParams {
         src: get("src"),
         embed: get("embed").is_some_and(|v| v != "0"),
         panes: get("panes").map(|p| parse_panes(&p)),
+        origins: get("origins"),
     }
 }
 

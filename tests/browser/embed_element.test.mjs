@@ -1,0 +1,273 @@
+// The <tarmac-lens-viewer> element (dist/tarmac-lens-embed.js) on its
+// example page (docs/embedding.md's recipes): several viewers, each on its
+// own trace, loaded when near the screen, live attributes, goto()/open();
+// and the viewer's safe messaging: a frame or host on another origin (a
+// second server, on another port) is ignored and counted, a host on a
+// listed origin sends bytes, not URLs; drops on the host page stay the host's.
+
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { after, before, describe, test } from 'node:test';
+
+import { ROOT, pageFixture, serveDist } from './harness.mjs';
+import { blockEnd, instructionOf, readTrace, registersAt } from './trace_text.mjs';
+
+const fx = pageFixture();
+const QUICKSORT = readTrace(path.join(ROOT, 'www/examples/quicksort.tarmac'));
+const CALLTEST = readTrace(path.join(ROOT, 'www/examples/calltest64.tarmac'));
+
+/** A second origin: serves `pages` (name → HTML) and the example traces. */
+let other;
+const pages = {};
+before(async () => {
+  other = await serveDist((req, res) => {
+    const name = new URL(req.url, 'http://x').pathname.slice(1);
+    if (pages[name] !== undefined) {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(pages[name]);
+      return true;
+    }
+    if (name.startsWith('traces/')) {
+      const file = path.join(ROOT, 'www/examples', path.basename(name));
+      if (fs.existsSync(file)) {
+        res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(fs.readFileSync(file));
+        return true;
+      }
+    }
+    return false;
+  });
+});
+after(() => other?.close());
+
+/** A symbol's address (hex digits) from binutils' nm: an oracle independent of the viewer. */
+function elfSymbol(elf, name) {
+  const nm = spawnSync('aarch64-linux-gnu-nm', [elf], { encoding: 'utf8' });
+  assert.equal(nm.status, 0, nm.stderr);
+  const line = nm.stdout.split('\n').find((l) => l.endsWith(` T ${name}`));
+  assert.ok(line, `${name} in ${elf}`);
+  return line.split(' ')[0].replace(/^0+/, '');
+}
+
+const viewer = (page, recipe) => page.locator(`[data-recipe=${recipe}] tarmac-lens-viewer`);
+const frameOf = (page, recipe) => page.frameLocator(`[data-recipe=${recipe}] tarmac-lens-viewer >> iframe`);
+
+async function waitState(locator, state, timeout = 60_000) {
+  await locator.and(locator.page().locator(`[data-state=${state}]`)).waitFor({ timeout });
+}
+
+async function waitLine(locator, line, timeout = 20_000) {
+  const el = await locator.elementHandle();
+  await locator.page().waitForFunction(([el, line]) => el.position?.line === line, [el, line], { timeout });
+}
+
+/** The viewer frame inside an element. */
+async function contentFrame(locator) {
+  return (await locator.evaluateHandle((el) => el.shadowRoot.querySelector('iframe'))).asElement().contentFrame();
+}
+
+async function expectRegisters(frame, trace, line) {
+  const expected = registersAt(trace, blockEnd(trace, line));
+  const regs = Object.keys(expected).filter((r) => /^x\d+$/.test(r)).slice(0, 4);
+  assert.ok(regs.length > 0, `the trace writes x registers by line ${line}`);
+  for (const r of regs) {
+    await frame.locator(`[data-reg=${r}]`).filter({ hasText: expected[r].padStart(16, '0') }).waitFor({ timeout: 5_000 });
+  }
+}
+
+describe('the <tarmac-lens-viewer> element', () => {
+  test('the example page: each viewer opens its own trace where its attributes say, the far one only when scrolled to', async () => {
+    const page = await fx.browser.context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${fx.server.url}embedding.html`);
+    await waitState(viewer(page, 'html'), 'ready');
+    await waitState(viewer(page, 'mdbook'), 'ready');
+    // The Sphinx recipe is 2400 px below: no frame, no fetch yet.
+    assert.equal(await viewer(page, 'sphinx').getAttribute('data-state'), 'unloaded');
+    assert.equal(await viewer(page, 'sphinx').evaluate((el) => el.shadowRoot.querySelector('iframe')), null);
+
+    // Plain HTML: line="400", an instruction line of quicksort.
+    await waitLine(viewer(page, 'html'), instructionOf(QUICKSORT, 400).line);
+    await expectRegisters(frameOf(page, 'html'), QUICKSORT, 400);
+    // mdBook: pc="tg_main", through the ELF's symbols.
+    const demo = readTrace(path.join(ROOT, 'www/demo/recursion-aarch64.tarmac'));
+    const main = BigInt(`0x${elfSymbol(path.join(ROOT, 'www/demo/recursion-aarch64.elf'), 'tg_main')}`);
+    const firstMain = demo.instructions.find((i) => BigInt(`0x${/\)\s+([0-9a-f]+)\s/i.exec(i.text)[1]}`) === main);
+    assert.ok(firstMain, 'the demo runs tg_main');
+    await waitLine(viewer(page, 'mdbook'), firstMain.line);
+    assert.equal(await frameOf(page, 'mdbook').locator('[data-testid=memory]').count(), 1, 'panes="regs,mem:sp"');
+
+    await viewer(page, 'sphinx').scrollIntoViewIfNeeded();
+    await waitState(viewer(page, 'sphinx'), 'ready');
+    await waitLine(viewer(page, 'sphinx'), instructionOf(CALLTEST, 201).line);
+    await expectRegisters(frameOf(page, 'sphinx'), CALLTEST, 201);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test('changing one element\'s line moves only it; goto() resolves to the position; open() shows a Blob', async () => {
+    const page = await fx.browser.context.newPage();
+    await page.goto(`${fx.server.url}embedding.html`);
+    await waitState(viewer(page, 'html'), 'ready');
+    await waitState(viewer(page, 'mdbook'), 'ready');
+    await waitLine(viewer(page, 'html'), instructionOf(QUICKSORT, 400).line);
+    const mdbookBefore = await viewer(page, 'mdbook').evaluate((el) => el.position?.line);
+    await viewer(page, 'mdbook').evaluate((el) => {
+      window.mdbookMoves = 0;
+      el.addEventListener('position', () => window.mdbookMoves++);
+    });
+
+    const target = QUICKSORT.instructions.at(-5);
+    await viewer(page, 'html').evaluate((el, line) => el.setAttribute('line', String(line)), target.line);
+    await waitLine(viewer(page, 'html'), target.line);
+    await expectRegisters(frameOf(page, 'html'), QUICKSORT, target.line);
+    assert.equal(await viewer(page, 'mdbook').evaluate((el) => el.position?.line), mdbookBefore);
+    assert.equal(await page.evaluate(() => window.mdbookMoves), 0, 'the other viewer did not move');
+
+    // goto(): the position, with `asked` for a line inside an instruction.
+    const inside = QUICKSORT.instructions.slice(30).find((i) => blockEnd(QUICKSORT, i.line) > i.line).line + 1;
+    const reached = await viewer(page, 'html').evaluate((el, line) => el.goto(line), inside);
+    assert.equal(reached.line, instructionOf(QUICKSORT, inside).line);
+    assert.equal(reached.asked, inside);
+    const refused = await viewer(page, 'html').evaluate((el) => el.goto(10_000_000).then(() => 'moved', (e) => e.message));
+    assert.match(refused, /past the end/);
+
+    // open(): a trace the page has, in place of src.
+    const state = await viewer(page, 'html').evaluate(async (el) => {
+      const blob = await (await fetch('examples/calltest64.tarmac')).blob();
+      const ready = await el.open(blob, { name: 'calltest64-from-a-blob.tarmac' });
+      return ready.name;
+    });
+    assert.equal(state, 'calltest64-from-a-blob.tarmac');
+    const ins = CALLTEST.instructions[40];
+    await viewer(page, 'html').evaluate((el, line) => el.goto({ line }), ins.line);
+    await expectRegisters(frameOf(page, 'html'), CALLTEST, ins.line);
+    await page.close();
+  });
+
+  test('a frame on another origin is ignored and counted; a drop on the host page is not taken', async () => {
+    pages['meddler.html'] = `<!DOCTYPE html><script>
+      // Another origin, framed in the host page: tries to drive the viewer.
+      addEventListener('message', (e) => {
+        const target = parent.frames[e.data.frame];
+        target.postMessage('PING', '*');
+        target.postMessage({ type: 'goto', line: e.data.line }, '*');
+        target.postMessage({ type: 'open', trace: 'examples/calltest64.tarmac' }, '*');
+        parent.postMessage('sent', '*');
+      });
+    </script>`;
+    const page = await fx.browser.context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${fx.server.url}embedding.html`);
+    await waitState(viewer(page, 'html'), 'ready');
+    const start = instructionOf(QUICKSORT, 400).line;
+    await waitLine(viewer(page, 'html'), start);
+    // The host's own drop zone: a drop outside the viewer is its.
+    await page.evaluate(() => {
+      window.hostDrops = [];
+      document.body.addEventListener('dragover', (e) => e.preventDefault());
+      document.body.addEventListener('drop', (e) => {
+        e.preventDefault();
+        window.hostDrops.push([...e.dataTransfer.files].map((f) => f.name));
+      });
+    });
+    const dataTransfer = await page.evaluateHandle(() => {
+      const dt = new DataTransfer();
+      dt.items.add(new File(['0 clk IT (0) 00000000 d503201f A EL3h : NOP\n'], 'dropped.tarmac'));
+      return dt;
+    });
+    await page.dispatchEvent('h1', 'drop', { dataTransfer });
+    assert.deepEqual(await page.evaluate(() => window.hostDrops), [['dropped.tarmac']]);
+    // On the viewer itself, a drop is refused: not opened, and the frame is not replaced by the file.
+    const frame = await contentFrame(viewer(page, 'html'));
+    const refusedDrop = await frame.evaluate(() => {
+      const dt = new DataTransfer();
+      dt.items.add(new File(['x'], 'onto-the-viewer.tarmac'));
+      const e = new DragEvent('drop', { dataTransfer: dt, cancelable: true, bubbles: true });
+      document.body.dispatchEvent(e);
+      return e.defaultPrevented;
+    });
+    assert.equal(refusedDrop, true);
+
+    assert.deepEqual(errors, []);
+    await page.close();
+
+    // A frame from the other origin posts to a viewer of the iframe example
+    // (an element's frame, in its shadow root, is out of other frames' reach).
+    const host = await fx.browser.context.newPage();
+    await host.goto(`${fx.server.url}embed-example.html`);
+    await host.waitForSelector('[data-viewer=a][data-state=ready]', { timeout: 60_000 });
+    const first = QUICKSORT.instructions[20].line;
+    await host.fill('[data-viewer=a] [data-input=line]', String(first));
+    await host.click('[data-viewer=a] [data-action=goto]');
+    const lastLine = () => host.evaluate(() => window.tarmacLensHost.messages.a.filter((m) => m?.type === 'position').at(-1)?.line);
+    await host.waitForFunction((line) => window.tarmacLensHost.messages.a.some((m) => m?.type === 'position' && m.line === line), first);
+    await host.evaluate((src) => {
+      const f = document.createElement('iframe');
+      f.src = src;
+      f.id = 'meddler';
+      document.body.append(f);
+      return new Promise((resolve) => f.addEventListener('load', resolve));
+    }, `${other.url}meddler.html`);
+    await host.evaluate((line) => {
+      document.getElementById('meddler').contentWindow.postMessage({ frame: 0, line }, '*');
+      return new Promise((resolve) => addEventListener('message', (e) => e.data === 'sent' && resolve()));
+    }, QUICKSORT.instructions.at(-2).line);
+    const viewerA = host.frames().find((f) => f.url().includes('embed=1&panes=regs') && !f.url().includes('mem:'));
+    await viewerA.waitForFunction(() => Number(document.body.dataset.ignoredMessages) >= 3, null, { timeout: 5_000 });
+    await host.waitForTimeout(500);
+    assert.equal(await lastLine(), first, 'the viewer did not move');
+    const told = await host.evaluate(() => window.tarmacLensHost.messages.a.filter((m) => m?.type === 'ignored'));
+    assert.ok(told.length >= 3, 'the host was told of each ignored message');
+    assert.equal(told.at(-1).origin, other.origin);
+    assert.equal(await host.frameLocator('[data-viewer=a] iframe').locator('[data-testid=status]').getAttribute('data-state'), 'ready');
+    await host.close();
+  });
+
+  test('a host on another origin: the element sends bytes, the viewer answers its origin; a host it was not told of is ignored', async () => {
+    const script = `${fx.server.url}tarmac-lens-embed.js`;
+    pages['host.html'] = `<!DOCTYPE html><meta charset="utf-8"><script src="${script}" defer></script>
+      <tarmac-lens-viewer id="v" src="traces/calltest64.tarmac" line="201" panes="regs" loading="eager"></tarmac-lens-viewer>`;
+    const page = await fx.browser.context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${other.url}host.html`);
+    const el = page.locator('#v');
+    await waitState(el, 'ready');
+    const src = await el.evaluate((el) => el.shadowRoot.querySelector('iframe').src);
+    assert.equal(new URL(src).searchParams.get('origins'), other.origin);
+    await waitLine(el, instructionOf(CALLTEST, 201).line);
+    await expectRegisters(page.frameLocator('#v >> iframe'), CALLTEST, 201);
+    // Sending a URL from this origin is refused: the viewer would fetch it as its own.
+    const said = await el.evaluate((el, url) => new Promise((resolve) => {
+      el.addEventListener('viewererror', (e) => resolve(e.detail.message), { once: true });
+      el.shadowRoot.querySelector('iframe').contentWindow.postMessage({ type: 'open', trace: url }, new URL(el.shadowRoot.querySelector('iframe').src).origin);
+    }), `${fx.server.url}examples/quicksort.tarmac`);
+    assert.match(said, /sends the trace's bytes .* not a URL/);
+
+    // The same viewer framed without ?origins=: the handshake is never answered.
+    const bare = await page.evaluate((viewerUrl) => {
+      const f = document.createElement('iframe');
+      f.src = viewerUrl;
+      document.body.append(f);
+      const heard = [];
+      addEventListener('message', (e) => e.source === f.contentWindow && heard.push(e.data));
+      return new Promise((resolve) => {
+        f.addEventListener('load', () => {
+          const pinger = setInterval(() => f.contentWindow.postMessage('PING', '*'), 100);
+          setTimeout(() => {
+            clearInterval(pinger);
+            resolve({ heard, ignored: null });
+          }, 4000);
+        });
+      });
+    }, `${fx.server.url}index.html?embed=1`);
+    assert.deepEqual(bare.heard, [], 'no PONG to an origin the viewer was not told of');
+    const bareFrame = page.frames().find((f) => f.url() === `${fx.server.url}index.html?embed=1`);
+    assert.ok(Number(await bareFrame.evaluate(() => document.body.dataset.ignoredMessages)) >= 10);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+});
