@@ -26,9 +26,7 @@
 //! ```
 //!
 //! [`Session`] wraps all of it for a trace browser: it indexes in steps
-//! and answers [`Query`]s with small [`Reply`]s. A first program is
-//! `examples/registers_at_line.rs`: it opens a trace, indexes it and prints
-//! the core registers after a line.
+//! and answers [`Query`]s with small [`Reply`]s.
 //!
 //! Positions are *nodes*: one timestamp with at most one instruction and
 //! the register and memory lines that go with it (the reference Tarmac
@@ -38,6 +36,65 @@
 //! An ELF image gives names: [`SymbolTable`] (functions, as the reference
 //! tools name them) and [`DebugInfo`] (DWARF source lines and inlined
 //! frames, read lazily; `report::source_lines` counts executions per line).
+//!
+//! # Getting started
+//!
+//! Open a trace, index it, then ask questions. Natively a trace is a file
+//! (`FileSource`); here it is a string ([`SliceSource`]):
+//!
+//! ```
+//! use tarmac_lens_core::browse::protocol::{Locate, RegMark};
+//! use tarmac_lens_core::{ParseOptions, Query, Reply, Session, SliceSource};
+//!
+//! let trace = "\
+//! 1 clk IT (1) 00008000 e3a00005 A svc_s : MOV r0,#5
+//! 1 clk R r0 00000005
+//! 2 clk IT (2) 00008004 e2801001 A svc_s : ADD r1,r0,#1
+//! 2 clk R r1 00000006
+//! ";
+//! let mut session = Session::open(SliceSource(trace.as_bytes()), ParseOptions::default())?;
+//! // Indexing goes in steps (of about this many bytes), so that a browser
+//! // can answer questions between them; run it to the end.
+//! while !session.index_step(1 << 20)?.complete {}
+//!
+//! // Line 4 is in the node (instruction and its lines) starting at line 3.
+//! let Reply::Node(Some(node)) = session.answer(Query::Locate(Locate::Line(4))) else {
+//!     panic!("no such line")
+//! };
+//! assert_eq!((node.node, node.first_line, node.pc), (1, 3, Some(0x8004)));
+//!
+//! // The registers after that node.
+//! let query = Query::Registers { node: node.node, mark: RegMark::None };
+//! let Reply::Registers(registers) = session.answer(query) else { panic!() };
+//! let core = &registers.panels[0];
+//! let r1 = core.cells.iter().find(|c| c.name == "r1").unwrap();
+//! assert_eq!(r1.text, "00000006");
+//!
+//! // Indexing counted the records too.
+//! assert_eq!(session.stats().unwrap().count("instruction"), 2);
+//! # Ok::<(), tarmac_lens_core::Error>(())
+//! ```
+//!
+//! Without an index, one pass over the lines gives [`Stats`]
+//! ([`stats::compute`]), and [`Engine`] with an [`Observer`] computes any
+//! report (see [`Observer`]'s example).
+//!
+//! # Examples
+//!
+//! Runnable programs in `crates/core/examples/`, each run with
+//! `cargo run -p tarmac-lens-core --example NAME -- ARGS` (native only):
+//!
+//! - `registers_at_line.rs`: open, index and query: the core registers
+//!   after a line ([`Query::Locate`], [`Query::Registers`]).
+//! - `where_written.rs`: the node that last wrote a register or memory
+//!   range at a line, its lines, and the call stack there
+//!   ([`Query::Write`], [`Query::NodeLines`], [`Query::CallStack`]).
+//! - `custom_report.rs`: a report of one's own, an [`Observer`] over one
+//!   pass of the [`Engine`]: instructions per function (named by an ELF's
+//!   [`SymbolTable`]) and memory writes by size.
+//! - `streaming_stats.rs`: record counts in one streaming pass over a file
+//!   or standard input, without an index: a [`TraceSource`] over any
+//!   `Read`, of length [`source::UNKNOWN_LEN`]; printed as a table or JSON.
 
 #![deny(missing_docs)]
 

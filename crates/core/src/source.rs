@@ -5,6 +5,40 @@ use crate::Result;
 
 /// A trace's bytes, readable at any offset. Offsets are u64: traces beyond
 /// 4 GiB are normal.
+///
+/// Indexing and the one-pass readers read front to back; a [`crate::Session`]
+/// answering queries reads again at any offset. The core has
+/// [`SliceSource`] (bytes in memory) and, natively, `FileSource`; a source
+/// read once whose length is not known says [`UNKNOWN_LEN`] (see the
+/// crate's `streaming_stats` example for one over any `Read`).
+///
+/// # Examples
+///
+/// A trace owned in memory:
+///
+/// ```
+/// use tarmac_lens_core::{stats, ParseOptions, Result, TraceSource};
+///
+/// struct Owned(Vec<u8>);
+///
+/// impl TraceSource for Owned {
+///     fn len(&self) -> u64 {
+///         self.0.len() as u64
+///     }
+///
+///     fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> Result<usize> {
+///         let start = usize::try_from(offset).map_or(self.0.len(), |o| o.min(self.0.len()));
+///         let n = buf.len().min(self.0.len() - start);
+///         buf[..n].copy_from_slice(&self.0[start..start + n]);
+///         Ok(n)
+///     }
+/// }
+///
+/// let trace = b"1 clk IT (1) 00008000 e3a00005 A svc_s : MOV r0,#5\n".to_vec();
+/// let stats = stats::compute(Owned(trace), ParseOptions::default(), |_| {})?;
+/// assert_eq!(stats.count("instruction"), 1);
+/// # Ok::<(), tarmac_lens_core::Error>(())
+/// ```
 pub trait TraceSource {
     /// Total length in bytes.
     fn len(&self) -> u64;

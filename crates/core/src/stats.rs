@@ -26,7 +26,32 @@ pub struct UnparsedLine {
     pub text: String,
 }
 
-/// Counts per record kind and the unparsed lines.
+/// Counts per record kind and the unparsed lines: what [`compute`] finds
+/// in one pass over a trace (no index needed), and what a
+/// [`crate::Session`] gives once indexed ([`crate::Session::stats`]).
+/// Serializes to the JSON `tarmac-lens stats --json` prints (which adds
+/// its timing).
+///
+/// # Examples
+///
+/// ```
+/// use tarmac_lens_core::{stats, ParseOptions, SliceSource};
+///
+/// let trace = "\
+/// 1 clk IT (1) 00008000 e3a00005 A svc_s : MOV r0,#5
+/// 1 clk R r0 00000005
+/// 2 clk MW4 00001000 00000005
+/// what is this?
+/// ";
+/// let stats = stats::compute(SliceSource(trace.as_bytes()), ParseOptions::default(), |_| {})?;
+/// assert_eq!(stats.dialect, "tarmac");
+/// assert_eq!((stats.lines, stats.bytes), (4, trace.len() as u64));
+/// assert_eq!(stats.count("instruction"), 1);
+/// assert_eq!(stats.count("register"), 1);
+/// assert_eq!(stats.count("memory"), 1);
+/// assert_eq!(stats.unparsed_lines, [4]);
+/// # Ok::<(), tarmac_lens_core::Error>(())
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Stats {
     /// The dialect the trace was parsed as (`tarmac`, `armulator`, `ti-ep`).
@@ -351,7 +376,10 @@ impl StatsBuilder {
 }
 
 /// Computes statistics for a whole source, calling `progress` with the number
-/// of bytes consumed every so often.
+/// of bytes consumed every so often (every 4 MiB, and at the end). Reads the
+/// source once, front to back, after its first [`crate::source::SAMPLE_BYTES`]
+/// (which tell the dialect): a stream of [`crate::source::UNKNOWN_LEN`] will
+/// do. See [`Stats`] for an example.
 pub fn compute<S: TraceSource>(
     mut source: S,
     opts: ParseOptions,

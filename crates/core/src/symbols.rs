@@ -103,6 +103,12 @@ impl Symbol {
 }
 
 /// Symbols of one ELF image. TTU calls this an `Image`.
+///
+/// Made from an ELF file's bytes ([`SymbolTable::from_elf_bytes`]); names a
+/// trace address by the symbol holding it ([`SymbolTable::find_by_address`],
+/// [`SymbolTable::symbolic_address`]) and a name by its address
+/// ([`SymbolTable::address_of`]). A [`crate::Session`] takes one with
+/// [`crate::Session::load_elf`].
 #[derive(Clone, Debug)]
 pub struct SymbolTable {
     symbols: Vec<Symbol>,

@@ -60,7 +60,39 @@ fn finish_calls(budget: u64) -> usize {
 /// Bytes read from the trace at a time while indexing.
 const READ_CHUNK: usize = 4 << 20;
 
-/// An open trace.
+/// An open trace: the source, its index (built in steps by
+/// [`Session::index_step`], usable while it grows), the folds of each view
+/// and an optional ELF image. [`Session::answer`] answers every question
+/// the trace browser asks ([`Query`]); a question about a part not indexed
+/// yet gets a [`Reply::Error`].
+///
+/// # Examples
+///
+/// The last write of `r0` at or before the last node:
+///
+/// ```
+/// use tarmac_lens_core::browse::protocol::{Locate, WriteTarget};
+/// use tarmac_lens_core::{ParseOptions, Query, Reply, Session, SliceSource};
+///
+/// let trace = b"\
+/// 1 clk IT (1) 00008000 e3a00005 A svc_s : MOV r0,#5
+/// 1 clk R r0 00000005
+/// 2 clk IT (2) 00008004 e2801001 A svc_s : ADD r1,r0,#1
+/// 2 clk R r1 00000006
+/// ";
+/// let mut session = Session::open(SliceSource(trace), ParseOptions::default())?;
+/// while !session.index_step(1 << 20)?.complete {}
+///
+/// let Reply::Node(Some(last)) = session.answer(Query::Locate(Locate::End)) else {
+///     panic!()
+/// };
+/// let target = WriteTarget::Register("r0".into());
+/// match session.answer(Query::Write { node: last.node, target, forward: false }) {
+///     Reply::Node(Some(writer)) => assert_eq!(writer.first_line, 1),
+///     other => panic!("{other:?}"),
+/// }
+/// # Ok::<(), tarmac_lens_core::Error>(())
+/// ```
 pub struct Session<S: TraceSource> {
     source: S,
     total: u64,
@@ -134,6 +166,9 @@ impl ExprContext for Ctx<'_> {
 
 impl<S: TraceSource> Session<S> {
     /// Opens a trace; indexing then proceeds through [`Session::index_step`].
+    /// Reads only the first bytes, to tell the dialect (unless `parse`
+    /// forces one) and what the file is ([`Session::file_kind`]); fails only
+    /// if they cannot be read.
     pub fn open(mut source: S, parse: ParseOptions) -> Result<Session<S>> {
         let total = source.len();
         let sample = crate::source::read_sample(&mut source)?;
@@ -243,7 +278,10 @@ impl<S: TraceSource> Session<S> {
         self.index_budget = bytes;
     }
 
-    /// Indexes about `budget` more bytes (whole lines). Returns the progress.
+    /// Indexes about `budget` more bytes (whole lines). Returns the progress;
+    /// call it until [`Progress::complete`] (or [`Progress::stopped`], when
+    /// the index reached its budget). Queries may be answered between
+    /// steps, about the part indexed so far.
     pub fn index_step(&mut self, budget: u64) -> Result<Progress> {
         if self.stopped.is_some() {
             return Ok(self.progress());
@@ -429,7 +467,9 @@ impl<S: TraceSource> Session<S> {
             .map_or(String::new(), |i| i.symbolic_address(addr, false))
     }
 
-    /// Answers one query.
+    /// Answers one query. Each [`Query`] variant says which [`Reply`] it
+    /// gets; any may get [`Reply::Error`] instead (a position beyond the
+    /// part indexed, a read that failed, a bad expression).
     pub fn answer(&mut self, query: Query) -> Reply {
         // Text search reads the trace itself: it needs no index.
         if let Query::Search(q) = query {

@@ -94,7 +94,53 @@ fn core_slots(offset: usize, len: usize) -> u32 {
     ((1u64 << (last + 1)) - (1u64 << first)) as u32
 }
 
-/// Receives what the engine sees. Every method has an empty default.
+/// Receives what the engine sees. Every method has an empty default, so an
+/// observer implements only what it wants. The index builder is one; so is
+/// every report, and so can a report of one's own be.
+///
+/// # Examples
+///
+/// Counting the instructions that failed their condition, in one pass of
+/// the [`Engine`] over a trace (the crate's `custom_report` example does
+/// more):
+///
+/// ```
+/// use tarmac_lens_core::engine::EngineOptions;
+/// use tarmac_lens_core::parse::Effect;
+/// use tarmac_lens_core::source::read_sample;
+/// use tarmac_lens_core::{Engine, LineReader, Observer, ParseOptions, Parser, SliceSource};
+///
+/// #[derive(Default)]
+/// struct Failed(Vec<u64>);
+///
+/// impl Observer for Failed {
+///     fn instruction(&mut self, pc: u64, effect: Effect) {
+///         if effect == Effect::CondFail {
+///             self.0.push(pc);
+///         }
+///     }
+/// }
+///
+/// let trace = "\
+/// 1 clk IT (1) 00008000 e3500000 A svc_s : CMP r0,#0
+/// 2 clk IS (2) 00008004 0a000001 A svc_s : BEQ {pc}+0xc
+/// 3 clk IT (3) 00008008 e3a00001 A svc_s : MOV r0,#1
+/// ";
+/// let mut source = SliceSource(trace.as_bytes());
+/// let mut parser = Parser::for_sample(ParseOptions::default(), &read_sample(&mut source)?);
+/// let mut engine = Engine::new(EngineOptions::default());
+/// let mut lines = LineReader::new(source);
+/// let mut observer = Failed::default();
+/// let mut next_line = 1;
+/// while let Some(line) = lines.next_line()? {
+///     let record = parser.parse_line(line.text);
+///     engine.feed(&line, &record, &mut observer);
+///     next_line = line.number + 1;
+/// }
+/// engine.finish(lines.position(), next_line, &mut observer);
+/// assert_eq!(observer.0, [0x8004]);
+/// # Ok::<(), tarmac_lens_core::Error>(())
+/// ```
 #[allow(unused_variables)]
 pub trait Observer {
     /// A node ended; `engine` holds the state after it.
@@ -196,6 +242,11 @@ fn classify(kind: &RecordKind<'_>) -> EventClass {
 
 /// The machine model: registers, memory, node boundaries and call detection,
 /// fed one record at a time.
+///
+/// Feed it every line of a trace in order ([`Engine::feed`], with the
+/// record a [`Parser`] made of it), then [`Engine::finish`]; it tells an
+/// [`Observer`] what happens (see its example). Between lines,
+/// [`Engine::regs`] and [`Engine::memory`] hold the state so far.
 pub struct Engine {
     opts: EngineOptions,
     regs: RegFile,
@@ -412,7 +463,9 @@ impl Engine {
         self.core_dirty = 0;
     }
 
-    /// Processes one line.
+    /// Processes one line: `rec` is what the trace's [`Parser`] made of
+    /// `line`. Lines must come in order, each once; a node that ends is
+    /// reported to `obs` when the line that starts the next one arrives.
     pub fn feed(&mut self, line: &Line<'_>, rec: &Record<'_>, obs: &mut dyn Observer) {
         if let Some(core) = &mut self.core {
             if !core.line(rec.cpu) {
@@ -482,7 +535,9 @@ impl Engine {
         }
     }
 
-    /// Ends the trace: closes the last node.
+    /// Ends the trace: closes the last node. `end_offset` is where the last
+    /// line ended (`LineReader::position`), `next_line` the number the
+    /// next line would have had.
     pub fn finish(&mut self, end_offset: u64, next_line: u64, obs: &mut dyn Observer) {
         self.close_node(end_offset, next_line, obs);
         self.seen_any_event = false;

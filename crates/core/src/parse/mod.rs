@@ -55,6 +55,8 @@ impl Dialect {
 }
 
 /// How to read a trace's lines: the reference tools' command-line switches.
+/// The default (little-endian, dialect and instruction form detected from
+/// the first bytes, no core chosen: see `cpu`) suits most traces.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ParseOptions {
     /// Instruction lines without an instruction-set state are Thumb
