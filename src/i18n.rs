@@ -316,6 +316,10 @@ static FR: &[(&str, &str)] = &[
     ("Next visit of PC:", "Passage suivant du PC :"),
     ("Previous visit of PC:", "Passage précédent du PC :"),
     ("Memory at address:", "Mémoire à l’adresse :"),
+    (
+        "The memory pane at {} opens where it has a value ({}).",
+        "Le volet mémoire à {} s’ouvre là où l’adresse a une valeur ({}).",
+    ),
     ("Lock pane to line:", "Verrouiller le volet à la ligne :"),
     ("Lock pane to time:", "Verrouiller le volet au temps :"),
     ("Compare with line:", "Comparer avec la ligne :"),

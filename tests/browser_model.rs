@@ -440,6 +440,51 @@ fn the_embedded_viewer_opens_the_panes_its_url_names_and_a_fragment_position() {
 }
 
 #[test]
+fn a_memory_pane_asked_at_sp_opens_once_sp_has_a_value() {
+    // At quicksort's first instruction nothing has written sp yet.
+    let trace = std::fs::read(data("ttu/quicksort.tarmac")).unwrap();
+    let (lines, instructions) = text_of(&trace);
+    let sp_written = lines
+        .iter()
+        .position(|l| l.contains(" R SP_EL") || l.ends_with(" R SP"))
+        .expect("the trace writes sp") as u64
+        + 1;
+    // The instruction whose lines hold that write.
+    let writer = *instructions
+        .iter()
+        .rev()
+        .find(|&&i| i <= sp_written)
+        .unwrap();
+    let mut page = Page::open(
+        &trace,
+        Config {
+            panes: Some(vec![PaneSpec::Memory("sp".into())]),
+            compact: true,
+            ..Config::default()
+        },
+    );
+    let memory_open = |page: &Page| {
+        page.model
+            .panes
+            .iter()
+            .any(|p| matches!(&p.body, PaneBody::Memory { .. }))
+    };
+    assert!(page.line() < sp_written);
+    assert!(!memory_open(&page));
+    assert!(
+        page.status().contains("opens where it has a value"),
+        "{}",
+        page.status()
+    );
+    // Step: the pane opens at the instruction that writes sp, not before.
+    while !memory_open(&page) && page.line() < writer {
+        page.key("ArrowDown");
+    }
+    assert_eq!(page.line(), writer);
+    assert!(memory_open(&page), "the pane opened at line {writer}");
+}
+
+#[test]
 fn the_palette_lists_every_command_of_the_key_tables_and_runs_what_is_typed() {
     use tarmac_lens::model::keys::{tables, Command, PaneKind};
     use tarmac_lens::model::palette::{PaletteAction, PaletteMsg};

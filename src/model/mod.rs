@@ -147,6 +147,12 @@ pub enum Msg {
         prompt: PromptFor,
         reply: Reply,
     },
+    /// The address of a memory pane the embedding asked for (`mem:EXPR`).
+    PaneAddress {
+        view: u32,
+        expr: String,
+        reply: Reply,
+    },
     Prompt(PromptFor),
     PromptSubmit(String),
     PromptCancel,
@@ -442,6 +448,7 @@ impl Model {
             }
             Msg::Evaluated { prompt, reply } => self.on_evaluated(prompt, reply),
             Msg::Located { prompt, reply } => self.on_located(prompt, reply),
+            Msg::PaneAddress { view, expr, reply } => self.on_pane_address(view, expr, reply),
             Msg::Prompt(p) => self.prompt = Some(p),
             Msg::PromptSubmit(text) => self.on_prompt_submit(text),
             Msg::PromptCancel => {

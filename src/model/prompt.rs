@@ -2,7 +2,7 @@
 //! context menus.
 
 use super::{MenuAction, Model, Msg, PaneMsg, PromptFor, ViewMsg};
-use crate::i18n::t;
+use crate::i18n::{t, tf};
 use crate::model::hash::number;
 use tarmac_lens_core::browse::protocol::{Locate, Query, Reply};
 
@@ -89,6 +89,22 @@ impl Model {
                 );
             }
             PromptFor::OpenMemory { view } => self.open_memory(view, value),
+            _ => {}
+        }
+    }
+
+    /// A `mem:EXPR` pane opens where its expression first has a value:
+    /// `sp` is unknown at a trace's start, until the first write of it.
+    pub(super) fn on_pane_address(&mut self, view: u32, expr: String, reply: Reply) {
+        match reply {
+            Reply::Value(value) => self.open_memory(view, value),
+            Reply::Error(e) => {
+                self.status = Some(tf(
+                    "The memory pane at {} opens where it has a value ({}).",
+                    &[&expr, &e],
+                ));
+                self.pending_memory.push(expr);
+            }
             _ => {}
         }
     }

@@ -209,13 +209,17 @@ impl Model {
             asked: snapped,
         });
         for expr in std::mem::take(&mut self.pending_memory) {
-            let prompt = super::PromptFor::OpenMemory { view };
+            let asked = expr.clone();
             self.ask(
                 Query::Eval {
                     node: node.node,
                     expr,
                 },
-                move |reply| Msg::Evaluated { prompt, reply },
+                move |reply| Msg::PaneAddress {
+                    view,
+                    expr: asked,
+                    reply,
+                },
             );
         }
         false

@@ -133,6 +133,15 @@ describe('the <tarmac-lens-viewer> element', () => {
     const refused = await viewer(page, 'html').evaluate((el) => el.goto(10_000_000).then(() => 'moved', (e) => e.message));
     assert.match(refused, /past the end/);
 
+    // panes and height are live too: panes make a new frame, on the same trace.
+    await viewer(page, 'html').evaluate((el) => el.setAttribute('panes', 'regs,mem:sp'));
+    await waitState(viewer(page, 'html'), 'ready');
+    assert.equal(new URL(await viewer(page, 'html').evaluate((el) => el.shadowRoot.querySelector('iframe').src)).searchParams.get('panes'), 'regs,mem:sp');
+    await frameOf(page, 'html').locator('[data-testid=memory]').waitFor({ state: 'attached', timeout: 10_000 });
+    await waitLine(viewer(page, 'html'), target.line);
+    await viewer(page, 'html').evaluate((el) => el.setAttribute('height', '300'));
+    assert.equal(await viewer(page, 'html').evaluate((el) => el.getBoundingClientRect().height), 300);
+
     // open(): a trace the page has, in place of src.
     const state = await viewer(page, 'html').evaluate(async (el) => {
       const blob = await (await fetch('examples/calltest64.tarmac')).blob();
