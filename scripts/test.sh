@@ -61,6 +61,7 @@ step "native tests" cargo test --no-fail-fast
 step "core docs" env RUSTDOCFLAGS="-D warnings" cargo doc -p tarmac-lens-core --no-deps
 step "wasm tests (headless Chromium)" cargo test --no-fail-fast --target wasm32-unknown-unknown "${wasm_tests[@]}"
 step "CLI build (test oracle)" cargo build --bin tarmac-lens
+step "npm package" scripts/build-npm.sh
 # Real readers of the exports (speedscope's importer), in Node, no browser.
 step "node tests" node --test tests/node/
 step "web build (trunk, release)" trunk build --release

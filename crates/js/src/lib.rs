@@ -25,9 +25,7 @@ use tarmac_lens_core::engine::EngineOptions;
 use tarmac_lens_core::report::{self, calltree, names, profile};
 use tarmac_lens_core::search::{KindFilter, Search, SearchSpec};
 use tarmac_lens_core::source::read_sample;
-use tarmac_lens_core::{
-    Error, ParseOptions, Query, Reply, Session, SymbolTable, TraceSource,
-};
+use tarmac_lens_core::{Error, ParseOptions, Query, Reply, Session, SymbolTable, TraceSource};
 use wasm_bindgen::prelude::*;
 
 /// A trace read through a JavaScript `read(offset, length)` callback.
@@ -78,7 +76,9 @@ fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
         .serialize_missing_as_null(true)
         .serialize_maps_as_objects(true)
         .serialize_large_number_types_as_bigints(true);
-    value.serialize(&s).map_err(|e| JsError::new(&e.to_string()))
+    value
+        .serialize(&s)
+        .map_err(|e| JsError::new(&e.to_string()))
 }
 
 /// A plain object with these properties, in this order.
@@ -227,7 +227,8 @@ impl TraceCore {
                 continue;
             };
             if at.is_none_or(|(n, _, _)| n != node) {
-                let Reply::Node(Some(v)) = ask(&mut self.session, Query::Locate(Locate::Node(node)))?
+                let Reply::Node(Some(v)) =
+                    ask(&mut self.session, Query::Locate(Locate::Node(node)))?
                 else {
                     return Err(fail(format!("no node {node}")));
                 };
@@ -319,7 +320,10 @@ impl TraceCore {
                 time: e.time(),
             })
             .collect();
-        Ok(object([("text", text.into()), ("functions", to_js(&functions)?)]))
+        Ok(object([
+            ("text", text.into()),
+            ("functions", to_js(&functions)?),
+        ]))
     }
 
     /// The lines matching `pattern`, as `tarmac-lens search` finds them:
