@@ -54,6 +54,8 @@ export function startTrace(input, options = {}) {
       listen(onMessage, onError) {
         worker.on('message', onMessage);
         worker.on('error', onError);
+        // Killed or out of memory: fail what waits (after close() too, harmlessly).
+        worker.on('exit', (code) => onError(new Error(`it exited (code ${code})`)));
       },
       terminate: () => worker.terminate(),
       // An idle trace does not keep Node running; one at work does.
