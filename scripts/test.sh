@@ -56,11 +56,15 @@ step() {
 step "format" cargo fmt --check
 step "clippy native" cargo clippy --all-targets -- -D warnings
 step "clippy wasm32" cargo clippy --target wasm32-unknown-unknown --all-targets --features web -- -D warnings
+# The npm package's bindings are no default member: checked by name.
+step "clippy crates/js" cargo clippy -p tarmac-lens-js --all-targets -- -D warnings
+step "clippy crates/js wasm32" cargo clippy --target wasm32-unknown-unknown -p tarmac-lens-js --all-targets -- -D warnings
 step "native tests" cargo test --no-fail-fast
 # The core is a library others build on: its documentation builds clean.
 step "core docs" env RUSTDOCFLAGS="-D warnings" cargo doc -p tarmac-lens-core --no-deps
 step "wasm tests (headless Chromium)" cargo test --no-fail-fast --target wasm32-unknown-unknown "${wasm_tests[@]}"
 step "CLI build (test oracle)" cargo build --bin tarmac-lens
+step "npm package" scripts/build-npm.sh
 # Real readers of the exports (speedscope's importer), in Node, no browser.
 step "node tests" node --test tests/node/
 step "web build (trunk, release)" trunk build --release

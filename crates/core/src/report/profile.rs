@@ -16,6 +16,18 @@ pub struct ProfileEntry {
     pub(crate) time: u64,
 }
 
+impl ProfileEntry {
+    /// Activations that started at the address.
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+
+    /// Their total time, wrapping as the reference tool's does (see the field).
+    pub fn time(&self) -> u64 {
+        self.time
+    }
+}
+
 /// Entries keyed by entry address (Thumb bit included), ascending.
 pub fn compute(root: &Activation) -> BTreeMap<u64, ProfileEntry> {
     let mut map = BTreeMap::new();
