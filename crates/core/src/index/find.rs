@@ -1,0 +1,504 @@
+//! Where a value condition ([`crate::condition`]) becomes true.
+//!
+//! A condition's value can change only at a node that writes a register it
+//! reads, writes memory it reads (at the address it reads there), or
+//! changes the execution state; a condition on `pc` can change at every
+//! node. So intervals are walked from the start position, and one is
+//! replayed only if its register-group bitmap names a register the
+//! condition reads, or its memory summary touches a range the condition
+//! reads at the interval's start (addresses evaluated with the registers
+//! and memory of the checkpoint: if an address register changes inside,
+//! the bitmap says so and the interval is replayed). A condition that is a
+//! conjunction with `pc == CONSTANT` skips, in addition, the intervals whose
+//! PC filter lacks that address (the condition is false all through them).
+//! In a replayed interval the condition is evaluated after each node that
+//! wrote something it reads.
+
+use super::memdiff::ByteState;
+use super::snapshot::decode_snapshot;
+use super::*;
+use crate::browse::registers;
+use crate::condition::{BinOp, Cond, Condition, RegRef, Values};
+use std::collections::HashMap;
+
+/// A node where a condition became true.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CondHit {
+    /// The node.
+    pub node: Node,
+}
+
+/// Values of a register file, a node's `pc` and memory through a closure.
+pub(crate) struct StateValues<'a> {
+    pub(crate) regs: &'a RegFile,
+    pub(crate) aarch64_hint: bool,
+    pub(crate) pc: Option<u64>,
+    pub(crate) big_endian: bool,
+    pub(crate) byte: &'a dyn Fn(u64) -> Option<u8>,
+}
+
+impl Values for StateValues<'_> {
+    fn register(&self, r: &RegRef) -> Option<u64> {
+        let a64 = self.aarch64();
+        match if a64 { r.a64 } else { r.a32 } {
+            None if r.is_pc() => self.pc,
+            None => None,
+            Some(reg) => self.regs.reg_value(reg, a64),
+        }
+    }
+    fn memory(&self, addr: u64, len: u64) -> Option<u64> {
+        let mut v = 0u64;
+        for i in 0..len {
+            let j = if self.big_endian { i } else { len - 1 - i };
+            v = (v << 8) | u64::from((self.byte)(addr.wrapping_add(j))?);
+        }
+        Some(v)
+    }
+    fn aarch64(&self) -> bool {
+        registers::is_aarch64(self.regs, self.aarch64_hint)
+    }
+}
+
+/// Memory as of a node inside interval `k`: the interval's own writes so
+/// far, else the history before it (as [`Index::memory_after`] reads it).
+struct IntervalMemory<'a> {
+    index: &'a Index,
+    k: usize,
+    written: HashMap<u64, ByteState>,
+    blocks: std::cell::RefCell<HashMap<u64, [ByteState; 16]>>,
+}
+
+impl IntervalMemory<'_> {
+    fn byte(&self, a: u64) -> Option<u8> {
+        let st = match self.written.get(&a) {
+            Some(s) => *s,
+            None => {
+                let block = a >> memdiff::BLOCK_BITS;
+                let mut blocks = self.blocks.borrow_mut();
+                let s = blocks
+                    .entry(block)
+                    .or_insert_with(|| self.index.mem.block_state(block, self.k));
+                s[(a & (memdiff::BLOCK - 1)) as usize]
+            }
+        };
+        match st {
+            Some(Ok(v)) => Some(v),
+            Some(Err(since)) => self.index.mem.fill_value(Some(since), a),
+            None => self.index.mem.fill_value(None, a),
+        }
+    }
+}
+
+/// The register byte ranges a condition reads, in both execution states.
+fn watched_registers(cond: &Condition) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for r in &cond.registers {
+        if let Some(reg) = r.a64 {
+            out.push(regfile::location(reg, true));
+        }
+        if let Some(reg) = r.a32 {
+            out.push(regfile::location(reg, false));
+        }
+    }
+    out
+}
+
+/// `pc == CONSTANT` conjuncts at the top of the condition.
+fn pc_conjuncts(cond: &Condition, c: &Cond, out: &mut Vec<u64>) {
+    match c {
+        Cond::Bin(BinOp::And, a, b) => {
+            pc_conjuncts(cond, a, out);
+            pc_conjuncts(cond, b, out);
+        }
+        Cond::Bin(BinOp::Eq, a, b) => match (&**a, &**b) {
+            (Cond::Reg(i), Cond::Const(v)) | (Cond::Const(v), Cond::Reg(i))
+                if cond.registers[*i].is_pc() =>
+            {
+                out.push(*v & !1)
+            }
+            _ => {}
+        },
+        _ => {}
+    }
+}
+
+/// Evaluates a condition through one replayed interval.
+struct Eval<'a> {
+    cond: &'a Condition,
+    mem: IntervalMemory<'a>,
+    watched: &'a [(usize, usize)],
+    aarch64_hint: bool,
+    big_endian: bool,
+    uses_pc: bool,
+    /// Memory ranges read at the last evaluation.
+    ranges: Vec<(u64, u64)>,
+    dirty: bool,
+    /// The value after the last node seen (`None` before the first).
+    value: Option<bool>,
+    /// Stop after this node.
+    last: u64,
+    /// Nodes with their value, where the value changed (and the first).
+    changes: Vec<(Node, bool)>,
+    done: bool,
+}
+
+impl Observer for Eval<'_> {
+    fn node(&mut self, n: &Node, e: &Engine) {
+        if self.done {
+            return;
+        }
+        if self.dirty || self.uses_pc || self.value.is_none() {
+            let pc = (n.at.pc != crate::engine::INVALID_PC).then_some(n.at.pc & !1);
+            let mem = &self.mem;
+            let byte = |a: u64| mem.byte(a);
+            let values = StateValues {
+                regs: e.regs(),
+                aarch64_hint: self.aarch64_hint,
+                pc,
+                big_endian: self.big_endian,
+                byte: &byte,
+            };
+            self.ranges.clear();
+            let ranges = &mut self.ranges;
+            let v = self
+                .cond
+                .eval_ranges(&values, &mut |a, l| ranges.push((a, l)))
+                .is_some_and(|x| x != 0);
+            if self.value != Some(v) {
+                self.changes.push((*n, v));
+                self.value = Some(v);
+            }
+            self.dirty = false;
+        }
+        if n.at.node >= self.last {
+            self.done = true;
+        }
+    }
+    fn done(&self) -> bool {
+        self.done
+    }
+    fn reg_write(&mut self, _node: u64, offset: usize, _bytes: &[u8], known: &[u8]) {
+        let len = known.len();
+        if offset == regfile::IFLAGS
+            || self
+                .watched
+                .iter()
+                .any(|&(o, s)| offset < o + s && o < offset + len)
+        {
+            self.dirty = true;
+        }
+    }
+    fn mem_write(&mut self, _node: u64, addr: u64, bytes: &[u8]) {
+        for (i, &b) in bytes.iter().enumerate() {
+            self.mem
+                .written
+                .insert(addr.wrapping_add(i as u64), Some(Ok(b)));
+        }
+        self.touch(addr, bytes.len() as u64);
+    }
+    fn mem_unknown(&mut self, node: u64, addr: u64, len: u64) {
+        for i in 0..len.min(1 << 20) {
+            self.mem
+                .written
+                .insert(addr.wrapping_add(i), Some(Err(node)));
+        }
+        self.touch(addr, len);
+    }
+}
+
+impl Eval<'_> {
+    fn touch(&mut self, addr: u64, len: u64) {
+        let end = addr.saturating_add(len);
+        if self
+            .ranges
+            .iter()
+            .any(|&(a, l)| addr < a.saturating_add(l) && a < end)
+        {
+            self.dirty = true;
+        }
+    }
+}
+
+impl Index {
+    /// Nodes where `cond` becomes true: holds there and did not hold at the
+    /// node before (an unknown value does not hold; before the first node
+    /// every value is unknown). Forward: nodes after `from` (`None`: from
+    /// the first node) in trace order; backward: nodes before `from`
+    /// (`None`: to the last node), nearest first. At most `max`.
+    pub fn find_condition(
+        &self,
+        source: &mut dyn TraceSource,
+        cond: &Condition,
+        from: Option<u64>,
+        forward: bool,
+        max: usize,
+    ) -> Result<Vec<CondHit>> {
+        let mut hits = Vec::new();
+        let n = self.checkpoints.len();
+        if max == 0 || n == 0 || self.summary.nodes == 0 {
+            return Ok(hits);
+        }
+        let watched = watched_registers(cond);
+        let mut groups = [0u64; 2];
+        for &(o, s) in &watched {
+            for g in (o..o + s).map(regfile::group_of) {
+                groups[g / 64] |= 1 << (g % 64);
+            }
+        }
+        let g = regfile::group_of(regfile::IFLAGS);
+        groups[g / 64] |= 1 << (g % 64);
+        let mut pcs = Vec::new();
+        pc_conjuncts(cond, &cond.root, &mut pcs);
+        let pc_skip = |k: usize| {
+            pcs.iter()
+                .any(|&pc| self.pc_blooms.get(k).is_some_and(|b| !bloom_has(b, pc)))
+        };
+        let uses_pc = cond.uses_pc();
+        // Whether closed interval k cannot change the value: `Some(v)`,
+        // v its value all through (false under a pc conjunct it lacks).
+        // Without memory reads and forward, v is not needed (nor computed):
+        // it is the value before the interval.
+        let skippable = |k: usize, need_value: bool| -> Option<bool> {
+            if pc_skip(k) {
+                return Some(false);
+            }
+            if uses_pc || k >= self.reg_groups.len() || k >= self.mem.intervals() {
+                return None;
+            }
+            let rg = &self.reg_groups[k];
+            if rg[0] & groups[0] != 0 || rg[1] & groups[1] != 0 {
+                return None;
+            }
+            if cond.memory.is_empty() && !need_value {
+                return Some(false);
+            }
+            let (v, ranges) = self.value_at_checkpoint(cond, k);
+            let touched = ranges.iter().any(|&(a, l)| {
+                let first = a >> memdiff::BLOCK_BITS;
+                let last = a.saturating_add(l.max(1) - 1) >> memdiff::BLOCK_BITS;
+                self.mem.interval_touches(k, first, last)
+            });
+            (!touched).then_some(v)
+        };
+        if forward {
+            let start = from.map_or(0, |f| self.interval_of(f));
+            // Before the first node nothing holds; from a node, the start
+            // interval's nodes up to it set the value.
+            let mut prev = false;
+            for k in start..n {
+                if k != start {
+                    if let Some(v) = skippable(k, false) {
+                        // Under a pc conjunct the interval is all false;
+                        // otherwise the value is the one before it.
+                        if !pcs.is_empty() {
+                            prev = v;
+                        }
+                        continue;
+                    }
+                }
+                let changes = self.eval_interval(source, cond, &watched, k, u64::MAX)?;
+                for (node, v) in changes {
+                    let after = from.is_none_or(|f| node.at.node > f);
+                    if after && v && !prev {
+                        hits.push(CondHit { node });
+                        if hits.len() >= max {
+                            return Ok(hits);
+                        }
+                    }
+                    prev = v;
+                }
+            }
+        } else {
+            let last_node = self.summary.nodes - 1;
+            let limit = from.unwrap_or(last_node + 1);
+            if limit == 0 {
+                return Ok(hits);
+            }
+            let start = self.interval_of(limit - 1);
+            // The first node of the interval after, if it holds: a hit if
+            // the node before it does not.
+            let mut pending: Option<Node> = None;
+            let mut pending_k: Option<usize> = None;
+            for k in (0..=start).rev() {
+                let first = self.checkpoints[k].resume.node_index;
+                if k != start {
+                    if let Some(v) = skippable(k, true) {
+                        self.resolve(source, &mut pending, &mut pending_k, v, &mut hits)?;
+                        if hits.len() >= max {
+                            return Ok(hits);
+                        }
+                        if v {
+                            pending_k = Some(k);
+                        }
+                        continue;
+                    }
+                }
+                let changes = self.eval_interval(source, cond, &watched, k, limit - 1)?;
+                let last_value = changes.last().is_some_and(|c| c.1);
+                self.resolve(source, &mut pending, &mut pending_k, last_value, &mut hits)?;
+                if hits.len() >= max {
+                    return Ok(hits);
+                }
+                // Changes inside, newest first: a change to true at node m
+                // (not the interval's first) is a hit.
+                for (node, v) in changes.iter().rev() {
+                    if node.at.node == first {
+                        if *v {
+                            pending = Some(*node);
+                        }
+                        continue;
+                    }
+                    if *v && node.at.node < limit {
+                        hits.push(CondHit { node: *node });
+                        if hits.len() >= max {
+                            return Ok(hits);
+                        }
+                    }
+                }
+            }
+            // Before the first node nothing holds.
+            self.resolve(source, &mut pending, &mut pending_k, false, &mut hits)?;
+            hits.truncate(max);
+        }
+        Ok(hits)
+    }
+
+    /// A pending first node of a later interval that holds is a hit if the
+    /// value before it (`before`) does not hold.
+    fn resolve(
+        &self,
+        source: &mut dyn TraceSource,
+        pending: &mut Option<Node>,
+        pending_k: &mut Option<usize>,
+        before: bool,
+        hits: &mut Vec<CondHit>,
+    ) -> Result<()> {
+        let node = match (pending.take(), pending_k.take()) {
+            (Some(n), _) => Some(n),
+            (None, Some(k)) => Some(self.node(source, self.checkpoints[k].resume.node_index)?),
+            (None, None) => None,
+        };
+        if let Some(node) = node {
+            if !before {
+                hits.push(CondHit { node });
+            }
+        }
+        Ok(())
+    }
+
+    /// The condition's truth at checkpoint `k` (before its first node, with
+    /// no `pc`), and the memory ranges it reads there.
+    fn value_at_checkpoint(&self, cond: &Condition, k: usize) -> (bool, Vec<(u64, u64)>) {
+        let regs = decode_snapshot(&self.snapshots, self.checkpoints[k].snapshot);
+        let mem = IntervalMemory {
+            index: self,
+            k,
+            written: HashMap::new(),
+            blocks: Default::default(),
+        };
+        let byte = |a: u64| mem.byte(a);
+        let values = StateValues {
+            regs: &regs,
+            aarch64_hint: self.aarch64_used,
+            pc: None,
+            big_endian: self.opts.parse.big_endian,
+            byte: &byte,
+        };
+        let mut ranges = Vec::new();
+        let v = cond
+            .eval_ranges(&values, &mut |a, l| ranges.push((a, l)))
+            .is_some_and(|x| x != 0);
+        (v, ranges)
+    }
+
+    /// Replays interval `k` up to node `last`: the first node with its
+    /// value, then each node where the value changed.
+    fn eval_interval(
+        &self,
+        source: &mut dyn TraceSource,
+        cond: &Condition,
+        watched: &[(usize, usize)],
+        k: usize,
+        last: u64,
+    ) -> Result<Vec<(Node, bool)>> {
+        let mut e = Eval {
+            cond,
+            mem: IntervalMemory {
+                index: self,
+                k,
+                written: HashMap::new(),
+                blocks: Default::default(),
+            },
+            watched,
+            aarch64_hint: self.aarch64_used,
+            big_endian: self.opts.parse.big_endian,
+            uses_pc: cond.uses_pc(),
+            ranges: Vec::new(),
+            dirty: true,
+            value: None,
+            last,
+            changes: Vec::new(),
+            done: false,
+        };
+        self.replay(source, k, &mut e)?;
+        Ok(e.changes)
+    }
+
+    /// The values of a condition's operands after node `node` (see
+    /// [`Condition::operands`]).
+    pub fn condition_operands(
+        &self,
+        source: &mut dyn TraceSource,
+        cond: &Condition,
+        node: &Node,
+    ) -> Result<Vec<(String, Option<u64>)>> {
+        let regs = self.registers_after(source, node.at.node)?;
+        let pc = (node.at.pc != crate::engine::INVALID_PC).then_some(node.at.pc & !1);
+        // Each memory read's bytes, read through `memory_after`.
+        let mut cache: HashMap<u64, Option<u8>> = HashMap::new();
+        let values_for = |cache: &HashMap<u64, Option<u8>>| -> Vec<(String, Option<u64>)> {
+            let byte = |a: u64| cache.get(&a).copied().flatten();
+            let values = StateValues {
+                regs: &regs,
+                aarch64_hint: self.aarch64_used,
+                pc,
+                big_endian: self.opts.parse.big_endian,
+                byte: &byte,
+            };
+            cond.operands(&values)
+        };
+        // Addresses may depend on memory: read until no new range appears.
+        for _ in 0..=cond.memory.len() {
+            let mut ranges = Vec::new();
+            {
+                let byte = |a: u64| cache.get(&a).copied().flatten();
+                let values = StateValues {
+                    regs: &regs,
+                    aarch64_hint: self.aarch64_used,
+                    pc,
+                    big_endian: self.opts.parse.big_endian,
+                    byte: &byte,
+                };
+                cond.eval_ranges(&values, &mut |a, l| ranges.push((a, l)));
+            }
+            let mut new = false;
+            for (a, l) in ranges {
+                if (0..l).all(|i| cache.contains_key(&a.wrapping_add(i))) {
+                    continue;
+                }
+                new = true;
+                let view = self.memory_after(source, node.at.node, a, l)?;
+                for i in 0..l as usize {
+                    cache.insert(
+                        a.wrapping_add(i as u64),
+                        view.known[i].then_some(view.bytes[i]),
+                    );
+                }
+            }
+            if !new {
+                break;
+            }
+        }
+        Ok(values_for(&cache))
+    }
+}
