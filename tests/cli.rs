@@ -565,3 +565,61 @@ fn convert_writes_the_other_style() {
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("unknown style 'gem5'"));
 }
+
+#[test]
+fn find_lists_where_a_condition_becomes_true_and_answers_with_its_status() {
+    let (_dir, trace) = scratch("ttu/quicksort.tarmac");
+    let run = |args: &[&str]| {
+        let out = bin().arg("find").arg(&trace).args(args).output().unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, out, _) = run(&["--max", "2", "[sp+8:8] > 0"]);
+    assert_eq!(code, Some(0));
+    assert_eq!(
+        out,
+        "line 860 time 367 pc 0x8038: sp=0xfffb0 [sp+8:8]=0x1c\n\
+         line 3843 time 1825 pc 0x8038: sp=0xfffb0 [sp+8:8]=0x2\n"
+    );
+    // The index file was written, and is reused.
+    assert!(trace.with_extension("tarmac.index").exists());
+    // The default is the first; --backward from a line lists the nearest first.
+    let (_, first, _) = run(&["[sp+8:8] > 0"]);
+    assert_eq!(first.lines().count(), 1);
+    let (code, back, _) = run(&["--backward", "--from", "3900", "--all", "[sp+8:8] > 0"]);
+    assert_eq!(code, Some(0));
+    let lines: Vec<&str> = back
+        .lines()
+        .map(|l| l.split(" time").next().unwrap())
+        .collect();
+    assert_eq!(lines, ["line 3843", "line 860"]);
+    // JSON.
+    let (code, out, _) = run(&["--json", "--all", "x1 == 0 || x2 == 5"]);
+    assert_eq!(code, Some(0));
+    let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(doc["direction"], "forward");
+    let hits = doc["hits"].as_array().unwrap();
+    assert!(hits.len() >= 3, "{out}");
+    assert_eq!(hits[1]["line"], 1456);
+    assert_eq!(hits[1]["pc"], "0x8060");
+    assert_eq!(hits[1]["operands"]["x1"], "0x0");
+    // None: status 1, nothing printed.
+    let (code, out, _) = run(&["x0 == 0x123456789"]);
+    assert_eq!((code, out.as_str()), (Some(1), ""));
+    // A bad condition: status 2, the column named.
+    let (code, _, err) = run(&["x0 = 0"]);
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains("at column 4: unexpected character '='"),
+        "{err}"
+    );
+    let (code, _, err) = run(&["[sp+8:3] == 0"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("at column 7:"), "{err}");
+    // -q: only the status.
+    let (code, out, _) = run(&["-q", "x0 == 0"]);
+    assert_eq!((code, out.as_str()), (Some(0), ""));
+}

@@ -5,6 +5,7 @@
 mod coverage;
 mod diff;
 mod export;
+mod find;
 mod index;
 mod input;
 mod lines;
@@ -155,6 +156,16 @@ enum Command {
         #[command(flatten)]
         args: diff::DiffArgs,
     },
+    /// The nodes where a condition on registers and memory becomes true
+    /// (`x5 == 0`, `[sp+8:4] != 0`, `pc == main+0x20 && x0 == 1`), with
+    /// the operands' values there. Exit status 0: found, 1: not found,
+    /// 2: trouble.
+    Find {
+        #[command(flatten)]
+        common: Common,
+        #[command(flatten)]
+        args: find::FindArgs,
+    },
     /// Cycle profile of a TI C64x+ EP trace: cycles and stalls by execute
     /// packet address, the discontinuities in order, SPLOOP memory and
     /// loop-buffer cycles.
@@ -230,6 +241,7 @@ impl Command {
             | Command::Vcd { common, .. }
             | Command::Truncate { common, .. }
             | Command::Diff { common, .. }
+            | Command::Find { common, .. }
             | Command::Search { common, .. }
             | Command::EpProfile { common, .. }
             | Command::Flow { common, .. }
@@ -450,6 +462,7 @@ pub fn run() -> i32 {
                 eprintln!("tarmac-lens: {}", msg);
                 return match cli.command {
                     Command::Diff { .. } => diff::TROUBLE,
+                    Command::Find { .. } => find::TROUBLE,
                     _ => 1,
                 };
             }
@@ -506,6 +519,7 @@ pub fn run() -> i32 {
         ),
         Command::Truncate { common, output } => reports::cmd_truncate(&common, output.as_deref()),
         Command::Diff { common, args } => return diff::run(&common, &args),
+        Command::Find { common, args } => return find::run(&common, &args),
         Command::EpProfile { common, top } => cmd_ep_profile(&common, top),
         Command::Flow { common, max } => cmd_flow(&common, max),
         Command::Search {
