@@ -97,11 +97,11 @@ impl Observer for Pass<'_> {
     fn node(&mut self, n: &Node, e: &Engine) {
         let pc = (n.at.pc != tarmac_lens_core::engine::INVALID_PC).then_some(n.at.pc & !1);
         if let Some(pc) = pc {
-            if n.at.node % 37 == 0 {
+            if n.at.node.is_multiple_of(37) {
                 self.pcs.push(pc);
             }
         }
-        if n.at.node % 97 == 0 {
+        if n.at.node.is_multiple_of(97) {
             self.reg_samples.push(e.regs().clone());
         }
         let s = State {

@@ -189,6 +189,9 @@ impl Observer for Eval<'_> {
         }
     }
     fn mem_write(&mut self, _node: u64, addr: u64, bytes: &[u8]) {
+        if self.cond.memory.is_empty() {
+            return;
+        }
         for (i, &b) in bytes.iter().enumerate() {
             self.mem
                 .written
@@ -197,6 +200,9 @@ impl Observer for Eval<'_> {
         self.touch(addr, bytes.len() as u64);
     }
     fn mem_unknown(&mut self, node: u64, addr: u64, len: u64) {
+        if self.cond.memory.is_empty() {
+            return;
+        }
         for i in 0..len.min(1 << 20) {
             self.mem
                 .written
