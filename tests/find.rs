@@ -12,7 +12,7 @@ use tarmac_lens_core::expr::{self, ExprContext};
 use tarmac_lens_core::index::{Index, IndexOptions};
 use tarmac_lens_core::lines::LineReader;
 use tarmac_lens_core::parse::{ParseOptions, Parser};
-use tarmac_lens_core::source::SliceSource;
+use tarmac_lens_core::source::{SliceSource, TraceSource};
 use tarmac_lens_core::state::memory::Fill;
 use tarmac_lens_core::state::regfile::{self, RegFile};
 
@@ -258,22 +258,22 @@ fn oracle(p: &Pass, c: usize, from: Option<u64>, forward: bool, max: usize) -> V
 }
 
 fn check(rel: &str, checkpoint_bytes: u64, full: bool) {
-    let trace = read(&data(rel));
-    let first = run(&trace, &[], HashMap::new(), false);
+    let trace: &'static [u8] = Box::leak(read(&data(rel)).into_boxed_slice());
+    let first = run(trace, &[], HashMap::new(), false);
     let texts = conditions(&first, full);
     let conds: Vec<Condition> = texts
         .iter()
         .map(|t| Condition::parse(t, &Names).unwrap_or_else(|e| panic!("{t}: {e}")))
         .collect();
-    let pass = run(&trace, &conds, first.fills.clone(), first.aarch64_seen);
+    let pass = run(trace, &conds, first.fills.clone(), first.aarch64_seen);
     let opts = IndexOptions {
         parse: ParseOptions::default(),
         checkpoint_bytes,
     };
-    let index = Index::build(&mut SliceSource(&trace[..]), opts, |_| {}).unwrap();
+    let index = Index::build(&mut SliceSource(trace), opts, |_| {}).unwrap();
     assert_eq!(index.nodes(), pass.nodes.len() as u64, "{rel}");
     let nodes = index.nodes();
-    let mut src = SliceSource(&trace[..]);
+    let mut src = SliceSource(trace);
     let starts = [
         None,
         Some(0),
@@ -293,6 +293,17 @@ fn check(rel: &str, checkpoint_bytes: u64, full: bool) {
                         .map(|h| h.node.at.node)
                         .collect();
                     let want = oracle(&pass, c, from, forward, max);
+                    // On three threads, in batches: the same.
+                    let mut extra: Vec<Box<dyn TraceSource + Send>> = (0..3)
+                        .map(|_| Box::new(SliceSource(trace)) as Box<dyn TraceSource + Send>)
+                        .collect();
+                    let parallel: Vec<u64> = index
+                        .find_condition_parallel(&mut src, &mut extra, cond, from, forward, max)
+                        .unwrap()
+                        .iter()
+                        .map(|h| h.node.at.node)
+                        .collect();
+                    assert_eq!(parallel, want, "{rel}: `{}` on threads", cond.text);
                     assert_eq!(
                         got, want,
                         "{rel}: `{}` from {from:?} forward {forward} max {max}",

@@ -8,7 +8,9 @@ use serde_json::json;
 
 use tarmac_lens_core::condition::Condition;
 use tarmac_lens_core::expr::ExprContext;
+use tarmac_lens_core::source::TraceSource;
 use tarmac_lens_core::symbols::SymbolTable;
+use tarmac_lens_core::FileSource;
 
 use super::{display_name, index, Common};
 
@@ -96,8 +98,17 @@ fn find(common: &Common, args: &FindArgs) -> Result<bool, String> {
     } else {
         args.max.unwrap_or(1)
     };
+    // Threads replay intervals, each reading a plain file on its own.
+    let mut extra: Vec<Box<dyn TraceSource + Send>> = Vec::new();
+    let plain = matches!(source, super::input::Opened::File(_));
+    if plain && common.jobs() > 1 {
+        for _ in 0..common.jobs() {
+            let file = FileSource::open(&common.trace).map_err(|e| format!("{name}: {e}"))?;
+            extra.push(Box::new(file));
+        }
+    }
     let hits = index
-        .find_condition(&mut source, &cond, from, !args.backward, max)
+        .find_condition_parallel(&mut source, &mut extra, &cond, from, !args.backward, max)
         .map_err(|e| format!("{name}: {e}"))?;
     let mut text = String::new();
     let mut rows = Vec::new();

@@ -21,6 +21,10 @@ use crate::browse::registers;
 use crate::condition::{BinOp, Cond, Condition, RegRef, Values};
 use std::collections::HashMap;
 
+/// Nodes of one interval with the condition's truth after them: the first
+/// node, then each where it changed.
+type Changes = Vec<(Node, bool)>;
+
 /// A node where a condition became true.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CondHit {
@@ -239,6 +243,23 @@ impl Index {
         forward: bool,
         max: usize,
     ) -> Result<Vec<CondHit>> {
+        self.find_condition_parallel(source, &mut [], cond, from, forward, max)
+    }
+
+    /// [`Index::find_condition`] replaying intervals on as many threads as
+    /// `extra` holds sources of the same trace (none or one: in turn, on
+    /// `source`), in batches in trace order, so that a first hit stops it
+    /// early. Native only: WebAssembly has no threads (pass none).
+    pub fn find_condition_parallel(
+        &self,
+        source: &mut dyn TraceSource,
+        extra: &mut [Box<dyn TraceSource + Send>],
+        cond: &Condition,
+        from: Option<u64>,
+        forward: bool,
+        max: usize,
+    ) -> Result<Vec<CondHit>> {
+        let batch = if extra.len() > 1 { 16 * extra.len() } else { 1 };
         let mut hits = Vec::new();
         let n = self.checkpoints.len();
         if max == 0 || n == 0 || self.summary.nodes == 0 {
@@ -291,27 +312,45 @@ impl Index {
             // Before the first node nothing holds; from a node, the start
             // interval's nodes up to it set the value.
             let mut prev = false;
-            for k in start..n {
-                if k != start {
-                    if let Some(v) = skippable(k, false) {
-                        // Under a pc conjunct the interval is all false;
-                        // otherwise the value is the one before it.
-                        if !pcs.is_empty() {
-                            prev = v;
+            let mut k = start;
+            while k < n {
+                // Some(reset): a skipped interval (all false under a pc
+                // conjunct; otherwise the value before it); None: replayed.
+                let mut steps: Vec<Option<bool>> = Vec::new();
+                let mut replays = Vec::new();
+                while k < n && replays.len() < batch {
+                    match skippable(k, false).filter(|_| k != start) {
+                        Some(v) => steps.push(Some(!pcs.is_empty() && !v)),
+                        None => {
+                            steps.push(None);
+                            replays.push((k, u64::MAX));
                         }
-                        continue;
                     }
+                    k += 1;
                 }
-                let changes = self.eval_interval(source, cond, &watched, k, u64::MAX)?;
-                for (node, v) in changes {
-                    let after = from.is_none_or(|f| node.at.node > f);
-                    if after && v && !prev {
-                        hits.push(CondHit { node });
-                        if hits.len() >= max {
-                            return Ok(hits);
+                let mut results = self
+                    .eval_batch(source, extra, cond, &watched, &replays)?
+                    .into_iter();
+                for step in steps {
+                    let Some(changes) = (match step {
+                        Some(reset) => {
+                            prev &= !reset;
+                            None
                         }
+                        None => results.next(),
+                    }) else {
+                        continue;
+                    };
+                    for (node, v) in changes {
+                        let after = from.is_none_or(|f| node.at.node > f);
+                        if after && v && !prev {
+                            hits.push(CondHit { node });
+                            if hits.len() >= max {
+                                return Ok(hits);
+                            }
+                        }
+                        prev = v;
                     }
-                    prev = v;
                 }
             }
         } else {
@@ -325,10 +364,27 @@ impl Index {
             // the node before it does not.
             let mut pending: Option<Node> = None;
             let mut pending_k: Option<usize> = None;
-            for k in (0..=start).rev() {
-                let first = self.checkpoints[k].resume.node_index;
-                if k != start {
-                    if let Some(v) = skippable(k, true) {
+            let mut next = start as i64;
+            while next >= 0 {
+                // (interval, Some(value) skipped or None replayed).
+                let mut steps: Vec<(usize, Option<bool>)> = Vec::new();
+                let mut replays = Vec::new();
+                while next >= 0 && replays.len() < batch {
+                    let k = next as usize;
+                    match skippable(k, true).filter(|_| k != start) {
+                        Some(v) => steps.push((k, Some(v))),
+                        None => {
+                            steps.push((k, None));
+                            replays.push((k, limit - 1));
+                        }
+                    }
+                    next -= 1;
+                }
+                let mut results = self
+                    .eval_batch(source, extra, cond, &watched, &replays)?
+                    .into_iter();
+                for (k, step) in steps {
+                    if let Some(v) = step {
                         self.resolve(source, &mut pending, &mut pending_k, v, &mut hits)?;
                         if hits.len() >= max {
                             return Ok(hits);
@@ -338,26 +394,29 @@ impl Index {
                         }
                         continue;
                     }
-                }
-                let changes = self.eval_interval(source, cond, &watched, k, limit - 1)?;
-                let last_value = changes.last().is_some_and(|c| c.1);
-                self.resolve(source, &mut pending, &mut pending_k, last_value, &mut hits)?;
-                if hits.len() >= max {
-                    return Ok(hits);
-                }
-                // Changes inside, newest first: a change to true at node m
-                // (not the interval's first) is a hit.
-                for (node, v) in changes.iter().rev() {
-                    if node.at.node == first {
-                        if *v {
-                            pending = Some(*node);
-                        }
+                    let Some(changes) = results.next() else {
                         continue;
+                    };
+                    let first = self.checkpoints[k].resume.node_index;
+                    let last_value = changes.last().is_some_and(|c| c.1);
+                    self.resolve(source, &mut pending, &mut pending_k, last_value, &mut hits)?;
+                    if hits.len() >= max {
+                        return Ok(hits);
                     }
-                    if *v && node.at.node < limit {
-                        hits.push(CondHit { node: *node });
-                        if hits.len() >= max {
-                            return Ok(hits);
+                    // Changes inside, newest first: a change to true at node
+                    // m (not the interval's first) is a hit.
+                    for (node, v) in changes.iter().rev() {
+                        if node.at.node == first {
+                            if *v {
+                                pending = Some(*node);
+                            }
+                            continue;
+                        }
+                        if *v && node.at.node < limit {
+                            hits.push(CondHit { node: *node });
+                            if hits.len() >= max {
+                                return Ok(hits);
+                            }
                         }
                     }
                 }
@@ -417,6 +476,54 @@ impl Index {
         (v, ranges)
     }
 
+    /// Replays intervals `(k, last)` ([`Index::eval_interval`]): on
+    /// `extra`'s sources, one thread each over consecutive intervals, when
+    /// there are two or more; else in turn on `source`.
+    fn eval_batch(
+        &self,
+        source: &mut dyn TraceSource,
+        extra: &mut [Box<dyn TraceSource + Send>],
+        cond: &Condition,
+        watched: &[(usize, usize)],
+        ks: &[(usize, u64)],
+    ) -> Result<Vec<Changes>> {
+        if extra.len() < 2 || ks.len() < 2 {
+            return ks
+                .iter()
+                .map(|&(k, last)| self.eval_interval(source, cond, watched, k, last))
+                .collect();
+        }
+        let per = ks.len().div_ceil(extra.len());
+        let parts: Vec<Result<Vec<Changes>>> = std::thread::scope(|s| {
+            let threads: Vec<_> = ks
+                .chunks(per)
+                .zip(extra.iter_mut())
+                .map(|(chunk, src)| {
+                    s.spawn(move || {
+                        chunk
+                            .iter()
+                            .map(|&(k, last)| {
+                                self.eval_interval(&mut **src, cond, watched, k, last)
+                            })
+                            .collect::<Result<Vec<_>>>()
+                    })
+                })
+                .collect();
+            threads
+                .into_iter()
+                .map(|t| {
+                    t.join()
+                        .unwrap_or_else(|_| Err(Error::Read("a find thread failed".into())))
+                })
+                .collect()
+        });
+        let mut out = Vec::with_capacity(ks.len());
+        for part in parts {
+            out.extend(part?);
+        }
+        Ok(out)
+    }
+
     /// Replays interval `k` up to node `last`: the first node with its
     /// value, then each node where the value changed.
     fn eval_interval(
@@ -426,7 +533,7 @@ impl Index {
         watched: &[(usize, usize)],
         k: usize,
         last: u64,
-    ) -> Result<Vec<(Node, bool)>> {
+    ) -> Result<Changes> {
         let mut e = Eval {
             cond,
             mem: IntervalMemory {
