@@ -623,3 +623,32 @@ fn find_lists_where_a_condition_becomes_true_and_answers_with_its_status() {
     let (code, out, _) = run(&["-q", "x0 == 0"]);
     assert_eq!((code, out.as_str()), (Some(0), ""));
 }
+
+#[test]
+fn find_takes_symbols_from_the_image_and_names_the_function() {
+    let (_dir, trace) = scratch("tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac");
+    let elf = data("tracegen/quicksort-aarch64-O2-fastmodel-2M.elf");
+    let out = bin()
+        .args(["find", "--max", "2", "--image"])
+        .arg(&elf)
+        .arg(&trace)
+        .arg("pc == quicksort && x1 > 3")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "line 14338 time 7217 pc 0x104b0 quicksort: pc=0x104b0 x1=0xf\n\
+         line 14816 time 7445 pc 0x104b0 quicksort: pc=0x104b0 x1=0xf\n"
+    );
+    // Without the image the name is no symbol: trouble, at its column.
+    let out = bin()
+        .arg("find")
+        .arg(&trace)
+        .arg("pc == quicksort")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("at column 7: unrecognised identifier name 'quicksort'"));
+}
