@@ -22,6 +22,18 @@
 //! state did not match, or that met a semihosting call reading operands
 //! from before its split is re-run sequentially instead: slower, never
 //! different.
+//!
+//! Changes of execution state need not stop a join (traces switch state all
+//! the time: a 32-bit EL0 under a 64-bit kernel, programs one after
+//! another). Registers a range reads without having seen them written (sp
+//! and lr of the state it enters) are noted, and the stitch joins if the
+//! sequential pass did not know them either; a range that met such a read,
+//! or a semihosting call it cannot decide, early on makes its split again
+//! once it knows them (the stitch parses a little more). Time that went
+//! backwards before a split leaves the sequential pass clamping to a later
+//! time than the range: the range follows which of its nodes would differ
+//! under such a clamp, and the stitch lifts its times to the clamp when
+//! none would.
 
 use crate::lines::{Line, LineReader, SliceLines};
 use crate::parse::{Dialect, Parser};
@@ -55,6 +67,11 @@ pub struct StitchStats {
     pub ranges: usize,
     /// Ranges whose work was adopted.
     pub joined: usize,
+    /// Ranges that had no split point to join at (no node boundary where
+    /// the state no longer depended on what came before, or work since
+    /// it that depended on it); the others that did not join disagreed
+    /// with the sequential state at their split.
+    pub no_split: usize,
     /// Bytes the stitch parsed again.
     pub replayed_bytes: u64,
     /// Wall time of the parallel part and of the stitch (where measured).
@@ -407,6 +424,7 @@ pub fn stitch(
         }
         pos = part.end;
         let split = part.split_offset();
+        stats.no_split += usize::from(split.is_none());
         let c = split.unwrap_or(part.end);
         feed(source, &mut g, part.start, c)?;
         stats.replayed_bytes += c - part.start;
@@ -445,7 +463,21 @@ pub(super) fn join(g: &mut IndexBuilder, mut w: IndexBuilder, c: u64) -> bool {
     ) else {
         return false;
     };
+    // Time went backwards before the split: the sequential pass clamps to a
+    // later time than the range did, which changes nothing but the times
+    // while the range's nodes are those of the clamp (`ClampShadow`).
+    let time_floor = match (wc.current_time, gc.current_time) {
+        (t, m) if t == m => None,
+        (Some(t), Some(m)) if t < m && info.clamped.diverge.is_none_or(|d| m < d) => Some(m),
+        _ => return false,
+    };
+    let floor = time_floor.unwrap_or(0);
+    if !g.engine.assumptions_hold(info) {
+        return false;
+    }
     let mut mapped = wc.clone();
+    mapped.current_time = mapped.current_time.map(|t| t.max(floor));
+    mapped.last_node[3] = mapped.last_node[3].max(floor);
     mapped.last_node[0] += node_off;
     mapped.last_node[1] += line_off;
     mapped.next_node += node_off;
@@ -475,6 +507,7 @@ pub(super) fn join(g: &mut IndexBuilder, mut w: IndexBuilder, c: u64) -> bool {
     let map = |s: Site| Site {
         node: s.node + node_off,
         line: s.line + line_off,
+        time: s.time.max(floor),
         ..s
     };
     let (log, max_sp) = w.engine.take_transfers();
@@ -502,6 +535,7 @@ pub(super) fn join(g: &mut IndexBuilder, mut w: IndexBuilder, c: u64) -> bool {
         let mut resume = cp.resume;
         resume.node_index += node_off;
         resume.instructions += instr_off;
+        resume.current_time = resume.current_time.map(|t| t.max(floor));
         gi.checkpoints.push(Checkpoint {
             line: cp.line + line_off,
             offset: cp.offset,
@@ -529,7 +563,8 @@ pub(super) fn join(g: &mut IndexBuilder, mut w: IndexBuilder, c: u64) -> bool {
     g.acc.mode = w.acc.mode;
 
     let base = std::mem::replace(&mut g.engine, w.engine);
-    g.engine.rebase(base, node_off, line_off, instr_off);
+    g.engine
+        .rebase(base, node_off, line_off, instr_off, time_floor);
     g.parser = w.parser;
     g.next_line = w.next_line + line_off;
     true
