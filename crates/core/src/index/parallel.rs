@@ -428,7 +428,16 @@ pub fn stitch(
         let c = split.unwrap_or(part.end);
         feed(source, &mut g, part.start, c)?;
         stats.replayed_bytes += c - part.start;
-        if split.is_some() && join(&mut g, part.builder, c) {
+        // A range that does not join is dropped before its text is parsed
+        // again: never two indexes of it at once.
+        let joined = match split {
+            Some(c) => join(&mut g, part.builder, c),
+            None => {
+                drop(part.builder);
+                false
+            }
+        };
+        if joined {
             stats.joined += 1;
         } else {
             feed(source, &mut g, c, part.end)?;
@@ -570,10 +579,33 @@ pub(super) fn join(g: &mut IndexBuilder, mut w: IndexBuilder, c: u64) -> bool {
     true
 }
 
+/// The trace in memory as the stitch reads it, showing `progress` each span
+/// read: a caller that releases indexed pages releases those too, so a
+/// range parsed again does not stay resident.
+#[cfg(not(target_arch = "wasm32"))]
+struct Rereads<'a> {
+    data: &'a [u8],
+    done: u64,
+    progress: &'a (dyn Fn(u64, std::ops::Range<u64>) + Sync),
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl TraceSource for Rereads<'_> {
+    fn len(&self) -> u64 {
+        self.data.len() as u64
+    }
+
+    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> Result<usize> {
+        let n = crate::source::SliceSource(self.data).read_at(offset, buf)?;
+        (self.progress)(self.done, offset..offset + n as u64);
+        Ok(n)
+    }
+}
+
 /// Indexes a trace in memory with `jobs` threads: ranges in parallel, then
 /// the stitch. `progress` gets the bytes indexed so far and the span just
-/// indexed (from any thread; the stitch reads only a few KB per range
-/// again, so a caller may drop the span from memory).
+/// indexed (from any thread; then the spans the stitch reads again, so a
+/// caller may drop each span from memory).
 #[cfg(not(target_arch = "wasm32"))]
 pub fn build_parallel_slice(
     data: &[u8],
@@ -612,8 +644,12 @@ pub fn build_parallel_slice(
             .collect()
     });
     let ranges_seconds = started.elapsed().as_secs_f64();
-    let (index, mut stats) = stitch(&mut crate::source::SliceSource(data), parts, len)
-        .expect("a slice source cannot fail");
+    let mut source = Rereads {
+        data,
+        done: done.load(Ordering::Relaxed),
+        progress,
+    };
+    let (index, mut stats) = stitch(&mut source, parts, len).expect("a slice source cannot fail");
     stats.ranges_seconds = ranges_seconds;
     stats.stitch_seconds = started.elapsed().as_secs_f64() - ranges_seconds;
     (index, stats)
