@@ -194,6 +194,42 @@ fn adopted_ranges_make_the_one_pass_session() {
     }
 }
 
+/// The page's path across changes of state: programs of each instruction
+/// set one after another, each restarting its clock, adopted as the
+/// native stitch joins them. (Compared as [`same`] does but for the
+/// progress's `index_bytes`, an estimate from vector capacities: the PC
+/// counts of programs with different PCs, merged, grow differently.)
+#[test]
+fn ranges_across_changes_of_state_and_time_are_adopted() {
+    let bytes = [
+        "quicksort-arm-O2-fastmodel-2M",
+        "quicksort-thumb-O2-fastmodel-2M",
+        "quicksort-aarch64-O2-fastmodel-2M",
+        "quicksort-thumb-O2-fastmodel-2M",
+    ]
+    .iter()
+    .flat_map(|n| read(&data(&format!("tracegen/{n}.tarmac"))))
+    .collect::<Vec<u8>>();
+    let mut want = one_pass(&bytes);
+    let want_answers = answers(&mut want);
+    for n in [2, 3, 4, 6] {
+        let mut got = ranged(&bytes, n, true, good);
+        let name = format!("concatenation in {n}");
+        assert!(
+            want.save(ID).unwrap() == got.save(ID).unwrap(),
+            "{name}: the index and statistics of ranges differ from one pass"
+        );
+        let got_answers = answers(&mut got);
+        assert_eq!(
+            want_answers[1..],
+            got_answers[1..],
+            "{name}: answers differ"
+        );
+        let r = got.range_report().unwrap();
+        assert_eq!(r.joined, n - 1, "{name}: {r:?}");
+    }
+}
+
 #[test]
 fn a_session_split_after_its_first_steps_makes_the_one_pass_session() {
     for (name, bytes) in traces() {

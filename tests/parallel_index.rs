@@ -174,3 +174,192 @@ fn threads_build_the_sequential_index() {
         assert!(par.to_bytes(ID) == want, "{jobs} jobs: index differs");
     }
 }
+
+// Traces that change execution state: whatever precedes a range's split
+// point (another program, the other instruction set, another exception
+// level, later timestamps) is carried by the stitch, and the range joins.
+
+fn tracegen(name: &str) -> Vec<u8> {
+    read(&data(&format!("tracegen/{name}.tarmac")))
+}
+
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).position(|w| w == needle)
+}
+
+/// Offsets of instruction lines (`IT`/`IS`) at or after every `size`
+/// bytes: places to cut a trace into pieces that start at an instruction.
+fn instruction_cuts(bytes: &[u8], size: usize) -> Vec<usize> {
+    let mut cuts = vec![0];
+    let mut at = size;
+    while at < bytes.len() {
+        let mut line = at;
+        while line < bytes.len() {
+            line += bytes[line..]
+                .iter()
+                .position(|&b| b == b'\n')
+                .map_or(bytes.len() - line, |i| i + 1);
+            let text = &bytes[line..bytes.len().min(line + 64)];
+            if find(text, b" IT (").is_some() || find(text, b" IS (").is_some() {
+                break;
+            }
+        }
+        if line >= bytes.len() {
+            break;
+        }
+        cuts.push(line);
+        at = line + size;
+    }
+    cuts.push(bytes.len());
+    cuts
+}
+
+/// Range starts just before, at and after each of `marks` (byte offsets
+/// where the trace changes state), and between them.
+fn splits_around(len: usize, marks: &[usize]) -> Vec<Vec<u64>> {
+    let len = len as u64;
+    let mut out: Vec<Vec<u64>> = (2..=6).map(|n| parallel::split_offsets(len, n)).collect();
+    for (i, &m) in marks.iter().enumerate() {
+        let m = m as u64;
+        for d in [-300_000i64, -40_000, -700, 0, 1, 2_500, 90_000] {
+            let at = m.saturating_add_signed(d).min(len - 1);
+            let mut s = vec![0, at];
+            // Another range starting in the middle of the next part.
+            if let Some(&next) = marks.get(i + 1) {
+                s.push((m + next as u64) / 2);
+            }
+            s.sort_unstable();
+            // Ranges long enough to find a split point.
+            s.dedup_by(|b, a| *b < *a + 64_000);
+            out.push(s);
+        }
+    }
+    out
+}
+
+/// [`check`], and every range joined.
+fn check_joined(name: &str, bytes: &[u8], splits: &[Vec<u64>]) {
+    let (ranges, joined) = check(name, bytes, false, splits);
+    eprintln!("{name}: {joined} of {ranges} ranges joined");
+    assert_eq!(joined, ranges, "{name}: ranges that did not join");
+}
+
+#[test]
+fn concatenated_programs_join() {
+    // A32, Thumb, AArch64 and A32 again, each from time 0: each part
+    // changes instruction set and execution state, and time goes back.
+    let parts = [
+        tracegen("quicksort-arm-O2-fastmodel-2M"),
+        tracegen("quicksort-thumb-O2-fastmodel-2M"),
+        tracegen("quicksort-aarch64-O2-fastmodel-2M"),
+        tracegen("quicksort-arm-O2-fastmodel-2M"),
+    ];
+    let mut bytes = Vec::new();
+    let mut marks = Vec::new();
+    for p in &parts {
+        if !bytes.is_empty() {
+            marks.push(bytes.len());
+        }
+        bytes.extend_from_slice(p);
+    }
+    check_joined(
+        "A32+T32+A64+A32",
+        &bytes,
+        &splits_around(bytes.len(), &marks),
+    );
+}
+
+#[test]
+fn interworking_joins() {
+    // A32 and Thumb calling each other within one program, then again.
+    let one = read(&data("tracegen/lines/recursion-arm-O1-fastmodel.tarmac"));
+    let len = one.len() as u64;
+    let mut splits: Vec<Vec<u64>> = (2..=8).map(|n| parallel::split_offsets(len, n)).collect();
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    for _ in 0..24 {
+        let mut s: Vec<u64> = (0..3).map(|_| rng.next() % len).collect();
+        s.push(0);
+        s.sort_unstable();
+        s.dedup();
+        splits.push(s);
+    }
+    // Random starts may land too near the end to find a split point.
+    let (ranges, joined) = check("interworking", &one, false, &splits[7..]);
+    assert!(
+        joined * 10 >= ranges * 9,
+        "interworking: {joined} of {ranges}"
+    );
+    check_joined("interworking", &one, &splits[..7]);
+    let twice = [&one[..], &one[..]].concat();
+    check_joined(
+        "interworking twice",
+        &twice,
+        &splits_around(twice.len(), &[one.len()]),
+    );
+}
+
+#[test]
+fn exception_level_and_state_changes_join() {
+    // An AArch64 program at EL3 and EL1 (its mode fields rewritten in
+    // every other piece) interleaved with an A32 program, in pieces of
+    // about 200 KB: state changes, mode changes and time going back and
+    // forth between the two programs' clocks, as a 32-bit EL0 under a
+    // 64-bit kernel makes them.
+    let a64 = tracegen("quicksort-aarch64-O2-fastmodel-2M");
+    let a32 = tracegen("quicksort-arm-O2-fastmodel-2M");
+    let (c64, c32) = (
+        instruction_cuts(&a64, 200_000),
+        instruction_cuts(&a32, 200_000),
+    );
+    let mut bytes = Vec::new();
+    let mut marks = Vec::new();
+    for i in 0..c64.len().max(c32.len()) - 1 {
+        if let Some(w) = c64.get(i..i + 2) {
+            marks.push(bytes.len());
+            let mut piece = a64[w[0]..w[1]].to_vec();
+            if i % 2 == 1 {
+                while let Some(at) = find(&piece, b"EL3h_s") {
+                    piece[at..at + 6].copy_from_slice(b"EL1h_n");
+                }
+            }
+            bytes.extend_from_slice(&piece);
+        }
+        if let Some(w) = c32.get(i..i + 2) {
+            marks.push(bytes.len());
+            bytes.extend_from_slice(&a32[w[0]..w[1]]);
+        }
+    }
+    marks.remove(0);
+    let splits = splits_around(bytes.len(), &marks[..marks.len() - 2]);
+    check_joined("EL and state changes", &bytes, &splits);
+}
+
+#[test]
+fn time_going_backwards_joins() {
+    // gem5's clock runs to 7.2M ticks; the Fast Models traces after it
+    // restart at 0 and never reach it, so the sequential pass clamps every
+    // later time to 7.2M; the other way round, gem5's times soon pass the
+    // Fast Models' ones. (Not gem5's AArch64 trace after another: it
+    // never writes sp, so its calls depend on the sp the trace before it
+    // left.)
+    let gem5 = tracegen("quicksort-thumb-O2-gem5-2M");
+    let fm = tracegen("quicksort-aarch64-O2-fastmodel-cpu-2M");
+    for (name, parts) in [
+        ("gem5 then Fast Models", [&gem5, &fm, &fm]),
+        ("Fast Models then gem5", [&fm, &fm, &gem5]),
+    ] {
+        let mut bytes = Vec::new();
+        let mut marks = Vec::new();
+        for p in parts {
+            if !bytes.is_empty() {
+                marks.push(bytes.len());
+            }
+            bytes.extend_from_slice(p);
+        }
+        check_joined(name, &bytes, &splits_around(bytes.len(), &marks));
+    }
+    // A trace whose timestamps go back inside it.
+    let b = read(&data("field/backwards-timestamps.tarmac"));
+    let splits: Vec<Vec<u64>> = (1..b.len() as u64).map(|s| vec![0, s]).collect();
+    check("backwards-timestamps", &b, false, &splits);
+}

@@ -483,10 +483,11 @@ impl Engine {
             Some(t) if rec.time <= t => t,
             _ => rec.time,
         };
-        if !self.seen_any_event
+        let was_event = self.seen_any_event;
+        let boundary = !self.seen_any_event
             || Some(ev_time) != self.current_time
-            || (self.seen_instruction && is_instruction)
-        {
+            || (self.seen_instruction && is_instruction);
+        if boundary {
             self.close_node(line.offset, line.number, obs);
             if self.current_time != Some(ev_time) {
                 self.current_time = Some(ev_time);
@@ -499,6 +500,9 @@ impl Engine {
         }
         if is_instruction {
             self.seen_instruction = true;
+        }
+        if let Some(s) = &mut self.split {
+            s.shadow(rec.time, boundary, was_event, is_instruction);
         }
         let node = self.node_index;
         match &rec.kind {
@@ -554,13 +558,19 @@ impl Engine {
         let aarch64 = self.aarch64();
         if RegFile::overlaps(self.sp_reg(), aarch64, offset, len) {
             // The committed value, as the reference indexer reads it.
-            if let Some(sp) = self.committed.reg_value(self.sp_reg(), aarch64) {
+            let sp = self.committed.reg_value(self.sp_reg(), aarch64);
+            if sp.is_none() {
+                self.assume_unknown(self.sp_reg());
+            }
+            if let Some(sp) = sp {
                 self.calls.sp_changed(sp);
             }
         }
         if RegFile::overlaps(self.lr_reg(), aarch64, offset, len) {
             self.insns_since_lr_update = 0;
-            self.synced = true;
+            // Before the first instruction, that instruction may yet be a
+            // transfer of control for a pass that saw the one before.
+            self.synced |= self.expected_next_pc != INVALID_PC;
         }
     }
 
@@ -625,13 +635,10 @@ impl Engine {
         if self.opts.big_endian {
             iflags |= regfile::IFLAG_BIGEND;
         }
-        if iflags != self.iflags {
-            // sp and lr live elsewhere in the other execution state, where
-            // a range that started at a split may not know them.
-            if let Some(s) = &mut self.split {
-                s.undetermined = true;
-            }
-        }
+        // sp and lr live elsewhere in the other execution state: a range
+        // that started at a split reads them as the sequential pass does
+        // where it knows them, and notes where it does not
+        // (`assume_unknown`).
         self.iflags = iflags;
         if self.regs.value(regfile::IFLAGS, 4) != Some(u64::from(iflags)) {
             let b = iflags.to_le_bytes();
@@ -646,16 +653,16 @@ impl Engine {
     fn update_pc(&mut self, pc: u64, next_pc: u64, thumb: bool, obs: &mut dyn Observer) {
         if self.expected_next_pc != INVALID_PC && (pc ^ self.expected_next_pc) & !1 != 0 {
             let aarch64 = self.aarch64();
-            let sp = self
-                .committed
-                .reg_value(self.sp_reg(), aarch64)
-                .unwrap_or(u64::MAX);
+            let sp = self.committed.reg_value(self.sp_reg(), aarch64);
+            if sp.is_none() {
+                self.assume_unknown(self.sp_reg());
+            }
+            let sp = sp.unwrap_or(u64::MAX);
             let lr = self.committed.reg_value(self.lr_reg(), aarch64);
             if lr.is_none() && self.insns_since_lr_update < 8 {
-                // Partly written since a split: the rest may be known before.
-                if let Some(s) = &mut self.split {
-                    s.undetermined = true;
-                }
+                // Not (all) written since a split: the rest may be known
+                // before it.
+                self.assume_unknown(self.lr_reg());
             }
             if self.opts.debug_calls {
                 obs.debug(&format!(

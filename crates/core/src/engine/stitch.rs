@@ -15,6 +15,45 @@ pub(crate) struct SplitInfo {
     /// A semihosting call read registers or memory from before the split:
     /// its effect cannot be known here.
     pub(crate) undetermined: bool,
+    /// Core registers read (sp, lr: of either execution state) while some
+    /// of their bytes had not been written since the range started, as
+    /// (offset, size, those bytes as a mask): the sequential pass read the
+    /// same (nothing) only if one of those bytes is unknown to it at the
+    /// split too ([`Engine::assumptions_hold`]).
+    pub(crate) assumed_unknown: Vec<(u16, u8, u8)>,
+    /// The node decisions had timestamps been clamped to a time above every
+    /// one seen since the split, as they are when the trace's time went
+    /// backwards before it (the sequential pass then holds a later
+    /// `current_time` than the range): see [`SplitInfo::shadow`].
+    pub(crate) clamped: ClampShadow,
+}
+
+/// The engine under a later clamp time `M` (the sequential pass's
+/// `current_time` at the split, above the range's): every event line's time
+/// is `M` until one's raw time exceeds `M`; from that line on both make the
+/// same nodes. Before it, a node starts only at an instruction after one
+/// (`seen`). The range's nodes are the same for every `M` below `diverge`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct ClampShadow {
+    /// `seen_instruction` under the clamp.
+    pub(crate) seen: bool,
+    /// Highest raw time of an event line since the split.
+    pub(crate) raw_max: u64,
+    /// `raw_max` at the first line whose node decision differed.
+    pub(crate) diverge: Option<u64>,
+}
+
+impl SplitInfo {
+    /// Follows one event line fed after the split (`boundary`: whether it
+    /// started a node; `was_event`: whether a node was open before it).
+    pub(super) fn shadow(&mut self, raw: u64, boundary: bool, was_event: bool, instr: bool) {
+        let c = &mut self.clamped;
+        c.raw_max = c.raw_max.max(raw);
+        if c.diverge.is_none() && boundary != (!was_event || (c.seen && instr)) {
+            c.diverge = Some(c.raw_max);
+        }
+        c.seen |= instr;
+    }
 }
 
 /// The part of the engine's state that steers what it does with later
@@ -141,6 +180,15 @@ impl Engine {
             e.u(c.next_node);
             e.u(c.instructions);
             e.b(s.undetermined);
+            e.u(s.assumed_unknown.len() as u64);
+            for &(o, n, m) in &s.assumed_unknown {
+                e.u(u64::from(o));
+                e.u(u64::from(n));
+                e.u(u64::from(m));
+            }
+            e.b(s.clamped.seen);
+            e.u(s.clamped.raw_max);
+            e.opt(s.clamped.diverge);
         }
     }
     pub(crate) fn decode(d: &mut Dec<'_>) -> Option<Engine> {
@@ -232,9 +280,25 @@ impl Engine {
                 next_node: d.u()?,
                 instructions: d.u()?,
             };
+            let undetermined = d.b()?;
+            let mut assumed_unknown = Vec::new();
+            for _ in 0..d.count()? {
+                assumed_unknown.push((
+                    u16::try_from(d.u()?).ok()?,
+                    u8::try_from(d.u()?).ok()?,
+                    u8::try_from(d.u()?).ok()?,
+                ));
+            }
+            let clamped = ClampShadow {
+                seen: d.b()?,
+                raw_max: d.u()?,
+                diverge: d.opt()?,
+            };
             e.split = Some(SplitInfo {
                 control,
-                undetermined: d.b()?,
+                undetermined,
+                assumed_unknown,
+                clamped,
             });
         }
         Some(e)
@@ -266,6 +330,55 @@ impl Engine {
         let ready = self.instructions > 0 && self.synced && (sp_known || self.instructions >= 1024);
         ready.then_some(sp_known)
     }
+    /// Notes that `reg` was read with bytes unknown since a split (no-op
+    /// without one).
+    pub(super) fn assume_unknown(&mut self, reg: RegId) {
+        if self.split.is_none() {
+            return;
+        }
+        let (o, n) = regfile::location(reg, self.aarch64());
+        let mut mask = 0u8;
+        for i in 0..n.min(8) {
+            if self.committed.known[o + i] == 0 {
+                mask |= 1 << i;
+            }
+        }
+        let a = (o as u16, n as u8, mask);
+        let Some(s) = &mut self.split else {
+            return;
+        };
+        if !s.assumed_unknown.contains(&a) {
+            s.assumed_unknown.push(a);
+        }
+    }
+    /// Whether the registers `split` read as unknown since its split read
+    /// as unknown here too: this engine is the sequential one at the split.
+    pub(crate) fn assumptions_hold(&self, split: &SplitInfo) -> bool {
+        split.assumed_unknown.iter().all(|&(o, n, mask)| {
+            let o = usize::from(o);
+            (0..usize::from(n).min(8)).any(|i| mask & (1 << i) != 0 && self.regs.known[o + i] == 0)
+        })
+    }
+    /// Whether a range that made its split `since` bytes ago should make
+    /// it again here (where [`Engine::split_ready`] holds): its work since
+    /// cannot be adopted (`undetermined`), or it read registers unknown
+    /// since the split that it knows now, early enough that parsing again
+    /// up to here costs the stitch little.
+    pub(crate) fn wants_resplit(&self, since: u64) -> bool {
+        const WINDOW: u64 = 4 << 20;
+        let Some(s) = &self.split else {
+            return false;
+        };
+        s.undetermined
+            || (since < WINDOW
+                && !s.assumed_unknown.is_empty()
+                && s.assumed_unknown.iter().all(|&(o, n, _)| {
+                    let o = usize::from(o);
+                    self.committed.known[o..o + usize::from(n)]
+                        .iter()
+                        .all(|&k| k != 0)
+                }))
+    }
     /// What this engine recorded at its split point, if it made one.
     pub(crate) fn split_info(&self) -> Option<&SplitInfo> {
         self.split.as_ref()
@@ -276,8 +389,13 @@ impl Engine {
         });
         let control = self.control(last, self.node_index);
         self.split = Some(SplitInfo {
+            clamped: ClampShadow {
+                seen: control.seen_instruction,
+                ..ClampShadow::default()
+            },
             control,
             undetermined: false,
+            assumed_unknown: Vec::new(),
         });
         self.mem = Memory::at_split();
         self.calls.defer();
@@ -309,7 +427,16 @@ impl Engine {
     /// engine: `base` is the sequential engine at the split (after
     /// [`Engine::replay_transfers`]); node, line and instruction numbers
     /// here are short by the offsets.
-    pub(crate) fn rebase(&mut self, base: Engine, node_off: u64, line_off: u64, instr_off: u64) {
+    /// `time_floor`: the sequential pass's time at the split when it was
+    /// later than the range's (times below it read as it).
+    pub(crate) fn rebase(
+        &mut self,
+        base: Engine,
+        node_off: u64,
+        line_off: u64,
+        instr_off: u64,
+        time_floor: Option<u64>,
+    ) {
         let Engine {
             regs: base_regs,
             committed: base_committed,
@@ -333,11 +460,23 @@ impl Engine {
         self.core_stale |= self.committed.differs(&self.regs);
         base_mem.overlay(&self.mem, node_off);
         self.mem = base_mem;
+        let floor = time_floor.unwrap_or(0);
         let map = |s: Site| Site {
             node: s.node + node_off,
             line: s.line + line_off,
+            time: s.time.max(floor),
             ..s
         };
+        if let (Some(f), Some(t)) = (time_floor, self.current_time) {
+            if t <= f {
+                // The clamp still holds: no time has passed it since the
+                // split, so nodes went as the shadow says.
+                if let Some(s) = &self.split {
+                    self.seen_instruction = s.clamped.seen;
+                }
+            }
+            self.current_time = Some(t.max(f));
+        }
         let top = std::mem::take(&mut self.calls);
         base_calls.absorb(top, map);
         self.calls = base_calls;
@@ -347,6 +486,7 @@ impl Engine {
         self.prev_node = self.prev_node.map(|mut n| {
             n.at.node += node_off;
             n.at.line += line_off;
+            n.at.time = n.at.time.max(floor);
             n.instructions_before += instr_off;
             n
         });

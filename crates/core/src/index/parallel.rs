@@ -22,6 +22,18 @@
 //! state did not match, or that met a semihosting call reading operands
 //! from before its split is re-run sequentially instead: slower, never
 //! different.
+//!
+//! Changes of execution state need not stop a join (traces switch state all
+//! the time: a 32-bit EL0 under a 64-bit kernel, programs one after
+//! another). Registers a range reads without having seen them written (sp
+//! and lr of the state it enters) are noted, and the stitch joins if the
+//! sequential pass did not know them either; a range that met such a read,
+//! or a semihosting call it cannot decide, early on makes its split again
+//! once it knows them (the stitch parses a little more). Time that went
+//! backwards before a split leaves the sequential pass clamping to a later
+//! time than the range: the range follows which of its nodes would differ
+//! under such a clamp, and the stitch lifts its times to the clamp when
+//! none would.
 
 use crate::lines::{Line, LineReader, SliceLines};
 use crate::parse::{Dialect, Parser};
@@ -55,6 +67,11 @@ pub struct StitchStats {
     pub ranges: usize,
     /// Ranges whose work was adopted.
     pub joined: usize,
+    /// Ranges that had no split point to join at (no node boundary where
+    /// the state no longer depended on what came before, or work since
+    /// it that depended on it); the others that did not join disagreed
+    /// with the sequential state at their split.
+    pub no_split: usize,
     /// Bytes the stitch parsed again.
     pub replayed_bytes: u64,
     /// Wall time of the parallel part and of the stitch (where measured).
@@ -407,10 +424,20 @@ pub fn stitch(
         }
         pos = part.end;
         let split = part.split_offset();
+        stats.no_split += usize::from(split.is_none());
         let c = split.unwrap_or(part.end);
         feed(source, &mut g, part.start, c)?;
         stats.replayed_bytes += c - part.start;
-        if split.is_some() && join(&mut g, part.builder, c) {
+        // A range that does not join is dropped before its text is parsed
+        // again: never two indexes of it at once.
+        let joined = match split {
+            Some(c) => join(&mut g, part.builder, c),
+            None => {
+                drop(part.builder);
+                false
+            }
+        };
+        if joined {
             stats.joined += 1;
         } else {
             feed(source, &mut g, c, part.end)?;
@@ -445,7 +472,21 @@ pub(super) fn join(g: &mut IndexBuilder, mut w: IndexBuilder, c: u64) -> bool {
     ) else {
         return false;
     };
+    // Time went backwards before the split: the sequential pass clamps to a
+    // later time than the range did, which changes nothing but the times
+    // while the range's nodes are those of the clamp (`ClampShadow`).
+    let time_floor = match (wc.current_time, gc.current_time) {
+        (t, m) if t == m => None,
+        (Some(t), Some(m)) if t < m && info.clamped.diverge.is_none_or(|d| m < d) => Some(m),
+        _ => return false,
+    };
+    let floor = time_floor.unwrap_or(0);
+    if !g.engine.assumptions_hold(info) {
+        return false;
+    }
     let mut mapped = wc.clone();
+    mapped.current_time = mapped.current_time.map(|t| t.max(floor));
+    mapped.last_node[3] = mapped.last_node[3].max(floor);
     mapped.last_node[0] += node_off;
     mapped.last_node[1] += line_off;
     mapped.next_node += node_off;
@@ -475,6 +516,7 @@ pub(super) fn join(g: &mut IndexBuilder, mut w: IndexBuilder, c: u64) -> bool {
     let map = |s: Site| Site {
         node: s.node + node_off,
         line: s.line + line_off,
+        time: s.time.max(floor),
         ..s
     };
     let (log, max_sp) = w.engine.take_transfers();
@@ -502,6 +544,7 @@ pub(super) fn join(g: &mut IndexBuilder, mut w: IndexBuilder, c: u64) -> bool {
         let mut resume = cp.resume;
         resume.node_index += node_off;
         resume.instructions += instr_off;
+        resume.current_time = resume.current_time.map(|t| t.max(floor));
         gi.checkpoints.push(Checkpoint {
             line: cp.line + line_off,
             offset: cp.offset,
@@ -529,16 +572,40 @@ pub(super) fn join(g: &mut IndexBuilder, mut w: IndexBuilder, c: u64) -> bool {
     g.acc.mode = w.acc.mode;
 
     let base = std::mem::replace(&mut g.engine, w.engine);
-    g.engine.rebase(base, node_off, line_off, instr_off);
+    g.engine
+        .rebase(base, node_off, line_off, instr_off, time_floor);
     g.parser = w.parser;
     g.next_line = w.next_line + line_off;
     true
 }
 
+/// The trace in memory as the stitch reads it, showing `progress` each span
+/// read: a caller that releases indexed pages releases those too, so a
+/// range parsed again does not stay resident.
+#[cfg(not(target_arch = "wasm32"))]
+struct Rereads<'a> {
+    data: &'a [u8],
+    done: u64,
+    progress: &'a (dyn Fn(u64, std::ops::Range<u64>) + Sync),
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl TraceSource for Rereads<'_> {
+    fn len(&self) -> u64 {
+        self.data.len() as u64
+    }
+
+    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> Result<usize> {
+        let n = crate::source::SliceSource(self.data).read_at(offset, buf)?;
+        (self.progress)(self.done, offset..offset + n as u64);
+        Ok(n)
+    }
+}
+
 /// Indexes a trace in memory with `jobs` threads: ranges in parallel, then
 /// the stitch. `progress` gets the bytes indexed so far and the span just
-/// indexed (from any thread; the stitch reads only a few KB per range
-/// again, so a caller may drop the span from memory).
+/// indexed (from any thread; then the spans the stitch reads again, so a
+/// caller may drop each span from memory).
 #[cfg(not(target_arch = "wasm32"))]
 pub fn build_parallel_slice(
     data: &[u8],
@@ -577,8 +644,12 @@ pub fn build_parallel_slice(
             .collect()
     });
     let ranges_seconds = started.elapsed().as_secs_f64();
-    let (index, mut stats) = stitch(&mut crate::source::SliceSource(data), parts, len)
-        .expect("a slice source cannot fail");
+    let mut source = Rereads {
+        data,
+        done: done.load(Ordering::Relaxed),
+        progress,
+    };
+    let (index, mut stats) = stitch(&mut source, parts, len).expect("a slice source cannot fail");
     stats.ranges_seconds = ranges_seconds;
     stats.stitch_seconds = started.elapsed().as_secs_f64() - ranges_seconds;
     (index, stats)
