@@ -40,9 +40,9 @@
 //! Errors name the column (1-based, in bytes) where the parse failed:
 //! `at column 7: expected ']'`.
 
-use crate::browse::registers;
 use crate::expr::ExprContext;
 use crate::parse::RegId;
+use crate::state::regfile as registers;
 use crate::{Error, Result};
 
 /// How wide a memory read is.

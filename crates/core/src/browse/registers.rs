@@ -7,6 +7,7 @@
 use super::protocol::{RegCell, RegPanel, RegistersReply};
 use crate::parse::{RegClass, RegId};
 use crate::state::regfile::{self, RegFile};
+pub(crate) use crate::state::regfile::{is_aarch64, lookup};
 
 fn hex_text(rf: &RegFile, off: usize, size: usize) -> (String, bool) {
     let mut s = String::with_capacity(size * 2);
@@ -224,35 +225,6 @@ fn changed_cells(panels: &[RegPanel], sve_wide: bool) -> Vec<RegCell> {
         }
     }
     out
-}
-
-/// The execution state of a register file; before the first instruction
-/// (nothing recorded yet) the trace's overall state decides.
-pub(crate) fn is_aarch64(rf: &RegFile, hint: bool) -> bool {
-    if rf.known[regfile::IFLAGS] != 0 {
-        rf.iflags() & regfile::IFLAG_AARCH64 != 0
-    } else {
-        hint
-    }
-}
-
-/// Resolves a register name the person typed or clicked (`sp` and `lr`
-/// follow the execution state).
-pub(crate) fn lookup(name: &str, aarch64: bool) -> Option<RegId> {
-    let lower = name.to_ascii_lowercase();
-    match lower.as_str() {
-        "sp" => Some(if aarch64 {
-            RegId::new(RegClass::Xsp, 0)
-        } else {
-            RegId::new(RegClass::R, 13)
-        }),
-        "lr" => Some(if aarch64 {
-            RegId::new(RegClass::X, 30)
-        } else {
-            RegId::new(RegClass::R, 14)
-        }),
-        _ => RegId::lookup(lower.as_bytes()),
-    }
 }
 
 #[cfg(test)]

@@ -17,8 +17,8 @@
 use super::memdiff::ByteState;
 use super::snapshot::decode_snapshot;
 use super::*;
-use crate::browse::registers;
 use crate::condition::{BinOp, Cond, Condition, RegRef, Values};
+use crate::state::regfile as registers;
 use std::collections::HashMap;
 
 /// Nodes of one interval with the condition's truth after them: the first

@@ -150,6 +150,35 @@ impl RegFile {
     }
 }
 
+/// The execution state of a register file; before the first instruction
+/// (nothing recorded yet) the trace's overall state decides.
+pub(crate) fn is_aarch64(rf: &RegFile, hint: bool) -> bool {
+    if rf.known[IFLAGS] != 0 {
+        rf.iflags() & IFLAG_AARCH64 != 0
+    } else {
+        hint
+    }
+}
+
+/// Resolves a register name the person typed or clicked (`sp` and `lr`
+/// follow the execution state).
+pub(crate) fn lookup(name: &str, aarch64: bool) -> Option<RegId> {
+    let lower = name.to_ascii_lowercase();
+    match lower.as_str() {
+        "sp" => Some(if aarch64 {
+            RegId::new(RegClass::Xsp, 0)
+        } else {
+            RegId::new(RegClass::R, 13)
+        }),
+        "lr" => Some(if aarch64 {
+            RegId::new(RegClass::X, 30)
+        } else {
+            RegId::new(RegClass::R, 14)
+        }),
+        _ => RegId::lookup(lower.as_bytes()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
