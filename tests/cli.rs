@@ -652,3 +652,119 @@ fn find_takes_symbols_from_the_image_and_names_the_function() {
     assert!(String::from_utf8_lossy(&out.stderr)
         .contains("at column 7: unrecognised identifier name 'quicksort'"));
 }
+
+#[test]
+fn watch_lists_the_accesses_the_trace_text_shows() {
+    let (_dir, trace) = scratch("ttu/quicksort.tarmac");
+    let text = std::fs::read_to_string(&trace).unwrap();
+    let run = |args: &[&str]| {
+        let out = bin().arg("watch").arg(&trace).args(args).output().unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    // The oracle: each MR/MW line touching [0x8100, 0x8110) (the array sorted), credited to
+    // the instruction line before it (this trace's nodes start there).
+    let (lo, hi) = (0x8100u64, 0x8110u64);
+    let mut want: Vec<(u64, String)> = Vec::new();
+    let mut node_line = 0;
+    for (i, l) in text.lines().enumerate() {
+        let f: Vec<&str> = l.split_whitespace().collect();
+        match f.get(2) {
+            Some(&"IT") | Some(&"IS") => node_line = i as u64 + 1,
+            Some(t) if t.starts_with("MR") || t.starts_with("MW") => {
+                let size: u64 = t[2..].parse().unwrap();
+                let addr = u64::from_str_radix(f[3].split(':').next().unwrap(), 16).unwrap();
+                if addr < hi && lo < addr + size {
+                    let kind = if t.starts_with("MR") { "r" } else { "w" };
+                    match want.last_mut() {
+                        Some((n, k)) if *n == node_line => {
+                            if !k.contains(kind) {
+                                *k = format!("{k}{kind}").replace("wr", "rw");
+                            }
+                        }
+                        _ => want.push((node_line, kind.to_string())),
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    assert!(want.len() > 20 && want.iter().any(|(_, k)| k == "r"));
+    let got = |out: &str| -> Vec<(u64, String)> {
+        out.lines()
+            .map(|l| {
+                let line = l.split(' ').nth(1).unwrap().parse().unwrap();
+                let kind = l.split(": ").nth(1).unwrap().split(' ').next().unwrap();
+                (line, kind.to_string())
+            })
+            .collect()
+    };
+    let (code, out, _) = run(&["--mem", "0x8100:0x10"]);
+    assert_eq!(code, Some(0));
+    assert_eq!(got(&out), want);
+    // Reads only, writes only, a line range.
+    let (_, out, _) = run(&["--mem", "0x8100:16", "--reads"]);
+    let reads: Vec<_> = want.iter().filter(|(_, k)| k.contains('r')).collect();
+    assert_eq!(got(&out).len(), reads.len());
+    let (_, out, _) = run(&["--mem", "0x8100:16", "--writes", "--lines", "1000..3000"]);
+    let writes: Vec<_> = (want.iter())
+        .filter(|(l, k)| k.contains('w') && (1000..=3000).contains(l))
+        .collect();
+    assert_eq!(got(&out).len(), writes.len());
+    // Next and previous from a line, nearest first.
+    let mid = want[want.len() / 2].0;
+    let (_, out, _) = run(&[
+        "--mem",
+        "0x8100:16",
+        "--from",
+        &mid.to_string(),
+        "--max",
+        "2",
+    ]);
+    let after: Vec<u64> = got(&out).iter().map(|h| h.0).collect();
+    let want_after: Vec<u64> = want
+        .iter()
+        .map(|h| h.0)
+        .filter(|&l| l > mid)
+        .take(2)
+        .collect();
+    assert_eq!(after, want_after);
+    let (_, out, _) = run(&[
+        "--mem",
+        "0x8100:16",
+        "--from",
+        &mid.to_string(),
+        "--backward",
+    ]);
+    let before = want.iter().rev().map(|h| h.0).find(|&l| l < mid);
+    assert_eq!(got(&out).first().map(|h| h.0), before);
+    // The value accessed, and the address from an expression with --at.
+    let (_, out, _) = run(&["--mem", "sp:8", "--at", "180", "--max", "1"]);
+    assert!(
+        out.starts_with("line 177 time 10 pc 0x8038: w W [0xfffd0:8]=0x0000000000008024"),
+        "{out}"
+    );
+    // A register: the nodes whose lines write it.
+    let (_, out, _) = run(&["--reg", "x21", "--json"]);
+    let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let hits = doc["hits"].as_array().unwrap();
+    let x21 = text.lines().filter(|l| l.contains(" R X21 ")).count();
+    assert_eq!(hits.len(), x21);
+    assert_eq!(doc["kind"], "access");
+    // None: status 1, the range named; trouble: status 2.
+    let (code, out, err) = run(&["--mem", "0x10:4"]);
+    assert_eq!((code, out.as_str()), (Some(1), ""));
+    assert!(err.contains("no access of [0x10:4]"), "{err}");
+    let (code, _, err) = run(&["--reg", "x99"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("--reg x99: not a register name"), "{err}");
+    let (code, _, err) = run(&["--mem", "x5+:4"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("--mem x5+:4:"), "{err}");
+    let (code, _, err) = run(&["--mem", "0x10", "--lines", "9..3"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("the last line is before the first"), "{err}");
+}

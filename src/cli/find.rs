@@ -119,7 +119,7 @@ fn find(common: &Common, args: &FindArgs) -> Result<bool, String> {
             .map_err(|e| format!("{name}: {e}"))?;
         let pc = n.has_instruction().then_some(n.at.pc);
         let function = match (&image, pc) {
-            (Some(i), Some(pc)) => Some(i.function_name(pc)).filter(|f| !f.is_empty()),
+            (Some(i), Some(pc)) => Some(i.symbolic_address(pc, false)).filter(|f| !f.is_empty()),
             _ => None,
         };
         if args.json {

@@ -11,6 +11,7 @@ mod input;
 mod lines;
 mod reports;
 mod stats;
+mod watch;
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -166,6 +167,16 @@ enum Command {
         #[command(flatten)]
         args: find::FindArgs,
     },
+    /// The nodes that read or write a register or a memory range
+    /// (`--reg x5`, `--mem buf:64`, `--mem sp:0x40 --at 1200`): every one in
+    /// --lines, or the next (--backward: previous) from --from, with the
+    /// values accessed. Exit status 0: found, 1: not found, 2: trouble.
+    Watch {
+        #[command(flatten)]
+        common: Common,
+        #[command(flatten)]
+        args: watch::WatchArgs,
+    },
     /// Cycle profile of a TI C64x+ EP trace: cycles and stalls by execute
     /// packet address, the discontinuities in order, SPLOOP memory and
     /// loop-buffer cycles.
@@ -242,6 +253,7 @@ impl Command {
             | Command::Truncate { common, .. }
             | Command::Diff { common, .. }
             | Command::Find { common, .. }
+            | Command::Watch { common, .. }
             | Command::Search { common, .. }
             | Command::EpProfile { common, .. }
             | Command::Flow { common, .. }
@@ -462,7 +474,7 @@ pub fn run() -> i32 {
                 eprintln!("tarmac-lens: {}", msg);
                 return match cli.command {
                     Command::Diff { .. } => diff::TROUBLE,
-                    Command::Find { .. } => find::TROUBLE,
+                    Command::Find { .. } | Command::Watch { .. } => find::TROUBLE,
                     _ => 1,
                 };
             }
@@ -520,6 +532,7 @@ pub fn run() -> i32 {
         Command::Truncate { common, output } => reports::cmd_truncate(&common, output.as_deref()),
         Command::Diff { common, args } => return diff::run(&common, &args),
         Command::Find { common, args } => return find::run(&common, &args),
+        Command::Watch { common, args } => return watch::run(&common, &args),
         Command::EpProfile { common, top } => cmd_ep_profile(&common, top),
         Command::Flow { common, max } => cmd_flow(&common, max),
         Command::Search {

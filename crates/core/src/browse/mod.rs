@@ -24,13 +24,11 @@ pub use saved::Saving;
 use std::collections::HashMap;
 
 use crate::engine::Node;
-use crate::expr::{self, ExprContext};
 use crate::index::{Index, IndexBuilder, IndexOptions};
 use crate::lines::LineBuffer;
 use crate::parse::{Effect, MemDirection, ParseOptions, Parser, RecordKind};
 use crate::sniff::{self, FileKind, InstructionSets};
 use crate::source::TraceSource;
-use crate::state::regfile::RegFile;
 use crate::stats::{Stats, StatsAccumulator};
 use crate::symbols::SymbolTable;
 
@@ -139,29 +137,6 @@ fn view(n: &Node) -> NodeView {
 
 fn err(e: Error) -> Reply {
     Reply::Error(e.to_string())
-}
-
-struct Ctx<'a> {
-    regs: &'a RegFile,
-    aarch64: bool,
-    pc: Option<u64>,
-    image: Option<&'a SymbolTable>,
-}
-
-impl ExprContext for Ctx<'_> {
-    fn register(&self, name: &str) -> Option<u64> {
-        if name.eq_ignore_ascii_case("pc") {
-            return self.pc.map(|p| p & !1);
-        }
-        let reg = registers::lookup(name, self.aarch64)?;
-        self.regs.reg_value(reg, self.aarch64)
-    }
-    fn symbol(&self, name: &str) -> Option<u64> {
-        self.image?.address_of(name)
-    }
-    fn is_register_name(&self, name: &str) -> bool {
-        name.eq_ignore_ascii_case("pc") || registers::lookup(name, self.aarch64).is_some()
-    }
 }
 
 impl<S: TraceSource> Session<S> {
@@ -676,22 +651,11 @@ impl<S: TraceSource> Session<S> {
             (None, Some(b)) => (b.builder.index(), &mut self.source as &mut dyn TraceSource),
             (None, None) => return Ok(Reply::Error("no trace is open".into())),
         };
-        let regs = idx.registers_after(src, node)?;
-        let n = idx.node(src, node)?;
-        let ctx = Ctx {
-            aarch64: registers::is_aarch64(&regs, hint),
-            regs: &regs,
-            pc: (n.at.pc != crate::engine::INVALID_PC).then_some(n.at.pc),
-            image,
-        };
-        let parsed = match expr::parse_with(text, &ctx) {
-            Ok(e) => e,
-            Err(e) => return Ok(Reply::Error(format!("{}: {}", text, e))),
-        };
-        Ok(match parsed.eval(&ctx) {
-            Ok(v) => Reply::Value(v),
-            Err(e) => Reply::Error(format!("{}: {} has no known value here", text, e)),
-        })
+        match idx.eval_with_hint(src, node, text, image, hint) {
+            Ok(v) => Ok(Reply::Value(v)),
+            Err(Error::Expression(e)) => Ok(Reply::Error(e)),
+            Err(e) => Err(e),
+        }
     }
 
     fn node_lines(&mut self, node: u64) -> Result<Reply> {

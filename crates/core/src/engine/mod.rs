@@ -158,6 +158,10 @@ pub trait Observer {
     /// A read revealed a byte that was not known; it held that value since
     /// `fill.since` (a node index, or the start of the trace).
     fn mem_fill(&mut self, node: u64, fill: Fill) {}
+    /// Memory read in the open node (a load, or the read half of an atomic
+    /// update): `bytes[i]` at `addr + i`, its value given where `known[i]`
+    /// is nonzero. A diagram's first to last byte accessed.
+    fn mem_read(&mut self, node: u64, addr: u64, bytes: &[u8], known: &[u8]) {}
     /// A call was confirmed by its return.
     fn call(&mut self, call: &Call) {}
     /// Call-heuristic diagnostics (`--debug=call_heuristics`).
@@ -577,6 +581,18 @@ impl Engine {
     fn memory_access(&mut self, node: u64, m: &MemoryAccess<'_>, obs: &mut dyn Observer) {
         let read = m.direction == MemDirection::Read;
         let n = m.bytes.len();
+        if m.direction != MemDirection::Write {
+            // Diagrams mark the bytes accessed; the span from the first to
+            // the last is what a read watchpoint matches.
+            if let (Some(first), Some(last)) = (
+                m.accessed.iter().position(|&a| a != 0),
+                m.accessed.iter().rposition(|&a| a != 0),
+            ) {
+                let addr = m.addr.wrapping_add(first as u64);
+                let known = m.known.get(first..=last).unwrap_or(&[]);
+                obs.mem_read(node, addr, &m.bytes[first..=last], known);
+            }
+        }
         if read {
             for i in 0..n {
                 if m.accessed[i] != 0 && m.known[i] != 0 {

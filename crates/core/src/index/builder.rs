@@ -101,6 +101,9 @@ impl Observer for Accumulator {
             idx.pc_blooms.push(self.bloom);
             self.bloom = [0; 4];
             idx.mem.close_interval();
+            if let Some(r) = &mut idx.reads {
+                r.close_interval();
+            }
             let snapshot = idx.snapshots.len() as u64;
             encode_snapshot(&mut idx.snapshots, engine.regs());
             idx.checkpoints.push(Checkpoint {
@@ -168,6 +171,11 @@ impl Observer for Accumulator {
     }
     fn mem_unknown(&mut self, node: u64, addr: u64, len: u64) {
         self.index.mem.unknown(addr, len, node);
+    }
+    fn mem_read(&mut self, _node: u64, addr: u64, bytes: &[u8], _known: &[u8]) {
+        if let Some(r) = &mut self.index.reads {
+            r.note(addr, bytes.len() as u64);
+        }
     }
     fn mem_fill(&mut self, _node: u64, fill: Fill) {
         if let Some(seek) = &mut self.split {
@@ -308,6 +316,9 @@ impl IndexBuilder {
             index.reg_groups.push(self.acc.groups);
             index.pc_blooms.push(self.acc.bloom);
             index.mem.close_interval();
+            if let Some(r) = &mut index.reads {
+                r.close_interval();
+            }
             index.summary.bytes = total_bytes;
             index.summary.instructions = self.engine.instructions();
             index.aarch64_used = self.engine.aarch64_used();
@@ -348,6 +359,7 @@ impl Index {
             pc_blooms: Vec::new(),
             pc_counts: Some(PcCountMap::default()),
             mem: MemHistory::default(),
+            reads: Some(ReadHistory::default()),
             calls: CallTable::default(),
             events: EventList::default(),
             summary: IndexSummary::default(),

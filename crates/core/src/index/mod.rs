@@ -14,6 +14,7 @@
 mod builder;
 mod calls;
 mod depth;
+mod eval;
 pub(crate) mod events;
 mod find;
 mod memdiff;
@@ -21,14 +22,16 @@ pub mod parallel;
 mod pc_counts;
 mod queries;
 pub mod range_job;
+mod reads;
 mod replay;
 mod serialize;
 mod snapshot;
+mod watch;
 
 use crate::codec::varint;
 use crate::engine::{Call, Engine, EngineOptions, Node, Observer, ResumeState};
 use crate::lines::{Line, LineReader};
-use crate::parse::{Dialect, ParseOptions, Parser, ParserState, RegId};
+use crate::parse::{Dialect, ParseOptions, Parser, ParserState};
 use crate::source::TraceSource;
 use crate::state::memory::Fill;
 use crate::state::regfile::{self, RegFile};
@@ -48,8 +51,10 @@ use pc_counts::PcCountMap;
 use replay::SourceRef;
 pub use serialize::{IndexEncoder, TraceIdentity};
 use snapshot::{apply_snapshot, encode_snapshot};
+pub use watch::{AccessHit, AccessKind, MemAccessed, Watched};
 
 use memdiff::MemHistory;
+use reads::ReadHistory;
 
 /// Index construction options.
 #[derive(Clone, Copy, Debug)]
@@ -144,6 +149,9 @@ pub struct Index {
     /// before it was kept.
     pc_counts: Option<PcCountMap>,
     mem: MemHistory,
+    /// Memory read per interval; `None` in an index file written before
+    /// reads were kept (every interval may then have read anything).
+    reads: Option<ReadHistory>,
     calls: CallTable,
     events: EventList,
     summary: IndexSummary,
@@ -199,6 +207,7 @@ impl Index {
                 .as_ref()
                 .map_or(0, PcCountMap::resident_bytes)
             + self.mem.resident_bytes()
+            + self.reads.as_ref().map_or(0, ReadHistory::resident_bytes)
             + self.calls.resident_bytes()
             + self.events.resident_bytes()
             + std::mem::size_of::<Index>()

@@ -240,6 +240,9 @@ impl RangeIndex {
         e.bytes(&index.to_bytes(TraceIdentity { len: 0, mtime: 0 }));
         index.calls.encode_raw(&mut e);
         index.mem.encode_open(&mut e);
+        if let Some(r) = &index.reads {
+            r.encode_open(&mut e);
+        }
         b.parser.state().encode(&mut e);
         b.engine.encode(&mut e);
         let acc = &b.acc;
@@ -280,6 +283,9 @@ impl RangeIndex {
         let mut rest = || -> Option<IndexBuilder> {
             index.calls.decode_raw(&mut d)?;
             index.mem.decode_open(&mut d)?;
+            if let Some(r) = &mut index.reads {
+                r.decode_open(&mut d)?;
+            }
             let mut parser = Parser::new(index.opts.parse, index.dialect);
             parser.set_state(ParserState::decode(&mut d)?);
             let engine = Engine::decode(&mut d)?;
@@ -560,6 +566,10 @@ pub(super) fn join(g: &mut IndexBuilder, mut w: IndexBuilder, c: u64) -> bool {
         (g, _) => *g = None,
     }
     gi.mem.append_shifted(&mut wi.mem, node_off);
+    match (&mut gi.reads, &mut wi.reads) {
+        (Some(g), Some(w)) => g.append(w),
+        (g, _) => *g = None,
+    }
     gi.calls.append_shifted(&wi.calls, node_off, line_off);
     gi.events.append_shifted(&wi.events, node_off, line_off);
     gi.summary.nodes = wi.summary.nodes + node_off;

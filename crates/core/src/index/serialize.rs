@@ -10,6 +10,7 @@ use super::depth::DepthCache;
 use super::events::{BlockHead, EventList};
 use super::memdiff::MemHistory;
 use super::pc_counts::{Counts, PcCountMap};
+use super::reads::ReadHistory;
 use super::{Checkpoint, Index, IndexOptions, IndexSummary};
 use crate::codec::varint;
 use crate::engine::ResumeState;
@@ -18,12 +19,15 @@ use crate::{Error, Result};
 
 /// The first 8 bytes of an index file.
 const INDEX_MAGIC: &[u8; 8] = b"TLENSIX\x01";
-const VERSION: u64 = 7;
+const VERSION: u64 = 8;
 /// Format 5 lacks only the timeline's depth per bucket (section 12): read,
 /// it answers that question from the calls.
 const VERSION_WITHOUT_DEPTH: u64 = 5;
 /// Files of this version have no per-PC counts.
 const VERSION_WITHOUT_COUNTS: u64 = 6;
+/// Files of this version do not say which memory was read (section 14):
+/// read, a read watchpoint replays every interval.
+const VERSION_WITHOUT_READS: u64 = 7;
 
 /// What an index file says about the trace it indexes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -246,6 +250,17 @@ impl IndexEncoder {
                     budget -= 1;
                     (1, 1)
                 }
+                14 => {
+                    if at == 0 {
+                        w.u(u64::from(index.reads.is_some()));
+                    }
+                    let starts = index.reads.as_ref().map_or(&[][..], |r| r.parts().1);
+                    entries(w, starts, at, &mut budget, |w, s| w.u(*s))
+                }
+                15 => {
+                    let arena = index.reads.as_ref().map_or(&[][..], |r| r.parts().0);
+                    byte_run(w, arena, at, &mut budget)
+                }
                 _ => return true,
             };
             if to == end {
@@ -255,7 +270,7 @@ impl IndexEncoder {
                 self.at = to;
             }
         }
-        self.section > 13
+        self.section > 15
     }
 
     /// The encoded index (after `step` has said it is done), or what
@@ -353,6 +368,10 @@ impl Index {
             + 8 * call_dir.len()
             + 24 * event_dir.len()
             + 12 * self.pc_counts.as_ref().map_or(0, PcCountMap::len)
+            + self.reads.as_ref().map_or(0, |r| {
+                let (arena, starts) = r.parts();
+                arena.len() + 4 * starts.len()
+            })
     }
 
     /// An encoder of this index to be run a piece at a time with
@@ -407,7 +426,14 @@ impl Index {
         }
         let mut r = R { buf, pos: 8 };
         let version = r.u()?;
-        if ![VERSION, VERSION_WITHOUT_COUNTS, VERSION_WITHOUT_DEPTH].contains(&version) {
+        if ![
+            VERSION,
+            VERSION_WITHOUT_READS,
+            VERSION_WITHOUT_COUNTS,
+            VERSION_WITHOUT_DEPTH,
+        ]
+        .contains(&version)
+        {
             return Err(Error::IndexFile(format!(
                 "index file format version {} is not the supported version {}",
                 version, VERSION
@@ -589,7 +615,7 @@ impl Index {
             DepthCache::from_parts(bounds, depth)
                 .ok_or_else(|| Error::IndexFile("index file is corrupt (timeline)".into()))?
         };
-        let pc_counts = if version == VERSION {
+        let pc_counts = if version >= VERSION_WITHOUT_READS {
             match r.u()? {
                 0 => None,
                 n => {
@@ -611,6 +637,24 @@ impl Index {
         } else {
             None
         };
+        let reads = if version == VERSION {
+            let present = r.u()? != 0;
+            let n = r.len(1)?;
+            let mut starts = Vec::with_capacity(n);
+            for _ in 0..n {
+                starts.push(r.u()?);
+            }
+            let arena = r.bytes()?.to_vec();
+            if present {
+                Some(ReadHistory::from_parts(arena, starts).ok_or_else(|| {
+                    Error::IndexFile("index file is corrupt (memory reads)".into())
+                })?)
+            } else {
+                None
+            }
+        } else {
+            None
+        };
         let index = Index {
             opts,
             dialect,
@@ -620,6 +664,7 @@ impl Index {
             pc_blooms,
             pc_counts,
             mem: MemHistory::from_parts(arena, starts, segments, fills),
+            reads,
             calls: CallTable::from_parts(enc, dir, count, depth),
             events,
             summary,
