@@ -572,3 +572,98 @@ fn the_registers_an_instruction_wrote_are_marked() {
         assert!(marked_any > 100, "{trace}: {marked_any}");
     }
 }
+
+/// The watch pane's list, asked a piece at a time, is the index's list;
+/// next and previous from a position are its neighbours.
+#[test]
+fn watch_queries_page_through_the_accesses() {
+    let bytes = data("tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac");
+    let mut s = open(&bytes);
+    let index = tarmac_lens_core::Index::build(
+        &mut SliceSource(&bytes),
+        tarmac_lens_core::IndexOptions::default(),
+        |_| {},
+    )
+    .unwrap();
+    let sp = index
+        .eval_at(&mut SliceSource(&bytes), 5000, "sp", None)
+        .unwrap();
+    for (target, what) in [
+        (
+            WriteTarget::Memory {
+                addr: sp & !0xff,
+                len: 0x100,
+            },
+            tarmac_lens_core::index::Watched::Mem {
+                addr: sp & !0xff,
+                len: 0x100,
+            },
+        ),
+        (
+            WriteTarget::Register("x19".into()),
+            tarmac_lens_core::index::Watched::Reg(index.register_named("x19").unwrap()),
+        ),
+    ] {
+        for kind in [AccessKind::Any, AccessKind::Read, AccessKind::Write] {
+            let mut want = Vec::new();
+            index
+                .accesses(
+                    &mut SliceSource(&bytes),
+                    what,
+                    kind,
+                    0..=index.nodes() - 1,
+                    &mut |h| {
+                        want.push((h.node.at.node, h.kind_text().to_string()));
+                        true
+                    },
+                    &mut |_| true,
+                )
+                .unwrap();
+            let mut got = Vec::new();
+            let mut from = Some(0);
+            let mut replies = 0;
+            while let Some(f) = from {
+                let q = Query::Accesses {
+                    target: target.clone(),
+                    kind,
+                    from: f,
+                    max: 7,
+                };
+                let Reply::Accesses(r) = s.answer(q) else {
+                    panic!("not a list");
+                };
+                assert!(r.hits.len() <= 7);
+                got.extend(r.hits.iter().map(|h| (h.node.node, h.kind.clone())));
+                assert!(r.next.is_none_or(|n| n > f), "the list moves on");
+                from = r.next;
+                replies += 1;
+            }
+            assert_eq!(got, want, "{target:?} {kind:?}");
+            assert!(replies > want.len() / 7, "{target:?}: asked in pieces");
+            // Next and previous from the middle hit are its neighbours.
+            if want.len() >= 3 {
+                let mid = want.len() / 2;
+                for (forward, other) in [(true, mid + 1), (false, mid - 1)] {
+                    let q = Query::Access {
+                        node: want[mid].0,
+                        target: target.clone(),
+                        kind,
+                        forward,
+                    };
+                    let Reply::Access(Some(a)) = s.answer(q) else {
+                        panic!("no neighbour");
+                    };
+                    assert_eq!(a.node.node, want[other].0);
+                    assert!(!a.detail.is_empty());
+                }
+            }
+        }
+    }
+    let bad = Query::Access {
+        node: 0,
+        target: WriteTarget::Register("bogus".into()),
+        kind: AccessKind::Any,
+        forward: true,
+    };
+    assert!(matches!(s.answer(bad), Reply::Error(e) if e.contains("bogus")));
+}

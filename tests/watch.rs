@@ -279,6 +279,7 @@ fn memory_watchpoints_agree_with_the_trace_text() {
                         &mut |p| {
                             assert!(p >= last_progress);
                             last_progress = p;
+                            true
                         },
                     )
                     .unwrap();

@@ -7,7 +7,7 @@
 use clap::Args;
 use serde_json::json;
 
-use tarmac_lens_core::index::{AccessHit, AccessKind, Index, MemAccessed, Watched};
+use tarmac_lens_core::index::{value_text, AccessHit, AccessKind, Index, MemAccessed, Watched};
 use tarmac_lens_core::source::TraceSource;
 use tarmac_lens_core::symbols::SymbolTable;
 
@@ -213,7 +213,7 @@ fn watch(common: &Common, args: &WatchArgs) -> Result<bool, String> {
                         trouble = out(h);
                         trouble.is_ok() && found < max
                     },
-                    &mut |_| {},
+                    &mut |_| true,
                 )
                 .map_err(fail)?;
             trouble?;
@@ -255,31 +255,6 @@ fn line_of(index: &Index, source: &mut dyn TraceSource, node: u64) -> u64 {
     index.node(source, node).map_or(0, |n| n.at.line)
 }
 
-/// Bytes as a value: little-endian (or big-endian) up to 8 bytes, `?` for
-/// a byte not given; longer runs as bytes in address order.
-fn value(bytes: &[u8], known: &[bool], big_endian: bool) -> String {
-    if bytes.is_empty() {
-        return String::new();
-    }
-    let digit = |i: usize| {
-        if known.get(i).copied().unwrap_or(false) {
-            format!("{:02x}", bytes[i])
-        } else {
-            "??".into()
-        }
-    };
-    if bytes.len() <= 8 {
-        let order: Vec<usize> = if big_endian {
-            (0..bytes.len()).collect()
-        } else {
-            (0..bytes.len()).rev().collect()
-        };
-        format!("0x{}", order.into_iter().map(digit).collect::<String>())
-    } else {
-        (0..bytes.len()).map(digit).collect::<Vec<_>>().join(" ")
-    }
-}
-
 /// A hit as a text line, or as a JSON object (as a `Value`).
 fn describe(
     h: &AccessHit,
@@ -294,19 +269,15 @@ fn describe(
         (Some(i), Some(pc)) => Some(i.symbolic_address(pc, false)).filter(|f| !f.is_empty()),
         _ => None,
     };
-    let kind = match (h.read, h.write) {
-        (true, true) => "rw",
-        (true, false) => "r",
-        _ => "w",
-    };
+    let kind = h.kind_text();
     let access = |a: &MemAccessed| {
-        let v = value(&a.bytes, &a.known, big_endian);
+        let v = value_text(&a.bytes, &a.known, big_endian);
         (if a.write { "W" } else { "R" }, a.addr, a.bytes.len(), v)
     };
     let reg_value = h
         .reg
         .as_ref()
-        .map(|(b, k)| value(&b[..b.len().min(8)], k, false));
+        .map(|(b, k)| value_text(&b[..b.len().min(8)], k, false));
     if json {
         let mem: Vec<_> = h
             .mem
@@ -338,14 +309,7 @@ fn describe(
     if let Some(f) = &function {
         text.push_str(&format!(" {f}"));
     }
-    text.push_str(&format!(": {kind}"));
-    for a in &h.mem {
-        let (d, addr, len, v) = access(a);
-        text.push_str(&format!(" {d} [{addr:#x}:{len}]={v}"));
-    }
-    if let Some(v) = reg_value {
-        text.push_str(&format!(" ={v}"));
-    }
+    text.push_str(&format!(": {kind} {}", h.detail(big_endian)));
     text.push('\n');
     serde_json::Value::String(text)
 }

@@ -7,7 +7,7 @@
 //! [`Query`] variant and that a real session answers each without error.
 
 use tarmac_lens_core::browse::protocol::{
-    FoldOp, Locate, NodeId, Query, RegMark, Reply, SourceStep, WriteTarget,
+    AccessKind, FoldOp, Locate, NodeId, Query, RegMark, Reply, SourceStep, WriteTarget,
 };
 use tarmac_lens_core::browse::search::{SearchQuery, SearchRequest};
 
@@ -81,6 +81,21 @@ pub fn questions() -> Vec<Query> {
                 len: 4,
             },
             forward: true,
+        },
+        Query::Access {
+            node,
+            target: WriteTarget::Memory {
+                addr: STACK,
+                len: 64,
+            },
+            kind: AccessKind::Any,
+            forward: false,
+        },
+        Query::Accesses {
+            target: WriteTarget::Register("r0".into()),
+            kind: AccessKind::Write,
+            from: 0,
+            max: 50,
         },
         Query::CallStack { node },
     ];

@@ -14,7 +14,7 @@ mod bench {
     use std::path::{Path, PathBuf};
     use std::time::Instant;
 
-    use tarmac_lens_core::index::{Index, IndexOptions, TraceIdentity};
+    use tarmac_lens_core::index::{AccessKind, Index, IndexOptions, TraceIdentity, Watched};
     use tarmac_lens_core::lines::LineReader;
     use tarmac_lens_core::parse::{ParseOptions, Parser, RecordKind, RegClass, RegId};
     use tarmac_lens_core::source::{FileSource, TraceSource};
@@ -136,6 +136,8 @@ mod bench {
         let n = 200;
         let (mut state_ms, mut prev_reg_ms, mut prev_mem_ms, mut line_ms) =
             (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let (mut watch_reg_ms, mut watch_page_ms, mut watch_read_ms, mut watch_cold_ms) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         let sp64 = RegId::new(RegClass::Xsp, 0);
         let x0 = RegId::new(RegClass::X, 0);
         for _ in 0..n {
@@ -167,6 +169,33 @@ mod bench {
                 .node_at_line(&mut src, 1 + rng.below(s.lines))
                 .expect("line");
             line_ms.push(t.elapsed().as_secs_f64() * 1e3);
+
+            // Watchpoints from here, either way: a register, the 4 KiB
+            // page of the stack (any access, reads), and memory no node
+            // touches (the slow path: every interval's summary, no replay).
+            let page = Watched::Mem {
+                addr: sp & !0xfff,
+                len: 0x1000,
+            };
+            let cold = Watched::Mem {
+                addr: 0x7654_3210_0000,
+                len: 0x1000,
+            };
+            let forward = rng.below(2) == 0;
+            let mut watch = |what, kind, out: &mut Vec<f64>| {
+                let t = Instant::now();
+                let _ = if forward {
+                    index.next_access(&mut src, node, what, kind)
+                } else {
+                    index.prev_access(&mut src, node, what, kind)
+                }
+                .expect("watch");
+                out.push(t.elapsed().as_secs_f64() * 1e3);
+            };
+            watch(Watched::Reg(reg), AccessKind::Any, &mut watch_reg_ms);
+            watch(page, AccessKind::Any, &mut watch_page_ms);
+            watch(page, AccessKind::Read, &mut watch_read_ms);
+            watch(cold, AccessKind::Any, &mut watch_cold_ms);
         }
         let v = serde_json::json!({
             "trace": path.display().to_string(),
@@ -193,6 +222,14 @@ mod bench {
             "prev_mem_write_ms_p99": percentile(&mut prev_mem_ms, 0.99),
             "line_lookup_ms_p50": percentile(&mut line_ms, 0.5),
             "line_lookup_ms_p99": percentile(&mut line_ms, 0.99),
+            "watch_reg_ms_p50": percentile(&mut watch_reg_ms, 0.5),
+            "watch_reg_ms_p99": percentile(&mut watch_reg_ms, 0.99),
+            "watch_stack_page_ms_p50": percentile(&mut watch_page_ms, 0.5),
+            "watch_stack_page_ms_p99": percentile(&mut watch_page_ms, 0.99),
+            "watch_stack_page_reads_ms_p50": percentile(&mut watch_read_ms, 0.5),
+            "watch_stack_page_reads_ms_p99": percentile(&mut watch_read_ms, 0.99),
+            "watch_untouched_ms_p50": percentile(&mut watch_cold_ms, 0.5),
+            "watch_untouched_ms_p99": percentile(&mut watch_cold_ms, 0.99),
         });
         println!("{}", v);
         eprintln!(

@@ -11,6 +11,7 @@ pub mod protocol;
 mod ranges;
 mod rows;
 mod source;
+mod watch;
 
 use crate::{Error, Result};
 use rows::{display_text, remap_spans};
@@ -558,6 +559,18 @@ impl<S: TraceSource> Session<S> {
                 };
                 Ok(Reply::Node(found.as_ref().map(view)))
             }
+            Query::Access {
+                node,
+                target,
+                kind,
+                forward,
+            } => self.access(node, target, kind, forward),
+            Query::Accesses {
+                target,
+                kind,
+                from,
+                max,
+            } => self.accesses(target, kind, from, max),
             Query::Eval { node, expr } => self.eval(node, &expr),
             Query::Fold { view, node, op } => self.fold(view, node, op),
             Query::CallStack { node } => {

@@ -6,6 +6,8 @@
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::index::AccessKind;
+
 /// A position in the trace: the index of a node (one instruction with its
 /// register and memory lines). "State at node N" is the state after N's lines.
 pub type NodeId = u64;
@@ -131,6 +133,32 @@ pub enum Query {
         target: WriteTarget,
         /// The next write after `node` (true), or the last at or before it.
         forward: bool,
+    },
+    /// A watchpoint from a position: the next (or previous) node that
+    /// reads or writes a register or memory range ([`Reply::Access`]).
+    Access {
+        /// The position (the hit is strictly after or before it).
+        node: NodeId,
+        /// The register or memory range.
+        target: WriteTarget,
+        /// Reads, writes or both (registers: writes only).
+        kind: AccessKind,
+        /// After `node` (true) or before it.
+        forward: bool,
+    },
+    /// A watchpoint's list: the nodes from `from` on that access a
+    /// register or memory range, in order, at most `max` of them and as
+    /// many as one bounded look at the trace finds ([`Reply::Accesses`]);
+    /// the list goes on from the reply's `next`.
+    Accesses {
+        /// The register or memory range.
+        target: WriteTarget,
+        /// Reads, writes or both.
+        kind: AccessKind,
+        /// The first node looked at.
+        from: NodeId,
+        /// Most hits in one reply (at most 1000 are given).
+        max: u32,
     },
     /// Evaluates an address expression (`sp+0x100`, `main+4`, `(x0-8)*2`)
     /// ([`Reply::Value`]).
@@ -357,6 +385,31 @@ pub enum RegMark {
     ChangedSince(NodeId),
     /// None.
     None,
+}
+
+/// A node that accessed what a watchpoint watches, as the watch pane
+/// lists it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AccessView {
+    /// The node.
+    pub node: NodeView,
+    /// `r`, `w` or `rw`.
+    pub kind: String,
+    /// The accesses (`W [0x1000:4]=0x0000002a`), or a register's value
+    /// after the node (`=0x2a`).
+    pub detail: String,
+    /// The function of its instruction (`name + 0x10`), with an image.
+    pub function: String,
+}
+
+/// Part of a watchpoint's list ([`Query::Accesses`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AccessesReply {
+    /// The hits, in order.
+    pub hits: Vec<AccessView>,
+    /// Where the list goes on, or `None` when it reached the end of what
+    /// is indexed.
+    pub next: Option<NodeId>,
 }
 
 /// A node as the UI needs it.
@@ -616,6 +669,10 @@ pub enum Reply {
     Row(u64),
     /// A node, or `None` when nothing matched.
     Node(Option<NodeView>),
+    /// A watchpoint's hit, or `None` when there is none that way.
+    Access(Option<AccessView>),
+    /// Part of a watchpoint's list.
+    Accesses(AccessesReply),
     /// Register panels.
     Registers(RegistersReply),
     /// Memory bytes.

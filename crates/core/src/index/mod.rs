@@ -51,7 +51,7 @@ use pc_counts::PcCountMap;
 use replay::SourceRef;
 pub use serialize::{IndexEncoder, TraceIdentity};
 use snapshot::{apply_snapshot, encode_snapshot};
-pub use watch::{AccessHit, AccessKind, MemAccessed, Watched};
+pub use watch::{value_text, AccessHit, AccessKind, MemAccessed, Watched};
 
 use memdiff::MemHistory;
 use reads::ReadHistory;

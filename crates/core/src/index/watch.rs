@@ -6,6 +6,8 @@
 //! search costs one pass over per-interval summaries plus a replay per
 //! candidate interval, however far the hit is.
 
+use serde::{Deserialize, Serialize};
+
 use super::memdiff;
 use super::Index;
 use crate::engine::{Engine, Node, Observer};
@@ -29,7 +31,7 @@ pub enum Watched {
 }
 
 /// Which accesses a watchpoint stops at.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum AccessKind {
     /// Reads only (memory loads; for registers, not known from the trace).
     Read,
@@ -79,6 +81,60 @@ pub struct AccessHit {
     pub reg: Option<(Vec<u8>, Vec<bool>)>,
 }
 
+/// Bytes as a value: up to 8 as one number (little-endian unless
+/// `big_endian`), longer runs as bytes in address order; `??` for a byte
+/// whose value is not given.
+pub fn value_text(bytes: &[u8], known: &[bool], big_endian: bool) -> String {
+    let digit = |i: usize| {
+        if known.get(i).copied().unwrap_or(false) {
+            format!("{:02x}", bytes[i])
+        } else {
+            "??".into()
+        }
+    };
+    if bytes.is_empty() {
+        String::new()
+    } else if bytes.len() <= 8 {
+        let order: Vec<usize> = if big_endian {
+            (0..bytes.len()).collect()
+        } else {
+            (0..bytes.len()).rev().collect()
+        };
+        format!("0x{}", order.into_iter().map(digit).collect::<String>())
+    } else {
+        (0..bytes.len()).map(digit).collect::<Vec<_>>().join(" ")
+    }
+}
+
+impl AccessHit {
+    /// `r`, `w` or `rw`.
+    pub fn kind_text(&self) -> &'static str {
+        match (self.read, self.write) {
+            (true, true) => "rw",
+            (true, false) => "r",
+            _ => "w",
+        }
+    }
+
+    /// What was accessed: `W [0x3fff60:8]=0x00000000003fffb0 R [...]=...`
+    /// for memory, `=0x...` (the value after the node) for a register.
+    pub fn detail(&self, big_endian: bool) -> String {
+        let mut parts: Vec<String> = (self.mem.iter())
+            .map(|a| {
+                let v = value_text(&a.bytes, &a.known, big_endian);
+                let d = if a.write { "W" } else { "R" };
+                format!("{d} [{:#x}:{}]={v}", a.addr, a.bytes.len())
+            })
+            .collect();
+        if let Some((b, k)) = &self.reg {
+            // Registers are little-endian in the file; wide ones show their
+            // low 8 bytes.
+            parts.push(format!("={}", value_text(&b[..b.len().min(8)], k, false)));
+        }
+        parts.join(" ")
+    }
+}
+
 /// Which nodes a replay keeps.
 #[derive(Clone, Copy)]
 enum Scope {
@@ -118,7 +174,8 @@ impl Index {
 
     /// Every node in `nodes` that accesses `what`, in order, given
     /// to `hit` as found; `hit` returns false to stop. `progress` gets the
-    /// nodes covered so far after each interval looked at.
+    /// nodes covered so far after each interval looked at, and returns
+    /// false to stop there.
     pub fn accesses(
         &self,
         source: &mut dyn TraceSource,
@@ -126,7 +183,7 @@ impl Index {
         kind: AccessKind,
         nodes: std::ops::RangeInclusive<u64>,
         hit: &mut dyn FnMut(AccessHit) -> bool,
-        progress: &mut dyn FnMut(u64),
+        progress: &mut dyn FnMut(u64) -> bool,
     ) -> Result<()> {
         let (first, last) = nodes.into_inner();
         if first > last || self.checkpoints.is_empty() {
@@ -146,7 +203,9 @@ impl Index {
                 .checkpoints
                 .get(k + 1)
                 .map_or(self.summary.nodes, |c| c.resume.node_index);
-            progress(covered.min(last + 1).saturating_sub(first));
+            if !progress(covered.min(last + 1).saturating_sub(first)) {
+                break;
+            }
         }
         Ok(())
     }
