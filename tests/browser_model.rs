@@ -1229,3 +1229,102 @@ fn a_file_shown_from_elsewhere_stays_until_the_position_moves() {
     page.prompt("l", "400");
     assert_eq!(source_here(&page), Some((at_file, at_line)));
 }
+
+/// The watch pane lists what the trace text shows touching the range, and
+/// `)` / `(` move to the accesses around the position.
+#[test]
+fn the_watch_pane_lists_every_access_the_text_shows_and_steps_between_them() {
+    use tarmac_lens::model::watch::WatchMsg;
+    use tarmac_lens::model::Focus;
+    use tarmac_lens_core::browse::protocol::AccessKind;
+    let trace = std::fs::read(data("ttu/quicksort.tarmac")).unwrap();
+    let (lines, _) = text_of(&trace);
+    // Accesses of [0x8100, 0x8110), credited to the instruction line before.
+    let mut want: Vec<(u64, String)> = Vec::new();
+    let mut at = 0;
+    for (i, l) in lines.iter().enumerate() {
+        let w: Vec<&str> = l.split_whitespace().collect();
+        match w.get(2) {
+            Some(&"IT") | Some(&"IS") => at = i as u64 + 1,
+            Some(t) if t.starts_with("MR") || t.starts_with("MW") => {
+                let size: u64 = t[2..].parse().unwrap();
+                let addr = u64::from_str_radix(w[3].split(':').next().unwrap(), 16).unwrap();
+                if addr < 0x8110 && 0x8100 < addr + size {
+                    let k = if t.starts_with("MR") { "r" } else { "w" };
+                    match want.last_mut() {
+                        Some((n, kind)) if *n == at => {
+                            if !kind.contains(k) {
+                                *kind = "rw".into();
+                            }
+                        }
+                        _ => want.push((at, k.into())),
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    assert!(want.len() > 50);
+    let mut page = Page::open(&trace, Config::default());
+    page.prompt("W", "[0x8100:16]");
+    let listed = |page: &Page| -> Vec<(u64, String)> {
+        let w = page.model.watch.as_ref().expect("a watch");
+        (w.hits.iter())
+            .map(|h| (h.node.first_line, h.kind.clone()))
+            .collect()
+    };
+    assert_eq!(listed(&page), want);
+    let w = page.model.watch.as_ref().unwrap();
+    assert_eq!(w.label, "[0x8100:16]");
+    assert!(w.listed(page.model.indexed_nodes, page.model.complete));
+    // `)` and `(` from a line between two accesses.
+    let (a, b) = (want[20].0, want[21].0);
+    page.prompt("l", &(a + 1).to_string());
+    page.key(")");
+    assert_eq!(page.line(), b);
+    page.key("(");
+    assert_eq!(page.line(), a);
+    // Reads only.
+    page.send(Msg::Watch(WatchMsg::Kind(AccessKind::Read)));
+    let reads: Vec<_> = want
+        .iter()
+        .filter(|(_, k)| k.contains('r'))
+        .cloned()
+        .collect();
+    let got = listed(&page);
+    assert_eq!(
+        got.iter().map(|h| h.0).collect::<Vec<_>>(),
+        reads.iter().map(|h| h.0).collect::<Vec<_>>()
+    );
+    assert!(got.iter().all(|(_, k)| k == "r"));
+    // `w` on a register pane's selection watches that register's writes.
+    let pane = page
+        .model
+        .panes
+        .iter()
+        .find(|p| matches!(p.body, PaneBody::Registers { .. }))
+        .map(|p| p.id)
+        .expect("a register pane");
+    page.send(Msg::Focus(Focus::Pane(pane)));
+    page.send(Msg::Watch(WatchMsg::Kind(AccessKind::Any)));
+    page.key("w");
+    let w = page.model.watch.as_ref().unwrap();
+    let name = w.label.to_uppercase();
+    let writes = lines
+        .iter()
+        .filter(|l| l.split_whitespace().nth(3) == Some(name.as_str()))
+        .count();
+    assert!(writes > 0, "{name}");
+    assert_eq!(w.hits.len(), writes, "{name}");
+    // A memory expression without a value is said so; a bad one too.
+    page.prompt("W", "buf:0");
+    assert!(page.status().contains("length is 0"), "{}", page.status());
+    page.send(Msg::Watch(WatchMsg::Close));
+    assert!(page.model.watch.is_none());
+    page.key(")");
+    assert!(
+        page.status().contains("Nothing is watched"),
+        "{}",
+        page.status()
+    );
+}

@@ -27,7 +27,7 @@ pub struct WatchArgs {
     reg: Option<String>,
     /// The memory watched: an address expression (`buf`, `sp+8`, `0x1000`,
     /// `main+0x20`) and its length in bytes (default 1), e.g. `sp:0x40`,
-    /// `buf:64`. Registers in it take their values at --at.
+    /// `buf:64`. Registers in it take their values where --at says.
     #[arg(long, value_name = "EXPR[:LEN]")]
     mem: Option<String>,
     /// Reads only (memory loads).
@@ -49,8 +49,8 @@ pub struct WatchArgs {
     /// At most N nodes.
     #[arg(long, value_name = "N")]
     max: Option<usize>,
-    /// Where --mem's registers are read: after the node holding line LINE
-    /// (default: --from's line, or the first line of --lines).
+    /// Where the registers of --mem are read: after the node holding line
+    /// LINE (default: the line of --from, or the first line of --lines).
     #[arg(long, value_name = "LINE")]
     at: Option<u64>,
     /// Print the hits as one JSON document (schema in docs/cli.md).

@@ -171,6 +171,14 @@ pub enum Command {
     Layout(crate::model::layout::LayoutMsg),
     /// The focused pane's kind to the other area (`A`).
     MovePane,
+    /// Watch the selected register or byte (`w` in their panes).
+    Watch,
+    /// Watch a register or memory range typed in (`W`).
+    WatchPrompt,
+    /// The watch's next (`)`) or previous (`(`) access from the position.
+    WatchStep {
+        forward: bool,
+    },
 }
 
 pub struct Binding {
@@ -353,6 +361,24 @@ pub const GLOBAL: &[Binding] = &[
         "Ctrl-Shift-Backspace",
         "reset the layout: areas' sizes, where each pane sits",
         Command::Layout(LayoutMsg::Reset),
+    ),
+    bind(
+        &["W"],
+        "W",
+        "watch a register or memory range (x5, [sp:0x40], buf:64): list its reads and writes",
+        Command::WatchPrompt,
+    ),
+    bind(
+        &[")"],
+        ")",
+        "the watch's next access from the position",
+        Command::WatchStep { forward: true },
+    ),
+    bind(
+        &["("],
+        "(",
+        "the watch's previous access from the position",
+        Command::WatchStep { forward: false },
     ),
 ];
 
@@ -546,6 +572,12 @@ const PANE_COMMON: &[Binding] = &[
         "Return",
         "previous write of the selection",
         Command::PreviousWrite,
+    ),
+    bind(
+        &["w"],
+        "w",
+        "watch the selection: list every read and write of it",
+        Command::Watch,
     ),
     bind(&["l"], "l", "lock the pane to a line", Command::LockLine),
     bind(&["t"], "t", "lock the pane to a time", Command::LockTime),

@@ -41,10 +41,11 @@ pub enum Slot {
     Events,
     Reports,
     Bookmarks,
+    Watch,
 }
 
 impl Slot {
-    pub const ALL: [Slot; 7] = [
+    pub const ALL: [Slot; 8] = [
         Slot::Registers,
         Slot::Memory,
         Slot::Source,
@@ -52,6 +53,7 @@ impl Slot {
         Slot::Events,
         Slot::Reports,
         Slot::Bookmarks,
+        Slot::Watch,
     ];
 
     pub fn name(self) -> &'static str {
@@ -63,6 +65,7 @@ impl Slot {
             Slot::Events => "events",
             Slot::Reports => "reports",
             Slot::Bookmarks => "bookmarks",
+            Slot::Watch => "watch",
         }
     }
 
@@ -71,7 +74,9 @@ impl Slot {
     /// flame graph) under the views.
     fn default_area(self) -> Area {
         match self {
-            Slot::Registers | Slot::Stack | Slot::Events | Slot::Bookmarks => Area::Side,
+            Slot::Registers | Slot::Stack | Slot::Events | Slot::Bookmarks | Slot::Watch => {
+                Area::Side
+            }
             Slot::Memory | Slot::Source | Slot::Reports => Area::Bottom,
         }
     }

@@ -30,6 +30,7 @@ pub mod source;
 mod state;
 mod trace;
 pub mod view_state;
+pub mod watch;
 
 pub use bookmarking::BookmarkMsg;
 pub use panes::PaneMsg;
@@ -188,6 +189,15 @@ pub enum Msg {
     /// A splitter moved, a pane moved to the other area or collapsed.
     Layout(layout::LayoutMsg),
     Bookmark(BookmarkMsg),
+    /// The watch pane's answers and buttons.
+    Watch(watch::WatchMsg),
+    /// The watch prompt's memory expression has a value: watch there.
+    WatchMemory {
+        addr: u64,
+        len: u64,
+    },
+    /// ... has none: why.
+    WatchMemoryFailed(String),
 }
 
 pub struct Model {
@@ -255,6 +265,8 @@ pub struct Model {
     /// The URL's fragment names a position (so the first position is one).
     url_has_position: bool,
     pub bookmarks: bookmarks::Bookmarks,
+    /// The watch pane's watchpoint, while it is open.
+    pub watch: Option<watch::Watch>,
     /// The position last written to the URL (`#line=N`), which the
     /// fragment keeps when the bookmarks change.
     position_hash: Option<String>,
@@ -314,6 +326,7 @@ impl Model {
             search: Default::default(),
             nav: nav::NavPanes::new(!config.compact && config.panes.is_none()),
             detached,
+            watch: None,
             bookmarks: Default::default(),
             position_hash: None,
             bookmark_asks: Default::default(),
@@ -380,6 +393,7 @@ impl Model {
         }
         if grown {
             self.nav_progress();
+            self.watch_progress();
         }
         if grown || elf {
             // What failed before may answer now.
@@ -486,6 +500,11 @@ impl Model {
             Msg::SourceMissing(why) => self.source_missing(why),
             Msg::Layout(m) => return self.on_layout(m),
             Msg::Bookmark(m) => return self.on_bookmark(m),
+            Msg::Watch(m) => return self.on_watch(m),
+            Msg::WatchMemory { addr, len } => {
+                self.watch(tarmac_lens_core::browse::protocol::WriteTarget::Memory { addr, len })
+            }
+            Msg::WatchMemoryFailed(why) => self.status = Some(why),
         }
         true
     }
@@ -655,6 +674,9 @@ impl Model {
             }
             Command::ToggleBookmark | Command::ToggleBookmarks | Command::NextBookmark { .. } => {
                 self.run_bookmarks(cmd);
+            }
+            Command::WatchPrompt | Command::WatchStep { .. } => {
+                self.run_watch(cmd);
             }
             Command::Reports => {
                 self.reports = match self.reports {

@@ -251,6 +251,7 @@ impl Model {
             Command::PreviousWrite => self.pane_previous_write(id, None),
             Command::WriteOfWidth(w) => self.pane_previous_write(id, Some(w as u64)),
             Command::Symbolic => self.symbolic(id),
+            Command::Watch => self.watch_selection(id),
             Command::ToggleRegMark => {
                 if let PaneBody::Registers { since, .. } = &mut pane.body {
                     *since = !*since;
@@ -509,6 +510,10 @@ impl Model {
         let target = WriteTarget::Register(name.clone());
         let mut items = vec![
             (
+                tf("Watch {} (w)", &[&name]),
+                MenuAction::Watch(target.clone()),
+            ),
+            (
                 tf("Previous write of {}", &[&name]),
                 MenuAction::Write {
                     view,
@@ -572,6 +577,18 @@ impl Model {
                     target: WriteTarget::Memory { addr: start, len },
                     forward: false,
                 },
+            ));
+        }
+        for len in [1u64, 4, 8] {
+            let start = addr & !(len - 1);
+            let target = WriteTarget::Memory { addr: start, len };
+            items.push((
+                if len > 1 {
+                    tf("Watch {} bytes at {}", &[&len, &format!("{start:#x}")])
+                } else {
+                    tf("Watch the byte at {} (w)", &[&format!("{start:#x}")])
+                },
+                MenuAction::Watch(target),
             ));
         }
         items.push((

@@ -49,6 +49,7 @@ impl Model {
             }
             PromptFor::LockTime { .. } => num().map(|t| located(Locate::Time(t), prompt.clone())),
             PromptFor::BookmarkNote { .. } => return,
+            PromptFor::Watch { view } => return self.watch_text(*view, &text),
         };
         match request {
             Ok((query @ Query::Eval { .. }, prompt)) => {
@@ -189,6 +190,7 @@ impl Model {
                 });
             }
             MenuAction::OpenMemory { view, addr } => self.open_memory(view, addr),
+            MenuAction::Watch(target) => self.watch(target),
         }
     }
 }

@@ -153,6 +153,7 @@ pub enum PromptFor {
     LockTime { pane: u32 },
     CompareLine { pane: u32 },
     BookmarkNote { line: u64 },
+    Watch { view: u32 },
 }
 
 impl PromptFor {
@@ -167,6 +168,7 @@ impl PromptFor {
             PromptFor::LockTime { .. } => "Lock pane to time:",
             PromptFor::CompareLine { .. } => "Compare with line:",
             PromptFor::BookmarkNote { .. } => "Bookmark note (Return alone: none):",
+            PromptFor::Watch { .. } => "Watch (x5, [sp:0x40], buf:64):",
         })
     }
 }
@@ -202,6 +204,7 @@ pub enum MenuAction {
         view: u32,
         addr: u64,
     },
+    Watch(tarmac_lens_core::browse::protocol::WriteTarget),
 }
 
 #[derive(Clone, Debug, PartialEq)]

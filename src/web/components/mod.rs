@@ -37,6 +37,7 @@ mod toolbar_menu;
 mod trace_pane;
 mod trace_row;
 mod unparsed_list;
+mod watch_pane;
 
 pub use app::App;
 pub use browser::{Browser, BrowserProps, Session};
@@ -71,3 +72,4 @@ pub use toolbar_menu::{ToolbarMenu, ToolbarMenuProps};
 pub use trace_pane::{marker_index, TracePane, TracePaneProps};
 pub use trace_row::{highlighted, TraceRow, TraceRowProps};
 pub use unparsed_list::{UnparsedList, UnparsedListProps};
+pub use watch_pane::{WatchPane, WatchPaneProps};

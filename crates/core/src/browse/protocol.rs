@@ -407,9 +407,10 @@ pub struct AccessView {
 pub struct AccessesReply {
     /// The hits, in order.
     pub hits: Vec<AccessView>,
-    /// Where the list goes on, or `None` when it reached the end of what
-    /// is indexed.
-    pub next: Option<NodeId>,
+    /// Where the list goes on: the number of nodes indexed when it
+    /// reached the end of what is indexed (ask again from there once more
+    /// is).
+    pub next: NodeId,
 }
 
 /// A node as the UI needs it.
@@ -669,8 +670,9 @@ pub enum Reply {
     Row(u64),
     /// A node, or `None` when nothing matched.
     Node(Option<NodeView>),
-    /// A watchpoint's hit, or `None` when there is none that way.
-    Access(Option<AccessView>),
+    /// A watchpoint's hit, or `None` when there is none that way (boxed:
+    /// every reply would otherwise be as big).
+    Access(Option<Box<AccessView>>),
     /// Part of a watchpoint's list.
     Accesses(AccessesReply),
     /// Register panels.

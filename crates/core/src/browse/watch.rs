@@ -67,7 +67,7 @@ impl<S: TraceSource> Session<S> {
         } else {
             idx.prev_access(src, node, what, kind)?
         };
-        Ok(Reply::Access(hit.map(|h| self.access_view(&h))))
+        Ok(Reply::Access(hit.map(|h| Box::new(self.access_view(&h)))))
     }
 
     pub(super) fn accesses(
@@ -107,10 +107,10 @@ impl<S: TraceSource> Session<S> {
         // Stopped by the hit count: go on after the last hit; by the
         // budget: after the last node covered.
         let next = match hits.last() {
-            Some(h) if hits.len() == max => Some(h.node.at.node + 1),
-            _ => Some(from + covered),
+            Some(h) if hits.len() == max => h.node.at.node + 1,
+            _ => from + covered,
         }
-        .filter(|&n| n < nodes);
+        .clamp(from, nodes.max(from));
         let hits = hits.iter().map(|h| self.access_view(h)).collect();
         Ok(Reply::Accesses(AccessesReply { hits, next }))
     }

@@ -160,6 +160,12 @@ pub(crate) fn is_aarch64(rf: &RegFile, hint: bool) -> bool {
     }
 }
 
+/// Whether `name` names a register in either execution state (`x5`, `r0`,
+/// `sp`, `cpsr`, `q1`): what a person typed is a register, not an address.
+pub fn is_register_name(name: &str) -> bool {
+    lookup(name, true).is_some() || lookup(name, false).is_some()
+}
+
 /// Resolves a register name the person typed or clicked (`sp` and `lr`
 /// follow the execution state).
 pub(crate) fn lookup(name: &str, aarch64: bool) -> Option<RegId> {

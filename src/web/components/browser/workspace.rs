@@ -13,8 +13,9 @@ use crate::i18n::t;
 use crate::model::keys::Command;
 use crate::model::layout::{Area, Layout, LayoutMsg, Shown, Slot};
 use crate::model::nav::NavMsg;
+use crate::model::watch::WatchMsg;
 use crate::model::{Model, Msg, ViewMsg};
-use crate::web::components::{EventsPane, ReportsPanel, Sizes, Splitter, StackPane};
+use crate::web::components::{EventsPane, ReportsPanel, Sizes, Splitter, StackPane, WatchPane};
 use tarmac_lens_core::browse::protocol::NodeId;
 
 impl Browser {
@@ -173,6 +174,25 @@ impl Browser {
                     },
                 ));
             }
+            if let Some(w) = &self.model.watch {
+                let listed = w.listed(self.model.indexed_nodes, self.model.complete);
+                items.push((
+                    Slot::Watch,
+                    "watch".into(),
+                    html! {
+                        <WatchPane
+                            watch={w.clone()}
+                            {listed}
+                            cursor={v.cursor.map(|c| c.node)}
+                            on_pick={link.callback(go)}
+                            on_step={link.callback(|forward| Msg::Run(Command::WatchStep { forward }))}
+                            on_kind={link.callback(|k| Msg::Watch(WatchMsg::Kind(k)))}
+                            on_close={link.callback(|_| Msg::Watch(WatchMsg::Close))}
+                            tools={self.area_tools(ctx, Slot::Watch)}
+                        />
+                    },
+                ));
+            }
         }
         if let Some(tab) = self.model.reports {
             items.push((
@@ -266,7 +286,7 @@ fn workspace_style(layout: &Layout, side: bool, bottom: bool, compact: bool) -> 
 fn area_item_style(area: Area, slot: Slot, collapsed: bool) -> &'static str {
     match (area, slot, collapsed) {
         (_, _, true) => "flex:0 0 auto;min-width:0;display:flex;flex-direction:column;",
-        (Area::Side, Slot::Stack | Slot::Events, _) => {
+        (Area::Side, Slot::Stack | Slot::Events | Slot::Watch, _) => {
             "flex:0 1 auto;min-height:6rem;min-width:0;overflow:auto;display:flex;flex-direction:column;"
         }
         (Area::Side, _, _) => {

@@ -1,0 +1,295 @@
+//! The watch pane: a watchpoint on a register or a memory range (`w` on a
+//! register or memory pane's selection, `W` for any, the context menus),
+//! the accesses listed as the worker finds them (a bounded piece per
+//! answer, asked again until the end of what is indexed, then again as
+//! indexing goes on), and the next or previous access from the active
+//! view's position (`)` and `(`).
+
+use super::layout::{Shown, Slot};
+use super::{Model, Msg, PaneBody, PromptFor};
+use crate::i18n::{t, tf};
+use crate::model::keys::Command;
+use tarmac_lens_core::browse::protocol::{
+    AccessKind, AccessView, Locate, NodeId, Query, Reply, WriteTarget,
+};
+
+/// Accesses the pane lists at most; `(` and `)` still find the others.
+pub const MAX_LISTED: usize = 10_000;
+
+/// Accesses asked for in one piece.
+const PIECE: u32 = 500;
+
+/// A watchpoint and what is known of its accesses.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Watch {
+    pub target: WriteTarget,
+    /// How the pane names it: `x5`, `[0x3fff60:8]`.
+    pub label: String,
+    pub kind: AccessKind,
+    /// The accesses found so far, in trace order.
+    pub hits: Vec<AccessView>,
+    /// Where the list goes on.
+    next: NodeId,
+    /// A piece is being asked for.
+    asking: bool,
+    /// Which watch the answers are for (a new one drops the old answers).
+    generation: u64,
+}
+
+impl Watch {
+    /// The whole trace is listed (or as much as the pane lists).
+    pub fn listed(&self, indexed_nodes: u64, complete: bool) -> bool {
+        self.hits.len() >= MAX_LISTED || (complete && self.next >= indexed_nodes)
+    }
+}
+
+/// The watch pane's messages (answers boxed: `Msg` stays small).
+pub enum WatchMsg {
+    Listed {
+        generation: u64,
+        reply: Box<Reply>,
+    },
+    Found {
+        view: u32,
+        forward: bool,
+        reply: Box<Reply>,
+    },
+    /// Reads, writes or both.
+    Kind(AccessKind),
+    Close,
+}
+
+/// `x5` names a register; `[sp:0x40]`, `buf:64`, `0x1000` memory (the
+/// address an expression evaluated at the position, the length 1 unless
+/// given): the condition grammar's memory brackets, or a length.
+pub fn parse_target(text: &str) -> Result<(Option<String>, String, u64), String> {
+    let inner = text
+        .strip_prefix('[')
+        .and_then(|s| s.strip_suffix(']'))
+        .map(str::trim);
+    let bracketed = inner.is_some();
+    let body = inner.unwrap_or(text);
+    let (expr, len) = match body.rsplit_once(':') {
+        Some((e, n)) => match super::hash::number(n.trim()) {
+            Some(0) => return Err(t("The length is 0.").into()),
+            Some(len) => (e.trim(), len),
+            None => (body, 1),
+        },
+        None => (body, 1),
+    };
+    if expr.is_empty() {
+        return Err(tf("{} is not a register or a memory range.", &[&text]));
+    }
+    let register = !bracketed
+        && len == 1
+        && !body.contains(':')
+        && tarmac_lens_core::state::regfile::is_register_name(expr);
+    Ok((register.then(|| expr.to_string()), expr.to_string(), len))
+}
+
+impl Model {
+    /// The watch commands; false if `cmd` is not one.
+    pub(super) fn run_watch(&mut self, cmd: Command) -> bool {
+        match cmd {
+            Command::WatchPrompt => {
+                let view = self.active_view();
+                self.prompt = Some(PromptFor::Watch { view });
+            }
+            Command::WatchStep { forward } => self.watch_step(forward),
+            _ => return false,
+        }
+        true
+    }
+
+    /// `w` in a register or memory pane: watch its selection.
+    pub(super) fn watch_selection(&mut self, pane: u32) {
+        let Some(p) = self.pane_ref(pane) else {
+            return;
+        };
+        let target = match &p.body {
+            PaneBody::Registers {
+                panel, selected, ..
+            } => match panel.as_ref().and_then(|p| p.cells.get(*selected)) {
+                Some(cell) => WriteTarget::Register(cell.name.clone()),
+                None => return,
+            },
+            PaneBody::Memory { selected, .. } => WriteTarget::Memory {
+                addr: *selected,
+                len: 1,
+            },
+            _ => return,
+        };
+        self.watch(target);
+    }
+
+    /// Starts watching `target`: the pane opens and lists its accesses.
+    pub(super) fn watch(&mut self, target: WriteTarget) {
+        let label = match &target {
+            WriteTarget::Register(r) => r.clone(),
+            WriteTarget::Memory { addr, len } => format!("[{addr:#x}:{len}]"),
+        };
+        let kind = self.watch.as_ref().map_or(AccessKind::Any, |w| w.kind);
+        let generation = self.watch.as_ref().map_or(0, |w| w.generation + 1);
+        self.watch = Some(Watch {
+            target,
+            label,
+            kind,
+            hits: Vec::new(),
+            next: 0,
+            asking: false,
+            generation,
+        });
+        self.into_view = Some(Shown::Slot(Slot::Watch));
+        self.fetch_watch();
+    }
+
+    /// Asks for the next piece of the list, if there is more to ask.
+    fn fetch_watch(&mut self) {
+        let nodes = self.indexed_nodes;
+        let Some(w) = &mut self.watch else {
+            return;
+        };
+        if w.asking || w.hits.len() >= MAX_LISTED || w.next >= nodes {
+            return;
+        }
+        w.asking = true;
+        let generation = w.generation;
+        let query = Query::Accesses {
+            target: w.target.clone(),
+            kind: w.kind,
+            from: w.next,
+            max: PIECE.min((MAX_LISTED - w.hits.len()) as u32),
+        };
+        self.ask(query, move |reply| {
+            Msg::Watch(WatchMsg::Listed {
+                generation,
+                reply: Box::new(reply),
+            })
+        });
+    }
+
+    /// More of the trace is indexed: the list may go on.
+    pub(super) fn watch_progress(&mut self) {
+        self.fetch_watch();
+    }
+
+    fn watch_step(&mut self, forward: bool) {
+        let Some(w) = &self.watch else {
+            self.status = Some(t("Nothing is watched: w on a register or byte, or W.").into());
+            return;
+        };
+        let view = self.active_view();
+        let Some(node) = self.view_ref(view).and_then(|v| v.cursor).map(|c| c.node) else {
+            return;
+        };
+        let query = Query::Access {
+            node,
+            target: w.target.clone(),
+            kind: w.kind,
+            forward,
+        };
+        self.ask(query, move |reply| {
+            Msg::Watch(WatchMsg::Found {
+                view,
+                forward,
+                reply: Box::new(reply),
+            })
+        });
+    }
+
+    /// The watch prompt's answer: a register, or memory whose address the
+    /// worker evaluates at the position.
+    pub(super) fn watch_text(&mut self, view: u32, text: &str) {
+        match parse_target(text) {
+            Ok((Some(reg), _, _)) => self.watch(WriteTarget::Register(reg)),
+            Ok((None, expr, len)) => {
+                let node = self
+                    .view_ref(view)
+                    .and_then(|v| v.cursor)
+                    .map_or(0, |c| c.node);
+                self.ask(Query::Eval { node, expr }, move |reply| match reply {
+                    Reply::Value(addr) => Msg::WatchMemory { addr, len },
+                    Reply::Error(e) => Msg::WatchMemoryFailed(e),
+                    other => Msg::WatchMemoryFailed(format!("unexpected answer: {other:?}")),
+                });
+            }
+            Err(e) => self.status = Some(e),
+        }
+    }
+
+    pub(super) fn on_watch(&mut self, msg: WatchMsg) -> bool {
+        match msg {
+            WatchMsg::Listed { generation, reply } => {
+                let Some(w) = &mut self.watch else {
+                    return false;
+                };
+                if w.generation != generation {
+                    return false;
+                }
+                w.asking = false;
+                match *reply {
+                    Reply::Accesses(r) => {
+                        w.hits.extend(r.hits);
+                        w.next = r.next;
+                        self.fetch_watch();
+                    }
+                    Reply::Error(e) => self.status = Some(e),
+                    _ => return false,
+                }
+            }
+            WatchMsg::Found {
+                view,
+                forward,
+                reply,
+            } => match *reply {
+                Reply::Access(Some(a)) => {
+                    self.refocus = true;
+                    self.move_to(view, Query::Locate(Locate::Node(a.node.node)), false);
+                }
+                Reply::Access(None) => {
+                    self.status = Some(
+                        t(if forward {
+                            "No later access."
+                        } else {
+                            "No earlier access."
+                        })
+                        .into(),
+                    )
+                }
+                Reply::Error(e) => self.status = Some(e),
+                _ => return false,
+            },
+            WatchMsg::Kind(kind) => {
+                if let Some(w) = &self.watch {
+                    if w.kind != kind {
+                        let target = w.target.clone();
+                        if let Some(w) = &mut self.watch {
+                            w.kind = kind;
+                        }
+                        self.watch(target);
+                    }
+                }
+            }
+            WatchMsg::Close => self.watch = None,
+        }
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_target;
+
+    #[test]
+    fn registers_and_memory_are_told_apart() {
+        assert_eq!(parse_target("x5"), Ok((Some("x5".into()), "x5".into(), 1)));
+        assert_eq!(parse_target("sp"), Ok((Some("sp".into()), "sp".into(), 1)));
+        assert_eq!(parse_target("[sp]"), Ok((None, "sp".into(), 1)));
+        assert_eq!(parse_target("[sp:0x40]"), Ok((None, "sp".into(), 64)));
+        assert_eq!(parse_target("buf:64"), Ok((None, "buf".into(), 64)));
+        assert_eq!(parse_target("0x1000"), Ok((None, "0x1000".into(), 1)));
+        assert_eq!(parse_target("sp+8:4"), Ok((None, "sp+8".into(), 4)));
+        assert!(parse_target("buf:0").is_err());
+        assert!(parse_target(":4").is_err());
+    }
+}

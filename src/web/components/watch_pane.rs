@@ -1,0 +1,122 @@
+//! The watch pane: every read and write of a register or memory range,
+//! listed as the worker finds them, each row a button to its position; the
+//! accesses before and after the position (`(`, `)`) and which kind
+//! (reads, writes, both) are the header's.
+
+use yew::prelude::*;
+
+use crate::model::watch::{Watch, MAX_LISTED};
+use crate::web::page::i18n::{number, t, tf, use_lang};
+use tarmac_lens_core::browse::protocol::{AccessKind, NodeId};
+
+#[derive(Properties, PartialEq)]
+pub struct WatchPaneProps {
+    pub watch: Watch,
+    /// Every access is listed (or as many as the pane lists).
+    pub listed: bool,
+    /// The node of the active view's position (its access is marked).
+    pub cursor: Option<NodeId>,
+    pub on_pick: Callback<NodeId>,
+    /// The access before (false) or after (true) the position.
+    pub on_step: Callback<bool>,
+    pub on_kind: Callback<AccessKind>,
+    pub on_close: Callback<()>,
+    /// Layout buttons (collapse, move to the other area), before the close.
+    #[prop_or_default]
+    pub tools: Html,
+}
+
+fn kind_label(kind: AccessKind) -> &'static str {
+    t(match kind {
+        AccessKind::Any => "reads and writes",
+        AccessKind::Read => "reads",
+        AccessKind::Write => "writes",
+    })
+}
+
+#[function_component(WatchPane)]
+pub fn watch_pane(props: &WatchPaneProps) -> Html {
+    use_lang();
+    let w = &props.watch;
+    let count = w.hits.len();
+    let title = if props.listed {
+        tf("Watch {}: {} accesses", &[&w.label, &number(count as u64)])
+    } else {
+        tf(
+            "Watch {}: {} accesses so far…",
+            &[&w.label, &number(count as u64)],
+        )
+    };
+    let close = props.on_close.reform(|_: MouseEvent| ());
+    let prev = props.on_step.reform(|_: MouseEvent| false);
+    let next = props.on_step.reform(|_: MouseEvent| true);
+    let kinds = [AccessKind::Any, AccessKind::Read, AccessKind::Write];
+    html! {
+        <section
+            class="pane nav-pane watch-pane"
+            data-testid="watch-pane"
+            data-count={count.to_string()}
+            data-listed={props.listed.to_string()}
+            data-target={w.label.clone()}
+            role="region"
+            aria-label={t("Watch")}
+            style="flex:1 1 auto;min-width:0;min-height:0;display:flex;flex-direction:column;"
+        >
+            <header class="pane-header" style="display:flex;gap:0.4rem;align-items:center;padding:0.15rem 0.4rem;flex-wrap:wrap;">
+                <strong style="flex:1;" data-testid="watch-title">{ title }</strong>
+                <span role="radiogroup" aria-label={t("Which accesses")} style="display:flex;gap:0.15rem;">
+                    { for kinds.into_iter().map(|k| {
+                        let pick = props.on_kind.reform(move |_: MouseEvent| k);
+                        html! {
+                            <button
+                                role="radio"
+                                aria-checked={(w.kind == k).to_string()}
+                                data-testid="watch-kind"
+                                data-kind={format!("{k:?}").to_lowercase()}
+                                class={classes!((w.kind == k).then_some("on"))}
+                                onclick={pick}
+                            >{ kind_label(k) }</button>
+                        }
+                    }) }
+                </span>
+                <button data-testid="watch-prev" onclick={prev} title={t("The access before the position (()")}>{ "‹" }</button>
+                <button data-testid="watch-next" onclick={next} title={t("The access after the position ())")}>{ "›" }</button>
+                { props.tools.clone() }
+                <button class="close" data-testid="watch-close" title={t("Close")} onclick={close}>{ "×" }</button>
+            </header>
+            if w.hits.is_empty() {
+                <p class="pane-empty" data-testid="watch-empty" style="margin:0.25rem 0.5rem;">{
+                    if props.listed { t("No access.") } else { t("Looking…") }
+                }</p>
+            } else {
+                <ol class="watch-hits" style="list-style:none;margin:0;padding:0.2rem 0.4rem;flex:1 1 10rem;min-height:3rem;overflow:auto;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13px;">
+                    { for w.hits.iter().map(|h| {
+                        let node = h.node.node;
+                        let pick = props.on_pick.reform(move |_: MouseEvent| node);
+                        let current = props.cursor == Some(node);
+                        html! {
+                            <li
+                                key={node}
+                                class={classes!("watch-hit", current.then_some("current"))}
+                                data-testid="watch-hit"
+                                data-line={h.node.first_line.to_string()}
+                                data-kind={h.kind.clone()}
+                                style="display:flex;gap:0.6rem;align-items:baseline;cursor:pointer;white-space:pre;"
+                                title={t("Go to this access")}
+                                onclick={pick}
+                            >
+                                <span style="min-width:5em;text-align:right;">{ h.node.first_line }</span>
+                                <span style="min-width:2em;">{ h.kind.clone() }</span>
+                                <span style="overflow:hidden;text-overflow:ellipsis;" data-testid="watch-detail">{ h.detail.clone() }</span>
+                                <span style="opacity:0.7;">{ h.function.clone() }</span>
+                            </li>
+                        }
+                    }) }
+                </ol>
+                if count >= MAX_LISTED {
+                    <p class="pane-empty" style="margin:0.25rem 0.5rem;">{ tf("The list stops at {}; ( and ) find the others.", &[&number(MAX_LISTED as u64)]) }</p>
+                }
+            }
+        </section>
+    }
+}

@@ -1,0 +1,115 @@
+// The watch pane: `W` and a range typed at the bottom, or a register's
+// context menu, list every access; the list is the CLI's `watch`
+// (TARMAC_LENS_CLI), which tests/cli.rs checks against the trace text;
+// a click goes to an access, `(` and `)` step between them.
+
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+
+import { CLI, ROOT, expectLine, gotoLine, pageFixture } from './harness.mjs';
+
+const TRACE = path.join(ROOT, 'tests/data/tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac');
+// The array quicksort sorts (`qs_array`, from the ELF's symbols).
+const ARRAY = '0x10780:64';
+
+const fx = pageFixture();
+
+async function openPage(t) {
+  const page = await fx.browser.context.newPage();
+  await page.setViewportSize({ width: 1400, height: 1000 });
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
+  });
+  t.after(async () => {
+    await page.close();
+    assert.deepEqual(problems, [], 'the page logged errors');
+  });
+  await page.goto(fx.server.url);
+  await page.waitForSelector('[data-testid=status][data-state=idle]');
+  await page.setInputFiles('[data-testid=file-input]', TRACE);
+  await page.waitForSelector('[data-testid=status][data-state=ready]', { timeout: 60_000 });
+  return page;
+}
+
+/** The CLI's hits: [line, kind] for each. */
+function cliWatch(...args) {
+  let out = '';
+  try {
+    out = execFileSync(CLI, ['watch', '--no-index', TRACE, ...args], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  } catch (e) {
+    if (e.status !== 1) throw e;
+  }
+  return out
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => [Number(l.split(' ')[1]), l.split(': ')[1].split(' ')[0]]);
+}
+
+async function listed(page) {
+  await page.waitForSelector('[data-testid=watch-pane][data-listed=true]', { timeout: 30_000 });
+  return page.$$eval('[data-testid=watch-hit]', (rows) => rows.map((r) => [Number(r.dataset.line), r.dataset.kind]));
+}
+
+async function watchTyped(page, text) {
+  await page.focus('[data-testid=browser]');
+  await page.keyboard.press('W');
+  await page.waitForSelector('[data-testid=prompt-input]');
+  await page.fill('[data-testid=prompt-input]', text);
+  await page.press('[data-testid=prompt-input]', 'Enter');
+}
+
+describe('watch pane', () => {
+  test('W lists every access of a memory range, as the CLI does; clicks and ( ) go to them', async (t) => {
+    const page = await openPage(t);
+    const want = cliWatch('--mem', ARRAY);
+    assert.ok(want.length > 40, `the CLI found ${want.length}`);
+    await watchTyped(page, `[${ARRAY}]`);
+    assert.deepEqual(await listed(page), want);
+    assert.equal(await page.getAttribute('[data-testid=watch-pane]', 'data-target'), `[${ARRAY}]`);
+    assert.match(await page.textContent('[data-testid=watch-title]'), new RegExp(`${want.length} accesses`));
+    // A click goes to the access; ) and ( to the ones around the position.
+    const [a, b, c] = [want[10][0], want[11][0], want[12][0]];
+    await page.click(`[data-testid=watch-hit][data-line="${b}"]`);
+    await expectLine(page, b, 'the access clicked');
+    await page.focus('[data-testid=browser]');
+    await page.keyboard.press(')');
+    await expectLine(page, c, 'the next access');
+    await page.keyboard.press('(');
+    await page.keyboard.press('(');
+    await expectLine(page, a, 'two accesses back');
+    assert.ok(await page.$(`[data-testid=watch-hit].current[data-line="${a}"]`), 'the position is marked in the list');
+    // Reads only, then writes only.
+    await page.click('[data-testid=watch-kind][data-kind=read]');
+    await page.waitForFunction(() => document.querySelector('[data-testid=watch-kind][data-kind=read]')?.getAttribute('aria-checked') === 'true');
+    assert.deepEqual(await listed(page), cliWatch('--mem', ARRAY, '--reads'));
+    await page.click('[data-testid=watch-kind][data-kind=write]');
+    await page.waitForFunction(() => document.querySelector('[data-testid=watch-kind][data-kind=write]')?.getAttribute('aria-checked') === 'true');
+    assert.deepEqual(await listed(page), cliWatch('--mem', ARRAY, '--writes'));
+    // The values accessed are shown.
+    const detail = await page.textContent('[data-testid=watch-hit] [data-testid=watch-detail]');
+    assert.match(detail, /^W \[0x107[89a-f][0-9a-f]:\d\]=0x[0-9a-f?]+/);
+    await page.click('[data-testid=watch-close]');
+    assert.equal(await page.$('[data-testid=watch-pane]'), null);
+  });
+
+  test("a register's context menu watches it; an expression is read at the position", async (t) => {
+    const page = await openPage(t);
+    await gotoLine(page, 2000);
+    await page.click('[data-reg=x19]', { button: 'right' });
+    await page.waitForSelector('[data-testid=context-menu]');
+    await page.click('[data-testid=context-menu] li:has-text("Watch x19")');
+    assert.deepEqual(await listed(page), cliWatch('--reg', 'x19'));
+    // sp's value at line 2000 gives the address.
+    await watchTyped(page, 'sp:16');
+    const want = cliWatch('--mem', 'sp:16', '--at', '2000');
+    assert.ok(want.length > 0);
+    assert.deepEqual(await listed(page), want);
+    // A register with no such name: said so, nothing watched.
+    await watchTyped(page, '[nosuchsymbol:4]');
+    await page.waitForFunction(() => /nosuchsymbol/.test(document.querySelector('[data-testid=status-message]')?.textContent ?? document.body.textContent));
+  });
+});
