@@ -32,6 +32,14 @@
 //! What the encoding alone cannot tell: whether a Thumb instruction is in
 //! an `IT` block (there it reads the flags, and a 16-bit `ADDS` does not
 //! set them); both are decoded as outside one.
+//!
+//! Not listed, as no data flow a person follows goes through them: the
+//! rounding mode floating point reads from FPCR/FPSCR and the cumulative
+//! exception bits it sets in FPSR/FPSCR, AArch32's sticky Q flag, the T
+//! bit an interworking branch changes, and registers no view models
+//! (system registers other than NZCV, FPCR, FPSR; ELR and SPSR). Not
+//! decoded (an [`Undecoded`] error): SVE and SME, AArch32 Advanced SIMD,
+//! ThumbEE.
 
 mod a32;
 mod a64;
