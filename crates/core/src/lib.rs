@@ -106,6 +106,7 @@ pub mod convert;
 pub mod cores;
 pub mod coverage;
 pub mod debuginfo;
+pub mod decode;
 pub mod diff;
 pub mod dump;
 pub mod engine;
