@@ -1306,7 +1306,7 @@ fn the_watch_pane_lists_every_access_the_text_shows_and_steps_between_them() {
         .map(|p| p.id)
         .expect("a register pane");
     page.send(Msg::Focus(Focus::Pane(pane)));
-    page.send(Msg::Watch(WatchMsg::Kind(AccessKind::Any)));
+    page.send(Msg::Watch(WatchMsg::Kind(AccessKind::Write)));
     page.key("w");
     let w = page.model.watch.as_ref().unwrap();
     let name = w.label.to_uppercase();

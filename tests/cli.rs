@@ -748,12 +748,12 @@ fn watch_lists_the_accesses_the_trace_text_shows() {
         "{out}"
     );
     // A register: the nodes whose lines write it.
-    let (_, out, _) = run(&["--reg", "x21", "--json"]);
+    let (_, out, _) = run(&["--reg", "x21", "--writes", "--json"]);
     let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
     let hits = doc["hits"].as_array().unwrap();
     let x21 = text.lines().filter(|l| l.contains(" R X21 ")).count();
     assert_eq!(hits.len(), x21);
-    assert_eq!(doc["kind"], "access");
+    assert_eq!(doc["kind"], "write");
     // None: status 1, the range named; trouble: status 2.
     let (code, out, err) = run(&["--mem", "0x10:4"]);
     assert_eq!((code, out.as_str()), (Some(1), ""));

@@ -431,7 +431,7 @@ fn index_round_trips_through_bytes() {
 /// the counts said to be missing.
 #[test]
 fn an_index_file_without_the_timeline_depth_still_loads() {
-    let (_, index, id) = saved_quicksort();
+    let (trace, index, id) = saved_quicksort();
     let nodes = index.summary().nodes;
     let timeline =
         tarmac_lens_core::index::bucket_bounds(tarmac_lens_core::index::TIMELINE_BUCKETS, nodes);
@@ -451,18 +451,47 @@ fn an_index_file_without_the_timeline_depth_still_loads() {
             .map(|&d| varint_len(u64::from(d)))
             .sum::<usize>();
     // Format 7 adds the per-PC counts after it: (1 + count), then each
-    // PC's difference from the last and its two counts.
+    // PC's difference from the last and its two counts, LEB128 varints.
     let counts = index.pc_counts().expect("a fresh index counts PCs");
-    let counts_section = varint_len(1 + counts.len() as u64)
-        + counts
-            .iter()
-            .scan(0, |last, (pc, c)| {
-                let d = pc - std::mem::replace(last, *pc);
-                Some(varint_len(d) + varint_len(c.executed) + varint_len(c.failed))
-            })
-            .sum::<usize>();
+    let mut counts_bytes = Vec::new();
+    let mut put = |mut v: u64| loop {
+        let b = (v & 0x7f) as u8;
+        v >>= 7;
+        if v == 0 {
+            counts_bytes.push(b);
+            break;
+        }
+        counts_bytes.push(b | 0x80);
+    };
+    put(1 + counts.len() as u64);
+    let mut last = 0;
+    for (pc, c) in &counts {
+        put(pc - std::mem::replace(&mut last, *pc));
+        put(c.executed);
+        put(c.failed);
+    }
+    let counts_section = counts_bytes.len();
     let mut bytes = index.to_bytes(id);
-    assert_eq!(bytes[8], 7, "the format's version");
+    assert_eq!(bytes[8], 8, "the format's version");
+    // Format 8 adds what each interval read (memory lines, registers)
+    // after the counts; format 7 ends with them. It loads, and answers
+    // watchpoints on reads as the full index (by replaying every interval).
+    let end = bytes
+        .windows(counts_section)
+        .rposition(|w| w == &counts_bytes[..])
+        .expect("the counts section")
+        + counts_section;
+    bytes.truncate(end);
+    bytes[8] = 7;
+    let (v7, _) = Index::from_bytes(&bytes).expect("a format 7 file loads");
+    assert_eq!(v7.summary(), index.summary());
+    let mut src = tarmac_lens_core::source::SliceSource(&trace);
+    let r0 = tarmac_lens_core::index::Watched::Reg(index.register_named("r0").unwrap());
+    let read = tarmac_lens_core::index::AccessKind::Read;
+    assert_eq!(
+        v7.next_access(&mut src, 100, r0, read).unwrap(),
+        index.next_access(&mut src, 100, r0, read).unwrap()
+    );
     bytes.truncate(bytes.len() - counts_section);
     // Format 6: no per-PC counts; it loads, and says it has none.
     bytes[8] = 6;

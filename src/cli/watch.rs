@@ -17,7 +17,8 @@ use super::{display_name, index, Common};
 #[derive(Args)]
 pub struct WatchArgs {
     /// The register watched (`x5`, `w3`, `r0`, `sp`, `cpsr`, `q1`, `z0`...):
-    /// every node that writes any byte of it.
+    /// every node that writes any byte of it, or whose instruction reads
+    /// it (decoded from its encoding).
     #[arg(
         long,
         value_name = "REG",
@@ -30,7 +31,7 @@ pub struct WatchArgs {
     /// `buf:64`. Registers in it take their values where --at says.
     #[arg(long, value_name = "EXPR[:LEN]")]
     mem: Option<String>,
-    /// Reads only (memory loads).
+    /// Reads only (memory loads; the registers an instruction reads).
     #[arg(long, conflicts_with = "writes")]
     reads: bool,
     /// Writes only.

@@ -256,7 +256,11 @@ pub(super) fn operands(encoding: u32) -> Result<Operands, &'static str> {
         let mut regs = Regs::new();
         value_regs(operand, &mut regs);
         let first = values == 0;
-        if !regs.as_slice().is_empty() || matches!(operand, Operand::Register(..)) {
+        // A system register the core does not model is still the operand
+        // `MSR` writes: what follows it is read.
+        if !regs.as_slice().is_empty()
+            || matches!(operand, Operand::Register(..) | Operand::SystemReg(_))
+        {
             values += 1;
         }
         let (read, write) = match kind {

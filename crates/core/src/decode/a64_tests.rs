@@ -137,6 +137,8 @@ const ROWS: &[(u32, &str, &str, &str)] = &[
     (0xd53b4400, "mrs x0, fpcr", "fpcr", "x0"),
     (0xd51b4422, "msr fpsr, x2", "x2", "fpsr"),
     (0xd53bd040, "mrs x0, tpidr_el0", "", "x0"),
+    (0xd5181040, "msr cpacr_el1, x0", "x0", ""),
+    (0xd5381040, "mrs x0, cpacr_el1", "", "x0"),
     (0xd50342df, "msr daifset, #0x2", "", ""),
     (0xd50b7420, "dc zva, x0", "x0", ""),
     // SIMD/FP moves and arithmetic: every view of register n is vN; writing one lane keeps the

@@ -147,6 +147,9 @@ pub trait Observer {
     fn node(&mut self, node: &Node, engine: &Engine) {}
     /// An instruction of the selected core was fed (executed or not).
     fn instruction(&mut self, pc: u64, effect: Effect) {}
+    /// The same instruction's record, in the open node (its encoding, for
+    /// what it reads).
+    fn instruction_record(&mut self, node: u64, ins: &Instruction<'_>) {}
     /// Register bytes written (`known[i] == 0` bytes untouched) in the open node.
     fn reg_write(&mut self, node: u64, offset: usize, bytes: &[u8], known: &[u8]) {}
     /// A run of memory bytes written with known values in the open node
@@ -639,6 +642,7 @@ impl Engine {
         let adjusted_pc = ins.pc | u64::from(thumb);
 
         obs.instruction(ins.pc, ins.effect);
+        obs.instruction_record(self.node_index, ins);
         if ins.effect == Effect::Executed {
             self.semihosting(ins, obs);
         }

@@ -25,6 +25,9 @@ pub(super) struct Accumulator {
     /// Parser time before the line being fed (for checkpoints).
     pub(super) parser_time_before: u64,
     pub(super) groups: [u64; 2],
+    /// Register groups read in the open interval.
+    pub(super) read_groups: [u64; 2],
+    pub(super) read_decoder: super::reg_reads::ReadDecoder,
     pub(super) bloom: [u64; 4],
     /// Parser state before the line being fed.
     pub(super) parser_state_before: ParserState,
@@ -98,6 +101,10 @@ impl Observer for Accumulator {
             // The node that ends an interval: close it and start the next.
             idx.reg_groups.push(self.groups);
             self.groups = [0; 2];
+            if let Some(r) = &mut idx.reg_reads {
+                r.push(self.read_groups);
+            }
+            self.read_groups = [0; 2];
             idx.pc_blooms.push(self.bloom);
             self.bloom = [0; 4];
             idx.mem.close_interval();
@@ -150,6 +157,11 @@ impl Observer for Accumulator {
         if let Some(c) = &mut self.index.pc_counts {
             c.note(pc, effect);
         }
+    }
+    fn instruction_record(&mut self, _node: u64, ins: &crate::parse::Instruction<'_>) {
+        let g = self.read_decoder.groups(ins);
+        self.read_groups[0] |= g[0];
+        self.read_groups[1] |= g[1];
     }
     fn split_here(&mut self) -> bool {
         self.split
@@ -251,6 +263,8 @@ impl IndexBuilder {
                 index,
                 parser_time_before: 0,
                 groups: [0; 2],
+                read_groups: [0; 2],
+                read_decoder: Default::default(),
                 bloom: [0; 4],
                 parser_state_before: ParserState::default(),
                 split: None,
@@ -314,6 +328,9 @@ impl IndexBuilder {
             // The final partial interval gets its diff and register groups
             // too, so every node belongs to a closed interval.
             index.reg_groups.push(self.acc.groups);
+            if let Some(r) = &mut index.reg_reads {
+                r.push(self.acc.read_groups);
+            }
             index.pc_blooms.push(self.acc.bloom);
             index.mem.close_interval();
             if let Some(r) = &mut index.reads {
@@ -356,6 +373,7 @@ impl Index {
             checkpoints: Vec::new(),
             snapshots: Vec::new(),
             reg_groups: Vec::new(),
+            reg_reads: Some(Vec::new()),
             pc_blooms: Vec::new(),
             pc_counts: Some(PcCountMap::default()),
             mem: MemHistory::default(),

@@ -23,6 +23,7 @@ mod pc_counts;
 mod queries;
 pub mod range_job;
 mod reads;
+mod reg_reads;
 mod replay;
 mod serialize;
 mod snapshot;
@@ -142,6 +143,10 @@ pub struct Index {
     snapshots: Vec<u8>,
     /// Per closed interval: register groups written ([`regfile::group_of`]).
     reg_groups: Vec<[u64; 2]>,
+    /// Per closed interval: register groups its executed instructions
+    /// read (decoded); `None` in an index file written before they were
+    /// kept.
+    reg_reads: Option<Vec<[u64; 2]>>,
     /// Per closed interval: a 256-bit Bloom filter of instruction addresses,
     /// so a PC search skips intervals that never executed it.
     pc_blooms: Vec<[u64; 4]>,
@@ -201,6 +206,7 @@ impl Index {
         self.checkpoints.capacity() * std::mem::size_of::<Checkpoint>()
             + self.snapshots.capacity()
             + self.reg_groups.capacity() * 16
+            + self.reg_reads.as_ref().map_or(0, |r| r.len() * 16)
             + self.pc_blooms.capacity() * 32
             + self
                 .pc_counts

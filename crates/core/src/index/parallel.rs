@@ -247,7 +247,7 @@ impl RangeIndex {
         b.engine.encode(&mut e);
         let acc = &b.acc;
         e.u(acc.parser_time_before);
-        for v in acc.groups.iter().chain(&acc.bloom) {
+        for v in acc.groups.iter().chain(&acc.bloom).chain(&acc.read_groups) {
             e.u(*v);
         }
         acc.parser_state_before.encode(&mut e);
@@ -290,7 +290,7 @@ impl RangeIndex {
             parser.set_state(ParserState::decode(&mut d)?);
             let engine = Engine::decode(&mut d)?;
             let parser_time_before = d.u()?;
-            let mut words = [0u64; 6];
+            let mut words = [0u64; 8];
             for w in &mut words {
                 *w = d.u()?;
             }
@@ -328,6 +328,8 @@ impl RangeIndex {
                     parser_time_before,
                     groups: [words[0], words[1]],
                     bloom: [words[2], words[3], words[4], words[5]],
+                    read_groups: [words[6], words[7]],
+                    read_decoder: Default::default(),
                     parser_state_before,
                     split,
                     mode,
@@ -560,6 +562,10 @@ pub(super) fn join(g: &mut IndexBuilder, mut w: IndexBuilder, c: u64) -> bool {
         });
     }
     gi.reg_groups.extend_from_slice(&wi.reg_groups);
+    match (&mut gi.reg_reads, &wi.reg_reads) {
+        (Some(g), Some(w)) => g.extend_from_slice(w),
+        (g, _) => *g = None,
+    }
     gi.pc_blooms.extend_from_slice(&wi.pc_blooms);
     match (&mut gi.pc_counts, &wi.pc_counts) {
         (Some(g), Some(w)) => g.merge(w),
@@ -576,6 +582,7 @@ pub(super) fn join(g: &mut IndexBuilder, mut w: IndexBuilder, c: u64) -> bool {
     gi.summary.lines = wi.summary.lines + line_off;
     gi.summary.bytes = wi.summary.bytes;
     g.acc.groups = w.acc.groups;
+    g.acc.read_groups = w.acc.read_groups;
     g.acc.bloom = w.acc.bloom;
     g.acc.parser_time_before = w.acc.parser_time_before;
     g.acc.parser_state_before = w.acc.parser_state_before;

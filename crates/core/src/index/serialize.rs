@@ -25,8 +25,8 @@ const VERSION: u64 = 8;
 const VERSION_WITHOUT_DEPTH: u64 = 5;
 /// Files of this version have no per-PC counts.
 const VERSION_WITHOUT_COUNTS: u64 = 6;
-/// Files of this version do not say which memory was read (section 14):
-/// read, a read watchpoint replays every interval.
+/// Files of this version do not say which memory and registers were read
+/// (sections 14-16): read, a read watchpoint replays every interval.
 const VERSION_WITHOUT_READS: u64 = 7;
 
 /// What an index file says about the trace it indexes.
@@ -261,6 +261,16 @@ impl IndexEncoder {
                     let arena = index.reads.as_ref().map_or(&[][..], |r| r.parts().0);
                     byte_run(w, arena, at, &mut budget)
                 }
+                16 => {
+                    if at == 0 {
+                        w.u(u64::from(index.reg_reads.is_some()));
+                    }
+                    let groups = index.reg_reads.as_deref().unwrap_or(&[]);
+                    entries(w, groups, at, &mut budget, |w, g| {
+                        w.u(g[0]);
+                        w.u(g[1]);
+                    })
+                }
                 _ => return true,
             };
             if to == end {
@@ -270,7 +280,7 @@ impl IndexEncoder {
                 self.at = to;
             }
         }
-        self.section > 15
+        self.section > 16
     }
 
     /// The encoded index (after `step` has said it is done), or what
@@ -655,12 +665,24 @@ impl Index {
         } else {
             None
         };
+        let reg_reads = if version == VERSION {
+            let present = r.u()? != 0;
+            let n = r.len(2)?;
+            let mut groups = Vec::with_capacity(n);
+            for _ in 0..n {
+                groups.push([r.u()?, r.u()?]);
+            }
+            present.then_some(groups)
+        } else {
+            None
+        };
         let index = Index {
             opts,
             dialect,
             checkpoints,
             snapshots,
             reg_groups,
+            reg_reads,
             pc_blooms,
             pc_counts,
             mem: MemHistory::from_parts(arena, starts, segments, fills),

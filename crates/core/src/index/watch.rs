@@ -9,9 +9,10 @@
 use serde::{Deserialize, Serialize};
 
 use super::memdiff;
+use super::reg_reads::read_ranges;
 use super::Index;
 use crate::engine::{Engine, Node, Observer};
-use crate::parse::{RegClass, RegId};
+use crate::parse::{Effect, Instruction, RegClass, RegId};
 use crate::source::TraceSource;
 use crate::state::regfile;
 use crate::Result;
@@ -33,7 +34,9 @@ pub enum Watched {
 /// Which accesses a watchpoint stops at.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum AccessKind {
-    /// Reads only (memory loads; for registers, not known from the trace).
+    /// Reads only: memory loads, and the registers an executed
+    /// instruction reads (decoded from its encoding: the trace does not
+    /// say).
     Read,
     /// Writes only: stores, register updates, and writes whose data the
     /// trace does not give.
@@ -300,17 +303,16 @@ impl Index {
     fn may_access(&self, k: usize, what: Watched, kind: AccessKind) -> bool {
         match what {
             Watched::Reg(reg) => {
-                // Register reads are not in the trace: only writes count.
-                if !kind.writes() {
-                    return false;
-                }
-                let Some(g) = self.reg_groups.get(k) else {
-                    return true;
-                };
                 let (off, size) = self.reg_location(reg);
-                (off..off + size)
-                    .map(regfile::group_of)
-                    .any(|x| g[x / 64] & (1 << (x % 64)) != 0)
+                let names = |g: &[u64; 2]| {
+                    (off..off + size)
+                        .map(regfile::group_of)
+                        .any(|x| g[x / 64] & (1 << (x % 64)) != 0)
+                };
+                let wrote = kind.writes() && self.reg_groups.get(k).is_none_or(names);
+                let read = kind.reads()
+                    && (self.reg_reads.as_ref()).is_none_or(|r| r.get(k).is_none_or(names));
+                wrote || read
             }
             Watched::Mem { addr, len } => {
                 let last = addr.saturating_add(len.max(1) - 1);
@@ -469,7 +471,8 @@ impl Observer for Accesses {
             return;
         };
         // The indexer's own iflags bookkeeping is no register write.
-        if offset != regfile::IFLAGS
+        if self.kind.writes()
+            && offset != regfile::IFLAGS
             && offset < off + size
             && off < offset + known.len()
             && known.iter().any(|&k| k != 0)
@@ -494,5 +497,20 @@ impl Observer for Accesses {
     }
     fn mem_read(&mut self, node: u64, addr: u64, bytes: &[u8], known: &[u8]) {
         self.mem_hit(node, false, addr, bytes, known);
+    }
+    fn instruction_record(&mut self, node: u64, ins: &Instruction<'_>) {
+        let Some((off, size)) = self.reg else {
+            return;
+        };
+        if !self.kind.reads() || ins.effect != Effect::Executed {
+            return;
+        }
+        // An encoding the decoder does not know is no known read.
+        let reads = read_ranges(ins).unwrap_or_default();
+        if reads.iter().any(|&(o, l)| o < off + size && off < o + l) {
+            if let Some(h) = self.hit(node) {
+                h.read = true;
+            }
+        }
     }
 }
