@@ -101,6 +101,7 @@
 pub mod block_cache;
 pub mod browse;
 pub(crate) mod codec;
+pub mod compressed;
 pub mod condition;
 pub mod convert;
 pub mod cores;
