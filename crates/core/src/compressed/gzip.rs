@@ -163,7 +163,7 @@ impl GzipTable {
         let n = d.count()?;
         let mut points: Vec<Point> = Vec::with_capacity(n);
         let (mut out, mut input) = (0u64, 0u64);
-        for i in 0..n {
+        for _ in 0..n {
             out = out.checked_add(d.u()?)?;
             input = input.checked_add(d.u()?)?;
             let flags = d.u()?;
@@ -190,11 +190,11 @@ impl GzipTable {
                 || !ordered
                 || input * 8 < u64::from(bits)
                 || input > compressed_len
+                || input > u64::MAX >> 4
                 || (p.header && (bits != 0 || back != 0))
             {
                 return None;
             }
-            let _ = i;
             points.push(p);
         }
         if !d.done() || spacing == 0 || frontier < points.last()?.key() {
