@@ -33,6 +33,10 @@
 //! Trace Utilities' unit); "the state at node N" is the state after N's
 //! lines. Failures are one [`Error`], by what failed.
 //!
+//! A `.gz` or `.zst` trace is read in place, at random offsets, through
+//! [`compressed`]: a table of decompressor checkpoints, built by the
+//! reads' first forward pass, stands in for a decompressed copy.
+//!
 //! An ELF image gives names: [`SymbolTable`] (functions, as the reference
 //! tools name them) and [`DebugInfo`] (DWARF source lines and inlined
 //! frames, read lazily; `report::source_lines` counts executions per line).
@@ -95,12 +99,17 @@
 //! - `streaming_stats.rs`: record counts in one streaming pass over a file
 //!   or standard input, without an index: a [`TraceSource`] over any
 //!   `Read`, of length [`source::UNKNOWN_LEN`]; printed as a table or JSON.
+//! - `compressed_bench.rs`: a `.gz` or `.zst` trace read in place
+//!   ([`compressed`]): the access-point pass's speed against `gzip -dc`
+//!   or `zstd -dc`, the latency of reads at random offsets, the table's
+//!   size.
 
 #![deny(missing_docs)]
 
 pub mod block_cache;
 pub mod browse;
 pub(crate) mod codec;
+pub mod compressed;
 pub mod condition;
 pub mod convert;
 pub mod cores;

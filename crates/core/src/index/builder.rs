@@ -405,6 +405,16 @@ impl Index {
             }
             builder.line(&line);
         }
+        // A source whose length is known only at its end (a compressed
+        // trace, `crate::compressed`) knows it now; a stream that never
+        // says ends where its last line does.
+        let total = match total {
+            crate::source::UNKNOWN_LEN => match reader.source().0.len() {
+                crate::source::UNKNOWN_LEN => reader.position(),
+                len => len,
+            },
+            total => total,
+        };
         progress(total);
         Ok(builder.finish(total))
     }

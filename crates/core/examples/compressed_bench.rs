@@ -1,0 +1,108 @@
+//! Figures of the compressed-trace adaptors (`tarmac_lens_core::compressed`)
+//! on one `.gz` or `.zst` file: the pass that builds the access-point
+//! table (MB/s of decompressed output, and `gzip -dc`/`zstd -dc` on the
+//! same file for comparison), the latency of 64 KiB reads at random
+//! offsets (p50, p99 over 200), and the table's bytes per trace byte.
+//!
+//! ```text
+//! cargo run --release -p tarmac-lens-core --example compressed_bench -- trace.tarmac.gz
+//! ```
+
+#![cfg_attr(target_arch = "wasm32", no_main)]
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::time::Instant;
+
+use tarmac_lens_core::compressed::{sniff, Format, GzipSource, ZstdSource};
+use tarmac_lens_core::{FileSource, Result, TraceSource};
+
+fn main() -> Result<()> {
+    let path = std::env::args_os()
+        .nth(1)
+        .expect("usage: compressed_bench FILE.gz|FILE.zst");
+    let path = std::path::Path::new(&path);
+    let mut file = FileSource::open(path)?;
+    let mut head = [0u8; 4];
+    file.read_at(0, &mut head)?;
+    let format = sniff(&head).expect("neither gzip nor zstd");
+    let compressed = file.len();
+
+    let (tool, t0) = match format {
+        Format::Gzip => ("gzip", Instant::now()),
+        Format::Zstd => ("zstd", Instant::now()),
+    };
+    let status = std::process::Command::new(tool)
+        .arg("-dc")
+        .arg(path)
+        .stdout(std::process::Stdio::null())
+        .status();
+    let tool_secs = t0.elapsed().as_secs_f64();
+    let tool_ok = status.is_ok_and(|s| s.success());
+
+    let t0 = Instant::now();
+    let (mut source, table_bytes, points): (Box<dyn TraceSource>, usize, usize) = match format {
+        Format::Gzip => {
+            let mut s = GzipSource::new(file)?;
+            s.build_table(|_| {})?;
+            let t = s.table();
+            let (b, n) = (t.encode().len(), t.points());
+            (Box::new(s), b, n)
+        }
+        Format::Zstd => {
+            let mut s = ZstdSource::new(file)?;
+            s.build_table()?;
+            let t = s.table();
+            let (b, n) = (t.encode().len(), t.points());
+            (Box::new(s), b, n)
+        }
+    };
+    let build_secs = t0.elapsed().as_secs_f64();
+    let len = source.len();
+    let mb = len as f64 / 1e6;
+    println!(
+        "{}: {:.1} MB compressed, {:.1} MB of trace",
+        path.display(),
+        compressed as f64 / 1e6,
+        mb
+    );
+    println!(
+        "table pass: {:.2} s, {:.0} MB/s of trace; {points} access points",
+        build_secs,
+        mb / build_secs
+    );
+    if tool_ok {
+        println!(
+            "{tool} -dc: {:.2} s, {:.0} MB/s; the pass runs at {:.0}% of its speed",
+            tool_secs,
+            mb / tool_secs,
+            100.0 * tool_secs / build_secs
+        );
+    }
+    println!(
+        "table: {table_bytes} bytes, {:.6} bytes per trace byte",
+        table_bytes as f64 / len as f64
+    );
+
+    // Random jumps: a fixed xorshift, so runs compare.
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    let mut buf = vec![0u8; 64 << 10];
+    let mut ms = Vec::new();
+    for _ in 0..200 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let off = x % len.saturating_sub(buf.len() as u64).max(1);
+        let t = Instant::now();
+        let n = source.read_at(off, &mut buf)?;
+        ms.push(t.elapsed().as_secs_f64() * 1e3);
+        assert_eq!(n, buf.len().min((len - off) as usize));
+    }
+    ms.sort_by(f64::total_cmp);
+    println!(
+        "64 KiB read at a random offset, 200 jumps: p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms",
+        ms[ms.len() / 2],
+        ms[ms.len() * 99 / 100],
+        ms[ms.len() - 1]
+    );
+    Ok(())
+}
