@@ -177,14 +177,12 @@ fn store_then_reload() {
     for c in cases() {
         let t = tree(c.trace, 10, c.r[2], 4);
         assert_eq!(step(&t), s(c.r[2], &hex(5, c.digits), Some(9)));
-        // The load's inputs: its base register, then the memory it read.
+        // The load's input is the memory it read; its base register is
+        // the address, named but not followed.
         let what: Vec<&str> = t.inputs.iter().map(|n| n.what.as_str()).collect();
-        assert_eq!(what, [c.sp, c.slot], "{}", c.r[0]);
-        let sp = &t.inputs[0];
-        assert_eq!(sp.source, Source::TraceStart);
-        // The register lines before the first instruction: node 0.
-        assert_eq!(sp.writer.map(|w| (w.node, w.line)), Some((0, 1)));
-        let slot = &t.inputs[1];
+        assert_eq!(what, [c.slot], "{}", c.r[0]);
+        assert_eq!(t.not_followed, [c.sp]);
+        let slot = &t.inputs[0];
         assert_eq!(slot.writer.map(|w| w.line), Some(7), "the store");
         assert_eq!(slot.value, hex(5, c.digits));
         // Through the store to the stored register, and on to its source.
@@ -194,9 +192,19 @@ fn store_then_reload() {
             step(&stored.inputs[0]),
             s(c.r[0], &hex(5, c.digits), Some(3))
         );
-        // The store's base register is the same write as the load's.
-        let base = slot.inputs.iter().find(|n| n.what == c.sp).unwrap();
-        assert_eq!(base.source, Source::SeeAbove);
+        assert_eq!(slot.inputs.len(), 1);
+        assert_eq!(slot.not_followed, [c.sp]);
+    }
+}
+
+#[test]
+fn addresses_are_followed_when_asked() {
+    for c in cases() {
+        // The stack pointer itself: the register lines before the first
+        // instruction (node 0).
+        let sp = tree(c.trace, 10, c.sp, 4);
+        assert_eq!(sp.source, Source::TraceStart);
+        assert_eq!(sp.writer.map(|w| (w.node, w.line)), Some((0, 1)));
     }
 }
 
@@ -232,8 +240,8 @@ fn load_of_never_written_memory() {
         );
         assert_eq!(mem.writer, None);
         assert_eq!(mem.value, hex(0x12345678, c.digits));
-        let base = t.inputs.iter().find(|n| n.what == c.r[5]).unwrap();
-        assert_eq!(base.source, Source::TraceStart);
+        assert_eq!(t.inputs.len(), 1);
+        assert_eq!(t.not_followed, [c.r[5]]);
     }
 }
 
@@ -256,7 +264,7 @@ fn passed_across_a_call() {
 #[test]
 fn depth_limit_and_asking_again() {
     let t = tree(A64, 10, "x2", 1);
-    let slot = &t.inputs[1];
+    let slot = &t.inputs[0];
     assert_eq!(slot.source, Source::DepthLimit);
     assert!(slot.inputs.is_empty());
     // Asking again from the store's line expands it.
@@ -306,6 +314,46 @@ fn stops_short_of_inputs() {
     );
     assert_eq!(reason("x3"), "Immediate");
     assert_eq!(reason("x5"), "TraceStart");
+}
+
+// A pair pushed with writeback and popped: each register of the pair
+// comes from its own half, and the stack pointer from the writebacks.
+const PAIRS: &str = "\
+0 clk R X1 0000000000000011
+0 clk R X2 0000000000000022
+0 clk R SP_EL3 0000000000400000
+1 clk IT (1) 00008000 a9bf0be1 O EL3h_s : STP      x1,x2,[sp,#-16]!
+1 clk MW8 003ffff0:0000003ffff0 00000000_00000011
+1 clk MW8 003ffff8:0000003ffff8 00000000_00000022
+1 clk R SP_EL3 00000000003FFFF0
+2 clk IT (2) 00008004 a8c113e3 O EL3h_s : LDP      x3,x4,[sp],#16
+2 clk MR8 003ffff0:0000003ffff0 00000000_00000011
+2 clk MR8 003ffff8:0000003ffff8 00000000_00000022
+2 clk R X3 0000000000000011
+2 clk R X4 0000000000000022
+2 clk R SP_EL3 0000000000400000
+";
+
+#[test]
+fn pairs_and_written_back_bases() {
+    let x4 = tree(PAIRS, 9, "x4", 4);
+    assert_eq!(step(&x4), s("x4", "0x0000000000000022", Some(8)));
+    assert_eq!(x4.inputs.len(), 1);
+    let half = &x4.inputs[0];
+    assert_eq!(step(half), s("[0x3ffff8:8]", "0x0000000000000022", Some(4)));
+    let what: Vec<&str> = half.inputs.iter().map(|n| n.what.as_str()).collect();
+    assert_eq!(what, ["x2"]);
+    assert_eq!(half.not_followed, ["x1", "sp"]);
+    // The written-back stack pointer: from the store's writeback, not from
+    // the memory the pop read or the registers the push stored.
+    let sp = tree(PAIRS, 9, "sp", 4);
+    assert_eq!(step(&sp), s("sp", "0x0000000000400000", Some(8)));
+    assert_eq!(sp.not_followed, ["[0x3ffff0:8]", "[0x3ffff8:8]"]);
+    assert_eq!(sp.inputs.len(), 1);
+    let pushed = &sp.inputs[0];
+    assert_eq!(step(pushed), s("sp", "0x00000000003ffff0", Some(4)));
+    assert_eq!(pushed.not_followed, ["x1", "x2"]);
+    assert_eq!(pushed.inputs[0].source, Source::TraceStart);
 }
 
 /// The register's name in `R` lines of the fast-model trace.

@@ -96,8 +96,16 @@ fn explain(common: &Common, args: &WhyArgs) -> Result<(), String> {
         symbols: symbols.as_ref(),
         memory: memory.as_ref(),
     };
+    let started = std::time::Instant::now();
     let tree = why(&index, &mut source, node, what, args.depth, image)
         .map_err(|e| format!("{name}: {e}"))?;
+    if common.verbose {
+        let ms = started.elapsed().as_secs_f64() * 1e3;
+        eprintln!(
+            "tarmac-lens: a tree of {} steps in {ms:.1} ms",
+            tree.count()
+        );
+    }
     if common.quiet {
         return Ok(());
     }
@@ -112,7 +120,8 @@ fn explain(common: &Common, args: &WhyArgs) -> Result<(), String> {
 }
 
 /// One line per step: `x0 = 0x5  ← line 123 time 61 pc 0x8004 func:
-/// MOV x0,#5  [immediate]`, inputs indented two spaces deeper.
+/// MOV x0,#5  [immediate]`, then the addresses not followed, inputs
+/// indented two spaces deeper.
 fn render(n: &WhyNode, level: usize, out: &mut String) {
     out.push_str(&"  ".repeat(level));
     let value = if n.value.is_empty() { "?" } else { &n.value };
@@ -136,6 +145,9 @@ fn render(n: &WhyNode, level: usize, out: &mut String) {
     let label = n.source.label();
     if !label.is_empty() {
         out.push_str(&format!("  [{label}]"));
+    }
+    if !n.not_followed.is_empty() {
+        out.push_str(&format!("  (not followed: {})", n.not_followed.join(", ")));
     }
     out.push('\n');
     for i in &n.inputs {

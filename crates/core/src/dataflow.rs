@@ -11,9 +11,11 @@
 //! the trace's: a register's value after its writer, memory as the loading
 //! line gave it.
 //!
-//! A step's inputs are all the registers the instruction reads (address
-//! registers too: the decoder does not tell a base register from a data
-//! one) and all the memory it loaded. The walk is depth-first and bounded
+//! A step's inputs are the registers the instruction reads and the memory
+//! it loaded. The decoder does not tell a base register from a data one,
+//! so for loads and stores the values do (`Walk::data_inputs`): what
+//! carried no part of the value is named in [`WhyNode::not_followed`]
+//! rather than followed. The walk is depth-first and bounded
 //! twice: by a depth (a node at the limit says
 //! [`Source::DepthLimit`]; asking again from its writer expands it) and by
 //! [`MAX_NODES`] in all. A (writer, what) pair met a second time is not
@@ -129,8 +131,12 @@ pub struct WhyNode {
     pub function: Option<String>,
     /// Where the value came from.
     pub source: Source,
-    /// What the writer read: registers, then memory.
+    /// What the writer read that made the value: registers, then memory.
     pub inputs: Vec<WhyNode>,
+    /// What the writer read that the values show is not the value's data
+    /// (the address of a load or store, the other registers of a `PUSH`),
+    /// named and not followed.
+    pub not_followed: Vec<String>,
 }
 
 impl WhyNode {
@@ -246,8 +252,13 @@ struct NodeText {
     instruction: Option<(ISet, u32, u8, String, bool)>,
     exception: bool,
     /// Memory it read: (address, bytes, known).
-    loads: Vec<(u64, Vec<u8>, Vec<bool>)>,
+    loads: Vec<Access>,
+    /// Memory it wrote, the same way.
+    stores: Vec<Access>,
 }
+
+/// A memory access of a node: address, bytes in address order, known.
+type Access = (u64, Vec<u8>, Vec<bool>);
 
 struct Walk<'a, 's> {
     index: &'a Index,
@@ -283,6 +294,7 @@ impl Walk<'_, '_> {
             function: None,
             source: Source::NodeLimit,
             inputs: Vec::new(),
+            not_followed: Vec::new(),
         };
         if let Some((b, k)) = &read {
             self.set_value(&mut out, what, b.clone(), k.clone());
@@ -361,11 +373,13 @@ impl Walk<'_, '_> {
             out.source = Source::DepthLimit;
             return Ok(out);
         }
+        let (regs, loads, skipped) = self.data_inputs(what, &out, regs, &text, &n)?;
+        out.not_followed = skipped;
         for reg in regs {
             let child = self.expand(Watched::Reg(reg), n.at.node, None, level + 1)?;
             out.inputs.push(child);
         }
-        for (addr, bytes, known) in text.loads {
+        for (addr, bytes, known) in loads {
             let what = Watched::Mem {
                 addr,
                 len: bytes.len() as u64,
@@ -374,6 +388,100 @@ impl Walk<'_, '_> {
             out.inputs.push(child);
         }
         Ok(out)
+    }
+
+    /// Of a load's or store's inputs, those that carried the value, told
+    /// from addresses by the values themselves (the decoder does not say
+    /// which register is the base): a loaded register keeps the part of
+    /// the memory that holds its value, a store keeps the registers whose
+    /// values it wrote, and a register a store or load also wrote (a base
+    /// written back, `sp` of a `PUSH`) drops the registers whose values
+    /// went to memory. When the values say nothing (unknown bytes, no
+    /// match), every input is kept.
+    fn data_inputs(
+        &mut self,
+        what: Watched,
+        out: &WhyNode,
+        regs: Vec<RegId>,
+        text: &NodeText,
+        n: &Node,
+    ) -> Result<(Vec<RegId>, Vec<Access>, Vec<String>)> {
+        let all = (regs.clone(), text.loads.clone(), Vec::new());
+        let mut not_followed = Vec::new();
+        let known = |k: &[bool]| !k.is_empty() && k.iter().all(|&k| k);
+        if !known(&out.known) || (text.loads.is_empty() && text.stores.is_empty()) {
+            return Ok(all);
+        }
+        let be = self.big_endian;
+        if let (Watched::Reg(_), false) = (what, text.loads.is_empty()) {
+            // A loaded register: the part of the memory holding its value.
+            let mut parts = Vec::new();
+            for (addr, bytes, k) in &text.loads {
+                if !known(k) {
+                    return Ok(all);
+                }
+                if let Some((off, len)) = holds(bytes, &out.bytes, be) {
+                    let part = bytes[off..off + len].to_vec();
+                    parts.push((addr + off as u64, part, vec![true; len]));
+                }
+            }
+            if !parts.is_empty() {
+                not_followed.extend(regs.iter().map(|&r| reg_name(r)));
+                return Ok((Vec::new(), parts, not_followed));
+            }
+        }
+        // The registers' values just before the writer.
+        let Some(prev) = n.at.node.checked_sub(1) else {
+            return Ok(all);
+        };
+        let file = self.index.registers_after(self.source, prev)?;
+        let aarch64 = self.index.aarch64_used();
+        let value = |r: RegId| {
+            let (off, size) = regfile::location(r, aarch64);
+            let k = file.known[off..off + size].iter().all(|&k| k != 0);
+            k.then(|| file.bytes[off..off + size].to_vec())
+        };
+        let stored = |r: RegId, mem: &[(u64, Vec<u8>, Vec<bool>)]| {
+            value(r).is_some_and(|v| (mem.iter()).any(|(_, b, k)| known(k) && holds_in(b, &v, be)))
+        };
+        let (keep, drop): (Vec<RegId>, Vec<RegId>) = match what {
+            Watched::Mem { .. } => {
+                // The registers whose values are what was asked for (one
+                // of a pair), else any the writer stored.
+                let mine = [(0, out.bytes.clone(), out.known.clone())];
+                let (keep, drop): (Vec<RegId>, Vec<RegId>) =
+                    regs.iter().partition(|&&r| stored(r, &mine));
+                if keep.is_empty() {
+                    regs.iter().partition(|&&r| stored(r, &text.stores))
+                } else {
+                    (keep, drop)
+                }
+            }
+            Watched::Reg(w) => {
+                // Also the writer's own registers, whose bytes overlap.
+                let same = |r: RegId| {
+                    let (a, s) = regfile::location(r, aarch64);
+                    let (b, t) = regfile::location(w, aarch64);
+                    a < b + t && b < a + s
+                };
+                regs.iter()
+                    .partition(|&&r| same(r) || !stored(r, &text.stores))
+            }
+        };
+        if keep.is_empty() {
+            return Ok(all);
+        }
+        not_followed.extend(drop.iter().map(|&r| reg_name(r)));
+        let loads = match what {
+            // A written-back base: not from the memory it loaded.
+            Watched::Reg(_) => {
+                (text.loads.iter())
+                    .for_each(|(a, b, _)| not_followed.push(mem_name(*a, b.len() as u64)));
+                Vec::new()
+            }
+            Watched::Mem { .. } => text.loads.clone(),
+        };
+        Ok((keep, loads, not_followed))
     }
 
     fn set_value(&self, out: &mut WhyNode, what: Watched, bytes: Vec<u8>, known: Vec<bool>) {
@@ -427,15 +535,18 @@ impl Walk<'_, '_> {
                     out.instruction = Some((i.iset, i.encoding as u32, width, dis, executed));
                 }
                 RecordKind::Exception(_) => out.exception = true,
-                RecordKind::Memory(m) if m.direction == MemDirection::Read => {
+                RecordKind::Memory(m) => {
                     let Some(first) = m.accessed.iter().position(|&a| a != 0) else {
                         continue;
                     };
                     let last = m.accessed.iter().rposition(|&a| a != 0).unwrap_or(first);
                     let known = m.known[first..=last].iter().map(|&k| k != 0).collect();
                     let addr = m.addr.wrapping_add(first as u64);
-                    out.loads
-                        .push((addr, m.bytes[first..=last].to_vec(), known));
+                    let access = (addr, m.bytes[first..=last].to_vec(), known);
+                    match m.direction {
+                        MemDirection::Read => out.loads.push(access),
+                        _ => out.stores.push(access),
+                    }
                 }
                 _ => {}
             }
@@ -511,6 +622,38 @@ fn is_system_read(text: &NodeText) -> bool {
         .any(|m| word == *m || (word.starts_with(m) && word.len() <= m.len() + 2))
 }
 
+/// Where `mem` (bytes in address order) holds register value `value`
+/// (little-endian): the whole access when it is no wider than the
+/// register and equals its low bytes (a narrow load, zero- or
+/// sign-extended), else a register-sized part that equals it (one
+/// register of a pair).
+fn holds(mem: &[u8], value: &[u8], big_endian: bool) -> Option<(usize, usize)> {
+    let same = |part: &[u8], v: &[u8]| {
+        if big_endian {
+            part.iter().rev().eq(v.iter())
+        } else {
+            part == v
+        }
+    };
+    let size = value.len();
+    if mem.is_empty() || size == 0 {
+        None
+    } else if mem.len() <= size {
+        same(mem, &value[..mem.len()]).then_some((0, mem.len()))
+    } else {
+        (0..=mem.len() - size)
+            .step_by(size)
+            .find(|&off| same(&mem[off..off + size], value))
+            .map(|off| (off, size))
+    }
+}
+
+/// Whether memory `mem` holds register value `value`, whole or (for an
+/// access narrower than the register) its low bytes.
+fn holds_in(mem: &[u8], value: &[u8], big_endian: bool) -> bool {
+    holds(mem, value, big_endian).is_some()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -537,6 +680,22 @@ mod tests {
         assert_eq!(name(RegClass::X, 5), "x5");
         assert_eq!(name(RegClass::R, 13), "r13");
         assert_eq!(mem_name(0x1000, 8), "[0x1000:8]");
+    }
+
+    #[test]
+    fn why_holds_tells_data_by_value() {
+        let x = 0x1122_3344_5566_7788u64.to_le_bytes();
+        // A whole register, one half of a pair, a narrow load's low bytes.
+        assert_eq!(holds(&x, &x, false), Some((0, 8)));
+        let pair: Vec<u8> = [[0u8; 8], x].concat();
+        assert_eq!(holds(&pair, &x, false), Some((8, 8)));
+        assert_eq!(holds(&x[..4], &x, false), Some((0, 4)));
+        assert_eq!(holds(&x[4..], &x, false), None);
+        // Big-endian memory holds the value's bytes the other way round.
+        let be: Vec<u8> = x.iter().rev().copied().collect();
+        assert_eq!(holds(&be, &x, true), Some((0, 8)));
+        assert_eq!(holds(&be, &x, false), None);
+        assert_eq!(holds(&[], &x, false), None);
     }
 
     #[test]
