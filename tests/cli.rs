@@ -768,3 +768,69 @@ fn watch_lists_the_accesses_the_trace_text_shows() {
     assert_eq!(code, Some(2));
     assert!(err.contains("the last line is before the first"), "{err}");
 }
+
+/// `why`: the tree of a literal load in text (with the image's value of
+/// the never-written word) and as JSON; a bad register or line is exit
+/// status 2.
+#[test]
+fn why_tree_text_and_json() {
+    let (_dir, trace) = scratch("tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac");
+    let elf = data("tracegen/quicksort-aarch64-O2-fastmodel-2M.elf");
+    let out = bin()
+        .arg("why")
+        .arg(&trace)
+        .args(["--line", "72", "x0", "--image"])
+        .arg(&elf)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    assert!(lines[0].starts_with("x0 = 0x0000000000400000  ← line 71 time 4 pc 0x1000c _start"));
+    assert!(lines[0].contains(": LDR      x0,{pc}+0x2c"), "{text}");
+    assert_eq!(
+        lines[1],
+        "  [0x10038:8] = 0x0000000000400000  ← no earlier write  \
+         [never written: image [0x10038] = 0x0000000000400000]"
+    );
+    // As JSON: a load's input is the memory it read; its address
+    // registers are named, not followed.
+    let out = bin()
+        .arg("why")
+        .arg(&trace)
+        .args(["--line", "20016", "x1", "--depth", "1", "--json"])
+        .output()
+        .unwrap();
+    let doc = json(&out);
+    assert_eq!(doc["what"], "x1");
+    assert_eq!(doc["value"], "0x00000000fffffa37");
+    assert_eq!(doc["writer"]["line"], 20011);
+    assert_eq!(doc["source"]["kind"], "computed");
+    let inputs = doc["inputs"].as_array().unwrap();
+    let whats: Vec<&str> = inputs.iter().map(|i| i["what"].as_str().unwrap()).collect();
+    assert_eq!(whats, ["[0x10800:4]"]);
+    assert_eq!(doc["not_followed"], serde_json::json!(["x21", "x26"]));
+    assert!(inputs.iter().all(|i| i["source"]["kind"] == "depth_limit"));
+    // Memory by expression (x21 is 0x10780 there): its writer is the
+    // store, whose inputs include the stored register.
+    let out = bin()
+        .arg("why")
+        .arg(&trace)
+        .args(["--line", "20016", "x21+0x80:4", "--depth", "1", "--json"])
+        .output()
+        .unwrap();
+    let doc = json(&out);
+    assert_eq!(doc["what"], "[0x10800:4]");
+    assert_eq!(doc["value"], "0xfffffa37");
+    assert_eq!(doc["writer"]["line"], 19388);
+    let inputs = doc["inputs"].as_array().unwrap();
+    assert_eq!(inputs.len(), 1);
+    assert_eq!(inputs[0]["what"], "x2");
+    assert_eq!(inputs[0]["value"], "0x00000000fffffa37");
+    assert_eq!(doc["not_followed"], serde_json::json!(["x1"]));
+    for bad in [["--line", "72", "q99"], ["--line", "99999999", "x0"]] {
+        let out = bin().arg("why").arg(&trace).args(bad).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{bad:?}");
+    }
+}

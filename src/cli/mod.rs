@@ -12,6 +12,7 @@ mod lines;
 mod reports;
 mod stats;
 mod watch;
+mod why;
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -177,6 +178,17 @@ enum Command {
         #[command(flatten)]
         args: watch::WatchArgs,
     },
+    /// Where a value came from: the tree of writes that made a register's
+    /// or memory's value after the node holding --line (`why TRACE --line
+    /// 1200 x0`, `why TRACE --line 1200 sp+8:8 --depth 6`), down to
+    /// immediates, never-written memory, the trace's start or --depth.
+    /// Exit status 0: made, 2: trouble.
+    Why {
+        #[command(flatten)]
+        common: Common,
+        #[command(flatten)]
+        args: why::WhyArgs,
+    },
     /// Cycle profile of a TI C64x+ EP trace: cycles and stalls by execute
     /// packet address, the discontinuities in order, SPLOOP memory and
     /// loop-buffer cycles.
@@ -254,6 +266,7 @@ impl Command {
             | Command::Diff { common, .. }
             | Command::Find { common, .. }
             | Command::Watch { common, .. }
+            | Command::Why { common, .. }
             | Command::Search { common, .. }
             | Command::EpProfile { common, .. }
             | Command::Flow { common, .. }
@@ -474,7 +487,9 @@ pub fn run() -> i32 {
                 eprintln!("tarmac-lens: {}", msg);
                 return match cli.command {
                     Command::Diff { .. } => diff::TROUBLE,
-                    Command::Find { .. } | Command::Watch { .. } => find::TROUBLE,
+                    Command::Find { .. } | Command::Watch { .. } | Command::Why { .. } => {
+                        find::TROUBLE
+                    }
                     _ => 1,
                 };
             }
@@ -533,6 +548,7 @@ pub fn run() -> i32 {
         Command::Diff { common, args } => return diff::run(&common, &args),
         Command::Find { common, args } => return find::run(&common, &args),
         Command::Watch { common, args } => return watch::run(&common, &args),
+        Command::Why { common, args } => return why::run(&common, &args),
         Command::EpProfile { common, top } => cmd_ep_profile(&common, top),
         Command::Flow { common, max } => cmd_flow(&common, max),
         Command::Search {

@@ -26,7 +26,8 @@
 //! ```
 //!
 //! [`Session`] wraps all of it for a trace browser: it indexes in steps
-//! and answers [`Query`]s with small [`Reply`]s.
+//! and answers [`Query`]s with small [`Reply`]s. [`dataflow::why`] asks
+//! the index backwards, step by step, where a value came from.
 //!
 //! Positions are *nodes*: one timestamp with at most one instruction and
 //! the register and memory lines that go with it (the reference Tarmac
@@ -114,6 +115,7 @@ pub mod condition;
 pub mod convert;
 pub mod cores;
 pub mod coverage;
+pub mod dataflow;
 pub mod debuginfo;
 pub mod decode;
 pub mod diff;
