@@ -1297,7 +1297,7 @@ fn the_watch_pane_lists_every_access_the_text_shows_and_steps_between_them() {
         reads.iter().map(|h| h.0).collect::<Vec<_>>()
     );
     assert!(got.iter().all(|(_, k)| k == "r"));
-    // `w` on a register pane's selection watches that register's writes.
+    // `W` in a register pane watches its selection (its writes, here).
     let pane = page
         .model
         .panes
@@ -1307,7 +1307,7 @@ fn the_watch_pane_lists_every_access_the_text_shows_and_steps_between_them() {
         .expect("a register pane");
     page.send(Msg::Focus(Focus::Pane(pane)));
     page.send(Msg::Watch(WatchMsg::Kind(AccessKind::Write)));
-    page.key("w");
+    page.key("W");
     let w = page.model.watch.as_ref().unwrap();
     let name = w.label.to_uppercase();
     let writes = lines
@@ -1316,7 +1316,9 @@ fn the_watch_pane_lists_every_access_the_text_shows_and_steps_between_them() {
         .count();
     assert!(writes > 0, "{name}");
     assert_eq!(w.hits.len(), writes, "{name}");
-    // A memory expression without a value is said so; a bad one too.
+    // Back in the trace view, `W` asks; a bad range is said so.
+    let view = page.model.views[0].id;
+    page.send(Msg::Focus(Focus::View(view)));
     page.prompt("W", "buf:0");
     assert!(page.status().contains("length is 0"), "{}", page.status());
     page.send(Msg::Watch(WatchMsg::Close));

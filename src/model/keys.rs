@@ -171,9 +171,8 @@ pub enum Command {
     Layout(crate::model::layout::LayoutMsg),
     /// The focused pane's kind to the other area (`A`).
     MovePane,
-    /// Watch the selected register or byte (`w` in their panes).
-    Watch,
-    /// Watch a register or memory range typed in (`W`).
+    /// Watch the selected register or byte of the focused register or
+    /// memory pane, or else a register or memory range typed in (`W`).
     WatchPrompt,
     /// The watch's next (`)`) or previous (`(`) access from the position.
     WatchStep {
@@ -365,7 +364,7 @@ pub const GLOBAL: &[Binding] = &[
     bind(
         &["W"],
         "W",
-        "watch a register or memory range (x5, [sp:0x40], buf:64): list its reads and writes",
+        "watch a register or memory range: the selection of a register or memory pane, or one typed (x5, [sp:0x40], buf:64); list its reads and writes",
         Command::WatchPrompt,
     ),
     bind(
@@ -572,12 +571,6 @@ const PANE_COMMON: &[Binding] = &[
         "Return",
         "previous write of the selection",
         Command::PreviousWrite,
-    ),
-    bind(
-        &["w"],
-        "w",
-        "watch the selection: list every read and write of it",
-        Command::Watch,
     ),
     bind(&["l"], "l", "lock the pane to a line", Command::LockLine),
     bind(&["t"], "t", "lock the pane to a time", Command::LockTime),

@@ -251,7 +251,6 @@ impl Model {
             Command::PreviousWrite => self.pane_previous_write(id, None),
             Command::WriteOfWidth(w) => self.pane_previous_write(id, Some(w as u64)),
             Command::Symbolic => self.symbolic(id),
-            Command::Watch => self.watch_selection(id),
             Command::ToggleRegMark => {
                 if let PaneBody::Registers { since, .. } = &mut pane.body {
                     *since = !*since;
@@ -510,7 +509,7 @@ impl Model {
         let target = WriteTarget::Register(name.clone());
         let mut items = vec![
             (
-                tf("Watch {} (w)", &[&name]),
+                tf("Watch {} (W)", &[&name]),
                 MenuAction::Watch(target.clone()),
             ),
             (
@@ -586,7 +585,7 @@ impl Model {
                 if len > 1 {
                     tf("Watch {} bytes at {}", &[&len, &format!("{start:#x}")])
                 } else {
-                    tf("Watch the byte at {} (w)", &[&format!("{start:#x}")])
+                    tf("Watch the byte at {} (W)", &[&format!("{start:#x}")])
                 },
                 MenuAction::Watch(target),
             ));

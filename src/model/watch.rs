@@ -1,5 +1,5 @@
-//! The watch pane: a watchpoint on a register or a memory range (`w` on a
-//! register or memory pane's selection, `W` for any, the context menus),
+//! The watch pane: a watchpoint on a register or a memory range (`W`: a
+//! register or memory pane's selection, or one typed; the context menus),
 //! the accesses listed as the worker finds them (a bounded piece per
 //! answer, asked again until the end of what is indexed, then again as
 //! indexing goes on), and the next or previous access from the active
@@ -92,8 +92,16 @@ impl Model {
     pub(super) fn run_watch(&mut self, cmd: Command) -> bool {
         match cmd {
             Command::WatchPrompt => {
-                let view = self.active_view();
-                self.prompt = Some(PromptFor::Watch { view });
+                // In a register or memory pane: its selection (`w` there
+                // already shows the changed registers).
+                let pane = match self.focus {
+                    super::Focus::Pane(p) => Some(p),
+                    super::Focus::View(_) => None,
+                };
+                if !pane.is_some_and(|p| self.watch_selection(p)) {
+                    let view = self.active_view();
+                    self.prompt = Some(PromptFor::Watch { view });
+                }
             }
             Command::WatchStep { forward } => self.watch_step(forward),
             _ => return false,
@@ -101,25 +109,27 @@ impl Model {
         true
     }
 
-    /// `w` in a register or memory pane: watch its selection.
-    pub(super) fn watch_selection(&mut self, pane: u32) {
+    /// `W` in a register or memory pane: watch its selection; false if
+    /// the pane has none (or is another kind).
+    pub(super) fn watch_selection(&mut self, pane: u32) -> bool {
         let Some(p) = self.pane_ref(pane) else {
-            return;
+            return false;
         };
         let target = match &p.body {
             PaneBody::Registers {
                 panel, selected, ..
             } => match panel.as_ref().and_then(|p| p.cells.get(*selected)) {
                 Some(cell) => WriteTarget::Register(cell.name.clone()),
-                None => return,
+                None => return false,
             },
             PaneBody::Memory { selected, .. } => WriteTarget::Memory {
                 addr: *selected,
                 len: 1,
             },
-            _ => return,
+            _ => return false,
         };
         self.watch(target);
+        true
     }
 
     /// Starts watching `target`: the pane opens and lists its accesses.
@@ -175,7 +185,8 @@ impl Model {
 
     fn watch_step(&mut self, forward: bool) {
         let Some(w) = &self.watch else {
-            self.status = Some(t("Nothing is watched: w on a register or byte, or W.").into());
+            self.status =
+                Some(t("Nothing is watched: W on a register, a byte or anywhere.").into());
             return;
         };
         let view = self.active_view();
