@@ -54,8 +54,10 @@ async function listed(page) {
   return page.$$eval('[data-testid=watch-hit]', (rows) => rows.map((r) => [Number(r.dataset.line), r.dataset.kind]));
 }
 
+/** `W` in the trace view asks for a range (in a register or memory pane
+ * it watches the pane's selection): the current row's click focuses it. */
 async function watchTyped(page, text) {
-  await page.focus('[data-testid=browser]');
+  await page.click('.trace-row.current');
   await page.keyboard.press('W');
   await page.waitForSelector('[data-testid=prompt-input]');
   await page.fill('[data-testid=prompt-input]', text);
@@ -78,7 +80,9 @@ describe('watch pane', () => {
     await page.focus('[data-testid=browser]');
     await page.keyboard.press(')');
     await expectLine(page, c, 'the next access');
+    // Each step goes from where the last one arrived.
     await page.keyboard.press('(');
+    await expectLine(page, b, 'the access before');
     await page.keyboard.press('(');
     await expectLine(page, a, 'two accesses back');
     assert.ok(await page.$(`[data-testid=watch-hit].current[data-line="${a}"]`), 'the position is marked in the list');
@@ -103,6 +107,12 @@ describe('watch pane', () => {
     await page.waitForSelector('[data-testid=context-menu]');
     await page.click('[data-testid=context-menu] li:has-text("Watch x19")');
     assert.deepEqual(await listed(page), cliWatch('--reg', 'x19'));
+    // W in the register pane watches its selection: x20 picked by a click
+    // (which also goes to its previous write).
+    await page.click('[data-reg=x20]');
+    await page.keyboard.press('W');
+    await page.waitForSelector('[data-testid=watch-pane][data-target=x20]');
+    assert.deepEqual(await listed(page), cliWatch('--reg', 'x20'));
     // sp's value at line 2000 gives the address.
     await watchTyped(page, 'sp:16');
     const want = cliWatch('--mem', 'sp:16', '--at', '2000');
