@@ -158,15 +158,7 @@ impl ImageMemory {
     /// each address, as for [`SymbolTable::from_elf_bytes`].
     pub fn from_elf_bytes(data: &[u8], load_offset: i64) -> Result<ImageMemory> {
         use object::{Object, ObjectSegment};
-        // `object` refuses misaligned headers: parse an aligned copy.
-        let words: Vec<u64> = data
-            .chunks(8)
-            .map(|c| {
-                let mut w = [0u8; 8];
-                w[..c.len()].copy_from_slice(c);
-                u64::from_ne_bytes(w)
-            })
-            .collect();
+        let words = crate::symbols::aligned_words(data);
         let aligned = &object::pod::bytes_of_slice(&words)[..data.len()];
         let file = object::File::parse(aligned).map_err(|e| crate::Error::Elf(e.to_string()))?;
         let segments = file

@@ -165,17 +165,7 @@ impl SymbolTable {
             machine: 0,
             load_offset,
         };
-        // `object` reads headers in place and refuses misaligned ones; bytes
-        // from `include_bytes!` or a JS ArrayBuffer copy carry no alignment
-        // guarantee, so parse from an 8-byte-aligned copy.
-        let words: Vec<u64> = data
-            .chunks(8)
-            .map(|c| {
-                let mut w = [0u8; 8];
-                w[..c.len()].copy_from_slice(c);
-                u64::from_ne_bytes(w)
-            })
-            .collect();
+        let words = aligned_words(data);
         let aligned = &object::pod::bytes_of_slice(&words)[..data.len()];
         match class {
             ElfClass::Elf32 => table.load::<elf::FileHeader32<Endianness>>(aligned)?,
@@ -558,6 +548,20 @@ fn parse_c_int(s: &str) -> Option<i32> {
     let magnitude: i64 = rest[..digits].parse().ok()?;
     let value = if negative { -magnitude } else { magnitude };
     i32::try_from(value).ok()
+}
+
+/// `data` copied into 8-byte words: `object` reads headers in place and
+/// refuses misaligned ones, and bytes from `include_bytes!` or a JS
+/// ArrayBuffer copy carry no alignment guarantee. The first `data.len()`
+/// bytes of the words are `data`.
+pub(crate) fn aligned_words(data: &[u8]) -> Vec<u64> {
+    data.chunks(8)
+        .map(|c| {
+            let mut w = [0u8; 8];
+            w[..c.len()].copy_from_slice(c);
+            u64::from_ne_bytes(w)
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -483,7 +483,12 @@ impl Observer for Accesses {
         }
     }
     fn mem_write(&mut self, node: u64, addr: u64, bytes: &[u8]) {
-        self.mem_hit(node, true, addr, bytes, &vec![1; bytes.len()]);
+        // Known values: the flags are made only for a write that is a hit.
+        if let Some((start, end)) = self.mem {
+            if addr < end && start < addr.saturating_add(bytes.len().max(1) as u64) {
+                self.mem_hit(node, true, addr, bytes, &vec![1; bytes.len()]);
+            }
+        }
     }
     fn mem_unknown(&mut self, node: u64, addr: u64, len: u64) {
         // Cap what is kept: a semihosting call may unknown a big buffer.
