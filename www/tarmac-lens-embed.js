@@ -15,7 +15,8 @@
 // panes, height, sources (base URL of the source files), viewer, loading
 // ("eager" makes the frame at once). Methods: goto(target) → Promise of
 // the position, open(blobOrBuffer, {name, elf}) → Promise of the ready
-// state. Events: "statechange", "position", "viewererror" (CustomEvents,
+// state, watch(target, options), find(condition, options), why(target,
+// options) → Promise of the viewer's answer (docs/embedding.md). Events: "statechange", "position", "viewererror" (CustomEvents,
 // the viewer's message in `detail`). docs/embedding.md has the recipes.
 (() => {
   'use strict';
@@ -59,6 +60,10 @@
       this._ignored = 0;
       this._trace = null; // what the viewer was asked to open: {blob, name, elf} or null for `src`
       this._waiters = [];
+      // Questions asked (watch, find, why) by id, and those waiting for the trace.
+      this._asked = 0;
+      this._questions = new Map();
+      this._afterReady = [];
       this._onMessage = (e) => this._message(e);
     }
 
@@ -155,6 +160,45 @@
       return done;
     }
 
+    /**
+     * The accesses of a register or memory range (`"x5"`, `"[sp:0x40]"`,
+     * `"buf:64"`): options `access` ("read", "write", "any"), `direction`
+     * ("next", "previous" from the position or `line`; "all" from `line`,
+     * or the start, to `to`), `max`. Resolves to `{target, hits, more,
+     * complete}`.
+     */
+    watch(target, options = {}) {
+      return this._ask({ ...options, type: 'watch', target });
+    }
+
+    /**
+     * Where a condition (`"x0 == 0 && pc == main+0x20"`) next or
+     * previously becomes true: options `direction`, `line`. Resolves to
+     * `{hit}` (null when none).
+     */
+    find(condition, options = {}) {
+      return this._ask({ ...options, type: 'find', condition });
+    }
+
+    /**
+     * Where a register's or memory's value came from, at the position or
+     * `line`: options `line`, `depth`. Resolves to `{tree}`.
+     */
+    why(target, options = {}) {
+      return this._ask({ ...options, type: 'why', target });
+    }
+
+    _ask(message) {
+      this._load();
+      const id = ++this._asked;
+      return new Promise((resolve, reject) => {
+        this._questions.set(id, { resolve, reject });
+        const post = () => this._post({ ...message, id });
+        if (this._handshaken && this._state === 'ready') post();
+        else this._afterReady.push(post);
+      });
+    }
+
     _applyHeight() {
       this.style.height = cssLength(this.getAttribute('height') ?? '420');
     }
@@ -231,6 +275,7 @@
           this._setState(data.state, data);
           if (data.state === 'ready') {
             this._settle('ready', data);
+            for (const post of this._afterReady.splice(0)) post();
             this._start();
           } else if (data.state === 'error') {
             this._settle('ready', null, data.message);
@@ -241,9 +286,21 @@
           this.dispatchEvent(new CustomEvent('position', { detail: data }));
           this._settle('position', data);
           break;
-        case 'error':
-          this._fail(data.message);
+        case 'answer': {
+          const q = this._questions.get(data.id);
+          this._questions.delete(data.id);
+          q?.resolve(data.result);
           break;
+        }
+        case 'error': {
+          // An error about one question rejects it alone.
+          const q = data.id !== undefined && this._questions.get(data.id);
+          if (q) {
+            this._questions.delete(data.id);
+            q.reject(new Error(data.message));
+          } else this._fail(data.message);
+          break;
+        }
         case 'ignored':
           this._ignored = data.count;
           break;
@@ -263,6 +320,11 @@
 
     /** Settles every waiter of a kind (all, when `kind` is null). */
     _settle(kind, value, error) {
+      if (kind === null) {
+        for (const q of this._questions.values()) q.reject(new Error(error ?? 'the viewer stopped'));
+        this._questions.clear();
+        this._afterReady = [];
+      }
       const settled = this._waiters.filter((w) => kind === null || w.kind === kind);
       this._waiters = this._waiters.filter((w) => !settled.includes(w));
       for (const w of settled) {

@@ -16,6 +16,7 @@
 
 mod bookmarking;
 pub mod bookmarks;
+pub mod embed_questions;
 pub mod hash;
 pub mod host_origins;
 pub mod keys;

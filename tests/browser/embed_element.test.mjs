@@ -12,7 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 
 import { ROOT, pageFixture, serveDist } from './harness.mjs';
-import { blockEnd, instructionOf, readTrace, registersAt } from './trace_text.mjs';
+import { blockEnd, instructionOf, memoryAccesses, readTrace, registersAt, registerWrites } from './trace_text.mjs';
 
 const fx = pageFixture();
 const QUICKSORT = readTrace(path.join(ROOT, 'www/examples/quicksort.tarmac'));
@@ -102,6 +102,53 @@ describe('the <tarmac-lens-viewer> element', () => {
     await waitState(viewer(page, 'sphinx'), 'ready');
     await waitLine(viewer(page, 'sphinx'), instructionOf(CALLTEST, 201).line);
     await expectRegisters(frameOf(page, 'sphinx'), CALLTEST, 201);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test('watch() lists and steps through accesses as the trace text shows them; a bad question rejects alone', async () => {
+    const page = await fx.browser.context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${fx.server.url}embedding.html`);
+    const el = viewer(page, 'html');
+    await waitState(el, 'ready');
+    const start = instructionOf(QUICKSORT, 400).line;
+    await waitLine(el, start);
+    // The nodes writing x0 (or w0), by their first line: an instruction's,
+    // or line 1 for the values the trace states before its first one.
+    const nodeLine = (line) => instructionOf(QUICKSORT, line)?.line ?? 1;
+    const end = QUICKSORT.lines.length;
+    const writes = [...new Set([...registerWrites(QUICKSORT, 'x0', end), ...registerWrites(QUICKSORT, 'w0', end)].sort((a, b) => a - b).map(nodeLine))];
+    assert.ok(writes.length > 30, `quicksort writes x0 ${writes.length} times`);
+
+    const all = await el.evaluate((v) => v.watch('x0', { access: 'write', direction: 'all', max: 25 }));
+    assert.equal(all.target, 'x0');
+    assert.equal(all.more, true);
+    assert.deepEqual(all.hits.map((h) => h.line), writes.slice(0, 25));
+    assert.ok(all.hits.every((h) => /^0x[0-9a-f]+$/.test(h.pc ?? '0x0') && h.access === 'w'), JSON.stringify(all.hits[0]));
+
+    // Next from the position the viewer shows, previous from a line.
+    const next = await el.evaluate((v) => v.watch('x0', { access: 'write' }));
+    assert.deepEqual(next.hits.map((h) => h.line), [writes.find((l) => l > start)]);
+    const prev = await el.evaluate((v, line) => v.watch('x0', { access: 'write', direction: 'previous', line }), start);
+    assert.deepEqual(prev.hits.map((h) => h.line), [writes.filter((l) => l < start).pop()]);
+
+    // A memory range: the 8 bytes of a store, its writes before a late line.
+    const stores = memoryAccesses(QUICKSORT).filter((a) => a.write && a.size === 8);
+    const addr = stores[Math.floor(stores.length / 2)].addr;
+    const touching = memoryAccesses(QUICKSORT).filter((a) => a.write && a.addr < addr + 8n && addr < a.addr + BigInt(a.size));
+    const lastLine = touching[touching.length - 1].line;
+    const mem = await el.evaluate((v, [target, line]) => v.watch(target, { access: 'write', direction: 'previous', line }), [`0x${addr.toString(16)}:8`, end]);
+    assert.equal(mem.target, `[0x${addr.toString(16)}:8]`);
+    assert.deepEqual(mem.hits.map((h) => h.line), [nodeLine(lastLine)]);
+
+    // A bad question rejects that question only; the viewer answers the next.
+    const refused = await el.evaluate((v) => v.watch('x0', { direction: 'sideways' }).then(() => 'answered', (e) => e.message));
+    assert.match(refused, /direction must be "next", "previous" or "all"/);
+    assert.equal(await el.getAttribute('data-state'), 'ready');
+    const again = await el.evaluate((v) => v.watch('x0', { access: 'write', direction: 'all', max: 3 }));
+    assert.deepEqual(again.hits.map((h) => h.line), writes.slice(0, 3));
     assert.deepEqual(errors, []);
     await page.close();
   });

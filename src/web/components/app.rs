@@ -394,6 +394,7 @@ pub fn app() -> Html {
                         c.load_elf(elf, offset);
                     }
                     *client.borrow_mut() = Some(c.clone());
+                    embed::set_session(&c);
                     state.dispatch(Action::Opened(Session {
                         client: c,
                         job: job_id,

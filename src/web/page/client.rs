@@ -190,6 +190,17 @@ pub struct TraceClient {
     inner: Rc<Inner>,
 }
 
+/// A session that does not keep its worker running.
+#[derive(Clone)]
+pub struct WeakTraceClient(std::rc::Weak<Inner>);
+
+impl WeakTraceClient {
+    /// The session, while something else keeps it open.
+    pub fn upgrade(&self) -> Option<TraceClient> {
+        self.0.upgrade().map(|inner| TraceClient { inner })
+    }
+}
+
 impl PartialEq for TraceClient {
     fn eq(&self, other: &Self) -> bool {
         Rc::ptr_eq(&self.inner, &other.inner)
@@ -471,6 +482,11 @@ impl TraceClient {
         // `open` reports a worker that cannot start, when a file needs it.
         let spare = SpareWorker::start(url, Role::Session);
         SPARE.with(|s| *s.borrow_mut() = spare);
+    }
+
+    /// A handle that does not keep the worker running.
+    pub fn downgrade(&self) -> WeakTraceClient {
+        WeakTraceClient(Rc::downgrade(&self.inner))
     }
 
     /// Asks the worker; `on_reply` gets the answer (answers come in the

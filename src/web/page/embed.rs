@@ -9,6 +9,10 @@
 //! - `{type: "goto", line | time | pc | source}`: move to a line, a time, the
 //!   first execution of a source line (`source: "hash.c:42"`), or the
 //!   first visit of a PC (a number or an expression such as `main+4`).
+//! - `{type: "watch", id?, target, …}`: a question, answered
+//!   `{type: "answer", id, question, result}` or `{type: "error", id,
+//!   question, message}` (fields and answers: `model::embed_questions`,
+//!   docs/embedding.md).
 //!
 //! Viewer → host: `{type: "state", state: "idle"|"indexing"|"ready"|"error",
 //! name?, message?}`, `{type: "position", view, line, time, pc, node,
@@ -33,8 +37,10 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::MessageEvent;
 
-use tarmac_lens_core::browse::protocol::NodeView;
+use tarmac_lens_core::browse::protocol::{NodeId, NodeView};
 
+use super::client::{TraceClient, WeakTraceClient};
+use crate::model::embed_questions::{Asking, Step, QUESTIONS};
 use crate::model::host_origins::{HostOrigins, HostTrust};
 
 /// A trace or image the host sent.
@@ -58,6 +64,79 @@ thread_local! {
     /// The last state message, repeated after a PONG: the host may say
     /// PING after the viewer has already changed state.
     static LAST_STATE: RefCell<Option<JsValue>> = const { RefCell::new(None) };
+    /// The open trace's session, which answers the host's questions.
+    static SESSION: RefCell<Option<WeakTraceClient>> = const { RefCell::new(None) };
+    /// The last position reported: where a question without `line` looks from.
+    static HERE: std::cell::Cell<Option<NodeId>> = const { std::cell::Cell::new(None) };
+}
+
+/// The session that answers the host's questions from now on.
+pub fn set_session(client: &TraceClient) {
+    SESSION.with(|s| *s.borrow_mut() = Some(client.downgrade()));
+    HERE.with(|h| h.set(None));
+}
+
+/// Answers a `watch`, `find` or `why` (see `model::embed_questions`):
+/// `{type: "answer", id, question, result}` or `{type: "error", id,
+/// question, message}`; `id` is the host's, given back as it came.
+fn ask(data: &JsValue, question: &str) {
+    let id = field(data, "id");
+    let fail = |message: &str| {
+        send(&object(&[
+            ("type", "error".into()),
+            ("id", id.clone()),
+            ("question", question.into()),
+            ("message", message.into()),
+        ]))
+    };
+    let Some(client) = SESSION.with(|s| s.borrow().as_ref().and_then(WeakTraceClient::upgrade))
+    else {
+        return fail(&format!("{question}: no trace is open"));
+    };
+    let json = js_sys::JSON::stringify(data)
+        .ok()
+        .and_then(|s| s.as_string())
+        .and_then(|s| serde_json::from_str(&s).ok());
+    let Some(json) = json else {
+        return fail(&format!("{question}: the message is not JSON"));
+    };
+    match Asking::new(&json, HERE.with(|h| h.get())) {
+        Ok(mut asking) => {
+            let first = asking.start();
+            drive(client, asking, first, id, question.to_string());
+        }
+        Err(e) => fail(&format!("{question}: {e}")),
+    }
+}
+
+/// Feeds a question its replies until it is answered.
+fn drive(client: TraceClient, mut asking: Asking, step: Step, id: JsValue, question: String) {
+    let answer = match step {
+        Step::Ask(query) => {
+            let again = client.clone();
+            client.query(query, move |reply| {
+                let next = asking.reply(reply);
+                drive(again, asking, next, id, question);
+            });
+            return;
+        }
+        Step::Done(Ok(result)) => object(&[
+            ("type", "answer".into()),
+            ("id", id),
+            ("question", question.as_str().into()),
+            (
+                "result",
+                js_sys::JSON::parse(&result.to_string()).unwrap_or(JsValue::NULL),
+            ),
+        ]),
+        Step::Done(Err(message)) => object(&[
+            ("type", "error".into()),
+            ("id", id),
+            ("question", question.as_str().into()),
+            ("message", format!("{question}: {message}").into()),
+        ]),
+    };
+    send(&answer);
 }
 
 fn parent() -> Option<web_sys::Window> {
@@ -106,6 +185,7 @@ pub fn position_changed(view: u32, node: &NodeView, asked: Option<u64>) {
     if !EMBEDDED.with(|e| e.get()) {
         return;
     }
+    HERE.with(|h| h.set(Some(node.node)));
     send(&object(&[
         ("type", "position".into()),
         (
@@ -359,6 +439,7 @@ pub fn listen(origins: Option<&str>, own_trace: bool, on_open: impl Fn(OpenReque
                 }
                 Err(err) => report_error(&err),
             },
+            Some(q) if QUESTIONS.contains(&q) => ask(&data, q),
             Some(other) => report_error(&format!("unknown message type \"{other}\"")),
             None => report_error("a message must be \"PING\" or an object with a type"),
         }

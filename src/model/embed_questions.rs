@@ -1,0 +1,321 @@
+//! The questions a page embedding the viewer may ask it by `postMessage`
+//! (`watch`, `find`, `why`), each turned into the browse queries the panes
+//! use and answered as JSON.
+//!
+//! A question is a small state machine ([`Asking`]) fed one reply at a
+//! time, so the page drives it over its worker and the tests over a native
+//! session, with the same code. The wire format is documented in
+//! `docs/embedding.md`; errors are English, as the rest of the embed API's.
+
+use serde_json::{json, Value};
+use tarmac_lens_core::browse::protocol::{
+    AccessKind, AccessView, Locate, NodeId, NodeView, Query, Reply, WriteTarget,
+};
+
+/// Most hits a `watch` with `direction: "all"` lists.
+pub const MAX_HITS: u64 = 10_000;
+/// Hits one `Accesses` query asks for.
+const PIECE: u32 = 1000;
+
+/// What the viewer does next with a question.
+#[derive(Debug)]
+pub enum Step {
+    /// Ask the session this, and feed its reply to [`Asking::reply`].
+    Ask(Query),
+    /// The answer (the `result` of the host's `answer` message), or why
+    /// there is none.
+    Done(Result<Value, String>),
+}
+
+/// Which way a question looks from its position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Direction {
+    Next,
+    Previous,
+    All,
+}
+
+/// A watch question, as the host asked it.
+#[derive(Clone, Debug)]
+struct Watch {
+    /// `x5`, `[sp:0x40]`, `buf:64`, `0x1000`.
+    text: String,
+    kind: AccessKind,
+    direction: Direction,
+    /// The line looked from.
+    line: Option<u64>,
+    /// The last line looked at, for `all`.
+    to: Option<u64>,
+    max: u64,
+}
+
+/// What the question waits for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stage {
+    /// The node of the line asked from.
+    Locating,
+    /// The last node, which bounds an `all` list.
+    Ending,
+    /// A memory target's address.
+    Evaluating,
+    /// Hits.
+    Watching,
+}
+
+/// One question on its way to an answer.
+#[derive(Debug)]
+pub struct Asking {
+    watch: Watch,
+    stage: Stage,
+    /// The node the question looks from (for `all`, goes on from).
+    from: Option<NodeId>,
+    /// The last node an `all` list looks at.
+    last: NodeId,
+    target: Option<WriteTarget>,
+    hits: Vec<Value>,
+}
+
+/// The questions, as the host's `type`.
+pub const QUESTIONS: [&str; 1] = ["watch"];
+
+fn text_field<'a>(msg: &'a Value, key: &str) -> Result<Option<&'a str>, String> {
+    match msg.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.as_str())),
+        Some(_) => Err(format!("{key} must be a string")),
+    }
+}
+
+fn number_field(msg: &Value, key: &str) -> Result<Option<u64>, String> {
+    match msg.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => v
+            .as_u64()
+            .map(Some)
+            .ok_or_else(|| format!("{key} must be a non-negative integer")),
+    }
+}
+
+fn direction(msg: &Value, all: bool) -> Result<Direction, String> {
+    match text_field(msg, "direction")? {
+        None | Some("next") => Ok(Direction::Next),
+        Some("previous") => Ok(Direction::Previous),
+        Some("all") if all => Ok(Direction::All),
+        Some(other) => Err(format!(
+            "direction must be \"next\", \"previous\"{}, not \"{other}\"",
+            if all { " or \"all\"" } else { "" }
+        )),
+    }
+}
+
+/// A node as the host reads it.
+pub fn node_json(node: &NodeView) -> Value {
+    json!({
+        "line": node.first_line,
+        "node": node.node,
+        "time": node.time,
+        "pc": node.pc.map(|pc| format!("{pc:#x}")),
+        "instruction": node.instruction,
+    })
+}
+
+fn hit_json(hit: &AccessView) -> Value {
+    let mut v = node_json(&hit.node);
+    v["access"] = json!(hit.kind);
+    v["detail"] = json!(hit.detail);
+    if !hit.function.is_empty() {
+        v["function"] = json!(hit.function);
+    }
+    v
+}
+
+fn target_name(target: &WriteTarget) -> String {
+    match target {
+        WriteTarget::Register(r) => r.clone(),
+        WriteTarget::Memory { addr, len } => format!("[{addr:#x}:{len}]"),
+    }
+}
+
+fn unexpected(reply: Reply) -> Step {
+    Step::Done(Err(match reply {
+        Reply::Error(e) => e,
+        other => format!("unexpected answer from the session: {other:?}"),
+    }))
+}
+
+impl Asking {
+    /// Reads a question (the host's message as JSON); `here` is the
+    /// viewer's position, where a question without `line` looks from.
+    pub fn new(msg: &Value, here: Option<NodeId>) -> Result<Asking, String> {
+        let question = text_field(msg, "type")?.unwrap_or_default();
+        if !QUESTIONS.contains(&question) {
+            return Err(format!("unknown question \"{question}\""));
+        }
+        let text = text_field(msg, "target")?
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+            .ok_or("watch needs a target: a register (x5) or memory ([sp:0x40], buf:64)")?;
+        let kind = match text_field(msg, "access")? {
+            None | Some("any") => AccessKind::Any,
+            Some("read") => AccessKind::Read,
+            Some("write") => AccessKind::Write,
+            Some(other) => {
+                return Err(format!(
+                    "access must be \"read\", \"write\" or \"any\", not \"{other}\""
+                ))
+            }
+        };
+        let direction = direction(msg, true)?;
+        let max = number_field(msg, "max")?.unwrap_or(1000);
+        if max == 0 || max > MAX_HITS {
+            return Err(format!("max must be 1 to {MAX_HITS}"));
+        }
+        let line = number_field(msg, "line")?;
+        let to = number_field(msg, "to")?;
+        if to.is_some() && direction != Direction::All {
+            return Err("to goes with direction \"all\"".into());
+        }
+        // A list starts at the trace's start unless told otherwise.
+        let from = match (line, direction) {
+            (Some(_), _) => None,
+            (None, Direction::All) => Some(0),
+            (None, _) => here,
+        };
+        Ok(Asking {
+            watch: Watch {
+                text: text.to_string(),
+                kind,
+                direction,
+                line,
+                to,
+                max,
+            },
+            stage: Stage::Locating,
+            from,
+            last: NodeId::MAX,
+            target: None,
+            hits: Vec::new(),
+        })
+    }
+
+    /// The first query.
+    pub fn start(&mut self) -> Step {
+        match (self.watch.line, self.from) {
+            (Some(line), _) => Step::Ask(Query::Locate(Locate::Line(line))),
+            (None, Some(_)) => self.located(),
+            (None, None) => Step::Ask(Query::Locate(Locate::Start)),
+        }
+    }
+
+    /// The next step, given the answer to the last query.
+    pub fn reply(&mut self, reply: Reply) -> Step {
+        match (self.stage, reply) {
+            (Stage::Locating, Reply::Node(Some(node))) => {
+                self.from = Some(node.node);
+                self.located()
+            }
+            (Stage::Locating, Reply::Node(None)) => Step::Done(Err(match self.watch.line {
+                Some(line) => format!("line {line} is past the trace's end"),
+                None => "the trace has no instructions".into(),
+            })),
+            (Stage::Ending, Reply::Node(node)) => {
+                self.last = node.map_or(0, |n| n.node);
+                self.bounded()
+            }
+            (Stage::Evaluating, Reply::Value(addr)) => {
+                let len = self.target_len();
+                self.target = Some(WriteTarget::Memory { addr, len });
+                self.watching()
+            }
+            (Stage::Watching, Reply::Access(hit)) => {
+                self.hits.extend(hit.as_deref().map(hit_json));
+                self.done(false, true)
+            }
+            (Stage::Watching, Reply::Accesses(piece)) => {
+                let from = self.from.unwrap_or(0);
+                for hit in piece.hits.iter().filter(|h| h.node.node <= self.last) {
+                    if self.hits.len() as u64 == self.watch.max {
+                        return self.done(true, true);
+                    }
+                    self.hits.push(hit_json(hit));
+                }
+                if piece.next > self.last {
+                    return self.done(false, true);
+                }
+                if piece.next <= from {
+                    // Nothing more is indexed yet.
+                    return self.done(false, false);
+                }
+                self.from = Some(piece.next);
+                self.watching()
+            }
+            (_, reply) => unexpected(reply),
+        }
+    }
+
+    /// The length a memory target asks for (1 unless given).
+    fn target_len(&self) -> u64 {
+        super::watch::parse_target(&self.watch.text).map_or(1, |(_, _, len)| len)
+    }
+
+    fn located(&mut self) -> Step {
+        if self.watch.direction != Direction::All {
+            return self.bounded();
+        }
+        self.stage = Stage::Ending;
+        Step::Ask(Query::Locate(match self.watch.to {
+            Some(line) => Locate::Line(line),
+            None => Locate::End,
+        }))
+    }
+
+    /// The position and bounds are known: the target next.
+    fn bounded(&mut self) -> Step {
+        let from = self.from.unwrap_or(0);
+        match super::watch::parse_target(&self.watch.text) {
+            Err(e) => Step::Done(Err(e)),
+            Ok((Some(register), _, _)) => {
+                self.target = Some(WriteTarget::Register(register));
+                self.watching()
+            }
+            Ok((None, expr, _)) => {
+                self.stage = Stage::Evaluating;
+                Step::Ask(Query::Eval { node: from, expr })
+            }
+        }
+    }
+
+    fn watching(&mut self) -> Step {
+        self.stage = Stage::Watching;
+        let target = self.target.clone().expect("the target is known by now");
+        let node = self.from.unwrap_or(0);
+        let kind = self.watch.kind;
+        Step::Ask(match self.watch.direction {
+            Direction::All => Query::Accesses {
+                target,
+                kind,
+                from: node,
+                max: PIECE.min((self.watch.max - self.hits.len() as u64 + 1) as u32),
+            },
+            forward => Query::Access {
+                node,
+                target,
+                kind,
+                forward: forward == Direction::Next,
+            },
+        })
+    }
+
+    /// The answer: the hits, whether more were left out (`max`), and
+    /// whether the list reached its end (`false`: the trace is still
+    /// being indexed past the last hit).
+    fn done(&mut self, more: bool, complete: bool) -> Step {
+        let target = self.target.as_ref().map(target_name).unwrap_or_default();
+        Step::Done(Ok(json!({
+            "target": target,
+            "hits": std::mem::take(&mut self.hits),
+            "more": more,
+            "complete": complete,
+        })))
+    }
+}
