@@ -668,3 +668,84 @@ fn watch_queries_page_through_the_accesses() {
     };
     assert!(matches!(s.answer(bad), Reply::Error(e) if e.contains("bogus")));
 }
+
+/// A condition asked in small pieces, each from where the last stopped,
+/// finds the hits `Index::find_condition` finds, both ways; a text that is
+/// not a condition is answered with its column.
+#[test]
+fn a_condition_is_searched_in_pieces() {
+    use tarmac_lens_core::condition::Condition;
+    use tarmac_lens_core::expr::ExprContext;
+    struct NoSymbols;
+    impl ExprContext for NoSymbols {
+        fn register(&self, _: &str) -> Option<u64> {
+            None
+        }
+        fn symbol(&self, _: &str) -> Option<u64> {
+            None
+        }
+    }
+    let bytes = data("ttu/quicksort.tarmac");
+    let mut s = open(&bytes);
+    let index =
+        tarmac_lens_core::index::Index::build(&mut SliceSource(&bytes), Default::default(), |_| {})
+            .unwrap();
+    let text = "x0 > 0x40 && x1 != 0";
+    let cond = Condition::parse(text, &NoSymbols).unwrap();
+    let nodes = index.nodes();
+    for forward in [true, false] {
+        let from = if forward { 0 } else { nodes - 1 };
+        let want: Vec<u64> = index
+            .find_condition(
+                &mut SliceSource(&bytes),
+                &cond,
+                Some(from),
+                forward,
+                usize::MAX,
+            )
+            .unwrap()
+            .iter()
+            .map(|h| h.node.at.node)
+            .collect();
+        assert!(want.len() >= 3, "{text}: {want:?}");
+        let mut got = Vec::new();
+        let mut at = from;
+        let mut pieces = 0;
+        loop {
+            let q = Query::Condition {
+                text: text.into(),
+                node: at,
+                forward,
+                budget: 1,
+            };
+            match s.answer(q) {
+                Reply::Condition(ConditionReply::Hit(n)) => {
+                    got.push(n.node);
+                    at = n.node;
+                }
+                Reply::Condition(ConditionReply::Continue(next)) => {
+                    assert!(if forward { next > at } else { next < at });
+                    at = next;
+                    pieces += 1;
+                }
+                Reply::Condition(ConditionReply::NotFound) => break,
+                other => panic!("{other:?}"),
+            }
+        }
+        assert_eq!(got, want, "forward {forward}");
+        assert!(pieces > 0, "asked in pieces");
+    }
+    let q = Query::Condition {
+        text: "[sp+8 == 0".into(),
+        node: 0,
+        forward: true,
+        budget: 8,
+    };
+    assert_eq!(
+        s.answer(q),
+        Reply::Condition(ConditionReply::Invalid {
+            column: 11,
+            message: "expected closing ']'".into()
+        })
+    );
+}

@@ -407,3 +407,71 @@ fn address_expressions_are_conditions() {
     }
     assert!(compared >= 15, "{compared}");
 }
+
+/// `find_condition_until` stopped at every chance and asked again from
+/// where it stopped finds the same hits as one unbounded search, both
+/// ways, from several starts: the pieces neither miss nor repeat one.
+#[test]
+fn a_search_in_pieces_finds_what_one_search_finds() {
+    let trace: &'static [u8] = Box::leak(read(&data("ttu/quicksort.tarmac")).into_boxed_slice());
+    let first = run(trace, &[], HashMap::new(), false);
+    let texts = conditions(&first, false);
+    let opts = IndexOptions {
+        parse: ParseOptions::default(),
+        checkpoint_bytes: 2048,
+    };
+    let index = Index::build(&mut SliceSource(trace), opts, |_| {}).unwrap();
+    let nodes = index.nodes();
+    let mut src = SliceSource(trace);
+    let mut pieces = 0;
+    for text in texts.iter().step_by(2) {
+        let cond = Condition::parse(text, &Names).unwrap();
+        for from in [None, Some(nodes / 3), Some(nodes - 1)] {
+            for forward in [true, false] {
+                let want: Vec<u64> = index
+                    .find_condition(&mut src, &cond, from, forward, usize::MAX)
+                    .unwrap()
+                    .iter()
+                    .map(|h| h.node.at.node)
+                    .collect();
+                let mut got = Vec::new();
+                let mut at = from;
+                loop {
+                    let mut told = Vec::new();
+                    let page = index
+                        .find_condition_until(&mut src, &cond, at, forward, usize::MAX, &mut |n| {
+                            told.push(n);
+                            false
+                        })
+                        .unwrap();
+                    got.extend(page.hits.iter().map(|h| h.node.at.node));
+                    let Some(resume) = page.resume else {
+                        break;
+                    };
+                    pieces += 1;
+                    // It moved on, and says where it got to.
+                    assert!(at.is_none_or(|a| if forward { resume > a } else { resume < a }));
+                    assert_eq!(
+                        told.last().copied(),
+                        Some(if forward { resume } else { resume - 1 })
+                    );
+                    at = Some(resume);
+                }
+                assert_eq!(got, want, "`{text}` from {from:?} forward {forward}");
+                // One hit at a time, each from the last: the same.
+                let mut one = Vec::new();
+                let mut at = from;
+                while let Some(h) = index
+                    .find_condition(&mut src, &cond, at, forward, 1)
+                    .unwrap()
+                    .first()
+                {
+                    one.push(h.node.at.node);
+                    at = Some(h.node.at.node);
+                }
+                assert_eq!(one, want, "`{text}` one at a time");
+            }
+        }
+    }
+    assert!(pieces > 50, "{pieces} pieces");
+}

@@ -97,6 +97,25 @@ pub fn questions() -> Vec<Query> {
             from: 0,
             max: 50,
         },
+        // A condition: a hit, a piece that goes on, one that is not one.
+        Query::Condition {
+            text: "r0 == 0".into(),
+            node,
+            forward: true,
+            budget: 64,
+        },
+        Query::Condition {
+            text: "[sp:4] > 100 && r1 != 0".into(),
+            node,
+            forward: false,
+            budget: 1,
+        },
+        Query::Condition {
+            text: "r0 = 1".into(),
+            node,
+            forward: true,
+            budget: 1,
+        },
         Query::CallStack { node },
     ];
     // What a key press asks (a step and its row): without these the first

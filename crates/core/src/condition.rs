@@ -176,6 +176,16 @@ impl Condition {
     /// do: an unscoped identifier is a register (or `pc`) if it can be one,
     /// else a symbol, which becomes a constant now.
     pub fn parse(text: &str, ctx: &dyn ExprContext) -> Result<Condition> {
+        Condition::parse_at(text, ctx)
+            .map_err(|(col, msg)| Error::Expression(format!("at column {col}: {msg}")))
+    }
+
+    /// [`Condition::parse`], an error as its column (1-based, in bytes)
+    /// and message apart, for a page that points at the column.
+    pub fn parse_at(
+        text: &str,
+        ctx: &dyn ExprContext,
+    ) -> std::result::Result<Condition, (usize, String)> {
         let mut p = CondParser {
             lexer: Lexer {
                 input: text.as_bytes(),
@@ -201,15 +211,12 @@ impl Condition {
             }
             Ok(root)
         })();
-        match result {
-            Ok(root) => Ok(Condition {
-                text: text.to_string(),
-                root,
-                registers: p.registers,
-                memory: p.memory,
-            }),
-            Err((col, msg)) => Err(Error::Expression(format!("at column {col}: {msg}"))),
-        }
+        result.map(|root| Condition {
+            text: text.to_string(),
+            root,
+            registers: p.registers,
+            memory: p.memory,
+        })
     }
 
     /// Whether it reads `pc`.

@@ -3,6 +3,7 @@
 //! folds of each view and the ELF symbols, and answers [`protocol::Query`]s.
 //! In the browser it lives in the Web Worker; natively, tests drive it.
 
+mod condition;
 pub mod events;
 mod folds;
 mod functions;
@@ -571,6 +572,12 @@ impl<S: TraceSource> Session<S> {
                 from,
                 max,
             } => self.accesses(target, kind, from, max),
+            Query::Condition {
+                text,
+                node,
+                forward,
+                budget,
+            } => self.condition(&text, node, forward, budget),
             Query::Eval { node, expr } => self.eval(node, &expr),
             Query::Fold { view, node, op } => self.fold(view, node, op),
             Query::CallStack { node } => {

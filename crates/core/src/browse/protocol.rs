@@ -160,6 +160,23 @@ pub enum Query {
         /// Most hits in one reply (at most 1000 are given).
         max: u32,
     },
+    /// A value condition (`x5 == 0`, `[sp+8:4] > 100`, `pc == main &&
+    /// x0 == 1`; the grammar of `tarmac-lens find`, names resolved through
+    /// the loaded ELF's symbols): the next (or previous) node where it
+    /// becomes true, looking at no more than `budget` checkpoint
+    /// intervals ([`Reply::Condition`]), so a page can show progress and
+    /// stop a long search between pieces.
+    Condition {
+        /// The condition's text.
+        text: String,
+        /// The hit is strictly after this node (forward) or before it; a
+        /// piece's [`ConditionReply::Continue`] says the next piece's.
+        node: NodeId,
+        /// Towards the end of the trace (true) or its start.
+        forward: bool,
+        /// Most checkpoint intervals one reply looks at (at least 1).
+        budget: u32,
+    },
     /// Evaluates an address expression (`sp+0x100`, `main+4`, `(x0-8)*2`)
     /// ([`Reply::Value`]).
     Eval {
@@ -400,6 +417,27 @@ pub struct AccessView {
     pub detail: String,
     /// The function of its instruction (`name + 0x10`), with an image.
     pub function: String,
+}
+
+/// How far a value condition's search got ([`Query::Condition`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ConditionReply {
+    /// The nearest node where it becomes true.
+    Hit(NodeView),
+    /// It becomes true nowhere that way (in the part indexed).
+    NotFound,
+    /// Not found within the budget: ask again from this node (the same
+    /// direction) to go on; every node between the first piece's and it
+    /// is searched.
+    Continue(NodeId),
+    /// The text is not a condition: the column (1-based, in bytes) where
+    /// it went wrong, and why.
+    Invalid {
+        /// Where.
+        column: u32,
+        /// Why: `expected closing ']'`.
+        message: String,
+    },
 }
 
 /// Part of a watchpoint's list ([`Query::Accesses`]).
@@ -675,6 +713,8 @@ pub enum Reply {
     Access(Option<Box<AccessView>>),
     /// Part of a watchpoint's list.
     Accesses(AccessesReply),
+    /// A value condition's search, or where it goes on.
+    Condition(ConditionReply),
     /// Register panels.
     Registers(RegistersReply),
     /// Memory bytes.

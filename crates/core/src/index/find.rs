@@ -32,6 +32,21 @@ pub struct CondHit {
     pub node: Node,
 }
 
+/// What [`Index::find_condition_until`] found, and where to go on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CondPage {
+    /// The hits, in the search's order.
+    pub hits: Vec<CondHit>,
+    /// Where the search stopped before its end: the `from` to go on from.
+    pub resume: Option<u64>,
+}
+
+/// Where a bounded search asks to go on, and where it stopped.
+struct Bounds<'a> {
+    keep_going: &'a mut dyn FnMut(u64) -> bool,
+    stopped: Option<u64>,
+}
+
 /// Values of a register file, a node's `pc` and memory through a closure.
 pub(crate) struct StateValues<'a> {
     pub(crate) regs: &'a RegFile,
@@ -259,6 +274,54 @@ impl Index {
         forward: bool,
         max: usize,
     ) -> Result<Vec<CondHit>> {
+        let mut bounds = Bounds {
+            keep_going: &mut |_| true,
+            stopped: None,
+        };
+        self.find_condition_bounded(source, extra, cond, from, forward, max, &mut bounds)
+    }
+
+    /// [`Index::find_condition`] a piece at a time, so that a caller that
+    /// cannot be interrupted (a page's worker) can show progress and stop:
+    /// between intervals, `keep_going` is told the node the search has
+    /// covered (forward: every node up to it; backward: every node from
+    /// it on) and says whether to go on. When it says no, the page's
+    /// `resume` is `Some(node)`: asking again with `from = Some(node)`, in
+    /// the same direction, continues the search without missing or
+    /// repeating a hit. `resume` is `None` once the search reached the
+    /// trace's end (or start) or found `max` hits.
+    pub fn find_condition_until(
+        &self,
+        source: &mut dyn TraceSource,
+        cond: &Condition,
+        from: Option<u64>,
+        forward: bool,
+        max: usize,
+        keep_going: &mut dyn FnMut(u64) -> bool,
+    ) -> Result<CondPage> {
+        let mut bounds = Bounds {
+            keep_going,
+            stopped: None,
+        };
+        let hits =
+            self.find_condition_bounded(source, &mut [], cond, from, forward, max, &mut bounds)?;
+        Ok(CondPage {
+            hits,
+            resume: bounds.stopped,
+        })
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn find_condition_bounded(
+        &self,
+        source: &mut dyn TraceSource,
+        extra: &mut [Box<dyn TraceSource + Send>],
+        cond: &Condition,
+        from: Option<u64>,
+        forward: bool,
+        max: usize,
+        bounds: &mut Bounds,
+    ) -> Result<Vec<CondHit>> {
         let batch = if extra.len() > 1 { 16 * extra.len() } else { 1 };
         let mut hits = Vec::new();
         let n = self.checkpoints.len();
@@ -352,6 +415,15 @@ impl Index {
                         prev = v;
                     }
                 }
+                // Every node before interval k is covered; from there on,
+                // a search from its last node replays it for `prev`.
+                if k < n {
+                    let covered = self.checkpoints[k].resume.node_index - 1;
+                    if from.is_none_or(|f| covered > f) && !(bounds.keep_going)(covered) {
+                        bounds.stopped = Some(covered);
+                        return Ok(hits);
+                    }
+                }
             }
         } else {
             let last_node = self.summary.nodes - 1;
@@ -418,6 +490,16 @@ impl Index {
                                 return Ok(hits);
                             }
                         }
+                    }
+                }
+                // Every node after the first of interval k is covered; a
+                // search from the node after it finds that first node
+                // again if it is a hit (through `pending`).
+                if next >= 0 {
+                    let covered = self.checkpoints[next as usize + 1].resume.node_index;
+                    if covered + 1 < limit && !(bounds.keep_going)(covered) {
+                        bounds.stopped = Some(covered + 1);
+                        return Ok(hits);
                     }
                 }
             }
