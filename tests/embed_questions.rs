@@ -24,7 +24,11 @@ struct Fixture {
 
 impl Fixture {
     fn new() -> Fixture {
-        let trace = std::fs::read(data(TRACE)).unwrap();
+        Fixture::with(TRACE)
+    }
+
+    fn with(name: &str) -> Fixture {
+        let trace = std::fs::read(data(name)).unwrap();
         let index =
             Index::build(&mut SliceSource(&trace), IndexOptions::default(), |_| {}).unwrap();
         Fixture { trace, index }
@@ -74,12 +78,24 @@ fn ask(
     msg: Value,
     here: Option<u64>,
 ) -> Result<Value, String> {
-    let mut asking = Asking::new(&msg, here)?;
+    asked(session, msg, here).0
+}
+
+/// The answer, and how many queries it took.
+fn asked(
+    session: &mut Session<SliceSource<'_>>,
+    msg: Value,
+    here: Option<u64>,
+) -> (Result<Value, String>, usize) {
+    let mut asking = match Asking::new(&msg, here) {
+        Ok(a) => a,
+        Err(e) => return (Err(e), 0),
+    };
     let mut step = asking.start();
-    for _ in 0..10_000 {
+    for queries in 0..10_000 {
         match step {
             Step::Ask(q) => step = asking.reply(session.answer(q)),
-            Step::Done(answer) => return answer,
+            Step::Done(answer) => return (answer, queries),
         }
     }
     panic!("{msg}: no answer after 10,000 questions");
@@ -260,4 +276,103 @@ fn bad_questions_say_what_is_wrong() {
         let err = ask(&mut s, msg.clone(), Some(3)).unwrap_err();
         assert!(err.contains(want), "{msg}: {err}");
     }
+}
+
+/// Where `condition` becomes true from `from`, as the index finds it in
+/// one search (`tests/find.rs` holds that to a brute-force replay).
+fn find_one(f: &Fixture, condition: &str, from: u64, forward: bool) -> Option<(u64, u64)> {
+    let cond = tarmac_lens_core::condition::Condition::parse(condition, &NoSymbols).unwrap();
+    let hits = f
+        .index
+        .find_condition(&mut SliceSource(&f.trace), &cond, Some(from), forward, 1)
+        .unwrap();
+    hits.first().map(|h| (h.node.at.node, h.node.at.line))
+}
+
+struct NoSymbols;
+impl tarmac_lens_core::expr::ExprContext for NoSymbols {
+    fn register(&self, _: &str) -> Option<u64> {
+        None
+    }
+    fn symbol(&self, _: &str) -> Option<u64> {
+        None
+    }
+}
+
+fn hit(answer: &Value) -> Option<(u64, u64)> {
+    let h = &answer["hit"];
+    (!h.is_null()).then(|| (h["node"].as_u64().unwrap(), h["line"].as_u64().unwrap()))
+}
+
+#[test]
+fn find_goes_where_one_search_goes_in_pieces() {
+    // Big enough for a search of several pieces.
+    let f = Fixture::with("tracegen/quicksort-aarch64-O2-es-2M.tarmac");
+    let mut s = f.session();
+    let n = f.index.summary().nodes;
+    let mut checked = 0;
+    for condition in [
+        "x0 == 0",
+        "w1 > 0x10 && x2 != 0",
+        "[sp+8:4] == 0",
+        "x19 == 0x12345678",
+    ] {
+        for from in [0, n / 3, n - 2] {
+            for (direction, forward) in [("next", true), ("previous", false)] {
+                let want = find_one(&f, condition, from, forward);
+                let got = ask(
+                    &mut s,
+                    json!({"type": "find", "condition": condition, "direction": direction}),
+                    Some(from),
+                )
+                .unwrap();
+                assert_eq!(got["condition"], condition);
+                assert_eq!(hit(&got), want, "{condition} {direction} from node {from}");
+                checked += want.is_some() as u32;
+            }
+        }
+    }
+    assert!(checked >= 6, "only {checked} searches found something");
+    // From a line, with the far hit many pieces away.
+    let last = find_one(&f, "x0 == 0", n - 1, false).unwrap();
+    let line = f.trace.split(|&b| b == b'\n').count() as u64 - 1;
+    let (got, queries) = asked(
+        &mut s,
+        json!({"type": "find", "condition": "x0 == 0x12345", "direction": "previous", "line": line}),
+        None,
+    );
+    assert_eq!(hit(&got.unwrap()), None);
+    assert!(
+        queries > 2,
+        "one piece searched the whole trace: {queries} queries"
+    );
+    let got = ask(
+        &mut s,
+        json!({"type": "find", "condition": "x0 == 0", "direction": "previous", "line": line}),
+        None,
+    )
+    .unwrap();
+    assert_eq!(hit(&got), Some(last));
+}
+
+#[test]
+fn find_names_the_column_of_a_bad_condition() {
+    let f = Fixture::new();
+    let mut s = f.session();
+    let err = ask(
+        &mut s,
+        json!({"type": "find", "condition": "x0 == [sp"}),
+        Some(0),
+    )
+    .unwrap_err();
+    assert!(err.starts_with("column "), "{err}");
+    let err = ask(&mut s, json!({"type": "find"}), Some(0)).unwrap_err();
+    assert!(err.contains("needs a condition"), "{err}");
+    let err = ask(
+        &mut s,
+        json!({"type": "find", "condition": "x0 == 0", "direction": "all"}),
+        Some(0),
+    )
+    .unwrap_err();
+    assert!(err.contains("direction must be"), "{err}");
 }

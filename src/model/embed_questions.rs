@@ -9,7 +9,7 @@
 
 use serde_json::{json, Value};
 use tarmac_lens_core::browse::protocol::{
-    AccessKind, AccessView, Locate, NodeId, NodeView, Query, Reply, WriteTarget,
+    AccessKind, AccessView, ConditionReply, Locate, NodeId, NodeView, Query, Reply, WriteTarget,
 };
 
 /// Most hits a `watch` with `direction: "all"` lists.
@@ -35,18 +35,20 @@ enum Direction {
     All,
 }
 
-/// A watch question, as the host asked it.
+/// A question, as the host asked it.
 #[derive(Clone, Debug)]
-struct Watch {
-    /// `x5`, `[sp:0x40]`, `buf:64`, `0x1000`.
-    text: String,
-    kind: AccessKind,
-    direction: Direction,
-    /// The line looked from.
-    line: Option<u64>,
-    /// The last line looked at, for `all`.
-    to: Option<u64>,
-    max: u64,
+enum What {
+    /// Accesses of `target` (`x5`, `[sp:0x40]`, `buf:64`, `0x1000`);
+    /// `to`, the last line an `all` list looks at.
+    Watch {
+        target: String,
+        kind: AccessKind,
+        direction: Direction,
+        to: Option<u64>,
+        max: u64,
+    },
+    /// Where a value condition becomes true.
+    Find { condition: String, forward: bool },
 }
 
 /// What the question waits for.
@@ -60,14 +62,19 @@ enum Stage {
     Evaluating,
     /// Hits.
     Watching,
+    /// A piece of a condition's search.
+    Searching,
 }
 
 /// One question on its way to an answer.
 #[derive(Debug)]
 pub struct Asking {
-    watch: Watch,
+    what: What,
+    /// The line asked from, if any.
+    line: Option<u64>,
     stage: Stage,
-    /// The node the question looks from (for `all`, goes on from).
+    /// The node the question looks from (for `all` and `find`, goes on
+    /// from).
     from: Option<NodeId>,
     /// The last node an `all` list looks at.
     last: NodeId,
@@ -76,7 +83,11 @@ pub struct Asking {
 }
 
 /// The questions, as the host's `type`.
-pub const QUESTIONS: [&str; 1] = ["watch"];
+pub const QUESTIONS: [&str; 2] = ["watch", "find"];
+
+/// Condition intervals one piece of a `find` looks at: small enough that
+/// the viewer's panes get their answers between pieces.
+const FIND_PIECE: u32 = 32;
 
 fn text_field<'a>(msg: &'a Value, key: &str) -> Result<Option<&'a str>, String> {
     match msg.get(key) {
@@ -84,6 +95,13 @@ fn text_field<'a>(msg: &'a Value, key: &str) -> Result<Option<&'a str>, String> 
         Some(Value::String(s)) => Ok(Some(s.as_str())),
         Some(_) => Err(format!("{key} must be a string")),
     }
+}
+
+fn required<'a>(msg: &'a Value, key: &str, what: &str) -> Result<&'a str, String> {
+    text_field(msg, key)?
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .ok_or_else(|| format!("needs a {key}: {what}"))
 }
 
 fn number_field(msg: &Value, key: &str) -> Result<Option<u64>, String> {
@@ -103,7 +121,7 @@ fn direction(msg: &Value, all: bool) -> Result<Direction, String> {
         Some("all") if all => Ok(Direction::All),
         Some(other) => Err(format!(
             "direction must be \"next\", \"previous\"{}, not \"{other}\"",
-            if all { " or \"all\"" } else { "" }
+            if all { " or \"all\"" } else { " or left out" }
         )),
     }
 }
@@ -148,13 +166,45 @@ impl Asking {
     /// viewer's position, where a question without `line` looks from.
     pub fn new(msg: &Value, here: Option<NodeId>) -> Result<Asking, String> {
         let question = text_field(msg, "type")?.unwrap_or_default();
-        if !QUESTIONS.contains(&question) {
-            return Err(format!("unknown question \"{question}\""));
-        }
-        let text = text_field(msg, "target")?
-            .map(str::trim)
-            .filter(|t| !t.is_empty())
-            .ok_or("watch needs a target: a register (x5) or memory ([sp:0x40], buf:64)")?;
+        let line = number_field(msg, "line")?;
+        let what = match question {
+            "watch" => Self::watch(msg)?,
+            "find" => What::Find {
+                condition: required(msg, "condition", "x0 == 0, [sp+8:4] > 100")?.to_string(),
+                forward: direction(msg, false)? == Direction::Next,
+            },
+            _ => return Err(format!("unknown question \"{question}\"")),
+        };
+        // A list starts at the trace's start unless told otherwise.
+        let all = matches!(
+            what,
+            What::Watch {
+                direction: Direction::All,
+                ..
+            }
+        );
+        let from = match (line, all) {
+            (Some(_), _) => None,
+            (None, true) => Some(0),
+            (None, false) => here,
+        };
+        Ok(Asking {
+            what,
+            line,
+            stage: Stage::Locating,
+            from,
+            last: NodeId::MAX,
+            target: None,
+            hits: Vec::new(),
+        })
+    }
+
+    fn watch(msg: &Value) -> Result<What, String> {
+        let target = required(
+            msg,
+            "target",
+            "a register (x5) or memory ([sp:0x40], buf:64)",
+        )?;
         let kind = match text_field(msg, "access")? {
             None | Some("any") => AccessKind::Any,
             Some("read") => AccessKind::Read,
@@ -170,37 +220,22 @@ impl Asking {
         if max == 0 || max > MAX_HITS {
             return Err(format!("max must be 1 to {MAX_HITS}"));
         }
-        let line = number_field(msg, "line")?;
         let to = number_field(msg, "to")?;
         if to.is_some() && direction != Direction::All {
             return Err("to goes with direction \"all\"".into());
         }
-        // A list starts at the trace's start unless told otherwise.
-        let from = match (line, direction) {
-            (Some(_), _) => None,
-            (None, Direction::All) => Some(0),
-            (None, _) => here,
-        };
-        Ok(Asking {
-            watch: Watch {
-                text: text.to_string(),
-                kind,
-                direction,
-                line,
-                to,
-                max,
-            },
-            stage: Stage::Locating,
-            from,
-            last: NodeId::MAX,
-            target: None,
-            hits: Vec::new(),
+        Ok(What::Watch {
+            target: target.to_string(),
+            kind,
+            direction,
+            to,
+            max,
         })
     }
 
     /// The first query.
     pub fn start(&mut self) -> Step {
-        match (self.watch.line, self.from) {
+        match (self.line, self.from) {
             (Some(line), _) => Step::Ask(Query::Locate(Locate::Line(line))),
             (None, Some(_)) => self.located(),
             (None, None) => Step::Ask(Query::Locate(Locate::Start)),
@@ -214,7 +249,7 @@ impl Asking {
                 self.from = Some(node.node);
                 self.located()
             }
-            (Stage::Locating, Reply::Node(None)) => Step::Done(Err(match self.watch.line {
+            (Stage::Locating, Reply::Node(None)) => Step::Done(Err(match self.line {
                 Some(line) => format!("line {line} is past the trace's end"),
                 None => "the trace has no instructions".into(),
             })),
@@ -229,50 +264,80 @@ impl Asking {
             }
             (Stage::Watching, Reply::Access(hit)) => {
                 self.hits.extend(hit.as_deref().map(hit_json));
-                self.done(false, true)
+                self.listed(false, true)
             }
             (Stage::Watching, Reply::Accesses(piece)) => {
                 let from = self.from.unwrap_or(0);
+                let max = match self.what {
+                    What::Watch { max, .. } => max,
+                    What::Find { .. } => 0,
+                };
                 for hit in piece.hits.iter().filter(|h| h.node.node <= self.last) {
-                    if self.hits.len() as u64 == self.watch.max {
-                        return self.done(true, true);
+                    if self.hits.len() as u64 == max {
+                        return self.listed(true, true);
                     }
                     self.hits.push(hit_json(hit));
                 }
                 if piece.next > self.last {
-                    return self.done(false, true);
+                    return self.listed(false, true);
                 }
                 if piece.next <= from {
                     // Nothing more is indexed yet.
-                    return self.done(false, false);
+                    return self.listed(false, false);
                 }
                 self.from = Some(piece.next);
                 self.watching()
             }
+            (Stage::Searching, Reply::Condition(c)) => match c {
+                ConditionReply::Hit(node) => self.found(Some(&node)),
+                ConditionReply::NotFound => self.found(None),
+                ConditionReply::Continue(next) => {
+                    self.from = Some(next);
+                    self.searching()
+                }
+                ConditionReply::Invalid { column, message } => {
+                    Step::Done(Err(format!("column {column}: {message}")))
+                }
+            },
             (_, reply) => unexpected(reply),
+        }
+    }
+
+    fn target_text(&self) -> &str {
+        match &self.what {
+            What::Watch { target, .. } => target,
+            What::Find { condition, .. } => condition,
         }
     }
 
     /// The length a memory target asks for (1 unless given).
     fn target_len(&self) -> u64 {
-        super::watch::parse_target(&self.watch.text).map_or(1, |(_, _, len)| len)
+        super::watch::parse_target(self.target_text()).map_or(1, |(_, _, len)| len)
     }
 
+    /// The position is known.
     fn located(&mut self) -> Step {
-        if self.watch.direction != Direction::All {
-            return self.bounded();
+        match &self.what {
+            What::Watch {
+                direction: Direction::All,
+                to,
+                ..
+            } => {
+                self.stage = Stage::Ending;
+                Step::Ask(Query::Locate(match *to {
+                    Some(line) => Locate::Line(line),
+                    None => Locate::End,
+                }))
+            }
+            What::Watch { .. } => self.bounded(),
+            What::Find { .. } => self.searching(),
         }
-        self.stage = Stage::Ending;
-        Step::Ask(Query::Locate(match self.watch.to {
-            Some(line) => Locate::Line(line),
-            None => Locate::End,
-        }))
     }
 
     /// The position and bounds are known: the target next.
     fn bounded(&mut self) -> Step {
         let from = self.from.unwrap_or(0);
-        match super::watch::parse_target(&self.watch.text) {
+        match super::watch::parse_target(self.target_text()) {
             Err(e) => Step::Done(Err(e)),
             Ok((Some(register), _, _)) => {
                 self.target = Some(WriteTarget::Register(register));
@@ -287,15 +352,24 @@ impl Asking {
 
     fn watching(&mut self) -> Step {
         self.stage = Stage::Watching;
+        let What::Watch {
+            kind,
+            direction,
+            max,
+            ..
+        } = self.what
+        else {
+            unreachable!("only a watch watches")
+        };
         let target = self.target.clone().expect("the target is known by now");
         let node = self.from.unwrap_or(0);
-        let kind = self.watch.kind;
-        Step::Ask(match self.watch.direction {
+        Step::Ask(match direction {
             Direction::All => Query::Accesses {
                 target,
                 kind,
                 from: node,
-                max: PIECE.min((self.watch.max - self.hits.len() as u64 + 1) as u32),
+                // One more than fits says whether `max` cuts the list.
+                max: PIECE.min((max - self.hits.len() as u64 + 1) as u32),
             },
             forward => Query::Access {
                 node,
@@ -306,16 +380,37 @@ impl Asking {
         })
     }
 
-    /// The answer: the hits, whether more were left out (`max`), and
+    fn searching(&mut self) -> Step {
+        self.stage = Stage::Searching;
+        let What::Find { condition, forward } = &self.what else {
+            unreachable!("only a find searches")
+        };
+        Step::Ask(Query::Condition {
+            text: condition.clone(),
+            node: self.from.unwrap_or(0),
+            forward: *forward,
+            budget: FIND_PIECE,
+        })
+    }
+
+    /// A watch's answer: the hits, whether more were left out (`max`), and
     /// whether the list reached its end (`false`: the trace is still
     /// being indexed past the last hit).
-    fn done(&mut self, more: bool, complete: bool) -> Step {
+    fn listed(&mut self, more: bool, complete: bool) -> Step {
         let target = self.target.as_ref().map(target_name).unwrap_or_default();
         Step::Done(Ok(json!({
             "target": target,
             "hits": std::mem::take(&mut self.hits),
             "more": more,
             "complete": complete,
+        })))
+    }
+
+    /// A find's answer.
+    fn found(&self, hit: Option<&NodeView>) -> Step {
+        Step::Done(Ok(json!({
+            "condition": self.target_text(),
+            "hit": hit.map(node_json),
         })))
     }
 }
