@@ -7,11 +7,12 @@
 
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 
-import { ROOT, pageFixture, serveDist } from './harness.mjs';
+import { CLI, ROOT, pageFixture, serveDist } from './harness.mjs';
 import { blockEnd, instructionOf, memoryAccesses, readTrace, registersAt, registerWrites } from './trace_text.mjs';
 
 const fx = pageFixture();
@@ -106,7 +107,7 @@ describe('the <tarmac-lens-viewer> element', () => {
     await page.close();
   });
 
-  test('watch() lists and steps through accesses as the trace text shows them; a bad question rejects alone', async () => {
+  test('watch() lists and steps through accesses as the trace text shows them, find() goes where the CLI finds; a bad question rejects alone', async () => {
     const page = await fx.browser.context.newPage();
     const errors = [];
     page.on('pageerror', (e) => errors.push(e.message));
@@ -142,6 +143,26 @@ describe('the <tarmac-lens-viewer> element', () => {
     const mem = await el.evaluate((v, [target, line]) => v.watch(target, { access: 'write', direction: 'previous', line }), [`0x${addr.toString(16)}:8`, end]);
     assert.equal(mem.target, `[0x${addr.toString(16)}:8]`);
     assert.deepEqual(mem.hits.map((h) => h.line), [nodeLine(lastLine)]);
+
+    // find(): where a condition becomes true, as the CLI finds it (on a copy:
+    // the CLI saves an index beside the trace).
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tl-embed-find-'));
+    const copy = path.join(dir, 'quicksort.tarmac');
+    fs.copyFileSync(path.join(ROOT, 'www/examples/quicksort.tarmac'), copy);
+    const cliFind = (...args) => {
+      const r = spawnSync(CLI, ['find', '--json', copy, ...args], { encoding: 'utf8' });
+      assert.ok(r.status === 0 || r.status === 1, r.stderr);
+      return JSON.parse(r.stdout).hits[0]?.line ?? null;
+    };
+    for (const [condition, backward] of [['x0 == 0', false], ['x0 == 0', true], ['[sp+8:8] > 0', false], ['x1 == 0x123456789', false]]) {
+      const want = cliFind('--from', String(start), ...(backward ? ['--backward'] : []), condition);
+      const got = await el.evaluate((v, [c, b]) => v.find(c, { direction: b ? 'previous' : 'next' }), [condition, backward]);
+      assert.equal(got.condition, condition);
+      assert.equal(got.hit?.line ?? null, want, `${condition} ${backward ? 'before' : 'after'} line ${start}`);
+    }
+    fs.rmSync(dir, { recursive: true });
+    const badCondition = await el.evaluate((v) => v.find('x0 == [sp').then(() => 'answered', (e) => e.message));
+    assert.match(badCondition, /^find: column \d+: /);
 
     // A bad question rejects that question only; the viewer answers the next.
     const refused = await el.evaluate((v) => v.watch('x0', { direction: 'sideways' }).then(() => 'answered', (e) => e.message));

@@ -9,7 +9,8 @@
 //! - `{type: "goto", line | time | pc | source}`: move to a line, a time, the
 //!   first execution of a source line (`source: "hash.c:42"`), or the
 //!   first visit of a PC (a number or an expression such as `main+4`).
-//! - `{type: "watch", id?, target, …}`: a question, answered
+//! - `{type: "watch", id?, target, …}`, `{type: "find", id?, condition,
+//!   …}`: questions, each answered
 //!   `{type: "answer", id, question, result}` or `{type: "error", id,
 //!   question, message}` (fields and answers: `model::embed_questions`,
 //!   docs/embedding.md).
