@@ -10,7 +10,10 @@
 #             instruction set and execution state, time going back;
 #   backwards gem5's Thumb quicksort (7.2M ticks) and the AArch64 Fast
 #             Models one (26k) in turn: after the first copy every time is
-#             clamped, and the state changes every 2 MB.
+#             clamped, and the state changes every 2 MB;
+#   gem5      the AArch64 Fast Models quicksort for about a sixth of the
+#             trace, then gem5's AArch64 one, which never writes sp: its
+#             calls are detected with the sp the first part left.
 #
 # Prints, per trace and job count, the median MB/s, CPU seconds (user +
 # system) and peak RSS of TL_BENCH_REPEAT runs (default 3, alternated),
@@ -21,7 +24,7 @@
 # not). Measures, never asserts. The binary is
 # TL_BIN (default the release build, built here).
 #
-#   scripts/bench-parallel.sh [TRACE-KIND...]   (default: one three backwards)
+#   scripts/bench-parallel.sh [TRACE-KIND...]   (default: one three backwards gem5)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -34,7 +37,7 @@ if [ -z "${TL_BIN:-}" ]; then
   (cd "$ROOT" && cargo build --release --quiet --bin tarmac-lens)
   TL_BIN="${CARGO_TARGET_DIR:-$ROOT/target}/release/tarmac-lens"
 fi
-KINDS=("${@:-one three backwards}")
+KINDS=("${@:-one three backwards gem5}")
 read -r -a KINDS <<<"${KINDS[*]}"
 
 # make KIND: writes $DIR/tarmac-lens-par-KIND-${MB}M.tarmac once.
@@ -46,6 +49,7 @@ make() {
   local t32="$DATA/quicksort-thumb-O2-fastmodel-2M.tarmac"
   local g5="$DATA/quicksort-thumb-O2-gem5-2M.tarmac"
   local a64c="$DATA/quicksort-aarch64-O2-fastmodel-cpu-2M.tarmac"
+  local g64="$DATA/quicksort-aarch64-O2-gem5-2M.tarmac"
   local block=$((want / 6 / $(stat -c %s "$a64") + 1))
   {
     while [ "$n" -lt "$want" ]; do
@@ -57,6 +61,12 @@ make() {
             n=$((n + block * $(stat -c %s "$f")))
           done ;;
         backwards) cat "$g5" "$a64c"; n=$((n + $(stat -c %s "$g5") + $(stat -c %s "$a64c"))) ;;
+        gem5)
+          if [ "$n" -eq 0 ]; then
+            for _ in $(seq "$block"); do cat "$a64"; done
+            n=$((block * $(stat -c %s "$a64")))
+          fi
+          cat "$g64"; n=$((n + $(stat -c %s "$g64"))) ;;
         *) echo "unknown trace kind $1" >&2; exit 2 ;;
       esac
     done

@@ -339,9 +339,7 @@ fn time_going_backwards_joins() {
     // gem5's clock runs to 7.2M ticks; the Fast Models traces after it
     // restart at 0 and never reach it, so the sequential pass clamps every
     // later time to 7.2M; the other way round, gem5's times soon pass the
-    // Fast Models' ones. (Not gem5's AArch64 trace after another: it
-    // never writes sp, so its calls depend on the sp the trace before it
-    // left.)
+    // Fast Models' ones.
     let gem5 = tracegen("quicksort-thumb-O2-gem5-2M");
     let fm = tracegen("quicksort-aarch64-O2-fastmodel-cpu-2M");
     for (name, parts) in [
@@ -362,4 +360,31 @@ fn time_going_backwards_joins() {
     let b = read(&data("field/backwards-timestamps.tarmac"));
     let splits: Vec<Vec<u64>> = (1..b.len() as u64).map(|s| vec![0, s]).collect();
     check("backwards-timestamps", &b, false, &splits);
+}
+
+#[test]
+fn gem5_after_a_trace_that_wrote_sp_joins() {
+    // gem5's AArch64 trace never writes sp: after a Fast Models trace that
+    // did, its calls are detected with the sp that one left, which only
+    // the sequential pass knows; a range inside it joins all the same,
+    // its transfers replayed with that sp.
+    let gem5 = tracegen("quicksort-aarch64-O2-gem5-2M");
+    let fm = tracegen("quicksort-aarch64-O2-fastmodel-2M");
+    let bytes = [&fm[..], &gem5[..]].concat();
+    let (len, m) = (bytes.len() as u64, fm.len() as u64);
+    let splits = [
+        vec![0, len / 2],
+        vec![0, m + 1],
+        vec![0, m - 40_000, m + 90_000],
+        vec![0, len / 3, len * 2 / 3],
+    ];
+    check_joined("Fast Models then gem5", &bytes, &splits);
+    // With gem5's Thumb trace between, which writes the AArch32 sp: a
+    // range that starts there has seen one sp when it reads the other.
+    let thumb = tracegen("quicksort-thumb-O2-gem5-2M");
+    let bytes = [&fm[..], &thumb[..], &gem5[..]].concat();
+    let m2 = m + thumb.len() as u64;
+    let splits = [vec![0, m2 + 1], vec![0, m + 90_000, m2 + 90_000]];
+    let (ranges, joined) = check("Fast Models, gem5 Thumb, gem5", &bytes, false, &splits);
+    eprintln!("Fast Models, gem5 Thumb, gem5: {joined} of {ranges} ranges joined");
 }

@@ -37,6 +37,10 @@ pub(crate) struct TopTransfer {
     /// Highest sp reported since the split, before this transfer.
     pub(crate) max_sp: Option<u64>,
     pub(crate) sp: u64,
+    /// sp had not been written since the range started (`sp` is
+    /// `u64::MAX`): the sequential pass read the value it held at the
+    /// split, at this (offset, size) of the register file.
+    pub(crate) sp_from_split: Option<(u16, u8)>,
     pub(crate) pc: u64,
     pub(crate) lr_candidate: Option<u64>,
     pub(crate) previous: Site,
@@ -105,20 +109,38 @@ impl CallDetector {
         (d.log, d.max_sp)
     }
 
+    /// The transfers logged since the split (none outside deferred mode).
+    pub(crate) fn deferred_log(&self) -> &[TopTransfer] {
+        self.deferred.as_ref().map_or(&[], |d| &d.log)
+    }
+
     /// Replays transfers logged by a deferred detector on this one (the
-    /// state at the split), mapping their sites; returns confirmed calls.
+    /// state at the split), mapping their sites and reading the sp of those
+    /// made with sp from before the split through `sp_at_split`; returns
+    /// confirmed calls.
     pub(crate) fn replay(
         &mut self,
         log: &[TopTransfer],
         max_sp_end: Option<u64>,
         map: impl Fn(Site) -> Site,
+        sp_at_split: impl Fn((u16, u8)) -> Option<u64>,
         out: &mut dyn FnMut(&Call),
     ) {
         for t in log {
             if let Some(m) = t.max_sp {
                 self.sp_changed(m);
             }
-            let r = self.transfer(t.sp, t.pc, t.lr_candidate, map(t.previous), map(t.current));
+            let sp = t
+                .sp_from_split
+                .map_or(t.sp, |at| sp_at_split(at).unwrap_or(u64::MAX));
+            let r = self.transfer(
+                sp,
+                None,
+                t.pc,
+                t.lr_candidate,
+                map(t.previous),
+                map(t.current),
+            );
             if let Transfer::Return(call) = r {
                 out(&call);
             }
@@ -141,10 +163,13 @@ impl CallDetector {
 
     /// A transfer of control to `pc` (Thumb bit set for Thumb) at node
     /// `current`, whose predecessor is `previous`. `sp` is `u64::MAX` when
-    /// unknown; `lr_candidate` is lr when it qualifies as a return address.
+    /// unknown (`sp_from_split`: where it is, when it is unknown because
+    /// it was not written since a range started); `lr_candidate` is lr
+    /// when it qualifies as a return address.
     pub(crate) fn transfer(
         &mut self,
         sp: u64,
+        sp_from_split: Option<(u16, u8)>,
         pc: u64,
         lr_candidate: Option<u64>,
         previous: Site,
@@ -155,6 +180,7 @@ impl CallDetector {
                 d.log.push(TopTransfer {
                     max_sp: d.max_sp,
                     sp,
+                    sp_from_split,
                     pc,
                     lr_candidate,
                     previous,
@@ -197,6 +223,11 @@ impl CallDetector {
             for t in &d.log {
                 e.opt(t.max_sp);
                 e.u(t.sp);
+                e.b(t.sp_from_split.is_some());
+                if let Some((o, n)) = t.sp_from_split {
+                    e.u(u64::from(o));
+                    e.u(u64::from(n));
+                }
                 e.u(t.pc);
                 e.opt(t.lr_candidate);
                 t.previous.encode(e);
@@ -222,6 +253,11 @@ impl CallDetector {
                 log.push(TopTransfer {
                     max_sp: d.opt()?,
                     sp: d.u()?,
+                    sp_from_split: if d.b()? {
+                        Some((u16::try_from(d.u()?).ok()?, u8::try_from(d.u()?).ok()?))
+                    } else {
+                        None
+                    },
                     pc: d.u()?,
                     lr_candidate: d.opt()?,
                     previous: Site::decode(d)?,
@@ -257,7 +293,14 @@ mod tests {
 
     /// Records a potential call made with `sp` returning to `lr`.
     fn call(d: &mut CallDetector, sp: u64, lr: u64, node: u64) {
-        let t = d.transfer(sp, 0x8000 + node, Some(lr), site(node), site(node + 1));
+        let t = d.transfer(
+            sp,
+            None,
+            0x8000 + node,
+            Some(lr),
+            site(node),
+            site(node + 1),
+        );
         assert!(matches!(t, Transfer::PotentialCall { .. }));
     }
 
@@ -276,11 +319,11 @@ mod tests {
         assert_eq!(d.pending_list().len(), 3);
         // The call made at the same sp still returns; the one below cannot.
         assert!(matches!(
-            d.transfer(0x200, 0x20, None, site(9), site(10)),
+            d.transfer(0x200, None, 0x20, None, site(9), site(10)),
             Transfer::Return(Call { call_site, .. }) if call_site.node == 3
         ));
         assert!(matches!(
-            d.transfer(0x100, 0x10, None, site(11), site(12)),
+            d.transfer(0x100, None, 0x10, None, site(11), site(12)),
             Transfer::Neither
         ));
         d.sp_changed(u64::MAX);

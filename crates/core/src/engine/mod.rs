@@ -674,7 +674,16 @@ impl Engine {
         if self.expected_next_pc != INVALID_PC && (pc ^ self.expected_next_pc) & !1 != 0 {
             let aarch64 = self.aarch64();
             let sp = self.committed.reg_value(self.sp_reg(), aarch64);
-            if sp.is_none() {
+            // An sp not written since a range's split is the one the
+            // sequential pass held there: the transfer is logged with where
+            // to read it (`unknown` makes every transfer logged) and the
+            // stitch replays it with that value (`sp_from_split`).
+            let sp_from_split = if sp.is_none() {
+                self.sp_from_split()
+            } else {
+                None
+            };
+            if sp.is_none() && sp_from_split.is_none() {
                 self.assume_unknown(self.sp_reg());
             }
             let sp = sp.unwrap_or(u64::MAX);
@@ -696,7 +705,10 @@ impl Engine {
             let previous = self.prev_node.map(|n| n.at).unwrap_or_default();
             let mut current = self.current_site();
             current.pc = pc;
-            match self.calls.transfer(sp, pc, lr_candidate, previous, current) {
+            match self
+                .calls
+                .transfer(sp, sp_from_split, pc, lr_candidate, previous, current)
+            {
                 Transfer::Return(call) => {
                     if self.opts.debug_calls {
                         obs.debug(&format!(

@@ -78,6 +78,22 @@ pub(crate) struct ControlState {
     pub(crate) instructions: u64,
 }
 
+impl ControlState {
+    /// Takes the sequential state's sp bytes where this one, a range's at
+    /// its split, does not know them: the range read them only as the
+    /// sequential pass did (transfers replayed with its sp,
+    /// [`Engine::sp_reads_hold`]) or noted that it read them unknown
+    /// ([`Engine::assumptions_hold`]).
+    pub(crate) fn fill_unknown_sp(&mut self, seq: &ControlState) {
+        for i in 0..8 {
+            if self.sp_lr[32 + i] == 0 {
+                self.sp_lr[i] = seq.sp_lr[i];
+                self.sp_lr[32 + i] = seq.sp_lr[32 + i];
+            }
+        }
+    }
+}
+
 impl Engine {
     pub(super) fn control(&self, last_node: [u64; 5], next_node: u64) -> ControlState {
         // Only the bytes the current execution state reads: a change of
@@ -379,6 +395,31 @@ impl Engine {
                         .all(|&k| k != 0)
                 }))
     }
+    /// Where sp is in the register file, when this engine runs from a split
+    /// and has not seen any of it written: the sequential pass reads there
+    /// the value it held at the split.
+    pub(super) fn sp_from_split(&self) -> Option<(u16, u8)> {
+        self.split.as_ref()?;
+        let (o, n) = regfile::location(self.sp_reg(), self.aarch64());
+        let unseen = self.committed.known[o..o + n].iter().all(|&k| k == 0);
+        unseen.then_some((o as u16, n as u8))
+    }
+    /// Whether the transfers `range` logged with an sp from before its
+    /// split (`TopTransfer::sp_from_split`) would have been logged too with
+    /// the sp this engine, the sequential one at the split, holds there:
+    /// each at or above the highest sp the range had seen by then. One
+    /// below it could meet a potential call the range made since, or make
+    /// one that a transfer the range decided itself would have met.
+    pub(crate) fn sp_reads_hold(&self, range: &Engine) -> bool {
+        range.calls.deferred_log().iter().all(|t| {
+            let (Some((o, n)), Some(m)) = (t.sp_from_split, t.max_sp) else {
+                return true;
+            };
+            self.regs
+                .value(usize::from(o), usize::from(n))
+                .is_none_or(|sp| sp >= m)
+        })
+    }
     /// What this engine recorded at its split point, if it made one.
     pub(crate) fn split_info(&self) -> Option<&SplitInfo> {
         self.split.as_ref()
@@ -421,7 +462,10 @@ impl Engine {
         map: impl Fn(Site) -> Site,
         obs: &mut dyn Observer,
     ) {
-        self.calls.replay(log, max_sp, map, &mut |c| obs.call(c));
+        let regs = &self.regs;
+        let sp_at_split = |(o, n): (u16, u8)| regs.value(usize::from(o), usize::from(n));
+        self.calls
+            .replay(log, max_sp, map, sp_at_split, &mut |c| obs.call(c));
     }
     /// Turns this engine, which ran from a split point, into the sequential
     /// engine: `base` is the sequential engine at the split (after

@@ -29,7 +29,10 @@
 //! and lr of the state it enters) are noted, and the stitch joins if the
 //! sequential pass did not know them either; a range that met such a read,
 //! or a semihosting call it cannot decide, early on makes its split again
-//! once it knows them (the stitch parses a little more). Time that went
+//! once it knows them (the stitch parses a little more). An sp the range
+//! never saw written (gem5 traces no sp writes) is the sequential pass's at
+//! the split: the transfers of control that read it are logged with where
+//! it is, and the stitch replays them with its value. Time that went
 //! backwards before a split leaves the sequential pass clamping to a later
 //! time than the range: the range follows which of its nodes would differ
 //! under such a clamp, and the stitch lifts its times to the clamp when
@@ -489,10 +492,14 @@ pub(super) fn join(g: &mut IndexBuilder, mut w: IndexBuilder, c: u64) -> bool {
         _ => return false,
     };
     let floor = time_floor.unwrap_or(0);
-    if !g.engine.assumptions_hold(info) {
+    if !g.engine.assumptions_hold(info) || !g.engine.sp_reads_hold(&w.engine) {
         return false;
     }
     let mut mapped = wc.clone();
+    // An sp the range never saw written is the sequential one (gem5 traces
+    // no sp writes, so after a trace that did, only the sequential pass
+    // knows it): the stitch replays the range's transfers with it.
+    mapped.fill_unknown_sp(&gc);
     mapped.current_time = mapped.current_time.map(|t| t.max(floor));
     mapped.last_node[3] = mapped.last_node[3].max(floor);
     mapped.last_node[0] += node_off;
