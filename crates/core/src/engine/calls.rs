@@ -7,6 +7,7 @@
 
 use std::collections::BTreeMap;
 
+use super::transfer_log::TransferLog;
 use super::Site;
 use crate::codec::{Dec, Enc};
 
@@ -66,7 +67,7 @@ pub(crate) struct CallDetector {
 #[derive(Default)]
 struct Deferred {
     max_sp: Option<u64>,
-    log: Vec<TopTransfer>,
+    log: TransferLog,
 }
 
 pub(crate) enum Transfer {
@@ -104,14 +105,14 @@ impl CallDetector {
     }
 
     /// The logged transfers and the highest sp seen, ending deferred mode.
-    pub(crate) fn take_deferred(&mut self) -> (Vec<TopTransfer>, Option<u64>) {
+    pub(crate) fn take_deferred(&mut self) -> (TransferLog, Option<u64>) {
         let d = self.deferred.take().unwrap_or_default();
         (d.log, d.max_sp)
     }
 
     /// The transfers logged since the split (none outside deferred mode).
-    pub(crate) fn deferred_log(&self) -> &[TopTransfer] {
-        self.deferred.as_ref().map_or(&[], |d| &d.log)
+    pub(crate) fn deferred_log(&self) -> impl Iterator<Item = TopTransfer> + '_ {
+        self.deferred.iter().flat_map(|d| d.log.iter())
     }
 
     /// Replays transfers logged by a deferred detector on this one (the
@@ -120,13 +121,13 @@ impl CallDetector {
     /// confirmed calls.
     pub(crate) fn replay(
         &mut self,
-        log: &[TopTransfer],
+        log: &TransferLog,
         max_sp_end: Option<u64>,
         map: impl Fn(Site) -> Site,
         sp_at_split: impl Fn((u16, u8)) -> Option<u64>,
         out: &mut dyn FnMut(&Call),
     ) {
-        for t in log {
+        for t in log.iter() {
             if let Some(m) = t.max_sp {
                 self.sp_changed(m);
             }
@@ -220,7 +221,7 @@ impl CallDetector {
         if let Some(d) = &self.deferred {
             e.opt(d.max_sp);
             e.u(d.log.len() as u64);
-            for t in &d.log {
+            for t in d.log.iter() {
                 e.opt(t.max_sp);
                 e.u(t.sp);
                 e.b(t.sp_from_split.is_some());
@@ -248,7 +249,7 @@ impl CallDetector {
         }
         let deferred = if d.b()? {
             let max_sp = d.opt()?;
-            let mut log = Vec::new();
+            let mut log = TransferLog::default();
             for _ in 0..d.count()? {
                 log.push(TopTransfer {
                     max_sp: d.opt()?,

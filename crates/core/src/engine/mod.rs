@@ -14,6 +14,7 @@
 pub(crate) mod calls;
 mod position;
 mod stitch;
+mod transfer_log;
 
 use stitch::SplitInfo;
 
@@ -24,7 +25,6 @@ use crate::state::memory::{Fill, Memory};
 use crate::state::regfile::{self, RegFile};
 
 pub use calls::Call;
-pub(crate) use calls::TopTransfer;
 use calls::{CallDetector, Transfer};
 pub use position::{Node, Site, INVALID_PC};
 

@@ -5,6 +5,7 @@
 //! checks an engine that ran from a split against the sequential one there
 //! and turns it into it.
 
+use super::transfer_log::TransferLog;
 use super::*;
 
 /// What an engine that started at a split point records for the stitch.
@@ -411,7 +412,7 @@ impl Engine {
     /// below it could meet a potential call the range made since, or make
     /// one that a transfer the range decided itself would have met.
     pub(crate) fn sp_reads_hold(&self, range: &Engine) -> bool {
-        range.calls.deferred_log().iter().all(|t| {
+        range.calls.deferred_log().all(|t| {
             let (Some((o, n)), Some(m)) = (t.sp_from_split, t.max_sp) else {
                 return true;
             };
@@ -450,14 +451,14 @@ impl Engine {
     }
     /// Transfers logged since the split, and the highest sp seen, for
     /// [`Engine::replay_transfers`] on the sequential engine.
-    pub(crate) fn take_transfers(&mut self) -> (Vec<TopTransfer>, Option<u64>) {
+    pub(crate) fn take_transfers(&mut self) -> (TransferLog, Option<u64>) {
         self.calls.take_deferred()
     }
     /// Replays transfers logged by an engine that started at a split point
     /// at this one's position, reporting the calls they confirm.
     pub(crate) fn replay_transfers(
         &mut self,
-        log: &[TopTransfer],
+        log: &TransferLog,
         max_sp: Option<u64>,
         map: impl Fn(Site) -> Site,
         obs: &mut dyn Observer,
