@@ -1330,3 +1330,79 @@ fn the_watch_pane_lists_every_access_the_text_shows_and_steps_between_them() {
         page.status()
     );
 }
+
+/// `c` asks for a value condition and goes where it next becomes true (as
+/// the trace text's register writes say), `>` and `<` to the next and
+/// previous times; the end of the hits, a text that is not a condition
+/// (its column) and a stopped search are said so.
+#[test]
+fn the_condition_prompt_goes_where_the_text_says_it_becomes_true() {
+    use tarmac_lens::model::condition::CondMsg;
+    let trace = std::fs::read(data("ttu/quicksort.tarmac")).unwrap();
+    let (lines, _) = text_of(&trace);
+    // `x0 > 0x40 && x1 != 0` after each instruction's lines: where it turns
+    // true, the instruction's line.
+    let (mut x0, mut x1): (Option<u64>, Option<u64>) = (None, None);
+    let mut want = Vec::new();
+    let (mut node_line, mut before, mut now) = (1u64, false, false);
+    for (i, l) in lines.iter().enumerate() {
+        let w: Vec<&str> = l.split_whitespace().collect();
+        if matches!(w.get(2), Some(&"IT") | Some(&"IS")) {
+            if now && !before {
+                want.push(node_line);
+            }
+            (before, node_line) = (now, i as u64 + 1);
+        }
+        if w.get(2) == Some(&"R") {
+            let v = w.get(4).and_then(|v| u64::from_str_radix(v, 16).ok());
+            match w.get(3) {
+                Some(&"X0") => x0 = v,
+                Some(&"X1") => x1 = v,
+                _ => {}
+            }
+        }
+        now = x0.is_some_and(|v| v > 0x40) && x1.is_some_and(|v| v != 0);
+    }
+    if now && !before {
+        want.push(node_line);
+    }
+    assert!(want.len() >= 4, "{want:?}");
+    let cond = "x0 > 0x40 && x1 != 0";
+    let mut page = Page::open(&trace, Config::default());
+    page.prompt("c", cond);
+    assert_eq!(page.line(), want[0], "{}", page.status());
+    assert!(page.status().contains(&format!("line {}", want[0])));
+    page.key(">");
+    assert_eq!(page.line(), want[1]);
+    page.key(">");
+    assert_eq!(page.line(), want[2]);
+    page.key("<");
+    assert_eq!(page.line(), want[1]);
+    // Past the last, and before the first: nothing, the position stays.
+    let last = *want.last().unwrap();
+    page.prompt("l", &last.to_string());
+    page.key(">");
+    assert_eq!(page.line(), last);
+    assert!(page.status().contains("does not become true after"));
+    page.prompt("l", &want[0].to_string());
+    page.key("<");
+    assert_eq!(page.line(), want[0]);
+    assert!(page.status().contains("does not become true before"));
+    // Not a condition: where, and why.
+    page.prompt("c", "x0 = 1");
+    let bad = page.model.condition.invalid.clone().expect("an error");
+    assert_eq!(bad.column, 4);
+    assert!(bad.message.contains("'='"), "{}", bad.message);
+    assert_eq!(page.line(), want[0]);
+    // A search stopped before its answer: the answer is dropped.
+    page.model.key(&KeyInput::plain("c"));
+    page.model.update(Msg::PromptSubmit(cond.into()));
+    assert!(page.model.condition.running.is_some());
+    page.model.key(&KeyInput::plain("Escape"));
+    assert!(page.model.condition.running.is_none());
+    page.settle();
+    assert_eq!(page.line(), want[0], "a stopped search does not move");
+    assert!(page.status().contains("stopped"), "{}", page.status());
+    // Stopping twice does nothing more.
+    assert!(!page.model.update(Msg::Condition(CondMsg::Stop)));
+}

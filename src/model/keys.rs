@@ -178,6 +178,12 @@ pub enum Command {
     WatchStep {
         forward: bool,
     },
+    /// Where a value condition next becomes true, asked for (`c`).
+    ConditionPrompt,
+    /// The last condition's next (`>`) or previous (`<`) hit.
+    ConditionStep {
+        forward: bool,
+    },
 }
 
 pub struct Binding {
@@ -543,6 +549,24 @@ pub const TRACE: &[Binding] = &[
         "b",
         "bookmark the position with an optional note, or remove its bookmark",
         Command::ToggleBookmark,
+    ),
+    bind(
+        &["c"],
+        "c",
+        "next point where a value condition becomes true (x5 == 0, [sp+8:4] > 100, pc == main && x0 == 1)",
+        Command::ConditionPrompt,
+    ),
+    bind(
+        &[">"],
+        ">",
+        "the condition's next hit from the position",
+        Command::ConditionStep { forward: true },
+    ),
+    bind(
+        &["<"],
+        "<",
+        "the condition's previous hit from the position",
+        Command::ConditionStep { forward: false },
     ),
 ];
 

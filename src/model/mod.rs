@@ -16,6 +16,7 @@
 
 mod bookmarking;
 pub mod bookmarks;
+pub mod condition;
 pub mod embed_questions;
 pub mod hash;
 pub mod host_origins;
@@ -199,6 +200,8 @@ pub enum Msg {
     },
     /// ... has none: why.
     WatchMemoryFailed(String),
+    /// The condition search's answers, and its stop.
+    Condition(condition::CondMsg),
 }
 
 pub struct Model {
@@ -268,6 +271,8 @@ pub struct Model {
     pub bookmarks: bookmarks::Bookmarks,
     /// The watch pane's watchpoint, while it is open.
     pub watch: Option<watch::Watch>,
+    /// The condition prompt's last condition and its search (`c`).
+    pub condition: condition::Conditions,
     /// The position last written to the URL (`#line=N`), which the
     /// fragment keeps when the bookmarks change.
     position_hash: Option<String>,
@@ -328,6 +333,7 @@ impl Model {
             nav: nav::NavPanes::new(!config.compact && config.panes.is_none()),
             detached,
             watch: None,
+            condition: Default::default(),
             bookmarks: Default::default(),
             position_hash: None,
             bookmark_asks: Default::default(),
@@ -502,6 +508,7 @@ impl Model {
             Msg::Layout(m) => return self.on_layout(m),
             Msg::Bookmark(m) => return self.on_bookmark(m),
             Msg::Watch(m) => return self.on_watch(m),
+            Msg::Condition(m) => return self.on_condition(m),
             Msg::WatchMemory { addr, len } => {
                 self.watch(tarmac_lens_core::browse::protocol::WriteTarget::Memory { addr, len })
             }
@@ -619,6 +626,14 @@ impl Model {
                 render,
             };
         }
+        // Escape stops a condition search wherever the focus is.
+        if k.key == "Escape" && self.condition.running.is_some() {
+            let render = self.on_condition(condition::CondMsg::Stop);
+            return KeyOutcome {
+                handled: true,
+                render,
+            };
+        }
         let name = keys::key_name(&k.key, k.ctrl, k.shift);
         // Ctrl-Shift with a letter no table binds is Ctrl with it (Ctrl-L).
         let cmd = keys::command(self.focus_kind(), &name).or_else(|| {
@@ -634,6 +649,7 @@ impl Model {
         // held up the answer's render behind it.
         let unseen = matches!(cmd, Command::StepDown | Command::StepUp) && self.status.is_none();
         self.status = None;
+        self.condition.invalid = None;
         self.run(cmd);
         KeyOutcome {
             handled: true,
@@ -679,6 +695,8 @@ impl Model {
             Command::WatchPrompt | Command::WatchStep { .. } => {
                 self.run_watch(cmd);
             }
+            Command::ConditionPrompt => self.condition_prompt(),
+            Command::ConditionStep { forward } => self.condition_step(forward),
             Command::Reports => {
                 self.reports = match self.reports {
                     Some(_) => None,

@@ -50,6 +50,7 @@ impl Model {
             PromptFor::LockTime { .. } => num().map(|t| located(Locate::Time(t), prompt.clone())),
             PromptFor::BookmarkNote { .. } => return,
             PromptFor::Watch { view } => return self.watch_text(*view, &text),
+            PromptFor::Condition { view } => return self.condition_search(*view, text, true),
         };
         match request {
             Ok((query @ Query::Eval { .. }, prompt)) => {

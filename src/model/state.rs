@@ -154,6 +154,7 @@ pub enum PromptFor {
     CompareLine { pane: u32 },
     BookmarkNote { line: u64 },
     Watch { view: u32 },
+    Condition { view: u32 },
 }
 
 impl PromptFor {
@@ -169,6 +170,7 @@ impl PromptFor {
             PromptFor::CompareLine { .. } => "Compare with line:",
             PromptFor::BookmarkNote { .. } => "Bookmark note (Return alone: none):",
             PromptFor::Watch { .. } => "Watch (x5, [sp:0x40], buf:64):",
+            PromptFor::Condition { .. } => "Next point where (x5 == 0, [sp+8:4] > 100):",
         })
     }
 }

@@ -6,6 +6,7 @@ mod app;
 mod app_sources;
 mod bookmarks_pane;
 mod browser;
+mod condition_status;
 mod context_menu;
 mod core_picker;
 mod counts_table;
@@ -41,6 +42,9 @@ mod watch_pane;
 
 pub use app::App;
 pub use browser::{Browser, BrowserProps, Session};
+pub use condition_status::{
+    ConditionError, ConditionErrorProps, ConditionProgress, ConditionProgressProps,
+};
 pub use context_menu::{ContextMenu, ContextMenuProps};
 pub use core_picker::{CorePicker, CorePickerProps};
 pub use counts_table::{CountsTable, CountsTableProps};

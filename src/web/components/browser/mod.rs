@@ -21,10 +21,12 @@ use yew::prelude::*;
 pub use crate::model::{Focus, Pane, PaneBody, TraceView};
 
 use super::{
-    ContextMenu, ElfLoad, HelpOverlay, MemoryPane, Minibuffer, Palette, PaneHeader, RegisterPane,
-    ReportTab, SearchBar, SourcePane, TimelineStrip, TracePane, TIMELINE_STYLE,
+    ConditionError, ConditionProgress, ContextMenu, ElfLoad, HelpOverlay, MemoryPane, Minibuffer,
+    Palette, PaneHeader, RegisterPane, ReportTab, SearchBar, SourcePane, TimelineStrip, TracePane,
+    TIMELINE_STYLE,
 };
 use crate::i18n::{number, t, tf};
+use crate::model::condition::{CondMsg, Invalid};
 use crate::model::keys::Command;
 use crate::model::layout::{Area, Slot};
 use crate::model::palette::PaletteMsg;
@@ -355,6 +357,14 @@ impl Component for Browser {
                             on_submit={link.callback(Msg::PromptSubmit)}
                             on_cancel={link.callback(|_| Msg::PromptCancel)}
                         />
+                    } else if let Some(r) = &self.model.condition.running {
+                        <ConditionProgress
+                            text={r.text.clone()}
+                            fraction={r.fraction(self.model.indexed_nodes)}
+                            on_stop={link.callback(|_| Msg::Condition(CondMsg::Stop))}
+                        />
+                    } else if let Some(e) = &self.model.condition.invalid {
+                        { condition_error(e) }
                     } else if let Some(s) = &self.model.status {
                         <span class="status-message" data-testid="status-message">{ s }</span>
                     } else if !ctx.props().compact {
@@ -778,5 +788,19 @@ impl RegisterCallbacks {
                 Msg::Pane(pane, PaneMsg::RegContext { index, x, y })
             }),
         }
+    }
+}
+
+/// A condition that is not one, its column marked.
+fn condition_error(e: &Invalid) -> Html {
+    let (before, at, after) = e.parts();
+    html! {
+        <ConditionError
+            before={AttrValue::from(before.to_string())}
+            at={AttrValue::from(at.to_string())}
+            after={AttrValue::from(after.to_string())}
+            column={e.column}
+            message={AttrValue::from(e.message.clone())}
+        />
     }
 }
