@@ -238,6 +238,9 @@ fn conditions(first: &Pass, full: bool) -> Vec<String> {
         format!("!({r1} > 0x100)"),
         "cpsr & 0x20000000".to_string(),
         format!("{r0} - 1 >= {r1}"),
+        // A narrower view of a register; an address read from memory.
+        format!("{} < 0x10", if first.aarch64_seen { "w1" } else { "r1" }),
+        "[[sp:4]:1] != 0".to_string(),
     ]);
     out
 }

@@ -21,6 +21,8 @@ use crate::condition::{BinOp, Cond, Condition, RegRef, Values};
 use crate::state::regfile as registers;
 use std::collections::HashMap;
 
+mod lean;
+
 /// Nodes of one interval with the condition's truth after them: the first
 /// node, then each where it changed.
 type Changes = Vec<(Node, bool)>;
@@ -83,7 +85,7 @@ impl Values for StateValues<'_> {
 struct IntervalMemory<'a> {
     index: &'a Index,
     k: usize,
-    written: HashMap<u64, ByteState>,
+    written: crate::state::fasthash::AddrMap<u64, ByteState>,
     blocks: std::cell::RefCell<HashMap<u64, [ByteState; 16]>>,
 }
 
@@ -540,7 +542,7 @@ impl Index {
         let mem = IntervalMemory {
             index: self,
             k,
-            written: HashMap::new(),
+            written: Default::default(),
             blocks: Default::default(),
         };
         let byte = |a: u64| mem.byte(a);
@@ -616,12 +618,27 @@ impl Index {
         k: usize,
         last: u64,
     ) -> Result<Changes> {
+        if let Some(changes) = self.lean_changes(source, cond, watched, k)? {
+            return Ok(changes);
+        }
+        self.replay_interval(source, cond, watched, k, last)
+    }
+
+    /// [`Index::eval_interval`] by a replay of the whole interval.
+    fn replay_interval(
+        &self,
+        source: &mut dyn TraceSource,
+        cond: &Condition,
+        watched: &[(usize, usize)],
+        k: usize,
+        last: u64,
+    ) -> Result<Changes> {
         let mut e = Eval {
             cond,
             mem: IntervalMemory {
                 index: self,
                 k,
-                written: HashMap::new(),
+                written: Default::default(),
                 blocks: Default::default(),
             },
             watched,

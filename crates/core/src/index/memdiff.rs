@@ -274,25 +274,80 @@ impl MemHistory {
         }
     }
 
+    /// Interval `k`'s entry for `block`: its entries decoded in block order
+    /// up to it, none kept.
     fn entry(&self, k: usize, block: u64) -> Option<Entry> {
-        // Intervals hold hundreds of entries at most; a decode is cheap next
-        // to the trace reads a query makes.
-        self.entries(k).into_iter().find(|e| e.block == block)
+        let &start = self.interval_start.get(k)?;
+        let mut pos = start as usize;
+        let buf = &self.arena;
+        let n = varint::get(buf, &mut pos)?;
+        let mut b = 0u64;
+        for _ in 0..n {
+            b += varint::get(buf, &mut pos)?;
+            let w = u16::from_le_bytes([*buf.get(pos)?, *buf.get(pos + 1)?]);
+            let unknown = u16::from_le_bytes([*buf.get(pos + 2)?, *buf.get(pos + 3)?]);
+            pos += 4;
+            let since = if unknown != 0 {
+                varint::get(buf, &mut pos)?
+            } else {
+                0
+            };
+            if b > block {
+                return None;
+            }
+            if b < block {
+                pos += w.count_ones() as usize;
+                continue;
+            }
+            let mut data = [0u8; 16];
+            for (i, slot) in data.iter_mut().enumerate() {
+                if w & (1 << i) != 0 {
+                    *slot = buf.get(pos).copied().unwrap_or(0);
+                    pos += 1;
+                }
+            }
+            return Some(Entry {
+                block,
+                written: w,
+                unknown,
+                since,
+                data,
+            });
+        }
+        None
     }
 
     /// Closed intervals before `before` that touched any of blocks
     /// `first..=last`, newest first (in time bounded by the history, not by
     /// the range).
+    #[cfg(test)]
     pub(crate) fn intervals_touching(&self, first: u64, last: u64, before: usize) -> Vec<usize> {
-        let before = before.min(self.intervals());
         let mut out = Vec::new();
+        self.each_interval_touching(first, last, before, &mut |k| {
+            out.push(k);
+            true
+        });
+        out
+    }
+
+    /// [`MemHistory::intervals_touching`] one at a time to `f`, until it
+    /// returns false: a block's state is most often settled by the newest
+    /// few, and a stack block is touched all through a trace.
+    fn each_interval_touching(
+        &self,
+        first: u64,
+        last: u64,
+        before: usize,
+        f: &mut dyn FnMut(usize) -> bool,
+    ) {
+        let before = before.min(self.intervals());
         // The incomplete tail segment has no table: scan its diffs.
         let complete = self.segments.len() * SEGMENT;
         let mut k = before;
         while k > complete {
             k -= 1;
-            if self.interval_touches(k, first, last) {
-                out.push(k);
+            if self.interval_touches(k, first, last) && !f(k) {
+                return;
             }
         }
         // Segments wholly or partly before k, masking intervals from k on.
@@ -308,11 +363,12 @@ impl MemHistory {
             }
             while bits != 0 {
                 let j = 63 - bits.leading_zeros() as usize;
-                out.push(seg * SEGMENT + j);
+                if !f(seg * SEGMENT + j) {
+                    return;
+                }
                 bits &= !(1u64 << j);
             }
         }
-        out
     }
 
     /// State of block `block` at the start of interval `before`: per byte,
@@ -321,7 +377,7 @@ impl MemHistory {
     pub(crate) fn block_state(&self, block: u64, before: usize) -> [ByteState; 16] {
         let mut out = [None; 16];
         let mut resolved = 0u16;
-        for k in self.intervals_touching(block, block, before) {
+        self.each_interval_touching(block, block, before, &mut |k| {
             if let Some(e) = self.entry(k, block) {
                 for (i, slot) in out.iter_mut().enumerate() {
                     let b = 1u16 << i;
@@ -337,10 +393,8 @@ impl MemHistory {
                     }
                 }
             }
-            if resolved == u16::MAX {
-                break;
-            }
-        }
+            resolved != u16::MAX
+        });
         out
     }
 
@@ -445,6 +499,20 @@ mod tests {
         assert_eq!(s[1], Some(Ok(2)));
         assert_eq!(s[2], None);
         assert_eq!(h.intervals_touching(0x10, 0x10, 73), vec![72, 1, 0]);
+        h.write_run(0x5, &[1, 2]);
+        h.write_run(0x300, &[4]);
+        h.unknown(0x2ff, 1, 9);
+        h.close_interval(); // 73
+        for k in [0, 1, 72, 73] {
+            let entries = h.entries(k);
+            for e in &entries {
+                assert_eq!(h.entry(k, e.block), Some(*e), "interval {k}");
+            }
+            for block in [0x1, 0x11, 0x2e, 0x31] {
+                assert!(entries.iter().all(|e| e.block != block));
+                assert_eq!(h.entry(k, block), None);
+            }
+        }
         h.fill(Some(77), 0x102, 0xaa);
         h.fill(Some(77), 0x102, 0xbb);
         assert_eq!(h.fill_value(Some(77), 0x102), Some(0xaa));

@@ -113,6 +113,12 @@ pub fn detect_dialect(sample: &[u8]) -> Dialect {
     }
 }
 
+/// Whether `word` is a Tarmac timestamp's unit (`clk`, `ns`, `ps`, `cs`,
+/// `cyc`, `tic`, `us`).
+pub(crate) fn is_time_unit(word: &[u8]) -> bool {
+    tarmac::unit_of(word).is_some()
+}
+
 /// LD/ST continuation: a line whose first token starts in the column where the
 /// previous LD/ST line's address started repeats that line's type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -227,6 +233,12 @@ impl Parser {
     pub(crate) fn set_state(&mut self, state: ParserState) {
         self.prev_time = state.prev_time;
         self.cont = state.cont;
+    }
+
+    /// Whether an `LD`/`ST` line left a continuation pending: the next
+    /// line's first column decides how it reads.
+    pub(crate) fn in_continuation(&self) -> bool {
+        self.cont.is_some()
     }
 
     /// Timestamp a line without one would inherit.

@@ -39,7 +39,7 @@ const UNITS: [(&[u8], TimeUnit); 7] = [
     (b"us", TimeUnit::Us),
 ];
 
-fn unit_of(word: &[u8]) -> Option<TimeUnit> {
+pub(super) fn unit_of(word: &[u8]) -> Option<TimeUnit> {
     UNITS.iter().find(|(w, _)| *w == word).map(|&(_, u)| u)
 }
 
