@@ -31,6 +31,7 @@ mod state;
 mod trace;
 pub mod view_state;
 pub mod watch;
+pub mod why;
 
 pub use bookmarking::BookmarkMsg;
 pub use panes::PaneMsg;
@@ -198,6 +199,8 @@ pub enum Msg {
     },
     /// ... has none: why.
     WatchMemoryFailed(String),
+    /// The "why?" pane's answers, clicks and keys.
+    Why(why::WhyMsg),
 }
 
 pub struct Model {
@@ -267,6 +270,8 @@ pub struct Model {
     pub bookmarks: bookmarks::Bookmarks,
     /// The watch pane's watchpoint, while it is open.
     pub watch: Option<watch::Watch>,
+    /// The "why?" pane's tree, while it is open.
+    pub why: Option<why::Why>,
     /// The position last written to the URL (`#line=N`), which the
     /// fragment keeps when the bookmarks change.
     position_hash: Option<String>,
@@ -327,6 +332,7 @@ impl Model {
             nav: nav::NavPanes::new(!config.compact && config.panes.is_none()),
             detached,
             watch: None,
+            why: None,
             bookmarks: Default::default(),
             position_hash: None,
             bookmark_asks: Default::default(),
@@ -505,6 +511,7 @@ impl Model {
                 self.watch(tarmac_lens_core::browse::protocol::WriteTarget::Memory { addr, len })
             }
             Msg::WatchMemoryFailed(why) => self.status = Some(why),
+            Msg::Why(m) => return self.on_why(m),
         }
         true
     }
@@ -678,6 +685,7 @@ impl Model {
             Command::WatchPrompt | Command::WatchStep { .. } => {
                 self.run_watch(cmd);
             }
+            Command::WhyPrompt => self.why_prompt(),
             Command::Reports => {
                 self.reports = match self.reports {
                     Some(_) => None,

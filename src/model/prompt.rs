@@ -50,6 +50,7 @@ impl Model {
             PromptFor::LockTime { .. } => num().map(|t| located(Locate::Time(t), prompt.clone())),
             PromptFor::BookmarkNote { .. } => return,
             PromptFor::Watch { view } => return self.watch_text(*view, &text),
+            PromptFor::Why { view } => return self.why_text(*view, &text),
         };
         match request {
             Ok((query @ Query::Eval { .. }, prompt)) => {
@@ -191,6 +192,7 @@ impl Model {
             }
             MenuAction::OpenMemory { view, addr } => self.open_memory(view, addr),
             MenuAction::Watch(target) => self.watch(target),
+            MenuAction::Why { target, node, line } => self.why(target, node, line),
         }
     }
 }

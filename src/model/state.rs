@@ -154,6 +154,7 @@ pub enum PromptFor {
     CompareLine { pane: u32 },
     BookmarkNote { line: u64 },
     Watch { view: u32 },
+    Why { view: u32 },
 }
 
 impl PromptFor {
@@ -169,6 +170,7 @@ impl PromptFor {
             PromptFor::CompareLine { .. } => "Compare with line:",
             PromptFor::BookmarkNote { .. } => "Bookmark note (Return alone: none):",
             PromptFor::Watch { .. } => "Watch (x5, [sp:0x40], buf:64):",
+            PromptFor::Why { .. } => "Why this value? (x5, [sp:8], buf:4):",
         })
     }
 }
@@ -205,6 +207,12 @@ pub enum MenuAction {
         addr: u64,
     },
     Watch(tarmac_lens_core::browse::protocol::WriteTarget),
+    /// Where a value after a node (whose first line is `line`) came from.
+    Why {
+        target: tarmac_lens_core::browse::protocol::WriteTarget,
+        node: NodeId,
+        line: u64,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -160,6 +160,9 @@ pub enum Query {
         /// Most hits in one reply (at most 1000 are given).
         max: u32,
     },
+    /// Where a register's or memory range's value came from: the tree of
+    /// writes that made it ([`Reply::Why`]; boxed: the loaded bytes).
+    Why(Box<super::why::WhyQuery>),
     /// Evaluates an address expression (`sp+0x100`, `main+4`, `(x0-8)*2`)
     /// ([`Reply::Value`]).
     Eval {
@@ -675,6 +678,8 @@ pub enum Reply {
     Access(Option<Box<AccessView>>),
     /// Part of a watchpoint's list.
     Accesses(AccessesReply),
+    /// A "why?" tree.
+    Why(Box<super::why::WhyStep>),
     /// Register panels.
     Registers(RegistersReply),
     /// Memory bytes.
