@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use tarmac_lens_core::browse::protocol::*;
-use tarmac_lens_core::browse::Session;
+use tarmac_lens_core::browse::{why, Session};
 use tarmac_lens_core::parse::ParseOptions;
 use tarmac_lens_core::source::SliceSource;
 use tarmac_lens_core::stats;
@@ -748,4 +748,217 @@ fn a_condition_is_searched_in_pieces() {
             message: "expected closing ']'".into()
         })
     );
+}
+
+fn why_tree(s: &mut Session<SliceSource<'_>>, q: why::WhyQuery) -> why::WhyStep {
+    match s.answer(Query::Why(Box::new(q))) {
+        Reply::Why(t) => *t,
+        other => panic!("{other:?}"),
+    }
+}
+
+/// `lazy` (a follow-up question's tree) is `deep`'s subtree at the same
+/// step: the same values, writers and sources, down to a step one of them
+/// says is expanded elsewhere (the follow-up starts with none seen) or
+/// past the node limit. Returns the steps compared.
+fn same_subtree(deep: &why::WhyStep, lazy: &why::WhyStep) -> usize {
+    let fields = |n: &why::WhyStep| {
+        (
+            n.what.clone(),
+            n.value.clone(),
+            n.writer,
+            n.instruction.clone(),
+            n.function.clone(),
+        )
+    };
+    assert_eq!(fields(deep), fields(lazy));
+    let cut = |n: &why::WhyStep| {
+        matches!(
+            n.source,
+            tarmac_lens_core::dataflow::Source::SeeAbove
+                | tarmac_lens_core::dataflow::Source::NodeLimit
+        )
+    };
+    if cut(deep) || cut(lazy) {
+        return 1;
+    }
+    assert_eq!(deep.source, lazy.source, "{}", deep.what);
+    assert_eq!(deep.not_followed, lazy.not_followed);
+    assert_eq!(deep.inputs.len(), lazy.inputs.len(), "{}", deep.what);
+    1 + (deep.inputs.iter().zip(&lazy.inputs))
+        .map(|(d, l)| same_subtree(d, l))
+        .sum::<usize>()
+}
+
+/// Walks a shallow tree beside a deeper one; each step the shallow one
+/// left for later is asked for as its `more` says, and must be the deeper
+/// tree's subtree there. Returns (follow-ups asked, steps compared).
+fn expand_lazily(
+    s: &mut Session<SliceSource<'_>>,
+    shallow: &why::WhyStep,
+    deep: &why::WhyStep,
+    below: u32,
+) -> (usize, usize) {
+    if shallow.source == tarmac_lens_core::dataflow::Source::DepthLimit {
+        let mut q = shallow
+            .more
+            .clone()
+            .expect("a step left for later says how to expand it");
+        q.depth = below;
+        let lazy = why_tree(s, q);
+        return (1, same_subtree(deep, &lazy));
+    }
+    if shallow.inputs.len() != deep.inputs.len() {
+        return (0, 0);
+    }
+    let mut total = (0, 0);
+    for (a, b) in shallow.inputs.iter().zip(&deep.inputs) {
+        let (n, c) = expand_lazily(s, a, b, below);
+        total = (total.0 + n, total.1 + c);
+    }
+    total
+}
+
+#[test]
+fn why_trees_expand_lazily_as_a_deeper_question_would() {
+    for (name, elf) in [
+        (
+            "tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac",
+            "elf/quicksort-aarch64-O2-fastmodel-2M.elf",
+        ),
+        (
+            "tracegen/quicksort-arm-O2-fastmodel-2M.tarmac",
+            "elf/quicksort-arm-O2-fastmodel-2M.elf",
+        ),
+        (
+            "tracegen/quicksort-thumb-O2-fastmodel-2M.tarmac",
+            "elf/quicksort-thumb-O2-fastmodel-2M.elf",
+        ),
+    ] {
+        let bytes = data(name);
+        let mut s = open(&bytes);
+        s.load_elf(&data(elf), 0, false).unwrap();
+        let nodes = node(s.answer(Query::Locate(Locate::End))).node;
+        let (mut asked, mut compared, mut trees) = (0, 0, 0);
+        for i in 1..40 {
+            let at = nodes * i / 40;
+            let Reply::NodeLines(lines) = s.answer(Query::NodeLines { node: at }) else {
+                panic!()
+            };
+            let Some(target) = lines.iter().find_map(|l| match &l.target {
+                Some(t @ WriteTarget::Register(_)) => Some(t.clone()),
+                _ => None,
+            }) else {
+                continue;
+            };
+            let q = |depth| why::WhyQuery {
+                node: at,
+                target: target.clone(),
+                depth,
+                loaded: None,
+            };
+            let shallow = why_tree(&mut s, q(2));
+            let deep = why_tree(&mut s, q(5));
+            assert_eq!(
+                shallow.writer.map(|w| w.node),
+                Some(at),
+                "{name}: {target:?}"
+            );
+            let (n, c) = expand_lazily(&mut s, &shallow, &deep, 3);
+            asked += n;
+            compared += c;
+            trees += 1;
+        }
+        assert!(trees >= 20, "{name}: {trees} trees");
+        assert!(
+            asked >= 10 && compared >= 3 * asked,
+            "{name}: {asked} follow-ups, {compared} steps"
+        );
+    }
+}
+
+/// Every step of a tree, depth first.
+fn steps(t: &why::WhyStep) -> Vec<&why::WhyStep> {
+    let mut out = vec![t];
+    for i in &t.inputs {
+        out.extend(steps(i));
+    }
+    out
+}
+
+#[test]
+fn why_takes_never_written_memory_from_the_image_and_refuses_bad_questions() {
+    use tarmac_lens_core::dataflow::Source;
+    let bytes = data("tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac");
+    let mut s = open(&bytes);
+    // `_start` loads its stack pointer from a literal at 0x10038 that
+    // the trace never writes: the image says what it holds.
+    let mov = node(s.answer(Query::Locate(Locate::Line(1))));
+    let sp_set = (mov.node..mov.node + 40)
+        .find(|&n| {
+            let Reply::NodeLines(lines) = s.answer(Query::NodeLines { node: n }) else {
+                panic!()
+            };
+            lines.iter().any(|l| l.text.contains("MOV      sp,x0"))
+        })
+        .expect("sp is set near the start");
+    let ask = why::WhyQuery {
+        node: sp_set,
+        target: WriteTarget::Register("sp".into()),
+        depth: 6,
+        loaded: None,
+    };
+    let image_source = |t: &why::WhyStep| {
+        steps(t).iter().find_map(|n| match &n.source {
+            Source::NeverWritten {
+                addr: 0x10038,
+                image_value,
+            } => Some(image_value.clone()),
+            _ => None,
+        })
+    };
+    let t = why_tree(&mut s, ask.clone());
+    assert_eq!(image_source(&t), Some(None), "no image yet: {t:#?}");
+    s.load_elf(&data("elf/quicksort-aarch64-O2-fastmodel-2M.elf"), 0, false)
+        .unwrap();
+    let t = why_tree(&mut s, ask.clone());
+    assert_eq!(image_source(&t), Some(Some("0x0000000000400000".into())));
+    assert!(
+        t.function.is_some(),
+        "the image names the writer's function"
+    );
+
+    let error = |s: &mut Session<SliceSource<'_>>, q: why::WhyQuery| match s
+        .answer(Query::Why(Box::new(q)))
+    {
+        Reply::Error(e) => e,
+        other => panic!("{other:?}"),
+    };
+    let bad = why::WhyQuery {
+        target: WriteTarget::Register("x99".into()),
+        ..ask.clone()
+    };
+    assert!(error(&mut s, bad).contains("x99"));
+    let empty = why::WhyQuery {
+        target: WriteTarget::Memory {
+            addr: 0x1000,
+            len: 0,
+        },
+        ..ask.clone()
+    };
+    assert!(error(&mut s, empty).contains("1 to 4096"));
+    let beyond = why::WhyQuery {
+        node: u64::MAX,
+        ..ask.clone()
+    };
+    assert!(error(&mut s, beyond).contains("beyond"));
+    let mismatch = why::WhyQuery {
+        target: WriteTarget::Memory {
+            addr: 0x10038,
+            len: 8,
+        },
+        loaded: Some((vec![0; 4], vec![true; 4])),
+        ..ask
+    };
+    assert!(error(&mut s, mismatch).contains("4 bytes"));
 }

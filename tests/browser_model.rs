@@ -1406,3 +1406,129 @@ fn the_condition_prompt_goes_where_the_text_says_it_becomes_true() {
     // Stopping twice does nothing more.
     assert!(!page.model.update(Msg::Condition(CondMsg::Stop)));
 }
+
+/// `y` on a register pane's selection opens the "why?" pane on the tree
+/// the worker answers; the arrows open a step the tree left for later (its
+/// subtree is the one a follow-up question gives), Enter goes to a step's
+/// writer; in the trace view `y` asks for what to explain.
+#[test]
+fn y_explains_the_selected_register_and_the_tree_grows_and_goes_to_writers() {
+    use tarmac_lens::model::why::{WhyKey, WhyMsg, MORE_DEPTH};
+    use tarmac_lens::model::Focus;
+    use tarmac_lens_core::browse::protocol::{Query, Reply};
+    let trace = std::fs::read(data("ttu/quicksort.tarmac")).unwrap();
+    let (lines, instructions) = text_of(&trace);
+    let mut page = Page::open(&trace, Config::default());
+    let pane = page
+        .model
+        .panes
+        .iter()
+        .find(|p| matches!(p.body, PaneBody::Registers { .. }))
+        .map(|p| p.id)
+        .expect("a register pane");
+    // An instruction past the start writing a register from others, whose
+    // tree leaves a step for later.
+    let mut found = None;
+    for &at in instructions.iter().skip(200).step_by(7).take(60) {
+        let l = &lines[at as usize];
+        let w: Vec<&str> = l.split_whitespace().collect();
+        if w.get(2) != Some(&"R") || !lines[at as usize - 1].contains("ADD") {
+            continue;
+        }
+        let reg = w[3].to_lowercase();
+        page.prompt("l", &at.to_string());
+        page.send(Msg::Focus(Focus::Pane(pane)));
+        let (values, _) = page.registers();
+        let PaneBody::Registers { panel: Some(p), .. } = &page.model.pane_ref(pane).unwrap().body
+        else {
+            panic!()
+        };
+        let index = p.cells.iter().position(|c| c.name == reg).unwrap();
+        // Selected as the arrows select (a click also goes to its write).
+        if let PaneBody::Registers { selected, .. } = &mut page.model.pane_mut(pane).unwrap().body {
+            *selected = index;
+        }
+        page.key("y");
+        let why = page.model.why.as_ref().expect("the why pane");
+        assert_eq!((why.label.as_str(), why.line), (reg.as_str(), at));
+        let root = why.root.as_ref().expect("a tree");
+        assert_eq!(root.writer.map(|w| w.line), Some(at), "{reg} at {at}");
+        assert_eq!(root.value, format!("0x{}", values[&reg]), "{reg} at {at}");
+        let rows = why.rows();
+        if let Some(p) = rows.iter().find(|p| why.step(p).unwrap().more.is_some()) {
+            found = Some((at, p.clone()));
+            break;
+        }
+        let view = page.model.views[0].id;
+        page.send(Msg::Focus(Focus::View(view)));
+    }
+    let (at, path) = found.expect("a tree with a step left for later");
+    // Down to that step, then Right opens it.
+    while page.model.why.as_ref().unwrap().selected != path {
+        let before = page.model.why.as_ref().unwrap().selected.clone();
+        page.send(Msg::Why(WhyMsg::Key(WhyKey::Down)));
+        assert_ne!(
+            page.model.why.as_ref().unwrap().selected,
+            before,
+            "Down moves"
+        );
+    }
+    let more = (page.model.why.as_ref().unwrap().step(&path).unwrap())
+        .more
+        .clone()
+        .unwrap();
+    let shown_before = page.model.why.as_ref().unwrap().rows().len();
+    page.send(Msg::Why(WhyMsg::Key(WhyKey::Right)));
+    let why = page.model.why.as_ref().unwrap();
+    let grown = why.step(&path).unwrap().clone();
+    let want = match page.session.answer(Query::Why(Box::new(
+        tarmac_lens_core::browse::why::WhyQuery {
+            depth: MORE_DEPTH,
+            ..more
+        },
+    ))) {
+        Reply::Why(t) => *t,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(grown, want);
+    if !grown.inputs.is_empty() {
+        assert_eq!(why.rows().len(), shown_before + grown.count() - 1);
+        // Left shuts it again, Right then goes to its first input.
+        page.send(Msg::Why(WhyMsg::Key(WhyKey::Left)));
+        assert_eq!(page.model.why.as_ref().unwrap().rows().len(), shown_before);
+        page.send(Msg::Why(WhyMsg::Key(WhyKey::Right)));
+        page.send(Msg::Why(WhyMsg::Key(WhyKey::Right)));
+        let mut first = path.clone();
+        first.push(0);
+        assert_eq!(page.model.why.as_ref().unwrap().selected, first);
+    }
+    // Enter goes to the selected step's writer.
+    let why = page.model.why.as_ref().unwrap();
+    let sel = why.selected.clone();
+    let writer = why.step(&sel).unwrap().writer.expect("a writer").line;
+    assert!(writer < at);
+    page.send(Msg::Why(WhyMsg::Key(WhyKey::Enter)));
+    assert_eq!(page.line(), writer);
+    assert!(
+        lines[writer as usize - 1].contains(" IT "),
+        "an instruction line"
+    );
+    // A click on the root goes back to the position's writer.
+    page.send(Msg::Why(WhyMsg::Go(Vec::new())));
+    assert_eq!(page.line(), at);
+    // In the trace view `y` asks; memory by expression, a bad one is said.
+    let view = page.model.views[0].id;
+    page.send(Msg::Focus(Focus::View(view)));
+    page.prompt("y", "[sp:8]");
+    let why = page.model.why.as_ref().unwrap();
+    assert!(
+        why.label.starts_with("[0x") && why.label.ends_with(":8]"),
+        "{}",
+        why.label
+    );
+    assert!(why.root.is_some() || why.error.is_some());
+    page.prompt("y", "buf:0");
+    assert!(page.status().contains("length is 0"), "{}", page.status());
+    page.send(Msg::Why(WhyMsg::Close));
+    assert!(page.model.why.is_none());
+}

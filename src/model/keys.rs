@@ -184,6 +184,9 @@ pub enum Command {
     ConditionStep {
         forward: bool,
     },
+    /// Where the selected register's or byte's value came from, else a
+    /// register or memory typed in (`y`).
+    WhyPrompt,
 }
 
 pub struct Binding {
@@ -384,6 +387,12 @@ pub const GLOBAL: &[Binding] = &[
         "(",
         "the watch's previous access from the position",
         Command::WatchStep { forward: false },
+    ),
+    bind(
+        &["y"],
+        "y",
+        "why this value? the tree of writes that made the selected register's or byte's value (or one typed: x5, [sp:8]); arrows open steps, Enter goes to a writer",
+        Command::WhyPrompt,
     ),
 ];
 

@@ -42,10 +42,11 @@ pub enum Slot {
     Reports,
     Bookmarks,
     Watch,
+    Why,
 }
 
 impl Slot {
-    pub const ALL: [Slot; 8] = [
+    pub const ALL: [Slot; 9] = [
         Slot::Registers,
         Slot::Memory,
         Slot::Source,
@@ -54,6 +55,7 @@ impl Slot {
         Slot::Reports,
         Slot::Bookmarks,
         Slot::Watch,
+        Slot::Why,
     ];
 
     pub fn name(self) -> &'static str {
@@ -66,6 +68,7 @@ impl Slot {
             Slot::Reports => "reports",
             Slot::Bookmarks => "bookmarks",
             Slot::Watch => "watch",
+            Slot::Why => "why",
         }
     }
 
@@ -74,9 +77,12 @@ impl Slot {
     /// flame graph) under the views.
     fn default_area(self) -> Area {
         match self {
-            Slot::Registers | Slot::Stack | Slot::Events | Slot::Bookmarks | Slot::Watch => {
-                Area::Side
-            }
+            Slot::Registers
+            | Slot::Stack
+            | Slot::Events
+            | Slot::Bookmarks
+            | Slot::Watch
+            | Slot::Why => Area::Side,
             Slot::Memory | Slot::Source | Slot::Reports => Area::Bottom,
         }
     }

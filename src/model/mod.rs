@@ -33,6 +33,7 @@ mod state;
 mod trace;
 pub mod view_state;
 pub mod watch;
+pub mod why;
 
 pub use bookmarking::BookmarkMsg;
 pub use panes::PaneMsg;
@@ -202,6 +203,8 @@ pub enum Msg {
     WatchMemoryFailed(String),
     /// The condition search's answers, and its stop.
     Condition(condition::CondMsg),
+    /// The "why?" pane's answers, clicks and keys.
+    Why(why::WhyMsg),
 }
 
 pub struct Model {
@@ -273,6 +276,8 @@ pub struct Model {
     pub watch: Option<watch::Watch>,
     /// The condition prompt's last condition and its search (`c`).
     pub condition: condition::Conditions,
+    /// The "why?" pane's tree, while it is open.
+    pub why: Option<why::Why>,
     /// The position last written to the URL (`#line=N`), which the
     /// fragment keeps when the bookmarks change.
     position_hash: Option<String>,
@@ -334,6 +339,7 @@ impl Model {
             detached,
             watch: None,
             condition: Default::default(),
+            why: None,
             bookmarks: Default::default(),
             position_hash: None,
             bookmark_asks: Default::default(),
@@ -513,6 +519,7 @@ impl Model {
                 self.watch(tarmac_lens_core::browse::protocol::WriteTarget::Memory { addr, len })
             }
             Msg::WatchMemoryFailed(why) => self.status = Some(why),
+            Msg::Why(m) => return self.on_why(m),
         }
         true
     }
@@ -697,6 +704,7 @@ impl Model {
             }
             Command::ConditionPrompt => self.condition_prompt(),
             Command::ConditionStep { forward } => self.condition_step(forward),
+            Command::WhyPrompt => self.why_prompt(),
             Command::Reports => {
                 self.reports = match self.reports {
                     Some(_) => None,

@@ -501,13 +501,19 @@ impl Model {
             .ok()
             .filter(|_| cell.known);
         let view = pane.view;
-        let node = pane
-            .lock
-            .map(|l| l.node)
-            .or_else(|| self.view_ref(view)?.cursor.map(|c| c.node));
-        let Some(node) = node else { return };
+        let at = pane.lock.or_else(|| self.view_ref(view)?.cursor);
+        let Some(at) = at else { return };
+        let node = at.node;
         let target = WriteTarget::Register(name.clone());
         let mut items = vec![
+            (
+                t("Why this value? (y)").into(),
+                MenuAction::Why {
+                    target: target.clone(),
+                    node,
+                    line: at.first_line,
+                },
+            ),
             (
                 tf("Watch {} (W)", &[&name]),
                 MenuAction::Watch(target.clone()),
@@ -553,12 +559,30 @@ impl Model {
             *selected = addr;
         }
         let view = pane.view;
-        let node = pane
-            .lock
-            .map(|l| l.node)
-            .or_else(|| self.view_ref(view)?.cursor.map(|c| c.node));
-        let Some(node) = node else { return };
-        let mut items = Vec::new();
+        let at = pane.lock.or_else(|| self.view_ref(view)?.cursor);
+        let Some(at) = at else { return };
+        let node = at.node;
+        let mut items = vec![
+            (
+                t("Why this value? (y)").into(),
+                MenuAction::Why {
+                    target: WriteTarget::Memory { addr, len: 1 },
+                    node,
+                    line: at.first_line,
+                },
+            ),
+            (
+                tf("Why the 8 bytes at {}?", &[&format!("{:#x}", addr & !7)]),
+                MenuAction::Why {
+                    target: WriteTarget::Memory {
+                        addr: addr & !7,
+                        len: 8,
+                    },
+                    node,
+                    line: at.first_line,
+                },
+            ),
+        ];
         for len in [1u64, 2, 4, 8] {
             let start = addr & !(len - 1);
             items.push((

@@ -51,6 +51,7 @@ impl Model {
             PromptFor::BookmarkNote { .. } => return,
             PromptFor::Watch { view } => return self.watch_text(*view, &text),
             PromptFor::Condition { view } => return self.condition_search(*view, text, true),
+            PromptFor::Why { view } => return self.why_text(*view, &text),
         };
         match request {
             Ok((query @ Query::Eval { .. }, prompt)) => {
@@ -192,6 +193,7 @@ impl Model {
             }
             MenuAction::OpenMemory { view, addr } => self.open_memory(view, addr),
             MenuAction::Watch(target) => self.watch(target),
+            MenuAction::Why { target, node, line } => self.why(target, node, line),
         }
     }
 }

@@ -155,6 +155,7 @@ pub enum PromptFor {
     BookmarkNote { line: u64 },
     Watch { view: u32 },
     Condition { view: u32 },
+    Why { view: u32 },
 }
 
 impl PromptFor {
@@ -171,6 +172,7 @@ impl PromptFor {
             PromptFor::BookmarkNote { .. } => "Bookmark note (Return alone: none):",
             PromptFor::Watch { .. } => "Watch (x5, [sp:0x40], buf:64):",
             PromptFor::Condition { .. } => "Next point where (x5 == 0, [sp+8:4] > 100):",
+            PromptFor::Why { .. } => "Why this value? (x5, [sp:8], buf:4):",
         })
     }
 }
@@ -207,6 +209,12 @@ pub enum MenuAction {
         addr: u64,
     },
     Watch(tarmac_lens_core::browse::protocol::WriteTarget),
+    /// Where a value after a node (whose first line is `line`) came from.
+    Why {
+        target: tarmac_lens_core::browse::protocol::WriteTarget,
+        node: NodeId,
+        line: u64,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]

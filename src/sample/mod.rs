@@ -10,6 +10,7 @@ use tarmac_lens_core::browse::protocol::{
     AccessKind, FoldOp, Locate, NodeId, Query, RegMark, Reply, SourceStep, WriteTarget,
 };
 use tarmac_lens_core::browse::search::{SearchQuery, SearchRequest};
+use tarmac_lens_core::browse::why::{WhyQuery, WhyStep};
 
 /// A few hundred lines of each common dialect (Fast Models AArch64 and
 /// Thumb, ES/LD/ST-style AArch32, gem5), cut from the test traces.
@@ -118,6 +119,24 @@ pub fn questions() -> Vec<Query> {
         },
         Query::CallStack { node },
     ];
+    // The "why?" pane's trees, of a register and of memory.
+    q.extend(
+        [
+            WriteTarget::Register("r0".into()),
+            WriteTarget::Memory {
+                addr: STACK,
+                len: 4,
+            },
+        ]
+        .map(|target| {
+            Query::Why(Box::new(WhyQuery {
+                node,
+                target,
+                depth: 2,
+                loaded: None,
+            }))
+        }),
+    );
     // What a key press asks (a step and its row): without these the first
     // Down key after indexing paid 3 ms of compiling in the worker.
     q.extend([1, -1, 40].map(|delta| Query::Step {
@@ -218,9 +237,20 @@ pub fn questions() -> Vec<Query> {
     q
 }
 
+/// The first step a "why?" tree left for later, depth first.
+fn first_more(t: &WhyStep) -> Option<&WhyQuery> {
+    t.more
+        .as_ref()
+        .or_else(|| t.inputs.iter().find_map(first_more))
+}
+
 /// The questions that continue the answers to [`questions`]: the last
-/// search's next step, then its end.
+/// search's next step, then its end; a "why?" tree's expansion.
 pub fn follow_ups(answers: &[Reply]) -> Vec<Query> {
+    let more = answers.iter().find_map(|r| match r {
+        Reply::Why(t) => first_more(t).cloned(),
+        _ => None,
+    });
     let last_search = answers.iter().rev().find_map(|r| match r {
         Reply::Search(s) => Some(s.id),
         _ => None,
@@ -233,6 +263,9 @@ pub fn follow_ups(answers: &[Reply]) -> Vec<Query> {
             ]
         })
         .unwrap_or_default()
+        .into_iter()
+        .chain(more.map(|m| Query::Why(Box::new(m))))
+        .collect()
 }
 
 /// Asks [`questions`] and their [`follow_ups`] through `answer`, in order;

@@ -24,7 +24,7 @@
 
 use std::collections::HashSet;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::decode::{self, Operands};
 use crate::engine::Node;
@@ -39,7 +39,7 @@ use crate::Result;
 pub const MAX_NODES: usize = 200;
 
 /// Where a value came from, or why the walk stopped there.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Source {
     /// Made by its writer from the inputs listed.
@@ -98,7 +98,7 @@ impl Source {
 }
 
 /// The node that wrote a value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Writer {
     /// Its index.
     pub node: u64,
@@ -113,6 +113,9 @@ pub struct Writer {
 /// One step of the tree: a value and where it came from.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct WhyNode {
+    /// What it is, as the walk watched it (the JSON has `what`).
+    #[serde(skip)]
+    pub watched: Watched,
     /// A register name (`x5`, `r0`, `sp`, `cpsr`) or `[0x1000:8]`.
     pub what: String,
     /// The value as text (`0x5`; `??` for bytes not known), empty when
@@ -202,6 +205,28 @@ pub fn why(
     depth: u32,
     image: WhyImage<'_>,
 ) -> Result<WhyNode> {
+    why_loaded(index, source, node, what, None, depth, image)
+}
+
+/// [`why`] for memory some later instruction loaded: `loaded` is the
+/// value (bytes in address order, and whether each is known) as that
+/// load read it, which is how the tree shows memory below its root.
+///
+/// A node `c` a tree did not expand (its depth limit, [`Source::SeeAbove`],
+/// [`Source::NodeLimit`]) below a node `p` is expanded by asking at
+/// `p`'s writer's node minus one (the state `p` read) for `c.watched`,
+/// with `c`'s bytes as `loaded` for memory: the walk then takes the same
+/// steps from `c` as a deeper single call would, except that a pair
+/// expanded elsewhere in that call is expanded here too.
+pub fn why_loaded(
+    index: &Index,
+    source: &mut dyn TraceSource,
+    node: u64,
+    what: Watched,
+    loaded: Option<(Vec<u8>, Vec<bool>)>,
+    depth: u32,
+    image: WhyImage<'_>,
+) -> Result<WhyNode> {
     let mut walk = Walk {
         index,
         source,
@@ -211,7 +236,8 @@ pub fn why(
         seen: HashSet::new(),
         big_endian: index.options().parse.big_endian,
     };
-    walk.expand(what, node.saturating_add(1), None, 0)
+    let loaded = loaded.filter(|_| matches!(what, Watched::Mem { .. }));
+    walk.expand(what, node.saturating_add(1), loaded, 0)
 }
 
 /// A register's name as people write it.
@@ -277,6 +303,7 @@ impl Walk<'_, '_> {
             Watched::Mem { addr, len } => mem_name(addr, len),
         };
         let mut out = WhyNode {
+            watched: what,
             what: name,
             value: String::new(),
             bytes: Vec::new(),

@@ -39,6 +39,7 @@ mod trace_pane;
 mod trace_row;
 mod unparsed_list;
 mod watch_pane;
+mod why_pane;
 
 pub use app::App;
 pub use browser::{Browser, BrowserProps, Session};
@@ -77,3 +78,4 @@ pub use trace_pane::{marker_index, TracePane, TracePaneProps};
 pub use trace_row::{highlighted, TraceRow, TraceRowProps};
 pub use unparsed_list::{UnparsedList, UnparsedListProps};
 pub use watch_pane::{WatchPane, WatchPaneProps};
+pub use why_pane::{WhyPane, WhyPaneProps};

@@ -13,6 +13,7 @@ mod ranges;
 mod rows;
 mod source;
 mod watch;
+pub mod why;
 
 use crate::{Error, Result};
 use rows::{display_text, remap_spans};
@@ -101,6 +102,9 @@ pub struct Session<S: TraceSource> {
     stats: Option<Stats>,
     folds: HashMap<u32, Folds>,
     image: Option<SymbolTable>,
+    /// The image's loaded bytes: the value of memory the trace never
+    /// wrote, for "why?" trees.
+    image_memory: Option<crate::dataflow::ImageMemory>,
     /// The image's DWARF, when it has some (see [`Session::load_debug_info`]).
     debug_info: Option<crate::DebugInfo>,
     /// The index's PCs mapped to source lines (`source.rs`).
@@ -169,6 +173,7 @@ impl<S: TraceSource> Session<S> {
             stats: None,
             folds: HashMap::new(),
             image: None,
+            image_memory: None,
             debug_info: None,
             source_map: None,
             index_budget: DEFAULT_INDEX_BUDGET,
@@ -213,6 +218,7 @@ impl<S: TraceSource> Session<S> {
             stats: Some(stats),
             folds: HashMap::new(),
             image: None,
+            image_memory: None,
             debug_info: None,
             source_map: None,
             index_budget: DEFAULT_INDEX_BUDGET,
@@ -388,6 +394,8 @@ impl<S: TraceSource> Session<S> {
         }
         let warning = table.architecture_mismatch(&sets);
         self.image = Some(table);
+        // Symbols without segments (an odd file) still name functions.
+        self.image_memory = crate::dataflow::ImageMemory::from_elf_bytes(bytes, load_offset).ok();
         Ok((n, warning))
     }
 
@@ -578,6 +586,7 @@ impl<S: TraceSource> Session<S> {
                 forward,
                 budget,
             } => self.condition(&text, node, forward, budget),
+            Query::Why(q) => self.why(*q),
             Query::Eval { node, expr } => self.eval(node, &expr),
             Query::Fold { view, node, op } => self.fold(view, node, op),
             Query::CallStack { node } => {

@@ -177,6 +177,9 @@ pub enum Query {
         /// Most checkpoint intervals one reply looks at (at least 1).
         budget: u32,
     },
+    /// Where a register's or memory range's value came from: the tree of
+    /// writes that made it ([`Reply::Why`]; boxed: the loaded bytes).
+    Why(Box<super::why::WhyQuery>),
     /// Evaluates an address expression (`sp+0x100`, `main+4`, `(x0-8)*2`)
     /// ([`Reply::Value`]).
     Eval {
@@ -715,6 +718,8 @@ pub enum Reply {
     Accesses(AccessesReply),
     /// A value condition's search, or where it goes on.
     Condition(ConditionReply),
+    /// A "why?" tree.
+    Why(Box<super::why::WhyStep>),
     /// Register panels.
     Registers(RegistersReply),
     /// Memory bytes.

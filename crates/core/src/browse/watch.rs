@@ -18,7 +18,11 @@ const MAX_HITS: u32 = 1000;
 
 impl<S: TraceSource> Session<S> {
     /// The register or memory range a target names, read at `node`.
-    fn watched(&mut self, node: u64, target: &WriteTarget) -> Result<Result<Watched, Reply>> {
+    pub(super) fn watched(
+        &mut self,
+        node: u64,
+        target: &WriteTarget,
+    ) -> Result<Result<Watched, Reply>> {
         Ok(Ok(match target {
             WriteTarget::Register(name) => {
                 let hint = self.aarch64_hint();

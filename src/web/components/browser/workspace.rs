@@ -15,7 +15,9 @@ use crate::model::layout::{Area, Layout, LayoutMsg, Shown, Slot};
 use crate::model::nav::NavMsg;
 use crate::model::watch::WatchMsg;
 use crate::model::{Model, Msg, ViewMsg};
-use crate::web::components::{EventsPane, ReportsPanel, Sizes, Splitter, StackPane, WatchPane};
+use crate::web::components::{
+    EventsPane, ReportsPanel, Sizes, Splitter, StackPane, WatchPane, WhyPane,
+};
 use tarmac_lens_core::browse::protocol::NodeId;
 
 impl Browser {
@@ -193,6 +195,19 @@ impl Browser {
                     },
                 ));
             }
+            if let Some(w) = &self.model.why {
+                items.push((
+                    Slot::Why,
+                    "why".into(),
+                    html! {
+                        <WhyPane
+                            why={w.clone()}
+                            on_msg={link.callback(Msg::Why)}
+                            tools={self.area_tools(ctx, Slot::Why)}
+                        />
+                    },
+                ));
+            }
         }
         if let Some(tab) = self.model.reports {
             items.push((
@@ -286,7 +301,7 @@ fn workspace_style(layout: &Layout, side: bool, bottom: bool, compact: bool) -> 
 fn area_item_style(area: Area, slot: Slot, collapsed: bool) -> &'static str {
     match (area, slot, collapsed) {
         (_, _, true) => "flex:0 0 auto;min-width:0;display:flex;flex-direction:column;",
-        (Area::Side, Slot::Stack | Slot::Events | Slot::Watch, _) => {
+        (Area::Side, Slot::Stack | Slot::Events | Slot::Watch | Slot::Why, _) => {
             "flex:0 1 auto;min-height:6rem;min-width:0;overflow:auto;display:flex;flex-direction:column;"
         }
         (Area::Side, _, _) => {
