@@ -376,3 +376,77 @@ fn find_names_the_column_of_a_bad_condition() {
     .unwrap_err();
     assert!(err.contains("direction must be"), "{err}");
 }
+
+#[test]
+fn why_explains_the_value_at_a_line_as_the_pane_does() {
+    use tarmac_lens_core::browse::protocol::{Locate, Query, Reply, WriteTarget};
+    use tarmac_lens_core::browse::why::WhyQuery;
+    let f = Fixture::new();
+    let mut s = f.session();
+    let x0 = RegId::new(RegClass::X, 0);
+    let writes = f.accesses(Watched::Reg(x0), AccessKind::Write);
+    let (node, line) = writes[writes.len() / 2];
+    let direct = |s: &mut Session<SliceSource<'_>>, node, target, depth| match s.answer(Query::Why(
+        Box::new(WhyQuery {
+            node,
+            target,
+            depth,
+            loaded: None,
+        }),
+    )) {
+        Reply::Why(t) => serde_json::to_value(&*t).unwrap(),
+        other => panic!("{other:?}"),
+    };
+    let got = ask(
+        &mut s,
+        json!({"type": "why", "target": "x0", "line": line}),
+        None,
+    )
+    .unwrap();
+    assert_eq!(got["target"], "x0");
+    let want = direct(&mut s, node, WriteTarget::Register("x0".into()), 4);
+    assert_eq!(got["tree"], want);
+    assert_eq!(got["tree"]["writer"]["line"], line, "x0 was written there");
+    // From the position, memory by expression, two levels.
+    let sp = match s.answer(Query::Eval {
+        node,
+        expr: "sp".into(),
+    }) {
+        Reply::Value(v) => v,
+        other => panic!("{other:?}"),
+    };
+    let got = ask(
+        &mut s,
+        json!({"type": "why", "target": "[sp:8]", "depth": 2}),
+        Some(node),
+    )
+    .unwrap();
+    assert_eq!(got["target"], format!("[{sp:#x}:8]"));
+    let want = direct(&mut s, node, WriteTarget::Memory { addr: sp, len: 8 }, 2);
+    assert_eq!(got["tree"], want);
+    // Without a position: the trace's first node.
+    let first = match s.answer(Query::Locate(Locate::Start)) {
+        Reply::Node(Some(n)) => n.node,
+        other => panic!("{other:?}"),
+    };
+    let got = ask(&mut s, json!({"type": "why", "target": "x1"}), None).unwrap();
+    assert_eq!(
+        got["tree"],
+        direct(&mut s, first, WriteTarget::Register("x1".into()), 4)
+    );
+    for (msg, err) in [
+        (
+            json!({"type": "why", "target": "x0", "depth": 0}),
+            "depth must be 1 to",
+        ),
+        (
+            json!({"type": "why", "target": "x0", "depth": 99}),
+            "depth must be 1 to",
+        ),
+        (json!({"type": "why"}), "needs a target"),
+        (json!({"type": "why", "target": "[sp:0]"}), "0"),
+    ] {
+        let e = ask(&mut s, msg.clone(), Some(node)).unwrap_err();
+        assert!(e.contains(err), "{msg}: {e}");
+    }
+}

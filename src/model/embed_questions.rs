@@ -11,7 +11,10 @@ use serde_json::{json, Value};
 use tarmac_lens_core::browse::protocol::{
     AccessKind, AccessView, ConditionReply, Locate, NodeId, NodeView, Query, Reply, WriteTarget,
 };
+use tarmac_lens_core::browse::why;
 
+/// Levels a `why` expands unless told (as `tarmac-lens why`).
+const WHY_DEPTH: u32 = 4;
 /// Most hits a `watch` with `direction: "all"` lists.
 pub const MAX_HITS: u64 = 10_000;
 /// Hits one `Accesses` query asks for.
@@ -49,6 +52,8 @@ enum What {
     },
     /// Where a value condition becomes true.
     Find { condition: String, forward: bool },
+    /// Where `target`'s value came from, `depth` levels down.
+    Why { target: String, depth: u32 },
 }
 
 /// What the question waits for.
@@ -64,6 +69,8 @@ enum Stage {
     Watching,
     /// A piece of a condition's search.
     Searching,
+    /// A "why?" tree.
+    Explaining,
 }
 
 /// One question on its way to an answer.
@@ -83,7 +90,7 @@ pub struct Asking {
 }
 
 /// The questions, as the host's `type`.
-pub const QUESTIONS: [&str; 2] = ["watch", "find"];
+pub const QUESTIONS: [&str; 3] = ["watch", "find", "why"];
 
 /// Condition intervals one piece of a `find` looks at: small enough that
 /// the viewer's panes get their answers between pieces.
@@ -173,6 +180,7 @@ impl Asking {
                 condition: required(msg, "condition", "x0 == 0, [sp+8:4] > 100")?.to_string(),
                 forward: direction(msg, false)? == Direction::Next,
             },
+            "why" => Self::why(msg)?,
             _ => return Err(format!("unknown question \"{question}\"")),
         };
         // A list starts at the trace's start unless told otherwise.
@@ -233,6 +241,18 @@ impl Asking {
         })
     }
 
+    fn why(msg: &Value) -> Result<What, String> {
+        let target = required(msg, "target", "a register (x5) or memory ([sp:8], buf:4)")?;
+        let depth = number_field(msg, "depth")?.unwrap_or(u64::from(WHY_DEPTH));
+        if !(1..=u64::from(why::MAX_DEPTH)).contains(&depth) {
+            return Err(format!("depth must be 1 to {}", why::MAX_DEPTH));
+        }
+        Ok(What::Why {
+            target: target.to_string(),
+            depth: depth as u32,
+        })
+    }
+
     /// The first query.
     pub fn start(&mut self) -> Step {
         match (self.line, self.from) {
@@ -260,8 +280,18 @@ impl Asking {
             (Stage::Evaluating, Reply::Value(addr)) => {
                 let len = self.target_len();
                 self.target = Some(WriteTarget::Memory { addr, len });
-                self.watching()
+                self.targeted()
             }
+            (Stage::Explaining, Reply::Why(tree)) => Step::Done(
+                serde_json::to_value(&*tree)
+                    .map(|tree| {
+                        json!({
+                            "target": self.target.as_ref().map(target_name),
+                            "tree": tree,
+                        })
+                    })
+                    .map_err(|e| e.to_string()),
+            ),
             (Stage::Watching, Reply::Access(hit)) => {
                 self.hits.extend(hit.as_deref().map(hit_json));
                 self.listed(false, true)
@@ -270,7 +300,7 @@ impl Asking {
                 let from = self.from.unwrap_or(0);
                 let max = match self.what {
                     What::Watch { max, .. } => max,
-                    What::Find { .. } => 0,
+                    What::Find { .. } | What::Why { .. } => 0,
                 };
                 for hit in piece.hits.iter().filter(|h| h.node.node <= self.last) {
                     if self.hits.len() as u64 == max {
@@ -305,7 +335,7 @@ impl Asking {
 
     fn target_text(&self) -> &str {
         match &self.what {
-            What::Watch { target, .. } => target,
+            What::Watch { target, .. } | What::Why { target, .. } => target,
             What::Find { condition, .. } => condition,
         }
     }
@@ -329,7 +359,7 @@ impl Asking {
                     None => Locate::End,
                 }))
             }
-            What::Watch { .. } => self.bounded(),
+            What::Watch { .. } | What::Why { .. } => self.bounded(),
             What::Find { .. } => self.searching(),
         }
     }
@@ -341,12 +371,28 @@ impl Asking {
             Err(e) => Step::Done(Err(e)),
             Ok((Some(register), _, _)) => {
                 self.target = Some(WriteTarget::Register(register));
-                self.watching()
+                self.targeted()
             }
             Ok((None, expr, _)) => {
                 self.stage = Stage::Evaluating;
                 Step::Ask(Query::Eval { node: from, expr })
             }
+        }
+    }
+
+    /// The target is known: watch it or explain it.
+    fn targeted(&mut self) -> Step {
+        match self.what {
+            What::Why { depth, .. } => {
+                self.stage = Stage::Explaining;
+                Step::Ask(Query::Why(Box::new(why::WhyQuery {
+                    node: self.from.unwrap_or(0),
+                    target: self.target.clone().expect("the target is known by now"),
+                    depth,
+                    loaded: None,
+                })))
+            }
+            _ => self.watching(),
         }
     }
 

@@ -107,7 +107,7 @@ describe('the <tarmac-lens-viewer> element', () => {
     await page.close();
   });
 
-  test('watch() lists and steps through accesses as the trace text shows them, find() goes where the CLI finds; a bad question rejects alone', async () => {
+  test('watch() lists and steps through accesses as the trace text shows them, find() goes where the CLI finds, why() names the writer; a bad question rejects alone', async () => {
     const page = await fx.browser.context.newPage();
     const errors = [];
     page.on('pageerror', (e) => errors.push(e.message));
@@ -163,6 +163,15 @@ describe('the <tarmac-lens-viewer> element', () => {
     fs.rmSync(dir, { recursive: true });
     const badCondition = await el.evaluate((v) => v.find('x0 == [sp').then(() => 'answered', (e) => e.message));
     assert.match(badCondition, /^find: column \d+: /);
+
+    // why(): the tree's root is the last write of x0 at or before the line.
+    const explained = await el.evaluate((v, line) => v.why('x0', { line, depth: 2 }), start);
+    assert.equal(explained.target, 'x0');
+    assert.equal(explained.tree.what, 'x0');
+    assert.equal(explained.tree.writer.line, writes.filter((l) => l <= start).pop());
+    assert.ok(Array.isArray(explained.tree.inputs), JSON.stringify(explained.tree).slice(0, 200));
+    const tooDeep = await el.evaluate((v) => v.why('x0', { depth: 99 }).then(() => 'answered', (e) => e.message));
+    assert.match(tooDeep, /^why: depth must be 1 to \d+/);
 
     // A bad question rejects that question only; the viewer answers the next.
     const refused = await el.evaluate((v) => v.watch('x0', { direction: 'sideways' }).then(() => 'answered', (e) => e.message));

@@ -10,7 +10,7 @@
 //!   first execution of a source line (`source: "hash.c:42"`), or the
 //!   first visit of a PC (a number or an expression such as `main+4`).
 //! - `{type: "watch", id?, target, …}`, `{type: "find", id?, condition,
-//!   …}`: questions, each answered
+//!   …}`, `{type: "why", id?, target, …}`: questions, each answered
 //!   `{type: "answer", id, question, result}` or `{type: "error", id,
 //!   question, message}` (fields and answers: `model::embed_questions`,
 //!   docs/embedding.md).
