@@ -296,7 +296,18 @@ fn check(rel: &str, checkpoint_bytes: u64, full: bool) {
                         .map(|h| h.node.at.node)
                         .collect();
                     let want = oracle(&pass, c, from, forward, max);
-                    // On three threads, in batches: the same.
+                    assert_eq!(
+                        got, want,
+                        "{rel}: `{}` from {from:?} forward {forward} max {max}",
+                        cond.text
+                    );
+                    any_hits += usize::from(!want.is_empty());
+                    // On three threads, in batches: the same (from two
+                    // starts: the threads change how intervals are handed
+                    // out, not what a start means).
+                    if max != usize::MAX || !(from.is_none() || from == Some(nodes / 3)) {
+                        continue;
+                    }
                     let mut extra: Vec<Box<dyn TraceSource + Send>> = (0..3)
                         .map(|_| Box::new(SliceSource(trace)) as Box<dyn TraceSource + Send>)
                         .collect();
@@ -307,12 +318,6 @@ fn check(rel: &str, checkpoint_bytes: u64, full: bool) {
                         .map(|h| h.node.at.node)
                         .collect();
                     assert_eq!(parallel, want, "{rel}: `{}` on threads", cond.text);
-                    assert_eq!(
-                        got, want,
-                        "{rel}: `{}` from {from:?} forward {forward} max {max}",
-                        cond.text
-                    );
-                    any_hits += usize::from(!want.is_empty());
                 }
             }
         }
