@@ -670,8 +670,10 @@ fn watch_queries_page_through_the_accesses() {
 }
 
 /// Owned bytes as a source (a compressed file in memory).
+#[cfg(not(target_arch = "wasm32"))]
 struct Owned(Vec<u8>);
 
+#[cfg(not(target_arch = "wasm32"))]
 impl tarmac_lens_core::source::TraceSource for Owned {
     fn len(&self) -> u64 {
         self.0.len() as u64
@@ -684,6 +686,8 @@ impl tarmac_lens_core::source::TraceSource for Owned {
 /// A gzip or Zstandard trace read in place, as the page opens one (the
 /// table built first, then indexed; or restored from a saved index with
 /// its table) answers every sample question as the plain trace does.
+/// (Native only: the encoders are native dependencies.)
+#[cfg(not(target_arch = "wasm32"))]
 #[test]
 fn compressed_sessions_answer_as_the_plain_one() {
     use std::io::Write;
