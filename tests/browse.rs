@@ -962,3 +962,104 @@ fn why_takes_never_written_memory_from_the_image_and_refuses_bad_questions() {
     };
     assert!(error(&mut s, mismatch).contains("4 bytes"));
 }
+
+/// Owned bytes as a source (a compressed file in memory).
+#[cfg(not(target_arch = "wasm32"))]
+struct Owned(Vec<u8>);
+
+#[cfg(not(target_arch = "wasm32"))]
+impl tarmac_lens_core::source::TraceSource for Owned {
+    fn len(&self) -> u64 {
+        self.0.len() as u64
+    }
+    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> tarmac_lens_core::Result<usize> {
+        SliceSource(&self.0).read_at(offset, buf)
+    }
+}
+
+/// A gzip or Zstandard trace read in place, as the page opens one (the
+/// table built first, then indexed; or restored from a saved index with
+/// its table) answers every sample question as the plain trace does.
+/// (Native only: the encoders are native dependencies.)
+#[cfg(not(target_arch = "wasm32"))]
+#[test]
+fn compressed_sessions_answer_as_the_plain_one() {
+    use std::io::Write;
+    use tarmac_lens::sample;
+    use tarmac_lens_core::compressed::{bundle, unbundle, Compressed, GzipSource};
+    use tarmac_lens_core::index::TraceIdentity;
+    use tarmac_lens_core::source::TraceSource;
+
+    type Boxed = Box<dyn TraceSource>;
+    fn asked<S: TraceSource>(s: &mut Session<S>) -> Vec<(Query, Reply)> {
+        s.load_debug_info(sample::ELF.into(), 0).unwrap();
+        sample::ask_all(|q| s.answer(q))
+    }
+    let text = sample::TRACE;
+    let mut plain = open(text);
+    let want = asked(&mut plain);
+
+    // gzip members of 5 KiB, access points every 4 KiB of text, so the
+    // questions' reads start from many of them; Zstandard in 8 KiB frames.
+    let mut gz = Vec::new();
+    for part in text.chunks(5 << 10) {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        e.write_all(part).unwrap();
+        gz.extend(e.finish().unwrap());
+    }
+    let zst: Vec<u8> = text
+        .chunks(8 << 10)
+        .flat_map(|c| zstd::encode_all(c, 3).unwrap())
+        .collect();
+    let sources: Vec<(&str, Compressed<Boxed>)> = vec![
+        (
+            "gzip",
+            Compressed::Gzip(Box::new(
+                GzipSource::with_spacing(Box::new(Owned(gz.clone())) as Boxed, 4096).unwrap(),
+            )),
+        ),
+        (
+            "zstd",
+            Compressed::open(Box::new(Owned(zst.clone())) as Boxed, None)
+                .unwrap()
+                .unwrap(),
+        ),
+    ];
+    for (name, mut source) in sources {
+        source.build_table(|_| {}).unwrap();
+        assert_eq!(source.len(), text.len() as u64, "{name}");
+        let table = source.table();
+        assert!(table.points() > 3, "{name}: {} points", table.points());
+        let mut s = Session::open(source, ParseOptions::default()).unwrap();
+        while !s.index_step(1 << 20).unwrap().complete {}
+        let got = asked(&mut s);
+        assert_eq!(got.len(), want.len());
+        for ((q, a), (_, b)) in want.iter().zip(&got) {
+            assert_eq!(a, b, "{name}: {q:?}");
+        }
+
+        // Saved with its table and restored, as the page's index cache does.
+        let id = TraceIdentity {
+            len: text.len() as u64,
+            mtime: 1,
+        };
+        let saved = bundle(&table, &s.save(id).unwrap());
+        let (table, index) = unbundle(&saved).unwrap();
+        let file: Boxed = Box::new(Owned(if name == "gzip" {
+            gz.clone()
+        } else {
+            zst.clone()
+        }));
+        let source = Compressed::open(file, table).unwrap().unwrap();
+        assert_eq!(
+            source.len(),
+            text.len() as u64,
+            "{name}: the table says the length"
+        );
+        let mut r = Session::restore(source, index, id, ParseOptions::default()).unwrap();
+        let got = asked(&mut r);
+        for ((q, a), (_, b)) in want.iter().zip(&got) {
+            assert_eq!(a, b, "{name}, restored: {q:?}");
+        }
+    }
+}

@@ -1,6 +1,8 @@
 //! Compressed and piped traces: a gzip, Zstandard or xz copy of a trace
 //! (known by its magic bytes, not its name), or the trace on standard
-//! input, gives every command the same output as the plain file; a cut or
+//! input, gives every command the same output as the plain file; a gzip or
+//! Zstandard trace is read in place by the commands that read at offsets,
+//! its decompressor table saved with the index and reused; a cut or
 //! damaged compressed file is an error naming the file, never a shorter
 //! trace; another compression format is named, not read as text.
 #![cfg(not(target_arch = "wasm32"))]
@@ -55,6 +57,12 @@ fn gzip(text: &[u8]) -> Vec<u8> {
 
 fn zstd(text: &[u8]) -> Vec<u8> {
     zstd::encode_all(text, 3).unwrap()
+}
+
+/// Zstandard in frames of `frame` bytes of text: the frame starts are the
+/// access points of a file read in place.
+fn zstd_frames(text: &[u8], frame: usize) -> Vec<u8> {
+    text.chunks(frame).flat_map(zstd).collect()
 }
 
 fn xz(text: &[u8]) -> Vec<u8> {
@@ -230,14 +238,158 @@ fn a_compressed_trace_is_indexed_over_its_text_under_its_own_name() {
         assert!(Path::new(&index).exists());
         assert_eq!(figures(p)["reused"], true);
     }
-    // Without -q, the temporary copy is said.
-    let o = bin()
-        .arg("index")
-        .arg("--force-index")
-        .arg(&packed[0])
-        .output()
+    // gzip and Zstandard are read in place, xz through a temporary copy,
+    // which is said (without -q).
+    for (p, copied) in [(&packed[0], false), (&packed[1], false), (&packed[2], true)] {
+        let o = bin()
+            .arg("index")
+            .arg("--force-index")
+            .arg(p)
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&o.stderr).contains("temporary file");
+        assert_eq!(said, copied, "{}", p.display());
+    }
+}
+
+/// Commands that read the trace at offsets (through its index): the
+/// same output on gzip and Zstandard copies (one frame, and many) read
+/// in place, nothing decompressed to a temporary file, and the index file
+/// holds the decompressor table.
+#[test]
+fn random_access_commands_read_compressed_traces_in_place() {
+    let dir = Dir::new("in-place");
+    let text = text();
+    let plain = dir.write("plain.tarmac", &text);
+    let packed = [
+        dir.write("gzip.tarmac", &gzip(&text)),
+        dir.write("zstd.trace", &zstd(&text)),
+        dir.write("frames.trace", &zstd_frames(&text, 40 << 10)),
+    ];
+    let commands: [&[&str]; 5] = [
+        &["find", "--all", "x1 == 0"],
+        &["watch", "--reg", "x0", "--lines", "100..900"],
+        &[
+            "watch",
+            "--reg",
+            "sp",
+            "--from",
+            "3000",
+            "--backward",
+            "--max",
+            "3",
+        ],
+        &["why", "--line", "2500", "x0"],
+        &["index", "-q"],
+    ];
+    let run = |cmd: &[&str], trace: &Path| {
+        let mut c = bin();
+        c.arg(cmd[0]).arg(trace).args(&cmd[1..]);
+        let o = c.output().unwrap();
+        assert!(
+            o.status.success(),
+            "{cmd:?} {}: {}",
+            trace.display(),
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(
+            !String::from_utf8_lossy(&o.stderr).contains("temporary"),
+            "{cmd:?} {}",
+            trace.display()
+        );
+        o.stdout
+    };
+    for cmd in commands {
+        let want = run(cmd, &plain);
+        assert!(!want.is_empty(), "{cmd:?}");
+        for p in &packed {
+            let got = run(cmd, p);
+            if cmd[0] == "index" {
+                let (w, g): (serde_json::Value, serde_json::Value) = (
+                    serde_json::from_slice(&want).unwrap(),
+                    serde_json::from_slice(&got).unwrap(),
+                );
+                for key in ["bytes", "lines", "instructions", "nodes", "calls"] {
+                    assert_eq!(g[key], w[key], "{key} of {}", p.display());
+                }
+                assert_eq!(g["reused"], true, "{}", p.display());
+                assert!(g["decompressor_points"].as_u64().unwrap() >= 1);
+                assert!(w["decompressor_points"].is_null());
+            } else {
+                assert!(
+                    got == want,
+                    "{cmd:?} on {}:\n{}\nwant\n{}",
+                    p.display(),
+                    String::from_utf8_lossy(&got),
+                    String::from_utf8_lossy(&want)
+                );
+            }
+        }
+    }
+    // The frames file has one access point per frame.
+    let o = run(&["index", "-q", "--force-index"], &packed[2]);
+    let v: serde_json::Value = serde_json::from_slice(&o).unwrap();
+    assert_eq!(v["decompressor_points"], text.len().div_ceil(40 << 10));
+}
+
+/// The decompressor table saved with the index is what a later command
+/// reads through: after the first run, a stretch of the compressed file
+/// between two access points is damaged (length and time kept, so the
+/// index stays current). A later command reading past it answers as
+/// before, which it could not if it decompressed from the start; with
+/// the index rebuilt, the damage is met and named.
+#[test]
+fn a_later_command_reads_through_the_saved_table() {
+    let dir = Dir::new("table");
+    // About 11.7 MB of text: access points every 4 MiB.
+    let one = std::fs::read(data(&format!("{TRACE}.tarmac"))).unwrap();
+    let text = one.repeat(7);
+    let lines = text.iter().filter(|&&b| b == b'\n').count();
+    let late = (lines - 2000).to_string();
+    let p = dir.write("big.tarmac", &gzip(&text));
+    let watch = |extra: &[&str]| {
+        bin()
+            .arg("watch")
+            .arg(&p)
+            .args(["--reg", "x0", "--from", &late, "--max", "2"])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let index = bin().arg("index").arg("-q").arg(&p).output().unwrap();
+    let figures: serde_json::Value = serde_json::from_slice(&index.stdout).unwrap();
+    assert!(figures["decompressor_points"].as_u64().unwrap() >= 3);
+    let want = watch(&[]);
+    assert!(want.status.success());
+    assert!(!want.stdout.is_empty());
+
+    // Damage in the middle of the file: between the access points at
+    // 4 MiB and 8 MiB of text, well before the lines watched.
+    let mut gz = std::fs::read(&p).unwrap();
+    let mtime = std::fs::metadata(&p).unwrap().modified().unwrap();
+    let middle = gz.len() / 2;
+    for b in &mut gz[middle..middle + 64] {
+        *b ^= 0x5a;
+    }
+    std::fs::write(&p, &gz).unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&p)
+        .unwrap()
+        .set_modified(mtime)
         .unwrap();
-    assert!(String::from_utf8_lossy(&o.stderr).contains("temporary file"));
+
+    let again = watch(&[]);
+    assert!(
+        again.status.success(),
+        "{}",
+        String::from_utf8_lossy(&again.stderr)
+    );
+    assert_eq!(again.stdout, want.stdout);
+    let rebuilt = watch(&["--force-index"]);
+    assert!(!rebuilt.status.success());
+    let e = String::from_utf8_lossy(&rebuilt.stderr);
+    assert!(e.contains("big.tarmac") && e.contains("gzip"), "{e}");
 }
 
 fn refused(p: &Path) -> String {

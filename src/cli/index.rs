@@ -2,16 +2,20 @@
 //! (`--index=PATH`, `--force-index`, `--no-index`, `--only-index`), with the
 //! reference tools' rules: the index lives next to the trace as
 //! `TRACE.index` unless told otherwise, and is rebuilt when missing, when
-//! the trace changed since, or when forced. A compressed trace is indexed
-//! over its decompressed text (in a temporary file); its index file is
-//! `TRACE.gz.index`, tied to the compressed file, and an index of the
-//! plain text is never taken for it or the other way round. Standard input
+//! the trace changed since, or when forced. A gzip or Zstandard trace is
+//! indexed over its decompressed text, read in place; its index file is
+//! `TRACE.gz.index`, tied to the compressed file, and holds the
+//! decompressor table too (before the index's own bytes: one file, so the
+//! table is reused exactly when the index is and goes stale with it). An
+//! index of the plain text is never taken for it or the other way round.
+//! An xz trace is indexed over a temporary copy. Standard input
 //! has no name to put an index beside: its index is written only to
 //! `--index=PATH`, and always rebuilt.
 
 use std::path::{Path, PathBuf};
 use std::time::{Instant, UNIX_EPOCH};
 
+use tarmac_lens_core::compressed::{bundle, unbundle, Table};
 use tarmac_lens_core::index::{Index, IndexOptions, TraceIdentity};
 use tarmac_lens_core::source::TraceSource;
 
@@ -73,6 +77,8 @@ pub struct Built {
     pub seconds: f64,
     pub file_bytes: Option<u64>,
     pub reused: bool,
+    /// A compressed trace's decompressor table: its checkpoints.
+    pub points: Option<usize>,
 }
 
 /// Loads the index file if it is current, otherwise builds (and, unless
@@ -86,21 +92,33 @@ pub fn obtain(common: &Common) -> Result<Built, String> {
         match std::fs::read(&path)
             .map_err(|e| e.to_string())
             .and_then(|b| {
-                Index::from_bytes(&b)
-                    .map(|(i, id)| (i, id, b.len()))
+                let (table, bytes) = unbundle(&b).map_err(|e| e.to_string())?;
+                Index::from_bytes(bytes)
+                    .map(|(i, id)| (i, id, table, b.len()))
                     .map_err(|e| e.to_string())
             }) {
-            Ok((index, id, len)) => match stale_reason(common, &index, id)? {
-                None => {
+            Ok((index, id, table, len)) => match stale_reason(common, &index, id)? {
+                // A compressed trace's index is of no use without its
+                // table: reads would decompress from the start.
+                None if table.is_some() || !compressed_in_place(common) => {
                     if verbose {
                         eprintln!("tarmac-lens: reusing index {}", path.display());
                     }
+                    let points = table.as_ref().map(Table::points);
+                    common.input.set_table(table);
                     return Ok(Built {
                         index,
                         seconds: 0.0,
                         file_bytes: Some(len as u64),
                         reused: true,
+                        points,
                     });
+                }
+                None => {
+                    let why = "it has no decompressor table";
+                    if verbose {
+                        eprintln!("tarmac-lens: rebuilding index {}: {}", path.display(), why);
+                    }
                 }
                 Some(why) if no_index => {
                     if verbose {
@@ -148,6 +166,28 @@ pub fn obtain(common: &Common) -> Result<Built, String> {
             b.set_position(done);
         }
     };
+    if let super::input::Opened::InPlace(_) = source {
+        // One pass builds the index and the decompressor table together.
+        let index = Index::build(&mut source, opts, progress).map_err(|e| e.to_string())?;
+        let seconds = start.elapsed().as_secs_f64();
+        if let Some(b) = bar {
+            b.finish_and_clear();
+        }
+        let table = source.table();
+        let points = table.as_ref().map(Table::points);
+        let file_bytes = match &table {
+            Some(table) if !no_index => write_index(&path, &bundle(table, &index.to_bytes(id))),
+            _ => None,
+        };
+        common.input.set_table(table);
+        return Ok(Built {
+            index,
+            seconds,
+            file_bytes,
+            reused: false,
+            points,
+        });
+    }
     // Memory-mapped when possible (no copying from the page cache); reading
     // in slices otherwise (pipes, special files).
     let file = match source.spooled_file() {
@@ -230,26 +270,43 @@ pub fn obtain(common: &Common) -> Result<Built, String> {
     if let Some(b) = bar {
         b.finish_and_clear();
     }
-    let mut file_bytes = None;
-    if !no_index {
-        let bytes = index.to_bytes(id);
-        file_bytes = Some(bytes.len() as u64);
-        if let Err(e) = std::fs::write(&path, &bytes) {
-            // Not fatal: the index still serves this run.
-            eprintln!(
-                "tarmac-lens: warning: cannot write index {}: {}",
-                path.display(),
-                e
-            );
-            file_bytes = None;
-        }
-    }
+    let file_bytes = if no_index {
+        None
+    } else {
+        write_index(&path, &index.to_bytes(id))
+    };
     Ok(Built {
         index,
         seconds,
         file_bytes,
         reused: false,
+        points: None,
     })
+}
+
+/// Whether the trace is a gzip or Zstandard file, read in place.
+fn compressed_in_place(common: &Common) -> bool {
+    use super::input::Compression;
+    matches!(
+        super::input::compression_of(&common.trace),
+        Some(Compression::Gzip | Compression::Zstd)
+    )
+}
+
+/// Writes the index file; its length, or `None` if it could not be
+/// written (not fatal: the index still serves this run).
+fn write_index(path: &Path, bytes: &[u8]) -> Option<u64> {
+    match std::fs::write(path, bytes) {
+        Ok(()) => Some(bytes.len() as u64),
+        Err(e) => {
+            eprintln!(
+                "tarmac-lens: warning: cannot write index {}: {}",
+                path.display(),
+                e
+            );
+            None
+        }
+    }
 }
 
 /// Peak resident set size, where the OS reports it.
@@ -286,6 +343,7 @@ pub fn cmd_index(common: &Common) -> Result<(), String> {
             .then(|| index_path(common).display().to_string()),
         "index_file_bytes": built.file_bytes,
         "reused": built.reused,
+        "decompressor_points": built.points,
         "peak_rss_bytes": peak_rss_bytes(),
     });
     super::write_stdout(&format!("{}\n", v))

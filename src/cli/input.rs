@@ -1,10 +1,14 @@
-//! Opening a trace: a plain file is read in place, at offsets; a gzip,
-//! Zstandard or xz file (known by its magic bytes, whatever its name),
-//! standard input (`-`) and a pipe are streams, decoded on a thread of
-//! their own while the command parses. One-pass commands read the stream
-//! as it comes; commands that read the trace more than once or at offsets
-//! (`index`, `vcd`, `truncate`, the index options) first decompress it to
-//! an anonymous temporary file, and say so.
+//! Opening a trace: a plain file is read in place, at offsets. A gzip or
+//! Zstandard file (known by its magic bytes, whatever its name) is read in
+//! place too by commands that read at offsets or more than once (`index`,
+//! `find`, `vcd`, the index options...): through the core's
+//! decompressor checkpoints (`tarmac_lens_core::compressed`), saved with
+//! the index, so nothing decompressed is written anywhere. One-pass
+//! commands read it, an xz file, standard input (`-`) or a pipe as a
+//! stream, decoded on a thread of their own while the command parses
+//! (libzstd decodes three times as fast as the pure-Rust decoder). Only a
+//! stream that must be read at offsets (xz, a pipe) is first decompressed
+//! to an anonymous temporary file, and that is said.
 
 use std::fs::File;
 use std::io::{BufReader, Read};
@@ -14,6 +18,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::Mutex;
 
+use tarmac_lens_core::compressed::{self, Compressed, Table};
 use tarmac_lens_core::parse::ParseOptions;
 use tarmac_lens_core::sniff;
 use tarmac_lens_core::source::{read_sample, FileSource, TraceSource, UNKNOWN_LEN};
@@ -40,7 +45,8 @@ impl Compression {
     pub fn of(head: &[u8]) -> Option<Compression> {
         if head.starts_with(b"\x1f\x8b") {
             Some(Compression::Gzip)
-        } else if head.starts_with(b"\x28\xb5\x2f\xfd") {
+        } else if compressed::sniff(head) == Some(compressed::Format::Zstd) {
+            // A frame, or a skippable frame first (pzstd's).
             Some(Compression::Zstd)
         } else if head.starts_with(b"\xfd7zXZ\x00") {
             Some(Compression::Xz)
@@ -117,6 +123,8 @@ pub enum Opened {
     Stream(StreamSource),
     /// A stream decompressed to a temporary file.
     Spooled(Spooled),
+    /// A gzip or Zstandard file read in place, at offsets.
+    InPlace(InPlace),
 }
 
 impl Opened {
@@ -124,6 +132,15 @@ impl Opened {
     pub fn spooled_file(&self) -> Option<&File> {
         match self {
             Opened::Spooled(s) => Some(&s.file),
+            _ => None,
+        }
+    }
+
+    /// The decompressor table of a trace read in place, as far as reads
+    /// have built it.
+    pub fn table(&self) -> Option<Table> {
+        match self {
+            Opened::InPlace(s) => Some(s.source.table()),
             _ => None,
         }
     }
@@ -135,6 +152,7 @@ impl TraceSource for Opened {
             Opened::File(f) => f.len(),
             Opened::Stream(s) => s.len(),
             Opened::Spooled(s) => s.len(),
+            Opened::InPlace(s) => s.source.len(),
         }
     }
 
@@ -143,6 +161,7 @@ impl TraceSource for Opened {
             Opened::File(f) => f.read_at(offset, buf),
             Opened::Stream(s) => s.read_at(offset, buf),
             Opened::Spooled(s) => s.read_at(offset, buf),
+            Opened::InPlace(s) => s.read_at(offset, buf),
         }
     }
 }
@@ -323,17 +342,52 @@ impl TraceSource for Spooled {
     }
 }
 
+/// A gzip or Zstandard file's decompressed bytes, read at offsets through
+/// its decompressor table; errors name the file.
+pub struct InPlace {
+    source: Compressed<FileSource>,
+    name: String,
+}
+
+impl TraceSource for InPlace {
+    fn len(&self) -> u64 {
+        self.source.len()
+    }
+
+    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> tarmac_lens_core::Result<usize> {
+        self.source.read_at(offset, buf).map_err(|e| {
+            let format = match self.source.format() {
+                compressed::Format::Gzip => "gzip",
+                compressed::Format::Zstd => "Zstandard",
+            };
+            tarmac_lens_core::Error::Read(format!(
+                "{}: the {format} data is corrupt or cut short ({e})",
+                self.name
+            ))
+        })
+    }
+}
+
 /// A command's trace, opened once: a stream cannot be opened twice, so the
 /// sample `--image` checks and the pass that follows share it.
 #[derive(Default)]
 pub struct Cache {
     opened: Mutex<Option<Opened>>,
     stdin_taken: AtomicBool,
+    /// The decompressor table of a trace read in place: loaded with its
+    /// index or built by indexing, for every later opening.
+    table: Mutex<Option<Table>>,
 }
 
 impl Cache {
     fn slot(&self) -> std::sync::MutexGuard<'_, Option<Opened>> {
         self.opened.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The decompressor table later openings of a compressed trace start
+    /// from.
+    pub fn set_table(&self, table: Option<Table>) {
+        *self.table.lock().unwrap_or_else(|e| e.into_inner()) = table;
     }
 
     /// The trace at `path`, refused with what it is if it is no trace.
@@ -344,6 +398,17 @@ impl Cache {
         mode: Mode,
         quiet: bool,
     ) -> Result<Opened, String> {
+        if mode == Mode::Random
+            && matches!(
+                compression_of(path),
+                Some(Compression::Gzip | Compression::Zstd)
+            )
+        {
+            // A stream kept from reading the sample is no use here.
+            self.slot().take();
+            let table = self.table.lock().unwrap_or_else(|e| e.into_inner()).clone();
+            return open_in_place(path, opts, table);
+        }
         let cached = self.slot().take();
         let opened = match cached {
             Some(Opened::Spooled(s)) => {
@@ -370,6 +435,28 @@ impl Cache {
     pub fn put_back(&self, opened: Opened) {
         *self.slot() = Some(opened);
     }
+}
+
+/// A gzip or Zstandard file read in place, from `table` if it was saved.
+fn open_in_place(path: &Path, opts: ParseOptions, table: Option<Table>) -> Result<Opened, String> {
+    let name = display_name(path);
+    let open = |table| -> Result<Option<Compressed<FileSource>>, String> {
+        let file = FileSource::open(path).map_err(|e| e.to_string())?;
+        Compressed::open(file, table).map_err(|e| format!("{name}: {e}"))
+    };
+    // A table that does not fit the file (rewritten since) is dropped.
+    let source = match open(table.clone()) {
+        Err(_) if table.is_some() => open(None)?,
+        r => r?,
+    }
+    .ok_or_else(|| format!("{name}: neither gzip nor Zstandard any more"))?;
+    let mut source = InPlace { source, name };
+    let sample = read_sample(&mut source).map_err(|e| e.to_string())?;
+    let kind = sniff::identify(&sample, sample.len() as u64, opts);
+    if let Some(problem) = kind.problem(&source.name) {
+        return Err(problem);
+    }
+    Ok(Opened::InPlace(source))
 }
 
 fn open_input(path: &Path, opts: ParseOptions, stdin_taken: &AtomicBool) -> Result<Opened, String> {

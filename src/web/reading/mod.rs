@@ -3,11 +3,13 @@
 //! with [`read_ahead`] reading the next slices asynchronously in a nested
 //! worker (`read_ahead_reader.js`); a URL through [`http_source`] (ranges
 //! by synchronous XHR, or one download); finished indexes in
-//! [`index_cache`] (OPFS), which the page also lists and clears. A
+//! [`index_cache`] (OPFS), which the page also lists and clears; a gzip
+//! or Zstandard trace through [`compressed`], in place. A
 //! session's source over a `Blob` is [`session_source`]: the block cache
 //! and the read-ahead put together.
 
 pub mod blob_source;
+pub mod compressed;
 pub mod http_source;
 pub mod index_cache;
 pub mod read_ahead;

@@ -40,9 +40,11 @@
 //! A damaged or cut stream is an [`Error::Read`] naming the compressed
 //! offset, never a panic and never a shorter trace.
 
+mod either;
 mod gzip;
 mod zstd;
 
+pub use either::{bundle, bundle_head, unbundle, Compressed, Table};
 pub use gzip::{GzipSource, GzipTable};
 pub use zstd::{ZstdSource, ZstdTable};
 

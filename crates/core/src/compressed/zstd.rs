@@ -50,6 +50,11 @@ impl ZstdTable {
         self.total
     }
 
+    /// The length of the compressed file the table is for.
+    pub fn compressed_len(&self) -> u64 {
+        self.compressed_len
+    }
+
     /// How many frames it knows.
     pub fn points(&self) -> usize {
         self.frames.len()

@@ -7,7 +7,8 @@
 //!
 //! The worker's state is one `SessionWorker`, in one thread-local; its
 //! indexing steps are in `indexing`, paced by `pacer`, saving the finished index in
-//! `saving`, and what it does with range workers in `ranges`.
+//! `saving`, what it does with range workers in `ranges`, and how it opens
+//! a gzip or Zstandard trace in place in `compressed`.
 
 use std::cell::{Cell, RefCell};
 
@@ -21,6 +22,7 @@ use tarmac_lens_core::stats::compute;
 
 use super::runtime::{self, parse_options, post, scope};
 use crate::web::reading::blob_source::BlobSource;
+use crate::web::reading::compressed::{self as in_place, Shared};
 use crate::web::reading::http_source::{self, Fetched, Target};
 use crate::web::reading::index_cache;
 use crate::web::reading::read_ahead::SharedReadAhead;
@@ -28,6 +30,7 @@ use crate::web::reading::session_source;
 use crate::web::shared::protocol::{CrashTest, OpenOptions, Reading, ToPage, ToWorker};
 use crate::web::shared::timing::{self, now};
 
+mod compressed;
 mod indexing;
 mod pacer;
 mod ranges;
@@ -46,6 +49,9 @@ struct Open {
     /// The read-ahead of the session's source, if it has one: indexing
     /// waits for slices on their way rather than read them again.
     ahead: Option<SharedReadAhead>,
+    /// A compressed trace's source, whose decompressor table is saved
+    /// with the index.
+    table: Option<Shared>,
 }
 
 /// Everything the session worker keeps between tasks: the open trace, its
@@ -105,6 +111,7 @@ pub fn keep_sample(session: Session<Box<dyn TraceSource>>) {
                 crash: None,
                 digest: false,
                 ahead: None,
+                table: None,
             });
         }
     })
@@ -236,6 +243,7 @@ impl SessionWorker {
         options: OpenOptions,
         cache: Option<(String, TraceIdentity)>,
         reading: Reading,
+        table: Option<Shared>,
     ) {
         post(&ToPage::Opened {
             bytes: session.progress().total_bytes,
@@ -252,6 +260,7 @@ impl SessionWorker {
             crash: options.crash,
             digest: options.digest,
             ahead,
+            table,
         });
         self.paused.set(false);
         self.pacer.reset();
@@ -297,6 +306,16 @@ impl SessionWorker {
             if !with(|w| w.is_current(generation)) {
                 return;
             }
+            let format =
+                BlobSource::new(file.clone().into()).and_then(|mut s| in_place::format_of(&mut s));
+            match format {
+                Ok(None) => {}
+                Ok(Some(_)) => {
+                    let cache = cacheable.then_some((key, id.mtime));
+                    return compressed::open(generation, file.into(), options, cache, cached).await;
+                }
+                Err(e) => return with(|w| w.fail_opening(e.to_string())),
+            }
             if let Some(bytes) = cached {
                 let started = now();
                 let restored = session_source(file.clone().into(), false)
@@ -306,7 +325,14 @@ impl SessionWorker {
                 match restored {
                     Ok(opened) => {
                         return with(|w| {
-                            w.install(generation, opened, options, None, Reading::CachedIndex)
+                            w.install(
+                                generation,
+                                opened,
+                                options,
+                                None,
+                                Reading::CachedIndex,
+                                None,
+                            )
                         })
                     }
                     Err(e) => {
@@ -331,6 +357,7 @@ impl SessionWorker {
                         options,
                         cacheable.then_some((key, id)),
                         Reading::File,
+                        None,
                     );
                 }),
                 Err(e) => with(|w| w.fail_opening(e.to_string())),
@@ -352,7 +379,7 @@ impl SessionWorker {
                 return;
             }
             let fail_opening = |message: String| with(|w| w.fail_opening(message));
-            let ((mut source, ahead), reading) = match fetched {
+            let ((source, ahead), reading) = match fetched {
                 // Each read is a request: the questions of one step, which
                 // replay the same interval, share the blocks read for the first.
                 Ok(Fetched::Ranges(s)) => (
@@ -375,6 +402,15 @@ impl SessionWorker {
                 }
                 Err(e) => return fail_opening(e),
             };
+            // A gzip or Zstandard trace is read in place, by ranges too.
+            let (mut source, table) = match compressed::over(source, generation).await {
+                Ok(Some(opened)) => opened,
+                Ok(None) => return,
+                Err(e) => return fail_opening(format!("{}: {e}", target.url)),
+            };
+            // The read-ahead is of compressed offsets, the session's reads
+            // are not.
+            let ahead = if table.is_some() { None } else { ahead };
             // A server may answer with anything (an HTML page for a wrong
             // path): refuse what is not a trace rather than list every line
             // as unparsed.
@@ -389,7 +425,7 @@ impl SessionWorker {
             }
             match Session::open(source, parse) {
                 Ok(session) => {
-                    with(|w| w.install(generation, (session, ahead), options, None, reading))
+                    with(|w| w.install(generation, (session, ahead), options, None, reading, table))
                 }
                 Err(e) => fail_opening(e.to_string()),
             }

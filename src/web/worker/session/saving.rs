@@ -1,6 +1,7 @@
 //! Saving a finished index in the index cache, in pieces, while the page
 //! is not asking questions.
 
+use tarmac_lens_core::compressed::bundle_head;
 use tarmac_lens_core::index::TraceIdentity;
 
 use super::with;
@@ -47,12 +48,21 @@ pub(super) async fn save_index(generation: u32, key: String, id: TraceIdentity) 
     let mut saving = None;
     with(|w| w.with_session(generation, |s| saving = s.save_start(id)));
     let Some(mut saving) = saving else { return };
+    // A compressed trace's table goes first, in the same file: reused
+    // exactly when the index is.
+    let table = with(|w| {
+        let open = w.open.try_borrow().ok()?;
+        Some(open.as_ref()?.table.as_ref()?.table())
+    });
     let mut file = match index_cache::create(&key).await {
         Ok(f) => f,
         Err(e) => return warn_not_cached(&e),
     };
     // `Ok(false)`: the trace was closed or replaced meanwhile.
     let saved: Result<bool, String> = async {
+        if let Some(table) = &table {
+            file.append(&bundle_head(table), quiet).await?;
+        }
         loop {
             let mut done = None;
             let started = now();
