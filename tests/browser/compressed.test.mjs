@@ -93,6 +93,24 @@ describe('compressed traces', () => {
     await page.close();
   });
 
+  test('the Reports panel of a dropped .gz is the plain trace\'s', async () => {
+    const gz = copy('quicksort.tarmac.gz', zlib.gzipSync(fs.readFileSync(TRACE)));
+    const summaries = [];
+    for (const file of [TRACE, gz]) {
+      const page = await fx.browser.context.newPage();
+      await page.goto(fx.server.url);
+      const shown = await drop(page, file);
+      assert.equal(shown.state, 'ready');
+      await page.focus('[data-testid=browser]');
+      await page.keyboard.press('R');
+      await page.waitForSelector('[data-testid=reports-summary]', { timeout: 60_000 });
+      summaries.push(squash(await page.textContent('[data-testid=reports-summary]')));
+      await page.close();
+    }
+    assert.match(summaries[0], /\d/);
+    assert.equal(summaries[1], summaries[0]);
+  });
+
   test('an xz trace is named, not read as text', async () => {
     const xz = copy('trace.tarmac.xz', Buffer.concat([Buffer.from('fd377a585a000004e6d6b446', 'hex'), Buffer.alloc(2000, 0x5a)]));
     const page = await fx.browser.context.newPage();

@@ -74,3 +74,30 @@ pub async fn build_table(source: &Shared, current: impl Fn() -> bool) -> Result<
         }
     }
 }
+
+/// `source` as a trace: its decompressed bytes if it is gzip or Zstandard
+/// (from `table` when a pass found it before, which this one saves), else
+/// itself. For the workers that read a trace in whole passes (reports,
+/// comparison), which take its length first: a first pass finds it.
+pub fn decompressed(
+    mut source: Box<dyn TraceSource>,
+    table: &RefCell<Option<Table>>,
+) -> Result<Box<dyn TraceSource>> {
+    if format_of(&mut *source)?.is_none() {
+        return Ok(source);
+    }
+    let shared = open(source, table.borrow().clone())?;
+    if !shared.0.borrow().table().is_complete() {
+        let mut buf = vec![0u8; 1 << 20];
+        let mut pos = 0u64;
+        loop {
+            let n = shared.clone().read_at(pos, &mut buf)?;
+            if n == 0 {
+                break;
+            }
+            pos += n as u64;
+        }
+        *table.borrow_mut() = Some(shared.table());
+    }
+    Ok(Box::new(shared))
+}

@@ -5,10 +5,14 @@
 //! the divergences found ([`DiffMsg`]). It holds no index: a comparison is
 //! one pass, and the page browses the two traces with their own sessions.
 
+use std::cell::RefCell;
+
 use tarmac_lens_core::diff::diff_with_progress;
+use tarmac_lens_core::source::TraceSource;
 
 use super::runtime::{parse_options, scope};
 use crate::web::reading::blob_source::BlobSource;
+use crate::web::reading::compressed::decompressed;
 use crate::web::shared::diff_protocol::DiffMsg;
 use crate::web::shared::protocol::OpenOptions;
 use crate::web::shared::timing::now;
@@ -34,7 +38,11 @@ fn post(msg: &DiffMsg) {
 /// when it no longer wants the answer, so this runs to the end in one task.
 pub fn run(a: web_sys::File, b: web_sys::File, options: OpenOptions, max: u32) {
     let parse = parse_options(options);
-    let sources = BlobSource::new(a.into()).and_then(|a| Ok((a, BlobSource::new(b.into())?)));
+    // A gzip or Zstandard trace is compared by its text.
+    let open = |f: web_sys::File| -> tarmac_lens_core::Result<Box<dyn TraceSource>> {
+        decompressed(Box::new(BlobSource::new(f.into())?), &RefCell::new(None))
+    };
+    let sources = open(a).and_then(|a| Ok((a, open(b)?)));
     let (a, b) = match sources {
         Ok(s) => s,
         Err(e) => {

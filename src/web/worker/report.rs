@@ -5,16 +5,19 @@
 
 use std::cell::{Cell, RefCell};
 use std::io::Write;
+use std::rc::Rc;
 use std::sync::Arc;
 
 use super::runtime::post;
 use crate::web::reading::blob_source::BlobSource;
+use crate::web::reading::compressed::decompressed;
 use crate::web::reading::http_source::{self, Fetched, HttpSource, Target};
 use crate::web::shared::protocol::ToPage;
 use crate::web::shared::report_protocol::{
     ReportEvent, ReportFile, ReportPass, ReportQuery, ReportReply, ReportRequest, TEXT_CHUNK,
 };
 use crate::web::shared::timing::now;
+use tarmac_lens_core::compressed::Table;
 use tarmac_lens_core::coverage::{count_trace, Coverage, CoverageTable, Image};
 use tarmac_lens_core::engine::EngineOptions;
 use tarmac_lens_core::parse::ParseOptions;
@@ -29,16 +32,19 @@ use tarmac_lens_core::Error;
 /// The trace, to read again (a VCD, the program flow's text).
 #[derive(Clone)]
 enum Input {
-    Blob(web_sys::Blob),
-    Http(HttpSource),
+    Blob(web_sys::Blob, Rc<RefCell<Option<Table>>>),
+    Http(HttpSource, Rc<RefCell<Option<Table>>>),
 }
 
 impl Input {
+    /// The trace's text: a gzip or Zstandard file is read decompressed
+    /// (its checkpoints found by the first pass kept for the next).
     fn source(&self) -> Result<Box<dyn TraceSource>, Error> {
-        Ok(match self {
-            Input::Blob(blob) => Box::new(BlobSource::new(blob.clone())?),
-            Input::Http(http) => Box::new(http.clone()),
-        })
+        let (raw, table): (Box<dyn TraceSource>, _) = match self {
+            Input::Blob(blob, t) => (Box::new(BlobSource::new(blob.clone())?), t),
+            Input::Http(http, t) => (Box::new(http.clone()), t),
+        };
+        decompressed(raw, table)
     }
 }
 
@@ -102,7 +108,7 @@ pub fn handle(request: ReportRequest) {
 /// download.
 async fn open(trace: &ReportFile) -> Result<Input, String> {
     match trace {
-        ReportFile::Blob { blob, .. } => Ok(Input::Blob(blob.clone())),
+        ReportFile::Blob { blob, .. } => Ok(Input::Blob(blob.clone(), Rc::default())),
         ReportFile::Url {
             url, cross_origin, ..
         } => {
@@ -111,8 +117,8 @@ async fn open(trace: &ReportFile) -> Result<Input, String> {
                 cross_origin: *cross_origin,
             };
             match http_source::fetch(&target, |_, _| {}).await? {
-                Fetched::Ranges(http) => Ok(Input::Http(http)),
-                Fetched::Whole(blob) => Ok(Input::Blob(blob)),
+                Fetched::Ranges(http) => Ok(Input::Http(http, Rc::default())),
+                Fetched::Whole(blob) => Ok(Input::Blob(blob, Rc::default())),
             }
         }
     }

@@ -64,9 +64,10 @@ impl TransferLog {
     pub(crate) fn push(&mut self, t: TopTransfer) {
         let base = self.last.unwrap_or_else(origin);
         let out = &mut self.bytes;
-        let flags = (t.max_sp.is_some() as u8) * MAX_SP
-            | (t.sp_from_split.is_some() as u8) * SP_FROM_SPLIT
-            | (t.lr_candidate.is_some() as u8) * LR;
+        let flag = |on: bool, bit: u8| if on { bit } else { 0 };
+        let flags = flag(t.max_sp.is_some(), MAX_SP)
+            | flag(t.sp_from_split.is_some(), SP_FROM_SPLIT)
+            | flag(t.lr_candidate.is_some(), LR);
         out.push(flags);
         if let Some(m) = t.max_sp {
             varint::put(out, zigzag(m, base.max_sp.unwrap_or(0)));
@@ -173,7 +174,7 @@ mod tests {
             let step = |at: Site, r: u64| Site {
                 time: at.time + r % 3,
                 line: at.line + 1 + r % 5,
-                pc: if r % 7 == 0 {
+                pc: if r.is_multiple_of(7) {
                     u64::MAX
                 } else {
                     0x8000 + (r >> 20) % 0x4000
@@ -185,19 +186,23 @@ mod tests {
             let current = step(previous, r >> 8);
             at = current;
             let t = TopTransfer {
-                max_sp: (i % 3 != 0).then_some(0xffff_0000 + (r >> 40) % 0x1000),
-                sp: if r % 5 == 0 {
+                max_sp: (!i.is_multiple_of(3)).then_some(0xffff_0000 + (r >> 40) % 0x1000),
+                sp: if r.is_multiple_of(5) {
                     u64::MAX
                 } else {
                     0xfff0_0000 + (r >> 30) % 0x100
                 },
-                sp_from_split: (r % 4 == 0).then_some(((r >> 8) as u16, r as u8)),
-                pc: if r % 11 == 0 {
+                sp_from_split: (r.is_multiple_of(4)).then_some(((r >> 8) as u16, r as u8)),
+                pc: if r.is_multiple_of(11) {
                     0
                 } else {
                     0x8000 + (r >> 12) % 0x4000
                 },
-                lr_candidate: (r % 3 == 1).then_some(if r % 13 == 0 { u64::MAX } else { 0x8004 }),
+                lr_candidate: (r % 3 == 1).then_some(if r.is_multiple_of(13) {
+                    u64::MAX
+                } else {
+                    0x8004
+                }),
                 previous,
                 current,
             };
