@@ -139,10 +139,12 @@ describe('the <tarmac-lens-viewer> element', () => {
     const stores = memoryAccesses(QUICKSORT).filter((a) => a.write && a.size === 8);
     const addr = stores[Math.floor(stores.length / 2)].addr;
     const touching = memoryAccesses(QUICKSORT).filter((a) => a.write && a.addr < addr + 8n && addr < a.addr + BigInt(a.size));
-    const lastLine = touching[touching.length - 1].line;
-    const mem = await el.evaluate((v, [target, line]) => v.watch(target, { access: 'write', direction: 'previous', line }), [`0x${addr.toString(16)}:8`, end]);
+    // Before the last instruction: the last write in an earlier node.
+    const lastInstruction = QUICKSORT.instructions[QUICKSORT.instructions.length - 1].line;
+    const before = touching.map((a) => nodeLine(a.line)).filter((l) => l < lastInstruction);
+    const mem = await el.evaluate((v, [target, line]) => v.watch(target, { access: 'write', direction: 'previous', line }), [`0x${addr.toString(16)}:8`, lastInstruction]);
     assert.equal(mem.target, `[0x${addr.toString(16)}:8]`);
-    assert.deepEqual(mem.hits.map((h) => h.line), [nodeLine(lastLine)]);
+    assert.deepEqual(mem.hits.map((h) => h.line), [before[before.length - 1]]);
 
     // find(): where a condition becomes true, as the CLI finds it (on a copy:
     // the CLI saves an index beside the trace).

@@ -66,6 +66,7 @@ describe('why pane', () => {
     // Line 2004 runs `ADD w0,w0,w19`: a click on x0 selects it (and goes
     // to its previous write, the position the tree is asked at).
     await gotoLine(page, 2004);
+    await expectLine(page, 2004, 'the jump');
     await page.click('[data-reg=x0]');
     await page.waitForTimeout(200);
     const at = await currentLine(page);
@@ -111,6 +112,7 @@ describe('why pane', () => {
   test("a register's context menu asks why; in the trace view y asks for an expression", async (t) => {
     const page = await openPage(t);
     await gotoLine(page, 2004);
+    await expectLine(page, 2004, 'the jump');
     const at = await currentLine(page);
     await page.click('[data-reg=x19]', { button: 'right' });
     await page.waitForSelector('[data-testid=context-menu]');
