@@ -208,6 +208,7 @@ describe('files that are not traces', () => {
     empty: path.join(dir, 'empty.tarmac'),
   };
   // A gzip trace is read in place now (compressed.test.mjs).
+  const trace = fs.readFileSync(path.join(GEN, 'quicksort-arm-O2-fastmodel-2M.tarmac'));
   let seed = 0x2545f491;
   fs.writeFileSync(
     files.random,
