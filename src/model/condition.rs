@@ -10,10 +10,18 @@ use super::{Model, Msg, PromptFor};
 use crate::i18n::{t, tf};
 use tarmac_lens_core::browse::protocol::{ConditionReply, Locate, NodeId, Query, Reply};
 
-/// Checkpoint intervals one piece looks at: a few milliseconds of
-/// replay when the index says most can be skipped, and never more than
-/// the worker's cap.
-const PIECE: u32 = 32;
+/// Checkpoint intervals (about 64 KiB of trace each) the first piece of
+/// a search looks at: a hit near the start comes back at once.
+pub(crate) const FIRST_PIECE: u32 = 32;
+/// Each later piece looks at twice as many, up to this: every piece costs
+/// a round trip and a redraw of the progress, and a piece of 16 MB or so
+/// (tens of milliseconds in the worker) still stops promptly.
+const LAST_PIECE: u32 = 256;
+
+/// The intervals of the piece after one of `budget`.
+pub(crate) fn next_piece(budget: u32) -> u32 {
+    budget.saturating_mul(2).min(LAST_PIECE)
+}
 
 /// A search on its way.
 #[derive(Clone, Debug, PartialEq)]
@@ -25,6 +33,8 @@ pub struct Running {
     origin: NodeId,
     /// Where the next piece starts.
     at: NodeId,
+    /// How many intervals it looks at.
+    budget: u32,
 }
 
 impl Running {
@@ -124,6 +134,7 @@ impl Model {
             view,
             origin,
             at: origin,
+            budget: FIRST_PIECE,
         });
         self.ask_condition_piece();
     }
@@ -137,7 +148,7 @@ impl Model {
             text: r.text.clone(),
             node: r.at,
             forward: r.forward,
-            budget: PIECE,
+            budget: r.budget,
         };
         self.ask(query, move |reply| {
             Msg::Condition(CondMsg::Piece {
@@ -166,6 +177,7 @@ impl Model {
                 match *reply {
                     Reply::Condition(ConditionReply::Continue(at)) => {
                         r.at = at;
+                        r.budget = next_piece(r.budget);
                         self.ask_condition_piece();
                     }
                     Reply::Condition(ConditionReply::Hit(n)) => {
@@ -215,6 +227,17 @@ mod tests {
     use super::{Invalid, Running};
 
     #[test]
+    fn pieces_grow_to_their_cap() {
+        let mut b = super::FIRST_PIECE;
+        let mut sizes = vec![b];
+        for _ in 0..5 {
+            b = super::next_piece(b);
+            sizes.push(b);
+        }
+        assert_eq!(sizes, [32, 64, 128, 256, 256, 256]);
+    }
+
+    #[test]
     fn the_fraction_is_of_the_way_searched() {
         let r = |forward, at| Running {
             text: String::new(),
@@ -222,6 +245,7 @@ mod tests {
             view: 0,
             origin: 100,
             at,
+            budget: super::FIRST_PIECE,
         };
         assert_eq!(r(true, 100).fraction(1100), 0.0);
         assert_eq!(r(true, 600).fraction(1100), 0.5);

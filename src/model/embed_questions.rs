@@ -87,14 +87,13 @@ pub struct Asking {
     last: NodeId,
     target: Option<WriteTarget>,
     hits: Vec<Value>,
+    /// Intervals the next piece of a `find` looks at (the condition
+    /// prompt's pieces: the viewer's panes get answers between them).
+    piece: u32,
 }
 
 /// The questions, as the host's `type`.
 pub const QUESTIONS: [&str; 3] = ["watch", "find", "why"];
-
-/// Condition intervals one piece of a `find` looks at: small enough that
-/// the viewer's panes get their answers between pieces.
-const FIND_PIECE: u32 = 32;
 
 fn text_field<'a>(msg: &'a Value, key: &str) -> Result<Option<&'a str>, String> {
     match msg.get(key) {
@@ -154,13 +153,6 @@ fn hit_json(hit: &AccessView) -> Value {
     v
 }
 
-fn target_name(target: &WriteTarget) -> String {
-    match target {
-        WriteTarget::Register(r) => r.clone(),
-        WriteTarget::Memory { addr, len } => format!("[{addr:#x}:{len}]"),
-    }
-}
-
 fn unexpected(reply: Reply) -> Step {
     Step::Done(Err(match reply {
         Reply::Error(e) => e,
@@ -204,6 +196,7 @@ impl Asking {
             last: NodeId::MAX,
             target: None,
             hits: Vec::new(),
+            piece: super::condition::FIRST_PIECE,
         })
     }
 
@@ -286,7 +279,7 @@ impl Asking {
                 serde_json::to_value(&*tree)
                     .map(|tree| {
                         json!({
-                            "target": self.target.as_ref().map(target_name),
+                            "target": self.target.as_ref().map(super::panes::target_label),
                             "tree": tree,
                         })
                     })
@@ -323,6 +316,7 @@ impl Asking {
                 ConditionReply::NotFound => self.found(None),
                 ConditionReply::Continue(next) => {
                     self.from = Some(next);
+                    self.piece = super::condition::next_piece(self.piece);
                     self.searching()
                 }
                 ConditionReply::Invalid { column, message } => {
@@ -435,7 +429,7 @@ impl Asking {
             text: condition.clone(),
             node: self.from.unwrap_or(0),
             forward: *forward,
-            budget: FIND_PIECE,
+            budget: self.piece,
         })
     }
 
@@ -443,7 +437,11 @@ impl Asking {
     /// whether the list reached its end (`false`: the trace is still
     /// being indexed past the last hit).
     fn listed(&mut self, more: bool, complete: bool) -> Step {
-        let target = self.target.as_ref().map(target_name).unwrap_or_default();
+        let target = self
+            .target
+            .as_ref()
+            .map(super::panes::target_label)
+            .unwrap_or_default();
         Step::Done(Ok(json!({
             "target": target,
             "hits": std::mem::take(&mut self.hits),

@@ -13,6 +13,14 @@ const MEMORY_ROWS: u32 = 8;
 /// 4096 bytes, the most one Memory query answers.
 const MAX_MEMORY_ROWS: u32 = 256;
 
+/// How a watched or explained register or memory range is named.
+pub(super) fn target_label(target: &WriteTarget) -> String {
+    match target {
+        WriteTarget::Register(r) => r.clone(),
+        WriteTarget::Memory { addr, len } => format!("[{addr:#x}:{len}]"),
+    }
+}
+
 /// A pane's messages: its own input, and the answers to its questions.
 pub enum PaneMsg {
     Data {
@@ -58,6 +66,23 @@ pub enum PaneMsg {
 }
 
 impl Model {
+    /// What a register or memory pane has selected (`w`, `y`): its
+    /// register, or its byte; `None` in other panes or with nothing selected.
+    pub(super) fn selection_target(&self, pane: u32) -> Option<WriteTarget> {
+        match &self.pane_ref(pane)?.body {
+            PaneBody::Registers {
+                panel, selected, ..
+            } => Some(WriteTarget::Register(
+                panel.as_ref()?.cells.get(*selected)?.name.clone(),
+            )),
+            PaneBody::Memory { selected, .. } => Some(WriteTarget::Memory {
+                addr: *selected,
+                len: 1,
+            }),
+            _ => None,
+        }
+    }
+
     /// A new pane following view `view`; its id.
     pub(super) fn push_pane(&mut self, view: u32, body: PaneBody) -> u32 {
         let id = self.next_pane;

@@ -6,7 +6,7 @@
 //! view's position (`)` and `(`).
 
 use super::layout::{Shown, Slot};
-use super::{Model, Msg, PaneBody, PromptFor};
+use super::{Model, Msg, PromptFor};
 use crate::i18n::{t, tf};
 use crate::model::keys::Command;
 use tarmac_lens_core::browse::protocol::{
@@ -112,21 +112,8 @@ impl Model {
     /// `W` in a register or memory pane: watch its selection; false if
     /// the pane has none (or is another kind).
     pub(super) fn watch_selection(&mut self, pane: u32) -> bool {
-        let Some(p) = self.pane_ref(pane) else {
+        let Some(target) = self.selection_target(pane) else {
             return false;
-        };
-        let target = match &p.body {
-            PaneBody::Registers {
-                panel, selected, ..
-            } => match panel.as_ref().and_then(|p| p.cells.get(*selected)) {
-                Some(cell) => WriteTarget::Register(cell.name.clone()),
-                None => return false,
-            },
-            PaneBody::Memory { selected, .. } => WriteTarget::Memory {
-                addr: *selected,
-                len: 1,
-            },
-            _ => return false,
         };
         self.watch(target);
         true
@@ -134,10 +121,7 @@ impl Model {
 
     /// Starts watching `target`: the pane opens and lists its accesses.
     pub(super) fn watch(&mut self, target: WriteTarget) {
-        let label = match &target {
-            WriteTarget::Register(r) => r.clone(),
-            WriteTarget::Memory { addr, len } => format!("[{addr:#x}:{len}]"),
-        };
+        let label = super::panes::target_label(&target);
         let kind = self.watch.as_ref().map_or(AccessKind::Any, |w| w.kind);
         let generation = self.watch.as_ref().map_or(0, |w| w.generation + 1);
         self.watch = Some(Watch {

@@ -9,7 +9,7 @@
 use std::collections::BTreeSet;
 
 use super::layout::{Shown, Slot};
-use super::{Focus, Model, Msg, PaneBody, PromptFor};
+use super::{Focus, Model, Msg, PromptFor};
 use crate::i18n::{t, tf};
 use tarmac_lens_core::browse::protocol::{Locate, NodeId, Query, Reply, WriteTarget};
 use tarmac_lens_core::browse::why::{WhyQuery, WhyStep};
@@ -192,21 +192,8 @@ impl Model {
 
     /// `y` in a register or memory pane; false if it has no selection.
     fn why_selection(&mut self, pane: u32) -> bool {
-        let Some(p) = self.pane_ref(pane) else {
+        let Some(target) = self.selection_target(pane) else {
             return false;
-        };
-        let target = match &p.body {
-            PaneBody::Registers {
-                panel, selected, ..
-            } => match panel.as_ref().and_then(|p| p.cells.get(*selected)) {
-                Some(cell) => WriteTarget::Register(cell.name.clone()),
-                None => return false,
-            },
-            PaneBody::Memory { selected, .. } => WriteTarget::Memory {
-                addr: *selected,
-                len: 1,
-            },
-            _ => return false,
         };
         let Some((node, line)) = self.pane_position(pane) else {
             return false;
@@ -217,10 +204,7 @@ impl Model {
 
     /// Asks where `target`'s value after `node` came from; the pane opens.
     pub(super) fn why(&mut self, target: WriteTarget, node: NodeId, line: u64) {
-        let label = match &target {
-            WriteTarget::Register(r) => r.clone(),
-            WriteTarget::Memory { addr, len } => format!("[{addr:#x}:{len}]"),
-        };
+        let label = super::panes::target_label(&target);
         let generation = self.why.as_ref().map_or(0, |w| w.generation + 1);
         self.why = Some(Why {
             label,

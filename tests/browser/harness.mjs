@@ -157,6 +157,34 @@ export function pageFixture() {
   return fx;
 }
 
+/**
+ * Opens the page in a new tab of `fx`'s browser (`pageFixture`), drops
+ * `files` (none: the page stays idle) and waits until the trace is shown
+ * and indexed, and with `symbols`, until the ELF's symbols are loaded. The
+ * tab closes after test `t`, which fails if the page logged errors.
+ */
+export async function openTracePage(fx, t, files = [], { height = 1000, symbols = false, timeout = 60_000 } = {}) {
+  const page = await fx.browser.context.newPage();
+  await page.setViewportSize({ width: 1400, height });
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
+  });
+  t.after(async () => {
+    await page.close();
+    assert.deepEqual(problems, [], 'the page logged errors');
+  });
+  await page.goto(fx.server.url);
+  await page.waitForSelector('[data-testid=status][data-state=idle]');
+  if (files.length === 0) return page;
+  await page.setInputFiles('[data-testid=file-input]', files);
+  await page.waitForSelector('.trace-row', { timeout });
+  await page.waitForSelector('[data-testid=status][data-state=ready]', { timeout });
+  if (symbols) await page.waitForSelector('[data-testid=elf-symbols]', { timeout: 30_000 });
+  return page;
+}
+
 export function cliStats(trace) {
   const out = execFileSync(cli(), ['stats', '--json', trace], { encoding: 'utf8' });
   return JSON.parse(out);

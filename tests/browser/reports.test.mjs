@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 
-import { CLI, clickDownload, currentLine, expectLine, gotoLine as promptLine, makeLargeTrace, pageFixture, ROOT } from './harness.mjs';
+import { CLI, clickDownload, currentLine, expectLine, gotoLine as promptLine, makeLargeTrace, openTracePage, pageFixture, ROOT } from './harness.mjs';
 import { readTrace } from './trace_text.mjs';
 
 const BASE = 'tests/data/tracegen/quicksort-arm-O2-fastmodel-2M';
@@ -137,26 +137,8 @@ function shownFrames(root) {
   return out;
 }
 
-async function openPage(t, files = [TRACE, ELF]) {
-  const page = await fx.browser.context.newPage();
-  await page.setViewportSize({ width: 1400, height: 1100 });
-  const problems = [];
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
-  });
-  t.after(async () => {
-    await page.close();
-    assert.deepEqual(problems, [], 'the page logged errors');
-  });
-  await page.goto(fx.server.url);
-  await page.waitForSelector('[data-testid=status][data-state=idle]');
-  await page.setInputFiles('[data-testid=file-input]', files);
-  await page.waitForSelector('.trace-row', { timeout: 30_000 });
-  await page.waitForSelector('[data-testid=status][data-state=ready]', { timeout: 60_000 });
-  if (files.includes(ELF)) await page.waitForSelector('[data-testid=elf-symbols]');
-  return page;
-}
+const openPage = (t, files = [TRACE, ELF]) =>
+  openTracePage(fx, t, files, { height: 1100, symbols: files.includes(ELF) });
 
 async function openReports(page) {
   await page.focus('[data-testid=browser]');

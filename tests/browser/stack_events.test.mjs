@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 
-import { CLI, ROOT, currentLine, expectLine, gotoLine, pageFixture } from './harness.mjs';
+import { CLI, ROOT, currentLine, expectLine, gotoLine, openTracePage, pageFixture } from './harness.mjs';
 import { instructionOf, readTrace } from './trace_text.mjs';
 
 const GENERATED = 'tests/data/tracegen/quicksort-aarch64-O2-fastmodel-2M';
@@ -18,22 +18,7 @@ const SCREENSHOTS = process.env.TARMAC_LENS_SCREENSHOTS ? path.join(ROOT, 'docs/
 
 const fx = pageFixture();
 
-async function openPage(t) {
-  const page = await fx.browser.context.newPage();
-  await page.setViewportSize({ width: 1400, height: 1000 });
-  const problems = [];
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
-  });
-  t.after(async () => {
-    await page.close();
-    assert.deepEqual(problems, [], 'the page logged errors');
-  });
-  await page.goto(fx.server.url);
-  await page.waitForSelector('[data-testid=status][data-state=idle]');
-  return page;
-}
+const openPage = (t) => openTracePage(fx, t);
 
 async function openTrace(page, ...files) {
   await page.setInputFiles('[data-testid=file-input]', files);

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 
-import { CLI, ROOT, expectLine, gotoLine, pageFixture } from './harness.mjs';
+import { CLI, ROOT, expectLine, gotoLine, openTracePage, pageFixture } from './harness.mjs';
 
 const TRACE = path.join(ROOT, 'tests/data/tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac');
 // The array quicksort sorts (`qs_array`, from the ELF's symbols).
@@ -16,24 +16,7 @@ const ARRAY = '0x10780:64';
 
 const fx = pageFixture();
 
-async function openPage(t) {
-  const page = await fx.browser.context.newPage();
-  await page.setViewportSize({ width: 1400, height: 1000 });
-  const problems = [];
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
-  });
-  t.after(async () => {
-    await page.close();
-    assert.deepEqual(problems, [], 'the page logged errors');
-  });
-  await page.goto(fx.server.url);
-  await page.waitForSelector('[data-testid=status][data-state=idle]');
-  await page.setInputFiles('[data-testid=file-input]', TRACE);
-  await page.waitForSelector('[data-testid=status][data-state=ready]', { timeout: 60_000 });
-  return page;
-}
+const openPage = (t) => openTracePage(fx, t, [TRACE]);
 
 /** The CLI's hits: [line, kind] for each. */
 function cliWatch(...args) {

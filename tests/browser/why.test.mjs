@@ -10,32 +10,14 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 
-import { CLI, ROOT, currentLine, expectLine, gotoLine, pageFixture } from './harness.mjs';
+import { CLI, ROOT, currentLine, expectLine, gotoLine, openTracePage, pageFixture } from './harness.mjs';
 
 const TRACE = path.join(ROOT, 'tests/data/tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac');
 const ELF = path.join(ROOT, 'tests/data/elf/quicksort-aarch64-O2-fastmodel-2M.elf');
 
 const fx = pageFixture();
 
-async function openPage(t) {
-  const page = await fx.browser.context.newPage();
-  await page.setViewportSize({ width: 1400, height: 1000 });
-  const problems = [];
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
-  });
-  t.after(async () => {
-    await page.close();
-    assert.deepEqual(problems, [], 'the page logged errors');
-  });
-  await page.goto(fx.server.url);
-  await page.waitForSelector('[data-testid=status][data-state=idle]');
-  await page.setInputFiles('[data-testid=file-input]', [TRACE, ELF]);
-  await page.waitForSelector('[data-testid=status][data-state=ready]', { timeout: 60_000 });
-  await page.waitForSelector('[data-testid=elf-symbols]', { timeout: 30_000 });
-  return page;
-}
+const openPage = (t) => openTracePage(fx, t, [TRACE, ELF], { symbols: true });
 
 /** The CLI's tree, depth first: [path, what, value, writer line, source]. */
 function cliWhy(line, what, depth) {

@@ -132,6 +132,7 @@ pub mod sniff;
 pub mod source;
 pub mod state;
 pub mod stats;
+pub(crate) mod sweep;
 pub mod symbols;
 
 pub use browse::protocol::{Query, Reply};

@@ -47,11 +47,13 @@ impl<S: TraceSource> Session<S> {
         };
         let budget = budget.clamp(1, MAX_BUDGET);
         let (idx, src) = self.parts();
+        let mut src = crate::sweep::Sweep::new(src, forward);
         let mut looked = 0u32;
-        let page = idx.find_condition_until(src, &cond, Some(node), forward, 1, &mut |_| {
-            looked += 1;
-            looked < budget
-        })?;
+        let page =
+            idx.find_condition_until(&mut src, &cond, Some(node), forward, 1, &mut |_| {
+                looked += 1;
+                looked < budget
+            })?;
         Ok(Reply::Condition(match (page.hits.first(), page.resume) {
             (Some(h), _) => ConditionReply::Hit(view(&h.node)),
             (None, Some(next)) => ConditionReply::Continue(next),
