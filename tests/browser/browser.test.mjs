@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 
-import { CLI, ROOT, expectLine as expectLineIn, pageFixture } from './harness.mjs';
+import { CLI, ROOT, expectLine as expectLineIn, openTracePage, pageFixture } from './harness.mjs';
 import {
   blockEnd,
   instructionOf,
@@ -27,22 +27,7 @@ const SCREENSHOTS = process.env.TARMAC_LENS_SCREENSHOTS ? path.join(ROOT, 'docs/
 
 const fx = pageFixture();
 
-async function openPage(t, hash = '') {
-  const page = await fx.browser.context.newPage();
-  await page.setViewportSize({ width: 1400, height: 1000 });
-  const problems = [];
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
-  });
-  t.after(async () => {
-    await page.close();
-    assert.deepEqual(problems, [], 'the page logged errors');
-  });
-  await page.goto(fx.server.url + hash);
-  await page.waitForSelector('[data-testid=status][data-state=idle]');
-  return page;
-}
+const openPage = (t, hash = '') => openTracePage(fx, t, [], { query: hash });
 
 /** Opens files with the picker and waits until indexing is complete. */
 async function openTrace(page, ...files) {

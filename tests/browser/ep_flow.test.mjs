@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 
-import { CLI, clickDownload, currentLine, expectLine, pageFixture, ROOT } from './harness.mjs';
+import { CLI, clickDownload, currentLine, expectLine, openTracePage, pageFixture, ROOT } from './harness.mjs';
 
 // Made by scripts/make_ep_sample.mjs.
 const EP = path.join(ROOT, 'tests/data/ep/sploop-loop.ept.txt');
@@ -55,27 +55,9 @@ function branchOnlyTrace() {
   return { file, dir };
 }
 
-async function openPage(t, files) {
-  const page = await fx.browser.context.newPage();
-  // Tall enough for the panel's screenshots to show a screenful.
-  await page.setViewportSize({ width: 1400, height: 1500 });
-  const problems = [];
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
-  });
-  t.after(async () => {
-    await page.close();
-    assert.deepEqual(problems, [], 'the page logged errors');
-  });
-  await page.goto(fx.server.url);
-  await page.waitForSelector('[data-testid=status][data-state=idle]');
-  await page.setInputFiles('[data-testid=file-input]', files);
-  await page.waitForSelector('.trace-row', { timeout: 30_000 });
-  await page.waitForSelector('[data-testid=status][data-state=ready]', { timeout: 60_000 });
-  if (files.includes(ELF)) await page.waitForSelector('[data-testid=elf-symbols]');
-  return page;
-}
+// Tall enough for the panel's screenshots to show a screenful.
+const openPage = (t, files) =>
+  openTracePage(fx, t, files, { height: 1500, symbols: files.includes(ELF) });
 
 async function shoot(page, name) {
   if (!SCREENSHOTS) return;

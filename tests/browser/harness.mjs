@@ -158,12 +158,13 @@ export function pageFixture() {
 }
 
 /**
- * Opens the page in a new tab of `fx`'s browser (`pageFixture`), drops
+ * Opens the page (with `query`: a URL's `?…` or `#…`) in a new tab of
+ * `fx`'s browser (`pageFixture`, or any `{ browser, server }`), drops
  * `files` (none: the page stays idle) and waits until the trace is shown
  * and indexed, and with `symbols`, until the ELF's symbols are loaded. The
  * tab closes after test `t`, which fails if the page logged errors.
  */
-export async function openTracePage(fx, t, files = [], { height = 1000, symbols = false, timeout = 60_000 } = {}) {
+export async function openTracePage(fx, t, files = [], { query = '', height = 1000, symbols = false, timeout = 60_000 } = {}) {
   const page = await fx.browser.context.newPage();
   await page.setViewportSize({ width: 1400, height });
   const problems = [];
@@ -175,7 +176,7 @@ export async function openTracePage(fx, t, files = [], { height = 1000, symbols 
     await page.close();
     assert.deepEqual(problems, [], 'the page logged errors');
   });
-  await page.goto(fx.server.url);
+  await page.goto(fx.server.url + query);
   await page.waitForSelector('[data-testid=status][data-state=idle]');
   if (files.length === 0) return page;
   await page.setInputFiles('[data-testid=file-input]', files);

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
-import { CLI, ROOT, launchBrowser, serveDist } from './harness.mjs';
+import { CLI, ROOT, launchBrowser, openTracePage, serveDist } from './harness.mjs';
 import { repeatedTrace } from './tracegen.mjs';
 
 const TRACE = path.join(ROOT, 'tests/data/tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac');
@@ -37,22 +37,7 @@ function cliLines(trace, ...args) {
     .map((l) => Number(l.slice(0, l.indexOf(':'))));
 }
 
-async function openPage(t) {
-  const page = await browser.context.newPage();
-  await page.setViewportSize({ width: 1400, height: 1000 });
-  const problems = [];
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
-  });
-  t.after(async () => {
-    await page.close();
-    assert.deepEqual(problems, [], 'the page logged errors');
-  });
-  await page.goto(server.url);
-  await page.waitForSelector('[data-testid=status][data-state=idle]');
-  return page;
-}
+const openPage = (t) => openTracePage({ browser, server }, t);
 
 /** Types a search into the bar (opened with `key`) and runs it. */
 async function search(page, key, pattern, { mode = 'plain', ignoreCase = false, kind = 'all', from = '', to = '' } = {}) {

@@ -108,23 +108,7 @@ impl<S: TraceSource> TraceSource for BlockCache<S> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::source::SliceSource;
-
-    /// Counts the reads that reach the source.
-    struct Counting<'a> {
-        inner: SliceSource<'a>,
-        reads: usize,
-    }
-
-    impl TraceSource for Counting<'_> {
-        fn len(&self) -> u64 {
-            self.inner.len()
-        }
-        fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> Result<usize> {
-            self.reads += 1;
-            self.inner.read_at(offset, buf)
-        }
-    }
+    use crate::source::{Counting, SliceSource};
 
     #[test]
     fn reads_match_the_source_and_repeats_are_served_from_memory() {

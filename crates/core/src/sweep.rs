@@ -101,23 +101,7 @@ impl TraceSource for Sweep<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::source::SliceSource;
-
-    /// Counts the reads that reach the source.
-    struct Counting<'a> {
-        inner: SliceSource<'a>,
-        reads: usize,
-    }
-
-    impl TraceSource for Counting<'_> {
-        fn len(&self) -> u64 {
-            self.inner.len()
-        }
-        fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> Result<usize> {
-            self.reads += 1;
-            self.inner.read_at(offset, buf)
-        }
-    }
+    use crate::source::{Counting, SliceSource};
 
     fn data(len: usize) -> Vec<u8> {
         (0..len).map(|i| (i * 7 % 251) as u8).collect()
