@@ -35,6 +35,12 @@
 // count and adds a line with the median, least and most of the figures
 // that vary from run to run. `TL_BENCH_DIST=DIR` benchmarks the build in
 // DIR instead of dist/ (alternate two builds to compare them).
+//
+// `TL_BENCH_SYNTHETIC_GB=100` (sizes in GB, comma-separated) opens instead
+// a synthetic trace of that size by `?url=` (`synthetic_trace.mjs`: made
+// on demand, byte ranges; no disk): the times then run from the page's
+// navigation, and the line says where indexing ended (`state`: `ready`,
+// or `stopped` at a limit, with `stopped` the page's words).
 
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -42,6 +48,7 @@ import os from 'node:os';
 
 import { chromiumThreads, cpuByThreadName, descendants, processCpu, renderers, workerThreads } from './proc_cpu.mjs';
 import { launchBrowser, serveDist, within } from './harness.mjs';
+import { SyntheticTrace, syntheticHandler } from './synthetic_trace.mjs';
 import { generatedTrace } from './tracegen.mjs';
 
 // Enough steps for a p99 that is not just the slowest (of 300, the fourth
@@ -114,7 +121,8 @@ function percentile(values, p) {
 }
 
 async function bench(browser, server, trace, workers) {
-  const bytes = fs.statSync(trace).size;
+  const synthetic = typeof trace === 'object' ? trace : null;
+  const bytes = synthetic ? synthetic.trace.length : fs.statSync(trace).size;
   const page = await browser.context.newPage();
   // The workers log how their long reads were served (read ahead while
   // parsing, or waited for).
@@ -147,7 +155,7 @@ async function bench(browser, server, trace, workers) {
       if (b.changeAt !== null && b.firstRowAt === null && document.querySelector('[data-row-line]')) b.firstRowAt = t;
       // When the page said so, not when Playwright's polling noticed (70-220
       // ms later, measured, more on a busy machine).
-      if (b.changeAt !== null && b.readyAt === null && document.querySelector('[data-testid=status]:is([data-state=ready], [data-state=error])')) {
+      if (b.changeAt !== null && b.readyAt === null && document.querySelector('[data-testid=status]:is([data-state=ready], [data-state=stopped], [data-state=error])')) {
         b.readyAt = t;
         isReady();
       }
@@ -159,7 +167,13 @@ async function bench(browser, server, trace, workers) {
       if (records.some((r) => r.target instanceof Element && r.target.closest('.registers'))) b.paneChanges.push(t);
     }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
   });
-  await page.goto(`${server.url}?workers=${workers}`);
+  if (synthetic) {
+    // From the navigation (performance.now()'s zero), as a person opening the link waits.
+    await page.addInitScript(() => (window.__bench.changeAt = 0));
+    await page.goto(`${server.url}?workers=${workers}&url=${synthetic.name}`);
+  } else {
+    await page.goto(`${server.url}?workers=${workers}`);
+  }
   await page.waitForSelector('[data-testid=status][data-state=idle]');
   // The page's start-up work done (a build from before `data-warm` was
   // idle only after it: `TL_BENCH_DIST` may be one, to compare with).
@@ -195,9 +209,12 @@ async function bench(browser, server, trace, workers) {
   const threadSampler = setInterval(() => {
     for (const [t, c] of chromiumThreads(pids, names)) allLast.set(t, c);
   }, 100);
-  prepareFileCache(trace);
-  const cached = cachedFraction(trace);
-  await page.setInputFiles('[data-testid=file-input]', trace);
+  let cached = null;
+  if (!synthetic) {
+    prepareFileCache(trace);
+    cached = cachedFraction(trace);
+    await page.setInputFiles('[data-testid=file-input]', trace);
+  }
   // Told by the page's own observer: Playwright's waitForSelector would
   // query the page over the DevTools protocol again and again meanwhile,
   // CPU of the page's thread and the browser's taken from the drop.
@@ -217,6 +234,7 @@ async function bench(browser, server, trace, workers) {
   const busiest = Math.max(0, ...perThread);
   const state = await page.getAttribute('[data-testid=status]', 'data-state');
   const indexBytes = Number(await page.getAttribute('[data-testid=status]', 'data-index-bytes'));
+  const stopped = state === 'stopped' ? await page.textContent('[data-testid=stopped]') : null;
 
   // Steps: Down, wait until the row has moved and the panes have settled.
   const step = [];
@@ -255,9 +273,10 @@ async function bench(browser, server, trace, workers) {
   const during = r.longTasks.filter((t) => t.start >= r.changeAt && t.start <= r.readyAt);
   const seconds = (r.readyAt - r.changeAt) / 1000;
   return {
-    trace,
+    trace: synthetic ? `synthetic ${synthetic.name}` : trace,
     bytes,
     state,
+    stopped,
     workers,
     file_cache: FILE_CACHE,
     file_cached_fraction: cached,
@@ -284,9 +303,13 @@ async function bench(browser, server, trace, workers) {
   };
 }
 
-const traces = process.argv.length > 2
-  ? process.argv.slice(2)
-  : (process.env.TL_BENCH_SIZES ?? '100,1024').split(',').map((s) => generatedTrace(Number(s)));
+const syntheticSizes = process.env.TL_BENCH_SYNTHETIC_GB?.split(',').map(Number) ?? [];
+const traces = syntheticSizes.length
+  ? syntheticSizes.map((gb) => ({ name: `synthetic-${gb}G.tarmac`, trace: new SyntheticTrace({ bytes: gb * 1e9 }) }))
+  : process.argv.length > 2
+    ? process.argv.slice(2)
+    : (process.env.TL_BENCH_SIZES ?? '100,1024').split(',').map((s) => generatedTrace(Number(s)));
+const handlers = traces.filter((t) => typeof t === 'object').map((t) => syntheticHandler(t.trace, `/${t.name}`).handler);
 // 1 worker, then N (one per core, at most 8: what the page picks for big
 // files; TL_BENCH_WORKERS=1,2,4 to choose).
 const counts = (process.env.TL_BENCH_WORKERS ?? `1,${Math.min(8, os.cpus().length)}`)
@@ -294,7 +317,10 @@ const counts = (process.env.TL_BENCH_WORKERS ?? `1,${Math.min(8, os.cpus().lengt
   .map(Number)
   .filter((n, i, all) => n > 0 && all.indexOf(n) === i);
 // TL_BENCH_DIST: another build's dist/, for alternated before/after runs.
-const server = await serveDist(process.env.TL_BENCH_DIST ? { dist: process.env.TL_BENCH_DIST } : {});
+const server = await serveDist({
+  ...(process.env.TL_BENCH_DIST ? { dist: process.env.TL_BENCH_DIST } : {}),
+  extra: (req, res) => handlers.some((h) => h(req, res)),
+});
 try {
   for (const trace of traces) {
     for (const workers of counts) {
@@ -316,7 +342,7 @@ try {
         console.log(
           JSON.stringify({
             summary: true,
-            trace,
+            trace: runs[0].trace,
             bytes: runs[0].bytes,
             workers,
             runs: runs.length,
