@@ -866,7 +866,7 @@ mod tests {
         let gz = Gz::new("order", 3, false);
         let mut alone = gz.open();
         let mut ahead = Ahead::spawn(gz.open());
-        let mut read = |s: &mut dyn TraceSource, at: u64| {
+        let read = |s: &mut dyn TraceSource, at: u64| {
             let mut buf = vec![0u8; 5000];
             let n = s.read_at(at, &mut buf).unwrap();
             buf.truncate(n);
