@@ -395,7 +395,8 @@ fn a_later_command_reads_through_the_saved_table() {
 /// `index` inflates a gzip or Zstandard trace on a thread ahead of the
 /// parse when it has more than one (`--jobs`): the index file, with its
 /// decompressor table, is byte for byte the one a single thread writes;
-/// a damaged stream is the same error either way, never a hang.
+/// a cut or damaged stream is the same error either way, naming the
+/// file and the problem, never a hang.
 #[test]
 fn indexing_with_the_inflating_thread_writes_the_one_thread_file() {
     let dir = Dir::new("ahead");
@@ -422,29 +423,35 @@ fn indexing_with_the_inflating_thread_writes_the_one_thread_file() {
     }
 
     let mut gz = gzip(&text);
+    let cut = dir.write("cut.gz", &gz[..gz.len() / 2]);
     let at = gz.len() * 2 / 3;
     for b in &mut gz[at..at + 64] {
         *b ^= 0x5a;
     }
-    let p = dir.write("damaged.gz", &gz);
-    let errors: Vec<String> = ["1", "2"]
-        .iter()
-        .map(|jobs| {
-            let o = bin()
-                .args(["index", "-q", "--no-index", "--jobs", jobs])
-                .arg(&p)
-                .output()
-                .unwrap();
-            assert!(!o.status.success());
-            String::from_utf8_lossy(&o.stderr).into_owned()
-        })
-        .collect();
-    assert!(
-        errors[0].contains("damaged.gz") && errors[0].contains("gzip"),
-        "{}",
-        errors[0]
-    );
-    assert_eq!(errors[0], errors[1]);
+    let damaged = dir.write("damaged.gz", &gz);
+    for (p, name, problem) in [
+        (&cut, "cut.gz", "the file ends inside a deflate stream"),
+        (&damaged, "damaged.gz", "stream damaged at compressed byte"),
+    ] {
+        let errors: Vec<String> = ["1", "2"]
+            .iter()
+            .map(|jobs| {
+                let o = bin()
+                    .args(["index", "-q", "--no-index", "--jobs", jobs])
+                    .arg(p)
+                    .output()
+                    .unwrap();
+                assert!(!o.status.success());
+                String::from_utf8_lossy(&o.stderr).into_owned()
+            })
+            .collect();
+        let e = &errors[0];
+        assert!(
+            e.contains(name) && e.contains("gzip") && e.contains(problem),
+            "{e}"
+        );
+        assert_eq!(errors[0], errors[1]);
+    }
 }
 
 fn refused(p: &Path) -> String {
