@@ -392,6 +392,68 @@ fn a_later_command_reads_through_the_saved_table() {
     assert!(e.contains("big.tarmac") && e.contains("gzip"), "{e}");
 }
 
+/// `index` inflates a gzip or Zstandard trace on a thread ahead of the
+/// parse when it has more than one (`--jobs`): the index file, with its
+/// decompressor table, is byte for byte the one a single thread writes;
+/// a cut or damaged stream is the same error either way, naming the
+/// file and the problem, never a hang.
+#[test]
+fn indexing_with_the_inflating_thread_writes_the_one_thread_file() {
+    let dir = Dir::new("ahead");
+    let one = std::fs::read(data(&format!("{TRACE}.tarmac"))).unwrap();
+    let text = one.repeat(3);
+    let packed = [
+        dir.write("t.gz", &gzip(&text)),
+        dir.write("t.zst", &zstd_frames(&text, 1 << 20)),
+    ];
+    let index = |p: &Path, jobs: &str| {
+        let o = bin()
+            .args(["index", "-q", "--force-index", "--jobs", jobs])
+            .arg(p)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let mut file = p.as_os_str().to_owned();
+        file.push(".index");
+        std::fs::read(file).unwrap()
+    };
+    for p in &packed {
+        let alone = index(p, "1");
+        assert!(index(p, "2") == alone, "{}", p.display());
+    }
+
+    let mut gz = gzip(&text);
+    let cut = dir.write("cut.gz", &gz[..gz.len() / 2]);
+    let at = gz.len() * 2 / 3;
+    for b in &mut gz[at..at + 64] {
+        *b ^= 0x5a;
+    }
+    let damaged = dir.write("damaged.gz", &gz);
+    for (p, name, problem) in [
+        (&cut, "cut.gz", "the file ends inside a deflate stream"),
+        (&damaged, "damaged.gz", "stream damaged at compressed byte"),
+    ] {
+        let errors: Vec<String> = ["1", "2"]
+            .iter()
+            .map(|jobs| {
+                let o = bin()
+                    .args(["index", "-q", "--no-index", "--jobs", jobs])
+                    .arg(p)
+                    .output()
+                    .unwrap();
+                assert!(!o.status.success());
+                String::from_utf8_lossy(&o.stderr).into_owned()
+            })
+            .collect();
+        let e = &errors[0];
+        assert!(
+            e.contains(name) && e.contains("gzip") && e.contains(problem),
+            "{e}"
+        );
+        assert_eq!(errors[0], errors[1]);
+    }
+}
+
 fn refused(p: &Path) -> String {
     let o = bin().arg("stats").arg(p).output().unwrap();
     assert!(!o.status.success(), "{} was read", p.display());

@@ -166,14 +166,24 @@ pub fn obtain(common: &Common) -> Result<Built, String> {
             b.set_position(done);
         }
     };
-    if let super::input::Opened::InPlace(_) = source {
-        // One pass builds the index and the decompressor table together.
-        let index = Index::build(&mut source, opts, progress).map_err(|e| e.to_string())?;
+    if let super::input::Opened::InPlace(in_place) = source {
+        // One pass builds the index and the decompressor table together;
+        // with a thread to spare, the decompressing runs on it, ahead of
+        // the parse.
+        let (index, in_place) = if common.jobs() > 1 {
+            let mut ahead = super::input::Ahead::spawn(in_place);
+            let index = Index::build(&mut ahead, opts, progress).map_err(|e| e.to_string())?;
+            (index, ahead.finish()?)
+        } else {
+            let mut in_place = in_place;
+            let index = Index::build(&mut in_place, opts, progress).map_err(|e| e.to_string())?;
+            (index, in_place)
+        };
         let seconds = start.elapsed().as_secs_f64();
         if let Some(b) = bar {
             b.finish_and_clear();
         }
-        let table = source.table();
+        let table = Some(in_place.table());
         let points = table.as_ref().map(Table::points);
         let file_bytes = match &table {
             Some(table) if !no_index => write_index(&path, &bundle(table, &index.to_bytes(id))),

@@ -135,15 +135,6 @@ impl Opened {
             _ => None,
         }
     }
-
-    /// The decompressor table of a trace read in place, as far as reads
-    /// have built it.
-    pub fn table(&self) -> Option<Table> {
-        match self {
-            Opened::InPlace(s) => Some(s.source.table()),
-            _ => None,
-        }
-    }
 }
 
 impl TraceSource for Opened {
@@ -368,6 +359,211 @@ impl TraceSource for InPlace {
     }
 }
 
+impl InPlace {
+    /// The decompressor table as far as reads have built it.
+    pub fn table(&self) -> Table {
+        self.source.table()
+    }
+}
+
+/// Decompressed bytes the inflating thread hands over at a time.
+const AHEAD_PIECE: usize = 1 << 20;
+
+/// A piece of decompressed text, or why the thread stopped.
+type Piece = tarmac_lens_core::Result<Vec<u8>>;
+
+/// A trace read in place, inflated front to back on a thread of its own
+/// ahead of its one reader (indexing), so decompressing and parsing
+/// overlap: a gzip stream cannot be split, so that is the parallelism it
+/// has. The thread reads through the same [`InPlace`] source, so it
+/// records the same decompressor table as a reader on one thread would;
+/// [`Ahead::finish`] hands the source (and the table) back. A read the
+/// pieces do not serve (backwards, past the first piece, which is kept
+/// for the sample read again from the start) stops the thread and is
+/// served by the source itself.
+pub struct Ahead {
+    /// The source once no thread holds it; `None` while one does, and
+    /// after the thread panicked.
+    source: Option<InPlace>,
+    thread: Option<(mpsc::Receiver<Piece>, std::thread::JoinHandle<InPlace>)>,
+    /// The first piece, kept.
+    head: Vec<u8>,
+    /// The last piece received, and the offset of its first byte.
+    piece: Vec<u8>,
+    piece_at: u64,
+    /// The source's length when the thread took it (known if its table
+    /// was complete).
+    len: u64,
+    name: String,
+}
+
+impl Ahead {
+    /// Starts inflating `source` from its start on a thread of its own.
+    pub fn spawn(mut source: InPlace) -> Ahead {
+        let len = source.len();
+        let name = source.name.clone();
+        // A few pieces ahead: enough to smooth the two sides' pace, and
+        // a bound on what is inflated for nothing if the reader stops.
+        let (tx, rx) = mpsc::sync_channel::<Piece>(3);
+        let handle = std::thread::spawn(move || {
+            let mut at = 0u64;
+            loop {
+                let mut piece = vec![0u8; AHEAD_PIECE];
+                let mut filled = 0;
+                let message = loop {
+                    match source.read_at(at + filled as u64, &mut piece[filled..]) {
+                        Ok(0) => break Ok(()),
+                        Ok(n) => {
+                            filled += n;
+                            if filled == piece.len() {
+                                break Ok(());
+                            }
+                        }
+                        Err(e) => break Err(e),
+                    }
+                };
+                piece.truncate(filled);
+                at += filled as u64;
+                let last = filled < AHEAD_PIECE || message.is_err();
+                // The reader may stop early (an error of its own): then
+                // the receiver is gone and so is the reason to inflate.
+                if tx.send(message.map(|()| piece)).is_err() || last {
+                    return source;
+                }
+            }
+        });
+        Ahead {
+            source: None,
+            thread: Some((rx, handle)),
+            head: Vec::new(),
+            piece: Vec::new(),
+            piece_at: 0,
+            len,
+            name,
+        }
+    }
+
+    /// Stops the thread (at once if it is ahead, waiting on the reader)
+    /// and gives back the source, with the table as far as it got.
+    pub fn finish(mut self) -> Result<InPlace, String> {
+        self.stop().map_err(|e| e.to_string())?;
+        self.source
+            .take()
+            .ok_or_else(|| format!("{}: the inflating thread stopped", self.name))
+    }
+
+    fn stop(&mut self) -> tarmac_lens_core::Result<()> {
+        let Some((rx, handle)) = self.thread.take() else {
+            return Ok(());
+        };
+        drop(rx);
+        match handle.join() {
+            Ok(source) => {
+                self.source = Some(source);
+                Ok(())
+            }
+            Err(_) => Err(tarmac_lens_core::Error::Read(format!(
+                "{}: the inflating thread stopped",
+                self.name
+            ))),
+        }
+    }
+
+    /// The next piece from the thread; an empty one at the end.
+    fn next_piece(&mut self) -> tarmac_lens_core::Result<()> {
+        let Some((rx, _)) = &self.thread else {
+            return Ok(());
+        };
+        let received = rx.recv();
+        let at = self.piece_at + self.piece.len() as u64;
+        match received {
+            Ok(Ok(piece)) => {
+                if piece.len() < AHEAD_PIECE {
+                    // The last: the thread is returning the source, which
+                    // now knows the length.
+                    self.stop()?;
+                }
+                if at == 0 {
+                    self.head.clone_from(&piece);
+                }
+                self.piece = piece;
+                self.piece_at = at;
+                Ok(())
+            }
+            Ok(Err(e)) => {
+                self.stop()?;
+                Err(e)
+            }
+            Err(_) => {
+                self.stop()?;
+                Err(tarmac_lens_core::Error::Read(format!(
+                    "{}: the inflating thread stopped",
+                    self.name
+                )))
+            }
+        }
+    }
+}
+
+impl TraceSource for Ahead {
+    fn len(&self) -> u64 {
+        self.source.as_ref().map_or(self.len, TraceSource::len)
+    }
+
+    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> tarmac_lens_core::Result<usize> {
+        let mut done = 0;
+        while done < buf.len() {
+            let pos = offset + done as u64;
+            let n = match copy_from(&self.head, 0, pos, &mut buf[done..]) {
+                0 => copy_from(&self.piece, self.piece_at, pos, &mut buf[done..]),
+                n => n,
+            };
+            if n > 0 {
+                done += n;
+                continue;
+            }
+            let end = self.piece_at + self.piece.len() as u64;
+            if self.thread.is_some() && pos >= end {
+                self.next_piece()?;
+                continue;
+            }
+            // Backwards, or the thread is done: the source itself.
+            self.stop()?;
+            let Some(source) = &mut self.source else {
+                return Err(tarmac_lens_core::Error::Read(format!(
+                    "{}: the inflating thread stopped",
+                    self.name
+                )));
+            };
+            let n = source.read_at(pos, &mut buf[done..])?;
+            if n == 0 {
+                break;
+            }
+            done += n;
+        }
+        Ok(done)
+    }
+}
+
+impl Drop for Ahead {
+    fn drop(&mut self) {
+        // The thread sees the receiver gone at its next piece.
+        let _ = self.stop();
+    }
+}
+
+/// Copies from `data`, the bytes from offset `start`, into `buf` at
+/// `offset`; how many it gave (0 if `offset` is not among them).
+fn copy_from(data: &[u8], start: u64, offset: u64, buf: &mut [u8]) -> usize {
+    if offset < start || offset - start >= data.len() as u64 {
+        return 0;
+    }
+    let at = (offset - start) as usize;
+    let n = buf.len().min(data.len() - at);
+    buf[..n].copy_from_slice(&data[at..at + n]);
+    n
+}
+
 /// A command's trace, opened once: a stream cannot be opened twice, so the
 /// sample `--image` checks and the pass that follows share it.
 #[derive(Default)]
@@ -570,4 +766,127 @@ fn spool(mut stream: StreamSource, name: &str, quiet: bool) -> Result<Spooled, S
         );
     }
     Ok(Spooled { file, len })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+    use tarmac_lens_core::index::{Index, IndexOptions, TraceIdentity};
+
+    /// A gzip file of `copies` of the 2 MB test trace in a directory of
+    /// its own; the directory is removed on drop.
+    struct Gz(std::path::PathBuf);
+
+    impl Gz {
+        fn new(tag: &str, copies: usize, damage: bool) -> Gz {
+            let dir = std::env::temp_dir()
+                .join(format!("tarmac-lens-ahead-{tag}-{}", std::process::id()));
+            std::fs::create_dir_all(&dir).unwrap();
+            let trace = std::fs::read(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/data/tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac"
+            ))
+            .unwrap();
+            let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+            for _ in 0..copies {
+                e.write_all(&trace).unwrap();
+            }
+            let mut gz = e.finish().unwrap();
+            if damage {
+                let middle = gz.len() * 2 / 3;
+                for b in &mut gz[middle..middle + 64] {
+                    *b ^= 0x5a;
+                }
+            }
+            std::fs::write(dir.join("t.gz"), gz).unwrap();
+            Gz(dir)
+        }
+
+        fn path(&self) -> std::path::PathBuf {
+            self.0.join("t.gz")
+        }
+
+        fn open(&self) -> InPlace {
+            match open_in_place(&self.path(), ParseOptions::default(), None).unwrap() {
+                Opened::InPlace(s) => s,
+                _ => panic!("not read in place"),
+            }
+        }
+    }
+
+    impl Drop for Gz {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    fn index(source: &mut impl TraceSource) -> tarmac_lens_core::Result<Vec<u8>> {
+        let index = Index::build(source, IndexOptions::default(), |_| {})?;
+        Ok(index.to_bytes(TraceIdentity { len: 1, mtime: 2 }))
+    }
+
+    /// Inflating on a thread ahead of the parse changes nothing: the
+    /// index and the decompressor table are those one thread makes.
+    #[test]
+    fn inflating_ahead_gives_the_one_thread_index_and_table() {
+        let gz = Gz::new("same", 5, false);
+        let mut alone = gz.open();
+        let want = index(&mut alone).unwrap();
+        let mut ahead = Ahead::spawn(gz.open());
+        let got = index(&mut ahead).unwrap();
+        assert!(got == want);
+        let table = ahead.finish().unwrap().table();
+        assert!(table.is_complete());
+        assert!(table.points() > 1);
+        assert_eq!(table, alone.table());
+    }
+
+    /// A reader that stops early stops the thread: it inflates a few
+    /// pieces ahead, not the whole stream, and hands the source back.
+    #[test]
+    fn the_thread_stops_when_its_reader_does() {
+        let gz = Gz::new("early", 10, false);
+        let mut ahead = Ahead::spawn(gz.open());
+        let mut buf = vec![0u8; 100_000];
+        assert_eq!(ahead.read_at(0, &mut buf).unwrap(), buf.len());
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        let table = ahead.finish().unwrap().table();
+        assert!(!table.is_complete());
+        // Dropped without finishing, too.
+        let mut ahead = Ahead::spawn(gz.open());
+        assert_eq!(ahead.read_at(0, &mut buf).unwrap(), buf.len());
+        drop(ahead);
+    }
+
+    /// Reads the pieces do not serve (backwards, far behind) are the
+    /// source's own, and give the same bytes.
+    #[test]
+    fn reads_out_of_order_are_served_by_the_source() {
+        let gz = Gz::new("order", 3, false);
+        let mut alone = gz.open();
+        let mut ahead = Ahead::spawn(gz.open());
+        let read = |s: &mut dyn TraceSource, at: u64| {
+            let mut buf = vec![0u8; 5000];
+            let n = s.read_at(at, &mut buf).unwrap();
+            buf.truncate(n);
+            buf
+        };
+        for at in [0, 10, 3 << 20, 2 << 20, 1 << 20, 5 << 20, 100, 6_000_000] {
+            assert!(read(&mut ahead, at) == read(&mut alone, at), "at {at}");
+        }
+    }
+
+    /// A damaged stream is an error naming the file and the format, from
+    /// the thread to the reader; the source comes back.
+    #[test]
+    fn damage_met_by_the_thread_is_the_readers_error() {
+        let gz = Gz::new("damaged", 5, true);
+        let mut ahead = Ahead::spawn(gz.open());
+        let e = index(&mut ahead).unwrap_err().to_string();
+        assert!(e.contains("t.gz") && e.contains("gzip"), "{e}");
+        let mut alone = gz.open();
+        assert_eq!(index(&mut alone).unwrap_err().to_string(), e);
+        assert!(ahead.finish().is_ok());
+    }
 }

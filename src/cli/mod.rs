@@ -327,7 +327,8 @@ pub struct Common {
     #[arg(long)]
     show_progress_meter: bool,
     /// Threads that build the index, each over a byte range of the trace
-    /// (default: the available cores, at most 8).
+    /// (default: the available cores, at most 8); a gzip or Zstandard
+    /// trace is decompressed on a thread of its own with more than one.
     #[arg(short, long, value_name = "N")]
     jobs: Option<usize>,
 }

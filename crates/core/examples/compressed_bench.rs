@@ -3,24 +3,38 @@
 //! table (MB/s of decompressed output, and `gzip -dc`/`zstd -dc` on the
 //! same file for comparison), the latency of 64 KiB reads at random
 //! offsets (p50, p99 over 200), and the table's bytes per trace byte.
+//! For a gzip file, then what a page jump costs: a [`Session`] restored
+//! over the file with its saved table and index (the opening timed: it
+//! reads the sample), then 200 jumps to random lines, each what the page
+//! asks for one (the node at the line, its row, a screenful of rows
+//! around it, the registers there); p50, p99.
 //!
 //! ```text
-//! cargo run --release -p tarmac-lens-core --example compressed_bench -- trace.tarmac.gz
+//! cargo run --release -p tarmac-lens-core --example compressed_bench -- trace.tarmac.gz [SPACING_MIB]
 //! ```
+//!
+//! `SPACING_MIB` sets the gzip access points' spacing (default
+//! [`DEFAULT_SPACING`]).
 
 #![cfg_attr(target_arch = "wasm32", no_main)]
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::time::Instant;
 
-use tarmac_lens_core::compressed::{sniff, Format, GzipSource, ZstdSource};
-use tarmac_lens_core::{FileSource, Result, TraceSource};
+use tarmac_lens_core::browse::protocol::{Locate, Query, RegMark, Reply};
+use tarmac_lens_core::compressed::{sniff, Format, GzipSource, ZstdSource, DEFAULT_SPACING};
+use tarmac_lens_core::index::TraceIdentity;
+use tarmac_lens_core::parse::ParseOptions;
+use tarmac_lens_core::{FileSource, Result, Session, TraceSource};
 
 fn main() -> Result<()> {
     let path = std::env::args_os()
         .nth(1)
         .expect("usage: compressed_bench FILE.gz|FILE.zst");
     let path = std::path::Path::new(&path);
+    let spacing = std::env::args().nth(2).map_or(DEFAULT_SPACING, |m| {
+        m.parse::<u64>().expect("SPACING_MIB: a number") << 20
+    });
     let mut file = FileSource::open(path)?;
     let mut head = [0u8; 4];
     file.read_at(0, &mut head)?;
@@ -42,7 +56,7 @@ fn main() -> Result<()> {
     let t0 = Instant::now();
     let (mut source, table_bytes, points): (Box<dyn TraceSource>, usize, usize) = match format {
         Format::Gzip => {
-            let mut s = GzipSource::new(file)?;
+            let mut s = GzipSource::with_spacing(file, spacing)?;
             s.build_table(|_| {})?;
             let t = s.table();
             let (b, n) = (t.encode().len(), t.points());
@@ -103,6 +117,77 @@ fn main() -> Result<()> {
         ms[ms.len() / 2],
         ms[ms.len() * 99 / 100],
         ms[ms.len() - 1]
+    );
+    if format == Format::Gzip {
+        page_jumps(path, spacing)?;
+    }
+    Ok(())
+}
+
+/// What a page jump costs on a gzip trace read in place with its saved
+/// table and index: see the module documentation.
+fn page_jumps(path: &std::path::Path, spacing: u64) -> Result<()> {
+    let mut source = GzipSource::with_spacing(FileSource::open(path)?, spacing)?;
+    source.build_table(|_| {})?;
+    let table = source.table().clone();
+    let parse = ParseOptions::default();
+    let mut session = Session::open(source, parse)?;
+    while !session.index_step(64 << 20)?.complete {}
+    let id = TraceIdentity {
+        len: session.progress().total_bytes,
+        mtime: 0,
+    };
+    let lines = session.progress().lines;
+    let saved = session.save(id).expect("the index is complete");
+    drop(session);
+
+    let t = Instant::now();
+    let source = GzipSource::with_table(FileSource::open(path)?, table)?;
+    let mut session = Session::restore(source, &saved, id, parse)?;
+    let open_ms = t.elapsed().as_secs_f64() * 1e3;
+
+    let mut x = 0x2545_f491_4f6c_dd1du64;
+    let mut ms = Vec::new();
+    for _ in 0..200 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let line = 1 + x % lines;
+        let t = Instant::now();
+        let Reply::Node(Some(n)) = session.answer(Query::Locate(Locate::Line(line))) else {
+            panic!("no node at line {line}");
+        };
+        let Reply::Row(row) = session.answer(Query::RowOfNode {
+            view: 0,
+            node: n.node,
+        }) else {
+            panic!("no row for node {}", n.node);
+        };
+        let rows = session.answer(Query::Rows {
+            view: 0,
+            first: row.saturating_sub(20),
+            count: 50,
+        });
+        let regs = session.answer(Query::Registers {
+            node: n.node,
+            mark: RegMark::Written,
+        });
+        ms.push(t.elapsed().as_secs_f64() * 1e3);
+        for r in [rows, regs] {
+            if let Reply::Error(e) = r {
+                panic!("line {line}: {e}");
+            }
+        }
+    }
+    ms.sort_by(f64::total_cmp);
+    println!(
+        "page: restored over the saved table and index in {open_ms:.1} ms; a jump to a random line \
+         (node, row, 50 rows, registers), 200 jumps: p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms \
+         ({} MiB spacing)",
+        ms[ms.len() / 2],
+        ms[ms.len() * 99 / 100],
+        ms[ms.len() - 1],
+        spacing >> 20
     );
     Ok(())
 }

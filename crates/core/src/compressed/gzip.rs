@@ -348,6 +348,10 @@ impl Cursor {
         if key > table.frontier {
             table.frontier = key;
             if out >= table.points.last().map_or(0, |p| p.out) + table.spacing {
+                // A point the pass makes is the data's own: nothing to
+                // check the stretch before it against (the member's end
+                // will), so reads there must not step on to look for it.
+                self.checked_to = out;
                 self.next_point = table.points.len() + 1;
                 table.points.push(Point {
                     out,
@@ -463,6 +467,7 @@ impl Cursor {
                             &self.out[self.filled - w..self.filled],
                             WINDOW_LEVEL,
                         );
+                        self.checked_to = out;
                         self.next_point = table.points.len() + 1;
                         table.points.push(Point {
                             out,

@@ -51,9 +51,11 @@ pub use zstd::{ZstdSource, ZstdTable};
 use crate::{Error, Result, TraceSource};
 
 /// Output bytes between gzip access points: a random read inflates half
-/// of this on average (about 5 ms at 400 MB/s), and the table costs about
-/// 6 KiB per point (a deflated 32 KiB window), so 0.15% of the trace.
-pub const DEFAULT_SPACING: u64 = 4 << 20;
+/// of this on average, and on to the next point to check it (1-2 ms
+/// natively); the table costs about 6 KiB per point (a deflated 32 KiB
+/// window), so 0.6% of the trace. At 4 MiB a page jump, which reads at
+/// a few places, took p99 50-120 ms (docs/performance.md).
+pub const DEFAULT_SPACING: u64 = 1 << 20;
 
 /// A compression format known by its magic bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

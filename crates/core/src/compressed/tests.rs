@@ -201,6 +201,54 @@ fn gzip_big_trace() {
     check_gzip(&plain, gzip_members(&plain, 5), DEFAULT_SPACING, 60);
 }
 
+/// Compressed bytes as a source that counts what is read of it.
+struct Counted(Vec<u8>, u64);
+
+impl TraceSource for Counted {
+    fn len(&self) -> u64 {
+        self.0.len() as u64
+    }
+    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> Result<usize> {
+        let n = SliceSource(&self.0).read_at(offset, buf)?;
+        self.1 += n as u64;
+        Ok(n)
+    }
+}
+
+/// The first pass, read front to back in pieces of any size, inflates
+/// the stream once: the access points it makes do not send it on ahead
+/// to check them, nor back to inflate again from them.
+#[test]
+fn gzip_first_pass_inflates_once() {
+    let plain = big_trace();
+    let gz = gzip(&plain, 6);
+    for (spacing, piece) in [
+        (1 << 20, 64 << 10),
+        (DEFAULT_SPACING, 1 << 20),
+        (1 << 20, 5000),
+    ] {
+        let mut s = GzipSource::with_spacing(Counted(gz.clone(), 0), spacing).unwrap();
+        let mut buf = vec![0u8; piece];
+        let mut at = 0;
+        loop {
+            let n = s.read_at(at, &mut buf).unwrap();
+            if n == 0 {
+                break;
+            }
+            assert!(buf[..n] == plain[at as usize..at as usize + n]);
+            at += n as u64;
+        }
+        assert_eq!(at, plain.len() as u64);
+        assert!(s.table().points() > 1);
+        let read = s.into_inner().1;
+        assert!(
+            read <= gz.len() as u64 + (256 << 10),
+            "{read} bytes read of {} ({spacing} spacing, pieces of {piece})",
+            gz.len()
+        );
+    }
+}
+
 #[test]
 fn gzip_tiny_and_empty() {
     check_gzip(b"", gzip(b"", 6), 1, 20);
