@@ -1405,6 +1405,14 @@ fn the_condition_prompt_goes_where_the_text_says_it_becomes_true() {
     assert!(page.status().contains("stopped"), "{}", page.status());
     // Stopping twice does nothing more.
     assert!(!page.model.update(Msg::Condition(CondMsg::Stop)));
+    // The prompt recalls what it was given, oldest first, each once; the
+    // line prompt keeps its own.
+    page.key("c");
+    assert_eq!(page.model.prompt_history(), ["x0 = 1", cond]);
+    page.key("Escape");
+    page.key("l");
+    let lines: Vec<String> = vec![last.to_string(), want[0].to_string()];
+    assert_eq!(page.model.prompt_history(), lines.as_slice());
 }
 
 /// `y` on a register pane's selection opens the "why?" pane on the tree

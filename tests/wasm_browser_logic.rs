@@ -5,7 +5,7 @@
 use tarmac_lens::model::hash::{self, HashTarget};
 use tarmac_lens::model::keys::{self, Command, PaneKind, RegKind};
 use tarmac_lens::model::view_state::{Recentre, Scroll, MAX_SCROLL_PX, ROW_PX};
-use tarmac_lens::web::components::{delete_word, marker_index, parse_offset};
+use tarmac_lens::web::components::{delete_word, marker_index, parse_offset, recall};
 use tarmac_lens_core::browse::protocol::{FoldOp, Row};
 use wasm_bindgen_test::*;
 
@@ -144,6 +144,15 @@ fn prompt_editing() {
     assert_eq!(delete_word("sp + 0x10"), "sp + ");
     assert_eq!(delete_word("main  "), "");
     assert_eq!(delete_word(""), "");
+    // Up from the typed text shows the newest, then older ones, and stops
+    // at the oldest; Down comes back, then to an empty line.
+    assert_eq!(recall(3, None, true), Some(2));
+    assert_eq!(recall(3, Some(2), true), Some(1));
+    assert_eq!(recall(3, Some(0), true), Some(0));
+    assert_eq!(recall(3, Some(1), false), Some(2));
+    assert_eq!(recall(3, Some(2), false), None);
+    assert_eq!(recall(3, None, false), None);
+    assert_eq!(recall(0, None, true), None);
     assert_eq!(parse_offset(""), Some(0));
     assert_eq!(parse_offset("0x1000"), Some(4096));
     assert_eq!(parse_offset("-16"), Some(-16));

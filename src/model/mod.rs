@@ -212,6 +212,9 @@ pub struct Model {
     pub panes: Vec<Pane>,
     pub focus: Focus,
     pub prompt: Option<PromptFor>,
+    /// What each prompt (by its label) was answered before, oldest first:
+    /// Up and Down in the prompt recall it.
+    pub prompt_history: std::collections::HashMap<&'static str, Vec<String>>,
     /// The status line's message.
     pub status: Option<String>,
     /// The keys overlay (F1).
@@ -302,6 +305,7 @@ impl Model {
             panes: Vec::new(),
             focus: Focus::View(0),
             prompt: None,
+            prompt_history: Default::default(),
             status: None,
             help: false,
             palette: None,

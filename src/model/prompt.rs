@@ -6,6 +6,9 @@ use crate::i18n::{t, tf};
 use crate::model::hash::number;
 use tarmac_lens_core::browse::protocol::{Locate, Query, Reply};
 
+/// Answers kept per prompt.
+const PROMPT_HISTORY: usize = 50;
+
 impl Model {
     pub(super) fn on_prompt_submit(&mut self, text: String) {
         let Some(prompt) = self.prompt.take() else {
@@ -19,6 +22,7 @@ impl Model {
         if text.is_empty() {
             return;
         }
+        self.remember(&prompt, &text);
         let num = || number(&text).ok_or_else(|| format!("{text:?} is not a number"));
         let located = |locate: Locate, prompt: PromptFor| (Query::Locate(locate), prompt);
         let request = match &prompt {
@@ -60,6 +64,24 @@ impl Model {
             Ok((query, prompt)) => self.ask(query, move |reply| Msg::Located { prompt, reply }),
             Err(e) => self.status = Some(e),
         }
+    }
+
+    /// Keeps `text` as `prompt`'s latest answer (once, however often given).
+    fn remember(&mut self, prompt: &PromptFor, text: &str) {
+        let history = self.prompt_history.entry(prompt.label()).or_default();
+        history.retain(|h| h != text);
+        history.push(text.to_string());
+        if history.len() > PROMPT_HISTORY {
+            history.remove(0);
+        }
+    }
+
+    /// The open prompt's earlier answers, oldest first.
+    pub fn prompt_history(&self) -> &[String] {
+        self.prompt
+            .as_ref()
+            .and_then(|p| self.prompt_history.get(p.label()))
+            .map_or(&[], Vec::as_slice)
     }
 
     pub(super) fn on_evaluated(&mut self, prompt: PromptFor, reply: Reply) {

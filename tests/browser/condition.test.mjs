@@ -75,6 +75,18 @@ describe('condition prompt', () => {
     const marked = await page.textContent('[data-testid=condition-error-at]');
     assert.equal(marked, bad[Number(column) - 1] ?? '\u00a0');
     await expectLine(page, want[1], 'a bad condition does not move');
+    // Up and Down in the prompt go through what it was given.
+    await page.focus('[data-testid=browser]');
+    await page.keyboard.press('c');
+    const input = '[data-testid=prompt-input]';
+    await page.waitForSelector(input);
+    const recalled = [];
+    for (const key of ['ArrowUp', 'ArrowUp', 'ArrowUp', 'ArrowDown', 'ArrowDown']) {
+      await page.press(input, key);
+      recalled.push(await page.inputValue(input));
+    }
+    assert.deepEqual(recalled, [bad, CONDITION, CONDITION, bad, '']);
+    await page.press(input, 'Escape');
   });
 
   test('a long search shows how far it got, and Escape stops it', async (t) => {

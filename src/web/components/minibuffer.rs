@@ -1,5 +1,6 @@
 //! The prompt at the bottom of the browser (`l`, `t`, `p`, `m`, `d`):
-//! Escape or Ctrl-G cancels, Ctrl-U clears, Ctrl-W deletes a word.
+//! Escape or Ctrl-G cancels, Ctrl-U clears, Ctrl-W deletes a word, Up and
+//! Down recall the prompt's earlier answers.
 
 use web_sys::{HtmlInputElement, KeyboardEvent};
 use yew::prelude::*;
@@ -9,6 +10,21 @@ pub struct MinibufferProps {
     pub label: AttrValue,
     pub on_submit: Callback<String>,
     pub on_cancel: Callback<()>,
+    /// Earlier answers to this prompt, oldest first.
+    #[prop_or_default]
+    pub history: Vec<String>,
+}
+
+/// Up (`back`) or Down from entry `at` of a history of `len` (`None`: the
+/// text being typed, after the newest): the entry to show, `None` for an
+/// empty line below the newest.
+pub fn recall(len: usize, at: Option<usize>, back: bool) -> Option<usize> {
+    match (at, back) {
+        (None, true) => len.checked_sub(1),
+        (Some(i), true) => Some(i.saturating_sub(1)),
+        (Some(i), false) if i + 1 < len => Some(i + 1),
+        (_, false) => None,
+    }
 }
 
 /// Ctrl-W: drops trailing spaces, then the word before them.
@@ -33,8 +49,11 @@ pub fn minibuffer(props: &MinibufferProps) -> Html {
             }
         });
     }
+    // Which history entry is shown: changes nothing drawn, so no state.
+    let recalled = use_mut_ref(|| None::<usize>);
     let onkeydown = {
         let input = input.clone();
+        let history = props.history.clone();
         let submit = props.on_submit.clone();
         let cancel = props.on_cancel.clone();
         Callback::from(move |e: KeyboardEvent| {
@@ -60,6 +79,12 @@ pub fn minibuffer(props: &MinibufferProps) -> Html {
                 (true, "w") => {
                     e.prevent_default();
                     el.set_value(&delete_word(&el.value()));
+                }
+                (false, "ArrowUp" | "ArrowDown") if !history.is_empty() => {
+                    e.prevent_default();
+                    let at = recall(history.len(), *recalled.borrow(), key == "ArrowUp");
+                    *recalled.borrow_mut() = at;
+                    el.set_value(at.map_or("", |i| history[i].as_str()));
                 }
                 _ => {}
             }

@@ -61,7 +61,7 @@ pub use file_summary::{FileSummary, FileSummaryProps};
 pub use help_overlay::{HelpOverlay, HelpOverlayProps};
 pub use index_cache_control::IndexCacheControl;
 pub use memory_pane::{MemoryPane, MemoryPaneProps};
-pub use minibuffer::{delete_word, Minibuffer, MinibufferProps};
+pub use minibuffer::{delete_word, recall, Minibuffer, MinibufferProps};
 pub use palette::{Palette, PaletteProps};
 pub use pane_header::{PaneHeader, PaneHeaderProps};
 pub use progress_bar::{ProgressBar, ProgressBarProps};

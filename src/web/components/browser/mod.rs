@@ -354,6 +354,7 @@ impl Component for Browser {
                         <Minibuffer
                             key={p.label()}
                             label={p.label()}
+                            history={self.model.prompt_history().to_vec()}
                             on_submit={link.callback(Msg::PromptSubmit)}
                             on_cancel={link.callback(|_| Msg::PromptCancel)}
                         />
