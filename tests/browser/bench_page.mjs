@@ -167,13 +167,10 @@ async function bench(browser, server, trace, workers) {
       if (records.some((r) => r.target instanceof Element && r.target.closest('.registers'))) b.paneChanges.push(t);
     }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
   });
-  if (synthetic) {
-    // From the navigation (performance.now()'s zero), as a person opening the link waits.
-    await page.addInitScript(() => (window.__bench.changeAt = 0));
-    await page.goto(`${server.url}?workers=${workers}&url=${synthetic.name}`);
-  } else {
-    await page.goto(`${server.url}?workers=${workers}`);
-  }
+  // A synthetic trace's time runs from its page's navigation
+  // (performance.now()'s zero), as a person opening the link waits.
+  if (synthetic) await page.addInitScript(() => (window.__bench.changeAt = 0));
+  await page.goto(`${server.url}?workers=${workers}`);
   await page.waitForSelector('[data-testid=status][data-state=idle]');
   // The page's start-up work done (a build from before `data-warm` was
   // idle only after it: `TL_BENCH_DIST` may be one, to compare with).
@@ -210,7 +207,10 @@ async function bench(browser, server, trace, workers) {
     for (const [t, c] of chromiumThreads(pids, names)) allLast.set(t, c);
   }, 100);
   let cached = null;
-  if (!synthetic) {
+  if (synthetic) {
+    // The same origin: the tab keeps its renderer, which the samplers watch.
+    await page.goto(`${server.url}?workers=${workers}&url=${synthetic.name}`);
+  } else {
     prepareFileCache(trace);
     cached = cachedFraction(trace);
     await page.setInputFiles('[data-testid=file-input]', trace);

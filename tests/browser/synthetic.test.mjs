@@ -56,3 +56,27 @@ test('the page reads it by ranges and indexes it as the CLI reads the file', asy
   assert.ok(served.stats.bytes < synthetic.length * 1.25, `${served.stats.bytes} bytes sent`);
   assert.deepEqual(errors, []);
 });
+
+/** The digest of the index the page builds of the synthetic trace with
+ * `workers` workers, and how many ranges other workers indexed (joined/all). */
+async function digest(t, workers) {
+  const page = await fx.browser.context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  t.after(() => page.close());
+  await page.goto(`${fx.server.url}?url=synthetic.tarmac&workers=${workers}&digest=1`);
+  await page.waitForSelector('body[data-index-digest]', { timeout: 120_000 });
+  assert.deepEqual(errors, []);
+  return page.evaluate(() => ({ digest: document.body.dataset.indexDigest, ranges: document.body.dataset.indexRanges }));
+}
+
+test('two workers index a trace read by ranges, each asking for its own, into the index one builds', async (t) => {
+  const one = await digest(t, 1);
+  const requests = served.stats.requests;
+  const two = await digest(t, 2);
+  assert.match(one.digest, /^[0-9a-f]{16}-\d+$/);
+  assert.equal(two.digest, one.digest, 'the index two workers built differs');
+  assert.equal(one.ranges, '0/0');
+  assert.equal(two.ranges, '1/1', 'the other worker\'s range was not adopted');
+  assert.ok(served.stats.requests > requests);
+});

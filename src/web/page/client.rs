@@ -232,13 +232,28 @@ impl TraceClient {
         mut opts: OpenOptions,
         on_event: impl Fn(ClientEvent) + 'static,
     ) -> Result<TraceClient, String> {
+        use super::range_pool::{RangeInput, RangePool};
         let ranges = match &input {
             TraceInput::File(file) => {
                 opts.workers = super::range_pool::workers_for(file, &opts);
                 (opts.workers > 1)
-                    .then(|| super::range_pool::RangePool::new(url, file.clone(), opts))
+                    .then(|| RangePool::new(url, RangeInput::File(file.clone()), opts))
             }
-            TraceInput::Url { .. } => None,
+            TraceInput::Url {
+                url: trace,
+                cross_origin,
+                ..
+            } => {
+                opts.cores = super::range_pool::cores() as u32;
+                Some(RangePool::new(
+                    url,
+                    RangeInput::Url {
+                        url: trace.clone(),
+                        cross_origin: *cross_origin,
+                    },
+                    opts,
+                ))
+            }
         };
         // A worker started ahead of time (see `prewarm`) has already loaded
         // its wasm: the first screenful does not wait for that.

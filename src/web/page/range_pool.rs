@@ -1,5 +1,5 @@
 //! Parallel indexing in the browser, page side: how many workers index a
-//! dropped file ([`tarmac_lens_core::browse::worker_count`]), and the extra workers
+//! dropped file (a URL's: its session's worker says, knowing its length) ([`tarmac_lens_core::browse::worker_count`]), and the extra workers
 //! themselves. When the session's worker asks for ranges
 //! ([`ToPage::IndexRanges`]), each range gets a worker and a
 //! `MessageChannel` joining it to the session's worker, so the partial
@@ -20,7 +20,7 @@ use super::spare::SpareWorker;
 use crate::web::shared::protocol::{decode, encode, OpenOptions, ToPage, ToWorker};
 use crate::web::shared::role::Role;
 
-fn cores() -> usize {
+pub fn cores() -> usize {
     web_sys::window()
         .map(|w| w.navigator().hardware_concurrency())
         .unwrap_or(1.0) as usize
@@ -78,22 +78,62 @@ struct RangeWorker {
     _on_error: Closure<dyn FnMut(Event)>,
 }
 
+/// The trace the range workers read.
+pub enum RangeInput {
+    File(web_sys::File),
+    /// On a server that serves byte ranges.
+    Url {
+        url: String,
+        cross_origin: bool,
+    },
+}
+
 /// The extra workers of one session; they stop when it is dropped.
 pub struct RangePool {
     url: String,
-    file: web_sys::File,
+    input: RangeInput,
     options: OpenOptions,
     workers: Vec<RangeWorker>,
 }
 
 impl RangePool {
-    pub fn new(url: &str, file: web_sys::File, options: OpenOptions) -> RangePool {
+    pub fn new(url: &str, input: RangeInput, options: OpenOptions) -> RangePool {
         RangePool {
             url: url.to_string(),
-            file,
+            input,
             options,
             workers: Vec::new(),
         }
+    }
+
+    /// The message giving a range worker its range.
+    fn job(
+        &self,
+        part: u32,
+        from: u64,
+        to: u64,
+        port: web_sys::MessagePort,
+    ) -> Result<wasm_bindgen::JsValue, String> {
+        let options = self.options;
+        encode(&match &self.input {
+            RangeInput::File(file) => ToWorker::IndexRange {
+                file: file.clone(),
+                part,
+                from,
+                to,
+                options,
+                port,
+            },
+            RangeInput::Url { url, cross_origin } => ToWorker::IndexRangeUrl {
+                url: url.clone(),
+                cross_origin: *cross_origin,
+                part,
+                from,
+                to,
+                options,
+                port,
+            },
+        })
     }
 
     /// Starts a worker for each raw range (parts 1.. in order), reporting
@@ -121,14 +161,7 @@ impl RangePool {
             session
                 .post_message_with_transfer(&to_session, &js_sys::Array::of1(&channel.port1()))
                 .map_err(|e| format!("cannot message the worker: {e:?}"))?;
-            let job = encode(&ToWorker::IndexRange {
-                file: self.file.clone(),
-                part,
-                from,
-                to,
-                options: self.options,
-                port: channel.port2(),
-            })?;
+            let job = self.job(part, from, to, channel.port2())?;
             let done = Rc::new(Cell::new(false));
             let post_job = {
                 let (worker, session, done) = (worker.clone(), session.clone(), done.clone());

@@ -35,9 +35,14 @@ pub struct OpenOptions {
     #[serde(default)]
     pub cpu: Option<tarmac_lens_core::parse::CpuName>,
     /// Workers indexing a dropped file together (`page/range_pool.rs`); 0 or 1:
-    /// the session's worker alone.
+    /// the session's worker alone. For a URL, only `?workers=N` (its
+    /// length is known once the session's worker has asked).
     #[serde(default)]
     pub workers: u32,
+    /// The machine's cores, for the session's worker to choose how many
+    /// workers index a URL's trace of the length it learns.
+    #[serde(default)]
+    pub cores: u32,
     /// Post a digest of the finished index ([`ToPage::IndexDigest`]), for
     /// tests comparing indexes built in different ways (`?digest=1`).
     #[serde(default)]
@@ -99,6 +104,18 @@ pub enum ToWorker {
     IndexRange {
         #[serde(with = "serde_wasm_bindgen::preserve")]
         file: web_sys::File,
+        part: u32,
+        from: u64,
+        to: u64,
+        options: OpenOptions,
+        #[serde(with = "serde_wasm_bindgen::preserve")]
+        port: web_sys::MessagePort,
+    },
+    /// To a range worker: [`ToWorker::IndexRange`] of a trace on a web
+    /// server that serves byte ranges (`?url=`).
+    IndexRangeUrl {
+        url: String,
+        cross_origin: bool,
         part: u32,
         from: u64,
         to: u64,

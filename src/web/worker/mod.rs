@@ -77,7 +77,22 @@ fn route(msg: ToWorker) {
             options,
             port,
             ..
-        } => range::run(file, from, to, options, port),
+        } => range::run(range::Input::File(file), from, to, options, port),
+        ToWorker::IndexRangeUrl {
+            url,
+            cross_origin,
+            from,
+            to,
+            options,
+            port,
+            ..
+        } => range::run(
+            range::Input::Url(crate::web::reading::http_source::Target { url, cross_origin }),
+            from,
+            to,
+            options,
+            port,
+        ),
         ToWorker::Report(request) => report::handle(request),
         ToWorker::Diff { a, b, options, max } => diff::run(a, b, options, max),
         other => session::handle(other),

@@ -3,7 +3,8 @@
 //!
 //! A *range worker* ([`Role::Range`](crate::web::shared::role::Role::Range),
 //! sent [`ToWorker::IndexRange`](crate::web::shared::protocol::ToWorker::IndexRange))
-//! indexes one byte range of the dropped `File` with a [`RangeJob`] and
+//! indexes one byte range of the dropped `File` (or of a URL's trace, by
+//! byte ranges: `ToWorker::IndexRangeUrl`) with a [`RangeJob`] and
 //! reports on a `MessagePort` that leads straight to the session's worker
 //! ([`super::range_port`]): progress, then the partial index as a
 //! transferred `ArrayBuffer` with its statistics. The session's worker
@@ -20,27 +21,29 @@ use tarmac_lens_core::stats::Stats;
 use super::range_port::{send, RangeMsg};
 use super::runtime::{parse_options, scope, RANGE_STEP_BYTES};
 use crate::web::reading::blob_source::BlobSource;
+use crate::web::reading::http_source::{self, Fetched, Target};
 use crate::web::shared::protocol::{CrashTest, OpenOptions};
 use crate::web::shared::timing::now;
 
 /// Least time between progress messages.
 const PROGRESS_MS: f64 = 50.0;
 
-/// In a range worker: indexes the lines starting in raw `[from, to)` of
-/// `file`, reports on `port`, and ends the worker.
-pub fn run(file: web_sys::File, from: u64, to: u64, options: OpenOptions, port: MessagePort) {
-    wasm_bindgen_futures::spawn_local(run_async(file, from, to, options, port));
+/// The trace a range worker reads.
+pub enum Input {
+    File(web_sys::File),
+    /// On a server that serves byte ranges.
+    Url(Target),
 }
 
-async fn run_async(
-    file: web_sys::File,
-    from: u64,
-    to: u64,
-    options: OpenOptions,
-    port: MessagePort,
-) {
+/// In a range worker: indexes the lines starting in raw `[from, to)` of
+/// `input`, reports on `port`, and ends the worker.
+pub fn run(input: Input, from: u64, to: u64, options: OpenOptions, port: MessagePort) {
+    wasm_bindgen_futures::spawn_local(run_async(input, from, to, options, port));
+}
+
+async fn run_async(input: Input, from: u64, to: u64, options: OpenOptions, port: MessagePort) {
     let started = now();
-    match index_range(file, from, to, options, &port).await {
+    match index_range(input, from, to, options, &port).await {
         Ok((bytes, stats)) => send(
             &port,
             &RangeMsg::Done {
@@ -58,30 +61,55 @@ async fn run_async(
 }
 
 async fn index_range(
-    file: web_sys::File,
+    input: Input,
     from: u64,
     to: u64,
     options: OpenOptions,
     port: &MessagePort,
 ) -> Result<(Vec<u8>, Stats), String> {
-    let mut source = BlobSource::new(file.into())
-        .map_err(|e| e.to_string())?
-        .with_read_ahead();
-    source.read_ahead_from(from);
+    match input {
+        Input::File(file) => {
+            let mut source = BlobSource::new(file.into())
+                .map_err(|e| e.to_string())?
+                .with_read_ahead();
+            source.read_ahead_from(from);
+            let ahead = source.read_ahead();
+            index_source(&mut source, ahead, from, to, options, port).await
+        }
+        Input::Url(target) => match http_source::fetch(&target, |_, _| {}).await? {
+            Fetched::Ranges(mut source) => {
+                index_source(&mut source, None, from, to, options, port).await
+            }
+            Fetched::Whole(_) => Err(format!(
+                "{}: the server no longer serves byte ranges",
+                target.url
+            )),
+        },
+    }
+}
+
+async fn index_source(
+    source: &mut dyn tarmac_lens_core::source::TraceSource,
+    ahead: Option<crate::web::reading::read_ahead::SharedReadAhead>,
+    from: u64,
+    to: u64,
+    options: OpenOptions,
+    port: &MessagePort,
+) -> Result<(Vec<u8>, Stats), String> {
     let opts = IndexOptions {
         parse: parse_options(options),
         ..IndexOptions::default()
     };
-    let dialect = dialect_of(&mut source, &opts).map_err(|e| e.to_string())?;
-    let mut job = RangeJob::new(&mut source, opts, dialect, from, to).map_err(|e| e.to_string())?;
+    let dialect = dialect_of(&mut *source, &opts).map_err(|e| e.to_string())?;
+    let mut job =
+        RangeJob::new(&mut *source, opts, dialect, from, to).map_err(|e| e.to_string())?;
     let mut last = now();
-    let ahead = source.read_ahead();
     loop {
         if let Some(a) = &ahead {
             a.next_read_of_ready(job.next_read_len()).await;
         }
         if job
-            .step(&mut source, RANGE_STEP_BYTES)
+            .step(&mut *source, RANGE_STEP_BYTES)
             .map_err(|e| e.to_string())?
         {
             break;

@@ -423,10 +423,21 @@ impl SessionWorker {
                 }
                 Err(e) => return fail_opening(e.to_string()),
             }
+            // Other workers index ranges of a plain trace read by ranges
+            // (each asks the server for its own).
+            let parts = match (reading, &table) {
+                (Reading::Ranges, None) => tarmac_lens_core::browse::worker_count(
+                    source.len(),
+                    options.cores as usize,
+                    options.workers,
+                ),
+                _ => 1,
+            };
             match Session::open(source, parse) {
-                Ok(session) => {
-                    with(|w| w.install(generation, (session, ahead), options, None, reading, table))
-                }
+                Ok(session) => with(|w| {
+                    w.defer_split(generation, parts);
+                    w.install(generation, (session, ahead), options, None, reading, table)
+                }),
                 Err(e) => fail_opening(e.to_string()),
             }
         });
