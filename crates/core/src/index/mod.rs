@@ -51,7 +51,7 @@ pub use pc_counts::Counts;
 use pc_counts::PcCountMap;
 use replay::SourceRef;
 pub use serialize::{IndexEncoder, TraceIdentity};
-use snapshot::{apply_snapshot, encode_snapshot};
+use snapshot::Snapshots;
 pub use watch::{value_text, AccessHit, AccessKind, MemAccessed, Watched};
 
 use memdiff::MemHistory;
@@ -104,8 +104,6 @@ pub(crate) struct Checkpoint {
     /// Timestamp the parser carries into the first line.
     parser_time: u64,
     resume: ResumeState,
-    /// Start of the register snapshot in `Index::snapshots`.
-    snapshot: u64,
 }
 
 /// Memory contents over a range: `known[i]` tells whether `bytes[i]` is valid.
@@ -138,9 +136,8 @@ pub struct Index {
     opts: IndexOptions,
     dialect: Dialect,
     checkpoints: Vec<Checkpoint>,
-    /// Sparse register snapshots: per checkpoint, varint count, then
-    /// (varint offset delta, varint length, bytes) runs of known bytes.
-    snapshots: Vec<u8>,
+    /// The register file at each checkpoint, delta-coded.
+    snapshots: Snapshots,
     /// Per closed interval: register groups written ([`regfile::group_of`]).
     reg_groups: Vec<[u64; 2]>,
     /// Per closed interval: register groups its executed instructions
@@ -204,7 +201,7 @@ impl Index {
     /// Bytes the index keeps in memory, counted honestly (capacities, not lengths).
     pub fn resident_bytes(&self) -> usize {
         self.checkpoints.capacity() * std::mem::size_of::<Checkpoint>()
-            + self.snapshots.capacity()
+            + self.snapshots.resident_bytes()
             + self.reg_groups.capacity() * 16
             + self.reg_reads.as_ref().map_or(0, |r| r.len() * 16)
             + self.pc_blooms.capacity() * 32
