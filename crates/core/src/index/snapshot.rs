@@ -40,7 +40,7 @@ impl Snapshots {
             None if k == 0 => RegFile::default(),
             None => self.get(k - 1),
         };
-        if k % KEYFRAME_EVERY == 0 {
+        if k.is_multiple_of(KEYFRAME_EVERY) {
             last.bytes.fill(0);
             last.known.fill(0);
         }
