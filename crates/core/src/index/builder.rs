@@ -357,6 +357,7 @@ impl IndexBuilder {
         }
         index.summary.calls = index.calls.len() as u64;
         index.complete = true;
+        index.shrink_to_fit();
         index
     }
 }

@@ -59,6 +59,12 @@ impl Snapshots {
         rf
     }
 
+    /// Gives back unused room (the index is complete).
+    pub(super) fn shrink_to_fit(&mut self) {
+        self.bytes.shrink_to_fit();
+        self.starts.shrink_to_fit();
+    }
+
     /// Bytes held, counted by capacity.
     pub(super) fn resident_bytes(&self) -> usize {
         self.bytes.capacity()
