@@ -471,7 +471,7 @@ fn an_index_file_without_the_timeline_depth_still_loads() {
         put(c.failed);
     }
     let counts_section = counts_bytes.len();
-    let mut bytes = index.to_bytes(id);
+    let mut bytes = index.to_bytes_format_8(id);
     assert_eq!(bytes[8], 8, "the format's version");
     // Format 8 adds what each interval read (memory lines, registers)
     // after the counts; format 7 ends with them. It loads, and answers
@@ -511,6 +511,30 @@ fn an_index_file_without_the_timeline_depth_still_loads() {
     // Left at format 6, the same bytes lack a section: an error.
     bytes[8] = 6;
     assert!(Index::from_bytes(&bytes).is_err());
+}
+
+/// Format 8 held every checkpoint's register snapshot whole; format 9
+/// delta-codes them. A format 8 file (the page's cache, a saved session)
+/// loads, answers as the index it was saved from at every checkpoint, and
+/// saved again is the format 9 file of that index.
+#[test]
+fn an_index_file_with_whole_snapshots_still_loads() {
+    let (trace, index, id) = saved_quicksort();
+    let new = index.to_bytes(id);
+    assert_eq!(new[8], 9, "the format's version");
+    let old = index.to_bytes_format_8(id);
+    assert_eq!(old[8], 8);
+    assert!(old.len() > new.len(), "whole snapshots take more room");
+    let (v8, id8) = Index::from_bytes(&old).expect("a format 8 file loads");
+    assert_eq!(id8, id);
+    assert!(v8.to_bytes(id) == new, "re-encoded, the same bytes");
+    let mut src = SliceSource(&trace);
+    let nodes = index.summary().nodes;
+    for node in (0..nodes).step_by((nodes / 97).max(1) as usize) {
+        let a = v8.registers_after(&mut src, node).unwrap();
+        let b = index.registers_after(&mut src, node).unwrap();
+        assert!(a.bytes == b.bytes && a.known == b.known, "node {node}");
+    }
 }
 
 /// The browser saves an index a piece at a time: any budget per piece gives

@@ -2,7 +2,6 @@
 //! [`Engine`] and keeps checkpoints, register groups, PC filters, the
 //! memory history, events and calls.
 
-use super::snapshot::*;
 use super::*;
 use crate::parse::Effect;
 use crate::Result;
@@ -111,14 +110,12 @@ impl Observer for Accumulator {
             if let Some(r) = &mut idx.reads {
                 r.close_interval();
             }
-            let snapshot = idx.snapshots.len() as u64;
-            encode_snapshot(&mut idx.snapshots, engine.regs());
+            idx.snapshots.push(engine.regs());
             idx.checkpoints.push(Checkpoint {
                 line: node.at.line + node.lines,
                 offset: node.at.offset + node.len,
                 parser_time: self.parser_time_before,
                 resume: engine.resume_state(),
-                snapshot,
             });
             if let Some(seek) = &mut self.split {
                 let ready = engine.split_ready();
@@ -143,9 +140,8 @@ impl Observer for Accumulator {
                     // the rest sequentially.
                     let cp = idx.checkpoints.pop().unwrap_or_default();
                     let mut fresh = Index::empty(idx.opts, idx.dialect);
-                    fresh.snapshots =
-                        std::mem::take(&mut idx.snapshots)[cp.snapshot as usize..].to_vec();
-                    fresh.checkpoints.push(Checkpoint { snapshot: 0, ..cp });
+                    fresh.snapshots.push(engine.regs());
+                    fresh.checkpoints.push(cp);
                     fresh.summary = idx.summary;
                     *idx = fresh;
                     seek.just_split = true;
@@ -251,7 +247,7 @@ impl IndexBuilder {
         let engine = Engine::new(opts.engine());
         let mut index = Index::empty(opts, parser.dialect());
         // Checkpoint 0: the trace start.
-        encode_snapshot(&mut index.snapshots, &RegFile::default());
+        index.snapshots.push(&RegFile::default());
         index.checkpoints.push(Checkpoint {
             line: 1,
             ..Checkpoint::default()
@@ -361,6 +357,7 @@ impl IndexBuilder {
         }
         index.summary.calls = index.calls.len() as u64;
         index.complete = true;
+        index.shrink_to_fit();
         index
     }
 }
@@ -371,7 +368,7 @@ impl Index {
             opts,
             dialect,
             checkpoints: Vec::new(),
-            snapshots: Vec::new(),
+            snapshots: Snapshots::default(),
             reg_groups: Vec::new(),
             reg_reads: Some(Vec::new()),
             pc_blooms: Vec::new(),

@@ -552,6 +552,12 @@ impl CallTable {
         out
     }
 
+    /// Gives back unused room (the table is complete).
+    pub(crate) fn shrink_to_fit(&mut self) {
+        self.encoded.shrink_to_fit();
+        self.dir.shrink_to_fit();
+    }
+
     pub(crate) fn resident_bytes(&self) -> usize {
         self.encoded.capacity()
             + self.dir.capacity() * 16

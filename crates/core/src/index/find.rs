@@ -15,7 +15,6 @@
 //! wrote something it reads.
 
 use super::memdiff::ByteState;
-use super::snapshot::decode_snapshot;
 use super::*;
 use crate::condition::{BinOp, Cond, Condition, RegRef, Values};
 use crate::state::regfile as registers;
@@ -538,7 +537,7 @@ impl Index {
     /// The condition's truth at checkpoint `k` (before its first node, with
     /// no `pc`), and the memory ranges it reads there.
     fn value_at_checkpoint(&self, cond: &Condition, k: usize) -> (bool, Vec<(u64, u64)>) {
-        let regs = decode_snapshot(&self.snapshots, self.checkpoints[k].snapshot);
+        let regs = self.snapshots.get(k);
         let mem = IntervalMemory {
             index: self,
             k,

@@ -407,6 +407,16 @@ impl MemHistory {
         (mask & (1 << i) != 0).then_some(data[i])
     }
 
+    /// Gives back unused room (the index is complete).
+    pub(crate) fn shrink_to_fit(&mut self) {
+        self.arena.shrink_to_fit();
+        self.interval_start.shrink_to_fit();
+        self.segments.shrink_to_fit();
+        for s in &mut self.segments {
+            s.shrink_to_fit();
+        }
+    }
+
     pub(crate) fn resident_bytes(&self) -> usize {
         self.arena.capacity()
             + self.interval_start.capacity() * 8

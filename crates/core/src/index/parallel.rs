@@ -45,8 +45,7 @@ use crate::state::memory::ByteKind;
 use crate::{Error, Result};
 
 use super::{
-    apply_snapshot, encode_snapshot, Accumulator, Checkpoint, Index, IndexBuilder, IndexOptions,
-    SourceRef, SplitSeek, TraceIdentity,
+    Accumulator, Checkpoint, Index, IndexBuilder, IndexOptions, SourceRef, SplitSeek, TraceIdentity,
 };
 use crate::codec::{Dec, Enc};
 use crate::engine::Engine;
@@ -550,12 +549,18 @@ pub(super) fn join(g: &mut IndexBuilder, mut w: IndexBuilder, c: u64) -> bool {
     // held at the split.
     let base_regs = g.engine.regs();
     let mut regs = base_regs.clone();
-    for cp in &wi.checkpoints[1..] {
-        let snapshot = gi.snapshots.len() as u64;
-        regs.bytes.copy_from_slice(&base_regs.bytes[..]);
-        regs.known.copy_from_slice(&base_regs.known[..]);
-        apply_snapshot(&wi.snapshots, cp.snapshot, &mut regs);
-        encode_snapshot(&mut gi.snapshots, &regs);
+    for (k, cp) in wi.checkpoints.iter().enumerate().skip(1) {
+        let range_regs = wi.snapshots.get(k);
+        for i in 0..crate::state::regfile::SIZE {
+            let known = range_regs.known[i] != 0;
+            regs.bytes[i] = if known {
+                range_regs.bytes[i]
+            } else {
+                base_regs.bytes[i]
+            };
+            regs.known[i] = if known { 1 } else { base_regs.known[i] };
+        }
+        gi.snapshots.push(&regs);
         let mut resume = cp.resume;
         resume.node_index += node_off;
         resume.instructions += instr_off;
@@ -565,7 +570,6 @@ pub(super) fn join(g: &mut IndexBuilder, mut w: IndexBuilder, c: u64) -> bool {
             offset: cp.offset,
             parser_time: cp.parser_time,
             resume,
-            snapshot,
         });
     }
     gi.reg_groups.extend_from_slice(&wi.reg_groups);

@@ -107,6 +107,12 @@ impl ReadHistory {
         other.starts.clear();
     }
 
+    /// Gives back unused room (the index is complete).
+    pub(crate) fn shrink_to_fit(&mut self) {
+        self.arena.shrink_to_fit();
+        self.starts.shrink_to_fit();
+    }
+
     /// Bytes held, by lengths: capacities would differ between a history
     /// built in one pass and one appended from ranges, which must report
     /// the same index.

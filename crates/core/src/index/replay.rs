@@ -2,7 +2,6 @@
 //! of trace text through the same [`Engine`] that built the index,
 //! reporting to an [`Observer`].
 
-use super::snapshot::*;
 use super::*;
 
 impl Index {
@@ -29,7 +28,7 @@ impl Index {
             Some(next) => next.offset,
             None => self.summary.bytes.min(source.len()),
         };
-        let regs = decode_snapshot(&self.snapshots, cp.snapshot);
+        let regs = self.snapshots.get(k);
         let mut engine = Engine::resume(self.opts.engine(), &cp.resume, regs);
         let mut parser = Parser::new(self.opts.parse, self.dialect);
         parser.reset(cp.parser_time);

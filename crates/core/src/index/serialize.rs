@@ -11,6 +11,7 @@ use super::events::{BlockHead, EventList};
 use super::memdiff::MemHistory;
 use super::pc_counts::{Counts, PcCountMap};
 use super::reads::ReadHistory;
+use super::snapshot::Snapshots;
 use super::{Checkpoint, Index, IndexOptions, IndexSummary};
 use crate::codec::varint;
 use crate::engine::ResumeState;
@@ -19,7 +20,10 @@ use crate::{Error, Result};
 
 /// The first 8 bytes of an index file.
 const INDEX_MAGIC: &[u8; 8] = b"TLENSIX\x01";
-const VERSION: u64 = 8;
+const VERSION: u64 = 9;
+/// Files of this version hold every checkpoint's register snapshot whole
+/// (`snapshot.rs` delta-codes them since): read, they are re-encoded.
+const VERSION_FULL_SNAPSHOTS: u64 = 8;
 /// Format 5 lacks only the timeline's depth per bucket (section 12): read,
 /// it answers that question from the calls.
 const VERSION_WITHOUT_DEPTH: u64 = 5;
@@ -113,6 +117,9 @@ pub struct IndexEncoder {
     at: usize,
     /// The memory fills are a map: the key to go on from.
     next_fill: Option<(u64, u64)>,
+    /// Whole snapshots and their starts, written instead of the deltas in
+    /// a file of format 8.
+    full_snapshots: Option<(Vec<u8>, Vec<u64>)>,
 }
 
 /// Bytes of a byte section copied per unit of a step's budget.
@@ -126,26 +133,35 @@ impl IndexEncoder {
         let parts = index.mem.parts();
         let (calls, call_dir, call_count) = index.calls.parts();
         let (events, event_dir, event_count) = index.events.parts();
+        let (snapshots, snapshot_starts) = match &self.full_snapshots {
+            Some((bytes, starts)) => (&bytes[..], &starts[..]),
+            None => index.snapshots.parts(),
+        };
         while budget > 0 {
             let w = &mut self.w;
             let at = self.at;
             // Each arm writes from `at` on and says how far it got; a part
             // is done when it gets to its end.
             let (to, end) = match self.section {
-                0 => entries(w, &index.checkpoints, at, &mut budget, |w, c| {
-                    w.u(c.line);
-                    w.u(c.offset);
-                    w.u(c.parser_time);
-                    w.u(c.snapshot);
-                    let r = &c.resume;
-                    w.u(r.node_index);
-                    w.u(r.current_time.map_or(0, |t| t.wrapping_add(1)));
-                    w.u(r.expected_next_pc);
-                    w.u(r.expected_next_lr);
-                    w.u(r.insns_since_lr_update);
-                    w.u(r.instructions);
-                }),
-                1 => byte_run(w, &index.snapshots, at, &mut budget),
+                0 => {
+                    // Checkpoint k's snapshot is the k-th (they are pushed
+                    // together); the file keeps where it starts beside it.
+                    let mut starts = snapshot_starts[at.min(snapshot_starts.len())..].iter();
+                    entries(w, &index.checkpoints, at, &mut budget, |w, c| {
+                        w.u(c.line);
+                        w.u(c.offset);
+                        w.u(c.parser_time);
+                        w.u(starts.next().copied().unwrap_or(0));
+                        let r = &c.resume;
+                        w.u(r.node_index);
+                        w.u(r.current_time.map_or(0, |t| t.wrapping_add(1)));
+                        w.u(r.expected_next_pc);
+                        w.u(r.expected_next_lr);
+                        w.u(r.insns_since_lr_update);
+                        w.u(r.instructions);
+                    })
+                }
+                1 => byte_run(w, snapshots, at, &mut budget),
                 2 => entries(w, &index.reg_groups, at, &mut budget, |w, g| {
                     w.u(g[0]);
                     w.u(g[1]);
@@ -357,7 +373,7 @@ impl Index {
         let (calls, call_dir, _) = self.calls.parts();
         let (events, event_dir, _) = self.events.parts();
         // Byte sections whole, a few bytes per varint of the rest.
-        64 + self.snapshots.len()
+        64 + self.snapshots.parts().0.len()
             + parts.arena.len()
             + calls.len()
             + events.len()
@@ -423,7 +439,20 @@ impl Index {
             section: 0,
             at: 0,
             next_fill: None,
+            full_snapshots: None,
         }
+    }
+
+    /// The bytes of an index file of format 8, whose register snapshots
+    /// were whole: what the page's cache and saved sessions may still hold,
+    /// for the tests that they load.
+    #[doc(hidden)]
+    pub fn to_bytes_format_8(&self, trace: TraceIdentity) -> Vec<u8> {
+        let mut e = self.encoder(trace, Vec::new());
+        e.w.0[INDEX_MAGIC.len()] = VERSION_FULL_SNAPSHOTS as u8;
+        e.full_snapshots = Some(self.snapshots.to_full());
+        while !e.step(self, usize::MAX) {}
+        e.finish()
     }
 
     /// Reads an index file, returning it and the identity of the trace it
@@ -438,6 +467,7 @@ impl Index {
         let version = r.u()?;
         if ![
             VERSION,
+            VERSION_FULL_SNAPSHOTS,
             VERSION_WITHOUT_READS,
             VERSION_WITHOUT_COUNTS,
             VERSION_WITHOUT_DEPTH,
@@ -494,11 +524,12 @@ impl Index {
         let first_event_line = r.u()?.checked_sub(1);
         let n = r.len(10)?;
         let mut checkpoints = Vec::with_capacity(n);
+        let mut snapshot_starts = Vec::with_capacity(n);
         for _ in 0..n {
             let line = r.u()?;
             let offset = r.u()?;
             let parser_time = r.u()?;
-            let snapshot = r.u()?;
+            snapshot_starts.push(r.u()?);
             let resume = ResumeState {
                 node_index: r.u()?,
                 current_time: r.u()?.checked_sub(1),
@@ -512,18 +543,16 @@ impl Index {
                 offset,
                 parser_time,
                 resume,
-                snapshot,
             });
         }
-        let snapshots = r.bytes()?.to_vec();
-        if checkpoints
-            .iter()
-            .any(|c| c.snapshot as usize > snapshots.len())
-        {
-            return Err(Error::IndexFile(
-                "index file is corrupt (register snapshot out of range)".into(),
-            ));
-        }
+        let snapshots = r.bytes()?;
+        let snapshots = if version >= VERSION {
+            Snapshots::from_parts(snapshots.to_vec(), snapshot_starts)
+        } else {
+            Snapshots::from_full(snapshots, &snapshot_starts)
+        };
+        let snapshots = snapshots
+            .ok_or_else(|| Error::IndexFile("index file is corrupt (register snapshots)".into()))?;
         let n = r.len(2)?;
         let mut reg_groups = Vec::with_capacity(n);
         for _ in 0..n {
@@ -647,7 +676,7 @@ impl Index {
         } else {
             None
         };
-        let reads = if version == VERSION {
+        let reads = if version >= VERSION_FULL_SNAPSHOTS {
             let present = r.u()? != 0;
             let n = r.len(1)?;
             let mut starts = Vec::with_capacity(n);
@@ -665,7 +694,7 @@ impl Index {
         } else {
             None
         };
-        let reg_reads = if version == VERSION {
+        let reg_reads = if version >= VERSION_FULL_SNAPSHOTS {
             let present = r.u()? != 0;
             let n = r.len(2)?;
             let mut groups = Vec::with_capacity(n);

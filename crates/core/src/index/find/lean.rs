@@ -374,7 +374,7 @@ impl Index {
             // The replay says what went wrong.
             return Ok(None);
         }
-        let regs = decode_snapshot(&self.snapshots, cp.snapshot);
+        let regs = self.snapshots.get(k);
         let mut scan = Scan {
             cond,
             watched,
