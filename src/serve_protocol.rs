@@ -9,7 +9,8 @@ use serde::{Deserialize, Serialize};
 use tarmac_lens_core::browse::protocol::Progress;
 use tarmac_lens_core::sniff::FileKind;
 
-/// `api/ask`: the questions of one page task.
+/// `api/ask?page=P`: the questions of one page task; `P` names the page,
+/// whose views (and their folds) are its own.
 pub const ASK: &str = "api/ask";
 /// `api/open`: an [`Opening`].
 pub const OPEN: &str = "api/open";

@@ -13,7 +13,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use tarmac_lens::serve_protocol::{ElfOutcome, Opening};
-use tarmac_lens_core::browse::protocol::{Locate, Query, RegMark, Reply, WriteTarget};
+use tarmac_lens_core::browse::protocol::{FoldOp, Locate, Query, RegMark, Reply, WriteTarget};
 use tarmac_lens_core::browse::Session;
 use tarmac_lens_core::source::SliceSource;
 use tarmac_lens_core::stats::Stats;
@@ -178,6 +178,11 @@ impl Server {
     }
 
     fn ask(&self, questions: &[Query]) -> Vec<Reply> {
+        self.ask_as("p", questions)
+    }
+
+    /// `questions` asked by page `page`.
+    fn ask_as(&self, page: &str, questions: &[Query]) -> Vec<Reply> {
         let batch: Vec<(u32, Query)> = questions
             .iter()
             .cloned()
@@ -187,7 +192,7 @@ impl Server {
         let a = http(
             self.port,
             "POST",
-            &format!("{}api/ask", self.base),
+            &format!("{}api/ask?page={page}", self.base),
             "",
             serde_json::to_string(&batch).unwrap().as_bytes(),
         );
@@ -444,4 +449,41 @@ fn serve_without_a_page_says_how_to_get_one() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("--page") && err.contains("missing"), "{err}");
     assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn each_page_folds_its_own_views() {
+    let dir = Dir::new("views");
+    let text = std::fs::read(data(&format!("{TRACE}.tarmac"))).unwrap();
+    let trace = dir.write("q.tarmac", &text);
+    let server = serve(&dir, &trace, None);
+    let rows = Query::Rows {
+        view: 0,
+        first: 0,
+        count: 200,
+    };
+    let before = server.ask_as("b", std::slice::from_ref(&rows));
+    let fold = Query::Fold {
+        view: 0,
+        node: 2000,
+        op: FoldOp::FoldAll,
+    };
+    let folded = server.ask_as("a", &[fold, rows.clone()]);
+    assert!(matches!(folded[0], Reply::Folded { .. }), "{:?}", folded[0]);
+    assert_ne!(folded[1], before[0], "page a's view 0 is folded");
+    assert_eq!(server.ask_as("b", std::slice::from_ref(&rows)), before);
+    // As a session in this process with page a's folds.
+    let mut native = native_session(&text, None);
+    let fold = Query::Fold {
+        view: 9,
+        node: 2000,
+        op: FoldOp::FoldAll,
+    };
+    native.answer(fold);
+    let rows9 = Query::Rows {
+        view: 9,
+        first: 0,
+        count: 200,
+    };
+    assert_eq!(native.answer(rows9), folded[1]);
 }

@@ -160,6 +160,7 @@ struct Served<S: TraceSource> {
     text: S,
     elf: Option<Arc<[u8]>>,
     stats: Arc<Mutex<Counted>>,
+    views: Views,
     /// `--bi`, which images are checked against.
     big_endian: bool,
     verbose: bool,
@@ -254,6 +255,7 @@ pub fn cmd_serve(common: &Common, args: &ServeArgs) -> Result<(), String> {
         text,
         elf,
         stats,
+        views: Views::default(),
         big_endian: common.bi,
         verbose: common.verbose,
     };
@@ -339,7 +341,7 @@ impl<S: TraceSource> Served<S> {
         let what = rest.to_string();
         match (&method, rest) {
             (Method::Post, serve_protocol::ASK) => {
-                let reply = self.ask(&mut request);
+                let reply = self.ask(&mut request, query);
                 respond(request, reply);
             }
             (Method::Post, serve_protocol::ELF) => {
@@ -392,7 +394,7 @@ impl<S: TraceSource> Served<S> {
     }
 
     /// Answers a batch of questions in order, as a session worker does.
-    fn ask(&mut self, request: &mut Request) -> Response<std::io::Cursor<Vec<u8>>> {
+    fn ask(&mut self, request: &mut Request, query: &str) -> Response<std::io::Cursor<Vec<u8>>> {
         let mut body = Vec::new();
         if let Err(e) = request
             .as_reader()
@@ -408,9 +410,15 @@ impl<S: TraceSource> Served<S> {
             Ok(a) => a,
             Err(e) => return text(400, &format!("not a list of questions: {e}\n")),
         };
+        let page = param(query, "page").unwrap_or_default();
         let answers: Vec<(u32, Reply)> = asks
             .into_iter()
-            .map(|(id, q)| (id, self.session.answer(q)))
+            .map(|(id, mut q)| {
+                if let Some(view) = view_of(&mut q) {
+                    *view = self.views.of(&page, *view);
+                }
+                (id, self.session.answer(q))
+            })
             .collect();
         json(serde_json::to_vec(&answers).unwrap_or_default())
     }
@@ -422,12 +430,7 @@ impl<S: TraceSource> Served<S> {
         request: &mut Request,
         query: &str,
     ) -> Response<std::io::Cursor<Vec<u8>>> {
-        let param = |key: &str| {
-            query
-                .split('&')
-                .find_map(|kv| kv.strip_prefix(key)?.strip_prefix('='))
-                .map(percent_decoded)
-        };
+        let param = |key: &str| param(query, key);
         let Ok(load_offset) = param("offset").unwrap_or_default().parse::<i64>() else {
             return text(400, "the load offset is not a number\n");
         };
@@ -552,6 +555,40 @@ fn parse_range(header: &str, total: u64) -> Option<(u64, u64)> {
     (from < to).then_some((from, to))
 }
 
+/// The value of query parameter `key`.
+fn param(query: &str, key: &str) -> Option<String> {
+    query
+        .split('&')
+        .find_map(|kv| kv.strip_prefix(key)?.strip_prefix('='))
+        .map(percent_decoded)
+}
+
+/// The view a question's folds belong to.
+fn view_of(q: &mut Query) -> Option<&mut u32> {
+    match q {
+        Query::Rows { view, .. }
+        | Query::RowOfNode { view, .. }
+        | Query::Step { view, .. }
+        | Query::Fold { view, .. } => Some(view),
+        _ => None,
+    }
+}
+
+/// Each page numbers its views from 0 (`?page=` says which page asks):
+/// the session's view numbers keep two pages' folds apart, as two tabs
+/// with a worker each would be.
+#[derive(Default)]
+struct Views {
+    of: std::collections::HashMap<(String, u32), u32>,
+}
+
+impl Views {
+    fn of(&mut self, page: &str, view: u32) -> u32 {
+        let next = u32::try_from(self.of.len()).unwrap_or(u32::MAX);
+        *self.of.entry((page.to_string(), view)).or_insert(next)
+    }
+}
+
 /// `%XX` escapes undone (a query parameter's value); `+` is a space.
 fn percent_decoded(s: &str) -> String {
     let bytes = s.as_bytes();
@@ -629,6 +666,16 @@ mod tests {
         assert_eq!(percent_decoded("caf%C3%A9.elf"), "café.elf");
         assert_eq!(percent_decoded("100%"), "100%");
         assert_eq!(percent_decoded("%zz%4"), "%zz%4");
+    }
+
+    #[test]
+    fn each_page_has_views_of_its_own() {
+        let mut views = Views::default();
+        assert_eq!(views.of("a", 0), 0);
+        assert_eq!(views.of("b", 0), 1);
+        assert_eq!(views.of("a", 1), 2);
+        assert_eq!(views.of("a", 0), 0);
+        assert_eq!(views.of("b", 0), 1);
     }
 
     #[test]
