@@ -362,6 +362,10 @@ pub fn app() -> Html {
                     name: name.clone(),
                     bytes: 0,
                 },
+                TraceInput::Served(opening) => FileInfo {
+                    name: opening.name.clone(),
+                    bytes: opening.bytes,
+                },
             };
             let job_id = {
                 let mut counter = job_counter.borrow_mut();
