@@ -213,7 +213,10 @@ pub fn cmd_serve(common: &Common, args: &ServeArgs) -> Result<(), String> {
         elf: elf_outcome,
     };
     let text = common.open_random()?;
-    let server = Server::http(("127.0.0.1", args.port))
+    let listener = std::net::TcpListener::bind(("127.0.0.1", args.port))
+        .map_err(|e| format!("cannot listen on 127.0.0.1:{}: {e}", args.port))?;
+    no_delay(&listener);
+    let server = Server::from_listener(listener, None)
         .map_err(|e| format!("cannot listen on 127.0.0.1:{}: {e}", args.port))?;
     let port = server
         .server_addr()
@@ -264,6 +267,36 @@ pub fn cmd_serve(common: &Common, args: &ServeArgs) -> Result<(), String> {
     }
     Ok(())
 }
+
+/// Sends what is written at once: with Nagle's algorithm the end of an
+/// answer longer than a segment waited for the browser's delayed ACK on a
+/// kept-alive connection, about 40 ms a step (measured: step p50 56 ms).
+/// Connections accepted inherit the option from the listening socket.
+#[cfg(unix)]
+fn no_delay(listener: &std::net::TcpListener) {
+    use std::os::fd::AsRawFd;
+    let one: libc::c_int = 1;
+    // SAFETY: `setsockopt` on a socket `listener` keeps open for the call,
+    // with a value of the type and size TCP_NODELAY takes.
+    let done = unsafe {
+        libc::setsockopt(
+            listener.as_raw_fd(),
+            libc::IPPROTO_TCP,
+            libc::TCP_NODELAY,
+            (&one as *const libc::c_int).cast(),
+            std::mem::size_of::<libc::c_int>() as libc::socklen_t,
+        )
+    };
+    if done != 0 {
+        eprintln!(
+            "tarmac-lens: warning: TCP_NODELAY: {}",
+            std::io::Error::last_os_error()
+        );
+    }
+}
+
+#[cfg(not(unix))]
+fn no_delay(_: &std::net::TcpListener) {}
 
 /// Loads symbols and source lines as the session worker does
 /// (`web/worker/session`).
