@@ -228,6 +228,7 @@ pub fn cmd_serve(common: &Common, args: &ServeArgs) -> Result<(), String> {
     {
         let (stats, trace, quiet) = (stats.clone(), common.trace.clone(), common.quiet);
         std::thread::spawn(move || {
+            yield_to_answers();
             let counted = input::Cache::default()
                 .open(&trace, parse, input::Mode::Stream, quiet)
                 .and_then(|s| {
@@ -297,6 +298,22 @@ fn no_delay(listener: &std::net::TcpListener) {
 
 #[cfg(not(unix))]
 fn no_delay(_: &std::net::TcpListener) {}
+
+/// Lowers the calling thread's priority: counting the statistics of a big
+/// trace takes a core for as long as indexing took, and the answers (and a
+/// browser on the same machine loading the page) come first.
+#[cfg(target_os = "linux")]
+fn yield_to_answers() {
+    // SAFETY: plain system calls on the calling thread (Linux gives each
+    // thread its own nice value, named by its thread id).
+    unsafe {
+        let tid = libc::gettid();
+        libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, 10);
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn yield_to_answers() {}
 
 /// Loads symbols and source lines as the session worker does
 /// (`web/worker/session`).
