@@ -487,3 +487,62 @@ fn each_page_folds_its_own_views() {
     };
     assert_eq!(native.answer(rows9), folded[1]);
 }
+
+#[test]
+fn an_image_posted_by_the_page_is_loaded_as_image_is() {
+    let dir = Dir::new("elf");
+    let trace = dir.write("sample.tarmac", tarmac_lens::sample::TRACE);
+    let elf = tarmac_lens::sample::ELF;
+    let server = serve(&dir, &trace, None);
+    assert_eq!(server.get("elf").status, 404);
+    let questions = tarmac_lens::sample::questions();
+    let bare = server.ask(&questions);
+    let a = http(
+        server.port,
+        "POST",
+        &format!("{}elf?name=caf%C3%A9.elf&offset=0", server.base),
+        "",
+        elf,
+    );
+    assert_eq!(a.status, 200, "{}", String::from_utf8_lossy(&a.body));
+    let outcome: ElfOutcome = serde_json::from_slice(&a.body).unwrap();
+    assert!(
+        matches!(outcome, ElfOutcome::Loaded { symbols, .. } if symbols > 0),
+        "{outcome:?}"
+    );
+    let opening: Opening = serde_json::from_slice(&server.get("api/open").body).unwrap();
+    assert_eq!(opening.elf.map(|e| e.name), Some("café.elf".to_string()));
+    assert_eq!(server.get("elf").body, elf);
+    // Answers now name symbols, as a session given the image does.
+    let mut native = native_session(tarmac_lens::sample::TRACE, Some(elf));
+    let want: Vec<Reply> = questions.iter().map(|q| native.answer(q.clone())).collect();
+    let got = server.ask(&questions);
+    assert_ne!(got, bare, "the image changed some answer");
+    for ((q, g), w) in questions.iter().zip(&got).zip(&want) {
+        // The server's session numbered the searches asked before it.
+        let (mut g, mut w) = (g.clone(), w.clone());
+        if let (Reply::Search(g), Reply::Search(w)) = (&mut g, &mut w) {
+            g.id = w.id;
+        }
+        assert_eq!(g, w, "{q:?}");
+    }
+    // Not an ELF image: said, and the session keeps the one it has.
+    let bad = http(
+        server.port,
+        "POST",
+        &format!("{}elf?name=x&offset=0", server.base),
+        "",
+        b"not an image",
+    );
+    let outcome: ElfOutcome = serde_json::from_slice(&bad.body).unwrap();
+    assert!(matches!(outcome, ElfOutcome::Failed(_)), "{outcome:?}");
+    assert_eq!(server.get("elf").body, elf);
+    let offset = http(
+        server.port,
+        "POST",
+        &format!("{}elf?offset=x", server.base),
+        "",
+        elf,
+    );
+    assert_eq!(offset.status, 400);
+}
