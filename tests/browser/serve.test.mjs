@@ -28,9 +28,12 @@ const ARRAY = '0x10780:64';
 const CONDITION = 'x19 > 0x10780 && x19 < 0x10790';
 const STEPS = 200;
 
+const dirs = [];
+
 /** A copy of `bytes` in a directory of its own (the index goes beside it). */
 function copy(name, bytes) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tarmac-lens-serve-'));
+  dirs.push(dir);
   const file = path.join(dir, name);
   fs.writeFileSync(file, bytes);
   return file;
@@ -59,6 +62,7 @@ before(async () => {
 after(async () => {
   for (const s of servers) s.close();
   await browser?.close();
+  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
 });
 
 async function served(trace, ...args) {
@@ -314,10 +318,17 @@ describe('tarmac-lens serve', () => {
     await gotoLine(page, late);
     await expectLine(page, late, 'a jump near the end');
     assert.ok(squash((await rowsShown(page))[late]).includes(squash(text.lines[late - 1])));
+    // An ELF image given on the page goes to the server, which names the
+    // calls with it, and keeps it for the next load.
+    assert.equal(await page.$('[data-testid=elf-symbols]'), null);
+    await page.setInputFiles('[data-testid=elf-input]', ELF);
+    await page.waitForSelector('[data-testid=elf-symbols]', { timeout: 30_000 });
+    await checkFoldNamed(page, firstCall(TRACE, ELF));
     // Reloaded: the first screen after the page's load, then steps.
     await page.reload();
     await page.waitForSelector('[data-testid=status][data-state=ready]', { timeout: 60_000 });
     await page.waitForSelector('.trace-row.current');
+    await page.waitForSelector('[data-testid=elf-symbols]', { timeout: 30_000 });
     const measured = await timings(page);
     console.log(`serve timings (${path.basename(gz)}, ${fs.statSync(TRACE).size} bytes): ${JSON.stringify(measured)}`);
     assert.equal(measured.steps, STEPS, 'every step moved the row');
