@@ -4,7 +4,8 @@
 // a jump and steps with the keys, the registers, a search's count, a call
 // folded and named from the ELF, the watch (`W`), the "why?" tree (`y`) and
 // a condition (`c`); the memory pane and the Reports panel equal those of
-// the same trace dropped on the page; a .gz served shows the same. A
+// the same trace dropped on the page; a .gz served shows the same; a
+// multi-core trace follows the core `--cpu` names. A
 // request without the printed token is refused, the page included. The
 // first screen after the page's load and the step latency are logged
 // (docs/performance.md), never asserted.
@@ -332,6 +333,47 @@ describe('tarmac-lens serve', () => {
     const measured = await timings(page);
     console.log(`serve timings (${path.basename(gz)}, ${fs.statSync(TRACE).size} bytes): ${JSON.stringify(measured)}`);
     assert.equal(measured.steps, STEPS, 'every step moved the row');
+  });
+
+  test('a multi-core trace is served following the core --cpu names; the page says where to choose it', async (t) => {
+    // cpu1 alone is a trace of its own; merged by time with cpu0's, the
+    // server follows cpu1 and its registers at the end are cpu1's own.
+    const groups = (text) => {
+      const out = [];
+      for (const line of text.split('\n')) {
+        if (!line) continue;
+        const m = /^(\d+) /.exec(line);
+        if (m || !out.length) out.push({ time: m ? Number(m[1]) : 0, lines: [line] });
+        else out[out.length - 1].lines.push(line);
+      }
+      return out;
+    };
+    const a = fs.readFileSync(path.join(ROOT, 'tests/data/tracegen/quicksort-aarch64-O2-fastmodel-cpu-2M.tarmac'), 'latin1');
+    const b = fs.readFileSync(path.join(ROOT, 'tests/data/multicore/recursion-aarch64-O2-fastmodel-cpu1.tarmac'), 'latin1');
+    const merged = [...groups(a).map((g, i) => ({ ...g, who: 0, i })), ...groups(b).map((g, i) => ({ ...g, who: 1, i }))]
+      .sort((x, y) => x.time - y.time || x.who - y.who || x.i - y.i)
+      .flatMap((g) => g.lines)
+      .join('\n');
+    const finals = {};
+    for (const line of b.split('\n')) {
+      const m = /^\d+ clk cpu1 R (X\d+) ([0-9a-fA-F_]+)$/.exec(line);
+      if (m) finals[m[1].toLowerCase()] = m[2].replaceAll('_', '').toLowerCase();
+    }
+    const url = await served(copy('two-cores.tarmac', Buffer.from(`${merged}\n`, 'latin1')), '--cpu', 'cpu1');
+    const page = await openServed(t, url, 'two-cores.tarmac');
+    await page.waitForSelector('[data-testid=core-served]');
+    assert.match(await page.textContent('[data-testid=core-served]'), /serve --cpu/);
+    assert.equal(await page.$('[data-testid=core-picker]'), null);
+    await page.click('[data-testid=trace-pane]');
+    await page.keyboard.press('End');
+    await page.waitForFunction(() => / cpu1 IT /.test(document.querySelector('.trace-row.current')?.textContent ?? ''));
+    const want = Object.entries(finals).slice(0, 6);
+    assert.ok(want.length >= 3);
+    await page.waitForFunction(
+      (want) => want.every(([r, v]) => document.querySelector(`[data-reg=${r}]`)?.textContent === v),
+      want,
+      { timeout: 15_000 },
+    );
   });
 
   test('without the printed token, nothing is served: the page shows the refusal', async (t) => {

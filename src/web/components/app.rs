@@ -651,7 +651,11 @@ pub fn app() -> Html {
                 <LanguageSwitch lang={*lang} on_change={on_lang} />
             </header>
             if let Phase::Ready(stats) = &state.phase {
-                if stats.cores.len() > 1 {
+                if stats.cores.len() > 1 && served {
+                    <p class="hint" data-testid="core-served" style="margin:0;">
+                        { t("The core followed is chosen when the trace is served: tarmac-lens serve --cpu NAME.") }
+                    </p>
+                } else if stats.cores.len() > 1 {
                     <CorePicker cores={stats.cores.clone()} selected={(*core).clone()} on_pick={on_core} />
                 }
             }
