@@ -156,8 +156,10 @@ struct Served<S: TraceSource> {
     page: Page,
     session: Session<BlockCache<S>>,
     opening: Opening,
-    /// A second reader of the trace, for `trace` requests.
-    text: S,
+    /// `trace` requests, answered by a thread of their own with a second
+    /// reader of the trace: a report reading the whole trace through a slow
+    /// tunnel would otherwise hold every step back.
+    text: std::sync::mpsc::Sender<Request>,
     elf: Option<Arc<[u8]>>,
     stats: Arc<Mutex<Counted>>,
     views: Views,
@@ -212,7 +214,17 @@ pub fn cmd_serve(common: &Common, args: &ServeArgs) -> Result<(), String> {
         progress: session.progress(),
         elf: elf_outcome,
     };
-    let text = common.open_random()?;
+    let text = {
+        let mut source = common.open_random()?;
+        let verbose = common.verbose;
+        let (tx, rx) = std::sync::mpsc::channel::<Request>();
+        std::thread::spawn(move || {
+            for request in rx {
+                serve_text(&mut source, request, verbose);
+            }
+        });
+        tx
+    };
     let listener = std::net::TcpListener::bind(("127.0.0.1", args.port))
         .map_err(|e| format!("cannot listen on 127.0.0.1:{}: {e}", args.port))?;
     no_delay(&listener);
@@ -410,7 +422,11 @@ impl<S: TraceSource> Served<S> {
                 };
                 respond(request, reply);
             }
-            (Method::Get | Method::Head, serve_protocol::TRACE) => self.trace(request),
+            (Method::Get | Method::Head, serve_protocol::TRACE) => {
+                if let Err(back) = self.text.send(request) {
+                    respond(back.0, text(500, "the trace's reader stopped\n"));
+                }
+            }
             (Method::Get | Method::Head, serve_protocol::ELF) => match &self.elf {
                 Some(bytes) => respond(
                     request,
@@ -509,57 +525,57 @@ impl<S: TraceSource> Served<S> {
         }
         json(serde_json::to_vec(&outcome).unwrap_or_default())
     }
+}
 
-    /// The trace's text (a compressed trace's decompressed text), whole or
-    /// the byte range asked for.
-    fn trace(&mut self, request: Request) {
-        let total = self.text.len();
-        let range = request
-            .headers()
-            .iter()
-            .find(|h| h.field.equiv("Range"))
-            .map(|h| h.value.as_str().to_string());
-        let (from, to, partial) = match range.as_deref().map(|r| parse_range(r, total)) {
-            None => (0, total, false),
-            Some(Some((from, to))) => (from, to.min(from + MAX_RANGE), true),
-            Some(None) => {
-                respond(
-                    request,
-                    text(416, "416 Range Not Satisfiable\n")
-                        .with_header(header("Content-Range", &format!("bytes */{total}"))),
-                );
-                return;
-            }
-        };
-        let mut headers = vec![
-            header("Content-Type", "text/plain; charset=utf-8"),
-            header("Accept-Ranges", "bytes"),
-        ];
-        headers.extend(guard_headers());
-        if partial {
-            headers.push(header(
-                "Content-Range",
-                &format!("bytes {from}-{}/{total}", to - 1),
-            ));
+/// The trace's text (a compressed trace's decompressed text), whole or
+/// the byte range asked for.
+fn serve_text<S: TraceSource>(source: &mut S, request: Request, verbose: bool) {
+    let total = source.len();
+    let range = request
+        .headers()
+        .iter()
+        .find(|h| h.field.equiv("Range"))
+        .map(|h| h.value.as_str().to_string());
+    let (from, to, partial) = match range.as_deref().map(|r| parse_range(r, total)) {
+        None => (0, total, false),
+        Some(Some((from, to))) => (from, to.min(from + MAX_RANGE), true),
+        Some(None) => {
+            respond(
+                request,
+                text(416, "416 Range Not Satisfiable\n")
+                    .with_header(header("Content-Range", &format!("bytes */{total}"))),
+            );
+            return;
         }
-        let len = to - from;
-        let reader = SourceReader {
-            source: &mut self.text,
-            at: from,
-            end: to,
-        };
-        let status = if partial { 206 } else { 200 };
-        let response = Response::new(
-            StatusCode(status),
-            headers,
-            reader,
-            usize::try_from(len).ok(),
-            None,
-        );
-        if let Err(e) = request.respond(response) {
-            if self.verbose {
-                eprintln!("tarmac-lens: sending the trace: {e}");
-            }
+    };
+    let mut headers = vec![
+        header("Content-Type", "text/plain; charset=utf-8"),
+        header("Accept-Ranges", "bytes"),
+    ];
+    headers.extend(guard_headers());
+    if partial {
+        headers.push(header(
+            "Content-Range",
+            &format!("bytes {from}-{}/{total}", to - 1),
+        ));
+    }
+    let len = to - from;
+    let reader = SourceReader {
+        source,
+        at: from,
+        end: to,
+    };
+    let status = if partial { 206 } else { 200 };
+    let response = Response::new(
+        StatusCode(status),
+        headers,
+        reader,
+        usize::try_from(len).ok(),
+        None,
+    );
+    if let Err(e) = request.respond(response) {
+        if verbose {
+            eprintln!("tarmac-lens: sending the trace: {e}");
         }
     }
 }
