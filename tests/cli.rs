@@ -100,6 +100,25 @@ fn index_json_and_reuse() {
 }
 
 #[test]
+fn an_index_following_another_core_is_rebuilt() {
+    let (_d, trace) = scratch("multicore/recursion-aarch64-O2-fastmodel-cpu1.tarmac");
+    let index = |cpu: Option<&str>| {
+        let mut cmd = bin();
+        cmd.arg("index").arg(&trace);
+        if let Some(cpu) = cpu {
+            cmd.args(["--cpu", cpu]);
+        }
+        json(&cmd.output().unwrap())["reused"].clone()
+    };
+    assert_eq!(index(None), false);
+    assert_eq!(index(Some("cpu1")), false, "built for all cores");
+    assert_eq!(index(Some("cpu1")), true);
+    assert_eq!(index(Some("cpu0")), false, "built following cpu1");
+    assert_eq!(index(None), false, "built following cpu0");
+    assert_eq!(index(None), true);
+}
+
+#[test]
 fn index_options_on_other_commands() {
     let (d, trace) = scratch("ttu/quicksort.tarmac");
     let custom = d.path.join("custom.idx");

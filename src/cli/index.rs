@@ -68,6 +68,10 @@ fn stale_reason(
             "it was built with different --li/--bi or --implicit-thumb options".into(),
         ));
     }
+    // An index following one core holds that core's registers and calls.
+    if o.cpu != common.cpu {
+        return Ok(Some("it was built following another --cpu".into()));
+    }
     Ok(None)
 }
 

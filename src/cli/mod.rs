@@ -10,6 +10,7 @@ mod index;
 mod input;
 mod lines;
 mod reports;
+mod serve;
 mod stats;
 mod watch;
 mod why;
@@ -240,6 +241,16 @@ enum Command {
         #[command(flatten)]
         common: Common,
     },
+    /// Serve the trace browser on 127.0.0.1 for this trace: the web page,
+    /// its questions answered here from the index (built with every core,
+    /// or reused). Prints the URL to open, which holds a secret token; from
+    /// another machine, through an SSH tunnel (docs/serve.md).
+    Serve {
+        #[command(flatten)]
+        common: Common,
+        #[command(flatten)]
+        args: serve::ServeArgs,
+    },
     /// Count records per kind, list unparsed lines, and measure throughput.
     Stats {
         #[command(flatten)]
@@ -271,6 +282,7 @@ impl Command {
             | Command::EpProfile { common, .. }
             | Command::Flow { common, .. }
             | Command::Stats { common, .. }
+            | Command::Serve { common, .. }
             | Command::Cores { common } => Some(common),
         }
     }
@@ -508,6 +520,7 @@ pub fn run() -> i32 {
         } => cmd_convert(&common, style, output.as_deref()),
         Command::Stats { common, json } => stats::cmd_stats(&common, json),
         Command::Cores { common } => cmd_cores(&common),
+        Command::Serve { common, args } => serve::cmd_serve(&common, &args),
         Command::Index { common } => index::cmd_index(&common),
         Command::Coverage(args) => coverage::run(args),
         Command::Export(args) => return export::run(&args),

@@ -316,7 +316,16 @@ pub fn app() -> Html {
     };
     // Start a worker before any file is dropped: loading its wasm takes
     // tens of milliseconds the first screenful should not wait for.
-    use_effect_with((), |_| TraceClient::prewarm());
+    // Not on the page `tarmac-lens serve` serves: its trace opens at once,
+    // answered by the server, and the workers' start and the rehearsal
+    // below took the cores its first screen needs (on two cores, 310-470
+    // ms after the load event with them).
+    let served = *use_memo((), |_| crate::web::page::server_link::is_served());
+    use_effect_with((), move |_| {
+        if !served {
+            TraceClient::prewarm()
+        }
+    });
     // And, once a file is indexed, again for the next one: not while it is
     // indexed, as the spare session worker's warm-up and the workers'
     // starts would take the indexing's cores (and the first screenful's).
@@ -361,6 +370,10 @@ pub fn app() -> Html {
                 TraceInput::Url { name, .. } => FileInfo {
                     name: name.clone(),
                     bytes: 0,
+                },
+                TraceInput::Served(opening) => FileInfo {
+                    name: opening.name.clone(),
+                    bytes: opening.bytes,
                 },
             };
             let job_id = {
@@ -584,7 +597,7 @@ pub fn app() -> Html {
         </section>
     };
     let rehearsal = html! {
-        if !*rehearsed && state.file.is_none() {
+        if !*rehearsed && state.file.is_none() && !served {
             <Rehearsal on_done={{
                 let rehearsed = rehearsed.clone();
                 Callback::from(move |_| rehearsed.set(true))
@@ -638,7 +651,11 @@ pub fn app() -> Html {
                 <LanguageSwitch lang={*lang} on_change={on_lang} />
             </header>
             if let Phase::Ready(stats) = &state.phase {
-                if stats.cores.len() > 1 {
+                if stats.cores.len() > 1 && served {
+                    <p class="hint" data-testid="core-served" style="margin:0;">
+                        { t("The core followed is chosen when the trace is served: tarmac-lens serve --cpu NAME.") }
+                    </p>
+                } else if stats.cores.len() > 1 {
                     <CorePicker cores={stats.cores.clone()} selected={(*core).clone()} on_pick={on_core} />
                 }
             }

@@ -21,6 +21,7 @@ pub(super) fn reading_name(r: Reading) -> &'static str {
         Reading::CachedIndex => "cached-index",
         Reading::Ranges => "ranges",
         Reading::Downloaded => "downloaded",
+        Reading::Served => "served",
     }
 }
 
@@ -29,19 +30,23 @@ pub(super) fn view_reading(reading: Option<Reading>) -> Html {
     let (testid, text) = match reading {
         Some(Reading::CachedIndex) => (
             "index-restored",
-            "Index restored from the cache: this trace was indexed before.",
+            t("Index restored from the cache: this trace was indexed before."),
         ),
         Some(Reading::Ranges) => (
             "read-by-ranges",
-            "Read from the server in byte ranges, as needed: never downloaded whole.",
+            t("Read from the server in byte ranges, as needed: never downloaded whole."),
         ),
         Some(Reading::Downloaded) => (
             "downloaded",
-            "Downloaded whole: the server does not serve byte ranges.",
+            t("Downloaded whole: the server does not serve byte ranges."),
+        ),
+        Some(Reading::Served) => (
+            "served",
+            t("Answered by tarmac-lens serve from the trace's file and index: nothing is read into this page."),
         ),
         Some(Reading::File) | None => return html! {},
     };
-    html! { <p class="hint" data-testid={testid} style="margin:0;">{ t(text) }</p> }
+    html! { <p class="hint" data-testid={testid} style="margin:0;">{ text }</p> }
 }
 
 /// A URL being downloaded whole (its server serves no byte ranges).
@@ -75,8 +80,9 @@ pub(super) fn view_download(state: &PageState) -> Html {
     }
 }
 
-/// Opens what the query string asks for: `?url=` (and `&elf=`), or waits
-/// for the host page's messages (`?embed=1`).
+/// Opens what the query string asks for: the trace `tarmac-lens serve`
+/// serves (`?serve=1`), `?url=` (and `&elf=`), or waits for the host
+/// page's messages (`?embed=1`).
 pub(super) fn start_from_params(
     params: &PageParams,
     open_trace: Rc<dyn Fn(TraceInput)>,
@@ -84,6 +90,7 @@ pub(super) fn start_from_params(
     load_elf: Rc<dyn Fn(web_sys::File, i64)>,
     state: UseReducerHandle<PageState>,
 ) {
+    let serve_state = state.clone();
     let open_url = {
         let open_trace = open_trace.clone();
         let client = client.clone();
@@ -110,7 +117,16 @@ pub(super) fn start_from_params(
             }
         }
     };
-    if let Some(url) = &params.url {
+    if params.serve {
+        let state = serve_state;
+        let open_trace = open_trace.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            match crate::web::page::server_link::opening().await {
+                Ok(opening) => open_trace(TraceInput::Served(Rc::new(opening))),
+                Err(e) => state.dispatch(Action::StartFailed(e)),
+            }
+        });
+    } else if let Some(url) = &params.url {
         open_url(url, params.elf.as_deref());
     }
     if params.embed {

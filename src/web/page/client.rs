@@ -65,6 +65,9 @@ pub enum TraceInput {
         cross_origin: bool,
         name: String,
     },
+    /// The trace `tarmac-lens serve` opened, answered by that server
+    /// (`server_link.rs`).
+    Served(Rc<crate::serve_protocol::Opening>),
 }
 
 type ReplyFn = Box<dyn FnOnce(Reply)>;
@@ -78,6 +81,8 @@ enum Link {
     /// the sample answers the browser rehearsed hidden while the page loads
     /// (`components::rehearsal`). Only questions are sent.
     Spare,
+    /// `tarmac-lens serve`: questions go to it over HTTP.
+    Server(super::server_link::ServerLink),
 }
 
 struct Inner {
@@ -98,6 +103,9 @@ struct Inner {
     _on_error: Handler<Event>,
     /// Workers indexing ranges of a dropped file for this one.
     ranges: RefCell<Option<super::range_pool::RangePool>>,
+    /// A served trace's event handler, for what the page asks of the
+    /// server beside questions.
+    on_event: Option<Rc<dyn Fn(ClientEvent)>>,
 }
 
 impl Inner {
@@ -111,6 +119,7 @@ impl Inner {
                 }),
                 _ => Ok(()),
             },
+            Link::Server(_) => Ok(()),
         }
     }
 
@@ -138,7 +147,7 @@ impl Inner {
     fn worker_link(&self) -> Option<&super::worker_link::WorkerLink> {
         match &self.link {
             Link::Worker(link) => Some(link),
-            Link::Spare => None,
+            Link::Spare | Link::Server(_) => None,
         }
     }
 
@@ -146,9 +155,15 @@ impl Inner {
     /// message apiece got as many answer messages, each applied in a task
     /// of its own, and Chromium drew a frame between them: a move's panes
     /// came a frame or two after its row.
-    fn flush(&self) {
+    fn flush(self: &Rc<Self>) {
         let asks = std::mem::take(&mut *self.outbox.borrow_mut());
         if asks.is_empty() {
+            return;
+        }
+        if let Link::Server(server) = &self.link {
+            if server.push(asks) {
+                send_to_server(Rc::downgrade(self));
+            }
             return;
         }
         let ids: Vec<u32> = asks.iter().map(|(id, _)| *id).collect();
@@ -161,6 +176,95 @@ impl Inner {
             }
         }
     }
+}
+
+/// A served trace as the report worker reads it: by ranges from the server.
+fn served_trace(name: &str) -> ReportFile {
+    ReportFile::Url {
+        url: super::server_link::url(crate::serve_protocol::TRACE),
+        cross_origin: false,
+        name: name.to_string(),
+    }
+}
+
+/// Sends the batches queued for `tarmac-lens serve`, one after another's
+/// answers, until none waits.
+fn send_to_server(weak: std::rc::Weak<Inner>) {
+    wasm_bindgen_futures::spawn_local(async move {
+        loop {
+            // Not held across the request: a client dropped meanwhile stops.
+            let batch = match weak.upgrade() {
+                Some(inner) => match &inner.link {
+                    Link::Server(server) => server.next().map(|b| (server.page().to_string(), b)),
+                    _ => None,
+                },
+                None => None,
+            };
+            let Some((page, batch)) = batch else { return };
+            let answered = super::server_link::ask(&page, &batch).await;
+            let Some(inner) = weak.upgrade() else { return };
+            match answered {
+                Ok(answers) => inner.apply(answers),
+                Err(e) => {
+                    for (id, _) in batch {
+                        let cb = inner.pending.borrow_mut().remove(&id);
+                        if let Some(cb) = cb {
+                            cb(Reply::Error(e.clone()));
+                        }
+                    }
+                }
+            }
+        }
+    });
+}
+
+/// Tells the page what `tarmac-lens serve` opened, as a worker's messages
+/// would, then asks for the record statistics until they are counted.
+fn tell_served(
+    weak: std::rc::Weak<Inner>,
+    opening: Rc<crate::serve_protocol::Opening>,
+    on_event: Rc<dyn Fn(ClientEvent)>,
+) {
+    use crate::serve_protocol::ElfOutcome;
+    wasm_bindgen_futures::spawn_local(async move {
+        on_event(ClientEvent::Opened {
+            bytes: opening.bytes,
+            reading: Reading::Served,
+            kind: opening.kind.clone(),
+        });
+        on_event(ClientEvent::Progress(opening.progress.clone()));
+        match opening.elf.as_ref().map(|e| &e.outcome) {
+            Some(ElfOutcome::Loaded { symbols, warning }) => on_event(ClientEvent::ElfLoaded {
+                symbols: *symbols,
+                warning: warning.clone(),
+            }),
+            Some(ElfOutcome::Failed(message)) => on_event(ClientEvent::ElfFailed(message.clone())),
+            None => {}
+        }
+        // Counting takes about as long as indexing took: a big trace's
+        // statistics come a while after its rows.
+        let mut wait = 100;
+        loop {
+            if weak.upgrade().is_none() {
+                return;
+            }
+            match super::server_link::stats().await {
+                Ok(Some(stats)) => {
+                    if weak.upgrade().is_some() {
+                        on_event(ClientEvent::Stats(Rc::new(stats)));
+                    }
+                    return;
+                }
+                Ok(None) => {}
+                Err(e) => {
+                    web_sys::console::warn_1(&format!("tarmac-lens: statistics: {e}").into());
+                    return;
+                }
+            }
+            super::server_link::sleep(wait).await;
+            wait = (wait * 2).min(2000);
+        }
+    });
 }
 
 /// The rehearsal's first question id: far from a real client's.
@@ -233,6 +337,9 @@ impl TraceClient {
         on_event: impl Fn(ClientEvent) + 'static,
     ) -> Result<TraceClient, String> {
         use super::range_pool::{RangeInput, RangePool};
+        if let TraceInput::Served(opening) = input {
+            return Ok(Self::open_served(opening, opts, Rc::new(on_event)));
+        }
         let ranges = match &input {
             TraceInput::File(file) => {
                 opts.workers = super::range_pool::workers_for(file, &opts);
@@ -254,6 +361,7 @@ impl TraceClient {
                     opts,
                 ))
             }
+            TraceInput::Served(_) => None,
         };
         // A worker started ahead of time (see `prewarm`) has already loaded
         // its wasm: the first screenful does not wait for that.
@@ -282,12 +390,14 @@ impl TraceClient {
                     cross_origin: *cross_origin,
                     name: name.clone(),
                 },
+                TraceInput::Served(o) => served_trace(&o.name),
             }),
             elf: RefCell::new(None),
             options: opts,
             _on_message: RefCell::new(None),
             _on_error: RefCell::new(None),
             ranges: RefCell::new(ranges),
+            on_event: None,
         });
         inner.send(&match input {
             TraceInput::File(file) => ToWorker::Open {
@@ -301,6 +411,8 @@ impl TraceClient {
                 cross_origin,
                 options: opts,
             },
+            // Taken by `open_served` above.
+            TraceInput::Served(_) => return Err("a served trace has no worker".into()),
         })?;
         let on_event = Rc::new(on_event);
         // Weak: the closures must not keep the worker alive by themselves.
@@ -426,6 +538,41 @@ impl TraceClient {
         Ok(TraceClient { inner })
     }
 
+    /// The trace `tarmac-lens serve` opened: no worker, the server answers.
+    fn open_served(
+        opening: Rc<crate::serve_protocol::Opening>,
+        options: OpenOptions,
+        on_event: Rc<dyn Fn(ClientEvent)>,
+    ) -> TraceClient {
+        use crate::serve_protocol::{ElfOutcome, ELF};
+        let elf = opening.elf.as_ref().and_then(|e| {
+            matches!(e.outcome, ElfOutcome::Loaded { .. }).then(|| {
+                let file = ReportFile::Url {
+                    url: super::server_link::url(ELF),
+                    cross_origin: false,
+                    name: e.name.clone(),
+                };
+                (file, e.load_offset)
+            })
+        });
+        let inner = Rc::new(Inner {
+            link: Link::Server(Default::default()),
+            crashed: Cell::new(false),
+            next_id: Cell::new(0),
+            pending: RefCell::new(HashMap::new()),
+            outbox: RefCell::new(Vec::new()),
+            trace: RefCell::new(served_trace(&opening.name)),
+            elf: RefCell::new(elf),
+            options,
+            _on_message: RefCell::new(None),
+            _on_error: RefCell::new(None),
+            ranges: RefCell::new(None),
+            on_event: Some(on_event.clone()),
+        });
+        tell_served(Rc::downgrade(&inner), opening, on_event);
+        TraceClient { inner }
+    }
+
     /// A client of the spare session worker, for the browser's hidden
     /// rehearsal at load: answered by the worker's session over the sample
     /// until a trace takes the worker. `on_ready(true)` once the worker
@@ -450,6 +597,7 @@ impl TraceClient {
             _on_message: RefCell::new(None),
             _on_error: RefCell::new(None),
             ranges: RefCell::new(None),
+            on_event: None,
         });
         let on_ready: Rc<dyn Fn(bool)> = Rc::new(on_ready);
         let weak = Rc::downgrade(&inner);
@@ -510,7 +658,7 @@ impl TraceClient {
     /// be sent answers `Reply::Error`.
     pub fn query(&self, query: Query, on_reply: impl FnOnce(Reply) + 'static) {
         // The rehearsal's questions at load are not a person browsing.
-        if self.inner.worker_link().is_some() {
+        if !matches!(self.inner.link, Link::Spare) {
             LAST_QUERY.with(|l| l.set(crate::web::shared::timing::now()));
         }
         let id = self.inner.next_id.get();
@@ -555,6 +703,24 @@ impl TraceClient {
     /// Loads an ELF image's symbols into the session.
     pub fn load_elf(&self, file: web_sys::File, load_offset: i64) {
         *self.inner.elf.borrow_mut() = Some((ReportFile::of_file(&file), load_offset));
+        if let (Link::Server(_), Some(on_event)) = (&self.inner.link, &self.inner.on_event) {
+            let on_event = on_event.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                use crate::serve_protocol::ElfOutcome;
+                let name = file.name();
+                on_event(
+                    match super::server_link::load_elf(file, load_offset).await {
+                        Ok(ElfOutcome::Loaded { symbols, warning }) => {
+                            ClientEvent::ElfLoaded { symbols, warning }
+                        }
+                        Ok(ElfOutcome::Failed(message)) | Err(message) => {
+                            ClientEvent::ElfFailed(format!("{name}: {message}"))
+                        }
+                    },
+                );
+            });
+            return;
+        }
         let _ = self.inner.send(&ToWorker::LoadElf { file, load_offset });
     }
 
@@ -575,6 +741,15 @@ impl TraceClient {
             cross_origin,
             name,
         };
+        if let (Link::Server(_), Some(on_event)) = (&self.inner.link, &self.inner.on_event) {
+            on_event(ClientEvent::ElfFailed(
+                crate::i18n::t(
+                    "A page served by tarmac-lens serve takes its ELF image from the command (--image) or dropped here, not from a URL.",
+                )
+                .to_string(),
+            ));
+            return;
+        }
         *self.inner.elf.borrow_mut() = Some((elf, 0));
         let _ = self.inner.send(&ToWorker::LoadElfUrl {
             url,

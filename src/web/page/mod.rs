@@ -31,6 +31,7 @@ pub mod page_params;
 pub mod panic_overlay;
 pub mod range_pool;
 pub mod report_client;
+pub mod server_link;
 pub mod source_fetch;
 pub mod source_folder;
 pub mod spare;

@@ -12,6 +12,9 @@ pub use crate::model::PaneSpec;
 pub struct PageParams {
     pub url: Option<String>,
     pub elf: Option<String>,
+    /// `?serve=1`: the page `tarmac-lens serve` serves, its trace answered
+    /// by that server.
+    pub serve: bool,
     /// `&src=BASE_URL`: where the source pane fetches source files.
     pub src: Option<String>,
     pub embed: bool,
@@ -58,6 +61,7 @@ pub fn current() -> PageParams {
     PageParams {
         url: get("url"),
         elf: get("elf"),
+        serve: super::server_link::is_served(),
         src: get("src"),
         embed: get("embed").is_some_and(|v| v != "0"),
         panes: get("panes").map(|p| parse_panes(&p)),

@@ -159,6 +159,8 @@ pub enum Reading {
     Ranges,
     /// A URL downloaded whole (its server serves no ranges).
     Downloaded,
+    /// Answered by `tarmac-lens serve` (`page/server_link.rs`).
+    Served,
 }
 
 /// Worker -> page.

@@ -187,7 +187,7 @@ impl<S: TraceSource> Session<S> {
     /// indexing it. Refused if the save is for another trace (length or
     /// modification time differ) or other parse options.
     pub fn restore(
-        mut source: S,
+        source: S,
         saved: &[u8],
         trace: crate::index::TraceIdentity,
         parse: ParseOptions,
@@ -207,6 +207,25 @@ impl<S: TraceSource> Session<S> {
                 "the saved index was built with other options".into(),
             ));
         }
+        let mut session = Session::from_index(source, index, parse)?;
+        session.stats = Some(stats);
+        Ok(session)
+    }
+
+    /// Opens a trace with a finished index built elsewhere (the CLI's
+    /// index file, `index::parallel`): it answers at once. [`Session::stats`]
+    /// stays `None`, as the index holds no record statistics. `parse` must
+    /// be the options the index was built with; a source of another length
+    /// than the index covers is refused.
+    pub fn from_index(mut source: S, index: Index, parse: ParseOptions) -> Result<Session<S>> {
+        if !index.is_complete() {
+            return Err(Error::IndexFile("the index is incomplete".into()));
+        }
+        if source.len() != index.summary().bytes {
+            return Err(Error::IndexFile(
+                "the index is for another version of the trace".into(),
+            ));
+        }
         let sample = crate::source::read_sample(&mut source)?;
         Ok(Session {
             kind: sniff::identify(&sample, source.len(), parse),
@@ -215,7 +234,7 @@ impl<S: TraceSource> Session<S> {
             source,
             building: None,
             index: Some(index),
-            stats: Some(stats),
+            stats: None,
             folds: HashMap::new(),
             image: None,
             image_memory: None,

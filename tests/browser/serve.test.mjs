@@ -1,0 +1,399 @@
+// `tarmac-lens serve` (TARMAC_LENS_CLI, with --page TARMAC_LENS_DIST): the
+// page it serves browses the trace with every pane, answered by the
+// server, and shows what the CLI and the trace text say: the first rows,
+// a jump and steps with the keys, the registers, a search's count, a call
+// folded and named from the ELF, the watch (`W`), the "why?" tree (`y`) and
+// a condition (`c`); the memory pane and the Reports panel equal those of
+// the same trace dropped on the page; a .gz served shows the same; a
+// multi-core trace follows the core `--cpu` names. A
+// request without the printed token is refused, the page included. The
+// first screen after the page's load and the step latency are logged
+// (docs/performance.md), never asserted.
+
+import assert from 'node:assert/strict';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import zlib from 'node:zlib';
+
+import { CLI, DIST, ROOT, cliStats, currentLine, expectLine, gotoLine, launchBrowser, serveDist } from './harness.mjs';
+import { checkFoldNamed, checkRegisters, firstCall } from './browse_check.mjs';
+import { readTrace } from './trace_text.mjs';
+
+const TRACE = path.join(ROOT, 'tests/data/tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac');
+const ELF = path.join(ROOT, 'tests/data/elf/quicksort-aarch64-O2-fastmodel-2M.elf');
+// The array quicksort sorts (`qs_array`), and x19 pointing into it.
+const ARRAY = '0x10780:64';
+const CONDITION = 'x19 > 0x10780 && x19 < 0x10790';
+const STEPS = 200;
+
+const dirs = [];
+
+/** A copy of `bytes` in a directory of its own (the index goes beside it). */
+function copy(name, bytes) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tarmac-lens-serve-'));
+  dirs.push(dir);
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, bytes);
+  return file;
+}
+
+/** Starts `serve` and resolves with the URL it prints. */
+function serve(trace, ...args) {
+  const child = spawn(CLI, ['serve', trace, '--page', DIST, '-q', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      const nl = out.indexOf('\n');
+      if (nl >= 0) resolve(out.slice(0, nl).trim());
+    });
+    child.on('exit', (code) => reject(new Error(`serve ended (${code}) before printing its URL`)));
+  });
+  return { url, close: () => child.kill() };
+}
+
+let browser;
+const servers = [];
+before(async () => {
+  browser = await launchBrowser();
+});
+after(async () => {
+  for (const s of servers) s.close();
+  await browser?.close();
+  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+});
+
+async function served(trace, ...args) {
+  const s = serve(trace, ...args);
+  servers.push(s);
+  return s.url;
+}
+
+const squash = (s) => s.replace(/\s+/g, ' ').trim();
+
+async function rowsShown(page) {
+  return page.evaluate(() =>
+    Object.fromEntries([...document.querySelectorAll('.trace-row[data-row-line]')].map((r) => [Number(r.dataset.rowLine), r.textContent])),
+  );
+}
+
+/** A page that records, from its start, when the first row showed, when
+ * each Down key went and when the current row moved; errors fail the test. */
+async function newPage(t, { refusals = false } = {}) {
+  const page = await browser.context.newPage();
+  await page.setViewportSize({ width: 1400, height: 1000 });
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('console', (m) => {
+    // The refusals a test asks for are logged as failed loads.
+    if (refusals && /status of 403/.test(m.text())) return;
+    if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
+  });
+  t.after(async () => {
+    await page.close();
+    assert.deepEqual(problems, [], 'the page logged errors');
+  });
+  await page.addInitScript(() => {
+    const b = (window.__serve = { firstRowAt: null, keys: [], rowMoves: [] });
+    document.addEventListener('keydown', (e) => e.key === 'ArrowDown' && b.keys.push(performance.now()), true);
+    let line = null;
+    new MutationObserver(() => {
+      const t = performance.now();
+      if (b.firstRowAt === null && document.querySelector('[data-row-line]')) b.firstRowAt = t;
+      const current = document.querySelector('.trace-row.current')?.dataset.line ?? null;
+      if (current !== line) {
+        line = current;
+        b.rowMoves.push(t);
+      }
+    }).observe(document, { subtree: true, childList: true, attributes: true });
+  });
+  return page;
+}
+
+async function openServed(t, url, name) {
+  const page = await newPage(t);
+  await page.goto(url);
+  await page.waitForSelector('[data-testid=status][data-state=ready]', { timeout: 60_000 });
+  await page.waitForSelector('.trace-row.current');
+  assert.equal(await page.textContent('[data-testid=file-name]'), name);
+  assert.equal(await page.getAttribute('[data-testid=status]', 'data-reading'), 'served');
+  return page;
+}
+
+async function openDropped(t, server) {
+  const page = await newPage(t);
+  await page.goto(server.url);
+  await page.waitForSelector('[data-testid=status][data-state=idle]');
+  await page.setInputFiles('[data-testid=file-input]', [TRACE, ELF]);
+  await page.waitForSelector('[data-testid=status][data-state=ready]', { timeout: 60_000 });
+  await page.waitForSelector('[data-testid=elf-symbols]', { timeout: 30_000 });
+  return page;
+}
+
+/** Nearest-rank percentile, as bench_page.mjs. */
+function percentile(values, p) {
+  const s = [...values].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))] : null;
+}
+
+/** The first screen after the page's load, and `STEPS` Down keys' latency
+ * (key to the current row moving), measured in the page. */
+async function timings(page) {
+  const firstScreen = await page.evaluate(() => {
+    const nav = performance.getEntriesByType('navigation')[0];
+    return { first_row_ms: window.__serve.firstRowAt, load_event_ms: nav?.loadEventEnd ?? null };
+  });
+  await page.click('.trace-row.current');
+  const steps = [];
+  for (let k = 0; k < STEPS; k++) {
+    const before = await page.evaluate(() => window.__serve.keys.length);
+    await page.keyboard.press('ArrowDown');
+    await page.waitForFunction((n) => window.__serve.keys.length > n, before);
+    const ms = await page
+      .waitForFunction(() => {
+        const b = window.__serve;
+        const t0 = b.keys[b.keys.length - 1];
+        const moved = b.rowMoves.find((t) => t >= t0);
+        return moved === undefined ? false : moved - t0;
+      }, null, { timeout: 5_000 })
+      .then((h) => h.jsonValue())
+      .catch(() => null);
+    if (ms !== null) steps.push(ms);
+  }
+  return { ...firstScreen, steps: steps.length, step_p50_ms: percentile(steps, 50), step_p99_ms: percentile(steps, 99) };
+}
+
+/** The CLI's answers, the oracles. */
+function cli(...args) {
+  const r = spawnSync(CLI, [...args], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  if (r.status !== 0 && r.status !== 1) throw new Error(`${args.join(' ')}: ${r.stderr}`);
+  return r.stdout;
+}
+
+function cliWatch(trace, range) {
+  return cli('watch', '--no-index', trace, '--mem', range)
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => [Number(l.split(' ')[1]), l.split(': ')[1].split(' ')[0]]);
+}
+
+function cliWhy(trace, line, what) {
+  const rows = [];
+  const walk = (n, p) => {
+    rows.push([p, n.what, n.value, n.writer ? String(n.writer.line) : null, n.source.kind]);
+    n.inputs.forEach((c, i) => walk(c, p === '' ? String(i) : `${p}.${i}`));
+  };
+  walk(JSON.parse(cli('why', '--no-index', trace, '--image', ELF, '--line', String(line), what, '--depth', '4', '--json')), '');
+  return rows;
+}
+
+async function prompt(page, key, text) {
+  await page.click('.trace-row.current');
+  await page.keyboard.press(key);
+  await page.waitForSelector('[data-testid=prompt-input]');
+  await page.fill('[data-testid=prompt-input]', text);
+  await page.press('[data-testid=prompt-input]', 'Enter');
+}
+
+/** The memory pane at `sp` after line `line`, as a person reads it. */
+async function memoryAt(page, line) {
+  await gotoLine(page, line);
+  await expectLine(page, line, 'before the memory pane');
+  await prompt(page, 'm', 'sp');
+  await page.waitForFunction(() => /[0-9a-f]{2}/.test(document.querySelector('.memory')?.textContent ?? ''), null, { timeout: 10_000 });
+  return squash(await page.textContent('.memory'));
+}
+
+async function reportsSummary(page) {
+  await page.focus('[data-testid=browser]');
+  await page.keyboard.press('R');
+  await page.waitForSelector('[data-testid=reports-summary]', { timeout: 60_000 });
+  return squash(await page.textContent('[data-testid=reports-summary]'));
+}
+
+describe('tarmac-lens serve', () => {
+  test('the served page browses as the CLI and the trace text say, as a dropped trace does', async (t) => {
+    const trace = copy('quicksort.tarmac', fs.readFileSync(TRACE));
+    const url = await served(trace, '--image', ELF);
+    const text = readTrace(TRACE);
+    const page = await openServed(t, url, 'quicksort.tarmac');
+    const expected = cliStats(TRACE);
+    assert.equal(Number(await page.getAttribute('[data-testid=status]', 'data-lines')), expected.lines);
+    await page.waitForSelector('[data-testid=elf-symbols]', { timeout: 30_000 });
+
+    // The first screen: the trace's first lines.
+    const first = await rowsShown(page);
+    const numbers = Object.keys(first).map(Number);
+    assert.ok(numbers.length >= 10, `${numbers.length} rows shown`);
+    for (const n of numbers.slice(0, 10)) assert.ok(squash(first[n]).includes(squash(text.lines[n - 1])), `line ${n}: ${first[n]}`);
+
+    // A jump, then three instructions on with the Down key.
+    await gotoLine(page, 2004);
+    await expectLine(page, 2004, 'the jump');
+    const at = text.instructions.findIndex((i) => i.line === 2004);
+    await page.click('.trace-row.current');
+    for (let k = 1; k <= 3; k++) {
+      await page.keyboard.press('ArrowDown');
+      await expectLine(page, text.instructions[at + k].line, `Down ${k}`);
+    }
+    await checkRegisters(page, TRACE);
+
+    // "why?" of x0 at 2004, the CLI's tree.
+    await gotoLine(page, 2004);
+    await expectLine(page, 2004, 'back to 2004');
+    await page.click('[data-reg=x0]');
+    await page.waitForTimeout(200);
+    const whyAt = await currentLine(page);
+    await page.keyboard.press('y');
+    await page.waitForSelector('[data-testid=why-tree]', { timeout: 10_000 });
+    const whyShown = await page.$$eval('[data-testid=why-step]', (rows) =>
+      rows.map((r) => [r.dataset.path, r.dataset.what, r.dataset.value, r.dataset.line ?? null, r.dataset.source]),
+    );
+    assert.deepEqual(whyShown, cliWhy(TRACE, whyAt, 'x0'));
+    await page.click('[data-testid=why-close]');
+
+    // The watch pane: every access of the array, as the CLI's watch.
+    await prompt(page, 'W', ARRAY);
+    await page.waitForSelector('[data-testid=watch-pane][data-listed=true]', { timeout: 30_000 });
+    const hits = await page.$$eval('[data-testid=watch-hit]', (rows) => rows.map((r) => [Number(r.dataset.line), r.dataset.kind]));
+    const wantHits = cliWatch(TRACE, ARRAY);
+    assert.ok(wantHits.length > 10);
+    assert.deepEqual(hits, wantHits);
+    await page.click('[data-testid=watch-close]');
+
+    // A condition: where the CLI's find first finds it.
+    const found = cli('find', '--no-index', TRACE, CONDITION, '--first').split('\n')[0];
+    const firstHit = Number(found.split(' ')[1]);
+    await gotoLine(page, 1);
+    await expectLine(page, 1, 'the start');
+    await prompt(page, 'c', CONDITION);
+    await expectLine(page, firstHit, 'the condition', { timeout: 20_000 });
+
+    // A search: the CLI's count of lines.
+    const pattern = 'LDR';
+    const count = Number(cli('search', '-c', TRACE, pattern).trim());
+    await page.focus('[data-testid=browser]');
+    await page.keyboard.press('/');
+    await page.waitForSelector('[data-testid=search-input]');
+    await page.fill('[data-testid=search-input]', pattern);
+    await page.press('[data-testid=search-input]', 'Enter');
+    await page.waitForSelector('[data-testid=search-status]:is([data-state=done],[data-state=error])', { timeout: 60_000 });
+    assert.equal(await page.getAttribute('[data-testid=search-status]', 'data-state'), 'done');
+    assert.equal(Number(await page.getAttribute('[data-testid=search-status]', 'data-matches')), count);
+    await page.press('[data-testid=search-input]', 'Escape').catch(() => {});
+
+    // A call folded and named from the ELF the server loaded.
+    await checkFoldNamed(page, firstCall(TRACE, ELF));
+
+    // The memory pane and the Reports panel (which reads the trace's text
+    // by ranges from the server) equal the dropped trace's, each on a
+    // page just opened.
+    const fresh = await openServed(t, url, 'quicksort.tarmac');
+    await fresh.waitForSelector('[data-testid=elf-symbols]', { timeout: 30_000 });
+    const memoryLine = text.instructions[1400].line;
+    const memory = await memoryAt(fresh, memoryLine);
+    const reports = await reportsSummary(fresh);
+    const server = await serveDist();
+    t.after(() => server.close());
+    const dropped = await openDropped(t, server);
+    assert.equal(await memoryAt(dropped, memoryLine), memory);
+    assert.equal(await reportsSummary(dropped), reports);
+    assert.match(reports, /\d/);
+  });
+
+  test('a .gz served shows the plain trace; first screen and steps measured', async (t) => {
+    const gz = copy('quicksort.tarmac.gz', zlib.gzipSync(fs.readFileSync(TRACE)));
+    const url = await served(gz);
+    const page = await openServed(t, url, 'quicksort.tarmac.gz');
+    assert.equal(Number(await page.getAttribute('[data-testid=status]', 'data-lines')), cliStats(TRACE).lines);
+    const text = readTrace(TRACE);
+    const first = await rowsShown(page);
+    for (const n of Object.keys(first).map(Number).slice(0, 10)) {
+      assert.ok(squash(first[n]).includes(squash(text.lines[n - 1])), `line ${n}: ${first[n]}`);
+    }
+    await checkRegisters(page, TRACE);
+    const late = text.instructions[text.instructions.length - 40].line;
+    await gotoLine(page, late);
+    await expectLine(page, late, 'a jump near the end');
+    assert.ok(squash((await rowsShown(page))[late]).includes(squash(text.lines[late - 1])));
+    // An ELF image given on the page goes to the server, which names the
+    // calls with it, and keeps it for the next load.
+    assert.equal(await page.$('[data-testid=elf-symbols]'), null);
+    await page.setInputFiles('[data-testid=elf-input]', ELF);
+    await page.waitForSelector('[data-testid=elf-symbols]', { timeout: 30_000 });
+    await checkFoldNamed(page, firstCall(TRACE, ELF));
+    // Reloaded: the first screen after the page's load, then steps.
+    await page.reload();
+    await page.waitForSelector('[data-testid=status][data-state=ready]', { timeout: 60_000 });
+    await page.waitForSelector('.trace-row.current');
+    await page.waitForSelector('[data-testid=elf-symbols]', { timeout: 30_000 });
+    const measured = await timings(page);
+    console.log(`serve timings (${path.basename(gz)}, ${fs.statSync(TRACE).size} bytes): ${JSON.stringify(measured)}`);
+    assert.equal(measured.steps, STEPS, 'every step moved the row');
+  });
+
+  test('a multi-core trace is served following the core --cpu names; the page says where to choose it', async (t) => {
+    // cpu1 alone is a trace of its own; merged by time with cpu0's, the
+    // server follows cpu1 and its registers at the end are cpu1's own.
+    const groups = (text) => {
+      const out = [];
+      for (const line of text.split('\n')) {
+        if (!line) continue;
+        const m = /^(\d+) /.exec(line);
+        if (m || !out.length) out.push({ time: m ? Number(m[1]) : 0, lines: [line] });
+        else out[out.length - 1].lines.push(line);
+      }
+      return out;
+    };
+    const a = fs.readFileSync(path.join(ROOT, 'tests/data/tracegen/quicksort-aarch64-O2-fastmodel-cpu-2M.tarmac'), 'latin1');
+    const b = fs.readFileSync(path.join(ROOT, 'tests/data/multicore/recursion-aarch64-O2-fastmodel-cpu1.tarmac'), 'latin1');
+    const merged = [...groups(a).map((g, i) => ({ ...g, who: 0, i })), ...groups(b).map((g, i) => ({ ...g, who: 1, i }))]
+      .sort((x, y) => x.time - y.time || x.who - y.who || x.i - y.i)
+      .flatMap((g) => g.lines)
+      .join('\n');
+    const finals = {};
+    for (const line of b.split('\n')) {
+      const m = /^\d+ clk cpu1 R (X\d+) ([0-9a-fA-F_]+)$/.exec(line);
+      if (m) finals[m[1].toLowerCase()] = m[2].replaceAll('_', '').toLowerCase();
+    }
+    const url = await served(copy('two-cores.tarmac', Buffer.from(`${merged}\n`, 'latin1')), '--cpu', 'cpu1');
+    const page = await openServed(t, url, 'two-cores.tarmac');
+    await page.waitForSelector('[data-testid=core-served]');
+    assert.match(await page.textContent('[data-testid=core-served]'), /serve --cpu/);
+    assert.equal(await page.$('[data-testid=core-picker]'), null);
+    await page.click('[data-testid=trace-pane]');
+    await page.keyboard.press('End');
+    await page.waitForFunction(() => / cpu1 IT /.test(document.querySelector('.trace-row.current')?.textContent ?? ''));
+    const want = Object.entries(finals).slice(0, 6);
+    assert.ok(want.length >= 3);
+    await page.waitForFunction(
+      (want) => want.every(([r, v]) => document.querySelector(`[data-reg=${r}]`)?.textContent === v),
+      want,
+      { timeout: 15_000 },
+    );
+  });
+
+  test('without the printed token, nothing is served: the page shows the refusal', async (t) => {
+    const url = new URL(await served(copy('t.tarmac', fs.readFileSync(TRACE))));
+    const token = url.pathname.split('/')[1];
+    assert.match(token, /^[0-9a-f]{32}$/);
+    const wrong = `${token.slice(0, -1)}${token.endsWith('0') ? '1' : '0'}`;
+    const page = await newPage(t, { refusals: true });
+    for (const pathname of ['/', `/${wrong}/`, '/index.html', `/${wrong}/api/open`, `/${wrong}/trace`]) {
+      const response = await page.goto(`${url.origin}${pathname}?serve=1`);
+      assert.equal(response.status(), 403, pathname);
+      assert.match(await page.textContent('body'), /403 Forbidden/, pathname);
+      assert.equal(await page.$('[data-testid=status]'), null, `${pathname}: no page`);
+    }
+    const ok = await page.goto(url.href);
+    assert.equal(ok.status(), 200);
+    await page.waitForSelector('[data-testid=status][data-state=ready]', { timeout: 60_000 });
+  });
+});
+
+// So that a CLI missing is said before the browser starts.
+if (!fs.existsSync(CLI)) throw new Error(`${CLI} is missing: cargo build first`);
+execFileSync(CLI, ['serve', '--help'], { stdio: 'ignore' });
