@@ -37,6 +37,11 @@ pub struct Opening {
     pub progress: Progress,
     /// The ELF image of `--image`.
     pub elf: Option<ServedElf>,
+    /// How the server reads the trace (`--implicit-thumb`, `--bi`,
+    /// `--cpu`): the panes that read it themselves (reports) read it so.
+    pub implicit_thumb: bool,
+    pub big_endian: bool,
+    pub cpu: Option<tarmac_lens_core::parse::CpuName>,
 }
 
 /// The ELF image given to `serve`.

@@ -1063,3 +1063,42 @@ fn compressed_sessions_answer_as_the_plain_one() {
         }
     }
 }
+
+#[test]
+fn a_session_over_an_index_built_elsewhere_answers_as_one_that_indexed() {
+    let trace = data("ttu/quicksort.tarmac");
+    let index = tarmac_lens_core::Index::build_from_slice(
+        &trace,
+        tarmac_lens_core::index::IndexOptions::default(),
+        |_| {},
+    );
+    let mut given = Session::from_index(SliceSource(&trace), index, ParseOptions::default())
+        .expect("a finished index of this trace");
+    assert!(given.is_complete());
+    assert!(given.stats().is_none(), "the index holds no statistics");
+    let mut indexed = open(&trace);
+    for q in [
+        Query::Rows {
+            view: 0,
+            first: 0,
+            count: 50,
+        },
+        Query::Locate(Locate::Line(2000)),
+        Query::Registers {
+            node: 900,
+            mark: RegMark::Written,
+        },
+        Query::CallStack { node: 900 },
+        Query::Locate(Locate::End),
+    ] {
+        assert_eq!(given.answer(q.clone()), indexed.answer(q.clone()), "{q:?}");
+    }
+    // Another trace's index, or one cut short, is refused.
+    let shorter = &trace[..trace.len() / 2];
+    let index = tarmac_lens_core::Index::build_from_slice(
+        &trace,
+        tarmac_lens_core::index::IndexOptions::default(),
+        |_| {},
+    );
+    assert!(Session::from_index(SliceSource(shorter), index, ParseOptions::default()).is_err());
+}

@@ -457,6 +457,11 @@ fn each_page_folds_its_own_views() {
     let text = std::fs::read(data(&format!("{TRACE}.tarmac"))).unwrap();
     let trace = dir.write("q.tarmac", &text);
     let server = serve(&dir, &trace, None);
+    let opening: Opening = serde_json::from_slice(&server.get("api/open").body).unwrap();
+    assert_eq!(
+        (opening.implicit_thumb, opening.big_endian, opening.cpu),
+        (false, false, None)
+    );
     let rows = Query::Rows {
         view: 0,
         first: 0,

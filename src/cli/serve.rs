@@ -213,6 +213,9 @@ pub fn cmd_serve(common: &Common, args: &ServeArgs) -> Result<(), String> {
         kind: session.file_kind().clone(),
         progress: session.progress(),
         elf: elf_outcome,
+        implicit_thumb: parse.implicit_thumb,
+        big_endian: parse.big_endian,
+        cpu: parse.cpu,
     };
     let text = {
         let mut source = common.open_random()?;

@@ -57,6 +57,9 @@ function serve(trace, ...args) {
 
 let browser;
 const servers = [];
+// However the run ends (a test that timed out, --test-force-exit), no
+// server outlives it.
+process.on('exit', () => servers.forEach((s) => s.close()));
 before(async () => {
   browser = await launchBrowser();
 });

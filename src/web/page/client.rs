@@ -555,6 +555,14 @@ impl TraceClient {
                 (file, e.load_offset)
             })
         });
+        // Reports read the trace as the server does, whatever the page's
+        // own options say.
+        let options = OpenOptions {
+            implicit_thumb: opening.implicit_thumb,
+            big_endian: opening.big_endian,
+            cpu: opening.cpu,
+            ..options
+        };
         let inner = Rc::new(Inner {
             link: Link::Server(Default::default()),
             crashed: Cell::new(false),
