@@ -5,8 +5,11 @@
 //! to the real one after them.
 #![cfg(not(target_arch = "wasm32"))]
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
+
+mod common;
+use common::Dir;
 
 fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_tarmac-lens"))
@@ -35,35 +38,6 @@ const B: &str = "\
 4 clk IT (4) 0000100c d503201f O EL3h_s : NOP
 ";
 
-struct Dir(PathBuf);
-
-impl Dir {
-    fn new(tag: &str) -> Dir {
-        let p = std::env::temp_dir().join(format!(
-            "tarmac-lens-diff-{tag}-{}-{}",
-            std::process::id(),
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .unwrap()
-                .as_nanos()
-        ));
-        std::fs::create_dir_all(&p).unwrap();
-        Dir(p)
-    }
-
-    fn file(&self, name: &str, text: &str) -> PathBuf {
-        let p = self.0.join(name);
-        std::fs::write(&p, text).unwrap();
-        p
-    }
-}
-
-impl Drop for Dir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 fn diff(a: &Path, b: &Path, extra: &[&str]) -> Output {
     bin()
         .arg("diff")
@@ -85,7 +59,7 @@ fn stderr(o: &Output) -> String {
 #[test]
 fn the_exit_status_says_whether_the_traces_diverge() {
     let d = Dir::new("status");
-    let (a, b) = (d.file("a.tarmac", A), d.file("b.tarmac", B));
+    let (a, b) = (d.write("a.tarmac", A), d.write("b.tarmac", B));
     let same = diff(&a, &a, &[]);
     assert_eq!(same.status.code(), Some(0), "{}", stderr(&same));
     assert!(stdout(&same).contains("no divergence in 4 instructions"));
@@ -107,9 +81,9 @@ fn the_exit_status_says_whether_the_traces_diverge() {
 #[test]
 fn every_error_exits_2() {
     let d = Dir::new("errors");
-    let (a, b) = (d.file("a.tarmac", A), d.file("b.tarmac", B));
+    let (a, b) = (d.write("a.tarmac", A), d.write("b.tarmac", B));
     let missing = d.0.join("missing.tarmac");
-    let not_a_trace = d.file(
+    let not_a_trace = d.write(
         "notes.txt",
         &"just some prose, no trace at all\n".repeat(60),
     );
@@ -144,7 +118,7 @@ fn every_error_exits_2() {
 #[test]
 fn quiet_prints_nothing_and_keeps_the_status() {
     let d = Dir::new("quiet");
-    let (a, b) = (d.file("a.tarmac", A), d.file("b.tarmac", B));
+    let (a, b) = (d.write("a.tarmac", A), d.write("b.tarmac", B));
     for (x, y, code) in [(&a, &b, 1), (&a, &a, 0)] {
         for q in ["-q", "--quiet"] {
             let o = diff(x, y, &[q]);
@@ -160,7 +134,7 @@ fn quiet_prints_nothing_and_keeps_the_status() {
 #[test]
 fn json_has_both_sides_fields() {
     let d = Dir::new("json");
-    let (a, b) = (d.file("a.tarmac", A), d.file("b.tarmac", B));
+    let (a, b) = (d.write("a.tarmac", A), d.write("b.tarmac", B));
     let o = diff(&a, &b, &["--json"]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON document");
@@ -194,7 +168,7 @@ fn json_has_both_sides_fields() {
     );
     assert_eq!(divs[2]["differences"][0]["name"], "x2");
     // A cut trace: the ended side is null and named.
-    let short = d.file("short.tarmac", &A[..A.find("4 clk").unwrap()]);
+    let short = d.write("short.tarmac", &A[..A.find("4 clk").unwrap()]);
     let o = diff(&a, &short, &["--json"]);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let last = &v["divergences"][0];
@@ -211,7 +185,7 @@ fn json_has_both_sides_fields() {
 #[test]
 fn ignored_differences_do_not_count_and_the_real_one_is_still_found() {
     let d = Dir::new("ignore");
-    let (a, b) = (d.file("a.tarmac", A), d.file("b.tarmac", B));
+    let (a, b) = (d.write("a.tarmac", A), d.write("b.tarmac", B));
     // The timer's register and the word it was stored to, in each syntax;
     // names as traces write them, in any case, aliases too (w0 is x0's low
     // half, where the values differ).

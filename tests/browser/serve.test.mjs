@@ -11,15 +11,16 @@
 // (docs/performance.md), never asserted.
 
 import assert from 'node:assert/strict';
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import zlib from 'node:zlib';
 
-import { CLI, DIST, ROOT, cliStats, currentLine, expectLine, gotoLine, launchBrowser, serveDist } from './harness.mjs';
+import { CLI, ROOT, cliStats, currentLine, expectLine, gotoLine, launchBrowser, serveDist } from './harness.mjs';
 import { checkFoldNamed, checkRegisters, firstCall } from './browse_check.mjs';
+import { percentile, recordSteps, serve, timeSteps } from './served.mjs';
 import { readTrace } from './trace_text.mjs';
 
 const TRACE = path.join(ROOT, 'tests/data/tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac');
@@ -40,21 +41,6 @@ function copy(name, bytes) {
   return file;
 }
 
-/** Starts `serve` and resolves with the URL it prints. */
-function serve(trace, ...args) {
-  const child = spawn(CLI, ['serve', trace, '--page', DIST, '-q', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-      const nl = out.indexOf('\n');
-      if (nl >= 0) resolve(out.slice(0, nl).trim());
-    });
-    child.on('exit', (code) => reject(new Error(`serve ended (${code}) before printing its URL`)));
-  });
-  return { url, close: () => child.kill() };
-}
-
 let browser;
 const servers = [];
 // However the run ends (a test that timed out, --test-force-exit), no
@@ -70,7 +56,7 @@ after(async () => {
 });
 
 async function served(trace, ...args) {
-  const s = serve(trace, ...args);
+  const s = serve(CLI, trace, ...args);
   servers.push(s);
   return s.url;
 }
@@ -99,20 +85,7 @@ async function newPage(t, { refusals = false } = {}) {
     await page.close();
     assert.deepEqual(problems, [], 'the page logged errors');
   });
-  await page.addInitScript(() => {
-    const b = (window.__serve = { firstRowAt: null, keys: [], rowMoves: [] });
-    document.addEventListener('keydown', (e) => e.key === 'ArrowDown' && b.keys.push(performance.now()), true);
-    let line = null;
-    new MutationObserver(() => {
-      const t = performance.now();
-      if (b.firstRowAt === null && document.querySelector('[data-row-line]')) b.firstRowAt = t;
-      const current = document.querySelector('.trace-row.current')?.dataset.line ?? null;
-      if (current !== line) {
-        line = current;
-        b.rowMoves.push(t);
-      }
-    }).observe(document, { subtree: true, childList: true, attributes: true });
-  });
+  await recordSteps(page);
   return page;
 }
 
@@ -136,36 +109,10 @@ async function openDropped(t, server) {
   return page;
 }
 
-/** Nearest-rank percentile, as bench_page.mjs. */
-function percentile(values, p) {
-  const s = [...values].sort((a, b) => a - b);
-  return s.length ? s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))] : null;
-}
-
 /** The first screen after the page's load, and `STEPS` Down keys' latency
  * (key to the current row moving), measured in the page. */
 async function timings(page) {
-  const firstScreen = await page.evaluate(() => {
-    const nav = performance.getEntriesByType('navigation')[0];
-    return { first_row_ms: window.__serve.firstRowAt, load_event_ms: nav?.loadEventEnd ?? null };
-  });
-  await page.click('.trace-row.current');
-  const steps = [];
-  for (let k = 0; k < STEPS; k++) {
-    const before = await page.evaluate(() => window.__serve.keys.length);
-    await page.keyboard.press('ArrowDown');
-    await page.waitForFunction((n) => window.__serve.keys.length > n, before);
-    const ms = await page
-      .waitForFunction(() => {
-        const b = window.__serve;
-        const t0 = b.keys[b.keys.length - 1];
-        const moved = b.rowMoves.find((t) => t >= t0);
-        return moved === undefined ? false : moved - t0;
-      }, null, { timeout: 5_000 })
-      .then((h) => h.jsonValue())
-      .catch(() => null);
-    if (ms !== null) steps.push(ms);
-  }
+  const { steps, ...firstScreen } = await timeSteps(page, STEPS);
   return { ...firstScreen, steps: steps.length, step_p50_ms: percentile(steps, 50), step_p99_ms: percentile(steps, 99) };
 }
 

@@ -108,7 +108,8 @@ impl<S: TraceSource> TraceSource for BlockCache<S> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::source::{Counting, SliceSource};
+    use crate::source::SliceSource;
+    use crate::testing::Counting;
 
     #[test]
     fn reads_match_the_source_and_repeats_are_served_from_memory() {

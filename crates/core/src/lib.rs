@@ -134,6 +134,8 @@ pub mod state;
 pub mod stats;
 pub(crate) mod sweep;
 pub mod symbols;
+#[cfg(test)]
+mod testing;
 
 pub use browse::protocol::{Query, Reply};
 pub use browse::Session;

@@ -152,22 +152,3 @@ impl<T: TraceSource + ?Sized> TraceSource for Box<T> {
         (**self).read_at(offset, buf)
     }
 }
-
-/// A source that counts the reads reaching it, for the readers that exist
-/// to make fewer ([`crate::block_cache`], `sweep`).
-#[cfg(test)]
-pub(crate) struct Counting<'a> {
-    pub inner: SliceSource<'a>,
-    pub reads: usize,
-}
-
-#[cfg(test)]
-impl TraceSource for Counting<'_> {
-    fn len(&self) -> u64 {
-        self.inner.len()
-    }
-    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> Result<usize> {
-        self.reads += 1;
-        self.inner.read_at(offset, buf)
-    }
-}

@@ -101,7 +101,8 @@ impl TraceSource for Sweep<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::source::{Counting, SliceSource};
+    use crate::source::SliceSource;
+    use crate::testing::Counting;
 
     fn data(len: usize) -> Vec<u8> {
         (0..len).map(|i| (i * 7 % 251) as u8).collect()

@@ -5,6 +5,7 @@ use std::io::Write;
 
 use super::*;
 use crate::source::{SliceSource, UNKNOWN_LEN};
+use crate::testing::Rng;
 
 /// Owned compressed bytes as a source.
 struct Owned(Vec<u8>);
@@ -15,21 +16,6 @@ impl TraceSource for Owned {
     }
     fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> Result<usize> {
         SliceSource(&self.0).read_at(offset, buf)
-    }
-}
-
-/// A small xorshift: reproducible offsets without a dependency.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
     }
 }
 

@@ -260,19 +260,7 @@ fn encode_full(out: &mut Vec<u8>, regs: &RegFile) {
 mod tests {
     use super::*;
 
-    /// A small deterministic generator (xorshift), so a failure repeats.
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-        fn below(&mut self, n: usize) -> usize {
-            (self.next() % n as u64) as usize
-        }
-    }
+    use crate::testing::Rng;
 
     fn canonical(rf: &RegFile) -> RegFile {
         let mut c = RegFile::default();
@@ -299,20 +287,20 @@ mod tests {
         let mut states = Vec::new();
         let mut snaps = Snapshots::default();
         for _ in 0..200 {
-            for _ in 0..rng.below(40) {
-                let off = rng.below(regfile::SIZE);
-                let len = (1 + rng.below(32)).min(regfile::SIZE - off);
-                let action = rng.below(10);
+            for _ in 0..rng.index(40) {
+                let off = rng.index(regfile::SIZE);
+                let len = (1 + rng.index(32)).min(regfile::SIZE - off);
+                let action = rng.index(10);
                 for i in off..off + len {
                     regs.bytes[i] = rng.next() as u8;
                     regs.known[i] = match action {
                         0 => 0,
-                        1 => 2 + rng.below(200) as u8,
+                        1 => 2 + rng.index(200) as u8,
                         _ => 1,
                     };
                 }
             }
-            if rng.below(20) == 0 {
+            if rng.index(20) == 0 {
                 // A register file forgotten whole (a new range, a reset).
                 regs.known.fill(0);
             }
@@ -348,9 +336,9 @@ mod tests {
         let (mut full, mut starts, mut states) = (Vec::new(), Vec::new(), Vec::new());
         for _ in 0..40 {
             for _ in 0..8 {
-                let i = rng.below(regfile::SIZE);
+                let i = rng.index(regfile::SIZE);
                 regs.bytes[i] = rng.next() as u8;
-                regs.known[i] = u8::from(rng.below(4) != 0);
+                regs.known[i] = u8::from(rng.index(4) != 0);
             }
             starts.push(full.len() as u64);
             encode_full(&mut full, &regs);
