@@ -57,9 +57,9 @@ fn copies(dir: &Dir) -> (PathBuf, Vec<PathBuf>) {
     let text = text();
     let plain = dir.write("plain.tarmac", &text);
     let packed = vec![
-        dir.write("gzip.tarmac", &gzip(&text)),
-        dir.write("zstd.trace", &zstd(&text)),
-        dir.write("xz.txt", &xz(&text)),
+        dir.write("gzip.tarmac", gzip(&text)),
+        dir.write("zstd.trace", zstd(&text)),
+        dir.write("xz.txt", xz(&text)),
     ];
     (plain, packed)
 }
@@ -233,9 +233,9 @@ fn random_access_commands_read_compressed_traces_in_place() {
     let text = text();
     let plain = dir.write("plain.tarmac", &text);
     let packed = [
-        dir.write("gzip.tarmac", &gzip(&text)),
-        dir.write("zstd.trace", &zstd(&text)),
-        dir.write("frames.trace", &zstd_frames(&text, 40 << 10)),
+        dir.write("gzip.tarmac", gzip(&text)),
+        dir.write("zstd.trace", zstd(&text)),
+        dir.write("frames.trace", zstd_frames(&text, 40 << 10)),
     ];
     let commands: [&[&str]; 5] = [
         &["find", "--all", "x1 == 0"],
@@ -317,7 +317,7 @@ fn a_later_command_reads_through_the_saved_table() {
     let text = one.repeat(7);
     let lines = text.iter().filter(|&&b| b == b'\n').count();
     let late = (lines - 2000).to_string();
-    let p = dir.write("big.tarmac", &gzip(&text));
+    let p = dir.write("big.tarmac", gzip(&text));
     let watch = |extra: &[&str]| {
         bin()
             .arg("watch")
@@ -374,8 +374,8 @@ fn indexing_with_the_inflating_thread_writes_the_one_thread_file() {
     let one = std::fs::read(data(&format!("{TRACE}.tarmac"))).unwrap();
     let text = one.repeat(3);
     let packed = [
-        dir.write("t.gz", &gzip(&text)),
-        dir.write("t.zst", &zstd_frames(&text, 1 << 20)),
+        dir.write("t.gz", gzip(&text)),
+        dir.write("t.zst", zstd_frames(&text, 1 << 20)),
     ];
     let index = |p: &Path, jobs: &str| {
         let o = bin()
@@ -491,7 +491,7 @@ fn other_compression_formats_are_named() {
         let e = refused(&p);
         assert!(e.contains(name) && e.contains(format), "{e}");
         // Also inside a gzip file.
-        let p = dir.write(&format!("{name}.gz"), &gzip(bytes));
+        let p = dir.write(&format!("{name}.gz"), gzip(bytes));
         let e = refused(&p);
         assert!(e.contains(format), "{e}");
     }

@@ -83,10 +83,7 @@ fn every_error_exits_2() {
     let d = Dir::new("errors");
     let (a, b) = (d.write("a.tarmac", A), d.write("b.tarmac", B));
     let missing = d.0.join("missing.tarmac");
-    let not_a_trace = d.write(
-        "notes.txt",
-        &"just some prose, no trace at all\n".repeat(60),
-    );
+    let not_a_trace = d.write("notes.txt", "just some prose, no trace at all\n".repeat(60));
     for (args, says) in [
         (vec![a.clone(), missing.clone()], "missing.tarmac"),
         (vec![missing.clone(), b.clone()], "missing.tarmac"),

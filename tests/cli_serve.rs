@@ -235,7 +235,7 @@ fn requests_without_the_token_are_refused() {
     let dir = Dir::new("refused");
     let trace = dir.write(
         "t.tarmac",
-        &std::fs::read(data(&format!("{TRACE}.tarmac"))).unwrap(),
+        std::fs::read(data(&format!("{TRACE}.tarmac"))).unwrap(),
     );
     let server = serve(&dir, &trace, None);
     let token = server.base.trim_matches('/').to_string();
@@ -333,9 +333,9 @@ fn a_compressed_trace_answers_as_the_plain_one() {
     let gz = {
         let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
         e.write_all(&text).unwrap();
-        dir.write("q.tarmac.gz", &e.finish().unwrap())
+        dir.write("q.tarmac.gz", e.finish().unwrap())
     };
-    let zst = dir.write("q.tarmac.zst", &zstd::encode_all(&text[..], 3).unwrap());
+    let zst = dir.write("q.tarmac.zst", zstd::encode_all(&text[..], 3).unwrap());
     let questions = quicksort_questions();
     let mut native = native_session(&text, Some(&elf));
     let want: Vec<Reply> = questions.iter().map(|q| native.answer(q.clone())).collect();
