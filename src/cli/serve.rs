@@ -364,6 +364,22 @@ fn text(status: u16, body: &str) -> Response<std::io::Cursor<Vec<u8>>> {
         .with_header(header("Content-Type", "text/plain; charset=utf-8"))
 }
 
+/// A request's body of at most `max` bytes, or the answer refusing it.
+fn body(
+    request: &mut Request,
+    max: u64,
+    what: &str,
+) -> Result<Vec<u8>, Response<std::io::Cursor<Vec<u8>>>> {
+    let mut body = Vec::new();
+    if let Err(e) = request.as_reader().take(max + 1).read_to_end(&mut body) {
+        return Err(text(400, &format!("reading {what}: {e}\n")));
+    }
+    if body.len() as u64 > max {
+        return Err(text(413, &format!("{what}: more than {max} bytes\n")));
+    }
+    Ok(body)
+}
+
 fn json(body: Vec<u8>) -> Response<std::io::Cursor<Vec<u8>>> {
     Response::from_data(body).with_header(header("Content-Type", "application/json"))
 }
@@ -464,17 +480,10 @@ impl<S: TraceSource> Served<S> {
 
     /// Answers a batch of questions in order, as a session worker does.
     fn ask(&mut self, request: &mut Request, query: &str) -> Response<std::io::Cursor<Vec<u8>>> {
-        let mut body = Vec::new();
-        if let Err(e) = request
-            .as_reader()
-            .take(MAX_ASK_BYTES + 1)
-            .read_to_end(&mut body)
-        {
-            return text(400, &format!("reading the questions: {e}\n"));
-        }
-        if body.len() as u64 > MAX_ASK_BYTES {
-            return text(413, "too many questions in one request\n");
-        }
+        let body = match body(request, MAX_ASK_BYTES, "the questions") {
+            Ok(b) => b,
+            Err(refused) => return refused,
+        };
         let asks: Vec<(u32, Query)> = match serde_json::from_slice(&body) {
             Ok(a) => a,
             Err(e) => return text(400, &format!("not a list of questions: {e}\n")),
@@ -504,17 +513,10 @@ impl<S: TraceSource> Served<S> {
             return text(400, "the load offset is not a number\n");
         };
         let name = param("name").unwrap_or_else(|| "image.elf".into());
-        let mut body = Vec::new();
-        if let Err(e) = request
-            .as_reader()
-            .take(MAX_ELF_BYTES + 1)
-            .read_to_end(&mut body)
-        {
-            return text(400, &format!("reading the image: {e}\n"));
-        }
-        if body.len() as u64 > MAX_ELF_BYTES {
-            return text(413, "the image is too large\n");
-        }
+        let body = match body(request, MAX_ELF_BYTES, "the image") {
+            Ok(b) => b,
+            Err(refused) => return refused,
+        };
         let bytes: Arc<[u8]> = body.into();
         let big_endian = self.big_endian;
         let outcome = load_elf(&mut self.session, &bytes, load_offset, big_endian);
