@@ -728,6 +728,7 @@ static FR: &[(&str, &str)] = &[
     ("Downloaded whole: the server does not serve byte ranges.", "Téléchargée entière : le serveur ne sert pas de plages d’octets."),
     ("Answered by tarmac-lens serve from the trace's file and index: nothing is read into this page.", "Servie par tarmac-lens serve depuis le fichier de la trace et son index : rien n’est chargé dans cette page."),
     ("The tarmac-lens serve process does not answer ({}): is it still running?", "Le processus tarmac-lens serve ne répond pas ({}) : tourne-t-il encore ?"),
+    ("its connection closed, code {}", "sa connexion s’est fermée, code {}"),
     ("The core followed is chosen when the trace is served: tarmac-lens serve --cpu NAME.", "Le cœur suivi se choisit quand la trace est servie : tarmac-lens serve --cpu NOM."),
     ("A page served by tarmac-lens serve takes its ELF image from the command (--image) or dropped here, not from a URL.", "Une page servie par tarmac-lens serve prend son image ELF de la commande (--image) ou déposée ici, pas d’une URL."),
     ("Downloading {} of {} (the server does not serve byte ranges, so the whole trace is fetched)…", "Téléchargement de {} sur {} (le serveur ne sert pas de plages d’octets : la trace est téléchargée entière)…"),

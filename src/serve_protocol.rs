@@ -12,6 +12,10 @@ use tarmac_lens_core::sniff::FileKind;
 /// `api/ask?page=P`: the questions of one page task; `P` names the page,
 /// whose views (and their folds) are its own.
 pub const ASK: &str = "api/ask";
+/// `api/socket?page=P`: a WebSocket carrying the same batches as
+/// `api/ask`, one per text message, each answered by one message in order;
+/// the next batch may go before the last one's answers.
+pub const SOCKET: &str = "api/socket";
 /// `api/open`: an [`Opening`].
 pub const OPEN: &str = "api/open";
 /// `api/stats`: the record statistics, once counted (`204` before).

@@ -324,6 +324,103 @@ fn answers_are_a_native_sessions() {
     assert_eq!(server.get("elf").body, elf);
 }
 
+/// The page's socket to the server, with the page name `page`, or the
+/// HTTP status refusing it.
+fn socket(
+    server: &Server,
+    token: &str,
+    page: &str,
+) -> Result<tungstenite::WebSocket<TcpStream>, u16> {
+    let stream = TcpStream::connect(("127.0.0.1", server.port)).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .unwrap();
+    let url = format!(
+        "ws://127.0.0.1:{}/{token}/api/socket?page={page}",
+        server.port
+    );
+    match tungstenite::client(url, stream) {
+        Ok((socket, _)) => Ok(socket),
+        Err(tungstenite::HandshakeError::Failure(tungstenite::Error::Http(r))) => {
+            Err(r.status().as_u16())
+        }
+        Err(e) => panic!("the handshake failed: {e}"),
+    }
+}
+
+#[test]
+fn a_socket_answers_batches_in_order_as_posted() {
+    let dir = Dir::new("socket");
+    let trace = dir.write("sample.tarmac", tarmac_lens::sample::TRACE);
+    let elf = tarmac_lens::sample::ELF;
+    let server = serve(&dir, &trace, Some(elf));
+    let token = server.base.trim_matches('/').to_string();
+    let mut native = native_session(tarmac_lens::sample::TRACE, Some(elf));
+    let questions = tarmac_lens::sample::questions();
+    let want: Vec<Reply> = questions.iter().map(|q| native.answer(q.clone())).collect();
+    // Three batches sent before any answer is read (as a page sends its
+    // next task's questions), answered in order, one message each.
+    let mut ws = socket(&server, &token, "s").expect("the socket opens");
+    let batches: Vec<Vec<(u32, Query)>> = questions
+        .iter()
+        .cloned()
+        .enumerate()
+        .map(|(i, q)| (i as u32 + 100, q))
+        .collect::<Vec<_>>()
+        .chunks(questions.len().div_ceil(3))
+        .map(<[_]>::to_vec)
+        .collect();
+    assert_eq!(batches.len(), 3);
+    for batch in &batches {
+        let text = serde_json::to_string(batch).unwrap();
+        ws.send(tungstenite::Message::text(text)).unwrap();
+    }
+    let mut got = Vec::new();
+    for batch in &batches {
+        let tungstenite::Message::Text(text) = ws.read().unwrap() else {
+            panic!("answers are text");
+        };
+        let answers: Vec<(u32, Reply)> = serde_json::from_str(text.as_str()).unwrap();
+        let ids: Vec<u32> = answers.iter().map(|(id, _)| *id).collect();
+        assert_eq!(ids, batch.iter().map(|(id, _)| *id).collect::<Vec<_>>());
+        got.extend(answers.into_iter().map(|(_, r)| r));
+    }
+    for ((q, g), w) in questions.iter().zip(&got).zip(&want) {
+        assert_eq!(g, w, "{q:?}");
+    }
+    // Posting still works while a socket is open.
+    assert_eq!(server.ask(&[Query::Locate(Locate::Start)]).len(), 1);
+    // Not JSON text: the socket closes saying why; the server goes on.
+    ws.send(tungstenite::Message::text("{\"not\": \"a list\"}"))
+        .unwrap();
+    match ws.read() {
+        Ok(tungstenite::Message::Close(Some(frame))) => {
+            assert_eq!(u16::from(frame.code), 1007, "{frame:?}");
+            assert!(
+                frame.reason.contains("not a list of questions"),
+                "{frame:?}"
+            );
+        }
+        other => panic!("a close frame, not {other:?}"),
+    }
+    let mut ws = socket(&server, &token, "s").expect("a second socket opens");
+    ws.send(tungstenite::Message::binary(vec![1u8, 2, 3]))
+        .unwrap();
+    match ws.read() {
+        Ok(tungstenite::Message::Close(Some(frame))) => assert_eq!(u16::from(frame.code), 1003),
+        other => panic!("a close frame, not {other:?}"),
+    }
+    // Without the token, no socket; without an upgrade, a clear refusal.
+    let mut wrong = token.clone().into_bytes();
+    wrong[0] = if wrong[0] == b'a' { b'b' } else { b'a' };
+    let refused = socket(&server, std::str::from_utf8(&wrong).unwrap(), "s");
+    assert_eq!(refused.err(), Some(403));
+    let plain = server.get("api/socket?page=s");
+    assert_eq!(plain.status, 426);
+    assert!(String::from_utf8_lossy(&plain.body).contains("WebSocket"));
+    assert_eq!(server.ask(&[Query::Locate(Locate::End)]).len(), 1);
+}
+
 #[test]
 fn a_compressed_trace_answers_as_the_plain_one() {
     let text = std::fs::read(data(&format!("{TRACE}.tarmac"))).unwrap();

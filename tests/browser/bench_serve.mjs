@@ -10,7 +10,9 @@
 // JSON line per load: the time from the navigation's start to the first
 // trace row and to the load event, the first screen after the load event,
 // and p50/p99/max of $TL_BENCH_STEPS (200) Down keys, each from the key to
-// the current row moving, measured inside the page. A first line gives the
+// the current row moving, measured inside the page: `step_ms` with each
+// key 50 ms after the last step (as bench_page.mjs times a dropped
+// trace's), `back_to_back_step_ms` with each key at once. A first line gives the
 // time `serve` took to print its URL (indexing, or reading the index file
 // kept from an earlier run).
 
@@ -42,13 +44,16 @@ try {
     await page.waitForFunction(() => performance.getEntriesByType('navigation')[0]?.loadEventEnd > 0);
     await page.waitForSelector('[data-testid=status][data-state=ready]', { timeout: 600_000 });
     const { steps, ...first } = await timeSteps(page, STEPS);
+    const { steps: backToBack } = await timeSteps(page, STEPS, { gap: 0 });
     await page.close();
+    const figures = (s) => ({ n: s.length, p50: percentile(s, 50), p99: percentile(s, 99), max: percentile(s, 100) });
     console.log(
       JSON.stringify({
         run,
         ...first,
         first_screen_after_load_ms: Math.max(0, first.first_row_ms - first.load_event_ms),
-        step_ms: { n: steps.length, p50: percentile(steps, 50), p99: percentile(steps, 99), max: percentile(steps, 100) },
+        step_ms: figures(steps),
+        back_to_back_step_ms: figures(backToBack),
       }),
     );
   }

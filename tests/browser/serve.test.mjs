@@ -5,7 +5,8 @@
 // folded and named from the ELF, the watch (`W`), the "why?" tree (`y`) and
 // a condition (`c`); the memory pane and the Reports panel equal those of
 // the same trace dropped on the page; a .gz served shows the same; a
-// multi-core trace follows the core `--cpu` names. A
+// multi-core trace follows the core `--cpu` names. Questions go by the
+// page's socket, by POST where it cannot open, and a server gone is said. A
 // request without the printed token is refused, the page included. The
 // first screen after the page's load and the step latency are logged
 // (docs/performance.md), never asserted.
@@ -71,7 +72,7 @@ async function rowsShown(page) {
 
 /** A page that records, from its start, when the first row showed, when
  * each Down key went and when the current row moved; errors fail the test. */
-async function newPage(t, { refusals = false } = {}) {
+async function newPage(t, { refusals = false, tolerate = null } = {}) {
   const page = await browser.context.newPage();
   await page.setViewportSize({ width: 1400, height: 1000 });
   const problems = [];
@@ -79,6 +80,7 @@ async function newPage(t, { refusals = false } = {}) {
   page.on('console', (m) => {
     // The refusals a test asks for are logged as failed loads.
     if (refusals && /status of 403/.test(m.text())) return;
+    if (tolerate?.test(m.text())) return;
     if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
   });
   t.after(async () => {
@@ -112,7 +114,7 @@ async function openDropped(t, server) {
 /** The first screen after the page's load, and `STEPS` Down keys' latency
  * (key to the current row moving), measured in the page. */
 async function timings(page) {
-  const { steps, ...firstScreen } = await timeSteps(page, STEPS);
+  const { steps, ...firstScreen } = await timeSteps(page, STEPS, { gap: 0 });
   return { ...firstScreen, steps: steps.length, step_p50_ms: percentile(steps, 50), step_p99_ms: percentile(steps, 99) };
 }
 
@@ -324,6 +326,84 @@ describe('tarmac-lens serve', () => {
       want,
       { timeout: 15_000 },
     );
+  });
+
+  test('questions go by the page\'s socket once it opens, by POST where none opens; a server gone is said', async (t) => {
+    const trace = copy('quicksort.tarmac', fs.readFileSync(TRACE));
+    const server = serve(CLI, trace);
+    servers.push(server);
+    const url = await server.url;
+    const text = readTrace(TRACE);
+    const at = text.instructions.findIndex((i) => i.line === 2004);
+    /** Steps `n` instructions on from line 2004, each checked; counts what
+     * went by POST and by the socket meanwhile. */
+    const steps = async (page, n, sent) => {
+      await gotoLine(page, 2004);
+      await expectLine(page, 2004, 'the jump');
+      await page.click('.trace-row.current');
+      const before = { posts: sent.posts, frames: sent.frames };
+      for (let k = 1; k <= n; k++) {
+        await page.keyboard.press('ArrowDown');
+        await expectLine(page, text.instructions[at + k].line, `Down ${k}`);
+      }
+      return { posts: sent.posts - before.posts, frames: sent.frames - before.frames };
+    };
+    const watch = (page) => {
+      const sent = { posts: 0, frames: 0, sockets: [] };
+      page.on('request', (r) => r.url().includes('/api/ask') && sent.posts++);
+      page.on('websocket', (ws) => {
+        sent.sockets.push(new URL(ws.url()).pathname);
+        ws.on('framesent', () => sent.frames++);
+      });
+      return sent;
+    };
+
+    // A browser's socket: every step's questions go by it. (The server
+    // stopped at the end, the page's requests fail.)
+    const page = await newPage(t, { tolerate: /ERR_CONNECTION_REFUSED/ });
+    const sent = watch(page);
+    await page.goto(url);
+    await page.waitForSelector('[data-testid=status][data-state=ready]', { timeout: 60_000 });
+    await page.waitForSelector('.trace-row.current');
+    const token = new URL(url).pathname.split('/')[1];
+    assert.deepEqual(sent.sockets, [`/${token}/api/socket`]);
+    const bySocket = await steps(page, 8, sent);
+    assert.equal(bySocket.posts, 0, 'nothing posted once the socket is open');
+    assert.ok(bySocket.frames >= 8, `${bySocket.frames} batches on the socket for 8 steps`);
+    await checkRegisters(page, TRACE);
+
+    // A proxy that passes no upgrade: the socket closes before it opens,
+    // and the same steps are posted.
+    const proxied = await newPage(t);
+    await proxied.addInitScript(() => {
+      window.WebSocket = class extends EventTarget {
+        constructor() {
+          super();
+          this.readyState = 0;
+          setTimeout(() => {
+            this.readyState = 3;
+            this.onclose?.({ code: 1006, reason: '' });
+          }, 0);
+        }
+        send() {
+          throw new Error('never open');
+        }
+      };
+    });
+    const postedSent = watch(proxied);
+    await proxied.goto(url);
+    await proxied.waitForSelector('[data-testid=status][data-state=ready]', { timeout: 60_000 });
+    await proxied.waitForSelector('.trace-row.current');
+    const byPost = await steps(proxied, 4, postedSent);
+    assert.ok(byPost.posts >= 4, `${byPost.posts} batches posted for 4 steps`);
+    await checkRegisters(proxied, TRACE);
+    await proxied.close();
+
+    // The server stops: the next step says so, in words.
+    server.close();
+    await page.keyboard.press('ArrowDown');
+    await page.waitForSelector('[data-testid=status-message]', { timeout: 10_000 });
+    assert.match(await page.textContent('[data-testid=status-message]'), /tarmac-lens serve process does not answer/);
   });
 
   test('without the printed token, nothing is served: the page shows the refusal', async (t) => {

@@ -47,8 +47,11 @@ export function percentile(values, p) {
 }
 
 /** A page's (made with `recordSteps`) first row and load event, then
- * `steps` Down keys' latencies (key to the current row moving). */
-export async function timeSteps(page, steps) {
+ * `steps` Down keys' latencies (key to the current row moving), each key
+ * `gap` ms after the last one's row moved (50, as bench_page.mjs times a
+ * dropped trace's steps; 0 presses again at once, while the page still
+ * draws the last step's frame). */
+export async function timeSteps(page, steps, { gap = 50 } = {}) {
   const firstScreen = await page.evaluate(() => {
     const nav = performance.getEntriesByType('navigation')[0];
     return { first_row_ms: window.__serve.firstRowAt, load_event_ms: nav?.loadEventEnd ?? null };
@@ -69,6 +72,7 @@ export async function timeSteps(page, steps) {
       .then((h) => h.jsonValue())
       .catch(() => null);
     if (step !== null) ms.push(step);
+    if (gap) await page.waitForTimeout(gap);
   }
   return { ...firstScreen, steps: ms };
 }

@@ -136,6 +136,16 @@ impl Inner {
         crate::web::shared::timing::measure("apply answers", started);
     }
 
+    /// Answers the questions `ids` with `message`.
+    fn fail(&self, ids: impl IntoIterator<Item = u32>, message: &str) {
+        for id in ids {
+            let cb = self.pending.borrow_mut().remove(&id);
+            if let Some(cb) = cb {
+                cb(Reply::Error(message.to_string()));
+            }
+        }
+    }
+
     /// Answers every question still waiting with `message`.
     fn fail_pending(&self, message: &str) {
         let pending = std::mem::take(&mut *self.pending.borrow_mut());
@@ -168,12 +178,7 @@ impl Inner {
         }
         let ids: Vec<u32> = asks.iter().map(|(id, _)| *id).collect();
         if let Err(e) = self.send(&ToWorker::Ask { asks }) {
-            for id in ids {
-                let cb = self.pending.borrow_mut().remove(&id);
-                if let Some(cb) = cb {
-                    cb(Reply::Error(e.clone()));
-                }
-            }
+            self.fail(ids, &e);
         }
     }
 }
@@ -187,8 +192,56 @@ fn served_trace(name: &str) -> ReportFile {
     }
 }
 
-/// Sends the batches queued for `tarmac-lens serve`, one after another's
-/// answers, until none waits.
+/// Opens the served page's socket to `tarmac-lens serve`; batches go by
+/// POST until it opens, and if it cannot, or once it closes.
+fn open_socket(inner: &Rc<Inner>) {
+    let Link::Server(server) = &inner.link else {
+        return;
+    };
+    let Ok(socket) = web_sys::WebSocket::new(&server.socket_url()) else {
+        return;
+    };
+    fn with_server(
+        weak: &std::rc::Weak<Inner>,
+        f: impl FnOnce(&Rc<Inner>, &super::server_link::ServerLink),
+    ) {
+        if let Some(inner) = weak.upgrade() {
+            if let Link::Server(server) = &inner.link {
+                f(&inner, server);
+            }
+        }
+    }
+    let weak = Rc::downgrade(inner);
+    let on_open = Closure::<dyn FnMut(Event)>::new(move |_: Event| {
+        with_server(&weak, |_, server| server.opened());
+    });
+    let weak = Rc::downgrade(inner);
+    let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
+        with_server(&weak, |inner, server| {
+            match server.answered(e.data().as_string()) {
+                Ok(answers) => inner.apply(answers),
+                Err((ids, why)) => inner.fail(ids, &why),
+            }
+        });
+    });
+    let weak = Rc::downgrade(inner);
+    let on_close = Closure::<dyn FnMut(web_sys::CloseEvent)>::new(move |e: web_sys::CloseEvent| {
+        with_server(&weak, |inner, server| {
+            let (lost, why) = server.closed(e.code(), &e.reason());
+            inner.fail(lost, &why);
+        });
+    });
+    socket.set_onopen(Some(on_open.as_ref().unchecked_ref()));
+    socket.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    socket.set_onclose(Some(on_close.as_ref().unchecked_ref()));
+    server.attach(
+        socket,
+        vec![Box::new(on_open), Box::new(on_message), Box::new(on_close)],
+    );
+}
+
+/// Sends the batches queued for `tarmac-lens serve` by POST, one after
+/// another's answers, until none waits.
 fn send_to_server(weak: std::rc::Weak<Inner>) {
     wasm_bindgen_futures::spawn_local(async move {
         loop {
@@ -205,14 +258,7 @@ fn send_to_server(weak: std::rc::Weak<Inner>) {
             let Some(inner) = weak.upgrade() else { return };
             match answered {
                 Ok(answers) => inner.apply(answers),
-                Err(e) => {
-                    for (id, _) in batch {
-                        let cb = inner.pending.borrow_mut().remove(&id);
-                        if let Some(cb) = cb {
-                            cb(Reply::Error(e.clone()));
-                        }
-                    }
-                }
+                Err(e) => inner.fail(batch.into_iter().map(|(id, _)| id), &e),
             }
         }
     });
@@ -577,6 +623,7 @@ impl TraceClient {
             ranges: RefCell::new(None),
             on_event: Some(on_event.clone()),
         });
+        open_socket(&inner);
         tell_served(Rc::downgrade(&inner), opening, on_event);
         TraceClient { inner }
     }

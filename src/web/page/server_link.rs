@@ -33,6 +33,14 @@ pub fn url(path: &str) -> String {
     web_sys::Url::new_with_base(path, &base).map_or_else(|_| path.to_string(), |u| u.href())
 }
 
+/// The message of a request or socket the server did not answer.
+fn not_answering(detail: &str) -> String {
+    crate::i18n::tf(
+        "The tarmac-lens serve process does not answer ({}): is it still running?",
+        &[&detail],
+    )
+}
+
 /// An HTTP status and body text.
 async fn fetch(path: &str, post: Option<JsValue>) -> Result<(u16, String), String> {
     let window = web_sys::window().ok_or("no window")?;
@@ -46,12 +54,7 @@ async fn fetch(path: &str, post: Option<JsValue>) -> Result<(u16, String), Strin
         }
         None => window.fetch_with_str(&target),
     };
-    let lost = |e: JsValue| {
-        crate::i18n::tf(
-            "The tarmac-lens serve process does not answer ({}): is it still running?",
-            &[&format!("{e:?}")],
-        )
-    };
+    let lost = |e: JsValue| not_answering(&format!("{e:?}"));
     let response: Response = JsFuture::from(promise)
         .await
         .map_err(lost)?
@@ -95,22 +98,50 @@ pub async fn sleep(ms: i32) {
     let _ = JsFuture::from(promise).await;
 }
 
-/// The page's end of the server: batches waiting their turn.
+/// A batch's answers, in the order asked.
+pub type Answers = Vec<(u32, Reply)>;
+
+/// How batches travel to the server.
+enum Way {
+    /// By POST, each after the last one's answers: while the socket opens
+    /// (at the page's start that took 50-140 ms, the page's first answers
+    /// came by POST meanwhile), or when it cannot open (a proxy that passes
+    /// no upgrade) or closed.
+    Post,
+    /// The socket is opening.
+    Opening(web_sys::WebSocket),
+    /// The socket is open; batches still go by POST until those already
+    /// posted are answered, so answers keep the order asked.
+    Ready(web_sys::WebSocket),
+    /// Batches go at once, each answered by one message, in order.
+    Open(web_sys::WebSocket),
+}
+
+/// The page's end of the server: its socket, and batches waiting their
+/// turn.
 pub struct ServerLink {
     /// This client's name to the server, which keeps its views' folds
     /// apart from another page's.
     page: String,
+    way: RefCell<Way>,
     queue: RefCell<VecDeque<Vec<(u32, Query)>>>,
-    /// A batch is on its way.
+    /// The ids of each batch sent on the socket and not answered yet.
+    sent: RefCell<VecDeque<Vec<u32>>>,
+    /// A batch is on its way by POST.
     busy: Cell<bool>,
+    /// The socket's handlers, kept as long as the link.
+    handlers: RefCell<Vec<Box<dyn std::any::Any>>>,
 }
 
 impl Default for ServerLink {
     fn default() -> Self {
         ServerLink {
             page: format!("{:016x}", (js_sys::Math::random() * 2f64.powi(53)) as u64),
+            way: RefCell::new(Way::Post),
             queue: RefCell::default(),
+            sent: RefCell::default(),
             busy: Cell::default(),
+            handlers: RefCell::default(),
         }
     }
 }
@@ -121,25 +152,100 @@ impl ServerLink {
         &self.page
     }
 
-    /// Queues a batch; true when the caller must start [`ServerLink::next`]
-    /// (nothing is on its way).
+    /// The socket's URL: the server's, its scheme `ws:` (`wss:` behind
+    /// https).
+    pub fn socket_url(&self) -> String {
+        let http = url(&format!("{}?page={}", serve_protocol::SOCKET, self.page));
+        match http.strip_prefix("http") {
+            Some(rest) => format!("ws{rest}"),
+            None => http,
+        }
+    }
+
+    /// Batches go by `socket` once it opens; `handlers` live as long as the
+    /// link.
+    pub fn attach(&self, socket: web_sys::WebSocket, handlers: Vec<Box<dyn std::any::Any>>) {
+        *self.way.borrow_mut() = Way::Opening(socket);
+        *self.handlers.borrow_mut() = handlers;
+    }
+
+    /// Sends or queues a batch; true when the caller must start posting
+    /// ([`ServerLink::next`]): nothing else is on its way.
     pub fn push(&self, asks: Vec<(u32, Query)>) -> bool {
+        if let Way::Open(socket) = &*self.way.borrow() {
+            self.send(socket, asks);
+            return false;
+        }
         self.queue.borrow_mut().push_back(asks);
         !self.busy.replace(true)
     }
 
-    /// The next batch to send, or `None` (and not busy any more).
+    fn send(&self, socket: &web_sys::WebSocket, asks: Vec<(u32, Query)>) {
+        let ids = asks.iter().map(|(id, _)| *id).collect();
+        // A socket closing meanwhile drops what is sent: the close fails
+        // these questions (`closed`), so none waits for ever.
+        if let Ok(body) = serde_json::to_string(&asks) {
+            let _ = socket.send_with_str(&body);
+        }
+        self.sent.borrow_mut().push_back(ids);
+    }
+
+    /// The socket opened: batches take it once none is posted.
+    pub fn opened(&self) {
+        let mut way = self.way.borrow_mut();
+        if let Way::Opening(socket) = &*way {
+            *way = if self.busy.get() {
+                Way::Ready(socket.clone())
+            } else {
+                Way::Open(socket.clone())
+            };
+        }
+    }
+
+    /// A message from the socket: the answers of the oldest batch sent, or
+    /// that batch's ids and why it has none.
+    pub fn answered(&self, message: Option<String>) -> Result<Answers, (Vec<u32>, String)> {
+        let ids = self.sent.borrow_mut().pop_front().unwrap_or_default();
+        let Some(text) = message else {
+            return Err((ids, "the server sent a message that is not text".into()));
+        };
+        serde_json::from_str(&text).map_err(|e| (ids, e.to_string()))
+    }
+
+    /// The socket closed (`code`, `reason` as the close event says):
+    /// batches go by POST from now on. Gives the questions sent on it and
+    /// never answered, and why.
+    pub fn closed(&self, code: u16, reason: &str) -> (Vec<u32>, String) {
+        *self.way.borrow_mut() = Way::Post;
+        let lost = std::mem::take(&mut *self.sent.borrow_mut())
+            .into_iter()
+            .flatten()
+            .collect();
+        let why = not_answering(&if reason.is_empty() {
+            crate::i18n::tf("its connection closed, code {}", &[&code.to_string()])
+        } else {
+            reason.to_string()
+        });
+        (lost, why)
+    }
+
+    /// The next batch to post, or `None` (and not busy any more: an open
+    /// socket takes the next).
     pub fn next(&self) -> Option<Vec<(u32, Query)>> {
         let next = self.queue.borrow_mut().pop_front();
         if next.is_none() {
             self.busy.set(false);
+            let mut way = self.way.borrow_mut();
+            if let Way::Ready(socket) = &*way {
+                *way = Way::Open(socket.clone());
+            }
         }
         next
     }
 }
 
 /// Sends one batch and gives its answers, in order.
-pub async fn ask(page: &str, asks: &[(u32, Query)]) -> Result<Vec<(u32, Reply)>, String> {
+pub async fn ask(page: &str, asks: &[(u32, Query)]) -> Result<Answers, String> {
     let body = serde_json::to_string(asks).map_err(|e| e.to_string())?;
     let path = format!("{}?page={page}", serve_protocol::ASK);
     match fetch(&path, Some(JsValue::from_str(&body))).await? {

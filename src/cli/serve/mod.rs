@@ -28,6 +28,8 @@ use tarmac_lens_core::stats::Stats;
 
 use super::{display_name, index, input, Common};
 
+mod socket;
+
 #[derive(Args)]
 pub struct ServeArgs {
     /// Port to listen on, on 127.0.0.1 only (default 0: a free port; the
@@ -151,10 +153,44 @@ enum Counted {
     Failed(String),
 }
 
+/// The session and the views of the pages that ask it: one at a time,
+/// whether a question comes by `api/ask` or by a page's socket.
+struct Answers<S: TraceSource> {
+    session: Session<BlockCache<S>>,
+    views: Views,
+}
+
+impl<S: TraceSource> Answers<S> {
+    /// A batch of questions (JSON), answered in order as a session worker
+    /// does (JSON).
+    fn batch(&mut self, page: &str, body: &[u8]) -> Result<Vec<u8>, String> {
+        let asks: Vec<(u32, Query)> =
+            serde_json::from_slice(body).map_err(|e| format!("not a list of questions: {e}"))?;
+        let answers: Vec<(u32, Reply)> = asks
+            .into_iter()
+            .map(|(id, mut q)| {
+                if let Some(view) = view_of(&mut q) {
+                    *view = self.views.of(page, *view);
+                }
+                (id, self.session.answer(q))
+            })
+            .collect();
+        serde_json::to_vec(&answers).map_err(|e| format!("an answer cannot be written: {e}"))
+    }
+}
+
+type Shared<S> = Arc<Mutex<Answers<S>>>;
+
+fn lock<S: TraceSource>(answers: &Shared<S>) -> std::sync::MutexGuard<'_, Answers<S>> {
+    // A panic while answering leaves nothing half-changed that a later
+    // question could misread: each answer is computed whole.
+    answers.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 struct Served<S: TraceSource> {
     token: String,
     page: Page,
-    session: Session<BlockCache<S>>,
+    answers: Shared<S>,
     opening: Opening,
     /// `trace` requests, answered by a thread of their own with a second
     /// reader of the trace: a report reading the whole trace through a slow
@@ -162,7 +198,6 @@ struct Served<S: TraceSource> {
     text: std::sync::mpsc::Sender<Request>,
     elf: Option<Arc<[u8]>>,
     stats: Arc<Mutex<Counted>>,
-    views: Views,
     /// `--bi`, which images are checked against.
     big_endian: bool,
     verbose: bool,
@@ -269,12 +304,14 @@ pub fn cmd_serve(common: &Common, args: &ServeArgs) -> Result<(), String> {
     let mut served = Served {
         token,
         page,
-        session,
+        answers: Arc::new(Mutex::new(Answers {
+            session,
+            views: Views::default(),
+        })),
         opening,
         text,
         elf,
         stats,
-        views: Views::default(),
         big_endian: common.bi,
         verbose: common.verbose,
     };
@@ -384,7 +421,7 @@ fn json(body: Vec<u8>) -> Response<std::io::Cursor<Vec<u8>>> {
     Response::from_data(body).with_header(header("Content-Type", "application/json"))
 }
 
-impl<S: TraceSource> Served<S> {
+impl<S: TraceSource + Send + 'static> Served<S> {
     fn handle(&mut self, mut request: Request) {
         let started = Instant::now();
         let url = request.url().to_string();
@@ -428,6 +465,10 @@ impl<S: TraceSource> Served<S> {
             (Method::Post, serve_protocol::ELF) => {
                 let reply = self.post_elf(&mut request, query);
                 respond(request, reply);
+            }
+            (Method::Get, serve_protocol::SOCKET) => {
+                let page = param(query, "page").unwrap_or_default();
+                socket::accept(request, self.answers.clone(), page, self.verbose);
             }
             (Method::Get, serve_protocol::OPEN) => {
                 let body = serde_json::to_vec(&self.opening).unwrap_or_default();
@@ -484,21 +525,11 @@ impl<S: TraceSource> Served<S> {
             Ok(b) => b,
             Err(refused) => return refused,
         };
-        let asks: Vec<(u32, Query)> = match serde_json::from_slice(&body) {
-            Ok(a) => a,
-            Err(e) => return text(400, &format!("not a list of questions: {e}\n")),
-        };
         let page = param(query, "page").unwrap_or_default();
-        let answers: Vec<(u32, Reply)> = asks
-            .into_iter()
-            .map(|(id, mut q)| {
-                if let Some(view) = view_of(&mut q) {
-                    *view = self.views.of(&page, *view);
-                }
-                (id, self.session.answer(q))
-            })
-            .collect();
-        json(serde_json::to_vec(&answers).unwrap_or_default())
+        match lock(&self.answers).batch(&page, &body) {
+            Ok(answers) => json(answers),
+            Err(why) => text(400, &format!("{why}\n")),
+        }
     }
 
     /// Loads an ELF image the page was given (`?name=N&offset=O`, the
@@ -519,7 +550,12 @@ impl<S: TraceSource> Served<S> {
         };
         let bytes: Arc<[u8]> = body.into();
         let big_endian = self.big_endian;
-        let outcome = load_elf(&mut self.session, &bytes, load_offset, big_endian);
+        let outcome = load_elf(
+            &mut lock(&self.answers).session,
+            &bytes,
+            load_offset,
+            big_endian,
+        );
         if matches!(outcome, ElfOutcome::Loaded { .. }) {
             self.elf = Some(bytes);
             self.opening.elf = Some(ServedElf {
