@@ -547,20 +547,9 @@ pub(super) fn join(g: &mut IndexBuilder, mut w: IndexBuilder, c: u64) -> bool {
     let wi = &mut w.acc.index;
     // Registers the range has not written since it started hold what they
     // held at the split.
-    let base_regs = g.engine.regs();
-    let mut regs = base_regs.clone();
-    for (k, cp) in wi.checkpoints.iter().enumerate().skip(1) {
-        let range_regs = wi.snapshots.get(k);
-        for i in 0..crate::state::regfile::SIZE {
-            let known = range_regs.known[i] != 0;
-            regs.bytes[i] = if known {
-                range_regs.bytes[i]
-            } else {
-                base_regs.bytes[i]
-            };
-            regs.known[i] = if known { 1 } else { base_regs.known[i] };
-        }
-        gi.snapshots.push(&regs);
+    wi.snapshots.each_over(1, g.engine.regs(), |k, regs| {
+        gi.snapshots.push(regs);
+        let cp = &wi.checkpoints[k];
         let mut resume = cp.resume;
         resume.node_index += node_off;
         resume.instructions += instr_off;
@@ -571,7 +560,7 @@ pub(super) fn join(g: &mut IndexBuilder, mut w: IndexBuilder, c: u64) -> bool {
             parser_time: cp.parser_time,
             resume,
         });
-    }
+    });
     gi.reg_groups.extend_from_slice(&wi.reg_groups);
     match (&mut gi.reg_reads, &wi.reg_reads) {
         (Some(g), Some(w)) => g.extend_from_slice(w),

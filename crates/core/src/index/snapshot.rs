@@ -59,6 +59,30 @@ impl Snapshots {
         rf
     }
 
+    /// Each register file from checkpoint `from` on, in order, with the
+    /// bytes unknown there taken from `base`: a range's snapshots as the
+    /// stitch adopts them (the state at the split under what the range did
+    /// not know). Each record is applied once, onto the last file.
+    pub(super) fn each_over(
+        &self,
+        from: usize,
+        base: &RegFile,
+        mut f: impl FnMut(usize, &RegFile),
+    ) {
+        let mut rf = base.clone();
+        let first = from - from % KEYFRAME_EVERY;
+        for (k, &start) in self.starts.iter().enumerate().skip(first) {
+            if k.is_multiple_of(KEYFRAME_EVERY) {
+                rf.bytes.copy_from_slice(&base.bytes[..]);
+                rf.known.copy_from_slice(&base.known[..]);
+            }
+            let _ = apply_record(&self.bytes, start as usize, Some(&mut rf), Some(base));
+            if k >= from {
+                f(k, &rf);
+            }
+        }
+    }
+
     /// Gives back unused room (the index is complete).
     pub(super) fn shrink_to_fit(&mut self) {
         self.bytes.shrink_to_fit();
@@ -122,13 +146,15 @@ fn encode_delta(out: &mut Vec<u8>, last: &mut RegFile, cur: &RegFile) {
     while i < regfile::SIZE {
         // Most of the file is the same as at the last checkpoint, or unknown
         // in both (SVE, predicates): skip it eight bytes at a time.
-        if i % 8 == 0
-            && i + 8 <= regfile::SIZE
-            && cur.known[i..i + 8] == last.known[i..i + 8]
-            && (cur.known[i..i + 8] == [0; 8] || cur.bytes[i..i + 8] == last.bytes[i..i + 8])
-        {
-            i += 8;
-            continue;
+        if i % 8 == 0 && i + 8 <= regfile::SIZE {
+            let word = |a: &[u8; regfile::SIZE]| {
+                u64::from_ne_bytes(a[i..i + 8].try_into().unwrap_or_default())
+            };
+            let known = word(&cur.known);
+            if known == word(&last.known) && (known == 0 || word(&cur.bytes) == word(&last.bytes)) {
+                i += 8;
+                continue;
+            }
         }
         if !differs(last, cur, i) {
             i += 1;
@@ -160,7 +186,13 @@ fn encode_delta(out: &mut Vec<u8>, last: &mut RegFile, cur: &RegFile) {
 
 /// Applies the record at `pos` to `rf`; where it ends, `None` if it does
 /// not decode within `buf` and the register file.
-fn apply_record(buf: &[u8], mut pos: usize, mut rf: Option<&mut RegFile>) -> Option<usize> {
+/// Unknown runs become `base`'s bytes when given.
+fn apply_record(
+    buf: &[u8],
+    mut pos: usize,
+    mut rf: Option<&mut RegFile>,
+    base: Option<&RegFile>,
+) -> Option<usize> {
     let n = varint::get(buf, &mut pos)?;
     let mut off = 0usize;
     for _ in 0..n {
@@ -181,10 +213,16 @@ fn apply_record(buf: &[u8], mut pos: usize, mut rf: Option<&mut RegFile>) -> Opt
                     rf.bytes[off..end].copy_from_slice(b);
                     rf.known[off..end].fill(1);
                 }
-                None => {
-                    rf.bytes[off..end].fill(0);
-                    rf.known[off..end].fill(0);
-                }
+                None => match base {
+                    Some(base) => {
+                        rf.bytes[off..end].copy_from_slice(&base.bytes[off..end]);
+                        rf.known[off..end].copy_from_slice(&base.known[off..end]);
+                    }
+                    None => {
+                        rf.bytes[off..end].fill(0);
+                        rf.known[off..end].fill(0);
+                    }
+                },
             }
         }
         off = end;
@@ -194,11 +232,11 @@ fn apply_record(buf: &[u8], mut pos: usize, mut rf: Option<&mut RegFile>) -> Opt
 
 fn apply_delta(buf: &[u8], pos: usize, rf: &mut RegFile) {
     // Records are checked when read from a file: this cannot fail.
-    let _ = apply_record(buf, pos, Some(rf));
+    let _ = apply_record(buf, pos, Some(rf), None);
 }
 
 fn record_end(buf: &[u8], pos: usize) -> Option<usize> {
-    apply_record(buf, pos, None)
+    apply_record(buf, pos, None, None)
 }
 
 /// Writes the known runs of a format-8 snapshot at `pos` over `rf`.
@@ -327,6 +365,50 @@ mod tests {
             encode_full(&mut full, s);
         }
         assert!(snaps.parts().0.len() * 2 < full.len());
+    }
+
+    /// The stitch's reading of a range's snapshots: each checkpoint's known
+    /// bytes, and the base's under the unknown ones, from any start.
+    #[test]
+    fn each_over_fills_unknown_bytes_from_the_base() {
+        let mut rng = Rng(0x51ed_270b);
+        let mut base = RegFile::default();
+        for i in 0..regfile::SIZE {
+            base.bytes[i] = rng.next() as u8;
+            base.known[i] = u8::from(rng.index(3) != 0);
+        }
+        let mut regs = RegFile::default();
+        let (mut snaps, mut states) = (Snapshots::default(), Vec::new());
+        for k in 0..70 {
+            for _ in 0..rng.index(30) {
+                let off = rng.index(regfile::SIZE - 16);
+                let known = u8::from(rng.index(5) != 0);
+                for i in off..off + 1 + rng.index(16) {
+                    regs.bytes[i] = rng.next() as u8;
+                    regs.known[i] = known;
+                }
+            }
+            if k % 23 == 22 {
+                regs.known.fill(0);
+            }
+            snaps.push(&regs);
+            let mut want = canonical(&regs);
+            for i in 0..regfile::SIZE {
+                if want.known[i] == 0 {
+                    want.bytes[i] = base.bytes[i];
+                    want.known[i] = base.known[i];
+                }
+            }
+            states.push(want);
+        }
+        for from in [0, 1, 15, 16, 17, 69] {
+            let mut seen = Vec::new();
+            snaps.each_over(from, &base, |k, rf| {
+                assert!(same(rf, &states[k]), "checkpoint {k} from {from}");
+                seen.push(k);
+            });
+            assert_eq!(seen, (from..70).collect::<Vec<_>>());
+        }
     }
 
     #[test]
