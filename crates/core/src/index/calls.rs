@@ -9,6 +9,7 @@
 use crate::engine::{Call, Site};
 
 use super::depth::{DepthCache, DepthScan};
+use super::raw_calls::{RawCall, RawCalls};
 use crate::codec::varint;
 
 const BLOCK: usize = 128;
@@ -61,66 +62,7 @@ impl Nesting {
     }
 }
 
-/// What indexing keeps of a call until `finish` encodes it.
-#[derive(Clone, Copy)]
-struct RawCall {
-    entry_node: u64,
-    entry_line: u64,
-    entry_pc: u64,
-    call_node: u64,
-    call_pc: u64,
-    /// `u64::MAX` when the call never returned.
-    resume_node: u64,
-    resume_line: u64,
-}
-
 const NEVER: u64 = u64::MAX;
-
-/// Calls in the order they returned, in chunks of at most [`RAW_CHUNK`]:
-/// one vector of all of them (56 bytes each, 37 MB for a 1 GB trace) was
-/// grown by doubling, and its reallocations were 3% of the worker's
-/// indexing profile.
-#[derive(Default)]
-struct RawCalls {
-    chunks: Vec<Vec<RawCall>>,
-    len: usize,
-}
-
-const RAW_CHUNK: usize = 1 << 15;
-
-impl RawCalls {
-    fn push(&mut self, call: RawCall) {
-        match self.chunks.last_mut().filter(|c| c.len() < RAW_CHUNK) {
-            Some(chunk) => chunk.push(call),
-            None => self.chunks.push(vec![call]),
-        }
-        self.len += 1;
-    }
-
-    fn len(&self) -> usize {
-        self.len
-    }
-
-    fn get(&self, i: usize) -> &RawCall {
-        &self.chunks[i / RAW_CHUNK][i % RAW_CHUNK]
-    }
-
-    fn iter(&self) -> impl Iterator<Item = &RawCall> {
-        self.chunks.iter().flatten()
-    }
-
-    fn capacity_bytes(&self) -> usize {
-        self.chunks.iter().map(Vec::capacity).sum::<usize>() * std::mem::size_of::<RawCall>()
-    }
-}
-
-impl Extend<RawCall> for RawCalls {
-    fn extend<I: IntoIterator<Item = RawCall>>(&mut self, calls: I) {
-        for c in calls {
-            self.push(c);
-        }
-    }
-}
 
 /// Indices of `raw` in entry order: sorting (entry, index) pairs took 20 ms
 /// of the 45 that ended indexing a 1 GB trace's 662k calls, so the pair is
@@ -677,11 +619,11 @@ impl CallsFinish {
     }
 }
 
-fn zigzag(v: i64) -> u64 {
+pub(super) fn zigzag(v: i64) -> u64 {
     ((v << 1) ^ (v >> 63)) as u64
 }
 
-fn unzigzag(v: u64) -> i64 {
+pub(super) fn unzigzag(v: u64) -> i64 {
     ((v >> 1) as i64) ^ -((v & 1) as i64)
 }
 
@@ -763,8 +705,9 @@ mod tests {
         ] {
             let calls = scrambled(n, scale);
             let order = entry_order(&calls);
+            let entries: Vec<u64> = calls.iter().map(|c| c.entry_node).collect();
             let mut want: Vec<usize> = (0..calls.len()).collect();
-            want.sort_by_key(|&i| calls.get(i).entry_node);
+            want.sort_by_key(|&i| entries[i]);
             assert_eq!(order, want, "{n} calls, entries scaled by {scale}");
         }
     }

@@ -22,6 +22,7 @@ pub mod parallel;
 mod pc_counts;
 mod queries;
 pub mod range_job;
+mod raw_calls;
 mod reads;
 mod reg_reads;
 mod replay;
