@@ -79,6 +79,18 @@ impl Scroll {
         row as f64 / max_top as f64 * self.range_px()
     }
 
+    /// The top row a scroll event moved the view to, or `None` when
+    /// `scroll_top` is where `top` puts the scrollbar, to the pixel the
+    /// browser rounds it to: scaled, one pixel is many rows (213 on a
+    /// 100 GB trace), and reading the rounded position back moved a jump's
+    /// view that far from its cursor.
+    pub fn scrolled_to(&self, top: u64, scroll_top: f64) -> Option<u64> {
+        if self.scaled() && (scroll_top - self.scroll_top_for(top)).abs() <= 1.0 {
+            return None;
+        }
+        Some(self.row_at(scroll_top)).filter(|&row| row != top)
+    }
+
     /// Where the block of rendered rows starting at `first` sits inside the
     /// spacer. Unscaled, rows sit at their true offset so the browser's own
     /// smooth scrolling moves them; scaled, they follow the viewport.
@@ -129,5 +141,38 @@ impl Recentre {
             Recentre::Top => first,
             Recentre::Bottom => (last + 1).saturating_sub(visible),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A view put at a row by the browser stays there when the scrollbar
+    /// reports the pixel it rounded that row to; a person's drag moves it.
+    #[test]
+    fn the_browser_s_own_scroll_keeps_the_row_it_was_set_to() {
+        for rows in [1_000u64, 20_000_000, 1_708_772_710] {
+            let s = Scroll::new(rows, 900.0);
+            for top in [0, 1, 777, rows / 3, rows / 2 + 11, s.max_top()] {
+                let top = top.min(s.max_top());
+                for px in [s.scroll_top_for(top).round(), s.scroll_top_for(top).floor()] {
+                    assert_eq!(
+                        s.scrolled_to(top, px),
+                        None,
+                        "{rows} rows, top {top}, {px} px"
+                    );
+                }
+            }
+            let dragged = s.scroll_top_for(rows / 2) + 40.0 * ROW_PX;
+            let moved = s
+                .scrolled_to(rows / 2, dragged)
+                .expect("a drag moves the view");
+            assert!(moved > rows / 2, "{rows} rows: {moved}");
+        }
+        // Unscaled, every pixel is its row's.
+        let s = Scroll::new(1_000, 900.0);
+        assert_eq!(s.scrolled_to(5, 0.0), Some(0));
+        assert_eq!(s.scrolled_to(5, 5.0 * ROW_PX + 3.0), None);
     }
 }

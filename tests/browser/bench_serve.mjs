@@ -14,18 +14,21 @@
 // key 50 ms after the last step (as bench_page.mjs times a dropped
 // trace's), `back_to_back_step_ms` with each key at once. A first line gives the
 // time `serve` took to print its URL (indexing, or reading the index file
-// kept from an earlier run).
+// kept from an earlier run). With $TL_BENCH_LINE the steps start at that
+// line instead of the first, jumped to with `l` (`jump_ms`: Enter to the
+// row there).
 
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { ROOT, launchBrowser } from './harness.mjs';
+import { ROOT, gotoLine, launchBrowser } from './harness.mjs';
 import { percentile, recordSteps, serve, timeSteps } from './served.mjs';
 import { repeatedTrace } from './tracegen.mjs';
 
 const CLI = process.env.TL_BENCH_CLI ?? path.join(ROOT, 'target/release/tarmac-lens');
 const STEPS = Number(process.env.TL_BENCH_STEPS ?? 200);
 const REPEAT = Number(process.env.TL_BENCH_REPEAT ?? 3);
+const LINE = process.env.TL_BENCH_LINE ? Number(process.env.TL_BENCH_LINE) : null;
 const trace = process.argv[2] ?? repeatedTrace(Number(process.env.TL_BENCH_SIZE ?? 1024));
 
 const started = performance.now();
@@ -43,6 +46,21 @@ try {
     // The load event may come after the first row (the wasm starts early).
     await page.waitForFunction(() => performance.getEntriesByType('navigation')[0]?.loadEventEnd > 0);
     await page.waitForSelector('[data-testid=status][data-state=ready]', { timeout: 600_000 });
+    let jump = null;
+    if (LINE !== null) {
+      await page.evaluate(() =>
+        document.addEventListener('keydown', (e) => e.key === 'Enter' && (window.__enterAt = performance.now()), { capture: true, once: true }),
+      );
+      await gotoLine(page, LINE);
+      const moved = await page.waitForFunction(
+        () => window.__enterAt !== undefined && window.__serve.rowMoves.find((m) => m >= window.__enterAt),
+        null,
+        { timeout: 60_000 },
+      );
+      jump = (await moved.jsonValue()) - (await page.evaluate(() => window.__enterAt));
+      const at = Number(await page.getAttribute('.trace-row.current', 'data-line'));
+      if (Math.abs(at - LINE) > 20) throw new Error(`jumped to line ${at}, not ${LINE}`);
+    }
     const { steps, ...first } = await timeSteps(page, STEPS);
     const { steps: backToBack } = await timeSteps(page, STEPS, { gap: 0 });
     await page.close();
@@ -52,6 +70,7 @@ try {
         run,
         ...first,
         first_screen_after_load_ms: Math.max(0, first.first_row_ms - first.load_event_ms),
+        ...(LINE !== null && { line: LINE, jump_ms: jump }),
         step_ms: figures(steps),
         back_to_back_step_ms: figures(backToBack),
       }),

@@ -202,8 +202,7 @@ pub fn trace_pane(props: &TracePaneProps) -> Html {
             if let Some(el) = scroller.cast::<Element>() {
                 let st = el.scroll_top() as f64;
                 scroll_top.set(st);
-                let row = scroll.row_at(st);
-                if row != top {
+                if let Some(row) = scroll.scrolled_to(top, st) {
                     on_viewport.emit((row, viewport, false));
                 }
             }
