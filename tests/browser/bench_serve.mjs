@@ -49,7 +49,7 @@ try {
     let jump = null;
     if (LINE !== null) {
       await page.evaluate(() =>
-        document.addEventListener('keydown', (e) => e.key === 'Enter' && (window.__enterAt = performance.now()), { capture: true, once: true }),
+        document.addEventListener('keydown', (e) => e.key === 'Enter' && (window.__enterAt ??= performance.now()), { capture: true }),
       );
       await gotoLine(page, LINE);
       const moved = await page.waitForFunction(

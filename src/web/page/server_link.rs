@@ -146,6 +146,19 @@ impl Default for ServerLink {
     }
 }
 
+impl Drop for ServerLink {
+    /// A page that opens another trace drops this link: its socket closes,
+    /// and its handlers, about to be freed, are taken off it first.
+    fn drop(&mut self) {
+        if let Way::Opening(socket) | Way::Ready(socket) | Way::Open(socket) = &*self.way.borrow() {
+            socket.set_onopen(None);
+            socket.set_onmessage(None);
+            socket.set_onclose(None);
+            let _ = socket.close();
+        }
+    }
+}
+
 impl ServerLink {
     /// This client's name to the server.
     pub fn page(&self) -> &str {
@@ -183,10 +196,11 @@ impl ServerLink {
     fn send(&self, socket: &web_sys::WebSocket, asks: Vec<(u32, Query)>) {
         let ids = asks.iter().map(|(id, _)| *id).collect();
         // A socket closing meanwhile drops what is sent: the close fails
-        // these questions (`closed`), so none waits for ever.
-        if let Ok(body) = serde_json::to_string(&asks) {
-            let _ = socket.send_with_str(&body);
-        }
+        // these questions (`closed`), so none waits for ever. (Questions
+        // always serialize; were one not to, the server would refuse the
+        // empty batch and close, failing them the same way.)
+        let body = serde_json::to_string(&asks).unwrap_or_default();
+        let _ = socket.send_with_str(&body);
         self.sent.borrow_mut().push_back(ids);
     }
 
