@@ -572,7 +572,7 @@ fn indexing_stops_at_the_memory_budget_and_the_part_indexed_stays_browsable() {
         "tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac",
     ));
     let mut session = Session::open(SliceSource(&data), ParseOptions::default()).unwrap();
-    session.set_index_budget(64 << 10);
+    session.set_index_budget(32 << 10);
     let mut p = session.index_step(64 << 10).unwrap();
     while !p.complete && p.stopped.is_none() {
         p = session.index_step(64 << 10).unwrap();
