@@ -142,7 +142,18 @@ fn unchunk(mut raw: &[u8]) -> Vec<u8> {
 
 impl Server {
     fn get(&self, what: &str) -> Answer {
-        http(self.port, "GET", &format!("{}{what}", self.base), "", b"")
+        self.request("GET", what, "", b"")
+    }
+
+    /// `method` of `what` below the token, with `extra` header lines.
+    fn request(&self, method: &str, what: &str, extra: &str, body: &[u8]) -> Answer {
+        http(
+            self.port,
+            method,
+            &format!("{}{what}", self.base),
+            extra,
+            body,
+        )
     }
 
     fn ask(&self, questions: &[Query]) -> Vec<Reply> {
@@ -157,10 +168,9 @@ impl Server {
             .enumerate()
             .map(|(i, q)| (i as u32 + 7, q))
             .collect();
-        let a = http(
-            self.port,
+        let a = self.request(
             "POST",
-            &format!("{}api/ask?page={page}", self.base),
+            &format!("api/ask?page={page}"),
             "",
             serde_json::to_string(&batch).unwrap().as_bytes(),
         );
@@ -278,13 +288,7 @@ fn requests_without_the_token_are_refused() {
     assert_eq!(server.get("../page/index.html").status, 404);
     assert_eq!(server.get("nothing.js").status, 404);
     // Questions that are not questions: refused, the server still answers.
-    let bad = http(
-        server.port,
-        "POST",
-        &format!("{}api/ask", server.base),
-        "",
-        b"{\"not\": \"a list\"}",
-    );
+    let bad = server.request("POST", "api/ask", "", b"{\"not\": \"a list\"}");
     assert_eq!(bad.status, 400);
     assert_eq!(server.ask(&[Query::Locate(Locate::Start)]).len(), 1);
 }
@@ -456,32 +460,19 @@ fn a_compressed_trace_answers_as_the_plain_one() {
             assert_eq!(opening.bytes, text.len() as u64, "{name}");
             // The text by ranges, as the report worker reads it: the
             // decompressed text of a compressed trace.
-            let head = http(
-                server.port,
-                "GET",
-                &format!("{}trace", server.base),
-                "Range: bytes=0-0\r\n",
-                b"",
-            );
+            let head = server.request("GET", "trace", "Range: bytes=0-0\r\n", b"");
             assert_eq!(head.status, 206, "{name}");
             assert_eq!(
                 head.header("Content-Range"),
                 Some(format!("bytes 0-0/{}", text.len()).as_str())
             );
             assert_eq!(head.body, &text[..1]);
-            let mid = http(
-                server.port,
-                "GET",
-                &format!("{}trace", server.base),
-                "Range: bytes=100000-165535\r\n",
-                b"",
-            );
+            let mid = server.request("GET", "trace", "Range: bytes=100000-165535\r\n", b"");
             assert_eq!(mid.status, 206);
             assert_eq!(mid.body, &text[100_000..165_536], "{name}");
-            let past = http(
-                server.port,
+            let past = server.request(
                 "GET",
-                &format!("{}trace", server.base),
+                "trace",
                 &format!("Range: bytes={}-\r\n", text.len()),
                 b"",
             );
@@ -567,13 +558,7 @@ fn an_image_posted_by_the_page_is_loaded_as_image_is() {
     assert_eq!(server.get("elf").status, 404);
     let questions = tarmac_lens::sample::questions();
     let bare = server.ask(&questions);
-    let a = http(
-        server.port,
-        "POST",
-        &format!("{}elf?name=caf%C3%A9.elf&offset=0", server.base),
-        "",
-        elf,
-    );
+    let a = server.request("POST", "elf?name=caf%C3%A9.elf&offset=0", "", elf);
     assert_eq!(a.status, 200, "{}", String::from_utf8_lossy(&a.body));
     let outcome: ElfOutcome = serde_json::from_slice(&a.body).unwrap();
     assert!(
@@ -597,22 +582,10 @@ fn an_image_posted_by_the_page_is_loaded_as_image_is() {
         assert_eq!(g, w, "{q:?}");
     }
     // Not an ELF image: said, and the session keeps the one it has.
-    let bad = http(
-        server.port,
-        "POST",
-        &format!("{}elf?name=x&offset=0", server.base),
-        "",
-        b"not an image",
-    );
+    let bad = server.request("POST", "elf?name=x&offset=0", "", b"not an image");
     let outcome: ElfOutcome = serde_json::from_slice(&bad.body).unwrap();
     assert!(matches!(outcome, ElfOutcome::Failed(_)), "{outcome:?}");
     assert_eq!(server.get("elf").body, elf);
-    let offset = http(
-        server.port,
-        "POST",
-        &format!("{}elf?offset=x", server.base),
-        "",
-        elf,
-    );
+    let offset = server.request("POST", "elf?offset=x", "", elf);
     assert_eq!(offset.status, 400);
 }
