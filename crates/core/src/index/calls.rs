@@ -88,23 +88,20 @@ enum EntryOrder {
 
 impl EntryOrder {
     fn begin(raw: &RawCalls) -> EntryOrder {
-        let index_bits = usize::BITS - raw.len().leading_zeros();
-        let max_entry = raw.iter().map(|r| r.entry_node).max().unwrap_or(0);
+        // The sealed calls are decoded once, not once per pass; the
+        // entries become the keys in place.
+        let mut keys: Vec<u64> = raw.iter().map(|r| r.entry_node).collect();
+        let index_bits = usize::BITS - keys.len().leading_zeros();
+        let max_entry = keys.iter().copied().max().unwrap_or(0);
         let entry_bits = u64::BITS - max_entry.leading_zeros();
         if entry_bits + index_bits > u64::BITS {
-            let mut order: Vec<(u64, usize)> = raw
-                .iter()
-                .enumerate()
-                .map(|(i, r)| (r.entry_node, i))
-                .collect();
+            let mut order: Vec<(u64, usize)> = keys.into_iter().zip(0..).collect();
             order.sort_unstable();
             return EntryOrder::Sorted(order.into_iter().map(|(_, i)| i).collect());
         }
-        let keys: Vec<u64> = raw
-            .iter()
-            .enumerate()
-            .map(|(i, r)| r.entry_node << index_bits | i as u64)
-            .collect();
+        for (i, k) in keys.iter_mut().enumerate() {
+            *k = *k << index_bits | i as u64;
+        }
         EntryOrder::Radix {
             keys: RadixSort::new(keys, index_bits, index_bits + entry_bits),
             index_bits,
