@@ -3,7 +3,7 @@
 //! (or [`tf`] when they have arguments, `{}` in order; [`tn`] when they
 //! count something), which returns the current language's text, English
 //! when a catalogue lacks one. Numbers are written as the language writes
-//! them ([`number`]: the browser's `Intl.NumberFormat` in the page).
+//! them ([`number`]).
 //!
 //! UI-free, so the browser's model says things natively too; which
 //! language is current is the page's choice (`web::page::i18n` detects and
@@ -128,41 +128,10 @@ pub fn tn(n: u64, one: &'static str, other: &'static str, args: &[&dyn Display])
     )
 }
 
-#[cfg(target_arch = "wasm32")]
-thread_local! {
-    /// The browser's number formatting for the current language, made once
-    /// per language (making one costs tens of microseconds).
-    static NUMBERS: std::cell::RefCell<Option<(Lang, js_sys::Function)>> =
-        const { std::cell::RefCell::new(None) };
-}
-
 /// `n` as the page's language writes numbers (`1,669,432` in English,
-/// `1 669 432` in French), by the browser's `Intl.NumberFormat`.
-#[cfg(target_arch = "wasm32")]
-#[inline(never)]
-pub fn number(n: u64) -> String {
-    let lang = current();
-    NUMBERS.with(|f| {
-        let mut f = f.borrow_mut();
-        if f.as_ref().is_none_or(|(l, _)| *l != lang) {
-            let locales = js_sys::Array::of1(&lang.code().into());
-            let format = js_sys::Intl::NumberFormat::new(&locales, &js_sys::Object::new());
-            *f = Some((lang, format.format()));
-        }
-        let (_, format) = f.as_ref().expect("made above");
-        // A decimal string keeps every digit of a u64 (a number would not
-        // past 2^53).
-        format
-            .call1(&wasm_bindgen::JsValue::NULL, &n.to_string().into())
-            .ok()
-            .and_then(|v| v.as_string())
-            .unwrap_or_else(|| n.to_string())
-    })
-}
-
-/// `n` grouped as `Intl.NumberFormat` groups it for the language (outside
-/// a browser: the model's tests).
-#[cfg(not(target_arch = "wasm32"))]
+/// `1 669 432` in French, as `Intl.NumberFormat` groups them: the page's
+/// test `numbers_match_the_browser_s_intl` holds that). Not by `Intl` itself:
+/// making its first format took 13 ms of a fresh page's first screen.
 pub fn number(n: u64) -> String {
     let sep = match current() {
         Lang::En => ",",

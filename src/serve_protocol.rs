@@ -18,6 +18,11 @@ pub const ASK: &str = "api/ask";
 pub const SOCKET: &str = "api/socket";
 /// `api/open`: an [`Opening`].
 pub const OPEN: &str = "api/open";
+/// The id of the `<script type="application/json">` element holding the
+/// [`Opening`] in the page the server serves: the page opens the trace as
+/// it starts, one round trip and one render of the drop page sooner than
+/// by asking [`OPEN`] (which stays, for a page served without it).
+pub const OPENING_ELEMENT: &str = "tarmac-lens-opening";
 /// `api/stats`: the record statistics, once counted (`204` before).
 pub const STATS: &str = "api/stats";
 /// `trace`: the trace's text (a compressed trace's decompressed text),

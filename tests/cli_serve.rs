@@ -24,7 +24,8 @@ use common::{data, Dir};
 
 const TRACE: &str = "tracegen/quicksort-aarch64-O2-fastmodel-2M";
 
-const PAGE: &str = "<!doctype html><title>served page</title>";
+const PAGE: &str =
+    "<!doctype html><title>served page</title><body><div id=app></div></body></html>";
 
 /// A running `serve`, stopped when dropped.
 struct Server {
@@ -274,7 +275,16 @@ fn requests_without_the_token_are_refused() {
     // With the token: the page, and the slash its relative URLs need.
     let page = server.get("");
     assert_eq!(page.status, 200);
-    assert_eq!(page.body, PAGE.as_bytes());
+    let (before, rest) = PAGE.split_once("</body>").unwrap();
+    let body = String::from_utf8(page.body.clone()).unwrap();
+    let written = body
+        .strip_prefix(before)
+        .and_then(|b| b.strip_suffix(&format!("</body>{rest}")))
+        .unwrap_or_else(|| panic!("the page, with one element more: {body}"));
+    assert!(written.starts_with(&format!(
+        "<script type=\"application/json\" id=\"{}\">",
+        tarmac_lens::serve_protocol::OPENING_ELEMENT
+    )));
     assert_eq!(
         page.header("Content-Type"),
         Some("text/html; charset=utf-8")
@@ -291,6 +301,28 @@ fn requests_without_the_token_are_refused() {
     let bad = server.request("POST", "api/ask", "", b"{\"not\": \"a list\"}");
     assert_eq!(bad.status, 400);
     assert_eq!(server.ask(&[Query::Locate(Locate::Start)]).len(), 1);
+}
+
+/// The page carries what `api/open` says, so that it opens the trace as it
+/// starts; nothing in a name ends its element early.
+#[test]
+fn the_page_carries_the_opening() {
+    let dir = Dir::new("carries");
+    let name = "a<!--<script>b&amp;.tarmac";
+    let trace = dir.write(name, tarmac_lens::sample::TRACE);
+    let server = serve(&dir, &trace, None);
+    let page = String::from_utf8(server.get("").body).unwrap();
+    let start = format!(
+        "<script type=\"application/json\" id=\"{}\">",
+        tarmac_lens::serve_protocol::OPENING_ELEMENT
+    );
+    let json = page.split_once(&start).expect("the element").1;
+    let json = json.split_once("</script>").expect("its end").0;
+    assert!(!json.contains('<'), "{json}");
+    let written: Opening = serde_json::from_str(json).unwrap();
+    let asked: Opening = serde_json::from_slice(&server.get("api/open").body).unwrap();
+    assert_eq!(written, asked);
+    assert_eq!(written.name, name);
 }
 
 #[test]

@@ -3,6 +3,7 @@
 
 use tarmac_lens::model::keys::{tables, PaneKind, RegKind};
 use tarmac_lens::web::page::i18n::{fill, lookup, Lang};
+use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -100,4 +101,26 @@ fn numbers_and_plurals_follow_the_language() {
     assert_eq!(calls(2), "2 calls");
     assert_eq!(format::bytes(1_669_432), "1.6 MiB");
     assert!(is_singular(Lang::Fr, 0) && !is_singular(Lang::En, 0));
+}
+
+/// The page writes numbers itself, exactly as the browser's
+/// `Intl.NumberFormat` writes them in each language.
+#[wasm_bindgen_test]
+fn numbers_match_the_browser_s_intl() {
+    use tarmac_lens::web::page::i18n::{self, number};
+    let mut values = vec![0, 1, 9, 10, 999, 1_000, 9_999, 10_000, 65_536, 1_669_432];
+    values.extend((0..64).map(|b| 1u64 << b));
+    values.extend((1..20).map(|d| 10u64.pow(d) - 1));
+    values.push(u64::MAX);
+    for lang in Lang::ALL {
+        i18n::set(lang);
+        let locales = js_sys::Array::of1(&lang.code().into());
+        let intl = js_sys::Intl::NumberFormat::new(&locales, &js_sys::Object::new()).format();
+        for &n in &values {
+            // A decimal string keeps every digit of a u64.
+            let theirs = intl.call1(&JsValue::NULL, &n.to_string().into()).unwrap();
+            assert_eq!(number(n), theirs.as_string().unwrap(), "{n} in {lang:?}");
+        }
+    }
+    i18n::set(Lang::En);
 }

@@ -16,7 +16,10 @@
 // time `serve` took to print its URL (indexing, or reading the index file
 // kept from an earlier run). With $TL_BENCH_LINE the steps start at that
 // line instead of the first, jumped to with `l` (`jump_ms`: Enter to the
-// row there).
+// row there). With $TL_BENCH_FRESH each load is a fresh browser's (a new
+// profile: nothing compiled or cached yet, as the first visit to each
+// `serve` run's new URL); $TL_BENCH_WAIT seconds pass between the URL and
+// the first load (0 by default: `serve` still counts the statistics).
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -28,6 +31,7 @@ import { repeatedTrace } from './tracegen.mjs';
 const CLI = process.env.TL_BENCH_CLI ?? path.join(ROOT, 'target/release/tarmac-lens');
 const STEPS = Number(process.env.TL_BENCH_STEPS ?? 200);
 const REPEAT = Number(process.env.TL_BENCH_REPEAT ?? 3);
+const FRESH = Boolean(process.env.TL_BENCH_FRESH);
 const LINE = process.env.TL_BENCH_LINE ? Number(process.env.TL_BENCH_LINE) : null;
 const trace = process.argv[2] ?? repeatedTrace(Number(process.env.TL_BENCH_SIZE ?? 1024));
 
@@ -36,9 +40,14 @@ const server = serve(CLI, trace);
 const url = await server.url;
 console.log(JSON.stringify({ trace, bytes: fs.statSync(trace).size, url_after_s: (performance.now() - started) / 1000 }));
 
-const browser = await launchBrowser();
+await new Promise((r) => setTimeout(r, Number(process.env.TL_BENCH_WAIT ?? 0) * 1000));
+let browser = await launchBrowser();
 try {
   for (let run = 0; run < REPEAT; run++) {
+    if (FRESH && run > 0) {
+      await browser.close();
+      browser = await launchBrowser();
+    }
     const page = await browser.context.newPage();
     await recordSteps(page);
     await page.goto(url);
@@ -68,6 +77,7 @@ try {
     console.log(
       JSON.stringify({
         run,
+        fresh: FRESH || run === 0,
         ...first,
         first_screen_after_load_ms: Math.max(0, first.first_row_ms - first.load_event_ms),
         ...(LINE !== null && { line: LINE, jump_ms: jump }),

@@ -93,11 +93,22 @@ async function newPage(t, { refusals = false, tolerate = null } = {}) {
 
 async function openServed(t, url, name) {
   const page = await newPage(t);
+  // The page opens the trace written into it as it starts: it never asks
+  // `api/open`, and never shows the drop page meanwhile.
+  const opens = [];
+  page.on('request', (r) => r.url().includes('/api/open') && opens.push(r.url()));
+  await page.addInitScript(() => {
+    new MutationObserver(() => {
+      if (document.querySelector('[data-testid=demo-button]')) window.__dropPageShown = true;
+    }).observe(document, { subtree: true, childList: true });
+  });
   await page.goto(url);
   await page.waitForSelector('[data-testid=status][data-state=ready]', { timeout: 60_000 });
   await page.waitForSelector('.trace-row.current');
   assert.equal(await page.textContent('[data-testid=file-name]'), name);
   assert.equal(await page.getAttribute('[data-testid=status]', 'data-reading'), 'served');
+  assert.deepEqual(opens, []);
+  assert.equal(await page.evaluate(() => window.__dropPageShown ?? false), false);
   return page;
 }
 

@@ -321,6 +321,11 @@ pub fn app() -> Html {
     // below took the cores its first screen needs (on two cores, 310-470
     // ms after the load event with them).
     let served = *use_memo((), |_| crate::web::page::server_link::is_served());
+    // Its trace opens as the page starts (`start_from_params`): the drop
+    // page is never shown, so not built either.
+    let opens_at_once = *use_memo((), |_| {
+        served && crate::web::page::server_link::has_written_opening()
+    });
     use_effect_with((), move |_| {
         if !served {
             TraceClient::prewarm()
@@ -605,6 +610,14 @@ pub fn app() -> Html {
         }
     };
     let Some(file) = &state.file else {
+        if opens_at_once {
+            // Only an error opening it stays in sight.
+            return html! {
+                <ContextProvider<Lang> context={*lang}>
+                <main class="app" style="padding:0.6rem 1rem;">{ status }</main>
+                </ContextProvider<Lang>>
+            };
+        }
         // No trace yet: the welcome, with room to drop one.
         return html! {
             <ContextProvider<Lang> context={*lang}>

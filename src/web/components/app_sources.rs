@@ -120,12 +120,20 @@ pub(super) fn start_from_params(
     if params.serve {
         let state = serve_state;
         let open_trace = open_trace.clone();
-        wasm_bindgen_futures::spawn_local(async move {
-            match crate::web::page::server_link::opening().await {
+        // At once, before the browser lays out the page without its trace.
+        if let Some(written) = crate::web::page::server_link::written_opening() {
+            match written {
                 Ok(opening) => open_trace(TraceInput::Served(Rc::new(opening))),
                 Err(e) => state.dispatch(Action::StartFailed(e)),
             }
-        });
+        } else {
+            wasm_bindgen_futures::spawn_local(async move {
+                match crate::web::page::server_link::opening().await {
+                    Ok(opening) => open_trace(TraceInput::Served(Rc::new(opening))),
+                    Err(e) => state.dispatch(Action::StartFailed(e)),
+                }
+            });
+        }
     } else if let Some(url) = &params.url {
         open_url(url, params.elf.as_deref());
     }

@@ -69,6 +69,24 @@ async fn fetch(path: &str, post: Option<JsValue>) -> Result<(u16, String), Strin
     Ok((status, text))
 }
 
+/// Whether the server wrote what it opened into the page.
+pub fn has_written_opening() -> bool {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(serve_protocol::OPENING_ELEMENT))
+        .is_some()
+}
+
+/// What the server opened, as it wrote it into the page
+/// ([`serve_protocol::OPENING_ELEMENT`]); `None` on a page without it.
+pub fn written_opening() -> Option<Result<Opening, String>> {
+    let text = web_sys::window()?
+        .document()?
+        .get_element_by_id(serve_protocol::OPENING_ELEMENT)?
+        .text_content()?;
+    Some(serde_json::from_str(&text).map_err(|e| format!("the page's opening: {e}")))
+}
+
 /// What the server opened, asked once at the page's start.
 pub async fn opening() -> Result<Opening, String> {
     match fetch(serve_protocol::OPEN, None).await? {
