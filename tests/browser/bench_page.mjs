@@ -40,7 +40,8 @@
 // a synthetic trace of that size by `?url=` (`synthetic_trace.mjs`: made
 // on demand, byte ranges; no disk): the times then run from the page's
 // navigation, and the line says where indexing ended (`state`: `ready`,
-// or `stopped` at a limit, with `stopped` the page's words).
+// or `stopped` at a limit, with `stopped` the page's words);
+// `TL_BENCH_QUERY` adds to its query string (`index-budget=BYTES`).
 
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -209,7 +210,7 @@ async function bench(browser, server, trace, workers) {
   let cached = null;
   if (synthetic) {
     // The same origin: the tab keeps its renderer, which the samplers watch.
-    await page.goto(`${server.url}?workers=${workers}&url=${synthetic.name}`);
+    await page.goto(`${server.url}?workers=${workers}&url=${synthetic.name}${QUERY ? `&${QUERY}` : ''}`);
   } else {
     prepareFileCache(trace);
     cached = cachedFraction(trace);
@@ -303,6 +304,7 @@ async function bench(browser, server, trace, workers) {
   };
 }
 
+const QUERY = process.env.TL_BENCH_QUERY ?? '';
 const syntheticSizes = process.env.TL_BENCH_SYNTHETIC_GB?.split(',').map(Number) ?? [];
 const traces = syntheticSizes.length
   ? syntheticSizes.map((gb) => ({ name: `synthetic-${gb}G.tarmac`, trace: new SyntheticTrace({ bytes: gb * 1e9 }) }))

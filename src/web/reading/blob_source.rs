@@ -7,12 +7,14 @@ use js_sys::Uint8Array;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Blob, FileReaderSync};
 
-use super::read_ahead::{ReadAhead, ReadCounts, SharedReadAhead, STREAM_MIN};
+use super::read_ahead::{self, Origin, ReadAhead, ReadCounts, SharedReadAhead};
 use tarmac_lens_core::source::TraceSource;
 use tarmac_lens_core::Error;
 
 pub struct BlobSource {
     blob: Blob,
+    /// The same, for the read-ahead.
+    origin: Origin,
     len: u64,
     reader: FileReaderSync,
     /// Only for a reader that lets the event loop run between reads (the
@@ -43,6 +45,7 @@ impl BlobSource {
             .slice_with_f64_and_f64(0.0, len as f64)
             .map_err(|e| js_error("cannot slice the file", e))?;
         Ok(BlobSource {
+            origin: Origin::Blob(blob.clone()),
             blob,
             len,
             reader,
@@ -78,7 +81,7 @@ impl BlobSource {
     /// never wait for it ([`super::read_ahead::ReadAhead::would_wait_for`]).
     pub fn read_ahead_from(&self, offset: u64) {
         if let Some(ahead) = &self.ahead {
-            ahead.borrow_mut().advance(&self.blob, self.len, offset);
+            ahead.borrow_mut().advance(&self.origin, self.len, offset);
         }
     }
 
@@ -124,26 +127,31 @@ impl BlobSource {
             a.settle().await;
         }
     }
+}
 
-    fn read_sync(&mut self, offset: u64, buf: &mut [u8]) -> Result<usize, Error> {
-        let end = offset.saturating_add(buf.len() as u64).min(self.len);
-        if offset >= end {
-            return Ok(0);
-        }
-        // Slicing a Blob is free; only the slice's bytes are read into memory.
-        let slice = self
-            .blob
-            .slice_with_f64_and_f64(offset as f64, end as f64)
-            .map_err(|e| js_error("cannot slice the file", e))?;
-        let bytes = self
-            .reader
-            .read_as_array_buffer(&slice)
-            .map_err(|e| js_error(&format!("cannot read the file at byte {offset}"), e))?;
-        let array = Uint8Array::new(&bytes);
-        let n = (array.length() as usize).min(buf.len());
-        array.subarray(0, n as u32).copy_to(&mut buf[..n]);
-        Ok(n)
+/// Bytes at `offset` of `blob` (`len` long), read now.
+fn read_sync(
+    blob: &Blob,
+    reader: &FileReaderSync,
+    len: u64,
+    offset: u64,
+    buf: &mut [u8],
+) -> Result<usize, Error> {
+    let end = offset.saturating_add(buf.len() as u64).min(len);
+    if offset >= end {
+        return Ok(0);
     }
+    // Slicing a Blob is free; only the slice's bytes are read into memory.
+    let slice = blob
+        .slice_with_f64_and_f64(offset as f64, end as f64)
+        .map_err(|e| js_error("cannot slice the file", e))?;
+    let bytes = reader
+        .read_as_array_buffer(&slice)
+        .map_err(|e| js_error(&format!("cannot read the file at byte {offset}"), e))?;
+    let array = Uint8Array::new(&bytes);
+    let n = (array.length() as usize).min(buf.len());
+    array.subarray(0, n as u32).copy_to(&mut buf[..n]);
+    Ok(n)
 }
 
 impl TraceSource for BlobSource {
@@ -152,23 +160,14 @@ impl TraceSource for BlobSource {
     }
 
     fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> Result<usize, Error> {
-        let end = offset.saturating_add(buf.len() as u64).min(self.len);
-        if offset >= end {
-            return Ok(0);
-        }
-        let want = (end - offset) as usize;
-        let Some(ahead) = self.ahead.clone().filter(|_| want >= STREAM_MIN) else {
-            return self.read_sync(offset, buf);
-        };
-        let mut done = ahead.borrow_mut().take(offset, &mut buf[..want]);
-        if done < want {
-            let n = self.read_sync(offset + done as u64, &mut buf[done..want])?;
-            done += n;
-            ahead.borrow_mut().counts.add(0, n as u64);
-        }
-        ahead
-            .borrow_mut()
-            .advance(&self.blob, self.len, offset + done as u64);
-        Ok(done)
+        let (blob, reader, len) = (&self.blob, &self.reader, self.len);
+        read_ahead::read_through(
+            self.ahead.as_ref(),
+            &self.origin,
+            len,
+            offset,
+            buf,
+            |at, b| read_sync(blob, reader, len, at, b),
+        )
     }
 }

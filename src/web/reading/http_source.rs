@@ -16,6 +16,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{Blob, ProgressEvent, XmlHttpRequest, XmlHttpRequestResponseType};
 
+use super::read_ahead::{self, Origin, ReadAhead, SharedReadAhead};
 use tarmac_lens_core::source::TraceSource;
 use tarmac_lens_core::Error;
 
@@ -83,7 +84,11 @@ fn js_text(e: &JsValue) -> String {
         .unwrap_or_else(|| format!("{e:?}"))
 }
 
-/// Total length from a `Content-Range: bytes 0-0/12345` header.
+/// The first bytes asked for with the first request, kept: enough to tell
+/// a compressed trace (`compressed::format_of`) without another request.
+const HEAD: u64 = 4;
+
+/// Total length from a `Content-Range: bytes 0-3/12345` header.
 fn total_of(content_range: &str) -> Option<u64> {
     content_range.rsplit_once('/')?.1.trim().parse().ok()
 }
@@ -96,12 +101,12 @@ pub async fn fetch(
 ) -> Result<Fetched, String> {
     let xhr = request("GET", target, true)?;
     xhr.set_response_type(XmlHttpRequestResponseType::Blob);
-    xhr.set_request_header("Range", "bytes=0-0")
+    xhr.set_request_header("Range", &format!("bytes=0-{}", HEAD - 1))
         .map_err(|e| js_text(&e))?;
     let progress = {
         let xhr = xhr.clone();
         Closure::<dyn FnMut(ProgressEvent)>::new(move |e: ProgressEvent| {
-            // A 206 answer is one byte; only a whole download is worth a bar.
+            // A 206 answer is a few bytes; only a whole download is worth a bar.
             if xhr.status().ok() == Some(200) {
                 on_progress(
                     e.loaded() as u64,
@@ -159,11 +164,18 @@ pub async fn fetch(
                     }
                 )
             })?;
-            Ok(Fetched::Ranges(HttpSource {
-                target: target.clone(),
-                len,
-                requests: 0,
-            }))
+            let head = match xhr.response().ok().and_then(|r| r.dyn_into::<Blob>().ok()) {
+                Some(blob) => JsFuture::from(blob.array_buffer())
+                    .await
+                    .map(|b| Uint8Array::new(&b).to_vec())
+                    .unwrap_or_default(),
+                None => Vec::new(),
+            };
+            let mut source = HttpSource::new(target.clone(), len);
+            if head.len() as u64 == len.min(HEAD) {
+                source.head = head;
+            }
+            Ok(Fetched::Ranges(source))
         }
         200 => xhr
             .response()
@@ -194,19 +206,71 @@ pub fn get_all(target: &Target) -> Result<Vec<u8>, String> {
     }
 }
 
-/// A trace read from a range-serving web server, one request per read.
-/// A clone reads the same URL (the report worker reads it more than once).
-#[derive(Clone)]
+/// A trace read from a range-serving web server, one request per read,
+/// or, for long sequential reads with [`HttpSource::with_read_ahead`], from
+/// one stream read ahead (see [`super::read_ahead`]).
 pub struct HttpSource {
     target: Target,
+    /// The same, for the read-ahead.
+    origin: Origin,
     len: u64,
+    /// The first bytes, from the first request ([`HEAD`]).
+    head: Vec<u8>,
     requests: u64,
+    ahead: Option<SharedReadAhead>,
+}
+
+/// A clone reads the same URL (the report worker reads it more than
+/// once), without the read-ahead, which is one reader's.
+impl Clone for HttpSource {
+    fn clone(&self) -> HttpSource {
+        HttpSource {
+            target: self.target.clone(),
+            origin: self.origin.clone(),
+            len: self.len,
+            head: self.head.clone(),
+            requests: self.requests,
+            ahead: None,
+        }
+    }
 }
 
 impl HttpSource {
-    /// Range requests made so far.
+    fn new(target: Target, len: u64) -> HttpSource {
+        HttpSource {
+            origin: Origin::Url(target.clone()),
+            target,
+            len,
+            head: Vec::new(),
+            requests: 0,
+            ahead: None,
+        }
+    }
+
+    /// Range requests made so far by this thread (the read-ahead's are
+    /// its nested worker's).
     pub fn requests(&self) -> u64 {
         self.requests
+    }
+
+    /// Reads long sequential slices ahead, asynchronously, from `from`
+    /// on: for a reader that lets the event loop run between reads.
+    pub fn with_read_ahead(self, from: u64) -> HttpSource {
+        self.with_read_ahead_of(ReadAhead::default(), from)
+    }
+
+    /// [`HttpSource::with_read_ahead`] through `ahead` (the tests' way to
+    /// take the paths where no nested worker or no stream reader is).
+    pub fn with_read_ahead_of(mut self, ahead: ReadAhead, from: u64) -> HttpSource {
+        let ahead = SharedReadAhead::new(ahead);
+        ahead.borrow_mut().advance(&self.origin, self.len, from);
+        self.ahead = Some(ahead);
+        self
+    }
+
+    /// The read-ahead, for the loop that reads through this source.
+    pub fn read_ahead(&self) -> Option<SharedReadAhead> {
+        self.ahead.clone()
     }
 }
 
@@ -216,36 +280,65 @@ impl TraceSource for HttpSource {
     }
 
     fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> Result<usize, Error> {
-        let end = offset.saturating_add(buf.len() as u64).min(self.len);
+        let (target, len, requests) = (&self.target, self.len, &mut self.requests);
+        if let Some(kept) = usize::try_from(offset)
+            .ok()
+            .and_then(|at| self.head.get(at..at.checked_add(buf.len())?))
+        {
+            buf.copy_from_slice(kept);
+            return Ok(buf.len());
+        }
+        read_ahead::read_through(
+            self.ahead.as_ref(),
+            &self.origin,
+            len,
+            offset,
+            buf,
+            |at, b| read_sync(target, len, requests, at, b),
+        )
+    }
+}
+
+/// Bytes at `offset` of the trace at `target` (`len` long), by one
+/// synchronous request.
+fn read_sync(
+    target: &Target,
+    len: u64,
+    requests: &mut u64,
+    offset: u64,
+    buf: &mut [u8],
+) -> Result<usize, Error> {
+    {
+        let end = offset.saturating_add(buf.len() as u64).min(len);
         if offset >= end {
             return Ok(0);
         }
-        let xhr = request("GET", &self.target, false).map_err(Error::Read)?;
+        let xhr = request("GET", target, false).map_err(Error::Read)?;
         // A Blob read with FileReaderSync, not an ArrayBuffer response: the
         // tab kept those longer (3 GB read: peak 1.1-1.4 GB against 0.7).
         xhr.set_response_type(XmlHttpRequestResponseType::Blob);
         xhr.set_request_header("Range", &format!("bytes={offset}-{}", end - 1))
             .map_err(|e| Error::Read(js_text(&e)))?;
-        self.requests += 1;
+        *requests += 1;
         if xhr.send().is_err() {
-            return Err(Error::Read(self.target.network_error()));
+            return Err(Error::Read(target.network_error()));
         }
         match xhr.status().unwrap_or(0) {
             206 => {}
-            0 => return Err(Error::Read(self.target.network_error())),
+            0 => return Err(Error::Read(target.network_error())),
             200 => {
                 return Err(Error::Read(format!(
                     "cannot read {}: the server stopped serving byte ranges",
-                    self.target.url
+                    target.url
                 )))
             }
-            _ => return Err(Error::Read(self.target.status_error(&xhr))),
+            _ => return Err(Error::Read(target.status_error(&xhr))),
         }
         let blob: Blob = xhr
             .response()
             .map_err(|e| Error::Read(js_text(&e)))?
             .dyn_into()
-            .map_err(|_| Error::Read(format!("cannot read {}: no body", self.target.url)))?;
+            .map_err(|_| Error::Read(format!("cannot read {}: no body", target.url)))?;
         let body = web_sys::FileReaderSync::new()
             .and_then(|r| r.read_as_array_buffer(&blob))
             .map_err(|e| Error::Read(js_text(&e)))?;

@@ -1,5 +1,6 @@
-//! Asynchronous read-ahead for a [`super::blob_source::BlobSource`] read
-//! from start to end (indexing, search).
+//! Asynchronous read-ahead for a [`super::blob_source::BlobSource`] or an
+//! [`super::http_source::HttpSource`] read from start to end (indexing,
+//! search).
 //!
 //! `FileReaderSync` blocks the worker while bytes come (a sync read per
 //! 4 MiB cost a third of indexing), so the next slices are asked for while
@@ -39,6 +40,14 @@ const DEPTH: u64 = 2 * CHUNK;
 /// The longest sequential read (the line buffers' 4 MiB slices): what
 /// [`ReadAhead::would_wait`] looks at past the last read.
 const NEXT_READ: u64 = 4 << 20;
+
+/// What the slices are read from.
+#[derive(Clone)]
+pub enum Origin {
+    Blob(Blob),
+    /// A server that serves byte ranges.
+    Url(super::http_source::Target),
+}
 
 enum State {
     Pending,
@@ -105,6 +114,8 @@ pub struct ReadAhead {
     /// The nested worker reads each slice on its own, not from one stream
     /// (as where the browser's streams take no BYOB reader).
     without_streams: bool,
+    /// The slices come from a URL (set by [`ReadAhead::advance`]).
+    from_url: bool,
 }
 
 #[derive(Default)]
@@ -170,8 +181,9 @@ impl ReadAhead {
     /// After a read ending at `end`: drops what lies before it and asks for
     /// the slices up to [`DEPTH`] past it (starting over if the reader
     /// jumped away from the slices already asked for).
-    pub fn advance(&mut self, blob: &Blob, len: u64, end: u64) {
+    pub fn advance(&mut self, origin: &Origin, len: u64, end: u64) {
         self.last_end = end;
+        self.from_url = matches!(origin, Origin::Url(_));
         // Whether the slice this read ended in had come (looked at before
         // the slices read to their end are dropped).
         let arrived = self
@@ -191,7 +203,7 @@ impl ReadAhead {
             self.reader = ReaderState::Unavailable;
         }
         if next < len && next < end + DEPTH && matches!(self.reader, ReaderState::Untried) {
-            self.reader = match Reader::start(blob, !self.without_streams) {
+            self.reader = match Reader::start(origin, !self.without_streams) {
                 Some(r) => ReaderState::Running(r),
                 None => ReaderState::Unavailable,
             };
@@ -206,7 +218,7 @@ impl ReadAhead {
             size = (2 * size).min(CHUNK);
             let promise = match &mut self.reader {
                 ReaderState::Running(r) => r.read(next, stop),
-                _ => read_here(blob, next, stop),
+                _ => read_here(origin, next, stop),
             };
             match promise.map(|p| chunk(p, next, stop)) {
                 Some(chunk) => self.chunks.push_back(chunk),
@@ -277,26 +289,62 @@ impl ReadAhead {
             .find(|c| matches!(*c.state.borrow(), State::Pending))
             .map(|c| PendingChunk {
                 promise: c.promise.clone(),
+                wait_ms: if self.from_url { URL_WAIT_MS } else { WAIT_MS },
                 state: c.state.clone(),
                 len: c.end - c.start,
             })
     }
 }
 
+/// A source's read of `buf.len()` bytes at `offset` (of `len`): a long one
+/// takes what arrived ahead and reads the rest with `sync`, then asks for
+/// the next slices; a short one (queries) is `sync` alone.
+pub fn read_through(
+    ahead: Option<&SharedReadAhead>,
+    origin: &Origin,
+    len: u64,
+    offset: u64,
+    buf: &mut [u8],
+    sync: impl FnOnce(u64, &mut [u8]) -> Result<usize, tarmac_lens_core::Error>,
+) -> Result<usize, tarmac_lens_core::Error> {
+    let end = offset.saturating_add(buf.len() as u64).min(len);
+    if offset >= end {
+        return Ok(0);
+    }
+    let want = (end - offset) as usize;
+    let Some(ahead) = ahead.filter(|_| want >= STREAM_MIN) else {
+        return sync(offset, &mut buf[..want]);
+    };
+    let mut done = ahead.borrow_mut().take(offset, &mut buf[..want]);
+    if done < want {
+        let n = sync(offset + done as u64, &mut buf[done..want])?;
+        done += n;
+        ahead.borrow_mut().counts.add(0, n as u64);
+    }
+    ahead
+        .borrow_mut()
+        .advance(origin, len, offset + done as u64);
+    Ok(done)
+}
+
 /// A slice on its way, to wait for without holding its [`ReadAhead`].
 struct PendingChunk {
     promise: Promise,
+    wait_ms: f64,
     state: Rc<RefCell<State>>,
     len: u64,
 }
 
 /// How long a step waits for a slice before reading it itself: a slice
-/// takes milliseconds, so this is only for one that never comes.
+/// of a file takes milliseconds, so this is only for one that never comes.
 const WAIT_MS: f64 = 2000.0;
+/// The same for a slice of a URL, which takes as long as the network does
+/// (32 MiB at 12.5 MB/s: 2.7 s); one given up on is read again.
+const URL_WAIT_MS: f64 = 60_000.0;
 
 impl PendingChunk {
     async fn wait(self) {
-        let timeout = crate::web::shared::timing::timer(WAIT_MS);
+        let timeout = crate::web::shared::timing::timer(self.wait_ms);
         let first = Promise::race(&js_sys::Array::of2(&self.promise, &timeout));
         let result = JsFuture::from(first).await;
         let came = matches!(&result, Ok(v) if v.is_instance_of::<js_sys::ArrayBuffer>());
@@ -381,13 +429,33 @@ fn arrived(result: Result<wasm_bindgen::JsValue, wasm_bindgen::JsValue>, len: u6
     }
 }
 
-/// `Blob.slice(start, end).arrayBuffer()`, read by this thread.
-fn read_here(blob: &Blob, start: u64, end: u64) -> Option<Promise> {
-    Some(
-        blob.slice_with_f64_and_f64(start as f64, end as f64)
-            .ok()?
-            .array_buffer(),
-    )
+/// `Blob.slice(start, end).arrayBuffer()`, or the server's bytes
+/// `[start, end)`, read by this thread.
+fn read_here(origin: &Origin, start: u64, end: u64) -> Option<Promise> {
+    match origin {
+        Origin::Blob(blob) => Some(
+            blob.slice_with_f64_and_f64(start as f64, end as f64)
+                .ok()?
+                .array_buffer(),
+        ),
+        Origin::Url(target) => {
+            let init = web_sys::RequestInit::new();
+            let headers = Object::new();
+            let range = format!("bytes={start}-{}", end - 1);
+            Reflect::set(&headers, &"Range".into(), &range.into()).ok()?;
+            init.set_headers(&headers);
+            let global: web_sys::WorkerGlobalScope = js_sys::global().dyn_into().ok()?;
+            let response = global.fetch_with_str_and_init(&target.url, &init);
+            Some(wasm_bindgen_futures::future_to_promise(async move {
+                let response: web_sys::Response = JsFuture::from(response).await?.dyn_into()?;
+                // Anything but the range fails: the synchronous read says why.
+                if response.status() != 206 {
+                    return Err(JsValue::from_str("no range"));
+                }
+                JsFuture::from(response.array_buffer()?).await
+            }))
+        }
+    }
 }
 
 /// A slice on its way, its arrival recorded when the promise settles.
@@ -412,9 +480,9 @@ fn chunk(promise: Promise, start: u64, end: u64) -> Chunk {
     }
 }
 
-/// The nested worker's script: keeps the `Blob` it is given and answers
-/// `{id, start, end}` with the slice's bytes, transferred, read from one
-/// stream into the buffers given back.
+/// The nested worker's script: keeps the `Blob` (or URL) it is given and
+/// answers `{id, start, end}` with the slice's bytes, transferred, read
+/// from one stream into the buffers given back.
 const READER_JS: &str = include_str!("read_ahead_reader.js");
 
 type Settle = (Function, Function);
@@ -528,7 +596,7 @@ fn spawn_reader() -> Option<(Worker, String)> {
 }
 
 impl Reader {
-    fn start(blob: &Blob, streams: bool) -> Option<Reader> {
+    fn start(origin: &Origin, streams: bool) -> Option<Reader> {
         let spare = SPARE_READER.with(|s| s.borrow_mut().take());
         let (worker, url) = match spare {
             Some(s) if !s.failed.get() => (s.worker, s.url),
@@ -579,7 +647,12 @@ impl Reader {
         });
         worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
         let hello = Object::new();
-        Reflect::set(&hello, &"blob".into(), blob).ok()?;
+        match origin {
+            Origin::Blob(blob) => Reflect::set(&hello, &"blob".into(), blob).ok()?,
+            Origin::Url(target) => {
+                Reflect::set(&hello, &"url".into(), &target.url.as_str().into()).ok()?
+            }
+        };
         Reflect::set(&hello, &"byob".into(), &streams.into()).ok()?;
         worker.post_message(&hello).ok()?;
         Some(Reader {

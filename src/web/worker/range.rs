@@ -77,8 +77,10 @@ async fn index_range(
             index_source(&mut source, ahead, from, to, options, port).await
         }
         Input::Url(target) => match http_source::fetch(&target, |_, _| {}).await? {
-            Fetched::Ranges(mut source) => {
-                index_source(&mut source, None, from, to, options, port).await
+            Fetched::Ranges(source) => {
+                let mut source = source.with_read_ahead(from);
+                let ahead = source.read_ahead();
+                index_source(&mut source, ahead, from, to, options, port).await
             }
             Fetched::Whole(_) => Err(format!(
                 "{}: the server no longer serves byte ranges",

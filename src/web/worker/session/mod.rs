@@ -380,12 +380,22 @@ impl SessionWorker {
             }
             let fail_opening = |message: String| with(|w| w.fail_opening(message));
             let ((source, ahead), reading) = match fetched {
-                // Each read is a request: the questions of one step, which
-                // replay the same interval, share the blocks read for the first.
-                Ok(Fetched::Ranges(s)) => (
-                    (Box::new(BlockCache::new(s)) as Box<dyn TraceSource>, None),
-                    Reading::Ranges,
-                ),
+                // Each short read is a request: the questions of one step,
+                // which replay the same interval, share the blocks read for
+                // the first. Indexing reads one stream ahead, but not
+                // through a decompressor, which reads in steps of its own
+                // that would find the stream's bytes still on their way
+                // and read them again.
+                Ok(Fetched::Ranges(mut s)) => {
+                    let plain =
+                        matches!(crate::web::reading::compressed::format_of(&mut s), Ok(None));
+                    let s = if plain { s.with_read_ahead(0) } else { s };
+                    let ahead = s.read_ahead();
+                    (
+                        (Box::new(BlockCache::new(s)) as Box<dyn TraceSource>, ahead),
+                        Reading::Ranges,
+                    )
+                }
                 Ok(Fetched::Whole(blob)) => {
                     // The page hands it to the report worker, which would
                     // otherwise download the trace again.

@@ -1,0 +1,122 @@
+//! A trace read by URL from a server that serves byte ranges, through
+//! `HttpSource`: every read gives exactly the file's bytes, whoever reads
+//! the slices ahead (the nested worker, a request each into the buffers it
+//! is given back; the nested worker into fresh buffers; this thread). The
+//! server is the browser's own: a `blob:` URL answers `Range` requests as
+//! a web server does. In a dedicated worker, as in the app.
+#![cfg(target_arch = "wasm32")]
+
+use js_sys::{Array, Uint8Array};
+use tarmac_lens::web::reading::compressed::format_of;
+use tarmac_lens::web::reading::http_source::{self, Fetched, HttpSource, Target};
+use tarmac_lens::web::reading::read_ahead::ReadAhead;
+use tarmac_lens_core::source::TraceSource;
+use wasm_bindgen_test::*;
+use web_sys::Blob;
+
+wasm_bindgen_test_configure!(run_in_dedicated_worker);
+
+fn patterned(len: usize) -> Vec<u8> {
+    (0..len).map(|i| (i * 7 % 251) as u8).collect()
+}
+
+/// A `blob:` URL of `bytes`.
+fn url_of(bytes: &[u8]) -> String {
+    let parts = Array::of1(&Uint8Array::from(bytes));
+    let blob = Blob::new_with_u8_array_sequence(&parts).expect("Blob from bytes");
+    web_sys::Url::create_object_url_with_blob(&blob).expect("a blob: URL")
+}
+
+async fn ranges_of(bytes: &[u8]) -> HttpSource {
+    let target = Target {
+        url: url_of(bytes),
+        cross_origin: false,
+    };
+    match http_source::fetch(&target, |_, _| {}).await {
+        Ok(Fetched::Ranges(source)) => source,
+        Ok(Fetched::Whole(_)) => panic!("the blob: URL served no ranges"),
+        Err(e) => panic!("{e}"),
+    }
+}
+
+const LEN: usize = (12 << 20) + 12_345;
+
+/// Reads the whole source as the line buffer does (uneven lengths, the
+/// first short), waiting for slices on their way as the indexing loop
+/// does, the slices read ahead by a nested worker or not (`in_a_worker`);
+/// returns the bytes that were read synchronously.
+async fn read_through_exactly(mut source: HttpSource, in_a_worker: bool) -> u64 {
+    let data = patterned(LEN);
+    let ahead = source.read_ahead().expect("read-ahead on");
+    let lengths = [
+        64 << 10,
+        1 << 20,
+        (4 << 20) - 77,
+        (4 << 20) - 1,
+        3 << 20,
+        4 << 20,
+    ];
+    let (mut offset, mut i) = (0usize, 0);
+    while offset < data.len() {
+        let mut buf = vec![0u8; lengths[i % lengths.len()]];
+        ahead.next_read_of_ready(buf.len()).await;
+        let n = source.read_at(offset as u64, &mut buf).unwrap();
+        assert_eq!(n, buf.len().min(data.len() - offset), "read at {offset}");
+        assert!(buf[..n] == data[offset..offset + n], "bytes at {offset}");
+        offset += n;
+        i += 1;
+    }
+    let counts = ahead.borrow().counts;
+    assert_eq!(counts.ahead + counts.sync, (LEN - (64 << 10)) as u64);
+    assert_eq!(ahead.borrow().in_a_worker(), in_a_worker);
+    counts.sync
+}
+
+#[wasm_bindgen_test]
+async fn read_ahead_by_ranges_serves_reads_exactly() {
+    let source = ranges_of(&patterned(LEN)).await.with_read_ahead(0);
+    // Only the first long read (1 MiB) had nothing ahead of it.
+    assert!(read_through_exactly(source, true).await <= 1 << 20);
+}
+
+#[wasm_bindgen_test]
+async fn read_ahead_by_ranges_without_streams_serves_reads_exactly() {
+    let source = ranges_of(&patterned(LEN))
+        .await
+        .with_read_ahead_of(ReadAhead::without_streams(), 0);
+    assert!(read_through_exactly(source, true).await <= 1 << 20);
+}
+
+#[wasm_bindgen_test]
+async fn read_ahead_by_ranges_here_serves_reads_exactly() {
+    let source = ranges_of(&patterned(LEN))
+        .await
+        .with_read_ahead_of(ReadAhead::here(), 0);
+    assert!(read_through_exactly(source, false).await <= 1 << 20);
+}
+
+/// Short reads (queries) are requests of their own, exact anywhere; the
+/// first bytes, which tell a compressed trace, came with the first request.
+#[wasm_bindgen_test]
+async fn short_reads_and_the_first_bytes() {
+    let data = patterned(100_000);
+    let mut source = ranges_of(&data).await;
+    assert_eq!(source.len(), data.len() as u64);
+    assert_eq!(format_of(&mut source).unwrap(), None);
+    assert_eq!(source.requests(), 0, "the first bytes were kept");
+    for (at, len) in [(0, 10), (1, 3), (99_990, 10), (99_995, 100), (50_000, 4096)] {
+        let mut buf = vec![0u8; len];
+        let n = source.read_at(at as u64, &mut buf).unwrap();
+        let want = &data[at..(at + len).min(data.len())];
+        assert_eq!(&buf[..n], want, "{len} at {at}");
+    }
+    assert_eq!(
+        source.requests(),
+        4,
+        "a request for each read but the one in the first bytes"
+    );
+    let gz = [0x1f, 0x8b, 8, 0, 0, 0];
+    let mut compressed = ranges_of(&gz).await;
+    assert!(format_of(&mut compressed).unwrap().is_some());
+    assert_eq!(compressed.requests(), 0);
+}
