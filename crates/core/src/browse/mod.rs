@@ -124,10 +124,13 @@ pub struct Session<S: TraceSource> {
     sets: InstructionSets,
 }
 
-/// Default index budget: far below what a browser tab can hold (wasm32
-/// memory ends at 4 GiB, and tabs are often stopped sooner), and about a
-/// 30 GB trace at the index's usual 0.03 bytes per trace byte.
-pub(crate) const DEFAULT_INDEX_BUDGET: usize = 1 << 30;
+/// Default index budget: well below what a worker's wasm32 memory can hold
+/// (4 GiB, with the room the index's vectors take to grow and the range
+/// workers' parts waiting to be joined), and about 80 GB of trace: while
+/// building, the index holds about 1.4 times its finished size (a 100 GB
+/// synthetic trace by URL stopped at 80%; with 2 GiB it was indexed to its
+/// end, 1.36 GiB finished, tab peak 5.8 GB: docs/performance.md).
+pub(crate) const DEFAULT_INDEX_BUDGET: usize = 3 << 29;
 
 fn view(n: &Node) -> NodeView {
     NodeView {
