@@ -208,7 +208,7 @@ pub fn get_all(target: &Target) -> Result<Vec<u8>, String> {
 
 /// A trace read from a range-serving web server, one request per read,
 /// or, for long sequential reads with [`HttpSource::with_read_ahead`], from
-/// one stream read ahead (see [`super::read_ahead`]).
+/// slices read ahead (see [`super::read_ahead`]).
 pub struct HttpSource {
     target: Target,
     /// The same, for the read-ahead.
@@ -308,43 +308,41 @@ fn read_sync(
     offset: u64,
     buf: &mut [u8],
 ) -> Result<usize, Error> {
-    {
-        let end = offset.saturating_add(buf.len() as u64).min(len);
-        if offset >= end {
-            return Ok(0);
-        }
-        let xhr = request("GET", target, false).map_err(Error::Read)?;
-        // A Blob read with FileReaderSync, not an ArrayBuffer response: the
-        // tab kept those longer (3 GB read: peak 1.1-1.4 GB against 0.7).
-        xhr.set_response_type(XmlHttpRequestResponseType::Blob);
-        xhr.set_request_header("Range", &format!("bytes={offset}-{}", end - 1))
-            .map_err(|e| Error::Read(js_text(&e)))?;
-        *requests += 1;
-        if xhr.send().is_err() {
-            return Err(Error::Read(target.network_error()));
-        }
-        match xhr.status().unwrap_or(0) {
-            206 => {}
-            0 => return Err(Error::Read(target.network_error())),
-            200 => {
-                return Err(Error::Read(format!(
-                    "cannot read {}: the server stopped serving byte ranges",
-                    target.url
-                )))
-            }
-            _ => return Err(Error::Read(target.status_error(&xhr))),
-        }
-        let blob: Blob = xhr
-            .response()
-            .map_err(|e| Error::Read(js_text(&e)))?
-            .dyn_into()
-            .map_err(|_| Error::Read(format!("cannot read {}: no body", target.url)))?;
-        let body = web_sys::FileReaderSync::new()
-            .and_then(|r| r.read_as_array_buffer(&blob))
-            .map_err(|e| Error::Read(js_text(&e)))?;
-        let array = Uint8Array::new(&body);
-        let n = (array.length() as usize).min(buf.len());
-        array.subarray(0, n as u32).copy_to(&mut buf[..n]);
-        Ok(n)
+    let end = offset.saturating_add(buf.len() as u64).min(len);
+    if offset >= end {
+        return Ok(0);
     }
+    let xhr = request("GET", target, false).map_err(Error::Read)?;
+    // A Blob read with FileReaderSync, not an ArrayBuffer response: the
+    // tab kept those longer (3 GB read: peak 1.1-1.4 GB against 0.7).
+    xhr.set_response_type(XmlHttpRequestResponseType::Blob);
+    xhr.set_request_header("Range", &format!("bytes={offset}-{}", end - 1))
+        .map_err(|e| Error::Read(js_text(&e)))?;
+    *requests += 1;
+    if xhr.send().is_err() {
+        return Err(Error::Read(target.network_error()));
+    }
+    match xhr.status().unwrap_or(0) {
+        206 => {}
+        0 => return Err(Error::Read(target.network_error())),
+        200 => {
+            return Err(Error::Read(format!(
+                "cannot read {}: the server stopped serving byte ranges",
+                target.url
+            )))
+        }
+        _ => return Err(Error::Read(target.status_error(&xhr))),
+    }
+    let blob: Blob = xhr
+        .response()
+        .map_err(|e| Error::Read(js_text(&e)))?
+        .dyn_into()
+        .map_err(|_| Error::Read(format!("cannot read {}: no body", target.url)))?;
+    let body = web_sys::FileReaderSync::new()
+        .and_then(|r| r.read_as_array_buffer(&blob))
+        .map_err(|e| Error::Read(js_text(&e)))?;
+    let array = Uint8Array::new(&body);
+    let n = (array.length() as usize).min(buf.len());
+    array.subarray(0, n as u32).copy_to(&mut buf[..n]);
+    Ok(n)
 }

@@ -9,10 +9,9 @@
 // jump starts a new stream. A URL's slices are each one range request,
 // read the same way into the buffers handed back: a synchronous request
 // per read kept each response's Blob in the browser until collected (2 GB
-// of the browser's memory reading 10 GB). {prefault:
-// size} makes and touches the buffers before any file, so the kernel's page
-// zeroing is not paid while indexing. A slice goes into the smallest spare
-// that holds it.
+// of the browser's memory reading 10 GB). {prefault: size} makes and
+// touches the buffers before any file, so the kernel's page zeroing is not
+// paid while indexing. A slice goes into the smallest spare that holds it.
 let blob = null;
 let url = null;
 // Whether slices are read into the buffers handed back (a Blob's from one

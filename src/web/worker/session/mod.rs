@@ -382,10 +382,10 @@ impl SessionWorker {
             let ((source, ahead), reading) = match fetched {
                 // Each short read is a request: the questions of one step,
                 // which replay the same interval, share the blocks read for
-                // the first. Indexing reads one stream ahead, but not
-                // through a decompressor, which reads in steps of its own
-                // that would find the stream's bytes still on their way
-                // and read them again.
+                // the first. Indexing reads slices ahead, but not through
+                // a decompressor, which reads in steps of its own that would
+                // find the slices' bytes still on their way and read them
+                // again.
                 Ok(Fetched::Ranges(mut s)) => {
                     let plain =
                         matches!(crate::web::reading::compressed::format_of(&mut s), Ok(None));
