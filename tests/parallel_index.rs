@@ -388,3 +388,21 @@ fn gem5_after_a_trace_that_wrote_sp_joins() {
     let (ranges, joined) = check("Fast Models, gem5 Thumb, gem5", &bytes, false, &splits);
     eprintln!("Fast Models, gem5 Thumb, gem5: {joined} of {ranges} ranges joined");
 }
+
+#[test]
+fn sp_first_written_far_into_a_range_joins() {
+    // A range that starts in an A32 program knows its sp at once, but
+    // reads the AArch64 sp as unknown until the Fast Models trace after
+    // three of gem5's (which never write sp) writes it, 6 MB on: the
+    // sequential pass knew it there, from the first trace, and would
+    // refuse the join, so the range makes its split again after that
+    // write. (It once did so only in its first 4 MiB, and the page's 1 GB
+    // concatenation of every test trace was indexed twice over.)
+    let fm = tracegen("quicksort-aarch64-O2-fastmodel-2M");
+    let a32 = tracegen("quicksort-arm-O2-fastmodel-2M");
+    let gem5 = tracegen("quicksort-aarch64-O2-gem5-2M");
+    let bytes = [&fm[..], &a32, &gem5, &gem5, &gem5, &fm].concat();
+    let m = fm.len() as u64;
+    let splits = [vec![0, m + 1], vec![0, m + 90_000]];
+    check_joined("sp written 6 MB into a range", &bytes, &splits);
+}

@@ -352,6 +352,12 @@ pub fn cmd_index(common: &Common) -> Result<(), String> {
         "mb_per_s": mb_per_s,
         "index_bytes": resident,
         "index_bytes_per_trace_byte": if s.bytes > 0 { resident as f64 / s.bytes as f64 } else { 0.0 },
+        "index_bytes_by_part": built
+            .index
+            .resident_parts()
+            .iter()
+            .map(|&(part, n)| (part.to_string(), n.into()))
+            .collect::<serde_json::Map<_, _>>(),
         // Standard input's index is written only where --index says.
         "index_file": (!super::input::is_stdin(&common.trace) || common.index.is_some())
             .then(|| index_path(common).display().to_string()),

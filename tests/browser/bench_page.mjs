@@ -41,7 +41,7 @@
 // on demand, byte ranges; no disk): the times then run from the page's
 // navigation, and the line says where indexing ended (`state`: `ready`,
 // or `stopped` at a limit, with `stopped` the page's words);
-// `TL_BENCH_QUERY` adds to its query string (`index-budget=BYTES`).
+// `TL_BENCH_QUERY` adds to its query string (`index-budget=BYTES`), dropped or by URL.
 
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -171,7 +171,7 @@ async function bench(browser, server, trace, workers) {
   // A synthetic trace's time runs from its page's navigation
   // (performance.now()'s zero), as a person opening the link waits.
   if (synthetic) await page.addInitScript(() => (window.__bench.changeAt = 0));
-  await page.goto(`${server.url}?workers=${workers}`);
+  await page.goto(`${server.url}?workers=${workers}&digest=1${QUERY ? `&${QUERY}` : ''}`);
   await page.waitForSelector('[data-testid=status][data-state=idle]');
   // The page's start-up work done (a build from before `data-warm` was
   // idle only after it: `TL_BENCH_DIST` may be one, to compare with).
@@ -210,7 +210,7 @@ async function bench(browser, server, trace, workers) {
   let cached = null;
   if (synthetic) {
     // The same origin: the tab keeps its renderer, which the samplers watch.
-    await page.goto(`${server.url}?workers=${workers}&url=${synthetic.name}${QUERY ? `&${QUERY}` : ''}`);
+    await page.goto(`${server.url}?workers=${workers}&digest=1&url=${synthetic.name}${QUERY ? `&${QUERY}` : ''}`);
   } else {
     prepareFileCache(trace);
     cached = cachedFraction(trace);
@@ -235,6 +235,8 @@ async function bench(browser, server, trace, workers) {
   const busiest = Math.max(0, ...perThread);
   const state = await page.getAttribute('[data-testid=status]', 'data-state');
   const indexBytes = Number(await page.getAttribute('[data-testid=status]', 'data-index-bytes'));
+  // `joined/ranges`: the other workers' ranges adopted, not indexed again.
+  const ranges = await page.evaluate(() => document.body.getAttribute('data-index-ranges'));
   const stopped = state === 'stopped' ? await page.textContent('[data-testid=stopped]') : null;
 
   // Steps: Down, wait until the row has moved and the panes have settled.
@@ -293,6 +295,7 @@ async function bench(browser, server, trace, workers) {
     first_screen_ms: r.firstRowAt - r.changeAt,
     index_bytes: indexBytes,
     index_bytes_per_trace_byte: indexBytes / bytes,
+    ranges_joined: ranges,
     tab_peak_rss_bytes: Math.max(0, ...peak.values()),
     renderers_peak_rss_sum_bytes: peakSum,
     long_tasks: during.length,

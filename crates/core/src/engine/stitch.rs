@@ -376,19 +376,19 @@ impl Engine {
             (0..usize::from(n).min(8)).any(|i| mask & (1 << i) != 0 && self.regs.known[o + i] == 0)
         })
     }
-    /// Whether a range that made its split `since` bytes ago should make
-    /// it again here (where [`Engine::split_ready`] holds): its work since
-    /// cannot be adopted (`undetermined`), or it read registers unknown
-    /// since the split that it knows now, early enough that parsing again
-    /// up to here costs the stitch little.
-    pub(crate) fn wants_resplit(&self, since: u64) -> bool {
-        const WINDOW: u64 = 4 << 20;
+    /// Whether a range should make its split again here (where
+    /// [`Engine::split_ready`] holds): its work since cannot be adopted
+    /// (`undetermined`), or it read registers unknown since the split that
+    /// it knows now. The sequential pass nearly always knows them (sp and
+    /// lr are written early in any program) and would refuse the join:
+    /// it then parses the whole range again, where a split made again
+    /// costs it only the bytes up to here.
+    pub(crate) fn wants_resplit(&self) -> bool {
         let Some(s) = &self.split else {
             return false;
         };
         s.undetermined
-            || (since < WINDOW
-                && !s.assumed_unknown.is_empty()
+            || (!s.assumed_unknown.is_empty()
                 && s.assumed_unknown.iter().all(|&(o, n, _)| {
                     let o = usize::from(o);
                     self.committed.known[o..o + usize::from(n)]

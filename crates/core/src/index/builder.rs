@@ -119,15 +119,11 @@ impl Observer for Accumulator {
             });
             if let Some(seek) = &mut self.split {
                 let ready = engine.split_ready();
-                let since = idx
-                    .checkpoints
-                    .first()
-                    .map_or(0, |c| (node.at.offset + node.len).saturating_sub(c.offset));
                 let split = match ready {
                     Some(sp_known) => {
                         seek.parser_state.is_none()
                             || (seek.tentative && sp_known)
-                            || engine.wants_resplit(since)
+                            || engine.wants_resplit()
                     }
                     None => false,
                 };

@@ -218,20 +218,38 @@ impl Index {
 
     /// Bytes the index keeps in memory, counted honestly (capacities, not lengths).
     pub fn resident_bytes(&self) -> usize {
-        self.checkpoints.capacity() * std::mem::size_of::<Checkpoint>()
-            + self.snapshots.resident_bytes()
-            + self.reg_groups.capacity() * 16
-            + self.reg_reads.as_ref().map_or(0, |r| r.len() * 16)
-            + self.pc_blooms.capacity() * 32
-            + self
-                .pc_counts
-                .as_ref()
-                .map_or(0, PcCountMap::resident_bytes)
-            + self.mem.resident_bytes()
-            + self.reads.as_ref().map_or(0, ReadHistory::resident_bytes)
-            + self.calls.resident_bytes()
-            + self.events.resident_bytes()
-            + std::mem::size_of::<Index>()
+        self.resident_parts().iter().map(|&(_, n)| n).sum()
+    }
+
+    /// [`Index::resident_bytes`] by part, for figures (`index -v`).
+    pub fn resident_parts(&self) -> [(&'static str, usize); 11] {
+        [
+            (
+                "checkpoints",
+                self.checkpoints.capacity() * std::mem::size_of::<Checkpoint>(),
+            ),
+            ("snapshots", self.snapshots.resident_bytes()),
+            ("register_groups", self.reg_groups.capacity() * 16),
+            (
+                "register_reads",
+                self.reg_reads.as_ref().map_or(0, |r| r.len() * 16),
+            ),
+            ("pc_blooms", self.pc_blooms.capacity() * 32),
+            (
+                "pc_counts",
+                self.pc_counts
+                    .as_ref()
+                    .map_or(0, PcCountMap::resident_bytes),
+            ),
+            ("memory", self.mem.resident_bytes()),
+            (
+                "memory_reads",
+                self.reads.as_ref().map_or(0, ReadHistory::resident_bytes),
+            ),
+            ("calls", self.calls.resident_bytes()),
+            ("events", self.events.resident_bytes()),
+            ("fixed", std::mem::size_of::<Index>()),
+        ]
     }
 
     /// How many times each instruction address ran (Thumb bit cleared), in
