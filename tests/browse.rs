@@ -685,7 +685,8 @@ fn a_condition_is_searched_in_pieces() {
             None
         }
     }
-    let bytes = data("ttu/quicksort.tarmac");
+    // Long enough for several checkpoint intervals, each a piece.
+    let bytes = data("tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac");
     let mut s = open(&bytes);
     let index =
         tarmac_lens_core::index::Index::build(&mut SliceSource(&bytes), Default::default(), |_| {})

@@ -20,8 +20,18 @@ const ID: TraceIdentity = TraceIdentity { len: 0, mtime: 0 };
 
 type S<'a> = Session<SliceSource<'a>>;
 
+/// The index's options for every session here: checkpoints every 64 KiB
+/// (a quarter of the default), so that each range of a 2 MB trace cut in
+/// five finds a split point.
+fn opts() -> IndexOptions {
+    IndexOptions {
+        checkpoint_bytes: 64 << 10,
+        ..IndexOptions::default()
+    }
+}
+
 fn one_pass(bytes: &[u8]) -> S<'_> {
-    let mut s = Session::open(SliceSource(bytes), ParseOptions::default()).unwrap();
+    let mut s = Session::open_with(SliceSource(bytes), opts()).unwrap();
     while !s.index_step(1 << 20).unwrap().complete {}
     s
 }
@@ -30,7 +40,7 @@ fn one_pass(bytes: &[u8]) -> S<'_> {
 /// carried as bytes.
 fn range_worker(bytes: &[u8], from: u64, to: u64) -> (Vec<u8>, Stats) {
     let mut src = SliceSource(bytes);
-    let opts = IndexOptions::default();
+    let opts = opts();
     let dialect = parallel::dialect_of(&mut src, &opts).unwrap();
     let mut job = RangeJob::new(&mut src, opts, dialect, from, to).unwrap();
     while !job.step(&mut src, 100 << 10).unwrap() {}
@@ -65,7 +75,7 @@ fn ranged_after<'a>(
     make: impl Fn(&[u8], u64, u64) -> Option<(Vec<u8>, Stats)>,
 ) -> S<'a> {
     let total = bytes.len() as u64;
-    let mut s = Session::open(SliceSource(bytes), ParseOptions::default()).unwrap();
+    let mut s = Session::open_with(SliceSource(bytes), opts()).unwrap();
     if first_step > 0 {
         s.index_step(first_step).unwrap();
     }
@@ -261,7 +271,7 @@ fn a_session_that_has_read_past_the_split_is_not_split() {
     // range; then lines short of it, but read (the reads double in size)
     // past it.
     for first_step in [len * 3 / 4, len / 2 - (150 << 10)] {
-        let mut s = Session::open(SliceSource(&bytes), ParseOptions::default()).unwrap();
+        let mut s = Session::open_with(SliceSource(&bytes), opts()).unwrap();
         s.index_step(first_step).unwrap();
         assert!(
             s.split_indexing(2).unwrap().is_empty(),
@@ -368,7 +378,7 @@ fn ranges_that_cannot_be_adopted_are_indexed_by_the_session() {
 fn progress_counts_other_workers_but_rows_only_what_is_adopted() {
     let bytes = read(&data("tracegen/quicksort-thumb-O2-gem5-2M.tarmac"));
     let total = bytes.len() as u64;
-    let mut s = Session::open(SliceSource(&bytes), ParseOptions::default()).unwrap();
+    let mut s = Session::open_with(SliceSource(&bytes), opts()).unwrap();
     let raw = s.split_indexing(3).unwrap();
     // The last range done and a third of the second: counted, not browsable.
     let (b2, st2) = range_worker(&bytes, raw[1].0, raw[1].1);
@@ -460,7 +470,7 @@ fn a_source_that_ends_early_ends_indexing_as_in_one_pass() {
     let cut = &bytes[..bytes.len() / 3];
     let claimed = bytes.len() as u64;
     let run = |parts: usize| {
-        let mut s = Session::open(Cut(cut, claimed), ParseOptions::default()).unwrap();
+        let mut s = Session::open_with(Cut(cut, claimed), opts()).unwrap();
         let raw = s.split_indexing(parts).unwrap();
         for (k, &(from, to)) in raw.iter().enumerate() {
             // Ranges past the end hold nothing; the first one is cut.

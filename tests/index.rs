@@ -513,15 +513,16 @@ fn an_index_file_without_the_timeline_depth_still_loads() {
     assert!(Index::from_bytes(&bytes).is_err());
 }
 
-/// Format 8 held every checkpoint's register snapshot whole; format 9
-/// delta-codes them. A format 8 file (the page's cache, a saved session)
-/// loads, answers as the index it was saved from at every checkpoint, and
-/// saved again is the format 9 file of that index.
+/// Format 8 held every checkpoint's register snapshot whole (format 9
+/// delta-codes them) and each call's addresses (format 10 numbers the
+/// pairs). A format 8 file (the page's cache, a saved session) loads,
+/// answers as the index it was saved from at every checkpoint, and saved
+/// again is the current file of that index.
 #[test]
 fn an_index_file_with_whole_snapshots_still_loads() {
     let (trace, index, id) = saved_quicksort();
     let new = index.to_bytes(id);
-    assert_eq!(new[8], 9, "the format's version");
+    assert_eq!(new[8], 10, "the format's version");
     let old = index.to_bytes_format_8(id);
     assert_eq!(old[8], 8);
     assert!(old.len() > new.len(), "whole snapshots take more room");
@@ -737,7 +738,8 @@ fn slice_and_streamed_builds_are_identical() {
             len: trace.len() as u64,
             mtime: 0,
         };
-        let streamed = build(&trace, false, 64 << 10).to_bytes(id);
+        let k = IndexOptions::default().checkpoint_bytes;
+        let streamed = build(&trace, false, k).to_bytes(id);
         let sliced = Index::build_from_slice(&trace, IndexOptions::default(), |_| {}).to_bytes(id);
         assert_eq!(streamed, sliced, "{}", name);
     }

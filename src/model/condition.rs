@@ -10,13 +10,13 @@ use super::{Model, Msg, PromptFor};
 use crate::i18n::{t, tf};
 use tarmac_lens_core::browse::protocol::{ConditionReply, Locate, NodeId, Query, Reply};
 
-/// Checkpoint intervals (about 64 KiB of trace each) the first piece of
+/// Checkpoint intervals (about 256 KiB of trace each) the first piece of
 /// a search looks at: a hit near the start comes back at once.
-pub(crate) const FIRST_PIECE: u32 = 32;
+pub(crate) const FIRST_PIECE: u32 = 8;
 /// Each later piece looks at twice as many, up to this: every piece costs
 /// a round trip and a redraw of the progress, and a piece of 16 MB or so
 /// (tens of milliseconds in the worker) still stops promptly.
-const LAST_PIECE: u32 = 256;
+const LAST_PIECE: u32 = 64;
 
 /// The intervals of the piece after one of `budget`.
 pub(crate) fn next_piece(budget: u32) -> u32 {
@@ -234,7 +234,7 @@ mod tests {
             b = super::next_piece(b);
             sizes.push(b);
         }
-        assert_eq!(sizes, [32, 64, 128, 256, 256, 256]);
+        assert_eq!(sizes, [8, 16, 32, 64, 64, 64]);
     }
 
     #[test]

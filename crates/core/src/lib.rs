@@ -7,7 +7,7 @@
 //! # The trace text is never held
 //!
 //! Traces run to 10-100 GB. Indexing reads the trace once and keeps a
-//! compact [`Index`] (about 3% of the trace's size): every ~64 KiB
+//! compact [`Index`] (about 1% of the trace's size): every ~256 KiB
 //! of trace a *checkpoint* (position, time, the machine model's resume
 //! state, a sparse register snapshot), and per interval between checkpoints
 //! which registers and memory it wrote, plus the calls and events. Any

@@ -1,13 +1,13 @@
 //! Reads of a search that sweeps the trace one way, served from one large
 //! window read ahead in that direction. Why: in a page's worker a read is a
 //! `FileReaderSync` call costing milliseconds whatever its size, and a
-//! condition search read its 64 KiB intervals one call each (64 MB: about
+//! condition search read its intervals (64 KiB then) one call each (64 MB: about
 //! 1,000 calls, most of the search's 2.4 s; `docs/performance.md`).
 
 use crate::source::TraceSource;
 use crate::Result;
 
-/// Bytes read per call: 16 intervals. Larger windows read more that a
+/// Bytes read per call: four intervals. Larger windows read more that a
 /// sparse search (most intervals skipped by the index) never looks at.
 const WINDOW: usize = 1 << 20;
 

@@ -13,7 +13,7 @@ use crate::Result;
 
 /// The most intervals one reply looks at, whatever is asked: about 64 MB
 /// of trace, of which only those the index names are replayed.
-const MAX_BUDGET: u32 = 1024;
+const MAX_BUDGET: u32 = 256;
 
 /// Names in a condition: registers are the condition's own; others are
 /// the image's symbols, as `tarmac-lens find` reads them.

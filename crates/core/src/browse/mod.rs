@@ -153,13 +153,23 @@ impl<S: TraceSource> Session<S> {
     /// Reads only the first bytes, to tell the dialect (unless `parse`
     /// forces one) and what the file is ([`Session::file_kind`]); fails only
     /// if they cannot be read.
-    pub fn open(mut source: S, parse: ParseOptions) -> Result<Session<S>> {
+    pub fn open(source: S, parse: ParseOptions) -> Result<Session<S>> {
+        Self::open_with(
+            source,
+            IndexOptions {
+                parse,
+                ..IndexOptions::default()
+            },
+        )
+    }
+
+    /// [`Session::open`] with the index's options whole: checkpoints
+    /// closer than the default, where a test splits a small trace into
+    /// ranges that must each find a split point.
+    pub fn open_with(mut source: S, opts: IndexOptions) -> Result<Session<S>> {
+        let parse = opts.parse;
         let total = source.len();
         let sample = crate::source::read_sample(&mut source)?;
-        let opts = IndexOptions {
-            parse,
-            ..IndexOptions::default()
-        };
         let builder = IndexBuilder::new(opts, &sample);
         let stats = StatsAccumulator::new(builder.dialect().name());
         Ok(Session {

@@ -1,10 +1,15 @@
 //! Confirmed calls, and calls still open at the end of the trace, sorted by
 //! entry and stored as varint deltas in blocks, so that a trace with
-//! millions of calls keeps them in a few bytes each.
+//! millions of calls keeps them in a few bytes each. A call names its
+//! (call address, function) pair by its number in a table of the pairs
+//! seen: programs make millions of calls from a few hundred sites, and
+//! the number takes one byte where the two addresses took about four.
 //!
 //! Invariants: calls are sorted by entry node; a call's parent is the
 //! innermost earlier call whose span contains its entry; unreturned calls
 //! have no resume and span to the end of the trace.
+
+use std::collections::HashMap;
 
 use crate::engine::{Call, Site};
 
@@ -224,6 +229,8 @@ pub struct CallTable {
     /// Per block: first entry node, byte offset in `encoded`.
     dir: Vec<(u64, u64)>,
     count: usize,
+    /// (call address, function) by the number `encoded` names them with.
+    sites: Vec<(u64, u64)>,
     /// The timeline's depth per bucket, found by `finish` and saved with
     /// the index (an index file of format 5 has none: the question is
     /// answered from the calls).
@@ -315,9 +322,10 @@ impl CallTable {
             order: Vec::new(),
             next: 0,
             stack: Vec::new(),
-            prev: (0, 0, 0),
+            prev: (0, 0),
             encoded: Vec::new(),
             dir: Vec::new(),
+            numbers: SiteNumbers::default(),
             depth: DepthScan::new(depth_bounds),
         }
     }
@@ -345,15 +353,15 @@ impl CallTable {
         };
         let buf = &self.encoded;
         let mut pos = start as usize;
-        let (mut entry, mut line, mut func) = (0u64, 0u64, 0u64);
+        let (mut entry, mut line) = (0u64, 0u64);
         let first = b * BLOCK;
         for i in first..(first + BLOCK).min(self.count) {
             let g = |pos: &mut usize| varint::get(buf, pos).unwrap_or(0);
             entry += g(&mut pos);
             line = line.wrapping_add(g(&mut pos));
             let call_node = entry - g(&mut pos).min(entry);
-            let call_delta = unzigzag(g(&mut pos));
-            func = func.wrapping_add(unzigzag(g(&mut pos)) as u64);
+            let site = usize::try_from(g(&mut pos)).unwrap_or(usize::MAX);
+            let (call_pc, func) = self.sites.get(site).copied().unwrap_or_default();
             let r = g(&mut pos);
             let (resume_node, resume_line) = if r == 0 {
                 (None, None)
@@ -364,7 +372,7 @@ impl CallTable {
             out.push(CallInfo {
                 id: i as u64,
                 call_node,
-                call_pc: func.wrapping_add(call_delta as u64),
+                call_pc,
                 entry_node: entry,
                 entry_line: line,
                 function: func,
@@ -415,8 +423,8 @@ impl CallTable {
             }
             let mut g = || varint::get(buf, &mut pos).unwrap_or(0);
             entry += g();
-            // Entry line, call node, call address, function: not needed.
-            for _ in 0..4 {
+            // Entry line, call node, site: not needed.
+            for _ in 0..3 {
                 g();
             }
             let r = g();
@@ -495,23 +503,31 @@ impl CallTable {
     pub(crate) fn shrink_to_fit(&mut self) {
         self.encoded.shrink_to_fit();
         self.dir.shrink_to_fit();
+        self.sites.shrink_to_fit();
     }
 
     pub(crate) fn resident_bytes(&self) -> usize {
         self.encoded.capacity()
             + self.dir.capacity() * 16
+            + self.sites.capacity() * 16
             + self.raw.capacity_bytes()
             + self.depth.resident_bytes()
     }
 
-    pub(super) fn parts(&self) -> (&[u8], &[(u64, u64)], usize) {
-        (&self.encoded, &self.dir, self.count)
+    pub(super) fn parts(&self) -> CallParts<'_> {
+        CallParts {
+            encoded: &self.encoded,
+            dir: &self.dir,
+            count: self.count,
+            sites: &self.sites,
+        }
     }
 
     pub(super) fn from_parts(
         encoded: Vec<u8>,
         dir: Vec<(u64, u64)>,
         count: usize,
+        sites: Vec<(u64, u64)>,
         depth: DepthCache,
     ) -> CallTable {
         CallTable {
@@ -519,8 +535,79 @@ impl CallTable {
             encoded,
             dir,
             count,
+            sites,
             depth,
         }
+    }
+
+    /// The calls and their block directory as an index file of format 9
+    /// or older holds them, for the tests that such files load.
+    pub(super) fn to_unnumbered_parts(&self) -> Unnumbered {
+        let (mut out, mut dir) = (Vec::new(), Vec::new());
+        let mut prev = (0u64, 0u64, 0u64);
+        for (i, c) in self.iter().enumerate() {
+            if i % BLOCK == 0 {
+                dir.push((c.entry_node, out.len() as u64));
+                prev = (0, 0, 0);
+            }
+            varint::put(&mut out, c.entry_node - prev.0);
+            varint::put(&mut out, c.entry_line.wrapping_sub(prev.1));
+            varint::put(&mut out, c.entry_node - c.call_node);
+            varint::put(&mut out, zigzag(c.call_pc.wrapping_sub(c.function) as i64));
+            varint::put(&mut out, zigzag(c.function.wrapping_sub(prev.2) as i64));
+            match (c.resume_node, c.resume_line) {
+                (Some(n), Some(l)) => {
+                    varint::put(&mut out, n - c.entry_node + 1);
+                    varint::put(&mut out, l - c.entry_line);
+                }
+                _ => varint::put(&mut out, 0),
+            }
+            varint::put(&mut out, c.parent.map_or(0, |p| c.id - p));
+            prev = (c.entry_node, c.entry_line, c.function);
+        }
+        Unnumbered { encoded: out, dir }
+    }
+
+    /// A table read from an index file of format 9 or older, whose calls
+    /// held their call address and function as deltas: numbered here as
+    /// [`CallsFinish`] numbers them.
+    pub(super) fn from_unnumbered_parts(
+        old: &[u8],
+        dir: &[(u64, u64)],
+        count: usize,
+        depth: DepthCache,
+    ) -> Option<CallTable> {
+        let mut t = CallTable {
+            depth,
+            count,
+            ..CallTable::default()
+        };
+        let mut numbers = SiteNumbers::default();
+        let g = |pos: &mut usize| varint::get(old, pos);
+        for (b, &(first_entry, start)) in dir.iter().enumerate() {
+            let mut pos = usize::try_from(start).ok()?;
+            t.dir.push((first_entry, t.encoded.len() as u64));
+            let mut func = 0u64;
+            for _ in b * BLOCK..((b + 1) * BLOCK).min(count) {
+                let (entry, line, call_gap) = (g(&mut pos)?, g(&mut pos)?, g(&mut pos)?);
+                let call_delta = unzigzag(g(&mut pos)?);
+                func = func.wrapping_add(unzigzag(g(&mut pos)?) as u64);
+                let site = numbers.of(func.wrapping_add(call_delta as u64), func);
+                let r = g(&mut pos)?;
+                let resume_line = if r == 0 { None } else { Some(g(&mut pos)?) };
+                let parent = g(&mut pos)?;
+                let out = &mut t.encoded;
+                for v in [entry, line, call_gap, site, r] {
+                    varint::put(out, v);
+                }
+                if let Some(l) = resume_line {
+                    varint::put(out, l);
+                }
+                varint::put(out, parent);
+            }
+        }
+        t.sites = numbers.sites;
+        Some(t)
     }
 
     pub(super) fn depth_parts(&self) -> (&[u64], &[u32]) {
@@ -540,10 +627,11 @@ pub(crate) struct CallsFinish {
     /// One pass in entry order: each call's parent is the innermost call
     /// still open at its entry, found by a stack of (position, resume).
     stack: Vec<(usize, u64)>,
-    /// The previous call's entry node, entry line and entry pc (deltas).
-    prev: (u64, u64, u64),
+    /// The previous call's entry node and entry line (deltas).
+    prev: (u64, u64),
     encoded: Vec<u8>,
     dir: Vec<(u64, u64)>,
+    numbers: SiteNumbers,
     depth: DepthScan,
 }
 
@@ -561,7 +649,7 @@ impl CallsFinish {
             }
         }
         let end = self.next.saturating_add(calls).min(self.order.len());
-        let (mut prev_entry, mut prev_line, mut prev_fn) = self.prev;
+        let (mut prev_entry, mut prev_line) = self.prev;
         let stack = &mut self.stack;
         for i in self.next..end {
             let r = self.raw.get(self.order[i]);
@@ -579,14 +667,12 @@ impl CallsFinish {
                 self.dir.push((r.entry_node, self.encoded.len() as u64));
                 prev_entry = 0;
                 prev_line = 0;
-                prev_fn = 0;
             }
             let out = &mut self.encoded;
             varint::put(out, r.entry_node - prev_entry);
             varint::put(out, r.entry_line.wrapping_sub(prev_line));
             varint::put(out, r.entry_node.saturating_sub(r.call_node));
-            varint::put(out, zigzag(r.call_pc.wrapping_sub(r.entry_pc) as i64));
-            varint::put(out, zigzag(r.entry_pc.wrapping_sub(prev_fn) as i64));
+            varint::put(out, self.numbers.of(r.call_pc, r.entry_pc));
             if r.resume_node == NEVER {
                 varint::put(out, 0);
             } else {
@@ -596,9 +682,8 @@ impl CallsFinish {
             varint::put(out, parent.map_or(0, |p| (i - p) as u64));
             prev_entry = r.entry_node;
             prev_line = r.entry_line;
-            prev_fn = r.entry_pc;
         }
-        self.prev = (prev_entry, prev_line, prev_fn);
+        self.prev = (prev_entry, prev_line);
         self.next = end;
         end == self.order.len()
     }
@@ -612,7 +697,41 @@ impl CallsFinish {
         table.encoded = self.encoded;
         table.dir = self.dir;
         table.count = self.raw.len();
+        table.sites = self.numbers.sites;
         table.depth = self.depth.end(&self.stack);
+    }
+}
+
+/// Borrowed parts of a [`CallTable`], for serialization.
+pub(super) struct CallParts<'a> {
+    pub(super) encoded: &'a [u8],
+    pub(super) dir: &'a [(u64, u64)],
+    pub(super) count: usize,
+    pub(super) sites: &'a [(u64, u64)],
+}
+
+/// Calls encoded as index files of format 9 and older hold them (each
+/// call's addresses as deltas), with their block directory.
+pub(super) struct Unnumbered {
+    pub(super) encoded: Vec<u8>,
+    pub(super) dir: Vec<(u64, u64)>,
+}
+
+/// Numbers (call address, function) pairs in the order first seen.
+#[derive(Default)]
+struct SiteNumbers {
+    sites: Vec<(u64, u64)>,
+    numbers: HashMap<(u64, u64), u64>,
+}
+
+impl SiteNumbers {
+    fn of(&mut self, call_pc: u64, function: u64) -> u64 {
+        let next = self.sites.len() as u64;
+        let n = *self.numbers.entry((call_pc, function)).or_insert(next);
+        if n == next {
+            self.sites.push((call_pc, function));
+        }
+        n
     }
 }
 
@@ -686,6 +805,47 @@ mod tests {
                 "{what}"
             );
         }
+    }
+
+    /// A table of format 9 or older (addresses as deltas) reads back as
+    /// the table it was written from, its sites numbered alike.
+    #[test]
+    fn unnumbered_calls_read_back_numbered() {
+        let mut raw = RawCalls::default();
+        raw.extend((0..1000u64).map(|i| RawCall {
+            entry_node: i * 10 + 1,
+            entry_line: i * 31 + 2,
+            entry_pc: 0x8000 + (i * 7 % 13) * 0x40,
+            call_node: i * 10,
+            call_pc: 0x9000 + (i * 5 % 17) * 4,
+            resume_node: if i % 97 == 0 { NEVER } else { i * 10 + 5 },
+            resume_line: if i % 97 == 0 { NEVER } else { i * 31 + 9 },
+        }));
+        let mut t = CallTable {
+            raw,
+            ..CallTable::default()
+        };
+        t.finish(Vec::new(), Vec::new());
+        assert_eq!(t.sites.len(), 13 * 17);
+        let Unnumbered { encoded: old, dir } = t.to_unnumbered_parts();
+        let back =
+            CallTable::from_unnumbered_parts(&old, &dir, t.len(), DepthCache::default()).unwrap();
+        assert_eq!(back.encoded, t.encoded);
+        assert_eq!(back.dir, t.dir);
+        assert_eq!(back.sites, t.sites);
+        let calls: Vec<CallInfo> = back.iter().collect();
+        assert_eq!(calls, t.iter().collect::<Vec<_>>());
+        assert_eq!(
+            (calls[3].call_pc, calls[3].function),
+            (0x9000 + 15 * 4, 0x8000 + 8 * 0x40)
+        );
+        assert!(CallTable::from_unnumbered_parts(
+            &old[..old.len() - 1],
+            &dir,
+            t.len(),
+            DepthCache::default()
+        )
+        .is_none());
     }
 
     #[test]

@@ -75,7 +75,7 @@ impl Default for IndexOptions {
     fn default() -> Self {
         IndexOptions {
             parse: ParseOptions::default(),
-            checkpoint_bytes: 64 << 10,
+            checkpoint_bytes: 256 << 10,
         }
     }
 }

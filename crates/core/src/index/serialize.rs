@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use super::calls::CallTable;
+use super::calls::{CallParts, CallTable, Unnumbered};
 use super::depth::DepthCache;
 use super::events::{BlockHead, EventList};
 use super::memdiff::MemHistory;
@@ -20,7 +20,11 @@ use crate::{Error, Result};
 
 /// The first 8 bytes of an index file.
 const INDEX_MAGIC: &[u8; 8] = b"TLENSIX\x01";
-const VERSION: u64 = 9;
+const VERSION: u64 = 10;
+/// Files of this version hold each call's call address and function as
+/// deltas, not as a number in a table of (call address, function) pairs
+/// (section 17): read, they are numbered.
+const VERSION_UNNUMBERED_CALLS: u64 = 9;
 /// Files of this version hold every checkpoint's register snapshot whole
 /// (`snapshot.rs` delta-codes them since): read, they are re-encoded.
 const VERSION_FULL_SNAPSHOTS: u64 = 8;
@@ -120,6 +124,9 @@ pub struct IndexEncoder {
     /// Whole snapshots and their starts, written instead of the deltas in
     /// a file of format 8.
     full_snapshots: Option<(Vec<u8>, Vec<u64>)>,
+    /// Calls and their block directory as a file of format 9 or older
+    /// holds them (no section 17).
+    unnumbered_calls: Option<Unnumbered>,
 }
 
 /// Bytes of a byte section copied per unit of a step's budget.
@@ -131,7 +138,20 @@ impl IndexEncoder {
     /// once all of it is written.
     pub fn step(&mut self, index: &Index, mut budget: usize) -> bool {
         let parts = index.mem.parts();
-        let (calls, call_dir, call_count) = index.calls.parts();
+        let CallParts {
+            encoded: calls,
+            dir: call_dir,
+            count: call_count,
+            sites: call_sites,
+        } = match &self.unnumbered_calls {
+            Some(u) => CallParts {
+                encoded: &u.encoded,
+                dir: &u.dir,
+                count: index.calls.len(),
+                sites: &[],
+            },
+            None => index.calls.parts(),
+        };
         let (events, event_dir, event_count) = index.events.parts();
         let (snapshots, snapshot_starts) = match &self.full_snapshots {
             Some((bytes, starts)) => (&bytes[..], &starts[..]),
@@ -287,6 +307,12 @@ impl IndexEncoder {
                         w.u(g[1]);
                     })
                 }
+                17 if self.unnumbered_calls.is_none() => {
+                    entries(w, call_sites, at, &mut budget, |w, (call, function)| {
+                        w.u(*call);
+                        w.u(*function);
+                    })
+                }
                 _ => return true,
             };
             if to == end {
@@ -296,7 +322,7 @@ impl IndexEncoder {
                 self.at = to;
             }
         }
-        self.section > 16
+        self.section > 17
     }
 
     /// The encoded index (after `step` has said it is done), or what
@@ -370,7 +396,12 @@ impl Index {
     /// About how many bytes [`Index::to_bytes`] gives (a little more).
     pub(crate) fn encoded_len_estimate(&self) -> usize {
         let parts = self.mem.parts();
-        let (calls, call_dir, _) = self.calls.parts();
+        let CallParts {
+            encoded: calls,
+            dir: call_dir,
+            sites: call_sites,
+            ..
+        } = self.calls.parts();
         let (events, event_dir, _) = self.events.parts();
         // Byte sections whole, a few bytes per varint of the rest.
         64 + self.snapshots.parts().0.len()
@@ -392,6 +423,7 @@ impl Index {
                 .map(|(_, d)| 12 + d.len())
                 .sum::<usize>()
             + 8 * call_dir.len()
+            + 8 * call_sites.len()
             + 24 * event_dir.len()
             + 12 * self.pc_counts.as_ref().map_or(0, PcCountMap::len)
             + self.reads.as_ref().map_or(0, |r| {
@@ -440,17 +472,19 @@ impl Index {
             at: 0,
             next_fill: None,
             full_snapshots: None,
+            unnumbered_calls: None,
         }
     }
 
     /// The bytes of an index file of format 8, whose register snapshots
-    /// were whole: what the page's cache and saved sessions may still hold,
+    /// were whole and whose calls held their addresses: what the page's cache and saved sessions may still hold,
     /// for the tests that they load.
     #[doc(hidden)]
     pub fn to_bytes_format_8(&self, trace: TraceIdentity) -> Vec<u8> {
         let mut e = self.encoder(trace, Vec::new());
         e.w.0[INDEX_MAGIC.len()] = VERSION_FULL_SNAPSHOTS as u8;
         e.full_snapshots = Some(self.snapshots.to_full());
+        e.unnumbered_calls = Some(self.calls.to_unnumbered_parts());
         while !e.step(self, usize::MAX) {}
         e.finish()
     }
@@ -467,6 +501,7 @@ impl Index {
         let version = r.u()?;
         if ![
             VERSION,
+            VERSION_UNNUMBERED_CALLS,
             VERSION_FULL_SNAPSHOTS,
             VERSION_WITHOUT_READS,
             VERSION_WITHOUT_COUNTS,
@@ -546,7 +581,7 @@ impl Index {
             });
         }
         let snapshots = r.bytes()?;
-        let snapshots = if version >= VERSION {
+        let snapshots = if version >= VERSION_UNNUMBERED_CALLS {
             Snapshots::from_parts(snapshots.to_vec(), snapshot_starts)
         } else {
             Snapshots::from_full(snapshots, &snapshot_starts)
@@ -705,6 +740,17 @@ impl Index {
         } else {
             None
         };
+        let calls = if version >= VERSION {
+            let n = r.len(2)?;
+            let mut sites = Vec::with_capacity(n);
+            for _ in 0..n {
+                sites.push((r.u()?, r.u()?));
+            }
+            CallTable::from_parts(enc, dir, count, sites, depth)
+        } else {
+            CallTable::from_unnumbered_parts(&enc, &dir, count, depth)
+                .ok_or_else(|| Error::IndexFile("index file is corrupt (calls)".into()))?
+        };
         let index = Index {
             opts,
             dialect,
@@ -716,7 +762,7 @@ impl Index {
             pc_counts,
             mem: MemHistory::from_parts(arena, starts, segments, fills),
             reads,
-            calls: CallTable::from_parts(enc, dir, count, depth),
+            calls,
             events,
             summary,
             complete,
