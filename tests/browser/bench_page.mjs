@@ -22,6 +22,9 @@
 // name: `renderer:DedicatedWorker` the indexing workers and their file
 // readers, `browser:ThreadPoolForeg` and `browser:Chrome_IOThread` the
 // browser reading the file and piping it to the page's process).
+// `ranges_joined` (`joined/ranges`, dropped traces) says whether the other
+// workers' ranges were adopted or indexed again; `error` is the page's
+// words when indexing failed.
 //
 // Whether the operating system holds the file in its cache changes what the
 // browser spends reading it (on this machine an uncached 1 GB trace cost
@@ -210,7 +213,7 @@ async function bench(browser, server, trace, workers) {
   let cached = null;
   if (synthetic) {
     // The same origin: the tab keeps its renderer, which the samplers watch.
-    await page.goto(`${server.url}?workers=${workers}&digest=1&url=${synthetic.name}${QUERY ? `&${QUERY}` : ''}`);
+    await page.goto(`${server.url}?workers=${workers}&url=${synthetic.name}${QUERY ? `&${QUERY}` : ''}`);
   } else {
     prepareFileCache(trace);
     cached = cachedFraction(trace);
@@ -235,9 +238,12 @@ async function bench(browser, server, trace, workers) {
   const busiest = Math.max(0, ...perThread);
   const state = await page.getAttribute('[data-testid=status]', 'data-state');
   const indexBytes = Number(await page.getAttribute('[data-testid=status]', 'data-index-bytes'));
-  // `joined/ranges`: the other workers' ranges adopted, not indexed again.
+  // `joined/ranges`: the other workers' ranges adopted, not indexed again
+  // (`?digest=1`, dropped traces only: the digest saves the whole index
+  // once more in the worker's memory, too much at 100 GB).
   const ranges = await page.evaluate(() => document.body.getAttribute('data-index-ranges'));
   const stopped = state === 'stopped' ? await page.textContent('[data-testid=stopped]') : null;
+  const error = state === 'error' ? await page.evaluate(() => document.querySelector('[data-testid=error], [data-testid=panic]')?.textContent ?? null) : null;
 
   // Steps: Down, wait until the row has moved and the panes have settled.
   const step = [];
@@ -280,6 +286,7 @@ async function bench(browser, server, trace, workers) {
     bytes,
     state,
     stopped,
+    error,
     workers,
     file_cache: FILE_CACHE,
     file_cached_fraction: cached,

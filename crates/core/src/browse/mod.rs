@@ -125,11 +125,10 @@ pub struct Session<S: TraceSource> {
 }
 
 /// Default index budget: well below what a worker's wasm32 memory can hold
-/// (4 GiB, with the room the index's vectors take to grow and the range
-/// workers' parts waiting to be joined), and about 80 GB of trace: while
-/// building, the index holds about 1.4 times its finished size (a 100 GB
-/// synthetic trace by URL stopped at 80%; with 2 GiB it was indexed to its
-/// end, 1.36 GiB finished, tab peak 5.8 GB: docs/performance.md).
+/// (4 GiB, with the room the index's vectors take to grow, the range
+/// workers' parts waiting to be joined and the finish's sort of the
+/// calls), and far above a 100 GB trace's index (0.008 bytes per trace
+/// byte; docs/performance.md).
 pub(crate) const DEFAULT_INDEX_BUDGET: usize = 3 << 29;
 
 fn view(n: &Node) -> NodeView {
