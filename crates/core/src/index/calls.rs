@@ -263,34 +263,12 @@ impl CallTable {
 
     /// Calls collected so far (before `finish`).
     pub(super) fn encode_raw(&self, e: &mut crate::codec::Enc) {
-        e.u(self.raw.len() as u64);
-        for r in self.raw.iter() {
-            for v in [
-                r.entry_node,
-                r.entry_line,
-                r.entry_pc,
-                r.call_node,
-                r.call_pc,
-                r.resume_node,
-                r.resume_line,
-            ] {
-                e.u(v);
-            }
-        }
+        self.raw.encode(e);
     }
 
+    /// Reads what [`CallTable::encode_raw`] wrote into an empty table.
     pub(super) fn decode_raw(&mut self, d: &mut crate::codec::Dec<'_>) -> Option<()> {
-        for _ in 0..d.count()? {
-            self.raw.push(RawCall {
-                entry_node: d.u()?,
-                entry_line: d.u()?,
-                entry_pc: d.u()?,
-                call_node: d.u()?,
-                call_pc: d.u()?,
-                resume_node: d.u()?,
-                resume_line: d.u()?,
-            });
-        }
+        self.raw = RawCalls::decode_from(d)?;
         Some(())
     }
 
