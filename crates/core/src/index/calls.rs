@@ -9,9 +9,8 @@
 //! innermost earlier call whose span contains its entry; unreturned calls
 //! have no resume and span to the end of the trace.
 
-use std::collections::HashMap;
-
 use crate::engine::{Call, Site};
+use crate::state::fasthash::AddrMap;
 
 use super::depth::{DepthCache, DepthScan};
 use super::raw_calls::{RawCall, RawCalls};
@@ -699,7 +698,7 @@ pub(super) struct Unnumbered {
 #[derive(Default)]
 struct SiteNumbers {
     sites: Vec<(u64, u64)>,
-    numbers: HashMap<(u64, u64), u64>,
+    numbers: AddrMap<(u64, u64), u64>,
 }
 
 impl SiteNumbers {
