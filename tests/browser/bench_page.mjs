@@ -126,12 +126,16 @@ function percentile(values, p) {
 
 async function bench(browser, server, trace, workers) {
   const synthetic = typeof trace === 'object' ? trace : null;
-  const bytes = synthetic ? synthetic.trace.length : fs.statSync(trace).size;
+  const bytes = synthetic ? synthetic.trace.length : fs.statSync(trace).size * DROP_COPIES;
   const page = await browser.context.newPage();
   // The workers log how their long reads were served (read ahead while
   // parsing, or waited for).
   const reads = { ahead: 0, waiting: 0 };
+  // And what the page warned of (a range indexed again, the index not
+  // cached) or logged as an error (a worker's panic), printed as `warnings`.
+  const warnings = [];
   page.on('console', (m) => {
+    if ((m.type() === 'warning' && m.text().startsWith('tarmac-lens:')) || m.type() === 'error') warnings.push(m.text());
     const r = m.text().match(/indexed: ([\d.]+) MB read ahead, ([\d.]+) MB read waiting/);
     if (r) {
       reads.ahead += Number(r[1]);
@@ -174,7 +178,9 @@ async function bench(browser, server, trace, workers) {
   // A synthetic trace's time runs from its page's navigation
   // (performance.now()'s zero), as a person opening the link waits.
   if (synthetic) await page.addInitScript(() => (window.__bench.changeAt = 0));
-  await page.goto(`${server.url}?workers=${workers}&digest=1${QUERY ? `&${QUERY}` : ''}`);
+  // `?digest=1` (whether ranges joined) saves the whole index once more in
+  // the worker's memory: not for the drops of many copies, at 100 GB.
+  await page.goto(`${server.url}?workers=${workers}${DROP_COPIES > 1 ? '' : '&digest=1'}${QUERY ? `&${QUERY}` : ''}`);
   await page.waitForSelector('[data-testid=status][data-state=idle]');
   // The page's start-up work done (a build from before `data-warm` was
   // idle only after it: `TL_BENCH_DIST` may be one, to compare with).
@@ -217,7 +223,27 @@ async function bench(browser, server, trace, workers) {
   } else {
     prepareFileCache(trace);
     cached = cachedFraction(trace);
-    await page.setInputFiles('[data-testid=file-input]', trace);
+    if (DROP_COPIES > 1) {
+      // The file, picked in an input of the benchmark's own, dropped as
+      // one File of DROP_COPIES copies of it: Chromium's blob references
+      // the same file again and again, so no disk or memory holds it.
+      await page.evaluate(() => {
+        const input = Object.assign(document.createElement('input'), { type: 'file', id: 'bench-source' });
+        input.style.display = 'none';
+        document.body.append(input);
+      });
+      await page.setInputFiles('#bench-source', trace);
+      await page.evaluate((copies) => {
+        const file = document.getElementById('bench-source').files[0];
+        const whole = new File(Array(copies).fill(file), `${copies}x-${file.name}`, { type: 'text/plain' });
+        const dataTransfer = new DataTransfer();
+        dataTransfer.items.add(whole);
+        window.__bench.changeAt = performance.now();
+        document.querySelector('[data-testid=drop-zone]').dispatchEvent(new DragEvent('drop', { dataTransfer, bubbles: true, cancelable: true }));
+      }, DROP_COPIES);
+    } else {
+      await page.setInputFiles('[data-testid=file-input]', trace);
+    }
   }
   // Told by the page's own observer: Playwright's waitForSelector would
   // query the page over the DevTools protocol again and again meanwhile,
@@ -282,7 +308,7 @@ async function bench(browser, server, trace, workers) {
   const during = r.longTasks.filter((t) => t.start >= r.changeAt && t.start <= r.readyAt);
   const seconds = (r.readyAt - r.changeAt) / 1000;
   return {
-    trace: synthetic ? `synthetic ${synthetic.name}` : trace,
+    trace: synthetic ? `synthetic ${synthetic.name}` : DROP_COPIES > 1 ? `${DROP_COPIES} copies of ${trace}` : trace,
     bytes,
     state,
     stopped,
@@ -310,11 +336,14 @@ async function bench(browser, server, trace, workers) {
     step_ms: { n: step.length, p50: percentile(step, 50), p99: percentile(step, 99), max: percentile(step, 100), slowest: slowest(step, stepKey) },
     pane_ms: { n: pane.length, p50: percentile(pane, 50), p99: percentile(pane, 99), max: percentile(pane, 100) },
     read_mb: { ahead: Math.round(reads.ahead), waiting: Math.round(reads.waiting) },
+    warnings,
     loadavg: os.loadavg().map((x) => Math.round(x * 100) / 100),
   };
 }
 
 const QUERY = process.env.TL_BENCH_QUERY ?? '';
+const DROP_COPIES = Number(process.env.TL_BENCH_DROP_COPIES ?? 1);
+if (!Number.isInteger(DROP_COPIES) || DROP_COPIES < 1) throw new Error(`TL_BENCH_DROP_COPIES must be a whole number ≥ 1, not ${process.env.TL_BENCH_DROP_COPIES}`);
 const syntheticSizes = process.env.TL_BENCH_SYNTHETIC_GB?.split(',').map(Number) ?? [];
 const traces = syntheticSizes.length
   ? syntheticSizes.map((gb) => ({ name: `synthetic-${gb}G.tarmac`, trace: new SyntheticTrace({ bytes: gb * 1e9 }) }))

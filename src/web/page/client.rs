@@ -528,7 +528,7 @@ impl TraceClient {
                         digest,
                         ranges,
                         joined,
-                    } => super::range_pool::show_digest(&digest, ranges, joined),
+                    } => super::range_pool::show_digest(digest.as_deref(), ranges, joined),
                     // Only report workers send these.
                     ToPage::Report(_) => {}
                     ToPage::Failed { message } => on_event(ClientEvent::Failed(message)),

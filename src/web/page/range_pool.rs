@@ -222,15 +222,18 @@ impl Drop for RangePool {
     }
 }
 
-/// Shows the finished index's digest as `data-index-digest` on `<body>`,
-/// with `data-index-ranges` (`joined/ranges` indexed by other workers):
-/// `?digest=1`, for tests comparing indexes built by different worker counts.
-pub fn show_digest(digest: &str, ranges: u32, joined: u32) {
+/// Shows the finished index's digest (`?digest=1`, for tests comparing
+/// indexes built by different worker counts) as `data-index-digest` on
+/// `<body>`, and `data-index-ranges` (`joined/ranges` indexed by other
+/// workers), for the tests and the benchmark.
+pub fn show_digest(digest: Option<&str>, ranges: u32, joined: u32) {
     if let Some(body) = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.body())
     {
-        let _ = body.set_attribute("data-index-digest", digest);
+        if let Some(digest) = digest {
+            let _ = body.set_attribute("data-index-digest", digest);
+        }
         let _ = body.set_attribute("data-index-ranges", &format!("{joined}/{ranges}"));
     }
 }

@@ -208,7 +208,7 @@ pub enum ToPage {
     /// A digest of the finished index and statistics (`?digest=1`), and
     /// how many of the ranges other workers indexed were adopted.
     IndexDigest {
-        digest: String,
+        digest: Option<String>,
         ranges: u32,
         joined: u32,
     },

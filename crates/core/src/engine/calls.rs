@@ -220,20 +220,7 @@ impl CallDetector {
         e.b(self.deferred.is_some());
         if let Some(d) = &self.deferred {
             e.opt(d.max_sp);
-            e.u(d.log.len() as u64);
-            for t in d.log.iter() {
-                e.opt(t.max_sp);
-                e.u(t.sp);
-                e.b(t.sp_from_split.is_some());
-                if let Some((o, n)) = t.sp_from_split {
-                    e.u(u64::from(o));
-                    e.u(u64::from(n));
-                }
-                e.u(t.pc);
-                e.opt(t.lr_candidate);
-                t.previous.encode(e);
-                t.current.encode(e);
-            }
+            d.log.encode(e);
         }
     }
 
@@ -249,22 +236,7 @@ impl CallDetector {
         }
         let deferred = if d.b()? {
             let max_sp = d.opt()?;
-            let mut log = TransferLog::default();
-            for _ in 0..d.count()? {
-                log.push(TopTransfer {
-                    max_sp: d.opt()?,
-                    sp: d.u()?,
-                    sp_from_split: if d.b()? {
-                        Some((u16::try_from(d.u()?).ok()?, u8::try_from(d.u()?).ok()?))
-                    } else {
-                        None
-                    },
-                    pc: d.u()?,
-                    lr_candidate: d.opt()?,
-                    previous: Site::decode(d)?,
-                    current: Site::decode(d)?,
-                });
-            }
+            let log = TransferLog::decode(d)?;
             Some(Deferred { max_sp, log })
         } else {
             None

@@ -93,10 +93,28 @@ impl SessionWorker {
             while slices.more(&open.session, &p) {
                 p = open.session.index_step(SESSION_STEP_BYTES)?;
             }
-            if p.complete && open.digest {
-                open.digest = false;
-                if let Some(digest) = ranges::digest(&open.session) {
-                    let r = open.session.range_report().unwrap_or_default();
+            if p.complete && !open.reported {
+                open.reported = true;
+                let digest = if open.digest {
+                    ranges::digest(&open.session)
+                } else {
+                    None
+                };
+                let r = open.session.range_report();
+                if let Some(r) = r.filter(|r| r.joined < r.ranges) {
+                    // Indexing then took longer than it could have: say so
+                    // where a person looking into it would find it.
+                    web_sys::console::warn_1(
+                        &format!(
+                            "tarmac-lens: {} of {} ranges indexed by other workers were indexed again here",
+                            r.ranges - r.joined,
+                            r.ranges
+                        )
+                        .into(),
+                    );
+                }
+                if digest.is_some() || r.is_some() {
+                    let r = r.unwrap_or_default();
                     post(&ToPage::IndexDigest {
                         digest,
                         ranges: r.ranges as u32,

@@ -46,6 +46,9 @@ struct Open {
     crash: Option<CrashTest>,
     /// Post the finished index's digest (`?digest=1`).
     digest: bool,
+    /// The finished index's digest (if asked for) and how its ranges
+    /// joined were posted.
+    reported: bool,
     /// The read-ahead of the session's source, if it has one: indexing
     /// waits for slices on their way rather than read them again.
     ahead: Option<SharedReadAhead>,
@@ -110,6 +113,7 @@ pub fn keep_sample(session: Session<Box<dyn TraceSource>>) {
                 cache: None,
                 crash: None,
                 digest: false,
+                reported: false,
                 ahead: None,
                 table: None,
             });
@@ -169,6 +173,15 @@ impl SessionWorker {
             } => self.load_elf_url(Target { url, cross_origin }, load_offset),
             ToWorker::RangePort { part, port } => self.listen(self.generation.get(), part, port),
             ToWorker::RangeFailed { part } => {
+                // As a range's own failure says (`ranges::listen`): the
+                // range costs a worker's time again, which a person should
+                // be able to find out. (Part 0 is the warm-up's.)
+                if part > 0 {
+                    web_sys::console::warn_1(
+                        &format!("tarmac-lens: range {part}'s worker stopped; the range is indexed here instead")
+                            .into(),
+                    );
+                }
                 let generation = self.generation.get();
                 self.with_session(generation, |s| s.range_failed(part as usize));
                 self.ranges_changed(generation);
@@ -259,6 +272,7 @@ impl SessionWorker {
             cache,
             crash: options.crash,
             digest: options.digest,
+            reported: false,
             ahead,
             table,
         });
