@@ -45,6 +45,10 @@
 // navigation, and the line says where indexing ended (`state`: `ready`,
 // or `stopped` at a limit, with `stopped` the page's words);
 // `TL_BENCH_QUERY` adds to its query string (`index-budget=BYTES`), dropped or by URL.
+// `TL_BENCH_DROP_COPIES=N` drops one File of N copies of each trace (the
+// page's own drop event; Chromium's blob refers to the one file N times):
+// 100 GB by drop without 100 GB of disk. The copies repeat the times, so
+// the trace's time goes back at each; `digest=1` is then not asked for.
 
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';

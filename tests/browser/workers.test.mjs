@@ -97,6 +97,12 @@ async function dropWith(trace, workers, extra = '', dropAtMs = 0, { idle = true 
   const spares = ['', ...Array(workers - 1).fill('tarmac-lens-range')];
   return onIdlePage(`workers=${workers}&digest=1${extra}`, spares, async (page, sparesBefore) => {
     const startedWhileIndexing = [];
+    // What the workers say of a range indexed again (the page itself
+    // shows nothing: the index is the same).
+    const rangeWarnings = [];
+    page.on('console', (m) => {
+      if (m.type() === 'warning' && /^tarmac-lens: .*range/.test(m.text())) rangeWarnings.push(m.text());
+    });
     page.on('worker', (w) => {
       if (!w.url().startsWith('blob:')) startedWhileIndexing.push(w.url());
     });
@@ -131,7 +137,7 @@ async function dropWith(trace, workers, extra = '', dropAtMs = 0, { idle = true 
     // session worker and the range workers.
     const sparesAfter = await waitForWorkers(page, ['', ...spares]);
     await page.close();
-    return { ...got, seconds, droppedAtMs, sparesBefore, whileIndexing, sparesAfter };
+    return { ...got, seconds, droppedAtMs, sparesBefore, whileIndexing, sparesAfter, rangeWarnings };
   }, watchProgress, { idle });
 }
 
@@ -162,6 +168,7 @@ test('two workers build the index one worker builds', { timeout: 600_000 }, asyn
   // One worker: nothing to adopt; two: the second half was adopted.
   assert.equal(one.ranges, '0/0');
   assert.equal(two.ranges, '1/1');
+  assert.deepEqual([...one.rangeWarnings, ...two.rangeWarnings], []);
   assert.match(one.digest, /^[0-9a-f]{16}-\d+$/);
   assert.equal(two.digest, one.digest, 'the index two workers built differs from the one-worker index');
   for (const [n, r] of [
@@ -182,6 +189,11 @@ test('two workers build the index one worker builds', { timeout: 600_000 }, asyn
   assert.equal(failed.panic, null);
   assert.equal(failed.state, 'ready');
   assert.equal(failed.ranges, '0/1');
+  // The console says why it took longer.
+  assert.deepEqual(failed.rangeWarnings, [
+    "tarmac-lens: range 1's worker stopped; the range is indexed here instead",
+    'tarmac-lens: 1 of 1 ranges indexed by other workers were indexed again here',
+  ]);
   assert.equal(failed.lines, expected.lines);
   assert.equal(failed.digest, one.digest, 'the index after a failed range worker differs');
 });

@@ -449,6 +449,10 @@ impl Engine {
         self.close_node(line.offset, line.number, obs);
         self.seen_any_event = false;
     }
+    /// Bytes the transfers logged since the split take.
+    pub(crate) fn log_bytes(&self) -> usize {
+        self.calls.log_bytes()
+    }
     /// Transfers logged since the split, and the highest sp seen, for
     /// [`Engine::replay_transfers`] on the sequential engine.
     pub(crate) fn take_transfers(&mut self) -> (TransferLog, Option<u64>) {

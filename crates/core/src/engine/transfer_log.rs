@@ -97,6 +97,10 @@ impl TransferLog {
         self.len
     }
 
+    pub(crate) fn byte_len(&self) -> usize {
+        self.bytes.len()
+    }
+
     /// The entries in the order pushed.
     pub(crate) fn iter(&self) -> impl Iterator<Item = TopTransfer> + '_ {
         let mut pos = 0;

@@ -235,11 +235,17 @@ impl RangeIndex {
     /// as bytes (a browser worker hands it to the one that stitches).
     pub fn to_bytes(&self) -> Vec<u8> {
         let b = &self.builder;
-        let mut e = Enc(RANGE_MAGIC.to_vec());
+        let index = &b.acc.index;
+        let saved = index.to_bytes(TraceIdentity { len: 0, mtime: 0 });
+        // Room for it all at once: grown by doubling, a 53 GB range's 640 MB
+        // needed up to 1.5 times that in the range worker's memory.
+        let room = saved.len() + index.resident_bytes() + b.engine.log_bytes() + (1 << 20);
+        let mut e = Enc(Vec::with_capacity(room));
+        e.0.extend_from_slice(RANGE_MAGIC);
         e.u(self.start);
         e.u(self.end);
-        let index = &b.acc.index;
-        e.bytes(&index.to_bytes(TraceIdentity { len: 0, mtime: 0 }));
+        e.bytes(&saved);
+        drop(saved);
         index.calls.encode_raw(&mut e);
         index.mem.encode_open(&mut e);
         if let Some(r) = &index.reads {
