@@ -477,8 +477,9 @@ impl Index {
     }
 
     /// The bytes of an index file of format 8, whose register snapshots
-    /// were whole and whose calls held their addresses: what the page's cache and saved sessions may still hold,
-    /// for the tests that they load.
+    /// were whole and whose calls held their addresses: what the page's
+    /// cache and saved sessions may still hold, for the tests that they
+    /// load.
     #[doc(hidden)]
     pub fn to_bytes_format_8(&self, trace: TraceIdentity) -> Vec<u8> {
         let mut e = self.encoder(trace, Vec::new());
@@ -581,7 +582,7 @@ impl Index {
             });
         }
         let snapshots = r.bytes()?;
-        let snapshots = if version >= VERSION_UNNUMBERED_CALLS {
+        let snapshots = if version > VERSION_FULL_SNAPSHOTS {
             Snapshots::from_parts(snapshots.to_vec(), snapshot_starts)
         } else {
             Snapshots::from_full(snapshots, &snapshot_starts)
