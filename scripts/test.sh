@@ -12,6 +12,14 @@ START=$SECONDS
 
 "$ROOT/scripts/install-deps.sh"
 
+# A browser that is killed, not closed, leaves its profile in the temporary
+# directory: chromedriver's are ~90 MB each, and a run of the wasm tests
+# left ~2 GB, until a later run filled the disk. Every step writes its
+# temporary files under one directory, removed when the run ends.
+RUN_TMP="$(mktemp -d "${TMPDIR:-/tmp}/tarmac-lens-run.XXXXXX")"
+trap 'rm -rf "$RUN_TMP"' EXIT
+export TMPDIR="$RUN_TMP"
+
 # npm's binaryen first: Debian's wasm-opt cannot read wasm-bindgen output.
 export PATH="$ROOT/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 export CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}"
