@@ -98,6 +98,23 @@ async fn index_source(
     options: OpenOptions,
     port: &MessagePort,
 ) -> Result<(Vec<u8>, Stats), String> {
+    let indexed = index_through(source, ahead.as_ref(), from, to, options, port).await;
+    // The worker closes next, whatever happened: its nested reader ends
+    // with it (stopped first, it kept the worker and its memory alive).
+    if let Some(a) = &ahead {
+        a.borrow_mut().leave_reader_to_close();
+    }
+    indexed
+}
+
+async fn index_through(
+    source: &mut dyn tarmac_lens_core::source::TraceSource,
+    ahead: Option<&crate::web::reading::read_ahead::SharedReadAhead>,
+    from: u64,
+    to: u64,
+    options: OpenOptions,
+    port: &MessagePort,
+) -> Result<(Vec<u8>, Stats), String> {
     let opts = IndexOptions {
         parse: parse_options(options),
         ..IndexOptions::default()
@@ -107,7 +124,7 @@ async fn index_source(
         RangeJob::new(&mut *source, opts, dialect, from, to).map_err(|e| e.to_string())?;
     let mut last = now();
     loop {
-        if let Some(a) = &ahead {
+        if let Some(a) = ahead {
             a.next_read_of_ready(job.next_read_len()).await;
         }
         if job
