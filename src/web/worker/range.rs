@@ -6,8 +6,8 @@
 //! indexes one byte range of the dropped `File` (or of a URL's trace, by
 //! byte ranges: `ToWorker::IndexRangeUrl`) with a [`RangeJob`] and
 //! reports on a `MessagePort` that leads straight to the session's worker
-//! ([`super::range_port`]): progress, then the partial index as a
-//! transferred `ArrayBuffer` with its statistics. The session's worker
+//! ([`super::range_port`]): progress, then the partial index as
+//! transferred `ArrayBuffer`s with its statistics. The session's worker
 //! listens on those ports (`session::ranges`) and hands what arrives to its
 //! [`tarmac_lens_core::browse::Session`], which adopts ranges in order.
 
@@ -18,7 +18,7 @@ use tarmac_lens_core::index::range_job::RangeJob;
 use tarmac_lens_core::index::IndexOptions;
 use tarmac_lens_core::stats::Stats;
 
-use super::range_port::{send, RangeMsg};
+use super::range_port::{send, Chunks, RangeMsg};
 use super::runtime::{parse_options, scope, RANGE_STEP_BYTES};
 use crate::web::reading::blob_source::BlobSource;
 use crate::web::reading::http_source::{self, Fetched, Target};
@@ -44,14 +44,14 @@ pub fn run(input: Input, from: u64, to: u64, options: OpenOptions, port: Message
 async fn run_async(input: Input, from: u64, to: u64, options: OpenOptions, port: MessagePort) {
     let started = now();
     match index_range(input, from, to, options, &port).await {
-        Ok((bytes, stats)) => send(
+        Ok((chunks, stats)) => send(
             &port,
             &RangeMsg::Done {
                 stats: Box::new(stats),
             },
-            Some(&bytes),
+            &chunks,
         ),
-        Err(message) => send(&port, &RangeMsg::Failed { message }, None),
+        Err(message) => send(&port, &RangeMsg::Failed { message }, &js_sys::Array::new()),
     }
     crate::web::shared::timing::measure("index range", started);
     crate::web::reading::read_ahead::log_totals("range indexed");
@@ -66,7 +66,7 @@ async fn index_range(
     to: u64,
     options: OpenOptions,
     port: &MessagePort,
-) -> Result<(Vec<u8>, Stats), String> {
+) -> Result<(js_sys::Array, Stats), String> {
     match input {
         Input::File(file) => {
             let mut source = BlobSource::new(file.into())
@@ -97,7 +97,7 @@ async fn index_source(
     to: u64,
     options: OpenOptions,
     port: &MessagePort,
-) -> Result<(Vec<u8>, Stats), String> {
+) -> Result<(js_sys::Array, Stats), String> {
     let indexed = index_through(source, ahead.as_ref(), from, to, options, port).await;
     // The worker closes next, whatever happened: its nested reader ends
     // with it (stopped first, it kept the worker and its memory alive).
@@ -114,7 +114,7 @@ async fn index_through(
     to: u64,
     options: OpenOptions,
     port: &MessagePort,
-) -> Result<(Vec<u8>, Stats), String> {
+) -> Result<(js_sys::Array, Stats), String> {
     let opts = IndexOptions {
         parse: parse_options(options),
         ..IndexOptions::default()
@@ -143,10 +143,12 @@ async fn index_through(
                 &RangeMsg::Progress {
                     done: job.done_bytes(),
                 },
-                None,
+                &js_sys::Array::new(),
             );
         }
     }
     let (index, stats) = job.finish();
-    Ok((index.to_bytes(), stats))
+    let mut chunks = Chunks::default();
+    index.write(&mut |b| chunks.push(b));
+    Ok((chunks.finish(), stats))
 }

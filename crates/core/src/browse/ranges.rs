@@ -156,14 +156,18 @@ impl<S: TraceSource> Session<S> {
     /// Whether indexing waits for a range from another worker (steps do
     /// nothing until one arrives or fails).
     pub fn waiting_for_range(&self) -> bool {
-        match (&self.ranges, &self.building) {
-            (Some(r), Some(b)) => {
-                r.phase == Phase::ToStart
-                    && b.lines.position() >= r.limit
-                    && matches!(r.slots.get(r.next), Some(Slot::Waiting(_)))
-            }
-            _ => false,
-        }
+        self.awaited_range().is_some()
+    }
+
+    /// The range (1-based) indexing waits for, if it does: a caller that
+    /// holds a range's bytes until then hands them in here
+    /// ([`Session::take_range`]).
+    pub fn awaited_range(&self) -> Option<usize> {
+        let (r, b) = (self.ranges.as_ref()?, self.building.as_ref()?);
+        (r.phase == Phase::ToStart
+            && b.lines.position() >= r.limit
+            && matches!(r.slots.get(r.next), Some(Slot::Waiting(_))))
+        .then_some(r.next + 1)
     }
 
     /// How the split indexing went, once [`Session::split_indexing`] has been

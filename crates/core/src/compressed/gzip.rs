@@ -140,7 +140,7 @@ impl GzipTable {
             e.u(u64::from(p.crc));
             e.bytes(&p.window);
         }
-        e.0
+        e.into_bytes()
     }
 
     /// A table from [`GzipTable::encode`]'s bytes; [`Error::IndexFile`]

@@ -75,7 +75,7 @@ impl ZstdTable {
             e.u(f.out - out);
             (input, out) = (f.input, f.out);
         }
-        e.0
+        e.into_bytes()
     }
 
     /// A table from [`ZstdTable::encode`]'s bytes; [`Error::IndexFile`]

@@ -110,11 +110,6 @@ impl CallDetector {
         (d.log, d.max_sp)
     }
 
-    /// Bytes the transfers logged since the split take.
-    pub(crate) fn log_bytes(&self) -> usize {
-        self.deferred.as_ref().map_or(0, |d| d.log.byte_len())
-    }
-
     /// The transfers logged since the split (none outside deferred mode).
     pub(crate) fn deferred_log(&self) -> impl Iterator<Item = TopTransfer> + '_ {
         self.deferred.iter().flat_map(|d| d.log.iter())

@@ -132,10 +132,10 @@ impl Engine {
         e.b(self.opts.debug_calls);
         e.bytes(self.opts.cpu.as_ref().map_or(&[][..], |c| c.as_bytes()));
         e.b(self.core.is_none_or(|c| c.selected()));
-        e.0.extend_from_slice(&self.regs.bytes[..]);
-        e.0.extend_from_slice(&self.regs.known[..]);
-        e.0.extend_from_slice(&self.committed.bytes);
-        e.0.extend_from_slice(&self.committed.known);
+        e.raw(&self.regs.bytes[..]);
+        e.raw(&self.regs.known[..]);
+        e.raw(&self.committed.bytes);
+        e.raw(&self.committed.known);
         e.b(self.core_dirty != 0);
         self.mem.encode(e);
         self.calls.encode(e);
@@ -190,7 +190,7 @@ impl Engine {
                 e.u(v);
             }
             e.opt(c.iflags_reg);
-            e.0.extend_from_slice(&c.sp_lr);
+            e.raw(&c.sp_lr);
             for v in c.last_node {
                 e.u(v);
             }
@@ -448,10 +448,6 @@ impl Engine {
     pub(crate) fn close_before(&mut self, line: &Line<'_>, obs: &mut dyn Observer) {
         self.close_node(line.offset, line.number, obs);
         self.seen_any_event = false;
-    }
-    /// Bytes the transfers logged since the split take.
-    pub(crate) fn log_bytes(&self) -> usize {
-        self.calls.log_bytes()
     }
     /// Transfers logged since the split, and the highest sp seen, for
     /// [`Engine::replay_transfers`] on the sequential engine.

@@ -97,10 +97,6 @@ impl TransferLog {
         self.len
     }
 
-    pub(crate) fn byte_len(&self) -> usize {
-        self.bytes.len()
-    }
-
     /// The entries in the order pushed.
     pub(crate) fn iter(&self) -> impl Iterator<Item = TopTransfer> + '_ {
         let mut pos = 0;
@@ -262,7 +258,7 @@ mod tests {
         // coded against the last.
         let mut e = Enc::default();
         log.encode(&mut e);
-        let mut back = TransferLog::decode(&mut Dec::new(&e.0)).expect("decodes");
+        let mut back = TransferLog::decode(&mut Dec::new(e.written())).expect("decodes");
         let extra = want[want.len() / 2];
         back.push(extra);
         log.push(extra);
@@ -287,15 +283,15 @@ mod tests {
         }
         let mut e = Enc::default();
         log.encode(&mut e);
-        assert!(TransferLog::decode(&mut Dec::new(&e.0)).is_some());
+        assert!(TransferLog::decode(&mut Dec::new(e.written())).is_some());
         // The byte run one shorter: its last entry cut.
         let mut cut = Enc::default();
         cut.u(3);
         cut.bytes(&log.bytes[..log.bytes.len() - 1]);
-        assert!(TransferLog::decode(&mut Dec::new(&cut.0)).is_none());
+        assert!(TransferLog::decode(&mut Dec::new(cut.written())).is_none());
         let mut miscounted = Enc::default();
         miscounted.u(4);
         miscounted.bytes(&log.bytes);
-        assert!(TransferLog::decode(&mut Dec::new(&miscounted.0)).is_none());
+        assert!(TransferLog::decode(&mut Dec::new(miscounted.written())).is_none());
     }
 }

@@ -168,6 +168,13 @@ impl MemHistory {
     /// history's last closed interval. Fills merge keeping the first per
     /// byte, as they would have arrived.
     pub(crate) fn append_shifted(&mut self, other: &mut MemHistory, node_off: u64) {
+        // Room for about all of it at once (a shifted `since` may take a
+        // byte more): grown by doubling, a 32 GB trace's arena went 64 →
+        // 128 MiB, the moved copy beside it, where the finish's sort could
+        // not fit.
+        self.arena
+            .reserve_exact(other.arena.len() + other.arena.len() / 32);
+        self.interval_start.reserve_exact(other.intervals());
         let mut blocks = Vec::new();
         for k in 0..other.intervals() {
             blocks.clear();
@@ -436,7 +443,7 @@ impl MemHistory {
             e.u(u64::from(d.written));
             e.u(u64::from(d.unknown));
             e.u(d.since);
-            e.0.extend_from_slice(&d.data);
+            e.raw(&d.data);
         }
     }
 

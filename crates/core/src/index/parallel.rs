@@ -234,17 +234,28 @@ impl RangeIndex {
     /// The partial index and everything needed to continue or stitch it,
     /// as bytes (a browser worker hands it to the one that stitches).
     pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        self.write(&mut |b| out.extend_from_slice(b));
+        out
+    }
+
+    /// [`RangeIndex::to_bytes`] handed to `sink` a piece at a time (a MiB,
+    /// or a long byte run whole): the whole encoding never sits beside the
+    /// index (a 53 GB range's 600 MB had, with the index's own encoding
+    /// beside it: the range worker's memory grew 1082 → 2764 MB).
+    pub fn write(&self, sink: &mut dyn FnMut(&[u8])) {
         let b = &self.builder;
         let index = &b.acc.index;
-        let saved = index.to_bytes(TraceIdentity { len: 0, mtime: 0 });
-        // Room for it all at once: grown by doubling, a 53 GB range's 640 MB
-        // needed up to 1.5 times that in the range worker's memory.
-        let room = saved.len() + index.resident_bytes() + b.engine.log_bytes() + (1 << 20);
-        let mut e = Enc(Vec::with_capacity(room));
-        e.0.extend_from_slice(RANGE_MAGIC);
+        let mut e = Enc::to_sink(sink);
+        e.raw(RANGE_MAGIC);
         e.u(self.start);
         e.u(self.end);
-        e.bytes(&saved);
+        // The index is self-delimiting ([`Index::from_prefix`]).
+        let mut saved = index.encoder(TraceIdentity { len: 0, mtime: 0 }, Vec::new());
+        while !saved.step(index, 1 << 16) {
+            saved.drain_to(&mut e);
+        }
+        saved.drain_to(&mut e);
         drop(saved);
         index.calls.encode_raw(&mut e);
         index.mem.encode_open(&mut e);
@@ -276,7 +287,7 @@ impl RangeIndex {
             encode_mode(&mut e, seek.mode);
         }
         e.u(b.next_line);
-        e.0
+        e.flush();
     }
 
     /// Reads what [`RangeIndex::to_bytes`] wrote.
@@ -287,7 +298,8 @@ impl RangeIndex {
         }
         let mut d = Dec::new(&buf[8..]);
         let (start, end) = (d.u().ok_or_else(bad)?, d.u().ok_or_else(bad)?);
-        let (mut index, _) = Index::from_bytes(d.bytes().ok_or_else(bad)?)?;
+        let (mut index, _, used) = Index::from_prefix(d.rest())?;
+        d.skip(used);
         let mut rest = || -> Option<IndexBuilder> {
             index.calls.decode_raw(&mut d)?;
             index.mem.decode_open(&mut d)?;
@@ -551,6 +563,14 @@ pub(super) fn join(g: &mut IndexBuilder, mut w: IndexBuilder, c: u64) -> bool {
     }
 
     let wi = &mut w.acc.index;
+    // Exactly what the range adds (grown by doubling, each would take up
+    // to twice that, moved).
+    gi.checkpoints.reserve_exact(wi.checkpoints.len());
+    gi.reg_groups.reserve_exact(wi.reg_groups.len());
+    if let (Some(g), Some(w)) = (&mut gi.reg_reads, &wi.reg_reads) {
+        g.reserve_exact(w.len());
+    }
+    gi.pc_blooms.reserve_exact(wi.pc_blooms.len());
     // Registers the range has not written since it started hold what they
     // held at the split.
     wi.snapshots.each_over(1, g.engine.regs(), |k, regs| {

@@ -315,13 +315,13 @@ mod tests {
         // Handed between workers as bytes, and back; cut short, refused.
         let mut e = Enc::default();
         raw.encode(&mut e);
-        let mut back = RawCalls::decode_from(&mut Dec::new(&e.0)).unwrap();
+        let mut back = RawCalls::decode_from(&mut Dec::new(e.written())).unwrap();
         assert_eq!(back.len(), want.len());
         assert_eq!(back.iter().collect::<Vec<_>>(), want);
         assert_eq!(back.get(1234), want[1234]);
-        for cut in [0, 1, e.0.len() / 2, e.0.len() - 1] {
+        for cut in [0, 1, e.written().len() / 2, e.written().len() - 1] {
             assert!(
-                RawCalls::decode_from(&mut Dec::new(&e.0[..cut])).is_none(),
+                RawCalls::decode_from(&mut Dec::new(&e.written()[..cut])).is_none(),
                 "cut at {cut}"
             );
         }

@@ -336,6 +336,12 @@ impl IndexEncoder {
         self.w.0.reserve(additional);
     }
 
+    /// Hands the bytes encoded since the last call to `sink`.
+    pub(crate) fn drain_to(&mut self, sink: &mut crate::codec::Enc<'_>) {
+        sink.raw(&self.w.0);
+        self.w.0.clear();
+    }
+
     /// The bytes encoded since the last call (the first time: since the
     /// start), for a writer that passes them on as they come instead of
     /// holding the whole encoding (470 MB for a 10 GB trace).
@@ -493,6 +499,12 @@ impl Index {
     /// Reads an index file, returning it and the identity of the trace it
     /// was built for.
     pub fn from_bytes(buf: &[u8]) -> Result<(Index, TraceIdentity)> {
+        Self::from_prefix(buf).map(|(index, trace, _)| (index, trace))
+    }
+
+    /// [`Index::from_bytes`] of an index that `buf` starts with; also says
+    /// where it ends.
+    pub(crate) fn from_prefix(buf: &[u8]) -> Result<(Index, TraceIdentity, usize)> {
         if buf.len() < 8 || &buf[..8] != INDEX_MAGIC {
             return Err(Error::IndexFile(
                 "not a Tarmac Lens index file (magic number did not match)".into(),
@@ -770,6 +782,6 @@ impl Index {
             aarch64_used,
             first_event_line,
         };
-        Ok((index, trace))
+        Ok((index, trace, r.pos))
     }
 }

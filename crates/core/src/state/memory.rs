@@ -257,8 +257,8 @@ impl Memory {
         for (key, i) in pages {
             let p = &self.store[i as usize];
             e.u(key);
-            e.0.extend_from_slice(&p.bytes);
-            e.0.extend_from_slice(&p.state);
+            e.raw(&p.bytes);
+            e.raw(&p.state);
         }
         e.u(self.unknown_since.len() as u64);
         for (&lo, &(hi, since)) in &self.unknown_since {

@@ -86,6 +86,7 @@ impl SessionWorker {
         let started = now();
         let first = slices.first();
         let result = self.open.borrow_mut().as_mut().map(|open| {
+            self.adopt_awaited(generation, &mut open.session);
             let mut p = open.session.index_step(slices.first_bytes())?;
             if let Some(crash) = open.crash {
                 crash_on_purpose(crash);
@@ -122,7 +123,8 @@ impl SessionWorker {
                     });
                 }
             }
-            if open.session.waiting_for_range() {
+            if open.session.waiting_for_range() && !self.adopt_awaited(generation, &mut open.session)
+            {
                 // The ranges were asked for when split.
                 self.paused.set(true);
             }

@@ -83,6 +83,8 @@ struct SessionWorker {
     /// The port handlers (of trace generation `.0`), dropped with the next
     /// trace.
     listening: RefCell<(u32, Vec<ranges::Listener>)>,
+    /// Ranges whose bytes came before the session reached them.
+    arrived: RefCell<Vec<ranges::Arrived>>,
 }
 
 thread_local! {
@@ -134,6 +136,7 @@ impl SessionWorker {
             opened_at: Cell::new(0.0),
             to_split: RefCell::new(None),
             listening: RefCell::new((0, Vec::new())),
+            arrived: RefCell::new(Vec::new()),
         }
     }
 

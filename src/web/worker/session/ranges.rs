@@ -64,8 +64,13 @@ impl SessionWorker {
                 w.with_session(generation, |session| match msg {
                     Ok(RangeMsg::Progress { done }) => session.range_progress(part_no, done),
                     Ok(RangeMsg::Done { stats }) => {
-                        let bytes = js_sys::Uint8Array::new(&parts.get(1)).to_vec();
-                        session.take_range(part_no, &bytes, *stats);
+                        // Counted as indexed; its bytes wait in their
+                        // buffers until the session reaches the range
+                        // ([`SessionWorker::adopt_awaited`]).
+                        session.range_progress(part_no, u64::MAX);
+                        w.arrived
+                            .borrow_mut()
+                            .push((generation, part_no, parts, stats));
                     }
                     Ok(RangeMsg::Failed { message }) => {
                         web_sys::console::warn_1(
@@ -88,6 +93,7 @@ impl SessionWorker {
         port.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         let mut l = self.listening.borrow_mut();
         if l.0 != generation {
+            self.arrived.borrow_mut().clear();
             for (port, _) in l.1.drain(..) {
                 port.set_onmessage(None);
                 port.close();
@@ -96,7 +102,44 @@ impl SessionWorker {
         }
         l.1.push((port, on_message));
     }
+
+    /// Hands the session the range it waits for, if it has arrived: only
+    /// then are its bytes copied into wasm memory and decoded, so the range
+    /// worker, which ends once it has sent them, has given its own memory
+    /// back (copied on arrival, both were held at once: the tab's peak).
+    /// Whether it did.
+    pub(super) fn adopt_awaited<S: TraceSource>(
+        &self,
+        generation: u32,
+        session: &mut tarmac_lens_core::browse::Session<S>,
+    ) -> bool {
+        let Some(part) = session.awaited_range() else {
+            return false;
+        };
+        let mut arrived = self.arrived.borrow_mut();
+        let Some(i) = arrived
+            .iter()
+            .position(|a| a.0 == generation && a.1 == part)
+        else {
+            return false;
+        };
+        let (_, _, parts, stats) = arrived.swap_remove(i);
+        drop(arrived);
+        let bytes = range_port::gather(&parts);
+        drop(parts);
+        session.take_range(part, &bytes, *stats);
+        true
+    }
 }
+
+/// A range's bytes (the message's parts) and statistics, arrived for a
+/// trace generation, as (generation, part, parts, statistics).
+pub(super) type Arrived = (
+    u32,
+    usize,
+    js_sys::Array,
+    Box<tarmac_lens_core::stats::Stats>,
+);
 
 /// A digest of a finished session's index and statistics (FNV-1a, 64
 /// bits): equal digests for indexes built in one worker or in several.
