@@ -204,6 +204,46 @@ fn adopted_ranges_make_the_one_pass_session() {
     }
 }
 
+/// The page holds each range's bytes until the session waits for it
+/// (`awaited_range`), counting it as indexed meanwhile: the session asks
+/// for the ranges in order, only once it has reached each, and ends as one
+/// pass does.
+#[test]
+fn ranges_held_until_awaited_make_the_one_pass_session() {
+    let traces = traces();
+    let (name, bytes) = traces.iter().find(|(n, _)| n.contains("tracegen")).unwrap();
+    let total = bytes.len() as u64;
+    let mut want = one_pass(bytes);
+    let mut s = Session::open_with(SliceSource(bytes), opts()).unwrap();
+    let raw = s.split_indexing(3).unwrap();
+    let mut held: Vec<Option<(Vec<u8>, Stats)>> = raw
+        .iter()
+        .map(|&(f, t)| Some(range_worker(bytes, f, t)))
+        .collect();
+    for k in 1..=held.len() {
+        s.range_progress(k, u64::MAX);
+    }
+    let mut asked = Vec::new();
+    loop {
+        if let Some(k) = s.awaited_range() {
+            assert!(s.waiting_for_range());
+            asked.push(k);
+            let (b, st) = held[k - 1].take().expect("a range asked for twice");
+            s.take_range(k, &b, st);
+            assert_eq!(s.awaited_range(), None);
+        }
+        let p = s.index_step(64 << 10).unwrap();
+        // Ranges held count as indexed, and never past the trace.
+        assert!(p.done_bytes <= total, "{p:?}");
+        if p.complete {
+            break;
+        }
+    }
+    assert_eq!(asked, [1, 2], "{name}");
+    same(&format!("{name}, ranges held"), &mut want, &mut s);
+    assert_eq!(s.range_report().unwrap().joined, 2);
+}
+
 /// The page's path across changes of state: programs of each instruction
 /// set one after another, each restarting its clock, adopted as the
 /// native stitch joins them. (Compared as [`same`] does but for the
