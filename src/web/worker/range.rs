@@ -18,7 +18,7 @@ use tarmac_lens_core::index::range_job::RangeJob;
 use tarmac_lens_core::index::IndexOptions;
 use tarmac_lens_core::stats::Stats;
 
-use super::range_port::{send, Chunks, RangeMsg};
+use super::range_port::{send, RangeMsg};
 use super::runtime::{parse_options, scope, RANGE_STEP_BYTES};
 use crate::web::reading::blob_source::BlobSource;
 use crate::web::reading::http_source::{self, Fetched, Target};
@@ -148,7 +148,11 @@ async fn index_through(
         }
     }
     let (index, stats) = job.finish();
-    let mut chunks = Chunks::default();
-    index.write(&mut |b| chunks.push(b));
-    Ok((chunks.finish(), stats))
+    // Each piece the encoder hands on (a MiB, or a long run whole) becomes
+    // a buffer of its own: the range never sits whole in wasm memory.
+    let chunks = js_sys::Array::new();
+    index.write(&mut |b| {
+        chunks.push(&js_sys::Uint8Array::from(b).buffer());
+    });
+    Ok((chunks, stats))
 }

@@ -45,44 +45,6 @@ pub fn send(port: &MessagePort, msg: &RangeMsg, chunks: &js_sys::Array) {
     }
 }
 
-/// Bytes as `ArrayBuffer`s of up to [`CHUNK`] bytes, made as they come
-/// (a range's bytes never sit whole in the worker's wasm memory).
-#[derive(Default)]
-pub struct Chunks {
-    done: js_sys::Array,
-    gathering: Vec<u8>,
-}
-
-/// Bytes per `ArrayBuffer` (a long run given at once is one on its own).
-const CHUNK: usize = 8 << 20;
-
-impl Chunks {
-    pub fn push(&mut self, b: &[u8]) {
-        if self.gathering.len() + b.len() > CHUNK {
-            self.seal();
-        }
-        if b.len() >= CHUNK {
-            self.done.push(&js_sys::Uint8Array::from(b).buffer());
-        } else {
-            self.gathering.extend_from_slice(b);
-        }
-    }
-
-    fn seal(&mut self) {
-        if !self.gathering.is_empty() {
-            self.done
-                .push(&js_sys::Uint8Array::from(&self.gathering[..]).buffer());
-            self.gathering.clear();
-        }
-    }
-
-    /// The `ArrayBuffer`s, in order.
-    pub fn finish(mut self) -> js_sys::Array {
-        self.seal();
-        self.done
-    }
-}
-
 /// The bytes of `parts[1..]`, the `ArrayBuffer`s a `Done` carries, in one
 /// run of wasm memory of exactly their length. Each buffer is detached
 /// once copied, which gives its memory back at once (let go, 192 MiB of
