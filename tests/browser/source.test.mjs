@@ -26,6 +26,16 @@ function addr2line(pc) {
   return { file, line: Number(line) };
 }
 
+/** Waits for the source pane to name `name` as the file it needs. Before
+ * the position is read it says so in the same place. */
+async function wantsFile(page, name) {
+  await page.waitForFunction(
+    (name) => document.querySelector('[data-testid=source-wanted]')?.textContent.includes(name),
+    name,
+    { timeout: 10_000 },
+  );
+}
+
 /** Three instruction lines of the trace whose code is in recursion.c:
  * { traceLine, file, srcLine }. */
 function positions() {
@@ -67,9 +77,8 @@ test('the source pane shows the line addr2line names, its count and its executio
   await gotoLine(page, spots[0].traceLine);
   await expectLine(page, spots[0].traceLine, `l ${spots[0].traceLine}`);
   await page.keyboard.press('s');
-  // No source yet: the pane names the file it wants.
-  const wanted = await page.waitForSelector('[data-testid=source-wanted]');
-  assert.match(await wanted.textContent(), /recursion\.c/);
+  // No source yet: once the position is read, the pane names the file it wants.
+  await wantsFile(page, 'recursion.c');
   await page.setInputFiles('[data-testid=source-files-input]', SOURCES);
   await page.waitForSelector('[data-testid=source-text]');
   for (const spot of spots) {
@@ -88,8 +97,11 @@ test('the source pane shows the line addr2line names, its count and its executio
   // The rows' file:line column (L), and on hover.
   await page.dispatchEvent('[data-testid=trace-pane]', 'mousedown');
   await page.keyboard.press('L');
-  const cell = await page.waitForSelector('.trace-row.current [data-testid=row-source]');
-  assert.equal(await cell.textContent(), `recursion.c:${spots[2].srcLine}`);
+  await page.waitForFunction(
+    (want) => document.querySelector('.trace-row.current [data-testid=row-source]')?.textContent === want,
+    `recursion.c:${spots[2].srcLine}`,
+    { timeout: 10_000 },
+  );
   const title = await page.getAttribute('.trace-row.current', 'title');
   assert.ok(title.endsWith(`recursion.c:${spots[2].srcLine}`), title);
   // The gutter count of the current line is the CLI's, and a click lists
@@ -162,7 +174,7 @@ test('source files dropped on the pane are its text, not a new trace', { timeout
   await gotoLine(page, spot.traceLine);
   await expectLine(page, spot.traceLine, `l ${spot.traceLine}`);
   await page.keyboard.press('s');
-  await page.waitForSelector('[data-testid=source-wanted]');
+  await wantsFile(page, 'recursion.c');
   const text = fs.readFileSync(path.join(DIR, 'programs/recursion.c'), 'utf8');
   await page.evaluate((text) => {
     const dt = new DataTransfer();
@@ -280,7 +292,7 @@ test('the Coverage tab has the CLI figures and opens a file at its first line ne
   const [file, w] = [...want].find(([f]) => f.endsWith('recursion.c'));
   assert.ok(w.firstNever, 'recursion.c has a line that never ran');
   await page.click(`[data-testid=coverage-file][data-name="${file}"]`);
-  await page.waitForSelector('[data-testid=source-wanted]');
+  await wantsFile(page, 'recursion.c');
   await page.setInputFiles('[data-testid=source-files-input]', SOURCES);
   await page.waitForFunction(
     (want) => document.querySelector('[data-testid=source-text] .src-line.current')?.getAttribute('data-src-line') === String(want),
