@@ -333,6 +333,38 @@ fn aarch64_register_names_before_the_first_instruction() {
     assert!(r.panels[0].cells.iter().any(|c| c.name == "x30"));
 }
 
+/// The page saves a session a piece at a time (the index cache, the
+/// test digest), never holding the whole: the pieces, in order, are the
+/// bytes of one `save`.
+#[test]
+fn a_session_saved_piece_by_piece_is_the_bytes_of_one_save() {
+    use tarmac_lens_core::index::TraceIdentity;
+    let bytes = data("ttu/quicksort.tarmac");
+    let s = open(&bytes);
+    let id = TraceIdentity {
+        len: bytes.len() as u64,
+        mtime: 42,
+    };
+    let whole = s.save(id).expect("complete session saves");
+    for budget in [1, 1000, 1 << 16] {
+        let mut saving = s.save_start(id).unwrap();
+        let (mut taken, mut pieces) = (Vec::new(), 0);
+        loop {
+            let done = s.save_step(&mut saving, budget).unwrap();
+            let piece = saving.take_output();
+            pieces += usize::from(!piece.is_empty());
+            taken.extend_from_slice(&piece);
+            if done {
+                break;
+            }
+        }
+        assert!(taken == whole, "budget {budget}: the bytes differ");
+        if budget == 1 {
+            assert!(pieces > 10, "budget {budget}: {pieces} pieces");
+        }
+    }
+}
+
 #[test]
 fn restored_session_answers_as_the_indexed_one() {
     use tarmac_lens_core::index::TraceIdentity;

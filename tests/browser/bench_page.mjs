@@ -22,9 +22,9 @@
 // name: `renderer:DedicatedWorker` the indexing workers and their file
 // readers, `browser:ThreadPoolForeg` and `browser:Chrome_IOThread` the
 // browser reading the file and piping it to the page's process).
-// `ranges_joined` (`joined/ranges`, dropped traces) says whether the other
-// workers' ranges were adopted or indexed again; `error` is the page's
-// words when indexing failed.
+// `ranges_joined` (`joined/ranges`) says whether the other workers' ranges
+// were adopted or indexed again, `index_digest` which index was built (equal
+// for any worker count); `error` is the page's words when indexing failed.
 //
 // Whether the operating system holds the file in its cache changes what the
 // browser spends reading it (on this machine an uncached 1 GB trace cost
@@ -48,7 +48,7 @@
 // `TL_BENCH_DROP_COPIES=N` drops one File of N copies of each trace (the
 // page's own drop event; Chromium's blob refers to the one file N times):
 // 100 GB by drop without 100 GB of disk. The copies repeat the times, so
-// the trace's time goes back at each; `digest=1` is then not asked for.
+// the trace's time goes back at each.
 
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -182,9 +182,8 @@ async function bench(browser, server, trace, workers) {
   // A synthetic trace's time runs from its page's navigation
   // (performance.now()'s zero), as a person opening the link waits.
   if (synthetic) await page.addInitScript(() => (window.__bench.changeAt = 0));
-  // `?digest=1` (whether ranges joined) saves the whole index once more in
-  // the worker's memory: not for the drops of many copies, at 100 GB.
-  await page.goto(`${server.url}?workers=${workers}${DROP_COPIES > 1 ? '' : '&digest=1'}${QUERY ? `&${QUERY}` : ''}`);
+  // `?digest=1`: the index's digest, and whether ranges joined.
+  await page.goto(`${server.url}?workers=${workers}&digest=1${QUERY ? `&${QUERY}` : ''}`);
   await page.waitForSelector('[data-testid=status][data-state=idle]');
   // The page's start-up work done (a build from before `data-warm` was
   // idle only after it: `TL_BENCH_DIST` may be one, to compare with).
@@ -223,7 +222,7 @@ async function bench(browser, server, trace, workers) {
   let cached = null;
   if (synthetic) {
     // The same origin: the tab keeps its renderer, which the samplers watch.
-    await page.goto(`${server.url}?workers=${workers}&url=${synthetic.name}${QUERY ? `&${QUERY}` : ''}`);
+    await page.goto(`${server.url}?workers=${workers}&digest=1&url=${synthetic.name}${QUERY ? `&${QUERY}` : ''}`);
   } else {
     prepareFileCache(trace);
     cached = cachedFraction(trace);
@@ -268,10 +267,9 @@ async function bench(browser, server, trace, workers) {
   const busiest = Math.max(0, ...perThread);
   const state = await page.getAttribute('[data-testid=status]', 'data-state');
   const indexBytes = Number(await page.getAttribute('[data-testid=status]', 'data-index-bytes'));
-  // `joined/ranges`: the other workers' ranges adopted, not indexed again
-  // (`?digest=1`, dropped traces only: the digest saves the whole index
-  // once more in the worker's memory, too much at 100 GB).
+  // `joined/ranges`: the other workers' ranges adopted, not indexed again.
   const ranges = await page.evaluate(() => document.body.getAttribute('data-index-ranges'));
+  const digest = await page.evaluate(() => document.body.getAttribute('data-index-digest'));
   const stopped = state === 'stopped' ? await page.textContent('[data-testid=stopped]') : null;
   const error = state === 'error' ? await page.evaluate(() => document.querySelector('[data-testid=error], [data-testid=panic]')?.textContent ?? null) : null;
 
@@ -333,6 +331,7 @@ async function bench(browser, server, trace, workers) {
     index_bytes: indexBytes,
     index_bytes_per_trace_byte: indexBytes / bytes,
     ranges_joined: ranges,
+    index_digest: digest,
     tab_peak_rss_bytes: Math.max(0, ...peak.values()),
     renderers_peak_rss_sum_bytes: peakSum,
     long_tasks: during.length,

@@ -143,11 +143,21 @@ pub(super) type Arrived = (
 
 /// A digest of a finished session's index and statistics (FNV-1a, 64
 /// bits): equal digests for indexes built in one worker or in several.
+/// It hashes the saved bytes a piece at a time: at 100 GB the whole of
+/// them beside the index did not fit in wasm32's memory.
 pub fn digest<S: TraceSource>(session: &tarmac_lens_core::browse::Session<S>) -> Option<String> {
-    let bytes = session.save(tarmac_lens_core::index::TraceIdentity { len: 0, mtime: 0 })?;
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in &bytes {
-        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+    let mut saving =
+        session.save_start(tarmac_lens_core::index::TraceIdentity { len: 0, mtime: 0 })?;
+    let (mut h, mut len) = (0xcbf2_9ce4_8422_2325_u64, 0usize);
+    loop {
+        let done = session.save_step(&mut saving, 1 << 16)?;
+        let piece = saving.take_output();
+        len += piece.len();
+        for &b in &piece {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        if done {
+            return Some(format!("{h:016x}-{len}"));
+        }
     }
-    Some(format!("{h:016x}-{}", bytes.len()))
 }
