@@ -36,6 +36,13 @@ command -v arm-none-eabi-addr2line >/dev/null || apt_missing+=(binutils-arm-none
 command -v genhtml >/dev/null || apt_missing+=(lcov)
 # callgrind_annotate (Debian's valgrind) reads export's Callgrind output in tests/export.rs.
 command -v callgrind_annotate >/dev/null || apt_missing+=(valgrind)
+# clang compiles libzstd to wasm32 for crates/sql (DataFusion's Arrow IPC
+# needs zstd on every target; gcc has no wasm32 back end).
+command -v clang >/dev/null || apt_missing+=(clang)
+# Java 17 runs Spark for the farm test (tests/python/test_farm.py).
+command -v java >/dev/null || apt_missing+=(openjdk-17-jre-headless)
+# python3 -m venv for the Python tests' own environment.
+python3 -c 'import ensurepip' 2>/dev/null || apt_missing+=(python3-venv)
 if ((${#apt_missing[@]})); then
   sudo=()
   if [ "$(id -u)" != 0 ]; then sudo=(sudo); fi
@@ -43,7 +50,7 @@ if ((${#apt_missing[@]})); then
   "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update
   "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${apt_missing[@]}"
 else
-  log "apt: chromium, chromium-driver, node, npm, python3, Arm binutils, lcov, valgrind present"
+  log "apt: chromium, chromium-driver, node, npm, python3, Arm binutils, lcov, valgrind, clang, java present"
 fi
 
 # --- Rust toolchain pieces -------------------------------------------------
@@ -109,6 +116,18 @@ if [ -d node_modules ] && npm ls --depth=0 >/dev/null 2>&1; then
 else
   log "npm ci"
   npm ci --no-audit --no-fund
+fi
+
+# --- Python tests' environment (.venv-tests): DuckDB and PySpark read the
+# farm's Parquet (tests/python/); made once, reused while its packages import.
+PY_PACKAGES=(pytest==9.2.0 duckdb==1.4.4 pyspark==4.1.1)
+VENV="$ROOT/.venv-tests"
+if [ -x "$VENV/bin/python" ] && "$VENV/bin/python" -c 'import pytest, duckdb, pyspark' 2>/dev/null; then
+  log "python: .venv-tests present"
+else
+  log "python: making .venv-tests (${PY_PACKAGES[*]})"
+  python3 -m venv "$VENV"
+  "$VENV/bin/pip" install --quiet --disable-pip-version-check "${PY_PACKAGES[@]}"
 fi
 
 log "crates: cargo fetch"

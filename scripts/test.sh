@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Runs every check: formatting, clippy (native and wasm32), native tests,
-# wasm-bindgen tests in headless Chromium, the release web build and the
-# Playwright tests of the built page. Every step runs even if an earlier one
+# Runs every check: formatting, clippy (native and wasm32, the SQL engine's
+# crate included), native tests, wasm-bindgen tests in headless Chromium,
+# the Python tests (SQL against an oracle, DuckDB and Spark), the release
+# web build and the Playwright tests of the built page. Every step runs even if an earlier one
 # failed; the summary at the end lists them, and the exit status is non-zero
 # if any failed.
 set -euo pipefail
@@ -72,6 +73,10 @@ step "native tests" cargo test --no-fail-fast
 step "core docs" env RUSTDOCFLAGS="-D warnings" cargo doc -p tarmac-lens-core --no-deps
 step "wasm tests (headless Chromium)" cargo test --no-fail-fast --target wasm32-unknown-unknown "${wasm_tests[@]}"
 step "CLI build (test oracle)" cargo build --bin tarmac-lens
+# SQL counts against an independent reading of the trace text, and the farm
+# recipe (docs/farm.md) in DuckDB and Spark: the environment is
+# install-deps.sh's .venv-tests.
+step "python tests (oracle, farm: DuckDB, Spark)" "$ROOT/.venv-tests/bin/python" -m pytest -q -p no:cacheprovider tests/python
 step "npm package" scripts/build-npm.sh
 # Real readers of the exports (speedscope's importer), in Node, no browser.
 step "node tests" node --test tests/node/

@@ -23,10 +23,15 @@ pub struct ExportArgs {
     /// `chrome`: trace-event JSON, calls as nested slices per core,
     /// exceptions and mode changes as instant events; `callgrind`:
     /// instructions per address (and source line, with DWARF) and call
-    /// edges with counts and inclusive cost.
-    #[arg(long, value_name = "FORMAT", value_parser = ["chrome", "callgrind"])]
+    /// edges with counts and inclusive cost; `parquet`: every trace table
+    /// (docs/tables.md) as Parquet under the directory -o names,
+    /// `TABLE/run=NAME/`, for each TRACE given.
+    #[arg(long, value_name = "FORMAT", value_parser = ["chrome", "callgrind", "parquet"])]
     format: String,
-    /// Write to FILE instead of standard output.
+    /// parquet: more traces, each its own run.
+    #[arg(value_name = "TRACE…")]
+    more: Vec<PathBuf>,
+    /// Write to FILE instead of standard output (parquet: the directory).
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     output: Option<PathBuf>,
     /// chrome: what `ts` counts: `trace` (the trace's timestamps, in
@@ -48,6 +53,12 @@ pub fn run(args: &ExportArgs) -> i32 {
 
 fn export(args: &ExportArgs) -> Result<(), String> {
     let common = &args.common;
+    if args.format == "parquet" {
+        return super::parquet::export(common, &args.more, args.output.as_deref());
+    }
+    if !args.more.is_empty() {
+        return Err("only --format parquet takes more than one trace".into());
+    }
     if common.only_index || common.force_index || common.index.is_some() {
         super::index::obtain(common)?;
         if common.only_index {

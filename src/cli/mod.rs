@@ -9,8 +9,10 @@ mod find;
 mod index;
 mod input;
 mod lines;
+mod parquet;
 mod reports;
 mod serve;
+mod sql;
 mod stats;
 mod watch;
 mod why;
@@ -145,6 +147,7 @@ enum Command {
     },
     Coverage(coverage::CoverageArgs),
     Export(export::ExportArgs),
+    Sql(sql::SqlArgs),
     /// Build (or reuse) the index and print its figures as one JSON line.
     Index {
         #[command(flatten)]
@@ -264,7 +267,9 @@ enum Command {
 impl Command {
     fn common(&self) -> Option<&Common> {
         match self {
-            Command::Index { .. } | Command::Coverage(_) | Command::Export(_) => None,
+            Command::Index { .. } | Command::Coverage(_) | Command::Export(_) | Command::Sql(_) => {
+                None
+            }
             Command::Dump { common, .. }
             | Command::Convert { common, .. }
             | Command::Calltree { common, .. }
@@ -524,6 +529,7 @@ pub fn run() -> i32 {
         Command::Index { common } => index::cmd_index(&common),
         Command::Coverage(args) => coverage::run(args),
         Command::Export(args) => return export::run(&args),
+        Command::Sql(args) => return sql::run(&args),
         Command::Calltree {
             common,
             debug,

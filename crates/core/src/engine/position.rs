@@ -60,6 +60,11 @@ pub struct Node {
 }
 
 impl Node {
+    /// Instructions (`IT`/`IS`/`ES` records) in the nodes before this one.
+    pub fn instructions_before(&self) -> u64 {
+        self.instructions_before
+    }
+
     /// Whether the node holds an instruction.
     pub fn has_instruction(&self) -> bool {
         self.at.pc != INVALID_PC

@@ -24,17 +24,19 @@ pub struct CallInfo {
     /// Position in the table (sorted by entry).
     pub id: u64,
     /// The node holding the call instruction.
-    pub(crate) call_node: u64,
+    pub call_node: u64,
     /// Address of the call instruction.
     pub call_pc: u64,
     /// The callee's first node and its address (the function).
     pub entry_node: u64,
-    pub(crate) entry_line: u64,
+    /// The first line of the callee's first node.
+    pub entry_line: u64,
     /// The callee's address.
     pub function: u64,
     /// The caller's node the call returned to; `None` if it never did.
     pub resume_node: Option<u64>,
-    pub(crate) resume_line: Option<u64>,
+    /// The first line of the node resumed; `None` if it never returned.
+    pub resume_line: Option<u64>,
     /// The innermost call it was made within (`id` of that call), `None` at the
     /// outermost level.
     pub parent: Option<u64>,

@@ -146,7 +146,6 @@ impl EventList {
         self.last = Some(e);
     }
 
-    #[cfg(test)]
     pub(crate) fn len(&self) -> u64 {
         self.len
     }

@@ -1,0 +1,105 @@
+//! What the calls table needs of nodes the index names only by number:
+//! instructions before a node (from the checkpoints, replaying only an
+//! interval that holds a node without an instruction), and a node's first
+//! line and time (the index keeps neither per call: replayed, interval by
+//! interval, only when a query asks for them).
+
+use std::collections::HashMap;
+
+use datafusion::error::Result;
+use tarmac_lens_core::{Engine, Node, Observer, TraceSource};
+
+use super::external;
+use crate::trace::Trace;
+
+/// Instructions before each node, per interval replayed.
+pub(super) struct Instructions<'t> {
+    trace: &'t Trace,
+    source: Option<Box<dyn TraceSource + Send>>,
+    replayed: HashMap<usize, Vec<u64>>,
+}
+
+impl<'t> Instructions<'t> {
+    pub(super) fn new(trace: &'t Trace) -> Self {
+        Instructions {
+            trace,
+            source: None,
+            replayed: HashMap::new(),
+        }
+    }
+
+    /// Instructions in the nodes before `node` (the trace's total for the
+    /// node past the last).
+    pub(super) fn before(&mut self, node: u64) -> Result<u64> {
+        let starts = &self.trace.starts;
+        let end = starts[starts.len() - 1];
+        if node >= end.node {
+            return Ok(end.instructions);
+        }
+        let k = self.trace.interval_of_node(node);
+        let (a, b) = (starts[k], starts[k + 1]);
+        // Every node of the interval holds an instruction: counted.
+        if b.node - a.node == b.instructions - a.instructions {
+            return Ok(a.instructions + (node - a.node));
+        }
+        if !self.replayed.contains_key(&k) {
+            let mut got = Vec::new();
+            struct Each<'v>(&'v mut Vec<u64>);
+            impl Observer for Each<'_> {
+                fn node(&mut self, n: &Node, _e: &Engine) {
+                    self.0.push(n.instructions_before());
+                }
+            }
+            let source = match &mut self.source {
+                Some(s) => s,
+                None => self
+                    .source
+                    .insert(self.trace.source.open().map_err(external)?),
+            };
+            self.trace
+                .index
+                .replay_checkpoint_interval(&mut **source, k, &mut Each(&mut got))
+                .map_err(external)?;
+            self.replayed.insert(k, got);
+        }
+        let got = &self.replayed[&k];
+        Ok(got
+            .get((node - a.node) as usize)
+            .copied()
+            .unwrap_or(b.instructions))
+    }
+}
+
+/// The first line and time of each of `nodes` (sorted, distinct), by
+/// replaying the intervals that hold them.
+pub(super) fn positions(trace: &Trace, nodes: &[u64]) -> Result<HashMap<u64, (u64, u64)>> {
+    let mut out = HashMap::with_capacity(nodes.len());
+    let mut source = trace.source.open().map_err(external)?;
+    let mut i = 0;
+    while i < nodes.len() {
+        let k = trace.interval_of_node(nodes[i]);
+        let end = trace.starts[k + 1].node;
+        let j = i + nodes[i..].partition_point(|&n| n < end);
+        struct Wanted<'w> {
+            nodes: &'w [u64],
+            out: &'w mut HashMap<u64, (u64, u64)>,
+        }
+        impl Observer for Wanted<'_> {
+            fn node(&mut self, n: &Node, _e: &Engine) {
+                if self.nodes.binary_search(&n.at.node).is_ok() {
+                    self.out.insert(n.at.node, (n.at.line, n.at.time));
+                }
+            }
+        }
+        let mut w = Wanted {
+            nodes: &nodes[i..j.max(i + 1)],
+            out: &mut out,
+        };
+        trace
+            .index
+            .replay_checkpoint_interval(&mut *source, k, &mut w)
+            .map_err(external)?;
+        i = j.max(i + 1);
+    }
+    Ok(out)
+}
