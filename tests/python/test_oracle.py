@@ -52,7 +52,7 @@ def test_counts_equal_an_independent_reading(cli, scratch, trace):
         for r in sql_json(
             cli,
             t,
-            "SELECT address / 4096 AS page, count(*) AS n FROM memory "
+            "SELECT address >> 12 AS page, count(*) AS n FROM memory "
             "WHERE access = 'write' GROUP BY 1",
         )
     }

@@ -32,6 +32,12 @@ impl QueryError {
         if position.is_none() {
             position = parser_position(&message);
         }
+        // The parser gives no position for the query's end.
+        if position.is_none() && message.contains("found: EOF") {
+            let lines = sql.trim_end().lines().count().max(1);
+            let last = sql.trim_end().lines().last().unwrap_or("");
+            position = Some((lines as u64, last.chars().count() as u64 + 1));
+        }
         if message.contains("not found") && message.contains("table") {
             let names: Vec<&str> = crate::Table::ALL.iter().map(|t| t.name()).collect();
             message = format!("{message} (the tables: {})", names.join(", "));
