@@ -179,7 +179,8 @@ mod tests {
                     true
                 })
                 .unwrap();
-            assert_eq!(first, Some(start.line));
+            // The last interval may hold nothing yet: it starts past the end.
+            assert!(first.is_none_or(|f| f == start.line), "interval {k}");
         }
         assert_eq!(lines, (1..=6).collect::<Vec<_>>());
     }
