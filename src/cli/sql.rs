@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use clap::Args;
-use tarmac_lens_core::{DebugInfo, FileSource, SymbolTable, TraceSource};
+use tarmac_lens_core::{DebugInfo, FileSource, TraceSource};
 use tarmac_lens_sql::output::Format;
 use tarmac_lens_sql::Trace;
 
@@ -157,13 +157,9 @@ fn load_one(opts: &TraceOptions, path: &Path, name: String, many: bool) -> Resul
         let bytes = std::fs::read(elf).map_err(|e| format!("{}: {e}", elf.display()))?;
         let dwarf = DebugInfo::from_elf_bytes(bytes.into(), opts.load_offset.unwrap_or(0))
             .map_err(|e| format!("{}: {e}", elf.display()))?;
-        trace = with_image(trace, symbols, dwarf);
+        trace = trace.with_image(symbols, dwarf);
     }
     Ok(trace)
-}
-
-fn with_image(trace: Trace, symbols: SymbolTable, dwarf: Option<DebugInfo>) -> Trace {
-    trace.with_image(symbols, dwarf)
 }
 
 /// `paths` loaded, `jobs` at a time, named by their file names (made

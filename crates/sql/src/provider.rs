@@ -151,6 +151,7 @@ impl TableProvider for TraceTable {
                         table: self.table,
                         traces,
                         projection: projection.clone(),
+                        threads: state.config().target_partitions(),
                     }) as Arc<dyn PartitionStream>
                 })
                 .collect()

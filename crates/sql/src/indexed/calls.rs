@@ -27,7 +27,7 @@ const OWN_INSTRUCTIONS: usize = 14;
 const TIME: usize = 15;
 const OWN_TIME: usize = 16;
 
-pub(super) fn add(rows: &mut Rows, trace: &Trace) -> Result<()> {
+pub(super) fn add(rows: &mut Rows, trace: &Trace, threads: usize) -> Result<()> {
     let calls: Vec<CallInfo> = trace.index.calls().iter().collect();
     let n = calls.len();
     // Parents come before their children (entry order).
@@ -68,7 +68,7 @@ pub(super) fn add(rows: &mut Rows, trace: &Trace) -> Result<()> {
             .collect();
         nodes.sort_unstable();
         nodes.dedup();
-        positions(trace, &nodes)?
+        positions(trace, &nodes, threads)?
     } else {
         Default::default()
     };

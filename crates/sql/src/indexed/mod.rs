@@ -21,10 +21,15 @@ use crate::schema::Table;
 use crate::trace::Trace;
 
 /// The rows of `table` for `trace`, projected.
-fn batch(table: Table, trace: &Trace, projection: &Projection) -> Result<RecordBatch> {
+fn batch(
+    table: Table,
+    trace: &Trace,
+    projection: &Projection,
+    threads: usize,
+) -> Result<RecordBatch> {
     let mut rows = Rows::new(table, projection.clone());
     match table {
-        Table::Calls => calls::add(&mut rows, trace)?,
+        Table::Calls => calls::add(&mut rows, trace, threads)?,
         Table::Functions => functions::add(&mut rows, trace)?,
         Table::SourceLines => source_lines::add(&mut rows, trace)?,
         _ => {
@@ -44,6 +49,8 @@ pub(crate) struct IndexPartition {
     pub(crate) table: Table,
     pub(crate) traces: Vec<Arc<Trace>>,
     pub(crate) projection: Projection,
+    /// Threads a replay for the calls' times may use.
+    pub(crate) threads: usize,
 }
 
 impl PartitionStream for IndexPartition {
@@ -52,12 +59,12 @@ impl PartitionStream for IndexPartition {
     }
 
     fn execute(&self, _ctx: Arc<TaskContext>) -> SendableRecordBatchStream {
-        let (table, projection) = (self.table, self.projection.clone());
+        let (table, projection, threads) = (self.table, self.projection.clone(), self.threads);
         let batches = self
             .traces
             .clone()
             .into_iter()
-            .map(move |t| batch(table, &t, &projection));
+            .map(move |t| batch(table, &t, &projection, threads));
         Box::pin(RecordBatchStreamAdapter::new(
             self.projection.schema.clone(),
             futures::stream::iter(batches),

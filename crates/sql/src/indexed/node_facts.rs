@@ -71,35 +71,75 @@ impl<'t> Instructions<'t> {
 }
 
 /// The first line and time of each of `nodes` (sorted, distinct), by
-/// replaying the intervals that hold them.
-pub(super) fn positions(trace: &Trace, nodes: &[u64]) -> Result<HashMap<u64, (u64, u64)>> {
-    let mut out = HashMap::with_capacity(nodes.len());
-    let mut source = trace.source.open().map_err(external)?;
+/// replaying the intervals that hold them, on up to `threads` threads
+/// (each with its own reader).
+pub(super) fn positions(
+    trace: &Trace,
+    nodes: &[u64],
+    threads: usize,
+) -> Result<HashMap<u64, (u64, u64)>> {
+    // The nodes of each interval: (interval, first, end) in `nodes`.
+    let mut groups = Vec::new();
     let mut i = 0;
     while i < nodes.len() {
         let k = trace.interval_of_node(nodes[i]);
         let end = trace.starts[k + 1].node;
-        let j = i + nodes[i..].partition_point(|&n| n < end);
-        struct Wanted<'w> {
-            nodes: &'w [u64],
-            out: &'w mut HashMap<u64, (u64, u64)>,
+        let j = (i + nodes[i..].partition_point(|&n| n < end)).max(i + 1);
+        groups.push((k, i, j));
+        i = j;
+    }
+    let threads = if cfg!(target_arch = "wasm32") {
+        1
+    } else {
+        threads.clamp(1, 8)
+    };
+    let share = groups.len().div_ceil(threads).max(1);
+    if threads == 1 || groups.len() < 2 {
+        return replay_groups(trace, nodes, &groups);
+    }
+    std::thread::scope(|s| {
+        let parts: Vec<_> = groups
+            .chunks(share)
+            .map(|g| s.spawn(move || replay_groups(trace, nodes, g)))
+            .collect();
+        let mut out = HashMap::with_capacity(nodes.len());
+        for p in parts {
+            let got = p.join().map_err(|_| {
+                datafusion::error::DataFusionError::Internal("a replay thread panicked".into())
+            })??;
+            out.extend(got);
         }
-        impl Observer for Wanted<'_> {
-            fn node(&mut self, n: &Node, _e: &Engine) {
-                if self.nodes.binary_search(&n.at.node).is_ok() {
-                    self.out.insert(n.at.node, (n.at.line, n.at.time));
-                }
+        Ok(out)
+    })
+}
+
+fn replay_groups(
+    trace: &Trace,
+    nodes: &[u64],
+    groups: &[(usize, usize, usize)],
+) -> Result<HashMap<u64, (u64, u64)>> {
+    struct Wanted<'w> {
+        nodes: &'w [u64],
+        out: &'w mut HashMap<u64, (u64, u64)>,
+    }
+    impl Observer for Wanted<'_> {
+        fn node(&mut self, n: &Node, _e: &Engine) {
+            if self.nodes.binary_search(&n.at.node).is_ok() {
+                self.out.insert(n.at.node, (n.at.line, n.at.time));
             }
         }
+    }
+    let mut out = HashMap::new();
+    let mut source = trace.source.open().map_err(external)?;
+    for &(k, i, j) in groups {
         let mut w = Wanted {
-            nodes: &nodes[i..j.max(i + 1)],
+            nodes: &nodes[i..j],
             out: &mut out,
         };
         trace
             .index
             .replay_checkpoint_interval(&mut *source, k, &mut w)
             .map_err(external)?;
-        i = j.max(i + 1);
     }
     Ok(out)
 }
