@@ -440,6 +440,28 @@ fn the_embedded_viewer_opens_the_panes_its_url_names_and_a_fragment_position() {
 }
 
 #[test]
+fn a_browser_made_over_a_trace_already_indexed_draws_its_timeline() {
+    // The compared trace's browser is made when the comparison ends, its
+    // trace indexed by then: no progress comes after to ask for it.
+    let trace = std::fs::read(data("ttu/quicksort.tarmac")).unwrap();
+    let page = Page::open(&trace, Config::default());
+    let nodes = page.session.progress().nodes;
+    assert!(page.model.nav.timeline, "the timeline strip is shown");
+    let timeline = page
+        .model
+        .nav
+        .timeline_data
+        .as_ref()
+        .expect("the timeline asked for at once");
+    assert_eq!(timeline.nodes, nodes, "the whole trace");
+    assert!(
+        timeline.depth.iter().any(|&d| d > 0),
+        "quicksort's calls are drawn: {:?}",
+        timeline.depth
+    );
+}
+
+#[test]
 fn a_memory_pane_asked_at_sp_opens_once_sp_has_a_value() {
     // At quicksort's first instruction nothing has written sp yet.
     let trace = std::fs::read(data("ttu/quicksort.tarmac")).unwrap();

@@ -376,6 +376,11 @@ impl Model {
         // A trace already indexed (or restored from the cache) sends no
         // progress to try the position later.
         m.try_hash();
+        // Nor to draw the timeline (the compared trace's browser is made
+        // once the comparison ends, its trace indexed by then).
+        if m.indexed_nodes > 0 {
+            m.nav_progress();
+        }
         m
     }
 
