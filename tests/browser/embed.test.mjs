@@ -63,6 +63,21 @@ describe('embedding', () => {
     }
     // Viewer b asked for a memory pane (panes=regs,mem:x0).
     assert.equal(await page.frameLocator('[data-viewer=b] iframe').locator('[data-testid=memory]').count(), 1);
+    // In the frames' width every register is whole: a narrow pane shows
+    // fewer columns, never a cut one.
+    for (const id of ['a', 'b']) {
+      const frame = await (await page.$(`[data-viewer=${id}] iframe`)).contentFrame();
+      const cut = await frame.$eval('[data-testid=registers-core]', (pane) => {
+        const body = pane.querySelector('.registers').parentElement.getBoundingClientRect();
+        return [...pane.querySelectorAll('.reg')]
+          .filter((r) => {
+            const b = r.getBoundingClientRect();
+            return b.left < body.left - 0.5 || b.right > body.right + 0.5 || b.right > innerWidth + 0.5;
+          })
+          .map((r) => r.querySelector('.reg-name').textContent);
+      });
+      assert.deepEqual(cut, [], `viewer ${id}: registers cut at the pane's edge`);
+    }
     assert.deepEqual(errors, []);
     await page.close();
   });
