@@ -105,7 +105,7 @@ async function download(page, kind) {
     page.waitForEvent('download', { timeout: 60_000 }),
     clickDownload(page, kind),
   ]);
-  await page.waitForSelector(`[data-testid=saved-${kind}]`);
+  await page.waitForSelector(`[data-testid=saved-${kind}]`, { state: 'attached' });
   return { bytes: fs.readFileSync(await d.path()), name: d.suggestedFilename() };
 }
 

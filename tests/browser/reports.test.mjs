@@ -638,7 +638,7 @@ describe('reports panel', () => {
       assert.ok(got.length > 0, `${kind} is not empty`);
       assert.ok(Buffer.compare(got, bytes) === 0, `${kind}: ${got.length} bytes, CLI ${bytes.length}`);
       assert.match(download.suggestedFilename(), new RegExp(`^quicksort-arm-O2-fastmodel-2M\\.tarmac\\.`));
-      await page.waitForSelector(`[data-testid=saved-${kind}]`);
+      await page.waitForSelector(`[data-testid=saved-${kind}]`, { state: 'attached' });
     }
   });
 });

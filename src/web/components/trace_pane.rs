@@ -302,7 +302,7 @@ pub fn trace_pane(props: &TracePaneProps) -> Html {
             {onscroll}
             {onwheel}
             onmousedown={onfocus}
-            style="position:relative;overflow:auto;height:100%;min-height:10rem;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13px;"
+            style="position:relative;overflow:auto;height:100%;min-height:0;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13px;"
         >
             <div class="trace-spacer" style={format!("height:{}px;position:relative;overflow-y:clip;", scroll.content_px())}>
                 <div class="trace-rows" style={format!("position:absolute;left:0;right:0;top:{window_top}px;min-width:max-content;")}>

@@ -597,25 +597,32 @@ impl Browser {
                 role="region"
                 aria-label={tf("View #{}", &[&(id + 1)])}
                 key={id}
-                style="flex:1 1 0;min-width:0;display:flex;flex-direction:column;"
+                // Never taller than its area: the rows scroll inside.
+                style="flex:1 1 0;min-width:0;min-height:0;overflow:hidden;display:flex;flex-direction:column;"
             >
                 // One line whatever the view's width: the calls cut at their
                 // outer end, so the innermost stay in sight.
                 <header class="view-header" style="display:flex;gap:0.5rem;align-items:center;padding:0.15rem 0.4rem;white-space:nowrap;min-width:0;">
                     <strong>{ tf("View #{}", &[&(id + 1)]) }</strong>
                     <span class="view-position" data-testid="view-position" style="overflow:hidden;text-overflow:ellipsis;flex:0 1 auto;min-width:4rem;">{ position }</span>
-                    <nav class="call-stack" data-testid="call-stack" aria-label={t("Calls active here")} style="flex:1 1 0;min-width:0;display:flex;gap:0.2rem;justify-content:flex-end;overflow:hidden;">
+                    // Right-to-left, so the line ends at the start: what does
+                    // not fit is cut there, marked by an ellipsis, and the
+                    // calls inside stay read in order (left to right).
+                    <nav class="call-stack" data-testid="call-stack" aria-label={t("Calls active here")} style="flex:1 1 0;min-width:0;direction:rtl;text-align:start;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;">
+                        <span style="direction:ltr;unicode-bidi:isolate;">
                         { for v.stack.iter().map(|frame| {
                             let call_node = frame.call_node;
                             let name = if frame.name.is_empty() { format!("{:#x}", frame.function) } else { frame.name.clone() };
                             html! {
                                 <button
                                     class="frame"
+                                    style="margin-left:0.2rem;"
                                     title={t("Go to the call")}
                                     onclick={link.callback(move |_| Msg::View(id, ViewMsg::GoTo { node: call_node }))}
                                 >{ format!("› {name}") }</button>
                             }
                         }) }
+                        </span>
                     </nav>
                     if self.model.views.len() > 1 {
                         <button title={t("Close this view")} onclick={link.callback(move |_| Msg::View(id, ViewMsg::Close))}>{ "×" }</button>
@@ -735,7 +742,13 @@ impl Browser {
                     on_close={link.callback(move |_| Msg::Pane(id, PaneMsg::Close))}
                     tools={self.area_tools(ctx, slot)}
                 />
-                { body }
+                // The body scrolls, the header stays: a pane shrunk in a
+                // short area still says what it is.
+                <div class="pane-body" style={if matches!(p.body, PaneBody::Source(_)) {
+                    "position:relative;flex:1 1 auto;min-height:0;overflow:auto;display:flex;flex-direction:column;"
+                } else {
+                    "position:relative;flex:1 1 auto;min-height:0;overflow:auto;"
+                }}>{ body }</div>
             </section>
         }
     }

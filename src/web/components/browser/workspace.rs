@@ -266,7 +266,9 @@ impl Browser {
 /// panes the side area right of them and the bottom area under them, each
 /// behind a splitter. The areas' sizes are custom properties the splitters
 /// change while dragged, capped to a share of the room so the views keep
-/// some (less in the embedded viewer, which is smaller).
+/// some (less in the embedded viewer, which is smaller): the bottom area
+/// never takes the rows the views need for their header and a few lines,
+/// so a short window shrinks it rather than drawing one over the other.
 fn workspace_style(layout: &Layout, side: bool, bottom: bool, compact: bool) -> String {
     let (side_cap, bottom_cap) = if compact { (50, 50) } else { (70, 75) };
     let columns = if side {
@@ -277,7 +279,9 @@ fn workspace_style(layout: &Layout, side: bool, bottom: bool, compact: bool) -> 
         "minmax(0,1fr)".to_string()
     };
     let rows = if bottom {
-        format!("minmax(0,1fr) 6px clamp(5rem,var(--bottom),{bottom_cap}%)")
+        format!(
+            "minmax(0,1fr) 6px clamp(5rem,var(--bottom),min({bottom_cap}%,max(5rem,100% - {MAIN_MIN_HEIGHT})))"
+        )
     } else {
         "minmax(0,1fr)".to_string()
     };
@@ -294,28 +298,37 @@ fn workspace_style(layout: &Layout, side: bool, bottom: bool, compact: bool) -> 
     )
 }
 
-/// A pane's place in its area. In the side column panes keep their height
-/// (the area scrolls when they do not fit) except the call stack and the
-/// events, lists that scroll inside; in the bottom row memory panes take
-/// their width and the others share the rest, the reports twice as much.
+/// The height the trace views keep beside the bottom area (a view's
+/// header and about nine rows), plus the splitter's.
+const MAIN_MIN_HEIGHT: &str = "12rem - 6px";
+
+/// A pane's place in its area. No pane is ever drawn over another: when
+/// the room is short, panes shrink and scroll inside (their headers stay),
+/// and only when even their smallest sizes do not fit does the area
+/// scroll. In the side column the register and memory panes take their
+/// height (shrinking to a few rows when the column is short), and the
+/// lists (the call stack, events, watch, why, bookmarks) and the source
+/// and reports share the rest; in the bottom row memory panes take their
+/// width and the others share the rest, the reports twice as much, none
+/// narrower than a share of the row that lets three fit.
 fn area_item_style(area: Area, slot: Slot, collapsed: bool) -> &'static str {
     match (area, slot, collapsed) {
         (_, _, true) => "flex:0 0 auto;min-width:0;display:flex;flex-direction:column;",
-        (Area::Side, Slot::Stack | Slot::Events | Slot::Watch | Slot::Why, _) => {
-            "flex:0 1 auto;min-height:6rem;min-width:0;overflow:auto;display:flex;flex-direction:column;"
+        (Area::Side, Slot::Registers | Slot::Memory, _) => {
+            "flex:0 1 auto;min-height:4rem;min-width:0;overflow:auto;display:flex;flex-direction:column;"
         }
         (Area::Side, _, _) => {
-            "flex:0 0 auto;min-width:0;overflow:auto;display:flex;flex-direction:column;"
+            "flex:1 1 0;min-height:6rem;min-width:0;overflow:auto;display:flex;flex-direction:column;"
         }
         (Area::Bottom, Slot::Reports, _) => {
-            "flex:2 1 0;min-width:20rem;min-height:0;overflow:auto;display:flex;flex-direction:column;"
+            "flex:2 1 0;min-width:min(20rem,35%);min-height:0;overflow:auto;display:flex;flex-direction:column;"
         }
         // Its 16 bytes a row whole, while the room allows.
         (Area::Bottom, Slot::Memory, _) => {
-            "flex:0 1 auto;min-width:14rem;min-height:0;overflow:auto;display:flex;flex-direction:column;"
+            "flex:0 1 auto;min-width:min(14rem,30%);min-height:0;overflow:auto;display:flex;flex-direction:column;"
         }
         (Area::Bottom, _, _) => {
-            "flex:1 1 0;min-width:14rem;min-height:0;overflow:auto;display:flex;flex-direction:column;"
+            "flex:1 1 0;min-width:min(16rem,30%);min-height:0;overflow:auto;display:flex;flex-direction:column;"
         }
     }
 }
