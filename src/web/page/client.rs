@@ -779,6 +779,52 @@ impl TraceClient {
         let _ = self.inner.send(&ToWorker::LoadElf { file, load_offset });
     }
 
+    /// Loads into this session the ELF image `other` loaded last, at the
+    /// same offset (the comparison names the compared trace's functions
+    /// with the open trace's image); false if `other` has none.
+    pub fn load_elf_of(&self, other: &TraceClient) -> bool {
+        let Some((elf, load_offset)) = other.inner.elf.borrow().clone() else {
+            return false;
+        };
+        match elf {
+            ReportFile::Blob { blob, name } => {
+                let file = match blob.dyn_into::<web_sys::File>() {
+                    Ok(file) => file,
+                    Err(blob) => {
+                        match web_sys::File::new_with_blob_sequence(
+                            &js_sys::Array::of1(&blob),
+                            &name,
+                        ) {
+                            Ok(file) => file,
+                            Err(_) => return false,
+                        }
+                    }
+                };
+                self.load_elf(file, load_offset);
+            }
+            ReportFile::Url {
+                url,
+                cross_origin,
+                name,
+            } => {
+                *self.inner.elf.borrow_mut() = Some((
+                    ReportFile::Url {
+                        url: url.clone(),
+                        cross_origin,
+                        name,
+                    },
+                    load_offset,
+                ));
+                let _ = self.inner.send(&ToWorker::LoadElfUrl {
+                    url,
+                    cross_origin,
+                    load_offset,
+                });
+            }
+        }
+        true
+    }
+
     /// The trace, the ELF image last loaded, and how the trace is read.
     pub fn report_inputs(&self) -> (ReportFile, Option<(ReportFile, i64)>, OpenOptions) {
         (
