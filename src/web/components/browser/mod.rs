@@ -181,10 +181,11 @@ impl Component for Browser {
             compact: props.compact,
             detached,
             goto_line: props.goto.map(|(_, line)| line),
+            // Where the embedding host's `open` said to start, else the URL's.
             fragment: if detached {
                 String::new()
             } else {
-                current_fragment()
+                crate::web::page::embed::take_start().unwrap_or_else(current_fragment)
             },
             progress: props.progress.clone(),
             layout: if props.compact {
