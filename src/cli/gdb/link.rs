@@ -2,8 +2,10 @@
 //! A thread reads the input into a channel, so the stub can ask whether a
 //! byte (an interrupt) waits without blocking, whatever the stream is.
 
+use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::io::{self, Read, Write};
+use std::rc::Rc;
 use std::sync::mpsc::{self, Receiver, TryRecvError};
 
 use gdbstub::conn::{Connection, ConnectionExt};
@@ -77,5 +79,37 @@ impl ConnectionExt for Link {
             }
         }
         Ok(self.pending.front().copied())
+    }
+}
+
+/// A [`Link`] gdbstub can own while the session keeps it: gdbstub ends
+/// its state machine on a packet it cannot parse, and the session goes on
+/// with a new one over the same link.
+#[derive(Clone)]
+pub struct Shared(pub Rc<RefCell<Link>>);
+
+impl Connection for Shared {
+    type Error = io::Error;
+
+    fn write(&mut self, byte: u8) -> io::Result<()> {
+        self.0.borrow_mut().write(byte)
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.0.borrow_mut().write_all(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Connection::flush(&mut *self.0.borrow_mut())
+    }
+}
+
+impl ConnectionExt for Shared {
+    fn read(&mut self) -> io::Result<u8> {
+        self.0.borrow_mut().read()
+    }
+
+    fn peek(&mut self) -> io::Result<Option<u8>> {
+        self.0.borrow_mut().peek()
     }
 }

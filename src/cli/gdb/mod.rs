@@ -11,20 +11,23 @@ mod regs;
 mod target;
 mod timeline;
 
+use std::cell::RefCell;
 use std::io::Write;
 use std::net::{IpAddr, Ipv4Addr, TcpListener};
 use std::path::PathBuf;
+use std::rc::Rc;
 use std::sync::{Arc, OnceLock};
 
 use clap::Args;
 use gdbstub::arch::Arch;
+use gdbstub::conn::Connection;
 use gdbstub::stub::{DisconnectReason, GdbStub};
 use tarmac_lens_core::dataflow::ImageMemory;
 use tarmac_lens_core::index::PcIntervals;
 use tarmac_lens_core::parse::CpuName;
 use tarmac_lens_core::source::{FileSource, TraceSource};
 
-use self::link::Link;
+use self::link::{Link, Shared};
 use self::regs::{Addr, Profile, RegBlock};
 use self::target::{Debugger, EventLoop};
 use self::timeline::{Core, Timeline};
@@ -160,13 +163,29 @@ where
     A::Usize: Addr,
 {
     let mut target = Debugger::<A>::new(timeline, xml);
-    match GdbStub::new(link).run_blocking::<EventLoop<A>>(&mut target) {
-        Ok(DisconnectReason::Disconnect) => say("gdb detached"),
-        Ok(DisconnectReason::Kill) => say("gdb ended the session (kill)"),
-        Ok(other) => say(&format!("session ended: {other:?}")),
-        Err(e) => say(&format!("session ended: {e}")),
+    let link = Shared(Rc::new(RefCell::new(link)));
+    loop {
+        match GdbStub::new(link.clone()).run_blocking::<EventLoop<A>>(&mut target) {
+            Ok(DisconnectReason::Disconnect) => say("gdb detached"),
+            Ok(DisconnectReason::Kill) => say("gdb ended the session (kill)"),
+            Ok(other) => say(&format!("session ended: {other:?}")),
+            Err(e) if e.is_connection_error() || e.is_target_error() => {
+                say(&format!("session ended: {e}"))
+            }
+            Err(e) => {
+                // gdbstub gives up on a packet it cannot parse (a bad
+                // checksum, a known command with malformed arguments):
+                // answered with an error, the session goes on with a new
+                // state machine over the same connection.
+                say(&format!("refused a packet: {e}"));
+                let mut l = link.0.borrow_mut();
+                if l.write_all(b"$E01#a6").and_then(|_| l.flush()).is_ok() {
+                    continue;
+                }
+            }
+        }
+        return target.timeline;
     }
-    target.timeline
 }
 
 /// The cores to debug, each with its index: the `--cpu` one, every core

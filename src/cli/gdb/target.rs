@@ -32,7 +32,7 @@ use gdbstub::target::ext::target_description_xml_override::{
 use gdbstub::target::ext::thread_extra_info::{ThreadExtraInfo, ThreadExtraInfoOps};
 use gdbstub::target::{Target, TargetError, TargetResult};
 
-use super::link::Link;
+use super::link::Shared;
 use super::monitor;
 use super::regs::{Addr, RegBlock};
 use super::timeline::{Motion, Stop, Timeline};
@@ -451,12 +451,12 @@ where
     A::Usize: Addr,
 {
     type Target = Debugger<A>;
-    type Connection = Link;
+    type Connection = Shared;
     type StopReason = MultiThreadStopReason<A::Usize>;
 
     fn wait_for_stop_reason(
         target: &mut Debugger<A>,
-        conn: &mut Link,
+        conn: &mut Shared,
     ) -> Result<
         run_blocking::Event<MultiThreadStopReason<A::Usize>>,
         run_blocking::WaitForStopReasonError<String, std::io::Error>,
