@@ -350,11 +350,9 @@ impl Timeline {
         let from = self.position(core)?;
         let index = self.cores[core].index.clone();
         let next = index
-            .walk_nodes(&mut *self.source, from.at.node, forward, &mut |n| {
-                n.has_instruction()
-            })
+            .step_instruction(&mut *self.source, from.at.node, forward)
             .map_err(err)?;
-        let Some(to) = next else {
+        let Some((to, state)) = next else {
             self.stand(core, from);
             return Ok(if forward {
                 Stop::End(core)
@@ -389,6 +387,7 @@ impl Timeline {
             }
         }
         self.stand(core, to);
+        self.states[core] = Some(state);
         Ok(Stop::Step(core))
     }
 

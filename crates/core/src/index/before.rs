@@ -155,6 +155,123 @@ impl Index {
         })
     }
 
+    /// The nearest instruction node after (`forward`) or before `from`,
+    /// with the state just before it: what a debugger's step needs, in
+    /// one replay of `from`'s interval where the destination is in it
+    /// (else a walk and [`Index::state_before`]). `None` past either end.
+    pub fn step_instruction(
+        &self,
+        source: &mut dyn TraceSource,
+        from: u64,
+        forward: bool,
+    ) -> Result<Option<(Node, StateBefore)>> {
+        /// Register files kept before the start, for a step back.
+        const BACK: u64 = 8;
+        struct Step {
+            from: u64,
+            forward: bool,
+            /// Forward: the registers after the last node closed (from
+            /// `from` on). Back: after each of the last `BACK` nodes.
+            kept: Vec<(u64, RegFile)>,
+            /// Every memory byte written, with its node, in order.
+            writes: Vec<(u64, u64, ByteState)>,
+            /// Back: the last instruction node before `from` so far.
+            last: Option<Node>,
+            found: Option<Node>,
+            done: bool,
+        }
+        impl Observer for Step {
+            fn node(&mut self, n: &Node, e: &Engine) {
+                let i = n.at.node;
+                if self.forward {
+                    if i > self.from && n.has_instruction() {
+                        self.found = Some(*n);
+                        self.done = true;
+                        return;
+                    }
+                    if i >= self.from {
+                        self.kept.clear();
+                        self.kept.push((i, e.regs().clone()));
+                    }
+                } else {
+                    if i >= self.from {
+                        self.done = true;
+                        return;
+                    }
+                    if n.has_instruction() {
+                        self.last = Some(*n);
+                    }
+                    if i + BACK + 1 >= self.from {
+                        self.kept.push((i, e.regs().clone()));
+                    }
+                    if i + 1 == self.from {
+                        self.found = self.last;
+                        self.done = true;
+                    }
+                }
+            }
+            fn done(&self) -> bool {
+                self.done
+            }
+            fn mem_write(&mut self, node: u64, addr: u64, bytes: &[u8]) {
+                for (j, &v) in bytes.iter().enumerate() {
+                    self.writes
+                        .push((node, addr.wrapping_add(j as u64), Some(Ok(v))));
+                }
+            }
+            fn mem_unknown(&mut self, node: u64, addr: u64, len: u64) {
+                for j in 0..len.min(1 << 20) {
+                    self.writes
+                        .push((node, addr.wrapping_add(j), Some(Err(node))));
+                }
+            }
+        }
+        if self.checkpoints.is_empty() || (!forward && from == 0) {
+            return Ok(None);
+        }
+        let k = self.interval_of(from);
+        let mut s = Step {
+            from,
+            forward,
+            kept: Vec::new(),
+            writes: Vec::new(),
+            last: None,
+            found: None,
+            done: false,
+        };
+        self.replay(source, k, &mut s)?;
+        let first = self.checkpoints[k].resume.node_index;
+        if let Some(dest) = s.found {
+            let target = dest.at.node;
+            let regs = s.kept.iter().find(|(i, _)| i + 1 == target);
+            if let Some((_, regs)) = regs.filter(|_| target > first) {
+                let mut written: BTreeMap<u64, [ByteState; 16]> = BTreeMap::new();
+                for &(node, addr, state) in &s.writes {
+                    if node < target {
+                        let block = written.entry(addr >> memdiff::BLOCK_BITS);
+                        block.or_insert([None; 16])[(addr & (memdiff::BLOCK - 1)) as usize] = state;
+                    }
+                }
+                let state = StateBefore {
+                    node: target,
+                    interval: k,
+                    regs: regs.clone(),
+                    written,
+                };
+                return Ok(Some((dest, state)));
+            }
+        }
+        // Elsewhere (another interval, or too far back): two queries.
+        let dest = match s.found {
+            Some(d) => Some(d),
+            None => self.walk_nodes(source, from, forward, &mut |n| n.has_instruction())?,
+        };
+        match dest {
+            Some(d) => Ok(Some((d, self.state_before(source, d.at.node)?))),
+            None => Ok(None),
+        }
+    }
+
     /// The nearest node strictly after (`forward`) or before `from` that
     /// `wanted` takes, visiting nodes outward from `from` in order, one
     /// interval replay at a time; `None` past either end.
