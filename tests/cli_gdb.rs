@@ -412,7 +412,7 @@ fn breakpoints_stop_at_a_functions_first_and_last_runs() {
             let p = pieces(&out);
             let what = format!("{} {set} {f}", t.0);
             let addr = breakpoint_address(&p[&0]);
-            assert!(p[&0].contains(&format!("reakpoint 1, ")), "{what}: {out}");
+            assert!(p[&0].contains("reakpoint 1, "), "{what}: {out}");
             let first = tr
                 .index
                 .find_pc(&mut tr.source, 0, addr, true)
@@ -652,6 +652,7 @@ fn next_and_reverse_next_walk_the_functions_lines() {
                 // `LINE\tin FILE`, after the address when mid-line.
                 let shown: u64 = p[&k]
                     .lines()
+                    .rev()
                     .filter_map(|l| {
                         let mut f = l.split('\t');
                         let first = f.next()?;
@@ -662,7 +663,7 @@ fn next_and_reverse_next_walk_the_functions_lines() {
                         };
                         first.parse().ok()
                     })
-                    .last()
+                    .next()
                     .unwrap_or_else(|| panic!("{what}: no line shown: {}", p[&k]));
                 // (After the last stop: the next few instructions.)
                 let until = if forward {

@@ -413,9 +413,9 @@ fn the_state_before_a_node_and_the_walks_agree_with_sequential_replay() {
                     .unwrap();
                 let mut got = vec![MemByte::NeverSeen; 128];
                 state.memory(&index, base, &mut got);
-                for i in 0..128 {
+                for (i, g) in got.iter().enumerate() {
                     let want = view.known[i].then_some(view.bytes[i]);
-                    let have = match got[i] {
+                    let have = match *g {
                         MemByte::Value(v) => Some(v),
                         _ => None,
                     };
@@ -463,8 +463,8 @@ fn the_state_before_a_node_and_the_walks_agree_with_sequential_replay() {
                         let view = index.memory_after(&mut src, n.at.node - 1, sp, 64).unwrap();
                         let mut got = vec![MemByte::NeverSeen; 64];
                         state.memory(&index, sp, &mut got);
-                        for i in 0..64 {
-                            let have = match got[i] {
+                        for (i, g) in got.iter().enumerate() {
+                            let have = match *g {
                                 MemByte::Value(v) => Some(v),
                                 _ => None,
                             };
@@ -483,6 +483,10 @@ fn the_state_before_a_node_and_the_walks_agree_with_sequential_replay() {
         let table = PcIntervals::build(&index, &mut src, &mut |_| true)
             .unwrap()
             .unwrap();
+        // Through its file, and refused for another index.
+        let table = PcIntervals::from_bytes(&table.to_bytes(&index), &index).unwrap();
+        let other = build(&trace[..trace.len() / 2], false, 32 << 10);
+        assert!(PcIntervals::from_bytes(&table.to_bytes(&index), &other).is_none());
         for q in [t.nodes.len() / 7, t.nodes.len() / 3, t.nodes.len() * 5 / 6] {
             let pcs: std::collections::HashSet<u64> = [q, q + 3, q + 40]
                 .iter()

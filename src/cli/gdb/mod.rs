@@ -258,22 +258,48 @@ fn for_core(common: &Common, cpu: CpuName) -> Common {
     }
 }
 
-/// Makes each core's table of where every instruction address ran, on a
-/// thread of its own, from a plain trace file (a compressed one keeps the
-/// index's filters: each pass would decompress the whole trace again).
+/// Gives each core its table of where every instruction address ran:
+/// read from beside its index (`INDEX.pcs`) when it is there and made
+/// for that index, else made on a thread of its own from a plain trace
+/// file and written there for the next start (a compressed trace keeps
+/// the index's filters: each pass would decompress it all again).
 fn start_pc_tables(common: &Common, cores: &[Core]) {
-    if input::compression_of(&common.trace).is_some() || input::is_stdin(&common.trace) {
-        return;
-    }
+    let plain = input::compression_of(&common.trace).is_none() && !input::is_stdin(&common.trace);
     for core in cores {
-        let (index, cell, path) = (core.index.clone(), core.pcs.clone(), common.trace.clone());
-        let verbose = common.verbose;
+        let mut path = match core.name.as_deref().and_then(|n| n.parse::<CpuName>().ok()) {
+            Some(cpu) if cores.len() > 1 => index::index_path(&for_core(common, cpu)),
+            _ => index::index_path(common),
+        }
+        .into_os_string();
+        path.push(".pcs");
+        let path = PathBuf::from(path);
+        if let Some(table) = std::fs::read(&path)
+            .ok()
+            .and_then(|b| PcIntervals::from_bytes(&b, &core.index))
+        {
+            let _ = core.pcs.set(table);
+            if common.verbose {
+                eprintln!(
+                    "tarmac-lens: gdbserver: breakpoint table ready (read {})",
+                    path.display()
+                );
+            }
+            continue;
+        }
+        if !plain {
+            continue;
+        }
+        let (index, cell, trace) = (core.index.clone(), core.pcs.clone(), common.trace.clone());
+        let (verbose, write) = (common.verbose, !common.no_index);
         std::thread::spawn(move || {
             let started = std::time::Instant::now();
-            let Ok(mut source) = FileSource::open(&path) else {
+            let Ok(mut source) = FileSource::open(&trace) else {
                 return;
             };
             if let Ok(Some(table)) = PcIntervals::build(&index, &mut source, &mut |_| true) {
+                if write {
+                    let _ = std::fs::write(&path, table.to_bytes(&index));
+                }
                 if verbose {
                     eprintln!(
                         "tarmac-lens: gdbserver: breakpoint table ready in {:.2} s ({} bytes)",

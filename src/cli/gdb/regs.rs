@@ -193,11 +193,8 @@ pub fn fill(profile: Profile, regs: &RegFile, pc: u64) -> Vec<Option<u8>> {
             Slot::Cpsr => {
                 let (o, _) = regfile::location(TraceReg::new(RegClass::Psr, 0), false);
                 let mut v = [0u8; 4];
-                let mut known = true;
-                for i in 0..4 {
-                    v[i] = regs.bytes[o + i];
-                    known &= regs.known[o + i] != 0;
-                }
+                v.copy_from_slice(&regs.bytes[o..o + 4]);
+                let known = regs.known[o..o + 4].iter().all(|&k| k != 0);
                 // gdb decodes the instruction at pc by cpsr.T: it is the
                 // trace's instruction set there, even where the trace
                 // never gave cpsr (then only that bit is said).

@@ -10,6 +10,7 @@ use std::hash::BuildHasherDefault;
 
 use super::memdiff::{self, ByteState};
 use super::*;
+use crate::codec::varint;
 use crate::parse::CoreSelect;
 use crate::parse::RecordKind;
 
@@ -384,6 +385,9 @@ pub struct PcIntervals {
     runs: std::collections::HashMap<u64, Vec<(u32, u32)>, BuildHasherDefault<AddrHasher>>,
 }
 
+/// The first bytes of a [`PcIntervals`] file.
+const MAGIC: &[u8] = b"TLPCINT1";
+
 impl PcIntervals {
     /// Reads the trace's instruction lines once (no machine model; the
     /// followed core's only), noting each instruction address's
@@ -447,6 +451,70 @@ impl PcIntervals {
             let i = runs.partition_point(|&(first, _)| first <= k);
             i.checked_sub(1).map(|i| runs[i].1.min(k) as usize)
         }
+    }
+
+    /// The table as bytes, for a file beside the index; it holds the
+    /// index's size figures, so [`PcIntervals::from_bytes`] refuses it
+    /// for another index.
+    pub fn to_bytes(&self, index: &Index) -> Vec<u8> {
+        let mut out = MAGIC.to_vec();
+        for v in Self::identity(index) {
+            varint::put(&mut out, v);
+        }
+        varint::put(&mut out, self.runs.len() as u64);
+        let mut pcs: Vec<_> = self.runs.iter().collect();
+        pcs.sort_by_key(|(pc, _)| **pc);
+        let mut last_pc = 0;
+        for (&pc, runs) in pcs {
+            varint::put(&mut out, pc - last_pc);
+            last_pc = pc;
+            varint::put(&mut out, runs.len() as u64);
+            let mut at = 0u32;
+            for &(first, last) in runs {
+                varint::put(&mut out, u64::from(first - at));
+                varint::put(&mut out, u64::from(last - first));
+                at = last;
+            }
+        }
+        out
+    }
+
+    /// A table written by [`PcIntervals::to_bytes`] for this index, or
+    /// `None` (another index, a damaged file).
+    pub fn from_bytes(bytes: &[u8], index: &Index) -> Option<PcIntervals> {
+        let mut pos = bytes.strip_prefix(MAGIC).map(|_| MAGIC.len())?;
+        for v in Self::identity(index) {
+            if varint::get(bytes, &mut pos)? != v {
+                return None;
+            }
+        }
+        let n = varint::get(bytes, &mut pos)?;
+        let mut table = PcIntervals::default();
+        let mut pc = 0u64;
+        for _ in 0..n {
+            pc = pc.checked_add(varint::get(bytes, &mut pos)?)?;
+            let count = varint::get(bytes, &mut pos)?;
+            let mut runs = Vec::with_capacity(count.min(1 << 16) as usize);
+            let mut at = 0u32;
+            for _ in 0..count {
+                let first = at.checked_add(u32::try_from(varint::get(bytes, &mut pos)?).ok()?)?;
+                let last = first.checked_add(u32::try_from(varint::get(bytes, &mut pos)?).ok()?)?;
+                runs.push((first, last));
+                at = last;
+            }
+            table.runs.insert(pc, runs);
+        }
+        (pos == bytes.len()).then_some(table)
+    }
+
+    fn identity(index: &Index) -> [u64; 4] {
+        let s = index.summary;
+        [
+            s.bytes,
+            s.nodes,
+            s.instructions,
+            index.checkpoints.len() as u64,
+        ]
     }
 
     /// Bytes it holds.
