@@ -949,3 +949,129 @@ fn the_cores_of_a_multi_core_trace_are_threads() {
         "cpu{other} at {pc}: {out}"
     );
 }
+
+/// `--stdio`: gdb starts the stub itself over a pipe; no port at all.
+#[test]
+fn gdb_can_run_the_stub_over_a_pipe() {
+    let dir = Dir::new("gdb-stdio");
+    let t = &TRACES[1];
+    let (trace, elf) = (data(t.0), data(t.1.unwrap()));
+    let index = dir.0.join("a32.index");
+    let out_path = dir.0.join("gdb.out");
+    let out = std::fs::File::create(&out_path).unwrap();
+    let target = format!(
+        "target remote | {} gdbserver --stdio -q --index {} {}",
+        env!("CARGO_BIN_EXE_tarmac-lens"),
+        index.display(),
+        trace.display()
+    );
+    let status = Command::new(gdb_binary())
+        .args(["-nx", "-q", "-batch", "-ex", "set pagination off"])
+        .args([
+            "-ex",
+            &target,
+            "-ex",
+            "stepi",
+            "-ex",
+            "monitor info",
+            "-ex",
+            "info registers pc cpsr",
+        ])
+        .arg(&elf)
+        .stdin(Stdio::null())
+        .stdout(out.try_clone().unwrap())
+        .stderr(out)
+        .status()
+        .unwrap();
+    let text = String::from_utf8_lossy(&read(&out_path)).into_owned();
+    assert!(status.success(), "{text}");
+    let mut tr = open(t);
+    let second = tr.index.node_at_instruction(&mut tr.source, 1).unwrap();
+    assert_eq!(where_(&text).map(|w| w.1), Some(1), "{text}");
+    assert!(
+        text.contains(&format!("{:#x}", second.at.pc & !1)),
+        "{text}"
+    );
+}
+
+/// `rwatch` back: the last earlier read that `tarmac-lens watch --reads`
+/// lists, the reader about to run; `awatch` forward: just after the next
+/// access of either kind.
+#[test]
+fn read_and_access_watchpoints_follow_the_reads_watch_lists() {
+    let dir = Dir::new("gdb-rwatch");
+    let t = &TRACES[0];
+    let mut tr = open(t);
+    let s = stub(&dir, &tr.path, tr.elf.as_deref(), &[]);
+    let addr = tr.symbols.as_ref().unwrap().address_of("qs_array").unwrap() + 8;
+    let list = |args: &[&str]| -> Vec<u64> {
+        let out = Command::new(env!("CARGO_BIN_EXE_tarmac-lens"))
+            .arg("watch")
+            .arg(&tr.path)
+            .args(["--no-index", "--json", "--mem", &format!("{addr:#x}:4")])
+            .args(args)
+            .output()
+            .unwrap();
+        let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        doc["hits"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h["node"].as_u64().unwrap())
+            .collect()
+    };
+    let reads = list(&["--reads"]);
+    let all = list(&[]);
+    assert!(reads.len() > 5, "{reads:?}");
+    let mut cmds = Vec::new();
+    let mut starts = Vec::new();
+    for k in 0..4 {
+        let n = tr
+            .index
+            .node(&mut tr.source, reads[reads.len() * (k + 1) / 5] + 3)
+            .unwrap();
+        let n = tr
+            .index
+            .node_at_instruction(&mut tr.source, n.instructions_before())
+            .unwrap();
+        starts.push(n);
+        cmds.push(mark(2 * k));
+        cmds.push(format!("monitor line {}", n.at.line));
+        cmds.push("maintenance flush register-cache".into());
+        cmds.push(format!("rwatch *(int*){addr:#x}"));
+        cmds.push("reverse-continue".into());
+        cmds.push("monitor info".into());
+        cmds.push("delete".into());
+        cmds.push(mark(2 * k + 1));
+        cmds.push(format!("monitor line {}", n.at.line));
+        cmds.push("maintenance flush register-cache".into());
+        cmds.push(format!("awatch *(int*){addr:#x}"));
+        cmds.push("continue".into());
+        cmds.push("monitor info".into());
+        cmds.push("delete".into());
+    }
+    let out = gdb(&dir, s.port, tr.elf.as_deref(), &cmds);
+    let p = pieces(&out);
+    for (k, n) in starts.iter().enumerate() {
+        let back = &p[&(2 * k)];
+        let reader = reads.iter().rev().find(|&&r| r < n.at.node).unwrap();
+        let reader = tr.index.node(&mut tr.source, *reader).unwrap();
+        assert!(back.contains("read watchpoint"), "{back}");
+        assert_eq!(
+            where_(back).map(|w| w.0),
+            Some(reader.at.line),
+            "rwatch back from {}: {back}",
+            n.at.line
+        );
+        let fwd = &p[&(2 * k + 1)];
+        let next = all.iter().find(|&&a| a >= n.at.node).unwrap();
+        let next = tr.index.node(&mut tr.source, *next).unwrap();
+        assert!(fwd.contains("atchpoint"), "{fwd}");
+        assert_eq!(
+            where_(fwd).map(|w| w.1),
+            Some(next.instructions_before() + 1),
+            "awatch forward from {}: {fwd}",
+            n.at.line
+        );
+    }
+}
