@@ -4,7 +4,8 @@
 # trunk, wasm-bindgen-cli (the version Cargo.lock pins), Chromium with its
 # WebDriver, Node.js, Arm binutils (addr2line, the source-line tests'
 # oracle), lcov (genhtml, the coverage tests' oracle), valgrind
-# (callgrind_annotate, the export tests' oracle), and the npm packages
+# (callgrind_annotate, the export tests' oracle), gdb-multiarch (the
+# gdbserver tests' client), and the npm packages
 # (playwright-core, binaryen, speedscope).
 # Anything already present at the right version is left alone.
 set -euo pipefail
@@ -36,6 +37,8 @@ command -v arm-none-eabi-addr2line >/dev/null || apt_missing+=(binutils-arm-none
 command -v genhtml >/dev/null || apt_missing+=(lcov)
 # callgrind_annotate (Debian's valgrind) reads export's Callgrind output in tests/export.rs.
 command -v callgrind_annotate >/dev/null || apt_missing+=(valgrind)
+# gdb-multiarch debugs traces through `gdbserver` in tests/cli_gdb.rs.
+command -v gdb-multiarch >/dev/null || apt_missing+=(gdb-multiarch)
 if ((${#apt_missing[@]})); then
   sudo=()
   if [ "$(id -u)" != 0 ]; then sudo=(sudo); fi
@@ -43,7 +46,7 @@ if ((${#apt_missing[@]})); then
   "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update
   "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${apt_missing[@]}"
 else
-  log "apt: chromium, chromium-driver, node, npm, python3, Arm binutils, lcov, valgrind present"
+  log "apt: chromium, chromium-driver, node, npm, python3, Arm binutils, lcov, valgrind, gdb-multiarch present"
 fi
 
 # --- Rust toolchain pieces -------------------------------------------------

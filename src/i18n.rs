@@ -384,6 +384,8 @@ static FR: &[(&str, &str)] = &[
     ("Highlight a register or memory line with a first, then Return.", "Éclairez d’abord une ligne de registre ou de mémoire avec a, puis Entrée."),
     ("Unfold this call", "Déplier cet appel"),
     ("Move the position here (after line {})", "Mettre la position ici (après la ligne {})"),
+    ("Copy for gdb: monitor line {}", "Copier pour gdb : monitor line {}"),
+    ("Copied: {}", "Copié : {}"),
     ("{} bytes at {}", "{} octets à {}"),
     ("Fold the call containing this line (-)", "Replier l’appel qui contient cette ligne (-)"),
     ("Unfold the call after this line (+)", "Déplier l’appel après cette ligne (+)"),

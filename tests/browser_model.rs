@@ -1562,3 +1562,45 @@ fn y_explains_the_selected_register_and_the_tree_grows_and_goes_to_writers() {
     page.send(Msg::Why(WhyMsg::Close));
     assert!(page.model.why.is_none());
 }
+
+/// A row's menu offers the `monitor line N` that stands `tarmac-lens
+/// gdbserver` at that row's instruction; picking it copies the command
+/// (an effect the page carries out) and says so.
+#[test]
+fn a_rows_menu_copies_the_gdb_command_for_its_line() {
+    use tarmac_lens::model::{MenuAction, ViewMsg};
+    let trace = std::fs::read(data("ttu/quicksort.tarmac")).unwrap();
+    let mut page = Page::open(&trace, Config::default());
+    let rows = page.model.views[0].rows.clone().expect("rows");
+    let row = rows
+        .rows
+        .iter()
+        .filter(|r| matches!(r, Row::Line { .. }))
+        .nth(12)
+        .cloned()
+        .expect("a line row");
+    let Row::Line { line, .. } = &row else {
+        unreachable!()
+    };
+    let line = *line;
+    page.send(Msg::View(0, ViewMsg::RowContext { row, x: 10, y: 20 }));
+    let menu = page.model.menu.as_ref().expect("a menu");
+    let label = format!("Copy for gdb: monitor line {line}");
+    let at = menu
+        .items
+        .iter()
+        .position(|(l, _)| *l == label)
+        .unwrap_or_else(|| panic!("{label} not in {:?}", menu.items));
+    assert_eq!(
+        menu.items[at].1,
+        MenuAction::Copy(format!("monitor line {line}"))
+    );
+    page.effects.clear();
+    page.send(Msg::MenuPick(at));
+    assert!(page.model.menu.is_none());
+    assert!(page
+        .effects
+        .iter()
+        .any(|e| matches!(e, Effect::Copy(t) if *t == format!("monitor line {line}"))));
+    assert_eq!(page.status(), format!("Copied: monitor line {line}"));
+}

@@ -374,6 +374,143 @@ fn queries_agree_with_sequential_replay_on_real_traces() {
     }
 }
 
+/// A debugger's queries: the state before a node is the sequential
+/// model's after the node before (memory as `memory_after` has it);
+/// walking to the next or previous instruction node, and a breakpoint
+/// search through the per-address interval table, equal a linear scan.
+#[test]
+fn the_state_before_a_node_and_the_walks_agree_with_sequential_replay() {
+    use tarmac_lens_core::index::{MemByte, PcIntervals};
+    for name in [
+        "tracegen/quicksort-aarch64-O2-es-2M.tarmac",
+        "tracegen/quicksort-thumb-O2-fastmodel-2M.tarmac",
+    ] {
+        let trace = std::fs::read(data(name)).unwrap();
+        let t = truth(&trace);
+        let index = build(&trace, false, 32 << 10);
+        let mut src = SliceSource(&trace);
+        let step = (t.nodes.len() / 89).max(1);
+        for q in (1..t.nodes.len()).step_by(step) {
+            let state = index.state_before(&mut src, q as u64).unwrap();
+            let regs = &t.nodes[q - 1].1;
+            assert_eq!(
+                &state.registers().bytes[..],
+                &regs.bytes[..],
+                "{name} before {q}"
+            );
+            assert_eq!(
+                &state.registers().known[..],
+                &regs.known[..],
+                "{name} before {q}"
+            );
+            let sp = regs
+                .value(regfile::XSP, 8)
+                .or_else(|| regs.value(13 * 8, 4));
+            if let Some(sp) = sp {
+                let base = sp.saturating_sub(48);
+                let view = index
+                    .memory_after(&mut src, q as u64 - 1, base, 128)
+                    .unwrap();
+                let mut got = vec![MemByte::NeverSeen; 128];
+                state.memory(&index, base, &mut got);
+                for (i, g) in got.iter().enumerate() {
+                    let want = view.known[i].then_some(view.bytes[i]);
+                    let have = match *g {
+                        MemByte::Value(v) => Some(v),
+                        _ => None,
+                    };
+                    assert_eq!(have, want, "{name} before {q} byte {:#x}", base + i as u64);
+                }
+            }
+            // The instruction nodes on either side.
+            let instr = |n: &&(Node, RegFile)| n.0.has_instruction();
+            let next = t.nodes[q + 1..].iter().find(instr).map(|n| n.0.at.node);
+            let prev = t.nodes[..q].iter().rev().find(instr).map(|n| n.0.at.node);
+            let walk = |forward| {
+                index
+                    .walk_nodes(&mut SliceSource(&trace), q as u64, forward, &mut |n| {
+                        n.has_instruction()
+                    })
+                    .unwrap()
+                    .map(|n| n.at.node)
+            };
+            assert_eq!(walk(true), next, "{name} after {q}");
+            assert_eq!(walk(false), prev, "{name} before {q}");
+            // A step: the same node, and the state before it.
+            for (forward, want) in [(true, next), (false, prev)] {
+                let step = index
+                    .step_instruction(&mut SliceSource(&trace), q as u64, forward)
+                    .unwrap();
+                assert_eq!(
+                    step.as_ref().map(|s| s.0.at.node),
+                    want,
+                    "{name} step from {q}"
+                );
+                if let Some((n, state)) = step.filter(|s| s.0.at.node > 0) {
+                    let regs = &t.nodes[n.at.node as usize - 1].1;
+                    assert_eq!(state.node(), n.at.node);
+                    assert_eq!(
+                        &state.registers().bytes[..],
+                        &regs.bytes[..],
+                        "{name} step to {}",
+                        n.at.node
+                    );
+                    assert_eq!(&state.registers().known[..], &regs.known[..]);
+                    let sp = regs
+                        .value(regfile::XSP, 8)
+                        .or_else(|| regs.value(13 * 8, 4));
+                    if let Some(sp) = sp {
+                        let view = index.memory_after(&mut src, n.at.node - 1, sp, 64).unwrap();
+                        let mut got = vec![MemByte::NeverSeen; 64];
+                        state.memory(&index, sp, &mut got);
+                        for (i, g) in got.iter().enumerate() {
+                            let have = match *g {
+                                MemByte::Value(v) => Some(v),
+                                _ => None,
+                            };
+                            assert_eq!(
+                                have,
+                                view.known[i].then_some(view.bytes[i]),
+                                "{name} step to {}",
+                                n.at.node
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        assert!(index.state_before(&mut src, t.nodes.len() as u64).is_err());
+        let table = PcIntervals::build(&index, &mut src, &mut |_| true)
+            .unwrap()
+            .unwrap();
+        // Through its file, and refused for another index.
+        let table = PcIntervals::from_bytes(&table.to_bytes(&index), &index).unwrap();
+        let other = build(&trace[..trace.len() / 2], false, 32 << 10);
+        assert!(PcIntervals::from_bytes(&table.to_bytes(&index), &other).is_none());
+        for q in [t.nodes.len() / 7, t.nodes.len() / 3, t.nodes.len() * 5 / 6] {
+            let pcs: std::collections::HashSet<u64> = [q, q + 3, q + 40]
+                .iter()
+                .map(|&i| t.nodes[i].0.at.pc & !1)
+                .filter(|&pc| pc != tarmac_lens_core::engine::INVALID_PC)
+                .collect();
+            let hit =
+                |n: &&(Node, RegFile)| n.0.has_instruction() && pcs.contains(&(n.0.at.pc & !1));
+            let next = t.nodes[q + 1..].iter().find(hit).map(|n| n.0.at.node);
+            let prev = t.nodes[..q].iter().rev().find(hit).map(|n| n.0.at.node);
+            for (table, how) in [(Some(&table), "table"), (None, "filters")] {
+                let find = |forward| {
+                    index
+                        .find_any_pc(&mut SliceSource(&trace), q as u64, &pcs, forward, table)
+                        .unwrap()
+                        .map(|n| n.at.node)
+                };
+                assert_eq!(find(true), next, "{name} {how} after {q}");
+                assert_eq!(find(false), prev, "{name} {how} before {q}");
+            }
+        }
+    }
+}
+
 /// The Arm quicksort trace, its index and the identity it is saved with.
 fn saved_quicksort() -> (Vec<u8>, Index, TraceIdentity) {
     let trace = std::fs::read(data("tracegen/quicksort-arm-O2-fastmodel-2M.tarmac")).unwrap();

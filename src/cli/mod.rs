@@ -6,6 +6,7 @@ mod coverage;
 mod diff;
 mod export;
 mod find;
+mod gdb;
 mod index;
 mod input;
 mod lines;
@@ -251,6 +252,16 @@ enum Command {
         #[command(flatten)]
         args: serve::ServeArgs,
     },
+    /// Debug the trace with gdb: a GDB remote stub on 127.0.0.1 (or
+    /// --stdio) over the index, forward and backward (reverse-step,
+    /// reverse-continue), with breakpoints, watchpoints and, with
+    /// --image, source lines (docs/gdb.md).
+    Gdbserver {
+        #[command(flatten)]
+        common: Common,
+        #[command(flatten)]
+        args: gdb::GdbArgs,
+    },
     /// Count records per kind, list unparsed lines, and measure throughput.
     Stats {
         #[command(flatten)]
@@ -283,6 +294,7 @@ impl Command {
             | Command::Flow { common, .. }
             | Command::Stats { common, .. }
             | Command::Serve { common, .. }
+            | Command::Gdbserver { common, .. }
             | Command::Cores { common } => Some(common),
         }
     }
@@ -521,6 +533,7 @@ pub fn run() -> i32 {
         Command::Stats { common, json } => stats::cmd_stats(&common, json),
         Command::Cores { common } => cmd_cores(&common),
         Command::Serve { common, args } => serve::cmd_serve(&common, &args),
+        Command::Gdbserver { common, args } => gdb::cmd_gdbserver(&common, &args),
         Command::Index { common } => index::cmd_index(&common),
         Command::Coverage(args) => coverage::run(args),
         Command::Export(args) => return export::run(&args),

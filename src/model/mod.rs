@@ -128,6 +128,8 @@ pub enum Effect {
     SaveLayout(String),
     /// The bookmarks changed: keep them for this trace.
     Bookmarks,
+    /// Put this text on the clipboard.
+    Copy(String),
 }
 
 pub enum Msg {

@@ -704,6 +704,23 @@ describe('trace browser', () => {
     }
   });
 
+  test("a row's menu copies the gdb command that stands at its line", async (t) => {
+    const page = await openPage(t);
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await openTrace(page, QUICKSORT);
+    const pos = trace.instructions[40];
+    await gotoLine(page, pos.line);
+    await expectLine(page, pos.line, 'position');
+    await page.click(`.trace-row[data-row-line="${pos.line}"]`, { button: 'right' });
+    await page.waitForSelector('[data-testid=context-menu]');
+    const item = page.locator(`[data-testid=context-menu] li:has-text("Copy for gdb: monitor line ${pos.line}")`);
+    assert.equal(await item.count(), 1, 'the menu offers the command');
+    await item.click();
+    await page.waitForSelector(`[data-testid=status-message]:has-text("Copied: monitor line ${pos.line}")`);
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    assert.equal(copied, `monitor line ${pos.line}`);
+  });
+
   test('p finds the next visit of a PC, ; and , repeat the search', async (t) => {
     const page = await openPage(t);
     await openTrace(page, QUICKSORT);

@@ -64,4 +64,9 @@ impl Node {
     pub fn has_instruction(&self) -> bool {
         self.at.pc != INVALID_PC
     }
+
+    /// Instructions before this node (its instruction's number, from 0).
+    pub fn instructions_before(&self) -> u64 {
+        self.instructions_before
+    }
 }

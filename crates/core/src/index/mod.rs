@@ -11,6 +11,7 @@
 //! tools' unit: one instruction with its register and memory lines); "state
 //! at node N" means after node N's lines.
 
+mod before;
 mod builder;
 mod calls;
 mod depth;
@@ -39,6 +40,7 @@ use crate::state::memory::Fill;
 use crate::state::regfile::{self, RegFile};
 use crate::{Error, Result};
 
+pub use before::{MemByte, PcIntervals, StateBefore};
 pub use builder::IndexBuilder;
 use builder::{bloom_has, mode_of, Accumulator, Mode, SplitSeek};
 pub(crate) use calls::Nesting;
@@ -185,7 +187,8 @@ impl Index {
         self.complete
     }
 
-    pub(crate) fn aarch64_used(&self) -> bool {
+    /// Whether the trace ever ran in AArch64 state.
+    pub fn aarch64_used(&self) -> bool {
         self.aarch64_used
     }
 

@@ -402,6 +402,14 @@ impl Component for Browser {
     }
 }
 
+/// Puts `text` on the clipboard; where the page may not (an insecure
+/// context), the status line still shows it to copy by hand.
+fn copy_text(text: &str) {
+    if let Some(window) = web_sys::window() {
+        let _ = window.navigator().clipboard().write_text(text);
+    }
+}
+
 /// When the rest of the browser is rendered if the first rows are slow to come.
 const REVEAL_FALLBACK_MS: i32 = 300;
 
@@ -485,6 +493,7 @@ impl Browser {
                 }
                 Effect::SaveLayout(_) => {}
                 Effect::Bookmarks => self.save_bookmarks(),
+                Effect::Copy(text) => copy_text(&text),
             }
         }
         // Callbacks of closed views and panes.
