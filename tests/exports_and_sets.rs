@@ -384,6 +384,57 @@ fn perfetto_gives_each_exception_level_its_track_exceptions_and_the_rate() {
 }
 
 #[test]
+fn perfetto_gives_each_core_of_a_multi_core_trace_its_tracks() {
+    let dir = scratch("cores");
+    // Two cores' lines interleaved: quicksort on cpu0, recursion on cpu1.
+    let a = std::fs::read_to_string(format!(
+        "{TRACEGEN}/quicksort-aarch64-O2-fastmodel-cpu-2M.tarmac"
+    ))
+    .unwrap();
+    let b =
+        std::fs::read_to_string("tests/data/multicore/recursion-aarch64-O2-fastmodel-cpu1.tarmac")
+            .unwrap();
+    let (a, b): (Vec<&str>, Vec<&str>) = (a.lines().collect(), b.lines().collect());
+    let mut text = String::new();
+    for i in 0..a.len().max(b.len()) {
+        for l in [a.get(i), b.get(i)].into_iter().flatten() {
+            text.push_str(l);
+            text.push('\n');
+        }
+    }
+    let file = dir.join("two.tarmac");
+    std::fs::write(&file, text).unwrap();
+    let trace = vec![s(&file).to_string()];
+    let doc = perfetto(&trace, &dir, &[]);
+    let tracks = doc["tracks"].as_object().unwrap();
+    for cpu in ["cpu0", "cpu1"] {
+        let (group, _) = tracks
+            .iter()
+            .find(|(_, t)| t["name"] == cpu && t["parent"].is_null())
+            .unwrap_or_else(|| panic!("{cpu}: {tracks:?}"));
+        let calls: Vec<&String> = tracks
+            .iter()
+            .filter(|(_, t)| t["parent"].as_u64().map(|p| p.to_string()).as_ref() == Some(group))
+            .filter(|(_, t)| t["name"].as_str().unwrap().starts_with("calls"))
+            .map(|(u, _)| u)
+            .collect();
+        let slices = doc["slices"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|s| {
+                calls
+                    .iter()
+                    .any(|u| s["track"].as_str() == Some(u.as_str()))
+            })
+            .count();
+        let one = calltree(&["--cpu".to_string(), cpu.to_string(), trace[0].clone()]);
+        assert_eq!(slices, one.len(), "{cpu}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn perfetto_parts_each_load_and_join_to_the_whole() {
     let dir = scratch("split");
     let base = format!("{TRACEGEN}/quicksort-aarch64-O2-fastmodel-2M");

@@ -81,114 +81,120 @@ impl Entries {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::export::{walk, Act, Calls, Sink};
-    use crate::source::SliceSource;
 
-    /// Every entry and return the walk tells, as text.
-    #[derive(Default)]
-    struct Log(Vec<String>);
-
-    impl Sink for Log {
-        fn enter(&mut self, open: &[Act], ts: u64, n: u64) -> Result<()> {
-            let a = open[open.len() - 1];
-            self.0.push(format!(
-                "> {:x} from {:x} at {ts} ({n}) depth {}",
-                a.pc,
-                a.call_pc,
-                open.len()
-            ));
-            Ok(())
-        }
-        fn leave(&mut self, open: &[Act], ts: u64, n: u64) -> Result<()> {
-            self.0
-                .push(format!("< {:x} at {ts} ({n})", open[open.len() - 1].pc));
-            Ok(())
-        }
-        fn instruction(&mut self, open: &[Act], pc: u64, ts: u64) {
-            self.0
-                .push(format!(". {pc:x} in {:x} at {ts}", open[open.len() - 1].pc));
-        }
-        fn instant(&mut self, ts: u64, name: &str, category: &str) -> Result<()> {
-            self.0.push(format!("! {name} {category} at {ts}"));
-            Ok(())
-        }
-    }
-
-    /// The walk with the first pass's entries tells what the walk with
-    /// the tree tells, on every trace of the test data that has calls.
+    /// Against the tree: reads the test data, which wasm has not.
     #[cfg(not(target_arch = "wasm32"))]
-    #[test]
-    fn streamed_calls_are_the_trees() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data");
-        let mut files = Vec::new();
-        for dir in [
-            "tracegen",
-            "ttu",
-            "ttu/calltests",
-            "ttu/samples",
-            "ttu/truncate",
-            "field",
-            "multicore",
-        ] {
-            for e in std::fs::read_dir(root.join(dir)).unwrap() {
-                let p = e.unwrap().path();
-                if p.extension().is_some_and(|x| x == "tarmac") {
-                    files.push(p);
-                }
+    mod against_the_tree {
+        use super::*;
+        use crate::report::export::{walk, Act, Calls, Sink};
+        use crate::source::SliceSource;
+
+        /// Every entry and return the walk tells, as text.
+        #[derive(Default)]
+        struct Log(Vec<String>);
+
+        impl Sink for Log {
+            fn enter(&mut self, open: &[Act], ts: u64, n: u64) -> Result<()> {
+                let a = open[open.len() - 1];
+                self.0.push(format!(
+                    "> {:x} from {:x} at {ts} ({n}) depth {}",
+                    a.pc,
+                    a.call_pc,
+                    open.len()
+                ));
+                Ok(())
+            }
+            fn leave(&mut self, open: &[Act], ts: u64, n: u64) -> Result<()> {
+                self.0
+                    .push(format!("< {:x} at {ts} ({n})", open[open.len() - 1].pc));
+                Ok(())
+            }
+            fn instruction(&mut self, open: &[Act], pc: u64, ts: u64) {
+                self.0
+                    .push(format!(". {pc:x} in {:x} at {ts}", open[open.len() - 1].pc));
+            }
+            fn instant(&mut self, ts: u64, name: &str, category: &str) -> Result<()> {
+                self.0.push(format!("! {name} {category} at {ts}"));
+                Ok(())
             }
         }
-        let mut compared = 0;
-        for path in files {
-            let data = std::fs::read(&path).unwrap();
-            let popts = ParseOptions::default();
-            let eopts = EngineOptions::default();
-            let mut src = SliceSource(&data);
-            if crate::cores::check_single_core(&mut src, popts).is_err() {
-                continue;
-            }
-            let analysis = crate::report::analyse_calls(SliceSource(&data), popts, eopts).unwrap();
-            let tree = crate::report::calltree::build(&analysis);
-            let mut by_tree = Log::default();
-            walk(
-                SliceSource(&data),
-                popts,
-                eopts,
-                Calls::Tree(tree.as_ref()),
-                true,
-                &mut by_tree,
-            )
-            .unwrap();
-            let (entries, _) = Entries::scan(SliceSource(&data), popts, eopts).unwrap();
-            if let Some(root) = &tree {
-                let from_tree = Entries::from_tree(root);
-                let first = analysis.first_instruction_node.map_or(0, |s| s.node);
-                let n = entries.bits.len().max(from_tree.bits.len()) as u64 * 64;
-                for node in first + 1..n {
-                    assert_eq!(
-                        entries.contains(node),
-                        from_tree.contains(node),
-                        "{}: node {node}",
-                        path.display()
-                    );
+
+        /// The walk with the first pass's entries tells what the walk with
+        /// the tree tells, on every trace of the test data that has calls.
+        #[test]
+        fn streamed_calls_are_the_trees() {
+            let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data");
+            let mut files = Vec::new();
+            for dir in [
+                "tracegen",
+                "ttu",
+                "ttu/calltests",
+                "ttu/samples",
+                "ttu/truncate",
+                "field",
+                "multicore",
+            ] {
+                for e in std::fs::read_dir(root.join(dir)).unwrap() {
+                    let p = e.unwrap().path();
+                    if p.extension().is_some_and(|x| x == "tarmac") {
+                        files.push(p);
+                    }
                 }
             }
-            let mut by_stream = Log::default();
-            walk(
-                SliceSource(&data),
-                popts,
-                eopts,
-                Calls::Stream(&entries),
-                true,
-                &mut by_stream,
-            )
-            .unwrap();
-            assert_eq!(by_tree.0.len(), by_stream.0.len(), "{}", path.display());
-            for (i, (a, b)) in by_tree.0.iter().zip(&by_stream.0).enumerate() {
-                assert_eq!(a, b, "{}: event {i}", path.display());
+            let mut compared = 0;
+            for path in files {
+                let data = std::fs::read(&path).unwrap();
+                let popts = ParseOptions::default();
+                let eopts = EngineOptions::default();
+                let mut src = SliceSource(&data);
+                if crate::cores::check_single_core(&mut src, popts).is_err() {
+                    continue;
+                }
+                let analysis =
+                    crate::report::analyse_calls(SliceSource(&data), popts, eopts).unwrap();
+                let tree = crate::report::calltree::build(&analysis);
+                let mut by_tree = Log::default();
+                walk(
+                    SliceSource(&data),
+                    popts,
+                    eopts,
+                    Calls::Tree(tree.as_ref()),
+                    true,
+                    &mut by_tree,
+                )
+                .unwrap();
+                let (entries, _) = Entries::scan(SliceSource(&data), popts, eopts).unwrap();
+                if let Some(root) = &tree {
+                    let from_tree = Entries::from_tree(root);
+                    let first = analysis.first_instruction_node.map_or(0, |s| s.node);
+                    let n = entries.bits.len().max(from_tree.bits.len()) as u64 * 64;
+                    for node in first + 1..n {
+                        assert_eq!(
+                            entries.contains(node),
+                            from_tree.contains(node),
+                            "{}: node {node}",
+                            path.display()
+                        );
+                    }
+                }
+                let mut by_stream = Log::default();
+                walk(
+                    SliceSource(&data),
+                    popts,
+                    eopts,
+                    Calls::Stream(&entries),
+                    true,
+                    &mut by_stream,
+                )
+                .unwrap();
+                assert_eq!(by_tree.0.len(), by_stream.0.len(), "{}", path.display());
+                for (i, (a, b)) in by_tree.0.iter().zip(&by_stream.0).enumerate() {
+                    assert_eq!(a, b, "{}: event {i}", path.display());
+                }
+                compared += usize::from(!analysis.calls.is_empty());
             }
-            compared += usize::from(!analysis.calls.is_empty());
+            assert!(compared >= 10, "{compared} traces with calls");
         }
-        assert!(compared >= 10, "{compared} traces with calls");
     }
 
     #[test]

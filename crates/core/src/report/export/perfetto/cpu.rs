@@ -23,6 +23,11 @@ const SEQ_NEEDS_INCREMENTAL_STATE: u32 = 2;
 /// million instructions, a few hundred thousand bytes for a billion.
 const RATE_WINDOW: u64 = 1024;
 
+/// Where the events' and the rate's tracks sit among a core's tracks:
+/// after its tracks of calls.
+const EVENTS_RANK: i32 = 1 << 20;
+const RATE_RANK: i32 = EVENTS_RANK + 1;
+
 /// What an interned name stands for.
 #[derive(Clone, PartialEq, Eq, Hash)]
 enum Key {
@@ -128,14 +133,17 @@ impl<'a, 'w> CoreSink<'a, 'w> {
             end_len,
             failed: None,
         };
-        sink.group = sink.add_track(TrackDescriptor {
-            static_or_dynamic_name: Some(track_descriptor::StaticOrDynamicName::Name(
-                label.to_string(),
-            )),
-            description: Some(format!("{trace}: the calls and events of {label}")),
-            child_ordering: Some(track_descriptor::ChildTracksOrdering::Explicit as i32),
-            ..TrackDescriptor::default()
-        })?;
+        sink.group = sink.add_track(
+            TrackDescriptor {
+                static_or_dynamic_name: Some(track_descriptor::StaticOrDynamicName::Name(
+                    label.to_string(),
+                )),
+                description: Some(format!("{trace}: the calls and events of {label}")),
+                child_ordering: Some(track_descriptor::ChildTracksOrdering::Explicit as i32),
+                ..TrackDescriptor::default()
+            },
+            0,
+        )?;
         Ok(sink)
     }
 
@@ -148,13 +156,14 @@ impl<'a, 'w> CoreSink<'a, 'w> {
         Some(trace_packet::OptionalTrustedPacketSequenceId::TrustedPacketSequenceId(id))
     }
 
-    /// A track of this core, described now and in every later part.
-    fn add_track(&mut self, mut desc: TrackDescriptor) -> Result<u64> {
+    /// A track of this core, described now and in every later part,
+    /// `rank` its place among the core's tracks.
+    fn add_track(&mut self, mut desc: TrackDescriptor, rank: i32) -> Result<u64> {
         let uuid = self.uuid();
         desc.uuid = Some(uuid);
         if !self.tracks.is_empty() {
             desc.parent_uuid = Some(self.group);
-            desc.sibling_order_rank = Some(self.tracks.len() as i32);
+            desc.sibling_order_rank = Some(rank);
         }
         self.tracks.push(desc);
         let packet = self.descriptor_packet(self.tracks.len() - 1);
@@ -325,10 +334,16 @@ impl<'a, 'w> CoreSink<'a, 'w> {
             Some(l) => format!("calls at {l}"),
             None => "calls".to_string(),
         };
-        let t = self.add_track(TrackDescriptor {
-            static_or_dynamic_name: Some(track_descriptor::StaticOrDynamicName::Name(name)),
-            ..TrackDescriptor::default()
-        })?;
+        // Calls first, in the order the levels appear; then the events
+        // and the rate.
+        let rank = self.levels.len() as i32;
+        let t = self.add_track(
+            TrackDescriptor {
+                static_or_dynamic_name: Some(track_descriptor::StaticOrDynamicName::Name(name)),
+                ..TrackDescriptor::default()
+            },
+            rank,
+        )?;
         self.levels.insert(key, t);
         Ok(t)
     }
@@ -349,16 +364,19 @@ impl<'a, 'w> CoreSink<'a, 'w> {
         let track = match rate.track {
             Some(t) => t,
             None => {
-                let t = self.add_track(TrackDescriptor {
-                    static_or_dynamic_name: Some(track_descriptor::StaticOrDynamicName::Name(
-                        "instruction rate".to_string(),
-                    )),
-                    counter: Some(CounterDescriptor {
-                        unit: Some(counter_descriptor::Unit::Unspecified as i32),
-                        unit_name: Some(unit.to_string()),
-                    }),
-                    ..TrackDescriptor::default()
-                })?;
+                let t = self.add_track(
+                    TrackDescriptor {
+                        static_or_dynamic_name: Some(track_descriptor::StaticOrDynamicName::Name(
+                            "instruction rate".to_string(),
+                        )),
+                        counter: Some(CounterDescriptor {
+                            unit: Some(counter_descriptor::Unit::Unspecified as i32),
+                            unit_name: Some(unit.to_string()),
+                        }),
+                        ..TrackDescriptor::default()
+                    },
+                    RATE_RANK,
+                )?;
                 if let Some(r) = &mut self.rate {
                     r.track = Some(t);
                 }
@@ -460,12 +478,15 @@ impl Sink for CoreSink<'_, '_> {
         let track = match self.events {
             Some(t) => t,
             None => {
-                let t = self.add_track(TrackDescriptor {
-                    static_or_dynamic_name: Some(track_descriptor::StaticOrDynamicName::Name(
-                        "exceptions and mode changes".to_string(),
-                    )),
-                    ..TrackDescriptor::default()
-                })?;
+                let t = self.add_track(
+                    TrackDescriptor {
+                        static_or_dynamic_name: Some(track_descriptor::StaticOrDynamicName::Name(
+                            "exceptions and mode changes".to_string(),
+                        )),
+                        ..TrackDescriptor::default()
+                    },
+                    EVENTS_RANK,
+                )?;
                 self.events = Some(t);
                 t
             }
