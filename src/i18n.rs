@@ -643,6 +643,7 @@ static FR: &[(&str, &str)] = &[
     ("loop buffer", "tampon de boucle"),
     ("program flow", "flot du programme"),
     ("Chrome trace (Perfetto, speedscope)", "trace Chrome (Perfetto, speedscope)"),
+    ("Perfetto trace (any size)", "trace Perfetto (toute taille)"),
     ("Callgrind (KCachegrind)", "Callgrind (KCachegrind)"),
     ("{}..{} ({} cycles)", "{}..{} ({} cycles)"),
     ("{}–{} of {}", "{}–{} sur {}"),

@@ -1,8 +1,9 @@
 // The Reports panel as a person uses it: open it with R, expand the call
 // tree and jump from it into the trace, sort the profile, zoom and hover
-// the flame graph, search it, and download the four texts. What the panel
-// shows and every downloaded byte are checked against the native CLI
-// (TARMAC_LENS_CLI) on the same trace and ELF image.
+// the flame graph, search it, and download the four texts and the
+// Perfetto export. What the panel shows and every downloaded byte are
+// checked against the native CLI (TARMAC_LENS_CLI) on the same trace and
+// ELF image.
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -618,6 +619,25 @@ describe('reports panel', () => {
       return n;
     });
     assert.ok(purple > 0, 'highlighted frames are drawn');
+  });
+
+  test('the Perfetto download is the command\'s export byte for byte', async (t) => {
+    const page = await openPage(t);
+    await openReports(page);
+    // Run where the trace is: the export names the trace as the page does.
+    const want = execFileSync(CLI, ['export', '--format', 'perfetto', '--image', ELF, path.basename(TRACE)], {
+      cwd: path.dirname(TRACE),
+      maxBuffer: 1 << 28,
+    });
+    const [download] = await Promise.all([
+      page.waitForEvent('download', { timeout: 60_000 }),
+      clickDownload(page, 'perfetto'),
+    ]);
+    const got = fs.readFileSync(await download.path());
+    assert.ok(got.length > 1000, `${got.length} bytes`);
+    assert.ok(Buffer.compare(got, want) === 0, `${got.length} bytes, CLI ${want.length}`);
+    assert.equal(download.suggestedFilename(), 'quicksort-arm-O2-fastmodel-2M.tarmac.pftrace');
+    await page.waitForSelector('[data-testid=saved-perfetto]');
   });
 
   test('the downloads are the CLI texts byte for byte', async (t) => {

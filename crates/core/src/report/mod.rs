@@ -16,6 +16,7 @@ pub mod names;
 pub mod profile;
 pub mod run;
 pub mod source_lines;
+mod text_kind;
 pub mod truncate;
 pub mod vcd;
 

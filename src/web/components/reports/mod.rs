@@ -83,6 +83,7 @@ fn text_label(kind: TextKind) -> &'static str {
         TextKind::EpProfile => t("cycle profile"),
         TextKind::Flow => t("program flow"),
         TextKind::Chrome => t("Chrome trace (Perfetto, speedscope)"),
+        TextKind::Perfetto => t("Perfetto trace (any size)"),
         TextKind::Callgrind => t("Callgrind (KCachegrind)"),
     }
 }
@@ -96,6 +97,7 @@ fn text_id(kind: TextKind) -> &'static str {
         TextKind::EpProfile => "ep-profile",
         TextKind::Flow => "flow",
         TextKind::Chrome => "chrome",
+        TextKind::Perfetto => "perfetto",
         TextKind::Callgrind => "callgrind",
     }
 }
