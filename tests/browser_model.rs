@@ -1124,13 +1124,32 @@ fn the_palette_lists_the_elf_functions_with_their_call_counts_and_lists_a_ones_c
             tarmac_lens::i18n::number(entered)
         )
     );
-    // Part of a name lists it too, after the commands; a number does not.
+    // Part of a name lists it too; a number does not.
     page.send(Msg::Palette(PaletteMsg::Text("sort".into())));
     assert!(page
         .model
         .palette_entries()
         .iter()
         .any(|e| e.action == PaletteAction::Function(quicksort)));
+    // The start of a name comes before the commands whose help has a word
+    // starting so ("part": a watch "part of" nothing, the function first).
+    let partition = symbols
+        .symbols()
+        .iter()
+        .find(|s| s.name == "partition")
+        .expect("partition in the ELF")
+        .addr;
+    page.send(Msg::Palette(PaletteMsg::Text("part".into())));
+    let entries = page.model.palette_entries();
+    assert_eq!(
+        entries[0].action,
+        PaletteAction::Function(partition),
+        "{:?}",
+        entries.iter().map(|e| &e.label).collect::<Vec<_>>()
+    );
+    assert!(entries
+        .iter()
+        .any(|e| matches!(e.action, PaletteAction::Run(_))));
     page.send(Msg::Palette(PaletteMsg::Text("1234".into())));
     assert!(!page
         .model

@@ -568,11 +568,17 @@ describe('trace browser', () => {
     await page.focus('[data-testid=browser]');
     await page.keyboard.press('Control+K');
     await page.waitForSelector('[data-testid=palette-input]:focus');
-    await page.keyboard.type('partit');
+    // The start of its name: the function comes first, before commands
+    // whose help has a word starting so, and is the one selected.
+    await page.keyboard.type('part');
     const entry = page.locator('[data-testid=palette-entry]', { hasText: 'Function partition' });
-    await entry.waitFor({ timeout: 10_000 });
+    await entry.waitFor({ timeout: 30_000 });
     assert.match(await entry.textContent(), new RegExp(`its ${count} calls`));
-    await entry.click();
+    const entries = await page.$$eval('[data-testid=palette-entry]', (es) => es.map((e) => e.textContent));
+    assert.match(entries[0], /Function partition/, entries.join(' | '));
+    assert.ok(entries.length > 1, 'the commands matching "part" are listed after it');
+    assert.match(await page.textContent('[data-testid=palette-entry].selected'), /Function partition/);
+    await page.keyboard.press('Enter');
     // The Reports panel opens at the profile, listing partition's calls.
     const calls = await page.waitForSelector('[data-testid=function-calls]', { timeout: 60_000 });
     assert.equal(await calls.getAttribute('data-addr'), addr);
