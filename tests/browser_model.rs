@@ -187,6 +187,41 @@ fn keys_step_through_the_instructions_the_trace_lists() {
 }
 
 #[test]
+fn a_trace_opened_already_indexed_draws_its_timeline_and_a_click_goes_where_it_points() {
+    use tarmac_lens::model::ViewMsg;
+    use tarmac_lens_core::browse::events::node_at;
+    // As `serve` opens it (or the index cache): indexed whole before the
+    // browser starts, so no progress ever comes.
+    let trace = std::fs::read(data("tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac")).unwrap();
+    let (lines, instructions) = text_of(&trace);
+    let mut page = Page::open(&trace, Config::default());
+    assert!(page.model.complete);
+    let timeline = page
+        .model
+        .nav
+        .timeline_data
+        .clone()
+        .expect("the timeline was asked for at once");
+    let nodes = page.session.progress().nodes;
+    assert_eq!(timeline.nodes, nodes);
+    assert!(
+        timeline.depth.iter().any(|&d| d > 1),
+        "calls drawn: {:?}",
+        &timeline.depth[..8]
+    );
+    // A click at 80% of the strip: the node there, far into the trace.
+    let node = node_at(0.8, timeline.nodes);
+    page.send(Msg::View(0, ViewMsg::GoTo { node }));
+    let line = page.line();
+    assert!(
+        line > *instructions.last().unwrap() * 7 / 10,
+        "80% of the strip went to line {line} of {}",
+        lines.len()
+    );
+    assert!(instructions.contains(&line));
+}
+
+#[test]
 fn the_core_registers_are_the_values_the_trace_wrote_and_mark_what_the_instruction_wrote() {
     let trace = std::fs::read(data("tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac")).unwrap();
     let (lines, instructions) = text_of(&trace);

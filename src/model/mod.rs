@@ -373,9 +373,13 @@ impl Model {
         }
         m.fetch_rows(0);
         m.try_start();
-        // A trace already indexed (or restored from the cache) sends no
-        // progress to try the position later.
+        // A trace already indexed (served, or restored from the cache) sends
+        // no progress to try the position later, nor to draw the timeline
+        // and list the events: what is indexed is asked for now.
         m.try_hash();
+        if m.indexed_nodes > 0 {
+            m.nav_progress();
+        }
         m
     }
 

@@ -166,8 +166,30 @@ async function memoryAt(page, line) {
   await gotoLine(page, line);
   await expectLine(page, line, 'before the memory pane');
   await prompt(page, 'm', 'sp');
-  await page.waitForFunction(() => /[0-9a-f]{2}/.test(document.querySelector('.memory')?.textContent ?? ''), null, { timeout: 10_000 });
+  await page.waitForFunction(() => /[0-9a-f]{2}/.test(document.querySelector('.memory')?.textContent ?? ''), null, { timeout: 30_000 });
   return squash(await page.textContent('.memory'));
+}
+
+/** The timeline's node count once drawn (`nodes`: wait for that count),
+ * and the line a click at 80% of its width goes to. */
+async function timelineClick(page, nodes = null) {
+  await page.waitForFunction(
+    (nodes) => {
+      const n = Number(document.querySelector('[data-testid=timeline]')?.dataset.nodes ?? 0);
+      return nodes === null ? n > 0 : n === nodes;
+    },
+    nodes,
+    { timeout: 60_000 },
+  );
+  const drawn = Number(await page.getAttribute('[data-testid=timeline]', 'data-nodes'));
+  const before = await currentLine(page);
+  const canvas = page.locator('[data-testid=timeline-canvas]');
+  const box = await canvas.boundingBox();
+  await canvas.click({ position: { x: box.width * 0.8, y: box.height / 2 } });
+  await page.waitForFunction((before) => Number(document.querySelector('.trace-row.current')?.dataset.line) !== before, before, {
+    timeout: 30_000,
+  });
+  return { nodes: drawn, line: await currentLine(page) };
 }
 
 async function reportsSummary(page) {
@@ -265,6 +287,14 @@ describe('tarmac-lens serve', () => {
     assert.equal(await memoryAt(dropped, memoryLine), memory);
     assert.equal(await reportsSummary(dropped), reports);
     assert.match(reports, /\d/);
+    // The timeline: drawn over the whole trace at once (the served index is
+    // whole before the page starts), and a click at 80% of it goes where
+    // the dropped trace's does, four fifths of the way in.
+    const servedClick = await timelineClick(fresh);
+    const droppedClick = await timelineClick(dropped, servedClick.nodes);
+    assert.deepEqual(servedClick, droppedClick);
+    const last = text.instructions.at(-1).line;
+    assert.ok(servedClick.line > last * 0.7 && servedClick.line < last * 0.9, `80% of the timeline is line ${servedClick.line} of ${last}`);
   });
 
   test('a .gz served shows the plain trace; first screen and steps measured', async (t) => {
@@ -410,11 +440,14 @@ describe('tarmac-lens serve', () => {
     await checkRegisters(proxied, TRACE);
     await proxied.close();
 
-    // The server stops: the next step says so, in words.
+    // The server stops: the next step says so, in words, with how to get
+    // it back (docs/serve.md), and no browser error object.
     server.close();
     await page.keyboard.press('ArrowDown');
-    await page.waitForSelector('[data-testid=status-message]', { timeout: 10_000 });
-    assert.match(await page.textContent('[data-testid=status-message]'), /tarmac-lens serve process does not answer/);
+    await page.waitForSelector('[data-testid=status-message]', { timeout: 60_000 });
+    const said = await page.textContent('[data-testid=status-message]');
+    assert.match(said, /^The tarmac-lens serve process has stopped answering: it was stopped, or the SSH tunnel to it closed\. Run tarmac-lens serve again \(and the tunnel\) and open the URL it prints: each run has a new one\.$/);
+    assert.doesNotMatch(said, /JsValue|TypeError|wasm|\n/);
   });
 
   test('without the printed token, nothing is served: the page shows the refusal', async (t) => {
