@@ -158,6 +158,63 @@ pub fn decimal(x: f64, digits: usize) -> String {
     }
 }
 
+/// The English text of each record kind's name (`RecordKind::NAMES`), as
+/// the Summary shows it: what [`t`] translates (`tests/i18n_catalogue.rs`
+/// holds every name to a text in the catalogue).
+pub fn record_kind_text(name: &'static str) -> &'static str {
+    match name {
+        "blank" => "blank",
+        "comment" => "comment",
+        "header" => "header",
+        "instruction" => "instruction",
+        "register" => "register",
+        "register_list" => "register list",
+        "memory" => "memory",
+        "exception" => "exception",
+        "branch" => "branch",
+        "bus" => "bus",
+        "cache" => "cache",
+        "cache_maintenance" => "cache maintenance",
+        "table_walk" => "table walk",
+        "tlb" => "TLB",
+        "system_op" => "system operation",
+        "ep_trace" => "EP trace",
+        "coproc_transfer" => "coprocessor transfer",
+        "text" => "text",
+        "unparsed" => "unparsed",
+        other => other,
+    }
+}
+
+/// A key's name as the help and the palette show it in the page's language
+/// (`Shift-Tab`, `Maj-Tab`): each named key of a combination translated,
+/// keys that are a character (`-`, `K`) or a function key as they are.
+pub fn key_label(label: &'static str) -> String {
+    if label.len() == 1 {
+        return label.to_string();
+    }
+    label
+        .split('-')
+        .map(|part| if is_key_name(part) { t(part) } else { part })
+        .collect::<Vec<_>>()
+        .join("-")
+}
+
+/// Whether a part of a key label is a key's name (a word), not a character
+/// or a function key (`F6`).
+pub fn is_key_name(part: &str) -> bool {
+    part.len() > 1 && part.chars().all(|c| c.is_ascii_alphabetic())
+}
+
+/// `x` percent with `digits` decimals, as the page's language writes it
+/// (`12.5%`; `12,5 %` with a narrow no-break space, as `Intl` does).
+pub fn percent(x: f64, digits: usize) -> String {
+    match current() {
+        Lang::En => format!("{}%", decimal(x, digits)),
+        Lang::Fr => format!("{}\u{202f}%", decimal(x, digits)),
+    }
+}
+
 /// French. Keys are the English texts exactly as written at their call sites.
 static FR: &[(&str, &str)] = &[
     // page
@@ -351,7 +408,7 @@ static FR: &[(&str, &str)] = &[
     ("Why this value? (y)", "Pourquoi cette valeur ? (y)"),
     ("Why the 8 bytes at {}?", "Pourquoi les 8 octets à {} ?"),
     ("Why this value? (x5, [sp:8], buf:4):", "Pourquoi cette valeur ? (x5, [sp:8], buf:4) :"),
-    ("why this value? the tree of writes that made the selected register's or byte's value (or one typed: x5, [sp:8]); arrows open steps, Enter goes to a writer", "pourquoi cette valeur ? l’arbre des écritures qui ont fait la valeur du registre ou de l’octet sélectionné (ou d’une saisie : x5, [sp:8]) ; les flèches ouvrent les étapes, Entrée va à un écrivain"),
+    ("why this value? the tree of writes that made the selected register's or byte's value (or one typed: x5, [sp:8]); arrows open steps, Enter goes to a writer", "pourquoi cette valeur ? l’arbre des écritures qui ont fait la valeur du registre ou de l’octet sélectionné (ou d’une saisie : x5, [sp:8]) ; les flèches ouvrent les étapes, Entrée va à l’instruction qui a écrit la valeur"),
     ("immediate", "immédiat"),
     ("never written: the image holds {}", "jamais écrit : l’image contient {}"),
     ("never written: no image value", "jamais écrit : aucune valeur d’image"),
@@ -837,4 +894,37 @@ static FR: &[(&str, &str)] = &[
     ("Function {}: its {} call", "Fonction {} : son appel ({})"),
     ("Function {}: its {} calls", "Fonction {} : ses {} appels"),
     ("Function {}: its calls", "Fonction {} : ses appels"),
+    // key names in the help and the palette (`key_label`), as French
+    // keyboards and manuals name them
+    ("Ctrl", "Ctrl"),
+    ("Shift", "Maj"),
+    ("Backspace", "Retour arrière"),
+    ("Down", "Bas"),
+    ("Up", "Haut"),
+    ("Left", "Gauche"),
+    ("Right", "Droite"),
+    ("Home", "Origine"),
+    ("PgDn", "Pg suiv"),
+    ("PgUp", "Pg préc"),
+    ("Return", "Entrée"),
+    ("Tab", "Tab"),
+    // record kinds in the Summary (`record_kind_text`)
+    ("blank", "vide"),
+    ("comment", "commentaire"),
+    ("header", "en-tête"),
+    ("register", "registre"),
+    ("register list", "liste de registres"),
+    ("branch", "branchement"),
+    ("bus", "bus"),
+    ("cache", "cache"),
+    ("cache maintenance", "maintenance de cache"),
+    ("table walk", "parcours de table"),
+    ("TLB", "TLB"),
+    ("system operation", "opération système"),
+    ("EP trace", "trace EP"),
+    ("coprocessor transfer", "transfert coprocesseur"),
+    ("text", "texte"),
+    ("unparsed", "non comprise"),
+    // coverage
+    ("(no source line)", "(sans ligne source)"),
 ];

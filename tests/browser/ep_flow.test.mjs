@@ -406,7 +406,7 @@ describe('reports of EP and branch-only traces', () => {
     await openReports(page);
     await page.waitForSelector('[data-testid=flow-row]');
     assert.deepEqual(await tabs(page), ['tab-program-flow']);
-    assert.match(await page.textContent('[data-testid=reports-summary]'), new RegExp(`${want.length} blocks`));
+    assert.match(await page.textContent('[data-testid=reports-summary]'), new RegExp(`${want.length.toLocaleString('en-US')} blocks`));
     assert.match(await page.textContent('[data-testid=program-flow-unparsed]'), /^Lines not understood: 1 /);
     await eventually(() => flowRows(page), want.slice(0, LIST_PAGE), 'first page');
     const block = want.find((b, i) => i >= 3 && b.function !== '');

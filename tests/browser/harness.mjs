@@ -262,7 +262,7 @@ export async function readResults(page, name) {
     const $ = (sel) => document.querySelector(sel);
     const records = {};
     for (const cell of document.querySelectorAll('[data-kind]')) {
-      records[cell.getAttribute('data-kind')] = Number(cell.textContent);
+      records[cell.getAttribute('data-kind')] = Number(cell.dataset.count ?? cell.textContent);
     }
     return {
       panic: $('[data-testid=panic]')?.textContent ?? null,

@@ -512,9 +512,9 @@ describe('reports panel', () => {
     assert.equal(shares.reduce((s, r) => s + r.own, 0), total, 'own instructions add up to the trace');
     const outer = shares.find((r) => r.name === '_start');
     assert.equal(outer.instructions, total);
-    assert.equal(outer.shown, '100.0 %');
+    assert.equal(outer.shown, '100.0%');
     for (const r of shares) {
-      assert.equal(r.ownShown, `${((r.own * 100) / total).toFixed(1)} %`, r.name);
+      assert.equal(r.ownShown, `${((r.own * 100) / total).toFixed(1)}%`, r.name);
       assert.ok(r.own <= r.instructions, r.name);
     }
     // A click on partition's row lists its calls, as the CLI's tree has them.

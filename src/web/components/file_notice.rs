@@ -63,7 +63,7 @@ pub fn file_notice(props: &FileNoticeProps) -> Html {
         ),
         Some(FileKind::NotATrace(e)) => tf(
             "{} does not look like a Tarmac trace: line {} (\"{}\") is in no trace format.",
-            &[&name, &e.line, &e.text],
+            &[&name, &number(e.line), &e.text],
         ),
         Some(FileKind::Trace) | None => match &props.stats {
             Some(s) if mostly_unparsed(s) => tf(

@@ -31,7 +31,7 @@ use profile_table::ProfileTable;
 use super::{ElfLoad, ToolbarMenu};
 pub use crate::model::ReportTab;
 use crate::web::page::client::TraceClient;
-use crate::web::page::i18n::{number, t, tf, tn};
+use crate::web::page::i18n::{number, t, tf, tn, LangWatch};
 use crate::web::page::report_client::{Download, ReportClient, ReportStatus};
 use crate::web::shared::report_protocol::ReportPass;
 use tarmac_lens_core::report::ep_explore::EpSummary;
@@ -130,6 +130,8 @@ pub struct ReportsPanelProps {
 }
 
 pub enum Msg {
+    /// The page's language changed: draw again.
+    Lang,
     Status(u32, ReportStatus),
     Download(TextKind),
     Downloaded(u32, TextKind, Result<Download, String>),
@@ -165,6 +167,7 @@ pub struct ReportsPanel {
     trace_name: String,
     /// Why the ELF image's names are not used.
     elf_ignored: Option<String>,
+    _lang: LangWatch,
 }
 
 impl ReportsPanel {
@@ -210,7 +213,7 @@ impl ReportsPanel {
                 html! {
                     <p data-testid="reports-progress">
                         <progress max={total.to_string()} value={done.to_string()}></progress>
-                        { " " }{ tf(label, &[done, total]) }
+                        { " " }{ tf(label, &[&number(*done), &number(*total)]) }
                     </p>
                 }
             }
@@ -249,7 +252,7 @@ impl ReportsPanel {
                             data-testid={format!("saved-{}", text_id(kind))}
                             href={d.url.clone()}
                             download={kind.file_name(&self.trace_name)}
-                        >{ tf("{} again ({} bytes)", &[&text_label(kind), &d.bytes]) }</a>
+                        >{ tf("{} again ({} bytes)", &[&text_label(kind), &number(d.bytes)]) }</a>
                     },
                     Dl::Failed(e) => html! { <span class="error" role="alert">{ format!("{}: {e}", text_label(kind)) }</span> },
                 }) }
@@ -291,6 +294,7 @@ impl Component for ReportsPanel {
             downloads: Vec::new(),
             trace_name: String::new(),
             elf_ignored: None,
+            _lang: LangWatch::new(ctx, || Msg::Lang),
         };
         panel.start(ctx);
         panel
@@ -305,6 +309,7 @@ impl Component for ReportsPanel {
 
     fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
         match msg {
+            Msg::Lang => {}
             Msg::Status(generation, _) if generation != self.generation => return false,
             Msg::Status(_, status) => match status {
                 ReportStatus::Progress {
@@ -401,11 +406,11 @@ impl Component for ReportsPanel {
                             ),
                             Ready::Ep(s) => tf(
                                 "EP trace: {} packet cycles at {} addresses · {} discontinuities",
-                                &[&s.packet_cycles, &s.addresses, &s.discontinuities],
+                                &[&number(s.packet_cycles), &number(s.addresses), &number(s.discontinuities)],
                             ),
                             Ready::Flow(s) => tf(
                                 "Branch-only trace: {} blocks · {} instructions",
-                                &[&s.blocks, &s.instructions],
+                                &[&number(s.blocks), &number(s.instructions)],
                             ),
                         } }</span>
                     }
