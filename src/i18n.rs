@@ -352,7 +352,7 @@ static FR: &[(&str, &str)] = &[
     ("Trace pane keys", "Touches du volet de trace"),
     ("Register pane keys", "Touches du volet des registres"),
     ("Memory pane keys", "Touches du volet mémoire"),
-    ("Close (any key)", "Fermer (n’importe quelle touche)"),
+    ("Close (Esc)", "Fermer (Échap)"),
     // status messages
     ("Not found.", "Introuvable."),
     ("No such position in the trace.", "Cette position n’existe pas dans la trace."),

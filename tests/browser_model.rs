@@ -187,6 +187,62 @@ fn keys_step_through_the_instructions_the_trace_lists() {
 }
 
 #[test]
+fn the_help_stays_open_while_its_keys_scroll_it_and_escape_closes_it() {
+    let trace = std::fs::read(data("ttu/quicksort.tarmac")).unwrap();
+    let (_, instructions) = text_of(&trace);
+    let mut page = Page::open(&trace, Config::default());
+    page.prompt("l", &instructions[10].to_string());
+    let at = page.line();
+    page.key("F1");
+    assert!(page.model.help, "F1 opens the help");
+    // The page gives the focus back once drawn (as `Browser::rendered` does).
+    page.model.refocus = false;
+    // The keys that scroll are the browser's (it scrolls the help, which
+    // has the focus): the help stays, the position does not move.
+    for key in [
+        "ArrowDown",
+        "PageDown",
+        "End",
+        "ArrowUp",
+        "PageUp",
+        "Home",
+        " ",
+    ] {
+        let outcome = page.model.key(&KeyInput::plain(key));
+        page.settle();
+        assert!(
+            !outcome.handled,
+            "{key:?} is left to the browser to scroll the help"
+        );
+        assert!(page.model.help, "{key:?} leaves the help open");
+    }
+    // Other keys do nothing behind it.
+    for key in ["j", "l", "x", "Tab"] {
+        let outcome = page.model.key(&KeyInput::plain(key));
+        page.settle();
+        assert!(outcome.handled, "{key:?} is kept from the page");
+        assert!(page.model.help, "{key:?} leaves the help open");
+    }
+    assert!(
+        page.model.prompt.is_none(),
+        "l opened no prompt behind the help"
+    );
+    assert_eq!(page.line(), at, "nothing moved behind the help");
+    page.key("Escape");
+    assert!(!page.model.help, "Escape closes it");
+    assert!(page.model.refocus, "the focus goes back to the pane");
+    page.key("F1");
+    page.key("F1");
+    assert!(!page.model.help, "F1 again closes it");
+    page.key("ArrowDown");
+    assert_eq!(
+        page.line(),
+        instructions[11],
+        "the keys are the trace's again"
+    );
+}
+
+#[test]
 fn a_trace_opened_already_indexed_draws_its_timeline_and_a_click_goes_where_it_points() {
     use tarmac_lens::model::ViewMsg;
     use tarmac_lens_core::browse::events::node_at;

@@ -594,6 +594,34 @@ impl Model {
         }
     }
 
+    /// A key while the F1 help is open: Escape (or F1 again, or Return on
+    /// its Close button) closes it; the keys that scroll are left to the
+    /// browser, which scrolls the help (it has the focus), so a keyboard
+    /// user can read all of it; any other key does nothing behind it.
+    fn help_key(&mut self, k: &KeyInput) -> KeyOutcome {
+        const SCROLL: &[&str] = &[
+            "ArrowDown",
+            "ArrowUp",
+            "PageDown",
+            "PageUp",
+            "Home",
+            "End",
+            " ",
+        ];
+        if matches!(k.key.as_str(), "Escape" | "F1" | "F10" | "Enter") {
+            self.help = false;
+            self.refocus = true;
+            return KeyOutcome {
+                handled: true,
+                render: true,
+            };
+        }
+        KeyOutcome {
+            handled: !(SCROLL.contains(&k.key.as_str()) && !k.ctrl && !k.alt && !k.meta),
+            render: false,
+        }
+    }
+
     /// A key pressed in the browser (not in a form field of it): whether
     /// it was the browser's (so the page does nothing else with it) and
     /// whether the browser needs drawing again.
@@ -614,11 +642,7 @@ impl Model {
             };
         }
         if self.help {
-            self.help = false;
-            return KeyOutcome {
-                handled: true,
-                render: true,
-            };
+            return self.help_key(k);
         }
         if self.menu.is_some() {
             if k.key == "Escape" {

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 
-import { CLI, ROOT, expectLine as expectLineIn, openTracePage, pageFixture } from './harness.mjs';
+import { CLI, ROOT, currentLine, expectLine as expectLineIn, openTracePage, pageFixture } from './harness.mjs';
 import {
   blockEnd,
   instructionOf,
@@ -517,13 +517,15 @@ describe('trace browser', () => {
     await page.focus('[data-testid=browser]');
     await page.keyboard.press('Control+K');
     await page.waitForSelector('[data-testid=palette-input]:focus');
+    // Its field is named for what it is, not by its placeholder.
+    assert.equal(await page.getByRole('combobox', { name: 'Command palette', exact: true }).count(), 1);
     // Every command of the trace pane is listed with its key (the F1 table's rows).
     const listed = await page.locator('[data-testid=palette-entry]').count();
     await page.keyboard.type("changed reg");
     await page.waitForFunction(
       () => document.querySelector('[data-testid=palette-entry].selected .palette-key')?.textContent === 'w',
       null,
-      { timeout: 5_000 },
+      { timeout: 30_000 },
     );
     await page.keyboard.press('Enter');
     await page.waitForSelector('[data-testid=registers-changed]');
@@ -836,8 +838,32 @@ describe('trace browser', () => {
     await page.waitForSelector('[data-testid=help]');
     assert.match(await page.textContent('[data-testid=help]'), /fold the call containing the position/);
     await shoot(page, '[data-testid=help]', 'help.png');
+    // A keyboard user reads all of it: the help has the focus, and the keys
+    // that scroll scroll it; other keys do nothing behind it; Escape closes.
+    await page.waitForFunction(() => document.activeElement?.dataset.testid === 'help');
+    const scroll = () => page.$eval('[data-testid=help]', (e) => ({ top: e.scrollTop, room: e.scrollHeight - e.clientHeight }));
+    assert.ok((await scroll()).room > 100, `the help scrolls: ${JSON.stringify(await scroll())}`);
+    await page.keyboard.press('PageDown');
+    await page.waitForFunction(() => document.querySelector('[data-testid=help]')?.scrollTop > 0);
+    await page.keyboard.press('End');
+    await page.waitForFunction(() => {
+      const e = document.querySelector('[data-testid=help]');
+      return e && e.scrollTop >= e.scrollHeight - e.clientHeight - 1;
+    });
+    const line = await currentLine(page);
+    const bottom = (await scroll()).top;
     await page.keyboard.press('x');
+    await page.keyboard.press('j');
+    // Keys go in order: once Up has scrolled it, x and j were had, and it
+    // stayed open.
+    await page.keyboard.press('ArrowUp');
+    await page.waitForFunction((bottom) => document.querySelector('[data-testid=help]')?.scrollTop < bottom, bottom);
+    assert.notEqual(await page.$('[data-testid=help]'), null, 'other keys leave the help open');
+    assert.equal(await currentLine(page), line, 'nothing moved behind the help');
+    await page.keyboard.press('Escape');
     await page.waitForFunction(() => !document.querySelector('[data-testid=help]'));
+    // The keys are the trace's again.
+    await page.waitForFunction(() => document.activeElement?.closest('[data-testid=browser]'));
     if (SCREENSHOTS) {
       const pos = trace.instructions[300];
       await gotoLine(page, pos.line);

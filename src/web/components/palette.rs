@@ -89,6 +89,7 @@ pub fn palette(props: &PaletteProps) -> Html {
                 type="text"
                 autocomplete="off"
                 spellcheck="false"
+                aria-label={t("Command palette")}
                 placeholder={t("Type a command, or a line, time or PC to go to")}
                 value={props.text.clone()}
                 style="margin:0.5rem;padding:0.3rem;font-size:1rem;"
