@@ -25,7 +25,16 @@ describe('embedding', () => {
     const page = await fx.browser.context.newPage();
     const errors = [];
     page.on('pageerror', (e) => errors.push(e.message));
+    const missing = [];
+    page.on('response', (r) => r.status() >= 400 && missing.push(`${r.status()} ${r.url()}`));
     await page.goto(`${fx.server.url}embed-example.html`);
+    // Its icon is one the page names and the server has (a browser asks
+    // for /favicon.ico, which is not there, when a page names none).
+    const icon = await page.evaluate(() => document.querySelector('link[rel=icon]')?.href ?? null);
+    assert.ok(icon, 'the page names its icon');
+    const got = await page.request.get(icon);
+    assert.equal(got.status(), 200, icon);
+    assert.match(got.headers()['content-type'], /svg/);
     for (const id of ['a', 'b']) {
       await page.waitForSelector(`[data-viewer=${id}][data-state=ready]`, { timeout: 60_000 });
       const said = await page.evaluate((id) => window.tarmacLensHost.messages[id], id);
@@ -57,13 +66,14 @@ describe('embedding', () => {
           await frame
             .locator(`[data-reg=${r}]`)
             .filter({ hasText: expected[r].padStart(16, '0') })
-            .waitFor({ timeout: 5_000 });
+            .waitFor({ timeout: 30_000 });
         }
       }
     }
     // Viewer b asked for a memory pane (panes=regs,mem:x0).
     assert.equal(await page.frameLocator('[data-viewer=b] iframe').locator('[data-testid=memory]').count(), 1);
     assert.deepEqual(errors, []);
+    assert.deepEqual(missing, [], 'every request the page made was answered');
     await page.close();
   });
 

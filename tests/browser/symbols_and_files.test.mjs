@@ -204,6 +204,7 @@ describe('files that are not traces', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tl-not-traces-'));
   const files = {
     random: path.join(dir, 'random.bin'),
+    picture: path.join(dir, 'picture.png'),
     notes: path.join(dir, 'notes.txt'),
     empty: path.join(dir, 'empty.tarmac'),
   };
@@ -219,6 +220,7 @@ describe('files that are not traces', () => {
       return seed & 0xff;
     })),
   );
+  fs.copyFileSync(path.join(ROOT, 'docs/screenshot.png'), files.picture);
   fs.writeFileSync(files.notes, 'Build notes\n'.concat(Array.from({ length: 60 }, (_, i) => `step ${i}: compile the thing\n`).join('')));
   fs.writeFileSync(files.empty, '');
 
@@ -230,15 +232,23 @@ describe('files that are not traces', () => {
     return page;
   }
 
+  // Bytes that are not text show no rows (they would be garbage); text in
+  // no trace format keeps its rows, which may say what it is.
   const cases = [
-    ['random', 'binary', /random\.bin holds binary data, not a Tarmac trace/],
-    ['notes', 'text', /notes\.txt does not look like a Tarmac trace: line 1 \("Build notes"\) is in no trace format/],
+    ['random', 'binary', /random\.bin holds binary data, not a Tarmac trace/, false],
+    ['picture', 'document', /picture\.png is a PNG image file, not a Tarmac trace/, false],
+    ['notes', 'text', /notes\.txt does not look like a Tarmac trace: line 1 \("Build notes"\) is in no trace format/, true],
   ];
-  for (const [key, kind, message] of cases) {
+  for (const [key, kind, message, rows] of cases) {
     test(`${key}: named for what it is in the browse view, with the unparsed count and a link to the list`, async (t) => {
       const page = await open(t, files[key]);
       assert.equal(await page.getAttribute('[data-testid=file-notice]', 'data-kind'), kind);
       assert.match(await page.textContent('[data-testid=file-notice]'), message);
+      // Read to its end (the notice counts its lines): what is shown now stays.
+      await page.waitForSelector('[data-testid=file-notice-unparsed]');
+      if (rows) await page.waitForSelector('.trace-row');
+      assert.equal(await page.locator('.trace-row').count() > 0, rows, `${key}: rows shown`);
+      assert.equal(await page.locator('[data-testid=browser]').count() > 0, rows, `${key}: a trace browser`);
       // The CLI refuses such a file: the lines are counted here.
       const bytes = fs.readFileSync(files[key]);
       const lines = bytes.toString('latin1').split('\n').length - (bytes.at(-1) === 0x0a ? 1 : 0);
