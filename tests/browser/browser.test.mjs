@@ -843,21 +843,26 @@ describe('trace browser', () => {
     await page.waitForFunction(() => document.activeElement?.dataset.testid === 'help');
     const scroll = () => page.$eval('[data-testid=help]', (e) => ({ top: e.scrollTop, room: e.scrollHeight - e.clientHeight }));
     assert.ok((await scroll()).room > 100, `the help scrolls: ${JSON.stringify(await scroll())}`);
-    await page.keyboard.press('PageDown');
-    await page.waitForFunction(() => document.querySelector('[data-testid=help]')?.scrollTop > 0);
-    await page.keyboard.press('End');
-    await page.waitForFunction(() => {
-      const e = document.querySelector('[data-testid=help]');
-      return e && e.scrollTop >= e.scrollHeight - e.clientHeight - 1;
-    });
+    // A key that scrolls it, and the scroll's end (the browser scrolls
+    // smoothly: a key pressed during one adds to where it was going).
+    const scrollWith = async (key) => {
+      await page.$eval('[data-testid=help]', (e) => {
+        window.__scrolled = false;
+        e.addEventListener('scrollend', () => (window.__scrolled = true), { once: true });
+      });
+      await page.keyboard.press(key);
+      await page.waitForFunction(() => window.__scrolled);
+      return (await scroll()).top;
+    };
+    assert.ok((await scrollWith('PageDown')) > 0, 'PageDown scrolls it');
+    const bottom = await scrollWith('End');
+    assert.ok(bottom >= (await scroll()).room - 1, 'End scrolls it to its end');
     const line = await currentLine(page);
-    const bottom = (await scroll()).top;
     await page.keyboard.press('x');
     await page.keyboard.press('j');
     // Keys go in order: once Up has scrolled it, x and j were had, and it
     // stayed open.
-    await page.keyboard.press('ArrowUp');
-    await page.waitForFunction((bottom) => document.querySelector('[data-testid=help]')?.scrollTop < bottom, bottom);
+    assert.ok((await scrollWith('ArrowUp')) < bottom, 'Up scrolls it back');
     assert.notEqual(await page.$('[data-testid=help]'), null, 'other keys leave the help open');
     assert.equal(await currentLine(page), line, 'nothing moved behind the help');
     await page.keyboard.press('Escape');
