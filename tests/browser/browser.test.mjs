@@ -172,7 +172,7 @@ describe('trace browser', () => {
       await page.waitForFunction(
         (want) => document.querySelector('[data-reg=x0]')?.textContent === want,
         expected.x0,
-        { timeout: 5_000 },
+        { timeout: 30_000 },
       );
       const shown = await registers(page);
       for (let n = 0; n <= 28; n++) {
@@ -358,7 +358,7 @@ describe('trace browser', () => {
     await page.waitForFunction(
       (want) => document.querySelector('[data-testid=view-position]')?.textContent === want,
       `line ${ins.line} · time ${ins.time} · instruction ${k + 1}`,
-      { timeout: 5_000 },
+      { timeout: 30_000 },
     ).catch(async () => assert.fail(`header: ${await page.textContent('[data-testid=view-position]')}`));
     // Past the end: the last line named, the position kept.
     const last = trace.lines.length - (trace.lines.at(-1) === '' ? 1 : 0);
@@ -376,7 +376,7 @@ describe('trace browser', () => {
     await page.waitForFunction(
       (want) => document.querySelector('[data-testid=status-message]')?.textContent === want,
       `Line ${inside} is part of the instruction at line ${ins.line}.`,
-      { timeout: 5_000 },
+      { timeout: 30_000 },
     );
     // A fragment that is no position is said so, and moves nothing.
     await page.evaluate(() => {
@@ -385,7 +385,7 @@ describe('trace browser', () => {
     await page.waitForFunction(
       () => document.querySelector('[data-testid=status-message]')?.textContent.includes('"abc" is not a line number'),
       null,
-      { timeout: 5_000 },
+      { timeout: 30_000 },
     );
     await expectLine(page, ins.line, '#line=abc kept the position');
   });
@@ -419,7 +419,7 @@ describe('trace browser', () => {
               [...document.querySelectorAll('[data-testid=registers-core] .reg.changed .reg-value')].map((e) => e.dataset.reg).sort(),
             ) === want,
           JSON.stringify(want),
-          { timeout: 5_000 },
+          { timeout: 30_000 },
         )
         .catch(async () => assert.fail(`${what}: marked ${JSON.stringify(await marked())}, the trace writes ${JSON.stringify(want)}`));
       return want;
@@ -453,7 +453,7 @@ describe('trace browser', () => {
     await page.waitForFunction(
       (want) => want.every((r) => document.querySelector(`[data-testid=registers-core] [data-reg=${r}]`)?.parentElement.classList.contains('changed')),
       differing,
-      { timeout: 5_000 },
+      { timeout: 30_000 },
     );
   });
 
@@ -502,7 +502,7 @@ describe('trace browser', () => {
                 .sort(),
             ) === want,
           JSON.stringify(want),
-          { timeout: 5_000 },
+          { timeout: 30_000 },
         )
         .catch(async () => assert.fail(`instruction ${k}: listed ${JSON.stringify(await listed())}, the trace writes ${JSON.stringify(want)}`));
     }

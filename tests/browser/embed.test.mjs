@@ -54,7 +54,7 @@ describe('embedding', () => {
         await page.waitForFunction(
           ([id, line]) => window.tarmacLensHost.messages[id].some((m) => m?.type === 'position' && m.line === line),
           [id, instructionOf(trace, target).line],
-          { timeout: 10_000 },
+          { timeout: 30_000 },
         );
         const pos = await lastPosition(page, id);
         assert.equal(pos.line, ins.line, `viewer ${id}: position after going to line ${target}`);
@@ -110,7 +110,7 @@ describe('embedding', () => {
     assert.equal(snapped.asked, first - 20);
     assert.notEqual(snapped.line, first - 20);
     assert.match(await page.textContent('[data-viewer=a] [data-testid=position]'), new RegExp(`\\(asked for line ${first - 20}\\)`));
-    await frame.locator('[data-testid=status-message]').filter({ hasText: `Line ${first - 20} comes before the first instruction` }).waitFor({ timeout: 5_000 });
+    await frame.locator('[data-testid=status-message]').filter({ hasText: `Line ${first - 20} comes before the first instruction` }).waitFor({ timeout: 30_000 });
     // Past the end: the last line named, to the host and on screen.
     const last = VIEWERS.a.lines.length - (VIEWERS.a.lines.at(-1) === '' ? 1 : 0);
     await page.fill('[data-viewer=a] [data-input=line]', '999999');
@@ -120,7 +120,7 @@ describe('embedding', () => {
     });
     const said = await page.evaluate(() => window.tarmacLensHost.messages.a.filter((m) => m?.type === 'error').at(-1).message);
     assert.equal(said, `Line 999,999 is past the end: the trace ends at line ${last.toLocaleString('en-US')}.`);
-    await frame.locator('[data-testid=status-message]').filter({ hasText: 'past the end' }).waitFor({ timeout: 5_000 });
+    await frame.locator('[data-testid=status-message]').filter({ hasText: 'past the end' }).waitFor({ timeout: 30_000 });
     assert.deepEqual(errors, []);
     await page.close();
   });
@@ -137,7 +137,7 @@ describe('embedding', () => {
       w.postMessage({ type: 'open', trace: 17 }, location.origin);
     });
     await page.waitForFunction(() => window.tarmacLensHost.messages.a.filter((m) => m?.type === 'error').length >= 4, null, {
-      timeout: 5_000,
+      timeout: 30_000,
     });
     const errorsSaid = await page.evaluate(() => window.tarmacLensHost.messages.a.filter((m) => m?.type === 'error').map((m) => m.message));
     assert.match(errorsSaid[0], /must be "PING" or an object with a type/);
@@ -157,7 +157,7 @@ describe('embedding', () => {
     await page.waitForFunction(
       (line) => window.tarmacLensHost.messages.a.some((m) => m?.type === 'position' && m.line === line),
       instructionOf(VIEWERS.a, ins.line).line,
-      { timeout: 10_000 },
+      { timeout: 30_000 },
     );
     assert.equal((await lastPosition(page, 'a')).time, ins.time);
     await page.evaluate(async () => {

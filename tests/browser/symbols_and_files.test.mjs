@@ -112,7 +112,7 @@ describe('names from the ELF image', () => {
             return frames.length > 0 && frames[0].dataset.name.split(' + ')[0] === want;
           },
           symbolOf(c.name),
-          { timeout: 5_000 },
+          { timeout: 30_000 },
         ).catch(async () => assert.fail(`${base} line ${c.entryLine}: stack ${JSON.stringify(await stackNames(page))}, CLI: ${c.name}`));
         const header = await page.locator('[data-testid=call-stack] .frame').evaluateAll((b) => b.map((e) => e.textContent));
         assert.equal(symbolOf(header.at(-1).replace(/^› /, '')), symbolOf(c.name), `${base} header at line ${c.entryLine}`);
@@ -135,21 +135,21 @@ describe('names from the ELF image', () => {
     assert.equal(await rowSymbol(page, call.callLine), 'run_iteration');
     // The Thumb program's image: same number of symbols, other addresses.
     await page.setInputFiles('[data-testid=elf-input]', path.join(GEN, 'quicksort-thumb-O2-fastmodel-2M.elf'));
-    await page.waitForSelector('[data-testid=elf-warning]', { timeout: 10_000 });
+    await page.waitForSelector('[data-testid=elf-warning]', { timeout: 30_000 });
     const warning = await page.textContent('[data-testid=elf-warning]');
     assert.match(warning, /AArch32/);
     assert.match(warning, /AArch64/);
     await page.waitForFunction((line) => {
       const s = document.querySelector(`.trace-row[data-row-line="${line}"] [data-testid=branch-symbol]`);
       return !s || !s.textContent.includes('run_iteration');
-    }, call.callLine, { timeout: 5_000 });
+    }, call.callLine, { timeout: 30_000 });
     // Back to the right one: the name and no warning.
     await page.setInputFiles('[data-testid=elf-input]', path.join(GEN, 'quicksort-aarch64-O2-fastmodel-2M.elf'));
-    await page.waitForFunction(() => !document.querySelector('[data-testid=elf-warning]'), null, { timeout: 10_000 });
+    await page.waitForFunction(() => !document.querySelector('[data-testid=elf-warning]'), null, { timeout: 30_000 });
     await page.waitForFunction(
       (line) => document.querySelector(`.trace-row[data-row-line="${line}"] [data-testid=branch-symbol]`)?.textContent.includes('run_iteration'),
       call.callLine,
-      { timeout: 5_000 },
+      { timeout: 30_000 },
     );
   });
 
