@@ -207,11 +207,12 @@ pub fn is_key_name(part: &str) -> bool {
 }
 
 /// `x` percent with `digits` decimals, as the page's language writes it
-/// (`12.5%`; `12,5 %` with a narrow no-break space, as `Intl` does).
+/// (`12.5%`; `12,5 %` with a no-break space, as `Intl` does: the page's
+/// test `percentages_match_the_browser_s_intl` holds that).
 pub fn percent(x: f64, digits: usize) -> String {
     match current() {
         Lang::En => format!("{}%", decimal(x, digits)),
-        Lang::Fr => format!("{}\u{202f}%", decimal(x, digits)),
+        Lang::Fr => format!("{}\u{a0}%", decimal(x, digits)),
     }
 }
 

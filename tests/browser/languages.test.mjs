@@ -164,7 +164,7 @@ test('every text follows a switch, there and back: the reports, the summary, cov
   await page.click('[data-testid=tab-profile]');
   assert.match(await page.innerText('[data-testid=sort-address]'), /^Adresse/);
   assert.match(await page.innerText('[data-testid=sort-count]'), /^Nombre/);
-  assert.match(await page.innerText('[data-testid=profile-row] >> nth=0'), /\d,\d\u202f%/);
+  assert.match(await page.innerText('[data-testid=profile-row] >> nth=0'), /\d,\d\u00a0%/);
   const panel = await screenTexts(page, '[data-testid=reports-panel]');
   assert.deepEqual(foreign(panel, englishOnly), [], 'English in the French Reports panel');
   // The matchers know a language's texts when they see them.
@@ -175,7 +175,7 @@ test('every text follows a switch, there and back: the reports, the summary, cov
   const coverage = await page.innerText('[data-testid=coverage]');
   assert.doesNotMatch(coverage, /no source line|\d\.\d%/);
   assert.match(coverage, /\(sans ligne source\)/);
-  assert.match(coverage, /\(\d+,\d\u202f%\)/);
+  assert.match(coverage, /\(\d+,\d\u00a0%\)/);
   assert.deepEqual(foreign(await screenTexts(page, '[data-testid=coverage]'), englishOnly), [], 'English in the French coverage');
   // The Summary: record kinds in French, counts grouped as French groups them.
   await page.click('[data-testid=tab-summary]');
