@@ -187,6 +187,97 @@ fn keys_step_through_the_instructions_the_trace_lists() {
 }
 
 #[test]
+fn the_help_stays_open_while_its_keys_scroll_it_and_escape_closes_it() {
+    let trace = std::fs::read(data("ttu/quicksort.tarmac")).unwrap();
+    let (_, instructions) = text_of(&trace);
+    let mut page = Page::open(&trace, Config::default());
+    page.prompt("l", &instructions[10].to_string());
+    let at = page.line();
+    page.key("F1");
+    assert!(page.model.help, "F1 opens the help");
+    // The page gives the focus back once drawn (as `Browser::rendered` does).
+    page.model.refocus = false;
+    // The keys that scroll are the browser's (it scrolls the help, which
+    // has the focus): the help stays, the position does not move.
+    for key in [
+        "ArrowDown",
+        "PageDown",
+        "End",
+        "ArrowUp",
+        "PageUp",
+        "Home",
+        " ",
+    ] {
+        let outcome = page.model.key(&KeyInput::plain(key));
+        page.settle();
+        assert!(
+            !outcome.handled,
+            "{key:?} is left to the browser to scroll the help"
+        );
+        assert!(page.model.help, "{key:?} leaves the help open");
+    }
+    // Other keys do nothing behind it.
+    for key in ["j", "l", "x", "Tab"] {
+        let outcome = page.model.key(&KeyInput::plain(key));
+        page.settle();
+        assert!(outcome.handled, "{key:?} is kept from the page");
+        assert!(page.model.help, "{key:?} leaves the help open");
+    }
+    assert!(
+        page.model.prompt.is_none(),
+        "l opened no prompt behind the help"
+    );
+    assert_eq!(page.line(), at, "nothing moved behind the help");
+    page.key("Escape");
+    assert!(!page.model.help, "Escape closes it");
+    assert!(page.model.refocus, "the focus goes back to the pane");
+    page.key("F1");
+    page.key("F1");
+    assert!(!page.model.help, "F1 again closes it");
+    page.key("ArrowDown");
+    assert_eq!(
+        page.line(),
+        instructions[11],
+        "the keys are the trace's again"
+    );
+}
+
+#[test]
+fn a_trace_opened_already_indexed_draws_its_timeline_and_a_click_goes_where_it_points() {
+    use tarmac_lens::model::ViewMsg;
+    use tarmac_lens_core::browse::events::node_at;
+    // As `serve` opens it (or the index cache): indexed whole before the
+    // browser starts, so no progress ever comes.
+    let trace = std::fs::read(data("tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac")).unwrap();
+    let (lines, instructions) = text_of(&trace);
+    let mut page = Page::open(&trace, Config::default());
+    assert!(page.model.complete);
+    let timeline = page
+        .model
+        .nav
+        .timeline_data
+        .clone()
+        .expect("the timeline was asked for at once");
+    let nodes = page.session.progress().nodes;
+    assert_eq!(timeline.nodes, nodes);
+    assert!(
+        timeline.depth.iter().any(|&d| d > 1),
+        "calls drawn: {:?}",
+        &timeline.depth[..8]
+    );
+    // A click at 80% of the strip: the node there, far into the trace.
+    let node = node_at(0.8, timeline.nodes);
+    page.send(Msg::View(0, ViewMsg::GoTo { node }));
+    let line = page.line();
+    assert!(
+        line > *instructions.last().unwrap() * 7 / 10,
+        "80% of the strip went to line {line} of {}",
+        lines.len()
+    );
+    assert!(instructions.contains(&line));
+}
+
+#[test]
 fn the_core_registers_are_the_values_the_trace_wrote_and_mark_what_the_instruction_wrote() {
     let trace = std::fs::read(data("tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac")).unwrap();
     let (lines, instructions) = text_of(&trace);
@@ -1146,13 +1237,32 @@ fn the_palette_lists_the_elf_functions_with_their_call_counts_and_lists_a_ones_c
             tarmac_lens::i18n::number(entered)
         )
     );
-    // Part of a name lists it too, after the commands; a number does not.
+    // Part of a name lists it too; a number does not.
     page.send(Msg::Palette(PaletteMsg::Text("sort".into())));
     assert!(page
         .model
         .palette_entries()
         .iter()
         .any(|e| e.action == PaletteAction::Function(quicksort)));
+    // The start of a name comes before the commands whose help has a word
+    // starting so ("part": a watch "part of" nothing, the function first).
+    let partition = symbols
+        .symbols()
+        .iter()
+        .find(|s| s.name == "partition")
+        .expect("partition in the ELF")
+        .addr;
+    page.send(Msg::Palette(PaletteMsg::Text("part".into())));
+    let entries = page.model.palette_entries();
+    assert_eq!(
+        entries[0].action,
+        PaletteAction::Function(partition),
+        "{:?}",
+        entries.iter().map(|e| &e.label).collect::<Vec<_>>()
+    );
+    assert!(entries
+        .iter()
+        .any(|e| matches!(e.action, PaletteAction::Run(_))));
     page.send(Msg::Palette(PaletteMsg::Text("1234".into())));
     assert!(!page
         .model

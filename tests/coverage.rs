@@ -865,6 +865,15 @@ fn the_table_has_the_tracefile_s_figures() {
         files += 1;
     }
     assert!(files > 0);
+    // Every other group is the code with no source line (in no record of
+    // the tracefile), said so, for a page to name in its language.
+    let unlined = table
+        .groups
+        .iter()
+        .filter(|g| g.is_no_source_line())
+        .count();
+    assert!(unlined <= 1);
+    assert_eq!(table.groups.len(), files + unlined);
     let sum = |f: fn(&tarmac_lens_core::coverage::GroupRow) -> (u64, u64)| {
         table
             .groups

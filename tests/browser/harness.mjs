@@ -262,7 +262,7 @@ export async function readResults(page, name) {
     const $ = (sel) => document.querySelector(sel);
     const records = {};
     for (const cell of document.querySelectorAll('[data-kind]')) {
-      records[cell.getAttribute('data-kind')] = Number(cell.textContent);
+      records[cell.getAttribute('data-kind')] = Number(cell.dataset.count ?? cell.textContent);
     }
     return {
       panic: $('[data-testid=panic]')?.textContent ?? null,
@@ -370,8 +370,9 @@ export async function currentLine(page) {
 
 /** Waits until the current row (of the view under `within`, else any) is
  * at `line` (answers are asynchronous); on failure says what `seen(page)`
- * gives (by default the current line). */
-export async function expectLine(page, line, what, { within = '', timeout = 5_000, seen = currentLine } = {}) {
+ * gives (by default the current line). `timeout` only bounds a row that
+ * never gets there: a loaded machine's slow answer is still awaited. */
+export async function expectLine(page, line, what, { within = '', timeout = 30_000, seen = currentLine } = {}) {
   try {
     await page.waitForFunction(
       ([selector, line]) => document.querySelector(selector)?.dataset.line === String(line),

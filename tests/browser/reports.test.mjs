@@ -337,7 +337,9 @@ describe('reports panel', () => {
     await page.waitForSelector('[data-testid=reports-progress] progress', { timeout: 30_000 });
     const t1 = Date.now();
     await page.keyboard.press('PageDown');
-    await page.waitForFunction(() => window.__order.includes('step'), null, { timeout: 2_000 });
+    // Answered before the reports are done (the order below), however long
+    // a loaded machine takes: not within a time.
+    await page.waitForFunction(() => window.__order.includes('step'), null, { timeout: 120_000 });
     const stepMs = Date.now() - t1;
     await page.waitForSelector('[data-testid=reports-summary]', { timeout: 120_000 });
     // The step was answered before the reports were done.
@@ -474,7 +476,7 @@ describe('reports panel', () => {
         { id, desc },
       );
       // The rows come with the worker's answer.
-      const deadline = Date.now() + 5_000;
+      const deadline = Date.now() + 30_000;
       for (;;) {
         rows = await profileRows(page);
         const sorted = [...rows].sort(sortedBy(key, desc));
@@ -513,9 +515,9 @@ describe('reports panel', () => {
     assert.equal(shares.reduce((s, r) => s + r.own, 0), total, 'own instructions add up to the trace');
     const outer = shares.find((r) => r.name === '_start');
     assert.equal(outer.instructions, total);
-    assert.equal(outer.shown, '100.0 %');
+    assert.equal(outer.shown, '100.0%');
     for (const r of shares) {
-      assert.equal(r.ownShown, `${((r.own * 100) / total).toFixed(1)} %`, r.name);
+      assert.equal(r.ownShown, `${((r.own * 100) / total).toFixed(1)}%`, r.name);
       assert.ok(r.own <= r.instructions, r.name);
     }
     // A click on partition's row lists its calls, as the CLI's tree has them.
@@ -545,7 +547,7 @@ describe('reports panel', () => {
     await page.waitForFunction(
       (name) => document.querySelector('[data-testid=profile-row] [data-col=name]')?.textContent === name,
       busiest,
-      { timeout: 5_000 },
+      { timeout: 30_000 },
     );
   });
 

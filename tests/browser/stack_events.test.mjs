@@ -73,7 +73,7 @@ async function expectStack(page, names, what) {
         JSON.stringify([...document.querySelectorAll('[data-testid=stack-pane] [data-testid=stack-frame]')].map((e) => e.dataset.name)) ===
         JSON.stringify(want),
       names,
-      { timeout: 5_000 },
+      { timeout: 30_000 },
     );
   } catch {
     assert.fail(`${what}: the stack pane shows ${JSON.stringify(await shownStack(page))}, the CLI says ${JSON.stringify(names)}`);
@@ -221,7 +221,7 @@ describe('events pane', () => {
             return (rows.length && Number(rows[0].dataset.line) > last) || msg === 'No later event.';
           },
           last,
-          { timeout: 5_000 },
+          { timeout: 30_000 },
         );
       } catch {
         assert.fail(`e ×${k + 1}: the events marked current are ${await currentEventLines(page)} after ${last}`);
@@ -252,7 +252,7 @@ describe('events pane', () => {
           return rows.length && Number(rows.at(-1).dataset.line) < last;
         },
         last,
-        { timeout: 5_000 },
+        { timeout: 30_000 },
       );
       const lines = await currentEventLines(page);
       back.push(lines[0]);
@@ -331,7 +331,7 @@ describe('timeline', () => {
         await page.waitForFunction(
           (want) => Math.abs(Number(document.querySelector('.trace-row.current')?.dataset.line) - want) < 40,
           want,
-          { timeout: 5_000 },
+          { timeout: 30_000 },
         );
       } catch {
         assert.fail(`click at ${fraction}: line ${await currentLine(page)}, expected about ${want}`);
@@ -346,7 +346,7 @@ describe('timeline', () => {
     await page.waitForFunction(
       (want) => Math.abs(Number(document.querySelector('.trace-row.current')?.dataset.line) - want) < 40,
       lineAt(0.7),
-      { timeout: 5_000 },
+      { timeout: 30_000 },
     );
     await shoot(page, '[data-testid=timeline]', 'timeline.png');
     // Without an ELF the call stack names callees by address.

@@ -309,9 +309,14 @@ impl Component for Browser {
         }
         // Focusing forces a style and layout pass: not in the tasks that
         // show the first rows, but with the last stage of the first renders.
+        // Not from the help or the palette either, which hold the focus
+        // while open (the keys that scroll the help; the palette closes
+        // when its field loses it): closing them asks for it again.
         if self.model.refocus
             && ctx.props().takes_focus
             && self.model.prompt.is_none()
+            && !self.model.help
+            && self.model.palette.is_none()
             && self.reveal == Reveal::All
         {
             self.model.refocus = false;
