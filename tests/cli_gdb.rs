@@ -719,10 +719,24 @@ fn exchange(stream: &mut TcpStream, raw: &[u8]) -> String {
         got.extend_from_slice(&buf[..n]);
         let text = String::from_utf8_lossy(&got).into_owned();
         let body = text.trim_start_matches('+');
-        if body == "-"
-            || (body.starts_with('$') && body.len() >= 3 && body.as_bytes()[body.len() - 3] == b'#')
-        {
+        if body == "-" {
             return text;
+        }
+        // Console output (`$O<hex>`) may come before the reply, in the same read or not:
+        // the reply is the first complete packet that is not output.
+        let mut rest = body;
+        while let Some(start) = rest.find('$') {
+            let Some(hash) = rest[start..].find('#') else { break };
+            let end = start + hash + 3;
+            if end > rest.len() {
+                break;
+            }
+            let payload = &rest[start + 1..start + hash];
+            let output = payload.starts_with('O') && payload != "OK";
+            if !output {
+                return text;
+            }
+            rest = &rest[end..];
         }
     }
 }
