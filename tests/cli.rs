@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::process::Command;
 
 mod common;
-use common::data;
+use common::{data, inserted, retimed, GARBAGE};
 
 fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_tarmac-lens"))
@@ -852,4 +852,78 @@ fn why_tree_text_and_json() {
         let out = bin().arg("why").arg(&trace).args(bad).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{bad:?}");
     }
+}
+
+/// The first line of `why`'s text for a register after a line.
+fn why_first_line(trace: &std::path::Path, line: u64, what: &str) -> String {
+    let out = bin()
+        .arg("why")
+        .arg(trace)
+        .args(["--line", &line.to_string(), what, "--depth", "0"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    text.lines().next().unwrap_or_default().to_string()
+}
+
+/// Garbage lines in a trace, one starting with a timestamp later than the
+/// lines around it: the load after them is reported at its own line and
+/// time, not at the garbage's (which opened a node that took the load in,
+/// and lent its time to every line up to it).
+#[test]
+fn why_names_an_instruction_after_garbage_by_its_own_line_and_time() {
+    let one = std::fs::read(data("tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac")).unwrap();
+    let (dir, trace) = scratch("ttu/quicksort.tarmac");
+    std::fs::write(&trace, inserted(&one, 15000, GARBAGE)).unwrap();
+    let first = why_first_line(&trace, 15008, "x21");
+    assert!(
+        first.contains("← line 15006 time 7532 pc 0x101f0: LDR      w21,[x25,#0]"),
+        "{first}"
+    );
+    // `find` names the position by the same line and time.
+    let out = bin()
+        .arg("find")
+        .arg(&trace)
+        .args(["--from", "15005", "--first", "x21 == 0xfffff3d6"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("line 15006 time 7532 "), "{text}");
+    drop(dir);
+}
+
+/// A trace whose time goes back (a run at even times, then one at odd
+/// times from the start): `why` and `watch` report each writer at the time
+/// its line gives, not the highest time seen before it.
+#[test]
+fn why_and_watch_report_each_lines_own_time_where_time_went_back() {
+    let one = std::fs::read(data("tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac")).unwrap();
+    let first_run = one.iter().filter(|&&b| b == b'\n').count() as u64;
+    let mut both = retimed(&one, |n| 2 * n);
+    both.extend_from_slice(&retimed(&one, |n| 2 * n + 1));
+    let (dir, trace) = scratch("ttu/quicksort.tarmac");
+    std::fs::write(&trace, &both).unwrap();
+    // Line 15001 of the run is the load of x21 at 7532: 15065 at 15065 in
+    // the second.
+    let first = why_first_line(&trace, first_run + 15002, "x21");
+    let want = format!("← line {} time 15065 pc 0x101f0: LDR", first_run + 15001);
+    assert!(first.contains(&want), "{first}");
+    let out = bin()
+        .arg("watch")
+        .arg(&trace)
+        .args(["--reg", "x21", "--writes", "--from"])
+        .arg((first_run + 14990).to_string())
+        .args(["--max", "1"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let want = format!("line {} time 15065 ", first_run + 15001);
+    assert!(text.starts_with(&want), "{text}");
+    drop(dir);
 }

@@ -8,8 +8,10 @@
 //! timestamp and at most one instruction. A new node starts at a line whose
 //! event has a later time than the current node, or at a second instruction
 //! with the same time. Lines without events (headers, unmodelled registers,
-//! blank lines) stay in the node they follow; lines before the first event
-//! belong to no node. Timestamps are clamped to be non-decreasing.
+//! blank lines, lines the parser did not understand) stay in the node they
+//! follow; lines before the first event belong to no node. Timestamps are
+//! clamped to be non-decreasing for that grouping (the node's [`Site`]
+//! time); [`Node::time`] is the time its first line gives.
 
 pub(crate) mod calls;
 mod position;
@@ -279,6 +281,8 @@ pub struct Engine {
     node_first_line: u64,
     node_offset: u64,
     node_pc: u64,
+    /// The open node's time as its first line gives it (not clamped).
+    node_own_time: u64,
     prev_node: Option<Node>,
 
     expected_next_pc: u64,
@@ -358,6 +362,7 @@ impl Engine {
             node_first_line: 0,
             node_offset: 0,
             node_pc: INVALID_PC,
+            node_own_time: 0,
             prev_node: None,
             expected_next_pc: INVALID_PC,
             expected_next_lr: 0,
@@ -441,6 +446,7 @@ impl Engine {
                 lines: line - self.node_first_line,
                 len: end_offset - self.node_offset,
                 instructions_before: self.instructions - u64::from(self.node_pc != INVALID_PC),
+                own_time: self.node_own_time,
             };
             self.node_index += 1;
             self.prev_node = Some(node);
@@ -474,6 +480,13 @@ impl Engine {
     /// `line`. Lines must come in order, each once; a node that ends is
     /// reported to `obs` when the line that starts the next one arrives.
     pub fn feed(&mut self, line: &Line<'_>, rec: &Record<'_>, obs: &mut dyn Observer) {
+        if let RecordKind::Unparsed(_) = rec.kind {
+            // Not understood, so not an event: its timestamp (garbage may
+            // start with digits) neither opens a node nor moves the clamp,
+            // and its `<cpu>` field picks no core. It stays in the node
+            // before it, as a blank line does.
+            return;
+        }
         if let Some(core) = &mut self.core {
             if !core.line(rec.cpu) {
                 self.other_core(rec, obs);
@@ -503,6 +516,7 @@ impl Engine {
             self.node_pc = INVALID_PC;
             self.node_offset = line.offset;
             self.node_first_line = line.number;
+            self.node_own_time = rec.time;
             self.seen_any_event = true;
         }
         if is_instruction {

@@ -147,6 +147,7 @@ impl Engine {
             self.node_first_line,
             self.node_offset,
             self.node_pc,
+            self.node_own_time,
         ] {
             e.u(v);
         }
@@ -161,6 +162,7 @@ impl Engine {
                 n.at.time,
                 n.at.pc,
                 n.instructions_before,
+                n.own_time,
             ] {
                 e.u(v);
             }
@@ -240,8 +242,10 @@ impl Engine {
         e.node_first_line = d.u()?;
         e.node_offset = d.u()?;
         e.node_pc = d.u()?;
+        e.node_own_time = d.u()?;
         if d.b()? {
-            let (node, line, lines, offset, len, time, pc, instructions_before) = (
+            let (node, line, lines, offset, len, time, pc, instructions_before, own_time) = (
+                d.u()?,
                 d.u()?,
                 d.u()?,
                 d.u()?,
@@ -262,6 +266,7 @@ impl Engine {
                 lines,
                 len,
                 instructions_before,
+                own_time,
             });
         }
         e.expected_next_pc = d.u()?;

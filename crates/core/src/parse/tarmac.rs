@@ -203,6 +203,8 @@ fn parse_general<'a>(p: &'a mut Parser, line: &'a [u8]) -> Record<'a> {
             }
         }
     }
+    // A line not understood keeps its own time but lends it to no later
+    // line (see the end).
     p.prev_time = rec.time;
 
     // Trace source identifier.
@@ -212,6 +214,7 @@ fn parse_general<'a>(p: &'a mut Parser, line: &'a [u8]) -> Record<'a> {
     }
 
     if !tok.is_word() {
+        p.prev_time = prev_time;
         rec.kind = RecordKind::Unparsed(fail("expected an event type", tok.start));
         return rec;
     }
@@ -267,7 +270,12 @@ fn parse_general<'a>(p: &'a mut Parser, line: &'a [u8]) -> Record<'a> {
     };
     rec.kind = match result {
         Ok(k) => k,
-        Err(u) => RecordKind::Unparsed(u),
+        Err(u) => {
+            // Garbage that happens to start with digits must not date the
+            // lines after it.
+            p.prev_time = prev_time;
+            RecordKind::Unparsed(u)
+        }
     };
     rec
 }
