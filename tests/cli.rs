@@ -927,3 +927,94 @@ fn why_and_watch_report_each_lines_own_time_where_time_went_back() {
     assert!(text.starts_with(&want), "{text}");
     drop(dir);
 }
+
+/// The forms of `tests/data/published/` through the commands a person
+/// runs on them: a multi-cluster capability trace was refused whole ("not
+/// a Tarmac trace"), an RTL logger's had no instructions, an ES log's
+/// exception was unparsed.
+#[test]
+fn published_forms_are_read_by_the_commands() {
+    let stats = |name: &str| {
+        let (dir, trace) = scratch(&format!("published/{name}"));
+        let out = bin()
+            .arg("stats")
+            .arg("--json")
+            .arg(&trace)
+            .output()
+            .unwrap();
+        drop(dir);
+        json(&out)
+    };
+    let records = |doc: &serde_json::Value| {
+        ["instruction", "register", "memory", "bus", "exception"]
+            .map(|k| doc["records"][k].as_u64().unwrap_or(0))
+    };
+    let m = stats("morello-fvp/clusters-and-capabilities.tarmac");
+    assert_eq!(
+        (m["unparsed"].as_u64(), records(&m)),
+        (Some(0), [10, 13, 4, 0, 0])
+    );
+    assert_eq!(
+        m["cores"],
+        serde_json::json!(["cluster0.cpu0", "cluster0.cpu2"])
+    );
+    let r = stats("cortex-m-rtl-logger/indented.tarmac");
+    assert_eq!(
+        (r["unparsed"].as_u64(), records(&r)),
+        (Some(0), [8, 10, 9, 5, 0])
+    );
+    let e = stats("emulator-es/serror-in-es-log.tarmac");
+    assert_eq!(
+        (e["unparsed"].as_u64(), records(&e)),
+        (Some(0), [8, 9, 2, 0, 2])
+    );
+
+    // One core of the clusters, by its whole name; its capability
+    // instructions dumped with their bounds.
+    let (_dir, trace) = scratch("published/morello-fvp/clusters-and-capabilities.tarmac");
+    let out = bin()
+        .args(["index", "--cpu", "cluster0.cpu2", "--no-index"])
+        .arg(&trace)
+        .output()
+        .unwrap();
+    assert_eq!(json(&out)["instructions"], 6);
+    let out = bin()
+        .args(["why", "--cpu", "cluster0.cpu2", "--no-index"])
+        .arg(&trace)
+        .args(["--line", "26", "x0", "--depth", "0"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("← line 26 time 15 pc 0x120a54: ADD      w0,w0,w2"),
+        "{text}"
+    );
+    let out = bin().arg("dump").arg(&trace).output().unwrap();
+    let dump = String::from_utf8_lossy(&out.stdout);
+    assert!(dump.contains(
+        "pc=120a40 iset=C64 width=32 instruction=71000d3f disassembly=\"CMP      w9,#3\" \
+         capability_tag=1 capability_meta=b05dc000137a0004 base=0 top=29bc00000000000"
+    ));
+
+    // The logger's fetches are no data accesses a watchpoint sees; its
+    // data reads and writes are.
+    let (_dir, trace) = scratch("published/cortex-m-rtl-logger/indented.tarmac");
+    let watch = |range: &str| {
+        bin()
+            .args(["watch", "--no-index", "--mem", range])
+            .arg(&trace)
+            .output()
+            .unwrap()
+    };
+    assert_eq!(
+        watch("0x1a30:32").status.code(),
+        Some(1),
+        "code fetched only"
+    );
+    let out = watch("0x1a50:4");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.starts_with("line 12 time 81700 pc -: r R [0x1a50:4]=0x20000100"),
+        "{text}"
+    );
+}

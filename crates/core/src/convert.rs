@@ -76,6 +76,7 @@ fn iset_letter(i: &Instruction<'_>) -> &'static str {
         ISet::Thumb => "T32",
         ISet::A64 => "O",
         ISet::ThumbEE => "X",
+        ISet::C64 => "C",
     }
 }
 

@@ -550,6 +550,10 @@ pub enum Row {
         /// is in (a call's first row: its callee).
         #[serde(default)]
         function: Option<String>,
+        /// For an instruction whose address the trace wrote as a
+        /// capability (a Morello FVP's): its tag, bounds and permissions.
+        #[serde(default)]
+        capability: Option<String>,
     },
     /// A folded call: one row for all its lines.
     Fold {

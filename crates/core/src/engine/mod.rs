@@ -662,7 +662,7 @@ impl Engine {
         }
 
         let mut iflags = 0;
-        if ins.iset == ISet::A64 {
+        if ins.iset.is_aarch64() {
             iflags |= regfile::IFLAG_AARCH64;
             self.aarch64_used = true;
         }
@@ -780,13 +780,13 @@ impl Engine {
         let is_call = match ins.iset {
             ISet::Thumb => e == 0xbeab || e == 0xdfab || e == 0xbabc,
             ISet::Arm => (e & 0x0fff_ffff) == 0x0f12_3456 || (e & 0x0fff_ffff) == 0x010f_0070,
-            ISet::A64 => e == 0xd45e_0000,
+            ISet::A64 | ISet::C64 => e == 0xd45e_0000,
             ISet::ThumbEE => false,
         };
         if !is_call {
             return;
         }
-        let a64 = ins.iset == ISet::A64;
+        let a64 = ins.iset.is_aarch64();
         let (op_reg, blk_reg, word) = if a64 {
             (
                 RegId::new(RegClass::X, 0),
