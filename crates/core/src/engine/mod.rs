@@ -240,11 +240,15 @@ fn classify(kind: &RecordKind<'_>) -> EventClass {
                 EventClass::None
             }
         }
+        // A line not understood is no event: its timestamp (garbage may
+        // start with digits) neither opens a node nor moves the clamp; it
+        // stays in the node before it, as a blank line does.
         RecordKind::Blank
         | RecordKind::Comment
         | RecordKind::Header(_)
         | RecordKind::SystemOp(_)
-        | RecordKind::CoprocTransfer(_) => EventClass::None,
+        | RecordKind::CoprocTransfer(_)
+        | RecordKind::Unparsed(_) => EventClass::None,
         _ => EventClass::Other,
     }
 }
@@ -283,7 +287,10 @@ pub struct Engine {
     node_pc: u64,
     /// The open node's time as its first line gives it (not clamped).
     node_own_time: u64,
-    prev_node: Option<Node>,
+    /// Where the node before the open one is (call detection's
+    /// "previous"): a `Site`, not the `Node`, so closing a node copies
+    /// less (1% of indexing's instructions).
+    prev_site: Option<Site>,
 
     expected_next_pc: u64,
     expected_next_lr: u64,
@@ -363,7 +370,7 @@ impl Engine {
             node_offset: 0,
             node_pc: INVALID_PC,
             node_own_time: 0,
-            prev_node: None,
+            prev_site: None,
             expected_next_pc: INVALID_PC,
             expected_next_lr: 0,
             insns_since_lr_update: 0,
@@ -449,7 +456,7 @@ impl Engine {
                 own_time: self.node_own_time,
             };
             self.node_index += 1;
-            self.prev_node = Some(node);
+            self.prev_site = Some(node.at);
             obs.node(&node, self);
             let split = obs.split_here();
             self.commit_core();
@@ -480,13 +487,6 @@ impl Engine {
     /// `line`. Lines must come in order, each once; a node that ends is
     /// reported to `obs` when the line that starts the next one arrives.
     pub fn feed(&mut self, line: &Line<'_>, rec: &Record<'_>, obs: &mut dyn Observer) {
-        if let RecordKind::Unparsed(_) = rec.kind {
-            // Not understood, so not an event: its timestamp (garbage may
-            // start with digits) neither opens a node nor moves the clamp,
-            // and its `<cpu>` field picks no core. It stays in the node
-            // before it, as a blank line does.
-            return;
-        }
         if let Some(core) = &mut self.core {
             if !core.line(rec.cpu) {
                 self.other_core(rec, obs);
@@ -716,7 +716,7 @@ impl Engine {
             let lr_candidate = lr.filter(|&lr| {
                 self.insns_since_lr_update < 8 && lr.abs_diff(self.expected_next_lr) < 64
             });
-            let previous = self.prev_node.map(|n| n.at).unwrap_or_default();
+            let previous = self.prev_site.unwrap_or_default();
             let mut current = self.current_site();
             current.pc = pc;
             match self
