@@ -11,7 +11,7 @@
 //! blank lines, lines the parser did not understand) stay in the node they
 //! follow; lines before the first event belong to no node. Timestamps are
 //! clamped to be non-decreasing for that grouping (the node's [`Site`]
-//! time); [`Node::time`] is the time its first line gives.
+//! time); [`Node::own_time`] is the time its first line gives.
 
 pub(crate) mod calls;
 mod position;
