@@ -14,7 +14,7 @@ use tarmac_lens_core::parse::ParseOptions;
 use tarmac_lens_core::source::SliceSource;
 
 mod common;
-use common::data;
+use common::{data, inserted, retimed, GARBAGE};
 
 /// The model and the session that answers it, as the page and its worker.
 struct Page<'t> {
@@ -499,6 +499,55 @@ fn lines_past_the_end_and_bad_fragments_are_said_so() {
         .effects
         .iter()
         .any(|e| matches!(e, Effect::GotoFailed(m) if m.contains("past the end"))));
+}
+
+/// The position's time, as the header shows it.
+fn time(page: &Page) -> u64 {
+    page.model.views[0].cursor.expect("a position").time
+}
+
+/// Lines the parser does not understand lend nothing: garbage that starts
+/// with a timestamp later than the lines around it neither takes the next
+/// instruction in (its line, its time) nor is the position a line in it
+/// snaps to.
+#[test]
+fn garbage_with_a_timestamp_lends_the_next_instruction_neither_its_line_nor_its_time() {
+    let one = std::fs::read(data("tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac")).unwrap();
+    let trace = inserted(&one, 15000, GARBAGE);
+    let mut page = Page::open(&trace, Config::default());
+    page.prompt("l", "15006");
+    assert_eq!((page.line(), time(&page)), (15006, 7532));
+    page.prompt("l", "15003");
+    assert_eq!(
+        page.status(),
+        "Line 15,003 is part of the instruction at line 15,000."
+    );
+    assert_eq!((page.line(), time(&page)), (15000, 7531));
+    page.prompt("t", "7532");
+    assert_eq!(page.line(), 15006);
+}
+
+/// A trace whose time goes back (a run at even times, then one at odd
+/// times from the start): each position shows the time its line gives, and
+/// `t` and `#t=` go to the first line that gives a time, however far the
+/// time went back before it.
+#[test]
+fn times_that_go_back_are_shown_as_written_and_t_goes_to_the_first_line_with_one() {
+    let one = std::fs::read(data("tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac")).unwrap();
+    let first_run = one.iter().filter(|&&b| b == b'\n').count() as u64;
+    let mut trace = retimed(&one, |n| 2 * n);
+    trace.extend_from_slice(&retimed(&one, |n| 2 * n + 1));
+    let mut page = Page::open(&trace, Config::default());
+    // Line 15001 of each run is the load at 7532.
+    page.prompt("l", &(first_run + 15001).to_string());
+    assert_eq!(time(&page), 15065);
+    page.prompt("l", "1");
+    page.prompt("t", "15065");
+    assert_eq!(page.line(), first_run + 15001);
+    page.prompt("t", "15064");
+    assert_eq!(page.line(), 15001);
+    page.send(Msg::HashChanged("t=15065".into()));
+    assert_eq!((page.line(), time(&page)), (first_run + 15001, 15065));
 }
 
 #[test]

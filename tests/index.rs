@@ -11,7 +11,7 @@ use tarmac_lens_core::source::{SliceSource, SAMPLE_BYTES};
 use tarmac_lens_core::state::regfile::{self, RegFile};
 
 mod common;
-use common::data;
+use common::{data, retimed};
 
 fn build(bytes: &[u8], big_endian: bool, k: u64) -> Index {
     let opts = IndexOptions {
@@ -243,6 +243,7 @@ fn same(n: &Node, t: &Node) -> bool {
         n.len,
         n.at.time,
         n.at.pc,
+        n.own_time,
     ) == (
         t.at.node,
         t.at.line,
@@ -251,6 +252,7 @@ fn same(n: &Node, t: &Node) -> bool {
         t.len,
         t.at.time,
         t.at.pc,
+        t.own_time,
     )
 }
 
@@ -274,12 +276,14 @@ fn queries_agree_with_sequential_replay_on_real_traces() {
                 .node_at_line(&mut src, node.at.line + node.lines - 1)
                 .unwrap();
             assert!(same(&by_line, node));
-            let by_time = index.node_at_time(&mut src, node.at.time).unwrap();
+            // A time is found at its first node.
+            let by_time = index.node_at_time(&mut src, node.own_time).unwrap();
+            let first = t.nodes.iter().find(|(n, _)| n.own_time == node.own_time);
             assert!(
-                by_time.at.time <= node.at.time && by_time.at.node >= node.at.node,
+                first.is_some_and(|(f, _)| same(&by_time, f)),
                 "{} time {}",
                 name,
-                node.at.time
+                node.own_time
             );
             let r = index.registers_after(&mut src, node.at.node).unwrap();
             assert_eq!(
@@ -659,13 +663,19 @@ fn an_index_file_without_the_timeline_depth_still_loads() {
 fn an_index_file_with_whole_snapshots_still_loads() {
     let (trace, index, id) = saved_quicksort();
     let new = index.to_bytes(id);
-    assert_eq!(new[8], 10, "the format's version");
+    assert_eq!(new[8], 11, "the format's version");
     let old = index.to_bytes_format_8(id);
     assert_eq!(old[8], 8);
     assert!(old.len() > new.len(), "whole snapshots take more room");
     let (v8, id8) = Index::from_bytes(&old).expect("a format 8 file loads");
     assert_eq!(id8, id);
-    assert!(v8.to_bytes(id) == new, "re-encoded, the same bytes");
+    // Re-encoded, the same bytes but for the last section, the intervals'
+    // own times, which format 8 lacks: it says none (0 and a count of 0).
+    let again = v8.to_bytes(id);
+    let kept = again.len() - 2;
+    assert_eq!(&again[kept..], [0, 0]);
+    assert!(again[..kept] == new[..kept], "re-encoded, the same bytes");
+    assert_eq!(new[kept], 1, "the current file has them");
     let mut src = SliceSource(&trace);
     let nodes = index.summary().nodes;
     for node in (0..nodes).step_by((nodes / 97).max(1) as usize) {
@@ -880,4 +890,85 @@ fn slice_and_streamed_builds_are_identical() {
         let sliced = Index::build_from_slice(&trace, IndexOptions::default(), |_| {}).to_bytes(id);
         assert_eq!(streamed, sliced, "{}", name);
     }
+}
+
+/// A trace whose time goes back (one run at even times, then another at
+/// odd ones from the start): nodes are grouped and ordered by the clamped
+/// time, as the reference indexer does, but each node's own time is the
+/// one its line gives, and a time is found where the trace wrote it, the
+/// first time it did.
+#[test]
+fn times_that_go_back_are_kept_and_found_where_written() {
+    let one = std::fs::read(data("tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac")).unwrap();
+    let mut trace = retimed(&one, |n| 2 * n);
+    let first_half_lines = one.iter().filter(|&&b| b == b'\n').count() as u64;
+    trace.extend_from_slice(&retimed(&one, |n| 2 * n + 1));
+    let t = truth(&trace);
+    let index = build(&trace, false, 16 << 10);
+    let mut src = SliceSource(&trace);
+    let clamp = t
+        .nodes
+        .iter()
+        .take_while(|(n, _)| n.at.line <= first_half_lines)
+        .map(|(n, _)| n.at.time)
+        .max()
+        .unwrap();
+    let second: Vec<&Node> = t
+        .nodes
+        .iter()
+        .map(|(n, _)| n)
+        .filter(|n| n.at.line > first_half_lines)
+        .collect();
+    assert!(second.len() > 1000);
+    for n in second.iter().step_by(second.len() / 50) {
+        assert_eq!(n.own_time % 2, 1, "line {}", n.at.line);
+        assert!(n.at.time >= clamp, "clamped to the first run's end");
+        let found = index.node_at_time(&mut src, n.own_time).unwrap();
+        assert!(
+            same(&found, n),
+            "time {} found at line {}",
+            n.own_time,
+            found.at.line
+        );
+        let by_line = index.node_at_line(&mut src, n.at.line).unwrap();
+        assert_eq!(by_line.own_time, n.own_time);
+    }
+    // An even time is in the first run; a time no line has goes where the
+    // clamped order puts it.
+    let even = index.node_at_time(&mut src, 2000).unwrap();
+    assert!(even.at.line <= first_half_lines && even.own_time == 2000);
+    let none = index.node_at_time(&mut src, u64::MAX).unwrap();
+    assert_eq!(none.at.node, index.summary().nodes - 1);
+    // Saved and loaded, the same answers.
+    let id = TraceIdentity {
+        len: trace.len() as u64,
+        mtime: 1,
+    };
+    let (back, _) = Index::from_bytes(&index.to_bytes(id)).unwrap();
+    let n = second[second.len() / 3];
+    assert!(same(&back.node_at_time(&mut src, n.own_time).unwrap(), n));
+}
+
+/// An index file of format 10 lacks the intervals' own times: it loads
+/// (times then found by the clamped order alone) unless it lists an
+/// unparsed line, whose node that format grouped otherwise.
+#[test]
+fn an_index_file_without_own_times_loads_unless_it_lists_unparsed_lines() {
+    let (trace, index, id) = saved_quicksort();
+    let v10 = index.to_bytes_format_10(id);
+    assert_eq!(v10[8], 10);
+    let (old, _) = Index::from_bytes(&v10).expect("a format 10 file loads");
+    assert!(old.to_bytes_format_10(id) == v10);
+    let mut src = SliceSource(&trace);
+    let n = index.node(&mut src, 5000).unwrap();
+    assert!(same(&old.node_at_time(&mut src, n.own_time).unwrap(), &n));
+
+    let mut garbled = trace.clone();
+    let at = garbled.iter().position(|&b| b == b'\n').unwrap() + 1;
+    garbled.splice(at..at, b"999 clk not a line\n".iter().copied());
+    let index = build(&garbled, false, 16 << 10);
+    assert!(Index::from_bytes(&index.to_bytes(id)).is_ok());
+    let v10 = index.to_bytes_format_10(id);
+    let err = Index::from_bytes(&v10).err().expect("refused").to_string();
+    assert!(err.contains("unparsed"), "{err}");
 }

@@ -307,7 +307,9 @@ pub struct Common {
     trace: PathBuf,
     #[arg(skip)]
     input: input::Cache,
-    /// Instruction lines without an instruction-set state are Thumb.
+    /// Instruction lines without an instruction-set state are Thumb (an
+    /// address and an encoding with nothing bracketed, as Cortex-M RTL
+    /// loggers write, are Thumb without it).
     #[arg(long)]
     implicit_thumb: bool,
     /// The traced CPU is little-endian (default).
@@ -320,7 +322,8 @@ pub struct Common {
     #[arg(long, value_name = "NAME", value_parser = parse_dialect)]
     dialect: Option<Dialect>,
     /// In a multi-core trace, follow this core's instructions, registers and
-    /// calls (the `<cpu>` field, e.g. cpu1); memory stays shared. See `cores`.
+    /// calls (the `<cpu>` field, e.g. cpu1 or cluster0.cpu2); memory stays
+    /// shared. See `cores`.
     #[arg(long, value_name = "CPU")]
     cpu: Option<tarmac_lens_core::parse::CpuName>,
     /// ELF image of the traced program, for symbol names.

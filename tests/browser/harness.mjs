@@ -228,9 +228,19 @@ export function traces() {
         .sort()
         .map((f) => `tests/data/ttu/${dir}/${f}`),
     ),
-    // Parsed without --implicit-thumb it has unparsed lines, so the list of
-    // unparsed lines is compared too, not only found empty.
     'tests/data/ttu/parsertest-implicit-thumb.txt',
+    // Two unparsed lines: the list of unparsed lines is compared too, not
+    // only found empty.
+    'tests/data/fuzz/index_trace/memory-window-wrapping-past-address-0.tarmac',
+    // Forms other tools' users published: cores of clusters, capability
+    // addresses, an RTL logger's lines, an ES log's exception.
+    ...['morello-fvp', 'cortex-m-rtl-logger', 'emulator-es'].flatMap((dir) =>
+      fs
+        .readdirSync(path.join(ROOT, 'tests/data/published', dir))
+        .filter((f) => f.endsWith('.tarmac'))
+        .sort()
+        .map((f) => `tests/data/published/${dir}/${f}`),
+    ),
     // The forms reported from the field, with register values short and unknown.
     ...fs
       .readdirSync(path.join(ROOT, 'tests/data/field'))

@@ -269,7 +269,16 @@ describe('events pane', () => {
   });
 
   test('lists unparsed lines as the CLI statistics do', async (t) => {
-    const file = path.join(ROOT, 'tests/data/ttu/parsertest-implicit-thumb.txt');
+    // The RTL lines of this reference file read now without
+    // --implicit-thumb: garbage added after it, one line with a timestamp.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tl-unparsed-'));
+    t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+    const file = path.join(dir, 'with-garbage.txt');
+    fs.writeFileSync(
+      file,
+      fs.readFileSync(path.join(ROOT, 'tests/data/ttu/parsertest-implicit-thumb.txt'), 'utf8') +
+        'garbage line\n   1166.300000us this is junk\n%%%\n',
+    );
     const stats = JSON.parse(execFileSync(CLI, ['stats', '--json', file], { encoding: 'utf8' }));
     assert.ok(stats.unparsed_lines.length > 0);
     const page = await openPage(t);

@@ -121,6 +121,13 @@ impl Image {
     /// and function, the ELF symbol for code DWARF does not describe.
     /// Outside the image's code, only a symbol holding `pc` names it: the
     /// nearest one below may be a program away.
+    ///
+    /// A function not inlined there is named by the ELF symbol holding
+    /// `pc`, as the profile names it: a compiler's copy of a function
+    /// (`fill.constprop.0`) is a symbol of its own where DWARF names the
+    /// source function (`fill`), and the two named apart made one function
+    /// at one address two, the symbol's never entered (its padding past
+    /// the DWARF's end was all it held).
     pub(crate) fn place(&self, pc: u64, in_image: bool) -> Result<Place> {
         let mut place = Place::default();
         if let Some(dwarf) = &self.dwarf {
@@ -130,7 +137,13 @@ impl Image {
                 None => dwarf.location(pc)?,
             };
             place.line = location.and_then(|l| l.line.map(|n| (l.file, n)));
-            place.function = frames.first().and_then(|f| f.function.clone());
+            place.function = match &frames[..] {
+                [only] => self
+                    .function_symbol(pc, false)
+                    .map(str::to_string)
+                    .or_else(|| only.function.clone()),
+                _ => frames.first().and_then(|f| f.function.clone()),
+            };
         }
         if place.function.is_none() {
             place.function = self.function_symbol(pc, in_image).map(str::to_string);
