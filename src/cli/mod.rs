@@ -11,6 +11,7 @@ mod input;
 mod lines;
 mod reports;
 mod serve;
+mod statistics;
 mod stats;
 mod watch;
 mod why;
@@ -251,6 +252,8 @@ enum Command {
         #[command(flatten)]
         args: serve::ServeArgs,
     },
+    #[command(flatten)]
+    Statistics(statistics::StatsCommand),
     /// Count records per kind, list unparsed lines, and measure throughput.
     Stats {
         #[command(flatten)]
@@ -265,6 +268,7 @@ impl Command {
     fn common(&self) -> Option<&Common> {
         match self {
             Command::Index { .. } | Command::Coverage(_) | Command::Export(_) => None,
+            Command::Statistics(c) => Some(c.common()),
             Command::Dump { common, .. }
             | Command::Convert { common, .. }
             | Command::Calltree { common, .. }
@@ -519,6 +523,7 @@ pub fn run() -> i32 {
             output,
         } => cmd_convert(&common, style, output.as_deref()),
         Command::Stats { common, json } => stats::cmd_stats(&common, json),
+        Command::Statistics(cmd) => statistics::run(&cmd),
         Command::Cores { common } => cmd_cores(&common),
         Command::Serve { common, args } => serve::cmd_serve(&common, &args),
         Command::Index { common } => index::cmd_index(&common),
