@@ -210,11 +210,7 @@ pub fn exc_return(value: u64) -> String {
     } else {
         "frame with floating point"
     };
-    let mut s = format!("EXC_RETURN: return to {to} mode on {stack}, {frame}");
-    if value >> 6 & 1 == 1 && value >> 24 == 0xff && value & 0x40 != 0 && value >> 5 & 1 == 1 {
-        s.push_str(", Secure stack");
-    }
-    s
+    format!("EXC_RETURN: return to {to} mode on {stack}, {frame}")
 }
 
 #[cfg(test)]
