@@ -532,8 +532,11 @@ mod tests {
         assert_eq!(class(ISet::ThumbEE, 0, 2), InsnClass::Undecoded);
         assert_eq!(class(ISet::Thumb, 0xf000, 2), InsnClass::Undecoded);
         assert_eq!(class(ISet::A64, 0x0000_0000, 2), InsnClass::Undecoded);
-        // A32's permanently undefined space is UDF; an unallocated
-        // unconditional encoding is not decoded.
-        assert_eq!(class(ISet::Arm, 0xf7f0_00f0, 4), InsnClass::Exception);
+        // A32's permanently undefined space is UDF; the same with the
+        // unconditional prefix is unallocated.
+        assert_eq!(class(ISet::Arm, 0xe7f0_00f0, 4), InsnClass::Exception);
+        assert_eq!(class(ISet::Arm, 0xf7f0_00f0, 4), InsnClass::Undecoded);
+        // An unallocated A64 encoding (op0 = 0001).
+        assert_eq!(class(ISet::A64, 0x0200_0000, 4), InsnClass::Undecoded);
     }
 }

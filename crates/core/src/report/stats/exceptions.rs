@@ -252,6 +252,20 @@ impl ExceptionTracker {
         !self.pending.is_empty()
     }
 
+    /// Where the first exception waiting for its handler was taken from,
+    /// as a point: its event line, value (the return address) and time;
+    /// `index` and `node` the next instruction's.
+    pub(crate) fn pending_point(&self, index: u64, node: u64) -> Option<Point> {
+        let t = self.pending.first()?;
+        Some(Point {
+            line: t.line,
+            pc: t.value.unwrap_or(0),
+            time: t.time,
+            node,
+            index,
+        })
+    }
+
     /// An event line.
     pub(crate) fn event(&mut self, line: u64, time: u64, e: &Exception<'_>, from: Option<Point>) {
         let name = short_name(e);

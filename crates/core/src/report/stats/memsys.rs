@@ -195,7 +195,7 @@ impl MemsysCollector {
                     vec![
                         ("cache".into(), text(c.cache)),
                         ("op".into(), text(c.operation)),
-                        ("line".into(), format!("{}", c.line)),
+                        ("line".into(), format!("0x{:x}", c.line)),
                         ("physical address".into(), format!("0x{:x}", c.paddr)),
                         (
                             "security".into(),
@@ -300,17 +300,17 @@ impl MemsysReport {
                         .unwrap_or(0)
                 })
                 .collect();
-            let _ = write!(out, "  {:>10}", "Count");
+            let mut row = format!("  {:>10}", "Count");
             for (f, w) in fields.iter().zip(&widths) {
-                let _ = write!(out, "  {f:<w$}");
+                let _ = write!(row, "  {f:<w$}");
             }
-            out.push('\n');
+            let _ = writeln!(out, "{}", row.trim_end());
             for g in &t.groups {
-                let _ = write!(out, "  {:>10}", g.count);
+                let mut row = format!("  {:>10}", g.count);
                 for (v, w) in g.key.iter().zip(&widths) {
-                    let _ = write!(out, "  {v:<w$}");
+                    let _ = write!(row, "  {v:<w$}");
                 }
-                out.push('\n');
+                let _ = writeln!(out, "{}", row.trim_end());
             }
             let shown = t.events.len().min(listed);
             if shown > 0 {

@@ -452,16 +452,22 @@ impl Collector {
         // handler's first; or the last instruction returned from one.
         let from_ctx = self.sites.get(self.last_site as usize).map(|s| s.ctx);
         let mut resumed = false;
+        // An exception taken right after a return is taken where that
+        // return went: the return first, resumed where the new one's
+        // event line says it was taken from.
+        let pending = self.exceptions.pending_point(self.index, node);
+        if let Some(id) = self.returned_exception(pc, pending.is_some()) {
+            let top = self.frames.last().and_then(|f| f.prev);
+            self.exceptions
+                .returned(id, top, pending.unwrap_or(point), &self.sites);
+            self.pop_frames_to_exception(id, t);
+            resumed = pending.is_none();
+        }
         if let Some(id) = self.exceptions.enter(point, ctx, from_ctx, &self.contexts) {
             if let Some(last) = self.sites.get_mut(self.last_site as usize) {
                 last.interrupted += 1;
             }
             self.push_frame(FrameKind::Exception(id));
-        } else if let Some(id) = self.returned_exception(pc) {
-            let top = self.frames.last().and_then(|f| f.prev);
-            self.exceptions.returned(id, top, point, &self.sites);
-            self.pop_frames_to_exception(id, t);
-            resumed = true;
         }
         self.flow(point, site, executed, resumed);
         self.exceptions.last_instruction_line = line;
@@ -478,24 +484,22 @@ impl Collector {
     /// from: the instruction before it in the handler's frame was an
     /// exception return (A-profile), or, in M-profile handler mode, wrote
     /// the pc and `pc` is where the exception was taken from.
-    fn returned_exception(&self, pc: u64) -> Option<u32> {
-        let (depth, id) = self
-            .frames
-            .iter()
-            .enumerate()
-            .rev()
-            .find_map(|(d, f)| match f.kind {
-                FrameKind::Exception(id) => Some((d, id)),
-                _ => None,
-            })?;
+    fn returned_exception(&self, pc: u64, before_another: bool) -> Option<u32> {
+        let id = self.frames.iter().rev().find_map(|f| match f.kind {
+            FrameKind::Exception(id) => Some(id),
+            _ => None,
+        })?;
         let top = self.frames.last()?;
         let prev = top.prev?;
         if !prev.executed || prev.next_addr() == pc & !1 {
             return None;
         }
         let s = &self.sites[prev.site as usize];
-        if s.flow.exception_return && depth == self.frames.len() - 1 {
+        if s.flow.exception_return {
             return Some(id);
+        }
+        if before_another {
+            return None;
         }
         let m_return = s.flow.writes_pc
             && self.exceptions.is_m_profile(id)

@@ -243,8 +243,8 @@ mod tests {
             aarch64_psr(0x6000_0005),
             "EL1h (AArch64), nZCv, none masked"
         );
-        assert_eq!(aarch32_psr(0x1d3), "svc (Arm), nzcv, IF masked");
-        assert_eq!(aarch32_psr(0x1f0), "usr (Thumb), nzcv, IF masked");
+        assert_eq!(aarch32_psr(0x1d3), "svc (Arm), nzcv, AIF masked");
+        assert_eq!(aarch32_psr(0x1f0), "usr (Thumb), nzcv, AIF masked");
         assert_eq!(
             xpsr(0x4000_000b),
             "nZcv, exception 11 (SVCall), T clear (a fault on the next instruction)"
