@@ -308,6 +308,10 @@ fn a32_by_space(w: u32, thumb: bool) -> Option<InsnClass> {
     }
     // A32 media: the signed multiplies and divides, else data processing.
     if bits(w, 27, 25) == 0b011 && bits(w, 4, 4) == 1 && cond != 0b1111 {
+        if bits(w, 24, 20) == 0b11111 && bits(w, 7, 5) == 0b111 {
+            // UDF: the permanently undefined corner of the media space.
+            return Some(InsnClass::Exception);
+        }
         return Some(if bits(w, 24, 20) & 0b11000 == 0b10000 {
             InsnClass::MulDiv
         } else {
