@@ -741,3 +741,46 @@ fn bad_input_is_said_not_hidden() {
     );
     assert!(text.contains("returned by line 11 pc 0x204"), "{text}");
 }
+
+#[test]
+fn calltree_lists_the_calls_still_open_where_a_trace_stops() {
+    // The quicksort trace cut at line 1500, inside fill() (called by
+    // run_iteration, called by tg_main): a simulation that hung there.
+    let base = "tracegen/quicksort-aarch64-O2-fastmodel-2M";
+    let text: String = lines(base)[1..=1500]
+        .iter()
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let dir = common::Dir::new("stats-open");
+    let cut = dir.write("cut.tarmac", text);
+    let (cut, elf) = (cut.to_str().unwrap(), path(base, "elf"));
+    let tree = cli(&["calltree", cut, "--image", &elf]);
+    let with_open = cli(&["calltree", "--open", cut, "--image", &elf]);
+    // The tree itself is unchanged (the reference tool's); the stack follows.
+    let rest = with_open.strip_prefix(&tree).expect("the tree first");
+    assert_eq!(
+        rest.lines().collect::<Vec<_>>(),
+        [
+            "Calls still open at the end of the trace (3, outermost first):",
+            "- t:402 l:771 pc:0x1002c -> t:403 l:773 pc:0x10060 : tg_main",
+            "  - t:416 l:803 pc:0x10094 -> t:417 l:805 pc:0x10050 : run_iteration",
+            "    - t:421 l:815 pc:0x1055c -> t:422 l:817 pc:0x103e0 : fill.constprop.0",
+        ]
+    );
+    // The lines named are the calls (BL) and the callees' first instructions.
+    let t = lines(base);
+    for (call, entry) in [(771, 773), (803, 805), (815, 817)] {
+        assert!(t[call].contains(" BL "), "{}", t[call]);
+        assert!(t[entry].contains(" IT "), "{}", t[entry]);
+    }
+    // Without --open, standard error says there is a stack to list.
+    let out = Command::new(env!("CARGO_BIN_EXE_tarmac-lens"))
+        .args(["calltree", cut])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("3 call(s) still open at the end of the trace (--open lists them)"));
+    // A whole trace has none.
+    let whole = cli(&["calltree", "--open", &path(base, "tarmac")]);
+    assert!(whole.ends_with("No calls still open at the end of the trace\n"));
+}

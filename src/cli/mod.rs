@@ -72,6 +72,10 @@ enum Command {
         /// image's DWARF; needs --image).
         #[arg(long)]
         lines: bool,
+        /// After the tree, list the calls still open at the trace's end
+        /// (a hung simulation's stack), which the tree leaves out.
+        #[arg(long)]
+        open: bool,
     },
     /// Per function: number of calls and total time (as tarmac-profile).
     Profile {
@@ -533,7 +537,8 @@ pub fn run() -> i32 {
             common,
             debug,
             lines,
-        } => cmd_calltree(&common, debug.as_deref(), lines),
+            open,
+        } => cmd_calltree(&common, debug.as_deref(), lines, open),
         Command::Profile {
             common,
             no_offsets,
@@ -807,7 +812,12 @@ fn engine_options(common: &Common, debug_calls: bool) -> EngineOptions {
     }
 }
 
-fn cmd_calltree(common: &Common, debug: Option<&str>, lines: bool) -> Result<(), String> {
+fn cmd_calltree(
+    common: &Common,
+    debug: Option<&str>,
+    lines: bool,
+    open: bool,
+) -> Result<(), String> {
     let debug_calls = match debug {
         None => false,
         Some("call_heuristics") => true,
@@ -832,14 +842,24 @@ fn cmd_calltree(common: &Common, debug: Option<&str>, lines: bool) -> Result<(),
         out.push_str(d);
         out.push('\n');
     }
+    let name = |addr: u64| {
+        let name = image
+            .as_ref()
+            .map_or(String::new(), |i| i.function_name(addr));
+        lines::with_location(name, dwarf.as_ref(), addr)
+    };
     if let Some(root) = report::calltree::build(&analysis) {
-        let name = |addr: u64| {
-            let name = image
-                .as_ref()
-                .map_or(String::new(), |i| i.function_name(addr));
-            lines::with_location(name, dwarf.as_ref(), addr)
-        };
         out.push_str(&report::calltree::render(&root, &analysis, &name));
+    }
+    let still_open = report::calltree::open_count(&analysis);
+    if open {
+        out.push_str(&report::calltree::render_open(&analysis, &name));
+    } else if still_open > 0 && !common.quiet {
+        // The tree is the reference tool's, byte for byte: the stack it
+        // leaves out is said on standard error.
+        eprintln!(
+            "tarmac-lens: note: {still_open} call(s) still open at the end of the trace (--open lists them)"
+        );
     }
     write_stdout(&out)
 }
