@@ -56,6 +56,9 @@ pub(crate) struct LoopTracker {
     /// Loops by where their span starts, to find the spans an arrival
     /// enters.
     by_start: std::collections::BTreeMap<u64, Vec<u32>>,
+    /// The longest span so far: a branch can only land in spans that
+    /// start at most this far below it.
+    longest: u64,
 }
 
 /// Spans longer than this are not looked for when a branch lands inside
@@ -83,6 +86,7 @@ impl LoopTracker {
             Some(&id) => {
                 let l = &mut self.loops[id as usize];
                 l.end = l.end.max(latch_end);
+                self.longest = self.longest.max(l.end - l.start).min(MAX_SPAN);
                 if !l.latches.contains(&latch) && l.latches.len() < 64 {
                     l.latches.push(latch);
                 }
@@ -99,6 +103,10 @@ impl LoopTracker {
                 });
                 self.by_header.insert(header, id);
                 self.by_start.entry(header).or_default().push(id);
+                self.longest = self
+                    .longest
+                    .max(latch_end.saturating_sub(header))
+                    .min(MAX_SPAN);
                 sites[site as usize].loop_header = id + 1;
                 id
             }
@@ -188,7 +196,7 @@ impl LoopTracker {
         }
         if jumped && !self.by_start.is_empty() {
             // A branch into the middle of spans enters them too.
-            for (_, ids) in self.by_start.range(addr.saturating_sub(MAX_SPAN)..addr) {
+            for (_, ids) in self.by_start.range(addr.saturating_sub(self.longest)..addr) {
                 for &id in ids {
                     let l = &self.loops[id as usize];
                     if addr < l.end && !frame.visits.iter().any(|v| v.id == id) {

@@ -91,6 +91,9 @@ pub struct MemsysTable {
     pub events: Vec<MemsysEvent>,
 }
 
+/// An event's fields, named.
+type Fields = Vec<(String, String)>;
+
 /// Collects the events through the pass.
 #[derive(Default)]
 pub(crate) struct MemsysCollector {
@@ -136,8 +139,7 @@ fn words(name: &str, b: &[u8], fields: &mut Vec<(String, String)>) {
 
 impl MemsysCollector {
     pub(crate) fn note(&mut self, line: u64, time: u64, kind: &RecordKind<'_>) {
-        let (k, key, fields): (MemsysKind, Vec<String>, Option<Vec<(String, String)>>) = match kind
-        {
+        let (k, key, fields): (MemsysKind, Vec<String>, Option<Fields>) = match kind {
             RecordKind::TableWalk(w) => {
                 let result = w
                     .result

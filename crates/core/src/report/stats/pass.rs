@@ -200,6 +200,8 @@ pub(crate) struct Collector {
     pub(crate) frames: Vec<Frame>,
     /// Frames dropped for [`MAX_FRAMES`].
     pub(crate) frames_dropped: u64,
+    /// Exception frames among `frames` (none: no return to look for).
+    exception_frames: usize,
     /// Instructions so far (executed or not).
     pub(crate) index: u64,
     /// The time, clamped never to go back.
@@ -234,6 +236,7 @@ impl Collector {
             edges: AddrMap::default(),
             frames: vec![Frame::new(FrameKind::Base, 0)],
             frames_dropped: 0,
+            exception_frames: 0,
             index: 0,
             now: 0,
             last_site: NONE,
@@ -485,6 +488,9 @@ impl Collector {
     /// exception return (A-profile), or, in M-profile handler mode, wrote
     /// the pc and `pc` is where the exception was taken from.
     fn returned_exception(&self, pc: u64, before_another: bool) -> Option<u32> {
+        if self.exception_frames == 0 {
+            return None;
+        }
         let id = self.frames.iter().rev().find_map(|f| match f.kind {
             FrameKind::Exception(id) => Some(id),
             _ => None,
@@ -515,8 +521,14 @@ impl Collector {
             let t = self.now;
             let index = self.index;
             let dropped = self.frames.remove(1);
+            if matches!(dropped.kind, FrameKind::Exception(_)) {
+                self.exception_frames -= 1;
+            }
             self.loops.close_all(dropped.visits, index, t);
             self.frames_dropped += 1;
+        }
+        if matches!(kind, FrameKind::Exception(_)) {
+            self.exception_frames += 1;
         }
         self.frames.push(Frame::new(kind, self.index));
     }
@@ -524,6 +536,9 @@ impl Collector {
     fn pop_frame(&mut self, t: u64) {
         if self.frames.len() > 1 {
             let f = self.frames.pop().expect("more than one frame");
+            if matches!(f.kind, FrameKind::Exception(_)) {
+                self.exception_frames -= 1;
+            }
             self.loops.close_all(f.visits, self.index, t);
         }
     }
@@ -620,7 +635,7 @@ impl Collector {
     fn return_frame(&self, addr: u64) -> Option<usize> {
         for (d, f) in self.frames.iter().enumerate().rev().take(RETURN_SEARCH) {
             match f.kind {
-                FrameKind::Call(ret) if ret == addr => return Some(d.checked_sub(1)?),
+                FrameKind::Call(ret) if ret == addr => return d.checked_sub(1),
                 FrameKind::Exception(_) | FrameKind::Base => return None,
                 _ => {}
             }
