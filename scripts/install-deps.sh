@@ -4,8 +4,10 @@
 # trunk, wasm-bindgen-cli (the version Cargo.lock pins), Chromium with its
 # WebDriver, Node.js, Arm binutils (addr2line, the source-line tests'
 # oracle), lcov (genhtml, the coverage tests' oracle), valgrind
-# (callgrind_annotate, the export tests' oracle), and the npm packages
-# (playwright-core, binaryen, speedscope).
+# (callgrind_annotate, the export tests' oracle), gdb-multiarch (the
+# gdbserver tests' client), the npm packages (playwright-core, binaryen,
+# speedscope), and PyPI's perfetto and protobuf in a venv (.venv: Perfetto's
+# own trace schema, the Perfetto export tests' oracle).
 # Anything already present at the right version is left alone.
 set -euo pipefail
 
@@ -29,6 +31,8 @@ command -v chromedriver >/dev/null || apt_missing+=(chromium-driver)
 command -v node >/dev/null || apt_missing+=(nodejs)
 command -v npm >/dev/null || apt_missing+=(npm)
 command -v python3 >/dev/null || apt_missing+=(python3)
+# Debian's python3 makes venvs only with python3-venv (ensurepip).
+python3 -c 'import ensurepip' 2>/dev/null || apt_missing+=(python3-venv)
 # GNU addr2line is the oracle of tests/source_lines.rs (DWARF source lines).
 command -v aarch64-linux-gnu-addr2line >/dev/null || apt_missing+=(binutils-aarch64-linux-gnu)
 command -v arm-none-eabi-addr2line >/dev/null || apt_missing+=(binutils-arm-none-eabi)
@@ -36,6 +40,8 @@ command -v arm-none-eabi-addr2line >/dev/null || apt_missing+=(binutils-arm-none
 command -v genhtml >/dev/null || apt_missing+=(lcov)
 # callgrind_annotate (Debian's valgrind) reads export's Callgrind output in tests/export.rs.
 command -v callgrind_annotate >/dev/null || apt_missing+=(valgrind)
+# gdb-multiarch debugs traces through `gdbserver` in tests/cli_gdb.rs.
+command -v gdb-multiarch >/dev/null || apt_missing+=(gdb-multiarch)
 if ((${#apt_missing[@]})); then
   sudo=()
   if [ "$(id -u)" != 0 ]; then sudo=(sudo); fi
@@ -43,7 +49,7 @@ if ((${#apt_missing[@]})); then
   "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update
   "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${apt_missing[@]}"
 else
-  log "apt: chromium, chromium-driver, node, npm, python3, Arm binutils, lcov, valgrind present"
+  log "apt: chromium, chromium-driver, node, npm, python3, Arm binutils, lcov, valgrind, gdb-multiarch present"
 fi
 
 # --- Rust toolchain pieces -------------------------------------------------
@@ -109,6 +115,26 @@ if [ -d node_modules ] && npm ls --depth=0 >/dev/null 2>&1; then
 else
   log "npm ci"
   npm ci --no-audit --no-fund
+fi
+
+# --- PyPI packages (tests/perfetto_check.py: Perfetto's own schema) -------
+# A venv of the project's own, so no system Python is changed (Debian's
+# refuses `pip install` outside one); pinned, so every machine decodes
+# with the same bindings. perfetto's trace processor is not used (it
+# downloads a binary at run time): only its perfetto_trace_pb2 bindings.
+VENV="$ROOT/.venv"
+PY_PACKAGES=(perfetto==0.59.1 protobuf==7.36.2)
+if "$VENV/bin/python3" -c '
+import sys, importlib.metadata as m
+from perfetto.protos.perfetto.trace import perfetto_trace_pb2
+want = dict(p.split("==") for p in sys.argv[1:])
+sys.exit(any(m.version(k) != v for k, v in want.items()))
+' "${PY_PACKAGES[@]}" 2>/dev/null; then
+  log "python: ${PY_PACKAGES[*]} present ($VENV)"
+else
+  log "python: installing ${PY_PACKAGES[*]} into $VENV"
+  [ -x "$VENV/bin/python3" ] || python3 -m venv "$VENV"
+  "$VENV/bin/python3" -m pip install --quiet --disable-pip-version-check "${PY_PACKAGES[@]}"
 fi
 
 log "crates: cargo fetch"

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::process::Command;
 
 mod common;
-use common::data;
+use common::{data, inserted, retimed, GARBAGE};
 
 fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_tarmac-lens"))
@@ -852,4 +852,169 @@ fn why_tree_text_and_json() {
         let out = bin().arg("why").arg(&trace).args(bad).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{bad:?}");
     }
+}
+
+/// The first line of `why`'s text for a register after a line.
+fn why_first_line(trace: &std::path::Path, line: u64, what: &str) -> String {
+    let out = bin()
+        .arg("why")
+        .arg(trace)
+        .args(["--line", &line.to_string(), what, "--depth", "0"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    text.lines().next().unwrap_or_default().to_string()
+}
+
+/// Garbage lines in a trace, one starting with a timestamp later than the
+/// lines around it: the load after them is reported at its own line and
+/// time, not at the garbage's (which opened a node that took the load in,
+/// and lent its time to every line up to it).
+#[test]
+fn why_names_an_instruction_after_garbage_by_its_own_line_and_time() {
+    let one = std::fs::read(data("tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac")).unwrap();
+    let (dir, trace) = scratch("ttu/quicksort.tarmac");
+    std::fs::write(&trace, inserted(&one, 15000, GARBAGE)).unwrap();
+    let first = why_first_line(&trace, 15008, "x21");
+    assert!(
+        first.contains("← line 15006 time 7532 pc 0x101f0: LDR      w21,[x25,#0]"),
+        "{first}"
+    );
+    // `find` names the position by the same line and time.
+    let out = bin()
+        .arg("find")
+        .arg(&trace)
+        .args(["--from", "15005", "--first", "x21 == 0xfffff3d6"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("line 15006 time 7532 "), "{text}");
+    drop(dir);
+}
+
+/// A trace whose time goes back (a run at even times, then one at odd
+/// times from the start): `why` and `watch` report each writer at the time
+/// its line gives, not the highest time seen before it.
+#[test]
+fn why_and_watch_report_each_lines_own_time_where_time_went_back() {
+    let one = std::fs::read(data("tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac")).unwrap();
+    let first_run = one.iter().filter(|&&b| b == b'\n').count() as u64;
+    let mut both = retimed(&one, |n| 2 * n);
+    both.extend_from_slice(&retimed(&one, |n| 2 * n + 1));
+    let (dir, trace) = scratch("ttu/quicksort.tarmac");
+    std::fs::write(&trace, &both).unwrap();
+    // Line 15001 of the run is the load of x21 at 7532: 15065 at 15065 in
+    // the second.
+    let first = why_first_line(&trace, first_run + 15002, "x21");
+    let want = format!("← line {} time 15065 pc 0x101f0: LDR", first_run + 15001);
+    assert!(first.contains(&want), "{first}");
+    let out = bin()
+        .arg("watch")
+        .arg(&trace)
+        .args(["--reg", "x21", "--writes", "--from"])
+        .arg((first_run + 14990).to_string())
+        .args(["--max", "1"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let want = format!("line {} time 15065 ", first_run + 15001);
+    assert!(text.starts_with(&want), "{text}");
+    drop(dir);
+}
+
+/// The forms of `tests/data/published/` through the commands a person
+/// runs on them: a multi-cluster capability trace was refused whole ("not
+/// a Tarmac trace"), an RTL logger's had no instructions, an ES log's
+/// exception was unparsed.
+#[test]
+fn published_forms_are_read_by_the_commands() {
+    let stats = |name: &str| {
+        let (dir, trace) = scratch(&format!("published/{name}"));
+        let out = bin()
+            .arg("stats")
+            .arg("--json")
+            .arg(&trace)
+            .output()
+            .unwrap();
+        drop(dir);
+        json(&out)
+    };
+    let records = |doc: &serde_json::Value| {
+        ["instruction", "register", "memory", "bus", "exception"]
+            .map(|k| doc["records"][k].as_u64().unwrap_or(0))
+    };
+    let m = stats("morello-fvp/clusters-and-capabilities.tarmac");
+    assert_eq!(
+        (m["unparsed"].as_u64(), records(&m)),
+        (Some(0), [10, 13, 4, 0, 0])
+    );
+    assert_eq!(
+        m["cores"],
+        serde_json::json!(["cluster0.cpu0", "cluster0.cpu2"])
+    );
+    let r = stats("cortex-m-rtl-logger/indented.tarmac");
+    assert_eq!(
+        (r["unparsed"].as_u64(), records(&r)),
+        (Some(0), [8, 10, 9, 5, 0])
+    );
+    let e = stats("emulator-es/serror-in-es-log.tarmac");
+    assert_eq!(
+        (e["unparsed"].as_u64(), records(&e)),
+        (Some(0), [8, 9, 2, 0, 2])
+    );
+
+    // One core of the clusters, by its whole name; its capability
+    // instructions dumped with their bounds.
+    let (_dir, trace) = scratch("published/morello-fvp/clusters-and-capabilities.tarmac");
+    let out = bin()
+        .args(["index", "--cpu", "cluster0.cpu2", "--no-index"])
+        .arg(&trace)
+        .output()
+        .unwrap();
+    assert_eq!(json(&out)["instructions"], 6);
+    let out = bin()
+        .args(["why", "--cpu", "cluster0.cpu2", "--no-index"])
+        .arg(&trace)
+        .args(["--line", "26", "x0", "--depth", "0"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("← line 26 time 15 pc 0x120a54: ADD      w0,w0,w2"),
+        "{text}"
+    );
+    let out = bin().arg("dump").arg(&trace).output().unwrap();
+    let dump = String::from_utf8_lossy(&out.stdout);
+    assert!(dump.contains(
+        "pc=120a40 iset=C64 width=32 instruction=71000d3f disassembly=\"CMP      w9,#3\" \
+         capability_tag=1 capability_meta=b05dc000137a0004 base=0 top=29bc00000000000"
+    ));
+
+    // The logger's fetches are no data accesses a watchpoint sees; its
+    // data reads and writes are.
+    let (_dir, trace) = scratch("published/cortex-m-rtl-logger/indented.tarmac");
+    let watch = |range: &str| {
+        bin()
+            .args(["watch", "--no-index", "--mem", range])
+            .arg(&trace)
+            .output()
+            .unwrap()
+    };
+    assert_eq!(
+        watch("0x1a30:32").status.code(),
+        Some(1),
+        "code fetched only"
+    );
+    let out = watch("0x1a50:4");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.starts_with("line 12 time 81700 pc -: r R [0x1a50:4]=0x20000100"),
+        "{text}"
+    );
 }

@@ -36,7 +36,13 @@ fn traces() -> Vec<PathBuf> {
         data("tracegen/quicksort-aarch64-O2-gem5-2M.tarmac"),
         data("ttu/quicksort.tarmac"),
     ];
-    for dir in ["ttu/samples", "field"] {
+    for dir in [
+        "ttu/samples",
+        "field",
+        "published/morello-fvp",
+        "published/cortex-m-rtl-logger",
+        "published/emulator-es",
+    ] {
         let mut names: Vec<PathBuf> = std::fs::read_dir(data(dir))
             .unwrap()
             .map(|e| e.unwrap().path())

@@ -865,6 +865,15 @@ fn the_table_has_the_tracefile_s_figures() {
         files += 1;
     }
     assert!(files > 0);
+    // Every other group is the code with no source line (in no record of
+    // the tracefile), said so, for a page to name in its language.
+    let unlined = table
+        .groups
+        .iter()
+        .filter(|g| g.is_no_source_line())
+        .count();
+    assert!(unlined <= 1);
+    assert_eq!(table.groups.len(), files + unlined);
     let sum = |f: fn(&tarmac_lens_core::coverage::GroupRow) -> (u64, u64)| {
         table
             .groups
@@ -876,4 +885,48 @@ fn the_table_has_the_tracefile_s_figures() {
     let ran = table.functions.iter().filter(|f| f.executed > 0).count() as u64;
     assert_eq!((ran, table.functions.len() as u64), table.totals.functions);
     assert!(ran > 0);
+}
+
+/// A function is named once, as the profile names it: a compiler's copy
+/// (`fill.constprop.0`) is an ELF symbol where DWARF names the source
+/// function (`fill`), and coverage listed both, the symbol's as a function
+/// never entered with no source line although the profile shows it
+/// called. Each function the profile lists is in the coverage under its
+/// name, entered as often as it was called; none is named only by a
+/// symbol and never run.
+#[test]
+fn functions_are_named_as_the_profile_names_them_one_per_address() {
+    let dir = scratch("profile-names");
+    for arch in ["aarch64", "arm", "thumb"] {
+        let trace = data(&format!("tracegen/quicksort-{arch}-O2-fastmodel-2M.tarmac"));
+        let elf = trace.with_extension("elf");
+        let cov = coverage_json(&elf, &[&trace], &dir);
+        let functions: BTreeMap<&str, &Value> = cov["functions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| (f["name"].as_str().unwrap(), f))
+            .collect();
+        let image = format!("--image={}", s(&elf));
+        let profile = ok(&["profile", "--no-offsets", &image, s(&trace)]);
+        let profile = String::from_utf8(profile.stdout).unwrap();
+        let mut listed = 0;
+        for row in profile.lines().skip(1) {
+            let words: Vec<&str> = row.split_whitespace().collect();
+            let (count, name) = (words[1], words[3..].join(" "));
+            let f = functions
+                .get(name.as_str())
+                .unwrap_or_else(|| panic!("{arch}: {name} not in the coverage: {functions:?}"));
+            assert_eq!(f["entries"].to_string(), count, "{arch}: {name}");
+            listed += 1;
+        }
+        assert!(listed >= 10, "{arch}: {profile}");
+        assert!(functions.contains_key("fill.constprop.0") && !functions.contains_key("fill"));
+        for (name, f) in &functions {
+            assert!(
+                !f["file"].is_null() || f["executed"].as_u64() > Some(0),
+                "{arch}: {name} has no source line and never ran"
+            );
+        }
+    }
 }

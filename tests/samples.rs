@@ -12,9 +12,17 @@ use tarmac_lens_core::source::SliceSource;
 use tarmac_lens_core::stats;
 
 fn traces() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/ttu");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
     let mut out = Vec::new();
-    for dir in ["", "samples", "calltests", "truncate"] {
+    for dir in [
+        "ttu",
+        "ttu/samples",
+        "ttu/calltests",
+        "ttu/truncate",
+        "published/morello-fvp",
+        "published/cortex-m-rtl-logger",
+        "published/emulator-es",
+    ] {
         for e in std::fs::read_dir(root.join(dir)).expect("test data present") {
             let p = e.expect("readable dir").path();
             if p.extension().is_some_and(|x| x == "tarmac") {
@@ -24,8 +32,8 @@ fn traces() -> Vec<PathBuf> {
     }
     out.sort();
     assert!(
-        out.len() >= 12,
-        "expected the reference traces, found {:?}",
+        out.len() >= 15,
+        "expected the reference and published traces, found {:?}",
         out
     );
     out

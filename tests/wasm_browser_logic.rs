@@ -169,6 +169,7 @@ fn line(node: u64, line: u64) -> Row {
         branch_symbol: None,
         source: None,
         function: None,
+        capability: None,
     }
 }
 

@@ -33,6 +33,7 @@ fn row(line: u64, text: &str, spans: Vec<Span>) -> Row {
         branch_symbol: Some("main".into()),
         source: None,
         function: None,
+        capability: None,
     }
 }
 

@@ -83,6 +83,7 @@ fn messages_to_the_page_cross_intact_including_counts_beyond_f64_precision() {
                                 branch_symbol: Some("<main>".into()),
                                 source: None,
                                 function: None,
+                                capability: None,
                             },
                             Row::Fold {
                                 call: 1,

@@ -6,6 +6,7 @@ mod coverage;
 mod diff;
 mod export;
 mod find;
+mod gdb;
 mod index;
 mod input;
 mod lines;
@@ -256,6 +257,16 @@ enum Command {
         #[command(flatten)]
         args: serve::ServeArgs,
     },
+    /// Debug the trace with gdb: a GDB remote stub on 127.0.0.1 (or
+    /// --stdio) over the index, forward and backward (reverse-step,
+    /// reverse-continue), with breakpoints, watchpoints and, with
+    /// --image, source lines (docs/gdb.md).
+    Gdbserver {
+        #[command(flatten)]
+        common: Common,
+        #[command(flatten)]
+        args: gdb::GdbArgs,
+    },
     #[command(flatten)]
     Statistics(statistics::StatsCommand),
     /// Count records per kind, list unparsed lines, and measure throughput.
@@ -291,6 +302,7 @@ impl Command {
             | Command::Flow { common, .. }
             | Command::Stats { common, .. }
             | Command::Serve { common, .. }
+            | Command::Gdbserver { common, .. }
             | Command::Cores { common } => Some(common),
         }
     }
@@ -303,7 +315,9 @@ pub struct Common {
     trace: PathBuf,
     #[arg(skip)]
     input: input::Cache,
-    /// Instruction lines without an instruction-set state are Thumb.
+    /// Instruction lines without an instruction-set state are Thumb (an
+    /// address and an encoding with nothing bracketed, as Cortex-M RTL
+    /// loggers write, are Thumb without it).
     #[arg(long)]
     implicit_thumb: bool,
     /// The traced CPU is little-endian (default).
@@ -316,7 +330,8 @@ pub struct Common {
     #[arg(long, value_name = "NAME", value_parser = parse_dialect)]
     dialect: Option<Dialect>,
     /// In a multi-core trace, follow this core's instructions, registers and
-    /// calls (the `<cpu>` field, e.g. cpu1); memory stays shared. See `cores`.
+    /// calls (the `<cpu>` field, e.g. cpu1 or cluster0.cpu2); memory stays
+    /// shared. See `cores`.
     #[arg(long, value_name = "CPU")]
     cpu: Option<tarmac_lens_core::parse::CpuName>,
     /// ELF image of the traced program, for symbol names.
@@ -530,6 +545,7 @@ pub fn run() -> i32 {
         Command::Statistics(cmd) => statistics::run(&cmd),
         Command::Cores { common } => cmd_cores(&common),
         Command::Serve { common, args } => serve::cmd_serve(&common, &args),
+        Command::Gdbserver { common, args } => gdb::cmd_gdbserver(&common, &args),
         Command::Index { common } => index::cmd_index(&common),
         Command::Coverage(args) => coverage::run(args),
         Command::Export(args) => return export::run(&args),

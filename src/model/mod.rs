@@ -128,6 +128,8 @@ pub enum Effect {
     SaveLayout(String),
     /// The bookmarks changed: keep them for this trace.
     Bookmarks,
+    /// Put this text on the clipboard.
+    Copy(String),
 }
 
 pub enum Msg {
@@ -373,11 +375,10 @@ impl Model {
         }
         m.fetch_rows(0);
         m.try_start();
-        // A trace already indexed (or restored from the cache) sends no
-        // progress to try the position later.
+        // A trace already indexed (served, or restored from the cache) sends
+        // no progress to try the position later, nor to draw the timeline
+        // and list the events: what is indexed is asked for now.
         m.try_hash();
-        // Nor to draw the timeline (the compared trace's browser is made
-        // once the comparison ends, its trace indexed by then).
         if m.indexed_nodes > 0 {
             m.nav_progress();
         }
@@ -595,6 +596,34 @@ impl Model {
         }
     }
 
+    /// A key while the F1 help is open: Escape (or F1 again, or Return on
+    /// its Close button) closes it; the keys that scroll are left to the
+    /// browser, which scrolls the help (it has the focus), so a keyboard
+    /// user can read all of it; any other key does nothing behind it.
+    fn help_key(&mut self, k: &KeyInput) -> KeyOutcome {
+        const SCROLL: &[&str] = &[
+            "ArrowDown",
+            "ArrowUp",
+            "PageDown",
+            "PageUp",
+            "Home",
+            "End",
+            " ",
+        ];
+        if matches!(k.key.as_str(), "Escape" | "F1" | "F10" | "Enter") {
+            self.help = false;
+            self.refocus = true;
+            return KeyOutcome {
+                handled: true,
+                render: true,
+            };
+        }
+        KeyOutcome {
+            handled: !(SCROLL.contains(&k.key.as_str()) && !k.ctrl && !k.alt && !k.meta),
+            render: false,
+        }
+    }
+
     /// A key pressed in the browser (not in a form field of it): whether
     /// it was the browser's (so the page does nothing else with it) and
     /// whether the browser needs drawing again.
@@ -615,11 +644,7 @@ impl Model {
             };
         }
         if self.help {
-            self.help = false;
-            return KeyOutcome {
-                handled: true,
-                render: true,
-            };
+            return self.help_key(k);
         }
         if self.menu.is_some() {
             if k.key == "Escape" {

@@ -219,10 +219,18 @@ impl Model {
         let Row::Line { node, line, .. } = row else {
             return;
         };
-        let mut items = vec![(
-            tf("Move the position here (after line {})", &[&line]),
-            MenuAction::MoveTo { view, node },
-        )];
+        let mut items = vec![
+            (
+                tf("Move the position here (after line {})", &[&line]),
+                MenuAction::MoveTo { view, node },
+            ),
+            // `tarmac-lens gdbserver` stands before the instruction of
+            // this line (docs/gdb.md).
+            (
+                tf("Copy for gdb: monitor line {}", &[&line]),
+                MenuAction::Copy(format!("monitor line {line}")),
+            ),
+        ];
         if let Reply::NodeLines(effects) = reply {
             if let Some(target) = effects
                 .iter()

@@ -209,6 +209,9 @@ pub enum MenuAction {
         addr: u64,
     },
     Watch(tarmac_lens_core::browse::protocol::WriteTarget),
+    /// Text for the clipboard: `tarmac-lens gdbserver`'s `monitor line N`
+    /// for a row, so gdb can stand where the page does.
+    Copy(String),
     /// Where a value after a node (whose first line is `line`) came from.
     Why {
         target: tarmac_lens_core::browse::protocol::WriteTarget,

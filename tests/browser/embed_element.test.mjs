@@ -88,7 +88,7 @@ async function expectRegisters(frame, trace, line) {
   const regs = Object.keys(expected).filter((r) => /^x\d+$/.test(r)).slice(0, 4);
   assert.ok(regs.length > 0, `the trace writes x registers by line ${line}`);
   for (const r of regs) {
-    await frame.locator(`[data-reg=${r}]`).filter({ hasText: expected[r].padStart(16, '0') }).waitFor({ timeout: 5_000 });
+    await frame.locator(`[data-reg=${r}]`).filter({ hasText: expected[r].padStart(16, '0') }).waitFor({ timeout: 30_000 });
   }
 }
 
@@ -241,7 +241,7 @@ describe('the <tarmac-lens-viewer> element', () => {
     await viewer(page, 'html').evaluate((el) => el.setAttribute('panes', 'regs,mem:sp'));
     await waitState(viewer(page, 'html'), 'ready');
     assert.equal(new URL(await viewer(page, 'html').evaluate((el) => el.shadowRoot.querySelector('iframe').src)).searchParams.get('panes'), 'regs,mem:sp');
-    await frameOf(page, 'html').locator('[data-testid=memory]').waitFor({ state: 'attached', timeout: 10_000 });
+    await frameOf(page, 'html').locator('[data-testid=memory]').waitFor({ state: 'attached', timeout: 30_000 });
     await waitLine(viewer(page, 'html'), target.line);
     await viewer(page, 'html').evaluate((el) => el.setAttribute('height', '300'));
     assert.equal(await viewer(page, 'html').evaluate((el) => el.getBoundingClientRect().height), 300);
@@ -329,8 +329,9 @@ describe('the <tarmac-lens-viewer> element', () => {
       return new Promise((resolve) => addEventListener('message', (e) => e.data === 'sent' && resolve()));
     }, QUICKSORT.instructions.at(-2).line);
     const viewerA = host.frames().find((f) => f.url().includes('embed=1&panes=regs') && !f.url().includes('mem:'));
-    await viewerA.waitForFunction(() => Number(document.body.dataset.ignoredMessages) >= 3, null, { timeout: 5_000 });
-    await host.waitForTimeout(500);
+    // Counted as ignored is a state: the viewer has had them, and did
+    // not act on them.
+    await viewerA.waitForFunction(() => Number(document.body.dataset.ignoredMessages) >= 3, null, { timeout: 30_000 });
     assert.equal(await lastLine(), first, 'the viewer did not move');
     const told = await host.evaluate(() => window.tarmacLensHost.messages.a.filter((m) => m?.type === 'ignored'));
     assert.ok(told.length >= 3, 'the host was told of each ignored message');

@@ -32,7 +32,7 @@ async function wantsFile(page, name) {
   await page.waitForFunction(
     (name) => document.querySelector('[data-testid=source-wanted]')?.textContent.includes(name),
     name,
-    { timeout: 10_000 },
+    { timeout: 30_000 },
   );
 }
 
@@ -89,7 +89,7 @@ test('the source pane shows the line addr2line names, its count and its executio
     await page.waitForFunction(
       (want) => document.querySelector('[data-testid=source-text] .src-line.current')?.getAttribute('data-src-line') === String(want),
       spot.srcLine,
-      { timeout: 10_000 },
+      { timeout: 30_000 },
     );
     const title = await page.textContent('[data-testid=source-pane-title]');
     assert.ok(title.includes(`recursion.c:${spot.srcLine}`), title);
@@ -100,7 +100,7 @@ test('the source pane shows the line addr2line names, its count and its executio
   await page.waitForFunction(
     (want) => document.querySelector('.trace-row.current [data-testid=row-source]')?.textContent === want,
     `recursion.c:${spots[2].srcLine}`,
-    { timeout: 10_000 },
+    { timeout: 30_000 },
   );
   const title = await page.getAttribute('.trace-row.current', 'title');
   assert.ok(title.endsWith(`recursion.c:${spots[2].srcLine}`), title);
@@ -114,7 +114,7 @@ test('the source pane shows the line addr2line names, its count and its executio
   await row.click();
   await page.waitForSelector('[data-testid=source-hits]');
   const want = Math.min(count, 200);
-  await page.waitForFunction((n) => document.querySelectorAll('[data-testid=source-hits] li').length === n, want, { timeout: 10_000 });
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid=source-hits] li').length === n, want, { timeout: 30_000 });
   // A click on the first goes there; `n` to the second.
   const lines = await page.$$eval('[data-testid=source-hits] li', (lis) =>
     lis.map((li) => Number(/trace line ([^,]+),/.exec(li.textContent)[1].replace(/\D/g, ''))),
@@ -266,7 +266,7 @@ test('with &src= the pane fetches the file the DWARF names from the site', { tim
   await page.waitForFunction(
     (want) => document.querySelector('[data-testid=source-text] .src-line.current')?.getAttribute('data-src-line') === String(want),
     spot.srcLine,
-    { timeout: 15_000 },
+    { timeout: 30_000 },
   );
   const text = await page.textContent(`[data-testid=source-text] [data-src-line="${spot.srcLine}"] .src-text`);
   const want = fs.readFileSync(path.join(DIR, 'programs/recursion.c'), 'utf8').split('\n')[spot.srcLine - 1];
@@ -299,7 +299,7 @@ test('source files dropped on the pane are its text, not a new trace', { timeout
   await page.waitForFunction(
     (want) => document.querySelector('[data-testid=source-text] .src-line.current')?.getAttribute('data-src-line') === String(want),
     spot.srcLine,
-    { timeout: 10_000 },
+    { timeout: 30_000 },
   );
   // Still the same trace.
   assert.equal(await page.getAttribute('[data-testid=status]', 'data-state'), 'ready');
@@ -344,12 +344,12 @@ test('an embedded viewer with panes=source goes to a source line the host names'
   }
   assert.ok(first);
   await page.evaluate((s) => window.goto_(s), `recursion.c:${spot.srcLine}`);
-  await page.waitForFunction((line) => window.said.some((m) => m?.type === 'position' && m.line === line), first, { timeout: 15_000 });
+  await page.waitForFunction((line) => window.said.some((m) => m?.type === 'position' && m.line === line), first, { timeout: 30_000 });
   const frame = page.frameLocator('#v');
-  await frame.locator('[data-testid=source-pane-title]').filter({ hasText: `recursion.c:${spot.srcLine}` }).waitFor({ timeout: 10_000 });
+  await frame.locator('[data-testid=source-pane-title]').filter({ hasText: `recursion.c:${spot.srcLine}` }).waitFor({ timeout: 30_000 });
   // A line that never runs is said so to the host.
   await page.evaluate(() => window.goto_('recursion.c:1'));
-  await page.waitForFunction(() => window.said.some((m) => m?.type === 'error' && /recursion\.c:1/.test(m.message)), null, { timeout: 15_000 });
+  await page.waitForFunction(() => window.said.some((m) => m?.type === 'error' && /recursion\.c:1/.test(m.message)), null, { timeout: 30_000 });
   assert.deepEqual(errors, []);
 });
 
@@ -409,7 +409,7 @@ test('the Coverage tab has the CLI figures and opens a file at its first line ne
   await page.waitForFunction(
     (want) => document.querySelector('[data-testid=source-text] .src-line.current')?.getAttribute('data-src-line') === String(want),
     w.firstNever,
-    { timeout: 10_000 },
+    { timeout: 30_000 },
   );
   const title = await page.textContent('[data-testid=source-pane-title]');
   assert.ok(title.includes(`recursion.c:${w.firstNever}`), title);

@@ -65,6 +65,47 @@ pub fn assert_same(got: &str, want: &str, what: &str) {
     assert_eq!(got, want, "{}: bytes", what);
 }
 
+/// `trace` with each line's leading timestamp `n` (and an instruction's
+/// `(n)`) written as `f(n)`.
+pub fn retimed(trace: &[u8], f: impl Fn(u64) -> u64) -> Vec<u8> {
+    let mut out = Vec::with_capacity(trace.len() + trace.len() / 8);
+    for line in trace.split_inclusive(|&b| b == b'\n') {
+        let digits = line.iter().take_while(|b| b.is_ascii_digit()).count();
+        if digits == 0 {
+            out.extend_from_slice(line);
+            continue;
+        }
+        let n: u64 = std::str::from_utf8(&line[..digits])
+            .unwrap()
+            .parse()
+            .unwrap();
+        let text = String::from_utf8_lossy(&line[digits..])
+            .replace(&format!("({n})"), &format!("({})", f(n)));
+        out.extend_from_slice(f(n).to_string().as_bytes());
+        out.extend_from_slice(text.as_bytes());
+    }
+    out
+}
+
+/// `trace` with `lines` inserted after its line `after`.
+pub fn inserted(trace: &[u8], after: usize, lines: &str) -> Vec<u8> {
+    let at: usize = trace
+        .split_inclusive(|&b| b == b'\n')
+        .take(after)
+        .map(<[u8]>::len)
+        .sum();
+    let mut out = trace[..at].to_vec();
+    out.extend_from_slice(lines.as_bytes());
+    out.extend_from_slice(&trace[at..]);
+    out
+}
+
+/// Five lines the parser does not understand, one starting with a
+/// timestamp later than any around line 15000 of the AArch64 quicksort
+/// trace.
+pub const GARBAGE: &str =
+    "garbage line one\n12345 clk this is junk\n%%%\nxyz 1 2 3\nmore junk here\n";
+
 /// Deterministic pseudo-random numbers (xorshift), so failures reproduce.
 pub struct Rng(pub u64);
 

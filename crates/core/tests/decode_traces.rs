@@ -118,7 +118,7 @@ struct Followed {
 /// A64 `HLT #0xf000`, A32 `SVC #0x123456`, T32 `SVC #0xab` and `BKPT #0xab`.
 fn semihosting(iset: ISet, encoding: u32) -> bool {
     match iset {
-        ISet::A64 => encoding == 0xd45e_0000,
+        ISet::A64 | ISet::C64 => encoding == 0xd45e_0000,
         ISet::Arm => encoding & 0x0fff_ffff == 0x0f12_3456,
         _ => encoding == 0xdfab || encoding == 0xbeab,
     }
@@ -183,10 +183,21 @@ fn traced_writes_are_decoded_writes() {
                 *wrong.entry(format!("{}: {b}", c.text)).or_default() += 1;
             }
         };
+        // In a multi-core trace, the core of the instruction followed:
+        // another core's lines are not its effects.
+        let mut core: Option<Vec<u8>> = None;
         while let Some(line) = lines.next_line().unwrap() {
-            match parser.parse_line(line.text).kind {
+            let rec = parser.parse_line(line.text);
+            if rec.cpu.is_some()
+                && !matches!(rec.kind, RecordKind::Instruction(_))
+                && rec.cpu != core.as_deref()
+            {
+                continue;
+            }
+            match rec.kind {
                 RecordKind::Instruction(i) => {
                     finish(&mut current);
+                    core = rec.cpu.map(<[u8]>::to_vec);
                     if i.effect != Effect::Executed {
                         continue;
                     }
@@ -202,7 +213,7 @@ fn traced_writes_are_decoded_writes() {
                         );
                         current = Some(Followed {
                             ops: o,
-                            a64: i.iset == ISet::A64,
+                            a64: i.iset.is_aarch64(),
                             text,
                             written: Vec::new(),
                             read_memory: false,

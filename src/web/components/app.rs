@@ -12,9 +12,9 @@ use super::app_sources::{
     reading_name, start_from_params, view_download, view_embedded, view_reading,
 };
 use super::{
-    use_document_title, CorePicker, CountsTable, DemoButton, DiffView, DropZone, ElfLoad,
-    ElfLoader, ErrorBanner, FileNotice, FileSummary, IndexCacheControl, ProgressBar, Rehearsal,
-    Session, UnparsedList,
+    shows_no_rows, use_document_title, CorePicker, CountsTable, DemoButton, DiffView, DropZone,
+    ElfLoad, ElfLoader, ErrorBanner, FileNotice, FileSummary, IndexCacheControl, ProgressBar,
+    Rehearsal, Session, UnparsedList,
 };
 use crate::web::page::client::{worker_url, ClientEvent, Reading, TraceClient, TraceInput};
 use crate::web::page::embed;
@@ -562,6 +562,9 @@ pub fn app() -> Html {
         }
     };
     let open = state.session.is_some() && !matches!(state.phase, Phase::Error(_));
+    // A file that is not text has no lines to show: its notice says what
+    // it is, the Summary lists what was read.
+    let rows = open && !state.file_kind.as_ref().is_some_and(shows_no_rows);
     // The trace to compare the open one with (see `DiffView`).
     let on_compare = {
         let compare = compare.clone();
@@ -652,7 +655,7 @@ pub fn app() -> Html {
                     { tab(Tab::Summary, "Summary") }
                 </nav>
                 <DropZone on_file={on_file.clone()} busy={true} compact={true} />
-                if let (true, Some(_)) = (open, &trace_file) {
+                if let (true, Some(_)) = (rows, &trace_file) {
                     <label class="file-button" title={t("Compare with another trace: ")}>
                         { t("Compare…") }
                         <input type="file" data-testid="diff-input" style="display:none;" onchange={on_compare} />
@@ -690,7 +693,7 @@ pub fn app() -> Html {
                         Callback::from(move |_| state.dispatch(Action::Tab(Tab::Summary)))
                     }}
                 />
-                if let Some(session) = state.session.clone().filter(|_| open) {
+                if let Some(session) = state.session.clone().filter(|_| rows) {
                     <DiffView file={trace_file.clone()} compare={(*compare).clone()} session={session} progress={state.progress.clone()} elf={state.elf} lang={*lang} />
                 }
             </div>

@@ -136,7 +136,7 @@ fn view(n: &Node) -> NodeView {
         node: n.at.node,
         first_line: n.at.line,
         lines: n.lines,
-        time: n.at.time,
+        time: n.own_time,
         pc: (n.at.pc != crate::engine::INVALID_PC).then_some(n.at.pc),
         offset: n.at.offset,
         instruction: (n.at.pc != crate::engine::INVALID_PC).then_some(n.instructions_before + 1),

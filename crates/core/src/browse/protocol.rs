@@ -17,7 +17,9 @@ pub type NodeId = u64;
 pub enum Locate {
     /// The node containing this 1-based line number.
     Line(u64),
-    /// The last node at or before this timestamp.
+    /// The first node whose time (as its first line gives it) is this; a
+    /// time no node has: the last node before it in the trace's clamped,
+    /// never-decreasing order ([`crate::Index::node_at_time`]).
     Time(u64),
     /// The node containing this byte offset.
     Offset(u64),
@@ -463,7 +465,8 @@ pub struct NodeView {
     pub first_line: u64,
     /// How many lines it spans.
     pub lines: u64,
-    /// Its timestamp, in the trace's unit.
+    /// Its timestamp, in the trace's unit, as its first line gives it (not
+    /// clamped where the trace's time went back).
     pub time: u64,
     /// Instruction address (Thumb bit set for Thumb), `None` without one.
     pub pc: Option<u64>,
@@ -547,6 +550,10 @@ pub enum Row {
         /// is in (a call's first row: its callee).
         #[serde(default)]
         function: Option<String>,
+        /// For an instruction whose address the trace wrote as a
+        /// capability (a Morello FVP's): its tag, bounds and permissions.
+        #[serde(default)]
+        capability: Option<String>,
     },
     /// A folded call: one row for all its lines.
     Fold {

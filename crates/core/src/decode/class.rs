@@ -134,10 +134,11 @@ impl Classified {
 }
 
 /// The class of an instruction from its encoding as the trace gives it
-/// (as [`super::operands`] takes it).
+/// (as [`super::operands`] takes it). C64 is classed by its A64
+/// encodings, as [`super::operands`] reads it.
 pub fn classify(iset: ISet, encoding: u32, width: u8) -> Classified {
     match (iset, width) {
-        (ISet::A64, 4) => a64_class(encoding),
+        (ISet::A64 | ISet::C64, 4) => a64_class(encoding),
         (ISet::Arm, 4) => a32_class(encoding, false, 4),
         (ISet::Thumb, 2 | 4) => a32_class(encoding, true, width),
         _ => Classified::of(InsnClass::Undecoded),

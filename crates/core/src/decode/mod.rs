@@ -217,7 +217,7 @@ pub fn operands(iset: ISet, encoding: u32, width: u8) -> Result<Operands, Undeco
         reason,
     };
     match (iset, width) {
-        (ISet::A64, 4) => a64::operands(encoding).map_err(fail),
+        (ISet::A64 | ISet::C64, 4) => a64::operands(encoding).map_err(fail),
         (ISet::Arm, 4) => a32::operands(encoding, false, 4).map_err(fail),
         (ISet::Thumb, 2 | 4) => a32::operands(encoding, true, width).map_err(fail),
         (ISet::ThumbEE, _) => Err(fail("ThumbEE is not decoded")),

@@ -137,6 +137,7 @@ pub(crate) fn iset_name(i: Option<ISet>) -> &'static str {
         Some(ISet::Thumb) => "T32",
         Some(ISet::A64) => "A64",
         Some(ISet::ThumbEE) => "T32EE",
+        Some(ISet::C64) => "C64",
         None => "",
     }
 }

@@ -17,6 +17,7 @@ pub mod profile;
 pub mod run;
 pub mod source_lines;
 pub mod stats;
+mod text_kind;
 pub mod truncate;
 pub mod vcd;
 

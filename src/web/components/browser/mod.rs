@@ -309,9 +309,14 @@ impl Component for Browser {
         }
         // Focusing forces a style and layout pass: not in the tasks that
         // show the first rows, but with the last stage of the first renders.
+        // Not from the help or the palette either, which hold the focus
+        // while open (the keys that scroll the help; the palette closes
+        // when its field loses it): closing them asks for it again.
         if self.model.refocus
             && ctx.props().takes_focus
             && self.model.prompt.is_none()
+            && !self.model.help
+            && self.model.palette.is_none()
             && self.reveal == Reveal::All
         {
             self.model.refocus = false;
@@ -402,6 +407,14 @@ impl Component for Browser {
     }
 }
 
+/// Puts `text` on the clipboard; where the page may not (an insecure
+/// context), the status line still shows it to copy by hand.
+fn copy_text(text: &str) {
+    if let Some(window) = web_sys::window() {
+        let _ = window.navigator().clipboard().write_text(text);
+    }
+}
+
 /// When the rest of the browser is rendered if the first rows are slow to come.
 const REVEAL_FALLBACK_MS: i32 = 300;
 
@@ -485,6 +498,7 @@ impl Browser {
                 }
                 Effect::SaveLayout(_) => {}
                 Effect::Bookmarks => self.save_bookmarks(),
+                Effect::Copy(text) => copy_text(&text),
             }
         }
         // Callbacks of closed views and panes.

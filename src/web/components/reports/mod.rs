@@ -31,7 +31,7 @@ use profile_table::ProfileTable;
 use super::{ElfLoad, ToolbarMenu};
 pub use crate::model::ReportTab;
 use crate::web::page::client::TraceClient;
-use crate::web::page::i18n::{number, t, tf, tn};
+use crate::web::page::i18n::{number, t, tf, tn, LangWatch};
 use crate::web::page::report_client::{Download, ReportClient, ReportStatus};
 use crate::web::shared::report_protocol::ReportPass;
 use tarmac_lens_core::report::ep_explore::EpSummary;
@@ -83,6 +83,7 @@ fn text_label(kind: TextKind) -> &'static str {
         TextKind::EpProfile => t("cycle profile"),
         TextKind::Flow => t("program flow"),
         TextKind::Chrome => t("Chrome trace (Perfetto, speedscope)"),
+        TextKind::Perfetto => t("Perfetto trace (any size)"),
         TextKind::Callgrind => t("Callgrind (KCachegrind)"),
     }
 }
@@ -96,6 +97,7 @@ fn text_id(kind: TextKind) -> &'static str {
         TextKind::EpProfile => "ep-profile",
         TextKind::Flow => "flow",
         TextKind::Chrome => "chrome",
+        TextKind::Perfetto => "perfetto",
         TextKind::Callgrind => "callgrind",
     }
 }
@@ -130,6 +132,8 @@ pub struct ReportsPanelProps {
 }
 
 pub enum Msg {
+    /// The page's language changed: draw again.
+    Lang,
     Status(u32, ReportStatus),
     Download(TextKind),
     Downloaded(u32, TextKind, Result<Download, String>),
@@ -165,6 +169,7 @@ pub struct ReportsPanel {
     trace_name: String,
     /// Why the ELF image's names are not used.
     elf_ignored: Option<String>,
+    _lang: LangWatch,
 }
 
 impl ReportsPanel {
@@ -210,7 +215,7 @@ impl ReportsPanel {
                 html! {
                     <p data-testid="reports-progress">
                         <progress max={total.to_string()} value={done.to_string()}></progress>
-                        { " " }{ tf(label, &[done, total]) }
+                        { " " }{ tf(label, &[&number(*done), &number(*total)]) }
                     </p>
                 }
             }
@@ -251,7 +256,7 @@ impl ReportsPanel {
                                         data-testid={format!("saved-{}", text_id(kind))}
                                         href={d.url.clone()}
                                         download={kind.file_name(&self.trace_name)}
-                                    >{ tf("{} again ({} bytes)", &[&text_label(kind), &d.bytes]) }</a>
+                                    >{ tf("{} again ({} bytes)", &[&text_label(kind), &number(d.bytes)]) }</a>
                                 },
                                 _ => html! {},
                             } }
@@ -306,6 +311,7 @@ impl Component for ReportsPanel {
             downloads: Vec::new(),
             trace_name: String::new(),
             elf_ignored: None,
+            _lang: LangWatch::new(ctx, || Msg::Lang),
         };
         panel.start(ctx);
         panel
@@ -320,6 +326,7 @@ impl Component for ReportsPanel {
 
     fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
         match msg {
+            Msg::Lang => {}
             Msg::Status(generation, _) if generation != self.generation => return false,
             Msg::Status(_, status) => match status {
                 ReportStatus::Progress {
@@ -416,11 +423,11 @@ impl Component for ReportsPanel {
                             ),
                             Ready::Ep(s) => tf(
                                 "EP trace: {} packet cycles at {} addresses · {} discontinuities",
-                                &[&s.packet_cycles, &s.addresses, &s.discontinuities],
+                                &[&number(s.packet_cycles), &number(s.addresses), &number(s.discontinuities)],
                             ),
                             Ready::Flow(s) => tf(
                                 "Branch-only trace: {} blocks · {} instructions",
-                                &[&s.blocks, &s.instructions],
+                                &[&number(s.blocks), &number(s.instructions)],
                             ),
                         } }</span>
                     }

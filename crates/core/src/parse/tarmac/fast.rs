@@ -325,7 +325,7 @@ fn read<'a>(
             w = c.word()?;
         }
         let mut cpu_at = None;
-        if w.starts_with(b"cpu") {
+        if super::super::cpu::is_cpu_field(w) {
             cpu_at = Some((c.pos - w.len(), c.pos));
             w = c.word()?;
         }
@@ -434,6 +434,7 @@ fn instruction<'a>(
         encoding,
         mode,
         inst_id,
+        capability: None,
         disassembly: c.rest(),
     }))
 }
