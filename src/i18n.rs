@@ -8,6 +8,8 @@
 //! UI-free, so the browser's model says things natively too; which
 //! language is current is the page's choice (`web::page::i18n` detects and
 //! remembers it, and calls [`set_current`]).
+//!
+//! Long because: the French catalogue (`FR`) is one table, most of it.
 
 use std::cell::Cell;
 use std::fmt::Display;
