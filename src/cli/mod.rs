@@ -12,6 +12,7 @@ mod input;
 mod lines;
 mod reports;
 mod serve;
+mod statistics;
 mod stats;
 mod watch;
 mod why;
@@ -72,6 +73,10 @@ enum Command {
         /// image's DWARF; needs --image).
         #[arg(long)]
         lines: bool,
+        /// After the tree, list the calls still open at the trace's end
+        /// (a hung simulation's stack), which the tree leaves out.
+        #[arg(long)]
+        open: bool,
     },
     /// Per function: number of calls and total time (as tarmac-profile).
     Profile {
@@ -262,6 +267,8 @@ enum Command {
         #[command(flatten)]
         args: gdb::GdbArgs,
     },
+    #[command(flatten)]
+    Statistics(statistics::StatsCommand),
     /// Count records per kind, list unparsed lines, and measure throughput.
     Stats {
         #[command(flatten)]
@@ -276,6 +283,7 @@ impl Command {
     fn common(&self) -> Option<&Common> {
         match self {
             Command::Index { .. } | Command::Coverage(_) | Command::Export(_) => None,
+            Command::Statistics(c) => Some(c.common()),
             Command::Dump { common, .. }
             | Command::Convert { common, .. }
             | Command::Calltree { common, .. }
@@ -534,6 +542,7 @@ pub fn run() -> i32 {
             output,
         } => cmd_convert(&common, style, output.as_deref()),
         Command::Stats { common, json } => stats::cmd_stats(&common, json),
+        Command::Statistics(cmd) => statistics::run(&cmd),
         Command::Cores { common } => cmd_cores(&common),
         Command::Serve { common, args } => serve::cmd_serve(&common, &args),
         Command::Gdbserver { common, args } => gdb::cmd_gdbserver(&common, &args),
@@ -544,7 +553,8 @@ pub fn run() -> i32 {
             common,
             debug,
             lines,
-        } => cmd_calltree(&common, debug.as_deref(), lines),
+            open,
+        } => cmd_calltree(&common, debug.as_deref(), lines, open),
         Command::Profile {
             common,
             no_offsets,
@@ -818,7 +828,12 @@ fn engine_options(common: &Common, debug_calls: bool) -> EngineOptions {
     }
 }
 
-fn cmd_calltree(common: &Common, debug: Option<&str>, lines: bool) -> Result<(), String> {
+fn cmd_calltree(
+    common: &Common,
+    debug: Option<&str>,
+    lines: bool,
+    open: bool,
+) -> Result<(), String> {
     let debug_calls = match debug {
         None => false,
         Some("call_heuristics") => true,
@@ -843,14 +858,24 @@ fn cmd_calltree(common: &Common, debug: Option<&str>, lines: bool) -> Result<(),
         out.push_str(d);
         out.push('\n');
     }
+    let name = |addr: u64| {
+        let name = image
+            .as_ref()
+            .map_or(String::new(), |i| i.function_name(addr));
+        lines::with_location(name, dwarf.as_ref(), addr)
+    };
     if let Some(root) = report::calltree::build(&analysis) {
-        let name = |addr: u64| {
-            let name = image
-                .as_ref()
-                .map_or(String::new(), |i| i.function_name(addr));
-            lines::with_location(name, dwarf.as_ref(), addr)
-        };
         out.push_str(&report::calltree::render(&root, &analysis, &name));
+    }
+    let still_open = report::calltree::open_count(&analysis);
+    if open {
+        out.push_str(&report::calltree::render_open(&analysis, &name));
+    } else if still_open > 0 && !common.quiet {
+        // The tree is the reference tool's, byte for byte: the stack it
+        // leaves out is said on standard error.
+        eprintln!(
+            "tarmac-lens: note: {still_open} call(s) still open at the end of the trace (--open lists them)"
+        );
     }
     write_stdout(&out)
 }

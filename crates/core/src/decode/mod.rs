@@ -43,6 +43,7 @@
 
 mod a32;
 mod a64;
+mod class;
 mod media;
 mod misc;
 mod vfp;
@@ -57,6 +58,8 @@ mod t32_tests;
 mod tests_common;
 
 use std::fmt;
+
+pub use class::{classify, Classified, Flow, InsnClass};
 
 use crate::parse::{ISet, RegClass, RegId};
 

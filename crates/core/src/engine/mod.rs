@@ -402,6 +402,11 @@ impl Engine {
         self.instructions
     }
 
+    /// Index of the node the last line fed is in (or opens).
+    pub(crate) fn open_node_index(&self) -> u64 {
+        self.node_index
+    }
+
     /// Index the next node will get.
     pub(crate) fn next_node_index(&self) -> u64 {
         self.node_index + u64::from(self.seen_any_event)

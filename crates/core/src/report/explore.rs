@@ -58,7 +58,7 @@ impl<S: TraceSource, F: FnMut(u64, u64)> TraceSource for Progressed<S, F> {
 /// Nodes without an instruction, as runs of node indices, so the
 /// instructions between two nodes are counted without a count per node.
 #[derive(Debug, Default)]
-struct Gaps {
+pub(crate) struct Gaps {
     /// `(first, last)` node index of each run, ascending.
     runs: Vec<(u64, u64)>,
     /// Nodes without an instruction before each run.
@@ -100,7 +100,7 @@ impl Gaps {
     }
 
     /// Instructions in nodes `first..=last`.
-    fn instructions(&self, first: u64, last: u64) -> u64 {
+    pub(crate) fn instructions(&self, first: u64, last: u64) -> u64 {
         if last < first {
             return 0;
         }

@@ -1,9 +1,9 @@
 //! Drives the engine over a whole source for reports that only need an
 //! [`Observer`].
 
-use crate::engine::{Engine, EngineOptions, Observer};
-use crate::lines::LineReader;
-use crate::parse::{ParseOptions, Parser, RecordKind};
+use crate::engine::{Engine, EngineOptions, Observer, Site};
+use crate::lines::{Line, LineReader};
+use crate::parse::{ParseOptions, Parser, Record, RecordKind};
 use crate::source::TraceSource;
 use crate::Result;
 
@@ -19,11 +19,36 @@ pub struct UnparsedLines {
 
 /// Feeds every line of `source` to a fresh engine, then finishes it.
 pub(crate) fn run_engine<S: TraceSource, O: Observer>(
-    mut source: S,
+    source: S,
     parse_opts: ParseOptions,
     engine_opts: EngineOptions,
     obs: &mut O,
 ) -> Result<UnparsedLines> {
+    run_engine_with(source, parse_opts, engine_opts, obs, |_, _, _| {}).map(|end| end.unparsed)
+}
+
+/// What a pass found at the trace's end besides what its observer saw.
+pub(crate) struct RunEnd {
+    pub(crate) unparsed: UnparsedLines,
+    /// (call site, entry) of the calls still open at the end: their
+    /// frames were live, no return seen.
+    pub(crate) open_calls: Vec<(Site, Site)>,
+}
+
+/// [`run_engine`], also showing each line's record to `on_record` once the
+/// engine has taken it (with the engine, whose open node holds the line).
+pub(crate) fn run_engine_with<S, O, F>(
+    mut source: S,
+    parse_opts: ParseOptions,
+    engine_opts: EngineOptions,
+    obs: &mut O,
+    mut on_record: F,
+) -> Result<RunEnd>
+where
+    S: TraceSource,
+    O: Observer,
+    F: FnMut(&Line<'_>, &Record<'_>, &Engine),
+{
     let sample = crate::source::read_sample(&mut source)?;
     let mut parser = Parser::for_sample(parse_opts, &sample);
     let mut engine = Engine::new(engine_opts);
@@ -39,9 +64,15 @@ pub(crate) fn run_engine<S: TraceSource, O: Observer>(
             }
         }
         engine.feed(&line, &rec, obs);
+        on_record(&line, &rec, &engine);
         next_line = line.number + 1;
     }
     // Where the lines end, not `len`: a stream's length is known only now.
     engine.finish(reader.position(), next_line, obs);
-    Ok(unparsed)
+    let mut open_calls = engine.pending_calls_list();
+    open_calls.sort_by_key(|(_, entry)| entry.line);
+    Ok(RunEnd {
+        unparsed,
+        open_calls,
+    })
 }
