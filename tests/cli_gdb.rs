@@ -1091,3 +1091,109 @@ fn read_and_access_watchpoints_follow_the_reads_watch_lists() {
         );
     }
 }
+
+/// A Cortex-M trace (Armv7-M, thread and handler modes, SVCall and
+/// SysTick): gdb gets the M-profile register set, its values are the core's,
+/// xPSR keeps its exception number, and a breakpoint on a handler stops at
+/// the handler's first run.
+#[test]
+fn a_cortex_m_trace_debugs_with_the_m_profile_registers() {
+    let dir = Dir::new("gdb-m");
+    let t = &(
+        "stats/exceptions-cortex-m-O1-fastmodel.tarmac",
+        Some("stats/exceptions-cortex-m-O1-fastmodel.elf"),
+        false,
+    );
+    let mut tr = open(t);
+    let s = stub(&dir, &tr.path, tr.elf.as_deref(), &[]);
+    let instructions = tr.index.summary().instructions;
+    let mut rng = Lcg(0x5eed + instructions);
+    let mut positions = Vec::new();
+    for _ in 0..60 {
+        let i = 1 + rng.below(instructions - 1);
+        let node = tr.index.node_at_instruction(&mut tr.source, i).unwrap();
+        if node.at.node > 0 {
+            positions.push(node);
+        }
+    }
+    let mut cmds = Vec::new();
+    for (k, n) in positions.iter().enumerate() {
+        cmds.push(mark(k));
+        cmds.push(format!("monitor line {}", n.at.line));
+        cmds.push("maintenance flush register-cache".into());
+        cmds.push("info registers".into());
+    }
+    let handler = "tg_timer_handler";
+    cmds.extend([
+        mark(1000),
+        "monitor line 1".into(),
+        "maintenance flush register-cache".into(),
+        format!("break {handler}"),
+        "continue".into(),
+        "monitor info".into(),
+        "info registers xpsr".into(),
+    ]);
+    let out = gdb(&dir, s.port, tr.elf.as_deref(), &cmds);
+    let p = pieces(&out);
+    let mut handler_mode_seen = false;
+    for (k, n) in positions.iter().enumerate() {
+        let text = p
+            .get(&k)
+            .unwrap_or_else(|| panic!("no output for position {k}: {out}"));
+        let what = format!("line {} (node {})", n.at.line, n.at.node);
+        assert!(!text.contains("cpsr"), "{what}: an A-profile cpsr: {text}");
+        let regs = tr
+            .index
+            .registers_after(&mut tr.source, n.at.node - 1)
+            .unwrap();
+        let mut seen = 0;
+        for line in text.lines() {
+            let mut words = line.split_whitespace();
+            let (Some(name), Some(value)) = (words.next(), words.next()) else {
+                continue;
+            };
+            let general = name.starts_with('r') && name[1..].parse::<u32>().is_ok()
+                || ["sp", "lr", "pc", "xpsr"].contains(&name);
+            if !general {
+                continue;
+            }
+            seen += 1;
+            let got = u64::from_str_radix(value.trim_start_matches("0x"), 16)
+                .unwrap_or_else(|_| panic!("{what}: register line {line:?}"));
+            let want = if name == "xpsr" {
+                // The trace writes xPSR as `cpsr`; gdb's is always Thumb.
+                expected_register(&tr, &regs, "cpsr", 0).map(|v| v | 1 << 24)
+            } else {
+                expected_register(&tr, &regs, name, n.at.pc)
+            };
+            assert_eq!(Some(got), want, "{what}: {name} in {line:?}");
+            if name == "xpsr" && got & 0x1ff != 0 {
+                handler_mode_seen = true;
+            }
+        }
+        assert_eq!(seen, 17, "{what}: r0-r12, sp, lr, pc, xpsr: {text}");
+    }
+    assert!(
+        handler_mode_seen,
+        "no position in a handler among {}",
+        positions.len()
+    );
+    // The handler's first run, as the trace has it; its exception number
+    // (SysTick is 15) in xPSR.
+    let entry = tr.symbols.as_ref().unwrap().address_of(handler).unwrap() & !1;
+    let first = tr
+        .index
+        .find_pc(&mut tr.source, 0, entry, true)
+        .unwrap()
+        .unwrap();
+    let stop = &p[&1000];
+    assert!(stop.contains("reakpoint 1, "), "{out}");
+    assert_eq!(where_(stop).map(|w| w.0), Some(first.at.line), "{out}");
+    let xpsr = stop
+        .lines()
+        .find_map(|l| l.strip_prefix("xpsr"))
+        .and_then(|l| l.split_whitespace().next())
+        .and_then(|v| u64::from_str_radix(v.trim_start_matches("0x"), 16).ok())
+        .unwrap_or_else(|| panic!("no xpsr: {stop}"));
+    assert_eq!(xpsr & 0x1ff, 15, "SysTick's exception number: {stop}");
+}

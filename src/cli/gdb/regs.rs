@@ -199,7 +199,11 @@ pub fn fill(profile: Profile, regs: &RegFile, pc: u64) -> Vec<Option<u8>> {
                 // trace's instruction set there, even where the trace
                 // never gave cpsr (then only that bit is said).
                 let mut cpsr = if known { u32::from_le_bytes(v) } else { 0 };
-                if pc & 1 != 0 {
+                if profile == Profile::ArmM {
+                    // xPSR: always Thumb (bit 24); bits 8:0 are the
+                    // exception number, which bit 5 belongs to.
+                    cpsr |= 1 << 24;
+                } else if pc & 1 != 0 {
                     cpsr |= 1 << 5;
                 } else {
                     cpsr &= !(1 << 5);
