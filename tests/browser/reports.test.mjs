@@ -639,7 +639,7 @@ describe('reports panel', () => {
     assert.ok(got.length > 1000, `${got.length} bytes`);
     assert.ok(Buffer.compare(got, want) === 0, `${got.length} bytes, CLI ${want.length}`);
     assert.equal(download.suggestedFilename(), 'quicksort-arm-O2-fastmodel-2M.tarmac.pftrace');
-    await page.waitForSelector('[data-testid=saved-perfetto]');
+    await page.waitForSelector('[data-testid=saved-perfetto]', { state: 'attached' });
   });
 
   test('the downloads are the CLI texts byte for byte', async (t) => {
