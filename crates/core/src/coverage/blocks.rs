@@ -117,7 +117,7 @@ pub(crate) fn flow(iset: ISet, encoding: u32, size: u8, pc: u64) -> Flow {
     // code that need not run together.
     let ends = decode::operands(iset, encoding, size).map_or(true, |o| o.writes_pc);
     let target = match iset {
-        ISet::A64 => a64_target(encoding, pc),
+        ISet::A64 | ISet::C64 => a64_target(encoding, pc),
         ISet::Arm => a32_target(encoding, pc),
         ISet::Thumb => t32_target(encoding, size == 4, pc),
         ISet::ThumbEE => None,
