@@ -46,7 +46,7 @@ const NEXT_READ: u64 = 4 << 20;
 pub enum Origin {
     Blob(Blob),
     /// A server that serves byte ranges.
-    Url(super::http_source::Target),
+    Url(super::url::Target),
 }
 
 enum State {
