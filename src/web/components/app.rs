@@ -21,6 +21,7 @@ use crate::web::page::embed::{self, Payload};
 use crate::web::page::i18n::{self, number, t, tf, tn, Lang, LanguageSwitch};
 use crate::web::page::page_params::{self, PageParams};
 use crate::web::page::url_options;
+use crate::web::shared::timing::after_ms;
 use tarmac_lens_core::browse::protocol::Progress;
 use tarmac_lens_core::sniff::FileKind;
 use tarmac_lens_core::stats::Stats;
@@ -262,13 +263,6 @@ fn prewarm_when_quiet(wait: u32) {
             prewarm_when_quiet(wait)
         });
     }
-}
-
-/// Runs `f` in a task of its own, `ms` from now.
-pub(crate) fn after_ms(ms: i32, f: impl FnOnce() + 'static) {
-    let Some(w) = web_sys::window() else { return };
-    let f = wasm_bindgen::closure::Closure::once_into_js(f);
-    let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(f.unchecked_ref(), ms);
 }
 
 fn now_ms() -> f64 {

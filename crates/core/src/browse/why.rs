@@ -7,7 +7,7 @@
 
 use super::protocol::{NodeId, Reply, WriteTarget};
 use super::Session;
-use crate::dataflow::{self, Source, WhyImage, WhyNode, Writer};
+use crate::dataflow::{self, Source, WhyImage, WhyNode};
 use crate::index::Watched;
 use crate::source::TraceSource;
 use crate::Result;
@@ -102,6 +102,7 @@ impl<S: TraceSource> Session<S> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dataflow::Writer;
     use crate::parse::{RegClass, RegId};
 
     fn node(watched: Watched, source: Source, writer: Option<u64>) -> WhyNode {
