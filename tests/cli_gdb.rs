@@ -726,7 +726,9 @@ fn exchange(stream: &mut TcpStream, raw: &[u8]) -> String {
         // the reply is the first complete packet that is not output.
         let mut rest = body;
         while let Some(start) = rest.find('$') {
-            let Some(hash) = rest[start..].find('#') else { break };
+            let Some(hash) = rest[start..].find('#') else {
+                break;
+            };
             let end = start + hash + 3;
             if end > rest.len() {
                 break;

@@ -678,6 +678,15 @@ fn workspace() -> &'static Workspace {
     })
 }
 
+/// Circles still to break, each named by the file its report starts
+/// with, and why it is still there.
+const KNOWN_CIRCLES: &[(&str, &str)] = &[(
+    "src/model/panes.rs",
+    "the pane messages (panes.rs) hold the source pane's (source.rs), whose \
+     state is a pane body (state.rs): one pane, three files, until a pane \
+     kind lives in one folder",
+)];
+
 #[test]
 fn no_source_files_import_each_other() {
     let graph = workspace();
@@ -699,11 +708,23 @@ fn no_source_files_import_each_other() {
         edges["crates/core/src/browse/mod.rs"]
     );
     let found = circles(edges);
+    let (known, found): (Vec<_>, Vec<_>) = found.into_iter().partition(|c| {
+        KNOWN_CIRCLES
+            .iter()
+            .any(|(f, _)| c.starts_with(&format!("{f} ")))
+    });
     assert!(
         found.is_empty(),
         "files that import each other:\n{}",
         found.join("\n")
     );
+    for (file, why) in KNOWN_CIRCLES {
+        assert!(!why.is_empty(), "{file}: no reason");
+        assert!(
+            known.iter().any(|c| c.starts_with(&format!("{file} "))),
+            "{file} is in no circle any more: drop it from KNOWN_CIRCLES"
+        );
+    }
 }
 
 /// The core's top-level modules, each folder taken as one, form layers too.
