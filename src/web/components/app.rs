@@ -7,14 +7,13 @@
 use std::cell::Cell;
 use std::rc::Rc;
 
-use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use yew::prelude::*;
 
 use super::{
-    shows_no_rows, use_document_title, CorePicker, CountsTable, DemoButton, DiffView, DropZone,
-    ElfLoad, ElfLoader, ErrorBanner, FileNotice, FileSummary, IndexCacheControl, ProgressBar,
-    Rehearsal, Session, UnparsedList,
+    shows_no_rows, use_document_title, Browser, CorePicker, CountsTable, DemoButton, DiffView,
+    DropZone, ElfLoad, ElfLoader, ErrorBanner, FileNotice, FileSummary, IndexCacheControl,
+    ProgressBar, Rehearsal, Session, UnparsedList,
 };
 use crate::web::page::client::{worker_url, ClientEvent, Reading, TraceClient, TraceInput};
 use crate::web::page::embed::{self, Payload};

@@ -17,7 +17,7 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{Blob, ProgressEvent, XmlHttpRequest, XmlHttpRequestResponseType};
 
 use super::read_ahead::{self, Origin, ReadAhead, SharedReadAhead};
-use super::url::Target;
+pub use super::url::Target;
 use tarmac_lens_core::source::TraceSource;
 use tarmac_lens_core::Error;
 
