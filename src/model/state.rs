@@ -4,7 +4,7 @@ use std::rc::Rc;
 
 use crate::i18n::{t, tf};
 use crate::model::keys::RegKind;
-use crate::model::view_state::Recentre;
+use crate::model::view_state::{Recentre, Scroll, ROW_PX};
 use tarmac_lens_core::browse::protocol::{
     CallFrame, LineEffect, MemoryReply, NodeId, NodeView, RegPanel, RowsReply,
 };
@@ -291,4 +291,27 @@ impl ReportTab {
             ReportTab::Coverage => "coverage",
         }
     }
+}
+
+/// Rows assumed visible before the pane has been measured (or while the
+/// Summary tab hides it).
+const DEFAULT_VIEWPORT_PX: f64 = 40.0 * ROW_PX;
+
+pub(super) fn scroll_of(v: &TraceView) -> Scroll {
+    let px = if v.viewport_px > 0.0 {
+        v.viewport_px
+    } else {
+        DEFAULT_VIEWPORT_PX
+    };
+    Scroll::new(v.total_rows, px)
+}
+
+/// Whether the cached rows cover the viewport.
+pub(super) fn rows_cover(v: &TraceView) -> bool {
+    let Some(rows) = &v.rows else {
+        return false;
+    };
+    let visible = scroll_of(v).visible_rows() + 1;
+    let end = rows.first + rows.rows.len() as u64;
+    v.top >= rows.first && (v.top + visible <= end || end >= rows.total_rows)
 }

@@ -3,7 +3,6 @@
 //! load no stylesheet); colours and polish live in the stylesheet.
 
 mod app;
-mod app_sources;
 mod bookmarks_pane;
 mod browser;
 mod condition_status;

@@ -118,7 +118,7 @@ fn scroll_until_there(el: Element, target: i32, seq: Rc<Cell<u32>>, tries: u32) 
         return;
     }
     let mine = seq.get();
-    super::app::after_ms(16, move || {
+    crate::web::shared::timing::after_ms(16, move || {
         if seq.get() == mine && el.is_connected() {
             scroll_until_there(el, target, seq, tries + 1);
         }

@@ -112,10 +112,7 @@ pub fn count_trace<S: TraceSource>(mut source: S, opts: ParseOptions) -> Result<
             // vector: it says nothing of where the first was going.
             RecordKind::Exception(_) => pending = None,
             RecordKind::Unparsed(u) => {
-                out.unparsed.count += 1;
-                if out.unparsed.first.len() < 5 {
-                    out.unparsed.first.push((line.number, u.reason));
-                }
+                out.unparsed.note(line.number, u.reason);
             }
             _ => {}
         }

@@ -1,9 +1,9 @@
 //! Per instruction address, how often the trace ran it: kept by the index
 //! so per-line execution counts (the source pane's gutter) need no second
-//! pass over the trace. One map update per instruction, with a multiply
-//! hash, within the noise of indexing in V8 (`wasm_core`'s index 36.0 →
-//! 32.3 ms, ±4); one entry per distinct PC: the program's size, not the
-//! trace's.
+//! pass over the trace. One map update per instruction with a multiply
+//! hash is within indexing's noise (V8: 36.0 → 32.3 ms, ±4; the rest in
+//! docs/performance.md, "Source lines"); one entry per distinct PC: the
+//! program's size, not the trace's.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};

@@ -14,6 +14,7 @@ use super::regs::{RegClass, RegId};
 use super::{Continuation, Dialect, InstructionForm, ParseOptions, Parser};
 
 mod fast;
+mod memo;
 mod memory;
 mod register;
 
@@ -21,7 +22,7 @@ pub(crate) use memory::fetch_word;
 use memory::{diagram, memory};
 use register::register;
 
-pub(super) use fast::Memo;
+pub(super) use memo::Memo;
 
 /// Parse failure: a static reason and the byte column where it happened.
 type Fail = Unparsed;

@@ -111,10 +111,7 @@ pub(crate) fn flow_each<S: TraceSource>(
             RecordKind::Instruction(_) => out.instruction_lines += 1,
             RecordKind::Exception(_) => interrupted = true,
             RecordKind::Unparsed(u) => {
-                out.unparsed.count += 1;
-                if out.unparsed.first.len() < 5 {
-                    out.unparsed.first.push((line.number, u.reason));
-                }
+                out.unparsed.note(line.number, u.reason);
             }
             _ => {}
         }

@@ -17,6 +17,21 @@ pub struct UnparsedLines {
     pub first: Vec<(u64, &'static str)>,
 }
 
+impl UnparsedLines {
+    /// How many lines `first` keeps: enough to show what went wrong without
+    /// growing with the trace.
+    const LISTED: usize = 5;
+
+    /// Counts one unparsed line, keeping its number and reason if it is among
+    /// the first few.
+    pub fn note(&mut self, line: u64, reason: &'static str) {
+        self.count += 1;
+        if self.first.len() < Self::LISTED {
+            self.first.push((line, reason));
+        }
+    }
+}
+
 /// Feeds every line of `source` to a fresh engine, then finishes it.
 pub(crate) fn run_engine<S: TraceSource, O: Observer>(
     source: S,
@@ -58,10 +73,7 @@ where
     while let Some(line) = reader.next_line()? {
         let rec = parser.parse_line(line.text);
         if let RecordKind::Unparsed(u) = &rec.kind {
-            unparsed.count += 1;
-            if unparsed.first.len() < 5 {
-                unparsed.first.push((line.number, u.reason));
-            }
+            unparsed.note(line.number, u.reason);
         }
         engine.feed(&line, &rec, obs);
         on_record(&line, &rec, &engine);
@@ -75,4 +87,28 @@ where
         unparsed,
         open_calls,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::UnparsedLines;
+
+    #[test]
+    fn note_counts_every_line_and_keeps_the_first_five() {
+        let mut u = UnparsedLines::default();
+        for n in 1..=7 {
+            u.note(n * 10, if n % 2 == 0 { "even" } else { "odd" });
+        }
+        assert_eq!(u.count, 7);
+        assert_eq!(
+            u.first,
+            vec![
+                (10, "odd"),
+                (20, "even"),
+                (30, "odd"),
+                (40, "even"),
+                (50, "odd")
+            ]
+        );
+    }
 }

@@ -221,7 +221,7 @@ impl Component for Browser {
         browser.load_bookmarks();
         // In case no rows come soon (an error, a trace that is all header).
         let link = ctx.link().clone();
-        super::app::after_ms(REVEAL_FALLBACK_MS, move || {
+        crate::web::shared::timing::after_ms(REVEAL_FALLBACK_MS, move || {
             link.send_message(BrowserMsg::Reveal)
         });
         browser.carry_out(ctx);
@@ -305,7 +305,7 @@ impl Component for Browser {
             // After the first rows (they are what a person waits for), in a
             // task of its own.
             let link = ctx.link().clone();
-            super::app::after_ms(0, move || link.send_message(BrowserMsg::Reveal));
+            crate::web::shared::timing::after_ms(0, move || link.send_message(BrowserMsg::Reveal));
         }
         // Focusing forces a style and layout pass: not in the tasks that
         // show the first rows, but with the last stage of the first renders.
@@ -474,7 +474,7 @@ impl Browser {
                     // have been handled yet, and writing over it would send
                     // the browser back where it was.
                     let before = current_fragment();
-                    super::app::after_ms(FRAGMENT_DELAY_MS, move || {
+                    crate::web::shared::timing::after_ms(FRAGMENT_DELAY_MS, move || {
                         if moves.get() != mine {
                             return;
                         }
