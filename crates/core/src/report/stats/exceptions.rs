@@ -20,7 +20,7 @@ use std::fmt::Write;
 use serde::{Deserialize, Serialize};
 
 use super::context::{Context, Profile};
-use super::pass::{Prev, Site};
+use super::site::{Prev, Site};
 use super::syndrome;
 use super::{Span, Statistics};
 use crate::parse::{Exception, ExceptionForm, RegisterWrite};

@@ -19,7 +19,7 @@ use std::fmt::Write;
 
 use serde::{Deserialize, Serialize};
 
-use super::pass::{Frame, Site};
+use super::site::{Frame, Site, Visit};
 use super::{Span, Statistics};
 use crate::state::fasthash::AddrMap;
 
@@ -37,15 +37,6 @@ pub(crate) struct Loop {
     pub(crate) iterations: Span,
     pub(crate) time: u64,
     pub(crate) instructions: u64,
-}
-
-/// A visit in progress.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Visit {
-    pub(crate) id: u32,
-    start_index: u64,
-    start_time: u64,
-    header_runs: u64,
 }
 
 /// Finds the loops through the pass.

@@ -23,6 +23,7 @@ pub mod loops;
 pub mod memsys;
 pub mod mix;
 mod pass;
+mod site;
 pub mod syndrome;
 
 use serde::{Deserialize, Serialize};
