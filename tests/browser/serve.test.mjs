@@ -416,7 +416,7 @@ describe('tarmac-lens serve', () => {
 
     // A browser's socket: every step's questions go by it. (The server
     // stopped at the end, the page's requests fail.)
-    const page = await newPage(t, { tolerate: /ERR_CONNECTION_REFUSED/ });
+    const page = await newPage(t, { tolerate: /ERR_CONNECTION_(REFUSED|RESET)/ });
     const sent = watch(page);
     await page.goto(url);
     await page.waitForSelector('[data-testid=status][data-state=ready]', { timeout: 60_000 });
