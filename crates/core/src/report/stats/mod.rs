@@ -2,7 +2,7 @@
 //! by exception level and security state ([`levels`]), exceptions and
 //! interrupts ([`exceptions`]), function statistics ([`functions`]),
 //! branches and loops ([`loops`]), a function's executed control-flow
-//! graph ([`cfg`]) and the translation and cache events ([`memsys`]).
+//! graph ([`mod@cfg`]) and the translation and cache events ([`memsys`]).
 //!
 //! All of them come from one pass ([`Statistics::compute`]): the engine
 //! runs over the trace, as for `profile`, and every record is shown to a
