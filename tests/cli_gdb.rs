@@ -32,6 +32,7 @@ use tarmac_lens_core::parse::{RegClass, RegId};
 use tarmac_lens_core::source::FileSource;
 use tarmac_lens_core::state::regfile::{self, RegFile};
 use tarmac_lens_core::symbols::SymbolTable;
+use tarmac_lens_core::Node;
 
 mod common;
 use common::{data, read, Dir};
@@ -213,6 +214,22 @@ fn open(t: &(&str, Option<&str>, bool)) -> Trace {
     }
 }
 
+/// Up to `n` instruction positions drawn at random (the same ones each
+/// run), past the trace's first node.
+fn random_positions(tr: &mut Trace, n: usize) -> Vec<Node> {
+    let instructions = tr.index.summary().instructions;
+    let mut rng = Lcg(0x5eed + instructions);
+    let mut positions = Vec::new();
+    for _ in 0..n {
+        let i = 1 + rng.below(instructions - 1);
+        let node = tr.index.node_at_instruction(&mut tr.source, i).unwrap();
+        if node.at.node > 0 {
+            positions.push(node);
+        }
+    }
+    positions
+}
+
 /// Deterministic pseudo-random numbers (a 64-bit LCG).
 struct Lcg(u64);
 
@@ -254,16 +271,7 @@ fn registers_and_stack_equal_the_cores_state_at_200_positions() {
     for t in TRACES {
         let mut tr = open(t);
         let s = stub(&dir, &tr.path, tr.elf.as_deref(), &[]);
-        let instructions = tr.index.summary().instructions;
-        let mut rng = Lcg(0x5eed + instructions);
-        let mut positions = Vec::new();
-        for _ in 0..200 {
-            let i = 1 + rng.below(instructions - 1);
-            let node = tr.index.node_at_instruction(&mut tr.source, i).unwrap();
-            if node.at.node > 0 {
-                positions.push(node);
-            }
-        }
+        let positions = random_positions(&mut tr, 200);
         let mut cmds = Vec::new();
         for (k, n) in positions.iter().enumerate() {
             cmds.push(mark(k));
@@ -1106,16 +1114,7 @@ fn a_cortex_m_trace_debugs_with_the_m_profile_registers() {
     );
     let mut tr = open(t);
     let s = stub(&dir, &tr.path, tr.elf.as_deref(), &[]);
-    let instructions = tr.index.summary().instructions;
-    let mut rng = Lcg(0x5eed + instructions);
-    let mut positions = Vec::new();
-    for _ in 0..60 {
-        let i = 1 + rng.below(instructions - 1);
-        let node = tr.index.node_at_instruction(&mut tr.source, i).unwrap();
-        if node.at.node > 0 {
-            positions.push(node);
-        }
-    }
+    let positions = random_positions(&mut tr, 60);
     let mut cmds = Vec::new();
     for (k, n) in positions.iter().enumerate() {
         cmds.push(mark(k));
