@@ -417,6 +417,9 @@ describe('tarmac-lens serve', () => {
     // A browser's socket: every step's questions go by it. (The server
     // stopped at the end, the page's requests fail.)
     const page = await newPage(t, { tolerate: /ERR_CONNECTION_(REFUSED|RESET)/ });
+    // The server answers: the page starts no worker, now or when idle.
+    const workers = [];
+    page.on('worker', (w) => workers.push(w.url()));
     const sent = watch(page);
     await page.goto(url);
     await page.waitForSelector('[data-testid=status][data-state=ready]', { timeout: 60_000 });
@@ -463,6 +466,7 @@ describe('tarmac-lens serve', () => {
     const said = await page.textContent('[data-testid=status-message]');
     assert.match(said, /^The tarmac-lens serve process has stopped answering: it was stopped, or the SSH tunnel to it closed\. Run tarmac-lens serve again \(and the tunnel\) and open the URL it prints: each run has a new one\.$/);
     assert.doesNotMatch(said, /JsValue|TypeError|wasm|\n/);
+    assert.deepEqual(workers, [], 'workers started on the served page');
   });
 
   test('without the printed token, nothing is served: the page shows the refusal', async (t) => {

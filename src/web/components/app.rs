@@ -332,11 +332,13 @@ pub fn app() -> Html {
     // the delay (of the page's load, or of the last file's end) took the
     // spare, and a new one's warm-up (85-110 ms of a core) and start would
     // land in the middle of its indexing.
+    // Not on the served page either: its server answers, and spares would
+    // fetch the workers' wasm over its tunnel (or fail, the server gone).
     let indexing = matches!(state.phase, Phase::Indexing { .. });
-    use_effect_with(indexing, |&indexing| {
+    use_effect_with(indexing, move |&indexing| {
         // The cleanup moved the number on: the earlier wait gives up.
         let wait = PREWARM_WAIT.with(Cell::get);
-        if !indexing {
+        if !indexing && !served {
             after_ms(PREWARM_DELAY_MS, move || prewarm_when_quiet(wait));
         }
         || PREWARM_WAIT.with(|w| w.set(w.get().wrapping_add(1)))
