@@ -6,8 +6,6 @@
 
 use std::collections::BTreeMap;
 
-use std::hash::BuildHasherDefault;
-
 use super::memdiff::{self, ByteState};
 use super::*;
 use crate::codec::varint;
@@ -382,7 +380,7 @@ impl Index {
 #[derive(Default)]
 pub struct PcIntervals {
     /// Address → sorted, disjoint runs `(first, last)` of intervals.
-    runs: std::collections::HashMap<u64, Vec<(u32, u32)>, BuildHasherDefault<AddrHasher>>,
+    runs: crate::state::fasthash::AddrMap<u64, Vec<(u32, u32)>>,
 }
 
 /// The first bytes of a [`PcIntervals`] file.

@@ -49,7 +49,6 @@ pub use depth::{bucket_bounds, bucket_start, TIMELINE_BUCKETS};
 pub use events::EventKind;
 pub(crate) use events::{Event, EventList};
 pub use find::{CondHit, CondPage};
-pub(crate) use pc_counts::AddrHasher;
 pub use pc_counts::Counts;
 use pc_counts::PcCountMap;
 use replay::SourceRef;
