@@ -4,7 +4,7 @@
 //! them by their fields, and the first events of each kind with their
 //! fields decoded.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
 
 use serde::{Deserialize, Serialize};
@@ -98,9 +98,16 @@ type Fields = Vec<(String, String)>;
 #[derive(Default)]
 pub(crate) struct MemsysCollector {
     counts: BTreeMap<MemsysKind, u64>,
-    groups: BTreeMap<(MemsysKind, Vec<String>), u64>,
+    /// By kind, then the key fields' bytes joined by [`SEP`]: looked up
+    /// from one reused buffer, so an event line allocates nothing unless
+    /// its group is new.
+    groups: BTreeMap<MemsysKind, HashMap<Vec<u8>, u64>>,
+    key: Vec<u8>,
     events: BTreeMap<MemsysKind, Vec<MemsysEvent>>,
 }
+
+/// Between a group key's fields: a byte no field of a trace line holds.
+const SEP: u8 = 0x1f;
 
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
@@ -139,23 +146,26 @@ fn words(name: &str, b: &[u8], fields: &mut Vec<(String, String)>) {
 
 impl MemsysCollector {
     pub(crate) fn note(&mut self, line: u64, time: u64, kind: &RecordKind<'_>) {
-        let (k, key, fields): (MemsysKind, Vec<String>, Option<Fields>) = match kind {
+        let mut key = std::mem::take(&mut self.key);
+        key.clear();
+        let mut part = |b: &[u8]| {
+            if !key.is_empty() {
+                key.push(SEP);
+            }
+            key.extend_from_slice(b);
+        };
+        let (k, fields): (MemsysKind, Option<Fields>) = match kind {
             RecordKind::TableWalk(w) => {
                 let result = w
                     .result
                     .split(|c| c.is_ascii_whitespace())
                     .find(|x| !x.is_empty())
-                    .map(text)
                     .unwrap_or_default();
                 let op = if w.update { "update" } else { "walk" };
                 let stage = format!("{}:{}", w.stage, w.level);
-                let key = vec![
-                    op.into(),
-                    text(w.side),
-                    text(w.format),
-                    stage.clone(),
-                    result,
-                ];
+                for b in [op.as_bytes(), w.side, w.format, stage.as_bytes(), result] {
+                    part(b);
+                }
                 let fields = self.want(MemsysKind::TableWalk).then(|| {
                     let mut f = vec![
                         ("op".into(), op.into()),
@@ -168,12 +178,14 @@ impl MemsysCollector {
                     words("result", w.result, &mut f);
                     f
                 });
-                (MemsysKind::TableWalk, key, fields)
+                (MemsysKind::TableWalk, fields)
             }
             RecordKind::Tlb(t) => {
                 let structure = if t.walk_cache { "WALKCACHE" } else { "TLB" };
                 let op = if t.fill { "FILL" } else { "EVICT" };
-                let key = vec![structure.into(), op.into(), text(t.id), text(t.size)];
+                for b in [structure.as_bytes(), op.as_bytes(), t.id, t.size] {
+                    part(b);
+                }
                 let fields = self.want(MemsysKind::Tlb).then(|| {
                     let mut f = vec![
                         ("structure".into(), structure.into()),
@@ -189,10 +201,11 @@ impl MemsysCollector {
                     words("attributes", t.rest, &mut f);
                     f
                 });
-                (MemsysKind::Tlb, key, fields)
+                (MemsysKind::Tlb, fields)
             }
             RecordKind::Cache(c) => {
-                let key = vec![text(c.cache), text(c.operation)];
+                part(c.cache);
+                part(c.operation);
                 let fields = self.want(MemsysKind::CacheLine).then(|| {
                     vec![
                         ("cache".into(), text(c.cache)),
@@ -205,10 +218,12 @@ impl MemsysCollector {
                         ),
                     ]
                 });
-                (MemsysKind::CacheLine, key, fields)
+                (MemsysKind::CacheLine, fields)
             }
             RecordKind::CacheMaintenance(m) => {
-                let key = vec![text(m.side), text(m.operation), text(m.scope)];
+                for b in [m.side, m.operation, m.scope] {
+                    part(b);
+                }
                 let fields = self.want(MemsysKind::CacheMaintenance).then(|| {
                     let mut f = vec![
                         ("side".into(), text(m.side)),
@@ -222,12 +237,22 @@ impl MemsysCollector {
                     words("attributes", m.rest, &mut f);
                     f
                 });
-                (MemsysKind::CacheMaintenance, key, fields)
+                (MemsysKind::CacheMaintenance, fields)
             }
-            _ => return,
+            _ => {
+                self.key = key;
+                return;
+            }
         };
         *self.counts.entry(k).or_default() += 1;
-        *self.groups.entry((k, key)).or_default() += 1;
+        let groups = self.groups.entry(k).or_default();
+        match groups.get_mut(&key[..]) {
+            Some(n) => *n += 1,
+            None => {
+                groups.insert(key.clone(), 1);
+            }
+        }
+        self.key = key;
         if let Some(fields) = fields {
             self.events
                 .entry(k)
@@ -259,10 +284,11 @@ impl MemsysReport {
             };
             let mut groups: Vec<MemsysGroup> = c
                 .groups
-                .iter()
-                .filter(|((kind, _), _)| *kind == k)
-                .map(|((_, key), &count)| MemsysGroup {
-                    key: key.clone(),
+                .get(&k)
+                .into_iter()
+                .flatten()
+                .map(|(key, &count)| MemsysGroup {
+                    key: key.split(|&b| b == SEP).map(text).collect(),
                     count,
                 })
                 .collect();
