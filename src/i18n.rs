@@ -330,6 +330,7 @@ static FR: &[(&str, &str)] = &[
     ("NEON vectors", "Vecteurs NEON"),
     ("MVE vectors", "Vecteurs MVE"),
     ("SVE vectors", "Vecteurs SVE"),
+    ("Memory", "Mémoire"),
     ("Memory at {}", "Mémoire à {}"),
     ("Memory at {} (compared)", "Mémoire à {} (comparée)"),
     ("Reading registers…", "Lecture des registres…"),

@@ -13,14 +13,6 @@ const MEMORY_ROWS: u32 = 8;
 /// 4096 bytes, the most one Memory query answers.
 const MAX_MEMORY_ROWS: u32 = 256;
 
-/// How a watched or explained register or memory range is named.
-pub(super) fn target_label(target: &WriteTarget) -> String {
-    match target {
-        WriteTarget::Register(r) => r.clone(),
-        WriteTarget::Memory { addr, len } => format!("[{addr:#x}:{len}]"),
-    }
-}
-
 /// A pane's messages: its own input, and the answers to its questions.
 pub enum PaneMsg {
     Data {
@@ -211,6 +203,8 @@ impl Model {
                 compare,
             },
             PaneBody::Source(_) => Query::Source { node },
+            // Lists with questions of their own, not about a position.
+            _ => return,
         };
         let Some(pane) = self.pane_mut(id) else {
             return;
@@ -361,7 +355,7 @@ impl Model {
                     len,
                 }
             }
-            PaneBody::Source(_) => return,
+            _ => return,
         };
         let view = pane.view;
         self.previous_write(view, node, target);
@@ -741,7 +735,7 @@ fn move_selection(pane: &mut Pane, cmd: Command, side: bool) -> bool {
             }
             false
         }
-        PaneBody::Source(_) => false,
+        _ => false,
     }
 }
 
