@@ -16,6 +16,8 @@ use tarmac_lens_core::source::SliceSource;
 mod common;
 use common::{data, inserted, retimed, GARBAGE};
 
+#[path = "browser_model/disassembly.rs"]
+mod disassembly;
 #[path = "browser_model/registry.rs"]
 mod registry;
 

@@ -187,6 +187,8 @@ pub enum Command {
     /// Where the selected register's or byte's value came from, else a
     /// register or memory typed in (`y`).
     WhyPrompt,
+    /// The disassembly pane (`i`).
+    ToggleDisassembly,
 }
 
 pub struct Binding {
@@ -393,6 +395,12 @@ pub const GLOBAL: &[Binding] = &[
         "y",
         "why this value? the tree of writes that made the selected register's or byte's value (or one typed: x5, [sp:8]); arrows open steps, Enter goes to a writer",
         Command::WhyPrompt,
+    ),
+    bind(
+        &["i"],
+        "i",
+        "show/hide the disassembly of the function around the position: each instruction's executions and failed conditions; click one to go to its next execution",
+        Command::ToggleDisassembly,
     ),
 ];
 

@@ -418,6 +418,18 @@ impl Model {
             self.nav_progress();
             self.watch_progress();
         }
+        // The listing needs the image, and its counts grow with the index.
+        if elf || (grown && !was_complete) {
+            let ids: Vec<u32> = self
+                .panes
+                .iter()
+                .filter(|p| matches!(p.body, PaneBody::Disassembly(_)))
+                .map(|p| p.id)
+                .collect();
+            for id in ids {
+                self.refresh_pane(id);
+            }
+        }
         if grown || elf {
             // What failed before may answer now.
             self.try_start();
@@ -802,6 +814,12 @@ impl Model {
             }
             Command::ToggleRegisters(kind) => self.toggle_registers(kind),
             Command::ToggleSource => self.toggle_source(),
+            Command::ToggleDisassembly => {
+                self.toggle_kind(PaneBody::Disassembly(Default::default()));
+                if let Some(id) = self.pane_of(layout::Slot::Disassembly).map(|p| p.id) {
+                    self.refresh_pane(id);
+                }
+            }
             Command::ToggleSyntax => self.syntax = !self.syntax,
             Command::ToggleSymbols => self.symbols = !self.symbols,
             Command::ToggleSourceColumn => self.source_column = !self.source_column,

@@ -53,6 +53,11 @@ pub enum PaneMsg {
     Unlock,
     LockHere,
     Close,
+    /// The next execution, after the pane's position, of the instruction
+    /// at this address (a disassembly row's click).
+    NextExecution {
+        addr: u64,
+    },
     /// The source pane's own (`source.rs`).
     Source(super::source::SourceMsg),
 }
@@ -203,6 +208,7 @@ impl Model {
                 compare,
             },
             PaneBody::Source(_) => Query::Source { node },
+            PaneBody::Disassembly(_) => crate::panes::disassembly::Disassembly::question(node),
             // Lists with questions of their own, not about a position.
             _ => return,
         };
@@ -225,6 +231,10 @@ impl Model {
         }
         if let (PaneBody::Source(_), Reply::Source(r)) = (&pane.body, &reply) {
             return self.on_source_at(id, r.clone());
+        }
+        if let PaneBody::Disassembly(d) = &mut pane.body {
+            pane.note = d.answer(reply).err();
+            return;
         }
         match (&mut pane.body, reply) {
             (
@@ -787,6 +797,21 @@ impl Model {
                 self.run_pane(pane, Command::ToggleLock);
             }
             PaneMsg::Close => self.close_pane(pane),
+            PaneMsg::NextExecution { addr } => {
+                let Some(p) = self.pane_ref(pane) else {
+                    return false;
+                };
+                let (view, node) = (p.view, self.pane_node(p));
+                if let Some(node) = node {
+                    self.refocus = true;
+                    let query = Query::FindPc {
+                        node,
+                        pc: addr,
+                        forward: true,
+                    };
+                    self.move_to(view, query, true);
+                }
+            }
             PaneMsg::Source(m) => self.on_source(pane, m),
         }
         true

@@ -21,6 +21,7 @@ pub enum Slot {
     Bookmarks,
     Watch,
     Why,
+    Disassembly,
 }
 
 /// Where a kind of pane sits at first.
@@ -67,7 +68,7 @@ pub struct Entry {
 /// Every kind of pane, in [`Slot`]'s order. The register, memory and
 /// source panes follow a view's position and take the keyboard
 /// focus; the others are lists about the trace or the active view.
-pub const PANES: [Entry; 9] = [
+pub const PANES: [Entry; 10] = [
     Entry {
         slot: Slot::Registers,
         name: "registers",
@@ -157,6 +158,16 @@ pub const PANES: [Entry; 9] = [
         prompt: Some("sp"),
         close: Close::Button,
         rank: 5,
+    },
+    Entry {
+        slot: Slot::Disassembly,
+        name: "disassembly",
+        title: "Disassembly",
+        place: Place::Bottom,
+        keys: &["i"],
+        prompt: None,
+        close: Close::Same,
+        rank: 0,
     },
 ];
 

@@ -107,6 +107,8 @@ pub enum PaneBody {
     Why(Box<crate::model::why::Why>),
     /// The Reports panel at one of its tabs.
     Reports(ReportTab),
+    /// The function around the position (`panes::disassembly`).
+    Disassembly(Box<crate::panes::disassembly::Disassembly>),
 }
 
 impl PaneBody {
@@ -122,6 +124,7 @@ impl PaneBody {
             PaneBody::Watch(_) => Slot::Watch,
             PaneBody::Why(_) => Slot::Why,
             PaneBody::Reports(_) => Slot::Reports,
+            PaneBody::Disassembly(_) => Slot::Disassembly,
         }
     }
 

@@ -14,7 +14,8 @@ use crate::model::keys::Command;
 use crate::model::layout::{Area, Layout, LayoutMsg, Shown, Slot};
 use crate::model::nav::NavMsg;
 use crate::model::watch::WatchMsg;
-use crate::model::{Msg, Pane, PaneBody, ViewMsg};
+use crate::model::{Msg, Pane, PaneBody, PaneMsg, ViewMsg};
+use crate::panes::disassembly::DisassemblyPane;
 use crate::web::components::{
     EventsPane, ReportsPanel, Sizes, Splitter, StackPane, WatchPane, WhyPane,
 };
@@ -200,6 +201,18 @@ impl Browser {
                     <WhyPane
                         why={(**w).clone()}
                         on_msg={link.callback(Msg::Why)}
+                        tools={tools()}
+                    />
+                }
+            }
+            PaneBody::Disassembly(d) => {
+                let id = p.id;
+                html! {
+                    <DisassemblyPane
+                        pane={(**d).clone()}
+                        note={p.note.clone()}
+                        on_pick={link.callback(move |addr| Msg::Pane(id, PaneMsg::NextExecution { addr }))}
+                        on_close={link.callback(move |_| Msg::Pane(id, PaneMsg::Close))}
                         tools={tools()}
                     />
                 }
