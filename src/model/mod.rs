@@ -25,6 +25,7 @@ pub mod keys;
 pub mod layout;
 pub mod nav;
 pub mod palette;
+pub mod pane_state;
 mod panes;
 mod prompt;
 pub mod registry;
@@ -418,12 +419,13 @@ impl Model {
             self.nav_progress();
             self.watch_progress();
         }
-        // The listing needs the image, and its counts grow with the index.
+        // What a pane in its own folder shows may depend on the image, and
+        // grow with the index (the disassembly's counts).
         if elf || (grown && !was_complete) {
             let ids: Vec<u32> = self
                 .panes
                 .iter()
-                .filter(|p| matches!(p.body, PaneBody::Disassembly(_)))
+                .filter(|p| matches!(p.body, PaneBody::Own { .. }))
                 .map(|p| p.id)
                 .collect();
             for id in ids {
@@ -814,10 +816,15 @@ impl Model {
             }
             Command::ToggleRegisters(kind) => self.toggle_registers(kind),
             Command::ToggleSource => self.toggle_source(),
-            Command::ToggleDisassembly => {
-                self.toggle_kind(PaneBody::Disassembly(Default::default()));
-                if let Some(id) = self.pane_of(layout::Slot::Disassembly).map(|p| p.id) {
-                    self.refresh_pane(id);
+            Command::TogglePane(slot) => {
+                if let registry::Opens::Toggle { make, .. } = slot.entry().opens {
+                    self.toggle_kind(PaneBody::Own {
+                        slot,
+                        state: make(),
+                    });
+                    if let Some(id) = self.pane_of(slot).map(|p| p.id) {
+                        self.refresh_pane(id);
+                    }
                 }
             }
             Command::ToggleSyntax => self.syntax = !self.syntax,

@@ -1,6 +1,7 @@
 //! Register and memory panes: what they show, their keys and jumps.
 
 use super::layout;
+use super::pane_state::PaneAction;
 use super::{Focus, Menu, MenuAction, Model, Msg, Pane, PaneBody, PromptFor};
 use crate::i18n::{t, tf};
 use crate::model::keys::{Command, RegKind};
@@ -53,11 +54,8 @@ pub enum PaneMsg {
     Unlock,
     LockHere,
     Close,
-    /// The next execution, after the pane's position, of the instruction
-    /// at this address (a disassembly row's click).
-    NextExecution {
-        addr: u64,
-    },
+    /// A click in a pane living in its own folder (`src/panes/`).
+    Action(super::pane_state::PaneAction),
     /// The source pane's own (`source.rs`).
     Source(super::source::SourceMsg),
 }
@@ -208,7 +206,7 @@ impl Model {
                 compare,
             },
             PaneBody::Source(_) => Query::Source { node },
-            PaneBody::Disassembly(_) => crate::panes::disassembly::Disassembly::question(node),
+            PaneBody::Own { state, .. } => state.question(node),
             // Lists with questions of their own, not about a position.
             _ => return,
         };
@@ -232,8 +230,8 @@ impl Model {
         if let (PaneBody::Source(_), Reply::Source(r)) = (&pane.body, &reply) {
             return self.on_source_at(id, r.clone());
         }
-        if let PaneBody::Disassembly(d) = &mut pane.body {
-            pane.note = d.answer(reply).err();
+        if let PaneBody::Own { state, .. } = &mut pane.body {
+            pane.note = state.answer(reply).err();
             return;
         }
         match (&mut pane.body, reply) {
@@ -797,7 +795,8 @@ impl Model {
                 self.run_pane(pane, Command::ToggleLock);
             }
             PaneMsg::Close => self.close_pane(pane),
-            PaneMsg::NextExecution { addr } => {
+            PaneMsg::Action(PaneAction::Close) => self.close_pane(pane),
+            PaneMsg::Action(PaneAction::NextExecution(addr)) => {
                 let Some(p) = self.pane_ref(pane) else {
                     return false;
                 };

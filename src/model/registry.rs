@@ -6,8 +6,12 @@
 //! French title, opening and closing by its keys).
 //!
 //! Keys are named as the key tables spell them (`model::keys`) rather than
-//! by their command, so this file depends on nothing of the model's and
-//! the layout and the key tables can both depend on it.
+//! by their command, so the layout and the key tables can both depend on
+//! this file. A kind living in its own folder (`src/panes/`) also gives here
+//! how to make its state and its key's help: its key then shows and hides
+//! it through one generic command.
+
+use super::pane_state::PaneState;
 
 /// A kind of pane, as the layout places it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -45,6 +49,19 @@ pub enum Close {
     Button,
 }
 
+/// What a pane kind's keys do.
+#[derive(Clone, Copy, Debug)]
+pub enum Opens {
+    /// They run the commands `model::keys` binds them to.
+    Commands,
+    /// They show or hide it (`Command::TogglePane`); `help` is what the
+    /// keys' help and the palette say.
+    Toggle {
+        make: fn() -> Box<dyn PaneState>,
+        help: &'static str,
+    },
+}
+
 /// One kind of pane.
 #[derive(Clone, Copy, Debug)]
 pub struct Entry {
@@ -60,6 +77,7 @@ pub struct Entry {
     /// it (`None`: it opens at once).
     pub prompt: Option<&'static str>,
     pub close: Close,
+    pub opens: Opens,
     /// How it is listed among the other panes of its area: panes of the
     /// same rank keep the order they opened in.
     pub rank: u8,
@@ -77,6 +95,7 @@ pub const PANES: [Entry; 10] = [
         keys: &["r", "S", "D", "V", "M", "Z", "w"],
         prompt: None,
         close: Close::Same,
+        opens: Opens::Commands,
         rank: 0,
     },
     Entry {
@@ -87,6 +106,7 @@ pub const PANES: [Entry; 10] = [
         keys: &["m"],
         prompt: Some("sp"),
         close: Close::Key("x"),
+        opens: Opens::Commands,
         rank: 0,
     },
     Entry {
@@ -97,6 +117,7 @@ pub const PANES: [Entry; 10] = [
         keys: &["s"],
         prompt: None,
         close: Close::Same,
+        opens: Opens::Commands,
         rank: 0,
     },
     Entry {
@@ -107,6 +128,7 @@ pub const PANES: [Entry; 10] = [
         keys: &["C"],
         prompt: None,
         close: Close::Same,
+        opens: Opens::Commands,
         rank: 1,
     },
     Entry {
@@ -117,6 +139,7 @@ pub const PANES: [Entry; 10] = [
         keys: &["v"],
         prompt: None,
         close: Close::Same,
+        opens: Opens::Commands,
         rank: 3,
     },
     Entry {
@@ -127,6 +150,7 @@ pub const PANES: [Entry; 10] = [
         keys: &["R"],
         prompt: None,
         close: Close::Same,
+        opens: Opens::Commands,
         rank: 6,
     },
     Entry {
@@ -137,6 +161,7 @@ pub const PANES: [Entry; 10] = [
         keys: &["B"],
         prompt: None,
         close: Close::Same,
+        opens: Opens::Commands,
         rank: 2,
     },
     Entry {
@@ -147,6 +172,7 @@ pub const PANES: [Entry; 10] = [
         keys: &["W"],
         prompt: Some("sp"),
         close: Close::Button,
+        opens: Opens::Commands,
         rank: 4,
     },
     Entry {
@@ -157,6 +183,7 @@ pub const PANES: [Entry; 10] = [
         keys: &["y"],
         prompt: Some("sp"),
         close: Close::Button,
+        opens: Opens::Commands,
         rank: 5,
     },
     Entry {
@@ -167,6 +194,10 @@ pub const PANES: [Entry; 10] = [
         keys: &["i"],
         prompt: None,
         close: Close::Same,
+        opens: Opens::Toggle {
+            make: crate::panes::disassembly::Disassembly::boxed,
+            help: "show/hide the disassembly of the function around the position: each instruction's executions and failed conditions; click one to go to its next execution",
+        },
         rank: 0,
     },
 ];

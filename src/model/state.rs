@@ -107,8 +107,12 @@ pub enum PaneBody {
     Why(Box<crate::model::why::Why>),
     /// The Reports panel at one of its tabs.
     Reports(ReportTab),
-    /// The function around the position (`panes::disassembly`).
-    Disassembly(Box<crate::panes::disassembly::Disassembly>),
+    /// A kind living in its own folder (`src/panes/`), which follows a
+    /// view's position.
+    Own {
+        slot: Slot,
+        state: Box<dyn crate::model::pane_state::PaneState>,
+    },
 }
 
 impl PaneBody {
@@ -124,7 +128,7 @@ impl PaneBody {
             PaneBody::Watch(_) => Slot::Watch,
             PaneBody::Why(_) => Slot::Why,
             PaneBody::Reports(_) => Slot::Reports,
-            PaneBody::Disassembly(_) => Slot::Disassembly,
+            PaneBody::Own { slot, .. } => *slot,
         }
     }
 
@@ -165,6 +169,7 @@ impl Pane {
                 Some((file, None)) => tf("Source: {}", &[&file]),
                 None => t("Source").into(),
             },
+            PaneBody::Own { state, .. } => state.title(),
             body => t(body.slot().entry().title).into(),
         }
     }

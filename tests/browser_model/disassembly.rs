@@ -11,6 +11,7 @@ use std::collections::HashMap;
 use super::common::{objdump_instructions, oracle};
 use super::{data, Page};
 use tarmac_lens::model::layout::Slot;
+use tarmac_lens::model::pane_state::PaneAction;
 use tarmac_lens::model::{Config, Msg, PaneBody, PaneMsg};
 use tarmac_lens::panes::disassembly::{Disassembly, Line};
 use tarmac_lens_core::symbols::SymbolTable;
@@ -102,7 +103,7 @@ fn listing<'p>(page: &'p Page<'_>) -> &'p Disassembly {
         .panes
         .iter()
         .find_map(|p| match &p.body {
-            PaneBody::Disassembly(d) => Some(&**d),
+            PaneBody::Own { state, .. } => state.as_any().downcast_ref::<Disassembly>(),
             _ => None,
         })
         .expect("the disassembly pane")
@@ -195,7 +196,10 @@ fn the_disassembly_pane_matches_the_trace_text_and_objdump() {
             })
             .expect("an instruction run again later");
         let pane = page.model.pane_of(Slot::Disassembly).map(|p| p.id).unwrap();
-        page.send(Msg::Pane(pane, PaneMsg::NextExecution { addr }));
+        page.send(Msg::Pane(
+            pane,
+            PaneMsg::Action(PaneAction::NextExecution(addr)),
+        ));
         assert_eq!(page.line(), next, "{name}: the click at {addr:#x}");
         assert_eq!(listing(&page).listing.as_ref().unwrap().pc, addr, "{name}");
     }

@@ -9,4 +9,4 @@ mod view;
 
 pub use model::{Disassembly, Line};
 #[cfg(target_arch = "wasm32")]
-pub use view::DisassemblyPane;
+pub use view::view;

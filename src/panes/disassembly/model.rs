@@ -3,6 +3,7 @@
 //! lines is shown.
 
 use crate::i18n::{t, tf};
+use crate::model::pane_state::PaneState;
 use tarmac_lens_core::browse::protocol::{DisassemblyReply, DisassemblyRow, NodeId, Query, Reply};
 
 /// The pane's state: the last listing, if one came.
@@ -22,14 +23,12 @@ pub enum Line {
     NeverRun,
 }
 
-impl Disassembly {
-    /// The question that fills the pane at a position.
-    pub fn question(node: NodeId) -> Query {
+impl PaneState for Disassembly {
+    fn question(&self, node: NodeId) -> Query {
         Query::Disassembly { node }
     }
 
-    /// Takes an answer; `Err` is what to say instead.
-    pub fn answer(&mut self, reply: Reply) -> Result<(), String> {
+    fn answer(&mut self, reply: Reply) -> Result<(), String> {
         match reply {
             Reply::Disassembly(d) => {
                 self.listing = Some(d);
@@ -40,12 +39,19 @@ impl Disassembly {
         }
     }
 
-    /// The header's title: the function's name once known.
-    pub fn title(&self) -> String {
+    /// The function's name once known.
+    fn title(&self) -> String {
         match &self.listing {
             Some(d) if !d.function.is_empty() => tf("Disassembly: {}", &[&d.function]),
             _ => t("Disassembly").into(),
         }
+    }
+}
+
+impl Disassembly {
+    /// A pane not filled yet (`registry::Opens::Toggle`'s `make`).
+    pub fn boxed() -> Box<dyn PaneState> {
+        Box::<Disassembly>::default()
     }
 
     /// The listing's instructions, each with how it is shown.

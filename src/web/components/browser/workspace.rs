@@ -15,7 +15,6 @@ use crate::model::layout::{Area, Layout, LayoutMsg, Shown, Slot};
 use crate::model::nav::NavMsg;
 use crate::model::watch::WatchMsg;
 use crate::model::{Msg, Pane, PaneBody, PaneMsg, ViewMsg};
-use crate::panes::disassembly::DisassemblyPane;
 use crate::web::components::{
     EventsPane, ReportsPanel, Sizes, Splitter, StackPane, WatchPane, WhyPane,
 };
@@ -205,17 +204,10 @@ impl Browser {
                     />
                 }
             }
-            PaneBody::Disassembly(d) => {
+            PaneBody::Own { state, .. } => {
                 let id = p.id;
-                html! {
-                    <DisassemblyPane
-                        pane={(**d).clone()}
-                        note={p.note.clone()}
-                        on_pick={link.callback(move |addr| Msg::Pane(id, PaneMsg::NextExecution { addr }))}
-                        on_close={link.callback(move |_| Msg::Pane(id, PaneMsg::Close))}
-                        tools={tools()}
-                    />
-                }
+                let on_action = link.callback(move |a| Msg::Pane(id, PaneMsg::Action(a)));
+                crate::panes::view(&**state, p.note.clone(), on_action, tools())?
             }
             PaneBody::Reports(tab) => html! {
                 <ReportsPanel
