@@ -16,6 +16,11 @@ use tarmac_lens_core::source::SliceSource;
 mod common;
 use common::{data, inserted, retimed, GARBAGE};
 
+#[path = "browser_model/disassembly.rs"]
+mod disassembly;
+#[path = "browser_model/registry.rs"]
+mod registry;
+
 /// The model and the session that answers it, as the page and its worker.
 struct Page<'t> {
     model: Model,
@@ -565,7 +570,10 @@ fn the_embedded_viewer_opens_the_panes_its_url_names_and_a_fragment_position() {
         },
     );
     assert_eq!(page.line(), at);
-    assert!(!page.model.nav.stack, "no room for the call stack");
+    assert!(
+        !page.model.shown(tarmac_lens::model::layout::Slot::Stack),
+        "no room for the call stack"
+    );
     let memory = page.model.panes.iter().find_map(|p| match &p.body {
         PaneBody::Memory {
             memory: Some(m), ..
@@ -1145,7 +1153,9 @@ fn b_bookmarks_the_position_with_a_note_and_the_keys_and_pane_go_there() {
     assert_eq!(page.status(), "No earlier bookmark.");
     // B shows the pane; a pick there goes to the bookmark.
     page.key("B");
-    assert!(page.model.nav.bookmarks);
+    assert!(page
+        .model
+        .shown(tarmac_lens::model::layout::Slot::Bookmarks));
     page.send(Msg::Bookmark(BookmarkMsg::Jump { line: b }));
     assert_eq!(page.line(), b);
     // b again removes it; a note edited in the pane is kept.
@@ -1322,7 +1332,7 @@ fn the_palette_lists_the_elf_functions_with_their_call_counts_and_lists_a_ones_c
     page.send(Msg::Palette(PaletteMsg::Text("quicksort".into())));
     page.send(Msg::Palette(PaletteMsg::Run));
     assert!(page.model.palette.is_none());
-    assert_eq!(page.model.reports, Some(ReportTab::Profile));
+    assert_eq!(page.model.reports(), Some(ReportTab::Profile));
     assert_eq!(page.model.report_calls.map(|c| c.1), Some(quicksort));
 }
 
@@ -1449,13 +1459,13 @@ fn the_watch_pane_lists_every_access_the_text_shows_and_steps_between_them() {
     let mut page = Page::open(&trace, Config::default());
     page.prompt("W", "[0x8100:16]");
     let listed = |page: &Page| -> Vec<(u64, String)> {
-        let w = page.model.watch.as_ref().expect("a watch");
+        let w = page.model.watch_pane().expect("a watch");
         (w.hits.iter())
             .map(|h| (h.node.first_line, h.kind.clone()))
             .collect()
     };
     assert_eq!(listed(&page), want);
-    let w = page.model.watch.as_ref().unwrap();
+    let w = page.model.watch_pane().unwrap();
     assert_eq!(w.label, "[0x8100:16]");
     assert!(w.listed(page.model.indexed_nodes, page.model.complete));
     // `)` and `(` from a line between two accesses.
@@ -1489,7 +1499,7 @@ fn the_watch_pane_lists_every_access_the_text_shows_and_steps_between_them() {
     page.send(Msg::Focus(Focus::Pane(pane)));
     page.send(Msg::Watch(WatchMsg::Kind(AccessKind::Write)));
     page.key("W");
-    let w = page.model.watch.as_ref().unwrap();
+    let w = page.model.watch_pane().unwrap();
     let name = w.label.to_uppercase();
     let writes = lines
         .iter()
@@ -1503,7 +1513,7 @@ fn the_watch_pane_lists_every_access_the_text_shows_and_steps_between_them() {
     page.prompt("W", "buf:0");
     assert!(page.status().contains("length is 0"), "{}", page.status());
     page.send(Msg::Watch(WatchMsg::Close));
-    assert!(page.model.watch.is_none());
+    assert!(page.model.watch_pane().is_none());
     page.key(")");
     assert!(
         page.status().contains("Nothing is watched"),
@@ -1638,7 +1648,7 @@ fn y_explains_the_selected_register_and_the_tree_grows_and_goes_to_writers() {
             *selected = index;
         }
         page.key("y");
-        let why = page.model.why.as_ref().expect("the why pane");
+        let why = page.model.why_pane().expect("the why pane");
         assert_eq!((why.label.as_str(), why.line), (reg.as_str(), at));
         let root = why.root.as_ref().expect("a tree");
         assert_eq!(root.writer.map(|w| w.line), Some(at), "{reg} at {at}");
@@ -1653,22 +1663,22 @@ fn y_explains_the_selected_register_and_the_tree_grows_and_goes_to_writers() {
     }
     let (at, path) = found.expect("a tree with a step left for later");
     // Down to that step, then Right opens it.
-    while page.model.why.as_ref().unwrap().selected != path {
-        let before = page.model.why.as_ref().unwrap().selected.clone();
+    while page.model.why_pane().unwrap().selected != path {
+        let before = page.model.why_pane().unwrap().selected.clone();
         page.send(Msg::Why(WhyMsg::Key(WhyKey::Down)));
         assert_ne!(
-            page.model.why.as_ref().unwrap().selected,
+            page.model.why_pane().unwrap().selected,
             before,
             "Down moves"
         );
     }
-    let more = (page.model.why.as_ref().unwrap().step(&path).unwrap())
+    let more = (page.model.why_pane().unwrap().step(&path).unwrap())
         .more
         .clone()
         .unwrap();
-    let shown_before = page.model.why.as_ref().unwrap().rows().len();
+    let shown_before = page.model.why_pane().unwrap().rows().len();
     page.send(Msg::Why(WhyMsg::Key(WhyKey::Right)));
-    let why = page.model.why.as_ref().unwrap();
+    let why = page.model.why_pane().unwrap();
     let grown = why.step(&path).unwrap().clone();
     let want = match page.session.answer(Query::Why(Box::new(
         tarmac_lens_core::browse::why::WhyQuery {
@@ -1684,15 +1694,15 @@ fn y_explains_the_selected_register_and_the_tree_grows_and_goes_to_writers() {
         assert_eq!(why.rows().len(), shown_before + grown.count() - 1);
         // Left shuts it again, Right then goes to its first input.
         page.send(Msg::Why(WhyMsg::Key(WhyKey::Left)));
-        assert_eq!(page.model.why.as_ref().unwrap().rows().len(), shown_before);
+        assert_eq!(page.model.why_pane().unwrap().rows().len(), shown_before);
         page.send(Msg::Why(WhyMsg::Key(WhyKey::Right)));
         page.send(Msg::Why(WhyMsg::Key(WhyKey::Right)));
         let mut first = path.clone();
         first.push(0);
-        assert_eq!(page.model.why.as_ref().unwrap().selected, first);
+        assert_eq!(page.model.why_pane().unwrap().selected, first);
     }
     // Enter goes to the selected step's writer.
-    let why = page.model.why.as_ref().unwrap();
+    let why = page.model.why_pane().unwrap();
     let sel = why.selected.clone();
     let writer = why.step(&sel).unwrap().writer.expect("a writer").line;
     assert!(writer < at);
@@ -1709,7 +1719,7 @@ fn y_explains_the_selected_register_and_the_tree_grows_and_goes_to_writers() {
     let view = page.model.views[0].id;
     page.send(Msg::Focus(Focus::View(view)));
     page.prompt("y", "[sp:8]");
-    let why = page.model.why.as_ref().unwrap();
+    let why = page.model.why_pane().unwrap();
     assert!(
         why.label.starts_with("[0x") && why.label.ends_with(":8]"),
         "{}",
@@ -1719,7 +1729,7 @@ fn y_explains_the_selected_register_and_the_tree_grows_and_goes_to_writers() {
     page.prompt("y", "buf:0");
     assert!(page.status().contains("length is 0"), "{}", page.status());
     page.send(Msg::Why(WhyMsg::Close));
-    assert!(page.model.why.is_none());
+    assert!(page.model.why_pane().is_none());
 }
 
 /// A row's menu offers the `monitor line N` that stands `tarmac-lens

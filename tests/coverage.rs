@@ -16,14 +16,14 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 use std::sync::Arc;
 
 use serde_json::Value;
 use tarmac_lens_core::coverage::{Image, Kind};
 
 mod common;
-use common::{data, read};
+use common::{data, objdump_instructions, oracle, read};
 
 fn tarmac_lens(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_tarmac-lens"))
@@ -56,21 +56,6 @@ fn s(p: &Path) -> &str {
 
 fn text(p: &Path) -> String {
     String::from_utf8(read(p)).unwrap()
-}
-
-/// A tool of the oracle, or a failure naming its Debian package.
-fn oracle(tool: &'static str, package: &str) -> &'static str {
-    let found = Command::new(tool)
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    assert!(
-        found,
-        "{tool} not found: install Debian's {package} (scripts/install-deps.sh does)"
-    );
-    tool
 }
 
 /// The generated traces with DWARF images (`tracegen/lines/`: AArch64,
@@ -294,38 +279,6 @@ fn branch_outcomes_of_hand_written_traces_in_each_instruction_set() {
         assert!(text(&a).contains("BRDA:"), "{set}");
     }
     std::fs::remove_dir_all(&dir).unwrap();
-}
-
-/// Addresses of the instructions `objdump -d -z` lists (`.word` and other
-/// data directives left out: what the mapping symbols call data).
-fn objdump_instructions(elf: &Path, tool: &str) -> BTreeMap<u64, String> {
-    let out = Command::new(tool)
-        .args(["-d", "-z"])
-        .arg(elf)
-        .output()
-        .expect("run objdump");
-    assert!(out.status.success());
-    let mut v = BTreeMap::new();
-    for line in String::from_utf8_lossy(&out.stdout).lines() {
-        let mut fields = line.split('\t');
-        let (Some(addr), Some(_enc), Some(mnemonic)) =
-            (fields.next(), fields.next(), fields.next())
-        else {
-            continue;
-        };
-        let Some(addr) = addr.trim().strip_suffix(':') else {
-            continue;
-        };
-        let Ok(addr) = u64::from_str_radix(addr, 16) else {
-            continue;
-        };
-        if mnemonic.starts_with('.') {
-            continue;
-        }
-        let rest = fields.next().unwrap_or("");
-        v.insert(addr, format!("{} {rest}", mnemonic.trim()));
-    }
-    v
 }
 
 /// Every ELF under tests/data with code for an Arm core.

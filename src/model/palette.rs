@@ -11,7 +11,7 @@
 //! It lists the same tables that drive the keys and the F1 help, so the
 //! three cannot drift.
 
-use super::{layout, Model, PromptFor, ReportTab};
+use super::{Model, PromptFor, ReportTab};
 use crate::i18n::{number, t, tf, tn};
 use crate::model::keys::{self, Command, PaneKind};
 use tarmac_lens_core::browse::protocol::{FunctionHit, Query, Reply};
@@ -388,8 +388,7 @@ impl Model {
                     Some(PaletteAction::Function(addr)) => {
                         let seq = self.report_calls.map_or(0, |(s, _)| s.wrapping_add(1));
                         self.report_calls = Some((seq, addr));
-                        self.reports = Some(ReportTab::Profile);
-                        self.into_view = Some(layout::Shown::Slot(layout::Slot::Reports));
+                        self.show_reports(ReportTab::Profile, true);
                     }
                     None => {}
                 }

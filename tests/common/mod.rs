@@ -2,7 +2,9 @@
 //! a different subset.
 #![allow(dead_code)]
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
 
 /// A file under tests/data.
 pub fn data(rel: &str) -> PathBuf {
@@ -116,4 +118,51 @@ impl Rng {
         self.0 ^= self.0 << 17;
         self.0
     }
+}
+
+/// A tool of the oracle, or a failure naming its Debian package.
+pub fn oracle(tool: &'static str, package: &str) -> &'static str {
+    let found = Command::new(tool)
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(
+        found,
+        "{tool} not found: install Debian's {package} (scripts/install-deps.sh does)"
+    );
+    tool
+}
+
+/// Addresses of the instructions `objdump -d -z` lists (`.word` and other
+/// data directives left out: what the mapping symbols call data).
+pub fn objdump_instructions(elf: &Path, tool: &str) -> BTreeMap<u64, String> {
+    let out = Command::new(tool)
+        .args(["-d", "-z"])
+        .arg(elf)
+        .output()
+        .expect("run objdump");
+    assert!(out.status.success());
+    let mut v = BTreeMap::new();
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        let mut fields = line.split('\t');
+        let (Some(addr), Some(_enc), Some(mnemonic)) =
+            (fields.next(), fields.next(), fields.next())
+        else {
+            continue;
+        };
+        let Some(addr) = addr.trim().strip_suffix(':') else {
+            continue;
+        };
+        let Ok(addr) = u64::from_str_radix(addr, 16) else {
+            continue;
+        };
+        if mnemonic.starts_with('.') {
+            continue;
+        }
+        let rest = fields.next().unwrap_or("");
+        v.insert(addr, format!("{} {rest}", mnemonic.trim()));
+    }
+    v
 }

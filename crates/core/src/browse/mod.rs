@@ -4,6 +4,7 @@
 //! In the browser it lives in the Web Worker; natively, tests drive it.
 
 mod condition;
+mod disassembly;
 pub mod events;
 mod folds;
 mod functions;
@@ -664,6 +665,7 @@ impl<S: TraceSource> Session<S> {
                 after,
                 count,
             } => self.line_hits(&file, line, after, count),
+            Query::Disassembly { node } => self.disassembly(node),
         }
     }
 

@@ -299,6 +299,45 @@ pub enum Query {
         /// Most executions given (at most 500).
         count: u32,
     },
+    /// The ELF image's function around a node's instruction, decoded, with
+    /// each instruction's execution counts ([`Reply::Disassembly`]).
+    Disassembly {
+        /// The position.
+        node: NodeId,
+    },
+}
+
+/// The function around a position ([`Query::Disassembly`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DisassemblyReply {
+    /// The function's symbol, empty when there is none.
+    pub function: String,
+    /// The position's instruction address (Thumb bit cleared).
+    pub pc: u64,
+    /// Its instructions in address order; literal pools left out.
+    pub rows: Vec<DisassemblyRow>,
+    /// Whether the counts cover the whole trace (else the part indexed).
+    pub complete: bool,
+    /// Why there is no listing (no ELF loaded, no function there), if so.
+    pub note: Option<String>,
+}
+
+/// One instruction of a [`DisassemblyReply`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DisassemblyRow {
+    /// Its address in the trace.
+    pub addr: u64,
+    /// Its encoding as the trace writes it (a 32-bit Thumb instruction's
+    /// first halfword high).
+    pub encoding: u32,
+    /// 2 or 4 bytes.
+    pub size: u8,
+    /// `yaxpeax-arm`'s text; `.inst 0x…` for what it does not decode.
+    pub text: String,
+    /// Times it ran.
+    pub executed: u64,
+    /// Times it was reached and failed its condition.
+    pub failed: u64,
 }
 
 /// A source-level step ([`Query::SourceStep`]).
@@ -761,6 +800,8 @@ pub enum Reply {
     Hits(HitsReply),
     /// Answer to [`Query::Functions`].
     Functions(Vec<FunctionHit>),
+    /// Answer to [`Query::Disassembly`].
+    Disassembly(DisassemblyReply),
     /// The query could not be answered (bad expression, beyond the indexed
     /// part, read error): a message for the person.
     Error(String),

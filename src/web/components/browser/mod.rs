@@ -733,6 +733,8 @@ impl Browser {
                     />
                 }
             }
+            // The lists draw their own frame (`workspace.rs`).
+            _ => return Html::default(),
         };
         html! {
             <section
