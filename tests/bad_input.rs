@@ -4,9 +4,7 @@
 //! every line is counted under exactly one record kind, and the lines that
 //! parse give the same records as in an undamaged trace. The table of cases
 //! and outcomes is in docs/robustness.md.
-#![cfg(not(target_arch = "wasm32"))]
-
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 

@@ -13,8 +13,7 @@ use tarmac_lens_core::parse::ParseOptions;
 use tarmac_lens_core::source::SliceSource;
 use tarmac_lens_core::stats::Stats;
 
-mod common;
-use common::{data, read};
+use crate::common::{data, read};
 
 const ID: TraceIdentity = TraceIdentity { len: 0, mtime: 0 };
 

@@ -1,12 +1,9 @@
 //! The command line as a person uses it: index files, stale-index rebuilds,
 //! JSON figures, errors and exit codes.
-#![cfg(not(target_arch = "wasm32"))]
-
 use std::path::PathBuf;
 use std::process::Command;
 
-mod common;
-use common::{data, inserted, retimed, GARBAGE};
+use crate::common::{data, inserted, retimed, GARBAGE};
 
 fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_tarmac-lens"))

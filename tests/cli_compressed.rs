@@ -5,14 +5,11 @@
 //! its decompressor table saved with the index and reused; a cut or
 //! damaged compressed file is an error naming the file, never a shorter
 //! trace; another compression format is named, not read as text.
-#![cfg(not(target_arch = "wasm32"))]
-
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-mod common;
-use common::{data, Dir};
+use crate::common::{data, Dir};
 
 const TRACE: &str = "tracegen/quicksort-aarch64-O2-fastmodel-2M";
 

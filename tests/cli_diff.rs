@@ -3,13 +3,10 @@
 //! `--json` is one document with both sides' fields; `--ignore` and
 //! `--ignore-mem` drop known-benign differences and the comparison goes on
 //! to the real one after them.
-#![cfg(not(target_arch = "wasm32"))]
-
 use std::path::Path;
 use std::process::{Command, Output};
 
-mod common;
-use common::Dir;
+use crate::common::Dir;
 
 fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_tarmac-lens"))

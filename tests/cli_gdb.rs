@@ -17,8 +17,6 @@
 //! - malformed and unknown packets sent raw get an error or an empty
 //!   reply and the stub goes on serving; a trace with unparsed lines
 //!   debugs; a multi-core trace shows its cores as threads.
-#![cfg(not(target_arch = "wasm32"))]
-
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -34,8 +32,7 @@ use tarmac_lens_core::state::regfile::{self, RegFile};
 use tarmac_lens_core::symbols::SymbolTable;
 use tarmac_lens_core::Node;
 
-mod common;
-use common::{data, read, Dir};
+use crate::common::{data, read, Dir};
 
 /// The traces debugged: (trace, its ELF, AArch64).
 const TRACES: &[(&str, Option<&str>, bool)] = &[

@@ -4,8 +4,6 @@
 //! sample's questions); a gzip or Zstandard copy answers as the plain
 //! trace; the trace's text by byte ranges is the file's (a compressed
 //! copy's decompressed text); the statistics are `stats`'.
-#![cfg(not(target_arch = "wasm32"))]
-
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::Path;
@@ -19,8 +17,7 @@ use tarmac_lens_core::source::SliceSource;
 use tarmac_lens_core::stats::Stats;
 use tarmac_lens_core::ParseOptions;
 
-mod common;
-use common::{data, Dir};
+use crate::common::{data, Dir};
 
 const TRACE: &str = "tracegen/quicksort-aarch64-O2-fastmodel-2M";
 

@@ -3,8 +3,7 @@
 
 use std::path::PathBuf;
 
-mod common;
-use common::{data, read};
+use crate::common::{data, read};
 
 use tarmac_lens_core::convert::{convert, Style};
 use tarmac_lens_core::dump::dump;

@@ -12,8 +12,6 @@
 //! here, saying which package is missing.
 
 // Runs the CLI and the oracles: native only.
-#![cfg(not(target_arch = "wasm32"))]
-
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -22,8 +20,7 @@ use std::sync::Arc;
 use serde_json::Value;
 use tarmac_lens_core::coverage::{Image, Kind};
 
-mod common;
-use common::{data, read};
+use crate::common::{self, data, read};
 
 fn tarmac_lens(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_tarmac-lens"))

@@ -2,8 +2,6 @@
 //! key of the browser's tables in docs/keys.md, every command and long
 //! option of the CLI in docs/cli.md. A key or option added without a line
 //! there fails here, so the reference cannot fall behind the code.
-#![cfg(not(target_arch = "wasm32"))]
-
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::Command;

@@ -2,8 +2,6 @@
 //! is `tarmac-lens ep-profile`'s byte for byte, its table and flow list hold
 //! what that text lists, sorted and paged, every reply bounded; and the
 //! report worker's choice of reports by the trace's kind.
-#![cfg(not(target_arch = "wasm32"))]
-
 use std::process::Command;
 
 use tarmac_lens_core::parse::ParseOptions;
@@ -13,8 +11,7 @@ use tarmac_lens_core::report::explore::MAX_PAGE;
 use tarmac_lens_core::report::kind::{report_kind, ReportKind};
 use tarmac_lens_core::source::{read_sample, FileSource, SliceSource};
 
-mod common;
-use common::data;
+use crate::common::data;
 
 const EP: &str = "ep/sploop-loop.ept.txt";
 

@@ -6,8 +6,6 @@
 //! small reader of the format, with the instruction count, call counts
 //! and inclusive costs of `index` and `profile`.
 
-#![cfg(not(target_arch = "wasm32"))]
-
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::process::Command;
 

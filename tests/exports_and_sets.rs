@@ -19,8 +19,6 @@
 //! The Python packages come from `scripts/install-deps.sh` (a venv in
 //! `.venv`; `TARMAC_LENS_PYTHON` names another interpreter).
 
-#![cfg(not(target_arch = "wasm32"))]
-
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

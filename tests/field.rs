@@ -4,8 +4,7 @@
 
 use std::path::PathBuf;
 
-mod common;
-use common::{assert_same, data, read};
+use crate::common::{assert_same, data, read};
 
 use tarmac_lens_core::dump::dump;
 use tarmac_lens_core::lines::LineReader;

@@ -2,8 +2,6 @@
 //! text, written from a fresh pass, is `tarmac-lens flow`'s byte for byte
 //! (with and without an ELF image); its pages hold the blocks that text
 //! lists, named from the image, and stay bounded.
-#![cfg(not(target_arch = "wasm32"))]
-
 use std::process::Command;
 
 use tarmac_lens_core::parse::{ParseOptions, Parser, RecordKind};
@@ -12,8 +10,7 @@ use tarmac_lens_core::report::flow_explore::{FlowReports, MAX_BLOCKS};
 use tarmac_lens_core::source::SliceSource;
 use tarmac_lens_core::symbols::SymbolTable;
 
-mod common;
-use common::{data, read};
+use crate::common::{data, read};
 
 const BASE: &str = "tracegen/quicksort-aarch64-O2-fastmodel-2M";
 

@@ -4,8 +4,6 @@
 //! picked with `--cpu` must give exactly what its own trace gives (line
 //! numbers mapped), with memory shared between the cores.
 
-#![cfg(not(target_arch = "wasm32"))]
-
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -15,8 +13,7 @@ use tarmac_lens_core::index::{Index, IndexOptions, TraceIdentity};
 use tarmac_lens_core::parse::ParseOptions;
 use tarmac_lens_core::source::SliceSource;
 
-mod common;
-use common::{data, read};
+use crate::common::{data, read};
 
 const CPU0: &str = "tracegen/quicksort-aarch64-O2-fastmodel-cpu-2M";
 const CPU1: &str = "multicore/recursion-aarch64-O2-fastmodel-cpu1";

@@ -9,8 +9,7 @@ use tarmac_lens_core::index::{Index, IndexOptions, TraceIdentity};
 use tarmac_lens_core::parse::ParseOptions;
 use tarmac_lens_core::source::SliceSource;
 
-mod common;
-use common::{data, read, Rng};
+use crate::common::{data, read, Rng};
 
 const ID: TraceIdentity = TraceIdentity { len: 0, mtime: 0 };
 

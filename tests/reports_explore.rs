@@ -1,8 +1,6 @@
 //! The interactive reports (`report::explore`): their texts are the CLI's
 //! byte for byte, their structured parts agree with those texts, and every
 //! reply stays bounded.
-#![cfg(not(target_arch = "wasm32"))]
-
 use std::process::Command;
 
 use tarmac_lens_core::engine::EngineOptions;
@@ -13,8 +11,7 @@ use tarmac_lens_core::report::explore::{
 use tarmac_lens_core::source::{FileSource, SliceSource};
 use tarmac_lens_core::symbols::SymbolTable;
 
-mod common;
-use common::data;
+use crate::common::data;
 
 const BASE: &str = "tracegen/quicksort-arm-O2-fastmodel-2M";
 

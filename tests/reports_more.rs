@@ -12,8 +12,7 @@ use tarmac_lens_core::report::{
 use tarmac_lens_core::source::SliceSource;
 use tarmac_lens_core::symbols::SymbolTable;
 
-mod common;
-use common::{assert_same, data, read};
+use crate::common::{assert_same, data, read};
 
 fn text(p: &Path) -> String {
     String::from_utf8(read(p)).unwrap()

@@ -3,8 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-mod common;
-use common::Rng;
+use crate::common::Rng;
 
 use tarmac_lens_core::lines::LineReader;
 use tarmac_lens_core::parse::{ParseOptions, Parser, RecordKind};

@@ -9,8 +9,6 @@
 //! machine without them fails here, saying which package is missing.
 
 // Runs the CLI and the binutils: native only.
-#![cfg(not(target_arch = "wasm32"))]
-
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -19,8 +17,7 @@ use std::sync::Arc;
 
 use tarmac_lens_core::{DebugInfo, SymbolTable};
 
-mod common;
-use common::{data, read};
+use crate::common::{data, read};
 
 /// The generated traces with their ELFs: `tracegen/` (quicksort, O2) and
 /// `tracegen/lines/` (recursion at O1; hash at O2, which inlines).

@@ -4,8 +4,6 @@
 //! script, the trace text itself, the `profile` and `calltree` reports,
 //! the generated programs' loop bounds and exceptions (known by
 //! construction: `scripts/tracegen/`), and hand-written traces.
-#![cfg(not(target_arch = "wasm32"))]
-
 use std::collections::BTreeMap;
 use std::process::{Command, Stdio};
 
@@ -18,8 +16,7 @@ use tarmac_lens_core::report::stats::Statistics;
 use tarmac_lens_core::source::FileSource;
 use tarmac_lens_core::symbols::SymbolTable;
 
-mod common;
-use common::data;
+use crate::common::{self, data};
 
 const A64_EXC: &str = "stats/exceptions-aarch64-O1-fastmodel";
 const M_EXC: &str = "stats/exceptions-cortex-m-O1-fastmodel";
