@@ -5,7 +5,6 @@
 //! numbers mapped), with memory shared between the cores.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use tarmac_lens_core::cores::{self, CoreCount};
 use tarmac_lens_core::index::parallel;
@@ -13,7 +12,7 @@ use tarmac_lens_core::index::{Index, IndexOptions, TraceIdentity};
 use tarmac_lens_core::parse::ParseOptions;
 use tarmac_lens_core::source::SliceSource;
 
-use crate::common::{data, read};
+use crate::common::{data, read, tarmac_lens};
 
 const CPU0: &str = "tracegen/quicksort-aarch64-O2-fastmodel-cpu-2M";
 const CPU1: &str = "multicore/recursion-aarch64-O2-fastmodel-cpu1";
@@ -114,11 +113,7 @@ impl Drop for Scratch {
 }
 
 fn cli(args: &[&str], trace: &Path) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_tarmac-lens"))
-        .args(args)
-        .arg(trace)
-        .output()
-        .unwrap()
+    tarmac_lens().args(args).arg(trace).output().unwrap()
 }
 
 fn stdout(o: std::process::Output) -> String {
