@@ -864,7 +864,7 @@ const LONG: usize = 1_200;
 const LONG_FILES: &[(&str, &str)] = &[(
     "tests/browser_model.rs",
     "the browser model's scenarios, one test each over one harness; \
-     the tests are to be regrouped by subject into one binary",
+     still to be split by subject into modules of tests/tests.rs",
 )];
 
 #[test]
