@@ -31,10 +31,9 @@ TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
 # The Playwright tests compare the page with this binary's output.
 export TARMAC_LENS_CLI="$TARGET_DIR/debug/tarmac-lens"
 
-wasm_tests=()
-for f in tests/wasm_*.rs; do
-  [ -e "$f" ] && wasm_tests+=(--test "$(basename "$f" .rs)")
-done
+# The wasm tests are two binaries, one per run mode (Cargo.toml): the
+# page's main thread and a dedicated worker.
+wasm_tests=(--test wasm_browser --test wasm_worker)
 
 results=()
 failures=0

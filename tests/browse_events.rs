@@ -12,7 +12,7 @@ use tarmac_lens_core::index::TraceIdentity;
 use tarmac_lens_core::parse::ParseOptions;
 use tarmac_lens_core::source::SliceSource;
 
-mod common;
+use crate::common;
 
 fn data(rel: &str) -> Vec<u8> {
     std::fs::read(

@@ -2,8 +2,6 @@
 //! keys and prompts in, rows, positions and pane contents out, every
 //! question answered by a real `browse::Session` over a checked-in trace
 //! (what the page's worker does). Expectations come from the trace text.
-#![cfg(not(target_arch = "wasm32"))]
-
 use std::collections::HashMap;
 
 use tarmac_lens::model::search::{SearchForm, SearchMsg};
@@ -13,8 +11,7 @@ use tarmac_lens_core::browse::Session;
 use tarmac_lens_core::parse::ParseOptions;
 use tarmac_lens_core::source::SliceSource;
 
-mod common;
-use common::{data, inserted, retimed, GARBAGE};
+use crate::common::{data, inserted, retimed, GARBAGE};
 
 #[path = "browser_model/disassembly.rs"]
 mod disassembly;

@@ -17,8 +17,6 @@
 //! - malformed and unknown packets sent raw get an error or an empty
 //!   reply and the stub goes on serving; a trace with unparsed lines
 //!   debugs; a multi-core trace shows its cores as threads.
-#![cfg(not(target_arch = "wasm32"))]
-
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -34,8 +32,7 @@ use tarmac_lens_core::state::regfile::{self, RegFile};
 use tarmac_lens_core::symbols::SymbolTable;
 use tarmac_lens_core::Node;
 
-mod common;
-use common::{data, read, Dir};
+use crate::common::{data, read, tarmac_lens, Dir};
 
 /// The traces debugged: (trace, its ELF, AArch64).
 const TRACES: &[(&str, Option<&str>, bool)] = &[
@@ -76,12 +73,12 @@ impl Drop for Stub {
 
 /// Starts `gdbserver` and waits for the line saying where it listens.
 fn stub(dir: &Dir, trace: &Path, elf: Option<&Path>, extra: &[&str]) -> Stub {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tarmac-lens"));
+    let mut cmd = tarmac_lens();
     cmd.arg("gdbserver")
         .arg(trace)
         .arg("-q")
         .arg("--index")
-        .arg(dir.0.join(format!(
+        .arg(dir.path().join(format!(
             "{}.index",
             trace.file_name().unwrap().to_string_lossy()
         )))
@@ -111,7 +108,7 @@ fn stub(dir: &Dir, trace: &Path, elf: Option<&Path>, extra: &[&str]) -> Stub {
 /// error in one does not stop the next); standard output and error
 /// together.
 fn gdb(dir: &Dir, port: u16, elf: Option<&Path>, cmds: &[String]) -> String {
-    let out_path = dir.0.join(format!("gdb-{port}-{}.out", cmds.len()));
+    let out_path = dir.path().join(format!("gdb-{port}-{}.out", cmds.len()));
     let out = std::fs::File::create(&out_path).unwrap();
     let mut cmd = Command::new(gdb_binary());
     cmd.args(["-nx", "-q", "-batch"])
@@ -462,7 +459,7 @@ fn breakpoints_stop_at_a_functions_first_and_last_runs() {
 /// Every write of `[addr, addr+4)` from `tarmac-lens watch --json`, with
 /// the value after it: (line, node, value, changed it).
 fn writes(tr: &Trace, addr: u64) -> Vec<(u64, u64, Option<u32>, bool)> {
-    let out = Command::new(env!("CARGO_BIN_EXE_tarmac-lens"))
+    let out = tarmac_lens()
         .arg("watch")
         .arg(&tr.path)
         .args(["--no-index", "--writes", "--json", "--mem"])
@@ -572,7 +569,7 @@ fn watchpoints_stop_at_the_writes_watch_lists_both_ways() {
 
 /// `tarmac-lens lines --format json`: instruction address → source line.
 fn line_of_pc(tr: &Trace) -> HashMap<u64, u64> {
-    let out = Command::new(env!("CARGO_BIN_EXE_tarmac-lens"))
+    let out = tarmac_lens()
         .arg("lines")
         .arg(&tr.path)
         .args(["--no-index", "--format", "json", "--image"])
@@ -980,8 +977,8 @@ fn gdb_can_run_the_stub_over_a_pipe() {
     let dir = Dir::new("gdb-stdio");
     let t = &TRACES[1];
     let (trace, elf) = (data(t.0), data(t.1.unwrap()));
-    let index = dir.0.join("a32.index");
-    let out_path = dir.0.join("gdb.out");
+    let index = dir.path().join("a32.index");
+    let out_path = dir.path().join("gdb.out");
     let out = std::fs::File::create(&out_path).unwrap();
     let target = format!(
         "target remote | {} gdbserver --stdio -q --index {} {}",
@@ -1029,7 +1026,7 @@ fn read_and_access_watchpoints_follow_the_reads_watch_lists() {
     let s = stub(&dir, &tr.path, tr.elf.as_deref(), &[]);
     let addr = tr.symbols.as_ref().unwrap().address_of("qs_array").unwrap() + 8;
     let list = |args: &[&str]| -> Vec<u64> {
-        let out = Command::new(env!("CARGO_BIN_EXE_tarmac-lens"))
+        let out = tarmac_lens()
             .arg("watch")
             .arg(&tr.path)
             .args(["--no-index", "--json", "--mem", &format!("{addr:#x}:4")])

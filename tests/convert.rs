@@ -3,8 +3,7 @@
 
 use std::path::PathBuf;
 
-mod common;
-use common::{data, read};
+use crate::common::{data, read, tarmac_files};
 
 use tarmac_lens_core::convert::{convert, Style};
 use tarmac_lens_core::dump::dump;
@@ -43,13 +42,7 @@ fn traces() -> Vec<PathBuf> {
         "published/cortex-m-rtl-logger",
         "published/emulator-es",
     ] {
-        let mut names: Vec<PathBuf> = std::fs::read_dir(data(dir))
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|x| x == "tarmac"))
-            .collect();
-        names.sort();
-        v.extend(names);
+        v.extend(tarmac_files(dir));
     }
     v
 }

@@ -12,8 +12,6 @@
 //! here, saying which package is missing.
 
 // Runs the CLI and the oracles: native only.
-#![cfg(not(target_arch = "wasm32"))]
-
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -22,18 +20,10 @@ use std::sync::Arc;
 use serde_json::Value;
 use tarmac_lens_core::coverage::{Image, Kind};
 
-mod common;
-use common::{data, objdump_instructions, oracle, read};
-
-fn tarmac_lens(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tarmac-lens"))
-        .args(args)
-        .output()
-        .expect("run tarmac-lens")
-}
+use crate::common::{self, data, objdump_instructions, oracle, read, run_cli, tarmac_lens};
 
 fn ok(args: &[&str]) -> Output {
-    let out = tarmac_lens(args);
+    let out = run_cli(args);
     assert!(
         out.status.success(),
         "tarmac-lens {args:?}: {}",
@@ -500,7 +490,7 @@ fn a_trace_that_fails_is_named_and_the_others_are_kept() {
     std::fs::write(&binary, [0u8, 1, 2, 3, 0xff, 0xfe, 0, 0].repeat(64)).unwrap();
     let (a, b) = (quicksort(0), quicksort(1));
     let (lcov, json) = (dir.join("x.info"), dir.join("x.json"));
-    let out = tarmac_lens(&[
+    let out = run_cli(&[
         "coverage",
         &image,
         s(&a),
@@ -530,7 +520,7 @@ fn a_trace_that_fails_is_named_and_the_others_are_kept() {
         "{\"format\": \"tarmac-lens coverage\", \"version\": 1,\n\"image\": 3}",
     )
     .unwrap();
-    let out = tarmac_lens(&[
+    let out = run_cli(&[
         "coverage",
         "merge",
         s(&dir.join("good.json")),
@@ -556,7 +546,7 @@ fn a_trace_that_fails_is_named_and_the_others_are_kept() {
         "other",
     );
     let _ = other;
-    let out = tarmac_lens(&[
+    let out = run_cli(&[
         "coverage",
         "merge",
         s(&dir.join("good.json")),
@@ -582,7 +572,7 @@ fn without_dwarf_coverage_is_by_function_and_lcov_is_refused() {
     assert!(status.success());
     let trace = data("coverage/branches-t32.tarmac");
     let image = format!("--image={}", s(&stripped));
-    let out = tarmac_lens(&[
+    let out = run_cli(&[
         "coverage",
         &image,
         s(&trace),
@@ -722,7 +712,7 @@ fn one_core_of_a_multi_core_trace_is_covered_as_its_own_trace() {
     );
     assert_eq!(picked.0, alone.0, "lcov");
     // Without --cpu the trace is refused, named, as the other commands do.
-    let out = tarmac_lens(&["coverage", &image, s(&both)]);
+    let out = run_cli(&["coverage", &image, s(&both)]);
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -750,7 +740,7 @@ fn compressed_and_piped_traces_are_covered_as_the_plain_ones() {
     assert_eq!(lcov_gz, lcov);
     assert_eq!(summary_gz, summary);
     let lcov_path = dir.join("stdin.info");
-    let out = Command::new(env!("CARGO_BIN_EXE_tarmac-lens"))
+    let out = tarmac_lens()
         .args(["coverage", &image, "--lcov", s(&lcov_path), "-"])
         .stdin(std::fs::File::open(&gz).unwrap())
         .output()
@@ -761,7 +751,7 @@ fn compressed_and_piped_traces_are_covered_as_the_plain_ones() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert_eq!(text(&lcov_path), lcov);
-    let twice = tarmac_lens(&["coverage", &image, "-", "-"]);
+    let twice = run_cli(&["coverage", &image, "-", "-"]);
     assert!(!twice.status.success());
     assert!(String::from_utf8_lossy(&twice.stderr).contains("standard input"));
 }

@@ -2,13 +2,12 @@
 //! key of the browser's tables in docs/keys.md, every command and long
 //! option of the CLI in docs/cli.md. A key or option added without a line
 //! there fails here, so the reference cannot fall behind the code.
-#![cfg(not(target_arch = "wasm32"))]
-
 use std::collections::BTreeSet;
 use std::path::Path;
-use std::process::Command;
 
 use tarmac_lens::model::keys::{tables, PaneKind};
+
+use crate::common::tarmac_lens;
 
 fn doc(name: &str) -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -66,7 +65,7 @@ fn the_key_scan_reads_each_way_a_table_lists_keys() {
 }
 
 fn help(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_tarmac-lens"))
+    let out = tarmac_lens()
         .args(args)
         .arg("--help")
         .output()

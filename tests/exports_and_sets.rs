@@ -19,25 +19,18 @@
 //! The Python packages come from `scripts/install-deps.sh` (a venv in
 //! `.venv`; `TARMAC_LENS_PYTHON` names another interpreter).
 
-#![cfg(not(target_arch = "wasm32"))]
-
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
 use serde_json::Value;
 
+use crate::common::run_cli;
+
 const TRACEGEN: &str = "tests/data/tracegen";
 
-fn tarmac_lens(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tarmac-lens"))
-        .args(args)
-        .output()
-        .expect("run tarmac-lens")
-}
-
 fn ok(args: &[&str]) -> String {
-    let out = tarmac_lens(args);
+    let out = run_cli(args);
     assert!(
         out.status.success(),
         "tarmac-lens {args:?} failed: {}",
@@ -451,7 +444,7 @@ fn perfetto_parts_each_load_and_join_to_the_whole() {
         s(&out),
     ];
     args.extend(trace.iter().map(String::as_str));
-    let run = tarmac_lens(&args);
+    let run = run_cli(&args);
     assert!(run.status.success());
     let mut parts: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap()
@@ -521,7 +514,7 @@ fn perfetto_parts_each_load_and_join_to_the_whole() {
         s(&tiny),
     ];
     args.extend(trace.iter().map(String::as_str));
-    let run = tarmac_lens(&args);
+    let run = run_cli(&args);
     assert_eq!(run.status.code(), Some(1));
     assert!(
         String::from_utf8_lossy(&run.stderr).contains("give parts a larger size"),
@@ -534,7 +527,7 @@ fn perfetto_parts_each_load_and_join_to_the_whole() {
         .to_string_lossy()
         .starts_with("tiny")));
     // --split needs a file to number.
-    let run = tarmac_lens(&["export", "--format", "perfetto", "--split", "1M", &trace[1]]);
+    let run = run_cli(&["export", "--format", "perfetto", "--split", "1M", &trace[1]]);
     assert_eq!(run.status.code(), Some(2));
     std::fs::remove_dir_all(&dir).ok();
 }
@@ -566,7 +559,7 @@ fn the_panels_perfetto_download_is_the_commands_output() {
     reports
         .write_export(TextKind::Perfetto, &trace, open(), &mut page)
         .unwrap();
-    let out = tarmac_lens(&["export", "--format", "perfetto", "--image", &elf, &trace]);
+    let out = run_cli(&["export", "--format", "perfetto", "--image", &elf, &trace]);
     assert!(out.status.success());
     assert!(page.len() > 1000);
     assert!(
@@ -618,12 +611,12 @@ fn drcov_blocks_are_the_traces_pcs_grouped_by_the_images_basic_blocks() {
                 "{arch} {style}: {v}"
             );
             // Standard output holds the same bytes.
-            let stdout = tarmac_lens(&["export", "--format", "drcov", "--image", &elf, &trace]);
+            let stdout = run_cli(&["export", "--format", "drcov", "--image", &elf, &trace]);
             assert_eq!(stdout.stdout, std::fs::read(&out).unwrap());
         }
     }
     // No image, no module: said.
-    let out = tarmac_lens(&[
+    let out = run_cli(&[
         "export",
         "--format",
         "drcov",
@@ -899,7 +892,7 @@ fn bad_parts_and_expressions_are_errors_that_write_nothing() {
         let mut args = vec!["coverage", "combine", "a|b"];
         args.extend(named.iter().map(String::as_str));
         args.extend(["--json", s(&out)]);
-        let run = tarmac_lens(&args);
+        let run = run_cli(&args);
         let err = String::from_utf8_lossy(&run.stderr);
         assert_eq!(run.status.code(), Some(1), "{err}");
         assert!(err.contains(says), "{says}: {err}");
@@ -913,7 +906,7 @@ fn bad_parts_and_expressions_are_errors_that_write_nothing() {
             args.extend(["--function", "partition"]);
         }
         args.extend([s(&p[0]), s(&truncated)]);
-        let run = tarmac_lens(&args);
+        let run = run_cli(&args);
         assert_eq!(run.status.code(), Some(1));
         assert!(String::from_utf8_lossy(&run.stderr).contains("truncated.json"));
         assert!(run.stdout.is_empty());

@@ -4,8 +4,6 @@
 //! from `src/i18n.rs`.
 //! The key tables' help texts and register pane titles are checked here
 //! natively, and in `tests/wasm_i18n.rs` as the page shows them.
-#![cfg(not(target_arch = "wasm32"))]
-
 use std::collections::BTreeSet;
 use std::path::Path;
 

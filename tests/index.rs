@@ -10,8 +10,7 @@ use tarmac_lens_core::parse::{ParseOptions, Parser, RegClass, RegId};
 use tarmac_lens_core::source::{SliceSource, SAMPLE_BYTES};
 use tarmac_lens_core::state::regfile::{self, RegFile};
 
-mod common;
-use common::{data, retimed};
+use crate::common::{data, retimed};
 
 fn build(bytes: &[u8], big_endian: bool, k: u64) -> Index {
     let opts = IndexOptions {

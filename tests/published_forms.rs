@@ -14,8 +14,7 @@ use tarmac_lens_core::parse::{CpuName, Effect, ISet, ParseOptions, Parser, Recor
 use tarmac_lens_core::source::SliceSource;
 use tarmac_lens_core::stats;
 
-mod common;
-use common::data;
+use crate::common::data;
 
 fn read(name: &str) -> Vec<u8> {
     std::fs::read(data(&format!("published/{name}"))).unwrap()

@@ -4,8 +4,6 @@
 //! script, the trace text itself, the `profile` and `calltree` reports,
 //! the generated programs' loop bounds and exceptions (known by
 //! construction: `scripts/tracegen/`), and hand-written traces.
-#![cfg(not(target_arch = "wasm32"))]
-
 use std::collections::BTreeMap;
 use std::process::{Command, Stdio};
 
@@ -18,8 +16,7 @@ use tarmac_lens_core::report::stats::Statistics;
 use tarmac_lens_core::source::FileSource;
 use tarmac_lens_core::symbols::SymbolTable;
 
-mod common;
-use common::data;
+use crate::common::{self, cli_text, data, tarmac_lens};
 
 const A64_EXC: &str = "stats/exceptions-aarch64-O1-fastmodel";
 const M_EXC: &str = "stats/exceptions-cortex-m-O1-fastmodel";
@@ -37,26 +34,13 @@ const CLASSES: [&str; 11] = [
     "undecoded",
 ];
 
-fn cli(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_tarmac-lens"))
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
 fn path(base: &str, ext: &str) -> String {
     data(&format!("{base}.{ext}")).to_str().unwrap().to_string()
 }
 
 /// A report's `--json` with the trace's ELF.
 fn json(command: &str, base: &str) -> Value {
-    let text = cli(&[
+    let text = cli_text(&[
         command,
         "--json",
         &path(base, "tarmac"),
@@ -409,7 +393,7 @@ fn time_by_level_adds_up_and_counts_the_changes_of_mode() {
 /// Per function entry address: (calls, [exit time - entry time per call]),
 /// from the `calltree` text.
 fn calltree_times(base: &str) -> BTreeMap<u64, Vec<u64>> {
-    let text = cli(&["calltree", &path(base, "tarmac")]);
+    let text = cli_text(&["calltree", &path(base, "tarmac")]);
     let mut out: BTreeMap<u64, Vec<u64>> = BTreeMap::new();
     for line in text.lines() {
         let Some(rest) = line.trim_start().strip_prefix("o ") else {
@@ -459,7 +443,7 @@ fn function_counts_and_instructions_equal_the_profile_and_spans_the_call_tree() 
             );
         }
         // The CLI's profile counts too.
-        let text = cli(&["profile", &path(base, "tarmac")]);
+        let text = cli_text(&["profile", &path(base, "tarmac")]);
         for line in text.lines().skip(1) {
             let f: Vec<&str> = line.split_whitespace().collect();
             let addr = u64::from_str_radix(f[0].strip_prefix("0x").unwrap(), 16).unwrap();
@@ -618,7 +602,7 @@ fn branch_outcomes_add_up_to_the_executions_in_the_trace() {
 #[test]
 fn the_cfg_of_a_function_is_its_blocks_and_edges_with_counts() {
     let base = "tracegen/quicksort-aarch64-O2-fastmodel-2M";
-    let dot = cli(&[
+    let dot = cli_text(&[
         "cfg",
         "--function",
         "partition",
@@ -676,7 +660,7 @@ fn the_cfg_of_a_function_is_its_blocks_and_edges_with_counts() {
 fn translation_and_cache_events_are_counted_and_decoded() {
     let base = "stats/hand/cache-tlb";
     let r: Value =
-        serde_json::from_str(&cli(&["cache-tlb", "--json", &path(base, "tarmac")])).unwrap();
+        serde_json::from_str(&cli_text(&["cache-tlb", "--json", &path(base, "tarmac")])).unwrap();
     let text = lines(base);
     let grep = |w: &str| text.iter().filter(|l| l.contains(w)).count() as u64;
     let count = |kind: &str| {
@@ -703,7 +687,7 @@ fn translation_and_cache_events_are_counted_and_decoded() {
     assert_eq!(fields["AP"], "1");
     assert_eq!(fields["descriptor"], "0x16000463");
     // A trace with none says so.
-    let none = cli(&[
+    let none = cli_text(&[
         "cache-tlb",
         &path("tracegen/quicksort-arm-O2-fastmodel-2M", "tarmac"),
     ]);
@@ -713,7 +697,7 @@ fn translation_and_cache_events_are_counted_and_decoded() {
 #[test]
 fn bad_input_is_said_not_hidden() {
     // An encoding no decoder reads is counted as undecoded.
-    let r: Value = serde_json::from_str(&cli(&[
+    let r: Value = serde_json::from_str(&cli_text(&[
         "mix",
         "--json",
         &path("stats/hand/undecoded", "tarmac"),
@@ -721,11 +705,11 @@ fn bad_input_is_said_not_hidden() {
     .unwrap();
     assert_eq!(r["overall"]["executed"][10], 1);
     assert_eq!(r["undecoded"][0][2], 0x0200_0000u64);
-    let text = cli(&["mix", &path("stats/hand/undecoded", "tarmac")]);
+    let text = cli_text(&["mix", &path("stats/hand/undecoded", "tarmac")]);
     assert!(text.contains("undecoded                 1"), "{text}");
     assert!(text.contains("A64 0x1004: 02000000"), "{text}");
     // A trace without exceptions says so.
-    let text = cli(&[
+    let text = cli_text(&[
         "exceptions",
         &path("tracegen/quicksort-aarch64-O2-fastmodel-2M", "tarmac"),
     ]);
@@ -734,7 +718,7 @@ fn bad_input_is_said_not_hidden() {
         "{text}"
     );
     // An exception class the decoder does not know is shown as its number.
-    let text = cli(&["exceptions", &path("stats/hand/unknown-esr", "tarmac")]);
+    let text = cli_text(&["exceptions", &path("stats/hand/unknown-esr", "tarmac")]);
     assert!(
         text.contains("ESR_EL1 = 0xfc000000: EC 0x3f (not a class the decoder knows)"),
         "{text}"
@@ -754,8 +738,8 @@ fn calltree_lists_the_calls_still_open_where_a_trace_stops() {
     let dir = common::Dir::new("stats-open");
     let cut = dir.write("cut.tarmac", text);
     let (cut, elf) = (cut.to_str().unwrap(), path(base, "elf"));
-    let tree = cli(&["calltree", cut, "--image", &elf]);
-    let with_open = cli(&["calltree", "--open", cut, "--image", &elf]);
+    let tree = cli_text(&["calltree", cut, "--image", &elf]);
+    let with_open = cli_text(&["calltree", "--open", cut, "--image", &elf]);
     // The tree itself is unchanged (the reference tool's); the stack follows.
     let rest = with_open.strip_prefix(&tree).expect("the tree first");
     assert_eq!(
@@ -774,13 +758,10 @@ fn calltree_lists_the_calls_still_open_where_a_trace_stops() {
         assert!(t[entry].contains(" IT "), "{}", t[entry]);
     }
     // Without --open, standard error says there is a stack to list.
-    let out = Command::new(env!("CARGO_BIN_EXE_tarmac-lens"))
-        .args(["calltree", cut])
-        .output()
-        .unwrap();
+    let out = tarmac_lens().args(["calltree", cut]).output().unwrap();
     assert!(String::from_utf8_lossy(&out.stderr)
         .contains("3 call(s) still open at the end of the trace (--open lists them)"));
     // A whole trace has none.
-    let whole = cli(&["calltree", "--open", &path(base, "tarmac")]);
+    let whole = cli_text(&["calltree", "--open", &path(base, "tarmac")]);
     assert!(whole.ends_with("No calls still open at the end of the trace\n"));
 }

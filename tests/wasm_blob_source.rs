@@ -1,8 +1,6 @@
 //! The browser read path: a `Blob` read in slices through `BlobSource` must
 //! give exactly what the same bytes give in memory. Runs in a dedicated
 //! worker because `FileReaderSync` exists only there (as in the app).
-#![cfg(target_arch = "wasm32")]
-
 use js_sys::{Array, Uint8Array};
 use tarmac_lens::web::reading::blob_source::BlobSource;
 use tarmac_lens_core::lines::LineReader;
@@ -11,8 +9,6 @@ use tarmac_lens_core::source::{SliceSource, TraceSource};
 use tarmac_lens_core::stats::{compute, Stats, StatsBuilder};
 use wasm_bindgen_test::*;
 use web_sys::Blob;
-
-wasm_bindgen_test_configure!(run_in_dedicated_worker);
 
 const PARSERTEST: &[u8] = include_bytes!("data/ttu/parsertest.txt");
 const QUICKSORT: &[u8] = include_bytes!("data/ttu/quicksort.tarmac");

@@ -1,12 +1,8 @@
 //! The translation layer: catalogues, fallback, arguments, language tags.
-#![cfg(target_arch = "wasm32")]
-
 use tarmac_lens::model::keys::{tables, PaneKind, RegKind};
 use tarmac_lens::web::page::i18n::{fill, lookup, Lang};
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
-
-wasm_bindgen_test_configure!(run_in_browser);
 
 #[wasm_bindgen_test]
 fn translations_keep_every_placeholder() {

@@ -16,8 +16,7 @@ use tarmac_lens_core::parse::{
 use tarmac_lens_core::source::SliceSource;
 use tarmac_lens_core::state::regfile;
 
-mod common;
-use common::{data, Rng};
+use crate::common::{data, Rng};
 
 /// Node boundaries only.
 struct Nodes(Vec<Node>);

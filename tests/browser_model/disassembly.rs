@@ -8,8 +8,8 @@
 
 use std::collections::HashMap;
 
-use super::common::{objdump_instructions, oracle};
 use super::{data, Page};
+use crate::common::{objdump_instructions, oracle};
 use tarmac_lens::model::layout::Slot;
 use tarmac_lens::model::pane_state::PaneAction;
 use tarmac_lens::model::{Config, Msg, PaneBody, PaneMsg};

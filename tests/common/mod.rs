@@ -1,10 +1,11 @@
-//! Helpers shared by the native integration tests. Each test binary uses
-//! a different subset.
+//! The fixtures the native integration tests share (`tests/tests.rs`):
+//! test data, trace cases, the CLI runner, temporary folders. Each module
+//! uses a different subset; this module uses none of them.
 #![allow(dead_code)]
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Command, Output, Stdio};
 
 /// A file under tests/data.
 pub fn data(rel: &str) -> PathBuf {
@@ -17,27 +18,26 @@ pub fn read(p: &Path) -> Vec<u8> {
     std::fs::read(p).unwrap_or_else(|e| panic!("{}: {}", p.display(), e))
 }
 
-/// A directory of a test's own under the system's temporary one (`tag` and
-/// the process in its name), removed with everything in it when dropped.
-pub struct Dir(pub PathBuf);
+/// A folder of a test's own under the system's temporary one (`tag` in its
+/// name), removed with everything in it when dropped. Native only, as its
+/// users are.
+#[cfg(not(target_arch = "wasm32"))]
+pub struct Dir(tempfile::TempDir);
 
+#[cfg(not(target_arch = "wasm32"))]
 impl Dir {
     pub fn new(tag: &str) -> Dir {
-        let p = std::env::temp_dir().join(format!(
-            "tarmac-lens-test-{tag}-{}-{}",
-            std::process::id(),
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .unwrap()
-                .as_nanos()
-        ));
-        std::fs::create_dir_all(&p).unwrap();
-        Dir(p)
+        let prefix = format!("tarmac-lens-test-{tag}-");
+        Dir(tempfile::Builder::new().prefix(&prefix).tempdir().unwrap())
+    }
+
+    pub fn path(&self) -> &Path {
+        self.0.path()
     }
 
     /// Writes `bytes` as `name` (a relative path: its folders are made).
     pub fn write(&self, name: &str, bytes: impl AsRef<[u8]>) -> PathBuf {
-        let p = self.0.join(name);
+        let p = self.path().join(name);
         if let Some(parent) = p.parent() {
             std::fs::create_dir_all(parent).unwrap();
         }
@@ -46,10 +46,41 @@ impl Dir {
     }
 }
 
-impl Drop for Dir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
+/// The `.tarmac` files of a folder under tests/data, by name.
+pub fn tarmac_files(dir: &str) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(data(dir))
+        .unwrap_or_else(|e| panic!("tests/data/{dir}: {e}"))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "tarmac"))
+        .collect();
+    v.sort();
+    v
+}
+
+/// The CLI under test, to add arguments to.
+pub fn tarmac_lens() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_tarmac-lens"))
+}
+
+/// The CLI run with `args`, whatever its outcome.
+pub fn run_cli(args: &[&str]) -> Output {
+    tarmac_lens().args(args).output().expect("run tarmac-lens")
+}
+
+/// The standard output of the CLI run with `args`, which must succeed.
+pub fn cli_stdout(args: &[&str]) -> Vec<u8> {
+    let out = run_cli(args);
+    assert!(
+        out.status.success(),
+        "tarmac-lens {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
+/// `cli_stdout` as text.
+pub fn cli_text(args: &[&str]) -> String {
+    String::from_utf8(cli_stdout(args)).expect("UTF-8 output")
 }
 
 /// Compares a report with the reference tool's output, naming the first
