@@ -55,16 +55,7 @@ fn oracle_for(elf: &[u8]) -> &'static str {
         40 => ("arm-none-eabi-addr2line", "binutils-arm-none-eabi"),
         m => panic!("no oracle for ELF machine {m}"),
     };
-    let found = Command::new(tool)
-        .arg("--version")
-        .stdout(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    assert!(
-        found,
-        "{tool} not found: install Debian's {package} (scripts/install-deps.sh does)"
-    );
-    tool
+    crate::common::oracle(tool, package)
 }
 
 /// One frame as `addr2line -f -i` prints it: function (`??` for none)

@@ -5,7 +5,7 @@
 //! the generated programs' loop bounds and exceptions (known by
 //! construction: `scripts/tracegen/`), and hand-written traces.
 use std::collections::BTreeMap;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use serde_json::Value;
 
@@ -16,7 +16,7 @@ use tarmac_lens_core::report::stats::Statistics;
 use tarmac_lens_core::source::FileSource;
 use tarmac_lens_core::symbols::SymbolTable;
 
-use crate::common::{self, cli_text, data, tarmac_lens};
+use crate::common::{self, cli_text, data, oracle, tarmac_lens};
 
 const A64_EXC: &str = "stats/exceptions-aarch64-O1-fastmodel";
 const M_EXC: &str = "stats/exceptions-cortex-m-O1-fastmodel";
@@ -59,20 +59,6 @@ fn stats(base: &str) -> Statistics {
         Some(image),
     )
     .unwrap()
-}
-
-fn oracle(tool: &'static str, package: &str) -> &'static str {
-    let found = Command::new(tool)
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    assert!(
-        found,
-        "{tool} not found: install Debian's {package} (scripts/install-deps.sh does)"
-    );
-    tool
 }
 
 /// The trace's lines, 1-based.
