@@ -387,7 +387,11 @@ describe('reports of EP and branch-only traces', () => {
       await page.click('[data-testid=ep-flow-later]');
       // The next page's rows, not a time.
       await page.waitForFunction(
-        (shown) => Number(document.querySelector('[data-testid=ep-flow-row]')?.dataset.line) !== shown,
+        (shown) => {
+          // A list redrawn has no row for a moment: not a page.
+          const line = Number(document.querySelector('[data-testid=ep-flow-row]')?.dataset.line);
+          return Number.isFinite(line) && line !== shown;
+        },
         shown,
         { timeout: 30_000 },
       );

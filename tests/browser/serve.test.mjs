@@ -19,7 +19,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import zlib from 'node:zlib';
 
-import { CLI, ROOT, cliStats, currentLine, expectLine, gotoLine, launchBrowser, serveDist } from './harness.mjs';
+import { CLI, ROOT, cliStats, expectLine, gotoLine, launchBrowser, serveDist } from './harness.mjs';
 import { checkFoldNamed, checkRegisters, firstCall } from './browse_check.mjs';
 import { percentile, recordSteps, serve, timeSteps } from './served.mjs';
 import { previousWrite, readTrace } from './trace_text.mjs';
@@ -183,14 +183,25 @@ async function timelineClick(page, nodes = null) {
     { timeout: 60_000 },
   );
   const drawn = Number(await page.getAttribute('[data-testid=timeline]', 'data-nodes'));
-  const before = await currentLine(page);
+  const lineNow = () => {
+    const line = Number(document.querySelector('.trace-row.current')?.dataset.line);
+    return Number.isFinite(line) && line;
+  };
+  const before = await (await page.waitForFunction(lineNow)).jsonValue();
   const canvas = page.locator('[data-testid=timeline-canvas]');
   const box = await canvas.boundingBox();
   await canvas.click({ position: { x: box.width * 0.8, y: box.height / 2 } });
-  await page.waitForFunction((before) => Number(document.querySelector('.trace-row.current')?.dataset.line) !== before, before, {
-    timeout: 30_000,
-  });
-  return { nodes: drawn, line: await currentLine(page) };
+  // The line the current row moved to (a row redrawn meanwhile has none
+  // for a moment: not a line).
+  const moved = await page.waitForFunction(
+    (before) => {
+      const line = Number(document.querySelector('.trace-row.current')?.dataset.line);
+      return Number.isFinite(line) && line !== before && line;
+    },
+    before,
+    { timeout: 30_000 },
+  );
+  return { nodes: drawn, line: await moved.jsonValue() };
 }
 
 async function reportsSummary(page) {
@@ -450,8 +461,18 @@ describe('tarmac-lens serve', () => {
       };
     });
     const postedSent = watch(proxied);
+    // What the page said and asked, for a failure to show.
+    const heard = [];
+    proxied.on('console', (m) => heard.push(`${m.type()}: ${m.text()}`));
+    proxied.on('requestfailed', (r) => heard.push(`failed: ${r.url()} ${r.failure()?.errorText}`));
+    proxied.on('response', (r) => heard.push(`${r.status()} ${new URL(r.url()).pathname}`));
     await proxied.goto(url);
-    await proxied.waitForSelector('[data-testid=status][data-state=ready]', { timeout: 60_000 });
+    await proxied
+      .waitForSelector('[data-testid=status][data-state=ready]', { timeout: 60_000 })
+      .catch(async (e) => {
+        const status = await proxied.textContent('[data-testid=status]').catch(() => '?');
+        throw new Error(`${e.message}\nstatus: ${status}\n${heard.join('\n')}`);
+      });
     await proxied.waitForSelector('.trace-row.current');
     const byPost = await steps(proxied, 4, postedSent);
     assert.ok(byPost.posts >= 4, `${byPost.posts} batches posted for 4 steps`);
