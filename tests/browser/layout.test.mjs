@@ -271,10 +271,13 @@ for (const size of SIZES.slice(0, 3)) {
     const page = await openDeep(t, size);
     // Every kind of pane: source (with its text), changed and
     // double-precision registers, memory, events, bookmarks, watch, why,
-    // the reports; the core registers and the call stack are there.
+    // the reports, the disassembly; the core registers and the call stack
+    // are there.
     await inView(page, 's');
     await page.setInputFiles('[data-testid=source-files-input]', SOURCES);
     await page.waitForSelector('[data-testid=source-text] .src-line.current');
+    await inView(page, 'i');
+    await page.waitForSelector('[data-testid=disassembly-row]');
     await inView(page, 'w');
     await page.waitForSelector('[data-testid=registers-changed]');
     await inView(page, 'D');
@@ -293,7 +296,7 @@ for (const size of SIZES.slice(0, 3)) {
     await inView(page, 'R');
     await page.waitForSelector('[data-testid=reports-summary]', { timeout: 60_000 });
     const slots = await page.$$eval('.area-item', (items) => items.map((i) => i.dataset.slot));
-    for (const slot of ['registers', 'memory', 'source', 'stack', 'events', 'reports', 'bookmarks', 'watch', 'why']) {
+    for (const slot of ['registers', 'memory', 'source', 'stack', 'events', 'reports', 'bookmarks', 'watch', 'why', 'disassembly']) {
       assert.ok(slots.includes(slot), `${slot} is open: ${slots}`);
     }
     await checkLayout(page, `every pane at ${name}`);
