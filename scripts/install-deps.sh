@@ -4,8 +4,12 @@
 # trunk, wasm-bindgen-cli (the version Cargo.lock pins), Chromium with its
 # WebDriver, Node.js, Arm binutils (addr2line, the source-line tests'
 # oracle), lcov (genhtml, the coverage tests' oracle), valgrind
-# (callgrind_annotate, the export tests' oracle), and the npm packages
-# (playwright-core, binaryen, speedscope).
+# (callgrind_annotate, the export tests' oracle), gdb-multiarch (the
+# gdbserver tests' client), clang (libzstd for wasm32), Java 17 (Spark),
+# the npm packages (playwright-core, binaryen, speedscope), and in a venv
+# (.venv) PyPI's perfetto and protobuf (Perfetto's own trace schema, the
+# Perfetto export tests' oracle) and pytest, DuckDB and PySpark (the SQL
+# tests' oracle and the farm's Parquet read by DuckDB and Spark).
 # Anything already present at the right version is left alone.
 set -euo pipefail
 
@@ -29,6 +33,8 @@ command -v chromedriver >/dev/null || apt_missing+=(chromium-driver)
 command -v node >/dev/null || apt_missing+=(nodejs)
 command -v npm >/dev/null || apt_missing+=(npm)
 command -v python3 >/dev/null || apt_missing+=(python3)
+# Debian's python3 makes venvs only with python3-venv (ensurepip).
+python3 -c 'import ensurepip' 2>/dev/null || apt_missing+=(python3-venv)
 # GNU addr2line is the oracle of tests/source_lines.rs (DWARF source lines).
 command -v aarch64-linux-gnu-addr2line >/dev/null || apt_missing+=(binutils-aarch64-linux-gnu)
 command -v arm-none-eabi-addr2line >/dev/null || apt_missing+=(binutils-arm-none-eabi)
@@ -36,13 +42,13 @@ command -v arm-none-eabi-addr2line >/dev/null || apt_missing+=(binutils-arm-none
 command -v genhtml >/dev/null || apt_missing+=(lcov)
 # callgrind_annotate (Debian's valgrind) reads export's Callgrind output in tests/export.rs.
 command -v callgrind_annotate >/dev/null || apt_missing+=(valgrind)
+# gdb-multiarch debugs traces through `gdbserver` in tests/cli_gdb.rs.
+command -v gdb-multiarch >/dev/null || apt_missing+=(gdb-multiarch)
 # clang compiles libzstd to wasm32 for crates/sql (DataFusion's Arrow IPC
 # needs zstd on every target; gcc has no wasm32 back end).
 command -v clang >/dev/null || apt_missing+=(clang)
 # Java 17 runs Spark for the farm test (tests/python/test_farm.py).
 command -v java >/dev/null || apt_missing+=(openjdk-17-jre-headless)
-# python3 -m venv for the Python tests' own environment.
-python3 -c 'import ensurepip' 2>/dev/null || apt_missing+=(python3-venv)
 if ((${#apt_missing[@]})); then
   sudo=()
   if [ "$(id -u)" != 0 ]; then sudo=(sudo); fi
@@ -50,7 +56,7 @@ if ((${#apt_missing[@]})); then
   "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update
   "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${apt_missing[@]}"
 else
-  log "apt: chromium, chromium-driver, node, npm, python3, Arm binutils, lcov, valgrind, clang, java present"
+  log "apt: chromium, chromium-driver, node, npm, python3, Arm binutils, lcov, valgrind, gdb-multiarch, clang, java present"
 fi
 
 # --- Rust toolchain pieces -------------------------------------------------
@@ -118,16 +124,27 @@ else
   npm ci --no-audit --no-fund
 fi
 
-# --- Python tests' environment (.venv-tests): DuckDB and PySpark read the
-# farm's Parquet (tests/python/); made once, reused while its packages import.
-PY_PACKAGES=(pytest==9.2.0 duckdb==1.4.4 pyspark==4.1.1)
-VENV="$ROOT/.venv-tests"
-if [ -x "$VENV/bin/python" ] && "$VENV/bin/python" -c 'import pytest, duckdb, pyspark' 2>/dev/null; then
-  log "python: .venv-tests present"
+# --- PyPI packages, in a venv of the project's own, so no system Python is
+# changed (Debian's refuses `pip install` outside one); pinned, so every
+# machine reads with the same versions. perfetto, protobuf:
+# tests/perfetto_check.py, Perfetto's own schema (its trace processor is
+# not used: it downloads a binary at run time; only its perfetto_trace_pb2
+# bindings). pytest, duckdb, pyspark: tests/python/, the SQL oracle and the
+# farm's Parquet read by DuckDB and Spark.
+VENV="$ROOT/.venv"
+PY_PACKAGES=(perfetto==0.59.1 protobuf==7.36.2 pytest==9.2.0 duckdb==1.4.4 pyspark==4.1.1)
+if "$VENV/bin/python3" -c '
+import sys, importlib.metadata as m
+from perfetto.protos.perfetto.trace import perfetto_trace_pb2
+import pytest, duckdb, pyspark
+want = dict(p.split("==") for p in sys.argv[1:])
+sys.exit(any(m.version(k) != v for k, v in want.items()))
+' "${PY_PACKAGES[@]}" 2>/dev/null; then
+  log "python: ${PY_PACKAGES[*]} present ($VENV)"
 else
-  log "python: making .venv-tests (${PY_PACKAGES[*]})"
-  python3 -m venv "$VENV"
-  "$VENV/bin/pip" install --quiet --disable-pip-version-check "${PY_PACKAGES[@]}"
+  log "python: installing ${PY_PACKAGES[*]} into $VENV"
+  [ -x "$VENV/bin/python3" ] || python3 -m venv "$VENV"
+  "$VENV/bin/python3" -m pip install --quiet --disable-pip-version-check "${PY_PACKAGES[@]}"
 fi
 
 log "crates: cargo fetch"

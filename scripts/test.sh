@@ -32,10 +32,9 @@ TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
 # The Playwright tests compare the page with this binary's output.
 export TARMAC_LENS_CLI="$TARGET_DIR/debug/tarmac-lens"
 
-wasm_tests=()
-for f in tests/wasm_*.rs; do
-  [ -e "$f" ] && wasm_tests+=(--test "$(basename "$f" .rs)")
-done
+# The wasm tests are two binaries, one per run mode (Cargo.toml): the
+# page's main thread and a dedicated worker.
+wasm_tests=(--test wasm_browser --test wasm_worker)
 
 results=()
 failures=0
@@ -77,8 +76,8 @@ step "wasm tests (headless Chromium)" cargo test --no-fail-fast --target wasm32-
 step "CLI build (test oracle)" cargo build --bin tarmac-lens
 # SQL counts against an independent reading of the trace text, and the farm
 # recipe (docs/farm.md) in DuckDB and Spark: the environment is
-# install-deps.sh's .venv-tests.
-step "python tests (oracle, farm: DuckDB, Spark)" "$ROOT/.venv-tests/bin/python" -m pytest -q -p no:cacheprovider tests/python
+# install-deps.sh's .venv.
+step "python tests (oracle, farm: DuckDB, Spark)" "$ROOT/.venv/bin/python3" -m pytest -q -p no:cacheprovider tests/python
 step "npm package" scripts/build-npm.sh
 # Real readers of the exports (speedscope's importer), in Node, no browser.
 step "node tests" node --test tests/node/

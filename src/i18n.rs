@@ -8,6 +8,8 @@
 //! UI-free, so the browser's model says things natively too; which
 //! language is current is the page's choice (`web::page::i18n` detects and
 //! remembers it, and calls [`set_current`]).
+//!
+//! Long because: the French catalogue, one table of pairs, is most of it.
 
 use std::cell::Cell;
 use std::fmt::Display;
@@ -158,6 +160,64 @@ pub fn decimal(x: f64, digits: usize) -> String {
     }
 }
 
+/// The English text of each record kind's name (`RecordKind::NAMES`), as
+/// the Summary shows it: what [`t`] translates (`tests/i18n_catalogue.rs`
+/// holds every name to a text in the catalogue).
+pub fn record_kind_text(name: &'static str) -> &'static str {
+    match name {
+        "blank" => "blank",
+        "comment" => "comment",
+        "header" => "header",
+        "instruction" => "instruction",
+        "register" => "register",
+        "register_list" => "register list",
+        "memory" => "memory",
+        "exception" => "exception",
+        "branch" => "branch",
+        "bus" => "bus",
+        "cache" => "cache",
+        "cache_maintenance" => "cache maintenance",
+        "table_walk" => "table walk",
+        "tlb" => "TLB",
+        "system_op" => "system operation",
+        "ep_trace" => "EP trace",
+        "coproc_transfer" => "coprocessor transfer",
+        "text" => "text",
+        "unparsed" => "unparsed",
+        other => other,
+    }
+}
+
+/// A key's name as the help and the palette show it in the page's language
+/// (`Shift-Tab`, `Maj-Tab`): each named key of a combination translated,
+/// keys that are a character (`-`, `K`) or a function key as they are.
+pub fn key_label(label: &'static str) -> String {
+    if label.len() == 1 {
+        return label.to_string();
+    }
+    label
+        .split('-')
+        .map(|part| if is_key_name(part) { t(part) } else { part })
+        .collect::<Vec<_>>()
+        .join("-")
+}
+
+/// Whether a part of a key label is a key's name (a word), not a character
+/// or a function key (`F6`).
+pub fn is_key_name(part: &str) -> bool {
+    part.len() > 1 && part.chars().all(|c| c.is_ascii_alphabetic())
+}
+
+/// `x` percent with `digits` decimals, as the page's language writes it
+/// (`12.5%`; `12,5 %` with a no-break space, as `Intl` does: the page's
+/// test `percentages_match_the_browser_s_intl` holds that).
+pub fn percent(x: f64, digits: usize) -> String {
+    match current() {
+        Lang::En => format!("{}%", decimal(x, digits)),
+        Lang::Fr => format!("{}\u{a0}%", decimal(x, digits)),
+    }
+}
+
 /// French. Keys are the English texts exactly as written at their call sites.
 static FR: &[(&str, &str)] = &[
     // page
@@ -270,6 +330,15 @@ static FR: &[(&str, &str)] = &[
     ("NEON vectors", "Vecteurs NEON"),
     ("MVE vectors", "Vecteurs MVE"),
     ("SVE vectors", "Vecteurs SVE"),
+    ("Memory", "Mémoire"),
+    ("Disassembly", "Désassemblage"),
+    ("Disassembly: {}", "Désassemblage : {}"),
+    ("show/hide the disassembly of the function around the position: each instruction's executions and failed conditions; click one to go to its next execution", "afficher/masquer le désassemblage de la fonction autour de la position : les exécutions de chaque instruction et ses conditions échouées ; un clic va à sa prochaine exécution"),
+    ("Times run, and (+) times its condition failed", "Nombre d’exécutions, et (+) d’échecs de sa condition"),
+    ("count", "nombre"),
+    ("Close (i)", "Fermer (i)"),
+    ("Reading the function…", "Lecture de la fonction…"),
+    ("Go to its next execution", "Aller à sa prochaine exécution"),
     ("Memory at {}", "Mémoire à {}"),
     ("Memory at {} (compared)", "Mémoire à {} (comparée)"),
     ("Reading registers…", "Lecture des registres…"),
@@ -295,7 +364,7 @@ static FR: &[(&str, &str)] = &[
     ("Trace pane keys", "Touches du volet de trace"),
     ("Register pane keys", "Touches du volet des registres"),
     ("Memory pane keys", "Touches du volet mémoire"),
-    ("Close (any key)", "Fermer (n’importe quelle touche)"),
+    ("Close (Esc)", "Fermer (Échap)"),
     // status messages
     ("Not found.", "Introuvable."),
     ("No such position in the trace.", "Cette position n’existe pas dans la trace."),
@@ -351,7 +420,7 @@ static FR: &[(&str, &str)] = &[
     ("Why this value? (y)", "Pourquoi cette valeur ? (y)"),
     ("Why the 8 bytes at {}?", "Pourquoi les 8 octets à {} ?"),
     ("Why this value? (x5, [sp:8], buf:4):", "Pourquoi cette valeur ? (x5, [sp:8], buf:4) :"),
-    ("why this value? the tree of writes that made the selected register's or byte's value (or one typed: x5, [sp:8]); arrows open steps, Enter goes to a writer", "pourquoi cette valeur ? l’arbre des écritures qui ont fait la valeur du registre ou de l’octet sélectionné (ou d’une saisie : x5, [sp:8]) ; les flèches ouvrent les étapes, Entrée va à un écrivain"),
+    ("why this value? the tree of writes that made the selected register's or byte's value (or one typed: x5, [sp:8]); arrows open steps, Enter goes to a writer", "pourquoi cette valeur ? l’arbre des écritures qui ont fait la valeur du registre ou de l’octet sélectionné (ou d’une saisie : x5, [sp:8]) ; les flèches ouvrent les étapes, Entrée va à l’instruction qui a écrit la valeur"),
     ("immediate", "immédiat"),
     ("never written: the image holds {}", "jamais écrit : l’image contient {}"),
     ("never written: no image value", "jamais écrit : aucune valeur d’image"),
@@ -384,6 +453,8 @@ static FR: &[(&str, &str)] = &[
     ("Highlight a register or memory line with a first, then Return.", "Éclairez d’abord une ligne de registre ou de mémoire avec a, puis Entrée."),
     ("Unfold this call", "Déplier cet appel"),
     ("Move the position here (after line {})", "Mettre la position ici (après la ligne {})"),
+    ("Copy for gdb: monitor line {}", "Copier pour gdb : monitor line {}"),
+    ("Copied: {}", "Copié : {}"),
     ("{} bytes at {}", "{} octets à {}"),
     ("Fold the call containing this line (-)", "Replier l’appel qui contient cette ligne (-)"),
     ("Unfold the call after this line (+)", "Déplier l’appel après cette ligne (+)"),
@@ -641,6 +712,7 @@ static FR: &[(&str, &str)] = &[
     ("loop buffer", "tampon de boucle"),
     ("program flow", "flot du programme"),
     ("Chrome trace (Perfetto, speedscope)", "trace Chrome (Perfetto, speedscope)"),
+    ("Perfetto trace (any size)", "trace Perfetto (toute taille)"),
     ("Callgrind (KCachegrind)", "Callgrind (KCachegrind)"),
     ("{}..{} ({} cycles)", "{}..{} ({} cycles)"),
     ("{}–{} of {}", "{}–{} sur {}"),
@@ -696,8 +768,9 @@ static FR: &[(&str, &str)] = &[
     ("Read from the server in byte ranges, as needed: never downloaded whole.", "Lue sur le serveur par plages d’octets, au besoin : jamais téléchargée entière."),
     ("Downloaded whole: the server does not serve byte ranges.", "Téléchargée entière : le serveur ne sert pas de plages d’octets."),
     ("Answered by tarmac-lens serve from the trace's file and index: nothing is read into this page.", "Servie par tarmac-lens serve depuis le fichier de la trace et son index : rien n’est chargé dans cette page."),
-    ("The tarmac-lens serve process does not answer ({}): is it still running?", "Le processus tarmac-lens serve ne répond pas ({}) : tourne-t-il encore ?"),
-    ("its connection closed, code {}", "sa connexion s’est fermée, code {}"),
+    ("The tarmac-lens serve process has stopped answering: it was stopped, or the SSH tunnel to it closed. Run tarmac-lens serve again (and the tunnel) and open the URL it prints: each run has a new one.", "Le processus tarmac-lens serve ne répond plus : il a été arrêté, ou le tunnel SSH vers lui s’est fermé. Relancez tarmac-lens serve (et le tunnel) et ouvrez l’URL qu’il affiche : chaque lancement en a une nouvelle."),
+    ("The tarmac-lens serve process that served this page has stopped: another one answers at this address, under a new URL. Open the URL it printed.", "Le processus tarmac-lens serve qui a servi cette page s’est arrêté : un autre répond à cette adresse, sous une nouvelle URL. Ouvrez l’URL qu’il a affichée."),
+    ("The tarmac-lens serve process closed the connection: {}", "Le processus tarmac-lens serve a fermé la connexion : {}"),
     ("The core followed is chosen when the trace is served: tarmac-lens serve --cpu NAME.", "Le cœur suivi se choisit quand la trace est servie : tarmac-lens serve --cpu NOM."),
     ("A page served by tarmac-lens serve takes its ELF image from the command (--image) or dropped here, not from a URL.", "Une page servie par tarmac-lens serve prend son image ELF de la commande (--image) ou déposée ici, pas d’une URL."),
     ("Downloading {} of {} (the server does not serve byte ranges, so the whole trace is fetched)…", "Téléchargement de {} sur {} (le serveur ne sert pas de plages d’octets : la trace est téléchargée entière)…"),
@@ -836,4 +909,37 @@ static FR: &[(&str, &str)] = &[
     ("Function {}: its {} call", "Fonction {} : son appel ({})"),
     ("Function {}: its {} calls", "Fonction {} : ses {} appels"),
     ("Function {}: its calls", "Fonction {} : ses appels"),
+    // key names in the help and the palette (`key_label`), as French
+    // keyboards and manuals name them
+    ("Ctrl", "Ctrl"),
+    ("Shift", "Maj"),
+    ("Backspace", "Retour arrière"),
+    ("Down", "Bas"),
+    ("Up", "Haut"),
+    ("Left", "Gauche"),
+    ("Right", "Droite"),
+    ("Home", "Origine"),
+    ("PgDn", "Pg suiv"),
+    ("PgUp", "Pg préc"),
+    ("Return", "Entrée"),
+    ("Tab", "Tab"),
+    // record kinds in the Summary (`record_kind_text`)
+    ("blank", "vide"),
+    ("comment", "commentaire"),
+    ("header", "en-tête"),
+    ("register", "registre"),
+    ("register list", "liste de registres"),
+    ("branch", "branchement"),
+    ("bus", "bus"),
+    ("cache", "cache"),
+    ("cache maintenance", "maintenance de cache"),
+    ("table walk", "parcours de table"),
+    ("TLB", "TLB"),
+    ("system operation", "opération système"),
+    ("EP trace", "trace EP"),
+    ("coprocessor transfer", "transfert coprocesseur"),
+    ("text", "texte"),
+    ("unparsed", "non comprise"),
+    // coverage
+    ("(no source line)", "(sans ligne source)"),
 ];

@@ -8,6 +8,7 @@
 
 pub mod i18n;
 pub mod model;
+pub mod panes;
 pub mod sample;
 pub mod serve_protocol;
 #[cfg(target_arch = "wasm32")]

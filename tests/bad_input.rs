@@ -4,9 +4,7 @@
 //! every line is counted under exactly one record kind, and the lines that
 //! parse give the same records as in an undamaged trace. The table of cases
 //! and outcomes is in docs/robustness.md.
-#![cfg(not(target_arch = "wasm32"))]
-
-mod common;
+use crate::common::{self, Dir};
 
 use std::collections::BTreeMap;
 
@@ -525,8 +523,8 @@ fn a_file_that_is_not_an_elf_is_refused_clearly() {
 fn sparse_file_larger_than_4_gib() {
     // Good lines, a hole of zeros running past 4 GiB (one line, never held
     // in memory), then the good lines again at offsets above 4 GiB.
-    let dir = std::env::temp_dir().join(format!("tarmac-lens-sparse-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = Dir::new("sparse");
+    let dir = tmp.path();
     let path = dir.join("sparse.tarmac");
     let hole_end = (4u64 << 30) + 4096;
     {
@@ -560,7 +558,6 @@ fn sparse_file_larger_than_4_gib() {
         let regs = index.registers_after(&mut src, index.nodes() - 1);
         assert!(regs.is_ok());
     });
-    std::fs::remove_dir_all(&dir).unwrap();
     if let Err(e) = result {
         std::panic::resume_unwind(e);
     }

@@ -3,8 +3,7 @@
 //! first node's row is where its rows start (the banner), so going to the
 //! start shows the row the pane marks as the position.
 
-mod common;
-use common::{data, read};
+use crate::common::{data, read};
 
 use tarmac_lens_core::browse::protocol::*;
 use tarmac_lens_core::browse::Session;

@@ -12,6 +12,8 @@ use tarmac_lens_core::index::TraceIdentity;
 use tarmac_lens_core::parse::ParseOptions;
 use tarmac_lens_core::source::SliceSource;
 
+use crate::common;
+
 fn data(rel: &str) -> Vec<u8> {
     std::fs::read(
         Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -146,18 +148,24 @@ fn events_list_the_e_lines_aborts_and_mode_changes_of_the_text() {
     }
 }
 
+/// Unparsed lines are events where the statistics list them, each in the
+/// node before it (an unparsed line is no event of the machine model: it
+/// opens no node, even one starting with a timestamp).
 #[test]
 fn unparsed_lines_are_events_as_the_statistics_list_them() {
-    let bytes = data("ttu/parsertest-implicit-thumb.txt");
+    let one = data("tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac");
+    let bytes = common::inserted(&one, 15000, common::GARBAGE);
     let mut s = open(&bytes);
     let unparsed = s.stats().unwrap().unparsed_lines.clone();
-    assert!(!unparsed.is_empty());
-    let got: Vec<u64> = all_events(&mut s)
-        .iter()
+    assert_eq!(unparsed, [15001, 15002, 15003, 15004, 15005]);
+    let events: Vec<EventRow> = all_events(&mut s)
+        .into_iter()
         .filter(|e| e.kind == EventKind::Unparsed)
-        .map(|e| e.line)
         .collect();
+    let got: Vec<u64> = events.iter().map(|e| e.line).collect();
     assert_eq!(got, unparsed);
+    let before = node_of_line(&mut s, 15000);
+    assert!(events.iter().all(|e| e.node == before));
 }
 
 #[test]

@@ -13,8 +13,7 @@ use tarmac_lens_core::parse::ParseOptions;
 use tarmac_lens_core::source::SliceSource;
 use tarmac_lens_core::stats::Stats;
 
-mod common;
-use common::{data, read};
+use crate::common::{data, read, tarmac_files};
 
 const ID: TraceIdentity = TraceIdentity { len: 0, mtime: 0 };
 
@@ -172,13 +171,7 @@ fn good(bytes: &[u8], f: u64, t: u64) -> Option<(Vec<u8>, Stats)> {
 fn traces() -> Vec<(String, Vec<u8>)> {
     let mut out = Vec::new();
     for dir in ["tracegen", "ttu"] {
-        let mut names: Vec<_> = std::fs::read_dir(data(dir))
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|x| x == "tarmac"))
-            .collect();
-        names.sort();
-        for p in names {
+        for p in tarmac_files(dir) {
             out.push((p.display().to_string(), read(&p)));
         }
     }

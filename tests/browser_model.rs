@@ -2,8 +2,6 @@
 //! keys and prompts in, rows, positions and pane contents out, every
 //! question answered by a real `browse::Session` over a checked-in trace
 //! (what the page's worker does). Expectations come from the trace text.
-#![cfg(not(target_arch = "wasm32"))]
-
 use std::collections::HashMap;
 
 use tarmac_lens::model::search::{SearchForm, SearchMsg};
@@ -13,8 +11,12 @@ use tarmac_lens_core::browse::Session;
 use tarmac_lens_core::parse::ParseOptions;
 use tarmac_lens_core::source::SliceSource;
 
-mod common;
-use common::data;
+use crate::common::{data, inserted, retimed, GARBAGE};
+
+#[path = "browser_model/disassembly.rs"]
+mod disassembly;
+#[path = "browser_model/registry.rs"]
+mod registry;
 
 /// The model and the session that answers it, as the page and its worker.
 struct Page<'t> {
@@ -184,6 +186,97 @@ fn keys_step_through_the_instructions_the_trace_lists() {
         .effects
         .iter()
         .any(|e| matches!(e, Effect::Fragment(f) if f == &format!("#line={}", instructions[5]))));
+}
+
+#[test]
+fn the_help_stays_open_while_its_keys_scroll_it_and_escape_closes_it() {
+    let trace = std::fs::read(data("ttu/quicksort.tarmac")).unwrap();
+    let (_, instructions) = text_of(&trace);
+    let mut page = Page::open(&trace, Config::default());
+    page.prompt("l", &instructions[10].to_string());
+    let at = page.line();
+    page.key("F1");
+    assert!(page.model.help, "F1 opens the help");
+    // The page gives the focus back once drawn (as `Browser::rendered` does).
+    page.model.refocus = false;
+    // The keys that scroll are the browser's (it scrolls the help, which
+    // has the focus): the help stays, the position does not move.
+    for key in [
+        "ArrowDown",
+        "PageDown",
+        "End",
+        "ArrowUp",
+        "PageUp",
+        "Home",
+        " ",
+    ] {
+        let outcome = page.model.key(&KeyInput::plain(key));
+        page.settle();
+        assert!(
+            !outcome.handled,
+            "{key:?} is left to the browser to scroll the help"
+        );
+        assert!(page.model.help, "{key:?} leaves the help open");
+    }
+    // Other keys do nothing behind it.
+    for key in ["j", "l", "x", "Tab"] {
+        let outcome = page.model.key(&KeyInput::plain(key));
+        page.settle();
+        assert!(outcome.handled, "{key:?} is kept from the page");
+        assert!(page.model.help, "{key:?} leaves the help open");
+    }
+    assert!(
+        page.model.prompt.is_none(),
+        "l opened no prompt behind the help"
+    );
+    assert_eq!(page.line(), at, "nothing moved behind the help");
+    page.key("Escape");
+    assert!(!page.model.help, "Escape closes it");
+    assert!(page.model.refocus, "the focus goes back to the pane");
+    page.key("F1");
+    page.key("F1");
+    assert!(!page.model.help, "F1 again closes it");
+    page.key("ArrowDown");
+    assert_eq!(
+        page.line(),
+        instructions[11],
+        "the keys are the trace's again"
+    );
+}
+
+#[test]
+fn a_trace_opened_already_indexed_draws_its_timeline_and_a_click_goes_where_it_points() {
+    use tarmac_lens::model::ViewMsg;
+    use tarmac_lens_core::browse::events::node_at;
+    // As `serve` opens it (or the index cache): indexed whole before the
+    // browser starts, so no progress ever comes.
+    let trace = std::fs::read(data("tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac")).unwrap();
+    let (lines, instructions) = text_of(&trace);
+    let mut page = Page::open(&trace, Config::default());
+    assert!(page.model.complete);
+    let timeline = page
+        .model
+        .nav
+        .timeline_data
+        .clone()
+        .expect("the timeline was asked for at once");
+    let nodes = page.session.progress().nodes;
+    assert_eq!(timeline.nodes, nodes);
+    assert!(
+        timeline.depth.iter().any(|&d| d > 1),
+        "calls drawn: {:?}",
+        &timeline.depth[..8]
+    );
+    // A click at 80% of the strip: the node there, far into the trace.
+    let node = node_at(0.8, timeline.nodes);
+    page.send(Msg::View(0, ViewMsg::GoTo { node }));
+    let line = page.line();
+    assert!(
+        line > *instructions.last().unwrap() * 7 / 10,
+        "80% of the strip went to line {line} of {}",
+        lines.len()
+    );
+    assert!(instructions.contains(&line));
 }
 
 #[test]
@@ -410,6 +503,55 @@ fn lines_past_the_end_and_bad_fragments_are_said_so() {
         .any(|e| matches!(e, Effect::GotoFailed(m) if m.contains("past the end"))));
 }
 
+/// The position's time, as the header shows it.
+fn time(page: &Page) -> u64 {
+    page.model.views[0].cursor.expect("a position").time
+}
+
+/// Lines the parser does not understand lend nothing: garbage that starts
+/// with a timestamp later than the lines around it neither takes the next
+/// instruction in (its line, its time) nor is the position a line in it
+/// snaps to.
+#[test]
+fn garbage_with_a_timestamp_lends_the_next_instruction_neither_its_line_nor_its_time() {
+    let one = std::fs::read(data("tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac")).unwrap();
+    let trace = inserted(&one, 15000, GARBAGE);
+    let mut page = Page::open(&trace, Config::default());
+    page.prompt("l", "15006");
+    assert_eq!((page.line(), time(&page)), (15006, 7532));
+    page.prompt("l", "15003");
+    assert_eq!(
+        page.status(),
+        "Line 15,003 is part of the instruction at line 15,000."
+    );
+    assert_eq!((page.line(), time(&page)), (15000, 7531));
+    page.prompt("t", "7532");
+    assert_eq!(page.line(), 15006);
+}
+
+/// A trace whose time goes back (a run at even times, then one at odd
+/// times from the start): each position shows the time its line gives, and
+/// `t` and `#t=` go to the first line that gives a time, however far the
+/// time went back before it.
+#[test]
+fn times_that_go_back_are_shown_as_written_and_t_goes_to_the_first_line_with_one() {
+    let one = std::fs::read(data("tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac")).unwrap();
+    let first_run = one.iter().filter(|&&b| b == b'\n').count() as u64;
+    let mut trace = retimed(&one, |n| 2 * n);
+    trace.extend_from_slice(&retimed(&one, |n| 2 * n + 1));
+    let mut page = Page::open(&trace, Config::default());
+    // Line 15001 of each run is the load at 7532.
+    page.prompt("l", &(first_run + 15001).to_string());
+    assert_eq!(time(&page), 15065);
+    page.prompt("l", "1");
+    page.prompt("t", "15065");
+    assert_eq!(page.line(), first_run + 15001);
+    page.prompt("t", "15064");
+    assert_eq!(page.line(), 15001);
+    page.send(Msg::HashChanged("t=15065".into()));
+    assert_eq!((page.line(), time(&page)), (first_run + 15001, 15065));
+}
+
 #[test]
 fn the_embedded_viewer_opens_the_panes_its_url_names_and_a_fragment_position() {
     let trace = std::fs::read(data("ttu/quicksort.tarmac")).unwrap();
@@ -425,7 +567,10 @@ fn the_embedded_viewer_opens_the_panes_its_url_names_and_a_fragment_position() {
         },
     );
     assert_eq!(page.line(), at);
-    assert!(!page.model.nav.stack, "no room for the call stack");
+    assert!(
+        !page.model.shown(tarmac_lens::model::layout::Slot::Stack),
+        "no room for the call stack"
+    );
     let memory = page.model.panes.iter().find_map(|p| match &p.body {
         PaneBody::Memory {
             memory: Some(m), ..
@@ -437,6 +582,28 @@ fn the_embedded_viewer_opens_the_panes_its_url_names_and_a_fragment_position() {
         "a memory pane at sp, with contents"
     );
     assert!(page.asked > 5);
+}
+
+#[test]
+fn a_browser_made_over_a_trace_already_indexed_draws_its_timeline() {
+    // The compared trace's browser is made when the comparison ends, its
+    // trace indexed by then: no progress comes after to ask for it.
+    let trace = std::fs::read(data("ttu/quicksort.tarmac")).unwrap();
+    let page = Page::open(&trace, Config::default());
+    let nodes = page.session.progress().nodes;
+    assert!(page.model.nav.timeline, "the timeline strip is shown");
+    let timeline = page
+        .model
+        .nav
+        .timeline_data
+        .as_ref()
+        .expect("the timeline asked for at once");
+    assert_eq!(timeline.nodes, nodes, "the whole trace");
+    assert!(
+        timeline.depth.iter().any(|&d| d > 0),
+        "quicksort's calls are drawn: {:?}",
+        timeline.depth
+    );
 }
 
 #[test]
@@ -983,7 +1150,9 @@ fn b_bookmarks_the_position_with_a_note_and_the_keys_and_pane_go_there() {
     assert_eq!(page.status(), "No earlier bookmark.");
     // B shows the pane; a pick there goes to the bookmark.
     page.key("B");
-    assert!(page.model.nav.bookmarks);
+    assert!(page
+        .model
+        .shown(tarmac_lens::model::layout::Slot::Bookmarks));
     page.send(Msg::Bookmark(BookmarkMsg::Jump { line: b }));
     assert_eq!(page.line(), b);
     // b again removes it; a note edited in the pane is kept.
@@ -1124,13 +1293,32 @@ fn the_palette_lists_the_elf_functions_with_their_call_counts_and_lists_a_ones_c
             tarmac_lens::i18n::number(entered)
         )
     );
-    // Part of a name lists it too, after the commands; a number does not.
+    // Part of a name lists it too; a number does not.
     page.send(Msg::Palette(PaletteMsg::Text("sort".into())));
     assert!(page
         .model
         .palette_entries()
         .iter()
         .any(|e| e.action == PaletteAction::Function(quicksort)));
+    // The start of a name comes before the commands whose help has a word
+    // starting so ("part": a watch "part of" nothing, the function first).
+    let partition = symbols
+        .symbols()
+        .iter()
+        .find(|s| s.name == "partition")
+        .expect("partition in the ELF")
+        .addr;
+    page.send(Msg::Palette(PaletteMsg::Text("part".into())));
+    let entries = page.model.palette_entries();
+    assert_eq!(
+        entries[0].action,
+        PaletteAction::Function(partition),
+        "{:?}",
+        entries.iter().map(|e| &e.label).collect::<Vec<_>>()
+    );
+    assert!(entries
+        .iter()
+        .any(|e| matches!(e.action, PaletteAction::Run(_))));
     page.send(Msg::Palette(PaletteMsg::Text("1234".into())));
     assert!(!page
         .model
@@ -1141,7 +1329,7 @@ fn the_palette_lists_the_elf_functions_with_their_call_counts_and_lists_a_ones_c
     page.send(Msg::Palette(PaletteMsg::Text("quicksort".into())));
     page.send(Msg::Palette(PaletteMsg::Run));
     assert!(page.model.palette.is_none());
-    assert_eq!(page.model.reports, Some(ReportTab::Profile));
+    assert_eq!(page.model.reports(), Some(ReportTab::Profile));
     assert_eq!(page.model.report_calls.map(|c| c.1), Some(quicksort));
 }
 
@@ -1268,13 +1456,13 @@ fn the_watch_pane_lists_every_access_the_text_shows_and_steps_between_them() {
     let mut page = Page::open(&trace, Config::default());
     page.prompt("W", "[0x8100:16]");
     let listed = |page: &Page| -> Vec<(u64, String)> {
-        let w = page.model.watch.as_ref().expect("a watch");
+        let w = page.model.watch_pane().expect("a watch");
         (w.hits.iter())
             .map(|h| (h.node.first_line, h.kind.clone()))
             .collect()
     };
     assert_eq!(listed(&page), want);
-    let w = page.model.watch.as_ref().unwrap();
+    let w = page.model.watch_pane().unwrap();
     assert_eq!(w.label, "[0x8100:16]");
     assert!(w.listed(page.model.indexed_nodes, page.model.complete));
     // `)` and `(` from a line between two accesses.
@@ -1308,7 +1496,7 @@ fn the_watch_pane_lists_every_access_the_text_shows_and_steps_between_them() {
     page.send(Msg::Focus(Focus::Pane(pane)));
     page.send(Msg::Watch(WatchMsg::Kind(AccessKind::Write)));
     page.key("W");
-    let w = page.model.watch.as_ref().unwrap();
+    let w = page.model.watch_pane().unwrap();
     let name = w.label.to_uppercase();
     let writes = lines
         .iter()
@@ -1322,7 +1510,7 @@ fn the_watch_pane_lists_every_access_the_text_shows_and_steps_between_them() {
     page.prompt("W", "buf:0");
     assert!(page.status().contains("length is 0"), "{}", page.status());
     page.send(Msg::Watch(WatchMsg::Close));
-    assert!(page.model.watch.is_none());
+    assert!(page.model.watch_pane().is_none());
     page.key(")");
     assert!(
         page.status().contains("Nothing is watched"),
@@ -1457,7 +1645,7 @@ fn y_explains_the_selected_register_and_the_tree_grows_and_goes_to_writers() {
             *selected = index;
         }
         page.key("y");
-        let why = page.model.why.as_ref().expect("the why pane");
+        let why = page.model.why_pane().expect("the why pane");
         assert_eq!((why.label.as_str(), why.line), (reg.as_str(), at));
         let root = why.root.as_ref().expect("a tree");
         assert_eq!(root.writer.map(|w| w.line), Some(at), "{reg} at {at}");
@@ -1472,22 +1660,22 @@ fn y_explains_the_selected_register_and_the_tree_grows_and_goes_to_writers() {
     }
     let (at, path) = found.expect("a tree with a step left for later");
     // Down to that step, then Right opens it.
-    while page.model.why.as_ref().unwrap().selected != path {
-        let before = page.model.why.as_ref().unwrap().selected.clone();
+    while page.model.why_pane().unwrap().selected != path {
+        let before = page.model.why_pane().unwrap().selected.clone();
         page.send(Msg::Why(WhyMsg::Key(WhyKey::Down)));
         assert_ne!(
-            page.model.why.as_ref().unwrap().selected,
+            page.model.why_pane().unwrap().selected,
             before,
             "Down moves"
         );
     }
-    let more = (page.model.why.as_ref().unwrap().step(&path).unwrap())
+    let more = (page.model.why_pane().unwrap().step(&path).unwrap())
         .more
         .clone()
         .unwrap();
-    let shown_before = page.model.why.as_ref().unwrap().rows().len();
+    let shown_before = page.model.why_pane().unwrap().rows().len();
     page.send(Msg::Why(WhyMsg::Key(WhyKey::Right)));
-    let why = page.model.why.as_ref().unwrap();
+    let why = page.model.why_pane().unwrap();
     let grown = why.step(&path).unwrap().clone();
     let want = match page.session.answer(Query::Why(Box::new(
         tarmac_lens_core::browse::why::WhyQuery {
@@ -1503,15 +1691,15 @@ fn y_explains_the_selected_register_and_the_tree_grows_and_goes_to_writers() {
         assert_eq!(why.rows().len(), shown_before + grown.count() - 1);
         // Left shuts it again, Right then goes to its first input.
         page.send(Msg::Why(WhyMsg::Key(WhyKey::Left)));
-        assert_eq!(page.model.why.as_ref().unwrap().rows().len(), shown_before);
+        assert_eq!(page.model.why_pane().unwrap().rows().len(), shown_before);
         page.send(Msg::Why(WhyMsg::Key(WhyKey::Right)));
         page.send(Msg::Why(WhyMsg::Key(WhyKey::Right)));
         let mut first = path.clone();
         first.push(0);
-        assert_eq!(page.model.why.as_ref().unwrap().selected, first);
+        assert_eq!(page.model.why_pane().unwrap().selected, first);
     }
     // Enter goes to the selected step's writer.
-    let why = page.model.why.as_ref().unwrap();
+    let why = page.model.why_pane().unwrap();
     let sel = why.selected.clone();
     let writer = why.step(&sel).unwrap().writer.expect("a writer").line;
     assert!(writer < at);
@@ -1528,7 +1716,7 @@ fn y_explains_the_selected_register_and_the_tree_grows_and_goes_to_writers() {
     let view = page.model.views[0].id;
     page.send(Msg::Focus(Focus::View(view)));
     page.prompt("y", "[sp:8]");
-    let why = page.model.why.as_ref().unwrap();
+    let why = page.model.why_pane().unwrap();
     assert!(
         why.label.starts_with("[0x") && why.label.ends_with(":8]"),
         "{}",
@@ -1538,5 +1726,47 @@ fn y_explains_the_selected_register_and_the_tree_grows_and_goes_to_writers() {
     page.prompt("y", "buf:0");
     assert!(page.status().contains("length is 0"), "{}", page.status());
     page.send(Msg::Why(WhyMsg::Close));
-    assert!(page.model.why.is_none());
+    assert!(page.model.why_pane().is_none());
+}
+
+/// A row's menu offers the `monitor line N` that stands `tarmac-lens
+/// gdbserver` at that row's instruction; picking it copies the command
+/// (an effect the page carries out) and says so.
+#[test]
+fn a_rows_menu_copies_the_gdb_command_for_its_line() {
+    use tarmac_lens::model::{MenuAction, ViewMsg};
+    let trace = std::fs::read(data("ttu/quicksort.tarmac")).unwrap();
+    let mut page = Page::open(&trace, Config::default());
+    let rows = page.model.views[0].rows.clone().expect("rows");
+    let row = rows
+        .rows
+        .iter()
+        .filter(|r| matches!(r, Row::Line { .. }))
+        .nth(12)
+        .cloned()
+        .expect("a line row");
+    let Row::Line { line, .. } = &row else {
+        unreachable!()
+    };
+    let line = *line;
+    page.send(Msg::View(0, ViewMsg::RowContext { row, x: 10, y: 20 }));
+    let menu = page.model.menu.as_ref().expect("a menu");
+    let label = format!("Copy for gdb: monitor line {line}");
+    let at = menu
+        .items
+        .iter()
+        .position(|(l, _)| *l == label)
+        .unwrap_or_else(|| panic!("{label} not in {:?}", menu.items));
+    assert_eq!(
+        menu.items[at].1,
+        MenuAction::Copy(format!("monitor line {line}"))
+    );
+    page.effects.clear();
+    page.send(Msg::MenuPick(at));
+    assert!(page.model.menu.is_none());
+    assert!(page
+        .effects
+        .iter()
+        .any(|e| matches!(e, Effect::Copy(t) if *t == format!("monitor line {line}"))));
+    assert_eq!(page.status(), format!("Copied: monitor line {line}"));
 }

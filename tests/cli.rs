@@ -1,16 +1,8 @@
 //! The command line as a person uses it: index files, stale-index rebuilds,
 //! JSON figures, errors and exit codes.
-#![cfg(not(target_arch = "wasm32"))]
-
 use std::path::PathBuf;
-use std::process::Command;
 
-mod common;
-use common::data;
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_tarmac-lens"))
-}
+use crate::common::{data, inserted, retimed, tarmac_lens, Dir, GARBAGE};
 
 fn json(out: &std::process::Output) -> serde_json::Value {
     assert!(
@@ -22,43 +14,17 @@ fn json(out: &std::process::Output) -> serde_json::Value {
 }
 
 /// A scratch copy of a trace, so index files land in a temporary directory.
-fn scratch(name: &str) -> (tempdir::Dir, PathBuf) {
-    let dir = tempdir::Dir::new();
-    let p = dir.path.join("t.tarmac");
+fn scratch(name: &str) -> (Dir, PathBuf) {
+    let dir = Dir::new("cli");
+    let p = dir.path().join("t.tarmac");
     std::fs::copy(data(name), &p).unwrap();
     (dir, p)
-}
-
-mod tempdir {
-    pub struct Dir {
-        pub path: std::path::PathBuf,
-    }
-    impl Dir {
-        pub fn new() -> Dir {
-            let mut path = std::env::temp_dir();
-            path.push(format!(
-                "tarmac-lens-cli-{}-{}",
-                std::process::id(),
-                std::time::SystemTime::now()
-                    .duration_since(std::time::UNIX_EPOCH)
-                    .unwrap()
-                    .as_nanos()
-            ));
-            std::fs::create_dir_all(&path).unwrap();
-            Dir { path }
-        }
-    }
-    impl Drop for Dir {
-        fn drop(&mut self) {
-            let _ = std::fs::remove_dir_all(&self.path);
-        }
-    }
 }
 
 #[test]
 fn index_json_and_reuse() {
     let (_d, trace) = scratch("ttu/quicksort.tarmac");
-    let first = json(&bin().args(["index"]).arg(&trace).output().unwrap());
+    let first = json(&tarmac_lens().args(["index"]).arg(&trace).output().unwrap());
     for key in [
         "bytes",
         "lines",
@@ -75,11 +41,11 @@ fn index_json_and_reuse() {
     assert_eq!(first["reused"], false);
     let index_file = trace.with_extension("tarmac.index");
     assert!(index_file.exists());
-    let again = json(&bin().args(["index"]).arg(&trace).output().unwrap());
+    let again = json(&tarmac_lens().args(["index"]).arg(&trace).output().unwrap());
     assert_eq!(again["reused"], true);
     assert_eq!(again["instructions"], first["instructions"]);
     let forced = json(
-        &bin()
+        &tarmac_lens()
             .args(["index", "--force-index"])
             .arg(&trace)
             .output()
@@ -90,12 +56,12 @@ fn index_json_and_reuse() {
     let mut bytes = std::fs::read(&trace).unwrap();
     bytes.extend_from_slice(b"2045 clk IT (2045) 000080e8 d503201f O EL3h_s : NOP\n");
     std::fs::write(&trace, &bytes).unwrap();
-    let stale = json(&bin().args(["index"]).arg(&trace).output().unwrap());
+    let stale = json(&tarmac_lens().args(["index"]).arg(&trace).output().unwrap());
     assert_eq!(stale["reused"], false);
     assert_eq!(stale["lines"], 4323);
     // A corrupt index is rebuilt, not trusted.
     std::fs::write(&index_file, b"TLENSIX\x01garbage").unwrap();
-    let rebuilt = json(&bin().args(["index"]).arg(&trace).output().unwrap());
+    let rebuilt = json(&tarmac_lens().args(["index"]).arg(&trace).output().unwrap());
     assert_eq!(rebuilt["reused"], false);
 }
 
@@ -103,7 +69,7 @@ fn index_json_and_reuse() {
 fn an_index_following_another_core_is_rebuilt() {
     let (_d, trace) = scratch("multicore/recursion-aarch64-O2-fastmodel-cpu1.tarmac");
     let index = |cpu: Option<&str>| {
-        let mut cmd = bin();
+        let mut cmd = tarmac_lens();
         cmd.arg("index").arg(&trace);
         if let Some(cpu) = cpu {
             cmd.args(["--cpu", cpu]);
@@ -121,9 +87,9 @@ fn an_index_following_another_core_is_rebuilt() {
 #[test]
 fn index_options_on_other_commands() {
     let (d, trace) = scratch("ttu/quicksort.tarmac");
-    let custom = d.path.join("custom.idx");
+    let custom = d.path().join("custom.idx");
     // --only-index builds the index where told and prints nothing.
-    let out = bin()
+    let out = tarmac_lens()
         .args(["calltree", "--only-index"])
         .arg(format!("--index={}", custom.display()))
         .arg(&trace)
@@ -133,7 +99,7 @@ fn index_options_on_other_commands() {
     assert!(out.stdout.is_empty());
     assert!(custom.exists());
     // --no-index never writes one.
-    let out = bin()
+    let out = tarmac_lens()
         .args(["index", "--no-index"])
         .arg(&trace)
         .output()
@@ -144,7 +110,7 @@ fn index_options_on_other_commands() {
 
 #[test]
 fn elf_endianness_contradicting_bi_is_an_error() {
-    let out = bin()
+    let out = tarmac_lens()
         .args(["calltree", "--bi"])
         .arg(format!(
             "--image={}",
@@ -160,25 +126,25 @@ fn elf_endianness_contradicting_bi_is_an_error() {
 
 #[test]
 fn errors_are_messages_not_panics() {
-    let out = bin()
+    let out = tarmac_lens()
         .args(["stats", "/nonexistent/trace.tarmac"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/trace.tarmac"));
-    let out = bin()
+    let out = tarmac_lens()
         .args(["stats", "--no-such-option", "x"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
-    let out = bin()
+    let out = tarmac_lens()
         .args(["calltree", "--debug=nonsense"])
         .arg(data("ttu/quicksort.tarmac"))
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     // A binary file is named for what it is, and not a crash.
-    let out = bin()
+    let out = tarmac_lens()
         .args(["stats", "--json"])
         .arg(data("tracegen/quicksort-arm-O2-es-2M.elf"))
         .output()
@@ -186,7 +152,7 @@ fn errors_are_messages_not_panics() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("is an ELF executable"));
     // A directory or device is not mistaken for an empty trace.
-    let out = bin().args(["stats", "/dev/null"]).output().unwrap();
+    let out = tarmac_lens().args(["stats", "/dev/null"]).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("not a regular file"));
 }
@@ -194,7 +160,7 @@ fn errors_are_messages_not_panics() {
 #[test]
 fn stats_json_has_the_promised_fields() {
     let v = json(
-        &bin()
+        &tarmac_lens()
             .args(["stats", "--json"])
             .arg(data("ttu/parsertest.txt"))
             .output()
@@ -204,7 +170,7 @@ fn stats_json_has_the_promised_fields() {
         assert!(v.get(key).is_some(), "missing {}", key);
     }
     assert!(v["records"]["instruction"].as_u64().unwrap() > 10);
-    let dump = bin()
+    let dump = tarmac_lens()
         .args(["dump"])
         .arg(data("ttu/parsertest.txt"))
         .output()
@@ -219,7 +185,12 @@ fn stats_json_has_the_promised_fields() {
 fn diff_prints_the_first_divergence_or_says_there_is_none() {
     let fm = data("tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac");
     let es = data("tracegen/quicksort-aarch64-O2-es-2M.tarmac");
-    let out = bin().arg("diff").arg(&fm).arg(&es).output().unwrap();
+    let out = tarmac_lens()
+        .arg("diff")
+        .arg(&fm)
+        .arg(&es)
+        .output()
+        .unwrap();
     assert!(out.status.success());
     assert_eq!(
         String::from_utf8_lossy(&out.stdout),
@@ -233,7 +204,7 @@ fn diff_prints_the_first_divergence_or_says_there_is_none() {
         1,
     );
     std::fs::write(&changed, text).unwrap();
-    let out = bin()
+    let out = tarmac_lens()
         .args(["diff", "--max", "1"])
         .arg(&fm)
         .arg(&changed)
@@ -251,7 +222,7 @@ fn diff_prints_the_first_divergence_or_says_there_is_none() {
     assert_eq!(lines[3], "  x2: 0000000000010900 vs 0000000000010904");
     assert_eq!(lines.len(), 4, "{stdout}");
 
-    let out = bin()
+    let out = tarmac_lens()
         .arg("diff")
         .arg(&fm)
         .arg("/nonexistent/trace")
@@ -266,7 +237,7 @@ fn diff_prints_the_first_divergence_or_says_there_is_none() {
 fn search_prints_matching_lines_counts_and_refuses_bad_patterns() {
     let trace = data("ttu/quicksort.tarmac");
     let text = std::fs::read_to_string(&trace).unwrap();
-    let out = bin()
+    let out = tarmac_lens()
         .args(["search"])
         .arg(&trace)
         .arg("BL ")
@@ -283,7 +254,7 @@ fn search_prints_matching_lines_counts_and_refuses_bad_patterns() {
     assert!(!want.is_empty());
     assert_eq!(String::from_utf8_lossy(&out.stdout), want);
 
-    let out = bin()
+    let out = tarmac_lens()
         .args(["search", "-c", "-E", "-i", "--kind", "instructions"])
         .arg(&trace)
         .arg(r"\bbl\s")
@@ -294,7 +265,7 @@ fn search_prints_matching_lines_counts_and_refuses_bad_patterns() {
         want.lines().count().to_string()
     );
 
-    let out = bin()
+    let out = tarmac_lens()
         .args([
             "search",
             "-m",
@@ -313,7 +284,7 @@ fn search_prints_matching_lines_counts_and_refuses_bad_patterns() {
         "158:1 clk R X0 0000000000100000\n"
     );
 
-    let out = bin()
+    let out = tarmac_lens()
         .args(["search", "-E"])
         .arg(&trace)
         .arg("(")
@@ -321,7 +292,7 @@ fn search_prints_matching_lines_counts_and_refuses_bad_patterns() {
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("bad regular expression"));
-    let out = bin()
+    let out = tarmac_lens()
         .args(["search", "--kind", "nonsense"])
         .arg(&trace)
         .arg("x")
@@ -343,7 +314,7 @@ fn ep_profile_reads_a_ti_ep_trace_and_refuses_another_dialect() {
          104:0x100c:1:2:0x1000:4:0\n",
     )
     .unwrap();
-    let out = bin().arg("ep-profile").arg(&ep).output().unwrap();
+    let out = tarmac_lens().arg("ep-profile").arg(&ep).output().unwrap();
     assert!(
         out.status.success(),
         "{}",
@@ -363,7 +334,11 @@ fn ep_profile_reads_a_ti_ep_trace_and_refuses_another_dialect() {
         "{text}"
     );
 
-    let out = bin().arg("ep-profile").arg(&trace).output().unwrap();
+    let out = tarmac_lens()
+        .arg("ep-profile")
+        .arg(&trace)
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no EP trace records"));
 }
@@ -377,14 +352,14 @@ fn flow_prints_blocks_and_refuses_a_trace_without_branches() {
         "1 clk FD (1) 00001000 00002000 A\n5 clk FI (5) 00002010 00003000 T\n",
     )
     .unwrap();
-    let out = bin().arg("flow").arg(&branches).output().unwrap();
+    let out = tarmac_lens().arg("flow").arg(&branches).output().unwrap();
     assert!(out.status.success());
     assert_eq!(
         String::from_utf8_lossy(&out.stdout),
         "??????????..0x00001000      ? instr\n    FD 0x00001000 -> 0x00002000  (line 1, time 1)\n\
          0x00002000..0x00002010      4 instr A32\n    FI 0x00002010 -> 0x00003000  (line 2, time 5)\n"
     );
-    let out = bin()
+    let out = tarmac_lens()
         .arg("flow")
         .arg(data("ttu/quicksort.tarmac"))
         .output()
@@ -398,15 +373,15 @@ fn flow_prints_blocks_and_refuses_a_trace_without_branches() {
 /// tests/cli_compressed.rs), a picture, an ELF image, random bytes, a text.
 #[test]
 fn files_that_are_not_traces_are_refused_with_what_they_are() {
-    let dir = tempdir::Dir::new();
+    let dir = Dir::new("cli");
     let trace = std::fs::read(data("tracegen/quicksort-arm-O2-fastmodel-2M.tarmac")).unwrap();
-    let bz2 = dir.path.join("trace.tarmac.bz2");
+    let bz2 = dir.path().join("trace.tarmac.bz2");
     // A bzip2 stream header then text: the magic number decides before
     // anything else.
     let mut bzip2 = b"BZh91AY&SY".to_vec();
     bzip2.extend_from_slice(&trace[..4096]);
     std::fs::write(&bz2, &bzip2).unwrap();
-    let random = dir.path.join("random.bin");
+    let random = dir.path().join("random.bin");
     let mut state = 0x2545_f491_4f6c_dd1du64;
     let bytes: Vec<u8> = (0..100_000)
         .map(|_| {
@@ -417,7 +392,7 @@ fn files_that_are_not_traces_are_refused_with_what_they_are() {
         })
         .collect();
     std::fs::write(&random, bytes).unwrap();
-    let text = dir.path.join("notes.txt");
+    let text = dir.path().join("notes.txt");
     std::fs::write(&text, "# Notes\n\nThe trace is somewhere else.\nAsk Bob.\n").unwrap();
     let cases = [
         (bz2, "bzip2-compressed", "bunzip2"),
@@ -436,7 +411,7 @@ fn files_that_are_not_traces_are_refused_with_what_they_are() {
     ];
     for (path, what, advice) in cases {
         for command in ["stats", "index", "calltree", "dump", "search"] {
-            let mut cmd = bin();
+            let mut cmd = tarmac_lens();
             cmd.arg(command);
             if command == "index" || command == "calltree" {
                 cmd.arg("--no-index");
@@ -456,9 +431,9 @@ fn files_that_are_not_traces_are_refused_with_what_they_are() {
         }
     }
     // An empty file is an empty trace, not an error.
-    let empty = dir.path.join("empty.tarmac");
+    let empty = dir.path().join("empty.tarmac");
     std::fs::write(&empty, "").unwrap();
-    let out = bin()
+    let out = tarmac_lens()
         .args(["stats", "--json"])
         .arg(&empty)
         .output()
@@ -473,7 +448,7 @@ fn an_image_for_another_architecture_is_warned_about() {
     let trace = data("tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac");
     let wrong = data("tracegen/quicksort-thumb-O2-fastmodel-2M.elf");
     let right = data("tracegen/quicksort-aarch64-O2-fastmodel-2M.elf");
-    let out = bin()
+    let out = tarmac_lens()
         .args(["profile", "--no-index", "--image"])
         .arg(&wrong)
         .arg(&trace)
@@ -485,7 +460,7 @@ fn an_image_for_another_architecture_is_warned_about() {
         err.contains("warning") && err.contains("AArch32") && err.contains("AArch64"),
         "{err}"
     );
-    let out = bin()
+    let out = tarmac_lens()
         .args(["profile", "--no-index", "-q", "--image"])
         .arg(&wrong)
         .arg(&trace)
@@ -496,7 +471,7 @@ fn an_image_for_another_architecture_is_warned_about() {
         "-q: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let out = bin()
+    let out = tarmac_lens()
         .args(["profile", "--no-index", "--image"])
         .arg(&right)
         .arg(&trace)
@@ -511,15 +486,15 @@ fn an_image_for_another_architecture_is_warned_about() {
 
 #[test]
 fn stats_groups_unparsed_lines_by_event_word() {
-    let dir = tempdir::Dir::new();
-    let p = dir.path.join("u.tarmac");
+    let dir = Dir::new("cli");
+    let p = dir.path().join("u.tarmac");
     let mut text = String::from("1 clk IT (1) 00008000 e3a00000 A svc_s : MOV r0,#0\n");
     for i in 0..1200 {
         text.push_str(&format!("{i} clk XYZ {i}\n"));
     }
     text.push_str("9 clk ABC\n");
     std::fs::write(&p, text).unwrap();
-    let out = bin().arg("stats").arg(&p).output().unwrap();
+    let out = tarmac_lens().arg("stats").arg(&p).output().unwrap();
     assert!(out.status.success());
     let s = String::from_utf8_lossy(&out.stdout);
     let xyz = s.find("  1,200 lines of type `XYZ` unread\n").expect(&s);
@@ -529,9 +504,9 @@ fn stats_groups_unparsed_lines_by_event_word() {
 
 #[test]
 fn vcd_with_backwards_timestamps_warns_with_the_line() {
-    let dir = tempdir::Dir::new();
-    let out_path = dir.path.join("b.vcd");
-    let out = bin()
+    let dir = Dir::new("cli");
+    let out_path = dir.path().join("b.vcd");
+    let out = tarmac_lens()
         .args(["vcd", "--use-tarmac-timestamps", "--no-date"])
         .arg(data("field/backwards-timestamps.tarmac"))
         .arg("-o")
@@ -550,9 +525,9 @@ fn vcd_with_backwards_timestamps_warns_with_the_line() {
 
 #[test]
 fn convert_writes_the_other_style() {
-    let dir = tempdir::Dir::new();
-    let es = dir.path.join("es.tarmac");
-    let out = bin()
+    let dir = Dir::new("cli");
+    let es = dir.path().join("es.tarmac");
+    let out = tarmac_lens()
         .args(["convert", "--style", "es"])
         .arg(data("field/no-timestamp.tarmac"))
         .arg("-o")
@@ -576,7 +551,7 @@ fn convert_writes_the_other_style() {
             "ST 00001000 ........ ........ ........ 00000001",
         ]
     );
-    let bad = bin()
+    let bad = tarmac_lens()
         .args(["convert", "--style", "gem5"])
         .arg(data("field/no-timestamp.tarmac"))
         .output()
@@ -589,7 +564,12 @@ fn convert_writes_the_other_style() {
 fn find_lists_where_a_condition_becomes_true_and_answers_with_its_status() {
     let (_dir, trace) = scratch("ttu/quicksort.tarmac");
     let run = |args: &[&str]| {
-        let out = bin().arg("find").arg(&trace).args(args).output().unwrap();
+        let out = tarmac_lens()
+            .arg("find")
+            .arg(&trace)
+            .args(args)
+            .output()
+            .unwrap();
         (
             out.status.code(),
             String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -647,7 +627,7 @@ fn find_lists_where_a_condition_becomes_true_and_answers_with_its_status() {
 fn find_takes_symbols_from_the_image_and_names_the_function() {
     let (_dir, trace) = scratch("tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac");
     let elf = data("tracegen/quicksort-aarch64-O2-fastmodel-2M.elf");
-    let out = bin()
+    let out = tarmac_lens()
         .args(["find", "--max", "2", "--image"])
         .arg(&elf)
         .arg(&trace)
@@ -661,7 +641,7 @@ fn find_takes_symbols_from_the_image_and_names_the_function() {
          line 14816 time 7445 pc 0x104b0 quicksort: pc=0x104b0 x1=0xf\n"
     );
     // Without the image the name is no symbol: trouble, at its column.
-    let out = bin()
+    let out = tarmac_lens()
         .arg("find")
         .arg(&trace)
         .arg("pc == quicksort")
@@ -677,7 +657,12 @@ fn watch_lists_the_accesses_the_trace_text_shows() {
     let (_dir, trace) = scratch("ttu/quicksort.tarmac");
     let text = std::fs::read_to_string(&trace).unwrap();
     let run = |args: &[&str]| {
-        let out = bin().arg("watch").arg(&trace).args(args).output().unwrap();
+        let out = tarmac_lens()
+            .arg("watch")
+            .arg(&trace)
+            .args(args)
+            .output()
+            .unwrap();
         (
             out.status.code(),
             String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -795,7 +780,7 @@ fn watch_lists_the_accesses_the_trace_text_shows() {
 fn why_tree_text_and_json() {
     let (_dir, trace) = scratch("tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac");
     let elf = data("tracegen/quicksort-aarch64-O2-fastmodel-2M.elf");
-    let out = bin()
+    let out = tarmac_lens()
         .arg("why")
         .arg(&trace)
         .args(["--line", "72", "x0", "--image"])
@@ -815,7 +800,7 @@ fn why_tree_text_and_json() {
     );
     // As JSON: a load's input is the memory it read; its address
     // registers are named, not followed.
-    let out = bin()
+    let out = tarmac_lens()
         .arg("why")
         .arg(&trace)
         .args(["--line", "20016", "x1", "--depth", "1", "--json"])
@@ -833,7 +818,7 @@ fn why_tree_text_and_json() {
     assert!(inputs.iter().all(|i| i["source"]["kind"] == "depth_limit"));
     // Memory by expression (x21 is 0x10780 there): its writer is the
     // store, whose inputs include the stored register.
-    let out = bin()
+    let out = tarmac_lens()
         .arg("why")
         .arg(&trace)
         .args(["--line", "20016", "x21+0x80:4", "--depth", "1", "--json"])
@@ -849,7 +834,177 @@ fn why_tree_text_and_json() {
     assert_eq!(inputs[0]["value"], "0x00000000fffffa37");
     assert_eq!(doc["not_followed"], serde_json::json!(["x1"]));
     for bad in [["--line", "72", "q99"], ["--line", "99999999", "x0"]] {
-        let out = bin().arg("why").arg(&trace).args(bad).output().unwrap();
+        let out = tarmac_lens()
+            .arg("why")
+            .arg(&trace)
+            .args(bad)
+            .output()
+            .unwrap();
         assert_eq!(out.status.code(), Some(2), "{bad:?}");
     }
+}
+
+/// The first line of `why`'s text for a register after a line.
+fn why_first_line(trace: &std::path::Path, line: u64, what: &str) -> String {
+    let out = tarmac_lens()
+        .arg("why")
+        .arg(trace)
+        .args(["--line", &line.to_string(), what, "--depth", "0"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    text.lines().next().unwrap_or_default().to_string()
+}
+
+/// Garbage lines in a trace, one starting with a timestamp later than the
+/// lines around it: the load after them is reported at its own line and
+/// time, not at the garbage's (which opened a node that took the load in,
+/// and lent its time to every line up to it).
+#[test]
+fn why_names_an_instruction_after_garbage_by_its_own_line_and_time() {
+    let one = std::fs::read(data("tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac")).unwrap();
+    let (dir, trace) = scratch("ttu/quicksort.tarmac");
+    std::fs::write(&trace, inserted(&one, 15000, GARBAGE)).unwrap();
+    let first = why_first_line(&trace, 15008, "x21");
+    assert!(
+        first.contains("← line 15006 time 7532 pc 0x101f0: LDR      w21,[x25,#0]"),
+        "{first}"
+    );
+    // `find` names the position by the same line and time.
+    let out = tarmac_lens()
+        .arg("find")
+        .arg(&trace)
+        .args(["--from", "15005", "--first", "x21 == 0xfffff3d6"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("line 15006 time 7532 "), "{text}");
+    drop(dir);
+}
+
+/// A trace whose time goes back (a run at even times, then one at odd
+/// times from the start): `why` and `watch` report each writer at the time
+/// its line gives, not the highest time seen before it.
+#[test]
+fn why_and_watch_report_each_lines_own_time_where_time_went_back() {
+    let one = std::fs::read(data("tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac")).unwrap();
+    let first_run = one.iter().filter(|&&b| b == b'\n').count() as u64;
+    let mut both = retimed(&one, |n| 2 * n);
+    both.extend_from_slice(&retimed(&one, |n| 2 * n + 1));
+    let (dir, trace) = scratch("ttu/quicksort.tarmac");
+    std::fs::write(&trace, &both).unwrap();
+    // Line 15001 of the run is the load of x21 at 7532: 15065 at 15065 in
+    // the second.
+    let first = why_first_line(&trace, first_run + 15002, "x21");
+    let want = format!("← line {} time 15065 pc 0x101f0: LDR", first_run + 15001);
+    assert!(first.contains(&want), "{first}");
+    let out = tarmac_lens()
+        .arg("watch")
+        .arg(&trace)
+        .args(["--reg", "x21", "--writes", "--from"])
+        .arg((first_run + 14990).to_string())
+        .args(["--max", "1"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let want = format!("line {} time 15065 ", first_run + 15001);
+    assert!(text.starts_with(&want), "{text}");
+    drop(dir);
+}
+
+/// The forms of `tests/data/published/` through the commands a person
+/// runs on them: a multi-cluster capability trace was refused whole ("not
+/// a Tarmac trace"), an RTL logger's had no instructions, an ES log's
+/// exception was unparsed.
+#[test]
+fn published_forms_are_read_by_the_commands() {
+    let stats = |name: &str| {
+        let (dir, trace) = scratch(&format!("published/{name}"));
+        let out = tarmac_lens()
+            .arg("stats")
+            .arg("--json")
+            .arg(&trace)
+            .output()
+            .unwrap();
+        drop(dir);
+        json(&out)
+    };
+    let records = |doc: &serde_json::Value| {
+        ["instruction", "register", "memory", "bus", "exception"]
+            .map(|k| doc["records"][k].as_u64().unwrap_or(0))
+    };
+    let m = stats("morello-fvp/clusters-and-capabilities.tarmac");
+    assert_eq!(
+        (m["unparsed"].as_u64(), records(&m)),
+        (Some(0), [10, 13, 4, 0, 0])
+    );
+    assert_eq!(
+        m["cores"],
+        serde_json::json!(["cluster0.cpu0", "cluster0.cpu2"])
+    );
+    let r = stats("cortex-m-rtl-logger/indented.tarmac");
+    assert_eq!(
+        (r["unparsed"].as_u64(), records(&r)),
+        (Some(0), [8, 10, 9, 5, 0])
+    );
+    let e = stats("emulator-es/serror-in-es-log.tarmac");
+    assert_eq!(
+        (e["unparsed"].as_u64(), records(&e)),
+        (Some(0), [8, 9, 2, 0, 2])
+    );
+
+    // One core of the clusters, by its whole name; its capability
+    // instructions dumped with their bounds.
+    let (_dir, trace) = scratch("published/morello-fvp/clusters-and-capabilities.tarmac");
+    let out = tarmac_lens()
+        .args(["index", "--cpu", "cluster0.cpu2", "--no-index"])
+        .arg(&trace)
+        .output()
+        .unwrap();
+    assert_eq!(json(&out)["instructions"], 6);
+    let out = tarmac_lens()
+        .args(["why", "--cpu", "cluster0.cpu2", "--no-index"])
+        .arg(&trace)
+        .args(["--line", "26", "x0", "--depth", "0"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("← line 26 time 15 pc 0x120a54: ADD      w0,w0,w2"),
+        "{text}"
+    );
+    let out = tarmac_lens().arg("dump").arg(&trace).output().unwrap();
+    let dump = String::from_utf8_lossy(&out.stdout);
+    assert!(dump.contains(
+        "pc=120a40 iset=C64 width=32 instruction=71000d3f disassembly=\"CMP      w9,#3\" \
+         capability_tag=1 capability_meta=b05dc000137a0004 base=0 top=29bc00000000000"
+    ));
+
+    // The logger's fetches are no data accesses a watchpoint sees; its
+    // data reads and writes are.
+    let (_dir, trace) = scratch("published/cortex-m-rtl-logger/indented.tarmac");
+    let watch = |range: &str| {
+        tarmac_lens()
+            .args(["watch", "--no-index", "--mem", range])
+            .arg(&trace)
+            .output()
+            .unwrap()
+    };
+    assert_eq!(
+        watch("0x1a30:32").status.code(),
+        Some(1),
+        "code fetched only"
+    );
+    let out = watch("0x1a50:4");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.starts_with("line 12 time 81700 pc -: r R [0x1a50:4]=0x20000100"),
+        "{text}"
+    );
 }

@@ -5,20 +5,13 @@
 //! its decompressor table saved with the index and reused; a cut or
 //! damaged compressed file is an error naming the file, never a shorter
 //! trace; another compression format is named, not read as text.
-#![cfg(not(target_arch = "wasm32"))]
-
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 
-mod common;
-use common::{data, Dir};
+use crate::common::{data, tarmac_lens, Dir};
 
 const TRACE: &str = "tracegen/quicksort-aarch64-O2-fastmodel-2M";
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_tarmac-lens"))
-}
 
 fn gzip(text: &[u8]) -> Vec<u8> {
     let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
@@ -105,7 +98,7 @@ fn run_command(cmd: &[String], trace: &Path, stdin: Option<&[u8]>) -> Output {
         "search" | "callinfo" => cmd.split_at(cmd.len() - 1),
         _ => (cmd, &[][..]),
     };
-    let mut c = bin();
+    let mut c = tarmac_lens();
     c.args(head).arg(trace).args(tail);
     match stdin {
         None => c.output().unwrap(),
@@ -164,11 +157,16 @@ fn standard_input_gives_the_plain_outputs_plain_or_compressed() {
 fn diff_reads_compressed_and_piped_traces() {
     let dir = Dir::new("diff");
     let (plain, packed) = copies(&dir);
-    let want = bin().arg("diff").arg(&plain).arg(&plain).output().unwrap();
+    let want = tarmac_lens()
+        .arg("diff")
+        .arg(&plain)
+        .arg(&plain)
+        .output()
+        .unwrap();
     assert_eq!(want.status.code(), Some(0));
     for p in &packed {
         for (a, b) in [(&plain, p), (p, &plain), (p, p)] {
-            let o = bin().arg("diff").arg(a).arg(b).output().unwrap();
+            let o = tarmac_lens().arg("diff").arg(a).arg(b).output().unwrap();
             assert_eq!(o.status.code(), Some(0), "{a:?} {b:?}");
             assert_eq!(o.stdout, want.stdout);
         }
@@ -193,7 +191,12 @@ fn a_compressed_trace_is_indexed_over_its_text_under_its_own_name() {
     let dir = Dir::new("index");
     let (plain, packed) = copies(&dir);
     let figures = |p: &Path| -> serde_json::Value {
-        let o = bin().arg("index").arg("-q").arg(p).output().unwrap();
+        let o = tarmac_lens()
+            .arg("index")
+            .arg("-q")
+            .arg(p)
+            .output()
+            .unwrap();
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         serde_json::from_slice(&o.stdout).unwrap()
     };
@@ -212,7 +215,7 @@ fn a_compressed_trace_is_indexed_over_its_text_under_its_own_name() {
     // gzip and Zstandard are read in place, xz through a temporary copy,
     // which is said (without -q).
     for (p, copied) in [(&packed[0], false), (&packed[1], false), (&packed[2], true)] {
-        let o = bin()
+        let o = tarmac_lens()
             .arg("index")
             .arg("--force-index")
             .arg(p)
@@ -254,7 +257,7 @@ fn random_access_commands_read_compressed_traces_in_place() {
         &["index", "-q"],
     ];
     let run = |cmd: &[&str], trace: &Path| {
-        let mut c = bin();
+        let mut c = tarmac_lens();
         c.arg(cmd[0]).arg(trace).args(&cmd[1..]);
         let o = c.output().unwrap();
         assert!(
@@ -319,7 +322,7 @@ fn a_later_command_reads_through_the_saved_table() {
     let late = (lines - 2000).to_string();
     let p = dir.write("big.tarmac", gzip(&text));
     let watch = |extra: &[&str]| {
-        bin()
+        tarmac_lens()
             .arg("watch")
             .arg(&p)
             .args(["--reg", "x0", "--from", &late, "--max", "2"])
@@ -327,7 +330,12 @@ fn a_later_command_reads_through_the_saved_table() {
             .output()
             .unwrap()
     };
-    let index = bin().arg("index").arg("-q").arg(&p).output().unwrap();
+    let index = tarmac_lens()
+        .arg("index")
+        .arg("-q")
+        .arg(&p)
+        .output()
+        .unwrap();
     let figures: serde_json::Value = serde_json::from_slice(&index.stdout).unwrap();
     assert!(figures["decompressor_points"].as_u64().unwrap() >= 3);
     let want = watch(&[]);
@@ -378,7 +386,7 @@ fn indexing_with_the_inflating_thread_writes_the_one_thread_file() {
         dir.write("t.zst", zstd_frames(&text, 1 << 20)),
     ];
     let index = |p: &Path, jobs: &str| {
-        let o = bin()
+        let o = tarmac_lens()
             .args(["index", "-q", "--force-index", "--jobs", jobs])
             .arg(p)
             .output()
@@ -407,7 +415,7 @@ fn indexing_with_the_inflating_thread_writes_the_one_thread_file() {
         let errors: Vec<String> = ["1", "2"]
             .iter()
             .map(|jobs| {
-                let o = bin()
+                let o = tarmac_lens()
                     .args(["index", "-q", "--no-index", "--jobs", jobs])
                     .arg(p)
                     .output()
@@ -426,7 +434,7 @@ fn indexing_with_the_inflating_thread_writes_the_one_thread_file() {
 }
 
 fn refused(p: &Path) -> String {
-    let o = bin().arg("stats").arg(p).output().unwrap();
+    let o = tarmac_lens().arg("stats").arg(p).output().unwrap();
     assert!(!o.status.success(), "{} was read", p.display());
     assert!(o.stdout.is_empty());
     String::from_utf8_lossy(&o.stderr).into_owned()
@@ -469,10 +477,10 @@ fn a_cut_or_damaged_file_is_an_error_naming_it() {
     let e = refused(&p);
     assert!(e.contains("cut.xz") && e.contains("xz"), "{e}");
     // Random-access commands read the whole stream first: the same error.
-    let o = bin()
+    let o = tarmac_lens()
         .arg("index")
         .arg("--no-index")
-        .arg(dir.0.join("half.gz"))
+        .arg(dir.path().join("half.gz"))
         .output()
         .unwrap();
     assert!(!o.status.success());

@@ -3,17 +3,10 @@
 //! `--json` is one document with both sides' fields; `--ignore` and
 //! `--ignore-mem` drop known-benign differences and the comparison goes on
 //! to the real one after them.
-#![cfg(not(target_arch = "wasm32"))]
-
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
-mod common;
-use common::Dir;
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_tarmac-lens"))
-}
+use crate::common::{tarmac_lens, Dir};
 
 /// A program that reads a timer into x0, stores it at 0x2000, then sets x2.
 const A: &str = "\
@@ -39,7 +32,7 @@ const B: &str = "\
 ";
 
 fn diff(a: &Path, b: &Path, extra: &[&str]) -> Output {
-    bin()
+    tarmac_lens()
         .arg("diff")
         .arg(a)
         .arg(b)
@@ -82,14 +75,14 @@ fn the_exit_status_says_whether_the_traces_diverge() {
 fn every_error_exits_2() {
     let d = Dir::new("errors");
     let (a, b) = (d.write("a.tarmac", A), d.write("b.tarmac", B));
-    let missing = d.0.join("missing.tarmac");
+    let missing = d.path().join("missing.tarmac");
     let not_a_trace = d.write("notes.txt", "just some prose, no trace at all\n".repeat(60));
     for (args, says) in [
         (vec![a.clone(), missing.clone()], "missing.tarmac"),
         (vec![missing.clone(), b.clone()], "missing.tarmac"),
         (vec![a.clone(), not_a_trace], "notes.txt"),
     ] {
-        let o = bin().arg("diff").args(&args).output().unwrap();
+        let o = tarmac_lens().arg("diff").args(&args).output().unwrap();
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
         assert!(stderr(&o).contains(says), "{}", stderr(&o));
     }
@@ -108,7 +101,7 @@ fn every_error_exits_2() {
         assert!(stdout(&o).is_empty(), "{extra:?}");
     }
     // Both traces from one standard input cannot be.
-    let o = bin().args(["diff", "-", "-"]).output().unwrap();
+    let o = tarmac_lens().args(["diff", "-", "-"]).output().unwrap();
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
 }
 

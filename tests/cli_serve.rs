@@ -4,12 +4,10 @@
 //! sample's questions); a gzip or Zstandard copy answers as the plain
 //! trace; the trace's text by byte ranges is the file's (a compressed
 //! copy's decompressed text); the statistics are `stats`'.
-#![cfg(not(target_arch = "wasm32"))]
-
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 use tarmac_lens::serve_protocol::{ElfOutcome, Opening};
@@ -19,8 +17,7 @@ use tarmac_lens_core::source::SliceSource;
 use tarmac_lens_core::stats::Stats;
 use tarmac_lens_core::ParseOptions;
 
-mod common;
-use common::{data, Dir};
+use crate::common::{data, tarmac_lens, Dir};
 
 const TRACE: &str = "tracegen/quicksort-aarch64-O2-fastmodel-2M";
 
@@ -44,7 +41,7 @@ impl Drop for Server {
 
 fn serve(dir: &Dir, trace: &Path, elf: Option<&[u8]>) -> Server {
     let page = dir.write("page/index.html", PAGE.as_bytes());
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tarmac-lens"));
+    let mut cmd = tarmac_lens();
     cmd.arg("serve")
         .arg(trace)
         .arg("--page")
@@ -526,11 +523,11 @@ fn a_compressed_trace_answers_as_the_plain_one() {
 fn serve_without_a_page_says_how_to_get_one() {
     let dir = Dir::new("nopage");
     let trace = dir.write("t.tarmac", tarmac_lens::sample::TRACE);
-    let out = Command::new(env!("CARGO_BIN_EXE_tarmac-lens"))
+    let out = tarmac_lens()
         .arg("serve")
         .arg(&trace)
         .arg("--page")
-        .arg(dir.0.join("missing"))
+        .arg(dir.path().join("missing"))
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));

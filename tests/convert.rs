@@ -3,8 +3,7 @@
 
 use std::path::PathBuf;
 
-mod common;
-use common::{data, read};
+use crate::common::{data, read, tarmac_files};
 
 use tarmac_lens_core::convert::{convert, Style};
 use tarmac_lens_core::dump::dump;
@@ -36,14 +35,14 @@ fn traces() -> Vec<PathBuf> {
         data("tracegen/quicksort-aarch64-O2-gem5-2M.tarmac"),
         data("ttu/quicksort.tarmac"),
     ];
-    for dir in ["ttu/samples", "field"] {
-        let mut names: Vec<PathBuf> = std::fs::read_dir(data(dir))
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|x| x == "tarmac"))
-            .collect();
-        names.sort();
-        v.extend(names);
+    for dir in [
+        "ttu/samples",
+        "field",
+        "published/morello-fvp",
+        "published/cortex-m-rtl-logger",
+        "published/emulator-es",
+    ] {
+        v.extend(tarmac_files(dir));
     }
     v
 }

@@ -12,28 +12,18 @@
 //! here, saying which package is missing.
 
 // Runs the CLI and the oracles: native only.
-#![cfg(not(target_arch = "wasm32"))]
-
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 use std::sync::Arc;
 
 use serde_json::Value;
 use tarmac_lens_core::coverage::{Image, Kind};
 
-mod common;
-use common::{data, read};
-
-fn tarmac_lens(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tarmac-lens"))
-        .args(args)
-        .output()
-        .expect("run tarmac-lens")
-}
+use crate::common::{self, data, objdump_instructions, oracle, read, run_cli, tarmac_lens};
 
 fn ok(args: &[&str]) -> Output {
-    let out = tarmac_lens(args);
+    let out = run_cli(args);
     assert!(
         out.status.success(),
         "tarmac-lens {args:?}: {}",
@@ -56,21 +46,6 @@ fn s(p: &Path) -> &str {
 
 fn text(p: &Path) -> String {
     String::from_utf8(read(p)).unwrap()
-}
-
-/// A tool of the oracle, or a failure naming its Debian package.
-fn oracle(tool: &'static str, package: &str) -> &'static str {
-    let found = Command::new(tool)
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    assert!(
-        found,
-        "{tool} not found: install Debian's {package} (scripts/install-deps.sh does)"
-    );
-    tool
 }
 
 /// The generated traces with DWARF images (`tracegen/lines/`: AArch64,
@@ -296,38 +271,6 @@ fn branch_outcomes_of_hand_written_traces_in_each_instruction_set() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Addresses of the instructions `objdump -d -z` lists (`.word` and other
-/// data directives left out: what the mapping symbols call data).
-fn objdump_instructions(elf: &Path, tool: &str) -> BTreeMap<u64, String> {
-    let out = Command::new(tool)
-        .args(["-d", "-z"])
-        .arg(elf)
-        .output()
-        .expect("run objdump");
-    assert!(out.status.success());
-    let mut v = BTreeMap::new();
-    for line in String::from_utf8_lossy(&out.stdout).lines() {
-        let mut fields = line.split('\t');
-        let (Some(addr), Some(_enc), Some(mnemonic)) =
-            (fields.next(), fields.next(), fields.next())
-        else {
-            continue;
-        };
-        let Some(addr) = addr.trim().strip_suffix(':') else {
-            continue;
-        };
-        let Ok(addr) = u64::from_str_radix(addr, 16) else {
-            continue;
-        };
-        if mnemonic.starts_with('.') {
-            continue;
-        }
-        let rest = fields.next().unwrap_or("");
-        v.insert(addr, format!("{} {rest}", mnemonic.trim()));
-    }
-    v
-}
-
 /// Every ELF under tests/data with code for an Arm core.
 fn images() -> Vec<PathBuf> {
     let mut v = Vec::new();
@@ -547,7 +490,7 @@ fn a_trace_that_fails_is_named_and_the_others_are_kept() {
     std::fs::write(&binary, [0u8, 1, 2, 3, 0xff, 0xfe, 0, 0].repeat(64)).unwrap();
     let (a, b) = (quicksort(0), quicksort(1));
     let (lcov, json) = (dir.join("x.info"), dir.join("x.json"));
-    let out = tarmac_lens(&[
+    let out = run_cli(&[
         "coverage",
         &image,
         s(&a),
@@ -577,7 +520,7 @@ fn a_trace_that_fails_is_named_and_the_others_are_kept() {
         "{\"format\": \"tarmac-lens coverage\", \"version\": 1,\n\"image\": 3}",
     )
     .unwrap();
-    let out = tarmac_lens(&[
+    let out = run_cli(&[
         "coverage",
         "merge",
         s(&dir.join("good.json")),
@@ -603,7 +546,7 @@ fn a_trace_that_fails_is_named_and_the_others_are_kept() {
         "other",
     );
     let _ = other;
-    let out = tarmac_lens(&[
+    let out = run_cli(&[
         "coverage",
         "merge",
         s(&dir.join("good.json")),
@@ -629,7 +572,7 @@ fn without_dwarf_coverage_is_by_function_and_lcov_is_refused() {
     assert!(status.success());
     let trace = data("coverage/branches-t32.tarmac");
     let image = format!("--image={}", s(&stripped));
-    let out = tarmac_lens(&[
+    let out = run_cli(&[
         "coverage",
         &image,
         s(&trace),
@@ -769,7 +712,7 @@ fn one_core_of_a_multi_core_trace_is_covered_as_its_own_trace() {
     );
     assert_eq!(picked.0, alone.0, "lcov");
     // Without --cpu the trace is refused, named, as the other commands do.
-    let out = tarmac_lens(&["coverage", &image, s(&both)]);
+    let out = run_cli(&["coverage", &image, s(&both)]);
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -797,7 +740,7 @@ fn compressed_and_piped_traces_are_covered_as_the_plain_ones() {
     assert_eq!(lcov_gz, lcov);
     assert_eq!(summary_gz, summary);
     let lcov_path = dir.join("stdin.info");
-    let out = Command::new(env!("CARGO_BIN_EXE_tarmac-lens"))
+    let out = tarmac_lens()
         .args(["coverage", &image, "--lcov", s(&lcov_path), "-"])
         .stdin(std::fs::File::open(&gz).unwrap())
         .output()
@@ -808,7 +751,7 @@ fn compressed_and_piped_traces_are_covered_as_the_plain_ones() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert_eq!(text(&lcov_path), lcov);
-    let twice = tarmac_lens(&["coverage", &image, "-", "-"]);
+    let twice = run_cli(&["coverage", &image, "-", "-"]);
     assert!(!twice.status.success());
     assert!(String::from_utf8_lossy(&twice.stderr).contains("standard input"));
 }
@@ -865,6 +808,15 @@ fn the_table_has_the_tracefile_s_figures() {
         files += 1;
     }
     assert!(files > 0);
+    // Every other group is the code with no source line (in no record of
+    // the tracefile), said so, for a page to name in its language.
+    let unlined = table
+        .groups
+        .iter()
+        .filter(|g| g.is_no_source_line())
+        .count();
+    assert!(unlined <= 1);
+    assert_eq!(table.groups.len(), files + unlined);
     let sum = |f: fn(&tarmac_lens_core::coverage::GroupRow) -> (u64, u64)| {
         table
             .groups
@@ -876,4 +828,48 @@ fn the_table_has_the_tracefile_s_figures() {
     let ran = table.functions.iter().filter(|f| f.executed > 0).count() as u64;
     assert_eq!((ran, table.functions.len() as u64), table.totals.functions);
     assert!(ran > 0);
+}
+
+/// A function is named once, as the profile names it: a compiler's copy
+/// (`fill.constprop.0`) is an ELF symbol where DWARF names the source
+/// function (`fill`), and coverage listed both, the symbol's as a function
+/// never entered with no source line although the profile shows it
+/// called. Each function the profile lists is in the coverage under its
+/// name, entered as often as it was called; none is named only by a
+/// symbol and never run.
+#[test]
+fn functions_are_named_as_the_profile_names_them_one_per_address() {
+    let dir = scratch("profile-names");
+    for arch in ["aarch64", "arm", "thumb"] {
+        let trace = data(&format!("tracegen/quicksort-{arch}-O2-fastmodel-2M.tarmac"));
+        let elf = trace.with_extension("elf");
+        let cov = coverage_json(&elf, &[&trace], &dir);
+        let functions: BTreeMap<&str, &Value> = cov["functions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| (f["name"].as_str().unwrap(), f))
+            .collect();
+        let image = format!("--image={}", s(&elf));
+        let profile = ok(&["profile", "--no-offsets", &image, s(&trace)]);
+        let profile = String::from_utf8(profile.stdout).unwrap();
+        let mut listed = 0;
+        for row in profile.lines().skip(1) {
+            let words: Vec<&str> = row.split_whitespace().collect();
+            let (count, name) = (words[1], words[3..].join(" "));
+            let f = functions
+                .get(name.as_str())
+                .unwrap_or_else(|| panic!("{arch}: {name} not in the coverage: {functions:?}"));
+            assert_eq!(f["entries"].to_string(), count, "{arch}: {name}");
+            listed += 1;
+        }
+        assert!(listed >= 10, "{arch}: {profile}");
+        assert!(functions.contains_key("fill.constprop.0") && !functions.contains_key("fill"));
+        for (name, f) in &functions {
+            assert!(
+                !f["file"].is_null() || f["executed"].as_u64() > Some(0),
+                "{arch}: {name} has no source line and never ran"
+            );
+        }
+    }
 }

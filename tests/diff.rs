@@ -2,9 +2,7 @@
 //! a single changed value, encoding or a cut trace is found at the right
 //! instruction with the right field.
 
-mod common;
-
-use common::{data, read};
+use crate::common::{data, read};
 use tarmac_lens_core::diff::{diff, hex, DiffReport, Difference};
 use tarmac_lens_core::parse::ParseOptions;
 use tarmac_lens_core::source::SliceSource;

@@ -2,13 +2,12 @@
 //! key of the browser's tables in docs/keys.md, every command and long
 //! option of the CLI in docs/cli.md. A key or option added without a line
 //! there fails here, so the reference cannot fall behind the code.
-#![cfg(not(target_arch = "wasm32"))]
-
 use std::collections::BTreeSet;
 use std::path::Path;
-use std::process::Command;
 
 use tarmac_lens::model::keys::{tables, PaneKind};
+
+use crate::common::tarmac_lens;
 
 fn doc(name: &str) -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -66,7 +65,7 @@ fn the_key_scan_reads_each_way_a_table_lists_keys() {
 }
 
 fn help(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_tarmac-lens"))
+    let out = tarmac_lens()
         .args(args)
         .arg("--help")
         .output()
@@ -110,6 +109,102 @@ fn every_command_and_option_of_the_cli_is_in_docs_cli() {
         }
     }
     assert!(missing.is_empty(), "missing from docs/cli.md: {missing:?}");
+}
+
+/// A synopsis's top-level words: a bracketed or parenthesised group is one
+/// word, and `\|` (a Markdown table's `|`) is `|`.
+fn synopsis_words(synopsis: &str) -> Vec<String> {
+    let synopsis = synopsis.replace("\\|", "|");
+    let mut words = Vec::new();
+    let (mut word, mut depth) = (String::new(), 0i32);
+    for c in synopsis.chars() {
+        match c {
+            '[' | '(' | '<' => depth += 1,
+            ']' | ')' | '>' => depth -= 1,
+            _ => {}
+        }
+        if c == ' ' && depth == 0 {
+            if !word.is_empty() {
+                words.push(std::mem::take(&mut word));
+            }
+        } else {
+            word.push(c);
+        }
+    }
+    if !word.is_empty() {
+        words.push(word);
+    }
+    words
+}
+
+/// The positional arguments of a synopsis's words (after the command), in
+/// order and without their brackets, and the options it requires (those
+/// outside brackets). An option word without `=` is followed by its value.
+fn arguments(words: &[String]) -> (Vec<String>, Vec<String>) {
+    let (mut positional, mut required) = (Vec::new(), Vec::new());
+    let mut words = words.iter();
+    while let Some(w) = words.next() {
+        if w.starts_with('[') || (w.starts_with('(') && w.contains("--")) {
+            continue;
+        }
+        if w.starts_with('-') {
+            let name = w.split('=').next().unwrap_or(w);
+            required.push(name.to_string());
+            if !w.contains('=') {
+                words.next();
+            }
+            continue;
+        }
+        let bare = w.trim_start_matches(['(', '<']).replace([')', '>'], "");
+        positional.push(bare);
+    }
+    (positional, required)
+}
+
+/// Each command's synopsis in docs/cli.md's table gives the positional
+/// arguments in the order the command takes them and the options it
+/// requires, as its clap usage line says (`why` had its TRACE last, an
+/// order the command refuses).
+#[test]
+fn each_command_synopsis_in_docs_cli_is_the_order_the_command_takes() {
+    let cli = doc("cli.md");
+    let mut checked = 0;
+    let table = cli
+        .lines()
+        .skip_while(|l| !l.starts_with("## Commands"))
+        .skip_while(|l| !l.starts_with('|'))
+        .take_while(|l| l.starts_with('|'));
+    for row in table {
+        let Some(rest) = row.strip_prefix("| `") else {
+            continue;
+        };
+        let Some((synopsis, _)) = rest.split_once("` |") else {
+            continue;
+        };
+        let words = synopsis_words(synopsis);
+        let command = words[0].clone();
+        let usage = help(&[&command]);
+        let usage = usage
+            .lines()
+            .find_map(|l| l.strip_prefix("Usage: tarmac-lens "))
+            .unwrap_or_else(|| panic!("{command}: no usage line"));
+        let clap_words = synopsis_words(usage);
+        assert_eq!(clap_words[0], command);
+        let (doc_positional, doc_required) = arguments(&words[1..]);
+        let (clap_positional, clap_required) = arguments(&clap_words[1..]);
+        assert_eq!(
+            doc_positional, clap_positional,
+            "docs/cli.md `{synopsis}` against clap's `{usage}`"
+        );
+        for option in clap_required {
+            assert!(
+                doc_required.contains(&option),
+                "docs/cli.md `{synopsis}` lacks the required {option} (clap: `{usage}`)"
+            );
+        }
+        checked += 1;
+    }
+    assert!(checked >= 20, "{checked} synopses read");
 }
 
 /// The recipes of docs/embedding.md marked `example-page`, as HTML: a

@@ -2,8 +2,6 @@
 //! `browse::Session` as the page's worker answers them, checked against the
 //! index's own watchpoint answers (which `tests/watch.rs` holds to the trace
 //! text) and the trace's line numbers.
-#![cfg(not(target_arch = "wasm32"))]
-
 use serde_json::{json, Value};
 use tarmac_lens::model::embed_questions::{Asking, Step};
 use tarmac_lens_core::browse::Session;
@@ -12,8 +10,7 @@ use tarmac_lens_core::parse::ParseOptions;
 use tarmac_lens_core::parse::{RegClass, RegId};
 use tarmac_lens_core::source::SliceSource;
 
-mod common;
-use common::data;
+use crate::common::data;
 
 const TRACE: &str = "ttu/samples/calculator-aarch64-fastmodel.tarmac";
 

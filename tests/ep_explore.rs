@@ -2,9 +2,6 @@
 //! is `tarmac-lens ep-profile`'s byte for byte, its table and flow list hold
 //! what that text lists, sorted and paged, every reply bounded; and the
 //! report worker's choice of reports by the trace's kind.
-#![cfg(not(target_arch = "wasm32"))]
-
-use std::process::Command;
 
 use tarmac_lens_core::parse::ParseOptions;
 use tarmac_lens_core::report::ep_explore::{EpReports, EpSort};
@@ -13,8 +10,7 @@ use tarmac_lens_core::report::explore::MAX_PAGE;
 use tarmac_lens_core::report::kind::{report_kind, ReportKind};
 use tarmac_lens_core::source::{read_sample, FileSource, SliceSource};
 
-mod common;
-use common::data;
+use crate::common::{cli_text, data};
 
 const EP: &str = "ep/sploop-loop.ept.txt";
 
@@ -26,19 +22,6 @@ fn reports() -> EpReports {
     .unwrap()
 }
 
-fn cli(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_tarmac-lens"))
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
 fn hex(s: &str) -> u64 {
     u64::from_str_radix(s.trim_start_matches("0x"), 16).unwrap()
 }
@@ -46,14 +29,14 @@ fn hex(s: &str) -> u64 {
 #[test]
 fn the_text_is_the_cli_output_byte_for_byte() {
     let path = data(EP);
-    let want = cli(&["ep-profile", path.to_str().unwrap(), "--no-index"]);
+    let want = cli_text(&["ep-profile", path.to_str().unwrap(), "--no-index"]);
     assert_eq!(reports().text(), want);
 }
 
 #[test]
 fn the_summary_and_table_hold_what_the_cli_prints() {
     let path = data(EP);
-    let text = cli(&["ep-profile", path.to_str().unwrap(), "--top", "1000"]);
+    let text = cli_text(&["ep-profile", path.to_str().unwrap(), "--top", "1000"]);
     let r = reports();
     let s = r.summary();
     assert!(!r.is_empty());
@@ -191,7 +174,7 @@ fn the_table_sorts_by_each_column_and_pages() {
 #[test]
 fn the_flow_list_pages_through_the_cli_discontinuities() {
     let path = data(EP);
-    let text = cli(&["ep-profile", path.to_str().unwrap()]);
+    let text = cli_text(&["ep-profile", path.to_str().unwrap()]);
     let want: Vec<(u64, u64, u64, u64, u64, u64)> = text
         .lines()
         .filter(|l| l.starts_with("  cycle "))

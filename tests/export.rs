@@ -6,27 +6,14 @@
 //! small reader of the format, with the instruction count, call counts
 //! and inclusive costs of `index` and `profile`.
 
-#![cfg(not(target_arch = "wasm32"))]
-
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::process::Command;
 
 use serde_json::Value;
 
-const TRACEGEN: &str = "tests/data/tracegen";
+use crate::common::{cli_text, tarmac_lens, Dir};
 
-fn cli(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_tarmac-lens"))
-        .args(args)
-        .output()
-        .expect("run tarmac-lens");
-    assert!(
-        out.status.success(),
-        "tarmac-lens {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("UTF-8 output")
-}
+const TRACEGEN: &str = "tests/data/tracegen";
 
 /// The traces with their images (none for the calltests and the trace
 /// without timestamps), as command-line arguments.
@@ -62,7 +49,7 @@ fn with<'a>(cmd: &[&'a str], trace: &'a [String]) -> Vec<&'a str> {
 /// `profile`'s rows: address → (count, time, name; the address when it
 /// prints none).
 fn profile(trace: &[String]) -> BTreeMap<String, (u64, u64)> {
-    let text = cli(&with(&["profile"], trace));
+    let text = cli_text(&with(&["profile"], trace));
     let mut rows = BTreeMap::new();
     for line in text.lines().skip(1) {
         let mut f = line.split_whitespace();
@@ -77,7 +64,7 @@ fn profile(trace: &[String]) -> BTreeMap<String, (u64, u64)> {
 }
 
 fn activations(trace: &[String]) -> usize {
-    cli(&with(&["calltree"], trace))
+    cli_text(&with(&["calltree"], trace))
         .lines()
         .filter(|l| l.trim_start().starts_with("o "))
         .count()
@@ -133,7 +120,7 @@ fn validate_chrome(doc: &Value) -> Vec<String> {
 #[test]
 fn chrome_json_is_valid_and_has_a_slice_per_activation_named_as_profile_names() {
     for trace in traces() {
-        let text = cli(&with(&["export", "--format", "chrome"], &trace));
+        let text = cli_text(&with(&["export", "--format", "chrome"], &trace));
         let doc: Value = serde_json::from_str(&text).expect("JSON");
         let names = validate_chrome(&doc);
         assert_eq!(names.len(), activations(&trace), "{trace:?}");
@@ -146,7 +133,7 @@ fn chrome_json_is_valid_and_has_a_slice_per_activation_named_as_profile_names() 
 #[test]
 fn chrome_times_are_microseconds_of_the_trace_or_instruction_counts() {
     // 1000000 ps per instruction: one microsecond each.
-    let text = cli(&[
+    let text = cli_text(&[
         "export",
         "--format",
         "chrome",
@@ -161,7 +148,7 @@ fn chrome_times_are_microseconds_of_the_trace_or_instruction_counts() {
         .unwrap();
     assert_eq!(first["ts"].as_f64(), Some(1.0));
     // No timestamps: instructions before.
-    let text = cli(&[
+    let text = cli_text(&[
         "export",
         "--format",
         "chrome",
@@ -181,8 +168,8 @@ fn chrome_times_are_microseconds_of_the_trace_or_instruction_counts() {
 
 #[test]
 fn chrome_holds_times_that_go_back_and_names_their_lines() {
-    let dir = std::env::temp_dir().join(format!("tarmac-lens-export-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = Dir::new("export");
+    let dir = tmp.path();
     let path = dir.join("back.tarmac");
     std::fs::write(
         &path,
@@ -192,7 +179,7 @@ fn chrome_holds_times_that_go_back_and_names_their_lines() {
          40 clk IT (4) 00008008 e3a01000 A svc_s : MOV r1,#0\n",
     )
     .unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_tarmac-lens"))
+    let out = tarmac_lens()
         .args(["export", "--format", "chrome"])
         .arg(&path)
         .output()
@@ -205,11 +192,10 @@ fn chrome_holds_times_that_go_back_and_names_their_lines() {
     );
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
     validate_chrome(&doc);
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 fn index_instructions(trace: &str) -> u64 {
-    let text = cli(&["index", "--no-index", trace]);
+    let text = cli_text(&["index", "--no-index", trace]);
     let v: Value = serde_json::from_str(&text).unwrap();
     v["instructions"].as_u64().unwrap()
 }
@@ -315,7 +301,7 @@ fn read_callgrind(text: &str) -> Callgrind {
 #[test]
 fn callgrind_reads_back_with_the_instruction_count_and_profile_figures() {
     for trace in traces() {
-        let text = cli(&with(&["export", "--format", "callgrind"], &trace));
+        let text = cli_text(&with(&["export", "--format", "callgrind"], &trace));
         let cg = read_callgrind(&text);
         let instructions = index_instructions(trace.last().unwrap());
         assert_eq!(cg.summary, instructions, "{trace:?}");
@@ -355,12 +341,12 @@ fn callgrind_costs_source_lines_with_dwarf() {
         format!("--image={TRACEGEN}/quicksort-aarch64-O2-fastmodel-2M.elf"),
         format!("{TRACEGEN}/quicksort-aarch64-O2-fastmodel-2M.tarmac"),
     ];
-    let text = cli(&with(&["export", "--format", "callgrind"], &trace));
+    let text = cli_text(&with(&["export", "--format", "callgrind"], &trace));
     assert!(text.contains("\npositions: instr line\n"));
     let cg = read_callgrind(&text);
     // The lines with cost are the lines `lines` says ran.
     let json: Value =
-        serde_json::from_str(&cli(&with(&["lines", "--format", "json"], &trace))).unwrap();
+        serde_json::from_str(&cli_text(&with(&["lines", "--format", "json"], &trace))).unwrap();
     let mut ran = BTreeSet::new();
     for f in json["files"].as_array().unwrap() {
         for l in f["lines"].as_array().unwrap() {
@@ -387,15 +373,12 @@ fn export_refuses_bad_input_with_a_message() {
         vec!["export", "--format", "chrome", "tests/data/no-such.tarmac"],
         vec!["export", "--format", "callgrind", "Cargo.toml"],
     ] {
-        let out = Command::new(env!("CARGO_BIN_EXE_tarmac-lens"))
-            .args(&args)
-            .output()
-            .unwrap();
+        let out = tarmac_lens().args(&args).output().unwrap();
         assert_eq!(out.status.code(), Some(1), "{args:?}");
         assert!(String::from_utf8_lossy(&out.stderr).starts_with("tarmac-lens: "));
         assert!(out.stdout.is_empty(), "no half document on standard output");
     }
-    let out = Command::new(env!("CARGO_BIN_EXE_tarmac-lens"))
+    let out = tarmac_lens()
         .args([
             "export",
             "--format",
@@ -433,12 +416,12 @@ fn chrome_gives_each_core_of_a_multi_core_trace_a_thread() {
         )),
         &read("tests/data/multicore/recursion-aarch64-O2-fastmodel-cpu1.tarmac"),
     );
-    let dir = std::env::temp_dir().join(format!("tarmac-lens-export-mc-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = Dir::new("export-mc");
+    let dir = tmp.path();
     let path = dir.join("two.tarmac");
     std::fs::write(&path, merged).unwrap();
     let path_s = path.to_str().unwrap().to_string();
-    let doc: Value = serde_json::from_str(&cli(&[
+    let doc: Value = serde_json::from_str(&cli_text(&[
         "export",
         "--format",
         "chrome",
@@ -462,13 +445,12 @@ fn chrome_gives_each_core_of_a_multi_core_trace_a_thread() {
         assert_eq!(slices, want, "{cpu}");
     }
     // Callgrind has one thread of calls: a core must be picked.
-    let out = Command::new(env!("CARGO_BIN_EXE_tarmac-lens"))
+    let out = tarmac_lens()
         .args(["export", "--format", "callgrind", &path_s])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--cpu"));
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// The page's downloads (`Reports::write_export`, in the report worker)
@@ -504,13 +486,13 @@ fn the_panels_exports_equal_the_cli_output() {
     assert!(TextKind::ALL.contains(&TextKind::Chrome));
     assert_eq!(
         export(&with_image, TextKind::Chrome),
-        cli(&["export", "--format", "chrome", "--image", &elf, &trace])
+        cli_text(&["export", "--format", "chrome", "--image", &elf, &trace])
     );
     // By address: the panel reads no DWARF, and the command reads it
     // from an --image.
     assert_eq!(
         export(&reports(false), TextKind::Callgrind),
-        cli(&["export", "--format", "callgrind", &trace])
+        cli_text(&["export", "--format", "callgrind", &trace])
     );
     assert!(with_image.text(TextKind::Callgrind).is_none());
     assert_eq!(
@@ -532,11 +514,11 @@ fn callgrind_annotate_reads_the_profile_with_profiles_figures() {
     );
     let base = format!("{TRACEGEN}/quicksort-aarch64-O2-fastmodel-2M");
     let trace = [format!("--image={base}.elf"), format!("{base}.tarmac")];
-    let dir = std::env::temp_dir().join(format!("tarmac-lens-export-cg-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = Dir::new("export-cg");
+    let dir = tmp.path();
     let file = dir.join("callgrind.out.quicksort");
     let file_s = file.to_str().unwrap();
-    cli(&with(
+    cli_text(&with(
         &["export", "--format", "callgrind", "-o", file_s],
         &trace,
     ));
@@ -578,5 +560,4 @@ fn callgrind_annotate_reads_the_profile_with_profiles_figures() {
         .map(|(name, (_, time))| (name, time))
         .collect();
     assert_eq!(inclusive, want);
-    std::fs::remove_dir_all(&dir).ok();
 }

@@ -4,8 +4,7 @@
 
 use std::path::PathBuf;
 
-mod common;
-use common::{assert_same, data, read};
+use crate::common::{assert_same, data, read, tarmac_files};
 
 use tarmac_lens_core::dump::dump;
 use tarmac_lens_core::lines::LineReader;
@@ -13,13 +12,7 @@ use tarmac_lens_core::parse::{ParseOptions, Parser, Record, RecordKind};
 use tarmac_lens_core::source::SliceSource;
 
 fn traces() -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(data("field"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "tarmac"))
-        .collect();
-    v.sort();
-    v
+    tarmac_files("field")
 }
 
 /// The options a file is read with: `--implicit-thumb` where its name says.

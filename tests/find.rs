@@ -16,8 +16,7 @@ use tarmac_lens_core::source::{SliceSource, TraceSource};
 use tarmac_lens_core::state::memory::Fill;
 use tarmac_lens_core::state::regfile::{self, RegFile};
 
-mod common;
-use common::{data, read};
+use crate::common::{data, read};
 
 /// Registers only: symbols are not needed.
 struct Names;

@@ -1,9 +1,7 @@
 //! `flow`: a branch-only trace made from a full instruction trace gives back
 //! the straight-line blocks the full trace shows, with their lengths.
 
-mod common;
-
-use common::{data, read};
+use crate::common::{data, read};
 use tarmac_lens_core::parse::{BranchKind, ParseOptions, Parser, RecordKind};
 use tarmac_lens_core::report::flow::{flow, render};
 use tarmac_lens_core::source::SliceSource;

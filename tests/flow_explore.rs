@@ -2,9 +2,6 @@
 //! text, written from a fresh pass, is `tarmac-lens flow`'s byte for byte
 //! (with and without an ELF image); its pages hold the blocks that text
 //! lists, named from the image, and stay bounded.
-#![cfg(not(target_arch = "wasm32"))]
-
-use std::process::Command;
 
 use tarmac_lens_core::parse::{ParseOptions, Parser, RecordKind};
 use tarmac_lens_core::report::explore::MAX_PAGE;
@@ -12,8 +9,7 @@ use tarmac_lens_core::report::flow_explore::{FlowReports, MAX_BLOCKS};
 use tarmac_lens_core::source::SliceSource;
 use tarmac_lens_core::symbols::SymbolTable;
 
-mod common;
-use common::{data, read};
+use crate::common::{cli_stdout, data, read, Dir};
 
 const BASE: &str = "tracegen/quicksort-aarch64-O2-fastmodel-2M";
 
@@ -43,24 +39,11 @@ fn symbols() -> SymbolTable {
     SymbolTable::from_elf_bytes(&read(&data(&format!("{BASE}.elf"))), 0).unwrap()
 }
 
-fn cli(args: &[&str]) -> Vec<u8> {
-    let out = Command::new(env!("CARGO_BIN_EXE_tarmac-lens"))
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out.stdout
-}
-
 #[test]
 fn the_text_is_the_cli_output_byte_for_byte() {
     let trace = branch_only();
-    let dir = std::env::temp_dir().join(format!("tl-flow-explore-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = Dir::new("flow-explore");
+    let dir = tmp.path();
     let file = dir.join("branches.tarmac");
     std::fs::write(&file, &trace).unwrap();
     let elf = data(&format!("{BASE}.elf"));
@@ -79,7 +62,7 @@ fn the_text_is_the_cli_output_byte_for_byte() {
         if with {
             args.extend(["--image", elf.to_str().unwrap()]);
         }
-        let want = cli(&args);
+        let want = cli_stdout(&args);
         assert!(
             got == want,
             "with ELF: {with}: {} vs {} bytes",
@@ -87,7 +70,6 @@ fn the_text_is_the_cli_output_byte_for_byte() {
             want.len()
         );
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

@@ -1,12 +1,10 @@
 //! Every input a fuzzer crashed on (`tests/data/fuzz/TARGET/NAME`, named
 //! for the bug), replayed through the same check the fuzz target runs
 //! (`tests/common/fuzz_checks.rs`): each once panicked or hung.
-#![cfg(not(target_arch = "wasm32"))]
-
 #[path = "common/fuzz_checks.rs"]
 mod fuzz_checks;
 
-mod common;
+use crate::common;
 
 #[test]
 fn inputs_that_once_crashed_a_fuzzer_pass() {

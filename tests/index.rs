@@ -10,8 +10,7 @@ use tarmac_lens_core::parse::{ParseOptions, Parser, RegClass, RegId};
 use tarmac_lens_core::source::{SliceSource, SAMPLE_BYTES};
 use tarmac_lens_core::state::regfile::{self, RegFile};
 
-mod common;
-use common::data;
+use crate::common::{data, retimed};
 
 fn build(bytes: &[u8], big_endian: bool, k: u64) -> Index {
     let opts = IndexOptions {
@@ -243,6 +242,7 @@ fn same(n: &Node, t: &Node) -> bool {
         n.len,
         n.at.time,
         n.at.pc,
+        n.own_time,
     ) == (
         t.at.node,
         t.at.line,
@@ -251,6 +251,7 @@ fn same(n: &Node, t: &Node) -> bool {
         t.len,
         t.at.time,
         t.at.pc,
+        t.own_time,
     )
 }
 
@@ -274,12 +275,14 @@ fn queries_agree_with_sequential_replay_on_real_traces() {
                 .node_at_line(&mut src, node.at.line + node.lines - 1)
                 .unwrap();
             assert!(same(&by_line, node));
-            let by_time = index.node_at_time(&mut src, node.at.time).unwrap();
+            // A time is found at its first node.
+            let by_time = index.node_at_time(&mut src, node.own_time).unwrap();
+            let first = t.nodes.iter().find(|(n, _)| n.own_time == node.own_time);
             assert!(
-                by_time.at.time <= node.at.time && by_time.at.node >= node.at.node,
+                first.is_some_and(|(f, _)| same(&by_time, f)),
                 "{} time {}",
                 name,
-                node.at.time
+                node.own_time
             );
             let r = index.registers_after(&mut src, node.at.node).unwrap();
             assert_eq!(
@@ -370,6 +373,143 @@ fn queries_agree_with_sequential_replay_on_real_traces() {
             assert_eq!(&after.bytes[off..off + size], &at_q.bytes[off..off + size]);
             let next = index.next_reg_write(&mut src, p.at.node, sp).unwrap();
             assert!(next.is_none_or(|n| n.at.node > q), "{}", name);
+        }
+    }
+}
+
+/// A debugger's queries: the state before a node is the sequential
+/// model's after the node before (memory as `memory_after` has it);
+/// walking to the next or previous instruction node, and a breakpoint
+/// search through the per-address interval table, equal a linear scan.
+#[test]
+fn the_state_before_a_node_and_the_walks_agree_with_sequential_replay() {
+    use tarmac_lens_core::index::{MemByte, PcIntervals};
+    for name in [
+        "tracegen/quicksort-aarch64-O2-es-2M.tarmac",
+        "tracegen/quicksort-thumb-O2-fastmodel-2M.tarmac",
+    ] {
+        let trace = std::fs::read(data(name)).unwrap();
+        let t = truth(&trace);
+        let index = build(&trace, false, 32 << 10);
+        let mut src = SliceSource(&trace);
+        let step = (t.nodes.len() / 89).max(1);
+        for q in (1..t.nodes.len()).step_by(step) {
+            let state = index.state_before(&mut src, q as u64).unwrap();
+            let regs = &t.nodes[q - 1].1;
+            assert_eq!(
+                &state.registers().bytes[..],
+                &regs.bytes[..],
+                "{name} before {q}"
+            );
+            assert_eq!(
+                &state.registers().known[..],
+                &regs.known[..],
+                "{name} before {q}"
+            );
+            let sp = regs
+                .value(regfile::XSP, 8)
+                .or_else(|| regs.value(13 * 8, 4));
+            if let Some(sp) = sp {
+                let base = sp.saturating_sub(48);
+                let view = index
+                    .memory_after(&mut src, q as u64 - 1, base, 128)
+                    .unwrap();
+                let mut got = vec![MemByte::NeverSeen; 128];
+                state.memory(&index, base, &mut got);
+                for (i, g) in got.iter().enumerate() {
+                    let want = view.known[i].then_some(view.bytes[i]);
+                    let have = match *g {
+                        MemByte::Value(v) => Some(v),
+                        _ => None,
+                    };
+                    assert_eq!(have, want, "{name} before {q} byte {:#x}", base + i as u64);
+                }
+            }
+            // The instruction nodes on either side.
+            let instr = |n: &&(Node, RegFile)| n.0.has_instruction();
+            let next = t.nodes[q + 1..].iter().find(instr).map(|n| n.0.at.node);
+            let prev = t.nodes[..q].iter().rev().find(instr).map(|n| n.0.at.node);
+            let walk = |forward| {
+                index
+                    .walk_nodes(&mut SliceSource(&trace), q as u64, forward, &mut |n| {
+                        n.has_instruction()
+                    })
+                    .unwrap()
+                    .map(|n| n.at.node)
+            };
+            assert_eq!(walk(true), next, "{name} after {q}");
+            assert_eq!(walk(false), prev, "{name} before {q}");
+            // A step: the same node, and the state before it.
+            for (forward, want) in [(true, next), (false, prev)] {
+                let step = index
+                    .step_instruction(&mut SliceSource(&trace), q as u64, forward)
+                    .unwrap();
+                assert_eq!(
+                    step.as_ref().map(|s| s.0.at.node),
+                    want,
+                    "{name} step from {q}"
+                );
+                if let Some((n, state)) = step.filter(|s| s.0.at.node > 0) {
+                    let regs = &t.nodes[n.at.node as usize - 1].1;
+                    assert_eq!(state.node(), n.at.node);
+                    assert_eq!(
+                        &state.registers().bytes[..],
+                        &regs.bytes[..],
+                        "{name} step to {}",
+                        n.at.node
+                    );
+                    assert_eq!(&state.registers().known[..], &regs.known[..]);
+                    let sp = regs
+                        .value(regfile::XSP, 8)
+                        .or_else(|| regs.value(13 * 8, 4));
+                    if let Some(sp) = sp {
+                        let view = index.memory_after(&mut src, n.at.node - 1, sp, 64).unwrap();
+                        let mut got = vec![MemByte::NeverSeen; 64];
+                        state.memory(&index, sp, &mut got);
+                        for (i, g) in got.iter().enumerate() {
+                            let have = match *g {
+                                MemByte::Value(v) => Some(v),
+                                _ => None,
+                            };
+                            assert_eq!(
+                                have,
+                                view.known[i].then_some(view.bytes[i]),
+                                "{name} step to {}",
+                                n.at.node
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        assert!(index.state_before(&mut src, t.nodes.len() as u64).is_err());
+        let table = PcIntervals::build(&index, &mut src, &mut |_| true)
+            .unwrap()
+            .unwrap();
+        // Through its file, and refused for another index.
+        let table = PcIntervals::from_bytes(&table.to_bytes(&index), &index).unwrap();
+        let other = build(&trace[..trace.len() / 2], false, 32 << 10);
+        assert!(PcIntervals::from_bytes(&table.to_bytes(&index), &other).is_none());
+        for q in [t.nodes.len() / 7, t.nodes.len() / 3, t.nodes.len() * 5 / 6] {
+            let pcs: std::collections::HashSet<u64> = [q, q + 3, q + 40]
+                .iter()
+                .map(|&i| t.nodes[i].0.at.pc & !1)
+                .filter(|&pc| pc != tarmac_lens_core::engine::INVALID_PC)
+                .collect();
+            let hit =
+                |n: &&(Node, RegFile)| n.0.has_instruction() && pcs.contains(&(n.0.at.pc & !1));
+            let next = t.nodes[q + 1..].iter().find(hit).map(|n| n.0.at.node);
+            let prev = t.nodes[..q].iter().rev().find(hit).map(|n| n.0.at.node);
+            for (table, how) in [(Some(&table), "table"), (None, "filters")] {
+                let find = |forward| {
+                    index
+                        .find_any_pc(&mut SliceSource(&trace), q as u64, &pcs, forward, table)
+                        .unwrap()
+                        .map(|n| n.at.node)
+                };
+                assert_eq!(find(true), next, "{name} {how} after {q}");
+                assert_eq!(find(false), prev, "{name} {how} before {q}");
+            }
         }
     }
 }
@@ -522,13 +662,19 @@ fn an_index_file_without_the_timeline_depth_still_loads() {
 fn an_index_file_with_whole_snapshots_still_loads() {
     let (trace, index, id) = saved_quicksort();
     let new = index.to_bytes(id);
-    assert_eq!(new[8], 10, "the format's version");
+    assert_eq!(new[8], 11, "the format's version");
     let old = index.to_bytes_format_8(id);
     assert_eq!(old[8], 8);
     assert!(old.len() > new.len(), "whole snapshots take more room");
     let (v8, id8) = Index::from_bytes(&old).expect("a format 8 file loads");
     assert_eq!(id8, id);
-    assert!(v8.to_bytes(id) == new, "re-encoded, the same bytes");
+    // Re-encoded, the same bytes but for the last section, the intervals'
+    // own times, which format 8 lacks: it says none (0 and a count of 0).
+    let again = v8.to_bytes(id);
+    let kept = again.len() - 2;
+    assert_eq!(&again[kept..], [0, 0]);
+    assert!(again[..kept] == new[..kept], "re-encoded, the same bytes");
+    assert_eq!(new[kept], 1, "the current file has them");
     let mut src = SliceSource(&trace);
     let nodes = index.summary().nodes;
     for node in (0..nodes).step_by((nodes / 97).max(1) as usize) {
@@ -743,4 +889,85 @@ fn slice_and_streamed_builds_are_identical() {
         let sliced = Index::build_from_slice(&trace, IndexOptions::default(), |_| {}).to_bytes(id);
         assert_eq!(streamed, sliced, "{}", name);
     }
+}
+
+/// A trace whose time goes back (one run at even times, then another at
+/// odd ones from the start): nodes are grouped and ordered by the clamped
+/// time, as the reference indexer does, but each node's own time is the
+/// one its line gives, and a time is found where the trace wrote it, the
+/// first time it did.
+#[test]
+fn times_that_go_back_are_kept_and_found_where_written() {
+    let one = std::fs::read(data("tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac")).unwrap();
+    let mut trace = retimed(&one, |n| 2 * n);
+    let first_half_lines = one.iter().filter(|&&b| b == b'\n').count() as u64;
+    trace.extend_from_slice(&retimed(&one, |n| 2 * n + 1));
+    let t = truth(&trace);
+    let index = build(&trace, false, 16 << 10);
+    let mut src = SliceSource(&trace);
+    let clamp = t
+        .nodes
+        .iter()
+        .take_while(|(n, _)| n.at.line <= first_half_lines)
+        .map(|(n, _)| n.at.time)
+        .max()
+        .unwrap();
+    let second: Vec<&Node> = t
+        .nodes
+        .iter()
+        .map(|(n, _)| n)
+        .filter(|n| n.at.line > first_half_lines)
+        .collect();
+    assert!(second.len() > 1000);
+    for n in second.iter().step_by(second.len() / 50) {
+        assert_eq!(n.own_time % 2, 1, "line {}", n.at.line);
+        assert!(n.at.time >= clamp, "clamped to the first run's end");
+        let found = index.node_at_time(&mut src, n.own_time).unwrap();
+        assert!(
+            same(&found, n),
+            "time {} found at line {}",
+            n.own_time,
+            found.at.line
+        );
+        let by_line = index.node_at_line(&mut src, n.at.line).unwrap();
+        assert_eq!(by_line.own_time, n.own_time);
+    }
+    // An even time is in the first run; a time no line has goes where the
+    // clamped order puts it.
+    let even = index.node_at_time(&mut src, 2000).unwrap();
+    assert!(even.at.line <= first_half_lines && even.own_time == 2000);
+    let none = index.node_at_time(&mut src, u64::MAX).unwrap();
+    assert_eq!(none.at.node, index.summary().nodes - 1);
+    // Saved and loaded, the same answers.
+    let id = TraceIdentity {
+        len: trace.len() as u64,
+        mtime: 1,
+    };
+    let (back, _) = Index::from_bytes(&index.to_bytes(id)).unwrap();
+    let n = second[second.len() / 3];
+    assert!(same(&back.node_at_time(&mut src, n.own_time).unwrap(), n));
+}
+
+/// An index file of format 10 lacks the intervals' own times: it loads
+/// (times then found by the clamped order alone) unless it lists an
+/// unparsed line, whose node that format grouped otherwise.
+#[test]
+fn an_index_file_without_own_times_loads_unless_it_lists_unparsed_lines() {
+    let (trace, index, id) = saved_quicksort();
+    let v10 = index.to_bytes_format_10(id);
+    assert_eq!(v10[8], 10);
+    let (old, _) = Index::from_bytes(&v10).expect("a format 10 file loads");
+    assert!(old.to_bytes_format_10(id) == v10);
+    let mut src = SliceSource(&trace);
+    let n = index.node(&mut src, 5000).unwrap();
+    assert!(same(&old.node_at_time(&mut src, n.own_time).unwrap(), &n));
+
+    let mut garbled = trace.clone();
+    let at = garbled.iter().position(|&b| b == b'\n').unwrap() + 1;
+    garbled.splice(at..at, b"999 clk not a line\n".iter().copied());
+    let index = build(&garbled, false, 16 << 10);
+    assert!(Index::from_bytes(&index.to_bytes(id)).is_ok());
+    let v10 = index.to_bytes_format_10(id);
+    let err = Index::from_bytes(&v10).err().expect("refused").to_string();
+    assert!(err.contains("unparsed"), "{err}");
 }

@@ -1,7 +1,7 @@
 //! Offsets beyond 4 GiB: read from a synthetic 5 GiB source (generated on
 //! the fly, nothing stored) around and past the 4 GiB mark. Also run in
-//! wasm32, where `usize` is 32 bits (the test script runs tests/wasm_*.rs;
-//! this file is included there).
+//! wasm32, where `usize` is 32 bits (a module of the wasm worker tests too,
+//! `tests/wasm_worker.rs`).
 
 use tarmac_lens_core::lines::LineReader;
 use tarmac_lens_core::parse::{ParseOptions, Parser, RecordKind};

@@ -4,10 +4,7 @@
 //! picked with `--cpu` must give exactly what its own trace gives (line
 //! numbers mapped), with memory shared between the cores.
 
-#![cfg(not(target_arch = "wasm32"))]
-
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use tarmac_lens_core::cores::{self, CoreCount};
 use tarmac_lens_core::index::parallel;
@@ -15,8 +12,7 @@ use tarmac_lens_core::index::{Index, IndexOptions, TraceIdentity};
 use tarmac_lens_core::parse::ParseOptions;
 use tarmac_lens_core::source::SliceSource;
 
-mod common;
-use common::{data, read};
+use crate::common::{data, read, tarmac_lens};
 
 const CPU0: &str = "tracegen/quicksort-aarch64-O2-fastmodel-cpu-2M";
 const CPU1: &str = "multicore/recursion-aarch64-O2-fastmodel-cpu1";
@@ -117,11 +113,7 @@ impl Drop for Scratch {
 }
 
 fn cli(args: &[&str], trace: &Path) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_tarmac-lens"))
-        .args(args)
-        .arg(trace)
-        .output()
-        .unwrap()
+    tarmac_lens().args(args).arg(trace).output().unwrap()
 }
 
 fn stdout(o: std::process::Output) -> String {

@@ -9,8 +9,7 @@ use tarmac_lens_core::index::{Index, IndexOptions, TraceIdentity};
 use tarmac_lens_core::parse::ParseOptions;
 use tarmac_lens_core::source::SliceSource;
 
-mod common;
-use common::{data, read, Rng};
+use crate::common::{data, read, tarmac_files, Rng};
 
 const ID: TraceIdentity = TraceIdentity { len: 0, mtime: 0 };
 
@@ -23,13 +22,7 @@ fn traces() -> Vec<(String, Vec<u8>)> {
         "ttu/truncate",
         "tracegen",
     ] {
-        let mut names: Vec<_> = std::fs::read_dir(data(dir))
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|x| x == "tarmac"))
-            .collect();
-        names.sort();
-        for p in names {
+        for p in tarmac_files(dir) {
             out.push((p.display().to_string(), read(&p)));
         }
     }

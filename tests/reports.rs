@@ -8,8 +8,7 @@ use tarmac_lens_core::report::{self, calltree};
 use tarmac_lens_core::source::SliceSource;
 use tarmac_lens_core::symbols::SymbolTable;
 
-mod common;
-use common::{assert_same, data, read};
+use crate::common::{assert_same, data, read};
 
 fn calltree_text(trace: &Path, elf: Option<&Path>, debug: bool) -> String {
     let bytes = read(trace);

@@ -1,9 +1,6 @@
 //! The interactive reports (`report::explore`): their texts are the CLI's
 //! byte for byte, their structured parts agree with those texts, and every
 //! reply stays bounded.
-#![cfg(not(target_arch = "wasm32"))]
-
-use std::process::Command;
 
 use tarmac_lens_core::engine::EngineOptions;
 use tarmac_lens_core::parse::ParseOptions;
@@ -13,8 +10,7 @@ use tarmac_lens_core::report::explore::{
 use tarmac_lens_core::source::{FileSource, SliceSource};
 use tarmac_lens_core::symbols::SymbolTable;
 
-mod common;
-use common::data;
+use crate::common::{cli_stdout, data, Dir};
 
 const BASE: &str = "tracegen/quicksort-arm-O2-fastmodel-2M";
 
@@ -33,19 +29,6 @@ fn reports(base: &str, with_elf: bool) -> Reports {
     .unwrap()
 }
 
-fn cli(args: &[&str]) -> Vec<u8> {
-    let out = Command::new(env!("CARGO_BIN_EXE_tarmac-lens"))
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out.stdout
-}
-
 #[test]
 fn texts_equal_the_cli_output() {
     let trace = data(&format!("{BASE}.tarmac"));
@@ -57,13 +40,13 @@ fn texts_equal_the_cli_output() {
         (TextKind::Profile, "profile"),
         (TextKind::Flamegraph, "flamegraph"),
     ] {
-        let want = cli(&[cmd, trace, "--image", elf, "--no-index"]);
+        let want = cli_stdout(&[cmd, trace, "--image", elf, "--no-index"]);
         assert_eq!(r.text(kind).unwrap().as_bytes(), &want[..], "{cmd}");
     }
-    let dir = std::env::temp_dir().join(format!("tl-explore-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = Dir::new("explore");
+    let dir = tmp.path();
     let vcd_path = dir.join("t.vcd");
-    cli(&[
+    cli_stdout(&[
         "vcd",
         trace,
         "--image",
@@ -78,7 +61,6 @@ fn texts_equal_the_cli_output() {
         .unwrap();
     assert_eq!(got, std::fs::read(&vcd_path).unwrap());
     assert!(r.text(TextKind::Vcd).is_none());
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

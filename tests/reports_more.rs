@@ -2,7 +2,6 @@
 //! tools' exact outputs, at library level and through the binary.
 
 use std::path::Path;
-use std::process::Command;
 
 use tarmac_lens_core::engine::EngineOptions;
 use tarmac_lens_core::parse::ParseOptions;
@@ -12,8 +11,7 @@ use tarmac_lens_core::report::{
 use tarmac_lens_core::source::SliceSource;
 use tarmac_lens_core::symbols::SymbolTable;
 
-mod common;
-use common::{assert_same, data, read};
+use crate::common::{assert_same, data, read, tarmac_lens};
 
 fn text(p: &Path) -> String {
     String::from_utf8(read(p)).unwrap()
@@ -267,18 +265,14 @@ fn truncate_adds_missing_final_newline_and_survives_garbage() {
     assert!(!cut.add_newline);
 }
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_tarmac-lens"))
-}
-
 #[test]
 fn cli_reports_write_reference_output() {
     let q = data("ttu/quicksort.tarmac");
-    let out = bin().arg("profile").arg(&q).output().unwrap();
+    let out = tarmac_lens().arg("profile").arg(&q).output().unwrap();
     assert!(out.status.success());
     assert_eq!(out.stdout, read(&data("ttu/profile-quicksort-addr.ref")));
 
-    let out = bin()
+    let out = tarmac_lens()
         .args(["callinfo"])
         .arg(&q)
         .arg("0x80ec")
@@ -290,7 +284,7 @@ fn cli_reports_write_reference_output() {
     let dir = std::env::temp_dir().join(format!("tl-reports-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let fg = dir.join("fg.txt");
-    let out = bin()
+    let out = tarmac_lens()
         .arg("flamegraph")
         .arg(&q)
         .arg("-o")
@@ -302,7 +296,7 @@ fn cli_reports_write_reference_output() {
     assert_eq!(read(&fg), read(&data("ttu/flamegraph-quicksort-addr.ref")));
 
     let v = dir.join("q.vcd");
-    let out = bin()
+    let out = tarmac_lens()
         .arg("vcd")
         .arg(&q)
         .args(["--no-date", "-o"])
@@ -311,12 +305,18 @@ fn cli_reports_write_reference_output() {
         .unwrap();
     assert!(out.status.success());
     assert_eq!(read(&v), read(&data("ttu/vcd-quicksort.ref")));
-    let out = bin().arg("vcd").arg(&q).arg("-o").arg(&v).output().unwrap();
+    let out = tarmac_lens()
+        .arg("vcd")
+        .arg(&q)
+        .arg("-o")
+        .arg(&v)
+        .output()
+        .unwrap();
     assert!(out.status.success());
     assert!(String::from_utf8_lossy(&read(&v)).starts_with("$date\n"));
 
     let t = data("ttu/truncate/crash32m.tarmac");
-    let out = bin().arg("truncate").arg(&t).output().unwrap();
+    let out = tarmac_lens().arg("truncate").arg(&t).output().unwrap();
     assert!(out.status.success());
     assert_eq!(out.stdout, read(&data("ttu/truncate/crash32m.ref")));
     let _ = std::fs::remove_dir_all(&dir);
@@ -338,7 +338,7 @@ fn cli_errors_exit_1_with_message() {
         ],
     ];
     for args in cases {
-        let out = bin().args(&args).output().unwrap();
+        let out = tarmac_lens().args(&args).output().unwrap();
         assert_eq!(out.status.code(), Some(1), "{:?}", args);
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.starts_with("tarmac-lens: "), "{:?}: {}", args, err);

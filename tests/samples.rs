@@ -3,8 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-mod common;
-use common::Rng;
+use crate::common::{tarmac_files, Rng};
 
 use tarmac_lens_core::lines::LineReader;
 use tarmac_lens_core::parse::{ParseOptions, Parser, RecordKind};
@@ -12,20 +11,22 @@ use tarmac_lens_core::source::SliceSource;
 use tarmac_lens_core::stats;
 
 fn traces() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/ttu");
     let mut out = Vec::new();
-    for dir in ["", "samples", "calltests", "truncate"] {
-        for e in std::fs::read_dir(root.join(dir)).expect("test data present") {
-            let p = e.expect("readable dir").path();
-            if p.extension().is_some_and(|x| x == "tarmac") {
-                out.push(p);
-            }
-        }
+    for dir in [
+        "ttu",
+        "ttu/samples",
+        "ttu/calltests",
+        "ttu/truncate",
+        "published/morello-fvp",
+        "published/cortex-m-rtl-logger",
+        "published/emulator-es",
+    ] {
+        out.extend(tarmac_files(dir));
     }
     out.sort();
     assert!(
-        out.len() >= 12,
-        "expected the reference traces, found {:?}",
+        out.len() >= 15,
+        "expected the reference and published traces, found {:?}",
         out
     );
     out

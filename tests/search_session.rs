@@ -3,7 +3,6 @@
 //! replies, with kind filters, line ranges, cancelling and bad patterns.
 
 use std::path::Path;
-use std::process::Command;
 
 use tarmac_lens_core::browse::protocol::{Query, Reply};
 use tarmac_lens_core::browse::search::{
@@ -13,6 +12,8 @@ use tarmac_lens_core::browse::Session;
 use tarmac_lens_core::parse::ParseOptions;
 use tarmac_lens_core::search::KindFilter;
 use tarmac_lens_core::source::SliceSource;
+
+use crate::common::tarmac_lens;
 
 const TRACE: &str = "tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac";
 
@@ -68,7 +69,7 @@ fn run(s: &mut Session<SliceSource<'_>>, req: SearchRequest) -> (Vec<(u64, Strin
 
 /// `tarmac-lens search` on the same trace: the lines it prints.
 fn cli(args: &[&str]) -> Vec<u64> {
-    let out = Command::new(env!("CARGO_BIN_EXE_tarmac-lens"))
+    let out = tarmac_lens()
         .arg("search")
         .arg(path(TRACE))
         .args(args)

@@ -9,8 +9,6 @@
 //! machine without them fails here, saying which package is missing.
 
 // Runs the CLI and the binutils: native only.
-#![cfg(not(target_arch = "wasm32"))]
-
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -19,20 +17,14 @@ use std::sync::Arc;
 
 use tarmac_lens_core::{DebugInfo, SymbolTable};
 
-mod common;
-use common::{data, read};
+use crate::common::{data, read, tarmac_files, tarmac_lens, Dir};
 
 /// The generated traces with their ELFs: `tracegen/` (quicksort, O2) and
 /// `tracegen/lines/` (recursion at O1; hash at O2, which inlines).
 fn traces() -> Vec<PathBuf> {
     let mut v = Vec::new();
     for dir in ["tracegen", "tracegen/lines"] {
-        for e in std::fs::read_dir(data(dir)).unwrap() {
-            let p = e.unwrap().path();
-            if p.extension().is_some_and(|x| x == "tarmac") {
-                v.push(p);
-            }
-        }
+        v.extend(tarmac_files(dir));
     }
     v.sort();
     let names: Vec<String> = v
@@ -63,16 +55,7 @@ fn oracle_for(elf: &[u8]) -> &'static str {
         40 => ("arm-none-eabi-addr2line", "binutils-arm-none-eabi"),
         m => panic!("no oracle for ELF machine {m}"),
     };
-    let found = Command::new(tool)
-        .arg("--version")
-        .stdout(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    assert!(
-        found,
-        "{tool} not found: install Debian's {package} (scripts/install-deps.sh does)"
-    );
-    tool
+    crate::common::oracle(tool, package)
 }
 
 /// One frame as `addr2line -f -i` prints it: function (`??` for none)
@@ -133,11 +116,7 @@ fn oracle(elf_path: &Path, elf: &[u8], pcs: &[u64]) -> HashMap<u64, Vec<OracleFr
 /// and what failed its condition, by a path that shares no code with the
 /// count under test.
 fn dumped_pcs(trace: &Path) -> BTreeMap<u64, (u64, u64)> {
-    let out = Command::new(env!("CARGO_BIN_EXE_tarmac-lens"))
-        .arg("dump")
-        .arg(trace)
-        .output()
-        .unwrap();
+    let out = tarmac_lens().arg("dump").arg(trace).output().unwrap();
     assert!(out.status.success());
     let mut pcs: BTreeMap<u64, (u64, u64)> = BTreeMap::new();
     for line in String::from_utf8(out.stdout).unwrap().lines() {
@@ -277,7 +256,7 @@ fn line_counts_equal_a_count_of_dumped_pcs_mapped_by_addr2line() {
             slot.1 += failed;
         }
 
-        let out = Command::new(env!("CARGO_BIN_EXE_tarmac-lens"))
+        let out = tarmac_lens()
             .args(["lines", "--format", "json", "--image"])
             .arg(&elf_path)
             .arg(&trace)
@@ -360,10 +339,7 @@ fn line_counts_equal_a_count_of_dumped_pcs_mapped_by_addr2line() {
 }
 
 fn run(args: &[&std::ffi::OsStr]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_tarmac-lens"))
-        .args(args)
-        .output()
-        .unwrap();
+    let out = tarmac_lens().args(args).output().unwrap();
     (
         out.status.success(),
         String::from_utf8(out.stdout).unwrap(),
@@ -469,7 +445,8 @@ fn annotated_sources_carry_the_counts() {
     let trace = data("tracegen/lines/recursion-arm-O1-fastmodel.tarmac");
     let elf = trace.with_extension("elf");
     let image = std::ffi::OsString::from(format!("--image={}", elf.display()));
-    let dir = std::env::temp_dir().join(format!("tarmac-lens-sources-{}", std::process::id()));
+    let tmp = Dir::new("sources");
+    let dir = tmp.path();
     std::fs::create_dir_all(dir.join("programs")).unwrap();
     let source: String = (1..=400).map(|n| format!("source line {n}\n")).collect();
     std::fs::write(dir.join("programs/recursion.c"), &source).unwrap();

@@ -4,8 +4,6 @@
 //! and source steps against every node of the trace replayed by the engine
 //! and mapped through the DWARF one by one.
 
-#![cfg(not(target_arch = "wasm32"))]
-
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -20,8 +18,7 @@ use tarmac_lens_core::report::source_lines::{attribute, count_pcs};
 use tarmac_lens_core::source::SliceSource;
 use tarmac_lens_core::{DebugInfo, Session};
 
-mod common;
-use common::{data, read};
+use crate::common::{data, read};
 
 const TRACES: [&str; 4] = [
     "tracegen/lines/recursion-aarch64-O1-fastmodel",

@@ -5,10 +5,8 @@
 //! a table of their own, and every output format holds the same rows.
 //! Counts against an independent reading of the trace text, and the farm
 //! against DuckDB and Spark, are in `tests/python/`.
-#![cfg(not(target_arch = "wasm32"))]
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -19,14 +17,9 @@ use tarmac_lens_sql::datafusion::arrow::datatypes::UInt64Type;
 use tarmac_lens_sql::datafusion::arrow::record_batch::RecordBatch;
 use tarmac_lens_sql::{schema, Table, Trace};
 
-mod common;
-use common::{data, Dir};
+use crate::common::{cli_stdout, data, tarmac_lens, Dir};
 
 const QUICKSORT: &str = "tracegen/quicksort-aarch64-O2-fastmodel-2M";
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_tarmac-lens"))
-}
 
 /// A trace held in memory whose reads are counted.
 struct Counted {
@@ -373,22 +366,16 @@ fn scratch_traces(dir: &Dir, names: &[&str]) -> Vec<PathBuf> {
         .iter()
         .map(|n| {
             let base = Path::new(n).file_name().unwrap().to_str().unwrap();
-            let p = dir.0.join(format!("{base}.tarmac"));
+            let p = dir.path().join(format!("{base}.tarmac"));
             std::fs::copy(data(&format!("{n}.tarmac")), &p).unwrap();
-            std::fs::copy(data(&format!("{n}.elf")), dir.0.join(format!("{base}.elf"))).unwrap();
+            std::fs::copy(
+                data(&format!("{n}.elf")),
+                dir.path().join(format!("{base}.elf")),
+            )
+            .unwrap();
             p
         })
         .collect()
-}
-
-fn cli(args: &[&str]) -> Vec<u8> {
-    let out = bin().args(args).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out.stdout
 }
 
 #[test]
@@ -397,21 +384,21 @@ fn every_output_format_holds_the_same_rows() {
     let t = &scratch_traces(&dir, &[QUICKSORT])[0];
     let t = t.to_str().unwrap();
     let q = "SELECT line, mnemonic, pc FROM instructions WHERE line < 400 ORDER BY line";
-    let csv = String::from_utf8(cli(&["sql", t, q, "--format", "csv"])).unwrap();
+    let csv = String::from_utf8(cli_stdout(&["sql", t, q, "--format", "csv"])).unwrap();
     let lines: Vec<&str> = csv.lines().collect();
     assert_eq!(lines[0], "line,mnemonic,pc");
     let n = lines.len() - 1;
     assert!(n > 50);
     let json: serde_json::Value =
-        serde_json::from_slice(&cli(&["sql", t, q, "--format", "json"])).unwrap();
+        serde_json::from_slice(&cli_stdout(&["sql", t, q, "--format", "json"])).unwrap();
     assert_eq!(json.as_array().unwrap().len(), n);
     let first: Vec<&str> = lines[1].split(',').collect();
     assert_eq!(json[0]["line"].as_u64().unwrap().to_string(), first[0]);
     assert_eq!(json[0]["mnemonic"].as_str().unwrap(), first[1]);
-    let table = String::from_utf8(cli(&["sql", t, q])).unwrap();
+    let table = String::from_utf8(cli_stdout(&["sql", t, q])).unwrap();
     assert_eq!(table.lines().count(), n + 2);
     assert!(table.lines().next().unwrap().starts_with("line"));
-    let ipc = cli(&["sql", t, q, "--format", "arrow"]);
+    let ipc = cli_stdout(&["sql", t, q, "--format", "arrow"]);
     let reader = tarmac_lens_sql::datafusion::arrow::ipc::reader::StreamReader::try_new(
         std::io::Cursor::new(ipc),
         None,
@@ -419,8 +406,8 @@ fn every_output_format_holds_the_same_rows() {
     .unwrap();
     let rows: usize = reader.map(|b| b.unwrap().num_rows()).sum();
     assert_eq!(rows, n);
-    let pq = dir.0.join("r.parquet");
-    cli(&[
+    let pq = dir.path().join("r.parquet");
+    cli_stdout(&[
         "sql",
         t,
         q,
@@ -448,10 +435,10 @@ fn export_writes_every_table_as_parquet_partitioned_by_run() {
         &dir,
         &[QUICKSORT, "tracegen/quicksort-thumb-O2-fastmodel-2M"],
     );
-    let out = dir.0.join("out");
+    let out = dir.path().join("out");
     let mut args = vec!["export", "--format", "parquet", "-o", out.to_str().unwrap()];
     args.extend(traces.iter().map(|p| p.to_str().unwrap()));
-    cli(&args);
+    cli_stdout(&args);
     for table in Table::ALL {
         for t in &traces {
             let run = t.file_stem().unwrap().to_str().unwrap();
@@ -490,7 +477,7 @@ fn export_writes_every_table_as_parquet_partitioned_by_run() {
     }
     // The rows the files hold are the rows `sql` gives.
     let t = traces[0].to_str().unwrap();
-    let want = String::from_utf8(cli(&[
+    let want = String::from_utf8(cli_stdout(&[
         "sql",
         t,
         "SELECT count(*) AS n FROM memory",
@@ -527,8 +514,8 @@ fn a_farm_query_names_each_run() {
             "tracegen/quicksort-thumb-O2-fastmodel-2M",
         ],
     );
-    let farm = dir.0.to_str().unwrap();
-    let csv = String::from_utf8(cli(&[
+    let farm = dir.path().to_str().unwrap();
+    let csv = String::from_utf8(cli_stdout(&[
         "sql",
         "--farm",
         farm,
@@ -549,8 +536,8 @@ fn a_farm_query_names_each_run() {
     for r in &rows {
         // Each trace took its own NAME.elf.
         assert_eq!(r[1], r[2], "{csv}");
-        let t = dir.0.join(format!("{}.tarmac", r[0]));
-        let one = String::from_utf8(cli(&[
+        let t = dir.path().join(format!("{}.tarmac", r[0]));
+        let one = String::from_utf8(cli_stdout(&[
             "sql",
             t.to_str().unwrap(),
             "SELECT count(*) FROM instructions",
@@ -566,18 +553,18 @@ fn a_farm_query_names_each_run() {
 fn the_cli_refuses_what_it_cannot_read() {
     let dir = Dir::new("sql-refusals");
     let t = &scratch_traces(&dir, &[QUICKSORT])[0];
-    let out = bin()
+    let out = tarmac_lens()
         .args(["sql", t.to_str().unwrap(), "SELECT * FROM functions"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("--image"), "{err}");
-    let out = bin()
+    let out = tarmac_lens()
         .args([
             "sql",
             "--farm",
-            dir.0.join("nothing-*.log").to_str().unwrap(),
+            dir.path().join("nothing-*.log").to_str().unwrap(),
             "SELECT 1",
         ])
         .output()

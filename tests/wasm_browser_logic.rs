@@ -1,15 +1,11 @@
 //! The trace browser's arithmetic and parsing: scroll mapping for huge
 //! traces, URL fragments, key tables, prompt editing, marker placement.
-#![cfg(target_arch = "wasm32")]
-
 use tarmac_lens::model::hash::{self, HashTarget};
 use tarmac_lens::model::keys::{self, Command, PaneKind, RegKind};
 use tarmac_lens::model::view_state::{Recentre, Scroll, MAX_SCROLL_PX, ROW_PX};
 use tarmac_lens::web::components::{delete_word, marker_index, parse_offset, recall};
 use tarmac_lens_core::browse::protocol::{FoldOp, Row};
 use wasm_bindgen_test::*;
-
-wasm_bindgen_test_configure!(run_in_browser);
 
 #[wasm_bindgen_test]
 fn small_traces_scroll_one_pixel_per_pixel() {
@@ -169,6 +165,7 @@ fn line(node: u64, line: u64) -> Row {
         branch_symbol: None,
         source: None,
         function: None,
+        capability: None,
     }
 }
 

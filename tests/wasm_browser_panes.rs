@@ -2,8 +2,6 @@
 //! attributes tests and embedders rely on (`data-reg`, `data-addr`,
 //! `data-line`/`data-time` on the current row) and the marks for unknown and
 //! changed values.
-#![cfg(target_arch = "wasm32")]
-
 use std::rc::Rc;
 
 use tarmac_lens::model::keys::RegKind;
@@ -18,10 +16,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use yew::Callback;
 
-mod dom;
-use dom::{fresh_root, one, settle};
-
-wasm_bindgen_test_configure!(run_in_browser);
+use crate::dom::{fresh_root, one, settle};
 
 fn row(line: u64, text: &str, spans: Vec<Span>) -> Row {
     Row::Line {
@@ -33,6 +28,7 @@ fn row(line: u64, text: &str, spans: Vec<Span>) -> Row {
         branch_symbol: Some("main".into()),
         source: None,
         function: None,
+        capability: None,
     }
 }
 

@@ -1,7 +1,5 @@
 //! The page's components rendered into a real DOM (no stylesheet, as in
 //! any page that embeds them without www/).
-#![cfg(target_arch = "wasm32")]
-
 use std::collections::BTreeMap;
 
 use tarmac_lens::web::components::{
@@ -14,10 +12,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::Element;
 
-mod dom;
-use dom::{fresh_root, one, settle};
-
-wasm_bindgen_test_configure!(run_in_browser);
+use crate::dom::{fresh_root, one, settle};
 
 fn text(root: &Element, selector: &str) -> String {
     one(root, selector).text_content().unwrap_or_default()

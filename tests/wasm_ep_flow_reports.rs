@@ -2,8 +2,6 @@
 //! a `Blob` read in slices (as `worker/report.rs` reads the dropped file),
 //! they answer as over the bytes in memory, the flow text written from a
 //! `Blob` is the same, and their messages survive postMessage.
-#![cfg(target_arch = "wasm32")]
-
 use js_sys::{Array, Function, Reflect, Uint8Array};
 use tarmac_lens::web::reading::blob_source::BlobSource;
 use tarmac_lens::web::shared::protocol::{decode, encode, ToPage, ToWorker};
@@ -19,8 +17,6 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
 use web_sys::Blob;
-
-wasm_bindgen_test_configure!(run_in_dedicated_worker);
 
 const EP: &[u8] = include_bytes!("data/ep/sploop-loop.ept.txt");
 const BRANCHES: &[u8] = b"1 clk FD (1) 00001000 00002000 A\n\

@@ -4,8 +4,6 @@
 //! is given back; the nested worker into fresh buffers; this thread). The
 //! server is the browser's own: a `blob:` URL answers `Range` requests as
 //! a web server does. In a dedicated worker, as in the app.
-#![cfg(target_arch = "wasm32")]
-
 use js_sys::{Array, Uint8Array};
 use tarmac_lens::web::reading::compressed::format_of;
 use tarmac_lens::web::reading::http_source::{self, Fetched, HttpSource, Target};
@@ -13,8 +11,6 @@ use tarmac_lens::web::reading::read_ahead::ReadAhead;
 use tarmac_lens_core::source::TraceSource;
 use wasm_bindgen_test::*;
 use web_sys::Blob;
-
-wasm_bindgen_test_configure!(run_in_dedicated_worker);
 
 fn patterned(len: usize) -> Vec<u8> {
     (0..len).map(|i| (i * 7 % 251) as u8).collect()

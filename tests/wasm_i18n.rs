@@ -1,12 +1,8 @@
 //! The translation layer: catalogues, fallback, arguments, language tags.
-#![cfg(target_arch = "wasm32")]
-
 use tarmac_lens::model::keys::{tables, PaneKind, RegKind};
 use tarmac_lens::web::page::i18n::{fill, lookup, Lang};
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
-
-wasm_bindgen_test_configure!(run_in_browser);
 
 #[wasm_bindgen_test]
 fn translations_keep_every_placeholder() {
@@ -120,6 +116,36 @@ fn numbers_match_the_browser_s_intl() {
             // A decimal string keeps every digit of a u64.
             let theirs = intl.call1(&JsValue::NULL, &n.to_string().into()).unwrap();
             assert_eq!(number(n), theirs.as_string().unwrap(), "{n} in {lang:?}");
+        }
+    }
+    i18n::set(Lang::En);
+}
+
+/// Percentages too: `76.4%`, `76,4 %` (a no-break space), as
+/// `Intl.NumberFormat`'s percent style with one decimal writes them.
+#[wasm_bindgen_test]
+fn percentages_match_the_browser_s_intl() {
+    use tarmac_lens::web::page::i18n::{self, percent};
+    for lang in Lang::ALL {
+        i18n::set(lang);
+        let locales = js_sys::Array::of1(&lang.code().into());
+        let options = js_sys::Object::new();
+        for (key, value) in [
+            ("style", JsValue::from("percent")),
+            ("minimumFractionDigits", 1.into()),
+            ("maximumFractionDigits", 1.into()),
+            ("useGrouping", false.into()),
+        ] {
+            js_sys::Reflect::set(&options, &key.into(), &value).unwrap();
+        }
+        let intl = js_sys::Intl::NumberFormat::new(&locales, &options).format();
+        for x in [0.0, 0.2, 9.9, 15.0, 76.4, 99.9, 100.0] {
+            let theirs = intl.call1(&JsValue::NULL, &(x / 100.0).into()).unwrap();
+            assert_eq!(
+                percent(x, 1),
+                theirs.as_string().unwrap(),
+                "{x} in {lang:?}"
+            );
         }
     }
     i18n::set(Lang::En);

@@ -1,8 +1,6 @@
 //! The index cache's files in the origin-private file system, read back as
 //! the worker reads them: through a sync access handle, or, while another
 //! context holds that handle, through the file's `arrayBuffer()`.
-#![cfg(target_arch = "wasm32")]
-
 use tarmac_lens::web::reading::index_cache;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
@@ -10,8 +8,6 @@ use wasm_bindgen_test::*;
 use web_sys::{FileSystemDirectoryHandle, FileSystemFileHandle, FileSystemSyncAccessHandle};
 
 // Sync access handles exist in dedicated workers only.
-wasm_bindgen_test_configure!(run_in_dedicated_worker);
-
 /// Bytes no shorter read could pass for: several write pieces long, each
 /// position's byte different from its neighbours'.
 fn contents() -> Vec<u8> {

@@ -1,10 +1,7 @@
 //! `tests/large_offsets.rs` in wasm32, where `usize` is 32 bits.
-#![cfg(target_arch = "wasm32")]
-
 use wasm_bindgen_test::*;
 
-#[path = "large_offsets.rs"]
-mod large_offsets;
+use crate::large_offsets;
 
 #[wasm_bindgen_test]
 fn lines_past_4_gib_in_wasm32() {

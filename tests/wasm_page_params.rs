@@ -1,14 +1,10 @@
 //! Pure parts of opening URLs, embedding and the index cache: which origins
 //! a page's Content-Security-Policy lets it read, the embedded viewer's pane
 //! list, which cached indexes are evicted.
-#![cfg(target_arch = "wasm32")]
-
 use tarmac_lens::model::keys::RegKind;
 use tarmac_lens::web::page::page_params::{parse_panes, PaneSpec};
 use tarmac_lens::web::shared::csp::policy_allows;
 use wasm_bindgen_test::*;
-
-wasm_bindgen_test_configure!(run_in_browser);
 
 const PAGE: &str = "https://lens.example.org";
 

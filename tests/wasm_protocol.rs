@@ -1,7 +1,5 @@
 //! The page <-> worker messages survive what postMessage does to them:
 //! encoding to JS values and a structured clone.
-#![cfg(target_arch = "wasm32")]
-
 use std::collections::BTreeMap;
 
 use js_sys::{Array, Function, Reflect, Uint8Array};
@@ -10,8 +8,6 @@ use tarmac_lens_core::browse::protocol::{Hl, Reply, Row, RowsReply, Span};
 use tarmac_lens_core::stats::{Stats, UnparsedLine};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
-
-wasm_bindgen_test_configure!(run_in_browser);
 
 /// What postMessage does to a value on its way to the other side.
 fn structured_clone(value: &JsValue) -> JsValue {
@@ -83,6 +79,7 @@ fn messages_to_the_page_cross_intact_including_counts_beyond_f64_precision() {
                                 branch_symbol: Some("<main>".into()),
                                 source: None,
                                 function: None,
+                                capability: None,
                             },
                             Row::Fold {
                                 call: 1,

@@ -1,8 +1,6 @@
 //! The report worker's parts in a worker: the reports computed over a
 //! `Blob` read in slices (as `worker/report.rs` reads the dropped file)
 //! print the reference texts, and the report messages survive postMessage.
-#![cfg(target_arch = "wasm32")]
-
 use js_sys::{Array, Function, Reflect, Uint8Array};
 use tarmac_lens::web::reading::blob_source::BlobSource;
 use tarmac_lens::web::shared::protocol::{decode, encode, OpenOptions, ToPage, ToWorker};
@@ -17,8 +15,6 @@ use tarmac_lens_core::symbols::SymbolTable;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
 use web_sys::Blob;
-
-wasm_bindgen_test_configure!(run_in_dedicated_worker);
 
 const TRACE: &[u8] = include_bytes!("data/tracegen/quicksort-thumb-O2-fastmodel-2M.tarmac");
 const ELF: &[u8] = include_bytes!("data/tracegen/quicksort-thumb-O2-fastmodel-2M.elf");

@@ -1,7 +1,5 @@
 //! The browsing session in a worker over a `Blob`, as the page uses it:
 //! every answer equals the native session's over the same bytes.
-#![cfg(target_arch = "wasm32")]
-
 use js_sys::{Array, Uint8Array};
 use tarmac_lens::web::reading::blob_source::BlobSource;
 use tarmac_lens_core::browse::protocol::*;
@@ -10,8 +8,6 @@ use tarmac_lens_core::parse::ParseOptions;
 use tarmac_lens_core::source::{SliceSource, TraceSource};
 use wasm_bindgen_test::*;
 use web_sys::Blob;
-
-wasm_bindgen_test_configure!(run_in_dedicated_worker);
 
 const QUICKSORT: &[u8] = include_bytes!("data/ttu/quicksort.tarmac");
 

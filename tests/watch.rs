@@ -16,8 +16,7 @@ use tarmac_lens_core::parse::{
 use tarmac_lens_core::source::SliceSource;
 use tarmac_lens_core::state::regfile;
 
-mod common;
-use common::{data, Rng};
+use crate::common::{data, Rng};
 
 /// Node boundaries only.
 struct Nodes(Vec<Node>);
@@ -82,7 +81,7 @@ fn oracle(trace: &[u8], aarch64: bool) -> Oracle {
                 let width = (i.width / 8).max(2);
                 if let Ok(ops) = decode::operands(i.iset, i.encoding as u32, width) {
                     for &r in ops.reads() {
-                        let (off, size) = regfile::location(r, i.iset == ISet::A64);
+                        let (off, size) = regfile::location(r, i.iset.is_aarch64());
                         reg_reads.push((node, off, size));
                     }
                 }
@@ -167,13 +166,13 @@ fn semihosting_write(
     let call = match i.iset {
         ISet::Thumb => e == 0xbeab || e == 0xdfab || e == 0xbabc,
         ISet::Arm => e & 0x0fff_ffff == 0x0f12_3456 || e & 0x0fff_ffff == 0x010f_0070,
-        ISet::A64 => e == 0xd45e_0000,
+        ISet::A64 | ISet::C64 => e == 0xd45e_0000,
         ISet::ThumbEE => false,
     };
     if !call {
         return None;
     }
-    let w = if i.iset == ISet::A64 { 8 } else { 4 };
+    let w = if i.iset.is_aarch64() { 8 } else { 4 };
     let word = |a: u64| -> Option<u64> {
         let mut v = 0u64;
         for k in (0..w).rev() {

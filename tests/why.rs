@@ -11,8 +11,7 @@ use tarmac_lens_core::index::{Index, IndexOptions, Watched};
 use tarmac_lens_core::source::SliceSource;
 use tarmac_lens_core::state::regfile;
 
-mod common;
-use common::data;
+use crate::common::data;
 
 fn index(trace: &[u8]) -> Index {
     let opts = IndexOptions {

@@ -127,7 +127,8 @@
         if (this._handshaken) this._openCurrent();
         return;
       }
-      if (GOTO_KEYS.includes(name) && after !== null && this._state === 'ready') {
+      // A frame still opening its trace starts where the attribute says now.
+      if (GOTO_KEYS.includes(name) && after !== null && this._frame) {
         this.goto({ [name]: name === 'line' || name === 'time' ? Number(after) : after }).catch(() => {});
       }
     }
@@ -307,13 +308,22 @@
       }
     }
 
-    /** Once per opened trace: go where `goto()` or the attributes say. */
-    _start() {
-      if (!this._starting) return;
-      this._starting = false;
+    /** Where a trace about to be opened starts: the latest goto() asked
+     * before, else the attributes (taken once). */
+    _takeStart() {
       const key = GOTO_KEYS.find((k) => this.hasAttribute(k));
       const fromAttribute = key && { [key]: key === 'line' || key === 'time' ? Number(this.getAttribute(key)) : this.getAttribute(key) };
       const target = this._startAt ?? fromAttribute;
+      this._startAt = null;
+      return target || {};
+    }
+
+    /** Once per opened trace: a goto() asked after the trace was sent
+     * (where it starts went with it, so the panes are read there). */
+    _start() {
+      if (!this._starting) return;
+      this._starting = false;
+      const target = this._startAt;
       this._startAt = null;
       if (target) this._post({ type: 'goto', ...target });
     }
@@ -350,14 +360,15 @@
       try {
         if (this._trace) {
           const { blob, name, elf } = this._trace;
-          this._post({ type: 'open', trace: blob, name, elf: elf ?? undefined });
+          this._post({ type: 'open', trace: blob, name, elf: elf ?? undefined, ...this._takeStart() });
           return;
         }
         const src = this.getAttribute('src');
         if (!src) return;
         const name = decodeURIComponent(new URL(src, location.href).pathname.split('/').pop() || 'trace');
         const elf = this.getAttribute('elf');
-        this._post({ type: 'open', trace: await this._payload(src), name, elf: elf ? await this._payload(elf) : undefined });
+        const [trace, image] = [await this._payload(src), elf ? await this._payload(elf) : undefined];
+        this._post({ type: 'open', trace, name, elf: image, ...this._takeStart() });
       } catch (error) {
         this._fail(`cannot open ${this.getAttribute('src')}: ${error.message}`);
       }

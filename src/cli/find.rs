@@ -135,13 +135,13 @@ fn find(common: &Common, args: &FindArgs) -> Result<bool, String> {
             rows.push(json!({
                 "node": n.at.node,
                 "line": n.at.line,
-                "time": n.at.time,
+                "time": n.own_time,
                 "pc": pc.map(|p| format!("{p:#x}")),
                 "function": function,
                 "operands": ops,
             }));
         } else {
-            text.push_str(&format!("line {} time {}", n.at.line, n.at.time));
+            text.push_str(&format!("line {} time {}", n.at.line, n.own_time));
             match pc {
                 Some(pc) => text.push_str(&format!(" pc {pc:#x}")),
                 None => text.push_str(" pc -"),

@@ -6,6 +6,7 @@ mod coverage;
 mod diff;
 mod export;
 mod find;
+mod gdb;
 mod index;
 mod input;
 mod lines;
@@ -13,6 +14,7 @@ mod parquet;
 mod reports;
 mod serve;
 mod sql;
+mod statistics;
 mod stats;
 mod watch;
 mod why;
@@ -73,6 +75,10 @@ enum Command {
         /// image's DWARF; needs --image).
         #[arg(long)]
         lines: bool,
+        /// After the tree, list the calls still open at the trace's end
+        /// (a hung simulation's stack), which the tree leaves out.
+        #[arg(long)]
+        open: bool,
     },
     /// Per function: number of calls and total time (as tarmac-profile).
     Profile {
@@ -254,6 +260,18 @@ enum Command {
         #[command(flatten)]
         args: serve::ServeArgs,
     },
+    /// Debug the trace with gdb: a GDB remote stub on 127.0.0.1 (or
+    /// --stdio) over the index, forward and backward (reverse-step,
+    /// reverse-continue), with breakpoints, watchpoints and, with
+    /// --image, source lines (docs/gdb.md).
+    Gdbserver {
+        #[command(flatten)]
+        common: Common,
+        #[command(flatten)]
+        args: gdb::GdbArgs,
+    },
+    #[command(flatten)]
+    Statistics(statistics::StatsCommand),
     /// Count records per kind, list unparsed lines, and measure throughput.
     Stats {
         #[command(flatten)]
@@ -270,6 +288,7 @@ impl Command {
             Command::Index { .. } | Command::Coverage(_) | Command::Export(_) | Command::Sql(_) => {
                 None
             }
+            Command::Statistics(c) => Some(c.common()),
             Command::Dump { common, .. }
             | Command::Convert { common, .. }
             | Command::Calltree { common, .. }
@@ -288,6 +307,7 @@ impl Command {
             | Command::Flow { common, .. }
             | Command::Stats { common, .. }
             | Command::Serve { common, .. }
+            | Command::Gdbserver { common, .. }
             | Command::Cores { common } => Some(common),
         }
     }
@@ -300,7 +320,9 @@ pub struct Common {
     trace: PathBuf,
     #[arg(skip)]
     input: input::Cache,
-    /// Instruction lines without an instruction-set state are Thumb.
+    /// Instruction lines without an instruction-set state are Thumb (an
+    /// address and an encoding with nothing bracketed, as Cortex-M RTL
+    /// loggers write, are Thumb without it).
     #[arg(long)]
     implicit_thumb: bool,
     /// The traced CPU is little-endian (default).
@@ -313,7 +335,8 @@ pub struct Common {
     #[arg(long, value_name = "NAME", value_parser = parse_dialect)]
     dialect: Option<Dialect>,
     /// In a multi-core trace, follow this core's instructions, registers and
-    /// calls (the `<cpu>` field, e.g. cpu1); memory stays shared. See `cores`.
+    /// calls (the `<cpu>` field, e.g. cpu1 or cluster0.cpu2); memory stays
+    /// shared. See `cores`.
     #[arg(long, value_name = "CPU")]
     cpu: Option<tarmac_lens_core::parse::CpuName>,
     /// ELF image of the traced program, for symbol names.
@@ -524,8 +547,10 @@ pub fn run() -> i32 {
             output,
         } => cmd_convert(&common, style, output.as_deref()),
         Command::Stats { common, json } => stats::cmd_stats(&common, json),
+        Command::Statistics(cmd) => statistics::run(&cmd),
         Command::Cores { common } => cmd_cores(&common),
         Command::Serve { common, args } => serve::cmd_serve(&common, &args),
+        Command::Gdbserver { common, args } => gdb::cmd_gdbserver(&common, &args),
         Command::Index { common } => index::cmd_index(&common),
         Command::Coverage(args) => coverage::run(args),
         Command::Export(args) => return export::run(&args),
@@ -534,7 +559,8 @@ pub fn run() -> i32 {
             common,
             debug,
             lines,
-        } => cmd_calltree(&common, debug.as_deref(), lines),
+            open,
+        } => cmd_calltree(&common, debug.as_deref(), lines, open),
         Command::Profile {
             common,
             no_offsets,
@@ -808,7 +834,12 @@ fn engine_options(common: &Common, debug_calls: bool) -> EngineOptions {
     }
 }
 
-fn cmd_calltree(common: &Common, debug: Option<&str>, lines: bool) -> Result<(), String> {
+fn cmd_calltree(
+    common: &Common,
+    debug: Option<&str>,
+    lines: bool,
+    open: bool,
+) -> Result<(), String> {
     let debug_calls = match debug {
         None => false,
         Some("call_heuristics") => true,
@@ -833,14 +864,24 @@ fn cmd_calltree(common: &Common, debug: Option<&str>, lines: bool) -> Result<(),
         out.push_str(d);
         out.push('\n');
     }
+    let name = |addr: u64| {
+        let name = image
+            .as_ref()
+            .map_or(String::new(), |i| i.function_name(addr));
+        lines::with_location(name, dwarf.as_ref(), addr)
+    };
     if let Some(root) = report::calltree::build(&analysis) {
-        let name = |addr: u64| {
-            let name = image
-                .as_ref()
-                .map_or(String::new(), |i| i.function_name(addr));
-            lines::with_location(name, dwarf.as_ref(), addr)
-        };
         out.push_str(&report::calltree::render(&root, &analysis, &name));
+    }
+    let still_open = report::calltree::open_count(&analysis);
+    if open {
+        out.push_str(&report::calltree::render_open(&analysis, &name));
+    } else if still_open > 0 && !common.quiet {
+        // The tree is the reference tool's, byte for byte: the stack it
+        // leaves out is said on standard error.
+        eprintln!(
+            "tarmac-lens: note: {still_open} call(s) still open at the end of the trace (--open lists them)"
+        );
     }
     write_stdout(&out)
 }

@@ -291,7 +291,7 @@ fn describe(
         let mut row = json!({
             "node": n.at.node,
             "line": n.at.line,
-            "time": n.at.time,
+            "time": n.own_time,
             "pc": pc.map(|p| format!("{p:#x}")),
             "function": function,
             "access": kind,
@@ -302,7 +302,7 @@ fn describe(
         }
         return row;
     }
-    let mut text = format!("line {} time {}", n.at.line, n.at.time);
+    let mut text = format!("line {} time {}", n.at.line, n.own_time);
     match pc {
         Some(pc) => text.push_str(&format!(" pc {pc:#x}")),
         None => text.push_str(" pc -"),

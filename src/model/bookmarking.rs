@@ -47,10 +47,7 @@ impl Model {
     /// The bookmark commands; false if `cmd` is not one.
     pub(super) fn run_bookmarks(&mut self, cmd: Command) -> bool {
         match cmd {
-            Command::ToggleBookmarks => {
-                self.nav.bookmarks = !self.nav.bookmarks;
-                self.into_view = Some(super::layout::Shown::Slot(super::layout::Slot::Bookmarks));
-            }
+            Command::ToggleBookmarks => self.toggle_kind(super::PaneBody::Bookmarks),
             Command::ToggleBookmark => {
                 let view = self.active_view();
                 if let Some(line) = self

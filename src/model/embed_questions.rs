@@ -279,7 +279,7 @@ impl Asking {
                 serde_json::to_value(&*tree)
                     .map(|tree| {
                         json!({
-                            "target": self.target.as_ref().map(super::panes::target_label),
+                            "target": self.target.as_ref().map(super::watch::target_label),
                             "tree": tree,
                         })
                     })
@@ -440,7 +440,7 @@ impl Asking {
         let target = self
             .target
             .as_ref()
-            .map(super::panes::target_label)
+            .map(super::watch::target_label)
             .unwrap_or_default();
         Step::Done(Ok(json!({
             "target": target,

@@ -3,6 +3,7 @@
 //! what the keys do.
 
 use crate::model::layout::LayoutMsg;
+use crate::model::registry::{Opens, PANES};
 use tarmac_lens_core::browse::protocol::FoldOp;
 
 /// The register panes, in the order `r S D V M Z w` and the toolbar list them.
@@ -187,6 +188,9 @@ pub enum Command {
     /// Where the selected register's or byte's value came from, else a
     /// register or memory typed in (`y`).
     WhyPrompt,
+    /// Show or hide a pane kind living in its own folder (its registry
+    /// line's keys).
+    TogglePane(crate::model::registry::Slot),
 }
 
 pub struct Binding {
@@ -395,6 +399,33 @@ pub const GLOBAL: &[Binding] = &[
         Command::WhyPrompt,
     ),
 ];
+
+/// The keys of the pane kinds whose registry line shows and hides them
+/// (`registry::Opens::Toggle`), made from that line.
+const TOGGLES: [Binding; toggles()] = {
+    let mut out = [bind(&[], "", "", Command::Help); toggles()];
+    let (mut i, mut n) = (0, 0);
+    while i < PANES.len() {
+        if let Opens::Toggle { help, .. } = PANES[i].opens {
+            let keys = PANES[i].keys;
+            out[n] = bind(keys, keys[0], help, Command::TogglePane(PANES[i].slot));
+            n += 1;
+        }
+        i += 1;
+    }
+    out
+};
+
+const fn toggles() -> usize {
+    let (mut i, mut n) = (0, 0);
+    while i < PANES.len() {
+        if let Opens::Toggle { .. } = PANES[i].opens {
+            n += 1;
+        }
+        i += 1;
+    }
+    n
+}
 
 pub const TRACE: &[Binding] = &[
     bind(
@@ -728,10 +759,10 @@ pub const SOURCE: &[Binding] = &[
 /// The bindings of a pane, most specific first.
 pub fn tables(pane: PaneKind) -> Vec<&'static [Binding]> {
     match pane {
-        PaneKind::Trace => vec![TRACE, GLOBAL],
-        PaneKind::Registers => vec![REGISTERS, PANE_COMMON, GLOBAL],
-        PaneKind::Memory => vec![MEMORY, PANE_COMMON, GLOBAL],
-        PaneKind::Source => vec![SOURCE, PANE_COMMON, GLOBAL],
+        PaneKind::Trace => vec![TRACE, GLOBAL, &TOGGLES],
+        PaneKind::Registers => vec![REGISTERS, PANE_COMMON, GLOBAL, &TOGGLES],
+        PaneKind::Memory => vec![MEMORY, PANE_COMMON, GLOBAL, &TOGGLES],
+        PaneKind::Source => vec![SOURCE, PANE_COMMON, GLOBAL, &TOGGLES],
     }
 }
 

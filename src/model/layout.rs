@@ -8,6 +8,8 @@
 
 use std::fmt;
 
+use super::registry::Place;
+
 /// The two areas beside the trace views.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Area {
@@ -31,65 +33,18 @@ impl Area {
     }
 }
 
-/// A kind of pane, as the layout places it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Slot {
-    Registers,
-    Memory,
-    Source,
-    Stack,
-    Events,
-    Reports,
-    Bookmarks,
-    Watch,
-    Why,
+pub use super::registry::Slot;
+
+/// Where a kind of pane sits at first (`registry::PANES`).
+fn default_area(slot: Slot) -> Area {
+    match slot.entry().place {
+        Place::Side => Area::Side,
+        Place::Bottom => Area::Bottom,
+    }
 }
 
-impl Slot {
-    pub const ALL: [Slot; 9] = [
-        Slot::Registers,
-        Slot::Memory,
-        Slot::Source,
-        Slot::Stack,
-        Slot::Events,
-        Slot::Reports,
-        Slot::Bookmarks,
-        Slot::Watch,
-        Slot::Why,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Slot::Registers => "registers",
-            Slot::Memory => "memory",
-            Slot::Source => "source",
-            Slot::Stack => "stack",
-            Slot::Events => "events",
-            Slot::Reports => "reports",
-            Slot::Bookmarks => "bookmarks",
-            Slot::Watch => "watch",
-            Slot::Why => "why",
-        }
-    }
-
-    /// Narrow panes (registers, the call stack, events, bookmarks) go to the side;
-    /// wide ones (16 bytes a row, source lines, the reports' tables and
-    /// flame graph) under the views.
-    fn default_area(self) -> Area {
-        match self {
-            Slot::Registers
-            | Slot::Stack
-            | Slot::Events
-            | Slot::Bookmarks
-            | Slot::Watch
-            | Slot::Why => Area::Side,
-            Slot::Memory | Slot::Source | Slot::Reports => Area::Bottom,
-        }
-    }
-
-    fn index(self) -> usize {
-        self as usize
-    }
+fn index(slot: Slot) -> usize {
+    slot as usize
 }
 
 /// A pane just opened or moved, for the page to scroll its area to (a pane
@@ -125,7 +80,7 @@ impl Default for Layout {
         Layout {
             side_px: SIDE_PX,
             bottom_px: BOTTOM_PX,
-            areas: Slot::ALL.map(Slot::default_area),
+            areas: Slot::ALL.map(default_area),
             collapsed: [false; Slot::ALL.len()],
         }
     }
@@ -149,11 +104,11 @@ pub enum LayoutMsg {
 
 impl Layout {
     pub fn area(&self, slot: Slot) -> Area {
-        self.areas[slot.index()]
+        self.areas[index(slot)]
     }
 
     pub fn collapsed(&self, slot: Slot) -> bool {
-        self.collapsed[slot.index()]
+        self.collapsed[index(slot)]
     }
 
     /// Applies a change; false if nothing changed.
@@ -168,11 +123,11 @@ impl Layout {
             LayoutMsg::SideBy(steps) => self.side_px = by(self.side_px, steps),
             LayoutMsg::BottomBy(steps) => self.bottom_px = by(self.bottom_px, steps),
             LayoutMsg::Move(slot) => {
-                self.areas[slot.index()] = self.area(slot).other();
-                self.collapsed[slot.index()] = false;
+                self.areas[index(slot)] = self.area(slot).other();
+                self.collapsed[index(slot)] = false;
             }
             LayoutMsg::Collapse(slot) => {
-                self.collapsed[slot.index()] = !self.collapsed(slot);
+                self.collapsed[index(slot)] = !self.collapsed(slot);
             }
             LayoutMsg::Reset => *self = Layout::default(),
         }
@@ -197,9 +152,9 @@ impl Layout {
                     };
                     for word in value.split(',') {
                         match word {
-                            "side" => layout.areas[slot.index()] = Area::Side,
-                            "bottom" => layout.areas[slot.index()] = Area::Bottom,
-                            "collapsed" => layout.collapsed[slot.index()] = true,
+                            "side" => layout.areas[index(slot)] = Area::Side,
+                            "bottom" => layout.areas[index(slot)] = Area::Bottom,
+                            "collapsed" => layout.collapsed[index(slot)] = true,
                             _ => {}
                         }
                     }

@@ -20,12 +20,15 @@ pub mod condition;
 pub mod embed_questions;
 pub mod hash;
 pub mod host_origins;
+mod input;
 pub mod keys;
 pub mod layout;
 pub mod nav;
 pub mod palette;
+pub mod pane_state;
 mod panes;
 mod prompt;
+pub mod registry;
 mod rows;
 pub mod search;
 pub mod source;
@@ -36,10 +39,9 @@ pub mod watch;
 pub mod why;
 
 pub use bookmarking::BookmarkMsg;
+pub use input::{Focus, Menu, MenuAction, PromptFor};
 pub use panes::PaneMsg;
-pub use state::{
-    Focus, Menu, MenuAction, Pane, PaneBody, PaneSpec, PromptFor, ReportTab, TraceView,
-};
+pub use state::{Pane, PaneBody, PaneSpec, ReportTab, TraceView};
 pub use trace::ViewMsg;
 
 use hash::HashTarget;
@@ -128,6 +130,8 @@ pub enum Effect {
     SaveLayout(String),
     /// The bookmarks changed: keep them for this trace.
     Bookmarks,
+    /// Put this text on the clipboard.
+    Copy(String),
 }
 
 pub enum Msg {
@@ -209,6 +213,8 @@ pub enum Msg {
 
 pub struct Model {
     pub views: Vec<TraceView>,
+    /// Every pane shown besides the views, as opened; its kind says where
+    /// it sits (`registry`).
     pub panes: Vec<Pane>,
     pub focus: Focus,
     pub prompt: Option<PromptFor>,
@@ -258,8 +264,6 @@ pub struct Model {
     pub search: search::SearchState,
     /// The call stack pane and the other navigation views.
     pub nav: nav::NavPanes,
-    /// The Reports panel's tab, while it is open.
-    pub reports: Option<ReportTab>,
     /// The node whose call the call tree is to show (`g`), numbered so
     /// the same node can be asked for again.
     pub report_reveal: Option<(u32, NodeId)>,
@@ -275,12 +279,8 @@ pub struct Model {
     /// The URL's fragment names a position (so the first position is one).
     url_has_position: bool,
     pub bookmarks: bookmarks::Bookmarks,
-    /// The watch pane's watchpoint, while it is open.
-    pub watch: Option<watch::Watch>,
     /// The condition prompt's last condition and its search (`c`).
     pub condition: condition::Conditions,
-    /// The "why?" pane's tree, while it is open.
-    pub why: Option<why::Why>,
     /// The position last written to the URL (`#line=N`), which the
     /// fragment keeps when the bookmarks change.
     position_hash: Option<String>,
@@ -310,7 +310,6 @@ impl Model {
             help: false,
             palette: None,
             menu: None,
-            reports: None,
             report_reveal: None,
             layout: layout::Layout::parse(&config.layout),
             into_view: None,
@@ -341,9 +340,7 @@ impl Model {
             search: Default::default(),
             nav: nav::NavPanes::new(!config.compact && config.panes.is_none()),
             detached,
-            watch: None,
             condition: Default::default(),
-            why: None,
             bookmarks: Default::default(),
             position_hash: None,
             bookmark_asks: Default::default(),
@@ -356,6 +353,12 @@ impl Model {
         match &config.panes {
             None => {
                 m.add_registers(RegKind::Core, 0);
+                // The call stack is shown unless the page is the compact
+                // embedded viewer (no room) or its panes were chosen by the URL.
+                if !config.compact {
+                    m.push_pane(0, PaneBody::Stack);
+                    m.into_view = None;
+                }
             }
             Some(panes) => {
                 for pane in panes {
@@ -373,9 +376,13 @@ impl Model {
         }
         m.fetch_rows(0);
         m.try_start();
-        // A trace already indexed (or restored from the cache) sends no
-        // progress to try the position later.
+        // A trace already indexed (served, or restored from the cache) sends
+        // no progress to try the position later, nor to draw the timeline
+        // and list the events: what is indexed is asked for now.
         m.try_hash();
+        if m.indexed_nodes > 0 {
+            m.nav_progress();
+        }
         m
     }
 
@@ -411,6 +418,19 @@ impl Model {
         if grown {
             self.nav_progress();
             self.watch_progress();
+        }
+        // What a pane in its own folder shows may depend on the image, and
+        // grow with the index (the disassembly's counts).
+        if elf || (grown && !was_complete) {
+            let ids: Vec<u32> = self
+                .panes
+                .iter()
+                .filter(|p| matches!(p.body, PaneBody::Own { .. }))
+                .map(|p| p.id)
+                .collect();
+            for id in ids {
+                self.refresh_pane(id);
+            }
         }
         if grown || elf {
             // What failed before may answer now.
@@ -454,7 +474,7 @@ impl Model {
         match msg {
             Msg::Search(m) => return self.on_search(m),
             Msg::Palette(m) => return self.on_palette(m),
-            Msg::ReportTab(tab) => self.reports = Some(tab),
+            Msg::ReportTab(tab) => self.show_reports(tab, false),
             Msg::ReportJump(node) => {
                 self.refocus = true;
                 let view = self.active_view();
@@ -543,10 +563,98 @@ impl Model {
 
     /// Where a pane's kind sits in the layout.
     pub fn slot(body: &PaneBody) -> layout::Slot {
-        match body {
-            PaneBody::Registers { .. } => layout::Slot::Registers,
-            PaneBody::Memory { .. } => layout::Slot::Memory,
-            PaneBody::Source(_) => layout::Slot::Source,
+        body.slot()
+    }
+
+    /// The first pane of a kind, if one is shown.
+    pub fn pane_of(&self, slot: layout::Slot) -> Option<&Pane> {
+        self.panes.iter().find(|p| p.body.slot() == slot)
+    }
+
+    pub fn shown(&self, slot: layout::Slot) -> bool {
+        self.pane_of(slot).is_some()
+    }
+
+    /// Shows the one pane of a kind that has no state of its own, or hides
+    /// it.
+    fn toggle_kind(&mut self, body: PaneBody) {
+        let slot = body.slot();
+        match self.pane_of(slot).map(|p| p.id) {
+            Some(id) => self.close_pane(id),
+            None => {
+                let view = self.active_view();
+                self.push_pane(view, body);
+            }
+        }
+        self.into_view = Some(layout::Shown::Slot(slot));
+    }
+
+    /// The watch pane's watchpoint, while it is open.
+    pub fn watch_pane(&self) -> Option<&watch::Watch> {
+        self.panes.iter().find_map(|p| match &p.body {
+            PaneBody::Watch(w) => Some(&**w),
+            _ => None,
+        })
+    }
+
+    fn watch_pane_mut(&mut self) -> Option<&mut watch::Watch> {
+        self.panes.iter_mut().find_map(|p| match &mut p.body {
+            PaneBody::Watch(w) => Some(&mut **w),
+            _ => None,
+        })
+    }
+
+    /// The "why?" pane's tree, while it is open.
+    pub fn why_pane(&self) -> Option<&why::Why> {
+        self.panes.iter().find_map(|p| match &p.body {
+            PaneBody::Why(w) => Some(&**w),
+            _ => None,
+        })
+    }
+
+    fn why_pane_mut(&mut self) -> Option<&mut why::Why> {
+        self.panes.iter_mut().find_map(|p| match &mut p.body {
+            PaneBody::Why(w) => Some(&mut **w),
+            _ => None,
+        })
+    }
+
+    /// Puts a pane of a kind with one instance in place of the shown one
+    /// (the same id and place), or opens it; `reveal`: scrolls its area
+    /// to it.
+    fn replace_kind(&mut self, body: PaneBody, reveal: bool) {
+        let slot = body.slot();
+        let before = self.into_view;
+        match self.panes.iter_mut().find(|p| p.body.slot() == slot) {
+            Some(p) => p.body = body,
+            None => {
+                let view = self.active_view();
+                self.push_pane(view, body);
+            }
+        }
+        self.into_view = if reveal {
+            Some(layout::Shown::Slot(slot))
+        } else {
+            before
+        };
+    }
+
+    /// The Reports panel's tab, while it is open.
+    pub fn reports(&self) -> Option<ReportTab> {
+        self.panes.iter().find_map(|p| match p.body {
+            PaneBody::Reports(tab) => Some(tab),
+            _ => None,
+        })
+    }
+
+    fn show_reports(&mut self, tab: ReportTab, reveal: bool) {
+        self.replace_kind(PaneBody::Reports(tab), reveal);
+    }
+
+    /// Closes the one pane of a kind.
+    fn hide_kind(&mut self, slot: layout::Slot) {
+        if let Some(id) = self.pane_of(slot).map(|p| p.id) {
+            self.close_pane(id);
         }
     }
 
@@ -590,6 +698,34 @@ impl Model {
         }
     }
 
+    /// A key while the F1 help is open: Escape (or F1 again, or Return on
+    /// its Close button) closes it; the keys that scroll are left to the
+    /// browser, which scrolls the help (it has the focus), so a keyboard
+    /// user can read all of it; any other key does nothing behind it.
+    fn help_key(&mut self, k: &KeyInput) -> KeyOutcome {
+        const SCROLL: &[&str] = &[
+            "ArrowDown",
+            "ArrowUp",
+            "PageDown",
+            "PageUp",
+            "Home",
+            "End",
+            " ",
+        ];
+        if matches!(k.key.as_str(), "Escape" | "F1" | "F10" | "Enter") {
+            self.help = false;
+            self.refocus = true;
+            return KeyOutcome {
+                handled: true,
+                render: true,
+            };
+        }
+        KeyOutcome {
+            handled: !(SCROLL.contains(&k.key.as_str()) && !k.ctrl && !k.alt && !k.meta),
+            render: false,
+        }
+    }
+
     /// A key pressed in the browser (not in a form field of it): whether
     /// it was the browser's (so the page does nothing else with it) and
     /// whether the browser needs drawing again.
@@ -610,11 +746,7 @@ impl Model {
             };
         }
         if self.help {
-            self.help = false;
-            return KeyOutcome {
-                handled: true,
-                render: true,
-            };
+            return self.help_key(k);
         }
         if self.menu.is_some() {
             if k.key == "Escape" {
@@ -684,6 +816,17 @@ impl Model {
             }
             Command::ToggleRegisters(kind) => self.toggle_registers(kind),
             Command::ToggleSource => self.toggle_source(),
+            Command::TogglePane(slot) => {
+                if let registry::Opens::Toggle { make, .. } = slot.entry().opens {
+                    self.toggle_kind(PaneBody::Own {
+                        slot,
+                        state: make(),
+                    });
+                    if let Some(id) = self.pane_of(slot).map(|p| p.id) {
+                        self.refresh_pane(id);
+                    }
+                }
+            }
             Command::ToggleSyntax => self.syntax = !self.syntax,
             Command::ToggleSymbols => self.symbols = !self.symbols,
             Command::ToggleSourceColumn => self.source_column = !self.source_column,
@@ -709,17 +852,8 @@ impl Model {
             Command::ConditionPrompt => self.condition_prompt(),
             Command::ConditionStep { forward } => self.condition_step(forward),
             Command::WhyPrompt => self.why_prompt(),
-            Command::Reports => {
-                self.reports = match self.reports {
-                    Some(_) => None,
-                    None => Some(ReportTab::CallTree),
-                };
-                self.into_view = Some(layout::Shown::Slot(layout::Slot::Reports));
-            }
-            Command::FlameGraph => {
-                self.reports = Some(ReportTab::FlameGraph);
-                self.into_view = Some(layout::Shown::Slot(layout::Slot::Reports));
-            }
+            Command::Reports => self.toggle_kind(PaneBody::Reports(ReportTab::CallTree)),
+            Command::FlameGraph => self.show_reports(ReportTab::FlameGraph, true),
             Command::Layout(m) => {
                 self.on_layout(m);
             }
@@ -735,7 +869,7 @@ impl Model {
                 if let Some(c) = self.view_ref(view).and_then(|v| v.cursor) {
                     let seq = self.report_reveal.map_or(0, |(s, _)| s.wrapping_add(1));
                     self.report_reveal = Some((seq, c.node));
-                    self.reports = Some(ReportTab::CallTree);
+                    self.show_reports(ReportTab::CallTree, false);
                 }
             }
             _ => match self.focus {
@@ -748,7 +882,12 @@ impl Model {
 
     pub fn cycle_focus(&mut self, forward: bool) {
         let mut order: Vec<Focus> = self.views.iter().map(|v| Focus::View(v.id)).collect();
-        order.extend(self.panes.iter().map(|p| Focus::Pane(p.id)));
+        order.extend(
+            self.panes
+                .iter()
+                .filter(|p| p.body.focusable())
+                .map(|p| Focus::Pane(p.id)),
+        );
         let at = order.iter().position(|f| *f == self.focus).unwrap_or(0);
         let n = order.len();
         self.focus = order[if forward {

@@ -4,8 +4,8 @@
 //! call stack needs no question of its own (the view already holds it) and
 //! the events list is about the whole trace, not a position.
 
-use super::layout::{Shown, Slot};
-use super::{Model, Msg};
+use super::layout::Slot;
+use super::{Model, Msg, PaneBody};
 use crate::i18n::t;
 use crate::model::keys::Command;
 use tarmac_lens_core::browse::protocol::{EventsReply, Locate, Query, Reply, TimelineReply};
@@ -16,8 +16,6 @@ pub const EVENTS_PAGE: u64 = 100;
 /// What the navigation panes show.
 #[derive(Clone, Debug, PartialEq)]
 pub struct NavPanes {
-    pub stack: bool,
-    pub events: bool,
     /// The page of events shown, and the first event asked for.
     pub events_page: Option<EventsReply>,
     pub events_first: u64,
@@ -27,8 +25,6 @@ pub struct NavPanes {
     /// comes (indexing moved on meanwhile).
     pub timeline_in_flight: bool,
     pub timeline_again: bool,
-    /// The bookmarks pane (`B`; the list is `Model::bookmarks`).
-    pub bookmarks: bool,
 }
 
 /// Answers for the navigation panes.
@@ -47,24 +43,17 @@ pub enum NavMsg {
 }
 
 impl NavPanes {
-    /// The call stack is shown unless the page is the compact embedded
+    /// The timeline is shown unless the page is the compact embedded
     /// viewer (no room) or its panes were chosen by the URL.
     pub fn new(roomy: bool) -> NavPanes {
         NavPanes {
-            stack: roomy,
-            events: false,
             events_page: None,
             events_first: 0,
             timeline: roomy,
             timeline_data: None,
             timeline_in_flight: false,
             timeline_again: false,
-            bookmarks: false,
         }
-    }
-
-    pub fn any(&self) -> bool {
-        self.stack || self.events || self.bookmarks
     }
 }
 
@@ -72,14 +61,10 @@ impl Model {
     /// The navigation commands; false if `cmd` is not one.
     pub(super) fn run_nav(&mut self, cmd: Command) -> bool {
         match cmd {
-            Command::ToggleStack => {
-                self.nav.stack = !self.nav.stack;
-                self.into_view = Some(Shown::Slot(Slot::Stack));
-            }
+            Command::ToggleStack => self.toggle_kind(PaneBody::Stack),
             Command::ToggleEvents => {
-                self.nav.events = !self.nav.events;
-                self.into_view = Some(Shown::Slot(Slot::Events));
-                if self.nav.events {
+                self.toggle_kind(PaneBody::Events);
+                if self.shown(Slot::Events) {
                     self.fetch_events();
                 }
             }
@@ -107,7 +92,7 @@ impl Model {
 
     /// More of the trace is indexed: the events list may have grown.
     pub(super) fn nav_progress(&mut self) {
-        if self.nav.events {
+        if self.shown(Slot::Events) {
             self.fetch_events();
         }
         self.fetch_timeline();
@@ -165,7 +150,7 @@ impl Model {
                         .events_page
                         .as_ref()
                         .is_some_and(|p| p.events.iter().any(|e| e.node == n.node));
-                    if self.nav.events && !on_page {
+                    if self.shown(Slot::Events) && !on_page {
                         self.ask(Query::EventRank { node: n.node }, move |reply| {
                             Msg::Nav(NavMsg::EventRank(reply))
                         });

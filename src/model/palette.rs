@@ -3,13 +3,15 @@
 //! to" entries made from what is typed: a number goes to a line or time
 //! (listed first); `@expr`, a hex address or an expression with an
 //! operator, to the next time the PC is there (first); other text lists
-//! the PC entry after the commands it matches, and the ELF image's
-//! functions whose name holds the text (the session lists them, with their
-//! call counts): one lists its calls in the Reports panel.
+//! the commands and the ELF image's functions whose name holds the text
+//! (the session lists them, with their call counts; one lists its calls in
+//! the Reports panel), then the PC entry. They are ranked by [`Match`]: a
+//! name typed whole or by its start comes before a word of a command's
+//! help, which comes before letters scattered through one.
 //! It lists the same tables that drive the keys and the F1 help, so the
 //! three cannot drift.
 
-use super::{layout, Model, PromptFor, ReportTab};
+use super::{Model, PromptFor, ReportTab};
 use crate::i18n::{number, t, tf, tn};
 use crate::model::keys::{self, Command, PaneKind};
 use tarmac_lens_core::browse::protocol::{FunctionHit, Query, Reply};
@@ -123,6 +125,103 @@ fn subsequence_score(word: &[char], text: &[char], from: usize) -> Option<i64> {
     Some(score)
 }
 
+/// How an entry matched what is typed, best first: a name matched (a
+/// function's, or a command's key) before words inside a description, so
+/// that "part" finds the function `partition` before a command whose help
+/// merely has a word starting so.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Match {
+    /// A function's name, or a command's key, is what was typed.
+    Name,
+    /// A function's name starts with what was typed.
+    NamePrefix,
+    /// Each word typed starts a word of a command's description.
+    DescriptionWords,
+    /// A function's name holds what was typed further in.
+    InName,
+    /// A command's description holds each word's letters in order.
+    Letters,
+}
+
+/// Where an entry goes in the list: by how it matched, then by the fuzzy
+/// score (higher first), then the shorter text (it matched more of
+/// itself), then the order it came in (table order, or the session's
+/// order of functions: most called first).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Rank {
+    pub how: Match,
+    score: std::cmp::Reverse<i64>,
+    len: usize,
+    order: usize,
+}
+
+impl Rank {
+    /// Nothing typed: the table's order.
+    fn unranked(order: usize) -> Rank {
+        Rank {
+            how: Match::Letters,
+            score: std::cmp::Reverse(0),
+            len: 0,
+            order,
+        }
+    }
+}
+
+/// Whether each word of `typed` starts a word of `text` (case-insensitive).
+fn words_start(typed: &str, text: &str) -> bool {
+    let text = text.to_lowercase();
+    let words: Vec<&str> = text.split(|c: char| !c.is_alphanumeric()).collect();
+    typed
+        .to_lowercase()
+        .split_whitespace()
+        .all(|w| words.iter().any(|word| word.starts_with(w)))
+}
+
+/// How a command with key `key` and `descriptions` (the translated help and
+/// the English one) matches `typed`; `None` if it does not.
+pub fn command_rank(typed: &str, key: &str, descriptions: &[&str], order: usize) -> Option<Rank> {
+    let score = descriptions
+        .iter()
+        .filter_map(|d| fuzzy_score(typed, d))
+        .max();
+    let how = if typed.eq_ignore_ascii_case(key) {
+        Match::Name
+    } else if descriptions.iter().any(|d| words_start(typed, d)) {
+        Match::DescriptionWords
+    } else if score.is_some() {
+        Match::Letters
+    } else {
+        return None;
+    };
+    Some(Rank {
+        how,
+        score: std::cmp::Reverse(score.unwrap_or(0)),
+        len: descriptions.first().map_or(0, |d| d.len()),
+        order,
+    })
+}
+
+/// How a function named `name` matches `typed` (case-insensitive, as the
+/// session finds them); `None` if its name does not hold it.
+pub fn function_rank(typed: &str, name: &str, order: usize) -> Option<Rank> {
+    let (typed, lower) = (typed.to_lowercase(), name.to_lowercase());
+    let how = if lower == typed {
+        Match::Name
+    } else if lower.starts_with(&typed) {
+        Match::NamePrefix
+    } else if lower.contains(&typed) {
+        Match::InName
+    } else {
+        return None;
+    };
+    Some(Rank {
+        how,
+        score: std::cmp::Reverse(0),
+        len: 0,
+        order,
+    })
+}
+
 impl Model {
     /// The palette's entries for what is typed: "go to" entries first, then
     /// the matching commands, best first.
@@ -168,67 +267,49 @@ impl Model {
                 });
             }
         }
-        let mut scored: Vec<(i64, usize, PaletteEntry)> =
-            commands(p.pane.unwrap_or(PaneKind::Trace))
-                .into_iter()
-                .enumerate()
-                .filter_map(|(i, (b, cmd))| {
-                    let label = t(b.help).to_string();
-                    let score = if text.is_empty() {
-                        0
-                    } else {
-                        fuzzy_score(text, &label)
-                            .into_iter()
-                            .chain(fuzzy_score(text, b.help))
-                            .chain((text.eq_ignore_ascii_case(b.label)).then_some(100))
-                            .max()?
-                    };
-                    Some((
-                        score,
-                        i,
-                        PaletteEntry {
-                            label,
-                            key: b.label,
-                            action: PaletteAction::Run(cmd),
-                        },
-                    ))
-                })
-                .collect();
-        // Equal matches: the shorter name matched more of itself.
-        scored.sort_by(|a, b| {
-            b.0.cmp(&a.0)
-                .then(if text.is_empty() {
-                    std::cmp::Ordering::Equal
+        let pane = p.pane.unwrap_or(PaneKind::Trace);
+        let mut ranked: Vec<(Rank, PaletteEntry)> = commands(pane)
+            .into_iter()
+            .enumerate()
+            .filter_map(|(i, (b, cmd))| {
+                let label = t(b.help).to_string();
+                let rank = if text.is_empty() {
+                    Rank::unranked(i)
                 } else {
-                    a.2.label.len().cmp(&b.2.label.len())
-                })
-                .then(a.1.cmp(&b.1))
-        });
-        let functions: Vec<PaletteEntry> = p
-            .functions
-            .iter()
-            .filter(|_| p.functions_for == text && !text.is_empty())
-            .map(|f| PaletteEntry {
-                label: match f.calls {
-                    Some(n) => tn(
-                        n,
-                        "Function {}: its {} call",
-                        "Function {}: its {} calls",
-                        &[&f.name, &number(n)],
-                    ),
-                    None => tf("Function {}: its calls", &[&f.name]),
-                },
-                key: "",
-                action: PaletteAction::Function(f.addr),
+                    command_rank(text, b.label, &[&label, b.help], i)?
+                };
+                Some((
+                    rank,
+                    PaletteEntry {
+                        label,
+                        key: b.label,
+                        action: PaletteAction::Run(cmd),
+                    },
+                ))
             })
             .collect();
-        // A function named exactly what was typed is what was meant.
-        let exact = p.functions.first().is_some_and(|f| f.name == text);
-        if exact {
-            out.extend(functions.iter().take(1).cloned());
+        if p.functions_for == text && !text.is_empty() {
+            ranked.extend(p.functions.iter().enumerate().filter_map(|(i, f)| {
+                Some((
+                    function_rank(text, &f.name, i)?,
+                    PaletteEntry {
+                        label: match f.calls {
+                            Some(n) => tn(
+                                n,
+                                "Function {}: its {} call",
+                                "Function {}: its {} calls",
+                                &[&f.name, &number(n)],
+                            ),
+                            None => tf("Function {}: its calls", &[&f.name]),
+                        },
+                        key: "",
+                        action: PaletteAction::Function(f.addr),
+                    },
+                ))
+            }));
         }
-        out.extend(scored.into_iter().map(|(_, _, e)| e));
-        out.extend(functions.into_iter().skip(usize::from(exact)));
+        ranked.sort_by_key(|a| a.0);
+        out.extend(ranked.into_iter().map(|(_, e)| e));
         if !pc_first {
             out.extend(pc_entry);
         }
@@ -307,8 +388,7 @@ impl Model {
                     Some(PaletteAction::Function(addr)) => {
                         let seq = self.report_calls.map_or(0, |(s, _)| s.wrapping_add(1));
                         self.report_calls = Some((seq, addr));
-                        self.reports = Some(ReportTab::Profile);
-                        self.into_view = Some(layout::Shown::Slot(layout::Slot::Reports));
+                        self.show_reports(ReportTab::Profile, true);
                     }
                     None => {}
                 }
@@ -341,5 +421,80 @@ mod tests {
         );
         assert!(fuzzy_score("mem", "open a memory pane").is_some());
         assert_eq!(fuzzy_score("", "anything"), Some(0));
+    }
+
+    /// Every command of the trace pane ranked for `typed` with these
+    /// functions (in the session's order), best first, as labels.
+    fn ranked(typed: &str, functions: &[&str]) -> Vec<String> {
+        let mut all: Vec<(Rank, String)> = commands(PaneKind::Trace)
+            .into_iter()
+            .enumerate()
+            .filter_map(|(i, (b, _))| {
+                Some((
+                    command_rank(typed, b.label, &[b.help], i)?,
+                    b.help.to_string(),
+                ))
+            })
+            .chain(
+                functions
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, f)| Some((function_rank(typed, f, i)?, format!("fn {f}")))),
+            )
+            .collect();
+        all.sort_by_key(|a| a.0);
+        all.into_iter().map(|(_, l)| l).collect()
+    }
+
+    #[test]
+    fn a_name_typed_whole_or_by_its_start_comes_before_words_inside_descriptions() {
+        // "part" is a word start and a scattered subsequence in many helps;
+        // the function is what was meant.
+        let list = ranked("part", &["partition", "quicksort"]);
+        assert_eq!(list[0], "fn partition", "{list:?}");
+        assert!(list.len() > 1, "commands still listed: {list:?}");
+        // A name typed whole comes before one it starts.
+        let list = ranked("fill", &["fill_array", "fill"]);
+        assert_eq!(list[..2], ["fn fill", "fn fill_array"], "{list:?}");
+        // Case does not matter, as in the session's search.
+        assert_eq!(ranked("Partition", &["partition"])[0], "fn partition");
+        // A key typed is its command.
+        assert_eq!(
+            ranked("W", &[])[0],
+            keys::GLOBAL.iter().find(|b| b.label == "W").unwrap().help
+        );
+    }
+
+    #[test]
+    fn words_starting_description_words_come_before_scattered_letters_and_names_inside() {
+        // "fold every" starts two words of the `{` command's help.
+        let fold = keys::TRACE.iter().find(|b| b.label == "{").unwrap().help;
+        assert_eq!(ranked("fold every", &[])[0], fold);
+        // "sort" inside a function name comes after a help that has the word,
+        // before helps that only hold its letters.
+        let rank = |how: Match| Rank {
+            how,
+            score: std::cmp::Reverse(0),
+            len: 0,
+            order: 0,
+        };
+        assert!(rank(Match::Name) < rank(Match::NamePrefix));
+        assert!(rank(Match::NamePrefix) < rank(Match::DescriptionWords));
+        assert!(rank(Match::DescriptionWords) < rank(Match::InName));
+        assert!(rank(Match::InName) < rank(Match::Letters));
+        assert_eq!(
+            function_rank("sort", "quicksort", 0).map(|r| r.how),
+            Some(Match::InName)
+        );
+        assert_eq!(
+            command_rank("mem", "m", &["open a memory pane"], 0).map(|r| r.how),
+            Some(Match::DescriptionWords)
+        );
+        assert_eq!(
+            command_rank("opmem", "m", &["open a memory pane"], 0).map(|r| r.how),
+            Some(Match::Letters)
+        );
+        assert_eq!(command_rank("zzz", "m", &["open a memory pane"], 0), None);
+        assert_eq!(function_rank("zzz", "quicksort", 0), None);
     }
 }

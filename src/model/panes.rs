@@ -1,6 +1,7 @@
 //! Register and memory panes: what they show, their keys and jumps.
 
 use super::layout;
+use super::pane_state::PaneAction;
 use super::{Focus, Menu, MenuAction, Model, Msg, Pane, PaneBody, PromptFor};
 use crate::i18n::{t, tf};
 use crate::model::keys::{Command, RegKind};
@@ -12,14 +13,6 @@ const SEARCH_CHUNKS: u32 = 16;
 const MEMORY_ROWS: u32 = 8;
 /// 4096 bytes, the most one Memory query answers.
 const MAX_MEMORY_ROWS: u32 = 256;
-
-/// How a watched or explained register or memory range is named.
-pub(super) fn target_label(target: &WriteTarget) -> String {
-    match target {
-        WriteTarget::Register(r) => r.clone(),
-        WriteTarget::Memory { addr, len } => format!("[{addr:#x}:{len}]"),
-    }
-}
 
 /// A pane's messages: its own input, and the answers to its questions.
 pub enum PaneMsg {
@@ -61,6 +54,8 @@ pub enum PaneMsg {
     Unlock,
     LockHere,
     Close,
+    /// A click in a pane living in its own folder (`src/panes/`).
+    Action(super::pane_state::PaneAction),
     /// The source pane's own (`source.rs`).
     Source(super::source::SourceMsg),
 }
@@ -211,6 +206,9 @@ impl Model {
                 compare,
             },
             PaneBody::Source(_) => Query::Source { node },
+            PaneBody::Own { state, .. } => state.question(node),
+            // Lists with questions of their own, not about a position.
+            _ => return,
         };
         let Some(pane) = self.pane_mut(id) else {
             return;
@@ -231,6 +229,10 @@ impl Model {
         }
         if let (PaneBody::Source(_), Reply::Source(r)) = (&pane.body, &reply) {
             return self.on_source_at(id, r.clone());
+        }
+        if let PaneBody::Own { state, .. } = &mut pane.body {
+            pane.note = state.answer(reply).err();
+            return;
         }
         match (&mut pane.body, reply) {
             (
@@ -361,7 +363,7 @@ impl Model {
                     len,
                 }
             }
-            PaneBody::Source(_) => return,
+            _ => return,
         };
         let view = pane.view;
         self.previous_write(view, node, target);
@@ -741,7 +743,7 @@ fn move_selection(pane: &mut Pane, cmd: Command, side: bool) -> bool {
             }
             false
         }
-        PaneBody::Source(_) => false,
+        _ => false,
     }
 }
 
@@ -793,6 +795,22 @@ impl Model {
                 self.run_pane(pane, Command::ToggleLock);
             }
             PaneMsg::Close => self.close_pane(pane),
+            PaneMsg::Action(PaneAction::Close) => self.close_pane(pane),
+            PaneMsg::Action(PaneAction::NextExecution(addr)) => {
+                let Some(p) = self.pane_ref(pane) else {
+                    return false;
+                };
+                let (view, node) = (p.view, self.pane_node(p));
+                if let Some(node) = node {
+                    self.refocus = true;
+                    let query = Query::FindPc {
+                        node,
+                        pc: addr,
+                        forward: true,
+                    };
+                    self.move_to(view, query, true);
+                }
+            }
             PaneMsg::Source(m) => self.on_source(pane, m),
         }
         true

@@ -215,6 +215,10 @@ impl Model {
             }
             MenuAction::OpenMemory { view, addr } => self.open_memory(view, addr),
             MenuAction::Watch(target) => self.watch(target),
+            MenuAction::Copy(text) => {
+                self.status = Some(tf("Copied: {}", &[&text]));
+                self.effects.push(super::Effect::Copy(text));
+            }
             MenuAction::Why { target, node, line } => self.why(target, node, line),
         }
     }

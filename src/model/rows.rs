@@ -3,33 +3,10 @@
 
 use std::rc::Rc;
 
+use super::state::{rows_cover, scroll_of};
 use super::{Focus, Menu, MenuAction, Model, Msg, TraceView, ViewMsg};
 use crate::i18n::{number, t, tf, tn};
-use crate::model::view_state::{Scroll, ROW_PX};
 use tarmac_lens_core::browse::protocol::{FoldOp, Locate, Query, Reply, Row, WriteTarget};
-
-/// Rows assumed visible before the pane has been measured (or while the
-/// Summary tab hides it).
-const DEFAULT_VIEWPORT_PX: f64 = 40.0 * ROW_PX;
-
-pub(super) fn scroll_of(v: &TraceView) -> Scroll {
-    let px = if v.viewport_px > 0.0 {
-        v.viewport_px
-    } else {
-        DEFAULT_VIEWPORT_PX
-    };
-    Scroll::new(v.total_rows, px)
-}
-
-/// Whether the cached rows cover the viewport.
-pub(super) fn rows_cover(v: &TraceView) -> bool {
-    let Some(rows) = &v.rows else {
-        return false;
-    };
-    let visible = scroll_of(v).visible_rows() + 1;
-    let end = rows.first + rows.rows.len() as u64;
-    v.top >= rows.first && (v.top + visible <= end || end >= rows.total_rows)
-}
 
 impl Model {
     /// Asks for the rows around the viewport: a screenful above and below
@@ -219,10 +196,18 @@ impl Model {
         let Row::Line { node, line, .. } = row else {
             return;
         };
-        let mut items = vec![(
-            tf("Move the position here (after line {})", &[&line]),
-            MenuAction::MoveTo { view, node },
-        )];
+        let mut items = vec![
+            (
+                tf("Move the position here (after line {})", &[&line]),
+                MenuAction::MoveTo { view, node },
+            ),
+            // `tarmac-lens gdbserver` stands before the instruction of
+            // this line (docs/gdb.md).
+            (
+                tf("Copy for gdb: monitor line {}", &[&line]),
+                MenuAction::Copy(format!("monitor line {line}")),
+            ),
+        ];
         if let Reply::NodeLines(effects) = reply {
             if let Some(target) = effects
                 .iter()

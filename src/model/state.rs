@@ -4,7 +4,8 @@ use std::rc::Rc;
 
 use crate::i18n::{t, tf};
 use crate::model::keys::RegKind;
-use crate::model::view_state::Recentre;
+use crate::model::registry::Slot;
+use crate::model::view_state::{Recentre, Scroll, ROW_PX};
 use tarmac_lens_core::browse::protocol::{
     CallFrame, LineEffect, MemoryReply, NodeId, NodeView, RegPanel, RowsReply,
 };
@@ -93,6 +94,52 @@ pub enum PaneBody {
     },
     /// The source pane (`model::source`).
     Source(Box<crate::model::source::SourcePane>),
+    /// The calls active at the active view's position (the view holds
+    /// them: no question of its own).
+    Stack,
+    /// The trace's events, a page at a time (`Model::nav`).
+    Events,
+    /// The bookmarks (`Model::bookmarks`).
+    Bookmarks,
+    /// A register's or memory range's accesses (`model::watch`).
+    Watch(Box<crate::model::watch::Watch>),
+    /// Where a value came from (`model::why`).
+    Why(Box<crate::model::why::Why>),
+    /// The Reports panel at one of its tabs.
+    Reports(ReportTab),
+    /// A kind living in its own folder (`src/panes/`), which follows a
+    /// view's position.
+    Own {
+        slot: Slot,
+        state: Box<dyn crate::model::pane_state::PaneState>,
+    },
+}
+
+impl PaneBody {
+    /// Its kind, as the registry (`model::registry`) lists it.
+    pub fn slot(&self) -> Slot {
+        match self {
+            PaneBody::Registers { .. } => Slot::Registers,
+            PaneBody::Memory { .. } => Slot::Memory,
+            PaneBody::Source(_) => Slot::Source,
+            PaneBody::Stack => Slot::Stack,
+            PaneBody::Events => Slot::Events,
+            PaneBody::Bookmarks => Slot::Bookmarks,
+            PaneBody::Watch(_) => Slot::Watch,
+            PaneBody::Why(_) => Slot::Why,
+            PaneBody::Reports(_) => Slot::Reports,
+            PaneBody::Own { slot, .. } => *slot,
+        }
+    }
+
+    /// Whether it follows a view's position and takes the keyboard focus
+    /// (Tab): the others are lists with their own clicks.
+    pub fn focusable(&self) -> bool {
+        matches!(
+            self,
+            PaneBody::Registers { .. } | PaneBody::Memory { .. } | PaneBody::Source(_)
+        )
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -122,106 +169,17 @@ impl Pane {
                 Some((file, None)) => tf("Source: {}", &[&file]),
                 None => t("Source").into(),
             },
+            PaneBody::Own { state, .. } => state.title(),
+            body => t(body.slot().entry().title).into(),
         }
     }
 
     pub fn testid(&self) -> String {
         match &self.body {
             PaneBody::Registers { kind, .. } => format!("registers-{}", kind.panel()),
-            PaneBody::Memory { .. } => "memory".to_string(),
-            PaneBody::Source(_) => "source".to_string(),
+            body => body.slot().name().to_string(),
         }
     }
-}
-
-/// Where keyboard input goes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Focus {
-    View(u32),
-    Pane(u32),
-}
-
-/// What a prompt's answer is for (`BookmarkNote`: the note of the
-/// bookmark just set at that line).
-#[derive(Clone, Debug, PartialEq)]
-pub enum PromptFor {
-    GotoLine { view: u32 },
-    GotoTime { view: u32 },
-    FindPc { view: u32, forward: bool },
-    OpenMemory { view: u32 },
-    LockLine { pane: u32 },
-    LockTime { pane: u32 },
-    CompareLine { pane: u32 },
-    BookmarkNote { line: u64 },
-    Watch { view: u32 },
-    Condition { view: u32 },
-    Why { view: u32 },
-}
-
-impl PromptFor {
-    pub fn label(&self) -> &'static str {
-        t(match self {
-            PromptFor::GotoLine { .. } => "Go to line:",
-            PromptFor::GotoTime { .. } => "Go to time:",
-            PromptFor::FindPc { forward: true, .. } => "Next visit of PC:",
-            PromptFor::FindPc { forward: false, .. } => "Previous visit of PC:",
-            PromptFor::OpenMemory { .. } => "Memory at address:",
-            PromptFor::LockLine { .. } => "Lock pane to line:",
-            PromptFor::LockTime { .. } => "Lock pane to time:",
-            PromptFor::CompareLine { .. } => "Compare with line:",
-            PromptFor::BookmarkNote { .. } => "Bookmark note (Return alone: none):",
-            PromptFor::Watch { .. } => "Watch (x5, [sp:0x40], buf:64):",
-            PromptFor::Condition { .. } => "Next point where (x5 == 0, [sp+8:4] > 100):",
-            PromptFor::Why { .. } => "Why this value? (x5, [sp:8], buf:4):",
-        })
-    }
-}
-
-/// An action a context menu offers.
-#[derive(Clone, Debug, PartialEq)]
-pub enum MenuAction {
-    MoveTo {
-        view: u32,
-        node: NodeId,
-    },
-    Write {
-        view: u32,
-        node: NodeId,
-        target: tarmac_lens_core::browse::protocol::WriteTarget,
-        forward: bool,
-    },
-    Fold {
-        view: u32,
-        node: NodeId,
-        op: tarmac_lens_core::browse::protocol::FoldOp,
-    },
-    /// A pane command offered by a menu (`[`, `]`, `d` in memory panes).
-    Pane {
-        pane: u32,
-        command: crate::model::keys::Command,
-    },
-    Symbolize {
-        pane: u32,
-        addr: u64,
-    },
-    OpenMemory {
-        view: u32,
-        addr: u64,
-    },
-    Watch(tarmac_lens_core::browse::protocol::WriteTarget),
-    /// Where a value after a node (whose first line is `line`) came from.
-    Why {
-        target: tarmac_lens_core::browse::protocol::WriteTarget,
-        node: NodeId,
-        line: u64,
-    },
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub struct Menu {
-    pub x: i32,
-    pub y: i32,
-    pub items: Vec<(String, MenuAction)>,
 }
 
 /// A pane the embedded viewer shows (`&panes=`).
@@ -288,4 +246,27 @@ impl ReportTab {
             ReportTab::Coverage => "coverage",
         }
     }
+}
+
+/// Rows assumed visible before the pane has been measured (or while the
+/// Summary tab hides it).
+const DEFAULT_VIEWPORT_PX: f64 = 40.0 * ROW_PX;
+
+pub(super) fn scroll_of(v: &TraceView) -> Scroll {
+    let px = if v.viewport_px > 0.0 {
+        v.viewport_px
+    } else {
+        DEFAULT_VIEWPORT_PX
+    };
+    Scroll::new(v.total_rows, px)
+}
+
+/// Whether the cached rows cover the viewport.
+pub(super) fn rows_cover(v: &TraceView) -> bool {
+    let Some(rows) = &v.rows else {
+        return false;
+    };
+    let visible = scroll_of(v).visible_rows() + 1;
+    let end = rows.first + rows.rows.len() as u64;
+    v.top >= rows.first && (v.top + visible <= end || end >= rows.total_rows)
 }

@@ -1,6 +1,6 @@
 //! Trace views: moving the position, scrolling, folding, the `a` highlight.
 
-use super::rows::{rows_cover, scroll_of};
+use super::state::{rows_cover, scroll_of};
 use super::{Effect, Focus, Model, Msg, TraceView};
 use crate::i18n::{number, t, tf};
 use crate::model::hash;

@@ -5,8 +5,8 @@
 //! indexing goes on), and the next or previous access from the active
 //! view's position (`)` and `(`).
 
-use super::layout::{Shown, Slot};
-use super::{Model, Msg, PromptFor};
+use super::layout::Slot;
+use super::{Model, Msg, PaneBody, PromptFor};
 use crate::i18n::{t, tf};
 use crate::model::keys::Command;
 use tarmac_lens_core::browse::protocol::{
@@ -87,6 +87,14 @@ pub fn parse_target(text: &str) -> Result<(Option<String>, String, u64), String>
     Ok((register.then(|| expr.to_string()), expr.to_string(), len))
 }
 
+/// How a watched or explained register or memory range is named.
+pub(super) fn target_label(target: &WriteTarget) -> String {
+    match target {
+        WriteTarget::Register(r) => r.clone(),
+        WriteTarget::Memory { addr, len } => format!("[{addr:#x}:{len}]"),
+    }
+}
+
 impl Model {
     /// The watch commands; false if `cmd` is not one.
     pub(super) fn run_watch(&mut self, cmd: Command) -> bool {
@@ -121,10 +129,10 @@ impl Model {
 
     /// Starts watching `target`: the pane opens and lists its accesses.
     pub(super) fn watch(&mut self, target: WriteTarget) {
-        let label = super::panes::target_label(&target);
-        let kind = self.watch.as_ref().map_or(AccessKind::Any, |w| w.kind);
-        let generation = self.watch.as_ref().map_or(0, |w| w.generation + 1);
-        self.watch = Some(Watch {
+        let label = target_label(&target);
+        let kind = self.watch_pane().map_or(AccessKind::Any, |w| w.kind);
+        let generation = self.watch_pane().map_or(0, |w| w.generation + 1);
+        let watch = Box::new(Watch {
             target,
             label,
             kind,
@@ -133,14 +141,14 @@ impl Model {
             asking: false,
             generation,
         });
-        self.into_view = Some(Shown::Slot(Slot::Watch));
+        self.replace_kind(PaneBody::Watch(watch), true);
         self.fetch_watch();
     }
 
     /// Asks for the next piece of the list, if there is more to ask.
     fn fetch_watch(&mut self) {
         let nodes = self.indexed_nodes;
-        let Some(w) = &mut self.watch else {
+        let Some(w) = self.watch_pane_mut() else {
             return;
         };
         if w.asking || w.hits.len() >= MAX_LISTED || w.next >= nodes {
@@ -168,7 +176,7 @@ impl Model {
     }
 
     fn watch_step(&mut self, forward: bool) {
-        let Some(w) = &self.watch else {
+        let Some(w) = self.watch_pane() else {
             self.status =
                 Some(t("Nothing is watched: W on a register, a byte or anywhere.").into());
             return;
@@ -215,7 +223,7 @@ impl Model {
     pub(super) fn on_watch(&mut self, msg: WatchMsg) -> bool {
         match msg {
             WatchMsg::Listed { generation, reply } => {
-                let Some(w) = &mut self.watch else {
+                let Some(w) = self.watch_pane_mut() else {
                     return false;
                 };
                 if w.generation != generation {
@@ -255,17 +263,17 @@ impl Model {
                 _ => return false,
             },
             WatchMsg::Kind(kind) => {
-                if let Some(w) = &self.watch {
+                if let Some(w) = self.watch_pane() {
                     if w.kind != kind {
                         let target = w.target.clone();
-                        if let Some(w) = &mut self.watch {
+                        if let Some(w) = self.watch_pane_mut() {
                             w.kind = kind;
                         }
                         self.watch(target);
                     }
                 }
             }
-            WatchMsg::Close => self.watch = None,
+            WatchMsg::Close => self.hide_kind(Slot::Watch),
         }
         true
     }

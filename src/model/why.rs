@@ -8,8 +8,8 @@
 
 use std::collections::BTreeSet;
 
-use super::layout::{Shown, Slot};
-use super::{Focus, Model, Msg, PromptFor};
+use super::layout::Slot;
+use super::{Focus, Model, Msg, PaneBody, PromptFor};
 use crate::i18n::{t, tf};
 use tarmac_lens_core::browse::protocol::{Locate, NodeId, Query, Reply, WriteTarget};
 use tarmac_lens_core::browse::why::{WhyQuery, WhyStep};
@@ -204,9 +204,9 @@ impl Model {
 
     /// Asks where `target`'s value after `node` came from; the pane opens.
     pub(super) fn why(&mut self, target: WriteTarget, node: NodeId, line: u64) {
-        let label = super::panes::target_label(&target);
-        let generation = self.why.as_ref().map_or(0, |w| w.generation + 1);
-        self.why = Some(Why {
+        let label = super::watch::target_label(&target);
+        let generation = self.why_pane().map_or(0, |w| w.generation + 1);
+        let why = Box::new(Why {
             label,
             node,
             line,
@@ -217,7 +217,7 @@ impl Model {
             selected: Vec::new(),
             generation,
         });
-        self.into_view = Some(Shown::Slot(Slot::Why));
+        self.replace_kind(PaneBody::Why(why), true);
         let query = WhyQuery {
             node,
             target,
@@ -257,7 +257,7 @@ impl Model {
 
     /// Opens or shuts a step; a step left for later is asked for.
     fn why_toggle(&mut self, path: Path) {
-        let Some(w) = &mut self.why else {
+        let Some(w) = self.why_pane_mut() else {
             return;
         };
         let Some(step) = w.step(&path) else {
@@ -290,7 +290,7 @@ impl Model {
     }
 
     fn why_go(&mut self, path: Path) {
-        let Some(w) = &mut self.why else {
+        let Some(w) = self.why_pane_mut() else {
             return;
         };
         let writer = w.step(&path).and_then(|s| s.writer);
@@ -305,7 +305,7 @@ impl Model {
     }
 
     fn why_key(&mut self, key: WhyKey) {
-        let Some(w) = &mut self.why else {
+        let Some(w) = self.why_pane_mut() else {
             return;
         };
         let rows = w.rows();
@@ -345,7 +345,7 @@ impl Model {
     pub(super) fn on_why(&mut self, msg: WhyMsg) -> bool {
         match msg {
             WhyMsg::Tree { generation, reply } => {
-                let Some(w) = self.why.as_mut().filter(|w| w.generation == generation) else {
+                let Some(w) = self.why_pane_mut().filter(|w| w.generation == generation) else {
                     return false;
                 };
                 match *reply {
@@ -359,7 +359,7 @@ impl Model {
                 path,
                 reply,
             } => {
-                let Some(w) = self.why.as_mut().filter(|w| w.generation == generation) else {
+                let Some(w) = self.why_pane_mut().filter(|w| w.generation == generation) else {
                     return false;
                 };
                 w.expanding.remove(&path);
@@ -384,14 +384,14 @@ impl Model {
                 Reply::Error(e) => self.status = Some(e),
                 _ => return false,
             },
-            WhyMsg::Select(path) => match &mut self.why {
+            WhyMsg::Select(path) => match self.why_pane_mut() {
                 Some(w) if w.selected != path => w.selected = path,
                 _ => return false,
             },
             WhyMsg::Toggle(path) => self.why_toggle(path),
             WhyMsg::Go(path) => self.why_go(path),
             WhyMsg::Key(k) => self.why_key(k),
-            WhyMsg::Close => self.why = None,
+            WhyMsg::Close => self.hide_kind(Slot::Why),
         }
         true
     }

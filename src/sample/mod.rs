@@ -224,6 +224,8 @@ pub fn questions() -> Vec<Query> {
             text: "a".into(),
             count: 20,
         },
+        // The disassembly pane's.
+        Query::Disassembly { node },
     ]);
     q.extend(
         [

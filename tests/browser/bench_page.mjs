@@ -278,6 +278,17 @@ async function bench(browser, server, trace, workers) {
   const step = [];
   const stepKey = [];
   const pane = [];
+  // The page thread's CPU over the steps (Chromium's TaskDuration and
+  // ScriptDuration, seconds): a step's cost that other load on the
+  // machine stretches far less than its wall time.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable');
+  const mainCpu = async () => {
+    const { metrics } = await cdp.send('Performance.getMetrics');
+    const get = (name) => metrics.find((m) => m.name === name)?.value ?? 0;
+    return { task: get('TaskDuration'), script: get('ScriptDuration') };
+  };
+  const cpuBeforeSteps = await mainCpu();
   for (let k = 0; k < (state === 'error' ? 0 : STEPS); k++) {
     const before = await page.evaluate(() => window.__bench.keys.length);
     await page.keyboard.press('ArrowDown');
@@ -305,6 +316,8 @@ async function bench(browser, server, trace, workers) {
     }
     if (m.pane !== null) pane.push(m.pane);
   }
+  const cpuAfterSteps = await mainCpu();
+  const perStep = (what) => (step.length ? ((cpuAfterSteps[what] - cpuBeforeSteps[what]) * 1000) / step.length : null);
   clearInterval(sampler);
   sample();
   await page.close();
@@ -339,6 +352,7 @@ async function bench(browser, server, trace, workers) {
     longest_task_ms: during.reduce((m, t) => Math.max(m, t.duration), 0),
     step_ms: { n: step.length, p50: percentile(step, 50), p99: percentile(step, 99), max: percentile(step, 100), slowest: slowest(step, stepKey) },
     pane_ms: { n: pane.length, p50: percentile(pane, 50), p99: percentile(pane, 99), max: percentile(pane, 100) },
+    step_page_cpu_ms: { task: perStep('task'), script: perStep('script') },
     read_mb: { ahead: Math.round(reads.ahead), waiting: Math.round(reads.waiting) },
     warnings,
     loadavg: os.loadavg().map((x) => Math.round(x * 100) / 100),

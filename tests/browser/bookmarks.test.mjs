@@ -75,7 +75,7 @@ async function listed(page, count, named = true) {
         [...document.querySelectorAll('.bookmark-time')].every((c) => c.textContent !== '…') &&
         (!named || [...document.querySelectorAll('.bookmark-function')].every((c) => c.textContent !== '')),
       [count, named],
-      { timeout: 10_000 },
+      { timeout: 30_000 },
     )
     .catch(() => {});
   return page.evaluate(() =>
@@ -91,7 +91,7 @@ async function listed(page, count, named = true) {
 async function statusSays(page, text) {
   await page
     .waitForFunction((text) => document.querySelector('[data-testid=status-message]')?.textContent.includes(text), text, {
-      timeout: 10_000,
+      timeout: 30_000,
     })
     .catch(async () => assert.fail(`status: ${await page.textContent('[data-testid=status-line]')}, expected ${text}`));
 }
@@ -111,7 +111,7 @@ describe('bookmarks', () => {
     const [a, b, c] = [trace.instructions[20], trace.instructions[200], trace.instructions[205]];
     const url = `${fx.server.url}?url=traces/q.tarmac&elf=traces/q.elf`;
     const { page, problems } = await open(fx.browser, url);
-    await page.waitForSelector('[data-testid=elf-symbols]', { timeout: 10_000 });
+    await page.waitForSelector('[data-testid=elf-symbols]', { timeout: 30_000 });
     // Two by key (one with a note), the third by a click in its row's gutter.
     await gotoLine(page, a.line);
     await expectLine(page, a.line, 'l');
@@ -145,7 +145,7 @@ describe('bookmarks', () => {
     // The URL carries them next to the position.
     const inUrl = `#line=${a.line}&bm=${a.line}~[^,&#]+,${b.line},${c.line}~third$`;
     await page
-      .waitForFunction((re) => new RegExp(re).test(location.hash), inUrl, { timeout: 5_000 })
+      .waitForFunction((re) => new RegExp(re).test(location.hash), inUrl, { timeout: 30_000 })
       .catch(() => {});
     const href = page.url();
     assert.match(href, new RegExp(inUrl));

@@ -42,13 +42,13 @@ export async function checkRegisters(page, traceFile, picks = [30, 200]) {
     await page.waitForFunction(
       (line) => document.querySelector('.trace-row.current')?.dataset.line === String(line),
       ins.line,
-      { timeout: 10_000 },
+      { timeout: 30_000 },
     );
     const expected = registersAt(trace, blockEnd(trace, ins.line));
     await page.waitForFunction(
       (want) => document.querySelector('[data-reg=x0]')?.textContent === want,
       expected.x0.padStart(16, '0'),
-      { timeout: 10_000 },
+      { timeout: 30_000 },
     );
     const shown = await page.evaluate(() =>
       Object.fromEntries([...document.querySelectorAll('[data-reg]')].map((e) => [e.dataset.reg, e.textContent])),
@@ -88,7 +88,7 @@ export async function checkFoldNamed(page, call) {
   await page.press('[data-testid=prompt-input]', 'Enter');
   const atLine = (line) =>
     page.waitForFunction((line) => document.querySelector('.trace-row.current')?.dataset.line === String(line), line, {
-      timeout: 10_000,
+      timeout: 30_000,
     });
   await atLine(call.entryLine);
   await page.keyboard.press('-');

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 
-import { CLI, ROOT, expectLine as expectLineIn, openTracePage, pageFixture } from './harness.mjs';
+import { CLI, ROOT, currentLine, expectLine as expectLineIn, openTracePage, pageFixture } from './harness.mjs';
 import {
   blockEnd,
   instructionOf,
@@ -172,7 +172,7 @@ describe('trace browser', () => {
       await page.waitForFunction(
         (want) => document.querySelector('[data-reg=x0]')?.textContent === want,
         expected.x0,
-        { timeout: 5_000 },
+        { timeout: 30_000 },
       );
       const shown = await registers(page);
       for (let n = 0; n <= 28; n++) {
@@ -358,7 +358,7 @@ describe('trace browser', () => {
     await page.waitForFunction(
       (want) => document.querySelector('[data-testid=view-position]')?.textContent === want,
       `line ${ins.line} · time ${ins.time} · instruction ${k + 1}`,
-      { timeout: 5_000 },
+      { timeout: 30_000 },
     ).catch(async () => assert.fail(`header: ${await page.textContent('[data-testid=view-position]')}`));
     // Past the end: the last line named, the position kept.
     const last = trace.lines.length - (trace.lines.at(-1) === '' ? 1 : 0);
@@ -376,7 +376,7 @@ describe('trace browser', () => {
     await page.waitForFunction(
       (want) => document.querySelector('[data-testid=status-message]')?.textContent === want,
       `Line ${inside} is part of the instruction at line ${ins.line}.`,
-      { timeout: 5_000 },
+      { timeout: 30_000 },
     );
     // A fragment that is no position is said so, and moves nothing.
     await page.evaluate(() => {
@@ -385,7 +385,7 @@ describe('trace browser', () => {
     await page.waitForFunction(
       () => document.querySelector('[data-testid=status-message]')?.textContent.includes('"abc" is not a line number'),
       null,
-      { timeout: 5_000 },
+      { timeout: 30_000 },
     );
     await expectLine(page, ins.line, '#line=abc kept the position');
   });
@@ -419,7 +419,7 @@ describe('trace browser', () => {
               [...document.querySelectorAll('[data-testid=registers-core] .reg.changed .reg-value')].map((e) => e.dataset.reg).sort(),
             ) === want,
           JSON.stringify(want),
-          { timeout: 5_000 },
+          { timeout: 30_000 },
         )
         .catch(async () => assert.fail(`${what}: marked ${JSON.stringify(await marked())}, the trace writes ${JSON.stringify(want)}`));
       return want;
@@ -453,7 +453,7 @@ describe('trace browser', () => {
     await page.waitForFunction(
       (want) => want.every((r) => document.querySelector(`[data-testid=registers-core] [data-reg=${r}]`)?.parentElement.classList.contains('changed')),
       differing,
-      { timeout: 5_000 },
+      { timeout: 30_000 },
     );
   });
 
@@ -502,7 +502,7 @@ describe('trace browser', () => {
                 .sort(),
             ) === want,
           JSON.stringify(want),
-          { timeout: 5_000 },
+          { timeout: 30_000 },
         )
         .catch(async () => assert.fail(`instruction ${k}: listed ${JSON.stringify(await listed())}, the trace writes ${JSON.stringify(want)}`));
     }
@@ -517,13 +517,15 @@ describe('trace browser', () => {
     await page.focus('[data-testid=browser]');
     await page.keyboard.press('Control+K');
     await page.waitForSelector('[data-testid=palette-input]:focus');
+    // Its field is named for what it is, not by its placeholder.
+    assert.equal(await page.getByRole('combobox', { name: 'Command palette', exact: true }).count(), 1);
     // Every command of the trace pane is listed with its key (the F1 table's rows).
     const listed = await page.locator('[data-testid=palette-entry]').count();
     await page.keyboard.type("changed reg");
     await page.waitForFunction(
       () => document.querySelector('[data-testid=palette-entry].selected .palette-key')?.textContent === 'w',
       null,
-      { timeout: 5_000 },
+      { timeout: 30_000 },
     );
     await page.keyboard.press('Enter');
     await page.waitForSelector('[data-testid=registers-changed]');
@@ -568,11 +570,17 @@ describe('trace browser', () => {
     await page.focus('[data-testid=browser]');
     await page.keyboard.press('Control+K');
     await page.waitForSelector('[data-testid=palette-input]:focus');
-    await page.keyboard.type('partit');
+    // The start of its name: the function comes first, before commands
+    // whose help has a word starting so, and is the one selected.
+    await page.keyboard.type('part');
     const entry = page.locator('[data-testid=palette-entry]', { hasText: 'Function partition' });
-    await entry.waitFor({ timeout: 10_000 });
+    await entry.waitFor({ timeout: 30_000 });
     assert.match(await entry.textContent(), new RegExp(`its ${count} calls`));
-    await entry.click();
+    const entries = await page.$$eval('[data-testid=palette-entry]', (es) => es.map((e) => e.textContent));
+    assert.match(entries[0], /Function partition/, entries.join(' | '));
+    assert.ok(entries.length > 1, 'the commands matching "part" are listed after it');
+    assert.match(await page.textContent('[data-testid=palette-entry].selected'), /Function partition/);
+    await page.keyboard.press('Enter');
     // The Reports panel opens at the profile, listing partition's calls.
     const calls = await page.waitForSelector('[data-testid=function-calls]', { timeout: 60_000 });
     assert.equal(await calls.getAttribute('data-addr'), addr);
@@ -704,6 +712,23 @@ describe('trace browser', () => {
     }
   });
 
+  test("a row's menu copies the gdb command that stands at its line", async (t) => {
+    const page = await openPage(t);
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await openTrace(page, QUICKSORT);
+    const pos = trace.instructions[40];
+    await gotoLine(page, pos.line);
+    await expectLine(page, pos.line, 'position');
+    await page.click(`.trace-row[data-row-line="${pos.line}"]`, { button: 'right' });
+    await page.waitForSelector('[data-testid=context-menu]');
+    const item = page.locator(`[data-testid=context-menu] li:has-text("Copy for gdb: monitor line ${pos.line}")`);
+    assert.equal(await item.count(), 1, 'the menu offers the command');
+    await item.click();
+    await page.waitForSelector(`[data-testid=status-message]:has-text("Copied: monitor line ${pos.line}")`);
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    assert.equal(copied, `monitor line ${pos.line}`);
+  });
+
   test('p finds the next visit of a PC, ; and , repeat the search', async (t) => {
     const page = await openPage(t);
     await openTrace(page, QUICKSORT);
@@ -830,8 +855,37 @@ describe('trace browser', () => {
     await page.waitForSelector('[data-testid=help]');
     assert.match(await page.textContent('[data-testid=help]'), /fold the call containing the position/);
     await shoot(page, '[data-testid=help]', 'help.png');
+    // A keyboard user reads all of it: the help has the focus, and the keys
+    // that scroll scroll it; other keys do nothing behind it; Escape closes.
+    await page.waitForFunction(() => document.activeElement?.dataset.testid === 'help');
+    const scroll = () => page.$eval('[data-testid=help]', (e) => ({ top: e.scrollTop, room: e.scrollHeight - e.clientHeight }));
+    assert.ok((await scroll()).room > 100, `the help scrolls: ${JSON.stringify(await scroll())}`);
+    // A key that scrolls it, and the scroll's end (the browser scrolls
+    // smoothly: a key pressed during one adds to where it was going).
+    const scrollWith = async (key) => {
+      await page.$eval('[data-testid=help]', (e) => {
+        window.__scrolled = false;
+        e.addEventListener('scrollend', () => (window.__scrolled = true), { once: true });
+      });
+      await page.keyboard.press(key);
+      await page.waitForFunction(() => window.__scrolled);
+      return (await scroll()).top;
+    };
+    assert.ok((await scrollWith('PageDown')) > 0, 'PageDown scrolls it');
+    const bottom = await scrollWith('End');
+    assert.ok(bottom >= (await scroll()).room - 1, 'End scrolls it to its end');
+    const line = await currentLine(page);
     await page.keyboard.press('x');
+    await page.keyboard.press('j');
+    // Keys go in order: once Up has scrolled it, x and j were had, and it
+    // stayed open.
+    assert.ok((await scrollWith('ArrowUp')) < bottom, 'Up scrolls it back');
+    assert.notEqual(await page.$('[data-testid=help]'), null, 'other keys leave the help open');
+    assert.equal(await currentLine(page), line, 'nothing moved behind the help');
+    await page.keyboard.press('Escape');
     await page.waitForFunction(() => !document.querySelector('[data-testid=help]'));
+    // The keys are the trace's again.
+    await page.waitForFunction(() => document.activeElement?.closest('[data-testid=browser]'));
     if (SCREENSHOTS) {
       const pos = trace.instructions[300];
       await gotoLine(page, pos.line);

@@ -27,7 +27,7 @@ async function drop(page) {
 }
 
 async function cachedCount(page) {
-  await page.waitForSelector('[data-testid=index-cache-count]', { timeout: 10_000 });
+  await page.waitForSelector('[data-testid=index-cache-count]', { timeout: 30_000 });
   return Number(await page.getAttribute('[data-testid=index-cache-count]', 'data-count'));
 }
 
@@ -42,7 +42,7 @@ describe('index cache', () => {
     const first = await drop(page);
     assert.equal(first.state, 'ready');
     assert.equal(await page.getAttribute('[data-testid=status]', 'data-reading'), 'file');
-    await page.waitForSelector('[data-testid=status][data-index-cache=saved]', { timeout: 10_000 });
+    await page.waitForSelector('[data-testid=status][data-index-cache=saved]', { timeout: 30_000 });
 
     await page.goto(fx.server.url);
     assert.equal(await cachedCount(page), 1);
@@ -61,7 +61,7 @@ describe('index cache', () => {
     await page.goto(fx.server.url);
     assert.equal(await cachedCount(page), 1);
     await page.click('[data-testid=index-cache-clear]');
-    await page.waitForSelector('[data-testid=index-cache-count][data-count="0"]', { timeout: 10_000 });
+    await page.waitForSelector('[data-testid=index-cache-count][data-count="0"]', { timeout: 30_000 });
     const third = await drop(page);
     assert.equal(third.state, 'ready');
     assert.equal(await page.getAttribute('[data-testid=status]', 'data-reading'), 'file');
@@ -70,38 +70,39 @@ describe('index cache', () => {
 
   test('the index is saved only once the page stops asking, so saving it does not slow the first steps', async () => {
     const page = await fx.browser.context.newPage();
+    // In the page's own clock: each key, and when the index was saved.
+    await page.addInitScript(() => {
+      const seen = (window.__save = { keys: [], savedAt: null });
+      document.addEventListener('keydown', () => seen.keys.push(performance.now()), true);
+      new MutationObserver(() => {
+        if (seen.savedAt === null && document.querySelector('[data-testid=status][data-index-cache=saved]')) seen.savedAt = performance.now();
+      }).observe(document, { subtree: true, attributes: true, childList: true });
+    });
     await page.goto(fx.server.url);
     await page.click('[data-testid=index-cache-clear]').catch(() => {});
-    await page.waitForSelector('[data-testid=index-cache-count][data-count="0"]', { timeout: 10_000 });
+    await page.waitForSelector('[data-testid=index-cache-count][data-count="0"]', { timeout: 30_000 });
     await page.waitForSelector('[data-testid=status][data-state=idle]');
     await page.setInputFiles('[data-testid=file-input]', path.join(ROOT, TRACE));
     await page.waitForSelector('.trace-row.current');
     await page.click('.trace-row.current');
     // A person stepping through the trace from the first screen on: every
-    // key asks the worker, well inside the quiet time the save waits for.
+    // key asks the worker, a key every 100 ms or so, for 2.5 s.
     const steppingUntil = Date.now() + 2_500;
-    let steps = 0;
-    let lastKey = 0;
     while (Date.now() < steppingUntil) {
-      // Taken before the key: its question reaches the worker later still.
-      lastKey = Date.now();
       await page.keyboard.press('ArrowDown');
-      steps++;
-      assert.equal(
-        await page.getAttribute('[data-testid=status]', 'data-index-cache'),
-        null,
-        `the index was saved while the page was asking (after ${steps} steps)`,
-      );
       await page.waitForTimeout(100);
     }
-    assert.equal(await page.getAttribute('[data-testid=status]', 'data-state'), 'ready');
-    await page.waitForSelector('[data-testid=status][data-index-cache=saved]', { timeout: 10_000 });
-    // The worker waits 400 ms of quiet after the last question; measured
-    // from the last key (not from after the loop's own waits, which left
-    // this a few milliseconds of margin), less a little for timer
-    // coarseness.
-    const quiet = Date.now() - lastKey;
-    assert.ok(quiet >= 380, `saved ${quiet} ms after the last step`);
+    await page.waitForSelector('[data-testid=status][data-state=ready]', { timeout: 60_000 });
+    await page.waitForSelector('[data-testid=status][data-index-cache=saved]', { timeout: 60_000 });
+    // The worker waits 400 ms of quiet after the last question before each
+    // piece it writes: the save ends at least that long after the last
+    // key before it (less a little for timer coarseness). What is checked
+    // is that cause, not a time: on a loaded machine whose keys came more
+    // than 400 ms apart the save may rightly come between two of them.
+    const { keys, savedAt } = await page.evaluate(() => window.__save);
+    const lastKey = Math.max(...keys.filter((k) => k <= savedAt));
+    assert.ok(keys.length > 5, `${keys.length} keys`);
+    assert.ok(savedAt - lastKey >= 380, `saved ${(savedAt - lastKey).toFixed(0)} ms after a key`);
     await page.close();
   });
 });

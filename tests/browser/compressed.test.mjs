@@ -86,7 +86,7 @@ describe('compressed traces', () => {
       assert.ok(squash(rows[lateLine]).includes(squash(lines[lateLine - 1])), `line ${lateLine}: ${rows[lateLine]}`);
 
       if (reading === 'file') {
-        await page.waitForSelector('[data-testid=status][data-index-cache=saved]', { timeout: 20_000 });
+        await page.waitForSelector('[data-testid=status][data-index-cache=saved]', { timeout: 30_000 });
         await page.goto(fx.server.url);
       }
     }

@@ -36,6 +36,8 @@ async function askCondition(page, text) {
   await page.click('.trace-row.current');
   await page.keyboard.press('c');
   await page.waitForSelector('[data-testid=prompt-input]');
+  // The field is named by what it asks.
+  assert.equal(await page.getByRole('textbox', { name: /^Next point where/ }).count(), 1);
   await page.fill('[data-testid=prompt-input]', text);
   await page.press('[data-testid=prompt-input]', 'Enter');
 }

@@ -226,3 +226,68 @@ test('a trace that stops early is reported where it ends, as the CLI does', asyn
   assert.equal(await page.locator('[data-testid=diff-view-b]').count(), 0);
   assert.equal(await page.locator('[data-testid=diff-other]').count(), 0);
 });
+
+test('side by side at 1440×900 both traces show every register, name their calls with the ELF and draw their timelines', { timeout: 180_000 }, async (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tarmac-lens-diff-'));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const lines = fs.readFileSync(FASTMODEL, 'latin1').split('\n');
+  changedAt(lines, 0.4);
+  const modified = path.join(dir, 'quicksort-modified.tarmac');
+  fs.writeFileSync(modified, lines.join('\n'), 'latin1');
+  const [divergence] = cliDiff(FASTMODEL, modified).divergences;
+  const nodes = JSON.parse(execFileSync(CLI, ['index', '--no-index', modified], { encoding: 'utf8' })).nodes;
+
+  const page = await fx.browser.context.newPage();
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  t.after(async () => {
+    await page.close();
+    assert.deepEqual(problems, []);
+  });
+  await page.goto(fx.server.url);
+  await page.waitForSelector('[data-testid=status][data-state=idle]');
+  await page.setInputFiles('[data-testid=file-input]', [FASTMODEL, FASTMODEL.replace(/\.tarmac$/, '.elf')]);
+  await page.waitForSelector('[data-testid=elf-symbols]', { timeout: 30_000 });
+  await page.waitForSelector('[data-testid=status][data-state=ready]', { timeout: 60_000 });
+  await page.setInputFiles('[data-testid=diff-input]', modified);
+  await page.waitForSelector('[data-testid=diff-result][data-divergences="1"]', { timeout: 60_000 });
+  await viewsAt(page, divergence.lines);
+
+  // Trace B names its calls as A does: the open trace's ELF is its too.
+  const names = (side) => page.$$eval(`[data-testid=diff-view-${side}] [data-testid=stack-frame]`, (f) => f.map((e) => e.dataset.name));
+  await page.waitForFunction(() => {
+    const names = (side) => [...document.querySelectorAll(`[data-testid=diff-view-${side}] [data-testid=stack-frame]`)].map((e) => e.dataset.name);
+    const [a, b] = [names('a'), names('b')];
+    return a.length > 2 && JSON.stringify(a) === JSON.stringify(b);
+  }, null, { timeout: 30_000 }).catch(async () => assert.fail(`A: ${await names('a')}, B: ${await names('b')}`));
+  assert.ok((await names('b')).every((n) => !/^0x/.test(n)), `B's calls: ${await names('b')}`);
+
+  // Every register value of both, each whole within its pane's width (a
+  // narrow pane shows fewer columns, never a cut one).
+  for (const side of ['a', 'b']) {
+    const cut = await page.$eval(`[data-testid=diff-view-${side}] [data-testid=registers-core]`, (pane) => {
+      const body = pane.querySelector('.registers').parentElement.getBoundingClientRect();
+      const regs = [...pane.querySelectorAll('.reg')];
+      return {
+        regs: regs.length,
+        cut: regs.filter((r) => {
+          const b = r.getBoundingClientRect();
+          return b.left < body.left - 0.5 || b.right > body.right + 0.5;
+        }).map((r) => r.querySelector('.reg-name').textContent),
+      };
+    });
+    assert.ok(cut.regs >= 34, `${side}: ${cut.regs} registers`);
+    assert.deepEqual(cut.cut, [], `${side}: registers cut at the pane's edge`);
+  }
+
+  // Trace B's timeline covers its whole trace and draws its call depth.
+  await page.waitForSelector(`[data-testid=diff-view-b] [data-testid=timeline][data-nodes="${nodes}"]`, { timeout: 30_000 });
+  const drawn = await page.$eval('[data-testid=diff-view-b] [data-testid=timeline-canvas]', (c) => {
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let blue = 0;
+    for (let i = 0; i < d.length; i += 4) if (d[i + 3] > 0 && d[i + 2] > 150 && d[i] < 140) blue++;
+    return blue;
+  });
+  assert.ok(drawn > 100, `${drawn} pixels of call depth`);
+});

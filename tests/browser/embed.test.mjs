@@ -25,7 +25,16 @@ describe('embedding', () => {
     const page = await fx.browser.context.newPage();
     const errors = [];
     page.on('pageerror', (e) => errors.push(e.message));
+    const missing = [];
+    page.on('response', (r) => r.status() >= 400 && missing.push(`${r.status()} ${r.url()}`));
     await page.goto(`${fx.server.url}embed-example.html`);
+    // Its icon is one the page names and the server has (a browser asks
+    // for /favicon.ico, which is not there, when a page names none).
+    const icon = await page.evaluate(() => document.querySelector('link[rel=icon]')?.href ?? null);
+    assert.ok(icon, 'the page names its icon');
+    const got = await page.request.get(icon);
+    assert.equal(got.status(), 200, icon);
+    assert.match(got.headers()['content-type'], /svg/);
     for (const id of ['a', 'b']) {
       await page.waitForSelector(`[data-viewer=${id}][data-state=ready]`, { timeout: 60_000 });
       const said = await page.evaluate((id) => window.tarmacLensHost.messages[id], id);
@@ -45,7 +54,7 @@ describe('embedding', () => {
         await page.waitForFunction(
           ([id, line]) => window.tarmacLensHost.messages[id].some((m) => m?.type === 'position' && m.line === line),
           [id, instructionOf(trace, target).line],
-          { timeout: 10_000 },
+          { timeout: 30_000 },
         );
         const pos = await lastPosition(page, id);
         assert.equal(pos.line, ins.line, `viewer ${id}: position after going to line ${target}`);
@@ -57,13 +66,29 @@ describe('embedding', () => {
           await frame
             .locator(`[data-reg=${r}]`)
             .filter({ hasText: expected[r].padStart(16, '0') })
-            .waitFor({ timeout: 5_000 });
+            .waitFor({ timeout: 30_000 });
         }
       }
     }
     // Viewer b asked for a memory pane (panes=regs,mem:x0).
     assert.equal(await page.frameLocator('[data-viewer=b] iframe').locator('[data-testid=memory]').count(), 1);
+    // In the frames' width every register is whole: a narrow pane shows
+    // fewer columns, never a cut one.
+    for (const id of ['a', 'b']) {
+      const frame = await (await page.$(`[data-viewer=${id}] iframe`)).contentFrame();
+      const cut = await frame.$eval('[data-testid=registers-core]', (pane) => {
+        const body = pane.querySelector('.registers').parentElement.getBoundingClientRect();
+        return [...pane.querySelectorAll('.reg')]
+          .filter((r) => {
+            const b = r.getBoundingClientRect();
+            return b.left < body.left - 0.5 || b.right > body.right + 0.5 || b.right > innerWidth + 0.5;
+          })
+          .map((r) => r.querySelector('.reg-name').textContent);
+      });
+      assert.deepEqual(cut, [], `viewer ${id}: registers cut at the pane's edge`);
+    }
     assert.deepEqual(errors, []);
+    assert.deepEqual(missing, [], 'every request the page made was answered');
     await page.close();
   });
 
@@ -100,7 +125,7 @@ describe('embedding', () => {
     assert.equal(snapped.asked, first - 20);
     assert.notEqual(snapped.line, first - 20);
     assert.match(await page.textContent('[data-viewer=a] [data-testid=position]'), new RegExp(`\\(asked for line ${first - 20}\\)`));
-    await frame.locator('[data-testid=status-message]').filter({ hasText: `Line ${first - 20} comes before the first instruction` }).waitFor({ timeout: 5_000 });
+    await frame.locator('[data-testid=status-message]').filter({ hasText: `Line ${first - 20} comes before the first instruction` }).waitFor({ timeout: 30_000 });
     // Past the end: the last line named, to the host and on screen.
     const last = VIEWERS.a.lines.length - (VIEWERS.a.lines.at(-1) === '' ? 1 : 0);
     await page.fill('[data-viewer=a] [data-input=line]', '999999');
@@ -110,7 +135,7 @@ describe('embedding', () => {
     });
     const said = await page.evaluate(() => window.tarmacLensHost.messages.a.filter((m) => m?.type === 'error').at(-1).message);
     assert.equal(said, `Line 999,999 is past the end: the trace ends at line ${last.toLocaleString('en-US')}.`);
-    await frame.locator('[data-testid=status-message]').filter({ hasText: 'past the end' }).waitFor({ timeout: 5_000 });
+    await frame.locator('[data-testid=status-message]').filter({ hasText: 'past the end' }).waitFor({ timeout: 30_000 });
     assert.deepEqual(errors, []);
     await page.close();
   });
@@ -127,7 +152,7 @@ describe('embedding', () => {
       w.postMessage({ type: 'open', trace: 17 }, location.origin);
     });
     await page.waitForFunction(() => window.tarmacLensHost.messages.a.filter((m) => m?.type === 'error').length >= 4, null, {
-      timeout: 5_000,
+      timeout: 30_000,
     });
     const errorsSaid = await page.evaluate(() => window.tarmacLensHost.messages.a.filter((m) => m?.type === 'error').map((m) => m.message));
     assert.match(errorsSaid[0], /must be "PING" or an object with a type/);
@@ -147,7 +172,7 @@ describe('embedding', () => {
     await page.waitForFunction(
       (line) => window.tarmacLensHost.messages.a.some((m) => m?.type === 'position' && m.line === line),
       instructionOf(VIEWERS.a, ins.line).line,
-      { timeout: 10_000 },
+      { timeout: 30_000 },
     );
     assert.equal((await lastPosition(page, 'a')).time, ins.time);
     await page.evaluate(async () => {

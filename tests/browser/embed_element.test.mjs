@@ -67,12 +67,28 @@ async function contentFrame(locator) {
   return (await locator.evaluateHandle((el) => el.shadowRoot.querySelector('iframe'))).asElement().contentFrame();
 }
 
+/** The byte a memory pane at `register` selects at instruction line `line`:
+ * the register's value there, as the trace text states it (`sp`: the last
+ * stack pointer written, whatever its exception level). */
+function addressOf(trace, line, register) {
+  const upTo = blockEnd(trace, line);
+  let value = null;
+  for (let i = 0; i < upTo; i++) {
+    const m = /^\s*\d+\s+\S+\s+R\s+(\S+)\s+([0-9a-fA-F_]+)/.exec(trace.lines[i]);
+    if (!m) continue;
+    const name = m[1].toLowerCase();
+    if (register === 'sp' ? name === 'sp' || name.startsWith('sp_el') : name === register) value = m[2].replaceAll('_', '');
+  }
+  assert.ok(value, `the trace writes ${register} by line ${line}`);
+  return `0x${BigInt(`0x${value}`).toString(16)}`;
+}
+
 async function expectRegisters(frame, trace, line) {
   const expected = registersAt(trace, blockEnd(trace, line));
   const regs = Object.keys(expected).filter((r) => /^x\d+$/.test(r)).slice(0, 4);
   assert.ok(regs.length > 0, `the trace writes x registers by line ${line}`);
   for (const r of regs) {
-    await frame.locator(`[data-reg=${r}]`).filter({ hasText: expected[r].padStart(16, '0') }).waitFor({ timeout: 5_000 });
+    await frame.locator(`[data-reg=${r}]`).filter({ hasText: expected[r].padStart(16, '0') }).waitFor({ timeout: 30_000 });
   }
 }
 
@@ -98,11 +114,20 @@ describe('the <tarmac-lens-viewer> element', () => {
     assert.ok(firstMain, 'the demo runs tg_main');
     await waitLine(viewer(page, 'mdbook'), firstMain.line);
     assert.equal(await frameOf(page, 'mdbook').locator('[data-testid=memory]').count(), 1, 'panes="regs,mem:sp"');
+    // The memory pane is at sp where the viewer starts, not at the trace's first line.
+    const sp = addressOf(demo, firstMain.line, 'sp');
+    assert.notEqual(sp, '0x0');
+    await frameOf(page, 'mdbook').locator(`[data-testid=memory] .byte.selected[data-addr="${sp}"]`).waitFor({ timeout: 10_000 });
+    assert.match(await frameOf(page, 'mdbook').locator('[data-testid=memory-pane-title]').textContent(), new RegExp(`^Memory at ${sp.slice(0, -1)}0$`));
 
     await viewer(page, 'sphinx').scrollIntoViewIfNeeded();
     await waitState(viewer(page, 'sphinx'), 'ready');
     await waitLine(viewer(page, 'sphinx'), instructionOf(CALLTEST, 201).line);
     await expectRegisters(frameOf(page, 'sphinx'), CALLTEST, 201);
+    // panes="regs,mem:x0": at x0 of line 201.
+    const x0 = addressOf(CALLTEST, instructionOf(CALLTEST, 201).line, 'x0');
+    assert.notEqual(x0, '0x0');
+    await frameOf(page, 'sphinx').locator(`[data-testid=memory] .byte.selected[data-addr="${x0}"]`).waitFor({ timeout: 10_000 });
     assert.deepEqual(errors, []);
     await page.close();
   });
@@ -216,7 +241,7 @@ describe('the <tarmac-lens-viewer> element', () => {
     await viewer(page, 'html').evaluate((el) => el.setAttribute('panes', 'regs,mem:sp'));
     await waitState(viewer(page, 'html'), 'ready');
     assert.equal(new URL(await viewer(page, 'html').evaluate((el) => el.shadowRoot.querySelector('iframe').src)).searchParams.get('panes'), 'regs,mem:sp');
-    await frameOf(page, 'html').locator('[data-testid=memory]').waitFor({ state: 'attached', timeout: 10_000 });
+    await frameOf(page, 'html').locator('[data-testid=memory]').waitFor({ state: 'attached', timeout: 30_000 });
     await waitLine(viewer(page, 'html'), target.line);
     await viewer(page, 'html').evaluate((el) => el.setAttribute('height', '300'));
     assert.equal(await viewer(page, 'html').evaluate((el) => el.getBoundingClientRect().height), 300);
@@ -304,8 +329,9 @@ describe('the <tarmac-lens-viewer> element', () => {
       return new Promise((resolve) => addEventListener('message', (e) => e.data === 'sent' && resolve()));
     }, QUICKSORT.instructions.at(-2).line);
     const viewerA = host.frames().find((f) => f.url().includes('embed=1&panes=regs') && !f.url().includes('mem:'));
-    await viewerA.waitForFunction(() => Number(document.body.dataset.ignoredMessages) >= 3, null, { timeout: 5_000 });
-    await host.waitForTimeout(500);
+    // Counted as ignored is a state: the viewer has had them, and did
+    // not act on them.
+    await viewerA.waitForFunction(() => Number(document.body.dataset.ignoredMessages) >= 3, null, { timeout: 30_000 });
     assert.equal(await lastLine(), first, 'the viewer did not move');
     const told = await host.evaluate(() => window.tarmacLensHost.messages.a.filter((m) => m?.type === 'ignored'));
     assert.ok(told.length >= 3, 'the host was told of each ignored message');

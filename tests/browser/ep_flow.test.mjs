@@ -84,7 +84,7 @@ async function browses(page, file) {
   await page.waitForFunction((b) => Number(document.querySelector('.trace-row.current')?.dataset.line) > b, before);
   await page.keyboard.press('End');
   await page.waitForFunction((n) => Number(document.querySelector('.trace-row.current')?.dataset.line) >= n, text.length - 2, {
-    timeout: 10_000,
+    timeout: 30_000,
   });
   await page.keyboard.press('Home');
   await page.waitForFunction((b) => Number(document.querySelector('.trace-row.current')?.dataset.line) <= b, before);
@@ -105,13 +105,13 @@ async function download(page, kind) {
     page.waitForEvent('download', { timeout: 60_000 }),
     clickDownload(page, kind),
   ]);
-  await page.waitForSelector(`[data-testid=saved-${kind}]`);
+  await page.waitForSelector(`[data-testid=saved-${kind}]`, { state: 'attached' });
   return { bytes: fs.readFileSync(await d.path()), name: d.suggestedFilename() };
 }
 
 /** Polls `read` until it equals `want` (rows come with the worker's answer). */
 async function eventually(read, want, what) {
-  const deadline = Date.now() + 5_000;
+  const deadline = Date.now() + 30_000;
   for (;;) {
     const got = await read();
     if (JSON.stringify(got) === JSON.stringify(want) || Date.now() > deadline) {
@@ -383,8 +383,18 @@ describe('reports of EP and branch-only traces', () => {
     await eventually(() => epFlowRows(page), want.slice(LIST_PAGE, 2 * LIST_PAGE), 'second page');
     const last = Math.floor((want.length - 1) / LIST_PAGE) * LIST_PAGE;
     while ((await epFlowRows(page))[0]?.line !== want[last].line) {
+      const shown = (await epFlowRows(page))[0]?.line;
       await page.click('[data-testid=ep-flow-later]');
-      await page.waitForTimeout(50);
+      // The next page's rows, not a time.
+      await page.waitForFunction(
+        (shown) => {
+          // A list redrawn has no row for a moment: not a page.
+          const line = Number(document.querySelector('[data-testid=ep-flow-row]')?.dataset.line);
+          return Number.isFinite(line) && line !== shown;
+        },
+        shown,
+        { timeout: 30_000 },
+      );
     }
     await eventually(() => epFlowRows(page), want.slice(last), 'last page');
     assert.equal(await page.isDisabled('[data-testid=ep-flow-later]'), true);
@@ -406,7 +416,7 @@ describe('reports of EP and branch-only traces', () => {
     await openReports(page);
     await page.waitForSelector('[data-testid=flow-row]');
     assert.deepEqual(await tabs(page), ['tab-program-flow']);
-    assert.match(await page.textContent('[data-testid=reports-summary]'), new RegExp(`${want.length} blocks`));
+    assert.match(await page.textContent('[data-testid=reports-summary]'), new RegExp(`${want.length.toLocaleString('en-US')} blocks`));
     assert.match(await page.textContent('[data-testid=program-flow-unparsed]'), /^Lines not understood: 1 /);
     await eventually(() => flowRows(page), want.slice(0, LIST_PAGE), 'first page');
     const block = want.find((b, i) => i >= 3 && b.function !== '');

@@ -72,20 +72,20 @@ test('markup in traces, symbols and file names is shown as text', async (t) => {
       return text.includes(a) && text.includes(b);
     },
     [SCRIPT, IMG],
-    { timeout: 10_000 },
+    { timeout: 30_000 },
   );
   // A symbol name.
   await page.waitForFunction(
     (s) => document.querySelector('[data-testid=call-stack]')?.textContent.includes(s),
     SYMBOL,
-    { timeout: 10_000 },
+    { timeout: 30_000 },
   );
   // Unparsed lines, in the summary.
   await page.click('[data-testid=tab-summary]');
   await page.waitForFunction(
     (s) => document.querySelector('[data-testid=unparsed]')?.textContent.includes(s),
     SCRIPT,
-    { timeout: 10_000 },
+    { timeout: 30_000 },
   );
 
   const after = await page.evaluate(() => ({

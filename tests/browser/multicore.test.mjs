@@ -83,7 +83,7 @@ test('the page offers the cores of a multi-core trace and follows the one picked
     await page.waitForFunction(
       (want) => want.every(([r, v]) => document.querySelector(`[data-reg=${r}]`)?.textContent === v),
       want,
-      { timeout: 15_000 },
+      { timeout: 30_000 },
     );
   };
 

@@ -31,10 +31,11 @@ async function crashReport(page) {
   return page.textContent('[data-testid=panic-report]');
 }
 
-/** The page still reacts: a click changes the DOM within a second. */
+/** The page still reacts: a click dismisses the overlay (a page whose
+ * wasm stopped never would; a loaded machine only takes longer). */
 async function assertResponsive(page) {
-  await page.click('[data-testid=panic-dismiss]', { timeout: 1_000 });
-  await page.waitForSelector('[data-testid=panic]', { state: 'detached', timeout: 1_000 });
+  await page.click('[data-testid=panic-dismiss]', { timeout: 30_000 });
+  await page.waitForSelector('[data-testid=panic]', { state: 'detached', timeout: 30_000 });
   assert.equal(await page.isEnabled('[data-testid=file-input]'), true, 'another file can be dropped');
 }
 
@@ -86,7 +87,7 @@ test('indexing stops at the memory budget and what is indexed stays browsable', 
   await page.waitForFunction(
     () => Number(document.querySelector('.trace-row.current')?.dataset.line) > 1000,
     null,
-    { timeout: 10_000 },
+    { timeout: 30_000 },
   );
   const line = await page.evaluate(() => Number(document.querySelector('.trace-row.current').dataset.line));
   assert.ok(line <= stoppedAt, `End went to line ${line}, past ${stoppedAt}`);

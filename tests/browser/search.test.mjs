@@ -88,7 +88,7 @@ async function expectMatchAt(page, line, what) {
     await page.waitForFunction(
       (line) => document.querySelector('[data-testid=search-match]')?.closest('.trace-row')?.dataset.rowLine === String(line),
       line,
-      { timeout: 5_000 },
+      { timeout: 30_000 },
     );
   } catch {
     const at = await page.evaluate(
@@ -119,7 +119,7 @@ describe('search', () => {
     // The × says Esc: Escape in the trace view (not only in the bar) closes it.
     await page.focus('[data-testid=browser]');
     await page.keyboard.press('Escape');
-    await page.waitForSelector('[data-testid=search-input]', { state: 'detached', timeout: 5_000 });
+    await page.waitForSelector('[data-testid=search-input]', { state: 'detached', timeout: 30_000 });
   });
 
   test('plain, regex and kind searches list what the CLI finds; n, N and clicks move to results', async (t) => {

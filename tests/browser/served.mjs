@@ -50,33 +50,50 @@ export function percentile(values, p) {
  * `steps` Down keys' latencies (key to the current row moving), each key
  * `gap` ms after the last one's row moved (50, as bench_page.mjs times a
  * dropped trace's steps; 0 presses again at once, while the page still
- * draws the last step's frame). */
-export async function timeSteps(page, steps, { gap = 50 } = {}) {
+ * draws the last step's frame).
+ *
+ * Each step waits for a state, never for a time: the current row at
+ * `lines[k]` when the caller knows where each step goes, else on a later
+ * line than before the key. `wait` only bounds a step that never gets
+ * there (a key lost, a row that did not move): the timing stops at it and
+ * says where (`stuck`), however long the machine took for the others. */
+export async function timeSteps(page, steps, { gap = 50, lines = null, wait = 60_000 } = {}) {
   const firstScreen = await page.evaluate(() => {
     const nav = performance.getEntriesByType('navigation')[0];
     return { first_row_ms: window.__serve.firstRowAt, load_event_ms: nav?.loadEventEnd ?? null };
   });
   await page.click('.trace-row.current');
+  const current = () => page.evaluate(() => Number(document.querySelector('.trace-row.current')?.dataset.line));
   const ms = [];
+  let stuck = null;
   for (let k = 0; k < steps; k++) {
-    const before = await page.evaluate(() => window.__serve.keys.length);
+    const [before, from] = await page.evaluate(() => [window.__serve.keys.length, Number(document.querySelector('.trace-row.current')?.dataset.line)]);
+    const want = lines?.[k] ?? null;
     await page.keyboard.press('ArrowDown');
-    await page.waitForFunction((n) => window.__serve.keys.length > n, before);
-    const step = await page
-      .waitForFunction(() => {
+    const there = await page
+      .waitForFunction(
+        ([n, from, want]) => {
+          const line = Number(document.querySelector('.trace-row.current')?.dataset.line);
+          return window.__serve.keys.length > n && (want === null ? line > from : line === want);
+        },
+        [before, from, want],
+        { timeout: wait },
+      )
+      .then(() => true)
+      .catch(() => false);
+    if (!there) {
+      stuck = { step: k + 1, from, want, at: await current() };
+      break;
+    }
+    // The latency, measured in the page: the key to the first move after it.
+    ms.push(
+      await page.evaluate(() => {
         const b = window.__serve;
         const t0 = b.keys[b.keys.length - 1];
-        const moved = b.rowMoves.find((t) => t >= t0);
-        return moved === undefined ? false : moved - t0;
-      }, null, { timeout: 5_000 })
-      .then((h) => h.jsonValue())
-      .catch(() => null);
-    // A step that never moved the row ends the timing: the caller sees
-    // fewer steps than it asked for, at once rather than after a wait per
-    // step.
-    if (step === null) break;
-    ms.push(step);
+        return b.rowMoves.find((t) => t >= t0) - t0;
+      }),
+    );
     if (gap) await page.waitForTimeout(gap);
   }
-  return { ...firstScreen, steps: ms };
+  return { ...firstScreen, steps: ms, stuck };
 }

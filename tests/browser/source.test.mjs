@@ -32,7 +32,7 @@ async function wantsFile(page, name) {
   await page.waitForFunction(
     (name) => document.querySelector('[data-testid=source-wanted]')?.textContent.includes(name),
     name,
-    { timeout: 10_000 },
+    { timeout: 30_000 },
   );
 }
 
@@ -89,7 +89,7 @@ test('the source pane shows the line addr2line names, its count and its executio
     await page.waitForFunction(
       (want) => document.querySelector('[data-testid=source-text] .src-line.current')?.getAttribute('data-src-line') === String(want),
       spot.srcLine,
-      { timeout: 10_000 },
+      { timeout: 30_000 },
     );
     const title = await page.textContent('[data-testid=source-pane-title]');
     assert.ok(title.includes(`recursion.c:${spot.srcLine}`), title);
@@ -100,7 +100,7 @@ test('the source pane shows the line addr2line names, its count and its executio
   await page.waitForFunction(
     (want) => document.querySelector('.trace-row.current [data-testid=row-source]')?.textContent === want,
     `recursion.c:${spots[2].srcLine}`,
-    { timeout: 10_000 },
+    { timeout: 30_000 },
   );
   const title = await page.getAttribute('.trace-row.current', 'title');
   assert.ok(title.endsWith(`recursion.c:${spots[2].srcLine}`), title);
@@ -114,7 +114,7 @@ test('the source pane shows the line addr2line names, its count and its executio
   await row.click();
   await page.waitForSelector('[data-testid=source-hits]');
   const want = Math.min(count, 200);
-  await page.waitForFunction((n) => document.querySelectorAll('[data-testid=source-hits] li').length === n, want, { timeout: 10_000 });
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid=source-hits] li').length === n, want, { timeout: 30_000 });
   // A click on the first goes there; `n` to the second.
   const lines = await page.$$eval('[data-testid=source-hits] li', (lis) =>
     lis.map((li) => Number(/trace line ([^,]+),/.exec(li.textContent)[1].replace(/\D/g, ''))),
@@ -125,6 +125,118 @@ test('the source pane shows the line addr2line names, its count and its executio
     await page.keyboard.press('n');
     await expectLine(page, lines[1], 'n: the next execution');
   }
+  assert.deepEqual(errors, []);
+});
+
+/** Whether all of `sel` is in sight: in the window and inside every
+ * ancestor that clips; null if it is, else why not. */
+function inSight(sel) {
+  const el = document.querySelector(sel);
+  if (!el) return `${sel}: not in the page`;
+  const r = el.getBoundingClientRect();
+  if (r.width === 0 || r.height === 0) return `${sel}: not drawn`;
+  for (let a = el.parentElement; a; a = a.parentElement) {
+    const style = getComputedStyle(a);
+    if (style.overflowX === 'visible' && style.overflowY === 'visible') continue;
+    const b = a.getBoundingClientRect();
+    const top = b.top + a.clientTop;
+    if (r.top < top - 0.5 || r.bottom > top + a.clientHeight + 0.5) {
+      return `${sel} (${Math.round(r.top)}-${Math.round(r.bottom)}) is cut by ${a.tagName.toLowerCase()}.${a.className} (${Math.round(top)}-${Math.round(top + a.clientHeight)})`;
+    }
+  }
+  return r.top >= 0 && r.bottom <= innerHeight ? null : `${sel} is outside the window`;
+}
+
+/** Each instruction line of the trace with its source line (the innermost,
+ * as addr2line gives it for the PC: one run for every PC). */
+function sourceOfLines() {
+  const lines = fs.readFileSync(TRACE, 'utf8').split('\n');
+  const at = [];
+  for (const [i, text] of lines.entries()) {
+    const m = /\bIT \(\d+\) ([0-9a-f]+)/.exec(text);
+    if (m) at.push({ traceLine: i + 1, pc: m[1] });
+  }
+  const pcs = [...new Set(at.map((a) => a.pc))];
+  const out = execFileSync('aarch64-linux-gnu-addr2line', ['-e', ELF, ...pcs], { encoding: 'utf8' }).trim().split('\n');
+  const where = new Map(pcs.map((pc, k) => [pc, { file: out[k].split(':')[0], line: Number(out[k].split(':')[1]) }]));
+  return at.map((a) => ({ ...a, ...where.get(a.pc) }));
+}
+
+test('the source pane keeps the position\'s line in sight as it moves, shows a line\'s executions where they are seen, and leaves the code its width', { timeout: 180_000 }, async (t) => {
+  const page = await fx.browser.context.newPage();
+  t.after(() => page.close());
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(fx.server.url);
+  await page.waitForSelector('[data-testid=status][data-state=idle]');
+  await page.setInputFiles('[data-testid=file-input]', [TRACE, ELF]);
+  await page.waitForSelector('[data-testid=elf-symbols]', { timeout: 30_000 });
+  await page.waitForSelector('[data-testid=status][data-state=ready]', { timeout: 60_000 });
+  // A position far down recursion.c (power_mod), out of the first screenful.
+  const text = fs.readFileSync(path.join(DIR, 'programs/recursion.c'), 'utf8').split('\n');
+  const spot = sourceOfLines().find((a) => a.file.endsWith('recursion.c') && a.line >= 58);
+  assert.ok(spot, 'recursion.c runs past its line 58');
+  await gotoLine(page, spot.traceLine);
+  await expectLine(page, spot.traceLine, `l ${spot.traceLine}`);
+  await page.keyboard.press('s');
+  await wantsFile(page, 'recursion.c');
+  await page.setInputFiles('[data-testid=source-files-input]', SOURCES);
+  const current = '[data-testid=source-text] .src-line.current';
+  await page.waitForFunction(
+    ([sel, want]) => document.querySelector(sel)?.getAttribute('data-src-line') === String(want),
+    [current, spot.line],
+    { timeout: 10_000 },
+  );
+  // The pane is shorter than the file: the line is brought into sight.
+  const room = await page.$eval('[data-testid=source-text]', (el) => ({ scroll: el.scrollHeight, client: el.clientHeight }));
+  assert.ok(room.scroll > room.client * 2 && text.length > 60, `the pane shows part of the file: ${JSON.stringify(room)}`);
+  assert.equal(await page.evaluate(inSight, current), null, `line ${spot.line}`);
+
+  // Stepping by source line, into and over calls and out of them: after
+  // each step the pane shows the line of the position.
+  await page.click('[data-testid=source-pane-title]');
+  for (const key of ['j', 'j', 'j', 'o', 'o', 'u', 'j', 'k', 'k', 'o', 'u', 'j', 'j']) {
+    const before = await page.evaluate(() => document.querySelector('.trace-row.current')?.dataset.line);
+    await page.keyboard.press(key);
+    // The position moved and the pane names the line it shows.
+    await page.waitForFunction(
+      ([before, sel]) => {
+        const row = document.querySelector('.trace-row.current');
+        const title = document.querySelector('[data-testid=source-pane-title]')?.textContent ?? '';
+        const line = document.querySelector(sel)?.getAttribute('data-src-line');
+        return row && row.dataset.line !== before && line && title.endsWith(`:${line}`);
+      },
+      [before, current],
+      { timeout: 10_000 },
+    );
+    const line = await page.getAttribute(current, 'data-src-line');
+    assert.equal(await page.evaluate(inSight, current), null, `${key}: line ${line}`);
+  }
+
+  // A click on a line lists its executions, in sight under the text.
+  await page.click(current);
+  await page.waitForSelector('[data-testid=source-hits] li');
+  assert.equal(await page.evaluate(inSight, '[data-testid=source-hits-title]'), null);
+  assert.equal(await page.evaluate(inSight, '[data-testid=source-hits] li'), null);
+  assert.equal(await page.evaluate(inSight, current), null, 'the line clicked stays in sight');
+
+  // The count gutter is as wide as its longest count, the rest is the code's.
+  const widths = await page.evaluate(() => {
+    const counts = [...document.querySelectorAll('[data-testid=source-text] .src-count')];
+    const longest = counts.reduce((a, c) => (c.textContent.length > a.length ? c.textContent : a), '');
+    const probe = document.createElement('span');
+    probe.textContent = longest;
+    probe.style.font = getComputedStyle(counts[0]).font;
+    probe.style.whiteSpace = 'pre';
+    document.body.append(probe);
+    const text = probe.getBoundingClientRect().width;
+    probe.remove();
+    const ch = parseFloat(getComputedStyle(counts[0]).fontSize) * 0.7;
+    return { longest, text, gutter: counts[0].getBoundingClientRect().width, ch };
+  });
+  assert.ok(widths.longest.length > 0, JSON.stringify(widths));
+  assert.ok(widths.gutter <= widths.text + 2 * widths.ch, `the gutter takes ${widths.gutter} px for ${JSON.stringify(widths.longest)} (${widths.text} px)`);
   assert.deepEqual(errors, []);
 });
 
@@ -154,7 +266,7 @@ test('with &src= the pane fetches the file the DWARF names from the site', { tim
   await page.waitForFunction(
     (want) => document.querySelector('[data-testid=source-text] .src-line.current')?.getAttribute('data-src-line') === String(want),
     spot.srcLine,
-    { timeout: 15_000 },
+    { timeout: 30_000 },
   );
   const text = await page.textContent(`[data-testid=source-text] [data-src-line="${spot.srcLine}"] .src-text`);
   const want = fs.readFileSync(path.join(DIR, 'programs/recursion.c'), 'utf8').split('\n')[spot.srcLine - 1];
@@ -187,7 +299,7 @@ test('source files dropped on the pane are its text, not a new trace', { timeout
   await page.waitForFunction(
     (want) => document.querySelector('[data-testid=source-text] .src-line.current')?.getAttribute('data-src-line') === String(want),
     spot.srcLine,
-    { timeout: 10_000 },
+    { timeout: 30_000 },
   );
   // Still the same trace.
   assert.equal(await page.getAttribute('[data-testid=status]', 'data-state'), 'ready');
@@ -232,12 +344,12 @@ test('an embedded viewer with panes=source goes to a source line the host names'
   }
   assert.ok(first);
   await page.evaluate((s) => window.goto_(s), `recursion.c:${spot.srcLine}`);
-  await page.waitForFunction((line) => window.said.some((m) => m?.type === 'position' && m.line === line), first, { timeout: 15_000 });
+  await page.waitForFunction((line) => window.said.some((m) => m?.type === 'position' && m.line === line), first, { timeout: 30_000 });
   const frame = page.frameLocator('#v');
-  await frame.locator('[data-testid=source-pane-title]').filter({ hasText: `recursion.c:${spot.srcLine}` }).waitFor({ timeout: 10_000 });
+  await frame.locator('[data-testid=source-pane-title]').filter({ hasText: `recursion.c:${spot.srcLine}` }).waitFor({ timeout: 30_000 });
   // A line that never runs is said so to the host.
   await page.evaluate(() => window.goto_('recursion.c:1'));
-  await page.waitForFunction(() => window.said.some((m) => m?.type === 'error' && /recursion\.c:1/.test(m.message)), null, { timeout: 15_000 });
+  await page.waitForFunction(() => window.said.some((m) => m?.type === 'error' && /recursion\.c:1/.test(m.message)), null, { timeout: 30_000 });
   assert.deepEqual(errors, []);
 });
 
@@ -297,7 +409,7 @@ test('the Coverage tab has the CLI figures and opens a file at its first line ne
   await page.waitForFunction(
     (want) => document.querySelector('[data-testid=source-text] .src-line.current')?.getAttribute('data-src-line') === String(want),
     w.firstNever,
-    { timeout: 10_000 },
+    { timeout: 30_000 },
   );
   const title = await page.textContent('[data-testid=source-pane-title]');
   assert.ok(title.includes(`recursion.c:${w.firstNever}`), title);

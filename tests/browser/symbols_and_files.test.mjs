@@ -112,7 +112,7 @@ describe('names from the ELF image', () => {
             return frames.length > 0 && frames[0].dataset.name.split(' + ')[0] === want;
           },
           symbolOf(c.name),
-          { timeout: 5_000 },
+          { timeout: 30_000 },
         ).catch(async () => assert.fail(`${base} line ${c.entryLine}: stack ${JSON.stringify(await stackNames(page))}, CLI: ${c.name}`));
         const header = await page.locator('[data-testid=call-stack] .frame').evaluateAll((b) => b.map((e) => e.textContent));
         assert.equal(symbolOf(header.at(-1).replace(/^› /, '')), symbolOf(c.name), `${base} header at line ${c.entryLine}`);
@@ -135,21 +135,21 @@ describe('names from the ELF image', () => {
     assert.equal(await rowSymbol(page, call.callLine), 'run_iteration');
     // The Thumb program's image: same number of symbols, other addresses.
     await page.setInputFiles('[data-testid=elf-input]', path.join(GEN, 'quicksort-thumb-O2-fastmodel-2M.elf'));
-    await page.waitForSelector('[data-testid=elf-warning]', { timeout: 10_000 });
+    await page.waitForSelector('[data-testid=elf-warning]', { timeout: 30_000 });
     const warning = await page.textContent('[data-testid=elf-warning]');
     assert.match(warning, /AArch32/);
     assert.match(warning, /AArch64/);
     await page.waitForFunction((line) => {
       const s = document.querySelector(`.trace-row[data-row-line="${line}"] [data-testid=branch-symbol]`);
       return !s || !s.textContent.includes('run_iteration');
-    }, call.callLine, { timeout: 5_000 });
+    }, call.callLine, { timeout: 30_000 });
     // Back to the right one: the name and no warning.
     await page.setInputFiles('[data-testid=elf-input]', path.join(GEN, 'quicksort-aarch64-O2-fastmodel-2M.elf'));
-    await page.waitForFunction(() => !document.querySelector('[data-testid=elf-warning]'), null, { timeout: 10_000 });
+    await page.waitForFunction(() => !document.querySelector('[data-testid=elf-warning]'), null, { timeout: 30_000 });
     await page.waitForFunction(
       (line) => document.querySelector(`.trace-row[data-row-line="${line}"] [data-testid=branch-symbol]`)?.textContent.includes('run_iteration'),
       call.callLine,
-      { timeout: 5_000 },
+      { timeout: 30_000 },
     );
   });
 
@@ -204,6 +204,7 @@ describe('files that are not traces', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tl-not-traces-'));
   const files = {
     random: path.join(dir, 'random.bin'),
+    picture: path.join(dir, 'picture.png'),
     notes: path.join(dir, 'notes.txt'),
     empty: path.join(dir, 'empty.tarmac'),
   };
@@ -219,6 +220,7 @@ describe('files that are not traces', () => {
       return seed & 0xff;
     })),
   );
+  fs.copyFileSync(path.join(ROOT, 'docs/screenshot.png'), files.picture);
   fs.writeFileSync(files.notes, 'Build notes\n'.concat(Array.from({ length: 60 }, (_, i) => `step ${i}: compile the thing\n`).join('')));
   fs.writeFileSync(files.empty, '');
 
@@ -230,15 +232,23 @@ describe('files that are not traces', () => {
     return page;
   }
 
+  // Bytes that are not text show no rows (they would be garbage); text in
+  // no trace format keeps its rows, which may say what it is.
   const cases = [
-    ['random', 'binary', /random\.bin holds binary data, not a Tarmac trace/],
-    ['notes', 'text', /notes\.txt does not look like a Tarmac trace: line 1 \("Build notes"\) is in no trace format/],
+    ['random', 'binary', /random\.bin holds binary data, not a Tarmac trace/, false],
+    ['picture', 'document', /picture\.png is a PNG image file, not a Tarmac trace/, false],
+    ['notes', 'text', /notes\.txt does not look like a Tarmac trace: line 1 \("Build notes"\) is in no trace format/, true],
   ];
-  for (const [key, kind, message] of cases) {
+  for (const [key, kind, message, rows] of cases) {
     test(`${key}: named for what it is in the browse view, with the unparsed count and a link to the list`, async (t) => {
       const page = await open(t, files[key]);
       assert.equal(await page.getAttribute('[data-testid=file-notice]', 'data-kind'), kind);
       assert.match(await page.textContent('[data-testid=file-notice]'), message);
+      // Read to its end (the notice counts its lines): what is shown now stays.
+      await page.waitForSelector('[data-testid=file-notice-unparsed]');
+      if (rows) await page.waitForSelector('.trace-row');
+      assert.equal(await page.locator('.trace-row').count() > 0, rows, `${key}: rows shown`);
+      assert.equal(await page.locator('[data-testid=browser]').count() > 0, rows, `${key}: a trace browser`);
       // The CLI refuses such a file: the lines are counted here.
       const bytes = fs.readFileSync(files[key]);
       const lines = bytes.toString('latin1').split('\n').length - (bytes.at(-1) === 0x0a ? 1 : 0);

@@ -55,6 +55,18 @@ export function registerWrites(trace, name, upTo) {
   return out;
 }
 
+/** Where a click on register `name` in a pane at instruction line `line`
+ * goes: the instruction that last wrote it before `line`'s own (a write
+ * at the position itself is where the view already is, so the page goes
+ * to the one before). */
+export function previousWrite(trace, name, line) {
+  // (Writes before the first instruction set the start state: not one.)
+  const writers = registerWrites(trace, name, line - 1)
+    .map((l) => instructionOf(trace, l)?.line)
+    .filter((l) => l !== undefined);
+  return writers.length ? writers[writers.length - 1] : null;
+}
+
 /** Memory accesses: { line, write, addr (BigInt), size, bytes (little-endian) }. */
 export function memoryAccesses(trace) {
   const out = [];

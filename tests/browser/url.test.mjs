@@ -232,7 +232,7 @@ describe('open from a URL', () => {
     const { page } = await openUrl(fx.browser, fx.ranged.url, 'url=traces/quicksort.tarmac&elf=traces/quicksort.elf');
     await page.waitForSelector('[data-testid=status][data-state=ready]', { timeout: 60_000 });
     assert.equal(await page.textContent('[data-testid=file-name]'), 'quicksort.tarmac');
-    await page.waitForSelector('[data-testid=elf-symbols]', { timeout: 10_000 });
+    await page.waitForSelector('[data-testid=elf-symbols]', { timeout: 30_000 });
     assert.match(await page.textContent('[data-testid=elf-symbols]'), /^[1-9]\d* symbols loaded$/);
     await page.close();
   });
@@ -240,7 +240,7 @@ describe('open from a URL', () => {
   test('a server without ranges: downloaded with progress, then browsable', async () => {
     const expected = cliStats(`${GENERATED}.tarmac`);
     const { page, errors } = await openUrl(fx.browser, fx.whole.url, 'url=traces/quicksort.tarmac');
-    await page.waitForSelector('[data-testid=download-progress]', { timeout: 10_000 });
+    await page.waitForSelector('[data-testid=download-progress]', { timeout: 30_000 });
     await page.waitForSelector('[data-testid=status][data-state=ready]', { timeout: 60_000 });
     assert.equal(await page.getAttribute('[data-testid=status]', 'data-reading'), 'downloaded');
     assert.match(await page.textContent('[data-testid=downloaded]'), /does not serve byte ranges/);
@@ -255,7 +255,7 @@ describe('open from a URL', () => {
     const before = { bytes: ranged.stats.bytes };
     const { page, errors } = await openUrl(fx.browser, fx.ranged.url, 'url=traces/quicksort.tarmac&elf=traces/quicksort.elf');
     await page.waitForSelector('[data-testid=status][data-state=ready]', { timeout: 60_000 });
-    await page.waitForSelector('[data-testid=elf-symbols]', { timeout: 10_000 });
+    await page.waitForSelector('[data-testid=elf-symbols]', { timeout: 30_000 });
     const { bytes, name } = await reportCalltree(page);
     const want = cliCalltree('--image', `${GENERATED}.elf`);
     assert.ok(Buffer.compare(bytes, want) === 0, `call tree: ${bytes.length} bytes, CLI ${want.length}`);

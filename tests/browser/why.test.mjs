@@ -11,6 +11,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 
 import { CLI, ROOT, currentLine, expectLine, gotoLine, openTracePage, pageFixture } from './harness.mjs';
+import { previousWrite, readTrace } from './trace_text.mjs';
 
 const TRACE = path.join(ROOT, 'tests/data/tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac');
 const ELF = path.join(ROOT, 'tests/data/elf/quicksort-aarch64-O2-fastmodel-2M.elf');
@@ -50,11 +51,12 @@ describe('why pane', () => {
     await gotoLine(page, 2004);
     await expectLine(page, 2004, 'the jump');
     await page.click('[data-reg=x0]');
-    await page.waitForTimeout(200);
-    const at = await currentLine(page);
+    // The click's move, waited for as a state: the trace text says where.
+    const at = previousWrite(readTrace(TRACE), 'x0', 2004);
+    await expectLine(page, at, 'the previous write of x0');
     await page.keyboard.press('y');
     await page.waitForSelector('[data-testid=why-pane][data-target=x0]');
-    await page.waitForSelector('[data-testid=why-tree]', { timeout: 10_000 });
+    await page.waitForSelector('[data-testid=why-tree]', { timeout: 30_000 });
     assert.equal(await page.getAttribute('[data-testid=why-pane]', 'data-line'), String(at));
     const want = cliWhy(at, 'x0', 4);
     assert.ok(want.length >= 5, `a tree of ${want.length} steps`);
@@ -70,7 +72,7 @@ describe('why pane', () => {
     assert.ok(later, 'a step left for later');
     const [p, what, , line] = later;
     await page.click(`[data-testid=why-step][data-path="${p}"] [data-testid=why-toggle]`);
-    await page.waitForSelector(`[data-testid=why-step][data-path="${p}.0"]`, { timeout: 10_000 });
+    await page.waitForSelector(`[data-testid=why-step][data-path="${p}.0"]`, { timeout: 30_000 });
     const sub = (await shown(page)).filter((r) => r[0] === p || r[0].startsWith(`${p}.`));
     const deeper = cliWhy(Number(line), what, 3).map(([q, ...rest]) => [q === '' ? p : `${p}.${q}`, ...rest]);
     assert.deepEqual(sub, deeper);
@@ -99,7 +101,7 @@ describe('why pane', () => {
     await page.click('[data-reg=x19]', { button: 'right' });
     await page.waitForSelector('[data-testid=context-menu]');
     await page.click('[data-testid=context-menu] li:has-text("Why this value?")');
-    await page.waitForSelector('[data-testid=why-pane][data-target=x19] [data-testid=why-tree]', { timeout: 10_000 });
+    await page.waitForSelector('[data-testid=why-pane][data-target=x19] [data-testid=why-tree]', { timeout: 30_000 });
     assert.deepEqual(await shown(page), cliWhy(at, 'x19', 4));
     // Typed memory, read at the position: the CLI's tree of the same bytes.
     await page.click('.trace-row.current');
@@ -107,7 +109,7 @@ describe('why pane', () => {
     await page.waitForSelector('[data-testid=prompt-input]');
     await page.fill('[data-testid=prompt-input]', '[sp:8]');
     await page.press('[data-testid=prompt-input]', 'Enter');
-    await page.waitForSelector('[data-testid=why-pane][data-target^="[0x"] [data-testid=why-tree]', { timeout: 10_000 });
+    await page.waitForSelector('[data-testid=why-pane][data-target^="[0x"] [data-testid=why-tree]', { timeout: 30_000 });
     const rows = await shown(page);
     assert.deepEqual(rows, cliWhy(at, 'sp:8', 4));
   });

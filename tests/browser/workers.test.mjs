@@ -57,7 +57,7 @@ async function workerNames(page) {
 }
 
 /** Waits until the page's workers are named `want` (sorted). */
-async function waitForWorkers(page, want, ms = 15_000) {
+async function waitForWorkers(page, want, ms = 60_000) {
   const until = Date.now() + ms;
   let names;
   while (Date.now() < until) {
@@ -118,7 +118,7 @@ async function dropWith(trace, workers, extra = '', dropAtMs = 0, { idle = true 
     const got = await page.evaluate(() => {
       const records = {};
       for (const cell of document.querySelectorAll('[data-kind]')) {
-        records[cell.getAttribute('data-kind')] = Number(cell.textContent);
+        records[cell.getAttribute('data-kind')] = Number(cell.dataset.count ?? cell.textContent);
       }
       return {
         state: document.querySelector('[data-testid=status]').getAttribute('data-state'),
@@ -141,7 +141,7 @@ async function dropWith(trace, workers, extra = '', dropAtMs = 0, { idle = true 
     // stays among the page's workers, answering nothing, and keeps its
     // memory (528 MB after a 32 GB drop).
     const loaders = () => page.workers().filter((w) => !w.url().startsWith('blob:')).length;
-    const until = Date.now() + 15_000;
+    const until = Date.now() + 60_000;
     while (loaders() > sparesAfter.length && Date.now() < until) await page.waitForTimeout(100);
     const workersAfter = loaders();
     await page.close();
@@ -240,22 +240,31 @@ test('indexing and the split wait for the first rows to be drawn', { timeout: 24
     assert.equal(sessionWorkers.length, 1, 'one session worker before the drop');
     await page.setInputFiles('[data-testid=file-input]', trace);
     await page.waitForSelector('[data-row-line]', { timeout: 60_000 });
-    // Long enough for the held indexing to have gone on and split.
-    await page.waitForTimeout(500);
-    const spans = await inWorker(
-      sessionWorkers[0],
-      () =>
-        performance
-          .getEntriesByType('measure')
-          .filter((e) => ['index step', 'split', 'first rows shown'].includes(e.name))
-          .map((e) => ({ name: e.name, at: e.startTime })),
-      10_000,
-    );
+    // Until the held indexing has gone on and split: a state of the
+    // worker's spans, asked again until it is there, however long a loaded
+    // machine takes.
+    const read = () =>
+      inWorker(
+        sessionWorkers[0],
+        () =>
+          performance
+            .getEntriesByType('measure')
+            .filter((e) => ['index step', 'split', 'first rows shown'].includes(e.name))
+            .map((e) => ({ name: e.name, at: e.startTime })),
+        30_000,
+      );
+    const until = Date.now() + 120_000;
+    let spans = await read();
+    const count = (name) => spans?.filter((e) => e.name === name).length ?? 0;
+    while (!(count('index step') >= 2 && count('split') >= 1 && count('first rows shown') >= 1) && Date.now() < until) {
+      await page.waitForTimeout(100);
+      spans = await read();
+    }
     assert.ok(spans, 'the session worker did not answer');
     const at = (name) => spans.filter((e) => e.name === name).map((e) => e.at);
     const [steps, split, shown] = [at('index step'), at('split'), at('first rows shown')];
     assert.equal(shown.length, 1, 'the page said once that it shows the first rows');
-    assert.ok(steps.length >= 2, `${steps.length} index steps in the first 500 ms after the first row`);
+    assert.ok(steps.length >= 2, `${steps.length} index steps`);
     assert.ok(steps[0] < shown[0], 'the first step came before the first rows');
     // Held until the page said so, or until the hold's 100 ms were up.
     const resumable = Math.min(shown[0], steps[0] + 95);
@@ -274,31 +283,59 @@ test('the spares for the next file wait while the person steps', { timeout: 240_
   // next file, whose warm-up takes a core for about 100 ms: not while
   // someone steps through the trace (each key asks the worker), only once
   // the page has asked nothing for a second.
+  // What is checked is the cause, in the page's own clock: every worker
+  // the page starts after the drop starts a second or more after the last
+  // key and two after `ready`. A loaded machine that makes the steps slow
+  // may let a spare start between two of them, rightly: what it may never
+  // do is start one less than a second after a key.
   const trace = repeatedTrace(100);
-  await onIdlePage('workers=1', [''], async (page) => {
-    const started = [];
-    page.on('worker', (w) => {
-      if (!w.url().startsWith('blob:')) started.push(Date.now());
-    });
-    await page.setInputFiles('[data-testid=file-input]', trace);
-    await page.locator('[data-row-line]').first().click({ timeout: 60_000 });
-    // Steps every 150 ms from the first rows on, while the trace is indexed
-    // and until 4 s after `ready`: well past the 2 s after it.
-    const ready = page.locator('[data-testid=status][data-state=ready]');
-    let readyAt = null;
-    const deadline = Date.now() + 120_000;
-    while (readyAt === null || Date.now() < readyAt + 4000) {
-      assert.ok(Date.now() < deadline, 'not ready in 2 minutes');
-      await page.keyboard.press('ArrowDown');
-      await page.waitForTimeout(150);
-      if (readyAt === null && (await ready.count()) > 0) readyAt = Date.now();
-    }
-    const stoppedAt = Date.now();
-    assert.deepEqual(started, [], 'a spare started while the person stepped');
-    // Quiet now: the spare comes about a second later.
-    const names = await waitForWorkers(page, ['', ''], 10_000);
-    assert.deepEqual(names, ['', ''], 'the spare after the steps');
-    assert.equal(started.length, 1);
-    assert.ok(started[0] - stoppedAt >= 700, `the spare started ${started[0] - stoppedAt} ms after the last key`);
-  });
+  const init = () => {
+    const seen = (window.__spares = { keys: [], workers: [], readyAt: null, dropAt: null });
+    document.addEventListener('keydown', () => seen.keys.push(performance.now()), true);
+    document.addEventListener('change', () => (seen.dropAt ??= performance.now()), true);
+    const Original = window.Worker;
+    window.Worker = class extends Original {
+      constructor(...args) {
+        super(...args);
+        seen.workers.push(performance.now());
+      }
+    };
+    new MutationObserver(() => {
+      if (seen.readyAt === null && document.querySelector('[data-testid=status][data-state=ready]')) seen.readyAt = performance.now();
+    }).observe(document, { subtree: true, childList: true, attributes: true });
+  };
+  await onIdlePage(
+    'workers=1',
+    [''],
+    async (page) => {
+      await page.setInputFiles('[data-testid=file-input]', trace);
+      await page.locator('[data-row-line]').first().click({ timeout: 60_000 });
+      // Steps every 150 ms from the first rows on, while the trace is
+      // indexed and until 4 s after `ready`: well past the 2 s after it.
+      const ready = page.locator('[data-testid=status][data-state=ready]');
+      let readyAt = null;
+      const deadline = Date.now() + 120_000;
+      while (readyAt === null || Date.now() < readyAt + 4000) {
+        assert.ok(Date.now() < deadline, 'not ready in 2 minutes');
+        await page.keyboard.press('ArrowDown');
+        await page.waitForTimeout(150);
+        if (readyAt === null && (await ready.count()) > 0) readyAt = Date.now();
+      }
+      // Quiet now: the spare comes (a state, waited for).
+      const names = await waitForWorkers(page, ['', '']);
+      assert.deepEqual(names, ['', ''], 'the spare after the steps');
+      const seen = await page.evaluate(() => window.__spares);
+      const spares = seen.workers.filter((t) => t > seen.dropAt);
+      assert.ok(spares.length >= 1, `workers started after the drop: ${JSON.stringify(seen.workers)}`);
+      for (const t of spares) {
+        const lastKey = Math.max(...seen.keys.filter((k) => k <= t));
+        assert.ok(t - lastKey >= 950, `a spare started ${(t - lastKey).toFixed(0)} ms after a key`);
+        assert.ok(seen.readyAt !== null && t - seen.readyAt >= 1950, `a spare started ${(t - seen.readyAt).toFixed(0)} ms after ready`);
+      }
+      // The steps went on past the two seconds after ready: a spare held
+      // back by them, not one whose time had not come.
+      assert.ok(Math.max(...seen.keys) > seen.readyAt + 2000, 'the steps went on past 2 s after ready');
+    },
+    init,
+  );
 });

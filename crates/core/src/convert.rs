@@ -7,7 +7,8 @@
 //! rewritten, so that the events (`dump`'s `*` lines) stay the same: a
 //! memory access the other style cannot show as one event (across a 16-byte
 //! window, or wider than 8 bytes and unknown), an instruction that failed
-//! to fetch, and every other line are copied as they are. A line's
+//! to fetch or whose address is a capability (which only the Fast Models
+//! style writes), and every other line are copied as they are. A line's
 //! timestamp, unit and core field are kept as written.
 
 use std::io::Write;
@@ -76,6 +77,7 @@ fn iset_letter(i: &Instruction<'_>) -> &'static str {
         ISet::Thumb => "T32",
         ISet::A64 => "O",
         ISet::ThumbEE => "X",
+        ISet::C64 => "C",
     }
 }
 
@@ -89,7 +91,7 @@ fn address(v: u64) -> String {
 
 /// The instruction in `style`, or `None` where it has no equivalent.
 fn instruction_line(i: &Instruction<'_>, style: Style) -> Option<Vec<u8>> {
-    if i.effect == Effect::FetchFail {
+    if i.effect == Effect::FetchFail || i.capability.is_some() {
         return None;
     }
     let digits = usize::from(i.width / 4).max(1);

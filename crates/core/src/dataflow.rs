@@ -104,7 +104,7 @@ pub struct Writer {
     pub node: u64,
     /// Its first line, 1-based.
     pub line: u64,
-    /// Its time.
+    /// Its time, as its first line gives it.
     pub time: u64,
     /// Its instruction's address, if it holds one.
     pub pc: Option<u64>,
@@ -578,7 +578,7 @@ fn writer_of(n: &Node) -> Writer {
     Writer {
         node: n.at.node,
         line: n.at.line,
-        time: n.at.time,
+        time: n.own_time,
         pc: n.has_instruction().then_some(n.at.pc & !1),
     }
 }

@@ -333,10 +333,7 @@ impl<S: TraceSource> Side<S> {
                     }
                 }
                 RecordKind::Unparsed(u) => {
-                    self.unparsed.count += 1;
-                    if self.unparsed.first.len() < 5 {
-                        self.unparsed.first.push((line.number, u.reason));
-                    }
+                    self.unparsed.note(line.number, u.reason);
                 }
                 _ => {}
             }

@@ -50,6 +50,9 @@ pub enum Error {
     /// A coverage result that cannot be read or merged: not one, of another
     /// format version, or of another image.
     Coverage(String),
+    /// An export that cannot be written as asked: parts too small for
+    /// what one must hold, a drcov file of code the image does not have.
+    Export(String),
 }
 
 /// The core's result type: [`Error`] unless said otherwise.
@@ -87,7 +90,7 @@ impl fmt::Display for Error {
                 names.join(", "),
                 names.first().map_or("", String::as_str)
             ),
-            Error::Convert(m) | Error::Coverage(m) => f.write_str(m),
+            Error::Convert(m) | Error::Coverage(m) | Error::Export(m) => f.write_str(m),
             Error::TimestampsBackwards => {
                 f.write_str("Error when using the instruction timestamp from the tarmac trace")
             }

@@ -82,7 +82,11 @@
 //!
 //! Without an index, one pass over the lines gives [`Stats`]
 //! ([`stats::compute`]), and [`Engine`] with an [`Observer`] computes any
-//! report (see [`Observer`]'s example).
+//! report (see [`Observer`]'s example). One engine pass gives
+//! [`Statistics`] too: the instruction mix, time by exception level,
+//! exceptions and interrupts, function statistics, loops, a function's
+//! executed control-flow graph, translation and cache events
+//! ([`report::stats`]).
 //!
 //! # Examples
 //!
@@ -145,6 +149,7 @@ pub use error::{Error, Result};
 pub use index::{Index, IndexBuilder, IndexOptions};
 pub use lines::{Line, LineReader};
 pub use parse::{ParseOptions, Parser, Record, RecordKind};
+pub use report::stats::Statistics;
 #[cfg(not(target_arch = "wasm32"))]
 pub use source::FileSource;
 pub use source::{SliceSource, TraceSource};

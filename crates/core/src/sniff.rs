@@ -321,7 +321,7 @@ impl InstructionSets {
         for line in whole.split(|&b| b == b'\n') {
             if let RecordKind::Instruction(i) = parser.parse_line(line).kind {
                 match i.iset {
-                    ISet::A64 => sets.a64 += 1,
+                    ISet::A64 | ISet::C64 => sets.a64 += 1,
                     ISet::Arm => sets.a32 += 1,
                     ISet::Thumb | ISet::ThumbEE => sets.t32 += 1,
                 }

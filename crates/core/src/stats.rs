@@ -155,7 +155,7 @@ fn event_word(text: &[u8]) -> String {
             words.next();
         }
     }
-    if words.peek().is_some_and(|w| w.starts_with(b"cpu")) {
+    if words.peek().is_some_and(|w| crate::parse::is_cpu_field(w)) {
         words.next();
     }
     let w = words.next().unwrap_or(b"");

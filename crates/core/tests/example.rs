@@ -1,8 +1,6 @@
 //! The examples in `examples/` run on checked-in traces and print what the
 //! trace's text says (read here line by line, without the core), or what
 //! the reference tools printed for the same trace.
-#![cfg(not(target_arch = "wasm32"))]
-
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -12,7 +10,7 @@ use std::path::Path;
 mod custom_report;
 #[allow(dead_code)]
 #[path = "../examples/registers_at_line.rs"]
-mod example;
+mod registers_at_line;
 #[allow(dead_code)]
 #[path = "../examples/streaming_stats.rs"]
 mod streaming_stats;
@@ -28,7 +26,7 @@ const TRACE: &str = concat!(
 #[test]
 fn prints_the_core_registers_after_a_line() {
     let mut out = Vec::new();
-    example::run(Path::new(TRACE), 1025, &mut out).unwrap();
+    registers_at_line::run(Path::new(TRACE), 1025, &mut out).unwrap();
     let out = String::from_utf8(out).unwrap();
     let value = |name: &str| {
         out.lines()
@@ -50,7 +48,7 @@ fn prints_the_core_registers_after_a_line() {
 
 #[test]
 fn a_line_past_the_end_is_an_error() {
-    let err = example::run(Path::new(TRACE), 99_999, &mut Vec::new()).unwrap_err();
+    let err = registers_at_line::run(Path::new(TRACE), 99_999, &mut Vec::new()).unwrap_err();
     assert_eq!(err.to_string(), "the trace has no line 99999");
 }
 

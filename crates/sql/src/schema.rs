@@ -224,7 +224,7 @@ const INSTRUCTIONS: &[Column] = &[
     opt("physical", Type::U64, "Its physical address, where the trace gives `va:pa`."),
     col("opcode", Type::U64, "The encoding as written (for 32-bit Thumb, the first halfword in the high half)."),
     col("width", Type::U8, "The encoding's width in bits: 16 or 32."),
-    col("isa", Type::Text, "The instruction set: `A64`, `A32`, `T32` or `ThumbEE`."),
+    col("isa", Type::Text, "The instruction set: `A64`, `A32`, `T32`, `ThumbEE` or `C64` (Morello's capability state)."),
     opt("mode", Type::Text, "The mode as written (`EL3h_s`, `svc_s`), where the line has one."),
     opt(
         "el",

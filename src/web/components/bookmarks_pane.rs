@@ -45,7 +45,7 @@ fn download(text: &str, name: &str) -> Result<(), String> {
     a.set_download(name);
     a.click();
     // The download has taken the bytes by the time this runs.
-    super::app::after_ms(60_000, move || {
+    crate::web::shared::timing::after_ms(60_000, move || {
         let _ = web_sys::Url::revoke_object_url(&url);
     });
     Ok(())

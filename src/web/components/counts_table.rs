@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use yew::prelude::*;
 
-use crate::web::page::i18n::{t, use_lang};
+use crate::web::page::i18n::{number, record_kind_text, t, use_lang};
 
 use tarmac_lens_core::parse::RecordKind;
 
@@ -31,6 +31,15 @@ fn ordered(records: &BTreeMap<String, u64>) -> Vec<(&str, u64)> {
     rows
 }
 
+/// A kind's name as the page's language says it (`register list`, `liste
+/// de registres`); a name the parser does not list, as it comes.
+fn kind_label(kind: &str) -> String {
+    match RecordKind::NAMES.iter().find(|&&k| k == kind) {
+        Some(&k) => t(record_kind_text(k)).to_string(),
+        None => kind.replace('_', " "),
+    }
+}
+
 #[function_component(CountsTable)]
 pub fn counts_table(props: &CountsTableProps) -> Html {
     use_lang();
@@ -51,15 +60,15 @@ pub fn counts_table(props: &CountsTableProps) -> Html {
             <tbody>
                 { for ordered(&props.records).into_iter().map(|(kind, count)| html! {
                     <tr key={kind.to_string()}>
-                        <th scope="row" style={head}>{ kind.replace('_', " ") }</th>
-                        <td data-kind={kind.to_string()} style={num}>{ count }</td>
+                        <th scope="row" style={head}>{ kind_label(kind) }</th>
+                        <td data-kind={kind.to_string()} data-count={count.to_string()} style={num}>{ number(count) }</td>
                     </tr>
                 }) }
             </tbody>
             <tfoot>
                 <tr>
                     <th scope="row" style={head}>{ t("total") }</th>
-                    <td data-testid="record-total" style={num}>{ total }</td>
+                    <td data-testid="record-total" data-count={total.to_string()} style={num}>{ number(total) }</td>
                 </tr>
             </tfoot>
         </table>

@@ -67,6 +67,9 @@ pub struct DiffView {
     selected: usize,
     other: Option<Session>,
     other_progress: Option<Progress>,
+    /// The open trace's ELF image, loaded into the compared trace's
+    /// session too, so both name the same functions; counted per load.
+    other_elf: Option<ElfLoad>,
     /// Bumped per move, so selecting the same divergence again moves again.
     moves: u32,
 }
@@ -77,6 +80,7 @@ impl DiffView {
         self.job = None;
         self.other = None;
         self.other_progress = None;
+        self.other_elf = None;
         self.other_name = None;
         self.state = State::Idle;
         self.selected = 0;
@@ -123,6 +127,7 @@ impl DiffView {
         });
         match opened {
             Ok(client) => {
+                client.load_elf_of(&ctx.props().session.client);
                 self.other = Some(Session {
                     client,
                     job: 1_000_000 + seq,
@@ -155,6 +160,7 @@ impl Component for DiffView {
             selected: 0,
             other: None,
             other_progress: None,
+            other_elf: None,
             moves: 0,
         }
     }
@@ -163,6 +169,12 @@ impl Component for DiffView {
         if ctx.props().session != old.session {
             // Another trace was opened: the comparison was with the old one.
             self.close();
+        }
+        if ctx.props().elf != old.elf && ctx.props().elf.is_some() {
+            // Another image for the open trace: the compared one takes it too.
+            if let Some(other) = &self.other {
+                other.client.load_elf_of(&ctx.props().session.client);
+            }
         }
         let compare = ctx.props().compare.clone();
         if compare.as_ref().map(|c| c.0) != old.compare.as_ref().map(|c| c.0) {
@@ -224,6 +236,10 @@ impl Component for DiffView {
                     ClientEvent::Failed(message) => {
                         self.other = None;
                         self.state = State::Failed(message);
+                    }
+                    ClientEvent::ElfLoaded { symbols, .. } => {
+                        let load = self.other_elf.map_or(1, |e| e.load + 1);
+                        self.other_elf = Some(ElfLoad { symbols, load });
                     }
                     _ => return false,
                 }
@@ -287,7 +303,7 @@ impl Component for DiffView {
                             <Browser
                                 session={other}
                                 progress={self.other_progress.clone()}
-                                elf={None::<ElfLoad>}
+                                elf={self.other_elf}
                                 lang={props.lang}
                                 goto={goto_b}
                                 detached={true}

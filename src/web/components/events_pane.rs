@@ -113,7 +113,7 @@ pub fn events_pane(props: &EventsPaneProps) -> Html {
                 if page.events.is_empty() {
                     <p class="pane-empty" data-testid="events-empty" style="margin:0.25rem 0.5rem;">{ t("No exceptions, mode changes, aborts or unparsed lines.") }</p>
                 } else {
-                    <ol ref={list} class="events" style="position:relative;list-style:none;margin:0;padding:0.2rem 0.4rem;flex:1 1 10rem;min-height:3rem;overflow:auto;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13px;">
+                    <ol ref={list} class="events" style="position:relative;list-style:none;margin:0;padding:0.2rem 0.4rem;flex:1 1 10rem;min-height:0;overflow:auto;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13px;">
                         { for page.events.iter().map(|e| {
                             let node = e.node;
                             let pick = props.on_pick.reform(move |_: MouseEvent| node);

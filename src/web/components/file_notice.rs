@@ -1,7 +1,10 @@
 //! What the browse view says about a file that is not a trace (or is an
 //! empty one) before anything else: such a file still opens, its lines
-//! listed as unparsed, but rows of binary garbage under "Dialect tarmac"
-//! must not pass for a trace.
+//! counted and listed as unparsed in the Summary, but rows of binary
+//! garbage must not pass for a trace: a file that is not text (a picture,
+//! an archive, random bytes) gets the notice and no rows at all
+//! ([`shows_no_rows`]); text in no trace format keeps its rows, which may
+//! tell a person what it is.
 
 use yew::prelude::*;
 
@@ -18,6 +21,19 @@ pub struct FileNoticeProps {
     pub stats: Option<std::rc::Rc<Stats>>,
     /// Shows the list of unparsed lines (the Summary tab).
     pub on_show_unparsed: Callback<()>,
+}
+
+/// Whether a file of this kind is not text, so its "lines" would be rows
+/// of garbage: the browse view shows the notice alone.
+pub fn shows_no_rows(kind: &FileKind) -> bool {
+    matches!(
+        kind,
+        FileKind::Compressed { .. }
+            | FileKind::Archive { .. }
+            | FileKind::Document { .. }
+            | FileKind::Elf
+            | FileKind::Binary
+    )
 }
 
 /// Whether most lines that could hold records hold none: text in a
@@ -63,7 +79,7 @@ pub fn file_notice(props: &FileNoticeProps) -> Html {
         ),
         Some(FileKind::NotATrace(e)) => tf(
             "{} does not look like a Tarmac trace: line {} (\"{}\") is in no trace format.",
-            &[&name, &e.line, &e.text],
+            &[&name, &number(e.line), &e.text],
         ),
         Some(FileKind::Trace) | None => match &props.stats {
             Some(s) if mostly_unparsed(s) => tf(

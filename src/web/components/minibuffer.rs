@@ -97,6 +97,9 @@ pub fn minibuffer(props: &MinibufferProps) -> Html {
             <input
                 ref={input}
                 data-testid="prompt-input"
+                // Named by the prompt's text (the label around it), for
+                // the tools that look for a name on the field itself.
+                aria-label={props.label.clone()}
                 type="text"
                 autocomplete="off"
                 spellcheck="false"

@@ -3,7 +3,6 @@
 //! load no stylesheet); colours and polish live in the stylesheet.
 
 mod app;
-mod app_sources;
 mod bookmarks_pane;
 mod browser;
 mod condition_status;
@@ -56,7 +55,7 @@ pub use drop_zone::{DropZone, DropZoneProps};
 pub use elf_loader::{parse_offset, ElfLoad, ElfLoader, ElfLoaderProps};
 pub use error_banner::{ErrorBanner, ErrorBannerProps};
 pub use events_pane::{kind_class, kind_name, EventsPane, EventsPaneProps, EVENTS_PAGE};
-pub use file_notice::{mostly_unparsed, FileNotice, FileNoticeProps};
+pub use file_notice::{mostly_unparsed, shows_no_rows, FileNotice, FileNoticeProps};
 pub use file_summary::{FileSummary, FileSummaryProps};
 pub use help_overlay::{HelpOverlay, HelpOverlayProps};
 pub use index_cache_control::IndexCacheControl;

@@ -5,7 +5,7 @@ use web_sys::{HtmlInputElement, InputEvent, KeyboardEvent};
 use yew::prelude::*;
 
 use crate::model::palette::PaletteEntry;
-use crate::web::page::i18n::{t, use_lang};
+use crate::web::page::i18n::{key_label, t, use_lang};
 
 #[derive(Properties, PartialEq)]
 pub struct PaletteProps {
@@ -89,6 +89,7 @@ pub fn palette(props: &PaletteProps) -> Html {
                 type="text"
                 autocomplete="off"
                 spellcheck="false"
+                aria-label={t("Command palette")}
                 placeholder={t("Type a command, or a line, time or PC to go to")}
                 value={props.text.clone()}
                 style="margin:0.5rem;padding:0.3rem;font-size:1rem;"
@@ -115,7 +116,7 @@ pub fn palette(props: &PaletteProps) -> Html {
                             onclick={pick}
                         >
                             <span class="palette-label">{ &e.label }</span>
-                            <kbd class="palette-key" style="font-family:ui-monospace,monospace;opacity:0.8;">{ e.key }</kbd>
+                            <kbd class="palette-key" style="font-family:ui-monospace,monospace;opacity:0.8;">{ key_label(e.key) }</kbd>
                         </li>
                     }
                 }) }

@@ -45,7 +45,7 @@ pub fn pane_header(props: &PaneHeaderProps) -> Html {
     let close = props.on_close.reform(|_: MouseEvent| ());
     html! {
         <header class="pane-header" style="display:flex;gap:0.5rem;align-items:center;padding:0.15rem 0.4rem;">
-            <strong style="flex:1;" data-testid={props.title_testid.clone()}>{ props.title.clone() }</strong>
+            <strong style="flex:1;" data-testid={props.title_testid.clone()} title={props.title.clone()}>{ props.title.clone() }</strong>
             if let Some(lock) = props.lock {
                 <button class="lock" data-testid="pane-lock" title={t("Locked; click (or Ctrl-L) to follow the trace view again")} onclick={unlock}>
                     { tf("🔒 line {} t {}", &[&lock.first_line, &lock.time]) }

@@ -41,13 +41,34 @@ pub fn register_pane(props: &RegisterPaneProps) -> Html {
             </p>
         };
     }
+    // As many columns as the pane's width holds, at most the kind's: a
+    // narrow pane (two traces compared, the embedded viewer) shows every
+    // value in fewer columns rather than cutting the last. Cells are
+    // monospace text, so a cell's width is its longest name and value in
+    // `ch`.
     let columns = props.kind.columns(props.side);
+    let name_ch = panel
+        .cells
+        .iter()
+        .map(|c| c.name.chars().count())
+        .max()
+        .unwrap_or(0)
+        + 1;
+    let value_ch = panel
+        .cells
+        .iter()
+        .map(|c| {
+            c.text.chars().count().max(1) + c.decoded.as_ref().map_or(0, |d| d.chars().count() + 1)
+        })
+        .max()
+        .unwrap_or(0);
+    let cell_ch = name_ch + value_ch;
     html! {
         <>
             <div
                 class="registers"
                 data-panel={panel.kind.clone()}
-                style={format!("display:grid;grid-template-columns:repeat({columns},max-content);gap:0.1rem 1.25rem;padding:0.25rem 0.5rem;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13px;line-height:1.3;")}
+                style={format!("display:grid;grid-template-columns:repeat(auto-fill,minmax({cell_ch}ch,max-content));max-width:calc({columns} * {cell_ch}ch + {} * 1.25rem + 0.5ch);gap:0.1rem 1.25rem;padding:0.25rem 0.5rem;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13px;line-height:1.3;", columns - 1)}
             >
                 { for panel.cells.iter().enumerate().map(|(i, cell)| {
                     let pick = props.on_pick.reform(move |_: MouseEvent| i);
@@ -65,7 +86,7 @@ pub fn register_pane(props: &RegisterPaneProps) -> Html {
                             onclick={pick}
                             {oncontextmenu}
                         >
-                            <span class="reg-name" style="display:inline-block;min-width:3.5em;">{ &cell.name }</span>
+                            <span class="reg-name" style={format!("display:inline-block;min-width:{name_ch}ch;")}>{ &cell.name }</span>
                             <span class="reg-value" data-reg={cell.name.clone()}>{ value }</span>
                             if let Some(decoded) = &cell.decoded {
                                 <span class="reg-decoded" data-decoded={cell.name.clone()}>{ format!(" {decoded}") }</span>

@@ -64,7 +64,7 @@ impl Polls {
     /// the last poll (and, when opening, shows its panes); then steps, or
     /// asks the sample questions.
     fn poll(self, seen: u32, polls: u32, stepped: bool) {
-        super::app::after_ms(0, move || {
+        crate::web::shared::timing::after_ms(0, move || {
             // The browser has settled once a task passes without a question.
             let now = self.client.asked();
             let container = self.root.cast::<web_sys::Element>();
@@ -146,11 +146,11 @@ impl Polls {
         };
         self.stage
             .set(Stage::Panes(Box::new((memory, a, b)), false));
-        super::app::after_ms(0, move || {
+        crate::web::shared::timing::after_ms(0, move || {
             if let Stage::Panes(shown, false) = &*self.stage {
                 self.stage.set(Stage::Panes(shown.clone(), true));
             }
-            super::app::after_ms(0, move || self.on_done.emit(()));
+            crate::web::shared::timing::after_ms(0, move || self.on_done.emit(()));
         });
     }
 }
@@ -172,7 +172,7 @@ pub fn rehearsal(props: &RehearsalProps) -> Html {
             if none {
                 on_done.emit(());
             } else {
-                super::app::after_ms(MAX_WAIT_MS, move || on_done.emit(()));
+                crate::web::shared::timing::after_ms(MAX_WAIT_MS, move || on_done.emit(()));
             }
         });
     }

@@ -41,24 +41,87 @@ fn heat(count: u64, hottest: u64) -> String {
     )
 }
 
+/// What the count gutter shows for a line's count.
+fn gutter_text(count: Option<(u64, u64)>) -> String {
+    match count {
+        Some((0, 0)) => "0".to_string(),
+        Some((e, 0)) => number(e),
+        Some((e, f)) => format!("{} (+{})", number(e), number(f)),
+        None => String::new(),
+    }
+}
+
+/// Scrolls `scroller` (the element whose content scrolls) so that `item`
+/// is in sight, to its middle when it was out of sight, touching no other
+/// scroller: the pane scrolls, never the page or its area.
+fn bring_into_sight(scroller: &web_sys::HtmlElement, item: &web_sys::HtmlElement, centre: bool) {
+    let (top, height) = (item.offset_top(), item.offset_height());
+    let (seen, room) = (scroller.scroll_top(), scroller.client_height());
+    if top >= seen && top + height <= seen + room {
+        return;
+    }
+    scroller.set_scroll_top(if centre {
+        top - (room - height) / 2
+    } else if top < seen {
+        top
+    } else {
+        top + height - room
+    });
+}
+
 #[function_component(SourcePane)]
 pub fn source_pane(props: &SourcePaneProps) -> Html {
     use_lang();
     let body = use_node_ref();
+    let hits_list = use_node_ref();
     let here = props.pane.here().and_then(|(_, l)| l);
+    let here_file = props.pane.here().map(|(f, _)| f.to_string());
     {
-        // Keep the current line in sight as the position moves.
+        // Keep the current line in sight as the position moves (and when
+        // the file's text comes, or another file is shown).
         let body = body.clone();
-        use_effect_with((here, props.text.is_ok()), move |(line, _)| {
-            if let (Some(line), Some(el)) = (line, body.cast::<web_sys::HtmlElement>()) {
-                let sel = format!("[data-src-line=\"{line}\"]");
-                let row = el.query_selector(&sel).ok().flatten();
-                if let Some(row) = row.and_then(|r| r.dyn_into::<web_sys::HtmlElement>().ok()) {
-                    // The pane scrolls, never the page.
-                    let (top, h) = (row.offset_top(), el.client_height());
-                    if top < el.scroll_top() || top + row.offset_height() > el.scroll_top() + h {
-                        el.set_scroll_top(top - h / 2);
+        use_effect_with(
+            (here_file, here, props.text.is_ok()),
+            move |(_, line, _)| {
+                if let (Some(line), Some(el)) = (line, body.cast::<web_sys::HtmlElement>()) {
+                    let sel = format!("[data-src-line=\"{line}\"]");
+                    let row = el.query_selector(&sel).ok().flatten();
+                    if let Some(row) = row.and_then(|r| r.dyn_into::<web_sys::HtmlElement>().ok()) {
+                        bring_into_sight(&el, &row, true);
                     }
+                }
+            },
+        );
+    }
+    {
+        // A line's executions, once listed, are in sight: the pane's body
+        // scrolls to them when the pane is too short to show them under
+        // the text. The list takes room from the text: the line clicked
+        // stays in sight there.
+        let hits_list = hits_list.clone();
+        let body = body.clone();
+        let shown = props.pane.hits.as_ref().map(|h| h.hits.len());
+        use_effect_with((props.pane.selected, shown), move |(selected, _)| {
+            let Some(list) = hits_list.cast::<web_sys::HtmlElement>() else {
+                return;
+            };
+            // The pane's body is positioned: the list's offsets are from it.
+            let scroller = list
+                .closest(".pane-body")
+                .ok()
+                .flatten()
+                .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok());
+            if let Some(scroller) = scroller {
+                bring_into_sight(&scroller, &list, false);
+            }
+            if let (Some(line), Some(text)) = (selected, body.cast::<web_sys::HtmlElement>()) {
+                let row = text
+                    .query_selector(&format!("[data-src-line=\"{line}\"]"))
+                    .ok()
+                    .flatten()
+                    .and_then(|r| r.dyn_into::<web_sys::HtmlElement>().ok());
+                if let Some(row) = row {
+                    bring_into_sight(&text, &row, true);
                 }
             }
         });
@@ -142,6 +205,23 @@ pub fn source_pane(props: &SourcePaneProps) -> Html {
         }
         Ok(text) => {
             let hottest = props.pane.hottest();
+            // The gutter as wide as its longest count, the numbers as their
+            // largest: the code keeps the rest of the width.
+            let gutter_ch = props.pane.counts.as_ref().map_or(0, |c| {
+                c.lines
+                    .iter()
+                    .map(|l| gutter_text(Some((l.1, l.2))).chars().count())
+                    .max()
+                    .unwrap_or(0)
+            });
+            let gutter_style = format!(
+                "flex:0 0 {}ch;text-align:right;padding:0 0.5ch;overflow:hidden;",
+                gutter_ch.max(1)
+            );
+            let number_style = format!(
+                "flex:0 0 {}ch;text-align:right;padding-right:1.5ch;opacity:0.6;",
+                text.lines().count().max(1).to_string().len()
+            );
             let rows = text.lines().enumerate().map(|(i, src)| {
                 let n = i as u32 + 1;
                 let count = props.pane.count(n);
@@ -153,12 +233,7 @@ pub fn source_pane(props: &SourcePaneProps) -> Html {
                     chosen.then_some("chosen"),
                     matches!(count, Some((0, 0))).then_some("never"),
                 );
-                let gutter = match count {
-                    Some((0, 0)) => "0".to_string(),
-                    Some((e, 0)) => number(e),
-                    Some((e, f)) => format!("{} (+{})", number(e), number(f)),
-                    None => String::new(),
-                };
+                let gutter = gutter_text(count);
                 let style = count.map_or(String::new(), |(e, _)| heat(e, hottest));
                 let on_line = props.on_line.clone();
                 html! {
@@ -168,15 +243,15 @@ pub fn source_pane(props: &SourcePaneProps) -> Html {
                         onclick={Callback::from(move |_: MouseEvent| on_line.emit(n))}
                         style="display:flex;white-space:pre;cursor:pointer;line-height:1.35;">
                         <span class="src-count" title={t("times this line ran (condition failed in brackets)")}
-                            style={format!("flex:0 0 9em;text-align:right;padding-right:0.5em;overflow:hidden;{style}")}>{ gutter }</span>
-                        <span class="src-num" style="flex:0 0 4em;text-align:right;padding-right:0.75em;opacity:0.6;">{ n }</span>
+                            style={format!("{gutter_style}{style}")}>{ gutter }</span>
+                        <span class="src-num" style={number_style.clone()}>{ n }</span>
                         <span class="src-text">{ src }</span>
                     </div>
                 }
             });
             html! {
                 <div ref={body.clone()} class="source-text" data-testid="source-text" data-file={wanted.clone()}
-                    style="position:relative;font-family:ui-monospace,Menlo,Consolas,monospace;flex:1 1 8rem;min-height:4rem;overflow:auto;font-size:12px;">
+                    style="position:relative;font-family:ui-monospace,Menlo,Consolas,monospace;flex:3 1 8rem;min-height:4rem;overflow:auto;font-size:12px;">
                     { for rows }
                 </div>
             }
@@ -187,11 +262,11 @@ pub fn source_pane(props: &SourcePaneProps) -> Html {
             let file = wanted.clone().unwrap_or_default();
             let more = props.on_more.clone();
             html! {
-                <div class="source-hits" style="margin:0.25rem 0.5rem;">
+                <div class="source-hits" ref={hits_list.clone()} style="margin:0.25rem 0.5rem;flex:0 1 auto;min-height:4rem;max-height:12rem;display:flex;flex-direction:column;">
                     <strong data-testid="source-hits-title">
                         { tf("Executions of {}:{} (n, N step through them)", &[&short(&file), line]) }
                     </strong>
-                    <ol data-testid="source-hits" data-shown={h.hits.len().to_string()} style="max-height:10rem;overflow:auto;margin:0.2rem 0;">
+                    <ol data-testid="source-hits" data-shown={h.hits.len().to_string()} style="flex:1 1 auto;min-height:1.5rem;overflow:auto;margin:0.2rem 0;">
                         { for h.hits.iter().map(|hit| {
                             let on_hit = props.on_hit.clone();
                             let node = hit.node.node;
@@ -232,7 +307,8 @@ pub fn source_pane(props: &SourcePaneProps) -> Html {
     };
     html! {
         <div class="source-pane" data-testid="source-body" ondragover={on_drag_over} ondrop={on_drop}
-            title={t("Drop the source folder here")}>
+            title={t("Drop the source folder here")}
+            style="flex:1 1 auto;min-height:0;display:flex;flex-direction:column;">
             { frames }
             if let Some(note) = &props.note {
                 <p class="pane-note" data-testid="source-note" style="margin:0.25rem 0.5rem;">{ note.clone() }</p>

@@ -5,8 +5,9 @@
 //! rendered again per pointer move; the size goes to the model (and is
 //! kept) when the drag ends.
 
+use wasm_bindgen::prelude::Closure;
 use wasm_bindgen::JsCast;
-use web_sys::{Element, HtmlElement};
+use web_sys::{Element, HtmlElement, ResizeObserver};
 use yew::prelude::*;
 
 use crate::model::layout::{MAX_PX, MIN_PX, STEP_PX};
@@ -80,9 +81,17 @@ fn clamp(px: i32) -> u32 {
     px.clamp(MIN_PX as i32, MAX_PX as i32) as u32
 }
 
+/// Sets the splitter's `aria-valuenow` to the size its area is shown at.
+fn say_shown(splitter: &Element, sizes: Sizes) {
+    if let Some(px) = shown_px(splitter, sizes) {
+        let _ = splitter.set_attribute("aria-valuenow", &px.to_string());
+    }
+}
+
 #[function_component(Splitter)]
 pub fn splitter(props: &SplitterProps) -> Html {
     use_lang();
+    let node = use_node_ref();
     // Where a drag started: pointer position along the axis, and the
     // area's shown size then.
     let drag = use_mut_ref(|| None::<(i32, i32)>);
@@ -154,15 +163,52 @@ pub fn splitter(props: &SplitterProps) -> Html {
             // position with the arrows).
             e.prevent_default();
             e.stop_propagation();
-            on_size.emit(clamp(px));
+            // What the page can show of it (End asks for more than any
+            // window has): kept as the size, as a drag's end keeps it, so
+            // the next step starts from what is seen.
+            let asked = clamp(px);
+            set_var(&el, sizes, asked as i32);
+            let kept = shown_px(&el, sizes).map_or(asked, |s| asked.min(clamp(s)));
+            set_var(&el, sizes, kept as i32);
+            on_size.emit(kept);
         })
     };
+    // `aria-valuenow` is the size shown, which the page's caps (a share
+    // of the window) may make smaller than the size kept: set once the
+    // layout is done, after each change of size and whenever the area is
+    // resized (the window, the other splitter).
+    {
+        let node = node.clone();
+        use_effect_with(props.px, move |_| {
+            if let Some(el) = node.cast::<Element>() {
+                say_shown(&el, sizes);
+            }
+        });
+    }
+    {
+        let node = node.clone();
+        use_effect_with((), move |_| {
+            let observer = node.cast::<Element>().and_then(|el| {
+                let target = area(&el, sizes)?;
+                let on_resize = Closure::<dyn FnMut()>::new(move || say_shown(&el, sizes));
+                let observer = ResizeObserver::new(on_resize.as_ref().unchecked_ref()).ok()?;
+                observer.observe(&target);
+                Some((observer, on_resize))
+            });
+            move || {
+                if let Some((observer, _on_resize)) = observer {
+                    observer.disconnect();
+                }
+            }
+        });
+    }
     let (orientation, label) = match sizes {
         Sizes::Side => ("vertical", t("Resize the side area")),
         Sizes::Bottom => ("horizontal", t("Resize the bottom area")),
     };
     html! {
         <div
+            ref={node}
             class={classes!("splitter", format!("splitter-{}", match sizes { Sizes::Side => "side", Sizes::Bottom => "bottom" }))}
             data-testid={match sizes { Sizes::Side => "splitter-side", Sizes::Bottom => "splitter-bottom" }}
             role="separator"

@@ -55,14 +55,15 @@ pub fn stack_pane(props: &StackPaneProps) -> Html {
                 { props.tools.clone() }
                 <button class="close" data-testid="stack-pane-close" title={t("Close (C)")} onclick={close}>{ "×" }</button>
             </header>
-            // A fixed height: a stack growing as the position moves would
-            // move the panes under it.
+            // Its area gives it its height (the rest of the side column),
+            // whatever the stack's depth: a stack growing as the position
+            // moves would move the panes under it.
             if props.frames.is_empty() {
-                <p class="pane-empty" data-testid="stack-empty" style="margin:0.25rem 0.5rem;height:6rem;">
+                <p class="pane-empty" data-testid="stack-empty" style="margin:0.25rem 0.5rem;">
                     { if props.at_end { t("Every call returned.") } else { t("No call is active here.") } }
                 </p>
             } else {
-                <ol class="stack-frames" style="list-style:none;margin:0;padding:0.2rem 0.4rem;flex:1 1 6rem;min-height:3rem;overflow:auto;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13px;">
+                <ol class="stack-frames" style="list-style:none;margin:0;padding:0.2rem 0.4rem;flex:1 1 6rem;min-height:0;overflow:auto;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13px;">
                     { for props.frames.iter().enumerate().rev().map(|(depth, f)| {
                         let call_node = f.call_node;
                         let pick = props.on_pick.reform(move |_: MouseEvent| call_node);

@@ -12,6 +12,10 @@ pub struct ToolbarMenuProps {
     pub label: AttrValue,
     /// `data-testid` of the button (the list's is it with `-list`).
     pub testid: AttrValue,
+    /// The list opens leftwards from the button's right edge (a menu near
+    /// its pane's right end, which would cut it).
+    #[prop_or_default]
+    pub end: bool,
     pub children: Html,
 }
 
@@ -75,9 +79,10 @@ pub fn toolbar_menu(props: &ToolbarMenuProps) -> Html {
                 hidden={!*open}
                 onclick={onclick_list}
                 style={if *open {
-                    "position:absolute;z-index:20;top:100%;left:0;margin-top:0.2rem;display:flex;flex-direction:column;align-items:stretch;gap:0.2rem;padding:0.3rem;min-width:12rem;background:var(--panel, #fff);border:1px solid var(--line, #ccc);border-radius:0.4rem;box-shadow:0 4px 14px #0003;"
+                    format!("position:absolute;z-index:20;top:100%;{};margin-top:0.2rem;", if props.end { "right:0" } else { "left:0" })
+                        + "display:flex;flex-direction:column;align-items:stretch;gap:0.2rem;padding:0.3rem;min-width:12rem;background:var(--panel, #fff);border:1px solid var(--line, #ccc);border-radius:0.4rem;box-shadow:0 4px 14px #0003;"
                 } else {
-                    "display:none;"
+                    "display:none;".to_string()
                 }}
             >
                 { props.children.clone() }

@@ -118,7 +118,7 @@ fn scroll_until_there(el: Element, target: i32, seq: Rc<Cell<u32>>, tries: u32) 
         return;
     }
     let mine = seq.get();
-    super::app::after_ms(16, move || {
+    crate::web::shared::timing::after_ms(16, move || {
         if seq.get() == mine && el.is_connected() {
             scroll_until_there(el, target, seq, tries + 1);
         }
@@ -302,7 +302,7 @@ pub fn trace_pane(props: &TracePaneProps) -> Html {
             {onscroll}
             {onwheel}
             onmousedown={onfocus}
-            style="position:relative;overflow:auto;height:100%;min-height:10rem;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13px;"
+            style="position:relative;overflow:auto;height:100%;min-height:0;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13px;"
         >
             <div class="trace-spacer" style={format!("height:{}px;position:relative;overflow-y:clip;", scroll.content_px())}>
                 <div class="trace-rows" style={format!("position:absolute;left:0;right:0;top:{window_top}px;min-width:max-content;")}>

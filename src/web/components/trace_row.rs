@@ -217,6 +217,7 @@ pub fn trace_row(props: &TraceRowProps) -> Html {
             branch_symbol,
             source,
             function,
+            capability,
             ..
         } => {
             let current = props.current_time.is_some();
@@ -254,8 +255,12 @@ pub fn trace_row(props: &TraceRowProps) -> Html {
                     data-line={current.then(|| line.to_string())}
                     data-time={props.current_time.map(|t| t.to_string())}
                     data-source={source.clone()}
+                    data-capability={capability.clone()}
                     data-bookmarked={props.bookmarked.then_some("true")}
-                    title={source.clone()}
+                    title={match (source, capability) {
+                        (Some(s), Some(c)) => Some(format!("{s}\n{c}")),
+                        (s, c) => s.clone().or_else(|| c.clone()),
+                    }}
                     style={style}
                     {onclick}
                     {oncontextmenu}

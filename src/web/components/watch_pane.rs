@@ -89,7 +89,7 @@ pub fn watch_pane(props: &WatchPaneProps) -> Html {
                     if props.listed { t("No access.") } else { t("Looking…") }
                 }</p>
             } else {
-                <ol class="watch-hits" style="list-style:none;margin:0;padding:0.2rem 0.4rem;flex:1 1 10rem;min-height:3rem;overflow:auto;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13px;">
+                <ol class="watch-hits" style="list-style:none;margin:0;padding:0.2rem 0.4rem;flex:1 1 10rem;min-height:0;overflow:auto;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13px;">
                     { for w.hits.iter().map(|h| {
                         let node = h.node.node;
                         let pick = props.on_pick.reform(move |_: MouseEvent| node);

@@ -79,7 +79,7 @@ pub fn why_pane(props: &WhyPaneProps) -> Html {
                     tabindex="0"
                     aria-label={t("Where the value came from")}
                     {onkeydown}
-                    style="list-style:none;margin:0;padding:0.2rem 0.4rem;flex:1 1 10rem;min-height:3rem;overflow:auto;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13px;"
+                    style="list-style:none;margin:0;padding:0.2rem 0.4rem;flex:1 1 10rem;min-height:0;overflow:auto;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13px;"
                 >
                     { for rows.iter().filter_map(|p| w.step(p).map(|s| (p, s))).map(|(path, s)| {
                         let open = w.open(path);

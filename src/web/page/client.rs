@@ -264,6 +264,9 @@ fn send_to_server(weak: std::rc::Weak<Inner>) {
     });
 }
 
+/// How many times the served page asks again for statistics that failed.
+const STATS_TRIES: u32 = 3;
+
 /// Tells the page what `tarmac-lens serve` opened, as a worker's messages
 /// would, then asks for the record statistics until they are counted.
 fn tell_served(
@@ -288,8 +291,12 @@ fn tell_served(
             None => {}
         }
         // Counting takes about as long as indexing took: a big trace's
-        // statistics come a while after its rows.
+        // statistics come a while after its rows. A request that fails is
+        // asked again (a connection the browser reused can be reset under
+        // it); one failing each time is said, not left as a page that
+        // never says it is ready.
         let mut wait = 100;
+        let mut failed = 0;
         loop {
             if weak.upgrade().is_none() {
                 return;
@@ -302,8 +309,14 @@ fn tell_served(
                     return;
                 }
                 Ok(None) => {}
-                Err(e) => {
+                Err(e) if failed < STATS_TRIES => {
+                    failed += 1;
                     web_sys::console::warn_1(&format!("tarmac-lens: statistics: {e}").into());
+                }
+                Err(e) => {
+                    if weak.upgrade().is_some() {
+                        on_event(ClientEvent::Failed(e));
+                    }
                     return;
                 }
             }
@@ -777,6 +790,52 @@ impl TraceClient {
             return;
         }
         let _ = self.inner.send(&ToWorker::LoadElf { file, load_offset });
+    }
+
+    /// Loads into this session the ELF image `other` loaded last, at the
+    /// same offset (the comparison names the compared trace's functions
+    /// with the open trace's image); false if `other` has none.
+    pub fn load_elf_of(&self, other: &TraceClient) -> bool {
+        let Some((elf, load_offset)) = other.inner.elf.borrow().clone() else {
+            return false;
+        };
+        match elf {
+            ReportFile::Blob { blob, name } => {
+                let file = match blob.dyn_into::<web_sys::File>() {
+                    Ok(file) => file,
+                    Err(blob) => {
+                        match web_sys::File::new_with_blob_sequence(
+                            &js_sys::Array::of1(&blob),
+                            &name,
+                        ) {
+                            Ok(file) => file,
+                            Err(_) => return false,
+                        }
+                    }
+                };
+                self.load_elf(file, load_offset);
+            }
+            ReportFile::Url {
+                url,
+                cross_origin,
+                name,
+            } => {
+                *self.inner.elf.borrow_mut() = Some((
+                    ReportFile::Url {
+                        url: url.clone(),
+                        cross_origin,
+                        name,
+                    },
+                    load_offset,
+                ));
+                let _ = self.inner.send(&ToWorker::LoadElfUrl {
+                    url,
+                    cross_origin,
+                    load_offset,
+                });
+            }
+        }
+        true
     }
 
     /// The trace, the ELF image last loaded, and how the trace is read.

@@ -4,8 +4,10 @@
 //! viewer answers `"PONG"` (the viewer's wasm may still be loading when the
 //! iframe's load event fires). Then, host → viewer:
 //!
-//! - `{type: "open", trace, name?, elf?}`: `trace` is an `ArrayBuffer`, a
-//!   `Blob`/`File` or a URL string; `elf` likewise (symbols).
+//! - `{type: "open", trace, name?, elf?, line | time | pc | source?}`:
+//!   `trace` is an `ArrayBuffer`, a `Blob`/`File` or a URL string; `elf`
+//!   likewise (symbols); a position as a `goto`'s is where the trace
+//!   starts, so what the panes show first (`&panes=mem:sp`) is read there.
 //! - `{type: "goto", line | time | pc | source}`: move to a line, a time, the
 //!   first execution of a source line (`source: "hash.c:42"`), or the
 //!   first visit of a PC (a number or an expression such as `main+4`).
@@ -67,6 +69,9 @@ thread_local! {
     static LAST_STATE: RefCell<Option<JsValue>> = const { RefCell::new(None) };
     /// The open trace's session, which answers the host's questions.
     static SESSION: RefCell<Option<WeakTraceClient>> = const { RefCell::new(None) };
+    /// Where the trace an `open` asked for starts (a URL fragment), until
+    /// its browser takes it.
+    static START: RefCell<Option<String>> = const { RefCell::new(None) };
     /// The last position reported: where a question without `line` looks from.
     static HERE: std::cell::Cell<Option<NodeId>> = const { std::cell::Cell::new(None) };
 }
@@ -255,6 +260,28 @@ fn field(msg: &JsValue, key: &str) -> JsValue {
     Reflect::get(msg, &key.into()).unwrap_or(JsValue::UNDEFINED)
 }
 
+/// Where the trace last opened by the host starts, as a URL fragment, once:
+/// its browser starts there as at a URL's `#line=` (and reads the panes
+/// the URL names there, not at the trace's first line).
+pub fn take_start() -> Option<String> {
+    START.with(|s| s.borrow_mut().take())
+}
+
+/// Where an `open` says the trace starts (a `goto`'s fields), as a URL
+/// fragment; `None` when it names no position.
+fn start_fragment(msg: &JsValue) -> Result<Option<String>, String> {
+    let given = ["line", "time", "pc", "source"].iter().any(|key| {
+        let v = field(msg, key);
+        !v.is_undefined() && !v.is_null()
+    });
+    if !given {
+        return Ok(None);
+    }
+    goto_fragment(msg)
+        .map(Some)
+        .map_err(|e| e.replacen("goto", "open", 1))
+}
+
 /// Where a `goto` asks to go, as a URL fragment the browser follows.
 fn goto_fragment(msg: &JsValue) -> Result<String, String> {
     let number = |key: &str| -> Result<Option<u64>, String> {
@@ -430,10 +457,17 @@ pub fn listen(origins: Option<&str>, own_trace: bool, on_open: impl Fn(OpenReque
                         "open: a host on another origin sends the trace's bytes (an ArrayBuffer or a Blob), not a URL: the viewer would fetch it as its own origin",
                     );
                 }
+                let start = match start_fragment(&data) {
+                    Ok(start) => start,
+                    Err(err) => return report_error(&err),
+                };
+                START.with(|s| *s.borrow_mut() = start);
                 on_open(OpenRequest { trace, elf });
             }
             Some("goto") => match goto_fragment(&data) {
                 Ok(fragment) => {
+                    // Later than the open's start: it goes here instead.
+                    START.with(|s| s.borrow_mut().take());
                     if let Some(w) = web_sys::window() {
                         let _ = w.location().set_hash(&fragment);
                     }

@@ -1,7 +1,11 @@
 //! The page's language: detected from the person's choice (kept in
 //! `localStorage`) or the browser's languages, switched by
 //! [`LanguageSwitch`]; components re-render on a change through
-//! [`use_lang`]. The texts and catalogues themselves are UI-free
+//! [`use_lang`] (function components) or a [`LangWatch`] (struct
+//! components): Yew draws a child again only when its props change, and the
+//! language is not a prop, so a component with neither keeps the language
+//! it was first drawn in (`tests/i18n_catalogue.rs` holds every component to
+//! one of them). The texts and catalogues themselves are UI-free
 //! (`crate::i18n`, re-exported here).
 
 use yew::prelude::*;
@@ -55,6 +59,22 @@ pub fn sync_document(lang: Lang) {
 #[hook]
 pub fn use_lang() -> Lang {
     use_context::<Lang>().unwrap_or_else(current)
+}
+
+/// A struct component's hold on the page's language, kept for its life:
+/// when the language changes it sends the component `msg()`, whose update
+/// returns `true` so that it is drawn again in the new language.
+pub struct LangWatch {
+    _handle: Option<ContextHandle<Lang>>,
+}
+
+impl LangWatch {
+    pub fn new<C: Component>(ctx: &Context<C>, msg: impl Fn() -> C::Message + 'static) -> Self {
+        let changed = ctx.link().callback(move |_: Lang| msg());
+        LangWatch {
+            _handle: ctx.link().context::<Lang>(changed).map(|(_, h)| h),
+        }
+    }
 }
 
 /// The language switch (in the page header).

@@ -113,6 +113,17 @@ impl ReportClient {
         let status = on_status.clone();
         let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
             let Some(inner) = weak.upgrade() else { return };
+            // A binary export's chunk: `[id, Uint8Array]`.
+            if let Some(pair) = event.data().dyn_ref::<js_sys::Array>() {
+                if let Some(parts) = pair
+                    .get(0)
+                    .as_f64()
+                    .and_then(|id| inner.texts.borrow().get(&(id as u32)).cloned())
+                {
+                    parts.push(&pair.get(1));
+                }
+                return;
+            }
             let msg = match decode::<ToPage>(event.data()) {
                 Ok(m) => m,
                 Err(e) => return status(ReportStatus::Failed(e)),
@@ -222,6 +233,7 @@ fn blob_url(parts: &js_sys::Array, kind: TextKind) -> Result<String, String> {
     bag.set_type(match kind {
         TextKind::Vcd => "text/x-vcd",
         TextKind::Chrome => "application/json",
+        TextKind::Perfetto => "application/octet-stream",
         _ => "text/plain;charset=utf-8",
     });
     let blob = web_sys::Blob::new_with_str_sequence_and_options(parts, &bag)

@@ -33,12 +33,23 @@ pub fn url(path: &str) -> String {
     web_sys::Url::new_with_base(path, &base).map_or_else(|_| path.to_string(), |u| u.href())
 }
 
-/// The message of a request or socket the server did not answer.
-fn not_answering(detail: &str) -> String {
-    crate::i18n::tf(
-        "The tarmac-lens serve process does not answer ({}): is it still running?",
-        &[&detail],
+/// What the page says when a request or the socket finds no server: in
+/// words, with what brings it back (docs/serve.md); the browser's own error
+/// (a `TypeError` and a wasm stack) tells a person nothing more.
+fn not_answering() -> String {
+    crate::i18n::t(
+        "The tarmac-lens serve process has stopped answering: it was stopped, or the SSH tunnel to it closed. Run tarmac-lens serve again (and the tunnel) and open the URL it prints: each run has a new one.",
     )
+    .to_string()
+}
+
+/// What the page says when the server refuses its token: another run of
+/// `tarmac-lens serve` listens on the same port, under a new URL.
+fn another_run() -> String {
+    crate::i18n::t(
+        "The tarmac-lens serve process that served this page has stopped: another one answers at this address, under a new URL. Open the URL it printed.",
+    )
+    .to_string()
 }
 
 /// An HTTP status and body text.
@@ -54,7 +65,7 @@ async fn fetch(path: &str, post: Option<JsValue>) -> Result<(u16, String), Strin
         }
         None => window.fetch_with_str(&target),
     };
-    let lost = |e: JsValue| not_answering(&format!("{e:?}"));
+    let lost = |_: JsValue| not_answering();
     let response: Response = JsFuture::from(promise)
         .await
         .map_err(lost)?
@@ -244,20 +255,26 @@ impl ServerLink {
         serde_json::from_str(&text).map_err(|e| (ids, e.to_string()))
     }
 
-    /// The socket closed (`code`, `reason` as the close event says):
+    /// The socket closed (`reason` as the close event says; its code adds
+    /// nothing a person can act on):
     /// batches go by POST from now on. Gives the questions sent on it and
     /// never answered, and why.
-    pub fn closed(&self, code: u16, reason: &str) -> (Vec<u32>, String) {
+    pub fn closed(&self, _code: u16, reason: &str) -> (Vec<u32>, String) {
         *self.way.borrow_mut() = Way::Post;
         let lost = std::mem::take(&mut *self.sent.borrow_mut())
             .into_iter()
             .flatten()
             .collect();
-        let why = not_answering(&if reason.is_empty() {
-            crate::i18n::tf("its connection closed, code {}", &[&code.to_string()])
+        // A close the server explains says why; one it does not (1006: the
+        // connection dropped) is a server gone.
+        let why = if reason.is_empty() {
+            not_answering()
         } else {
-            reason.to_string()
-        });
+            crate::i18n::tf(
+                "The tarmac-lens serve process closed the connection: {}",
+                &[&reason],
+            )
+        };
         (lost, why)
     }
 
@@ -282,6 +299,7 @@ pub async fn ask(page: &str, asks: &[(u32, Query)]) -> Result<Answers, String> {
     let path = format!("{}?page={page}", serve_protocol::ASK);
     match fetch(&path, Some(JsValue::from_str(&body))).await? {
         (200, text) => serde_json::from_str(&text).map_err(|e| e.to_string()),
+        (403, _) => Err(another_run()),
         (status, text) => Err(format!("HTTP {status}: {}", text.trim())),
     }
 }

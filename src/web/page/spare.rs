@@ -74,7 +74,9 @@ impl SpareWorker {
         let failed = Rc::new(Cell::new(false));
         let on_error = {
             let (failed, listener) = (failed.clone(), listener.clone());
-            Closure::<dyn FnMut(Event)>::new(move |_: Event| {
+            Closure::<dyn FnMut(Event)>::new(move |e: Event| {
+                // Handled here: `open` says so when a file needs the worker.
+                e.prevent_default();
                 failed.set(true);
                 if let Some(listen) = listener.borrow().as_ref() {
                     listen(ToPage::Failed {

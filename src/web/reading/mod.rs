@@ -13,6 +13,7 @@ pub mod compressed;
 pub mod http_source;
 pub mod index_cache;
 pub mod read_ahead;
+pub mod url;
 
 use tarmac_lens_core::block_cache::BlockCache;
 use tarmac_lens_core::source::TraceSource;

@@ -2,16 +2,13 @@
 //! [`super::http_source::HttpSource`] read from start to end (indexing,
 //! search).
 //!
-//! `FileReaderSync` blocks the worker while bytes come (a sync read per
-//! 4 MiB cost a third of indexing), so the next slices are asked for while
-//! it parses; a read whose bytes are not there is read synchronously:
-//! read-ahead changes when bytes arrive, never which.
-//!
-//! A nested worker (`read_ahead_reader.js`) reads them and transfers them,
-//! so the browser's per-chunk copy (13% of the indexing thread) runs beside
-//! it; where none starts, slices are read here. It reads one stream into
-//! buffers handed back (Chromium's CPU for a 1 GB drop: 5.5-7.5 → 5.1-5.6 s;
-//! history in docs/performance.md).
+//! A synchronous read per 4 MiB cost a third of indexing, so the next
+//! slices are asked for while the worker parses; a read whose bytes are not
+//! there is read synchronously: read-ahead changes when bytes arrive, never
+//! which. A nested worker (`read_ahead_reader.js`) reads one stream into
+//! buffers handed back and transfers them, so the browser's copies run
+//! beside the parser; where none starts, slices are read here. The figures
+//! behind each choice: docs/performance.md, "Reading a dropped file".
 
 use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, VecDeque};
@@ -46,7 +43,7 @@ const NEXT_READ: u64 = 4 << 20;
 pub enum Origin {
     Blob(Blob),
     /// A server that serves byte ranges.
-    Url(super::http_source::Target),
+    Url(super::url::Target),
 }
 
 enum State {

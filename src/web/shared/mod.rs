@@ -8,6 +8,7 @@
 
 pub mod csp;
 pub mod diff_protocol;
+pub mod open_options;
 pub mod protocol;
 pub mod report_protocol;
 pub mod role;

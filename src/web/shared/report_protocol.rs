@@ -10,7 +10,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::protocol::OpenOptions;
+use super::open_options::OpenOptions;
 use tarmac_lens_core::coverage::CoverageTable;
 use tarmac_lens_core::report::ep_explore::{EpFlowPage, EpPcPage, EpSort, EpSummary};
 use tarmac_lens_core::report::explore::{

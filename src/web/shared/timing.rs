@@ -71,3 +71,10 @@ pub fn timer(ms: f64) -> js_sys::Promise {
 pub async fn sleep(ms: f64) {
     let _ = wasm_bindgen_futures::JsFuture::from(timer(ms)).await;
 }
+
+/// Runs `f` in a task of its own, `ms` from now (on the page).
+pub fn after_ms(ms: i32, f: impl FnOnce() + 'static) {
+    let Some(w) = web_sys::window() else { return };
+    let f = wasm_bindgen::closure::Closure::once_into_js(f);
+    let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(f.unchecked_ref(), ms);
+}

@@ -87,7 +87,7 @@ fn route(msg: ToWorker) {
             port,
             ..
         } => range::run(
-            range::Input::Url(crate::web::reading::http_source::Target { url, cross_origin }),
+            range::Input::Url(crate::web::reading::url::Target { url, cross_origin }),
             from,
             to,
             options,

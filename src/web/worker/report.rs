@@ -8,6 +8,8 @@ use std::io::Write;
 use std::rc::Rc;
 use std::sync::Arc;
 
+use wasm_bindgen::JsValue;
+
 use super::runtime::post;
 use crate::web::reading::blob_source::BlobSource;
 use crate::web::reading::compressed::decompressed;
@@ -348,15 +350,33 @@ fn ask_calls(r: &Reports, query: ReportQuery) -> ReportReply {
 }
 
 /// Posts the text in chunks as it is written, so a VCD of any size never
-/// sits whole in this worker either.
+/// sits whole in this worker either. A binary export's chunks go as
+/// `[id, Uint8Array]` messages of their own, their buffers transferred
+/// (`report_protocol`'s JSON text carries no bytes).
 struct Chunks {
     id: u32,
     buf: Vec<u8>,
     bytes: u64,
+    binary: bool,
 }
 
 impl Chunks {
     fn flush_upto(&mut self, keep_partial: bool) {
+        if self.binary {
+            if self.buf.is_empty() {
+                return;
+            }
+            let chunk = js_sys::Uint8Array::from(&self.buf[..]);
+            self.bytes += self.buf.len() as u64;
+            self.buf.clear();
+            let message = js_sys::Array::of2(&JsValue::from(self.id), &chunk);
+            let transfer = js_sys::Array::of1(&chunk.buffer());
+            if let Err(e) = super::runtime::scope().post_message_with_transfer(&message, &transfer)
+            {
+                web_sys::console::error_2(&"tarmac-lens worker: postMessage failed".into(), &e);
+            }
+            return;
+        }
         // A chunk ends on a character boundary: each is a JS string.
         let valid = match std::str::from_utf8(&self.buf) {
             Ok(s) => s.len(),
@@ -391,6 +411,7 @@ fn text(id: u32, c: &Computed, kind: TextKind) -> ReportReply {
         id,
         buf: Vec::new(),
         bytes: 0,
+        binary: kind.is_binary(),
     };
     let whole = |text: String, out: &mut Chunks| {
         for piece in text.as_bytes().chunks(TEXT_CHUNK) {

@@ -77,7 +77,7 @@ pub(crate) fn spans(line: &[u8], rec: &Record<'_>) -> Vec<Span> {
                     );
                     if unit || (rec.has_time && text[0].is_ascii_digit()) {
                         Hl::Time
-                    } else if text.starts_with(b"cpu") && rec.cpu.is_some() {
+                    } else if rec.cpu == Some(text) {
                         Hl::Text
                     } else {
                         seen_event = true;
@@ -90,7 +90,10 @@ pub(crate) fn spans(line: &[u8], rec: &Record<'_>) -> Vec<Span> {
                             if after_iset {
                                 after_iset = false;
                                 Hl::Mode
-                            } else if matches!(text, b"A" | b"T" | b"O" | b"X" | b"T16" | b"T32") {
+                            } else if matches!(
+                                text,
+                                b"A" | b"T" | b"O" | b"X" | b"C" | b"T16" | b"T32"
+                            ) {
                                 after_iset = true;
                                 Hl::ISet
                             } else if text == b"CCFAIL" {

@@ -4,6 +4,7 @@
 //! In the browser it lives in the Web Worker; natively, tests drive it.
 
 mod condition;
+mod disassembly;
 pub mod events;
 mod folds;
 mod functions;
@@ -136,7 +137,7 @@ fn view(n: &Node) -> NodeView {
         node: n.at.node,
         first_line: n.at.line,
         lines: n.lines,
-        time: n.at.time,
+        time: n.own_time,
         pc: (n.at.pc != crate::engine::INVALID_PC).then_some(n.at.pc),
         offset: n.at.offset,
         instruction: (n.at.pc != crate::engine::INVALID_PC).then_some(n.instructions_before + 1),
@@ -664,6 +665,7 @@ impl<S: TraceSource> Session<S> {
                 after,
                 count,
             } => self.line_hits(&file, line, after, count),
+            Query::Disassembly { node } => self.disassembly(node),
         }
     }
 

@@ -17,7 +17,9 @@ pub type NodeId = u64;
 pub enum Locate {
     /// The node containing this 1-based line number.
     Line(u64),
-    /// The last node at or before this timestamp.
+    /// The first node whose time (as its first line gives it) is this; a
+    /// time no node has: the last node before it in the trace's clamped,
+    /// never-decreasing order ([`crate::Index::node_at_time`]).
     Time(u64),
     /// The node containing this byte offset.
     Offset(u64),
@@ -179,7 +181,7 @@ pub enum Query {
     },
     /// Where a register's or memory range's value came from: the tree of
     /// writes that made it ([`Reply::Why`]; boxed: the loaded bytes).
-    Why(Box<super::why::WhyQuery>),
+    Why(Box<WhyQuery>),
     /// Evaluates an address expression (`sp+0x100`, `main+4`, `(x0-8)*2`)
     /// ([`Reply::Value`]).
     Eval {
@@ -215,7 +217,7 @@ pub enum Query {
         addrs: Vec<u64>,
     },
     /// Text search, in steps ([`Reply::Search`]).
-    Search(super::search::SearchQuery),
+    Search(SearchQuery),
     /// A page of the events list: exceptions, interrupts, mode changes,
     /// aborted accesses and unparsed lines, in trace order
     /// ([`Reply::Events`]).
@@ -297,6 +299,45 @@ pub enum Query {
         /// Most executions given (at most 500).
         count: u32,
     },
+    /// The ELF image's function around a node's instruction, decoded, with
+    /// each instruction's execution counts ([`Reply::Disassembly`]).
+    Disassembly {
+        /// The position.
+        node: NodeId,
+    },
+}
+
+/// The function around a position ([`Query::Disassembly`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DisassemblyReply {
+    /// The function's symbol, empty when there is none.
+    pub function: String,
+    /// The position's instruction address (Thumb bit cleared).
+    pub pc: u64,
+    /// Its instructions in address order; literal pools left out.
+    pub rows: Vec<DisassemblyRow>,
+    /// Whether the counts cover the whole trace (else the part indexed).
+    pub complete: bool,
+    /// Why there is no listing (no ELF loaded, no function there), if so.
+    pub note: Option<String>,
+}
+
+/// One instruction of a [`DisassemblyReply`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DisassemblyRow {
+    /// Its address in the trace.
+    pub addr: u64,
+    /// Its encoding as the trace writes it (a 32-bit Thumb instruction's
+    /// first halfword high).
+    pub encoding: u32,
+    /// 2 or 4 bytes.
+    pub size: u8,
+    /// `yaxpeax-arm`'s text; `.inst 0x…` for what it does not decode.
+    pub text: String,
+    /// Times it ran.
+    pub executed: u64,
+    /// Times it was reached and failed its condition.
+    pub failed: u64,
 }
 
 /// A source-level step ([`Query::SourceStep`]).
@@ -463,7 +504,8 @@ pub struct NodeView {
     pub first_line: u64,
     /// How many lines it spans.
     pub lines: u64,
-    /// Its timestamp, in the trace's unit.
+    /// Its timestamp, in the trace's unit, as its first line gives it (not
+    /// clamped where the trace's time went back).
     pub time: u64,
     /// Instruction address (Thumb bit set for Thumb), `None` without one.
     pub pc: Option<u64>,
@@ -547,6 +589,10 @@ pub enum Row {
         /// is in (a call's first row: its callee).
         #[serde(default)]
         function: Option<String>,
+        /// For an instruction whose address the trace wrote as a
+        /// capability (a Morello FVP's): its tag, bounds and permissions.
+        #[serde(default)]
+        capability: Option<String>,
     },
     /// A folded call: one row for all its lines.
     Fold {
@@ -719,7 +765,7 @@ pub enum Reply {
     /// A value condition's search, or where it goes on.
     Condition(ConditionReply),
     /// A "why?" tree.
-    Why(Box<super::why::WhyStep>),
+    Why(Box<WhyStep>),
     /// Register panels.
     Registers(RegistersReply),
     /// Memory bytes.
@@ -741,7 +787,7 @@ pub enum Reply {
     /// Names of addresses, in the order asked.
     Symbols(Vec<String>),
     /// Search results.
-    Search(super::search::SearchReply),
+    Search(SearchReply),
     /// A page of events.
     Events(EventsReply),
     /// The timeline.
@@ -754,6 +800,8 @@ pub enum Reply {
     Hits(HitsReply),
     /// Answer to [`Query::Functions`].
     Functions(Vec<FunctionHit>),
+    /// Answer to [`Query::Disassembly`].
+    Disassembly(DisassemblyReply),
     /// The query could not be answered (bad expression, beyond the indexed
     /// part, read error): a message for the person.
     Error(String),
@@ -779,4 +827,139 @@ pub struct Progress {
     /// memory budget); the part indexed can still be browsed.
     #[serde(default)]
     pub stopped: Option<String>,
+}
+
+// The search pane's questions and answers (answered in `search.rs`).
+
+/// What a search question asks.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SearchQuery {
+    /// Starts a search (dropping any other) and runs its first step.
+    Start(SearchRequest),
+    /// Runs the next step of a search.
+    More {
+        /// The search ([`SearchReply::id`]).
+        id: u32,
+    },
+    /// Drops a search.
+    Cancel {
+        /// The search ([`SearchReply::id`]).
+        id: u32,
+    },
+}
+
+/// What to search for, and where.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SearchRequest {
+    /// Text or regular expression to find in a line.
+    pub pattern: String,
+    /// Whether `pattern` is a regular expression (bytes, ASCII classes) rather
+    /// than plain text.
+    pub regex: bool,
+    /// Whether letters match regardless of case (ASCII).
+    #[serde(default)]
+    pub ignore_case: bool,
+    /// Only lines of these kinds (empty: every line).
+    #[serde(default)]
+    pub kinds: Vec<crate::search::KindFilter>,
+    /// Only lines `first..=last` (1-based).
+    #[serde(default)]
+    pub lines: Option<(u64, u64)>,
+}
+
+/// One matching line as the page shows it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SearchHitView {
+    /// Its number, 1-based.
+    pub line: u64,
+    /// The match's columns in the line as the trace view shows it (tabs
+    /// expanded), so the row can highlight it.
+    pub start: u32,
+    /// Column just past the match.
+    pub end: u32,
+    /// Part of that text around the match (a line may be a megabyte),
+    /// beginning at column `text_from`.
+    pub text: String,
+    /// Column in the line where `text` starts.
+    pub text_from: u32,
+}
+
+/// What a search step found.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SearchReply {
+    /// The search's number, for [`SearchQuery::More`] and
+    /// [`SearchQuery::Cancel`].
+    pub id: u32,
+    /// Hits found since the previous reply, in line order (none once
+    /// [`MAX_LISTED`] have been handed out: later ones are only counted).
+    pub hits: Vec<SearchHitView>,
+    /// Matching lines found so far.
+    pub matches: u64,
+    /// Bytes searched whose hits have all been handed out.
+    pub done_bytes: u64,
+    /// The trace's length in bytes.
+    pub total_bytes: u64,
+    /// Whether the search has read the whole trace (or was cancelled).
+    pub done: bool,
+}
+
+/// Hits handed out per search; past this, matches are only counted (the
+/// page keeps what it was given, and a list that long is not read anyway).
+pub const MAX_LISTED: u64 = 10_000;
+/// Hits per reply: a reply stays small, and a step stops early when it has
+/// this many, so the first hits are shown at once.
+pub const MAX_HITS_PER_REPLY: usize = 500;
+
+// The "why?" pane's question and answer (answered in `why.rs`).
+
+/// Deepest tree one question asks for: deeper ones reach
+/// [`crate::dataflow::MAX_NODES`] anyway.
+pub const MAX_DEPTH: u32 = 16;
+
+/// Where a value came from ([`super::Query::Why`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WhyQuery {
+    /// The position: the value after this node (a node that writes it is
+    /// its own first step).
+    pub node: NodeId,
+    /// The register or memory range (at most 4096 bytes).
+    pub target: WriteTarget,
+    /// Levels of inputs expanded below it (at most [`MAX_DEPTH`]).
+    pub depth: u32,
+    /// For memory below a tree's root: its value as the instruction that
+    /// loaded it read it (bytes in address order, and whether each is
+    /// known), which is how the tree shows such memory.
+    pub loaded: Option<(Vec<u8>, Vec<bool>)>,
+}
+
+/// One step of a "why?" tree ([`Reply::Why`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WhyStep {
+    /// A register (`x5`, `sp`) or memory (`[0x1000:8]`).
+    pub what: String,
+    /// Its value (`0x5`, `??` for bytes not known), empty when nothing is
+    /// known of it.
+    pub value: String,
+    /// The node that wrote it, if any did.
+    pub writer: Option<crate::dataflow::Writer>,
+    /// The writer's disassembly.
+    pub instruction: Option<String>,
+    /// The function holding the writer (with an image).
+    pub function: Option<String>,
+    /// Where the value came from, or why the tree stops there.
+    pub source: crate::dataflow::Source,
+    /// What the writer read that is not the value's data, not followed.
+    pub not_followed: Vec<String>,
+    /// What made the value.
+    pub inputs: Vec<WhyStep>,
+    /// For a step not expanded: the question whose tree is this step
+    /// expanded (its `depth` that of the question asked).
+    pub more: Option<WhyQuery>,
+}
+
+impl WhyStep {
+    /// Steps in the tree, itself included.
+    pub fn count(&self) -> usize {
+        1 + self.inputs.iter().map(WhyStep::count).sum::<usize>()
+    }
 }

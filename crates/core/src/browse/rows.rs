@@ -304,6 +304,12 @@ pub(super) fn line_row(
             .map(|l| l.to_string()),
         _ => None,
     };
+    let capability = match &rec.kind {
+        RecordKind::Instruction(i) => i
+            .capability
+            .map(|c| crate::parse::capability::Described(c, i.pc).to_string()),
+        _ => None,
+    };
     Row::Line {
         line: number,
         node,
@@ -313,5 +319,6 @@ pub(super) fn line_row(
         branch_symbol,
         source,
         function,
+        capability,
     }
 }

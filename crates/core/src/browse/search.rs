@@ -4,91 +4,15 @@
 //! (and indexing) between steps and results stream in as they are found.
 //! Only the latest search runs: starting one drops the previous.
 
-use serde::{Deserialize, Serialize};
-
-use crate::search::{KindFilter, Search, SearchSpec};
+use crate::search::{Search, SearchSpec};
 use crate::source::TraceSource;
 
 use super::Session;
 
-/// What a search question asks.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum SearchQuery {
-    /// Starts a search (dropping any other) and runs its first step.
-    Start(SearchRequest),
-    /// Runs the next step of a search.
-    More {
-        /// The search ([`SearchReply::id`]).
-        id: u32,
-    },
-    /// Drops a search.
-    Cancel {
-        /// The search ([`SearchReply::id`]).
-        id: u32,
-    },
-}
+pub use super::protocol::{
+    SearchHitView, SearchQuery, SearchReply, SearchRequest, MAX_HITS_PER_REPLY, MAX_LISTED,
+};
 
-/// What to search for, and where.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SearchRequest {
-    /// Text or regular expression to find in a line.
-    pub pattern: String,
-    /// Whether `pattern` is a regular expression (bytes, ASCII classes) rather
-    /// than plain text.
-    pub regex: bool,
-    /// Whether letters match regardless of case (ASCII).
-    #[serde(default)]
-    pub ignore_case: bool,
-    /// Only lines of these kinds (empty: every line).
-    #[serde(default)]
-    pub kinds: Vec<KindFilter>,
-    /// Only lines `first..=last` (1-based).
-    #[serde(default)]
-    pub lines: Option<(u64, u64)>,
-}
-
-/// One matching line as the page shows it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SearchHitView {
-    /// Its number, 1-based.
-    pub line: u64,
-    /// The match's columns in the line as the trace view shows it (tabs
-    /// expanded), so the row can highlight it.
-    pub start: u32,
-    /// Column just past the match.
-    pub end: u32,
-    /// Part of that text around the match (a line may be a megabyte),
-    /// beginning at column `text_from`.
-    pub text: String,
-    /// Column in the line where `text` starts.
-    pub text_from: u32,
-}
-
-/// What a search step found.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SearchReply {
-    /// The search's number, for [`SearchQuery::More`] and
-    /// [`SearchQuery::Cancel`].
-    pub id: u32,
-    /// Hits found since the previous reply, in line order (none once
-    /// [`MAX_LISTED`] have been handed out: later ones are only counted).
-    pub hits: Vec<SearchHitView>,
-    /// Matching lines found so far.
-    pub matches: u64,
-    /// Bytes searched whose hits have all been handed out.
-    pub done_bytes: u64,
-    /// The trace's length in bytes.
-    pub total_bytes: u64,
-    /// Whether the search has read the whole trace (or was cancelled).
-    pub done: bool,
-}
-
-/// Hits handed out per search; past this, matches are only counted (the
-/// page keeps what it was given, and a list that long is not read anyway).
-pub const MAX_LISTED: u64 = 10_000;
-/// Hits per reply: a reply stays small, and a step stops early when it has
-/// this many, so the first hits are shown at once.
-pub const MAX_HITS_PER_REPLY: usize = 500;
 /// Bytes the first step searches: a reply comes back within milliseconds
 /// even for a rare pattern.
 const FIRST_STEP_BYTES: u64 = 256 << 10;

@@ -5,66 +5,14 @@
 //! expand carries the question that expands it ([`WhyStep::more`]), so
 //! the pane grows it a subtree at a time.
 
-use serde::{Deserialize, Serialize};
-
 use super::protocol::{NodeId, Reply, WriteTarget};
 use super::Session;
-use crate::dataflow::{self, Source, WhyImage, WhyNode, Writer};
+use crate::dataflow::{self, Source, WhyImage, WhyNode};
 use crate::index::Watched;
 use crate::source::TraceSource;
 use crate::Result;
 
-/// Deepest tree one question asks for: deeper ones reach
-/// [`dataflow::MAX_NODES`] anyway.
-pub const MAX_DEPTH: u32 = 16;
-
-/// Where a value came from ([`super::Query::Why`]).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct WhyQuery {
-    /// The position: the value after this node (a node that writes it is
-    /// its own first step).
-    pub node: NodeId,
-    /// The register or memory range (at most 4096 bytes).
-    pub target: WriteTarget,
-    /// Levels of inputs expanded below it (at most [`MAX_DEPTH`]).
-    pub depth: u32,
-    /// For memory below a tree's root: its value as the instruction that
-    /// loaded it read it (bytes in address order, and whether each is
-    /// known), which is how the tree shows such memory.
-    pub loaded: Option<(Vec<u8>, Vec<bool>)>,
-}
-
-/// One step of a "why?" tree ([`Reply::Why`]).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct WhyStep {
-    /// A register (`x5`, `sp`) or memory (`[0x1000:8]`).
-    pub what: String,
-    /// Its value (`0x5`, `??` for bytes not known), empty when nothing is
-    /// known of it.
-    pub value: String,
-    /// The node that wrote it, if any did.
-    pub writer: Option<Writer>,
-    /// The writer's disassembly.
-    pub instruction: Option<String>,
-    /// The function holding the writer (with an image).
-    pub function: Option<String>,
-    /// Where the value came from, or why the tree stops there.
-    pub source: Source,
-    /// What the writer read that is not the value's data, not followed.
-    pub not_followed: Vec<String>,
-    /// What made the value.
-    pub inputs: Vec<WhyStep>,
-    /// For a step not expanded: the question whose tree is this step
-    /// expanded (its `depth` that of the question asked).
-    pub more: Option<WhyQuery>,
-}
-
-impl WhyStep {
-    /// Steps in the tree, itself included.
-    pub fn count(&self) -> usize {
-        1 + self.inputs.iter().map(WhyStep::count).sum::<usize>()
-    }
-}
+pub use super::protocol::{WhyQuery, WhyStep, MAX_DEPTH};
 
 /// The target a walk's [`Watched`] is asked as.
 fn target_of(w: Watched) -> WriteTarget {
@@ -154,6 +102,7 @@ impl<S: TraceSource> Session<S> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dataflow::Writer;
     use crate::parse::{RegClass, RegId};
 
     fn node(watched: Watched, source: Source, writer: Option<u64>) -> WhyNode {

@@ -29,6 +29,19 @@ pub(crate) fn get(buf: &[u8], pos: &mut usize) -> Option<u64> {
     }
 }
 
+/// A signed difference as an unsigned varint's value: small either side
+/// of zero stays small (0, -1, 1, -2 … are 0, 1, 2, 3 …).
+#[inline]
+pub(crate) fn zigzag(v: i64) -> u64 {
+    ((v << 1) ^ (v >> 63)) as u64
+}
+
+/// The inverse of [`zigzag`].
+#[inline]
+pub(crate) fn unzigzag(v: u64) -> i64 {
+    ((v >> 1) as i64) ^ -((v & 1) as i64)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -11,7 +11,7 @@ use miniz_oxide::inflate::core::inflate_flags::{
 use miniz_oxide::inflate::core::{decompress, BlockBoundaryState, DecompressorOxide};
 use miniz_oxide::inflate::TINFLStatus;
 
-use super::{copy_held, damaged, Input, DEFAULT_SPACING};
+use super::{damaged, read_decoded, Decode, Input, DEFAULT_SPACING};
 use crate::codec::{Dec, Enc};
 use crate::source::UNKNOWN_LEN;
 use crate::{Error, Result, TraceSource};
@@ -636,9 +636,31 @@ impl<S: TraceSource> GzipSource<S> {
         progress(self.table.compressed_len);
         Ok(())
     }
+}
+
+impl<S: TraceSource> Decode for GzipSource<S> {
+    type Point = usize;
+
+    fn total(&self) -> Option<u64> {
+        self.table.total
+    }
+
+    fn held(&self) -> Option<(u64, &[u8])> {
+        let c = &self.cursor;
+        c.valid.then(|| (c.out_start, &c.out[..c.filled]))
+    }
+
+    fn checkpoint(&self, pos: u64) -> (usize, u64) {
+        let i = self.table.point_before(pos);
+        (i, self.table.points[i].out)
+    }
 
     fn place(&mut self, i: usize) -> Result<()> {
         self.cursor.place(&self.table, i)
+    }
+
+    fn at_end(&self) -> bool {
+        self.cursor.phase == Phase::End
     }
 
     fn step(&mut self) -> Result<()> {
@@ -657,31 +679,7 @@ impl<S: TraceSource> TraceSource for GzipSource<S> {
     }
 
     fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> Result<usize> {
-        let mut done = 0;
-        while done < buf.len() {
-            let pos = offset.saturating_add(done as u64);
-            if self.table.total.is_some_and(|t| pos >= t) {
-                break;
-            }
-            let c = &self.cursor;
-            if c.valid {
-                let n = copy_held(&c.out[..c.filled], c.out_start, pos, &mut buf[done..]);
-                if n > 0 {
-                    done += n;
-                    continue;
-                }
-            }
-            let i = self.table.point_before(pos);
-            let c = &self.cursor;
-            let forward = c.valid && pos >= c.out_start && c.out_end() >= self.table.points[i].out;
-            if !forward {
-                self.place(i)?;
-            }
-            if self.cursor.phase == Phase::End {
-                break;
-            }
-            self.step()?;
-        }
+        let done = read_decoded(self, offset, buf)?;
         // Data of a stretch the table covers is handed out checked: on
         // to the next access point (at most a spacing more), whose CRC
         // must agree. Beyond the table, the pass checks at the member's

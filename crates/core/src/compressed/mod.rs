@@ -195,9 +195,70 @@ impl<S: TraceSource + ?Sized> std::io::Read for InputReader<'_, S> {
     }
 }
 
+/// What the one read loop needs of a format's adaptor: a cursor that
+/// holds one run of decompressed output and steps forward, and a table of
+/// checkpoints to restart it at.
+trait Decode {
+    /// Where the cursor can restart: an access point, a frame.
+    type Point: Copy;
+
+    /// The exact decompressed length, once the table reaches the end.
+    fn total(&self) -> Option<u64>;
+
+    /// The run of output held now (its offset and bytes), if any is valid.
+    fn held(&self) -> Option<(u64, &[u8])>;
+
+    /// The last checkpoint at or before output offset `pos`, and its
+    /// output offset.
+    fn checkpoint(&self, pos: u64) -> (Self::Point, u64);
+
+    /// Restarts the cursor at `point`.
+    fn place(&mut self, point: Self::Point) -> Result<()>;
+
+    /// Whether the cursor has reached the end of the stream.
+    fn at_end(&self) -> bool;
+
+    /// Decodes the next run (or header, or frame start); a failed step
+    /// leaves the cursor invalid.
+    fn step(&mut self) -> Result<()>;
+}
+
+/// [`TraceSource::read_at`] over a [`Decode`]: copies from the held run
+/// while it covers the offset, goes on forward when the cursor is on the
+/// way there (no checkpoint lies between), else restarts at the last
+/// checkpoint before it.
+fn read_decoded<D: Decode>(d: &mut D, offset: u64, buf: &mut [u8]) -> Result<usize> {
+    let mut done = 0;
+    while done < buf.len() {
+        let pos = offset.saturating_add(done as u64);
+        if d.total().is_some_and(|t| pos >= t) {
+            break;
+        }
+        if let Some((start, data)) = d.held() {
+            let n = copy_held(data, start, pos, &mut buf[done..]);
+            if n > 0 {
+                done += n;
+                continue;
+            }
+        }
+        let (point, point_out) = d.checkpoint(pos);
+        let forward = d
+            .held()
+            .is_some_and(|(start, data)| pos >= start && start + data.len() as u64 >= point_out);
+        if !forward {
+            d.place(point)?;
+        }
+        if d.at_end() {
+            break;
+        }
+        d.step()?;
+    }
+    Ok(done)
+}
+
 /// Copies from a held run of output `[start, start + data.len())` into
 /// `buf` at `offset`; how many bytes it gave.
-pub(crate) fn copy_held(data: &[u8], start: u64, offset: u64, buf: &mut [u8]) -> usize {
+fn copy_held(data: &[u8], start: u64, offset: u64, buf: &mut [u8]) -> usize {
     if offset < start || offset >= start + data.len() as u64 {
         return 0;
     }

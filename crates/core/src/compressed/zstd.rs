@@ -5,7 +5,7 @@
 
 use ruzstd::decoding::{BlockDecodingStrategy, FrameDecoder};
 
-use super::{copy_held, damaged, is_skippable, Input, InputReader};
+use super::{damaged, is_skippable, read_decoded, Decode, Input, InputReader};
 use crate::codec::{Dec, Enc};
 use crate::source::UNKNOWN_LEN;
 use crate::{Error, Result, TraceSource};
@@ -23,7 +23,7 @@ const VERSION: u64 = 1;
 
 /// A data frame's start.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Frame {
+pub(super) struct Frame {
     input: u64,
     out: u64,
 }
@@ -384,6 +384,36 @@ impl<S: TraceSource> ZstdSource<S> {
         }
         Ok(())
     }
+}
+
+impl<S: TraceSource> Decode for ZstdSource<S> {
+    type Point = Frame;
+
+    fn total(&self) -> Option<u64> {
+        self.table.total
+    }
+
+    fn held(&self) -> Option<(u64, &[u8])> {
+        let c = &self.cursor;
+        c.valid.then(|| (c.out_start, &c.held[..]))
+    }
+
+    fn checkpoint(&self, pos: u64) -> (Frame, u64) {
+        let i = self.table.frames.partition_point(|f| f.out <= pos);
+        let start = i
+            .checked_sub(1)
+            .map_or(Frame { input: 0, out: 0 }, |i| self.table.frames[i]);
+        (start, start.out)
+    }
+
+    fn place(&mut self, f: Frame) -> Result<()> {
+        self.cursor.place(f);
+        Ok(())
+    }
+
+    fn at_end(&self) -> bool {
+        self.cursor.phase == Phase::End
+    }
 
     fn step(&mut self) -> Result<()> {
         let r = self.cursor.step(&mut self.source, &mut self.table);
@@ -401,33 +431,6 @@ impl<S: TraceSource> TraceSource for ZstdSource<S> {
     }
 
     fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> Result<usize> {
-        let mut done = 0;
-        while done < buf.len() {
-            let pos = offset.saturating_add(done as u64);
-            if self.table.total.is_some_and(|t| pos >= t) {
-                break;
-            }
-            let c = &self.cursor;
-            if c.valid {
-                let n = copy_held(&c.held, c.out_start, pos, &mut buf[done..]);
-                if n > 0 {
-                    done += n;
-                    continue;
-                }
-            }
-            let i = self.table.frames.partition_point(|f| f.out <= pos);
-            let start = i
-                .checked_sub(1)
-                .map_or(Frame { input: 0, out: 0 }, |i| self.table.frames[i]);
-            let c = &self.cursor;
-            if !(c.valid && pos >= c.out_start && c.out_end() >= start.out) {
-                self.cursor.place(start);
-            }
-            if self.cursor.phase == Phase::End {
-                break;
-            }
-            self.step()?;
-        }
-        Ok(done)
+        read_decoded(self, offset, buf)
     }
 }

@@ -11,8 +11,10 @@ use std::sync::Arc;
 
 use object::{Object, ObjectSection};
 
+use super::blocks;
 use super::classify::{self, Kind, ThumbDecoder};
 use crate::debuginfo::DebugInfo;
+use crate::parse::ISet;
 use crate::symbols::{Contents, SymbolTable};
 use crate::{Error, Result};
 
@@ -47,6 +49,11 @@ pub struct Image {
     /// Function symbols by address: start (no Thumb bit), size, index
     /// into the symbol table.
     functions: Vec<(u64, u64, usize)>,
+    /// Where the image's basic blocks start, ascending (`blocks`).
+    pub(crate) leaders: Vec<u64>,
+    /// The loaded image's first and end address and its entry point, in
+    /// the trace's addresses: drcov's module table.
+    pub(crate) span: (u64, u64, u64),
 }
 
 impl std::fmt::Debug for Image {
@@ -74,7 +81,8 @@ impl Image {
     /// the trace.
     pub fn from_elf_bytes(name: &str, data: Arc<[u8]>, load_offset: i64) -> Result<Image> {
         let symbols = SymbolTable::from_elf_bytes(&data, load_offset)?;
-        let code = decode(&data, &symbols, load_offset)?;
+        let (code, leaders) = decode(&data, &symbols, load_offset)?;
+        let span = span(&data, load_offset)?;
         let dwarf = DebugInfo::from_elf_bytes(data.clone(), load_offset)?;
         let mut functions: Vec<(u64, u64, usize)> = symbols
             .symbols()
@@ -86,6 +94,8 @@ impl Image {
         // Of two functions at one address, the one with a size.
         functions.sort_by_key(|&(a, size, _)| (a, size));
         Ok(Image {
+            leaders,
+            span,
             functions,
             name: name.to_string(),
             digest: fnv1a64(&data),
@@ -111,6 +121,13 @@ impl Image {
     /// and function, the ELF symbol for code DWARF does not describe.
     /// Outside the image's code, only a symbol holding `pc` names it: the
     /// nearest one below may be a program away.
+    ///
+    /// A function not inlined there is named by the ELF symbol holding
+    /// `pc`, as the profile names it: a compiler's copy of a function
+    /// (`fill.constprop.0`) is a symbol of its own where DWARF names the
+    /// source function (`fill`), and the two named apart made one function
+    /// at one address two, the symbol's never entered (its padding past
+    /// the DWARF's end was all it held).
     pub(crate) fn place(&self, pc: u64, in_image: bool) -> Result<Place> {
         let mut place = Place::default();
         if let Some(dwarf) = &self.dwarf {
@@ -120,7 +137,13 @@ impl Image {
                 None => dwarf.location(pc)?,
             };
             place.line = location.and_then(|l| l.line.map(|n| (l.file, n)));
-            place.function = frames.first().and_then(|f| f.function.clone());
+            place.function = match &frames[..] {
+                [only] => self
+                    .function_symbol(pc, false)
+                    .map(str::to_string)
+                    .or_else(|| only.function.clone()),
+                _ => frames.first().and_then(|f| f.function.clone()),
+            };
         }
         if place.function.is_none() {
             place.function = self.function_symbol(pc, in_image).map(str::to_string);
@@ -156,8 +179,38 @@ enum Set {
     Data,
 }
 
-/// The instructions of every executable section of an A64 or A32/T32 image.
-fn decode(data: &[u8], symbols: &SymbolTable, load_offset: i64) -> Result<Vec<CodeInsn>> {
+/// Where the image lies when loaded (its `PT_LOAD` segments; its
+/// allocated sections when it has none) and its entry point, moved by
+/// the load offset.
+fn span(data: &[u8], load_offset: i64) -> Result<(u64, u64, u64)> {
+    use object::ObjectSegment;
+    let file = object::File::parse(data)
+        .map_err(|e| Error::Elf(format!("not a readable ELF file: {e}")))?;
+    let mut ranges: Vec<(u64, u64)> = file
+        .segments()
+        .filter(|s| s.size() > 0)
+        .map(|s| (s.address(), s.address().saturating_add(s.size())))
+        .collect();
+    if ranges.is_empty() {
+        ranges = file
+            .sections()
+            .filter(|s| s.address() != 0 && s.size() > 0)
+            .map(|s| (s.address(), s.address().saturating_add(s.size())))
+            .collect();
+    }
+    let start = ranges.iter().map(|r| r.0).min().unwrap_or(0);
+    let end = ranges.iter().map(|r| r.1).max().unwrap_or(0);
+    let moved = |a: u64| a.wrapping_add(load_offset as u64);
+    Ok((moved(start), moved(end), moved(file.entry())))
+}
+
+/// The instructions of every executable section of an A64 or A32/T32
+/// image, and where its basic blocks start.
+fn decode(
+    data: &[u8],
+    symbols: &SymbolTable,
+    load_offset: i64,
+) -> Result<(Vec<CodeInsn>, Vec<u64>)> {
     let file = object::File::parse(data)
         .map_err(|e| Error::Elf(format!("not a readable ELF file: {e}")))?;
     let machine = symbols.machine();
@@ -191,6 +244,7 @@ fn decode(data: &[u8], symbols: &SymbolTable, load_offset: i64) -> Result<Vec<Co
         })
     };
     let mut out = Vec::new();
+    let mut leaders = Vec::new();
     for section in file.sections() {
         if section.kind() != object::SectionKind::Text || section.size() == 0 {
             continue;
@@ -228,6 +282,9 @@ fn decode(data: &[u8], symbols: &SymbolTable, load_offset: i64) -> Result<Vec<Co
             let to = (cut - start) as usize;
             let mut thumb = ThumbDecoder::default();
             let mut i = from;
+            if set != Set::Data {
+                leaders.push(piece_start);
+            }
             while i < to {
                 let (size, kind) = match set {
                     Set::Data => break,
@@ -260,6 +317,21 @@ fn decode(data: &[u8], symbols: &SymbolTable, load_offset: i64) -> Result<Vec<Co
                         (size, thumb.next(h1, h2))
                     }
                 };
+                let pc = start + i as u64;
+                let (iset, encoding) = match set {
+                    Set::A64 => (ISet::A64, word(bytes, i).unwrap_or(0)),
+                    Set::A32 => (ISet::Arm, word(bytes, i).unwrap_or(0)),
+                    _ => {
+                        let h1 = u32::from(half(bytes, i).unwrap_or(0));
+                        let h2 = u32::from(half(bytes, i + 2).unwrap_or(0));
+                        (ISet::Thumb, if size == 4 { h1 << 16 | h2 } else { h1 })
+                    }
+                };
+                let flow = blocks::flow(iset, encoding, size, pc);
+                if flow.ends {
+                    leaders.push(pc + u64::from(size));
+                }
+                leaders.extend(flow.target);
                 out.push(CodeInsn {
                     addr: start + i as u64,
                     size,
@@ -272,5 +344,7 @@ fn decode(data: &[u8], symbols: &SymbolTable, load_offset: i64) -> Result<Vec<Co
     }
     out.sort_unstable_by_key(|c| c.addr);
     out.dedup_by_key(|c| c.addr);
-    Ok(out)
+    leaders.sort_unstable();
+    leaders.dedup();
+    Ok((out, leaders))
 }

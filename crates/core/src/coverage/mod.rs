@@ -21,14 +21,20 @@
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::sync::Arc;
 
+mod algebra;
+mod attribution;
+mod blocks;
 pub mod classify;
+mod drcov;
 pub mod image;
 mod json;
 pub mod pass;
 mod render;
 mod table;
 
+pub use attribution::{Cover, Runs, Target};
 pub use classify::Kind;
+pub use drcov::DrcovSummary;
 pub use image::{CodeInsn, Image};
 pub use pass::{count_trace, Outcomes, TraceCounts};
 pub use table::{CoverageTable, Figures, FunctionRow, GroupRow};
@@ -281,6 +287,33 @@ impl Coverage {
     /// [`Coverage::from_json`] reads back.
     pub fn to_json(&self) -> String {
         json::write(self)
+    }
+
+    /// The drcov file of the code the traces reached (`drcov.rs`), with
+    /// `image` (the one this coverage is of) as its one module, named
+    /// `path`.
+    pub fn to_drcov(
+        &self,
+        image: &Image,
+        path: &str,
+        out: &mut dyn std::io::Write,
+    ) -> Result<DrcovSummary> {
+        if image.digest != self.image.digest || image.load_offset != self.image.load_offset {
+            return Err(Error::Coverage(format!(
+                "{}: not the image this coverage is of ({})",
+                image.name, self.image.name
+            )));
+        }
+        drcov::write_drcov(
+            image,
+            path,
+            &|pc| {
+                self.insns
+                    .get(&pc)
+                    .is_some_and(|i| i.counts.executed + i.counts.failed > 0)
+            },
+            out,
+        )
     }
 
     /// Reads [`Coverage::to_json`]'s output back.

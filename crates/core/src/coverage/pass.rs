@@ -2,14 +2,11 @@
 //! `lines` counts (`report::source_lines::count_pcs`), plus where each
 //! executed instruction went next, which is all a branch's outcome needs.
 
-use std::collections::HashMap;
-use std::hash::BuildHasherDefault;
-
-use crate::index::AddrHasher;
 use crate::lines::LineReader;
 use crate::parse::{CoreSelect, Effect, ParseOptions, Parser, RecordKind};
 use crate::report::run::UnparsedLines;
 use crate::source::TraceSource;
+use crate::state::fasthash::AddrMap;
 use crate::Result;
 
 /// What became of the instruction at one address, over a trace.
@@ -43,7 +40,7 @@ impl Outcomes {
 /// the trace's.
 #[derive(Clone, Debug, Default)]
 pub struct TraceCounts {
-    pub(crate) by_pc: HashMap<u64, Outcomes, BuildHasherDefault<AddrHasher>>,
+    pub(crate) by_pc: AddrMap<u64, Outcomes>,
     /// Lines the parser did not understand (they count no instruction).
     pub unparsed: UnparsedLines,
     /// Instruction lines read.
@@ -112,10 +109,7 @@ pub fn count_trace<S: TraceSource>(mut source: S, opts: ParseOptions) -> Result<
             // vector: it says nothing of where the first was going.
             RecordKind::Exception(_) => pending = None,
             RecordKind::Unparsed(u) => {
-                out.unparsed.count += 1;
-                if out.unparsed.first.len() < 5 {
-                    out.unparsed.first.push((line.number, u.reason));
-                }
+                out.unparsed.note(line.number, u.reason);
             }
             _ => {}
         }

@@ -100,7 +100,7 @@ pub(crate) struct View {
 }
 
 /// The group of code with no source line, when the image has DWARF.
-const NO_LINE: &str = "(no source line)";
+pub(crate) const NO_LINE: &str = "(no source line)";
 
 fn outcomes(i: &Insn) -> [u64; 2] {
     let c = i.counts;

@@ -44,6 +44,15 @@ pub struct GroupRow {
     pub first_unexecuted: Option<u32>,
 }
 
+impl GroupRow {
+    /// Whether this is the group of the code that has no source line (an
+    /// image with DWARF: code built without `-g`, a library's): its name
+    /// is the CLI's English words, which a page says in its own language.
+    pub fn is_no_source_line(&self) -> bool {
+        self.name == super::render::NO_LINE
+    }
+}
+
 /// A function: where it starts and how often it ran.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FunctionRow {

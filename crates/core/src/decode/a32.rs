@@ -13,7 +13,7 @@ use crate::parse::{RegClass, RegId};
 
 /// How an instruction's operands are used, beyond the default.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Kind {
+pub(super) enum Kind {
     /// First operand written, the rest read.
     Normal,
     /// The destination is only partly written (`MOVT`, `BFI`), so read too.
@@ -34,7 +34,7 @@ enum Kind {
     Swap,
 }
 
-fn kind(op: Opcode) -> Kind {
+pub(super) fn kind(op: Opcode) -> Kind {
     use Opcode::*;
     match op {
         LDR | LDRB | LDRH | LDRSH | LDRSB | LDRT | LDRBT | LDRHT | LDRSHT | LDRSBT | LDRD
@@ -215,6 +215,11 @@ pub(super) fn operands(encoding: u32, thumb: bool, width: u8) -> Result<Operands
     if let Some(result) = extra {
         return result;
     }
+    Ok(classify(&decode_bytes(encoding, thumb, &bytes[..len])?))
+}
+
+/// The instruction `yaxpeax-arm` decodes from its bytes in memory order.
+fn decode_bytes(encoding: u32, thumb: bool, bytes: &[u8]) -> Result<Instruction, &'static str> {
     // A32 LDRD/STRD name Rt and Rt + 1: with Rt = r15 (unpredictable)
     // `yaxpeax-arm` 0.5 panics making register 16.
     if !thumb && encoding & 0x0e10_00d0 == 0x0000_00d0 && encoding >> 12 & 0xf == 15 {
@@ -222,12 +227,29 @@ pub(super) fn operands(encoding: u32, thumb: bool, width: u8) -> Result<Operands
     }
     let decoder = InstDecoder::default().with_thumb_mode(thumb);
     let inst: Instruction = decoder
-        .decode(&mut U8Reader::new(&bytes[..len]))
+        .decode(&mut U8Reader::new(bytes))
         .map_err(|_| "not an instruction yaxpeax-arm decodes")?;
     if inst.opcode == Opcode::Invalid {
         return Err("not an instruction yaxpeax-arm decodes");
     }
-    Ok(classify(&inst))
+    Ok(inst)
+}
+
+/// The instruction `yaxpeax-arm` decodes from an A32 or T32 encoding as
+/// the trace gives it (see [`operands`]), without the encodings the
+/// operand decoder reads by their fields first.
+pub(super) fn decode(encoding: u32, thumb: bool, width: u8) -> Result<Instruction, &'static str> {
+    let (bytes, len) = if !thumb {
+        (encoding.to_le_bytes(), 4)
+    } else if width == 2 {
+        let half = u16::try_from(encoding).map_err(|_| "wider than 16 bits")?;
+        (u32::from(half).to_le_bytes(), 2)
+    } else {
+        let [a, b] = ((encoding >> 16) as u16).to_le_bytes();
+        let [c, d] = (encoding as u16).to_le_bytes();
+        ([a, b, c, d], 4)
+    };
+    decode_bytes(encoding, thumb, &bytes[..len])
 }
 
 fn classify(inst: &Instruction) -> Operands {

@@ -17,7 +17,7 @@ const SYSREG_FPSR: u16 = 0x5a21;
 
 /// How an instruction's operands are used, beyond the default.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Kind {
+pub(super) enum Kind {
     /// First operand written, the rest read.
     Normal,
     /// Like `Normal`, but the destination is only partly written
@@ -37,7 +37,7 @@ enum Kind {
     CompareSwap,
 }
 
-fn kind(op: Opcode) -> Kind {
+pub(super) fn kind(op: Opcode) -> Kind {
     use Opcode::*;
     match op {
         LDAR | LDLAR | LDARB | LDLARB | LDAXRB | LDARH | LDLARH | LDAXP | LDAXR | LDAXRH | LDP
@@ -117,7 +117,7 @@ fn reads_flags(op: Opcode) -> bool {
     )
 }
 
-fn is_branch(op: Opcode) -> bool {
+pub(super) fn is_branch(op: Opcode) -> bool {
     use Opcode::*;
     matches!(
         op,
@@ -229,15 +229,21 @@ fn address(op: &Operand, o: &mut Operands) -> bool {
     true
 }
 
-pub(super) fn operands(encoding: u32) -> Result<Operands, &'static str> {
+/// The instruction `yaxpeax-arm` decodes from `encoding`.
+pub(super) fn decode(encoding: u32) -> Result<Instruction, &'static str> {
     let bytes = encoding.to_le_bytes();
     let inst: Instruction = InstDecoder::default()
         .decode(&mut U8Reader::new(&bytes))
         .map_err(|_| "not an A64 instruction yaxpeax-arm decodes")?;
-    let op = inst.opcode;
-    if op == Opcode::Invalid {
+    if inst.opcode == Opcode::Invalid {
         return Err("not an A64 instruction yaxpeax-arm decodes");
     }
+    Ok(inst)
+}
+
+pub(super) fn operands(encoding: u32) -> Result<Operands, &'static str> {
+    let inst = decode(encoding)?;
+    let op = inst.opcode;
     let kind = kind(op);
     let mut o = Operands::new();
     let mut values = 0;

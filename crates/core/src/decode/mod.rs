@@ -43,6 +43,7 @@
 
 mod a32;
 mod a64;
+mod class;
 mod media;
 mod misc;
 mod vfp;
@@ -57,6 +58,8 @@ mod t32_tests;
 mod tests_common;
 
 use std::fmt;
+
+pub use class::{classify, Classified, Flow, InsnClass};
 
 use crate::parse::{ISet, RegClass, RegId};
 
@@ -214,7 +217,7 @@ pub fn operands(iset: ISet, encoding: u32, width: u8) -> Result<Operands, Undeco
         reason,
     };
     match (iset, width) {
-        (ISet::A64, 4) => a64::operands(encoding).map_err(fail),
+        (ISet::A64 | ISet::C64, 4) => a64::operands(encoding).map_err(fail),
         (ISet::Arm, 4) => a32::operands(encoding, false, 4).map_err(fail),
         (ISet::Thumb, 2 | 4) => a32::operands(encoding, true, width).map_err(fail),
         (ISet::ThumbEE, _) => Err(fail("ThumbEE is not decoded")),

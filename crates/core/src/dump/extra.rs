@@ -9,8 +9,8 @@
 //!
 //! | Record | Rendering |
 //! |---|---|
-//! | Branch `FD`/`FI`/`FR` | `* BranchEvent time=T kind=direct\|indirect\|exception-return [inst_id=N] [from=HEX] target=HEX [iset=ARM\|Thumb\|A64\|ThumbEE] text="..."` |
-//! | Bus (Fast Models `B...`, ARMulator `M...`/`B...`) | `* BusEvent time=T type="WORD" [read=B] [size=N] [sequential=B] fetch=B locked=B exclusive=B privileged=B [secure=B] speculative=B idle=B coprocessor=B [inner="WRCBS"] [outer="WRCBS"] [master=HEX] [addr=HEX] data="..." wait=B abort=B [side=instruction\|data]` (an instruction-side `M...I` transfer prints as the reference's `TextOnlyEvent`) |
+//! | Branch `FD`/`FI`/`FR` | `* BranchEvent time=T kind=direct\|indirect\|exception-return [inst_id=N] [from=HEX] target=HEX [iset=ARM\|Thumb\|A64\|ThumbEE\|C64] text="..."` |
+//! | Bus (Fast Models `B...`, ARMulator `M...`/`B...`) | `* BusEvent time=T type="WORD" [read=B] [size=N] [sequential=B] fetch=B locked=B exclusive=B privileged=B [secure=B] speculative=B idle=B coprocessor=B [inner="WRCBS"] [outer="WRCBS"] [master=HEX] [addr=HEX] data="..." wait=B abort=B [side=instruction\|data]` (an instruction-side `M...I` transfer prints as the reference's `TextOnlyEvent`, an RTL logger's fetch `MR4_I` as its `MemoryEvent`) |
 //! | Cache | `* CacheEvent time=T cache="ID" line=HEX op=OP paddr=HEX ns=B` |
 //! | CacheMaintenance | `* CacheMaintenanceEvent time=T side="S" op="OP" scope="SCOPE" data=HEX [paddr=HEX] rest="..."` |
 //! | TableWalk | `* TableWalkEvent time=T update=B side="S" format="F" stage=N level=N addr=HEX data=HEX result="..."` |
@@ -59,6 +59,7 @@ fn iset_name(i: ISet) -> &'static str {
         ISet::Thumb => "Thumb",
         ISet::A64 => "A64",
         ISet::ThumbEE => "ThumbEE",
+        ISet::C64 => "C64",
     }
 }
 

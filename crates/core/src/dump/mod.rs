@@ -73,12 +73,24 @@ impl Dumper {
                         ISet::Thumb => "Thumb",
                         ISet::A64 => "A64",
                         ISet::ThumbEE => "ThumbEE",
+                        ISet::C64 => "C64",
                     },
                     i.width,
                     i.encoding
                 );
                 out.extend_from_slice(i.disassembly);
-                out.extend_from_slice(b"\"\n");
+                out.push(b'"');
+                if let Some(c) = i.capability {
+                    // Not in the reference format: a Morello FVP's address.
+                    let (base, top) = c.bounds(i.pc);
+                    let _ = write!(
+                        out,
+                        " capability_tag={} capability_meta={:x} base={base:x} top={top:x}",
+                        u8::from(c.tag),
+                        c.meta
+                    );
+                }
+                out.push(b'\n');
             }
             RecordKind::Register(r) => {
                 if let Some(reg) = r.reg {
@@ -90,6 +102,30 @@ impl Dumper {
                 let _ = writeln!(out, "* ExceptionEvent time={}", t);
             }
             RecordKind::Text(e) => text_event(out, t, e.type_word, e.text),
+            // An RTL logger's fetch (`MR4_I`), which the reference tools
+            // read as a memory access: its value as written.
+            RecordKind::Bus(b) if fetch_word(b.type_word).is_some() => {
+                let known = !b.data.iter().all(|&c| c == b'x' || c == b'X');
+                let contents = if known {
+                    b.data
+                        .iter()
+                        .filter_map(|&c| (c as char).to_digit(16))
+                        .fold(0u64, |v, d| (v << 4) | u64::from(d))
+                } else {
+                    0
+                };
+                let _ = write!(
+                    out,
+                    "* MemoryEvent time={} read={} known={} addr=",
+                    t,
+                    b.read == Some(true),
+                    known
+                );
+                hex(out, b.addr.unwrap_or(0));
+                let _ = write!(out, " size={} contents=", b.size.unwrap_or(0));
+                hex(out, contents);
+                out.push(b'\n');
+            }
             // The reference tools show an instruction-side `M` transfer as
             // text; `parsertest.ref` holds the dump to that.
             RecordKind::Bus(b)

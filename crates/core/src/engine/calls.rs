@@ -7,7 +7,7 @@
 
 use std::collections::BTreeMap;
 
-use super::transfer_log::TransferLog;
+use super::transfer_log::{TopTransfer, TransferLog};
 use super::Site;
 use crate::codec::{Dec, Enc};
 
@@ -29,23 +29,6 @@ pub struct Call {
 struct Pending {
     call_site: Site,
     entry: Site,
-}
-
-/// A transfer of control whose outcome depends on potential calls made
-/// before a parallel-indexing split point (see [`CallDetector::defer`]).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct TopTransfer {
-    /// Highest sp reported since the split, before this transfer.
-    pub(crate) max_sp: Option<u64>,
-    pub(crate) sp: u64,
-    /// sp had not been written since the range started (`sp` is
-    /// `u64::MAX`): the sequential pass read the value it held at the
-    /// split, at this (offset, size) of the register file.
-    pub(crate) sp_from_split: Option<(u16, u8)>,
-    pub(crate) pc: u64,
-    pub(crate) lr_candidate: Option<u64>,
-    pub(crate) previous: Site,
-    pub(crate) current: Site,
 }
 
 /// Tracks potential calls until their returns.

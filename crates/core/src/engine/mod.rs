@@ -8,8 +8,10 @@
 //! timestamp and at most one instruction. A new node starts at a line whose
 //! event has a later time than the current node, or at a second instruction
 //! with the same time. Lines without events (headers, unmodelled registers,
-//! blank lines) stay in the node they follow; lines before the first event
-//! belong to no node. Timestamps are clamped to be non-decreasing.
+//! blank lines, lines the parser did not understand) stay in the node they
+//! follow; lines before the first event belong to no node. Timestamps are
+//! clamped to be non-decreasing for that grouping (the node's [`Site`]
+//! time); [`Node::own_time`] is the time its first line gives.
 
 pub(crate) mod calls;
 mod position;
@@ -238,11 +240,15 @@ fn classify(kind: &RecordKind<'_>) -> EventClass {
                 EventClass::None
             }
         }
+        // A line not understood is no event: its timestamp (garbage may
+        // start with digits) neither opens a node nor moves the clamp; it
+        // stays in the node before it, as a blank line does.
         RecordKind::Blank
         | RecordKind::Comment
         | RecordKind::Header(_)
         | RecordKind::SystemOp(_)
-        | RecordKind::CoprocTransfer(_) => EventClass::None,
+        | RecordKind::CoprocTransfer(_)
+        | RecordKind::Unparsed(_) => EventClass::None,
         _ => EventClass::Other,
     }
 }
@@ -279,7 +285,12 @@ pub struct Engine {
     node_first_line: u64,
     node_offset: u64,
     node_pc: u64,
-    prev_node: Option<Node>,
+    /// The open node's time as its first line gives it (not clamped).
+    node_own_time: u64,
+    /// Where the node before the open one is (call detection's
+    /// "previous"): a `Site`, not the `Node`, so closing a node copies
+    /// less (1% of indexing's instructions).
+    prev_site: Option<Site>,
 
     expected_next_pc: u64,
     expected_next_lr: u64,
@@ -358,7 +369,8 @@ impl Engine {
             node_first_line: 0,
             node_offset: 0,
             node_pc: INVALID_PC,
-            prev_node: None,
+            node_own_time: 0,
+            prev_site: None,
             expected_next_pc: INVALID_PC,
             expected_next_lr: 0,
             insns_since_lr_update: 0,
@@ -388,6 +400,11 @@ impl Engine {
     /// Instruction records seen so far.
     pub(crate) fn instructions(&self) -> u64 {
         self.instructions
+    }
+
+    /// Index of the node the last line fed is in (or opens).
+    pub(crate) fn open_node_index(&self) -> u64 {
+        self.node_index
     }
 
     /// Index the next node will get.
@@ -441,9 +458,10 @@ impl Engine {
                 lines: line - self.node_first_line,
                 len: end_offset - self.node_offset,
                 instructions_before: self.instructions - u64::from(self.node_pc != INVALID_PC),
+                own_time: self.node_own_time,
             };
             self.node_index += 1;
-            self.prev_node = Some(node);
+            self.prev_site = Some(node.at);
             obs.node(&node, self);
             let split = obs.split_here();
             self.commit_core();
@@ -503,6 +521,7 @@ impl Engine {
             self.node_pc = INVALID_PC;
             self.node_offset = line.offset;
             self.node_first_line = line.number;
+            self.node_own_time = rec.time;
             self.seen_any_event = true;
         }
         if is_instruction {
@@ -648,7 +667,7 @@ impl Engine {
         }
 
         let mut iflags = 0;
-        if ins.iset == ISet::A64 {
+        if ins.iset.is_aarch64() {
             iflags |= regfile::IFLAG_AARCH64;
             self.aarch64_used = true;
         }
@@ -702,7 +721,7 @@ impl Engine {
             let lr_candidate = lr.filter(|&lr| {
                 self.insns_since_lr_update < 8 && lr.abs_diff(self.expected_next_lr) < 64
             });
-            let previous = self.prev_node.map(|n| n.at).unwrap_or_default();
+            let previous = self.prev_site.unwrap_or_default();
             let mut current = self.current_site();
             current.pc = pc;
             match self
@@ -766,13 +785,13 @@ impl Engine {
         let is_call = match ins.iset {
             ISet::Thumb => e == 0xbeab || e == 0xdfab || e == 0xbabc,
             ISet::Arm => (e & 0x0fff_ffff) == 0x0f12_3456 || (e & 0x0fff_ffff) == 0x010f_0070,
-            ISet::A64 => e == 0xd45e_0000,
+            ISet::A64 | ISet::C64 => e == 0xd45e_0000,
             ISet::ThumbEE => false,
         };
         if !is_call {
             return;
         }
-        let a64 = ins.iset == ISet::A64;
+        let a64 = ins.iset.is_aarch64();
         let (op_reg, blk_reg, word) = if a64 {
             (
                 RegId::new(RegClass::X, 0),

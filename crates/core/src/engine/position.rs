@@ -14,7 +14,8 @@ pub const INVALID_PC: u64 = 2;
 /// reports and the browser's views know it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Site {
-    /// The node's time (clamped: never less than the node before's).
+    /// The node's time, clamped: never less than the node before's (for
+    /// ordering; a node's own time is [`Node::own_time`]).
     pub time: u64,
     /// Its first line, 1-based.
     pub line: u64,
@@ -57,16 +58,22 @@ pub struct Node {
     pub len: u64,
     /// Instructions before this node (`IT`/`IS`/`ES` records).
     pub(crate) instructions_before: u64,
+    /// The time its first line gives. `at.time` is that time clamped to be
+    /// no less than the node before's, as ordering needs (and as the
+    /// reference tools' reports show it); the two differ only where a
+    /// trace's time goes back (a trace concatenated with itself). What a
+    /// person is shown and finds by time is this one.
+    pub own_time: u64,
 }
 
 impl Node {
-    /// Instructions (`IT`/`IS`/`ES` records) in the nodes before this one.
-    pub fn instructions_before(&self) -> u64 {
-        self.instructions_before
-    }
-
     /// Whether the node holds an instruction.
     pub fn has_instruction(&self) -> bool {
         self.at.pc != INVALID_PC
+    }
+
+    /// Instructions before this node (its instruction's number, from 0).
+    pub fn instructions_before(&self) -> u64 {
+        self.instructions_before
     }
 }

@@ -147,23 +147,13 @@ impl Engine {
             self.node_first_line,
             self.node_offset,
             self.node_pc,
+            self.node_own_time,
         ] {
             e.u(v);
         }
-        e.b(self.prev_node.is_some());
-        if let Some(n) = &self.prev_node {
-            for v in [
-                n.at.node,
-                n.at.line,
-                n.lines,
-                n.at.offset,
-                n.len,
-                n.at.time,
-                n.at.pc,
-                n.instructions_before,
-            ] {
-                e.u(v);
-            }
+        e.b(self.prev_site.is_some());
+        if let Some(s) = &self.prev_site {
+            s.encode(e);
         }
         for v in [
             self.expected_next_pc,
@@ -240,29 +230,9 @@ impl Engine {
         e.node_first_line = d.u()?;
         e.node_offset = d.u()?;
         e.node_pc = d.u()?;
+        e.node_own_time = d.u()?;
         if d.b()? {
-            let (node, line, lines, offset, len, time, pc, instructions_before) = (
-                d.u()?,
-                d.u()?,
-                d.u()?,
-                d.u()?,
-                d.u()?,
-                d.u()?,
-                d.u()?,
-                d.u()?,
-            );
-            e.prev_node = Some(Node {
-                at: Site {
-                    time,
-                    line,
-                    pc,
-                    offset,
-                    node,
-                },
-                lines,
-                len,
-                instructions_before,
-            });
+            e.prev_site = Some(Site::decode(d)?);
         }
         e.expected_next_pc = d.u()?;
         e.expected_next_lr = d.u()?;
@@ -426,9 +396,9 @@ impl Engine {
         self.split.as_ref()
     }
     pub(super) fn begin_split(&mut self) {
-        let last = self.prev_node.map_or([0; 5], |n| {
-            [n.at.node, n.at.line, n.at.offset, n.at.time, n.at.pc]
-        });
+        let last = self
+            .prev_site
+            .map_or([0; 5], |s| [s.node, s.line, s.offset, s.time, s.pc]);
         let control = self.control(last, self.node_index);
         self.split = Some(SplitInfo {
             clamped: ClampShadow {
@@ -528,12 +498,11 @@ impl Engine {
         self.node_index += node_off;
         self.instructions += instr_off;
         self.node_first_line += line_off;
-        self.prev_node = self.prev_node.map(|mut n| {
-            n.at.node += node_off;
-            n.at.line += line_off;
-            n.at.time = n.at.time.max(floor);
-            n.instructions_before += instr_off;
-            n
+        self.prev_site = self.prev_site.map(|mut s| {
+            s.node += node_off;
+            s.line += line_off;
+            s.time = s.time.max(floor);
+            s
         });
         self.aarch64_used |= aarch64_used;
         self.split = None;

@@ -5,9 +5,27 @@
 //! jump and call: 136 bytes each as structs made 2 jobs need 206 MB where
 //! 1 needs 75 on a 1 GB trace; as deltas an entry takes about 25 bytes.
 
-use super::calls::TopTransfer;
 use super::position::Site;
-use crate::codec::{varint, Dec, Enc};
+use crate::codec::varint::{self, unzigzag as unzigzag_delta, zigzag as zigzag_delta};
+use crate::codec::{Dec, Enc};
+
+/// A transfer of control whose outcome depends on potential calls made
+/// before a parallel-indexing split point (see
+/// [`CallDetector::defer`](super::calls::CallDetector::defer)).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TopTransfer {
+    /// Highest sp reported since the split, before this transfer.
+    pub(crate) max_sp: Option<u64>,
+    pub(crate) sp: u64,
+    /// sp had not been written since the range started (`sp` is
+    /// `u64::MAX`): the sequential pass read the value it held at the
+    /// split, at this (offset, size) of the register file.
+    pub(crate) sp_from_split: Option<(u16, u8)>,
+    pub(crate) pc: u64,
+    pub(crate) lr_candidate: Option<u64>,
+    pub(crate) previous: Site,
+    pub(crate) current: Site,
+}
 
 /// Transfers in the order logged.
 #[derive(Clone, Debug, Default)]
@@ -23,13 +41,11 @@ const SP_FROM_SPLIT: u8 = 2;
 const LR: u8 = 4;
 
 fn zigzag(v: u64, base: u64) -> u64 {
-    let d = v.wrapping_sub(base) as i64;
-    ((d << 1) ^ (d >> 63)) as u64
+    zigzag_delta(v.wrapping_sub(base) as i64)
 }
 
 fn unzigzag(z: u64, base: u64) -> u64 {
-    let d = ((z >> 1) as i64) ^ -((z & 1) as i64);
-    base.wrapping_add(d as u64)
+    base.wrapping_add(unzigzag_delta(z) as u64)
 }
 
 fn fields(s: &Site) -> [u64; 5] {

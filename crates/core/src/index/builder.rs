@@ -28,6 +28,9 @@ pub(super) struct Accumulator {
     pub(super) read_groups: [u64; 2],
     pub(super) read_decoder: super::reg_reads::ReadDecoder,
     pub(super) bloom: [u64; 4],
+    /// The least and the greatest own time ([`Node::own_time`]) of the open
+    /// interval's nodes.
+    pub(super) own_times: [u64; 2],
     /// Parser state before the line being fed.
     pub(super) parser_state_before: ParserState,
     /// Set for a builder that starts inside a trace: it looks for a split
@@ -54,6 +57,9 @@ pub(super) fn mode_of(text: &[u8]) -> Mode {
     m[..n].copy_from_slice(&text[..n]);
     (m, n as u8)
 }
+
+/// The own-time bounds of an interval with no node yet.
+pub(super) const NO_TIMES: [u64; 2] = [u64::MAX, 0];
 
 /// A range builder's split point and what it saw after it.
 #[derive(Default)]
@@ -96,10 +102,16 @@ impl Observer for Accumulator {
                 self.bloom[i / 64] |= 1 << (i % 64);
             }
         }
+        self.own_times[0] = self.own_times[0].min(node.own_time);
+        self.own_times[1] = self.own_times[1].max(node.own_time);
         if idx.opts.ends_interval(node) {
             // The node that ends an interval: close it and start the next.
             idx.reg_groups.push(self.groups);
             self.groups = [0; 2];
+            if let Some(t) = &mut idx.own_times {
+                t.push(self.own_times);
+            }
+            self.own_times = NO_TIMES;
             if let Some(r) = &mut idx.reg_reads {
                 r.push(self.read_groups);
             }
@@ -258,6 +270,7 @@ impl IndexBuilder {
                 read_groups: [0; 2],
                 read_decoder: Default::default(),
                 bloom: [0; 4],
+                own_times: NO_TIMES,
                 parser_state_before: ParserState::default(),
                 split: None,
                 mode: None,
@@ -324,6 +337,9 @@ impl IndexBuilder {
                 r.push(self.acc.read_groups);
             }
             index.pc_blooms.push(self.acc.bloom);
+            if let Some(t) = &mut index.own_times {
+                t.push(self.acc.own_times);
+            }
             index.mem.close_interval();
             if let Some(r) = &mut index.reads {
                 r.close_interval();
@@ -368,6 +384,7 @@ impl Index {
             reg_groups: Vec::new(),
             reg_reads: Some(Vec::new()),
             pc_blooms: Vec::new(),
+            own_times: Some(Vec::new()),
             pc_counts: Some(PcCountMap::default()),
             mem: MemHistory::default(),
             reads: Some(ReadHistory::default()),

@@ -14,7 +14,7 @@ use crate::state::fasthash::AddrMap;
 
 use super::depth::{DepthCache, DepthScan};
 use super::raw_calls::{RawCall, RawCalls};
-use crate::codec::varint;
+use crate::codec::varint::{self, unzigzag, zigzag};
 
 const BLOCK: usize = 128;
 
@@ -743,14 +743,6 @@ impl SiteNumbers {
         }
         n
     }
-}
-
-pub(super) fn zigzag(v: i64) -> u64 {
-    ((v << 1) ^ (v >> 63)) as u64
-}
-
-pub(super) fn unzigzag(v: u64) -> i64 {
-    ((v >> 1) as i64) ^ -((v & 1) as i64)
 }
 
 #[cfg(test)]

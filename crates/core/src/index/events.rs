@@ -287,6 +287,11 @@ impl EventList {
         }
     }
 
+    /// The kinds of event it holds, as a mask of [`EventKind::bit`]s.
+    pub(crate) fn kinds(&self) -> u8 {
+        self.dir.iter().fold(0, |k, h| k | h.kinds)
+    }
+
     pub(crate) fn parts(&self) -> (&[u8], &[BlockHead], u64) {
         (&self.enc, &self.dir, self.len)
     }

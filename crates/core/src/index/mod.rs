@@ -11,6 +11,7 @@
 //! tools' unit: one instruction with its register and memory lines); "state
 //! at node N" means after node N's lines.
 
+mod before;
 mod builder;
 mod calls;
 mod depth;
@@ -40,6 +41,7 @@ use crate::state::memory::Fill;
 use crate::state::regfile::{self, RegFile};
 use crate::{Error, Result};
 
+pub use before::{MemByte, PcIntervals, StateBefore};
 pub use builder::IndexBuilder;
 use builder::{bloom_has, mode_of, Accumulator, Mode, SplitSeek};
 pub(crate) use calls::Nesting;
@@ -49,7 +51,6 @@ pub use events::EventKind;
 pub(crate) use events::{Event, EventList};
 pub use find::{CondHit, CondPage};
 pub use intervals::{EventAt, IntervalStart};
-pub(crate) use pc_counts::AddrHasher;
 pub use pc_counts::Counts;
 use pc_counts::PcCountMap;
 use replay::SourceRef;
@@ -150,6 +151,11 @@ pub struct Index {
     /// Per closed interval: a 256-bit Bloom filter of instruction addresses,
     /// so a PC search skips intervals that never executed it.
     pc_blooms: Vec<[u64; 4]>,
+    /// Per closed interval: the least and the greatest time its nodes'
+    /// first lines give ([`Node::own_time`]), so that a time is found where
+    /// the trace wrote it even where time went back; `None` in an index
+    /// file written before they were kept.
+    own_times: Option<Vec<[u64; 2]>>,
     /// Instructions run per address; `None` in an index file written
     /// before it was kept.
     pc_counts: Option<PcCountMap>,
@@ -187,7 +193,8 @@ impl Index {
         self.complete
     }
 
-    pub(crate) fn aarch64_used(&self) -> bool {
+    /// Whether the trace ever ran in AArch64 state.
+    pub fn aarch64_used(&self) -> bool {
         self.aarch64_used
     }
 
@@ -211,6 +218,9 @@ impl Index {
             r.shrink_to_fit();
         }
         self.pc_blooms.shrink_to_fit();
+        if let Some(t) = &mut self.own_times {
+            t.shrink_to_fit();
+        }
         self.mem.shrink_to_fit();
         if let Some(r) = &mut self.reads {
             r.shrink_to_fit();
@@ -224,7 +234,7 @@ impl Index {
     }
 
     /// [`Index::resident_bytes`] by part, for figures (`index -v`).
-    pub fn resident_parts(&self) -> [(&'static str, usize); 11] {
+    pub fn resident_parts(&self) -> [(&'static str, usize); 12] {
         [
             (
                 "checkpoints",
@@ -237,6 +247,10 @@ impl Index {
                 self.reg_reads.as_ref().map_or(0, |r| r.len() * 16),
             ),
             ("pc_blooms", self.pc_blooms.capacity() * 32),
+            (
+                "own_times",
+                self.own_times.as_ref().map_or(0, |t| t.capacity() * 16),
+            ),
             (
                 "pc_counts",
                 self.pc_counts

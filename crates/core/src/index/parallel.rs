@@ -266,7 +266,13 @@ impl RangeIndex {
         b.engine.encode(&mut e);
         let acc = &b.acc;
         e.u(acc.parser_time_before);
-        for v in acc.groups.iter().chain(&acc.bloom).chain(&acc.read_groups) {
+        for v in acc
+            .groups
+            .iter()
+            .chain(&acc.bloom)
+            .chain(&acc.read_groups)
+            .chain(&acc.own_times)
+        {
             e.u(*v);
         }
         acc.parser_state_before.encode(&mut e);
@@ -310,7 +316,7 @@ impl RangeIndex {
             parser.set_state(ParserState::decode(&mut d)?);
             let engine = Engine::decode(&mut d)?;
             let parser_time_before = d.u()?;
-            let mut words = [0u64; 8];
+            let mut words = [0u64; 10];
             for w in &mut words {
                 *w = d.u()?;
             }
@@ -349,6 +355,7 @@ impl RangeIndex {
                     groups: [words[0], words[1]],
                     bloom: [words[2], words[3], words[4], words[5]],
                     read_groups: [words[6], words[7]],
+                    own_times: [words[8], words[9]],
                     read_decoder: Default::default(),
                     parser_state_before,
                     split,
@@ -593,6 +600,10 @@ pub(super) fn join(g: &mut IndexBuilder, mut w: IndexBuilder, c: u64) -> bool {
         (g, _) => *g = None,
     }
     gi.pc_blooms.extend_from_slice(&wi.pc_blooms);
+    match (&mut gi.own_times, &wi.own_times) {
+        (Some(g), Some(w)) => g.extend_from_slice(w),
+        (g, _) => *g = None,
+    }
     match (&mut gi.pc_counts, &wi.pc_counts) {
         (Some(g), Some(w)) => g.merge(w),
         (g, _) => *g = None,
@@ -610,6 +621,7 @@ pub(super) fn join(g: &mut IndexBuilder, mut w: IndexBuilder, c: u64) -> bool {
     g.acc.groups = w.acc.groups;
     g.acc.read_groups = w.acc.read_groups;
     g.acc.bloom = w.acc.bloom;
+    g.acc.own_times = w.acc.own_times;
     g.acc.parser_time_before = w.acc.parser_time_before;
     g.acc.parser_state_before = w.acc.parser_state_before;
     g.acc.mode = w.acc.mode;

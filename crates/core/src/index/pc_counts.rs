@@ -1,14 +1,12 @@
 //! Per instruction address, how often the trace ran it: kept by the index
 //! so per-line execution counts (the source pane's gutter) need no second
-//! pass over the trace. One map update per instruction, with a multiply
-//! hash, within the noise of indexing in V8 (`wasm_core`'s index 36.0 →
-//! 32.3 ms, ±4); one entry per distinct PC: the program's size, not the
-//! trace's.
-
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+//! pass over the trace. One map update per instruction with a multiply
+//! hash is within indexing's noise (V8: 36.0 → 32.3 ms, ±4; the rest in
+//! docs/performance.md, "Source lines"); one entry per distinct PC: the
+//! program's size, not the trace's.
 
 use crate::parse::Effect;
+use crate::state::fasthash::AddrMap;
 
 /// Instructions that ran and instructions that failed their condition
 /// (`IS`, `CCFAIL`); the second are not in the first.
@@ -28,29 +26,10 @@ impl Counts {
     }
 }
 
-/// A hasher for addresses: one multiply (Fibonacci hashing); the keys are
-/// code addresses, not chosen by an attacker.
-#[derive(Default)]
-pub(crate) struct AddrHasher(u64);
-
-impl Hasher for AddrHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        }
-    }
-    fn write_u64(&mut self, v: u64) {
-        self.0 = v.wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(29);
-    }
-}
-
 /// Counts by instruction address (Thumb bit cleared).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct PcCountMap {
-    map: HashMap<u64, Counts, BuildHasherDefault<AddrHasher>>,
+    map: AddrMap<u64, Counts>,
 }
 
 impl PcCountMap {

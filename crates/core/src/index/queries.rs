@@ -105,8 +105,37 @@ impl Index {
             .ok_or_else(|| Error::OutOfRange(format!("{what} {value} is beyond the indexed trace")))
     }
 
-    /// The last node whose time is at most `time` (the first node if all are later).
+    /// The node at `time`: the first node whose own time
+    /// ([`Node::own_time`]) is `time`, where the trace wrote it even if its
+    /// time went back before; a time no node has is placed where it falls
+    /// among the clamped times: the last node whose clamped time is at most
+    /// `time` (the first node if all are later).
     pub fn node_at_time(&self, source: &mut dyn TraceSource, time: u64) -> Result<Node> {
+        if let Some(times) = &self.own_times {
+            // Only intervals whose own times span `time` can hold it; the
+            // intervals not closed yet may hold anything.
+            for k in 0..self.checkpoints.len() {
+                if times.get(k).is_some_and(|t| time < t[0] || time > t[1]) {
+                    continue;
+                }
+                let mut found = None;
+                self.scan_nodes(source, k, &mut |n| {
+                    if n.own_time == time {
+                        found = Some(*n);
+                    }
+                    found.is_none()
+                })?;
+                if let Some(n) = found {
+                    return Ok(n);
+                }
+            }
+        }
+        self.node_at_clamped_time(source, time)
+    }
+
+    /// The last node whose clamped time is at most `time` (the first node if
+    /// all are later).
+    fn node_at_clamped_time(&self, source: &mut dyn TraceSource, time: u64) -> Result<Node> {
         // Node times never decrease. Checkpoint k+1 records the time of the
         // last node of interval k: find the first interval ending after `time`.
         let k = self.checkpoints[1..]

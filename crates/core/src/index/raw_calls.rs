@@ -8,9 +8,8 @@
 //! bijection, so any value (a call never returned: `u64::MAX`) reads back
 //! exactly; closeness only makes it short.
 
-use crate::codec::{varint, Dec, Enc};
-
-use super::calls::{unzigzag, zigzag};
+use crate::codec::varint::{self, unzigzag, zigzag};
+use crate::codec::{Dec, Enc};
 
 /// What indexing keeps of a call until `finish` encodes it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

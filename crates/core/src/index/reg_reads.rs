@@ -17,7 +17,7 @@ fn key(ins: &Instruction<'_>) -> u64 {
     let set = match ins.iset {
         ISet::Arm => 0,
         ISet::Thumb => 1,
-        ISet::A64 => 2,
+        ISet::A64 | ISet::C64 => 2,
         ISet::ThumbEE => 3,
     };
     (ins.encoding & 0xffff_ffff) | set << 32 | u64::from(ins.width) << 40
@@ -29,7 +29,7 @@ fn key(ins: &Instruction<'_>) -> u64 {
 pub(crate) fn read_ranges(ins: &Instruction<'_>) -> Option<Vec<(usize, usize)>> {
     let width = (ins.width / 8).max(2);
     let ops = decode::operands(ins.iset, ins.encoding as u32, width).ok()?;
-    let aarch64 = ins.iset == ISet::A64;
+    let aarch64 = ins.iset.is_aarch64();
     Some(
         ops.reads()
             .iter()

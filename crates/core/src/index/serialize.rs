@@ -20,7 +20,12 @@ use crate::{Error, Result};
 
 /// The first 8 bytes of an index file.
 const INDEX_MAGIC: &[u8; 8] = b"TLENSIX\x01";
-const VERSION: u64 = 10;
+const VERSION: u64 = 11;
+/// Files of this version lack each interval's own-time bounds (section 18):
+/// read, a time is looked for by the clamped times alone. Their nodes are
+/// this version's only if no line was unparsed (unparsed lines opened
+/// nodes then): one that lists any is refused, to be built again.
+const VERSION_WITHOUT_OWN_TIMES: u64 = 10;
 /// Files of this version hold each call's call address and function as
 /// deltas, not as a number in a table of (call address, function) pairs
 /// (section 17): read, they are numbered.
@@ -127,6 +132,8 @@ pub struct IndexEncoder {
     /// Calls and their block directory as a file of format 9 or older
     /// holds them (no section 17).
     unnumbered_calls: Option<Unnumbered>,
+    /// Written as format 10, without section 18.
+    without_own_times: bool,
 }
 
 /// Bytes of a byte section copied per unit of a step's budget.
@@ -313,6 +320,18 @@ impl IndexEncoder {
                         w.u(*function);
                     })
                 }
+                18 if self.unnumbered_calls.is_none() && !self.without_own_times => {
+                    if at == 0 {
+                        w.u(u64::from(index.own_times.is_some()));
+                    }
+                    let times = index.own_times.as_deref().unwrap_or(&[]);
+                    entries(w, times, at, &mut budget, |w, t| {
+                        // Most intervals' times are a span: the greatest
+                        // as its distance from the least.
+                        w.u(t[0]);
+                        w.u(t[1].wrapping_sub(t[0]));
+                    })
+                }
                 _ => return true,
             };
             if to == end {
@@ -322,7 +341,7 @@ impl IndexEncoder {
                 self.at = to;
             }
         }
-        self.section > 17
+        self.section > 18
     }
 
     /// The encoded index (after `step` has said it is done), or what
@@ -479,7 +498,20 @@ impl Index {
             next_fill: None,
             full_snapshots: None,
             unnumbered_calls: None,
+            without_own_times: false,
         }
+    }
+
+    /// The bytes of an index file of format 10, which lacked the
+    /// intervals' own times: what the page's cache and saved sessions may
+    /// still hold, for the tests that they load.
+    #[doc(hidden)]
+    pub fn to_bytes_format_10(&self, trace: TraceIdentity) -> Vec<u8> {
+        let mut e = self.encoder(trace, Vec::new());
+        e.w.0[INDEX_MAGIC.len()] = VERSION_WITHOUT_OWN_TIMES as u8;
+        e.without_own_times = true;
+        while !e.step(self, usize::MAX) {}
+        e.finish()
     }
 
     /// The bytes of an index file of format 8, whose register snapshots
@@ -514,6 +546,7 @@ impl Index {
         let version = r.u()?;
         if ![
             VERSION,
+            VERSION_WITHOUT_OWN_TIMES,
             VERSION_UNNUMBERED_CALLS,
             VERSION_FULL_SNAPSHOTS,
             VERSION_WITHOUT_READS,
@@ -753,7 +786,7 @@ impl Index {
         } else {
             None
         };
-        let calls = if version >= VERSION {
+        let calls = if version >= VERSION_WITHOUT_OWN_TIMES {
             let n = r.len(2)?;
             let mut sites = Vec::with_capacity(n);
             for _ in 0..n {
@@ -764,6 +797,23 @@ impl Index {
             CallTable::from_unnumbered_parts(&enc, &dir, count, depth)
                 .ok_or_else(|| Error::IndexFile("index file is corrupt (calls)".into()))?
         };
+        let own_times = if version >= VERSION {
+            let present = r.u()? != 0;
+            let n = r.len(2)?;
+            let mut times = Vec::with_capacity(n);
+            for _ in 0..n {
+                let least = r.u()?;
+                times.push([least, least.wrapping_add(r.u()?)]);
+            }
+            present.then_some(times)
+        } else {
+            if events.kinds() & super::EventKind::Unparsed.bit() != 0 {
+                return Err(Error::IndexFile(format!(
+                    "index file format version {version} groups unparsed lines otherwise than version {VERSION}"
+                )));
+            }
+            None
+        };
         let index = Index {
             opts,
             dialect,
@@ -772,6 +822,7 @@ impl Index {
             reg_groups,
             reg_reads,
             pc_blooms,
+            own_times,
             pc_counts,
             mem: MemHistory::from_parts(arena, starts, segments, fills),
             reads,

@@ -274,6 +274,7 @@ fn instruction<'a>(lx: &mut Lexer<'a>, taken: bool) -> Result<RecordKind<'a>, Un
         encoding,
         mode: None,
         inst_id: None,
+        capability: None,
         disassembly: rest,
     }))
 }

@@ -7,6 +7,7 @@
 //! allocates nothing per line.
 
 mod armulator;
+pub mod capability;
 mod cpu;
 mod ep;
 mod extra;
@@ -15,10 +16,11 @@ mod record;
 mod regs;
 mod tarmac;
 
-pub(crate) use cpu::CoreSelect;
 pub use cpu::CpuName;
+pub(crate) use cpu::{is_cpu_field, CoreSelect};
 pub use record::*;
 pub use regs::{RegClass, RegId};
+pub(crate) use tarmac::fetch_word;
 
 /// Trace dialects that need different grammars. Everything Fast Models,
 /// ES/LD/ST, gem5 and RTL simulators write is one general Tarmac grammar (as in

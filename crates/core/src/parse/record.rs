@@ -4,6 +4,7 @@
 //! producing one allocates nothing. A record lives until the next call to
 //! [`crate::parse::Parser::parse_line`].
 
+pub use super::capability::Capability;
 use super::regs::RegId;
 
 /// Unit written after a timestamp. `None` on the record means no unit was given.
@@ -244,6 +245,18 @@ pub enum ISet {
     A64,
     /// `X`: ThumbEE.
     ThumbEE,
+    /// `C`: Morello's capability state (C64), AArch64 with capabilities;
+    /// its encodings are A64's where the two share them.
+    C64,
+}
+
+impl ISet {
+    /// Whether it is an AArch64 state (A64 or C64): x registers, the
+    /// 64-bit stack pointer, A64 decoding.
+    #[inline]
+    pub fn is_aarch64(self) -> bool {
+        matches!(self, ISet::A64 | ISet::C64)
+    }
 }
 
 /// What became of an instruction the trace lists.
@@ -291,6 +304,9 @@ pub struct Instruction<'a> {
     pub mode: Option<&'a [u8]>,
     /// The `(inst_id)` tick count, when present.
     pub inst_id: Option<u64>,
+    /// The capability the address was written as (a Morello FVP's
+    /// `(tag|metadata|value)`): `pc` is its value.
+    pub capability: Option<Capability>,
     /// Everything after the fields, trailing whitespace kept.
     pub disassembly: &'a [u8],
 }

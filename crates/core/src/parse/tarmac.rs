@@ -14,13 +14,15 @@ use super::regs::{RegClass, RegId};
 use super::{Continuation, Dialect, InstructionForm, ParseOptions, Parser};
 
 mod fast;
+mod memo;
 mod memory;
 mod register;
 
+pub(crate) use memory::fetch_word;
 use memory::{diagram, memory};
 use register::register;
 
-pub(super) use fast::Memo;
+pub(super) use memo::Memo;
 
 /// Parse failure: a static reason and the byte column where it happened.
 type Fail = Unparsed;
@@ -203,15 +205,18 @@ fn parse_general<'a>(p: &'a mut Parser, line: &'a [u8]) -> Record<'a> {
             }
         }
     }
+    // A line not understood keeps its own time but lends it to no later
+    // line (see the end).
     p.prev_time = rec.time;
 
     // Trace source identifier.
-    if tok.is_word() && lx.text(tok).starts_with(b"cpu") {
+    if tok.is_word() && super::cpu::is_cpu_field(lx.text(tok)) {
         rec.cpu = Some(lx.text(tok));
         tok = lx.next();
     }
 
     if !tok.is_word() {
+        p.prev_time = prev_time;
         rec.kind = RecordKind::Unparsed(fail("expected an event type", tok.start));
         return rec;
     }
@@ -267,7 +272,12 @@ fn parse_general<'a>(p: &'a mut Parser, line: &'a [u8]) -> Record<'a> {
     };
     rec.kind = match result {
         Ok(k) => k,
-        Err(u) => RecordKind::Unparsed(u),
+        Err(u) => {
+            // Garbage that happens to start with digits must not date the
+            // lines after it.
+            p.prev_time = prev_time;
+            RecordKind::Unparsed(u)
+        }
     };
     rec
 }
@@ -279,6 +289,7 @@ fn iset_of(word: &[u8]) -> Option<(ISet, bool)> {
         b"T16" | b"T32" => Some((ISet::Thumb, true)),
         b"O" => Some((ISet::A64, false)),
         b"X" => Some((ISet::ThumbEE, false)),
+        b"C" => Some((ISet::C64, false)),
         _ => None,
     }
 }
@@ -337,6 +348,20 @@ fn instruction<'a>(
         let text_start = tok.start;
         return Ok(exc_fields(lx, text_start, reset));
     }
+    if is_es && tok.is_word() && !lex::all_hex(lx.text(tok)) {
+        // An exception announced by its class (`ES  System Error (Abort)`),
+        // its vector and description on the `EXC` line after it.
+        let text = lx.rest_from(tok.start);
+        return Ok(RecordKind::Exception(Exception {
+            form: ExceptionForm::Exc,
+            value: None,
+            value2: None,
+            number: None,
+            name: lex::trim(text),
+            mode: None,
+            text,
+        }));
+    }
 
     let pc: u64;
     let encoding: u64;
@@ -344,6 +369,9 @@ fn instruction<'a>(
     let mut phys = None;
     let mut inst_id = None;
     let mut seen_colon_in_brackets = false;
+    let mut capability = None;
+    // No bracketed value, no state: `IT 00001a30 b538 PUSH {r3-r5,lr}`.
+    let mut bare = false;
 
     if is_es {
         if !tok.is_punct(b'(') {
@@ -425,12 +453,19 @@ fn instruction<'a>(
         }
 
         let postbracket = tok;
-        let addr_value = match hex_of(lx, tok) {
-            Some(v) => v,
-            None if is_dec_or_hex_word(lx, tok) => {
-                return Err(fail("instruction address too large", tok.start))
+        let addr_value = if tok.is_punct(b'(') && bracketed.is_some() {
+            // A capability, `(tag|metadata|value)`: its value is the address.
+            let (c, value) = capability_fields(lx)?;
+            capability = Some(c);
+            value
+        } else {
+            match hex_of(lx, tok) {
+                Some(v) => v,
+                None if is_dec_or_hex_word(lx, tok) => {
+                    return Err(fail("instruction address too large", tok.start))
+                }
+                None => return Err(fail("expected a hex value", tok.start)),
             }
-            None => return Err(fail("expected a hex value", tok.start)),
         };
         tok = lx.next();
         if tok.is_punct(b':') {
@@ -503,15 +538,18 @@ fn instruction<'a>(
             tok = lx.next();
         }
         width = (instr_tok.len() * 4).min(255) as u8;
+        bare = bracketed.is_none() && capability.is_none() && matches!(width, 16 | 32);
     }
 
     let iset;
     let mut mode = None;
     match tok.is_word().then(|| iset_of(lx.text(tok))).flatten() {
         None => {
-            // Producers for single-state cores (Cortex-M0) omit the state and
-            // mode; the person tells us with --implicit-thumb.
-            if !implicit_thumb {
+            // Producers for single-state cores (Cortex-M RTL loggers) omit
+            // the state and mode: with nothing bracketed, an address and a
+            // 16- or 32-bit encoding are Thumb's; otherwise the person
+            // tells us with --implicit-thumb.
+            if !implicit_thumb && !bare {
                 return Err(fail("expected instruction-set state", tok.start));
             }
             iset = ISet::Thumb;
@@ -555,8 +593,49 @@ fn instruction<'a>(
         encoding,
         mode,
         inst_id,
+        capability,
         disassembly: lx.rest_from(tok.start),
     }))
+}
+
+/// `tag|metadata|value)` after the `(` of a capability; the value.
+fn capability_fields(lx: &mut Lexer<'_>) -> Result<(Capability, u64), Fail> {
+    let mut fields = [0u64; 3];
+    let tag_at = lx.peek().start;
+    for (i, f) in fields.iter_mut().enumerate() {
+        let t = lx.next();
+        *f = match hex_of(lx, t) {
+            Some(v) => v,
+            None => return Err(fail("expected a hex field of a capability", t.start)),
+        };
+        let sep = lx.next();
+        let want = if i == 2 {
+            TokKind::Punct(b')')
+        } else {
+            TokKind::Other(b'|')
+        };
+        if sep.kind != want {
+            return Err(fail(
+                if i == 2 {
+                    "expected ')' after a capability"
+                } else {
+                    "expected '|' between a capability's fields"
+                },
+                sep.start,
+            ));
+        }
+    }
+    let [tag, meta, value] = fields;
+    if tag > 1 {
+        return Err(fail("a capability's tag is 0 or 1", tag_at));
+    }
+    Ok((
+        Capability {
+            tag: tag == 1,
+            meta,
+        },
+        value,
+    ))
 }
 
 /// Decodes `2 * out.len()` hex digits (most significant first) into `out`,

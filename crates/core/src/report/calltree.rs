@@ -126,3 +126,38 @@ pub fn render(root: &Activation, a: &CallAnalysis, name: &dyn Fn(u64) -> String)
     rec(&mut out, root, 0, line_base, name);
     out
 }
+
+/// The calls still open at the trace's end (a hung simulation's stack),
+/// outermost first: potential calls no return confirmed, whose frames
+/// were still live (sp never rose above them). The reference tool's tree
+/// leaves them out; this lists them as `- call site -> entry : name`, in
+/// the tree's site format.
+pub fn render_open(a: &CallAnalysis, name: &dyn Fn(u64) -> String) -> String {
+    let line_base = a.first_event_line.map_or(0, |l| l.saturating_sub(1));
+    let mut out = String::new();
+    if a.open_calls.is_empty() {
+        out.push_str("No calls still open at the end of the trace\n");
+        return out;
+    }
+    let _ = writeln!(
+        out,
+        "Calls still open at the end of the trace ({}, outermost first):",
+        a.open_calls.len()
+    );
+    for (depth, (call, entry)) in a.open_calls.iter().enumerate() {
+        out.push_str(&" ".repeat(depth * 2));
+        out.push_str("- ");
+        site(&mut out, call, line_base);
+        out.push_str(" -> ");
+        site(&mut out, entry, line_base);
+        out.push_str(" : ");
+        out.push_str(&name(entry.pc));
+        out.push('\n');
+    }
+    out
+}
+
+/// How many calls were still open at the trace's end.
+pub fn open_count(a: &CallAnalysis) -> usize {
+    a.open_calls.len()
+}

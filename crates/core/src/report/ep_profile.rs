@@ -119,10 +119,7 @@ pub fn ep_profile<S: TraceSource>(mut source: S, parse: ParseOptions) -> Result<
             RecordKind::EpTrace(e) => e,
             RecordKind::Blank | RecordKind::Comment | RecordKind::Header(_) => continue,
             RecordKind::Unparsed(u) => {
-                p.unparsed.count += 1;
-                if p.unparsed.first.len() < 5 {
-                    p.unparsed.first.push((line.number, u.reason));
-                }
+                p.unparsed.note(line.number, u.reason);
                 continue;
             }
             _ => {

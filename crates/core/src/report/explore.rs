@@ -8,6 +8,7 @@
 //! and a flame graph reply holds at most [`MAX_FRAMES`] frames, those wide
 //! enough to be seen under the zoom root ([`MIN_FRAME_FRACTION`]).
 
+pub use super::text_kind::TextKind;
 use crate::Result;
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
@@ -57,7 +58,7 @@ impl<S: TraceSource, F: FnMut(u64, u64)> TraceSource for Progressed<S, F> {
 /// Nodes without an instruction, as runs of node indices, so the
 /// instructions between two nodes are counted without a count per node.
 #[derive(Debug, Default)]
-struct Gaps {
+pub(crate) struct Gaps {
     /// `(first, last)` node index of each run, ascending.
     runs: Vec<(u64, u64)>,
     /// Nodes without an instruction before each run.
@@ -99,7 +100,7 @@ impl Gaps {
     }
 
     /// Instructions in nodes `first..=last`.
-    fn instructions(&self, first: u64, last: u64) -> u64 {
+    pub(crate) fn instructions(&self, first: u64, last: u64) -> u64 {
         if last < first {
             return 0;
         }
@@ -256,63 +257,6 @@ pub struct ReportSummary {
     pub(crate) unparsed: u64,
     /// Whether an ELF image names the functions.
     pub has_symbols: bool,
-}
-
-/// The reports' texts, as the CLI prints them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum TextKind {
-    /// `tarmac-lens calltree`.
-    Calltree,
-    /// `tarmac-lens profile`.
-    Profile,
-    /// `tarmac-lens flamegraph` (folded stacks).
-    Flamegraph,
-    /// `tarmac-lens vcd --no-date` (a date would make two runs differ).
-    Vcd,
-    /// `tarmac-lens ep-profile` (an EP trace's: `report::ep_explore`).
-    EpProfile,
-    /// `tarmac-lens flow` (a branch-only trace's: `report::flow_explore`).
-    Flow,
-    /// `tarmac-lens export --format chrome`.
-    Chrome,
-    /// `tarmac-lens export --format callgrind`, by address: the panel
-    /// reads no DWARF.
-    Callgrind,
-}
-
-impl TextKind {
-    /// The call reports' texts.
-    pub const ALL: [TextKind; 6] = [
-        TextKind::Calltree,
-        TextKind::Profile,
-        TextKind::Flamegraph,
-        TextKind::Vcd,
-        TextKind::Chrome,
-        TextKind::Callgrind,
-    ];
-
-    /// Whether it is an export for other tools ([`Reports::write_export`]).
-    pub fn is_export(self) -> bool {
-        matches!(self, TextKind::Chrome | TextKind::Callgrind)
-    }
-
-    /// The download's file name for a trace named `trace`.
-    pub fn file_name(self, trace: &str) -> String {
-        let ext = match self {
-            TextKind::Calltree => "calltree.txt",
-            TextKind::Profile => "profile.txt",
-            TextKind::Flamegraph => "folded.txt",
-            TextKind::Vcd => "vcd",
-            TextKind::EpProfile => "ep-profile.txt",
-            TextKind::Flow => "flow.txt",
-            // Not `.chrome.json`: speedscope takes that for the other
-            // Chrome format (DevTools' timeline).
-            TextKind::Chrome => "trace.json",
-            // KCachegrind's file dialog lists `callgrind.out.*`.
-            TextKind::Callgrind => return format!("callgrind.out.{trace}"),
-        };
-        format!("{trace}.{ext}")
-    }
 }
 
 #[derive(Debug)]
@@ -772,6 +716,7 @@ impl Reports {
             | TextKind::EpProfile
             | TextKind::Flow
             | TextKind::Chrome
+            | TextKind::Perfetto
             | TextKind::Callgrind => return None,
         })
     }
@@ -810,9 +755,10 @@ impl Reports {
 }
 
 impl Reports {
-    /// An export (`tarmac-lens export --format chrome|callgrind`, with
-    /// `--cpu` when the engine follows a core), from one more pass over
-    /// `source`. `trace` names the process, or the `cmd:`.
+    /// An export (`tarmac-lens export --format chrome|callgrind|perfetto`,
+    /// with `--cpu` when the engine follows a core), from one more pass
+    /// over `source` (the Perfetto export's first pass is the calls these
+    /// reports were made from). `trace` names the process, or the `cmd:`.
     pub fn write_export<S: TraceSource>(
         &self,
         kind: TextKind,
@@ -833,6 +779,26 @@ impl Reports {
                     w.thread(1, &thread, source, self.parse, engine, root, &name)?;
                 }
                 w.finish()
+            }
+            TextKind::Perfetto => {
+                let mut out = Some(out);
+                let mut w = export::perfetto::PerfettoWriter::new(
+                    trace,
+                    Box::new(move |_| {
+                        out.take()
+                            .map(|o| Box::new(o) as Box<dyn Write + '_>)
+                            .ok_or_else(|| std::io::Error::other("one part only"))
+                    }),
+                    None,
+                );
+                let entries = self
+                    .root
+                    .as_ref()
+                    .map(export::stream::Entries::from_tree)
+                    .unwrap_or_default();
+                let core = self.engine.cpu.map_or("cpu".into(), |c| c.to_string());
+                w.core_with(&core, &entries, source, self.parse, engine, &name)?;
+                w.finish().map(|_| ())
             }
             TextKind::Callgrind => export::callgrind::write(
                 source,

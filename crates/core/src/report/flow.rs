@@ -111,10 +111,7 @@ pub(crate) fn flow_each<S: TraceSource>(
             RecordKind::Instruction(_) => out.instruction_lines += 1,
             RecordKind::Exception(_) => interrupted = true,
             RecordKind::Unparsed(u) => {
-                out.unparsed.count += 1;
-                if out.unparsed.first.len() < 5 {
-                    out.unparsed.first.push((line.number, u.reason));
-                }
+                out.unparsed.note(line.number, u.reason);
             }
             _ => {}
         }
@@ -137,6 +134,7 @@ pub(crate) fn iset_name(i: Option<ISet>) -> &'static str {
         Some(ISet::Thumb) => "T32",
         Some(ISet::A64) => "A64",
         Some(ISet::ThumbEE) => "T32EE",
+        Some(ISet::C64) => "C64",
         None => "",
     }
 }

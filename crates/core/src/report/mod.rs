@@ -16,6 +16,8 @@ pub mod names;
 pub mod profile;
 pub mod run;
 pub mod source_lines;
+pub mod stats;
+mod text_kind;
 pub mod truncate;
 pub mod vcd;
 
@@ -54,6 +56,10 @@ pub struct CallAnalysis {
     pub(crate) nodes: u64,
     /// Lines the parser did not understand.
     pub unparsed: run::UnparsedLines,
+    /// (call site, entry) of the potential calls still open at the end,
+    /// by entry: no return was seen, and their frames were still live
+    /// (the stack of a simulation that hung).
+    pub(crate) open_calls: Vec<(Site, Site)>,
 }
 
 struct Collector<'o, O> {
@@ -103,12 +109,30 @@ pub(crate) fn analyse_calls_observing<S: TraceSource, O: Observer>(
     engine_opts: EngineOptions,
     also: &mut O,
 ) -> Result<CallAnalysis> {
+    analyse_calls_with(source, parse_opts, engine_opts, also, |_, _, _| {})
+}
+
+/// [`analyse_calls_observing`], also showing each line's record to
+/// `on_record` (see [`run::run_engine_with`]).
+pub(crate) fn analyse_calls_with<S, O, F>(
+    source: S,
+    parse_opts: ParseOptions,
+    engine_opts: EngineOptions,
+    also: &mut O,
+    on_record: F,
+) -> Result<CallAnalysis>
+where
+    S: TraceSource,
+    O: Observer,
+    F: FnMut(&crate::lines::Line<'_>, &crate::parse::Record<'_>, &Engine),
+{
     let mut obs = Collector {
         a: CallAnalysis::default(),
         also,
     };
-    let unparsed = run::run_engine(source, parse_opts, engine_opts, &mut obs)?;
-    obs.a.unparsed = unparsed;
+    let end = run::run_engine_with(source, parse_opts, engine_opts, &mut obs, on_record)?;
+    obs.a.unparsed = end.unparsed;
+    obs.a.open_calls = end.open_calls;
     let mut a = obs.a;
     let mut t: Vec<Transition> = Vec::with_capacity(a.calls.len() * 2);
     for c in &a.calls {

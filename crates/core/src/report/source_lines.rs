@@ -104,10 +104,7 @@ pub fn count_pcs<S: TraceSource>(
                 }
             }
             RecordKind::Unparsed(u) => {
-                out.unparsed.count += 1;
-                if out.unparsed.first.len() < 5 {
-                    out.unparsed.first.push((line.number, u.reason));
-                }
+                out.unparsed.note(line.number, u.reason);
             }
             _ => {}
         }

@@ -60,7 +60,7 @@ impl Detector {
             self.previous_pcs.pop_front();
         }
         self.previous_text.clear();
-        if iset == ISet::A64 {
+        if iset.is_aarch64() {
             self.aarch64 = true;
         }
     }

@@ -9,8 +9,7 @@ use super::calltree::Activation;
 use crate::engine::{Engine, EngineOptions, Node, Observer};
 use crate::lines::LineReader;
 use crate::parse::{
-    CoreSelect, Effect, ISet, MemDirection, MemForm, ParseOptions, Parser, RecordKind, RegClass,
-    RegId,
+    CoreSelect, Effect, MemDirection, MemForm, ParseOptions, Parser, RecordKind, RegClass, RegId,
 };
 use crate::source::TraceSource;
 use crate::state::regfile::{self, IFLAG_AARCH64};
@@ -566,7 +565,7 @@ pub fn is_aarch64<S: TraceSource>(mut source: S, parse_opts: ParseOptions) -> Re
         let rec = parser.parse_line(line.text);
         let mine = core.as_mut().is_none_or(|c| c.line(rec.cpu));
         if let (true, RecordKind::Instruction(i)) = (mine, rec.kind) {
-            if i.iset == ISet::A64 {
+            if i.iset.is_aarch64() {
                 return Ok(true);
             }
         }

@@ -45,6 +45,7 @@ pub(super) fn add(rows: &mut Rows, at: &mut At<'_>, line: &Line<'_>, rec: &Recor
             ISet::Arm => "A32",
             ISet::Thumb => "T32",
             ISet::ThumbEE => "ThumbEE",
+            ISet::C64 => "C64",
         }),
     );
     rows.bytes(MODE, ins.mode);

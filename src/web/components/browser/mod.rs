@@ -181,10 +181,11 @@ impl Component for Browser {
             compact: props.compact,
             detached,
             goto_line: props.goto.map(|(_, line)| line),
+            // Where the embedding host's `open` said to start, else the URL's.
             fragment: if detached {
                 String::new()
             } else {
-                current_fragment()
+                crate::web::page::embed::take_start().unwrap_or_else(current_fragment)
             },
             progress: props.progress.clone(),
             layout: if props.compact {
@@ -220,7 +221,7 @@ impl Component for Browser {
         browser.load_bookmarks();
         // In case no rows come soon (an error, a trace that is all header).
         let link = ctx.link().clone();
-        super::app::after_ms(REVEAL_FALLBACK_MS, move || {
+        crate::web::shared::timing::after_ms(REVEAL_FALLBACK_MS, move || {
             link.send_message(BrowserMsg::Reveal)
         });
         browser.carry_out(ctx);
@@ -304,13 +305,18 @@ impl Component for Browser {
             // After the first rows (they are what a person waits for), in a
             // task of its own.
             let link = ctx.link().clone();
-            super::app::after_ms(0, move || link.send_message(BrowserMsg::Reveal));
+            crate::web::shared::timing::after_ms(0, move || link.send_message(BrowserMsg::Reveal));
         }
         // Focusing forces a style and layout pass: not in the tasks that
         // show the first rows, but with the last stage of the first renders.
+        // Not from the help or the palette either, which hold the focus
+        // while open (the keys that scroll the help; the palette closes
+        // when its field loses it): closing them asks for it again.
         if self.model.refocus
             && ctx.props().takes_focus
             && self.model.prompt.is_none()
+            && !self.model.help
+            && self.model.palette.is_none()
             && self.reveal == Reveal::All
         {
             self.model.refocus = false;
@@ -401,6 +407,14 @@ impl Component for Browser {
     }
 }
 
+/// Puts `text` on the clipboard; where the page may not (an insecure
+/// context), the status line still shows it to copy by hand.
+fn copy_text(text: &str) {
+    if let Some(window) = web_sys::window() {
+        let _ = window.navigator().clipboard().write_text(text);
+    }
+}
+
 /// When the rest of the browser is rendered if the first rows are slow to come.
 const REVEAL_FALLBACK_MS: i32 = 300;
 
@@ -460,7 +474,7 @@ impl Browser {
                     // have been handled yet, and writing over it would send
                     // the browser back where it was.
                     let before = current_fragment();
-                    super::app::after_ms(FRAGMENT_DELAY_MS, move || {
+                    crate::web::shared::timing::after_ms(FRAGMENT_DELAY_MS, move || {
                         if moves.get() != mine {
                             return;
                         }
@@ -484,6 +498,7 @@ impl Browser {
                 }
                 Effect::SaveLayout(_) => {}
                 Effect::Bookmarks => self.save_bookmarks(),
+                Effect::Copy(text) => copy_text(&text),
             }
         }
         // Callbacks of closed views and panes.
@@ -597,25 +612,32 @@ impl Browser {
                 role="region"
                 aria-label={tf("View #{}", &[&(id + 1)])}
                 key={id}
-                style="flex:1 1 0;min-width:0;display:flex;flex-direction:column;"
+                // Never taller than its area: the rows scroll inside.
+                style="flex:1 1 0;min-width:0;min-height:0;overflow:hidden;display:flex;flex-direction:column;"
             >
                 // One line whatever the view's width: the calls cut at their
                 // outer end, so the innermost stay in sight.
                 <header class="view-header" style="display:flex;gap:0.5rem;align-items:center;padding:0.15rem 0.4rem;white-space:nowrap;min-width:0;">
                     <strong>{ tf("View #{}", &[&(id + 1)]) }</strong>
                     <span class="view-position" data-testid="view-position" style="overflow:hidden;text-overflow:ellipsis;flex:0 1 auto;min-width:4rem;">{ position }</span>
-                    <nav class="call-stack" data-testid="call-stack" aria-label={t("Calls active here")} style="flex:1 1 0;min-width:0;display:flex;gap:0.2rem;justify-content:flex-end;overflow:hidden;">
+                    // Right-to-left, so the line ends at the start: what does
+                    // not fit is cut there, marked by an ellipsis, and the
+                    // calls inside stay read in order (left to right).
+                    <nav class="call-stack" data-testid="call-stack" aria-label={t("Calls active here")} style="flex:1 1 0;min-width:0;direction:rtl;text-align:start;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;">
+                        <span style="direction:ltr;unicode-bidi:isolate;">
                         { for v.stack.iter().map(|frame| {
                             let call_node = frame.call_node;
                             let name = if frame.name.is_empty() { format!("{:#x}", frame.function) } else { frame.name.clone() };
                             html! {
                                 <button
                                     class="frame"
+                                    style="margin-left:0.2rem;"
                                     title={t("Go to the call")}
                                     onclick={link.callback(move |_| Msg::View(id, ViewMsg::GoTo { node: call_node }))}
                                 >{ format!("› {name}") }</button>
                             }
                         }) }
+                        </span>
                     </nav>
                     if self.model.views.len() > 1 {
                         <button title={t("Close this view")} onclick={link.callback(move |_| Msg::View(id, ViewMsg::Close))}>{ "×" }</button>
@@ -711,6 +733,8 @@ impl Browser {
                     />
                 }
             }
+            // The lists draw their own frame (`workspace.rs`).
+            _ => return Html::default(),
         };
         html! {
             <section
@@ -735,7 +759,13 @@ impl Browser {
                     on_close={link.callback(move |_| Msg::Pane(id, PaneMsg::Close))}
                     tools={self.area_tools(ctx, slot)}
                 />
-                { body }
+                // The body scrolls, the header stays: a pane shrunk in a
+                // short area still says what it is.
+                <div class="pane-body" style={if matches!(p.body, PaneBody::Source(_)) {
+                    "position:relative;flex:1 1 auto;min-height:0;overflow:auto;display:flex;flex-direction:column;"
+                } else {
+                    "position:relative;flex:1 1 auto;min-height:0;overflow:auto;"
+                }}>{ body }</div>
             </section>
         }
     }

@@ -6,7 +6,7 @@ use yew::prelude::*;
 use super::Browser;
 use crate::i18n::t;
 use crate::model::keys::{Command, RegKind};
-use crate::model::layout::LayoutMsg;
+use crate::model::layout::{LayoutMsg, Slot};
 use crate::model::search::SearchMsg;
 use crate::model::{Msg, PaneBody, PromptFor};
 use crate::web::components::ToolbarMenu;
@@ -18,7 +18,7 @@ impl Browser {
         let run = |cmd: Command| link.callback(move |_: MouseEvent| Msg::Run(cmd));
         let view = self.model.active_view();
         let prompt = |p: PromptFor| link.callback(move |_: MouseEvent| Msg::Prompt(p.clone()));
-        let shown = |kind: RegKind| {
+        let reg_shown = |kind: RegKind| {
             self.model
                 .panes
                 .iter()
@@ -45,6 +45,7 @@ impl Browser {
             .iter()
             .any(|p| matches!(p.body, PaneBody::Source(_)));
         let nav = &self.model.nav;
+        let shown = |slot: Slot| self.model.shown(slot);
         // The commands used most, then menus; every command is also in the
         // palette (Ctrl-K) and on a key (F1).
         html! {
@@ -56,8 +57,8 @@ impl Browser {
                 <ToolbarMenu label={t("Registers")} testid="menu-registers">
                     { for RegKind::ALL.iter().map(|&kind| html! {
                         <button
-                            class={classes!("toggle", shown(kind).then_some("on"))}
-                            aria-pressed={shown(kind).to_string()}
+                            class={classes!("toggle", reg_shown(kind).then_some("on"))}
+                            aria-pressed={reg_shown(kind).to_string()}
                             data-testid={format!("toggle-{}", kind.panel())}
                             title={t(kind.title())}
                             onclick={run(Command::ToggleRegisters(kind))}
@@ -65,11 +66,11 @@ impl Browser {
                     }) }
                 </ToolbarMenu>
                 { toggle(source, "toggle-source", "s", "Source", Command::ToggleSource) }
-                { toggle(self.model.reports.is_some(), "open-reports", "R", "Reports", Command::Reports) }
+                { toggle(shown(Slot::Reports), "open-reports", "R", "Reports", Command::Reports) }
                 <ToolbarMenu label={t("Panes")} testid="menu-panes">
-                    { toggle(nav.stack, "toggle-stack", "C", "Call stack", Command::ToggleStack) }
-                    { toggle(nav.events, "toggle-events", "v", "Events", Command::ToggleEvents) }
-                    { toggle(nav.bookmarks, "toggle-bookmarks", "B", "Bookmarks", Command::ToggleBookmarks) }
+                    { toggle(shown(Slot::Stack), "toggle-stack", "C", "Call stack", Command::ToggleStack) }
+                    { toggle(shown(Slot::Events), "toggle-events", "v", "Events", Command::ToggleEvents) }
+                    { toggle(shown(Slot::Bookmarks), "toggle-bookmarks", "B", "Bookmarks", Command::ToggleBookmarks) }
                     { toggle(nav.timeline, "toggle-timeline", "T", "Timeline", Command::ToggleTimeline) }
                     <button data-testid="reset-layout" onclick={run(Command::Layout(LayoutMsg::Reset))} title="Ctrl-Shift-Backspace">{ t("Reset the layout") }</button>
                 </ToolbarMenu>

@@ -14,7 +14,7 @@ use crate::model::keys::Command;
 use crate::model::layout::{Area, Layout, LayoutMsg, Shown, Slot};
 use crate::model::nav::NavMsg;
 use crate::model::watch::WatchMsg;
-use crate::model::{Model, Msg, ViewMsg};
+use crate::model::{Msg, Pane, PaneBody, PaneMsg, ViewMsg};
 use crate::web::components::{
     EventsPane, ReportsPanel, Sizes, Splitter, StackPane, WatchPane, WhyPane,
 };
@@ -115,122 +115,116 @@ impl Browser {
     }
 
     /// Every pane besides the trace views, in the order the areas list
-    /// them: register, memory and source panes as opened, then the call
-    /// stack, the events and the reports.
+    /// them: by their kind's rank in the registry (`model::registry`), as
+    /// opened within a rank (register, memory and source panes first, then
+    /// the call stack, the bookmarks, the events, the watch, the why and
+    /// the reports).
     pub(super) fn area_items(&self, ctx: &Context<Self>) -> Vec<(Slot, String, Html)> {
-        let mut items: Vec<(Slot, String, Html)> = self
-            .model
-            .panes
-            .iter()
-            .map(|p| {
-                let slot = Model::slot(&p.body);
-                (slot, format!("pane-{}", p.id), self.view_pane(ctx, p, slot))
+        let mut panes: Vec<&Pane> = self.model.panes.iter().collect();
+        panes.sort_by_key(|p| p.body.slot().entry().rank);
+        panes
+            .into_iter()
+            .filter_map(|p| {
+                let slot = p.body.slot();
+                let key = if p.body.focusable() {
+                    format!("pane-{}", p.id)
+                } else {
+                    slot.name().to_string()
+                };
+                Some((slot, key, self.view_area_pane(ctx, p)?))
             })
-            .collect();
+            .collect()
+    }
+
+    /// One pane's render, by its kind; `None` for the lists that follow
+    /// the active view while it has none.
+    fn view_area_pane(&self, ctx: &Context<Self>, p: &Pane) -> Option<Html> {
         let link = ctx.link();
+        let slot = p.body.slot();
+        let tools = || self.area_tools(ctx, slot);
         let view = self.model.active_view();
-        if let Some(v) = self.model.view_ref(view) {
-            let last = ctx
-                .props()
-                .progress
-                .as_ref()
-                .filter(|p| p.complete)
-                .map(|p| p.nodes);
-            let at_end = matches!((v.cursor, last), (Some(c), Some(n)) if c.node + 1 >= n);
-            let go = move |node: NodeId| Msg::View(view, ViewMsg::GoTo { node });
-            if self.model.nav.stack {
-                items.push((
-                    Slot::Stack,
-                    "stack".into(),
-                    html! {
-                        <StackPane
-                            frames={v.stack.clone()}
-                            {at_end}
-                            on_pick={link.callback(go)}
-                            on_close={link.callback(|_| Msg::Run(Command::ToggleStack))}
-                            tools={self.area_tools(ctx, Slot::Stack)}
-                        />
-                    },
-                ));
+        let v = self.model.view_ref(view);
+        let go = move |node: NodeId| Msg::View(view, ViewMsg::GoTo { node });
+        Some(match &p.body {
+            PaneBody::Registers { .. } | PaneBody::Memory { .. } | PaneBody::Source(_) => {
+                self.view_pane(ctx, p, slot)
             }
-            if self.model.nav.bookmarks {
-                items.push((
-                    Slot::Bookmarks,
-                    "bookmarks".into(),
-                    self.view_bookmarks(ctx, v),
-                ));
-            }
-            if self.model.nav.events {
-                items.push((
-                    Slot::Events,
-                    "events".into(),
-                    html! {
-                        <EventsPane
-                            page={self.model.nav.events_page.clone()}
-                            cursor={v.cursor.map(|c| c.node)}
-                            on_pick={link.callback(go)}
-                            on_page={link.callback(|first| Msg::Nav(NavMsg::EventsAt(first)))}
-                            on_close={link.callback(|_| Msg::Run(Command::ToggleEvents))}
-                            tools={self.area_tools(ctx, Slot::Events)}
-                        />
-                    },
-                ));
-            }
-            if let Some(w) = &self.model.watch {
-                let listed = w.listed(self.model.indexed_nodes, self.model.complete);
-                items.push((
-                    Slot::Watch,
-                    "watch".into(),
-                    html! {
-                        <WatchPane
-                            watch={w.clone()}
-                            {listed}
-                            cursor={v.cursor.map(|c| c.node)}
-                            on_pick={link.callback(go)}
-                            on_step={link.callback(|forward| Msg::Run(Command::WatchStep { forward }))}
-                            on_kind={link.callback(|k| Msg::Watch(WatchMsg::Kind(k)))}
-                            on_close={link.callback(|_| Msg::Watch(WatchMsg::Close))}
-                            tools={self.area_tools(ctx, Slot::Watch)}
-                        />
-                    },
-                ));
-            }
-            if let Some(w) = &self.model.why {
-                items.push((
-                    Slot::Why,
-                    "why".into(),
-                    html! {
-                        <WhyPane
-                            why={w.clone()}
-                            on_msg={link.callback(Msg::Why)}
-                            tools={self.area_tools(ctx, Slot::Why)}
-                        />
-                    },
-                ));
-            }
-        }
-        if let Some(tab) = self.model.reports {
-            items.push((
-                Slot::Reports,
-                "reports".into(),
+            PaneBody::Stack => {
+                let v = v?;
+                let last = ctx
+                    .props()
+                    .progress
+                    .as_ref()
+                    .filter(|p| p.complete)
+                    .map(|p| p.nodes);
+                let at_end = matches!((v.cursor, last), (Some(c), Some(n)) if c.node + 1 >= n);
                 html! {
-                    <ReportsPanel
-                        trace={self.client.clone()}
-                        elf={ctx.props().elf}
-                        {tab}
-                        on_tab={self.report_callbacks.0.clone()}
-                        on_jump={self.report_callbacks.1.clone()}
-                        on_jump_line={self.report_jump_line.clone()}
-                        on_close={self.report_callbacks.2.clone()}
-                        reveal={self.model.report_reveal}
-                        show_calls={self.model.report_calls}
-                        on_source={self.report_source.clone()}
-                        tools={self.area_tools(ctx, Slot::Reports)}
+                    <StackPane
+                        frames={v.stack.clone()}
+                        {at_end}
+                        on_pick={link.callback(go)}
+                        on_close={link.callback(|_| Msg::Run(Command::ToggleStack))}
+                        tools={tools()}
                     />
-                },
-            ));
-        }
-        items
+                }
+            }
+            PaneBody::Bookmarks => self.view_bookmarks(ctx, v?),
+            PaneBody::Events => html! {
+                <EventsPane
+                    page={self.model.nav.events_page.clone()}
+                    cursor={v?.cursor.map(|c| c.node)}
+                    on_pick={link.callback(go)}
+                    on_page={link.callback(|first| Msg::Nav(NavMsg::EventsAt(first)))}
+                    on_close={link.callback(|_| Msg::Run(Command::ToggleEvents))}
+                    tools={tools()}
+                />
+            },
+            PaneBody::Watch(w) => {
+                let listed = w.listed(self.model.indexed_nodes, self.model.complete);
+                html! {
+                    <WatchPane
+                        watch={(**w).clone()}
+                        {listed}
+                        cursor={v?.cursor.map(|c| c.node)}
+                        on_pick={link.callback(go)}
+                        on_step={link.callback(|forward| Msg::Run(Command::WatchStep { forward }))}
+                        on_kind={link.callback(|k| Msg::Watch(WatchMsg::Kind(k)))}
+                        on_close={link.callback(|_| Msg::Watch(WatchMsg::Close))}
+                        tools={tools()}
+                    />
+                }
+            }
+            PaneBody::Why(w) => {
+                v?;
+                html! {
+                    <WhyPane
+                        why={(**w).clone()}
+                        on_msg={link.callback(Msg::Why)}
+                        tools={tools()}
+                    />
+                }
+            }
+            PaneBody::Own { state, .. } => {
+                let id = p.id;
+                let on_action = link.callback(move |a| Msg::Pane(id, PaneMsg::Action(a)));
+                crate::panes::view(&**state, p.note.clone(), on_action, tools())?
+            }
+            PaneBody::Reports(tab) => html! {
+                <ReportsPanel
+                    trace={self.client.clone()}
+                    elf={ctx.props().elf}
+                    tab={*tab}
+                    on_tab={self.report_callbacks.0.clone()}
+                    on_jump={self.report_callbacks.1.clone()}
+                    on_jump_line={self.report_jump_line.clone()}
+                    on_close={self.report_callbacks.2.clone()}
+                    reveal={self.model.report_reveal}
+                    show_calls={self.model.report_calls}
+                    on_source={self.report_source.clone()}
+                    tools={tools()}
+                />
+            },
+        })
     }
 
     /// A pane header's layout buttons: collapse to the header, move to the
@@ -266,7 +260,9 @@ impl Browser {
 /// panes the side area right of them and the bottom area under them, each
 /// behind a splitter. The areas' sizes are custom properties the splitters
 /// change while dragged, capped to a share of the room so the views keep
-/// some (less in the embedded viewer, which is smaller).
+/// some (less in the embedded viewer, which is smaller): the bottom area
+/// never takes the rows the views need for their header and a few lines,
+/// so a short window shrinks it rather than drawing one over the other.
 fn workspace_style(layout: &Layout, side: bool, bottom: bool, compact: bool) -> String {
     let (side_cap, bottom_cap) = if compact { (50, 50) } else { (70, 75) };
     let columns = if side {
@@ -277,7 +273,9 @@ fn workspace_style(layout: &Layout, side: bool, bottom: bool, compact: bool) -> 
         "minmax(0,1fr)".to_string()
     };
     let rows = if bottom {
-        format!("minmax(0,1fr) 6px clamp(5rem,var(--bottom),{bottom_cap}%)")
+        format!(
+            "minmax(0,1fr) 6px clamp(5rem,var(--bottom),min({bottom_cap}%,max(5rem,100% - {MAIN_MIN_HEIGHT})))"
+        )
     } else {
         "minmax(0,1fr)".to_string()
     };
@@ -294,28 +292,37 @@ fn workspace_style(layout: &Layout, side: bool, bottom: bool, compact: bool) -> 
     )
 }
 
-/// A pane's place in its area. In the side column panes keep their height
-/// (the area scrolls when they do not fit) except the call stack and the
-/// events, lists that scroll inside; in the bottom row memory panes take
-/// their width and the others share the rest, the reports twice as much.
+/// The height the trace views keep beside the bottom area (a view's
+/// header and about nine rows), plus the splitter's.
+const MAIN_MIN_HEIGHT: &str = "12rem - 6px";
+
+/// A pane's place in its area. No pane is ever drawn over another: when
+/// the room is short, panes shrink and scroll inside (their headers stay),
+/// and only when even their smallest sizes do not fit does the area
+/// scroll. In the side column the register and memory panes take their
+/// height (shrinking to a few rows when the column is short), and the
+/// lists (the call stack, events, watch, why, bookmarks) and the source
+/// and reports share the rest; in the bottom row memory panes take their
+/// width and the others share the rest, the reports twice as much, none
+/// narrower than a share of the row that lets three fit.
 fn area_item_style(area: Area, slot: Slot, collapsed: bool) -> &'static str {
     match (area, slot, collapsed) {
         (_, _, true) => "flex:0 0 auto;min-width:0;display:flex;flex-direction:column;",
-        (Area::Side, Slot::Stack | Slot::Events | Slot::Watch | Slot::Why, _) => {
-            "flex:0 1 auto;min-height:6rem;min-width:0;overflow:auto;display:flex;flex-direction:column;"
+        (Area::Side, Slot::Registers | Slot::Memory, _) => {
+            "flex:0 1 auto;min-height:4rem;min-width:0;overflow:auto;display:flex;flex-direction:column;"
         }
         (Area::Side, _, _) => {
-            "flex:0 0 auto;min-width:0;overflow:auto;display:flex;flex-direction:column;"
+            "flex:1 1 0;min-height:6rem;min-width:0;overflow:auto;display:flex;flex-direction:column;"
         }
         (Area::Bottom, Slot::Reports, _) => {
-            "flex:2 1 0;min-width:20rem;min-height:0;overflow:auto;display:flex;flex-direction:column;"
+            "flex:2 1 0;min-width:min(20rem,35%);min-height:0;overflow:auto;display:flex;flex-direction:column;"
         }
         // Its 16 bytes a row whole, while the room allows.
         (Area::Bottom, Slot::Memory, _) => {
-            "flex:0 1 auto;min-width:14rem;min-height:0;overflow:auto;display:flex;flex-direction:column;"
+            "flex:0 1 auto;min-width:min(14rem,30%);min-height:0;overflow:auto;display:flex;flex-direction:column;"
         }
         (Area::Bottom, _, _) => {
-            "flex:1 1 0;min-width:14rem;min-height:0;overflow:auto;display:flex;flex-direction:column;"
+            "flex:1 1 0;min-width:min(16rem,30%);min-height:0;overflow:auto;display:flex;flex-direction:column;"
         }
     }
 }

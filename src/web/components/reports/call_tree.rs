@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 
 use yew::prelude::*;
 
-use crate::web::page::i18n::{number, t, tf, tn};
+use crate::web::page::i18n::{number, t, tf, tn, LangWatch};
 use crate::web::page::report_client::ReportClient;
 use crate::web::shared::report_protocol::{ReportQuery, ReportReply};
 use tarmac_lens_core::report::explore::{TreeNode, MAX_PAGE};
@@ -25,6 +25,8 @@ pub struct CallTreeProps {
 }
 
 pub enum Msg {
+    /// The page's language changed: draw again.
+    Lang,
     Path(ReportReply),
     Root(ReportReply),
     Toggle(Vec<u32>),
@@ -49,7 +51,12 @@ pub struct CallTree {
     revealing: Option<Vec<u32>>,
     selected: Option<Vec<u32>>,
     scroll_to_selected: bool,
-    note: Option<String>,
+    /// The call shown is this number of its caller's calls, past what
+    /// showing it loads (said in the language of the moment).
+    beyond_reveal: Option<u32>,
+    /// The root was asked for and there is none: no instruction.
+    no_root: bool,
+    _lang: LangWatch,
 }
 
 fn path_text(path: &[u32]) -> String {
@@ -91,10 +98,7 @@ impl CallTree {
                 }
                 if index >= REVEAL_LIMIT {
                     self.revealing = None;
-                    self.note = Some(tf(
-                        "The call is number {} of its caller's calls: expand \"more\" to reach it.",
-                        &[&(index + 1)],
-                    ));
+                    self.beyond_reveal = Some(index + 1);
                     self.selected = Some(parent);
                     self.scroll_to_selected = true;
                     return;
@@ -227,7 +231,9 @@ impl Component for CallTree {
             revealing: None,
             selected: None,
             scroll_to_selected: false,
-            note: None,
+            beyond_reveal: None,
+            no_root: false,
+            _lang: LangWatch::new(ctx, || Msg::Lang),
         };
         tree.ask_path(ctx);
         tree
@@ -256,13 +262,11 @@ impl Component for CallTree {
 
     fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
         match msg {
+            Msg::Lang => return true,
             Msg::Root(ReportReply::Tree(page)) => {
                 self.root = page.nodes.into_iter().next();
                 self.step_reveal(ctx);
-                if self.root.is_none() {
-                    self.error =
-                        Some(t("The trace has no instruction: there is no call tree.").into());
-                }
+                self.no_root = self.root.is_none();
             }
             Msg::Toggle(path) => {
                 if !self.open.remove(&path) {
@@ -281,7 +285,7 @@ impl Component for CallTree {
                 self.step_reveal(ctx);
             }
             Msg::Path(ReportReply::Path(path)) => {
-                self.note = None;
+                self.beyond_reveal = None;
                 self.revealing = Some(path);
                 if self.root.is_some() {
                     self.step_reveal(ctx);
@@ -307,8 +311,14 @@ impl Component for CallTree {
                 if let Some(e) = &self.error {
                     <p class="error" role="alert">{ e.clone() }</p>
                 }
-                if let Some(n) = &self.note {
-                    <p role="status" data-testid="tree-note">{ n.clone() }</p>
+                if self.no_root {
+                    <p class="error" role="alert">{ t("The trace has no instruction: there is no call tree.") }</p>
+                }
+                if let Some(n) = self.beyond_reveal {
+                    <p role="status" data-testid="tree-note">{ tf(
+                        "The call is number {} of its caller's calls: expand \"more\" to reach it.",
+                        &[&number(u64::from(n))],
+                    ) }</p>
                 }
                 { for rows }
             </div>

@@ -5,7 +5,7 @@
 
 use yew::prelude::*;
 
-use crate::web::page::i18n::{number, t, tf};
+use crate::web::page::i18n::{number, percent, t, tf, LangWatch};
 use crate::web::page::report_client::ReportClient;
 use crate::web::shared::report_protocol::{ReportQuery, ReportReply};
 use tarmac_lens_core::coverage::{CoverageTable, Figures};
@@ -21,11 +21,14 @@ pub struct CoverageViewProps {
 }
 
 pub enum CoverageMsg {
+    /// The page's language changed: draw again.
+    Lang,
     Answer(ReportReply),
 }
 
 pub struct CoverageView {
     table: Option<Result<CoverageTable, String>>,
+    _lang: LangWatch,
 }
 
 /// `hit/total (p%)`, or a dash when there is nothing to cover.
@@ -34,10 +37,10 @@ fn ratio((hit, total): (u64, u64)) -> String {
         "–".into()
     } else {
         format!(
-            "{}/{} ({:.1}%)",
+            "{}/{} ({})",
             number(hit),
             number(total),
-            hit as f64 * 100.0 / total as f64
+            percent(hit as f64 * 100.0 / total as f64, 1)
         )
     }
 }
@@ -78,11 +81,16 @@ impl Component for CoverageView {
         ctx.props().client.ask(ReportQuery::Coverage, move |reply| {
             link.send_message(CoverageMsg::Answer(reply))
         });
-        CoverageView { table: None }
+        CoverageView {
+            table: None,
+            _lang: LangWatch::new(ctx, || CoverageMsg::Lang),
+        }
     }
 
     fn update(&mut self, _ctx: &Context<Self>, msg: CoverageMsg) -> bool {
-        let CoverageMsg::Answer(reply) = msg;
+        let CoverageMsg::Answer(reply) = msg else {
+            return true;
+        };
         self.table = Some(match reply {
             ReportReply::Coverage(table) => Ok(table),
             ReportReply::Error(e) => Err(e),
@@ -154,10 +162,10 @@ impl Component for CoverageView {
                                     title={target.as_ref().filter(|_| dwarf).map(|(_, l)| tf("Show line {} in the source pane", &[l]))}
                                     {onclick}
                                 >
-                                    <td style={text}>{ &g.name }</td>
+                                    <td style={text}>{ if g.is_no_source_line() { t("(no source line)").to_string() } else { g.name.clone() } }</td>
                                     { cells(&g.figures, dwarf) }
                                     if dwarf {
-                                        <td style={numeric} data-figure="first-unexecuted">{ g.first_unexecuted.map(|l| l.to_string()).unwrap_or_else(|| "–".into()) }</td>
+                                        <td style={numeric} data-figure="first-unexecuted">{ g.first_unexecuted.map(|l| number(u64::from(l))).unwrap_or_else(|| "–".into()) }</td>
                                     }
                                 </tr>
                             }

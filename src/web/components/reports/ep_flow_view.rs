@@ -5,11 +5,12 @@ use yew::prelude::*;
 
 use super::ep_profile_view::EpProps;
 use super::list_pager::{pager, selected_style, ListMsg, PagedList, LIST_PAGE};
-use crate::web::page::i18n::{t, tf};
+use crate::web::page::i18n::{number, t, tf, LangWatch};
 use crate::web::shared::report_protocol::{ReportQuery, ReportReply};
 use tarmac_lens_core::report::ep_explore::EpFlowPage;
 
 pub struct EpFlowList {
+    _lang: LangWatch,
     list: PagedList<EpFlowPage>,
 }
 
@@ -30,6 +31,7 @@ impl Component for EpFlowList {
 
     fn create(ctx: &Context<Self>) -> Self {
         EpFlowList {
+            _lang: LangWatch::new(ctx, || ListMsg::Lang),
             list: PagedList::new(ctx, &ctx.props().client, query),
         }
     }
@@ -54,7 +56,7 @@ impl Component for EpFlowList {
                 } else {
                     <p style="margin:0 0 0.3rem 0;">{ t("Discontinuities in trace order; click one to go to its line.") }</p>
                     if s.discontinuities > s.listed {
-                        <p data-testid="ep-flow-more">{ tf("The first {} of {} discontinuities are listed; the download counts the rest.", &[&s.listed, &s.discontinuities]) }</p>
+                        <p data-testid="ep-flow-more">{ tf("The first {} of {} discontinuities are listed; the download counts the rest.", &[&number(s.listed), &number(s.discontinuities)]) }</p>
                     }
                     <table data-testid="ep-flow-table" style="border-collapse:collapse;font-family:var(--mono, monospace);font-size:0.85rem;">
                         <thead>

@@ -6,18 +6,19 @@
 use yew::prelude::*;
 
 use super::list_pager::{pager, selected_style};
-use crate::web::page::i18n::{number, t, tf, tn};
+use crate::web::page::i18n::{number, percent, t, tf, tn, LangWatch};
 use crate::web::page::report_client::ReportClient;
 use crate::web::shared::report_protocol::{ReportQuery, ReportReply};
 use tarmac_lens_core::report::ep_explore::{EpPcPage, EpSort, EpSummary};
 use tarmac_lens_core::report::explore::MAX_PAGE;
 
-/// The share of `part` in `whole` as `ep-profile` prints it.
-fn percent(part: u64, whole: u64) -> String {
+/// The share of `part` in `whole` as `ep-profile` prints it, in the
+/// page's language (`12.5%`, `12,5 %`).
+fn share(part: u64, whole: u64) -> String {
     if whole == 0 {
         "-".into()
     } else {
-        format!("{:.1}%", part as f64 * 100.0 / whole as f64)
+        percent(part as f64 * 100.0 / whole as f64, 1)
     }
 }
 
@@ -32,6 +33,8 @@ pub struct EpProps {
 }
 
 pub enum ProfileMsg {
+    /// The page's language changed: draw again.
+    Lang,
     Sort(EpSort),
     Offset(u64),
     Page(EpSort, bool, u64, ReportReply),
@@ -50,6 +53,7 @@ pub struct EpCycleProfile {
     offset: u64,
     page: Option<EpPcPage>,
     error: Option<String>,
+    _lang: LangWatch,
 }
 
 const COLUMNS: [(Option<EpSort>, &str, &str); 6] = [
@@ -103,7 +107,7 @@ impl EpCycleProfile {
                 <span data-testid="ep-packet-cycles" data-value={s.packet_cycles.to_string()}>{ s.packet_cycles }</span>
                 <span>{ t("Stall cycles") }</span>
                 <span data-testid="ep-stall-cycles" data-value={s.stall_cycles.to_string()}>
-                    { format!("{} ({})", s.stall_cycles, percent(s.stall_cycles, s.packet_cycles)) }
+                    { format!("{} ({})", s.stall_cycles, share(s.stall_cycles, s.packet_cycles)) }
                 </span>
                 <span>{ t("Records") }</span>
                 <span data-testid="ep-records">{ records }</span>
@@ -155,6 +159,7 @@ impl Component for EpCycleProfile {
             offset: 0,
             page: None,
             error: None,
+            _lang: LangWatch::new(ctx, || ProfileMsg::Lang),
         };
         view.ask(ctx);
         view
@@ -162,6 +167,7 @@ impl Component for EpCycleProfile {
 
     fn update(&mut self, ctx: &Context<Self>, msg: ProfileMsg) -> bool {
         match msg {
+            ProfileMsg::Lang => {}
             ProfileMsg::Sort(sort) => {
                 if sort == self.sort {
                     self.descending = !self.descending;
@@ -250,7 +256,7 @@ impl Component for EpCycleProfile {
                                             <td style={numeric}>{ format!("0x{:08x}", r.pc) }</td>
                                             <td style={numeric} data-col="packets">{ r.packets }</td>
                                             <td style={numeric} data-col="cycles">{ r.cycles }</td>
-                                            <td style={numeric} data-col="share">{ percent(r.cycles, s.packet_cycles) }</td>
+                                            <td style={numeric} data-col="share">{ share(r.cycles, s.packet_cycles) }</td>
                                             <td style={numeric} data-col="stalls">{ r.stall_cycles }</td>
                                             <td style={numeric} data-col="size">{ size }</td>
                                         </tr>

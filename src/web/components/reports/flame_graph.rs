@@ -9,7 +9,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, HtmlInputElement};
 use yew::prelude::*;
 
-use crate::web::page::i18n::{number, t, tf, tn};
+use crate::web::page::i18n::{number, t, tf, tn, LangWatch};
 use crate::web::page::report_client::ReportClient;
 use crate::web::shared::report_protocol::{ReportQuery, ReportReply};
 use tarmac_lens_core::report::explore::{FlameFrame, FlameView};
@@ -23,6 +23,8 @@ pub struct FlameGraphProps {
 }
 
 pub enum Msg {
+    /// The page's language changed: draw again.
+    Lang,
     Zoom(u32),
     View(u32, ReportReply),
     Hover(f64, f64),
@@ -51,6 +53,7 @@ pub struct FlameGraph {
         web_sys::ResizeObserver,
         wasm_bindgen::closure::Closure<dyn FnMut()>,
     )>,
+    _lang: LangWatch,
 }
 
 fn hue(name: &str) -> u32 {
@@ -208,6 +211,7 @@ impl Component for FlameGraph {
             error: None,
             scrolled_for: std::cell::Cell::new(None),
             resize: None,
+            _lang: LangWatch::new(ctx, || Msg::Lang),
         };
         g.zoom(ctx, 0);
         g
@@ -215,6 +219,7 @@ impl Component for FlameGraph {
 
     fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
         match msg {
+            Msg::Lang => {}
             Msg::Zoom(root) => self.zoom(ctx, root),
             Msg::View(root, reply) => {
                 if root != self.root {

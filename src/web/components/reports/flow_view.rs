@@ -6,7 +6,7 @@
 use yew::prelude::*;
 
 use super::list_pager::{pager, selected_style, ListMsg, PagedList, LIST_PAGE};
-use crate::web::page::i18n::{number, t, tf, tn};
+use crate::web::page::i18n::{number, t, tf, tn, LangWatch};
 use crate::web::page::report_client::ReportClient;
 use crate::web::shared::report_protocol::{ReportQuery, ReportReply};
 use tarmac_lens_core::report::flow_explore::{FlowPage, FlowSummary};
@@ -19,6 +19,7 @@ pub struct ProgramFlowProps {
 }
 
 pub struct ProgramFlow {
+    _lang: LangWatch,
     list: PagedList<FlowPage>,
 }
 
@@ -43,6 +44,7 @@ impl Component for ProgramFlow {
 
     fn create(ctx: &Context<Self>) -> Self {
         ProgramFlow {
+            _lang: LangWatch::new(ctx, || ListMsg::Lang),
             list: PagedList::new(ctx, &ctx.props().client, query),
         }
     }

@@ -10,6 +10,8 @@ use crate::web::page::report_client::ReportClient;
 use crate::web::shared::report_protocol::{ReportQuery, ReportReply};
 
 pub enum ListMsg {
+    /// The page's language changed: draw again.
+    Lang,
     Offset(u64),
     Page(u64, ReportReply),
     /// A row was clicked: go to its line and mark it.
@@ -70,6 +72,7 @@ impl<P> PagedList<P> {
         C: Component<Message = ListMsg>,
     {
         match msg {
+            ListMsg::Lang => {}
             ListMsg::Offset(offset) => {
                 self.offset = offset;
                 self.ask(ctx, client, query);

@@ -31,7 +31,7 @@ use profile_table::ProfileTable;
 use super::{ElfLoad, ToolbarMenu};
 pub use crate::model::ReportTab;
 use crate::web::page::client::TraceClient;
-use crate::web::page::i18n::{number, t, tf, tn};
+use crate::web::page::i18n::{number, t, tf, tn, LangWatch};
 use crate::web::page::report_client::{Download, ReportClient, ReportStatus};
 use crate::web::shared::report_protocol::ReportPass;
 use tarmac_lens_core::report::ep_explore::EpSummary;
@@ -83,6 +83,7 @@ fn text_label(kind: TextKind) -> &'static str {
         TextKind::EpProfile => t("cycle profile"),
         TextKind::Flow => t("program flow"),
         TextKind::Chrome => t("Chrome trace (Perfetto, speedscope)"),
+        TextKind::Perfetto => t("Perfetto trace (any size)"),
         TextKind::Callgrind => t("Callgrind (KCachegrind)"),
     }
 }
@@ -96,6 +97,7 @@ fn text_id(kind: TextKind) -> &'static str {
         TextKind::EpProfile => "ep-profile",
         TextKind::Flow => "flow",
         TextKind::Chrome => "chrome",
+        TextKind::Perfetto => "perfetto",
         TextKind::Callgrind => "callgrind",
     }
 }
@@ -130,6 +132,8 @@ pub struct ReportsPanelProps {
 }
 
 pub enum Msg {
+    /// The page's language changed: draw again.
+    Lang,
     Status(u32, ReportStatus),
     Download(TextKind),
     Downloaded(u32, TextKind, Result<Download, String>),
@@ -165,6 +169,7 @@ pub struct ReportsPanel {
     trace_name: String,
     /// Why the ELF image's names are not used.
     elf_ignored: Option<String>,
+    _lang: LangWatch,
 }
 
 impl ReportsPanel {
@@ -210,7 +215,7 @@ impl ReportsPanel {
                 html! {
                     <p data-testid="reports-progress">
                         <progress max={total.to_string()} value={done.to_string()}></progress>
-                        { " " }{ tf(label, &[done, total]) }
+                        { " " }{ tf(label, &[&number(*done), &number(*total)]) }
                     </p>
                 }
             }
@@ -222,7 +227,9 @@ impl ReportsPanel {
     }
 
     /// The texts to download, in a menu so the header keeps to a line or
-    /// two in a narrow area; each download's state beside it.
+    /// two in a narrow area; each one's state (preparing, a link to save
+    /// it again) beside it in the menu, so the header does not grow with
+    /// downloads. A download that failed is said in the header.
     fn view_downloads(&self, ctx: &Context<Self>, texts: &'static [TextKind]) -> Html {
         let link = ctx.link();
         let state_of = |kind: TextKind| {
@@ -232,26 +239,39 @@ impl ReportsPanel {
                 .map(|(_, d)| d)
         };
         html! {
-            <div class="report-downloads" style="display:flex;flex-wrap:wrap;gap:0.4rem;align-items:center;">
-                <ToolbarMenu label={t("Download")} testid="menu-downloads">
+            <div class="report-downloads" style="display:flex;gap:0.4rem;align-items:center;min-width:0;">
+                <ToolbarMenu label={t("Download")} testid="menu-downloads" end={true}>
                     { for texts.iter().map(|&kind| html! {
-                        <button
-                            data-testid={format!("download-{}", text_id(kind))}
-                            disabled={matches!(state_of(kind), Some(Dl::Preparing))}
-                            onclick={link.callback(move |_| Msg::Download(kind))}
-                        >{ text_label(kind) }</button>
+                        <div style="display:flex;gap:0.5rem;align-items:baseline;white-space:nowrap;">
+                            <button
+                                data-testid={format!("download-{}", text_id(kind))}
+                                disabled={matches!(state_of(kind), Some(Dl::Preparing))}
+                                onclick={link.callback(move |_| Msg::Download(kind))}
+                                style="flex:1;text-align:left;"
+                            >{ text_label(kind) }</button>
+                            { match state_of(kind) {
+                                Some(Dl::Preparing) => html! { <span>{ tf("{}: preparing…", &[&text_label(kind)]) }</span> },
+                                Some(Dl::Ready(d)) => html! {
+                                    <a
+                                        data-testid={format!("saved-{}", text_id(kind))}
+                                        href={d.url.clone()}
+                                        download={kind.file_name(&self.trace_name)}
+                                    >{ tf("{} again ({} bytes)", &[&text_label(kind), &number(d.bytes)]) }</a>
+                                },
+                                _ => html! {},
+                            } }
+                        </div>
                     }) }
                 </ToolbarMenu>
-                { for texts.iter().filter_map(|&kind| Some((kind, state_of(kind)?))).map(|(kind, state)| match state {
-                    Dl::Preparing => html! { <span>{ tf("{}: preparing…", &[&text_label(kind)]) }</span> },
-                    Dl::Ready(d) => html! {
-                        <a
-                            data-testid={format!("saved-{}", text_id(kind))}
-                            href={d.url.clone()}
-                            download={kind.file_name(&self.trace_name)}
-                        >{ tf("{} again ({} bytes)", &[&text_label(kind), &d.bytes]) }</a>
-                    },
-                    Dl::Failed(e) => html! { <span class="error" role="alert">{ format!("{}: {e}", text_label(kind)) }</span> },
+                { for self.downloads.last().filter(|(kind, _)| texts.contains(kind)).map(|(kind, state)| match state {
+                    Dl::Failed(e) => {
+                        let text = format!("{}: {e}", text_label(*kind));
+                        html! {
+                            <span class="error" role="alert" title={text.clone()}
+                                style="min-width:0;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;">{ text }</span>
+                        }
+                    }
+                    _ => html! {},
                 }) }
                 if let Some((done, total)) = self.vcd_progress {
                     <progress data-testid="vcd-progress" max={total.to_string()} value={done.to_string()}></progress>
@@ -291,6 +311,7 @@ impl Component for ReportsPanel {
             downloads: Vec::new(),
             trace_name: String::new(),
             elf_ignored: None,
+            _lang: LangWatch::new(ctx, || Msg::Lang),
         };
         panel.start(ctx);
         panel
@@ -305,6 +326,7 @@ impl Component for ReportsPanel {
 
     fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
         match msg {
+            Msg::Lang => {}
             Msg::Status(generation, _) if generation != self.generation => return false,
             Msg::Status(_, status) => match status {
                 ReportStatus::Progress {
@@ -401,11 +423,11 @@ impl Component for ReportsPanel {
                             ),
                             Ready::Ep(s) => tf(
                                 "EP trace: {} packet cycles at {} addresses · {} discontinuities",
-                                &[&s.packet_cycles, &s.addresses, &s.discontinuities],
+                                &[&number(s.packet_cycles), &number(s.addresses), &number(s.discontinuities)],
                             ),
                             Ready::Flow(s) => tf(
                                 "Branch-only trace: {} blocks · {} instructions",
-                                &[&s.blocks, &s.instructions],
+                                &[&number(s.blocks), &number(s.instructions)],
                             ),
                         } }</span>
                     }
@@ -421,35 +443,35 @@ impl Component for ReportsPanel {
                     <p role="status" data-testid="reports-elf-ignored">{ tf("Functions are named by address: the ELF image was not used ({}).", &[m]) }</p>
                 }
                 if let (Some(Ready::Ep(summary)), Some(client)) = (ready, &self.client) {
-                    <div role="tabpanel" hidden={tab != ReportTab::CycleProfile} style="flex:1 1 auto;min-height:8rem;overflow:auto;">
+                    <div role="tabpanel" hidden={tab != ReportTab::CycleProfile} style="flex:1 1 auto;min-height:4rem;overflow:auto;">
                         <EpCycleProfile key={self.generation} client={client.clone()} summary={summary.clone()} on_jump={props.on_jump_line.clone()} />
                     </div>
-                    <div role="tabpanel" hidden={tab != ReportTab::EpFlow} style="flex:1 1 auto;min-height:8rem;overflow:auto;">
+                    <div role="tabpanel" hidden={tab != ReportTab::EpFlow} style="flex:1 1 auto;min-height:4rem;overflow:auto;">
                         <EpFlowList key={self.generation} client={client.clone()} summary={summary.clone()} on_jump={props.on_jump_line.clone()} />
                     </div>
                 }
                 if let (Some(Ready::Flow(summary)), Some(client)) = (ready, &self.client) {
-                    <div role="tabpanel" style="flex:1 1 auto;min-height:8rem;overflow:auto;">
+                    <div role="tabpanel" style="flex:1 1 auto;min-height:4rem;overflow:auto;">
                         <ProgramFlow key={self.generation} client={client.clone()} summary={summary.clone()} on_jump={props.on_jump_line.clone()} />
                     </div>
                 }
                 if let (Some(r @ Ready::Calls(_)), Some(client)) = (ready, &self.client) {
                     // The tree and the table stay mounted, so what was
                     // expanded or sorted is still there after another tab.
-                    <div role="tabpanel" hidden={tab != ReportTab::CallTree} style="flex:1 1 auto;min-height:8rem;overflow:auto;">
+                    <div role="tabpanel" hidden={tab != ReportTab::CallTree} style="flex:1 1 auto;min-height:4rem;overflow:auto;">
                         <CallTree key={self.generation} client={client.clone()} on_jump={props.on_jump.clone()} reveal={props.reveal} />
                     </div>
-                    <div role="tabpanel" hidden={tab != ReportTab::Profile} style="flex:1 1 auto;min-height:8rem;overflow:auto;">
+                    <div role="tabpanel" hidden={tab != ReportTab::Profile} style="flex:1 1 auto;min-height:4rem;overflow:auto;">
                         <ProfileTable key={self.generation} client={client.clone()} instructions={match r { Ready::Calls(s) => s.instructions, _ => 0 }} on_jump={props.on_jump.clone()} show_calls={props.show_calls} />
                     </div>
                     if tab == ReportTab::FlameGraph {
-                        <div role="tabpanel" style="flex:1 1 auto;min-height:8rem;overflow:auto;">
+                        <div role="tabpanel" style="flex:1 1 auto;min-height:4rem;overflow:auto;">
                             <FlameGraph key={self.generation} client={client.clone()} />
                         </div>
                     }
                     // Its pass runs when first shown (the worker keeps its answer).
                     if tab == ReportTab::Coverage {
-                        <div role="tabpanel" style="flex:1 1 auto;min-height:8rem;overflow:auto;">
+                        <div role="tabpanel" style="flex:1 1 auto;min-height:4rem;overflow:auto;">
                             <CoverageView key={self.generation} client={client.clone()} progress={self.coverage_progress} on_source={props.on_source.clone()} />
                         </div>
                     }

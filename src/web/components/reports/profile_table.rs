@@ -6,7 +6,7 @@
 
 use yew::prelude::*;
 
-use crate::web::page::i18n::{decimal, number, t, tf, tn};
+use crate::web::page::i18n::{number, percent, t, tf, tn, LangWatch};
 use crate::web::page::report_client::ReportClient;
 use crate::web::shared::report_protocol::{ReportQuery, ReportReply};
 use tarmac_lens_core::report::explore::{
@@ -27,6 +27,8 @@ pub struct ProfileTableProps {
 }
 
 pub enum Msg {
+    /// The page's language changed: draw again.
+    Lang,
     Sort(ProfileSort),
     Page(ProfileSort, bool, ReportReply),
     /// List this function's calls (a row's click), from this one on.
@@ -42,6 +44,7 @@ pub struct ProfileTable {
     error: Option<String>,
     /// The function whose calls are listed, and the page of them once here.
     calls: Option<(u64, Option<CallsPage>)>,
+    _lang: LangWatch,
 }
 
 /// Sort key, English label, test id, and whether it is a share.
@@ -60,7 +63,7 @@ fn share(part: u64, whole: u64) -> String {
     if whole == 0 {
         return "–".into();
     }
-    format!("{} %", decimal(part as f64 * 100.0 / whole as f64, 1))
+    percent(part as f64 * 100.0 / whole as f64, 1)
 }
 
 impl ProfileTable {
@@ -202,6 +205,7 @@ impl Component for ProfileTable {
             page: None,
             error: None,
             calls: None,
+            _lang: LangWatch::new(ctx, || Msg::Lang),
         };
         table.ask(ctx);
         if let Some((_, addr)) = ctx.props().show_calls {
@@ -221,6 +225,7 @@ impl Component for ProfileTable {
 
     fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
         match msg {
+            Msg::Lang => {}
             Msg::Sort(sort) => {
                 if sort == self.sort {
                     self.descending = !self.descending;

@@ -109,7 +109,7 @@ fn shape(line: &[u8]) -> Shape<'_> {
             (w, e) = (&line[s3..e3], e3);
         }
     }
-    if w.starts_with(b"cpu") {
+    if crate::parse::is_cpu_field(w) {
         let (s4, e4) = word(line, e);
         (w, e) = (&line[s4..e4], e4);
     }

@@ -19,6 +19,7 @@ use super::super::lex::{self, is_space, is_word};
 use super::super::record::*;
 use super::super::regs::{RegClass, RegId};
 use super::super::Parser;
+use super::memo::{Prefix, StateText, Window};
 use super::{decode_hex_le, hex_with_namespace, iset_of, unit_of};
 
 /// A cursor that cuts words exactly as [`lex::Lexer`] does.
@@ -202,90 +203,6 @@ pub(super) fn parse<'a>(p: &'a mut Parser, line: &'a [u8]) -> Result<Record<'a>,
     })
 }
 
-/// What the fast path remembers of the last lines it read: runs of bytes
-/// that most lines repeat from an earlier one, and what they said, so that
-/// a line with the same bytes is read with a few comparisons of eight bytes
-/// instead of words cut byte by byte and numbers converted.
-///
-/// A memo of text to values, not inter-line state: whatever it holds, a
-/// line reads as it would without it.
-#[derive(Clone, Copy, Default)]
-pub(in crate::parse) struct Memo {
-    prefix: Option<Prefix>,
-    state: Option<StateText>,
-}
-
-/// Up to `8 * W` bytes, compared eight at a time.
-#[derive(Clone, Copy)]
-struct Window<const W: usize> {
-    words: [u64; W],
-    /// Which bytes of `words` count.
-    masks: [u64; W],
-    len: usize,
-}
-
-impl<const W: usize> Window<W> {
-    /// `bytes[..len]`, if `bytes` has at least `8 * W` bytes and `len` is no
-    /// more than that.
-    #[inline(always)]
-    fn of(bytes: &[u8], len: usize) -> Option<Self> {
-        if len > 8 * W {
-            return None;
-        }
-        let mut window = Window {
-            words: [0; W],
-            masks: [0; W],
-            len,
-        };
-        for i in 0..W {
-            window.words[i] = u64::from_le_bytes(*bytes.get(8 * i..)?.first_chunk::<8>()?);
-            let bits = len.saturating_sub(8 * i).min(8) * 8;
-            window.masks[i] = u64::MAX.checked_shr(64 - bits as u32).unwrap_or(0);
-        }
-        Some(window)
-    }
-
-    /// Whether `bytes` starts with these.
-    #[inline(always)]
-    fn starts(&self, bytes: &[u8]) -> bool {
-        let mut diff = 0;
-        for i in 0..W {
-            let Some(word) = bytes.get(8 * i..).and_then(<[u8]>::first_chunk::<8>) else {
-                return false;
-            };
-            diff |= (u64::from_le_bytes(*word) ^ self.words[i]) & self.masks[i];
-        }
-        diff == 0
-    }
-}
-
-/// The bytes before the event type (timestamp, unit, cpu). A trace gives
-/// each instruction about two lines with the same timestamp, and the
-/// timestamp is most often the instruction's id too. The prefix ends where
-/// the event type starts; where the matching line has a unit or a `cpu`
-/// word instead, that word is no event type of these shapes, so the general
-/// grammar reads it.
-#[derive(Clone, Copy)]
-struct Prefix {
-    text: Window<3>,
-    time: u64,
-    /// The timestamp's digits: `line[..digits]` of any line it matches.
-    digits: usize,
-    raw_time: u64,
-    unit: Option<TimeUnit>,
-    cpu: Option<(usize, usize)>,
-}
-
-/// An instruction's state and mode and the `:` after them (` O EL3h_s :`),
-/// the same from one instruction to the next until the mode changes.
-#[derive(Clone, Copy)]
-struct StateText {
-    text: Window<2>,
-    iset: ISet,
-    /// The mode's bytes, from the start of `text`.
-    mode: Option<(usize, usize)>,
-}
-
 /// Time, unit, cpu and the rest of a line of a common shape; `None`, with
 /// the parser's state untouched, for any other line.
 #[inline(always)]
@@ -325,7 +242,7 @@ fn read<'a>(
             w = c.word()?;
         }
         let mut cpu_at = None;
-        if w.starts_with(b"cpu") {
+        if super::super::cpu::is_cpu_field(w) {
             cpu_at = Some((c.pos - w.len(), c.pos));
             w = c.word()?;
         }
@@ -434,6 +351,7 @@ fn instruction<'a>(
         encoding,
         mode,
         inst_id,
+        capability: None,
         disassembly: c.rest(),
     }))
 }

@@ -38,6 +38,8 @@ pub(super) fn memory<'a>(
             _ => return Err(fail("unknown atomic operation", type_tok.start)),
         });
         direction = Some(MemDirection::Update);
+    } else if let Some(read) = fetch_word(w) {
+        return fetch(lx, w, read, type_tok.start);
     } else {
         let mut i = 0;
         let n = w.len();
@@ -237,6 +239,70 @@ pub(super) fn memory<'a>(
         accessed,
         known,
         value_text: &line[value_start..value_end],
+    }))
+}
+
+/// Whether `w` is an RTL logger's instruction-side transfer, `MR4_I`
+/// (`M`, `R` or `W`, the size, `_I`), and whether it reads.
+pub(crate) fn fetch_word(w: &[u8]) -> Option<bool> {
+    let stem = w.strip_suffix(b"_I")?;
+    let (&dir, size) = stem.strip_prefix(b"M")?.split_first()?;
+    let read = match dir {
+        b'R' => true,
+        b'W' => false,
+        _ => return None,
+    };
+    (!size.is_empty() && size.iter().all(u8::is_ascii_digit)).then_some(read)
+}
+
+/// `MR4_I <addr> <data>`: an instruction fetch, kept apart from the data
+/// accesses as a bus cycle (the reference tools show it as a memory read:
+/// `dump` does too). The data is written in the bus's order, of any width.
+fn fetch<'a>(
+    lx: &mut Lexer<'a>,
+    w: &'a [u8],
+    read: bool,
+    start: usize,
+) -> Result<RecordKind<'a>, Fail> {
+    let digits = &w[2..w.len() - 2];
+    let size = lex::parse_dec(digits)
+        .and_then(|s| u8::try_from(s).ok())
+        .filter(|s| (1..=16).contains(s))
+        .ok_or(fail("unsupported memory access size", start))?;
+    let a = lx.next();
+    let addr = match hex_of(lx, a) {
+        Some(v) => v,
+        None if is_dec_or_hex_word(lx, a) => return Err(fail("memory address too large", a.start)),
+        None => return Err(fail("expected memory address", a.start)),
+    };
+    let data = lx.next();
+    let text = lx.text(data);
+    if !data.is_word()
+        || !(is_hex_with_separators(text) || text.iter().all(|&b| b == b'x' || b == b'X'))
+    {
+        return Err(fail("expected memory contents in hex", data.start));
+    }
+    Ok(RecordKind::Bus(BusCycle {
+        type_word: w,
+        read: Some(read),
+        size: Some(size),
+        sequential: None,
+        opcode_fetch: true,
+        locked: false,
+        exclusive: false,
+        privileged: false,
+        secure: None,
+        speculative: false,
+        idle: false,
+        coprocessor: false,
+        inner_attrs: None,
+        outer_attrs: None,
+        master_id: None,
+        addr: Some(addr),
+        data: text,
+        wait: false,
+        abort: false,
+        instruction_side: Some(true),
     }))
 }
 

@@ -10,7 +10,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
 
-use super::{walk, Act, ExportReport, Sink};
+use super::{walk, Act, Calls, ExportReport, Sink};
 use crate::debuginfo::DebugInfo;
 use crate::engine::EngineOptions;
 use crate::parse::ParseOptions;
@@ -24,29 +24,26 @@ struct Costs {
     own: BTreeMap<u64, BTreeMap<u64, u64>>,
     /// (caller, call instruction, callee) → (calls, inclusive cost).
     edges: BTreeMap<(u64, u64, u64), (u64, u64)>,
-    /// Open activations: id and instructions run before it.
-    open: Vec<(u32, u64)>,
+    /// Open activations: instructions run before each.
+    open: Vec<u64>,
 }
 
 impl Sink for Costs {
-    fn enter(&mut self, acts: &[Act], id: u32, _ts: u64, instructions: u64) -> Result<()> {
-        if let Some(a) = acts.get(id as usize) {
+    fn enter(&mut self, open: &[Act], _ts: u64, instructions: u64) -> Result<()> {
+        if let Some(a) = open.last() {
             // A function that ran no instruction of its own is still listed.
             self.own.entry(a.pc).or_default();
         }
-        self.open.push((id, instructions));
+        self.open.push(instructions);
         Ok(())
     }
 
-    fn leave(&mut self, acts: &[Act], id: u32, _ts: u64, instructions: u64) -> Result<()> {
+    fn leave(&mut self, open: &[Act], _ts: u64, instructions: u64) -> Result<()> {
         // The walk leaves the innermost activation: the one entered last.
-        let Some((_, before)) = self.open.pop() else {
+        let Some(before) = self.open.pop() else {
             return Ok(());
         };
-        let Some(act) = acts.get(id as usize) else {
-            return Ok(());
-        };
-        if let Some(parent) = act.parent.and_then(|p| acts.get(p as usize)) {
+        if let [.., parent, act] = open {
             let e = self
                 .edges
                 .entry((parent.pc, act.call_pc, act.pc))
@@ -57,8 +54,8 @@ impl Sink for Costs {
         Ok(())
     }
 
-    fn instruction(&mut self, acts: &[Act], id: u32, pc: u64) {
-        if let Some(a) = acts.get(id as usize) {
+    fn instruction(&mut self, open: &[Act], pc: u64, _ts: u64) {
+        if let Some(a) = open.last() {
             *self.own.entry(a.pc).or_default().entry(pc).or_default() += 1;
         }
     }
@@ -110,7 +107,14 @@ pub fn write<S: TraceSource>(
 ) -> Result<ExportReport> {
     let mut costs = Costs::default();
     // Cost is counted in instructions: the trace's times play no part.
-    let report = walk(source, parse_opts, engine_opts, root, false, &mut costs)?;
+    let report = walk(
+        source,
+        parse_opts,
+        engine_opts,
+        Calls::Tree(root),
+        false,
+        &mut costs,
+    )?;
     render(&costs, &report, command, name, dwarf, out).map_err(Error::Write)?;
     Ok(report)
 }

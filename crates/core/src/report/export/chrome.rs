@@ -10,7 +10,7 @@
 
 use std::io::Write;
 
-use super::{walk, Act, ExportReport, Sink, Timing};
+use super::{walk, Act, Calls, ExportReport, Sink, Timing};
 use crate::engine::EngineOptions;
 use crate::parse::ParseOptions;
 use crate::report::calltree::Activation;
@@ -103,7 +103,7 @@ impl<'w> ChromeWriter<'w> {
             source,
             parse_opts,
             engine_opts,
-            Some(root),
+            Calls::Tree(Some(root)),
             timestamps,
             &mut sink,
         )
@@ -135,8 +135,8 @@ impl ChromeSink<'_, '_> {
 }
 
 impl Sink for ChromeSink<'_, '_> {
-    fn enter(&mut self, acts: &[Act], id: u32, ts: u64, _instructions: u64) -> Result<()> {
-        let pc = acts.get(id as usize).map_or(0, |a| a.pc);
+    fn enter(&mut self, open: &[Act], ts: u64, _instructions: u64) -> Result<()> {
+        let pc = open.last().map_or(0, |a| a.pc);
         let e = format!(
             "{{\"ph\":\"B\",\"pid\":1,\"tid\":{},\"ts\":{},\"name\":{},\"cat\":\"call\"}}",
             self.tid,
@@ -146,8 +146,8 @@ impl Sink for ChromeSink<'_, '_> {
         self.w.event(&e)
     }
 
-    fn leave(&mut self, acts: &[Act], id: u32, ts: u64, _instructions: u64) -> Result<()> {
-        let pc = acts.get(id as usize).map_or(0, |a| a.pc);
+    fn leave(&mut self, open: &[Act], ts: u64, _instructions: u64) -> Result<()> {
+        let pc = open.last().map_or(0, |a| a.pc);
         // Named as its `B`, and neither has `args`: speedscope pairs them
         // by name and arguments, and shows the arguments in the name.
         let e = format!(
@@ -159,7 +159,7 @@ impl Sink for ChromeSink<'_, '_> {
         self.w.event(&e)
     }
 
-    fn instruction(&mut self, _acts: &[Act], _id: u32, _pc: u64) {}
+    fn instruction(&mut self, _open: &[Act], _pc: u64, _ts: u64) {}
 
     fn timing(&mut self, timing: &Timing) {
         if timing.timestamps {

@@ -1,0 +1,2 @@
+// A sibling's item, named through `super::`.
+pub const SIDES: usize = super::area::CORNERS;
