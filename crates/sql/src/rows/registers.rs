@@ -30,7 +30,7 @@ pub(super) fn add(rows: &mut Rows, at: &mut At<'_>, line: &Line<'_>, rec: &Recor
             let time = at.now;
             for e in list.entries {
                 row(rows, line.number, time, rec.cpu, list.name(e), |rows| {
-                    let bytes = (u32::from(e.digits) + 1) / 2;
+                    let bytes = u32::from(e.digits).div_ceil(2);
                     rows.u64(VALUE, (bytes <= 8).then_some(e.value));
                     if rows.wants(VALUE_HEX) {
                         let hex = format!("{:0w$x}", e.value, w = usize::from(e.digits));
