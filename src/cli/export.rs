@@ -40,7 +40,7 @@ pub struct ExportArgs {
     #[arg(long, value_name = "FORMAT", value_parser = ["perfetto", "chrome", "callgrind", "drcov", "parquet"])]
     format: String,
     /// parquet: more traces, each its own run.
-    #[arg(value_name = "TRACE…")]
+    #[arg(value_name = "TRACE")]
     more: Vec<PathBuf>,
     /// Write to FILE instead of standard output (parquet: the directory).
     #[arg(short = 'o', long = "output", value_name = "FILE")]

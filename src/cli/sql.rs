@@ -19,6 +19,9 @@ use super::Common;
 /// traces with `sql --farm DIR_OR_GLOB 'SELECT ...'` (a `run` column names
 /// each trace). The tables and their columns: docs/tables.md.
 #[derive(Args)]
+#[command(
+    override_usage = "tarmac-lens sql [OPTIONS] TRACE QUERY\n       tarmac-lens sql [OPTIONS] --farm <DIR_OR_GLOB> QUERY"
+)]
 pub struct SqlArgs {
     /// TRACE and QUERY (with --farm, QUERY alone).
     #[arg(value_name = "TRACE QUERY", num_args = 1..=2, required = true)]
