@@ -92,7 +92,7 @@ fn messages_to_the_page_cross_intact_including_counts_beyond_f64_precision() {
                         ],
                     }),
                 ),
-                (0, Reply::Node(None)),
+                (0, Reply::Locate(None)),
                 (7, Reply::Error("not indexed yet".into())),
             ],
         },
