@@ -294,9 +294,9 @@ impl Asking {
         self.targeted()
     }
 
-    fn on_explained(&mut self, tree: Box<WhyStep>) -> Step {
+    fn on_explained(&mut self, tree: WhyStep) -> Step {
         Step::Done(
-            serde_json::to_value(&*tree)
+            serde_json::to_value(&tree)
                 .map(|tree| {
                     json!({
                         "target": self.target.as_ref().map(super::watch::target_label),
@@ -404,7 +404,7 @@ impl Asking {
                     depth,
                     loaded: None,
                 };
-                self.ask(question, Self::on_explained)
+                self.ask(question, |asking, tree| asking.on_explained(*tree))
             }
             _ => self.watching(),
         }
