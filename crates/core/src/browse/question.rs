@@ -4,7 +4,7 @@
 //! type of its answer, so `session.ask(Rows { .. })` gives a
 //! [`super::protocol::RowsReply`] and asking for the wrong one does not
 //! compile. The wire between the page, its worker and `serve` carries the
-//! [`super::Query`] and [`super::Reply`] enums, which [`questions!`] makes
+//! [`super::Query`] and [`super::Reply`] enums, which `questions!` makes
 //! from the list in `browse/mod.rs`, one variant per question on each
 //! side: adding a question is its type, its [`Answerable`] impl (next to
 //! the code that answers it) and one line of that list.
@@ -15,7 +15,7 @@ use crate::Result;
 use super::Session;
 
 /// A question on the wire: its answer's type, and how both travel in
-/// [`super::Query`] and [`super::Reply`] (implemented by [`questions!`]).
+/// [`super::Query`] and [`super::Reply`] (implemented by `questions!`).
 pub trait Question: Into<super::Query> + Sized {
     /// What the session answers it with.
     type Answer;
