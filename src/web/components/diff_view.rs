@@ -8,11 +8,12 @@
 use yew::prelude::*;
 
 use super::{Browser, ElfLoad, ProgressBar, Session};
-use crate::web::page::client::{worker_url, ClientEvent, TraceClient};
+use crate::web::page::client::{worker_url, TraceClient};
 use crate::web::page::diff_client::DiffJob;
 use crate::web::page::i18n::{number, t, tf, tn, Lang};
 use crate::web::page::url_options;
 use crate::web::shared::diff_protocol::DiffMsg;
+use crate::web::shared::protocol::ClientEvent;
 use tarmac_lens_core::browse::protocol::Progress;
 use tarmac_lens_core::diff::{hex, Difference, Divergence, Step};
 
