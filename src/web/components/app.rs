@@ -690,7 +690,7 @@ pub fn app() -> Html {
                     }}
                 />
                 if let Some(session) = state.session.clone().filter(|_| rows) {
-                    <DiffView file={trace_file.clone()} compare={(*compare).clone()} session={session} progress={state.progress.clone()} elf={state.elf} lang={*lang} />
+                    <DiffView file={trace_file.clone()} compare={(*compare).clone()} session={session} progress={state.progress.clone()} elf={state.elf} elf_error={state.elf_error.clone()} lang={*lang} />
                 }
             </div>
             <div
@@ -979,6 +979,7 @@ fn view_embedded(
                     session={session}
                     progress={state.progress.clone()}
                     elf={state.elf}
+                    elf_error={state.elf_error.clone()}
                     panes={Some(panes.unwrap_or_default())}
                     compact={true}
                 />

@@ -27,6 +27,9 @@ pub struct DiffViewProps {
     pub session: Session,
     pub progress: Option<Progress>,
     pub elf: Option<ElfLoad>,
+    /// Why the page refused the ELF image given, if it did.
+    #[prop_or_default]
+    pub elf_error: Option<String>,
     #[prop_or_default]
     pub lang: Lang,
     /// The trace to compare with, numbered per choice (choosing the same
@@ -294,6 +297,7 @@ impl Component for DiffView {
                             session={props.session.clone()}
                             progress={props.progress.clone()}
                             elf={props.elf}
+                            elf_error={props.elf_error.clone()}
                             lang={props.lang}
                             goto={goto_a}
                             diverged_lines={marked(|d| &d.a)}
