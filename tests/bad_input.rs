@@ -8,7 +8,7 @@ use crate::common::{self, Dir};
 
 use std::collections::BTreeMap;
 
-use tarmac_lens_core::browse::protocol::{Locate, Query, RegMark, Reply};
+use tarmac_lens_core::browse::protocol::{Locate, Memory, Query, RegMark, Registers, Reply, Rows};
 use tarmac_lens_core::browse::Session;
 use tarmac_lens_core::index::{Index, IndexOptions};
 use tarmac_lens_core::parse::ParseOptions;
@@ -78,15 +78,15 @@ fn analyse(data: &[u8]) -> Outcome {
     for q in [
         Query::Locate(Locate::Start),
         Query::Locate(Locate::End),
-        Query::Rows {
+        Query::Rows(Rows {
             view: 0,
             first: 0,
             count: 1000,
-        },
-        Query::Registers {
+        }),
+        Query::Registers(Registers {
             node: summary.nodes.saturating_sub(1),
             mark: RegMark::None,
-        },
+        }),
     ] {
         let r = session.answer(q.clone());
         if summary.nodes > 0 {
@@ -228,7 +228,7 @@ fn a_one_megabyte_line_is_one_unparsed_line() {
         // The lines after it keep their numbers and offsets.
         let mut session = Session::open(SliceSource(&data), ParseOptions::default()).unwrap();
         while !session.index_step(1 << 20).unwrap().complete {}
-        let Reply::Node(Some(n)) = session.answer(Query::Locate(Locate::Line(7))) else {
+        let Some(n) = session.ask(Locate::Line(7)).unwrap() else {
             panic!("line 7")
         };
         assert_eq!(n.offset, (at + len + 1) as u64, "{what}");
@@ -283,13 +283,13 @@ fn non_utf8_bytes_in_text_fields_are_kept() {
     // Shown lossily, never refused.
     let mut session = Session::open(SliceSource(&data), ParseOptions::default()).unwrap();
     while !session.index_step(1 << 20).unwrap().complete {}
-    let Reply::Rows(rows) = session.answer(Query::Rows {
-        view: 0,
-        first: 0,
-        count: 20,
-    }) else {
-        panic!("rows")
-    };
+    let rows = session
+        .ask(Rows {
+            view: 0,
+            first: 0,
+            count: 20,
+        })
+        .unwrap();
     let text = format!("{rows:?}");
     assert!(text.contains("MOV \u{fffd}\u{fffd}   x0"), "{text}");
     // In a field that must be hex, the line is listed.
@@ -415,14 +415,14 @@ fn files_with_only_events_or_only_memory_lines() {
     // Their memory is still known after the (instruction-less) node.
     let mut session = Session::open(SliceSource(mem.as_bytes()), ParseOptions::default()).unwrap();
     while !session.index_step(1 << 20).unwrap().complete {}
-    let Reply::Memory(m) = session.answer(Query::Memory {
-        node: 0,
-        addr: 0xffff0,
-        len: 16,
-        compare: None,
-    }) else {
-        panic!("memory")
-    };
+    let m = session
+        .ask(Memory {
+            node: 0,
+            addr: 0xffff0,
+            len: 16,
+            compare: None,
+        })
+        .unwrap();
     assert_eq!(m.bytes[..4], [0x0c, 0x80, 0, 0]);
     assert!(m.known.iter().all(|&k| k));
     let regs = only(" R ");
@@ -581,23 +581,22 @@ fn indexing_stops_at_the_memory_budget_and_the_part_indexed_stays_browsable() {
     // Stopped for good, and says so every time.
     assert_eq!(session.index_step(1 << 20).unwrap(), p);
     assert!(!session.is_complete());
-    let Reply::Node(Some(last)) = session.answer(Query::Locate(Locate::End)) else {
+    let Some(last) = session.ask(Locate::End).unwrap() else {
         panic!("end")
     };
     assert!(last.node > 0 && last.node < p.nodes, "{last:?}");
-    let Reply::Rows(rows) = session.answer(Query::Rows {
-        view: 0,
-        first: 0,
-        count: 50,
-    }) else {
-        panic!("rows")
-    };
+    let rows = session
+        .ask(Rows {
+            view: 0,
+            first: 0,
+            count: 50,
+        })
+        .unwrap();
     assert_eq!(rows.rows.len(), 50);
-    assert!(matches!(
-        session.answer(Query::Registers {
+    assert!(session
+        .ask(Registers {
             node: last.node,
             mark: RegMark::None
-        }),
-        Reply::Registers(_)
-    ));
+        })
+        .is_ok());
 }

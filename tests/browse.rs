@@ -25,17 +25,12 @@ fn open(bytes: &[u8]) -> Session<SliceSource<'_>> {
 }
 
 fn rows(s: &mut Session<SliceSource<'_>>, view: u32, first: u64, count: u32) -> RowsReply {
-    match s.answer(Query::Rows { view, first, count }) {
-        Reply::Rows(r) => r,
-        other => panic!("{:?}", other),
-    }
+    s.ask(Rows { view, first, count }).unwrap()
 }
 
-fn node(reply: Reply) -> NodeView {
-    match reply {
-        Reply::Node(Some(n)) => n,
-        other => panic!("{:?}", other),
-    }
+/// The node a question found (a step always finds one).
+fn node(answer: tarmac_lens_core::Result<impl Into<Option<NodeView>>>) -> NodeView {
+    answer.unwrap().into().expect("a node")
 }
 
 #[test]
@@ -76,32 +71,32 @@ fn browse_while_indexing_then_stats() {
 fn stepping_registers_memory_and_writes() {
     let bytes = data("ttu/quicksort.tarmac");
     let mut s = open(&bytes);
-    let start = node(s.answer(Query::Locate(Locate::Start)));
-    let next = node(s.answer(Query::Step {
+    let start = node(s.ask(Locate::Start));
+    let next = node(s.ask(Step {
         view: 0,
         node: start.node,
         delta: 1,
     }));
     assert_eq!(next.node, start.node + 1);
-    let back = node(s.answer(Query::Step {
+    let back = node(s.ask(Step {
         view: 0,
         node: next.node,
         delta: -1,
     }));
     assert_eq!(back.node, start.node);
     // Line 4290 holds the first instruction of the call to 0x80ec.
-    let at = node(s.answer(Query::Locate(Locate::Line(4290))));
+    let at = node(s.ask(Locate::Line(4290)));
     assert_eq!((at.first_line, at.time, at.pc), (4290, 2030, Some(0x80ec)));
-    let t = node(s.answer(Query::Locate(Locate::Time(2030))));
+    let t = node(s.ask(Locate::Time(2030)));
     assert_eq!(t.node, at.node);
     // Registers after the BL at line 4288 show lr = 0x802c, changed.
-    let bl = node(s.answer(Query::Locate(Locate::Line(4288))));
-    let Reply::Registers(r) = s.answer(Query::Registers {
-        node: bl.node,
-        mark: RegMark::ChangedSince(bl.node - 1),
-    }) else {
-        panic!()
-    };
+    let bl = node(s.ask(Locate::Line(4288)));
+    let r = s
+        .ask(Registers {
+            node: bl.node,
+            mark: RegMark::ChangedSince(bl.node - 1),
+        })
+        .unwrap();
     assert!(r.aarch64);
     let x30 = r.panels[0].cells.iter().find(|c| c.name == "x30").unwrap();
     assert_eq!(x30.text, "000000000000802c");
@@ -109,68 +104,67 @@ fn stepping_registers_memory_and_writes() {
     let pc = r.panels[0].cells.iter().find(|c| c.name == "pc").unwrap();
     assert_eq!(pc.text, "0000000000008028");
     // Previous write of x30 from a later node is the BL's node.
-    let w = node(s.answer(Query::Write {
+    let w = node(s.ask(Write {
         node: at.node,
         target: WriteTarget::Register("x30".into()),
         forward: false,
     }));
     assert_eq!(w.node, bl.node);
     // sp as an expression, and memory around it.
-    let Reply::Value(sp) = s.answer(Query::Eval {
-        node: at.node,
-        expr: "sp".into(),
-    }) else {
-        panic!()
-    };
-    let Reply::Value(sp16) = s.answer(Query::Eval {
-        node: at.node,
-        expr: "sp+0x10".into(),
-    }) else {
-        panic!()
-    };
+    let sp = s
+        .ask(Eval {
+            node: at.node,
+            expr: "sp".into(),
+        })
+        .unwrap();
+    let sp16 = s
+        .ask(Eval {
+            node: at.node,
+            expr: "sp+0x10".into(),
+        })
+        .unwrap();
     assert_eq!(sp16, sp + 0x10);
-    assert!(matches!(
-        s.answer(Query::Eval {
+    assert!(s
+        .ask(Eval {
             node: at.node,
             expr: "nosuchsymbol".into()
-        }),
-        Reply::Error(_)
-    ));
-    let Reply::Memory(m) = s.answer(Query::Memory {
-        node: at.node,
-        addr: sp,
-        len: 64,
-        compare: None,
-    }) else {
-        panic!()
-    };
+        })
+        .is_err());
+    let m = s
+        .ask(Memory {
+            node: at.node,
+            addr: sp,
+            len: 64,
+            compare: None,
+        })
+        .unwrap();
     assert_eq!(m.bytes.len(), 64);
     assert!(m.known.iter().any(|&k| k));
     // The PC search finds the next visit of the same instruction.
-    let entry = node(s.answer(Query::Locate(Locate::Line(177))));
+    let entry = node(s.ask(Locate::Line(177)));
     assert_eq!(entry.pc, Some(0x8038));
-    let again = node(s.answer(Query::FindPc {
+    let again = node(s.ask(FindPc {
         node: entry.node,
         pc: 0x8038,
         forward: true,
     }));
     assert!(again.node > entry.node && again.pc == entry.pc);
-    let back = node(s.answer(Query::FindPc {
+    let back = node(s.ask(FindPc {
         node: again.node,
         pc: 0x8038,
         forward: false,
     }));
     assert_eq!(back.node, entry.node);
     assert_eq!(
-        s.answer(Query::FindPc {
+        s.ask(FindPc {
             node: entry.node,
             pc: 0x8038,
             forward: false
-        }),
-        Reply::Node(None)
+        })
+        .unwrap(),
+        None
     );
-    let lines = s.answer(Query::NodeLines { node: bl.node });
-    let Reply::NodeLines(l) = lines else { panic!() };
+    let l = s.ask(NodeLines { node: bl.node }).unwrap();
     assert_eq!(l.len(), 2);
     assert_eq!(l[1].target, Some(WriteTarget::Register("x30".into())));
 }
@@ -202,13 +196,13 @@ fn folding_hides_a_call_behind_one_row() {
         "branch target named: {:?}",
         bl.1
     );
-    let Reply::Folded { total_rows, cursor } = s.answer(Query::Fold {
-        view: 1,
-        node: bl.0,
-        op: FoldOp::FoldCall,
-    }) else {
-        panic!()
-    };
+    let Folded { total_rows, cursor } = s
+        .ask(Fold {
+            view: 1,
+            node: bl.0,
+            op: FoldOp::FoldCall,
+        })
+        .unwrap();
     assert!(total_rows < total);
     assert_eq!(cursor, bl.0);
     let r = rows(&mut s, 1, 0, 1000);
@@ -222,17 +216,15 @@ fn folding_hides_a_call_behind_one_row() {
     assert_eq!(call_node, bl.0);
     assert!(!name.is_empty());
     // Stepping over the fold lands after the call.
-    let after = node(s.answer(Query::Step {
+    let after = node(s.ask(Step {
         view: 1,
         node: bl.0,
         delta: 1,
     }));
-    let Reply::Stack(stack) = s.answer(Query::CallStack { node: bl.0 + 1 }) else {
-        panic!()
-    };
+    let stack = s.ask(CallStack { node: bl.0 + 1 }).unwrap();
     let inner = stack.last().unwrap();
     assert_eq!(Some(after.node), inner.resume_node);
-    let before = node(s.answer(Query::Step {
+    let before = node(s.ask(Step {
         view: 1,
         node: after.node,
         delta: -1,
@@ -240,35 +232,33 @@ fn folding_hides_a_call_behind_one_row() {
     assert_eq!(before.node, bl.0);
     // Another view is unaffected; fold all / unfold all.
     assert_eq!(rows(&mut s, 2, 0, 1).total_rows, total);
-    let Reply::Folded {
+    let Folded {
         total_rows: all, ..
-    } = s.answer(Query::Fold {
-        view: 2,
-        node: 0,
-        op: FoldOp::FoldAll,
-    })
-    else {
-        panic!()
-    };
+    } = s
+        .ask(Fold {
+            view: 2,
+            node: 0,
+            op: FoldOp::FoldAll,
+        })
+        .unwrap();
     assert!(all <= total_rows && all < total);
-    let Reply::Folded {
+    let Folded {
         total_rows: none, ..
-    } = s.answer(Query::Fold {
-        view: 2,
-        node: 0,
-        op: FoldOp::UnfoldAll,
-    })
-    else {
-        panic!()
-    };
+    } = s
+        .ask(Fold {
+            view: 2,
+            node: 0,
+            op: FoldOp::UnfoldAll,
+        })
+        .unwrap();
     assert_eq!(none, total);
     // Row of a node inside the fold is the fold's row.
-    let Reply::Row(row) = s.answer(Query::RowOfNode {
-        view: 1,
-        node: bl.0 + 2,
-    }) else {
-        panic!()
-    };
+    let row = s
+        .ask(RowOfNode {
+            view: 1,
+            node: bl.0 + 2,
+        })
+        .unwrap();
     assert!(matches!(rows(&mut s, 1, row, 1).rows[0], Row::Fold { .. }));
 }
 
@@ -278,19 +268,17 @@ fn fold_children_folds_the_calls_made_by_the_current_function() {
     let mut s = open(&bytes);
     // Outside every call (before _start calls tg_main) and inside tg_main.
     for line in [100u64, 771] {
-        let at = node(s.answer(Query::Locate(Locate::Line(line))));
-        let Reply::Stack(stack) = s.answer(Query::CallStack { node: at.node + 1 }) else {
-            panic!()
-        };
+        let at = node(s.ask(Locate::Line(line)));
+        let stack = s.ask(CallStack { node: at.node + 1 }).unwrap();
         let view = line as u32;
         let total = rows(&mut s, view, 0, 1).total_rows;
-        let Reply::Folded { total_rows, .. } = s.answer(Query::Fold {
-            view,
-            node: at.node,
-            op: FoldOp::FoldChildren,
-        }) else {
-            panic!()
-        };
+        let Folded { total_rows, .. } = s
+            .ask(Fold {
+                view,
+                node: at.node,
+                op: FoldOp::FoldChildren,
+            })
+            .unwrap();
         assert!(
             total_rows < total,
             "line {} (stack depth {}): calls folded",
@@ -298,23 +286,22 @@ fn fold_children_folds_the_calls_made_by_the_current_function() {
             stack.len()
         );
         // The function itself stays open: its own lines around the cursor show.
-        let Reply::Row(r) = s.answer(Query::RowOfNode {
-            view,
-            node: at.node,
-        }) else {
-            panic!()
-        };
+        let r = s
+            .ask(RowOfNode {
+                view,
+                node: at.node,
+            })
+            .unwrap();
         assert!(matches!(rows(&mut s, view, r, 1).rows[0], Row::Line { .. }));
-        let Reply::Folded {
+        let Folded {
             total_rows: back, ..
-        } = s.answer(Query::Fold {
-            view,
-            node: at.node,
-            op: FoldOp::UnfoldInside,
-        })
-        else {
-            panic!()
-        };
+        } = s
+            .ask(Fold {
+                view,
+                node: at.node,
+                op: FoldOp::UnfoldInside,
+            })
+            .unwrap();
         assert_eq!(back, total);
     }
 }
@@ -323,12 +310,12 @@ fn fold_children_folds_the_calls_made_by_the_current_function() {
 fn aarch64_register_names_before_the_first_instruction() {
     let bytes = data("ttu/quicksort.tarmac");
     let mut s = open(&bytes);
-    let Reply::Registers(r) = s.answer(Query::Registers {
-        node: 0,
-        mark: RegMark::None,
-    }) else {
-        panic!()
-    };
+    let r = s
+        .ask(Registers {
+            node: 0,
+            mark: RegMark::None,
+        })
+        .unwrap();
     assert!(r.aarch64);
     assert!(r.panels[0].cells.iter().any(|c| c.name == "x30"));
 }
@@ -380,13 +367,13 @@ fn restored_session_answers_as_the_indexed_one() {
     assert!(restored.progress().complete);
     assert_eq!(restored.stats(), indexed.stats());
     for line in [1, 500, 2000] {
-        let q = || Query::Locate(Locate::Line(line));
-        let want = node(indexed.answer(q()));
-        assert_eq!(node(restored.answer(q())), want);
+        let q = || Locate::Line(line);
+        let want = node(indexed.ask(q()));
+        assert_eq!(node(restored.ask(q())), want);
         let regs = |s: &mut Session<SliceSource<'_>>| {
             format!(
                 "{:?}",
-                s.answer(Query::Registers {
+                s.ask(Registers {
                     node: want.node,
                     mark: RegMark::None
                 })
@@ -497,10 +484,8 @@ fn every_call_target_is_named_as_the_reference_call_tree_names_it() {
                 }
                 named_rows += 1;
             }
-            let entry = node(s.answer(Query::Locate(Locate::Line(*entry_line))));
-            let Reply::Stack(frames) = s.answer(Query::CallStack { node: entry.node }) else {
-                panic!("{name}: no stack at line {entry_line}");
-            };
+            let entry = node(s.ask(Locate::Line(*entry_line)));
+            let frames = s.ask(CallStack { node: entry.node }).unwrap();
             let innermost = frames.last().expect("a call is active at its entry");
             assert_eq!(
                 symbol_of(&innermost.name),
@@ -573,9 +558,7 @@ fn the_registers_an_instruction_wrote_are_marked() {
         };
         let mut marked_any = 0;
         for n in 0..300 {
-            let Reply::NodeLines(lines) = s.answer(Query::NodeLines { node: n }) else {
-                panic!("{trace}: node {n}")
-            };
+            let lines = s.ask(NodeLines { node: n }).unwrap();
             let mut wrote: Vec<String> = lines
                 .iter()
                 .filter_map(|l| match &l.target {
@@ -585,12 +568,12 @@ fn the_registers_an_instruction_wrote_are_marked() {
                 .collect();
             wrote.sort();
             wrote.dedup();
-            let Reply::Registers(r) = s.answer(Query::Registers {
-                node: n,
-                mark: RegMark::Written,
-            }) else {
-                panic!("{trace}: node {n}")
-            };
+            let r = s
+                .ask(Registers {
+                    node: n,
+                    mark: RegMark::Written,
+                })
+                .unwrap();
             let mut marked: Vec<String> = r.panels[0]
                 .cells
                 .iter()
@@ -656,15 +639,13 @@ fn watch_queries_page_through_the_accesses() {
             let mut replies = 0;
             while from < index.nodes() {
                 let f = from;
-                let q = Query::Accesses {
+                let q = Accesses {
                     target: target.clone(),
                     kind,
                     from: f,
                     max: 7,
                 };
-                let Reply::Accesses(r) = s.answer(q) else {
-                    panic!("not a list");
-                };
+                let r = s.ask(q).unwrap();
                 assert!(r.hits.len() <= 7);
                 got.extend(r.hits.iter().map(|h| (h.node.node, h.kind.clone())));
                 assert!(r.next > f, "the list moves on");
@@ -677,13 +658,13 @@ fn watch_queries_page_through_the_accesses() {
             if want.len() >= 3 {
                 let mid = want.len() / 2;
                 for (forward, other) in [(true, mid + 1), (false, mid - 1)] {
-                    let q = Query::Access {
+                    let q = Access {
                         node: want[mid].0,
                         target: target.clone(),
                         kind,
                         forward,
                     };
-                    let Reply::Access(Some(a)) = s.answer(q) else {
+                    let Some(a) = s.ask(q).unwrap() else {
                         panic!("no neighbour");
                     };
                     assert_eq!(a.node.node, want[other].0);
@@ -692,13 +673,13 @@ fn watch_queries_page_through_the_accesses() {
             }
         }
     }
-    let bad = Query::Access {
+    let bad = Access {
         node: 0,
         target: WriteTarget::Register("bogus".into()),
         kind: AccessKind::Any,
         forward: true,
     };
-    assert!(matches!(s.answer(bad), Reply::Error(e) if e.contains("bogus")));
+    assert!(matches!(s.ask(bad), Err(e) if e.to_string().contains("bogus")));
 }
 
 /// A condition asked in small pieces, each from where the last stopped,
@@ -706,7 +687,7 @@ fn watch_queries_page_through_the_accesses() {
 /// not a condition is answered with its column.
 #[test]
 fn a_condition_is_searched_in_pieces() {
-    use tarmac_lens_core::condition::Condition;
+    use tarmac_lens_core::condition::Condition as Parsed;
     use tarmac_lens_core::expr::ExprContext;
     struct NoSymbols;
     impl ExprContext for NoSymbols {
@@ -724,7 +705,7 @@ fn a_condition_is_searched_in_pieces() {
         tarmac_lens_core::index::Index::build(&mut SliceSource(&bytes), Default::default(), |_| {})
             .unwrap();
     let text = "x0 > 0x40 && x1 != 0";
-    let cond = Condition::parse(text, &NoSymbols).unwrap();
+    let cond = Parsed::parse(text, &NoSymbols).unwrap();
     let nodes = index.nodes();
     for forward in [true, false] {
         let from = if forward { 0 } else { nodes - 1 };
@@ -745,49 +726,46 @@ fn a_condition_is_searched_in_pieces() {
         let mut at = from;
         let mut pieces = 0;
         loop {
-            let q = Query::Condition {
+            let q = Condition {
                 text: text.into(),
                 node: at,
                 forward,
                 budget: 1,
             };
-            match s.answer(q) {
-                Reply::Condition(ConditionReply::Hit(n)) => {
+            match s.ask(q).unwrap() {
+                ConditionReply::Hit(n) => {
                     got.push(n.node);
                     at = n.node;
                 }
-                Reply::Condition(ConditionReply::Continue(next)) => {
+                ConditionReply::Continue(next) => {
                     assert!(if forward { next > at } else { next < at });
                     at = next;
                     pieces += 1;
                 }
-                Reply::Condition(ConditionReply::NotFound) => break,
+                ConditionReply::NotFound => break,
                 other => panic!("{other:?}"),
             }
         }
         assert_eq!(got, want, "forward {forward}");
         assert!(pieces > 0, "asked in pieces");
     }
-    let q = Query::Condition {
+    let q = Condition {
         text: "[sp+8 == 0".into(),
         node: 0,
         forward: true,
         budget: 8,
     };
     assert_eq!(
-        s.answer(q),
-        Reply::Condition(ConditionReply::Invalid {
+        s.ask(q).unwrap(),
+        ConditionReply::Invalid {
             column: 11,
             message: "expected closing ']'".into()
-        })
+        }
     );
 }
 
 fn why_tree(s: &mut Session<SliceSource<'_>>, q: why::WhyQuery) -> why::WhyStep {
-    match s.answer(Query::Why(Box::new(q))) {
-        Reply::Why(t) => *t,
-        other => panic!("{other:?}"),
-    }
+    *s.ask(q).unwrap()
 }
 
 /// `lazy` (a follow-up question's tree) is `deep`'s subtree at the same
@@ -871,13 +849,11 @@ fn why_trees_expand_lazily_as_a_deeper_question_would() {
         let bytes = data(name);
         let mut s = open(&bytes);
         s.load_elf(&data(elf), 0, false).unwrap();
-        let nodes = node(s.answer(Query::Locate(Locate::End))).node;
+        let nodes = node(s.ask(Locate::End)).node;
         let (mut asked, mut compared, mut trees) = (0, 0, 0);
         for i in 1..40 {
             let at = nodes * i / 40;
-            let Reply::NodeLines(lines) = s.answer(Query::NodeLines { node: at }) else {
-                panic!()
-            };
+            let lines = s.ask(NodeLines { node: at }).unwrap();
             let Some(target) = lines.iter().find_map(|l| match &l.target {
                 Some(t @ WriteTarget::Register(_)) => Some(t.clone()),
                 _ => None,
@@ -926,12 +902,10 @@ fn why_takes_never_written_memory_from_the_image_and_refuses_bad_questions() {
     let mut s = open(&bytes);
     // `_start` loads its stack pointer from a literal at 0x10038 that
     // the trace never writes: the image says what it holds.
-    let mov = node(s.answer(Query::Locate(Locate::Line(1))));
+    let mov = node(s.ask(Locate::Line(1)));
     let sp_set = (mov.node..mov.node + 40)
         .find(|&n| {
-            let Reply::NodeLines(lines) = s.answer(Query::NodeLines { node: n }) else {
-                panic!()
-            };
+            let lines = s.ask(NodeLines { node: n }).unwrap();
             lines.iter().any(|l| l.text.contains("MOV      sp,x0"))
         })
         .expect("sp is set near the start");
@@ -961,11 +935,8 @@ fn why_takes_never_written_memory_from_the_image_and_refuses_bad_questions() {
         "the image names the writer's function"
     );
 
-    let error = |s: &mut Session<SliceSource<'_>>, q: why::WhyQuery| match s
-        .answer(Query::Why(Box::new(q)))
-    {
-        Reply::Error(e) => e,
-        other => panic!("{other:?}"),
+    let error = |s: &mut Session<SliceSource<'_>>, q: why::WhyQuery| {
+        s.ask(q).expect_err("an error").to_string()
     };
     let bad = why::WhyQuery {
         target: WriteTarget::Register("x99".into()),
@@ -1111,18 +1082,19 @@ fn a_session_over_an_index_built_elsewhere_answers_as_one_that_indexed() {
     assert!(given.stats().is_none(), "the index holds no statistics");
     let mut indexed = open(&trace);
     for q in [
-        Query::Rows {
+        Query::from(Rows {
             view: 0,
             first: 0,
             count: 50,
-        },
-        Query::Locate(Locate::Line(2000)),
-        Query::Registers {
+        }),
+        Locate::Line(2000).into(),
+        Registers {
             node: 900,
             mark: RegMark::Written,
-        },
-        Query::CallStack { node: 900 },
-        Query::Locate(Locate::End),
+        }
+        .into(),
+        CallStack { node: 900 }.into(),
+        Locate::End.into(),
     ] {
         assert_eq!(given.answer(q.clone()), indexed.answer(q.clone()), "{q:?}");
     }

@@ -16,31 +16,28 @@ fn open(bytes: &[u8]) -> Session<SliceSource<'_>> {
     s
 }
 
-fn node(reply: Reply) -> NodeView {
-    match reply {
-        Reply::Node(Some(n)) => n,
-        other => panic!("{other:?}"),
-    }
+fn node(answer: tarmac_lens_core::Result<Option<NodeView>>) -> NodeView {
+    answer.unwrap().expect("a node")
 }
 
 /// The row of `n` and the row list from there: the row must be the
 /// node's first, as the trace pane marks the position by it.
 fn check_position_row(s: &mut Session<SliceSource<'_>>, n: &NodeView) {
-    let Reply::Row(row) = s.answer(Query::RowOfNode {
-        view: 0,
-        node: n.node,
-    }) else {
-        panic!("no row")
-    };
+    let row = s
+        .ask(RowOfNode {
+            view: 0,
+            node: n.node,
+        })
+        .unwrap();
     // Rows fetched from before it, as the pane fetches a screenful.
     let from = row.saturating_sub(8);
-    let Reply::Rows(r) = s.answer(Query::Rows {
-        view: 0,
-        first: from,
-        count: 16,
-    }) else {
-        panic!("no rows")
-    };
+    let r = s
+        .ask(Rows {
+            view: 0,
+            first: from,
+            count: 16,
+        })
+        .unwrap();
     let first = r
         .rows
         .iter()
@@ -53,14 +50,14 @@ fn an_ep_trace_browses_from_its_banner_to_its_end() {
     let bytes = read(&data("ep/sploop-loop.ept.txt"));
     let mut s = open(&bytes);
     let text: Vec<&str> = std::str::from_utf8(&bytes).unwrap().lines().collect();
-    let start = node(s.answer(Query::Locate(Locate::Start)));
+    let start = node(s.ask(Locate::Start));
     check_position_row(&mut s, &start);
-    let end = node(s.answer(Query::Locate(Locate::End)));
+    let end = node(s.ask(Locate::End));
     check_position_row(&mut s, &end);
     assert_eq!(end.first_line as usize, text.len());
     // A record's line is in the node the page goes to for it.
     for line in [6u64, 100, 4321] {
-        let n = node(s.answer(Query::Locate(Locate::Line(line))));
+        let n = node(s.ask(Locate::Line(line)));
         assert!(
             n.first_line <= line && line < n.first_line + n.lines.max(1),
             "{n:?}"
@@ -84,11 +81,11 @@ fn a_branch_only_trace_browses_like_any_trace() {
 5 clk FI (5) 00002010 00003000 T\n\
 6 clk FR (9) 00003004 00002008 A\n";
     let mut s = open(bytes);
-    let start = node(s.answer(Query::Locate(Locate::Start)));
+    let start = node(s.ask(Locate::Start));
     check_position_row(&mut s, &start);
-    let n = node(s.answer(Query::Locate(Locate::Line(2))));
+    let n = node(s.ask(Locate::Line(2)));
     assert_eq!((n.first_line, n.time), (2, 5));
     check_position_row(&mut s, &n);
-    let end = node(s.answer(Query::Locate(Locate::End)));
+    let end = node(s.ask(Locate::End));
     assert_eq!(end.first_line, 3);
 }

@@ -86,11 +86,11 @@ fn expected(text: &str) -> Vec<(u64, EventKind)> {
 fn all_events(s: &mut Session<SliceSource<'_>>) -> Vec<EventRow> {
     let mut out = Vec::new();
     loop {
-        match s.answer(Query::Events {
+        match s.ask(Events {
             first: out.len() as u64,
             count: 7,
         }) {
-            Reply::Events(r) => {
+            Ok(r) => {
                 assert_eq!(r.first, out.len() as u64);
                 if r.events.is_empty() {
                     assert_eq!(r.total, out.len() as u64);
@@ -104,8 +104,8 @@ fn all_events(s: &mut Session<SliceSource<'_>>) -> Vec<EventRow> {
 }
 
 fn node_of_line(s: &mut Session<SliceSource<'_>>, line: u64) -> u64 {
-    match s.answer(Query::Locate(Locate::Line(line))) {
-        Reply::Node(Some(n)) => n.node,
+    match s.ask(Locate::Line(line)) {
+        Ok(Some(n)) => n.node,
         other => panic!("{other:?}"),
     }
 }
@@ -180,7 +180,7 @@ fn next_and_previous_event_visit_each_event_node_in_turn() {
         if nodes.first() == Some(&0) {
             visited.push(0);
         }
-        while let Reply::Node(Some(n)) = s.answer(Query::NextEvent {
+        while let Ok(Some(n)) = s.ask(NextEvent {
             node: at,
             forward: true,
         }) {
@@ -189,13 +189,13 @@ fn next_and_previous_event_visit_each_event_node_in_turn() {
             at = n.node;
         }
         assert_eq!(visited, nodes, "{name} forwards");
-        let end = match s.answer(Query::Locate(Locate::End)) {
-            Reply::Node(Some(n)) => n.node,
+        let end = match s.ask(Locate::End) {
+            Ok(Some(n)) => n.node,
             other => panic!("{other:?}"),
         };
         let mut at = end + 1;
         let mut back = Vec::new();
-        while let Reply::Node(Some(n)) = s.answer(Query::NextEvent {
+        while let Ok(Some(n)) = s.ask(NextEvent {
             node: at,
             forward: false,
         }) {
@@ -208,10 +208,7 @@ fn next_and_previous_event_visit_each_event_node_in_turn() {
         let all = all_events(&mut s);
         for e in &all {
             let before = all.iter().filter(|x| x.node < e.node).count() as u64;
-            assert_eq!(
-                s.answer(Query::EventRank { node: e.node }),
-                Reply::Row(before)
-            );
+            assert_eq!(s.ask(EventRank { node: e.node }).unwrap(), before);
         }
     }
 }
@@ -222,11 +219,11 @@ fn pages_are_bounded_and_events_survive_a_saved_index() {
     let mut s = open(&bytes);
     let all = all_events(&mut s);
     assert!(all.len() >= 10);
-    match s.answer(Query::Events {
+    match s.ask(Events {
         first: 0,
         count: u32::MAX,
     }) {
-        Reply::Events(r) => {
+        Ok(r) => {
             assert!(r.events.len() as u32 <= MAX_EVENTS);
             assert_eq!(r.events, all);
         }
@@ -253,8 +250,8 @@ fn timeline_depth_and_kinds_match_a_node_by_node_count() {
         let mut s = open(&bytes);
         let events = all_events(&mut s);
         for buckets in [1u32, 7, 64, 1000] {
-            let t = match s.answer(Query::Timeline { buckets }) {
-                Reply::Timeline(t) => t,
+            let t = match s.ask(Timeline { buckets }) {
+                Ok(t) => t,
                 other => panic!("{other:?}"),
             };
             assert!(t.depth.iter().any(|&d| d > 0), "{name}: no calls seen");
@@ -265,8 +262,8 @@ fn timeline_depth_and_kinds_match_a_node_by_node_count() {
                 let (from, to) = (bucket_start(i, n, t.nodes), bucket_start(i + 1, n, t.nodes));
                 let mut depth = 0;
                 for node in from..to {
-                    let stack = match s.answer(Query::CallStack { node }) {
-                        Reply::Stack(f) => f.len() as u32,
+                    let stack = match s.ask(CallStack { node }) {
+                        Ok(f) => f.len() as u32,
                         other => panic!("{other:?}"),
                     };
                     depth = depth.max(stack);

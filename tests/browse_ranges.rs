@@ -126,27 +126,27 @@ fn answers(s: &mut S<'_>) -> Vec<String> {
     for i in 0..12u64 {
         let node = nodes * i / 12;
         for q in [
-            Query::Rows {
+            Query::Rows(Rows {
                 view: 0,
                 first: node,
                 count: 40,
-            },
-            Query::Registers {
+            }),
+            Query::Registers(Registers {
                 node,
                 mark: RegMark::None,
-            },
-            Query::Memory {
+            }),
+            Query::Memory(Memory {
                 node,
                 addr: 0x7fff_ff00,
                 len: 256,
                 compare: None,
-            },
-            Query::CallStack { node },
-            Query::Step {
+            }),
+            Query::CallStack(CallStack { node }),
+            Query::Step(Step {
                 view: 0,
                 node,
                 delta: 3,
-            },
+            }),
         ] {
             out.push(format!("{:?}", s.answer(q)));
         }
@@ -328,10 +328,10 @@ fn a_range_boundary_inside_a_call_is_adopted() {
             .into_iter()
             .skip(1)
         {
-            let Reply::Node(Some(at)) = got.answer(Query::Locate(Locate::Offset(from))) else {
+            let Some(at) = got.ask(Locate::Offset(from)).unwrap() else {
                 panic!("no node at {from}");
             };
-            if let Reply::Stack(frames) = got.answer(Query::CallStack { node: at.node }) {
+            if let Ok(frames) = got.ask(CallStack { node: at.node }) {
                 inside += usize::from(!frames.is_empty());
             }
         }
@@ -431,13 +431,13 @@ fn progress_counts_other_workers_but_rows_only_what_is_adopted() {
     assert_eq!(p.lines, first_lines);
     // Waiting does nothing.
     assert_eq!(s.index_step(1 << 20).unwrap(), p);
-    let Reply::Rows(r) = s.answer(Query::Rows {
-        view: 0,
-        first: first_lines + 10,
-        count: 10,
-    }) else {
-        panic!()
-    };
+    let r = s
+        .ask(Rows {
+            view: 0,
+            first: first_lines + 10,
+            count: 10,
+        })
+        .unwrap();
     assert!(r.rows.is_empty());
     let (b1, st1) = range_worker(&bytes, raw[0].0, raw[0].1);
     s.take_range(1, &b1, st1);

@@ -899,7 +899,7 @@ fn the_source_pane_follows_the_position_counts_lines_and_steps_by_line() {
 
 #[test]
 fn a_src_fragment_goes_to_the_first_execution_of_the_line() {
-    use tarmac_lens_core::browse::protocol::{HitsReply, Query, Reply};
+    use tarmac_lens_core::browse::protocol::{HitsReply, LineCounts, LineHits};
     let trace_path = data("tracegen/lines/recursion-aarch64-O1-fastmodel.tarmac");
     let trace = std::fs::read(&trace_path).unwrap();
     let elf = std::fs::read(trace_path.with_extension("elf")).unwrap();
@@ -907,20 +907,20 @@ fn a_src_fragment_goes_to_the_first_execution_of_the_line() {
     while !session.index_step(1 << 20).unwrap().complete {}
     session.load_debug_info(elf.into(), 0).unwrap();
     // The first line of recursion.c that ran, and where it first ran.
-    let Reply::LineCounts(c) = session.answer(Query::LineCounts {
-        file: "recursion.c".into(),
-    }) else {
-        panic!()
-    };
+    let c = session
+        .ask(LineCounts {
+            file: "recursion.c".into(),
+        })
+        .unwrap();
     let line = c.lines.iter().find(|l| l.1 > 0).unwrap().0;
-    let Reply::Hits(HitsReply { hits, .. }) = session.answer(Query::LineHits {
-        file: "programs/recursion.c".into(),
-        line,
-        after: None,
-        count: 1,
-    }) else {
-        panic!()
-    };
+    let HitsReply { hits, .. } = session
+        .ask(LineHits {
+            file: "programs/recursion.c".into(),
+            line,
+            after: None,
+            count: 1,
+        })
+        .unwrap();
     let first = hits[0].node.node;
     let mut page = Page {
         model: Model::new(Config {
@@ -1611,7 +1611,6 @@ fn the_condition_prompt_goes_where_the_text_says_it_becomes_true() {
 fn y_explains_the_selected_register_and_the_tree_grows_and_goes_to_writers() {
     use tarmac_lens::model::why::{WhyKey, WhyMsg, MORE_DEPTH};
     use tarmac_lens::model::Focus;
-    use tarmac_lens_core::browse::protocol::{Query, Reply};
     let trace = std::fs::read(data("ttu/quicksort.tarmac")).unwrap();
     let (lines, instructions) = text_of(&trace);
     let mut page = Page::open(&trace, Config::default());
@@ -1677,15 +1676,13 @@ fn y_explains_the_selected_register_and_the_tree_grows_and_goes_to_writers() {
     page.send(Msg::Why(WhyMsg::Key(WhyKey::Right)));
     let why = page.model.why_pane().unwrap();
     let grown = why.step(&path).unwrap().clone();
-    let want = match page.session.answer(Query::Why(Box::new(
-        tarmac_lens_core::browse::why::WhyQuery {
+    let want = *page
+        .session
+        .ask(tarmac_lens_core::browse::why::WhyQuery {
             depth: MORE_DEPTH,
             ..more
-        },
-    ))) {
-        Reply::Why(t) => *t,
-        other => panic!("{other:?}"),
-    };
+        })
+        .unwrap();
     assert_eq!(grown, want);
     if !grown.inputs.is_empty() {
         assert_eq!(why.rows().len(), shown_before + grown.count() - 1);

@@ -11,7 +11,10 @@ use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 use tarmac_lens::serve_protocol::{ElfOutcome, Opening};
-use tarmac_lens_core::browse::protocol::{FoldOp, Locate, Query, RegMark, Reply, WriteTarget};
+use tarmac_lens_core::browse::protocol::{
+    CallStack, Fold, FoldOp, Locate, Memory, Query, RegMark, Registers, Reply, Rows, Step,
+    WriteTarget,
+};
 use tarmac_lens_core::browse::Session;
 use tarmac_lens_core::source::SliceSource;
 use tarmac_lens_core::stats::Stats;
@@ -207,33 +210,33 @@ fn native_session<'a>(trace: &'a [u8], elf: Option<&[u8]>) -> Session<SliceSourc
 /// memory, a write, the call stack, a search.
 fn quicksort_questions() -> Vec<Query> {
     vec![
-        Query::Rows {
+        Query::Rows(Rows {
             view: 0,
             first: 0,
             count: 60,
-        },
+        }),
         Query::Locate(Locate::Line(5000)),
-        Query::Step {
+        Query::Step(Step {
             view: 0,
             node: 2000,
             delta: 1,
-        },
-        Query::Registers {
+        }),
+        Query::Registers(Registers {
             node: 2001,
             mark: RegMark::Written,
-        },
-        Query::Memory {
+        }),
+        Query::Memory(Memory {
             node: 2001,
             addr: 0x8_0000,
             len: 256,
             compare: Some(2000),
-        },
-        Query::Write {
+        }),
+        Query::Write(tarmac_lens_core::browse::protocol::Write {
             node: 2001,
             target: WriteTarget::Register("x0".into()),
             forward: false,
-        },
-        Query::CallStack { node: 2001 },
+        }),
+        Query::CallStack(CallStack { node: 2001 }),
         Query::Locate(Locate::End),
     ]
 }
@@ -547,34 +550,34 @@ fn each_page_folds_its_own_views() {
         (opening.implicit_thumb, opening.big_endian, opening.cpu),
         (false, false, None)
     );
-    let rows = Query::Rows {
+    let rows = Query::Rows(Rows {
         view: 0,
         first: 0,
         count: 200,
-    };
+    });
     let before = server.ask_as("b", std::slice::from_ref(&rows));
-    let fold = Query::Fold {
+    let fold = Query::Fold(Fold {
         view: 0,
         node: 2000,
         op: FoldOp::FoldAll,
-    };
+    });
     let folded = server.ask_as("a", &[fold, rows.clone()]);
-    assert!(matches!(folded[0], Reply::Folded { .. }), "{:?}", folded[0]);
+    assert!(matches!(folded[0], Reply::Fold(_)), "{:?}", folded[0]);
     assert_ne!(folded[1], before[0], "page a's view 0 is folded");
     assert_eq!(server.ask_as("b", std::slice::from_ref(&rows)), before);
     // As a session in this process with page a's folds.
     let mut native = native_session(&text, None);
-    let fold = Query::Fold {
+    let fold = Query::Fold(Fold {
         view: 9,
         node: 2000,
         op: FoldOp::FoldAll,
-    };
+    });
     native.answer(fold);
-    let rows9 = Query::Rows {
+    let rows9 = Query::Rows(Rows {
         view: 9,
         first: 0,
         count: 200,
-    };
+    });
     assert_eq!(native.answer(rows9), folded[1]);
 }
 

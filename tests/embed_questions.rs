@@ -60,11 +60,10 @@ impl Fixture {
     /// The node holding a 1-based line.
     fn node_of_line(&self, line: u64) -> u64 {
         let mut s = self.session();
-        match s.answer(tarmac_lens_core::browse::protocol::Query::Locate(
-            tarmac_lens_core::browse::protocol::Locate::Line(line),
-        )) {
-            tarmac_lens_core::browse::protocol::Reply::Node(Some(n)) => n.node,
-            other => panic!("line {line}: {other:?}"),
+        let at = tarmac_lens_core::browse::protocol::Locate::Line(line);
+        match s.ask(at).unwrap() {
+            Some(n) => n.node,
+            None => panic!("line {line}: no node"),
         }
     }
 }
@@ -376,23 +375,21 @@ fn find_names_the_column_of_a_bad_condition() {
 
 #[test]
 fn why_explains_the_value_at_a_line_as_the_pane_does() {
-    use tarmac_lens_core::browse::protocol::{Locate, Query, Reply, WriteTarget};
+    use tarmac_lens_core::browse::protocol::{Eval, Locate, WriteTarget};
     use tarmac_lens_core::browse::why::WhyQuery;
     let f = Fixture::new();
     let mut s = f.session();
     let x0 = RegId::new(RegClass::X, 0);
     let writes = f.accesses(Watched::Reg(x0), AccessKind::Write);
     let (node, line) = writes[writes.len() / 2];
-    let direct = |s: &mut Session<SliceSource<'_>>, node, target, depth| match s.answer(Query::Why(
-        Box::new(WhyQuery {
+    let direct = |s: &mut Session<SliceSource<'_>>, node, target, depth| {
+        let tree = s.ask(WhyQuery {
             node,
             target,
             depth,
             loaded: None,
-        }),
-    )) {
-        Reply::Why(t) => serde_json::to_value(&*t).unwrap(),
-        other => panic!("{other:?}"),
+        });
+        serde_json::to_value(&*tree.unwrap()).unwrap()
     };
     let got = ask(
         &mut s,
@@ -405,13 +402,12 @@ fn why_explains_the_value_at_a_line_as_the_pane_does() {
     assert_eq!(got["tree"], want);
     assert_eq!(got["tree"]["writer"]["line"], line, "x0 was written there");
     // From the position, memory by expression, two levels.
-    let sp = match s.answer(Query::Eval {
-        node,
-        expr: "sp".into(),
-    }) {
-        Reply::Value(v) => v,
-        other => panic!("{other:?}"),
-    };
+    let sp = s
+        .ask(Eval {
+            node,
+            expr: "sp".into(),
+        })
+        .unwrap();
     let got = ask(
         &mut s,
         json!({"type": "why", "target": "[sp:8]", "depth": 2}),
@@ -422,10 +418,7 @@ fn why_explains_the_value_at_a_line_as_the_pane_does() {
     let want = direct(&mut s, node, WriteTarget::Memory { addr: sp, len: 8 }, 2);
     assert_eq!(got["tree"], want);
     // Without a position: the trace's first node.
-    let first = match s.answer(Query::Locate(Locate::Start)) {
-        Reply::Node(Some(n)) => n.node,
-        other => panic!("{other:?}"),
-    };
+    let first = s.ask(Locate::Start).unwrap().expect("a first node").node;
     let got = ask(&mut s, json!({"type": "why", "target": "x1"}), None).unwrap();
     assert_eq!(
         got["tree"],

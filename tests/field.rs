@@ -160,23 +160,25 @@ fn bad_side_cycles_name_their_column() {
 
 #[test]
 fn instruction_side_fetches_leave_the_memory_pane_alone() {
-    use tarmac_lens_core::browse::protocol::{Locate, Query, Reply};
+    use tarmac_lens_core::browse::protocol::{Locate, Memory};
     use tarmac_lens_core::browse::Session;
 
     let bytes = read(&data("field/palladium-flags.tarmac"));
     let mut s = Session::open(SliceSource(&bytes), ParseOptions::default()).unwrap();
     while !s.index_step(1 << 20).unwrap().complete {}
-    let Reply::Node(Some(last)) = s.answer(Query::Locate(Locate::Line(9))) else {
+    let Some(last) = s.ask(Locate::Line(9)).unwrap() else {
         panic!("line 9 has a node")
     };
-    let mut memory = |addr: u64, len: u32| match s.answer(Query::Memory {
-        node: last.node,
-        addr,
-        len,
-        compare: None,
-    }) {
-        Reply::Memory(m) => (m.bytes, m.known),
-        other => panic!("{other:?}"),
+    let mut memory = |addr: u64, len: u32| {
+        let m = s
+            .ask(Memory {
+                node: last.node,
+                addr,
+                len,
+                compare: None,
+            })
+            .unwrap();
+        (m.bytes, m.known)
     };
     // The fetched words at 0x22a7c..0x22a84 are not data memory.
     let (_, known) = memory(0x22a7c, 8);

@@ -292,7 +292,7 @@ fn statistics_name_the_cores() {
 
 #[test]
 fn a_followed_core_shows_the_others_lines_dimmed() {
-    use tarmac_lens_core::browse::protocol::{Hl, Query, Reply, Row};
+    use tarmac_lens_core::browse::protocol::{Hl, Row, Rows};
     use tarmac_lens_core::browse::Session;
     let m = merged();
     let text = String::from_utf8(m.bytes.clone()).unwrap();
@@ -303,14 +303,12 @@ fn a_followed_core_shows_the_others_lines_dimmed() {
         };
         let mut s = Session::open(SliceSource(&m.bytes), parse).unwrap();
         while !s.index_step(1 << 20).unwrap().complete {}
-        match s.answer(Query::Rows {
+        let rows = Rows {
             view: 0,
             first: 0,
             count: 400,
-        }) {
-            Reply::Rows(r) => r.rows,
-            other => panic!("{other:?}"),
-        }
+        };
+        s.ask(rows).unwrap().rows
     };
     let dimmed = |rows: &[Row]| -> Vec<u64> {
         rows.iter()

@@ -6,7 +6,7 @@
 //! RTL logger's lines without state or mode and its instruction fetches
 //! apart from data accesses, an exception announced in an ES log.
 
-use tarmac_lens_core::browse::protocol::{Query, Reply, Row};
+use tarmac_lens_core::browse::protocol::{Events, Memory, Row, Rows};
 use tarmac_lens_core::browse::Session;
 use tarmac_lens_core::index::{Index, IndexOptions};
 use tarmac_lens_core::lines::LineReader;
@@ -124,13 +124,13 @@ fn a_cluster_s_core_and_a_capability_address_are_read_whole() {
     // The page's row for a capability instruction says what it is.
     let mut s = Session::open(SliceSource(&bytes), ParseOptions::default()).unwrap();
     while !s.index_step(1 << 20).unwrap().complete {}
-    let Reply::Rows(rows) = s.answer(Query::Rows {
-        view: 0,
-        first: 10,
-        count: 1,
-    }) else {
-        panic!("rows")
-    };
+    let rows = s
+        .ask(Rows {
+            view: 0,
+            first: 10,
+            count: 1,
+        })
+        .unwrap();
     let Row::Line { capability, .. } = &rows.rows[0] else {
         panic!("{:?}", rows.rows[0])
     };
@@ -188,15 +188,13 @@ fn an_rtl_logger_s_lines_are_thumb_and_its_fetches_are_no_data_reads() {
     while !s.index_step(1 << 20).unwrap().complete {}
     let last = s.progress().nodes - 1;
     let memory = |s: &mut Session<SliceSource<'_>>, addr: u64| {
-        let Reply::Memory(m) = s.answer(Query::Memory {
+        s.ask(Memory {
             node: last,
             addr,
             len: 4,
             compare: None,
-        }) else {
-            panic!("memory")
-        };
-        m
+        })
+        .unwrap()
     };
     let code = memory(&mut s, 0x1a30);
     assert!(code.known.iter().all(|k| !k), "{code:?}");
@@ -230,12 +228,12 @@ fn an_exception_in_an_es_log_is_read_as_its_class_vector_and_description() {
     );
     let mut s = Session::open(SliceSource(&bytes), ParseOptions::default()).unwrap();
     while !s.index_step(1 << 20).unwrap().complete {}
-    let Reply::Events(events) = s.answer(Query::Events {
-        first: 0,
-        count: 10,
-    }) else {
-        panic!("events")
-    };
+    let events = s
+        .ask(Events {
+            first: 0,
+            count: 10,
+        })
+        .unwrap();
     let listed: Vec<(u64, String)> = events
         .events
         .iter()

@@ -8,7 +8,8 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use tarmac_lens_core::browse::protocol::{
-    FileCountsReply, HitsReply, NodeView, Query, Reply, SourceReply, SourceStep,
+    CallStack, FileCountsReply, FindLine, HitsReply, LineCounts, LineHits, LineStep, NodeView,
+    Source, SourceReply, SourceStep,
 };
 use tarmac_lens_core::engine::{Engine, EngineOptions, Node, Observer, INVALID_PC};
 use tarmac_lens_core::index::{Index, IndexOptions, TraceIdentity};
@@ -84,11 +85,8 @@ fn lines_of(nodes: &[Node], info: &DebugInfo) -> Vec<Option<(String, u32)>> {
         .collect()
 }
 
-fn node_of(reply: Reply) -> Option<NodeView> {
-    match reply {
-        Reply::Node(n) => n,
-        other => panic!("not a node: {other:?}"),
-    }
+fn node_of(answer: tarmac_lens_core::Result<Option<NodeView>>) -> Option<NodeView> {
+    answer.unwrap()
 }
 
 #[test]
@@ -123,17 +121,16 @@ fn line_counts_are_the_cli_counts_of_the_file() {
         let cli = attribute(&pcs, &info, None).unwrap();
         assert!(!cli.files.is_empty());
         for file in &cli.files {
-            let Reply::LineCounts(FileCountsReply {
+            let FileCountsReply {
                 lines,
                 complete,
                 note,
                 ..
-            }) = s.answer(Query::LineCounts {
-                file: file.file.clone(),
-            })
-            else {
-                panic!("no counts");
-            };
+            } = s
+                .ask(LineCounts {
+                    file: file.file.clone(),
+                })
+                .unwrap();
             assert!(complete && note.is_none());
             let want: Vec<(u32, u64, u64)> = file
                 .lines
@@ -167,14 +164,14 @@ fn a_lines_executions_and_finds_are_its_nodes() {
     let mut got = Vec::new();
     let mut after = None;
     loop {
-        let Reply::Hits(HitsReply { hits, more }) = s.answer(Query::LineHits {
-            file: file.clone(),
-            line: *line,
-            after,
-            count: 7,
-        }) else {
-            panic!("no hits")
-        };
+        let HitsReply { hits, more } = s
+            .ask(LineHits {
+                file: file.clone(),
+                line: *line,
+                after,
+                count: 7,
+            })
+            .unwrap();
         got.extend(hits.iter().map(|h| h.node.node));
         after = hits.last().map(|h| h.node.node);
         if !more {
@@ -184,14 +181,14 @@ fn a_lines_executions_and_finds_are_its_nodes() {
     assert_eq!(&got, want, "{file}:{line}");
     // n / N from the middle.
     let mid = want[want.len() / 2];
-    let next = node_of(s.answer(Query::FindLine {
+    let next = node_of(s.ask(FindLine {
         node: mid,
         file: file.clone(),
         line: *line,
         forward: true,
     }));
     assert_eq!(next.map(|n| n.node), want.get(want.len() / 2 + 1).copied());
-    let prev = node_of(s.answer(Query::FindLine {
+    let prev = node_of(s.ask(FindLine {
         node: mid,
         file: file.clone(),
         line: *line,
@@ -199,8 +196,7 @@ fn a_lines_executions_and_finds_are_its_nodes() {
     }));
     assert_eq!(prev.map(|n| n.node), Some(want[want.len() / 2 - 1]));
     // The frames at a node are the DWARF's.
-    let Reply::Source(SourceReply::Frames { frames, .. }) = s.answer(Query::Source { node: mid })
-    else {
+    let SourceReply::Frames { frames, .. } = s.ask(Source { node: mid }).unwrap() else {
         panic!("no frames");
     };
     assert_eq!(frames[0].file.as_ref(), Some(file));
@@ -214,11 +210,8 @@ fn source_steps_go_where_a_brute_force_walk_goes() {
         let info = DebugInfo::from_elf_bytes(elf, 0).unwrap().unwrap();
         let nodes = all_nodes(trace);
         let lines = lines_of(&nodes, &info);
-        let depth = |s: &mut Session<SliceSource<'static>>, n: u64| match s
-            .answer(Query::CallStack { node: n })
-        {
-            Reply::Stack(st) => st.len(),
-            other => panic!("{other:?}"),
+        let depth = |s: &mut Session<SliceSource<'static>>, n: u64| {
+            s.ask(CallStack { node: n }).unwrap().len()
         };
         let step = nodes.len() / 23;
         let mut checked = 0;
@@ -228,7 +221,7 @@ fn source_steps_go_where_a_brute_force_walk_goes() {
             let want = (start + 1..nodes.len())
                 .find(|&i| lines[i].is_some() && lines[i] != *here)
                 .map(|i| i as u64);
-            let got = node_of(s.answer(Query::SourceStep {
+            let got = node_of(s.ask(LineStep {
                 node: start as u64,
                 step: SourceStep::Next,
             }));
@@ -248,7 +241,7 @@ fn source_steps_go_where_a_brute_force_walk_goes() {
                 }
                 first as u64
             });
-            let got = node_of(s.answer(Query::SourceStep {
+            let got = node_of(s.ask(LineStep {
                 node: start as u64,
                 step: SourceStep::Prev,
             }));
@@ -256,7 +249,7 @@ fn source_steps_go_where_a_brute_force_walk_goes() {
             // Over: another line, no deeper in calls; nothing between on
             // another line at that depth.
             let d = depth(&mut s, start as u64);
-            let got = node_of(s.answer(Query::SourceStep {
+            let got = node_of(s.ask(LineStep {
                 node: start as u64,
                 step: SourceStep::Over,
             }));
@@ -274,7 +267,7 @@ fn source_steps_go_where_a_brute_force_walk_goes() {
                 }
             }
             // Out: past the return of the innermost call.
-            let got = node_of(s.answer(Query::SourceStep {
+            let got = node_of(s.ask(LineStep {
                 node: start as u64,
                 step: SourceStep::Out,
             }));
@@ -295,20 +288,19 @@ fn without_dwarf_the_source_says_why() {
     let mut s = Session::open(SliceSource(&trace), ParseOptions::default()).unwrap();
     while !s.index_step(1 << 20).unwrap().complete {}
     assert_eq!(
-        s.answer(Query::Source { node: 5 }),
-        Reply::Source(SourceReply::NoDebugInfo { image: false })
+        s.ask(Source { node: 5 }).unwrap(),
+        SourceReply::NoDebugInfo { image: false }
     );
-    let Reply::LineCounts(c) = s.answer(Query::LineCounts {
-        file: "recursion.c".into(),
-    }) else {
-        panic!()
-    };
+    let c = s
+        .ask(LineCounts {
+            file: "recursion.c".into(),
+        })
+        .unwrap();
     assert!(c.note.unwrap().contains("DWARF"));
-    assert!(matches!(
-        s.answer(Query::SourceStep {
+    assert!(s
+        .ask(LineStep {
             node: 5,
             step: SourceStep::Next
-        }),
-        Reply::Error(_)
-    ));
+        })
+        .is_err());
 }

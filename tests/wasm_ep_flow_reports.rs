@@ -6,7 +6,7 @@ use js_sys::{Array, Function, Reflect, Uint8Array};
 use tarmac_lens::web::reading::blob_source::BlobSource;
 use tarmac_lens::web::shared::protocol::{decode, encode, ToPage, ToWorker};
 use tarmac_lens::web::shared::report_protocol::{
-    ReportEvent, ReportQuery, ReportReply, ReportRequest,
+    EpByPc, EpFlow, FlowBlocks, ReportEvent, ReportQuery, ReportReply, ReportRequest, ReportStatus,
 };
 use tarmac_lens_core::parse::ParseOptions;
 use tarmac_lens_core::report::ep_explore::{EpReports, EpSort};
@@ -80,20 +80,22 @@ fn ep_and_flow_reports_over_a_blob_answer_as_in_memory() {
 #[wasm_bindgen_test]
 fn ep_and_flow_messages_cross_postmessage() {
     for query in [
-        ReportQuery::EpByPc {
+        ReportQuery::from(EpByPc {
             sort: EpSort::Packets,
             descending: false,
             offset: 500,
             limit: 500,
-        },
-        ReportQuery::EpFlow {
+        }),
+        EpFlow {
             offset: 200,
             limit: 200,
-        },
-        ReportQuery::FlowBlocks {
+        }
+        .into(),
+        FlowBlocks {
             offset: 0,
             limit: 200,
-        },
+        }
+        .into(),
     ] {
         let ask = ToWorker::Report(ReportRequest::Ask {
             id: 9,
@@ -108,8 +110,8 @@ fn ep_and_flow_messages_cross_postmessage() {
     let ep = EpReports::compute(SliceSource(EP), ParseOptions::default()).unwrap();
     let flow = FlowReports::compute(SliceSource(BRANCHES), ParseOptions::default(), None).unwrap();
     for event in [
-        ReportEvent::ReadyEp(ep.summary()),
-        ReportEvent::ReadyFlow(flow.summary()),
+        ReportEvent::Status(ReportStatus::ReadyEp(ep.summary())),
+        ReportEvent::Status(ReportStatus::ReadyFlow(flow.summary())),
         ReportEvent::Answer {
             id: 1,
             reply: ReportReply::EpByPc(ep.by_pc(EpSort::Cycles, true, 0, 5)),

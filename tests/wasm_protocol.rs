@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 
 use js_sys::{Array, Function, Reflect, Uint8Array};
-use tarmac_lens::web::shared::protocol::{decode, encode, ToPage, ToWorker};
+use tarmac_lens::web::shared::protocol::{decode, encode, ClientEvent, ToPage, ToWorker};
 use tarmac_lens_core::browse::protocol::{Hl, Reply, Row, RowsReply, Span};
 use tarmac_lens_core::stats::{Stats, UnparsedLine};
 use wasm_bindgen::{JsCast, JsValue};
@@ -47,9 +47,7 @@ fn messages_to_the_page_cross_intact_including_counts_beyond_f64_precision() {
             done: 1 << 40,
             total: (1 << 40) + 17,
         },
-        ToPage::Finished {
-            stats: Box::new(stats),
-        },
+        ToPage::Event(ClientEvent::Stats(Box::new(stats))),
         ToPage::Failed {
             message: "NotReadableError".into(),
         },
@@ -92,22 +90,24 @@ fn messages_to_the_page_cross_intact_including_counts_beyond_f64_precision() {
                         ],
                     }),
                 ),
-                (0, Reply::Node(None)),
+                (0, Reply::Locate(None)),
                 (7, Reply::Error("not indexed yet".into())),
             ],
         },
-        ToPage::ElfFailed {
-            message: "cut.elf: malformed ELF section headers".into(),
-        },
-        ToPage::Indexing(tarmac_lens_core::browse::protocol::Progress {
-            done_bytes: 5 << 30,
-            total_bytes: 6 << 30,
-            lines: 1 << 33,
-            nodes: 7,
-            complete: false,
-            index_bytes: 1 << 40,
-            stopped: Some("indexing stopped at line 8589934592: budget".into()),
-        }),
+        ToPage::Event(ClientEvent::ElfFailed(
+            "cut.elf: malformed ELF section headers".into(),
+        )),
+        ToPage::Event(ClientEvent::Progress(
+            tarmac_lens_core::browse::protocol::Progress {
+                done_bytes: 5 << 30,
+                total_bytes: 6 << 30,
+                lines: 1 << 33,
+                nodes: 7,
+                complete: false,
+                index_bytes: 1 << 40,
+                stopped: Some("indexing stopped at line 8589934592: budget".into()),
+            },
+        )),
     ] {
         let sent = structured_clone(&encode(&msg).unwrap());
         assert_eq!(decode::<ToPage>(sent).unwrap(), msg);

@@ -5,7 +5,7 @@ use js_sys::{Array, Function, Reflect, Uint8Array};
 use tarmac_lens::web::reading::blob_source::BlobSource;
 use tarmac_lens::web::shared::protocol::{decode, encode, OpenOptions, ToPage, ToWorker};
 use tarmac_lens::web::shared::report_protocol::{
-    ReportEvent, ReportFile, ReportQuery, ReportReply, ReportRequest,
+    ReportEvent, ReportFile, ReportQuery, ReportReply, ReportRequest, TextDone, Tree,
 };
 use tarmac_lens_core::engine::EngineOptions;
 use tarmac_lens_core::parse::ParseOptions;
@@ -133,16 +133,16 @@ fn report_messages_cross_postmessage() {
     }
     let ask = ToWorker::Report(ReportRequest::Ask {
         id: 7,
-        query: ReportQuery::Tree {
+        query: ReportQuery::Tree(Tree {
             parent: Some(vec![0, 3]),
             offset: 200,
             limit: 200,
-        },
+        }),
     });
     let back = decode::<ToWorker>(structured_clone(&encode(&ask).unwrap())).unwrap();
     assert!(matches!(
         back,
-        ToWorker::Report(ReportRequest::Ask { id: 7, query: ReportQuery::Tree { ref parent, offset: 200, limit: 200 } }) if parent.as_deref() == Some(&[0, 3][..])
+        ToWorker::Report(ReportRequest::Ask { id: 7, query: ReportQuery::Tree(Tree { ref parent, offset: 200, limit: 200 }) }) if parent.as_deref() == Some(&[0, 3][..])
     ));
     for event in [
         ReportEvent::Text {
@@ -151,7 +151,7 @@ fn report_messages_cross_postmessage() {
         },
         ReportEvent::Answer {
             id: 3,
-            reply: ReportReply::TextDone { bytes: u64::MAX },
+            reply: ReportReply::Text(TextDone { bytes: u64::MAX }),
         },
     ] {
         let msg = ToPage::Report(event);

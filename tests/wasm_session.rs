@@ -20,42 +20,42 @@ fn run<S: TraceSource>(mut s: Session<S>) -> Vec<Reply> {
     // Small steps: many interleavings of indexing and reading.
     while !s.index_step(8 << 10).unwrap().complete {}
     let queries = vec![
-        Query::Rows {
+        Query::Rows(Rows {
             view: 0,
             first: 100,
             count: 40,
-        },
+        }),
         Query::Locate(Locate::Line(4290)),
-        Query::Registers {
+        Query::Registers(Registers {
             node: 2000,
             mark: RegMark::ChangedSince(1999),
-        },
-        Query::Memory {
+        }),
+        Query::Memory(Memory {
             node: 2000,
             addr: 0xfff00,
             len: 256,
             compare: Some(10),
-        },
-        Query::Write {
+        }),
+        Query::Write(Write {
             node: 2000,
             target: WriteTarget::Register("x30".into()),
             forward: false,
-        },
-        Query::Eval {
+        }),
+        Query::Eval(Eval {
             node: 2000,
             expr: "sp+0x10".into(),
-        },
-        Query::Fold {
+        }),
+        Query::Fold(Fold {
             view: 0,
             node: 15,
             op: FoldOp::FoldCall,
-        },
-        Query::Rows {
+        }),
+        Query::Rows(Rows {
             view: 0,
             first: 0,
             count: 100,
-        },
-        Query::CallStack { node: 1500 },
+        }),
+        Query::CallStack(CallStack { node: 1500 }),
     ];
     queries.into_iter().map(|q| s.answer(q)).collect()
 }
@@ -72,7 +72,7 @@ fn blob_session_answers_like_the_native_one() {
     let b = run(memory_session);
     assert_eq!(a, b);
     assert!(matches!(a[0], Reply::Rows(ref r) if r.rows.len() == 40));
-    assert!(matches!(a[1], Reply::Node(Some(ref n)) if n.first_line == 4290 && n.time == 2030));
+    assert!(matches!(a[1], Reply::Locate(Some(ref n)) if n.first_line == 4290 && n.time == 2030));
     assert!(a.iter().all(|r| !matches!(r, Reply::Error(_))), "{:?}", a);
 }
 

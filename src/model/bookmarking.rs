@@ -5,10 +5,10 @@
 //! keep ([`Effect::Bookmarks`]) and written to the URL's fragment.
 
 use super::bookmarks::{self, Bookmark};
-use super::{Effect, Model, Msg, PromptFor};
+use super::{Answer, Effect, Model, Moved, Msg, PromptFor};
 use crate::i18n::{t, tf, tn};
 use crate::model::keys::Command;
-use tarmac_lens_core::browse::protocol::{Locate, Query, Reply};
+use tarmac_lens_core::browse::protocol::{Locate, Symbolize};
 
 /// The bookmarks' messages: the pane's and gutter's input, what the page
 /// kept or the person imported, and the session's answers.
@@ -35,11 +35,11 @@ pub enum BookmarkMsg {
     Import(String),
     Located {
         line: u64,
-        reply: Reply,
+        reply: Moved,
     },
     Named {
         line: u64,
-        reply: Reply,
+        reply: Answer<Vec<String>>,
     },
 }
 
@@ -97,7 +97,7 @@ impl Model {
             .map_or(0, |c| c.first_line);
         let found = self.bookmarks.next_from(from, forward).map(|b| b.line);
         match found {
-            Some(line) => self.move_to(view, Query::Locate(Locate::Line(line)), true),
+            Some(line) => self.move_to(view, Locate::Line(line), true),
             None if self.bookmarks.list.is_empty() => {
                 self.status = Some(t("No bookmarks: b marks the position.").into())
             }
@@ -128,7 +128,7 @@ impl Model {
             BookmarkMsg::Jump { line } => {
                 self.refocus = true;
                 let view = self.active_view();
-                self.move_to(view, Query::Locate(Locate::Line(line)), true);
+                self.move_to(view, Locate::Line(line), true);
             }
             BookmarkMsg::Note { line, note } => self.set_bookmark_note(line, &note),
             BookmarkMsg::Remove { line } => {
@@ -173,7 +173,8 @@ impl Model {
             },
             BookmarkMsg::Located { line, reply } => return self.on_bookmark_located(line, reply),
             BookmarkMsg::Named { line, reply } => {
-                let Reply::Symbols(names) = reply else {
+                // Without a name the bookmark keeps what it had.
+                let Ok(names) = reply else {
                     return false;
                 };
                 // `main + 0x8`: the function is `main`.
@@ -239,18 +240,18 @@ impl Model {
         if !self.bookmark_asks.insert(line) {
             return;
         }
-        self.ask(Query::Locate(Locate::Line(line)), move |reply| {
+        self.ask(Locate::Line(line), move |reply| {
             Msg::Bookmark(BookmarkMsg::Located { line, reply })
         });
     }
 
-    fn on_bookmark_located(&mut self, line: u64, reply: Reply) -> bool {
+    fn on_bookmark_located(&mut self, line: u64, reply: Moved) -> bool {
         self.bookmark_asks.remove(&line);
         let node = match reply {
-            Reply::Node(Some(node)) => node,
+            Ok(Some(node)) => node,
             // Past the end of a trace indexed to its end (a link made for
             // another trace): said, and not kept to be carried on.
-            Reply::Node(None) if self.complete => {
+            Ok(None) if self.complete => {
                 if self.bookmarks.remove(line).is_some() {
                     self.status = Some(tf(
                         "The bookmark at line {} was removed: the trace has no such line.",
@@ -273,7 +274,7 @@ impl Model {
         self.bookmarks.merge(vec![b]);
         if let Some(pc) = node.pc {
             let line = node.first_line;
-            self.ask(Query::Symbolize { addrs: vec![pc] }, move |reply| {
+            self.ask(Symbolize { addrs: vec![pc] }, move |reply| {
                 Msg::Bookmark(BookmarkMsg::Named { line, reply })
             });
         }

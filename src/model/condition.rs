@@ -6,9 +6,9 @@
 //! trace's end or Escape, showing how far it got; a hit moves the view at
 //! once.
 
-use super::{Model, Msg, PromptFor};
+use super::{Answer, Model, Msg, PromptFor};
 use crate::i18n::{t, tf};
-use tarmac_lens_core::browse::protocol::{ConditionReply, Locate, NodeId, Query, Reply};
+use tarmac_lens_core::browse::protocol::{Condition, ConditionReply, Locate, NodeId};
 
 /// Checkpoint intervals (about 256 KiB of trace each) the first piece of
 /// a search looks at: a hit near the start comes back at once.
@@ -97,7 +97,10 @@ pub struct Conditions {
 /// The condition search's messages.
 pub enum CondMsg {
     /// A piece's answer (boxed: `Msg` stays small).
-    Piece { generation: u64, reply: Box<Reply> },
+    Piece {
+        generation: u64,
+        reply: Box<Answer<ConditionReply>>,
+    },
     /// Stop the search (Escape, the Stop button).
     Stop,
 }
@@ -144,7 +147,7 @@ impl Model {
             return;
         };
         let generation = self.condition.generation;
-        let query = Query::Condition {
+        let query = Condition {
             text: r.text.clone(),
             node: r.at,
             forward: r.forward,
@@ -175,12 +178,12 @@ impl Model {
                     return false;
                 };
                 match *reply {
-                    Reply::Condition(ConditionReply::Continue(at)) => {
+                    Ok(ConditionReply::Continue(at)) => {
                         r.at = at;
                         r.budget = next_piece(r.budget);
                         self.ask_condition_piece();
                     }
-                    Reply::Condition(ConditionReply::Hit(n)) => {
+                    Ok(ConditionReply::Hit(n)) => {
                         let view = r.view;
                         let text = r.text.clone();
                         self.condition.running = None;
@@ -189,9 +192,9 @@ impl Model {
                             "{} becomes true at line {}.",
                             &[&text, &n.first_line.to_string()],
                         ));
-                        self.move_to(view, Query::Locate(Locate::Node(n.node)), true);
+                        self.move_to(view, Locate::Node(n.node), true);
                     }
-                    Reply::Condition(ConditionReply::NotFound) => {
+                    Ok(ConditionReply::NotFound) => {
                         let text = r.text.clone();
                         let forward = r.forward;
                         self.condition.running = None;
@@ -201,7 +204,7 @@ impl Model {
                             tf("{} does not become true before the position.", &[&text])
                         });
                     }
-                    Reply::Condition(ConditionReply::Invalid { column, message }) => {
+                    Ok(ConditionReply::Invalid { column, message }) => {
                         let text = r.text.clone();
                         self.condition.running = None;
                         self.condition.invalid = Some(Invalid {
@@ -210,11 +213,10 @@ impl Model {
                             message,
                         });
                     }
-                    Reply::Error(e) => {
+                    Err(e) => {
                         self.condition.running = None;
                         self.status = Some(e);
                     }
-                    _ => return false,
                 }
             }
         }

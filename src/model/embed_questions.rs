@@ -9,9 +9,10 @@
 
 use serde_json::{json, Value};
 use tarmac_lens_core::browse::protocol::{
-    AccessKind, AccessView, ConditionReply, Locate, NodeId, NodeView, Query, Reply, WriteTarget,
+    Access, AccessKind, AccessView, Accesses, AccessesReply, Condition, ConditionReply, Eval,
+    Locate, NodeId, NodeView, Query, Question, Reply, WriteTarget,
 };
-use tarmac_lens_core::browse::why;
+use tarmac_lens_core::browse::why::{self, WhyStep};
 
 /// Levels a `why` expands unless told (as `tarmac-lens why`).
 const WHY_DEPTH: u32 = 4;
@@ -56,21 +57,17 @@ enum What {
     Why { target: String, depth: u32 },
 }
 
-/// What the question waits for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Stage {
-    /// The node of the line asked from.
-    Locating,
-    /// The last node, which bounds an `all` list.
-    Ending,
-    /// A memory target's address.
-    Evaluating,
-    /// Hits.
-    Watching,
-    /// A piece of a condition's search.
-    Searching,
-    /// A "why?" tree.
-    Explaining,
+/// What to do with the answer to the question asked last: it decodes
+/// the wire's reply as that question's own answer.
+struct Then(Box<Decode>);
+
+/// Decodes a reply and takes the question on from it.
+type Decode = dyn FnOnce(&mut Asking, Reply) -> Step;
+
+impl std::fmt::Debug for Then {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Then")
+    }
 }
 
 /// One question on its way to an answer.
@@ -79,7 +76,8 @@ pub struct Asking {
     what: What,
     /// The line asked from, if any.
     line: Option<u64>,
-    stage: Stage,
+    /// The answer awaited.
+    then: Option<Then>,
     /// The node the question looks from (for `all` and `find`, goes on
     /// from).
     from: Option<NodeId>,
@@ -153,13 +151,6 @@ fn hit_json(hit: &AccessView) -> Value {
     v
 }
 
-fn unexpected(reply: Reply) -> Step {
-    Step::Done(Err(match reply {
-        Reply::Error(e) => e,
-        other => format!("unexpected answer from the session: {other:?}"),
-    }))
-}
-
 impl Asking {
     /// Reads a question (the host's message as JSON); `here` is the
     /// viewer's position, where a question without `line` looks from.
@@ -191,7 +182,7 @@ impl Asking {
         Ok(Asking {
             what,
             line,
-            stage: Stage::Locating,
+            then: None,
             from,
             last: NodeId::MAX,
             target: None,
@@ -249,81 +240,113 @@ impl Asking {
     /// The first query.
     pub fn start(&mut self) -> Step {
         match (self.line, self.from) {
-            (Some(line), _) => Step::Ask(Query::Locate(Locate::Line(line))),
+            (Some(line), _) => self.ask(Locate::Line(line), Self::on_located),
             (None, Some(_)) => self.located(),
-            (None, None) => Step::Ask(Query::Locate(Locate::Start)),
+            (None, None) => self.ask(Locate::Start, Self::on_located),
         }
     }
 
-    /// The next step, given the answer to the last query.
+    /// The next step, given the reply to the last query.
     pub fn reply(&mut self, reply: Reply) -> Step {
-        match (self.stage, reply) {
-            (Stage::Locating, Reply::Node(Some(node))) => {
+        match self.then.take() {
+            Some(Then(then)) => then(self, reply),
+            None => Step::Done(Err("no question was waiting for this answer".into())),
+        }
+    }
+
+    /// Asks `question`; `then` takes its answer (an error ends the
+    /// question with the session's message).
+    fn ask<Q: Question + 'static>(
+        &mut self,
+        question: Q,
+        then: fn(&mut Asking, Q::Answer) -> Step,
+    ) -> Step {
+        self.then = Some(Then(Box::new(move |asking, reply| {
+            match Q::answer_of(reply) {
+                Ok(answer) => then(asking, answer),
+                Err(e) => Step::Done(Err(e)),
+            }
+        })));
+        Step::Ask(question.into())
+    }
+
+    fn on_located(&mut self, node: Option<NodeView>) -> Step {
+        match node {
+            Some(node) => {
                 self.from = Some(node.node);
                 self.located()
             }
-            (Stage::Locating, Reply::Node(None)) => Step::Done(Err(match self.line {
+            None => Step::Done(Err(match self.line {
                 Some(line) => format!("line {line} is past the trace's end"),
                 None => "the trace has no instructions".into(),
             })),
-            (Stage::Ending, Reply::Node(node)) => {
-                self.last = node.map_or(0, |n| n.node);
-                self.bounded()
-            }
-            (Stage::Evaluating, Reply::Value(addr)) => {
-                let len = self.target_len();
-                self.target = Some(WriteTarget::Memory { addr, len });
-                self.targeted()
-            }
-            (Stage::Explaining, Reply::Why(tree)) => Step::Done(
-                serde_json::to_value(&*tree)
-                    .map(|tree| {
-                        json!({
-                            "target": self.target.as_ref().map(super::watch::target_label),
-                            "tree": tree,
-                        })
+        }
+    }
+
+    fn on_ended(&mut self, node: Option<NodeView>) -> Step {
+        self.last = node.map_or(0, |n| n.node);
+        self.bounded()
+    }
+
+    fn on_evaluated(&mut self, addr: u64) -> Step {
+        let len = self.target_len();
+        self.target = Some(WriteTarget::Memory { addr, len });
+        self.targeted()
+    }
+
+    fn on_explained(&mut self, tree: WhyStep) -> Step {
+        Step::Done(
+            serde_json::to_value(&tree)
+                .map(|tree| {
+                    json!({
+                        "target": self.target.as_ref().map(super::watch::target_label),
+                        "tree": tree,
                     })
-                    .map_err(|e| e.to_string()),
-            ),
-            (Stage::Watching, Reply::Access(hit)) => {
-                self.hits.extend(hit.as_deref().map(hit_json));
-                self.listed(false, true)
+                })
+                .map_err(|e| e.to_string()),
+        )
+    }
+
+    fn on_access(&mut self, hit: Option<Box<AccessView>>) -> Step {
+        self.hits.extend(hit.as_deref().map(hit_json));
+        self.listed(false, true)
+    }
+
+    fn on_accesses(&mut self, piece: AccessesReply) -> Step {
+        let from = self.from.unwrap_or(0);
+        let max = match self.what {
+            What::Watch { max, .. } => max,
+            What::Find { .. } | What::Why { .. } => 0,
+        };
+        for hit in piece.hits.iter().filter(|h| h.node.node <= self.last) {
+            if self.hits.len() as u64 == max {
+                return self.listed(true, true);
             }
-            (Stage::Watching, Reply::Accesses(piece)) => {
-                let from = self.from.unwrap_or(0);
-                let max = match self.what {
-                    What::Watch { max, .. } => max,
-                    What::Find { .. } | What::Why { .. } => 0,
-                };
-                for hit in piece.hits.iter().filter(|h| h.node.node <= self.last) {
-                    if self.hits.len() as u64 == max {
-                        return self.listed(true, true);
-                    }
-                    self.hits.push(hit_json(hit));
-                }
-                if piece.next > self.last {
-                    return self.listed(false, true);
-                }
-                if piece.next <= from {
-                    // Nothing more is indexed yet.
-                    return self.listed(false, false);
-                }
-                self.from = Some(piece.next);
-                self.watching()
+            self.hits.push(hit_json(hit));
+        }
+        if piece.next > self.last {
+            return self.listed(false, true);
+        }
+        if piece.next <= from {
+            // Nothing more is indexed yet.
+            return self.listed(false, false);
+        }
+        self.from = Some(piece.next);
+        self.watching()
+    }
+
+    fn on_searched(&mut self, c: ConditionReply) -> Step {
+        match c {
+            ConditionReply::Hit(node) => self.found(Some(&node)),
+            ConditionReply::NotFound => self.found(None),
+            ConditionReply::Continue(next) => {
+                self.from = Some(next);
+                self.piece = super::condition::next_piece(self.piece);
+                self.searching()
             }
-            (Stage::Searching, Reply::Condition(c)) => match c {
-                ConditionReply::Hit(node) => self.found(Some(&node)),
-                ConditionReply::NotFound => self.found(None),
-                ConditionReply::Continue(next) => {
-                    self.from = Some(next);
-                    self.piece = super::condition::next_piece(self.piece);
-                    self.searching()
-                }
-                ConditionReply::Invalid { column, message } => {
-                    Step::Done(Err(format!("column {column}: {message}")))
-                }
-            },
-            (_, reply) => unexpected(reply),
+            ConditionReply::Invalid { column, message } => {
+                Step::Done(Err(format!("column {column}: {message}")))
+            }
         }
     }
 
@@ -347,11 +370,11 @@ impl Asking {
                 to,
                 ..
             } => {
-                self.stage = Stage::Ending;
-                Step::Ask(Query::Locate(match *to {
+                let last = match *to {
                     Some(line) => Locate::Line(line),
                     None => Locate::End,
-                }))
+                };
+                self.ask(last, Self::on_ended)
             }
             What::Watch { .. } | What::Why { .. } => self.bounded(),
             What::Find { .. } => self.searching(),
@@ -367,10 +390,7 @@ impl Asking {
                 self.target = Some(WriteTarget::Register(register));
                 self.targeted()
             }
-            Ok((None, expr, _)) => {
-                self.stage = Stage::Evaluating;
-                Step::Ask(Query::Eval { node: from, expr })
-            }
+            Ok((None, expr, _)) => self.ask(Eval { node: from, expr }, Self::on_evaluated),
         }
     }
 
@@ -378,20 +398,19 @@ impl Asking {
     fn targeted(&mut self) -> Step {
         match self.what {
             What::Why { depth, .. } => {
-                self.stage = Stage::Explaining;
-                Step::Ask(Query::Why(Box::new(why::WhyQuery {
+                let question = why::WhyQuery {
                     node: self.from.unwrap_or(0),
                     target: self.target.clone().expect("the target is known by now"),
                     depth,
                     loaded: None,
-                })))
+                };
+                self.ask(question, |asking, tree| asking.on_explained(*tree))
             }
             _ => self.watching(),
         }
     }
 
     fn watching(&mut self) -> Step {
-        self.stage = Stage::Watching;
         let What::Watch {
             kind,
             direction,
@@ -403,34 +422,40 @@ impl Asking {
         };
         let target = self.target.clone().expect("the target is known by now");
         let node = self.from.unwrap_or(0);
-        Step::Ask(match direction {
-            Direction::All => Query::Accesses {
-                target,
-                kind,
-                from: node,
-                // One more than fits says whether `max` cuts the list.
-                max: PIECE.min((max - self.hits.len() as u64 + 1) as u32),
-            },
-            forward => Query::Access {
-                node,
-                target,
-                kind,
-                forward: forward == Direction::Next,
-            },
-        })
+        match direction {
+            Direction::All => {
+                let piece = Accesses {
+                    target,
+                    kind,
+                    from: node,
+                    // One more than fits says whether `max` cuts the list.
+                    max: PIECE.min((max - self.hits.len() as u64 + 1) as u32),
+                };
+                self.ask(piece, Self::on_accesses)
+            }
+            forward => {
+                let hit = Access {
+                    node,
+                    target,
+                    kind,
+                    forward: forward == Direction::Next,
+                };
+                self.ask(hit, Self::on_access)
+            }
+        }
     }
 
     fn searching(&mut self) -> Step {
-        self.stage = Stage::Searching;
         let What::Find { condition, forward } = &self.what else {
             unreachable!("only a find searches")
         };
-        Step::Ask(Query::Condition {
+        let piece = Condition {
             text: condition.clone(),
             node: self.from.unwrap_or(0),
             forward: *forward,
             budget: self.piece,
-        })
+        };
+        self.ask(piece, Self::on_searched)
     }
 
     /// A watch's answer: the hits, whether more were left out (`max`), and

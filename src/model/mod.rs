@@ -46,7 +46,9 @@ pub use trace::ViewMsg;
 
 use hash::HashTarget;
 use keys::{Command, PaneKind, RegKind};
-use tarmac_lens_core::browse::protocol::{Locate, NodeId, NodeView, Progress, Query, Reply};
+use tarmac_lens_core::browse::protocol::{
+    Locate, NodeId, NodeView, Progress, Query, Question, Reply,
+};
 
 /// How a browser starts.
 #[derive(Clone, Debug, Default)]
@@ -103,10 +105,26 @@ pub struct KeyOutcome {
 }
 
 /// A question for the worker's session and the message its answer makes
-/// (none: nobody waits for it, as for cancelling a search).
+/// (none: nobody waits for it, as for cancelling a search). `then` takes
+/// the wire's reply; [`Model::ask`] made it from a typed continuation.
 pub struct Ask {
     pub query: Query,
     pub then: Option<Box<dyn FnOnce(Reply) -> Msg>>,
+}
+
+/// A question's answer as the model gets it: its own type, or the
+/// session's message saying why there is none.
+pub type Answer<T> = Result<T, String>;
+
+/// The answer to a move: the node to go to, if there is one.
+pub type Moved = Answer<Option<NodeView>>;
+
+/// What a position in the URL was answered with.
+pub enum HashAnswer {
+    /// A node (a line, a time, a source line's first execution).
+    Node(Moved),
+    /// An address to find the first execution of.
+    Pc(Answer<u64>),
 }
 
 /// What the model asks of the page besides questions.
@@ -149,17 +167,17 @@ pub enum Msg {
     Focus(Focus),
     Evaluated {
         prompt: PromptFor,
-        reply: Reply,
+        reply: Answer<u64>,
     },
     Located {
         prompt: PromptFor,
-        reply: Reply,
+        reply: Moved,
     },
     /// The address of a memory pane the embedding asked for (`mem:EXPR`).
     PaneAddress {
         view: u32,
         expr: String,
-        reply: Reply,
+        reply: Answer<u64>,
     },
     Prompt(PromptFor),
     PromptSubmit(String),
@@ -173,12 +191,12 @@ pub enum Msg {
     HashChanged(String),
     HashTried {
         target: HashTarget,
-        reply: Reply,
+        reply: HashAnswer,
     },
     /// The answer to the start move, which a position asked for meanwhile
     /// (a fragment, a comparison's divergence) overrides.
     Started {
-        reply: Reply,
+        reply: Moved,
     },
     Search(search::SearchMsg),
     Palette(palette::PaletteMsg),
@@ -456,8 +474,21 @@ impl Model {
         std::mem::take(&mut self.effects)
     }
 
-    /// Asks the worker; its answer comes back as `then(reply)`.
-    fn ask(&mut self, query: Query, then: impl FnOnce(Reply) -> Msg + 'static) {
+    /// Asks the worker; its answer comes back as `then(answer)`.
+    fn ask<Q: Question + 'static>(
+        &mut self,
+        question: Q,
+        then: impl FnOnce(Answer<Q::Answer>) -> Msg + 'static,
+    ) {
+        self.asks.push(Ask {
+            query: question.into(),
+            then: Some(Box::new(move |reply| then(Q::answer_of(reply)))),
+        });
+    }
+
+    /// Asks the worker a question as the wire carries it, for a pane whose
+    /// own state decodes the reply ([`pane_state::PaneState`]).
+    fn ask_wire(&mut self, query: Query, then: impl FnOnce(Reply) -> Msg + 'static) {
         self.asks.push(Ask {
             query,
             then: Some(Box::new(then)),
@@ -465,8 +496,11 @@ impl Model {
     }
 
     /// Tells the worker something no answer is awaited for.
-    fn tell(&mut self, query: Query) {
-        self.asks.push(Ask { query, then: None });
+    fn tell(&mut self, question: impl Into<Query>) {
+        self.asks.push(Ask {
+            query: question.into(),
+            then: None,
+        });
     }
 
     /// Applies a message; returns whether the browser needs drawing again.
@@ -478,12 +512,12 @@ impl Model {
             Msg::ReportJump(node) => {
                 self.refocus = true;
                 let view = self.active_view();
-                self.move_to(view, Query::Locate(Locate::Node(node)), false);
+                self.move_to(view, Locate::Node(node), false);
             }
             Msg::ReportJumpLine(line) => {
                 self.refocus = true;
                 let view = self.active_view();
-                self.move_to(view, Query::Locate(Locate::Line(line)), false);
+                self.move_to(view, Locate::Line(line), false);
             }
             Msg::View(view, m) => return self.on_view(view, m),
             Msg::Pane(pane, m) => return self.on_pane(pane, m),

@@ -5,10 +5,12 @@
 //! the events list is about the whole trace, not a position.
 
 use super::layout::Slot;
-use super::{Model, Msg, PaneBody};
+use super::{Answer, Model, Moved, Msg, PaneBody};
 use crate::i18n::t;
 use crate::model::keys::Command;
-use tarmac_lens_core::browse::protocol::{EventsReply, Locate, Query, Reply, TimelineReply};
+use tarmac_lens_core::browse::protocol::{
+    EventRank, Events, EventsReply, Locate, NextEvent, Timeline, TimelineReply,
+};
 
 /// Events one page of the events pane shows.
 pub const EVENTS_PAGE: u64 = 100;
@@ -29,17 +31,17 @@ pub struct NavPanes {
 
 /// Answers for the navigation panes.
 pub enum NavMsg {
-    EventsPage(Reply),
+    EventsPage(Answer<EventsReply>),
     /// `e`/`E` found an event (or none).
     EventFound {
         view: u32,
         forward: bool,
-        reply: Reply,
+        reply: Moved,
     },
     /// Where the events list is at the event just reached.
-    EventRank(Reply),
+    EventRank(Answer<u64>),
     EventsAt(u64),
-    Timeline(Reply),
+    Timeline(Answer<TimelineReply>),
 }
 
 impl NavPanes {
@@ -77,7 +79,7 @@ impl Model {
                 let Some(node) = self.view_ref(view).and_then(|v| v.cursor).map(|c| c.node) else {
                     return true;
                 };
-                self.ask(Query::NextEvent { node, forward }, move |reply| {
+                self.ask(NextEvent { node, forward }, move |reply| {
                     Msg::Nav(NavMsg::EventFound {
                         view,
                         forward,
@@ -108,7 +110,7 @@ impl Model {
         }
         self.nav.timeline_in_flight = true;
         self.ask(
-            Query::Timeline {
+            Timeline {
                 // About one per canvas pixel, the count whose depths
                 // indexing finds ahead.
                 buckets: tarmac_lens_core::index::TIMELINE_BUCKETS,
@@ -119,7 +121,7 @@ impl Model {
 
     fn fetch_events(&mut self) {
         self.ask(
-            Query::Events {
+            Events {
                 first: self.nav.events_first,
                 count: EVENTS_PAGE as u32,
             },
@@ -129,34 +131,33 @@ impl Model {
 
     pub(super) fn on_nav(&mut self, msg: NavMsg) -> bool {
         match msg {
-            NavMsg::EventsPage(Reply::Events(page)) => {
+            NavMsg::EventsPage(Ok(page)) => {
                 if page.first != self.nav.events_first {
                     return false;
                 }
                 self.nav.events_page = Some(page);
             }
-            NavMsg::EventsPage(Reply::Error(e)) => self.status = Some(e),
-            NavMsg::EventsPage(_) => return false,
+            NavMsg::EventsPage(Err(e)) => self.status = Some(e),
             NavMsg::EventFound {
                 view,
                 forward,
                 reply,
             } => match reply {
-                Reply::Node(Some(n)) => {
+                Ok(Some(n)) => {
                     self.refocus = true;
-                    self.move_to(view, Query::Locate(Locate::Node(n.node)), false);
+                    self.move_to(view, Locate::Node(n.node), false);
                     let on_page = self
                         .nav
                         .events_page
                         .as_ref()
                         .is_some_and(|p| p.events.iter().any(|e| e.node == n.node));
                     if self.shown(Slot::Events) && !on_page {
-                        self.ask(Query::EventRank { node: n.node }, move |reply| {
+                        self.ask(EventRank { node: n.node }, move |reply| {
                             Msg::Nav(NavMsg::EventRank(reply))
                         });
                     }
                 }
-                Reply::Node(None) => {
+                Ok(None) => {
                     self.status = Some(
                         t(if forward {
                             "No later event."
@@ -166,23 +167,24 @@ impl Model {
                         .into(),
                     )
                 }
-                Reply::Error(e) => self.status = Some(e),
-                _ => return false,
+                Err(e) => self.status = Some(e),
             },
-            NavMsg::EventRank(Reply::Row(rank)) => {
+            NavMsg::EventRank(Ok(rank)) => {
                 self.nav.events_first = rank - rank % EVENTS_PAGE;
                 self.fetch_events();
                 return false;
             }
-            NavMsg::EventRank(_) => return false,
+            // The list stays where it is.
+            NavMsg::EventRank(Err(_)) => return false,
             NavMsg::Timeline(reply) => {
                 self.nav.timeline_in_flight = false;
                 if std::mem::take(&mut self.nav.timeline_again) {
                     self.fetch_timeline();
                 }
                 match reply {
-                    Reply::Timeline(t) => self.nav.timeline_data = Some(t),
-                    _ => return false,
+                    Ok(t) => self.nav.timeline_data = Some(t),
+                    // Asked again as indexing goes on.
+                    Err(_) => return false,
                 }
             }
             NavMsg::EventsAt(first) => {

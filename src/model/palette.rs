@@ -11,10 +11,10 @@
 //! It lists the same tables that drive the keys and the F1 help, so the
 //! three cannot drift.
 
-use super::{Model, PromptFor, ReportTab};
+use super::{Answer, Model, PromptFor, ReportTab};
 use crate::i18n::{number, t, tf, tn};
 use crate::model::keys::{self, Command, PaneKind};
-use tarmac_lens_core::browse::protocol::{FunctionHit, Query, Reply};
+use tarmac_lens_core::browse::protocol::{FunctionHit, Functions};
 
 /// Functions the palette lists at most.
 const FUNCTIONS: u32 = 8;
@@ -65,7 +65,7 @@ pub enum PaletteMsg {
     /// The functions matching `text`.
     Functions {
         text: String,
-        reply: Reply,
+        reply: Answer<Vec<FunctionHit>>,
     },
 }
 
@@ -326,7 +326,7 @@ impl Model {
         }
         let asked = text.clone();
         self.ask(
-            Query::Functions {
+            Functions {
                 text,
                 count: FUNCTIONS,
             },
@@ -359,10 +359,8 @@ impl Model {
                 if text != p.text.trim() {
                     return false;
                 }
-                p.functions = match reply {
-                    Reply::Functions(f) => f,
-                    _ => Vec::new(),
-                };
+                // No functions (no image): the commands alone are offered.
+                p.functions = reply.unwrap_or_default();
                 p.functions_for = text;
             }
             PaletteMsg::Move(by) => {

@@ -1,12 +1,13 @@
 //! What a pane kind living in its own folder (`src/panes/`) gives the
 //! model: the question that fills it at a position and what it keeps of
-//! the answer. The model asks, routes the answer and carries out the
-//! pane's actions, so such a pane needs no arm anywhere in `src/model/`.
+//! the answer, typed ([`FollowsPosition`]). The model asks, routes the
+//! answer and carries out the pane's actions, so such a pane needs no arm
+//! anywhere in `src/model/`.
 
 use std::any::Any;
 use std::fmt::Debug;
 
-use tarmac_lens_core::browse::protocol::{NodeId, Query, Reply};
+use tarmac_lens_core::browse::protocol::{NodeId, Query, Question, Reply};
 
 /// What a click in such a pane asks of the browser.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -18,14 +19,43 @@ pub enum PaneAction {
     Close,
 }
 
-/// A pane that follows a view's position.
-pub trait PaneState: DynPane + Debug {
-    /// The question that fills it at `node`.
-    fn question(&self, node: NodeId) -> Query;
-    /// Takes the answer; `Err` is what to say instead.
-    fn answer(&mut self, reply: Reply) -> Result<(), String>;
+/// A pane that follows a view's position: what a pane kind implements.
+pub trait FollowsPosition: Debug {
+    /// The question that fills it.
+    type Asks: Question;
+    /// That question at `node`.
+    fn question(&self, node: NodeId) -> Self::Asks;
+    /// Keeps its answer.
+    fn answer(&mut self, answer: <Self::Asks as Question>::Answer);
     /// Its header's title, in the page's language.
     fn title(&self) -> String;
+}
+
+/// A [`FollowsPosition`] pane with its question and answer as the wire
+/// carries them: what lets the model keep every such pane, whatever it
+/// asks, as a `Box<dyn PaneState>`.
+pub trait PaneState: DynPane + Debug {
+    /// The question that fills it at `node`.
+    fn query(&self, node: NodeId) -> Query;
+    /// Takes the reply; `Err` is what to say instead (the session's
+    /// message).
+    fn take(&mut self, reply: Reply) -> Result<(), String>;
+    /// Its header's title, in the page's language.
+    fn title(&self) -> String;
+}
+
+impl<T: FollowsPosition + Clone + PartialEq + 'static> PaneState for T {
+    fn query(&self, node: NodeId) -> Query {
+        FollowsPosition::question(self, node).into()
+    }
+
+    fn take(&mut self, reply: Reply) -> Result<(), String> {
+        <T::Asks as Question>::answer_of(reply).map(|a| FollowsPosition::answer(self, a))
+    }
+
+    fn title(&self) -> String {
+        FollowsPosition::title(self)
+    }
 }
 
 /// What lets the model keep a pane's state as a `Box<dyn PaneState>` and

@@ -2,10 +2,13 @@
 
 use super::layout;
 use super::pane_state::PaneAction;
-use super::{Focus, Menu, MenuAction, Model, Msg, Pane, PaneBody, PromptFor};
+use super::{Answer, Focus, Menu, MenuAction, Model, Msg, Pane, PaneBody, PromptFor};
 use crate::i18n::{t, tf};
 use crate::model::keys::{Command, RegKind};
-use tarmac_lens_core::browse::protocol::{NodeId, Query, RegMark, Reply, WriteTarget};
+use tarmac_lens_core::browse::protocol::{
+    FindPc, Memory, MemoryReply, NodeId, RegMark, Registers, RegistersReply, Reply, Source,
+    SourceReply, Symbolize, WriteTarget,
+};
 
 /// Memory read per `[`/`]` search step, and how far a search goes.
 const SEARCH_CHUNK: u64 = 4096;
@@ -14,20 +17,38 @@ const MEMORY_ROWS: u32 = 8;
 /// 4096 bytes, the most one Memory query answers.
 const MAX_MEMORY_ROWS: u32 = 256;
 
+/// What fills a pane at its position, by its kind.
+pub enum PaneData {
+    Registers(Answer<RegistersReply>),
+    Memory(Answer<MemoryReply>),
+    Source(Answer<SourceReply>),
+    /// A pane living in its own folder: its reply as the wire carries it,
+    /// which its [`super::pane_state::PaneState`] decodes.
+    Own(Reply),
+}
+
+/// The question that fills a pane, by its kind.
+enum PaneAsk {
+    Registers(Registers),
+    Memory(Memory),
+    Source(Source),
+    Own(tarmac_lens_core::browse::protocol::Query),
+}
+
 /// A pane's messages: its own input, and the answers to its questions.
 pub enum PaneMsg {
     Data {
         seq: u64,
-        reply: Reply,
+        reply: PaneData,
     },
     Symbolized {
         text: String,
-        reply: Reply,
+        reply: Answer<Vec<String>>,
     },
     ChangedSearch {
         forward: bool,
         chunks: u32,
-        reply: Reply,
+        reply: Answer<MemoryReply>,
     },
     RegPick {
         index: usize,
@@ -190,23 +211,22 @@ impl Model {
             return;
         };
         let compare = self.pane_compare(pane);
-        let query = match &pane.body {
-            PaneBody::Registers { since: false, .. } => Query::Registers {
-                node,
-                mark: RegMark::Written,
-            },
-            PaneBody::Registers { since: true, .. } => Query::Registers {
-                node,
-                mark: compare.map_or(RegMark::None, RegMark::ChangedSince),
-            },
-            PaneBody::Memory { addr, rows, .. } => Query::Memory {
+        let registers = |mark| Registers { node, mark };
+        let ask = match &pane.body {
+            PaneBody::Registers { since: false, .. } => {
+                PaneAsk::Registers(registers(RegMark::Written))
+            }
+            PaneBody::Registers { since: true, .. } => PaneAsk::Registers(registers(
+                compare.map_or(RegMark::None, RegMark::ChangedSince),
+            )),
+            PaneBody::Memory { addr, rows, .. } => PaneAsk::Memory(Memory {
                 node,
                 addr: *addr,
                 len: rows * 16,
                 compare,
-            },
-            PaneBody::Source(_) => Query::Source { node },
-            PaneBody::Own { state, .. } => state.question(node),
+            }),
+            PaneBody::Source(_) => PaneAsk::Source(Source { node }),
+            PaneBody::Own { state, .. } => PaneAsk::Own(state.query(node)),
             // Lists with questions of their own, not about a position.
             _ => return,
         };
@@ -215,26 +235,27 @@ impl Model {
         };
         pane.seq += 1;
         let seq = pane.seq;
-        self.ask(query, move |reply| {
-            Msg::Pane(id, PaneMsg::Data { seq, reply })
-        });
+        let data = move |reply| Msg::Pane(id, PaneMsg::Data { seq, reply });
+        match ask {
+            PaneAsk::Registers(q) => self.ask(q, move |r| data(PaneData::Registers(r))),
+            PaneAsk::Memory(q) => self.ask(q, move |r| data(PaneData::Memory(r))),
+            PaneAsk::Source(q) => self.ask(q, move |r| data(PaneData::Source(r))),
+            PaneAsk::Own(q) => self.ask_wire(q, move |r| data(PaneData::Own(r))),
+        }
     }
 
-    pub(super) fn on_pane_data(&mut self, id: u32, seq: u64, reply: Reply) {
+    pub(super) fn on_pane_data(&mut self, id: u32, seq: u64, reply: PaneData) {
         let Some(pane) = self.pane_mut(id) else {
             return;
         };
         if pane.seq != seq {
             return;
         }
-        if let (PaneBody::Source(_), Reply::Source(r)) = (&pane.body, &reply) {
-            return self.on_source_at(id, r.clone());
-        }
-        if let PaneBody::Own { state, .. } = &mut pane.body {
-            pane.note = state.answer(reply).err();
-            return;
-        }
         match (&mut pane.body, reply) {
+            (PaneBody::Source(_), PaneData::Source(Ok(r))) => self.on_source_at(id, r),
+            (PaneBody::Own { state, .. }, PaneData::Own(reply)) => {
+                pane.note = state.take(reply).err();
+            }
             (
                 PaneBody::Registers {
                     kind,
@@ -243,16 +264,21 @@ impl Model {
                     selected,
                     ..
                 },
-                Reply::Registers(regs),
+                PaneData::Registers(Ok(regs)),
             ) => {
                 *answered = true;
                 *panel = regs.panels.into_iter().find(|p| p.kind == kind.panel());
                 let n = panel.as_ref().map_or(0, |p| p.cells.len());
                 *selected = (*selected).min(n.saturating_sub(1));
             }
-            (PaneBody::Memory { memory, .. }, Reply::Memory(m)) => *memory = Some(m),
-            (_, Reply::Error(e)) => pane.note = Some(e),
-            (_, other) => pane.note = Some(format!("unexpected answer: {other:?}")),
+            (PaneBody::Memory { memory, .. }, PaneData::Memory(Ok(m))) => *memory = Some(m),
+            (
+                _,
+                PaneData::Registers(Err(e)) | PaneData::Memory(Err(e)) | PaneData::Source(Err(e)),
+            ) => pane.note = Some(e),
+            // The pane changed kind while its question was on its way (a
+            // registers pane toggled to another panel): a newer one follows.
+            _ => {}
         }
     }
 
@@ -394,22 +420,21 @@ impl Model {
             return;
         };
         let text = format!("{} = {value:#x}", cell.name);
-        self.ask(Query::Symbolize { addrs: vec![value] }, move |reply| {
+        self.ask(Symbolize { addrs: vec![value] }, move |reply| {
             Msg::Pane(id, PaneMsg::Symbolized { text, reply })
         });
     }
 
-    pub(super) fn on_symbolized(&mut self, id: u32, text: String, reply: Reply) {
+    pub(super) fn on_symbolized(&mut self, id: u32, text: String, reply: Answer<Vec<String>>) {
         let Some(pane) = self.pane_mut(id) else {
             return;
         };
         pane.note = Some(match reply {
-            Reply::Symbols(names) => match names.first().filter(|n| !n.is_empty()) {
+            Ok(names) => match names.first().filter(|n| !n.is_empty()) {
                 Some(name) => format!("{text} = {name}"),
                 None => tf("{} (no symbol)", &[&text]),
             },
-            Reply::Error(e) => e,
-            _ => text,
+            Err(e) => e,
         });
     }
 
@@ -455,7 +480,7 @@ impl Model {
             return;
         }
         self.ask(
-            Query::Memory {
+            Memory {
                 node,
                 addr,
                 len: SEARCH_CHUNK as u32,
@@ -474,12 +499,21 @@ impl Model {
         );
     }
 
-    pub(super) fn on_changed_search(&mut self, id: u32, forward: bool, chunks: u32, reply: Reply) {
-        let Reply::Memory(m) = reply else {
-            if let (Some(p), Reply::Error(e)) = (self.pane_mut(id), reply) {
-                p.note = Some(e);
+    pub(super) fn on_changed_search(
+        &mut self,
+        id: u32,
+        forward: bool,
+        chunks: u32,
+        reply: Answer<MemoryReply>,
+    ) {
+        let m = match reply {
+            Ok(m) => m,
+            Err(e) => {
+                if let Some(p) = self.pane_mut(id) {
+                    p.note = Some(e);
+                }
+                return;
             }
-            return;
         };
         let start = if forward {
             m.addr.wrapping_sub(1)
@@ -803,12 +837,12 @@ impl Model {
                 let (view, node) = (p.view, self.pane_node(p));
                 if let Some(node) = node {
                     self.refocus = true;
-                    let query = Query::FindPc {
+                    let question = FindPc {
                         node,
                         pc: addr,
                         forward: true,
                     };
-                    self.move_to(view, query, true);
+                    self.move_to(view, question, true);
                 }
             }
             PaneMsg::Source(m) => self.on_source(pane, m),

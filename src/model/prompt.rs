@@ -1,10 +1,10 @@
 //! Answers to the prompt (`l t p P m d` and the panes' `l t`) and to the
 //! context menus.
 
-use super::{MenuAction, Model, Msg, PaneMsg, PromptFor, ViewMsg};
+use super::{Answer, MenuAction, Model, Moved, Msg, PaneMsg, PromptFor, ViewMsg};
 use crate::i18n::{t, tf};
 use crate::model::hash::number;
-use tarmac_lens_core::browse::protocol::{Locate, Query, Reply};
+use tarmac_lens_core::browse::protocol::{Eval, FindPc, Fold, Locate, Symbolize, Write};
 
 /// Answers kept per prompt.
 const PROMPT_HISTORY: usize = 50;
@@ -24,19 +24,18 @@ impl Model {
         }
         self.remember(&prompt, &text);
         let num = || number(&text).ok_or_else(|| format!("{text:?} is not a number"));
-        let located = |locate: Locate, prompt: PromptFor| (Query::Locate(locate), prompt);
-        let request = match &prompt {
+        let located = match &prompt {
             PromptFor::GotoLine { view } => match num() {
                 Ok(n) => {
                     self.goto_line = Some((*view, n));
-                    self.move_to(*view, Query::Locate(Locate::Line(n)), true);
+                    self.move_to(*view, Locate::Line(n), true);
                     return;
                 }
                 Err(e) => Err(e),
             },
             PromptFor::GotoTime { view } => match num() {
                 Ok(t) => {
-                    self.move_to(*view, Query::Locate(Locate::Time(t)), true);
+                    self.move_to(*view, Locate::Time(t), true);
                     return;
                 }
                 Err(e) => Err(e),
@@ -46,22 +45,18 @@ impl Model {
                     .view_ref(*view)
                     .and_then(|v| v.cursor)
                     .map_or(0, |c| c.node);
-                Ok((Query::Eval { node, expr: text }, prompt.clone()))
+                let question = Eval { node, expr: text };
+                return self.ask(question, move |reply| Msg::Evaluated { prompt, reply });
             }
-            PromptFor::LockLine { .. } | PromptFor::CompareLine { .. } => {
-                num().map(|n| located(Locate::Line(n), prompt.clone()))
-            }
-            PromptFor::LockTime { .. } => num().map(|t| located(Locate::Time(t), prompt.clone())),
+            PromptFor::LockLine { .. } | PromptFor::CompareLine { .. } => num().map(Locate::Line),
+            PromptFor::LockTime { .. } => num().map(Locate::Time),
             PromptFor::BookmarkNote { .. } => return,
             PromptFor::Watch { view } => return self.watch_text(*view, &text),
             PromptFor::Condition { view } => return self.condition_search(*view, text, true),
             PromptFor::Why { view } => return self.why_text(*view, &text),
         };
-        match request {
-            Ok((query @ Query::Eval { .. }, prompt)) => {
-                self.ask(query, move |reply| Msg::Evaluated { prompt, reply })
-            }
-            Ok((query, prompt)) => self.ask(query, move |reply| Msg::Located { prompt, reply }),
+        match located {
+            Ok(locate) => self.ask(locate, move |reply| Msg::Located { prompt, reply }),
             Err(e) => self.status = Some(e),
         }
     }
@@ -84,15 +79,11 @@ impl Model {
             .map_or(&[], Vec::as_slice)
     }
 
-    pub(super) fn on_evaluated(&mut self, prompt: PromptFor, reply: Reply) {
+    pub(super) fn on_evaluated(&mut self, prompt: PromptFor, reply: Answer<u64>) {
         let value = match reply {
-            Reply::Value(v) => v,
-            Reply::Error(e) => {
+            Ok(v) => v,
+            Err(e) => {
                 self.status = Some(e);
-                return;
-            }
-            other => {
-                self.status = Some(format!("unexpected answer: {other:?}"));
                 return;
             }
         };
@@ -105,7 +96,7 @@ impl Model {
                     .map_or(0, |c| c.node);
                 self.move_to(
                     view,
-                    Query::FindPc {
+                    FindPc {
                         node,
                         pc: value,
                         forward,
@@ -120,32 +111,30 @@ impl Model {
 
     /// A `mem:EXPR` pane opens where its expression first has a value:
     /// `sp` is unknown at a trace's start, until the first write of it.
-    pub(super) fn on_pane_address(&mut self, view: u32, expr: String, reply: Reply) {
+    pub(super) fn on_pane_address(&mut self, view: u32, expr: String, reply: Answer<u64>) {
         match reply {
-            Reply::Value(value) => self.open_memory(view, value),
-            Reply::Error(e) => {
+            Ok(value) => self.open_memory(view, value),
+            Err(e) => {
                 self.status = Some(tf(
                     "The memory pane at {} opens where it has a value ({}).",
                     &[&expr, &e],
                 ));
                 self.pending_memory.push(expr);
             }
-            _ => {}
         }
     }
 
-    pub(super) fn on_located(&mut self, prompt: PromptFor, reply: Reply) {
+    pub(super) fn on_located(&mut self, prompt: PromptFor, reply: Moved) {
         let node = match reply {
-            Reply::Node(Some(n)) => n,
-            Reply::Node(None) => {
+            Ok(Some(n)) => n,
+            Ok(None) => {
                 self.status = Some(t("No such position in the trace.").into());
                 return;
             }
-            Reply::Error(e) => {
+            Err(e) => {
                 self.status = Some(e);
                 return;
             }
-            _ => return,
         };
         let pane = match prompt {
             PromptFor::LockLine { pane } | PromptFor::LockTime { pane } => {
@@ -176,9 +165,7 @@ impl Model {
             return;
         };
         match action {
-            MenuAction::MoveTo { view, node } => {
-                self.move_to(view, Query::Locate(Locate::Node(node)), false)
-            }
+            MenuAction::MoveTo { view, node } => self.move_to(view, Locate::Node(node), false),
             MenuAction::Write {
                 view,
                 node,
@@ -192,7 +179,7 @@ impl Model {
                 forward: true,
             } => self.move_to(
                 view,
-                Query::Write {
+                Write {
                     node,
                     target,
                     forward: true,
@@ -200,7 +187,7 @@ impl Model {
                 true,
             ),
             MenuAction::Fold { view, node, op } => self
-                .ask(Query::Fold { view, node, op }, move |reply| {
+                .ask(Fold { view, node, op }, move |reply| {
                     Msg::View(view, ViewMsg::Folded { reply })
                 }),
             MenuAction::Pane { pane, command } => {
@@ -209,7 +196,7 @@ impl Model {
             }
             MenuAction::Symbolize { pane, addr } => {
                 let text = format!("{addr:#x}");
-                self.ask(Query::Symbolize { addrs: vec![addr] }, move |reply| {
+                self.ask(Symbolize { addrs: vec![addr] }, move |reply| {
                     Msg::Pane(pane, PaneMsg::Symbolized { text, reply })
                 });
             }

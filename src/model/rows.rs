@@ -4,9 +4,11 @@
 use std::rc::Rc;
 
 use super::state::{rows_cover, scroll_of};
-use super::{Focus, Menu, MenuAction, Model, Msg, TraceView, ViewMsg};
+use super::{Answer, Focus, Menu, MenuAction, Model, Msg, TraceView, ViewMsg};
 use crate::i18n::{number, t, tf, tn};
-use tarmac_lens_core::browse::protocol::{FoldOp, Locate, Query, Reply, Row, WriteTarget};
+use tarmac_lens_core::browse::protocol::{
+    FoldOp, LineEffect, Locate, NodeLines, Row, Rows, RowsReply, WriteTarget,
+};
 
 impl Model {
     /// Asks for the rows around the viewport: a screenful above and below
@@ -32,7 +34,7 @@ impl Model {
                 (visible * 3 + 2).min(2000) as u32,
             )
         };
-        self.ask(Query::Rows { view, first, count }, move |reply| {
+        self.ask(Rows { view, first, count }, move |reply| {
             Msg::View(view, ViewMsg::Rows { reply })
         });
     }
@@ -65,7 +67,7 @@ impl Model {
         }
         let first = v.top;
         self.ask(
-            Query::Rows {
+            Rows {
                 view,
                 first,
                 count: 0,
@@ -75,12 +77,12 @@ impl Model {
     }
 
     /// Returns whether to render (only if the count changed).
-    pub(super) fn on_row_count(&mut self, view: u32, reply: Reply) -> bool {
+    pub(super) fn on_row_count(&mut self, view: u32, reply: Answer<RowsReply>) -> bool {
         let Some(v) = self.view_mut(view) else {
             return false;
         };
         match reply {
-            Reply::Rows(rows) => {
+            Ok(rows) => {
                 if rows.total_rows == v.total_rows {
                     return false;
                 }
@@ -92,20 +94,19 @@ impl Model {
                     self.fetch_rows(view);
                 }
             }
-            Reply::Error(e) => self.status = Some(e),
-            other => self.status = Some(format!("unexpected answer to Rows: {other:?}")),
+            Err(e) => self.status = Some(e),
         }
         true
     }
 
-    pub(super) fn on_rows(&mut self, view: u32, reply: Reply) {
+    pub(super) fn on_rows(&mut self, view: u32, reply: Answer<RowsReply>) {
         let Some(v) = self.view_mut(view) else {
             return;
         };
         v.rows_in_flight = false;
         let again = std::mem::take(&mut v.rows_again);
         match reply {
-            Reply::Rows(rows) => {
+            Ok(rows) => {
                 let margins_missing = v.rows.is_none()
                     && (rows.first > 0 || rows.first + (rows.rows.len() as u64) < rows.total_rows);
                 v.total_rows = rows.total_rows;
@@ -114,8 +115,7 @@ impl Model {
                     self.fetch_rows(view);
                 }
             }
-            Reply::Error(e) => self.status = Some(e),
-            other => self.status = Some(format!("unexpected answer to Rows: {other:?}")),
+            Err(e) => self.status = Some(e),
         }
     }
 
@@ -162,7 +162,7 @@ impl Model {
         self.focus = Focus::View(view);
         self.refocus = true;
         match row {
-            Row::Line { node, .. } => self.move_to(view, Query::Locate(Locate::Node(node)), false),
+            Row::Line { node, .. } => self.move_to(view, Locate::Node(node), false),
             Row::Fold { call_node, .. } => self.fold(view, Some(call_node), FoldOp::UnfoldCall),
         }
     }
@@ -171,7 +171,7 @@ impl Model {
         match &row {
             Row::Line { node, .. } => {
                 let node = *node;
-                self.ask(Query::NodeLines { node }, move |reply| {
+                self.ask(NodeLines { node }, move |reply| {
                     Msg::View(view, ViewMsg::RowEffects { row, x, y, reply })
                 });
             }
@@ -192,7 +192,14 @@ impl Model {
         }
     }
 
-    pub(super) fn on_row_effects(&mut self, view: u32, row: Row, x: i32, y: i32, reply: Reply) {
+    pub(super) fn on_row_effects(
+        &mut self,
+        view: u32,
+        row: Row,
+        x: i32,
+        y: i32,
+        reply: Answer<Vec<LineEffect>>,
+    ) {
         let Row::Line { node, line, .. } = row else {
             return;
         };
@@ -208,7 +215,7 @@ impl Model {
                 MenuAction::Copy(format!("monitor line {line}")),
             ),
         ];
-        if let Reply::NodeLines(effects) = reply {
+        if let Ok(effects) = reply {
             if let Some(target) = effects
                 .iter()
                 .find(|e| e.line == line)

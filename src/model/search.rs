@@ -3,10 +3,10 @@
 
 use std::rc::Rc;
 
-use super::{Model, Msg};
+use super::{Answer, Model, Msg};
 use crate::i18n::{t, tf};
-use tarmac_lens_core::browse::protocol::{Locate, NodeId, NodeView, Query, Reply};
-use tarmac_lens_core::browse::search::{SearchHitView, SearchQuery, SearchRequest};
+use tarmac_lens_core::browse::protocol::{Locate, NodeId, NodeView};
+use tarmac_lens_core::browse::search::{SearchHitView, SearchQuery, SearchReply, SearchRequest};
 use tarmac_lens_core::search::KindFilter;
 
 /// What the bar's fields say.
@@ -67,7 +67,7 @@ pub enum SearchMsg {
     /// An answer for the search started as `generation`.
     Reply {
         generation: u32,
-        reply: Reply,
+        reply: Answer<SearchReply>,
     },
     /// `n` (`same_way`) or `N`.
     Next {
@@ -146,7 +146,7 @@ impl Model {
         s.generation = s.generation.wrapping_add(1);
         if let Some(id) = s.id.take() {
             if s.status.running {
-                self.tell(Query::Search(SearchQuery::Cancel { id }));
+                self.tell(SearchQuery::Cancel { id });
             }
         }
         let s = &mut self.search;
@@ -189,27 +189,22 @@ impl Model {
             lines,
         };
         let generation = s.generation;
-        self.ask(Query::Search(SearchQuery::Start(request)), move |reply| {
+        self.ask(SearchQuery::Start(request), move |reply| {
             Msg::Search(SearchMsg::Reply { generation, reply })
         });
     }
 
-    fn on_search_reply(&mut self, reply: Reply) {
+    fn on_search_reply(&mut self, reply: Answer<SearchReply>) {
         let s = &mut self.search;
         if s.status.done {
             // An answer to a question asked before the search ended.
             return;
         }
         let r = match reply {
-            Reply::Search(r) => r,
-            Reply::Error(e) => {
+            Ok(r) => r,
+            Err(e) => {
                 s.status.running = false;
                 s.status.error = Some(e);
-                return;
-            }
-            other => {
-                s.status.running = false;
-                s.status.error = Some(format!("unexpected answer to a search: {other:?}"));
                 return;
             }
         };
@@ -229,7 +224,7 @@ impl Model {
             // trips to the page cost no search time.
             let (generation, id) = (s.generation, r.id);
             for _ in 0..if first { 2 } else { 1 } {
-                self.ask(Query::Search(SearchQuery::More { id }), move |reply| {
+                self.ask(SearchQuery::More { id }, move |reply| {
                     Msg::Search(SearchMsg::Reply { generation, reply })
                 });
             }
@@ -290,7 +285,7 @@ impl Model {
             _ => self.active_view(),
         };
         self.search.left_node = self.view_ref(view).and_then(|v| v.cursor).map(|c| c.node);
-        self.move_to(view, Query::Locate(Locate::Line(line)), true);
+        self.move_to(view, Locate::Line(line), true);
     }
 
     fn next_hit(&mut self, same_way: bool) {

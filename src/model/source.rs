@@ -8,11 +8,12 @@
 
 use std::rc::Rc;
 
-use super::{Focus, Model, Msg, PaneBody, PaneMsg};
+use super::{Answer, Focus, Model, Moved, Msg, PaneBody, PaneMsg};
 use crate::i18n::{t, tf};
 use crate::model::keys::Command;
 use tarmac_lens_core::browse::protocol::{
-    FileCountsReply, HitsReply, NodeId, Query, Reply, SourceReply, SourceStep,
+    FileCountsReply, FindLine, HitsReply, LineCounts, LineHits, LineStep, Locate, NodeId,
+    SourceReply, SourceStep,
 };
 
 /// Executions listed per page of a line's list.
@@ -146,7 +147,7 @@ fn components(path: &str) -> Vec<&str> {
 /// A source pane's own messages.
 pub enum SourceMsg {
     Counts {
-        reply: Reply,
+        reply: Answer<FileCountsReply>,
     },
     /// A line clicked in the gutter or text: list its executions.
     PickLine {
@@ -154,7 +155,7 @@ pub enum SourceMsg {
     },
     Hits {
         line: u32,
-        reply: Reply,
+        reply: Answer<HitsReply>,
     },
     /// More of the list, after its last.
     MoreHits,
@@ -164,7 +165,7 @@ pub enum SourceMsg {
     },
     /// A step's or a find's answer.
     Moved {
-        reply: Reply,
+        reply: Moved,
         what: &'static str,
     },
 }
@@ -233,7 +234,7 @@ impl Model {
         s.selected = None;
         s.hits = None;
         self.focus = Focus::Pane(id);
-        self.ask(Query::LineCounts { file }, move |reply| {
+        self.ask(LineCounts { file }, move |reply| {
             Msg::Pane(id, PaneMsg::Source(SourceMsg::Counts { reply }))
         });
     }
@@ -265,7 +266,7 @@ impl Model {
             _ => false,
         };
         if let (Some(file), true) = (file, stale) {
-            self.ask(Query::LineCounts { file }, move |reply| {
+            self.ask(LineCounts { file }, move |reply| {
                 Msg::Pane(id, PaneMsg::Source(SourceMsg::Counts { reply }))
             });
         }
@@ -278,12 +279,17 @@ impl Model {
         let Some(node) = self.pane_node(pane) else {
             return;
         };
-        let step = |step| Query::SourceStep { node, step };
-        let query = match cmd {
-            Command::SourceNext => step(SourceStep::Next),
-            Command::SourcePrev => step(SourceStep::Prev),
-            Command::SourceOver => step(SourceStep::Over),
-            Command::SourceOut => step(SourceStep::Out),
+        let what = match cmd {
+            Command::SearchNext { .. } => "execution",
+            _ => "line",
+        };
+        let moved = move |reply| Msg::Pane(id, PaneMsg::Source(SourceMsg::Moved { reply, what }));
+        let step = |step| LineStep { node, step };
+        match cmd {
+            Command::SourceNext => self.ask(step(SourceStep::Next), moved),
+            Command::SourcePrev => self.ask(step(SourceStep::Prev), moved),
+            Command::SourceOver => self.ask(step(SourceStep::Over), moved),
+            Command::SourceOut => self.ask(step(SourceStep::Out), moved),
             Command::SearchNext { same_way } => {
                 let PaneBody::Source(s) = &pane.body else {
                     return;
@@ -294,22 +300,16 @@ impl Model {
                 else {
                     return;
                 };
-                Query::FindLine {
+                let find = FindLine {
                     node,
                     file,
                     line,
                     forward: same_way,
-                }
+                };
+                self.ask(find, moved)
             }
-            _ => return self.run_pane(id, cmd),
-        };
-        let what = match cmd {
-            Command::SearchNext { .. } => "execution",
-            _ => "line",
-        };
-        self.ask(query, move |reply| {
-            Msg::Pane(id, PaneMsg::Source(SourceMsg::Moved { reply, what }))
-        });
+            _ => self.run_pane(id, cmd),
+        }
     }
 
     pub(super) fn on_source(&mut self, id: u32, msg: SourceMsg) {
@@ -322,12 +322,11 @@ impl Model {
         };
         match msg {
             SourceMsg::Counts { reply } => match reply {
-                Reply::LineCounts(c) => {
+                Ok(c) => {
                     pane.note = c.note.clone();
                     s.counts = Some(c);
                 }
-                Reply::Error(e) => pane.note = Some(e),
-                _ => {}
+                Err(e) => pane.note = Some(e),
             },
             SourceMsg::PickLine { line } => {
                 s.selected = Some(line);
@@ -350,43 +349,39 @@ impl Model {
                 self.ask_hits(id, file, line, after);
             }
             SourceMsg::Hits { line, reply } => match reply {
-                Reply::Hits(h) if s.selected == Some(line) => match &mut s.hits {
+                Ok(h) if s.selected == Some(line) => match &mut s.hits {
                     Some(old) => {
                         old.hits.extend(h.hits);
                         old.more = h.more;
                     }
                     None => s.hits = Some(h),
                 },
-                Reply::Error(e) => pane.note = Some(e),
-                _ => {}
+                Err(e) => pane.note = Some(e),
+                // Another line was picked meanwhile.
+                Ok(_) => {}
             },
             SourceMsg::PickHit { node } => {
-                self.move_to(
-                    view,
-                    Query::Locate(tarmac_lens_core::browse::protocol::Locate::Node(node)),
-                    true,
-                );
+                self.move_to(view, Locate::Node(node), true);
             }
             SourceMsg::Moved { reply, what } => match reply {
-                Reply::Node(Some(_)) => {
+                Ok(Some(node)) => {
                     pane.note = None;
-                    self.on_moved(view, reply, true);
+                    self.on_moved(view, Ok(Some(node)), true);
                 }
-                Reply::Node(None) => {
+                Ok(None) => {
                     pane.note = Some(match what {
                         "execution" => t("No other execution of this line that way.").into(),
                         _ => t("No source line that way.").into(),
                     })
                 }
-                Reply::Error(e) => pane.note = Some(e),
-                _ => {}
+                Err(e) => pane.note = Some(e),
             },
         }
     }
 
     fn ask_hits(&mut self, id: u32, file: String, line: u32, after: Option<NodeId>) {
         self.ask(
-            Query::LineHits {
+            LineHits {
                 file,
                 line,
                 after,

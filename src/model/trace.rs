@@ -1,20 +1,23 @@
 //! Trace views: moving the position, scrolling, folding, the `a` highlight.
 
 use super::state::{rows_cover, scroll_of};
-use super::{Effect, Focus, Model, Msg, TraceView};
+use super::{Answer, Effect, Focus, HashAnswer, Model, Moved, Msg, TraceView};
 use crate::i18n::{number, t, tf};
 use crate::model::hash;
 use crate::model::keys::Command;
-use tarmac_lens_core::browse::protocol::{FoldOp, Locate, NodeId, Query, Reply, Row, WriteTarget};
+use tarmac_lens_core::browse::protocol::{
+    CallFrame, CallStack, Eval, FindPc, Fold, FoldOp, Folded, LineEffect, LineHits, Locate, NodeId,
+    NodeLines, NodeView, Question, Row, RowOfNode, Rows, RowsReply, Step, Write, WriteTarget,
+};
 
 /// A trace view's messages: its own input, and the answers to its questions.
 pub enum ViewMsg {
     Stepped {
-        reply: Reply,
+        reply: Moved,
     },
     Stack {
         node: NodeId,
-        reply: Reply,
+        reply: Answer<Vec<CallFrame>>,
     },
     FoldAt {
         call_node: NodeId,
@@ -33,35 +36,35 @@ pub enum ViewMsg {
         px: f64,
     },
     Rows {
-        reply: Reply,
+        reply: Answer<RowsReply>,
     },
     /// The view's row count, more of the trace being indexed.
     RowCount {
-        reply: Reply,
+        reply: Answer<RowsReply>,
     },
     Moved {
-        reply: Reply,
+        reply: Moved,
         recentre: bool,
     },
     CursorRow {
         node: NodeId,
-        reply: Reply,
+        reply: Answer<u64>,
         recentre: bool,
     },
     PageTarget {
-        reply: Reply,
+        reply: Answer<RowsReply>,
     },
     Folded {
-        reply: Reply,
+        reply: Answer<Folded>,
     },
     Annotated {
         node: NodeId,
-        reply: Reply,
+        reply: Answer<Vec<LineEffect>>,
     },
     WriteFound {
         from: NodeId,
-        query: Query,
-        reply: Reply,
+        target: WriteTarget,
+        reply: Moved,
     },
     RowClick {
         row: Row,
@@ -75,7 +78,7 @@ pub enum ViewMsg {
         row: Row,
         x: i32,
         y: i32,
-        reply: Reply,
+        reply: Answer<Vec<LineEffect>>,
     },
     /// The view's close button.
     Close,
@@ -88,11 +91,11 @@ impl Model {
             return;
         }
         self.start_in_flight = true;
-        self.ask(Query::Locate(Locate::Start), |reply| Msg::Started { reply });
+        self.ask(Locate::Start, |reply| Msg::Started { reply });
     }
 
     /// Returns whether to render now (see [`Self::on_moved`]).
-    pub(super) fn on_started(&mut self, reply: Reply) -> bool {
+    pub(super) fn on_started(&mut self, reply: Moved) -> bool {
         self.start_in_flight = false;
         if self.started {
             // A position asked for while the start was on its way got there
@@ -102,8 +105,12 @@ impl Model {
         self.on_moved(0, reply, false)
     }
 
-    pub(super) fn move_to(&mut self, view: u32, query: Query, recentre: bool) {
-        self.ask(query, move |reply| {
+    /// Moves view `view` to the node a question answers with.
+    pub(super) fn move_to<Q>(&mut self, view: u32, question: Q, recentre: bool)
+    where
+        Q: Question<Answer = Option<NodeView>> + 'static,
+    {
+        self.ask(question, move |reply| {
             Msg::View(view, ViewMsg::Moved { reply, recentre })
         });
     }
@@ -111,7 +118,7 @@ impl Model {
     /// The calls active at `node` in view `view` (named with the ELF's
     /// symbols, when loaded).
     pub(super) fn fetch_stack(&mut self, view: u32, node: NodeId) {
-        self.ask(Query::CallStack { node }, move |reply| {
+        self.ask(CallStack { node }, move |reply| {
             Msg::View(view, ViewMsg::Stack { node, reply })
         });
     }
@@ -120,7 +127,7 @@ impl Model {
     /// cursor's row, stack and panes, which are drawn when they come. A
     /// render in between made Chromium draw a frame before it took the
     /// worker's answers, and the panes came a frame or two after the row.
-    pub(super) fn on_moved(&mut self, view: u32, reply: Reply, recentre: bool) -> bool {
+    pub(super) fn on_moved(&mut self, view: u32, reply: Moved, recentre: bool) -> bool {
         let starting = view == 0 && !self.started;
         if starting {
             self.start_in_flight = false;
@@ -131,14 +138,14 @@ impl Model {
             .filter(|(v, _)| *v == view)
             .map(|(_, line)| line);
         let node = match reply {
-            Reply::Node(Some(node)) => node,
+            Ok(Some(node)) => node,
             // No first node: not indexed yet (the next progress asks
             // again), or none at all once everything is.
-            Reply::Node(None) if starting => {
+            Ok(None) if starting => {
                 self.no_position = self.complete;
                 return true;
             }
-            Reply::Node(None) => {
+            Ok(None) => {
                 let message = match asked {
                     Some(line) => self.beyond_note(line),
                     None => t("Not found.").to_string(),
@@ -147,7 +154,7 @@ impl Model {
                 self.status = Some(message);
                 return true;
             }
-            Reply::Error(e) => {
+            Err(e) => {
                 // Before the first node is indexed the start simply is not
                 // there yet; the next progress asks again. Once all is
                 // indexed, there is none.
@@ -156,10 +163,6 @@ impl Model {
                 } else if self.complete {
                     self.no_position = true;
                 }
-                return true;
-            }
-            other => {
-                self.status = Some(format!("unexpected answer to a move: {other:?}"));
                 return true;
             }
         };
@@ -175,7 +178,7 @@ impl Model {
         v.cursor = Some(node);
         v.annotate = None;
         self.ask(
-            Query::RowOfNode {
+            RowOfNode {
                 view,
                 node: node.node,
             },
@@ -211,7 +214,7 @@ impl Model {
         for expr in std::mem::take(&mut self.pending_memory) {
             let asked = expr.clone();
             self.ask(
-                Query::Eval {
+                Eval {
                     node: node.node,
                     expr,
                 },
@@ -225,7 +228,13 @@ impl Model {
         false
     }
 
-    pub(super) fn on_cursor_row(&mut self, view: u32, node: NodeId, reply: Reply, recentre: bool) {
+    pub(super) fn on_cursor_row(
+        &mut self,
+        view: u32,
+        node: NodeId,
+        reply: Answer<u64>,
+        recentre: bool,
+    ) {
         let Some(v) = self.view_mut(view) else {
             return;
         };
@@ -233,12 +242,11 @@ impl Model {
             return;
         }
         let row = match reply {
-            Reply::Row(row) => row,
-            Reply::Error(e) => {
+            Ok(row) => row,
+            Err(e) => {
                 self.status = Some(e);
                 return;
             }
-            _ => return,
         };
         v.cursor_row = Some(row);
         let lines = v.cursor.map_or(1, |c| c.lines.max(1));
@@ -293,7 +301,7 @@ impl Model {
                 }
                 self.fetch_rows(view);
                 self.ask(
-                    Query::Rows {
+                    Rows {
                         view,
                         first: target,
                         count: 1,
@@ -301,8 +309,8 @@ impl Model {
                     move |reply| Msg::View(view, ViewMsg::PageTarget { reply }),
                 );
             }
-            Command::Home => self.move_to(view, Query::Locate(Locate::Start), false),
-            Command::End => self.move_to(view, Query::Locate(Locate::End), false),
+            Command::Home => self.move_to(view, Locate::Start, false),
+            Command::End => self.move_to(view, Locate::End, false),
             Command::Recentre => {
                 let Some(v) = self.view_mut(view) else { return };
                 let (Some(row), Some(c)) = (v.cursor_row, v.cursor) else {
@@ -332,9 +340,7 @@ impl Model {
             }
             Command::OpenMemory => self.prompt = Some(super::PromptFor::OpenMemory { view }),
             Command::RepeatPc { forward } => match (self.last_pc, node) {
-                (Some(pc), Some(node)) => {
-                    self.move_to(view, Query::FindPc { node, pc, forward }, true)
-                }
+                (Some(pc), Some(node)) => self.move_to(view, FindPc { node, pc, forward }, true),
                 _ => self.status = Some(t("No PC searched for yet (p or P).").into()),
             },
             Command::Annotate => {
@@ -348,7 +354,7 @@ impl Model {
                             v.annotate = None;
                         }
                     }
-                    None => self.ask(Query::NodeLines { node }, move |reply| {
+                    None => self.ask(NodeLines { node }, move |reply| {
                         Msg::View(view, ViewMsg::Annotated { node, reply })
                     }),
                 }
@@ -381,12 +387,17 @@ impl Model {
             return;
         }
         v.step_in_flight = true;
-        self.ask(Query::Step { view, node, delta }, move |reply| {
-            Msg::View(view, ViewMsg::Stepped { reply })
+        self.ask(Step { view, node, delta }, move |reply| {
+            Msg::View(
+                view,
+                ViewMsg::Stepped {
+                    reply: reply.map(Some),
+                },
+            )
         });
     }
 
-    pub(super) fn on_stepped(&mut self, view: u32, reply: Reply) -> bool {
+    pub(super) fn on_stepped(&mut self, view: u32, reply: Moved) -> bool {
         let render = self.on_moved(view, reply, false);
         let Some(v) = self.view_mut(view) else {
             return render;
@@ -399,35 +410,36 @@ impl Model {
         render
     }
 
-    pub(super) fn on_page_target(&mut self, view: u32, reply: Reply) {
+    pub(super) fn on_page_target(&mut self, view: u32, reply: Answer<RowsReply>) {
         match reply {
-            Reply::Rows(rows) => {
+            Ok(rows) => {
                 let node = match rows.rows.first() {
                     Some(Row::Line { node, .. }) => *node,
                     Some(Row::Fold { call_node, .. }) => *call_node,
                     None => return,
                 };
-                self.move_to(view, Query::Locate(Locate::Node(node)), false);
+                self.move_to(view, Locate::Node(node), false);
             }
-            Reply::Error(e) => self.status = Some(e),
-            _ => {}
+            Err(e) => self.status = Some(e),
         }
     }
 
     /// Returns whether to render (only if the stack changed: it is asked
     /// for again while indexing).
-    pub(super) fn on_stack(&mut self, view: u32, node: NodeId, reply: Reply) -> bool {
+    pub(super) fn on_stack(
+        &mut self,
+        view: u32,
+        node: NodeId,
+        reply: Answer<Vec<CallFrame>>,
+    ) -> bool {
         let Some(v) = self.view_mut(view) else {
             return false;
         };
         if v.cursor.map(|c| c.node) != Some(node) {
             return false;
         }
-        let frames = match reply {
-            Reply::Stack(frames) => frames,
-            // The call stack is a convenience: without it the view works.
-            _ => Vec::new(),
-        };
+        // The call stack is a convenience: without it the view works.
+        let frames = reply.unwrap_or_default();
         if v.stack == frames {
             return false;
         }
@@ -446,23 +458,23 @@ impl Model {
 
     pub(super) fn fold(&mut self, view: u32, node: Option<NodeId>, op: FoldOp) {
         let Some(node) = node else { return };
-        self.ask(Query::Fold { view, node, op }, move |reply| {
+        self.ask(Fold { view, node, op }, move |reply| {
             Msg::View(view, ViewMsg::Folded { reply })
         });
     }
 
-    pub(super) fn on_folded(&mut self, view: u32, reply: Reply) {
+    pub(super) fn on_folded(&mut self, view: u32, reply: Answer<Folded>) {
         match reply {
-            Reply::Folded { total_rows, cursor } => {
+            Ok(Folded { total_rows, cursor }) => {
                 let Some(v) = self.view_mut(view) else { return };
                 v.total_rows = total_rows;
                 let current = v.cursor.map(|c| c.node);
                 self.refresh_rows(view);
                 if current.is_some() && current != Some(cursor) {
                     // The position was folded away: it moves to the call.
-                    self.move_to(view, Query::Locate(Locate::Node(cursor)), false);
+                    self.move_to(view, Locate::Node(cursor), false);
                 } else if let Some(node) = current {
-                    self.ask(Query::RowOfNode { view, node }, move |reply| {
+                    self.ask(RowOfNode { view, node }, move |reply| {
                         Msg::View(
                             view,
                             ViewMsg::CursorRow {
@@ -474,55 +486,56 @@ impl Model {
                     });
                 }
             }
-            Reply::Error(e) => self.status = Some(e),
-            _ => {}
+            Err(e) => self.status = Some(e),
         }
     }
 
-    pub(super) fn on_annotated(&mut self, view: u32, node: NodeId, reply: Reply) {
+    pub(super) fn on_annotated(&mut self, view: u32, node: NodeId, reply: Answer<Vec<LineEffect>>) {
         let Some(v) = self.view_mut(view) else { return };
         if v.cursor.map(|c| c.node) != Some(node) {
             return;
         }
         match reply {
-            Reply::NodeLines(lines) if !lines.is_empty() => v.annotate = Some((lines, 0)),
-            Reply::NodeLines(_) => self.status = Some(t("This instruction has no lines.").into()),
-            Reply::Error(e) => self.status = Some(e),
-            _ => {}
+            Ok(lines) if !lines.is_empty() => v.annotate = Some((lines, 0)),
+            Ok(_) => self.status = Some(t("This instruction has no lines.").into()),
+            Err(e) => self.status = Some(e),
         }
     }
 
     /// The write at or before `from` to `target`; the bound view moves there.
     pub(super) fn previous_write(&mut self, view: u32, from: NodeId, target: WriteTarget) {
-        let query = Query::Write {
+        let question = Write {
             node: from,
-            target,
+            target: target.clone(),
             forward: false,
         };
-        let q = query.clone();
-        self.ask(query, move |reply| {
+        self.ask(question, move |reply| {
             Msg::View(
                 view,
                 ViewMsg::WriteFound {
                     from,
-                    query: q,
+                    target,
                     reply,
                 },
             )
         });
     }
 
-    pub(super) fn on_write_found(&mut self, view: u32, from: NodeId, query: Query, reply: Reply) {
+    pub(super) fn on_write_found(
+        &mut self,
+        view: u32,
+        from: NodeId,
+        target: WriteTarget,
+        reply: Moved,
+    ) {
         let here = self.view_ref(view).and_then(|v| v.cursor).map(|c| c.node);
-        match (&reply, &query) {
+        match &reply {
             // The write is where the view already is: the person wants the
             // one before it, so repeated presses walk back through writes.
-            (Reply::Node(Some(n)), Query::Write { target, .. })
-                if Some(n.node) == here && n.node == from && from > 0 =>
-            {
-                self.previous_write(view, from - 1, target.clone());
+            Ok(Some(n)) if Some(n.node) == here && n.node == from && from > 0 => {
+                self.previous_write(view, from - 1, target);
             }
-            (Reply::Node(None), _) => {
+            Ok(None) => {
                 self.status = Some(t("No earlier write in the trace.").into());
             }
             _ => {
@@ -539,7 +552,7 @@ impl Model {
         self.focus = Focus::View(id);
         self.fetch_rows(id);
         if let Some(c) = cursor {
-            self.move_to(id, Query::Locate(Locate::Node(c.node)), true);
+            self.move_to(id, Locate::Node(c.node), true);
         }
     }
 
@@ -574,23 +587,40 @@ impl Model {
             return;
         };
         self.hash_in_flight = true;
-        let query = match target.clone() {
-            hash::HashTarget::Line(n) => Query::Locate(Locate::Line(n)),
-            hash::HashTarget::Time(t) => Query::Locate(Locate::Time(t)),
-            hash::HashTarget::Pc(expr) => Query::Eval { node: 0, expr },
-            hash::HashTarget::Source(file, line) => Query::LineHits {
-                file,
-                line,
-                after: None,
-                count: 1,
-            },
+        let asked = target.clone();
+        let tried = move |reply| Msg::HashTried {
+            target: asked,
+            reply,
+        };
+        match target {
+            hash::HashTarget::Line(n) => {
+                self.ask(Locate::Line(n), move |r| tried(HashAnswer::Node(r)))
+            }
+            hash::HashTarget::Time(t) => {
+                self.ask(Locate::Time(t), move |r| tried(HashAnswer::Node(r)))
+            }
+            hash::HashTarget::Pc(expr) => {
+                self.ask(Eval { node: 0, expr }, move |r| tried(HashAnswer::Pc(r)))
+            }
+            hash::HashTarget::Source(file, line) => {
+                let first = LineHits {
+                    file,
+                    line,
+                    after: None,
+                    count: 1,
+                };
+                // The line's first execution, if it ran.
+                self.ask(first, move |r| {
+                    tried(HashAnswer::Node(
+                        r.map(|h| h.hits.first().map(|hit| hit.node)),
+                    ))
+                })
+            }
             hash::HashTarget::Invalid(message) => {
                 self.hash_in_flight = false;
                 self.hash_failed(tf("Cannot go to the position in the URL: {}", &[&message]));
-                return;
             }
-        };
-        self.ask(query, move |reply| Msg::HashTried { target, reply });
+        }
     }
 
     /// The position the URL asks for cannot be had: said to the person and
@@ -602,7 +632,7 @@ impl Model {
         self.try_start();
     }
 
-    pub(super) fn on_hash_tried(&mut self, target: hash::HashTarget, reply: Reply) {
+    pub(super) fn on_hash_tried(&mut self, target: hash::HashTarget, reply: HashAnswer) {
         self.hash_in_flight = false;
         if self.pending_hash.as_ref() != Some(&target) {
             // Another position was asked for while this one was on its way
@@ -613,23 +643,23 @@ impl Model {
         }
         let view = self.views[0].id;
         match reply {
-            Reply::Node(Some(_)) => {
+            HashAnswer::Node(Ok(Some(node))) => {
                 self.pending_hash = None;
                 self.started = true;
                 self.focus = Focus::View(view);
                 if let hash::HashTarget::Line(line) = target {
                     self.goto_line = Some((view, line));
                 }
-                self.on_moved(view, reply, true);
+                self.on_moved(view, Ok(Some(node)), true);
             }
-            Reply::Value(pc) => {
+            HashAnswer::Pc(Ok(pc)) => {
                 self.pending_hash = None;
                 self.started = true;
                 self.last_pc = Some(pc);
                 // The first visit after the start of the trace.
                 self.move_to(
                     view,
-                    Query::FindPc {
+                    FindPc {
                         node: 0,
                         pc,
                         forward: true,
@@ -637,16 +667,10 @@ impl Model {
                     true,
                 );
             }
-            Reply::Hits(h) if !h.hits.is_empty() => {
-                self.pending_hash = None;
-                self.started = true;
-                self.focus = Focus::View(view);
-                self.on_moved(view, Reply::Node(Some(h.hits[0].node)), true);
-            }
-            Reply::Error(e) if self.complete => {
+            HashAnswer::Node(Err(e)) | HashAnswer::Pc(Err(e)) if self.complete => {
                 self.hash_failed(tf("Cannot go to the position in the URL: {}", &[&e]));
             }
-            Reply::Hits(_) | Reply::Node(None) if self.complete => {
+            HashAnswer::Node(Ok(None)) if self.complete => {
                 let message = match target {
                     hash::HashTarget::Line(line) => self.beyond_note(line),
                     hash::HashTarget::Source(file, line) => {
@@ -726,7 +750,7 @@ impl Model {
             ViewMsg::FoldAt { call_node } => self.fold_at(view, call_node),
             ViewMsg::GoTo { node } => {
                 self.refocus = true;
-                self.move_to(view, Query::Locate(Locate::Node(node)), false);
+                self.move_to(view, Locate::Node(node), false);
             }
             ViewMsg::CursorRow {
                 node,
@@ -736,9 +760,11 @@ impl Model {
             ViewMsg::PageTarget { reply } => self.on_page_target(view, reply),
             ViewMsg::Folded { reply } => self.on_folded(view, reply),
             ViewMsg::Annotated { node, reply } => self.on_annotated(view, node, reply),
-            ViewMsg::WriteFound { from, query, reply } => {
-                self.on_write_found(view, from, query, reply)
-            }
+            ViewMsg::WriteFound {
+                from,
+                target,
+                reply,
+            } => self.on_write_found(view, from, target, reply),
             ViewMsg::RowClick { row } => self.on_row_click(view, row),
             ViewMsg::RowContext { row, x, y } => self.on_row_context(view, row, x, y),
             ViewMsg::RowEffects { row, x, y, reply } => self.on_row_effects(view, row, x, y, reply),

@@ -6,11 +6,11 @@
 //! view's position (`)` and `(`).
 
 use super::layout::Slot;
-use super::{Model, Msg, PaneBody, PromptFor};
+use super::{Answer, Model, Msg, PaneBody, PromptFor};
 use crate::i18n::{t, tf};
 use crate::model::keys::Command;
 use tarmac_lens_core::browse::protocol::{
-    AccessKind, AccessView, Locate, NodeId, Query, Reply, WriteTarget,
+    Access, AccessKind, AccessView, Accesses, AccessesReply, Eval, Locate, NodeId, WriteTarget,
 };
 
 /// Accesses the pane lists at most; `(` and `)` still find the others.
@@ -47,12 +47,12 @@ impl Watch {
 pub enum WatchMsg {
     Listed {
         generation: u64,
-        reply: Box<Reply>,
+        reply: Box<Answer<AccessesReply>>,
     },
     Found {
         view: u32,
         forward: bool,
-        reply: Box<Reply>,
+        reply: Answer<Option<Box<AccessView>>>,
     },
     /// Reads, writes or both.
     Kind(AccessKind),
@@ -156,7 +156,7 @@ impl Model {
         }
         w.asking = true;
         let generation = w.generation;
-        let query = Query::Accesses {
+        let query = Accesses {
             target: w.target.clone(),
             kind: w.kind,
             from: w.next,
@@ -185,7 +185,7 @@ impl Model {
         let Some(node) = self.view_ref(view).and_then(|v| v.cursor).map(|c| c.node) else {
             return;
         };
-        let query = Query::Access {
+        let query = Access {
             node,
             target: w.target.clone(),
             kind: w.kind,
@@ -195,7 +195,7 @@ impl Model {
             Msg::Watch(WatchMsg::Found {
                 view,
                 forward,
-                reply: Box::new(reply),
+                reply,
             })
         });
     }
@@ -210,10 +210,9 @@ impl Model {
                     .view_ref(view)
                     .and_then(|v| v.cursor)
                     .map_or(0, |c| c.node);
-                self.ask(Query::Eval { node, expr }, move |reply| match reply {
-                    Reply::Value(addr) => Msg::WatchMemory { addr, len },
-                    Reply::Error(e) => Msg::WatchMemoryFailed(e),
-                    other => Msg::WatchMemoryFailed(format!("unexpected answer: {other:?}")),
+                self.ask(Eval { node, expr }, move |reply| match reply {
+                    Ok(addr) => Msg::WatchMemory { addr, len },
+                    Err(e) => Msg::WatchMemoryFailed(e),
                 });
             }
             Err(e) => self.status = Some(e),
@@ -231,25 +230,24 @@ impl Model {
                 }
                 w.asking = false;
                 match *reply {
-                    Reply::Accesses(r) => {
+                    Ok(r) => {
                         w.hits.extend(r.hits);
                         w.next = r.next;
                         self.fetch_watch();
                     }
-                    Reply::Error(e) => self.status = Some(e),
-                    _ => return false,
+                    Err(e) => self.status = Some(e),
                 }
             }
             WatchMsg::Found {
                 view,
                 forward,
                 reply,
-            } => match *reply {
-                Reply::Access(Some(a)) => {
+            } => match reply {
+                Ok(Some(a)) => {
                     self.refocus = true;
-                    self.move_to(view, Query::Locate(Locate::Node(a.node.node)), false);
+                    self.move_to(view, Locate::Node(a.node.node), false);
                 }
-                Reply::Access(None) => {
+                Ok(None) => {
                     self.status = Some(
                         t(if forward {
                             "No later access."
@@ -259,8 +257,7 @@ impl Model {
                         .into(),
                     )
                 }
-                Reply::Error(e) => self.status = Some(e),
-                _ => return false,
+                Err(e) => self.status = Some(e),
             },
             WatchMsg::Kind(kind) => {
                 if let Some(w) = self.watch_pane() {

@@ -9,9 +9,9 @@
 use std::collections::BTreeSet;
 
 use super::layout::Slot;
-use super::{Focus, Model, Msg, PaneBody, PromptFor};
+use super::{Answer, Focus, Model, Msg, PaneBody, PromptFor};
 use crate::i18n::{t, tf};
-use tarmac_lens_core::browse::protocol::{Locate, NodeId, Query, Reply, WriteTarget};
+use tarmac_lens_core::browse::protocol::{Eval, Locate, NodeId, WriteTarget};
 use tarmac_lens_core::browse::why::{WhyQuery, WhyStep};
 use tarmac_lens_core::dataflow::Source;
 
@@ -60,19 +60,19 @@ pub enum WhyKey {
 pub enum WhyMsg {
     Tree {
         generation: u64,
-        reply: Box<Reply>,
+        reply: Answer<Box<WhyStep>>,
     },
     Expanded {
         generation: u64,
         path: Path,
-        reply: Box<Reply>,
+        reply: Answer<Box<WhyStep>>,
     },
     /// A typed memory expression's address, at `node`.
     Evaluated {
         node: NodeId,
         line: u64,
         len: u64,
-        reply: Box<Reply>,
+        reply: Answer<u64>,
     },
     Select(Path),
     /// Open or shut a step.
@@ -224,11 +224,8 @@ impl Model {
             depth: DEPTH,
             loaded: None,
         };
-        self.ask(Query::Why(Box::new(query)), move |reply| {
-            Msg::Why(WhyMsg::Tree {
-                generation,
-                reply: Box::new(reply),
-            })
+        self.ask(query, move |reply| {
+            Msg::Why(WhyMsg::Tree { generation, reply })
         });
     }
 
@@ -242,12 +239,12 @@ impl Model {
         match super::watch::parse_target(text) {
             Ok((Some(reg), _, _)) => self.why(WriteTarget::Register(reg), node, line),
             Ok((None, expr, len)) => {
-                self.ask(Query::Eval { node, expr }, move |reply| {
+                self.ask(Eval { node, expr }, move |reply| {
                     Msg::Why(WhyMsg::Evaluated {
                         node,
                         line,
                         len,
-                        reply: Box::new(reply),
+                        reply,
                     })
                 });
             }
@@ -280,11 +277,11 @@ impl Model {
             depth: MORE_DEPTH,
             ..more
         };
-        self.ask(Query::Why(Box::new(query)), move |reply| {
+        self.ask(query, move |reply| {
             Msg::Why(WhyMsg::Expanded {
                 generation,
                 path,
-                reply: Box::new(reply),
+                reply,
             })
         });
     }
@@ -298,7 +295,7 @@ impl Model {
         match writer {
             Some(wr) => {
                 let view = self.active_view();
-                self.move_to(view, Query::Locate(Locate::Node(wr.node)), false);
+                self.move_to(view, Locate::Node(wr.node), false);
             }
             None => self.status = Some(t("Nothing in the trace wrote this value.").into()),
         }
@@ -348,10 +345,9 @@ impl Model {
                 let Some(w) = self.why_pane_mut().filter(|w| w.generation == generation) else {
                     return false;
                 };
-                match *reply {
-                    Reply::Why(tree) => w.root = Some(*tree),
-                    Reply::Error(e) => w.error = Some(e),
-                    _ => return false,
+                match reply {
+                    Ok(tree) => w.root = Some(*tree),
+                    Err(e) => w.error = Some(e),
                 }
             }
             WhyMsg::Expanded {
@@ -363,15 +359,14 @@ impl Model {
                     return false;
                 };
                 w.expanding.remove(&path);
-                match *reply {
-                    Reply::Why(tree) => {
+                match reply {
+                    Ok(tree) => {
                         if let Some(step) = w.step_mut(&path) {
                             *step = *tree;
                         }
                         w.collapsed.remove(&path);
                     }
-                    Reply::Error(e) => self.status = Some(e),
-                    _ => return false,
+                    Err(e) => self.status = Some(e),
                 }
             }
             WhyMsg::Evaluated {
@@ -379,10 +374,9 @@ impl Model {
                 line,
                 len,
                 reply,
-            } => match *reply {
-                Reply::Value(addr) => self.why(WriteTarget::Memory { addr, len }, node, line),
-                Reply::Error(e) => self.status = Some(e),
-                _ => return false,
+            } => match reply {
+                Ok(addr) => self.why(WriteTarget::Memory { addr, len }, node, line),
+                Err(e) => self.status = Some(e),
             },
             WhyMsg::Select(path) => match self.why_pane_mut() {
                 Some(w) if w.selected != path => w.selected = path,

@@ -94,7 +94,7 @@ fn every_sample_question_is_answered_without_error() {
         .iter()
         .find(|(q, _)| *q == Query::Locate(Locate::Line(LINE)));
     match at_line {
-        Some((_, Reply::Node(Some(n)))) => assert_eq!(n.node, NODE, "the node of line {LINE}"),
+        Some((_, Reply::Locate(Some(n)))) => assert_eq!(n.node, NODE, "the node of line {LINE}"),
         other => panic!("line {LINE}: {other:?}"),
     }
     let searches = asked
@@ -112,9 +112,9 @@ fn the_samples_ask_every_variant_and_get_every_kind_of_answer() {
         seen[0].insert(tag(q));
         match q {
             Query::Locate(l) => seen[1].insert(tag(l)),
-            Query::Registers { mark, .. } => seen[2].insert(tag(mark)),
-            Query::Write { target, .. } => seen[3].insert(tag(target)),
-            Query::Fold { op, .. } => seen[4].insert(tag(op)),
+            Query::Registers(r) => seen[2].insert(tag(&r.mark)),
+            Query::Write(w) => seen[3].insert(tag(&w.target)),
+            Query::Fold(f) => seen[4].insert(tag(&f.op)),
             Query::Search(s) => seen[5].insert(tag(s)),
             _ => false,
         };

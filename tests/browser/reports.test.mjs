@@ -438,6 +438,23 @@ describe('reports panel', () => {
     assert.ok(Buffer.compare(fs.readFileSync(await download.path()), cli('calltree')) === 0);
   });
 
+  test('an ELF image refused while the panel is open is said there, the reports still by address', async (t) => {
+    const page = await openPage(t, [TRACE]);
+    await openReports(page);
+    await page.waitForSelector('[data-testid=tree-row]');
+    // An ELF header and nothing after it, given once the reports are made.
+    await page.setInputFiles('[data-testid=elf-input]', {
+      name: 'broken.elf',
+      mimeType: 'application/octet-stream',
+      buffer: fs.readFileSync(ELF).subarray(0, 80),
+    });
+    await page.waitForSelector('[data-testid=elf-error]');
+    await page.waitForSelector('[data-testid=reports-elf-ignored]');
+    assert.match(await page.textContent('[data-testid=reports-elf-ignored]'), /broken\.elf/);
+    const first = execFileSync(CLI, ['calltree', TRACE, '--no-index']).toString().split('\n')[0];
+    assert.equal((await treeRows(page))[0].name, first.match(/pc:(0x[0-9a-f]+)/)[1]);
+  });
+
   test('the profile table holds the CLI profile and sorts by each column', async (t) => {
     const page = await openPage(t);
     await openReports(page);

@@ -5,7 +5,10 @@
 //! whatever the bytes.
 #![allow(dead_code)]
 
-use tarmac_lens_core::browse::protocol::{FoldOp, Locate, Query, RegMark, WriteTarget};
+use tarmac_lens_core::browse::protocol::{
+    CallStack, Eval, Fold, FoldOp, Locate, Memory, NodeLines, Query, RegMark, Registers, RowOfNode,
+    Rows, Step, Symbolize, Write, WriteTarget,
+};
 use tarmac_lens_core::browse::Session;
 use tarmac_lens_core::expr::{self, ExprContext};
 use tarmac_lens_core::index::{Index, IndexOptions};
@@ -95,75 +98,75 @@ pub fn index_trace(data: &[u8]) {
     while !session.index_step(97).expect("slices never fail").complete {}
     let last = nodes.saturating_sub(1);
     for q in [
-        Query::Rows {
+        Query::Rows(Rows {
             view: 0,
             first: 0,
             count: 50,
-        },
+        }),
         Query::Locate(Locate::End),
         Query::Locate(Locate::Line(3)),
         Query::Locate(Locate::Time(u64::MAX)),
-        Query::Fold {
+        Query::Fold(Fold {
             view: 0,
             node: last / 2,
             op: FoldOp::FoldAll,
-        },
-        Query::Rows {
+        }),
+        Query::Rows(Rows {
             view: 0,
             first: 1,
             count: 50,
-        },
-        Query::Step {
+        }),
+        Query::Step(Step {
             view: 0,
             node: 0,
             delta: i64::MAX,
-        },
-        Query::Step {
+        }),
+        Query::Step(Step {
             view: 0,
             node: last,
             delta: i64::MIN,
-        },
-        Query::RowOfNode {
+        }),
+        Query::RowOfNode(RowOfNode {
             view: 0,
             node: last,
-        },
-        Query::Fold {
+        }),
+        Query::Fold(Fold {
             view: 0,
             node: last,
             op: FoldOp::UnfoldInside,
-        },
-        Query::Registers {
+        }),
+        Query::Registers(Registers {
             node: last,
             mark: RegMark::ChangedSince(0),
-        },
-        Query::Memory {
+        }),
+        Query::Memory(Memory {
             node: last,
             addr: u64::MAX - 7,
             len: 4096,
             compare: Some(0),
-        },
-        Query::Write {
+        }),
+        Query::Write(Write {
             node: last,
             target: WriteTarget::Register("sp".into()),
             forward: false,
-        },
-        Query::Write {
+        }),
+        Query::Write(Write {
             node: 0,
             target: WriteTarget::Memory {
                 addr: 0,
                 len: u64::MAX,
             },
             forward: true,
-        },
-        Query::Eval {
+        }),
+        Query::Eval(Eval {
             node: last,
             expr: "sp+0x100".into(),
-        },
-        Query::CallStack { node: last },
-        Query::NodeLines { node: last },
-        Query::Symbolize {
+        }),
+        Query::CallStack(CallStack { node: last }),
+        Query::NodeLines(NodeLines { node: last }),
+        Query::Symbolize(Symbolize {
             addrs: vec![0, u64::MAX],
-        },
+        }),
     ] {
         std::hint::black_box(session.answer(q));
     }

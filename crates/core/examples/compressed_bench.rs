@@ -21,7 +21,7 @@
 
 use std::time::Instant;
 
-use tarmac_lens_core::browse::protocol::{Locate, Query, RegMark, Reply};
+use tarmac_lens_core::browse::protocol::{Locate, RegMark, Registers, RowOfNode, Rows};
 use tarmac_lens_core::compressed::{sniff, Format, GzipSource, ZstdSource, DEFAULT_SPACING};
 use tarmac_lens_core::index::TraceIdentity;
 use tarmac_lens_core::parse::ParseOptions;
@@ -154,29 +154,25 @@ fn page_jumps(path: &std::path::Path, spacing: u64) -> Result<()> {
         x ^= x << 17;
         let line = 1 + x % lines;
         let t = Instant::now();
-        let Reply::Node(Some(n)) = session.answer(Query::Locate(Locate::Line(line))) else {
-            panic!("no node at line {line}");
-        };
-        let Reply::Row(row) = session.answer(Query::RowOfNode {
+        let n = session.ask(Locate::Line(line)).unwrap();
+        let n = n.unwrap_or_else(|| panic!("no node at line {line}"));
+        let row = session.ask(RowOfNode {
             view: 0,
             node: n.node,
-        }) else {
-            panic!("no row for node {}", n.node);
-        };
-        let rows = session.answer(Query::Rows {
+        });
+        let row = row.unwrap_or_else(|e| panic!("no row for node {}: {e}", n.node));
+        let rows = session.ask(Rows {
             view: 0,
             first: row.saturating_sub(20),
             count: 50,
         });
-        let regs = session.answer(Query::Registers {
+        let regs = session.ask(Registers {
             node: n.node,
             mark: RegMark::Written,
         });
         ms.push(t.elapsed().as_secs_f64() * 1e3);
-        for r in [rows, regs] {
-            if let Reply::Error(e) = r {
-                panic!("line {line}: {e}");
-            }
+        if let Err(e) = rows.map(drop).and(regs.map(drop)) {
+            panic!("line {line}: {e}");
         }
     }
     ms.sort_by(f64::total_cmp);

@@ -17,8 +17,8 @@ use std::error::Error;
 use std::io::Write;
 use std::path::Path;
 
-use tarmac_lens_core::browse::protocol::{Locate, RegMark};
-use tarmac_lens_core::{FileSource, ParseOptions, Query, Reply, Session};
+use tarmac_lens_core::browse::protocol::{Locate, RegMark, Registers};
+use tarmac_lens_core::{FileSource, ParseOptions, Session};
 
 /// Writes `name value` for each core register after line `line` (1-based)
 /// of the trace at `path`; values are hex, `?` for unknown digits.
@@ -28,20 +28,13 @@ pub fn run(path: &Path, line: u64, out: &mut dyn Write) -> Result<(), Box<dyn Er
     // them; here it runs to the end.
     while !session.index_step(16 << 20)?.complete {}
 
-    let node = match session.answer(Query::Locate(Locate::Line(line))) {
-        Reply::Node(Some(found)) => found.node,
-        Reply::Node(None) => return Err(format!("the trace has no line {line}").into()),
-        Reply::Error(message) => return Err(message.into()),
-        other => unreachable!("Locate is answered with a node, not {other:?}"),
+    let Some(found) = session.ask(Locate::Line(line))? else {
+        return Err(format!("the trace has no line {line}").into());
     };
-    let registers = match session.answer(Query::Registers {
-        node,
+    let registers = session.ask(Registers {
+        node: found.node,
         mark: RegMark::None,
-    }) {
-        Reply::Registers(registers) => registers,
-        Reply::Error(message) => return Err(message.into()),
-        other => unreachable!("Registers is answered with registers, not {other:?}"),
-    };
+    })?;
     for panel in registers.panels.iter().filter(|p| p.kind == "core") {
         for cell in &panel.cells {
             writeln!(out, "{:<4} {}", cell.name, cell.text)?;

@@ -8,9 +8,10 @@
 //! ```
 //!
 //! The index keeps, per stretch of trace, which registers and memory were
-//! written, so [`Query::Write`] finds the last write without reading the
-//! trace before it; [`Query::NodeLines`] then reads that node's lines back
-//! and [`Query::CallStack`] lists the calls active there.
+//! written, so the [`Write`](WriteQ) question finds the last write without reading
+//! the trace before it; [`NodeLines`] then reads that node's lines back and
+//! [`CallStack`] lists the calls active there. `session.ask` gives each
+//! question's own type of answer.
 
 #![cfg_attr(target_arch = "wasm32", no_main)]
 #![cfg(not(target_arch = "wasm32"))]
@@ -19,8 +20,10 @@ use std::error::Error;
 use std::io::Write;
 use std::path::Path;
 
-use tarmac_lens_core::browse::protocol::{Locate, NodeView, WriteTarget};
-use tarmac_lens_core::{FileSource, ParseOptions, Query, Reply, Session};
+use tarmac_lens_core::browse::protocol::{
+    CallStack, Locate, NodeLines, Write as WriteQ, WriteTarget,
+};
+use tarmac_lens_core::{FileSource, ParseOptions, Session};
 
 /// Writes where `target` got its value at line `line` (1-based) of the trace
 /// at `path`: `written at line N (time T, pc P)`, that node's lines
@@ -35,14 +38,14 @@ pub fn run(
     let mut session = Session::open(FileSource::open(path)?, ParseOptions::default())?;
     while !session.index_step(16 << 20)?.complete {}
 
-    let Some(at) = node(session.answer(Query::Locate(Locate::Line(line))))? else {
+    let Some(at) = session.ask(Locate::Line(line))? else {
         return Err(format!("the trace has no line {line}").into());
     };
-    let found = node(session.answer(Query::Write {
+    let found = session.ask(WriteQ {
         node: at.node,
         target: target.clone(),
         forward: false,
-    }))?;
+    })?;
     let Some(writer) = found else {
         writeln!(out, "not written by line {line}")?;
         return Ok(());
@@ -55,22 +58,14 @@ pub fn run(
         writer.pc.map_or("none".into(), |pc| format!("{pc:#x}"))
     )?;
 
-    let lines = match session.answer(Query::NodeLines { node: writer.node }) {
-        Reply::NodeLines(lines) => lines,
-        Reply::Error(message) => return Err(message.into()),
-        other => unreachable!("NodeLines is answered with lines, not {other:?}"),
-    };
+    let lines = session.ask(NodeLines { node: writer.node })?;
     for l in lines {
         let writes = !l.read && l.target.as_ref().is_some_and(|t| same(t, &target));
         let mark = if writes { '*' } else { ' ' };
         writeln!(out, "{mark} {}: {}", l.line, l.text)?;
     }
 
-    let stack = match session.answer(Query::CallStack { node: writer.node }) {
-        Reply::Stack(frames) => frames,
-        Reply::Error(message) => return Err(message.into()),
-        other => unreachable!("CallStack is answered with a stack, not {other:?}"),
-    };
+    let stack = session.ask(CallStack { node: writer.node })?;
     for frame in stack {
         // `frame.name` is the callee's symbol once an ELF image is loaded
         // (`Session::load_elf`), empty without one.
@@ -86,15 +81,6 @@ pub fn run(
         )?;
     }
     Ok(())
-}
-
-/// The node of a [`Reply::Node`].
-fn node(reply: Reply) -> Result<Option<NodeView>, Box<dyn Error>> {
-    match reply {
-        Reply::Node(node) => Ok(node),
-        Reply::Error(message) => Err(message.into()),
-        other => unreachable!("answered with a node, not {other:?}"),
-    }
 }
 
 /// Whether a line's target is the one asked about: the same register name

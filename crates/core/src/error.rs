@@ -53,6 +53,10 @@ pub enum Error {
     /// An export that cannot be written as asked: parts too small for
     /// what one must hold, a drcov file of code the image does not have.
     Export(String),
+    /// A browse question that cannot be answered as asked: no trace open,
+    /// an unknown register, a file the DWARF does not name, a range too
+    /// long.
+    Query(String),
 }
 
 /// The core's result type: [`Error`] unless said otherwise.
@@ -90,7 +94,9 @@ impl fmt::Display for Error {
                 names.join(", "),
                 names.first().map_or("", String::as_str)
             ),
-            Error::Convert(m) | Error::Coverage(m) | Error::Export(m) => f.write_str(m),
+            Error::Convert(m) | Error::Coverage(m) | Error::Export(m) | Error::Query(m) => {
+                f.write_str(m)
+            }
             Error::TimestampsBackwards => {
                 f.write_str("Error when using the instruction timestamp from the tarmac trace")
             }

@@ -26,7 +26,8 @@
 //! ```
 //!
 //! [`Session`] wraps all of it for a trace browser: it indexes in steps
-//! and answers [`Query`]s with small [`Reply`]s. [`dataflow::why`] asks
+//! answers questions ([`browse::question`]), each with its own type of
+//! small answer (on the wire between threads: a [`Query`] and its [`Reply`]). [`dataflow::why`] asks
 //! the index backwards, step by step, where a value came from.
 //!
 //! Positions are *nodes*: one timestamp with at most one instruction and
@@ -48,8 +49,8 @@
 //! (`FileSource`); here it is a string ([`SliceSource`]):
 //!
 //! ```
-//! use tarmac_lens_core::browse::protocol::{Locate, RegMark};
-//! use tarmac_lens_core::{ParseOptions, Query, Reply, Session, SliceSource};
+//! use tarmac_lens_core::browse::protocol::{Locate, RegMark, Registers};
+//! use tarmac_lens_core::{ParseOptions, Session, SliceSource};
 //!
 //! let trace = "\
 //! 1 clk IT (1) 00008000 e3a00005 A svc_s : MOV r0,#5
@@ -63,14 +64,11 @@
 //! while !session.index_step(1 << 20)?.complete {}
 //!
 //! // Line 4 is in the node (instruction and its lines) starting at line 3.
-//! let Reply::Node(Some(node)) = session.answer(Query::Locate(Locate::Line(4))) else {
-//!     panic!("no such line")
-//! };
+//! let node = session.ask(Locate::Line(4))?.expect("a node at line 4");
 //! assert_eq!((node.node, node.first_line, node.pc), (1, 3, Some(0x8004)));
 //!
 //! // The registers after that node.
-//! let query = Query::Registers { node: node.node, mark: RegMark::None };
-//! let Reply::Registers(registers) = session.answer(query) else { panic!() };
+//! let registers = session.ask(Registers { node: node.node, mark: RegMark::None })?;
 //! let core = &registers.panels[0];
 //! let r1 = core.cells.iter().find(|c| c.name == "r1").unwrap();
 //! assert_eq!(r1.text, "00000006");

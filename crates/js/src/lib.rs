@@ -20,12 +20,14 @@
 
 use js_sys::{Function, Object, Reflect, Uint8Array};
 use serde::Serialize;
-use tarmac_lens_core::browse::protocol::{Locate, RegMark, Row};
+use tarmac_lens_core::browse::protocol::{
+    Answerable, Locate, Memory, RegMark, Registers, Row, Rows,
+};
 use tarmac_lens_core::engine::EngineOptions;
 use tarmac_lens_core::report::{self, calltree, names, profile};
 use tarmac_lens_core::search::{KindFilter, Search, SearchSpec};
 use tarmac_lens_core::source::read_sample;
-use tarmac_lens_core::{Error, ParseOptions, Query, Reply, Session, SymbolTable, TraceSource};
+use tarmac_lens_core::{Error, ParseOptions, Session, SymbolTable, TraceSource};
 use wasm_bindgen::prelude::*;
 
 /// A trace read through a JavaScript `read(offset, length)` callback.
@@ -95,12 +97,12 @@ fn fail(message: impl std::fmt::Display) -> JsError {
     JsError::new(&message.to_string())
 }
 
-/// The answer to a query, or its error as a thrown `Error`.
-fn ask<S: TraceSource>(session: &mut Session<S>, query: Query) -> Result<Reply, JsError> {
-    match session.answer(query) {
-        Reply::Error(message) => Err(fail(message)),
-        reply => Ok(reply),
-    }
+/// The answer to a question, or its error as a thrown `Error`.
+fn ask<S: TraceSource, Q: Answerable>(
+    session: &mut Session<S>,
+    question: Q,
+) -> Result<Q::Answer, JsError> {
+    session.ask(question).map_err(fail)
 }
 
 /// One trace line ([`TraceCore::rows`]).
@@ -202,14 +204,12 @@ impl TraceCore {
 
     /// Lines `first..first + count` (1-based; at most 1000) as row objects.
     pub fn rows(&mut self, first: f64, count: u32) -> Result<JsValue, JsError> {
-        let query = Query::Rows {
+        let question = Rows {
             view: 0,
             first: (first as u64).saturating_sub(1),
             count,
         };
-        let Reply::Rows(reply) = ask(&mut self.session, query)? else {
-            return Err(fail("unexpected reply to Rows"));
-        };
+        let reply = ask(&mut self.session, question)?;
         let mut out = Vec::with_capacity(reply.rows.len());
         let mut at: Option<(u64, f64, Option<u64>)> = None;
         for row in reply.rows {
@@ -227,9 +227,7 @@ impl TraceCore {
                 continue;
             };
             if at.is_none_or(|(n, _, _)| n != node) {
-                let Reply::Node(Some(v)) =
-                    ask(&mut self.session, Query::Locate(Locate::Node(node)))?
-                else {
+                let Some(v) = ask(&mut self.session, Locate::Node(node))? else {
                     return Err(fail(format!("no node {node}")));
                 };
                 at = Some((node, v.time as f64, v.pc));
@@ -254,13 +252,11 @@ impl TraceCore {
     #[wasm_bindgen(js_name = registersAt)]
     pub fn registers_at(&mut self, line: f64) -> Result<JsValue, JsError> {
         let node = self.node_at(line)?;
-        let query = Query::Registers {
+        let question = Registers {
             node,
             mark: RegMark::None,
         };
-        let Reply::Registers(reply) = ask(&mut self.session, query)? else {
-            return Err(fail("unexpected reply to Registers"));
-        };
+        let reply = ask(&mut self.session, question)?;
         let core = reply.panels.iter().filter(|p| p.kind == "core");
         Ok(object(core.flat_map(|p| &p.cells).map(|c| {
             (c.name.as_str(), JsValue::from(c.text.as_str()))
@@ -272,15 +268,13 @@ impl TraceCore {
     #[wasm_bindgen(js_name = memoryAt)]
     pub fn memory_at(&mut self, line: f64, addr: u64, len: u32) -> Result<JsValue, JsError> {
         let node = self.node_at(line)?;
-        let query = Query::Memory {
+        let question = Memory {
             node,
             addr,
             len,
             compare: None,
         };
-        let Reply::Memory(m) = ask(&mut self.session, query)? else {
-            return Err(fail("unexpected reply to Memory"));
-        };
+        let m = ask(&mut self.session, question)?;
         let known: js_sys::Array = m.known.iter().map(|&k| JsValue::from_bool(k)).collect();
         Ok(object([
             ("address", JsValue::from(m.addr)),
@@ -381,12 +375,9 @@ impl TraceCore {
 
 impl TraceCore {
     fn node_at(&mut self, line: f64) -> Result<u64, JsError> {
-        match ask(
-            &mut self.session,
-            Query::Locate(Locate::Line(line.max(1.0) as u64)),
-        )? {
-            Reply::Node(Some(found)) => Ok(found.node),
-            _ => Err(fail(format!("the trace has no line {line}"))),
+        match ask(&mut self.session, Locate::Line(line.max(1.0) as u64))? {
+            Some(found) => Ok(found.node),
+            None => Err(fail(format!("the trace has no line {line}"))),
         }
     }
 

@@ -21,7 +21,7 @@ use tiny_http::{Header, Method, Request, Response, Server, StatusCode};
 
 use tarmac_lens::serve_protocol::{self, ElfOutcome, Opening, ServedElf};
 use tarmac_lens_core::block_cache::BlockCache;
-use tarmac_lens_core::browse::protocol::{Query, Reply};
+use tarmac_lens_core::browse::protocol::{Fold, Query, Reply, RowOfNode, Rows, Step};
 use tarmac_lens_core::browse::Session;
 use tarmac_lens_core::source::TraceSource;
 use tarmac_lens_core::stats::Stats;
@@ -703,10 +703,10 @@ fn param(query: &str, key: &str) -> Option<String> {
 /// The view a question's folds belong to.
 fn view_of(q: &mut Query) -> Option<&mut u32> {
     match q {
-        Query::Rows { view, .. }
-        | Query::RowOfNode { view, .. }
-        | Query::Step { view, .. }
-        | Query::Fold { view, .. } => Some(view),
+        Query::Rows(Rows { view, .. })
+        | Query::RowOfNode(RowOfNode { view, .. })
+        | Query::Step(Step { view, .. })
+        | Query::Fold(Fold { view, .. }) => Some(view),
         _ => None,
     }
 }

@@ -1,10 +1,13 @@
 //! What the disassembly pane holds: the session's listing of the function
-//! around the pane's position (`Query::Disassembly`), and how each of its
-//! lines is shown.
+//! around the pane's position (the core's [`Disassembly`](Asked) question),
+//! and how each of its lines is shown.
 
 use crate::i18n::{t, tf};
-use crate::model::pane_state::PaneState;
-use tarmac_lens_core::browse::protocol::{DisassemblyReply, DisassemblyRow, NodeId, Query, Reply};
+use crate::model::pane_state::{FollowsPosition, PaneState};
+use tarmac_lens_core::browse::disassembly::{
+    Disassembly as Asked, DisassemblyReply, DisassemblyRow,
+};
+use tarmac_lens_core::browse::protocol::NodeId;
 
 /// The pane's state: the last listing, if one came.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -23,20 +26,15 @@ pub enum Line {
     NeverRun,
 }
 
-impl PaneState for Disassembly {
-    fn question(&self, node: NodeId) -> Query {
-        Query::Disassembly { node }
+impl FollowsPosition for Disassembly {
+    type Asks = Asked;
+
+    fn question(&self, node: NodeId) -> Asked {
+        Asked { node }
     }
 
-    fn answer(&mut self, reply: Reply) -> Result<(), String> {
-        match reply {
-            Reply::Disassembly(d) => {
-                self.listing = Some(d);
-                Ok(())
-            }
-            Reply::Error(e) => Err(e),
-            other => Err(format!("unexpected answer: {other:?}")),
-        }
+    fn answer(&mut self, listing: DisassemblyReply) {
+        self.listing = Some(listing);
     }
 
     /// The function's name once known.
@@ -93,19 +91,22 @@ mod tests {
     #[test]
     fn the_position_is_marked_and_what_never_ran_greyed() {
         let mut d = Disassembly::default();
-        d.answer(Reply::Disassembly(DisassemblyReply {
-            function: "f".into(),
-            pc: 4,
-            rows: vec![row(0, 1, 0), row(4, 1, 0), row(8, 0, 0), row(12, 0, 2)],
-            complete: true,
-            note: None,
-        }))
-        .unwrap();
+        FollowsPosition::answer(
+            &mut d,
+            DisassemblyReply {
+                function: "f".into(),
+                pc: 4,
+                rows: vec![row(0, 1, 0), row(4, 1, 0), row(8, 0, 0), row(12, 0, 2)],
+                complete: true,
+                note: None,
+            },
+        );
         let kinds: Vec<Line> = d.lines().into_iter().map(|(_, l)| l).collect();
         assert_eq!(
             kinds,
             [Line::Reached, Line::Here, Line::NeverRun, Line::Reached]
         );
-        assert_eq!(d.answer(Reply::Error("no".into())), Err("no".into()));
+        let error = tarmac_lens_core::browse::protocol::Reply::Error("no".into());
+        assert_eq!(d.take(error), Err("no".into()));
     }
 }

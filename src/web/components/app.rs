@@ -15,11 +15,12 @@ use super::{
     DropZone, ElfLoad, ElfLoader, ErrorBanner, FileNotice, FileSummary, IndexCacheControl,
     ProgressBar, Rehearsal, Session, UnparsedList,
 };
-use crate::web::page::client::{worker_url, ClientEvent, Reading, TraceClient, TraceInput};
+use crate::web::page::client::{worker_url, Reading, TraceClient, TraceInput};
 use crate::web::page::embed::{self, Payload};
 use crate::web::page::i18n::{self, number, t, tf, tn, Lang, LanguageSwitch};
 use crate::web::page::page_params::{self, PageParams};
 use crate::web::page::url_options;
+use crate::web::shared::protocol::ClientEvent;
 use crate::web::shared::timing::after_ms;
 use tarmac_lens_core::browse::protocol::Progress;
 use tarmac_lens_core::sniff::FileKind;
@@ -189,7 +190,7 @@ impl Reducible for PageState {
                         next.progress = Some(p);
                     }
                     ClientEvent::Stats(stats) => {
-                        next.phase = Phase::Ready(stats);
+                        next.phase = Phase::Ready(Rc::from(stats));
                         if let Some(p) = &mut next.progress {
                             p.complete = true;
                         }
@@ -689,7 +690,7 @@ pub fn app() -> Html {
                     }}
                 />
                 if let Some(session) = state.session.clone().filter(|_| rows) {
-                    <DiffView file={trace_file.clone()} compare={(*compare).clone()} session={session} progress={state.progress.clone()} elf={state.elf} lang={*lang} />
+                    <DiffView file={trace_file.clone()} compare={(*compare).clone()} session={session} progress={state.progress.clone()} elf={state.elf} elf_error={state.elf_error.clone()} lang={*lang} />
                 }
             </div>
             <div
@@ -978,6 +979,7 @@ fn view_embedded(
                     session={session}
                     progress={state.progress.clone()}
                     elf={state.elf}
+                    elf_error={state.elf_error.clone()}
                     panes={Some(panes.unwrap_or_default())}
                     compact={true}
                 />

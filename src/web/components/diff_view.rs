@@ -8,11 +8,12 @@
 use yew::prelude::*;
 
 use super::{Browser, ElfLoad, ProgressBar, Session};
-use crate::web::page::client::{worker_url, ClientEvent, TraceClient};
+use crate::web::page::client::{worker_url, TraceClient};
 use crate::web::page::diff_client::DiffJob;
 use crate::web::page::i18n::{number, t, tf, tn, Lang};
 use crate::web::page::url_options;
 use crate::web::shared::diff_protocol::DiffMsg;
+use crate::web::shared::protocol::ClientEvent;
 use tarmac_lens_core::browse::protocol::Progress;
 use tarmac_lens_core::diff::{hex, Difference, Divergence, Step};
 
@@ -26,6 +27,9 @@ pub struct DiffViewProps {
     pub session: Session,
     pub progress: Option<Progress>,
     pub elf: Option<ElfLoad>,
+    /// Why the page refused the ELF image given, if it did.
+    #[prop_or_default]
+    pub elf_error: Option<String>,
     #[prop_or_default]
     pub lang: Lang,
     /// The trace to compare with, numbered per choice (choosing the same
@@ -293,6 +297,7 @@ impl Component for DiffView {
                             session={props.session.clone()}
                             progress={props.progress.clone()}
                             elf={props.elf}
+                            elf_error={props.elf_error.clone()}
                             lang={props.lang}
                             goto={goto_a}
                             diverged_lines={marked(|d| &d.a)}

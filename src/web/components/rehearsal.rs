@@ -138,7 +138,7 @@ impl Polls {
             _ => None,
         });
         let mut nodes = answers.iter().filter_map(|r| match r {
-            Reply::Node(Some(n)) => Some(*n),
+            Reply::Locate(Some(n)) => Some(*n),
             _ => None,
         });
         let (Some(memory), Some(a), Some(b)) = (memory, nodes.next(), nodes.next()) else {

@@ -10,12 +10,11 @@ use wasm_bindgen::JsCast;
 use web_sys::{ErrorEvent, Event, MessageEvent, Worker};
 
 use super::spare::SpareWorker;
-use crate::web::shared::protocol::{decode, encode, ToPage, ToWorker};
+use crate::web::shared::protocol::{decode, encode, ClientEvent, ToPage, ToWorker};
 pub use crate::web::shared::protocol::{OpenOptions, Reading};
 use crate::web::shared::report_protocol::ReportFile;
 use crate::web::shared::role::Role;
-use tarmac_lens_core::browse::protocol::{Progress, Query, Reply};
-use tarmac_lens_core::stats::Stats;
+use tarmac_lens_core::browse::protocol::{Query, Reply};
 
 /// Where Trunk puts the worker's loader (see index.html, `data-loader-shim`).
 pub const WORKER_URL: &str = "./tarmac-lens-worker_loader.js";
@@ -24,34 +23,6 @@ pub const WORKER_URL: &str = "./tarmac-lens-worker_loader.js";
 /// (the single-file build, see `assets`).
 pub fn worker_url() -> String {
     super::assets::url("worker", WORKER_URL)
-}
-
-/// What the page learns about the open trace, besides query answers.
-#[derive(Clone, Debug, PartialEq)]
-pub enum ClientEvent {
-    Progress(Progress),
-    /// Record statistics, when indexing completes.
-    Stats(Rc<Stats>),
-    ElfLoaded {
-        symbols: usize,
-        warning: Option<String>,
-    },
-    /// The trace is open: its size, how it is read and what the file is.
-    Opened {
-        bytes: u64,
-        reading: Reading,
-        kind: tarmac_lens_core::sniff::FileKind,
-    },
-    /// A URL is being downloaded whole.
-    Downloading {
-        done: u64,
-        total: Option<u64>,
-    },
-    /// The finished index is saved in the index cache.
-    IndexCached,
-    /// The ELF image was refused (the trace stays open).
-    ElfFailed(String),
-    Failed(String),
 }
 
 /// Where a trace comes from.
@@ -304,7 +275,7 @@ fn tell_served(
             match super::server_link::stats().await {
                 Ok(Some(stats)) => {
                     if weak.upgrade().is_some() {
-                        on_event(ClientEvent::Stats(Rc::new(stats)));
+                        on_event(ClientEvent::Stats(Box::new(stats)));
                     }
                     return;
                 }
@@ -506,27 +477,9 @@ impl TraceClient {
                             on_event(ClientEvent::Failed(e));
                         }
                     }
-                    ToPage::Indexing(p) => on_event(ClientEvent::Progress(p)),
-                    ToPage::Finished { stats } => on_event(ClientEvent::Stats(Rc::new(*stats))),
+                    ToPage::Event(e) => on_event(e),
                     ToPage::Answer { answers } => inner.apply(answers),
-                    ToPage::ElfLoaded { symbols, warning } => {
-                        on_event(ClientEvent::ElfLoaded { symbols, warning })
-                    }
-                    ToPage::ElfFailed { message } => on_event(ClientEvent::ElfFailed(message)),
                     ToPage::Progress { .. } => {}
-                    ToPage::Opened {
-                        bytes,
-                        reading,
-                        kind,
-                    } => on_event(ClientEvent::Opened {
-                        bytes,
-                        reading,
-                        kind,
-                    }),
-                    ToPage::Downloading { done, total } => {
-                        on_event(ClientEvent::Downloading { done, total })
-                    }
-                    ToPage::IndexCached => on_event(ClientEvent::IndexCached),
                     ToPage::IndexRanges { ranges } => {
                         if let Some(pool) = inner.ranges.borrow_mut().as_mut() {
                             let Some(link) = inner.worker_link() else {

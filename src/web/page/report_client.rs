@@ -13,27 +13,10 @@ use web_sys::{Event, MessageEvent};
 
 use crate::web::shared::protocol::{decode, encode, OpenOptions, ToPage, ToWorker};
 use crate::web::shared::report_protocol::{
-    ReportEvent, ReportFile, ReportPass, ReportQuery, ReportReply, ReportRequest,
+    ReportEvent, ReportFile, ReportQuery, ReportQuestion, ReportReply, ReportRequest, ReportStatus,
 };
 use crate::web::shared::role::Role;
-use tarmac_lens_core::report::ep_explore::EpSummary;
-use tarmac_lens_core::report::explore::{ReportSummary, TextKind};
-use tarmac_lens_core::report::flow_explore::FlowSummary;
-
-/// What the panel learns besides answers.
-#[derive(Clone, Debug, PartialEq)]
-pub enum ReportStatus {
-    Progress {
-        pass: ReportPass,
-        done: u64,
-        total: u64,
-    },
-    Ready(ReportSummary),
-    ReadyEp(EpSummary),
-    ReadyFlow(FlowSummary),
-    Failed(String),
-    ElfIgnored(String),
-}
+use tarmac_lens_core::report::explore::TextKind;
 
 type ReplyFn = Box<dyn FnOnce(ReportReply)>;
 /// The worker's handlers, kept alive as long as the client.
@@ -134,14 +117,7 @@ impl ReportClient {
                         status(ReportStatus::Failed(e));
                     }
                 }
-                ToPage::Report(ReportEvent::Progress { pass, done, total }) => {
-                    status(ReportStatus::Progress { pass, done, total })
-                }
-                ToPage::Report(ReportEvent::Ready(s)) => status(ReportStatus::Ready(s)),
-                ToPage::Report(ReportEvent::ReadyEp(s)) => status(ReportStatus::ReadyEp(s)),
-                ToPage::Report(ReportEvent::ReadyFlow(s)) => status(ReportStatus::ReadyFlow(s)),
-                ToPage::Report(ReportEvent::Failed(m)) => status(ReportStatus::Failed(m)),
-                ToPage::Report(ReportEvent::ElfIgnored(m)) => status(ReportStatus::ElfIgnored(m)),
+                ToPage::Report(ReportEvent::Status(s)) => status(s),
                 ToPage::Report(ReportEvent::Text { id, chunk }) => {
                     if let Some(parts) = inner.texts.borrow().get(&id) {
                         parts.push(&JsValue::from_str(&chunk));
@@ -192,8 +168,17 @@ impl ReportClient {
         id
     }
 
-    pub fn ask(&self, query: ReportQuery, on_reply: impl FnOnce(ReportReply) + 'static) {
-        self.ask_id(query, Box::new(on_reply));
+    /// Asks the report worker; `on_answer` gets the question's own
+    /// answer, or the worker's message why there is none.
+    pub fn ask<Q: ReportQuestion + 'static>(
+        &self,
+        question: Q,
+        on_answer: impl FnOnce(Result<Q::Answer, String>) + 'static,
+    ) {
+        self.ask_id(
+            question.into(),
+            Box::new(move |reply| on_answer(Q::answer_of(reply))),
+        );
     }
 
     /// Fetches a report's text as a `Blob` and gives its object URL.
@@ -214,12 +199,14 @@ impl ReportClient {
                 let parts = weak
                     .upgrade()
                     .and_then(|i| i.texts.borrow_mut().remove(&id));
-                let result = match (reply, parts) {
-                    (ReportReply::TextDone { bytes }, Some(parts)) => {
-                        blob_url(&parts, kind).map(|url| Download { url, bytes })
-                    }
-                    (ReportReply::Error(e), _) => Err(e),
-                    _ => Err("the report worker answered something else".into()),
+                let result = match (TextKind::answer_of(reply), parts) {
+                    (Ok(done), Some(parts)) => blob_url(&parts, kind).map(|url| Download {
+                        url,
+                        bytes: done.bytes,
+                    }),
+                    (Err(e), _) => Err(e),
+                    // The client went away meanwhile: nobody waits.
+                    (Ok(_), None) => Err("the Reports panel was closed".into()),
                 };
                 on_done(result);
             }),

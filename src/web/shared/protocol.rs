@@ -127,41 +127,15 @@ pub enum ToPage {
     /// anything posted before this would be dropped.
     Ready,
     /// `done` of `total` bytes consumed.
-    Progress {
-        done: u64,
-        total: u64,
-    },
-    Finished {
-        stats: Box<Stats>,
-    },
-    /// Indexing progress of an open trace.
-    Indexing(Progress),
+    Progress { done: u64, total: u64 },
+    /// What the page learns of its trace besides answers (indexing
+    /// progress, statistics, the ELF image's outcome, ...): the client
+    /// hands it on as it comes.
+    Event(ClientEvent),
     /// The answers to one [`ToWorker::Ask`], by id.
-    Answer {
-        answers: Vec<(u32, Reply)>,
-    },
-    ElfLoaded {
-        symbols: usize,
-        /// Why the image looks like another program's, if it does.
-        warning: Option<String>,
-    },
-    /// The trace is open: its size, how it is read, and what the file is.
-    Opened {
-        bytes: u64,
-        reading: Reading,
-        kind: tarmac_lens_core::sniff::FileKind,
-    },
-    /// A URL is being downloaded whole: bytes received, of `total` if known.
-    Downloading {
-        done: u64,
-        total: Option<u64>,
-    },
-    /// The finished index was saved in the index cache.
-    IndexCached,
+    Answer { answers: Vec<(u32, Reply)> },
     /// Raw byte ranges for other workers to index, parts 1.. in order.
-    IndexRanges {
-        ranges: Vec<(u64, u64)>,
-    },
+    IndexRanges { ranges: Vec<(u64, u64)> },
     /// A digest of the finished index and statistics (`?digest=1`), and
     /// how many of the ranges other workers indexed were adopted.
     IndexDigest {
@@ -169,20 +143,41 @@ pub enum ToPage {
         ranges: u32,
         joined: u32,
     },
-    /// The ELF image could not be read; the trace stays open.
-    ElfFailed {
-        message: String,
-    },
     /// Reading the file failed (the browser's reason).
-    Failed {
-        message: String,
-    },
+    Failed { message: String },
     /// The worker's Rust code panicked; it cannot be used any more.
-    Panicked {
-        message: String,
-    },
+    Panicked { message: String },
     /// From a report worker (`report_protocol.rs`).
     Report(super::report_protocol::ReportEvent),
+}
+
+/// What the page learns about the open trace, besides query answers.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum ClientEvent {
+    Progress(Progress),
+    /// Record statistics, when indexing completes.
+    Stats(Box<Stats>),
+    ElfLoaded {
+        symbols: usize,
+        /// Why the image looks like another program's, if it does.
+        warning: Option<String>,
+    },
+    /// The trace is open: its size, how it is read and what the file is.
+    Opened {
+        bytes: u64,
+        reading: Reading,
+        kind: tarmac_lens_core::sniff::FileKind,
+    },
+    /// A URL is being downloaded whole.
+    Downloading {
+        done: u64,
+        total: Option<u64>,
+    },
+    /// The finished index is saved in the index cache.
+    IndexCached,
+    /// The ELF image was refused (the trace stays open).
+    ElfFailed(String),
+    Failed(String),
 }
 
 /// How a message type travels through `postMessage`.

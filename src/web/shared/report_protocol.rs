@@ -76,60 +76,154 @@ impl ReportFile {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum ReportQuery {
-    /// Children of an activation (the root itself for `None`).
-    Tree {
-        parent: Option<Vec<u32>>,
-        offset: u64,
-        limit: u32,
-    },
-    Profile {
-        sort: ProfileSort,
-        descending: bool,
-        offset: u64,
-        limit: u32,
-    },
-    /// The path of the innermost call holding this node.
-    PathAt { node: u64 },
-    /// The activations of the function entered at `addr`, a page.
-    Calls { addr: u64, offset: u64, limit: u32 },
-    /// The flame graph zoomed to frame `root` (0: all of it).
-    Flame { root: u32 },
-    /// A report's text: answered by [`ReportEvent::Text`] chunks.
-    Text(TextKind),
-    /// An EP trace's cycles by packet address, sorted, a page.
-    EpByPc {
-        sort: EpSort,
-        descending: bool,
-        offset: u64,
-        limit: u32,
-    },
-    /// An EP trace's discontinuities, a page.
-    EpFlow { offset: u64, limit: u32 },
-    /// A branch-only trace's blocks, a page.
-    FlowBlocks { offset: u64, limit: u32 },
-    /// The ELF image's coverage by the trace (a pass of its own, once).
-    Coverage,
+/// A question to the report worker, with its answer's type: the
+/// [`ReportQuery`] and [`ReportReply`] variants of its name carry them
+/// (made by `report_questions!` from the list below), so the Reports
+/// panel's views get their own answer and cannot take another's.
+pub trait ReportQuestion: Into<ReportQuery> {
+    /// What the worker answers it with.
+    type Answer;
+    /// The answer out of the reply to this question: `Err` is the worker's
+    /// message, or says the reply is to another question.
+    fn answer_of(reply: ReportReply) -> Result<Self::Answer, String>;
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum ReportReply {
-    Tree(TreePage),
-    Profile(ProfilePage),
-    Calls(CallsPage),
-    Flame(FlameView),
-    Path(Vec<u32>),
-    /// The text is complete (its chunks came before).
-    TextDone {
-        bytes: u64,
-    },
-    Error(String),
-    EpByPc(EpPcPage),
-    EpFlow(EpFlowPage),
-    FlowBlocks(FlowPage),
-    Coverage(CoverageTable),
+/// Makes [`ReportQuery`] and [`ReportReply`] from the list of questions.
+macro_rules! report_questions {
+    ($($(#[$doc:meta])* $variant:ident($question:ty) -> $answer:ty;)*) => {
+        /// Page -> report worker: a question.
+        #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+        pub enum ReportQuery {
+            $($(#[$doc])* $variant($question),)*
+        }
+
+        /// Report worker -> page: the answer to the question of the same
+        /// name, or why there is none.
+        #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+        pub enum ReportReply {
+            $($variant($answer),)*
+            Error(String),
+        }
+
+        $(
+            impl From<$question> for ReportQuery {
+                fn from(q: $question) -> ReportQuery {
+                    ReportQuery::$variant(q)
+                }
+            }
+
+            impl ReportQuestion for $question {
+                type Answer = $answer;
+
+                fn answer_of(reply: ReportReply) -> Result<$answer, String> {
+                    match reply {
+                        ReportReply::$variant(a) => Ok(a),
+                        ReportReply::Error(e) => Err(e),
+                        other => Err(format!(
+                            "the report worker's answer to {} came for another question: {other:?}",
+                            stringify!($variant)
+                        )),
+                    }
+                }
+            }
+        )*
+    };
 }
+
+report_questions! {
+    /// Children of an activation (the root itself for `None`).
+    Tree(Tree) -> TreePage;
+    /// The functions' profile, sorted, a page.
+    Profile(Profile) -> ProfilePage;
+    /// The path of the innermost call holding this node.
+    PathAt(PathAt) -> Vec<u32>;
+    /// The activations of the function entered at `addr`, a page.
+    Calls(Calls) -> CallsPage;
+    /// The flame graph zoomed to frame `root` (0: all of it).
+    Flame(Flame) -> FlameView;
+    /// A report's text: answered by [`ReportEvent::Text`] chunks, then
+    /// its length.
+    Text(TextKind) -> TextDone;
+    /// An EP trace's cycles by packet address, sorted, a page.
+    EpByPc(EpByPc) -> EpPcPage;
+    /// An EP trace's discontinuities, a page.
+    EpFlow(EpFlow) -> EpFlowPage;
+    /// A branch-only trace's blocks, a page.
+    FlowBlocks(FlowBlocks) -> FlowPage;
+    /// The ELF image's coverage by the trace (a pass of its own, once).
+    Coverage(Coverage) -> CoverageTable;
+}
+
+/// Children of an activation (the root itself for `None`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Tree {
+    pub parent: Option<Vec<u32>>,
+    pub offset: u64,
+    pub limit: u32,
+}
+
+/// The functions' profile, sorted, a page.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Profile {
+    pub sort: ProfileSort,
+    pub descending: bool,
+    pub offset: u64,
+    pub limit: u32,
+}
+
+/// The path of the innermost call holding this node.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PathAt {
+    pub node: u64,
+}
+
+/// The activations of the function entered at `addr`, a page.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Calls {
+    pub addr: u64,
+    pub offset: u64,
+    pub limit: u32,
+}
+
+/// The flame graph zoomed to frame `root` (0: all of it).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Flame {
+    pub root: u32,
+}
+
+/// A report's text is complete (its chunks came before).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TextDone {
+    /// Its length.
+    pub bytes: u64,
+}
+
+/// An EP trace's cycles by packet address, sorted, a page.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EpByPc {
+    pub sort: EpSort,
+    pub descending: bool,
+    pub offset: u64,
+    pub limit: u32,
+}
+
+/// An EP trace's discontinuities, a page.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EpFlow {
+    pub offset: u64,
+    pub limit: u32,
+}
+
+/// A branch-only trace's blocks, a page.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FlowBlocks {
+    pub offset: u64,
+    pub limit: u32,
+}
+
+/// The ELF image's coverage by the trace.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Coverage;
 
 /// Which pass over the trace progress is about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -145,6 +239,22 @@ pub enum ReportPass {
 /// Report worker -> page.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum ReportEvent {
+    /// How the reports are coming along: the panel shows it.
+    Status(ReportStatus),
+    /// A piece of the text asked for by query `id`.
+    Text {
+        id: u32,
+        chunk: String,
+    },
+    Answer {
+        id: u32,
+        reply: ReportReply,
+    },
+}
+
+/// What the panel learns besides answers.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum ReportStatus {
     Progress {
         pass: ReportPass,
         done: u64,
@@ -160,13 +270,4 @@ pub enum ReportEvent {
     Failed(String),
     /// The ELF image was refused: the reports name functions by address.
     ElfIgnored(String),
-    /// A piece of the text asked for by query `id`.
-    Text {
-        id: u32,
-        chunk: String,
-    },
-    Answer {
-        id: u32,
-        reply: ReportReply,
-    },
 }

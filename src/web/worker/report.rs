@@ -16,7 +16,8 @@ use crate::web::reading::compressed::decompressed;
 use crate::web::reading::http_source::{self, Fetched, HttpSource, Target};
 use crate::web::shared::protocol::ToPage;
 use crate::web::shared::report_protocol::{
-    ReportEvent, ReportFile, ReportPass, ReportQuery, ReportReply, ReportRequest, TEXT_CHUNK,
+    ReportEvent, ReportFile, ReportPass, ReportQuery, ReportReply, ReportRequest, ReportStatus,
+    TextDone, TEXT_CHUNK,
 };
 use crate::web::shared::timing::now;
 use tarmac_lens_core::compressed::Table;
@@ -98,7 +99,7 @@ pub fn handle(request: ReportRequest) {
             let name = trace.name().to_string();
             match open(&trace).await {
                 Ok(input) => start(input, name, elf, load_offset, options),
-                Err(e) => send(ReportEvent::Failed(e)),
+                Err(e) => send(ReportEvent::Status(ReportStatus::Failed(e))),
             }
         }),
         ReportRequest::Ask { id, query } => ask(id, query),
@@ -135,7 +136,11 @@ fn progressed(input: &Input, pass: ReportPass) -> Result<impl TraceSource, Error
             let t = now();
             if t - last.get() >= PROGRESS_MS || done == total {
                 last.set(t);
-                send(ReportEvent::Progress { pass, done, total });
+                send(ReportEvent::Status(ReportStatus::Progress {
+                    pass,
+                    done,
+                    total,
+                }));
             }
         },
     })
@@ -181,7 +186,7 @@ fn start(
         read_elf(&e, load_offset, options.big_endian).map_err(|m| format!("{}: {m}", e.name()))
     }) {
         Some(Err(e)) => {
-            send(ReportEvent::ElfIgnored(e));
+            send(ReportEvent::Status(ReportStatus::ElfIgnored(e)));
             (None, None)
         }
         Some(Ok((t, elf))) => (Some(t), Some(elf)),
@@ -209,7 +214,7 @@ fn start(
         ReportKind::Calls => progressed(&input, ReportPass::Calls)
             .and_then(|source| Reports::compute(source, parse, engine, image))
             .map(|reports| {
-                send(ReportEvent::Ready(reports.summary()));
+                send(ReportEvent::Status(ReportStatus::Ready(reports.summary())));
                 Computed::Calls {
                     reports: Box::new(reports),
                     input: input.clone(),
@@ -221,13 +226,17 @@ fn start(
         ReportKind::Ep => progressed(&input, ReportPass::Records)
             .and_then(|source| EpReports::compute(source, parse))
             .map(|reports| {
-                send(ReportEvent::ReadyEp(reports.summary()));
+                send(ReportEvent::Status(ReportStatus::ReadyEp(
+                    reports.summary(),
+                )));
                 Computed::Ep(reports)
             }),
         ReportKind::Flow => progressed(&input, ReportPass::Records)
             .and_then(|source| FlowReports::compute(source, parse, image))
             .map(|reports| {
-                send(ReportEvent::ReadyFlow(reports.summary()));
+                send(ReportEvent::Status(ReportStatus::ReadyFlow(
+                    reports.summary(),
+                )));
                 Computed::Flow {
                     reports,
                     input: input.clone(),
@@ -237,7 +246,7 @@ fn start(
     crate::web::shared::timing::measure("reports", started);
     match computed {
         Ok(c) => COMPUTED.with(|cell| *cell.borrow_mut() = Some(c)),
-        Err(e) => send(ReportEvent::Failed(e.to_string())),
+        Err(e) => send(ReportEvent::Status(ReportStatus::Failed(e.to_string()))),
     }
 }
 
@@ -251,7 +260,7 @@ fn ask(id: u32, query: ReportQuery) {
             return text(id, c, kind);
         }
         if let (
-            ReportQuery::Coverage,
+            ReportQuery::Coverage(_),
             Computed::Calls {
                 input, elf, parse, ..
             },
@@ -262,20 +271,15 @@ fn ask(id: u32, query: ReportQuery) {
         match c {
             Computed::Calls { reports, .. } => ask_calls(reports, query),
             Computed::Ep(r) => match query {
-                ReportQuery::EpByPc {
-                    sort,
-                    descending,
-                    offset,
-                    limit,
-                } => ReportReply::EpByPc(r.by_pc(sort, descending, offset, limit as usize)),
-                ReportQuery::EpFlow { offset, limit } => {
-                    ReportReply::EpFlow(r.flow(offset, limit as usize))
+                ReportQuery::EpByPc(q) => {
+                    ReportReply::EpByPc(r.by_pc(q.sort, q.descending, q.offset, q.limit as usize))
                 }
+                ReportQuery::EpFlow(q) => ReportReply::EpFlow(r.flow(q.offset, q.limit as usize)),
                 _ => not_this_trace(),
             },
             Computed::Flow { reports, .. } => match query {
-                ReportQuery::FlowBlocks { offset, limit } => {
-                    ReportReply::FlowBlocks(reports.blocks(offset, limit as usize))
+                ReportQuery::FlowBlocks(q) => {
+                    ReportReply::FlowBlocks(reports.blocks(q.offset, q.limit as usize))
                 }
                 _ => not_this_trace(),
             },
@@ -319,32 +323,21 @@ fn not_this_trace() -> ReportReply {
 
 fn ask_calls(r: &Reports, query: ReportQuery) -> ReportReply {
     match query {
-        ReportQuery::Tree {
-            parent,
-            offset,
-            limit,
-        } => r
-            .tree(parent.as_deref(), offset, limit as usize)
+        ReportQuery::Tree(q) => r
+            .tree(q.parent.as_deref(), q.offset, q.limit as usize)
             .map_or_else(
                 || ReportReply::Error("no such call".into()),
                 ReportReply::Tree,
             ),
-        ReportQuery::Profile {
-            sort,
-            descending,
-            offset,
-            limit,
-        } => ReportReply::Profile(r.profile(sort, descending, offset, limit as usize)),
-        ReportQuery::Flame { root } => r.flame(root).map_or_else(
+        ReportQuery::Profile(q) => {
+            ReportReply::Profile(r.profile(q.sort, q.descending, q.offset, q.limit as usize))
+        }
+        ReportQuery::Flame(q) => r.flame(q.root).map_or_else(
             || ReportReply::Error("no such frame".into()),
             ReportReply::Flame,
         ),
-        ReportQuery::PathAt { node } => ReportReply::Path(r.path_at(node)),
-        ReportQuery::Calls {
-            addr,
-            offset,
-            limit,
-        } => ReportReply::Calls(r.calls_of(addr, offset, limit as usize)),
+        ReportQuery::PathAt(q) => ReportReply::PathAt(r.path_at(q.node)),
+        ReportQuery::Calls(q) => ReportReply::Calls(r.calls_of(q.addr, q.offset, q.limit as usize)),
         _ => not_this_trace(),
     }
 }
@@ -452,7 +445,7 @@ fn text(id: u32, c: &Computed, kind: TextKind) -> ReportReply {
     };
     out.flush_upto(false);
     match written {
-        Ok(()) => ReportReply::TextDone { bytes: out.bytes },
+        Ok(()) => ReportReply::Text(TextDone { bytes: out.bytes }),
         Err(e) => ReportReply::Error(e),
     }
 }

@@ -1,9 +1,10 @@
-//! Value conditions from the page ([`super::Query::Condition`]): a bounded
+//! Value conditions from the page ([`super::protocol::Condition`]): a bounded
 //! piece of [`crate::Index::find_condition_until`] per reply, so the
 //! worker answers other questions (and the page can stop asking) between
 //! pieces of a search over a long trace.
 
-use super::protocol::{ConditionReply, Reply};
+use super::protocol::{self, ConditionReply};
+use super::question::{Answerable, Example};
 use super::{view, Session};
 use crate::condition::Condition;
 use crate::expr::ExprContext;
@@ -28,21 +29,43 @@ impl ExprContext for Symbols<'_> {
     }
 }
 
+impl Answerable for protocol::Condition {
+    fn answer<S: TraceSource>(self, session: &mut Session<S>) -> Result<ConditionReply> {
+        session.condition(&self.text, self.node, self.forward, self.budget)
+    }
+
+    /// A hit, a piece that goes on, one that is not a condition.
+    fn examples(at: &Example) -> Vec<protocol::Condition> {
+        [
+            ("r0 == 0", true, 64),
+            ("[sp:4] > 100 && r1 != 0", false, 1),
+            ("r0 = 1", true, 1),
+        ]
+        .map(|(text, forward, budget)| protocol::Condition {
+            text: text.into(),
+            node: at.node,
+            forward,
+            budget,
+        })
+        .into()
+    }
+}
+
 impl<S: TraceSource> Session<S> {
-    pub(super) fn condition(
+    fn condition(
         &mut self,
         text: &str,
         node: u64,
         forward: bool,
         budget: u32,
-    ) -> Result<Reply> {
+    ) -> Result<ConditionReply> {
         let cond = match Condition::parse_at(text, &Symbols(self.image.as_ref())) {
             Ok(c) => c,
             Err((column, message)) => {
-                return Ok(Reply::Condition(ConditionReply::Invalid {
+                return Ok(ConditionReply::Invalid {
                     column: column as u32,
                     message,
-                }))
+                })
             }
         };
         let budget = budget.clamp(1, MAX_BUDGET);
@@ -54,10 +77,10 @@ impl<S: TraceSource> Session<S> {
                 looked += 1;
                 looked < budget
             })?;
-        Ok(Reply::Condition(match (page.hits.first(), page.resume) {
+        Ok(match (page.hits.first(), page.resume) {
             (Some(h), _) => ConditionReply::Hit(view(&h.node)),
             (None, Some(next)) => ConditionReply::Continue(next),
             (None, None) => ConditionReply::NotFound,
-        }))
+        })
     }
 }

@@ -11,12 +11,56 @@ use yaxpeax_arch::{Decoder, U8Reader};
 use yaxpeax_arm::armv7;
 use yaxpeax_arm::armv8::a64;
 
-use super::protocol::{DisassemblyReply, DisassemblyRow, NodeId, Reply};
+use serde::{Deserialize, Serialize};
+
+use super::protocol::NodeId;
+use super::question::{Answerable, Example};
 use super::Session;
 use crate::coverage::classify::thumb_size;
 use crate::source::TraceSource;
 use crate::symbols::Contents;
 use crate::Result;
+
+/// The ELF image's function around a node's instruction, decoded, with
+/// each instruction's execution counts ([`DisassemblyReply`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Disassembly {
+    /// The position.
+    pub node: NodeId,
+}
+
+/// The function around a position ([`Disassembly`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DisassemblyReply {
+    /// The function's symbol, empty when there is none.
+    pub function: String,
+    /// The position's instruction address (Thumb bit cleared).
+    pub pc: u64,
+    /// Its instructions in address order; literal pools left out.
+    pub rows: Vec<DisassemblyRow>,
+    /// Whether the counts cover the whole trace (else the part indexed).
+    pub complete: bool,
+    /// Why there is no listing (no ELF loaded, no function there), if so.
+    pub note: Option<String>,
+}
+
+/// One instruction of a [`DisassemblyReply`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DisassemblyRow {
+    /// Its address in the trace.
+    pub addr: u64,
+    /// Its encoding as the trace writes it (a 32-bit Thumb instruction's
+    /// first halfword high).
+    pub encoding: u32,
+    /// 2 or 4 bytes.
+    pub size: u8,
+    /// `yaxpeax-arm`'s text; `.inst 0x…` for what it does not decode.
+    pub text: String,
+    /// Times it ran.
+    pub executed: u64,
+    /// Times it was reached and failed its condition.
+    pub failed: u64,
+}
 
 /// The longest function listed: a listing is read in one answer, and a
 /// "function" this long is a symbol without a real size.
@@ -29,18 +73,28 @@ enum Set {
     T32,
 }
 
+impl Answerable for Disassembly {
+    fn answer<S: TraceSource>(self, session: &mut Session<S>) -> Result<DisassemblyReply> {
+        session.disassembly(self.node)
+    }
+
+    fn examples(at: &Example) -> Vec<Disassembly> {
+        vec![Disassembly { node: at.node }]
+    }
+}
+
 impl<S: TraceSource> Session<S> {
-    pub(super) fn disassembly(&mut self, node: NodeId) -> Result<Reply> {
+    fn disassembly(&mut self, node: NodeId) -> Result<DisassemblyReply> {
         let n = self.node(node)?;
         let pc = n.at.pc & !1;
         let complete = self.index.is_some();
         let none = |note: String| {
-            Ok(Reply::Disassembly(DisassemblyReply {
+            Ok(DisassemblyReply {
                 pc,
                 complete,
                 note: Some(note),
                 ..DisassemblyReply::default()
-            }))
+            })
         };
         if n.at.pc == crate::engine::INVALID_PC {
             return none("no instruction at this position".into());
@@ -107,13 +161,13 @@ impl<S: TraceSource> Session<S> {
             }
             from = cut;
         }
-        Ok(Reply::Disassembly(DisassemblyReply {
+        Ok(DisassemblyReply {
             function,
             pc,
             rows,
             complete,
             note: None,
-        }))
+        })
     }
 }
 

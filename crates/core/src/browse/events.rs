@@ -3,7 +3,10 @@
 //! events with their text, the next or previous event from a position, and
 //! per-bucket call depth and event kinds over the whole trace.
 
-use super::protocol::{EventRow, EventsReply, NodeId, Reply, TimelineReply};
+use super::protocol::{
+    EventRank, EventRow, Events, EventsReply, NextEvent, NodeId, NodeView, Timeline, TimelineReply,
+};
+use super::question::{Answerable, Example};
 use super::{display_text, view, Session};
 use crate::index::{bucket_bounds, CallTable, Event};
 use crate::source::TraceSource;
@@ -16,6 +19,55 @@ pub(crate) const MAX_BUCKETS: u32 = 4096;
 /// Most of a line an event row shows.
 const EVENT_TEXT: usize = 400;
 
+impl Answerable for Events {
+    fn answer<S: TraceSource>(self, session: &mut Session<S>) -> Result<EventsReply> {
+        session.events_page(self.first, self.count)
+    }
+
+    fn examples(_: &Example) -> Vec<Events> {
+        vec![Events {
+            first: 0,
+            count: 50,
+        }]
+    }
+}
+
+impl Answerable for EventRank {
+    fn answer<S: TraceSource>(self, session: &mut Session<S>) -> Result<u64> {
+        Ok(session.event_rank(self.node))
+    }
+
+    fn examples(at: &Example) -> Vec<EventRank> {
+        vec![EventRank { node: at.node }]
+    }
+}
+
+impl Answerable for NextEvent {
+    fn answer<S: TraceSource>(self, session: &mut Session<S>) -> Result<Option<NodeView>> {
+        session.next_event(self.node, self.forward)
+    }
+
+    fn examples(at: &Example) -> Vec<NextEvent> {
+        [true, false]
+            .map(|forward| NextEvent {
+                node: at.node,
+                forward,
+            })
+            .into()
+    }
+}
+
+impl Answerable for Timeline {
+    fn answer<S: TraceSource>(self, session: &mut Session<S>) -> Result<TimelineReply> {
+        session.timeline(self.buckets)
+    }
+
+    /// The timeline is asked for as soon as a trace opens.
+    fn examples(_: &Example) -> Vec<Timeline> {
+        vec![Timeline { buckets: 1200 }]
+    }
+}
+
 impl<S: TraceSource> Session<S> {
     /// Events only in nodes indexed so far count (the open node's events
     /// are still moving).
@@ -24,7 +76,7 @@ impl<S: TraceSource> Session<S> {
             .map_or(0, |i| i.events().rank(i.summary().nodes))
     }
 
-    pub(super) fn events_page(&mut self, first: u64, count: u32) -> Result<Reply> {
+    fn events_page(&mut self, first: u64, count: u32) -> Result<EventsReply> {
         let total = self.events_indexed();
         let count = u64::from(count.min(MAX_EVENTS)).min(total.saturating_sub(first));
         let (idx, src) = self.parts();
@@ -42,20 +94,20 @@ impl<S: TraceSource> Session<S> {
                 text: display_text(&text[..end]),
             });
         }
-        Ok(Reply::Events(EventsReply {
+        Ok(EventsReply {
             first,
             total,
             events,
-        }))
+        })
     }
 
     /// The position in the event list of the first event at or after `node`.
-    pub(super) fn event_rank(&self, node: NodeId) -> Reply {
+    fn event_rank(&self, node: NodeId) -> u64 {
         let total = self.events_indexed();
-        Reply::Row(self.index().map_or(0, |i| i.events().rank(node)).min(total))
+        self.index().map_or(0, |i| i.events().rank(node)).min(total)
     }
 
-    pub(super) fn next_event(&mut self, node: NodeId, forward: bool) -> Result<Reply> {
+    fn next_event(&mut self, node: NodeId, forward: bool) -> Result<Option<NodeView>> {
         let nodes = self.nodes();
         let (idx, src) = self.parts();
         let found: Option<Event> = if forward {
@@ -64,14 +116,14 @@ impl<S: TraceSource> Session<S> {
             idx.events().prev_before(node.min(nodes))
         };
         match found.filter(|e| e.node < nodes) {
-            Some(e) => Ok(Reply::Node(Some(view(&idx.node(src, e.node)?)))),
-            None => Ok(Reply::Node(None)),
+            Some(e) => Ok(Some(view(&idx.node(src, e.node)?))),
+            None => Ok(None),
         }
     }
 
-    pub(super) fn timeline(&self, buckets: u32) -> Reply {
+    fn timeline(&self, buckets: u32) -> Result<TimelineReply> {
         let Some(idx) = self.index() else {
-            return Reply::Error("no trace is open".into());
+            return Err(Error::Query("no trace is open".into()));
         };
         let nodes = idx.summary().nodes;
         let bounds = bucket_bounds(buckets.clamp(1, MAX_BUCKETS), nodes);
@@ -79,7 +131,7 @@ impl<S: TraceSource> Session<S> {
             Some(found) => found.to_vec(),
             None => depth_per_bucket(idx.calls(), &bounds),
         };
-        Reply::Timeline(TimelineReply {
+        Ok(TimelineReply {
             nodes,
             depth,
             kinds: idx.events().kinds_per_bucket(&bounds),

@@ -3,17 +3,33 @@
 //! page's command palette) offers. The counts come from the index's
 //! per-address counts, so the list costs no pass over the trace.
 
-use super::protocol::{FunctionHit, Reply};
+use super::protocol::{FunctionHit, Functions};
+use super::question::{Answerable, Example};
 use super::Session;
 use crate::source::TraceSource;
+use crate::Result;
 
 /// Most functions one answer holds.
 pub const MAX_FUNCTIONS: u32 = 100;
 
+impl Answerable for Functions {
+    fn answer<S: TraceSource>(self, session: &mut Session<S>) -> Result<Vec<FunctionHit>> {
+        Ok(session.functions(&self.text, self.count))
+    }
+
+    /// The palette's.
+    fn examples(_: &Example) -> Vec<Functions> {
+        vec![Functions {
+            text: "a".into(),
+            count: 20,
+        }]
+    }
+}
+
 impl<S: TraceSource> Session<S> {
-    pub(super) fn functions(&self, text: &str, count: u32) -> Reply {
+    fn functions(&self, text: &str, count: u32) -> Vec<FunctionHit> {
         let Some(image) = &self.image else {
-            return Reply::Functions(Vec::new());
+            return Vec::new();
         };
         let text = text.trim().to_lowercase();
         let index = self.index();
@@ -46,6 +62,6 @@ impl<S: TraceSource> Session<S> {
                 .then_with(|| a.name.cmp(&b.name))
         });
         found.truncate(count.min(MAX_FUNCTIONS) as usize);
-        Reply::Functions(found.into_iter().map(|(_, f)| f).collect())
+        found.into_iter().map(|(_, f)| f).collect()
     }
 }

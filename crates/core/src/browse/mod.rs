@@ -4,12 +4,14 @@
 //! In the browser it lives in the Web Worker; natively, tests drive it.
 
 mod condition;
-mod disassembly;
+pub mod disassembly;
 pub mod events;
 mod folds;
 mod functions;
 pub(crate) mod highlight;
+mod node;
 pub mod protocol;
+pub mod question;
 mod ranges;
 mod rows;
 mod source;
@@ -30,14 +32,78 @@ use std::collections::HashMap;
 use crate::engine::Node;
 use crate::index::{Index, IndexBuilder, IndexOptions};
 use crate::lines::LineBuffer;
-use crate::parse::{Effect, MemDirection, ParseOptions, Parser, RecordKind};
+use crate::parse::{ParseOptions, Parser, RecordKind};
 use crate::sniff::{self, FileKind, InstructionSets};
 use crate::source::TraceSource;
 use crate::stats::{Stats, StatsAccumulator};
 use crate::symbols::SymbolTable;
 
-use folds::{Fold, Folds, RowTarget};
+use disassembly::{Disassembly, DisassemblyReply};
+use folds::{Folds, RowTarget};
 use protocol::*;
+use question::{questions, Answerable};
+
+questions! {
+    /// A screenful of rows of a view.
+    Rows(Rows) -> RowsReply;
+    /// A row number.
+    RowOfNode(RowOfNode) -> u64;
+    /// A step's end.
+    Step(Step) -> NodeView;
+    /// A node, or `None` when nothing matched.
+    Locate(Locate) -> Option<NodeView>;
+    /// The nearest node at an address, if any.
+    FindPc(FindPc) -> Option<NodeView>;
+    /// Register panels.
+    Registers(Registers) -> RegistersReply;
+    /// Memory bytes.
+    Memory(Memory) -> MemoryReply;
+    /// The write found, if any.
+    Write(Write) -> Option<NodeView>;
+    /// A watchpoint's hit, or `None` when there is none that way (boxed:
+    /// every reply would otherwise be as big).
+    Access(Access) -> Option<Box<AccessView>>;
+    /// Part of a watchpoint's list.
+    Accesses(Accesses) -> AccessesReply;
+    /// A value condition's search, or where it goes on.
+    Condition(Condition) -> ConditionReply;
+    /// Where a value came from: the tree of writes that made it.
+    Why(WhyQuery) -> Box<WhyStep>;
+    /// An expression's value.
+    Eval(Eval) -> u64;
+    /// Folds changed.
+    Fold(protocol::Fold) -> Folded;
+    /// The calls active at a node, outermost first.
+    CallStack(CallStack) -> Vec<CallFrame>;
+    /// A node's lines and what each touches.
+    NodeLines(NodeLines) -> Vec<LineEffect>;
+    /// Names of addresses, in the order asked.
+    Symbolize(Symbolize) -> Vec<String>;
+    /// Text search, in steps.
+    Search(SearchQuery) -> SearchReply;
+    /// A page of events.
+    Events(Events) -> EventsReply;
+    /// A position in the events list.
+    EventRank(EventRank) -> u64;
+    /// The nearest event's node, if any.
+    NextEvent(NextEvent) -> Option<NodeView>;
+    /// The timeline.
+    Timeline(Timeline) -> TimelineReply;
+    /// The source at a node.
+    Source(Source) -> SourceReply;
+    /// Per-line counts of a file.
+    LineCounts(LineCounts) -> FileCountsReply;
+    /// A source-level step's end, if any.
+    LineStep(LineStep) -> Option<NodeView>;
+    /// A source line's nearest execution, if any.
+    FindLine(FindLine) -> Option<NodeView>;
+    /// Functions of the image.
+    Functions(Functions) -> Vec<FunctionHit>;
+    /// A page of a line's executions.
+    LineHits(LineHits) -> HitsReply;
+    /// The function around a position, decoded.
+    Disassembly(Disassembly) -> DisassemblyReply;
+}
 
 /// Largest memory range one query returns.
 const MAX_MEMORY: u32 = 4096;
@@ -64,17 +130,18 @@ const READ_CHUNK: usize = 4 << 20;
 
 /// An open trace: the source, its index (built in steps by
 /// [`Session::index_step`], usable while it grows), the folds of each view
-/// and an optional ELF image. [`Session::answer`] answers every question
-/// the trace browser asks ([`Query`]); a question about a part not indexed
-/// yet gets a [`Reply::Error`].
+/// and an optional ELF image. [`Session::ask`] answers every question
+/// the trace browser asks, each with its own type of answer
+/// ([`question`]); [`Session::answer`] does it for one off the wire
+/// ([`Query`]). A question about a part not indexed yet gets an error.
 ///
 /// # Examples
 ///
 /// The last write of `r0` at or before the last node:
 ///
 /// ```
-/// use tarmac_lens_core::browse::protocol::{Locate, WriteTarget};
-/// use tarmac_lens_core::{ParseOptions, Query, Reply, Session, SliceSource};
+/// use tarmac_lens_core::browse::protocol::{Locate, Write, WriteTarget};
+/// use tarmac_lens_core::{ParseOptions, Session, SliceSource};
 ///
 /// let trace = b"\
 /// 1 clk IT (1) 00008000 e3a00005 A svc_s : MOV r0,#5
@@ -85,14 +152,10 @@ const READ_CHUNK: usize = 4 << 20;
 /// let mut session = Session::open(SliceSource(trace), ParseOptions::default())?;
 /// while !session.index_step(1 << 20)?.complete {}
 ///
-/// let Reply::Node(Some(last)) = session.answer(Query::Locate(Locate::End)) else {
-///     panic!()
-/// };
+/// let last = session.ask(Locate::End)?.expect("a node");
 /// let target = WriteTarget::Register("r0".into());
-/// match session.answer(Query::Write { node: last.node, target, forward: false }) {
-///     Reply::Node(Some(writer)) => assert_eq!(writer.first_line, 1),
-///     other => panic!("{other:?}"),
-/// }
+/// let writer = session.ask(Write { node: last.node, target, forward: false })?;
+/// assert_eq!(writer.map(|w| w.first_line), Some(1));
 /// # Ok::<(), tarmac_lens_core::Error>(())
 /// ```
 pub struct Session<S: TraceSource> {
@@ -142,10 +205,6 @@ fn view(n: &Node) -> NodeView {
         offset: n.at.offset,
         instruction: (n.at.pc != crate::engine::INVALID_PC).then_some(n.instructions_before + 1),
     }
-}
-
-fn err(e: Error) -> Reply {
-    Reply::Error(e.to_string())
 }
 
 impl<S: TraceSource> Session<S> {
@@ -484,189 +543,16 @@ impl<S: TraceSource> Session<S> {
             .map_or(String::new(), |i| i.symbolic_address(addr, false))
     }
 
-    /// Answers one query. Each [`Query`] variant says which [`Reply`] it
-    /// gets; any may get [`Reply::Error`] instead (a position beyond the
-    /// part indexed, a read that failed, a bad expression).
-    pub fn answer(&mut self, query: Query) -> Reply {
-        // Text search reads the trace itself: it needs no index.
-        if let Query::Search(q) = query {
-            return self.answer_search(q);
+    /// Answers a question (`session.ask(Rows { view: 0, first: 0, count:
+    /// 50 })`) with its own type of answer; `Err` when it cannot be
+    /// answered (a position beyond the part indexed, a read that failed, a
+    /// bad expression). [`Session::answer`] does the same for a [`Query`]
+    /// off the wire.
+    pub fn ask<Q: Answerable>(&mut self, question: Q) -> Result<Q::Answer> {
+        if Q::NEEDS_INDEX && self.index().is_none() {
+            return Err(Error::Query("no trace is open".into()));
         }
-        match self.try_answer(query) {
-            Ok(r) => r,
-            Err(e) => err(e),
-        }
-    }
-
-    fn try_answer(&mut self, query: Query) -> Result<Reply> {
-        let Some(index) = self.index() else {
-            return Ok(Reply::Error("no trace is open".into()));
-        };
-        let _ = index;
-        match query {
-            Query::Rows { view, first, count } => self.rows(view, first, count.min(MAX_ROWS)),
-            Query::RowOfNode { view, node } => {
-                let n = self.node(node)?;
-                // Lines before the first node (an EP trace's banner, a
-                // header) are listed as its rows, so its rows start there.
-                let line = if node == 0 { 1 } else { n.at.line };
-                Ok(Reply::Row(self.view_folds(view).row_of_line(line)))
-            }
-            Query::Step { view, node, delta } => self
-                .step(view, node, delta)
-                .map(|n| Reply::Node(Some(view_of(&n)))),
-            Query::Locate(l) => self.locate(l),
-            Query::FindPc { node, pc, forward } => {
-                let (idx, src) = self.parts();
-                Ok(Reply::Node(
-                    idx.find_pc(src, node, pc, forward)?.as_ref().map(view),
-                ))
-            }
-            Query::Registers { node, mark } => {
-                let hint = self.aarch64_hint();
-                let (idx, src) = self.parts();
-                let rf = idx.registers_after(src, node)?;
-                let other = match mark {
-                    RegMark::Written => Some(idx.registers_written(src, node)?),
-                    RegMark::ChangedSince(c) if c != node => Some(idx.registers_after(src, c)?),
-                    RegMark::ChangedSince(_) | RegMark::None => None,
-                };
-                let marks = match (mark, &other) {
-                    (RegMark::Written, Some(w)) => registers::Marks::Written(w),
-                    (RegMark::ChangedSince(_), Some(c)) => registers::Marks::Differs(c),
-                    _ => registers::Marks::None,
-                };
-                let n = idx.node(src, node)?;
-                let pc = (n.at.pc != crate::engine::INVALID_PC).then_some(n.at.pc);
-                Ok(Reply::Registers(registers::panels(
-                    &rf, marks, node, pc, hint,
-                )))
-            }
-            Query::Memory {
-                node,
-                addr,
-                len,
-                compare,
-            } => {
-                let len = len.min(MAX_MEMORY);
-                let (idx, src) = self.parts();
-                let m = idx.memory_after(src, node, addr, u64::from(len))?;
-                let changed = match compare {
-                    Some(c) if c != node => {
-                        let o = idx.memory_after(src, c, addr, u64::from(len))?;
-                        (0..m.bytes.len())
-                            .map(|i| {
-                                m.known[i] != o.known[i] || (m.known[i] && m.bytes[i] != o.bytes[i])
-                            })
-                            .collect()
-                    }
-                    _ => vec![false; m.bytes.len()],
-                };
-                Ok(Reply::Memory(MemoryReply {
-                    node,
-                    addr,
-                    bytes: m.bytes,
-                    known: m.known,
-                    changed,
-                }))
-            }
-            Query::Write {
-                node,
-                target,
-                forward,
-            } => {
-                let hint = self.aarch64_hint();
-                let (idx, src) = self.parts();
-                let found = match target {
-                    WriteTarget::Register(name) => {
-                        let rf = idx.registers_after(src, node)?;
-                        let aarch64 = registers::is_aarch64(&rf, hint);
-                        let Some(reg) = registers::lookup(&name, aarch64) else {
-                            return Ok(Reply::Error(format!("unknown register '{}'", name)));
-                        };
-                        if forward {
-                            idx.next_reg_write(src, node, reg)?
-                        } else {
-                            idx.prev_reg_write(src, node, reg)?
-                        }
-                    }
-                    WriteTarget::Memory { addr, len } => {
-                        if forward {
-                            idx.next_mem_write(src, node, addr, len)?
-                        } else {
-                            idx.prev_mem_write(src, node, addr, len)?
-                        }
-                    }
-                };
-                Ok(Reply::Node(found.as_ref().map(view)))
-            }
-            Query::Access {
-                node,
-                target,
-                kind,
-                forward,
-            } => self.access(node, target, kind, forward),
-            Query::Accesses {
-                target,
-                kind,
-                from,
-                max,
-            } => self.accesses(target, kind, from, max),
-            Query::Condition {
-                text,
-                node,
-                forward,
-                budget,
-            } => self.condition(&text, node, forward, budget),
-            Query::Why(q) => self.why(*q),
-            Query::Eval { node, expr } => self.eval(node, &expr),
-            Query::Fold { view, node, op } => self.fold(view, node, op),
-            Query::CallStack { node } => {
-                let idx = self
-                    .index()
-                    .ok_or_else(|| Error::OutOfRange("no trace".into()))?;
-                let frames = idx
-                    .calls()
-                    .stack_at(node)
-                    .into_iter()
-                    .map(|c| CallFrame {
-                        call: c.id,
-                        call_node: c.call_node,
-                        entry_node: c.entry_node,
-                        resume_node: c.resume_node,
-                        function: c.function,
-                        name: self.name_of(c.function),
-                    })
-                    .collect();
-                Ok(Reply::Stack(frames))
-            }
-            Query::NodeLines { node } => self.node_lines(node),
-            Query::Symbolize { addrs } => Ok(Reply::Symbols(
-                addrs.iter().map(|&a| self.name_of(a)).collect(),
-            )),
-            Query::Search(q) => Ok(self.answer_search(q)),
-            Query::Events { first, count } => self.events_page(first, count),
-            Query::EventRank { node } => Ok(self.event_rank(node)),
-            Query::NextEvent { node, forward } => self.next_event(node, forward),
-            Query::Timeline { buckets } => Ok(self.timeline(buckets)),
-            Query::Source { node } => self.source_at(node),
-            Query::Functions { text, count } => Ok(self.functions(&text, count)),
-            Query::LineCounts { file } => self.line_counts(&file),
-            Query::SourceStep { node, step } => self.source_step(node, step),
-            Query::FindLine {
-                node,
-                file,
-                line,
-                forward,
-            } => self.find_line(node, &file, line, forward),
-            Query::LineHits {
-                file,
-                line,
-                after,
-                count,
-            } => self.line_hits(&file, line, after, count),
-            Query::Disassembly { node } => self.disassembly(node),
-        }
+        question.answer(self)
     }
 
     fn parts(&mut self) -> (&Index, &mut dyn TraceSource) {
@@ -686,88 +572,4 @@ impl<S: TraceSource> Session<S> {
     fn view_folds(&mut self, view: u32) -> &Folds {
         self.folds.entry(view).or_default()
     }
-
-    fn locate(&mut self, l: Locate) -> Result<Reply> {
-        let nodes = self.nodes();
-        let (idx, src) = self.parts();
-        let n = match l {
-            Locate::Line(line) => idx.node_at_line(src, line.max(1)),
-            Locate::Time(t) => idx.node_at_time(src, t),
-            Locate::Offset(o) => idx.node_at_offset(src, o),
-            Locate::Node(n) => idx.node(src, n.min(nodes.saturating_sub(1))),
-            Locate::Start => idx.node(src, 0),
-            Locate::End => idx.node(src, nodes.saturating_sub(1)),
-        };
-        match n {
-            Ok(n) => Ok(Reply::Node(Some(view(&n)))),
-            Err(Error::OutOfRange(_)) => Ok(Reply::Node(None)),
-            Err(e) => Err(e),
-        }
-    }
-
-    fn eval(&mut self, node: u64, text: &str) -> Result<Reply> {
-        let hint = self.aarch64_hint();
-        let image = self.image.as_ref();
-        let (idx, src) = match (&self.index, &self.building) {
-            (Some(i), _) => (i, &mut self.source as &mut dyn TraceSource),
-            (None, Some(b)) => (b.builder.index(), &mut self.source as &mut dyn TraceSource),
-            (None, None) => return Ok(Reply::Error("no trace is open".into())),
-        };
-        match idx.eval_with_hint(src, node, text, image, hint) {
-            Ok(v) => Ok(Reply::Value(v)),
-            Err(Error::Expression(e)) => Ok(Reply::Error(e)),
-            Err(e) => Err(e),
-        }
-    }
-
-    fn node_lines(&mut self, node: u64) -> Result<Reply> {
-        let n = self.node(node)?;
-        let (idx, src) = self.parts();
-        let opts = idx.options().parse;
-        let mut texts: Vec<(u64, Vec<u8>)> = Vec::new();
-        idx.scan_lines(src, n.at.line, n.lines, &mut |line, text, _| {
-            texts.push((line, text.to_vec()))
-        })?;
-        let mut parser = Parser::new(opts, idx_dialect(idx));
-        let mut out = Vec::new();
-        for (line, text) in texts {
-            let rec = parser.parse_line(&text);
-            let (target, read) = match &rec.kind {
-                RecordKind::Register(r) if r.reg.is_some() => (
-                    Some(WriteTarget::Register(
-                        r.reg.map(|g| g.to_string()).unwrap_or_default(),
-                    )),
-                    false,
-                ),
-                RecordKind::Memory(m) => {
-                    let first = m.accessed.iter().position(|&a| a != 0).unwrap_or(0) as u64;
-                    let last = m.accessed.iter().rposition(|&a| a != 0).unwrap_or(0) as u64;
-                    (
-                        Some(WriteTarget::Memory {
-                            addr: m.addr.wrapping_add(first),
-                            len: last - first + 1,
-                        }),
-                        m.direction == MemDirection::Read,
-                    )
-                }
-                RecordKind::Instruction(i) => (None, i.effect != Effect::Executed),
-                _ => (None, false),
-            };
-            out.push(LineEffect {
-                line,
-                text: display_text(&text),
-                target,
-                read,
-            });
-        }
-        Ok(Reply::NodeLines(out))
-    }
-}
-
-fn view_of(n: &Node) -> NodeView {
-    view(n)
-}
-
-fn idx_dialect(idx: &Index) -> crate::parse::Dialect {
-    idx.dialect()
 }

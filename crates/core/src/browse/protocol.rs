@@ -6,6 +6,9 @@
 
 use serde::{Deserialize, Serialize};
 
+pub use super::question::{Answerable, Example, Question};
+pub use super::{Query, Reply};
+
 pub use crate::index::AccessKind;
 
 /// A position in the trace: the index of a node (one instruction with its
@@ -63,284 +66,289 @@ pub enum WriteTarget {
     },
 }
 
-/// A question to a [`super::Session`]. Queries that show rows name a
-/// *view*: each trace pane numbers its own (any `u32`) and has its own
-/// folds, so folding in one pane leaves another's rows alone.
+// The questions (see `question.rs`), each with its fields; `browse/mod.rs`
+// lists them with their answers. Those of the search, "why?" and
+// disassembly panes are further down and in `disassembly.rs`; [`Locate`]
+// is a question too.
+
+/// A screenful of rows of a view, folds applied ([`RowsReply`]).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Query {
-    /// A screenful of rows of a view, folds applied ([`Reply::Rows`]).
-    Rows {
-        /// The view whose folds apply.
-        view: u32,
-        /// First row, 0-based.
-        first: u64,
-        /// Rows wanted (at most 1000 are given).
-        count: u32,
-    },
-    /// The row showing the first line of a node, or the fold row hiding it
-    /// ([`Reply::Row`]).
-    RowOfNode {
-        /// The view whose folds apply.
-        view: u32,
-        /// The node looked for.
-        node: NodeId,
-    },
-    /// The node some visible instructions away (a folded call counts as
-    /// one step), clamped to the ends ([`Reply::Node`]).
-    Step {
-        /// The view whose folds apply.
-        view: u32,
-        /// Where the step starts.
-        node: NodeId,
-        /// Instructions to move: positive forward, negative back.
-        delta: i64,
-    },
-    /// The node at a position ([`Reply::Node`], `None` when nothing matched).
-    Locate(Locate),
-    /// The nearest node past `node` whose instruction is at an address
-    /// ([`Reply::Node`]).
-    FindPc {
-        /// Where the search starts (the node itself is not a match).
-        node: NodeId,
-        /// Instruction address; the Thumb bit is ignored.
-        pc: u64,
-        /// Search after `node` (true) or before it.
-        forward: bool,
-    },
-    /// The register panels after a node ([`Reply::Registers`]).
-    Registers {
-        /// The position.
-        node: NodeId,
-        /// Which registers the panels mark.
-        mark: RegMark,
-    },
-    /// Memory after a node ([`Reply::Memory`]).
-    Memory {
-        /// The position.
-        node: NodeId,
-        /// First address shown.
-        addr: u64,
-        /// Bytes shown; at most 4096 are given.
-        len: u32,
-        /// A node to compare with: bytes that differ there are marked
-        /// changed.
-        compare: Option<NodeId>,
-    },
-    /// The write that produced a register's or memory's value at a
-    /// position, or the next one after it ([`Reply::Node`]).
-    Write {
-        /// The position.
-        node: NodeId,
-        /// The register or memory range.
-        target: WriteTarget,
-        /// The next write after `node` (true), or the last at or before it.
-        forward: bool,
-    },
-    /// A watchpoint from a position: the next (or previous) node that
-    /// reads or writes a register or memory range ([`Reply::Access`]).
-    Access {
-        /// The position (the hit is strictly after or before it).
-        node: NodeId,
-        /// The register or memory range.
-        target: WriteTarget,
-        /// Reads, writes or both (registers: writes only).
-        kind: AccessKind,
-        /// After `node` (true) or before it.
-        forward: bool,
-    },
-    /// A watchpoint's list: the nodes from `from` on that access a
-    /// register or memory range, in order, at most `max` of them and as
-    /// many as one bounded look at the trace finds ([`Reply::Accesses`]);
-    /// the list goes on from the reply's `next`.
-    Accesses {
-        /// The register or memory range.
-        target: WriteTarget,
-        /// Reads, writes or both.
-        kind: AccessKind,
-        /// The first node looked at.
-        from: NodeId,
-        /// Most hits in one reply (at most 1000 are given).
-        max: u32,
-    },
-    /// A value condition (`x5 == 0`, `[sp+8:4] > 100`, `pc == main &&
-    /// x0 == 1`; the grammar of `tarmac-lens find`, names resolved through
-    /// the loaded ELF's symbols): the next (or previous) node where it
-    /// becomes true, looking at no more than `budget` checkpoint
-    /// intervals ([`Reply::Condition`]), so a page can show progress and
-    /// stop a long search between pieces.
-    Condition {
-        /// The condition's text.
-        text: String,
-        /// The hit is strictly after this node (forward) or before it; a
-        /// piece's [`ConditionReply::Continue`] says the next piece's.
-        node: NodeId,
-        /// Towards the end of the trace (true) or its start.
-        forward: bool,
-        /// Most checkpoint intervals one reply looks at (at least 1).
-        budget: u32,
-    },
-    /// Where a register's or memory range's value came from: the tree of
-    /// writes that made it ([`Reply::Why`]; boxed: the loaded bytes).
-    Why(Box<WhyQuery>),
-    /// Evaluates an address expression (`sp+0x100`, `main+4`, `(x0-8)*2`)
-    /// ([`Reply::Value`]).
-    Eval {
-        /// The position whose registers the expression reads.
-        node: NodeId,
-        /// The expression; names are registers, then ELF symbols.
-        expr: String,
-    },
-    /// Changes the folds of a view ([`Reply::Folded`]).
-    Fold {
-        /// The view whose folds change.
-        view: u32,
-        /// The position the operation applies at.
-        node: NodeId,
-        /// What to fold or unfold.
-        op: FoldOp,
-    },
-    /// The calls active at a node, outermost first ([`Reply::Stack`]).
-    CallStack {
-        /// The position.
-        node: NodeId,
-    },
-    /// The lines of a node and what each one reads or writes, for the `a`
-    /// highlight and its return to the previous write ([`Reply::NodeLines`]).
-    NodeLines {
-        /// The node.
-        node: NodeId,
-    },
-    /// Symbolic names of addresses (`main + 0x10`), empty when unknown
-    /// ([`Reply::Symbols`]).
-    Symbolize {
-        /// The addresses, answered in this order.
-        addrs: Vec<u64>,
-    },
-    /// Text search, in steps ([`Reply::Search`]).
-    Search(SearchQuery),
-    /// A page of the events list: exceptions, interrupts, mode changes,
-    /// aborted accesses and unparsed lines, in trace order
-    /// ([`Reply::Events`]).
-    Events {
-        /// First event, 0-based.
-        first: u64,
-        /// Events wanted (at most 500 are given).
-        count: u32,
-    },
-    /// How many events lie before a node: where the events list is at a
-    /// position ([`Reply::Row`]).
-    EventRank {
-        /// The position.
-        node: NodeId,
-    },
-    /// The node of the nearest event past a node ([`Reply::Node`]).
-    NextEvent {
-        /// Where the search starts.
-        node: NodeId,
-        /// After `node` (true) or before it.
-        forward: bool,
-    },
-    /// Call depth and event kinds over the whole indexed part
-    /// ([`Reply::Timeline`]).
-    Timeline {
-        /// Spans of equally many nodes to summarise the trace in.
-        buckets: u32,
-    },
-    /// The source frames of a node's instruction ([`Reply::Source`]).
-    Source {
-        /// The position.
-        node: NodeId,
-    },
-    /// How often each line of a source file ran, over the part indexed
-    /// ([`Reply::LineCounts`]).
-    LineCounts {
-        /// The file as the DWARF names it ([`SourceFrame::file`]).
-        file: String,
-    },
-    /// Source-level stepping, as a debugger steps ([`Reply::Node`], `None`
-    /// when there is no such line).
-    SourceStep {
-        /// Where the step starts.
-        node: NodeId,
-        /// Which step.
-        step: SourceStep,
-    },
-    /// The nearest execution of a source line past a node ([`Reply::Node`]).
-    FindLine {
-        /// Where the search starts (the node itself is not a match).
-        node: NodeId,
-        /// The file as the DWARF names it.
-        file: String,
-        /// 1-based line.
-        line: u32,
-        /// After `node` (true) or before it.
-        forward: bool,
-    },
-    /// The ELF image's functions whose name contains `text` (any case),
-    /// best matches first: the name itself, then names starting with it,
-    /// then the rest; the most called first within each
-    /// ([`Reply::Functions`]).
-    Functions {
-        /// Part of a name.
-        text: String,
-        /// Most functions given (at most 100).
-        count: u32,
-    },
-    /// The executions of a source line, in trace order, a page at a time
-    /// ([`Reply::Hits`]).
-    LineHits {
-        /// The file as the DWARF names it, or its last path components
-        /// (`hash.c`).
-        file: String,
-        /// 1-based line.
-        line: u32,
-        /// Executions after this node (`None`: from the start).
-        after: Option<NodeId>,
-        /// Most executions given (at most 500).
-        count: u32,
-    },
-    /// The ELF image's function around a node's instruction, decoded, with
-    /// each instruction's execution counts ([`Reply::Disassembly`]).
-    Disassembly {
-        /// The position.
-        node: NodeId,
-    },
+pub struct Rows {
+    /// The view whose folds apply.
+    pub view: u32,
+    /// First row, 0-based.
+    pub first: u64,
+    /// Rows wanted (at most 1000 are given).
+    pub count: u32,
 }
 
-/// The function around a position ([`Query::Disassembly`]).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DisassemblyReply {
-    /// The function's symbol, empty when there is none.
-    pub function: String,
-    /// The position's instruction address (Thumb bit cleared).
+/// The row showing the first line of a node, or the fold row hiding it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RowOfNode {
+    /// The view whose folds apply.
+    pub view: u32,
+    /// The node looked for.
+    pub node: NodeId,
+}
+
+/// The node some visible instructions away (a folded call counts as one
+/// step), clamped to the ends.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Step {
+    /// The view whose folds apply.
+    pub view: u32,
+    /// Where the step starts.
+    pub node: NodeId,
+    /// Instructions to move: positive forward, negative back.
+    pub delta: i64,
+}
+
+/// The nearest node past `node` whose instruction is at an address.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FindPc {
+    /// Where the search starts (the node itself is not a match).
+    pub node: NodeId,
+    /// Instruction address; the Thumb bit is ignored.
     pub pc: u64,
-    /// Its instructions in address order; literal pools left out.
-    pub rows: Vec<DisassemblyRow>,
-    /// Whether the counts cover the whole trace (else the part indexed).
-    pub complete: bool,
-    /// Why there is no listing (no ELF loaded, no function there), if so.
-    pub note: Option<String>,
+    /// Search after `node` (true) or before it.
+    pub forward: bool,
 }
 
-/// One instruction of a [`DisassemblyReply`].
+/// The register panels after a node ([`RegistersReply`]).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DisassemblyRow {
-    /// Its address in the trace.
-    pub addr: u64,
-    /// Its encoding as the trace writes it (a 32-bit Thumb instruction's
-    /// first halfword high).
-    pub encoding: u32,
-    /// 2 or 4 bytes.
-    pub size: u8,
-    /// `yaxpeax-arm`'s text; `.inst 0x…` for what it does not decode.
-    pub text: String,
-    /// Times it ran.
-    pub executed: u64,
-    /// Times it was reached and failed its condition.
-    pub failed: u64,
+pub struct Registers {
+    /// The position.
+    pub node: NodeId,
+    /// Which registers the panels mark.
+    pub mark: RegMark,
 }
 
-/// A source-level step ([`Query::SourceStep`]).
+/// Memory after a node ([`MemoryReply`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Memory {
+    /// The position.
+    pub node: NodeId,
+    /// First address shown.
+    pub addr: u64,
+    /// Bytes shown; at most 4096 are given.
+    pub len: u32,
+    /// A node to compare with: bytes that differ there are marked changed.
+    pub compare: Option<NodeId>,
+}
+
+/// The write that produced a register's or memory's value at a position,
+/// or the next one after it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Write {
+    /// The position.
+    pub node: NodeId,
+    /// The register or memory range.
+    pub target: WriteTarget,
+    /// The next write after `node` (true), or the last at or before it.
+    pub forward: bool,
+}
+
+/// A watchpoint from a position: the next (or previous) node that reads
+/// or writes a register or memory range ([`AccessView`], `None` when there
+/// is none that way).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Access {
+    /// The position (the hit is strictly after or before it).
+    pub node: NodeId,
+    /// The register or memory range.
+    pub target: WriteTarget,
+    /// Reads, writes or both (registers: writes only).
+    pub kind: AccessKind,
+    /// After `node` (true) or before it.
+    pub forward: bool,
+}
+
+/// A watchpoint's list: the nodes from `from` on that access a register
+/// or memory range, in order, at most `max` of them and as many as one
+/// bounded look at the trace finds ([`AccessesReply`]); the list goes on
+/// from the reply's `next`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Accesses {
+    /// The register or memory range.
+    pub target: WriteTarget,
+    /// Reads, writes or both.
+    pub kind: AccessKind,
+    /// The first node looked at.
+    pub from: NodeId,
+    /// Most hits in one reply (at most 1000 are given).
+    pub max: u32,
+}
+
+/// A value condition (`x5 == 0`, `[sp+8:4] > 100`, `pc == main && x0 ==
+/// 1`; the grammar of `tarmac-lens find`, names resolved through the
+/// loaded ELF's symbols): the next (or previous) node where it becomes
+/// true, looking at no more than `budget` checkpoint intervals
+/// ([`ConditionReply`]), so a page can show progress and stop a long
+/// search between pieces.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Condition {
+    /// The condition's text.
+    pub text: String,
+    /// The hit is strictly after this node (forward) or before it; a
+    /// piece's [`ConditionReply::Continue`] says the next piece's.
+    pub node: NodeId,
+    /// Towards the end of the trace (true) or its start.
+    pub forward: bool,
+    /// Most checkpoint intervals one reply looks at (at least 1).
+    pub budget: u32,
+}
+
+/// Evaluates an address expression (`sp+0x100`, `main+4`, `(x0-8)*2`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Eval {
+    /// The position whose registers the expression reads.
+    pub node: NodeId,
+    /// The expression; names are registers, then ELF symbols.
+    pub expr: String,
+}
+
+/// Changes the folds of a view ([`Folded`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Fold {
+    /// The view whose folds change.
+    pub view: u32,
+    /// The position the operation applies at.
+    pub node: NodeId,
+    /// What to fold or unfold.
+    pub op: FoldOp,
+}
+
+/// Folds changed ([`Fold`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Folded {
+    /// Rows the view now has.
+    pub total_rows: u64,
+    /// The position to show: moved to the call instruction when the old
+    /// one was folded away.
+    pub cursor: NodeId,
+}
+
+/// The calls active at a node, outermost first ([`CallFrame`]s).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CallStack {
+    /// The position.
+    pub node: NodeId,
+}
+
+/// The lines of a node and what each one reads or writes, for the `a`
+/// highlight and its return to the previous write ([`LineEffect`]s).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NodeLines {
+    /// The node.
+    pub node: NodeId,
+}
+
+/// Symbolic names of addresses (`main + 0x10`), empty when unknown.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Symbolize {
+    /// The addresses, answered in this order.
+    pub addrs: Vec<u64>,
+}
+
+/// A page of the events list: exceptions, interrupts, mode changes,
+/// aborted accesses and unparsed lines, in trace order ([`EventsReply`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Events {
+    /// First event, 0-based.
+    pub first: u64,
+    /// Events wanted (at most 500 are given).
+    pub count: u32,
+}
+
+/// How many events lie before a node: where the events list is at a
+/// position.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EventRank {
+    /// The position.
+    pub node: NodeId,
+}
+
+/// The node of the nearest event past a node.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NextEvent {
+    /// Where the search starts.
+    pub node: NodeId,
+    /// After `node` (true) or before it.
+    pub forward: bool,
+}
+
+/// Call depth and event kinds over the whole indexed part
+/// ([`TimelineReply`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Timeline {
+    /// Spans of equally many nodes to summarise the trace in.
+    pub buckets: u32,
+}
+
+/// The source frames of a node's instruction ([`SourceReply`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Source {
+    /// The position.
+    pub node: NodeId,
+}
+
+/// How often each line of a source file ran, over the part indexed
+/// ([`FileCountsReply`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LineCounts {
+    /// The file as the DWARF names it ([`SourceFrame::file`]).
+    pub file: String,
+}
+
+/// Source-level stepping, as a debugger steps (`None` when there is no
+/// such line).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LineStep {
+    /// Where the step starts.
+    pub node: NodeId,
+    /// Which step.
+    pub step: SourceStep,
+}
+
+/// The nearest execution of a source line past a node.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FindLine {
+    /// Where the search starts (the node itself is not a match).
+    pub node: NodeId,
+    /// The file as the DWARF names it.
+    pub file: String,
+    /// 1-based line.
+    pub line: u32,
+    /// After `node` (true) or before it.
+    pub forward: bool,
+}
+
+/// The ELF image's functions whose name contains `text` (any case), best
+/// matches first: the name itself, then names starting with it, then the
+/// rest; the most called first within each ([`FunctionHit`]s).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Functions {
+    /// Part of a name.
+    pub text: String,
+    /// Most functions given (at most 100).
+    pub count: u32,
+}
+
+/// The executions of a source line, in trace order, a page at a time
+/// ([`HitsReply`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LineHits {
+    /// The file as the DWARF names it, or its last path components
+    /// (`hash.c`).
+    pub file: String,
+    /// 1-based line.
+    pub line: u32,
+    /// Executions after this node (`None`: from the start).
+    pub after: Option<NodeId>,
+    /// Most executions given (at most 500).
+    pub count: u32,
+}
+/// A source-level step ([`LineStep`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum SourceStep {
     /// The first instruction of the next source line to run, into calls.
@@ -368,7 +376,7 @@ pub struct SourceFrame {
     pub column: Option<u32>,
 }
 
-/// Where the source at a node is ([`Query::Source`]).
+/// Where the source at a node is ([`Source`]).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum SourceReply {
     /// No ELF image with DWARF line information is loaded.
@@ -388,7 +396,7 @@ pub enum SourceReply {
     },
 }
 
-/// Per-line counts of one file ([`Query::LineCounts`]).
+/// Per-line counts of one file ([`LineCounts`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FileCountsReply {
     /// The file asked about.
@@ -403,7 +411,7 @@ pub struct FileCountsReply {
     pub note: Option<String>,
 }
 
-/// One execution of a source line ([`Query::LineHits`]).
+/// One execution of a source line ([`LineHits`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LineHit {
     /// The node of the instruction.
@@ -412,7 +420,7 @@ pub struct LineHit {
     pub depth: u32,
 }
 
-/// A function of the ELF image ([`Query::Functions`]).
+/// A function of the ELF image ([`Functions`]).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FunctionHit {
     /// As the reports name it (`name#2` for a second of the same name).
@@ -425,7 +433,7 @@ pub struct FunctionHit {
     pub calls: Option<u64>,
 }
 
-/// A page of a line's executions ([`Query::LineHits`]).
+/// A page of a line's executions ([`LineHits`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HitsReply {
     /// In trace order.
@@ -463,7 +471,7 @@ pub struct AccessView {
     pub function: String,
 }
 
-/// How far a value condition's search got ([`Query::Condition`]).
+/// How far a value condition's search got ([`Condition`]).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ConditionReply {
     /// The nearest node where it becomes true.
@@ -484,7 +492,7 @@ pub enum ConditionReply {
     },
 }
 
-/// Part of a watchpoint's list ([`Query::Accesses`]).
+/// Part of a watchpoint's list ([`Accesses`]).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AccessesReply {
     /// The hits, in order.
@@ -747,66 +755,6 @@ pub struct LineEffect {
     pub read: bool,
 }
 
-/// An answer of a [`super::Session`]; each [`Query`] says which it gets.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Reply {
-    /// Rows of a view.
-    Rows(RowsReply),
-    /// A row number (or, for [`Query::EventRank`], a position in the events
-    /// list).
-    Row(u64),
-    /// A node, or `None` when nothing matched.
-    Node(Option<NodeView>),
-    /// A watchpoint's hit, or `None` when there is none that way (boxed:
-    /// every reply would otherwise be as big).
-    Access(Option<Box<AccessView>>),
-    /// Part of a watchpoint's list.
-    Accesses(AccessesReply),
-    /// A value condition's search, or where it goes on.
-    Condition(ConditionReply),
-    /// A "why?" tree.
-    Why(Box<WhyStep>),
-    /// Register panels.
-    Registers(RegistersReply),
-    /// Memory bytes.
-    Memory(MemoryReply),
-    /// An expression's value.
-    Value(u64),
-    /// Folds changed.
-    Folded {
-        /// Rows the view now has.
-        total_rows: u64,
-        /// The position to show: moved to the call instruction when the old
-        /// one was folded away.
-        cursor: NodeId,
-    },
-    /// The calls active at a node, outermost first.
-    Stack(Vec<CallFrame>),
-    /// A node's lines and what each touches.
-    NodeLines(Vec<LineEffect>),
-    /// Names of addresses, in the order asked.
-    Symbols(Vec<String>),
-    /// Search results.
-    Search(SearchReply),
-    /// A page of events.
-    Events(EventsReply),
-    /// The timeline.
-    Timeline(TimelineReply),
-    /// Answer to [`Query::Source`].
-    Source(SourceReply),
-    /// Answer to [`Query::LineCounts`].
-    LineCounts(FileCountsReply),
-    /// Answer to [`Query::LineHits`].
-    Hits(HitsReply),
-    /// Answer to [`Query::Functions`].
-    Functions(Vec<FunctionHit>),
-    /// Answer to [`Query::Disassembly`].
-    Disassembly(DisassemblyReply),
-    /// The query could not be answered (bad expression, beyond the indexed
-    /// part, read error): a message for the person.
-    Error(String),
-}
-
 /// Indexing progress, sent by the worker as it goes.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Progress {
@@ -916,7 +864,7 @@ pub const MAX_HITS_PER_REPLY: usize = 500;
 /// [`crate::dataflow::MAX_NODES`] anyway.
 pub const MAX_DEPTH: u32 = 16;
 
-/// Where a value came from ([`super::Query::Why`]).
+/// Where a value came from (a question; [`Reply::Why`]).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WhyQuery {
     /// The position: the value after this node (a node that writes it is

@@ -2,11 +2,68 @@
 //! named) and the moves that depend on its folds: a step over a folded call,
 //! fold and unfold.
 
+use super::folds::Fold;
+use super::question::Example;
 use super::*;
 use crate::Result;
 
+impl Answerable for Rows {
+    fn answer<S: TraceSource>(self, session: &mut Session<S>) -> Result<RowsReply> {
+        session.rows(self.view, self.first, self.count.min(MAX_ROWS))
+    }
+
+    fn examples(_: &Example) -> Vec<Rows> {
+        vec![Rows {
+            view: 0,
+            first: 0,
+            count: 80,
+        }]
+    }
+}
+
+impl Answerable for Step {
+    fn answer<S: TraceSource>(self, session: &mut Session<S>) -> Result<NodeView> {
+        Ok(view(&session.step(self.view, self.node, self.delta)?))
+    }
+
+    /// What a key press asks: without these the first Down key after
+    /// indexing paid 3 ms of compiling in the worker.
+    fn examples(at: &Example) -> Vec<Step> {
+        [1, -1, 40]
+            .map(|delta| Step {
+                view: 0,
+                node: at.node,
+                delta,
+            })
+            .into()
+    }
+}
+
+impl Answerable for protocol::Fold {
+    fn answer<S: TraceSource>(self, session: &mut Session<S>) -> Result<Folded> {
+        session.fold(self.view, self.node, self.op)
+    }
+
+    fn examples(at: &Example) -> Vec<protocol::Fold> {
+        [
+            FoldOp::FoldAll,
+            FoldOp::UnfoldAll,
+            FoldOp::FoldChildren,
+            FoldOp::UnfoldInside,
+            FoldOp::FoldCall,
+            FoldOp::UnfoldCall,
+        ]
+        .map(|op| protocol::Fold {
+            view: at.fold_view,
+            node: at.node,
+            op,
+        })
+        .into()
+    }
+}
+
 impl<S: TraceSource> Session<S> {
-    pub(super) fn rows(&mut self, v: u32, first: u64, count: u32) -> Result<Reply> {
+    fn rows(&mut self, v: u32, first: u64, count: u32) -> Result<RowsReply> {
         let lines = self.lines();
         let folds = self.folds.entry(v).or_default().clone();
         let total_rows = folds.total_rows(lines);
@@ -69,13 +126,13 @@ impl<S: TraceSource> Session<S> {
                 }
             }
         }
-        Ok(Reply::Rows(RowsReply {
+        Ok(RowsReply {
             first,
             rows,
             total_rows,
-        }))
+        })
     }
-    pub(super) fn step(&mut self, v: u32, node: u64, delta: i64) -> Result<Node> {
+    fn step(&mut self, v: u32, node: u64, delta: i64) -> Result<Node> {
         let nodes = self.nodes();
         let folds = self.folds.entry(v).or_default().clone();
         let mut cur = node.min(nodes.saturating_sub(1));
@@ -111,9 +168,9 @@ impl<S: TraceSource> Session<S> {
         }
         Ok(info)
     }
-    pub(super) fn fold(&mut self, v: u32, node: u64, op: FoldOp) -> Result<Reply> {
+    fn fold(&mut self, v: u32, node: u64, op: FoldOp) -> Result<Folded> {
         if self.index.is_none() {
-            return Ok(Reply::Error(
+            return Err(Error::Query(
                 "calls are known once indexing completes".into(),
             ));
         }
@@ -186,7 +243,7 @@ impl<S: TraceSource> Session<S> {
             Some(i) => folds.folds()[i].call_node,
             None => node,
         };
-        Ok(Reply::Folded { total_rows, cursor })
+        Ok(Folded { total_rows, cursor })
     }
 }
 

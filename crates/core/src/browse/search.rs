@@ -7,6 +7,7 @@
 use crate::search::{Search, SearchSpec};
 use crate::source::TraceSource;
 
+use super::question::{Answerable, Example};
 use super::Session;
 
 pub use super::protocol::{
@@ -81,15 +82,32 @@ fn hit_view(line: u64, bytes: &[u8], start: u32, end: u32) -> SearchHitView {
     }
 }
 
-impl<S: TraceSource> Session<S> {
-    /// Answers a search question.
-    pub(super) fn answer_search(&mut self, q: SearchQuery) -> super::Reply {
-        match self.try_search(q) {
-            Ok(r) => super::Reply::Search(r),
-            Err(e) => super::Reply::Error(e),
-        }
+impl Answerable for SearchQuery {
+    fn answer<S: TraceSource>(self, session: &mut Session<S>) -> crate::Result<SearchReply> {
+        session.try_search(self).map_err(crate::Error::Search)
     }
 
+    /// Text search reads the trace itself.
+    const NEEDS_INDEX: bool = false;
+
+    /// Plain and regex (the regex crate's compiler is a lot of code); the
+    /// regex one last, which the page's warm-up continues.
+    fn examples(_: &Example) -> Vec<SearchQuery> {
+        [("BL ", false), (r"\bBL\b", true)]
+            .map(|(pattern, regex)| {
+                SearchQuery::Start(SearchRequest {
+                    pattern: pattern.into(),
+                    regex,
+                    ignore_case: false,
+                    kinds: vec![],
+                    lines: None,
+                })
+            })
+            .into()
+    }
+}
+
+impl<S: TraceSource> Session<S> {
     fn try_search(&mut self, q: SearchQuery) -> Result<SearchReply, String> {
         match q {
             SearchQuery::Start(req) => {

@@ -9,14 +9,15 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::protocol::*;
+use super::protocol::{self, *};
+use super::question::{Answerable, Example};
 use super::{view, Session};
 use crate::engine::Node;
 use crate::report::source_lines::{attribute, LineCounts, PcCounts};
 use crate::source::TraceSource;
-use crate::Result;
+use crate::{Error, Result};
 
-/// Most executions one [`Query::LineHits`] gives.
+/// Most executions one [`protocol::LineHits`] gives.
 const MAX_HITS: u32 = 500;
 
 /// The PCs of the trace mapped to their lines, for the index as it was.
@@ -74,16 +75,88 @@ impl SourceMap {
     }
 }
 
+impl Answerable for protocol::Source {
+    fn answer<S: TraceSource>(self, session: &mut Session<S>) -> Result<SourceReply> {
+        session.source_at(self.node)
+    }
+
+    fn examples(at: &Example) -> Vec<protocol::Source> {
+        vec![protocol::Source { node: at.node }]
+    }
+}
+
+impl Answerable for protocol::LineCounts {
+    fn answer<S: TraceSource>(self, session: &mut Session<S>) -> Result<FileCountsReply> {
+        session.line_counts(&self.file)
+    }
+
+    fn examples(at: &Example) -> Vec<protocol::LineCounts> {
+        vec![protocol::LineCounts {
+            file: at.file.clone(),
+        }]
+    }
+}
+
+impl Answerable for FindLine {
+    fn answer<S: TraceSource>(self, session: &mut Session<S>) -> Result<Option<NodeView>> {
+        session.find_line(self.node, &self.file, self.line, self.forward)
+    }
+
+    fn examples(at: &Example) -> Vec<FindLine> {
+        vec![FindLine {
+            node: at.node,
+            file: at.file.clone(),
+            line: at.source_line,
+            forward: true,
+        }]
+    }
+}
+
+impl Answerable for LineHits {
+    fn answer<S: TraceSource>(self, session: &mut Session<S>) -> Result<HitsReply> {
+        session.line_hits(&self.file, self.line, self.after, self.count)
+    }
+
+    fn examples(at: &Example) -> Vec<LineHits> {
+        vec![LineHits {
+            file: at.file.clone(),
+            line: at.source_line,
+            after: None,
+            count: 50,
+        }]
+    }
+}
+
+impl Answerable for LineStep {
+    fn answer<S: TraceSource>(self, session: &mut Session<S>) -> Result<Option<NodeView>> {
+        session.source_step(self.node, self.step)
+    }
+
+    fn examples(at: &Example) -> Vec<LineStep> {
+        [
+            SourceStep::Next,
+            SourceStep::Prev,
+            SourceStep::Over,
+            SourceStep::Out,
+        ]
+        .map(|step| LineStep {
+            node: at.node,
+            step,
+        })
+        .into()
+    }
+}
+
 impl<S: TraceSource> Session<S> {
-    pub(super) fn source_at(&mut self, node: NodeId) -> Result<Reply> {
+    fn source_at(&mut self, node: NodeId) -> Result<SourceReply> {
         let n = self.node(node)?;
         let Some(info) = &self.debug_info else {
-            return Ok(Reply::Source(SourceReply::NoDebugInfo {
+            return Ok(SourceReply::NoDebugInfo {
                 image: self.image.is_some(),
-            }));
+            });
         };
         if n.at.pc == crate::engine::INVALID_PC {
-            return Ok(Reply::Source(SourceReply::NoInstruction));
+            return Ok(SourceReply::NoInstruction);
         }
         let frames = info
             .frames(n.at.pc)?
@@ -95,10 +168,10 @@ impl<S: TraceSource> Session<S> {
                 column: f.location.as_ref().and_then(|l| l.column),
             })
             .collect();
-        Ok(Reply::Source(SourceReply::Frames {
+        Ok(SourceReply::Frames {
             pc: n.at.pc,
             frames,
-        }))
+        })
     }
 
     /// The attribution of the index's PCs as it is now; `Err` says why
@@ -143,15 +216,15 @@ impl<S: TraceSource> Session<S> {
         Ok(Ok(self.source_map.as_ref().expect("made above")))
     }
 
-    pub(super) fn line_counts(&mut self, file: &str) -> Result<Reply> {
+    fn line_counts(&mut self, file: &str) -> Result<FileCountsReply> {
         let map = match self.source_map()? {
             Ok(m) => m,
             Err(note) => {
-                return Ok(Reply::LineCounts(FileCountsReply {
+                return Ok(FileCountsReply {
                     file: file.into(),
                     note: Some(note),
                     ..FileCountsReply::default()
-                }))
+                })
             }
         };
         let lines = map
@@ -164,12 +237,12 @@ impl<S: TraceSource> Session<S> {
                     .collect()
             })
             .unwrap_or_default();
-        Ok(Reply::LineCounts(FileCountsReply {
+        Ok(FileCountsReply {
             file: file.into(),
             lines,
             complete: map.complete,
             note: None,
-        }))
+        })
     }
 
     /// The nearest node past `node` at one of `pcs` that `accept` takes.
@@ -187,16 +260,16 @@ impl<S: TraceSource> Session<S> {
         idx.find_pcs(src, node, pcs, forward, accept)
     }
 
-    pub(super) fn find_line(
+    fn find_line(
         &mut self,
         node: NodeId,
         file: &str,
         line: u32,
         forward: bool,
-    ) -> Result<Reply> {
+    ) -> Result<Option<NodeView>> {
         let pcs = match self.source_map()? {
             Ok(m) => m.pcs_of(file, line),
-            Err(note) => return Ok(Reply::Error(note)),
+            Err(note) => return Err(Error::Query(note)),
         };
         let found = self.find_at(node, &pcs, forward, |_| true)?;
         // Node 0 is never "past" a node: the first execution may be it.
@@ -204,7 +277,7 @@ impl<S: TraceSource> Session<S> {
             (None, false) if node > 0 => self.node_if_at(0, &pcs)?,
             _ => None,
         };
-        Ok(Reply::Node(found.or(first).as_ref().map(view)))
+        Ok(found.or(first).as_ref().map(view))
     }
 
     fn node_if_at(&mut self, node: NodeId, pcs: &HashSet<u64>) -> Result<Option<Node>> {
@@ -212,16 +285,16 @@ impl<S: TraceSource> Session<S> {
         Ok((n.at.pc != crate::engine::INVALID_PC && pcs.contains(&(n.at.pc & !1))).then_some(n))
     }
 
-    pub(super) fn line_hits(
+    fn line_hits(
         &mut self,
         file: &str,
         line: u32,
         after: Option<NodeId>,
         count: u32,
-    ) -> Result<Reply> {
+    ) -> Result<HitsReply> {
         let pcs = match self.source_map()? {
             Ok(m) => m.pcs_of(file, line),
-            Err(note) => return Ok(Reply::Error(note)),
+            Err(note) => return Err(Error::Query(note)),
         };
         let want = count.min(MAX_HITS) as usize;
         let mut hits = Vec::new();
@@ -258,7 +331,7 @@ impl<S: TraceSource> Session<S> {
                 depth: calls.map_or(0, |c| c.stack_at(n.at.node).len() as u32),
             })
             .collect();
-        Ok(Reply::Hits(HitsReply { hits, more }))
+        Ok(HitsReply { hits, more })
     }
 
     /// Calls active at `node` (0 before the index has its calls).
@@ -266,12 +339,12 @@ impl<S: TraceSource> Session<S> {
         self.index().map_or(0, |i| i.calls().stack_at(node).len())
     }
 
-    pub(super) fn source_step(&mut self, node: NodeId, step: SourceStep) -> Result<Reply> {
+    fn source_step(&mut self, node: NodeId, step: SourceStep) -> Result<Option<NodeView>> {
         let start = self.node(node)?;
         let pc = (start.at.pc != crate::engine::INVALID_PC).then_some(start.at.pc);
         let others = match self.source_map()? {
             Ok(m) => m.pcs_other_than(m.line_of(pc)),
-            Err(note) => return Ok(Reply::Error(note)),
+            Err(note) => return Err(Error::Query(note)),
         };
         let found = match step {
             SourceStep::Next => self.find_at(node, &others, true, |_| true)?,
@@ -292,7 +365,7 @@ impl<S: TraceSource> Session<S> {
                                 let call_line = m.line_of(Some(call.call_pc));
                                 (call_line, m.line_of(back_pc), m.pcs_other_than(call_line))
                             }
-                            Err(note) => return Ok(Reply::Error(note)),
+                            Err(note) => return Err(Error::Query(note)),
                         };
                         // Returned onto the caller's next line already, or
                         // into the rest of the call's line: then over it.
@@ -305,7 +378,7 @@ impl<S: TraceSource> Session<S> {
                 }
             }
         };
-        Ok(Reply::Node(found.as_ref().map(view)))
+        Ok(found.as_ref().map(view))
     }
 
     /// The next node at one of `others` no deeper in calls than `node`.

@@ -3,41 +3,71 @@
 //! no more than [`INTERVALS_PER_REPLY`] checkpoint intervals, so the
 //! worker answers other questions between pieces of a long list).
 
-use super::protocol::{AccessKind, AccessView, AccessesReply, Reply, WriteTarget};
+use super::protocol::{Access, AccessKind, AccessView, Accesses, AccessesReply, WriteTarget};
+use super::question::{Answerable, Example};
 use super::{registers, view, Session};
 use crate::index::{AccessHit, Watched};
 use crate::source::TraceSource;
-use crate::Result;
+use crate::{Error, Result};
 
-/// Intervals one [`super::Query::Accesses`] reply looks at: about 16 MB of
+/// Intervals one [`Accesses`] reply looks at: about 16 MB of
 /// trace, of which only those the index names are replayed.
 const INTERVALS_PER_REPLY: u64 = 256;
 
 /// Most hits in one reply.
 const MAX_HITS: u32 = 1000;
 
+impl Answerable for Access {
+    fn answer<S: TraceSource>(self, session: &mut Session<S>) -> Result<Option<Box<AccessView>>> {
+        session.access(self.node, self.target, self.kind, self.forward)
+    }
+
+    fn examples(at: &Example) -> Vec<Access> {
+        vec![Access {
+            node: at.node,
+            target: WriteTarget::Memory {
+                addr: at.stack,
+                len: 64,
+            },
+            kind: AccessKind::Any,
+            forward: false,
+        }]
+    }
+}
+
+impl Answerable for Accesses {
+    fn answer<S: TraceSource>(self, session: &mut Session<S>) -> Result<AccessesReply> {
+        session.accesses(self.target, self.kind, self.from, self.max)
+    }
+
+    fn examples(_: &Example) -> Vec<Accesses> {
+        vec![Accesses {
+            target: WriteTarget::Register("r0".into()),
+            kind: AccessKind::Write,
+            from: 0,
+            max: 50,
+        }]
+    }
+}
+
 impl<S: TraceSource> Session<S> {
     /// The register or memory range a target names, read at `node`.
-    pub(super) fn watched(
-        &mut self,
-        node: u64,
-        target: &WriteTarget,
-    ) -> Result<Result<Watched, Reply>> {
-        Ok(Ok(match target {
+    pub(super) fn watched(&mut self, node: u64, target: &WriteTarget) -> Result<Watched> {
+        Ok(match target {
             WriteTarget::Register(name) => {
                 let hint = self.aarch64_hint();
                 let (idx, src) = self.parts();
                 let rf = idx.registers_after(src, node)?;
                 match registers::lookup(name, registers::is_aarch64(&rf, hint)) {
                     Some(reg) => Watched::Reg(reg),
-                    None => return Ok(Err(Reply::Error(format!("unknown register '{name}'")))),
+                    None => return Err(Error::Query(format!("unknown register '{name}'"))),
                 }
             }
             WriteTarget::Memory { addr, len } => Watched::Mem {
                 addr: *addr,
                 len: (*len).max(1),
             },
-        }))
+        })
     }
 
     fn access_view(&self, h: &AccessHit) -> AccessView {
@@ -54,37 +84,31 @@ impl<S: TraceSource> Session<S> {
         }
     }
 
-    pub(super) fn access(
+    fn access(
         &mut self,
         node: u64,
         target: WriteTarget,
         kind: AccessKind,
         forward: bool,
-    ) -> Result<Reply> {
-        let what = match self.watched(node, &target)? {
-            Ok(w) => w,
-            Err(reply) => return Ok(reply),
-        };
+    ) -> Result<Option<Box<AccessView>>> {
+        let what = self.watched(node, &target)?;
         let (idx, src) = self.parts();
         let hit = if forward {
             idx.next_access(src, node, what, kind)?
         } else {
             idx.prev_access(src, node, what, kind)?
         };
-        Ok(Reply::Access(hit.map(|h| Box::new(self.access_view(&h)))))
+        Ok(hit.map(|h| Box::new(self.access_view(&h))))
     }
 
-    pub(super) fn accesses(
+    fn accesses(
         &mut self,
         target: WriteTarget,
         kind: AccessKind,
         from: u64,
         max: u32,
-    ) -> Result<Reply> {
-        let what = match self.watched(from, &target)? {
-            Ok(w) => w,
-            Err(reply) => return Ok(reply),
-        };
+    ) -> Result<AccessesReply> {
+        let what = self.watched(from, &target)?;
         let max = max.clamp(1, MAX_HITS) as usize;
         let (idx, src) = self.parts();
         let nodes = idx.nodes();
@@ -116,6 +140,6 @@ impl<S: TraceSource> Session<S> {
         }
         .clamp(from, nodes.max(from));
         let hits = hits.iter().map(|h| self.access_view(h)).collect();
-        Ok(Reply::Accesses(AccessesReply { hits, next }))
+        Ok(AccessesReply { hits, next })
     }
 }

@@ -5,12 +5,13 @@
 //! expand carries the question that expands it ([`WhyStep::more`]), so
 //! the pane grows it a subtree at a time.
 
-use super::protocol::{NodeId, Reply, WriteTarget};
+use super::protocol::{NodeId, WriteTarget};
+use super::question::{Answerable, Example};
 use super::Session;
 use crate::dataflow::{self, Source, WhyImage, WhyNode};
 use crate::index::Watched;
 use crate::source::TraceSource;
-use crate::Result;
+use crate::{Error, Result};
 
 pub use super::protocol::{WhyQuery, WhyStep, MAX_DEPTH};
 
@@ -56,28 +57,49 @@ fn step(n: WhyNode, asked_at: Option<NodeId>, depth: u32) -> WhyStep {
     }
 }
 
+impl Answerable for WhyQuery {
+    fn answer<S: TraceSource>(self, session: &mut Session<S>) -> Result<Box<WhyStep>> {
+        session.why(self)
+    }
+
+    /// Trees of a register and of memory.
+    fn examples(at: &Example) -> Vec<WhyQuery> {
+        [
+            WriteTarget::Register("r0".into()),
+            WriteTarget::Memory {
+                addr: at.stack,
+                len: 4,
+            },
+        ]
+        .map(|target| WhyQuery {
+            node: at.node,
+            target,
+            depth: 2,
+            loaded: None,
+        })
+        .into()
+    }
+}
+
 impl<S: TraceSource> Session<S> {
-    pub(super) fn why(&mut self, q: WhyQuery) -> Result<Reply> {
+    fn why(&mut self, q: WhyQuery) -> Result<Box<WhyStep>> {
         if let WriteTarget::Memory { len, .. } = q.target {
             if len == 0 || len > 4096 {
-                return Ok(Reply::Error(format!(
+                return Err(Error::Query(format!(
                     "{len} bytes: the length must be 1 to 4096 bytes"
                 )));
             }
         }
         if q.node >= self.nodes() {
-            return Ok(Reply::Error(format!(
+            return Err(Error::Query(format!(
                 "node {} is beyond the part indexed",
                 q.node
             )));
         }
-        let what = match self.watched(q.node, &q.target)? {
-            Ok(w) => w,
-            Err(reply) => return Ok(reply),
-        };
+        let what = self.watched(q.node, &q.target)?;
         if let (Some((b, k)), Watched::Mem { len, .. }) = (&q.loaded, what) {
             if b.len() as u64 != len || k.len() as u64 != len {
-                return Ok(Reply::Error(format!(
+                return Err(Error::Query(format!(
                     "the value loaded has {} bytes, the range {len}",
                     b.len()
                 )));
@@ -91,11 +113,11 @@ impl<S: TraceSource> Session<S> {
         let idx = match (&self.index, &self.building) {
             (Some(i), _) => i,
             (None, Some(b)) => b.builder.index(),
-            (None, None) => return Ok(Reply::Error("no trace is open".into())),
+            (None, None) => return Err(Error::Query("no trace is open".into())),
         };
         let source: &mut dyn TraceSource = &mut self.source;
         let tree = dataflow::why_loaded(idx, source, q.node, what, q.loaded, depth, image)?;
-        Ok(Reply::Why(Box::new(step(tree, None, depth))))
+        Ok(Box::new(step(tree, None, depth)))
     }
 }
 

@@ -374,7 +374,7 @@ fn open_by_magic() {
 
 #[test]
 fn index_a_gzip_trace() {
-    use crate::browse::protocol::{Locate, RegMark};
+    use crate::browse::protocol::{CallStack, Locate, NodeLines, RegMark, Registers};
     use crate::{Index, IndexOptions, ParseOptions, Query, Session};
 
     let plain = trace("tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac");
@@ -403,14 +403,14 @@ fn index_a_gzip_trace() {
         let q = || Query::Locate(Locate::Line(line));
         let (ra, rb) = (a.answer(q()), b.answer(q()));
         assert_eq!(ra, rb);
-        if let crate::Reply::Node(Some(node)) = ra {
+        if let crate::Reply::Locate(Some(node)) = ra {
             for q in [
-                Query::Registers {
+                Query::from(Registers {
                     node: node.node,
                     mark: RegMark::None,
-                },
-                Query::NodeLines { node: node.node },
-                Query::CallStack { node: node.node },
+                }),
+                NodeLines { node: node.node }.into(),
+                CallStack { node: node.node }.into(),
             ] {
                 assert_eq!(a.answer(q.clone()), b.answer(q));
             }

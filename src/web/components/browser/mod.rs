@@ -58,6 +58,9 @@ pub struct BrowserProps {
     pub progress: Option<Progress>,
     /// Symbols of the loaded ELF image: rows are fetched again when it loads.
     pub elf: Option<ElfLoad>,
+    /// Why the ELF image given was refused, if it was.
+    #[prop_or_default]
+    pub elf_error: Option<String>,
     /// The page's language: a change re-renders the browser's text.
     #[prop_or_default]
     pub lang: Lang,

@@ -213,6 +213,7 @@ impl Browser {
                 <ReportsPanel
                     trace={self.client.clone()}
                     elf={ctx.props().elf}
+                    elf_error={ctx.props().elf_error.clone()}
                     tab={*tab}
                     on_tab={self.report_callbacks.0.clone()}
                     on_jump={self.report_callbacks.1.clone()}

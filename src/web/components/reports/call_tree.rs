@@ -8,8 +8,8 @@ use yew::prelude::*;
 
 use crate::web::page::i18n::{number, t, tf, tn, LangWatch};
 use crate::web::page::report_client::ReportClient;
-use crate::web::shared::report_protocol::{ReportQuery, ReportReply};
-use tarmac_lens_core::report::explore::{TreeNode, MAX_PAGE};
+use crate::web::shared::report_protocol::{PathAt, Tree};
+use tarmac_lens_core::report::explore::{TreeNode, TreePage, MAX_PAGE};
 
 /// Calls asked for per expansion or "more".
 const PAGE: u32 = 200;
@@ -27,11 +27,11 @@ pub struct CallTreeProps {
 pub enum Msg {
     /// The page's language changed: draw again.
     Lang,
-    Path(ReportReply),
-    Root(ReportReply),
+    Path(Result<Vec<u32>, String>),
+    Root(Result<TreePage, String>),
     Toggle(Vec<u32>),
     More(Vec<u32>),
-    Children(Vec<u32>, ReportReply),
+    Children(Vec<u32>, Result<TreePage, String>),
 }
 
 #[derive(Default)]
@@ -70,11 +70,9 @@ impl CallTree {
     fn ask_path(&self, ctx: &Context<Self>) {
         if let Some((_, node)) = ctx.props().reveal {
             let link = ctx.link().clone();
-            ctx.props()
-                .client
-                .ask(ReportQuery::PathAt { node }, move |reply| {
-                    link.send_message(Msg::Path(reply))
-                });
+            ctx.props().client.ask(PathAt { node }, move |reply| {
+                link.send_message(Msg::Path(reply))
+            });
         }
     }
 
@@ -122,7 +120,7 @@ impl CallTree {
         let offset = loaded.nodes.len() as u64;
         let link = ctx.link().clone();
         ctx.props().client.ask(
-            ReportQuery::Tree {
+            Tree {
                 parent: Some(path.clone()),
                 offset,
                 limit,
@@ -216,7 +214,7 @@ impl Component for CallTree {
     fn create(ctx: &Context<Self>) -> Self {
         let link = ctx.link().clone();
         ctx.props().client.ask(
-            ReportQuery::Tree {
+            Tree {
                 parent: None,
                 offset: 0,
                 limit: 1,
@@ -263,7 +261,7 @@ impl Component for CallTree {
     fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
         match msg {
             Msg::Lang => return true,
-            Msg::Root(ReportReply::Tree(page)) => {
+            Msg::Root(Ok(page)) => {
                 self.root = page.nodes.into_iter().next();
                 self.step_reveal(ctx);
                 self.no_root = self.root.is_none();
@@ -277,25 +275,22 @@ impl Component for CallTree {
                 }
             }
             Msg::More(path) => self.ask_children(ctx, path, PAGE),
-            Msg::Children(path, ReportReply::Tree(page)) => {
+            Msg::Children(path, Ok(page)) => {
                 let loaded = self.children.entry(path).or_default();
                 loaded.asking = false;
                 loaded.total = page.total;
                 loaded.nodes.extend(page.nodes);
                 self.step_reveal(ctx);
             }
-            Msg::Path(ReportReply::Path(path)) => {
+            Msg::Path(Ok(path)) => {
                 self.beyond_reveal = None;
                 self.revealing = Some(path);
                 if self.root.is_some() {
                     self.step_reveal(ctx);
                 }
             }
-            Msg::Root(ReportReply::Error(e))
-            | Msg::Children(_, ReportReply::Error(e))
-            | Msg::Path(ReportReply::Error(e)) => self.error = Some(e),
-            Msg::Root(_) | Msg::Children(..) | Msg::Path(_) => {
-                self.error = Some("unexpected answer from the report worker".into())
+            Msg::Root(Err(e)) | Msg::Children(_, Err(e)) | Msg::Path(Err(e)) => {
+                self.error = Some(e)
             }
         }
         true

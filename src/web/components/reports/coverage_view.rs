@@ -7,7 +7,7 @@ use yew::prelude::*;
 
 use crate::web::page::i18n::{number, percent, t, tf, LangWatch};
 use crate::web::page::report_client::ReportClient;
-use crate::web::shared::report_protocol::{ReportQuery, ReportReply};
+use crate::web::shared::report_protocol::Coverage;
 use tarmac_lens_core::coverage::{CoverageTable, Figures};
 
 #[derive(Properties, PartialEq)]
@@ -23,7 +23,7 @@ pub struct CoverageViewProps {
 pub enum CoverageMsg {
     /// The page's language changed: draw again.
     Lang,
-    Answer(ReportReply),
+    Answer(Result<CoverageTable, String>),
 }
 
 pub struct CoverageView {
@@ -78,7 +78,7 @@ impl Component for CoverageView {
 
     fn create(ctx: &Context<Self>) -> Self {
         let link = ctx.link().clone();
-        ctx.props().client.ask(ReportQuery::Coverage, move |reply| {
+        ctx.props().client.ask(Coverage, move |reply| {
             link.send_message(CoverageMsg::Answer(reply))
         });
         CoverageView {
@@ -91,11 +91,7 @@ impl Component for CoverageView {
         let CoverageMsg::Answer(reply) = msg else {
             return true;
         };
-        self.table = Some(match reply {
-            ReportReply::Coverage(table) => Ok(table),
-            ReportReply::Error(e) => Err(e),
-            other => Err(format!("unexpected answer: {other:?}")),
-        });
+        self.table = Some(reply);
         true
     }
 

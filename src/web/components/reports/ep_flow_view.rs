@@ -6,7 +6,7 @@ use yew::prelude::*;
 use super::ep_profile_view::EpProps;
 use super::list_pager::{pager, selected_style, ListMsg, PagedList, LIST_PAGE};
 use crate::web::page::i18n::{number, t, tf, LangWatch};
-use crate::web::shared::report_protocol::{ReportQuery, ReportReply};
+use crate::web::shared::report_protocol::EpFlow;
 use tarmac_lens_core::report::ep_explore::EpFlowPage;
 
 pub struct EpFlowList {
@@ -14,19 +14,12 @@ pub struct EpFlowList {
     list: PagedList<EpFlowPage>,
 }
 
-fn query(offset: u64, limit: u32) -> ReportQuery {
-    ReportQuery::EpFlow { offset, limit }
-}
-
-fn page_of(reply: ReportReply) -> Option<EpFlowPage> {
-    match reply {
-        ReportReply::EpFlow(p) => Some(p),
-        _ => None,
-    }
+fn query(offset: u64, limit: u32) -> EpFlow {
+    EpFlow { offset, limit }
 }
 
 impl Component for EpFlowList {
-    type Message = ListMsg;
+    type Message = ListMsg<EpFlowPage>;
     type Properties = EpProps;
 
     fn create(ctx: &Context<Self>) -> Self {
@@ -36,10 +29,9 @@ impl Component for EpFlowList {
         }
     }
 
-    fn update(&mut self, ctx: &Context<Self>, msg: ListMsg) -> bool {
+    fn update(&mut self, ctx: &Context<Self>, msg: ListMsg<EpFlowPage>) -> bool {
         let p = ctx.props();
-        self.list
-            .update(ctx, msg, (&p.client, &p.on_jump), query, page_of)
+        self.list.update(ctx, msg, (&p.client, &p.on_jump), query)
     }
 
     fn view(&self, ctx: &Context<Self>) -> Html {

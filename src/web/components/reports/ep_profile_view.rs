@@ -8,7 +8,7 @@ use yew::prelude::*;
 use super::list_pager::{pager, selected_style};
 use crate::web::page::i18n::{number, percent, t, tf, tn, LangWatch};
 use crate::web::page::report_client::ReportClient;
-use crate::web::shared::report_protocol::{ReportQuery, ReportReply};
+use crate::web::shared::report_protocol::EpByPc;
 use tarmac_lens_core::report::ep_explore::{EpPcPage, EpSort, EpSummary};
 use tarmac_lens_core::report::explore::MAX_PAGE;
 
@@ -37,7 +37,7 @@ pub enum ProfileMsg {
     Lang,
     Sort(EpSort),
     Offset(u64),
-    Page(EpSort, bool, u64, ReportReply),
+    Page(EpSort, bool, u64, Result<EpPcPage, String>),
     /// A row was clicked: go to the address's first packet and mark it.
     Jump {
         pc: u64,
@@ -70,7 +70,7 @@ impl EpCycleProfile {
         let (sort, descending, offset) = (self.sort, self.descending, self.offset);
         let link = ctx.link().clone();
         ctx.props().client.ask(
-            ReportQuery::EpByPc {
+            EpByPc {
                 sort,
                 descending,
                 offset,
@@ -192,9 +192,8 @@ impl Component for EpCycleProfile {
                     return false;
                 }
                 match reply {
-                    ReportReply::EpByPc(p) => self.page = Some(p),
-                    ReportReply::Error(e) => self.error = Some(e),
-                    _ => self.error = Some("unexpected answer from the report worker".into()),
+                    Ok(p) => self.page = Some(p),
+                    Err(e) => self.error = Some(e),
                 }
             }
         }

@@ -11,7 +11,7 @@ use yew::prelude::*;
 
 use crate::web::page::i18n::{number, t, tf, tn, LangWatch};
 use crate::web::page::report_client::ReportClient;
-use crate::web::shared::report_protocol::{ReportQuery, ReportReply};
+use crate::web::shared::report_protocol::Flame;
 use tarmac_lens_core::report::explore::{FlameFrame, FlameView};
 
 /// Height of a frame, in CSS pixels.
@@ -26,7 +26,7 @@ pub enum Msg {
     /// The page's language changed: draw again.
     Lang,
     Zoom(u32),
-    View(u32, ReportReply),
+    View(u32, Result<FlameView, String>),
     Hover(f64, f64),
     Leave,
     Click(f64, f64),
@@ -69,11 +69,9 @@ impl FlameGraph {
         self.root = root;
         self.hover = None;
         let link = ctx.link().clone();
-        ctx.props()
-            .client
-            .ask(ReportQuery::Flame { root }, move |reply| {
-                link.send_message(Msg::View(root, reply))
-            });
+        ctx.props().client.ask(Flame { root }, move |reply| {
+            link.send_message(Msg::View(root, reply))
+        });
     }
 
     fn max_depth(&self) -> u32 {
@@ -226,11 +224,11 @@ impl Component for FlameGraph {
                     return false;
                 }
                 match reply {
-                    ReportReply::Flame(v) => {
+                    Ok(v) => {
                         self.view = Some(v);
                         self.error = None;
                     }
-                    ReportReply::Error(e) => {
+                    Err(e) => {
                         self.view = None;
                         self.error = Some(if root == 0 {
                             t("The trace has no calls to draw.").to_string()
@@ -238,7 +236,6 @@ impl Component for FlameGraph {
                             e
                         });
                     }
-                    _ => self.error = Some("unexpected answer from the report worker".into()),
                 }
             }
             Msg::Hover(x, y) => {

@@ -8,7 +8,7 @@ use yew::prelude::*;
 use super::list_pager::{pager, selected_style, ListMsg, PagedList, LIST_PAGE};
 use crate::web::page::i18n::{number, t, tf, tn, LangWatch};
 use crate::web::page::report_client::ReportClient;
-use crate::web::shared::report_protocol::{ReportQuery, ReportReply};
+use crate::web::shared::report_protocol::FlowBlocks;
 use tarmac_lens_core::report::flow_explore::{FlowPage, FlowSummary};
 
 #[derive(Properties, PartialEq)]
@@ -23,15 +23,8 @@ pub struct ProgramFlow {
     list: PagedList<FlowPage>,
 }
 
-fn query(offset: u64, limit: u32) -> ReportQuery {
-    ReportQuery::FlowBlocks { offset, limit }
-}
-
-fn page_of(reply: ReportReply) -> Option<FlowPage> {
-    match reply {
-        ReportReply::FlowBlocks(p) => Some(p),
-        _ => None,
-    }
+fn query(offset: u64, limit: u32) -> FlowBlocks {
+    FlowBlocks { offset, limit }
 }
 
 fn hex(addr: u64) -> String {
@@ -39,7 +32,7 @@ fn hex(addr: u64) -> String {
 }
 
 impl Component for ProgramFlow {
-    type Message = ListMsg;
+    type Message = ListMsg<FlowPage>;
     type Properties = ProgramFlowProps;
 
     fn create(ctx: &Context<Self>) -> Self {
@@ -49,10 +42,9 @@ impl Component for ProgramFlow {
         }
     }
 
-    fn update(&mut self, ctx: &Context<Self>, msg: ListMsg) -> bool {
+    fn update(&mut self, ctx: &Context<Self>, msg: ListMsg<FlowPage>) -> bool {
         let p = ctx.props();
-        self.list
-            .update(ctx, msg, (&p.client, &p.on_jump), query, page_of)
+        self.list.update(ctx, msg, (&p.client, &p.on_jump), query)
     }
 
     fn view(&self, ctx: &Context<Self>) -> Html {

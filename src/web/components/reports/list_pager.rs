@@ -7,13 +7,14 @@ use yew::prelude::*;
 
 use crate::web::page::i18n::{t, tf};
 use crate::web::page::report_client::ReportClient;
-use crate::web::shared::report_protocol::{ReportQuery, ReportReply};
+use crate::web::shared::report_protocol::ReportQuestion;
 
-pub enum ListMsg {
+/// A list's messages; `P` is its page.
+pub enum ListMsg<P> {
     /// The page's language changed: draw again.
     Lang,
     Offset(u64),
-    Page(u64, ReportReply),
+    Page(u64, Result<P, String>),
     /// A row was clicked: go to its line and mark it.
     Jump(u64),
 }
@@ -27,15 +28,12 @@ pub(super) struct PagedList<P> {
     pub error: Option<String>,
 }
 
-impl<P> PagedList<P> {
+impl<P: 'static> PagedList<P> {
     /// A list whose first page has been asked for (`query(offset, limit)`).
-    pub fn new<C>(
-        ctx: &Context<C>,
-        client: &ReportClient,
-        query: fn(u64, u32) -> ReportQuery,
-    ) -> Self
+    pub fn new<C, Q>(ctx: &Context<C>, client: &ReportClient, query: fn(u64, u32) -> Q) -> Self
     where
-        C: Component<Message = ListMsg>,
+        C: Component<Message = ListMsg<P>>,
+        Q: ReportQuestion<Answer = P> + 'static,
     {
         let list = PagedList {
             selected: None,
@@ -47,9 +45,10 @@ impl<P> PagedList<P> {
         list
     }
 
-    fn ask<C>(&self, ctx: &Context<C>, client: &ReportClient, query: fn(u64, u32) -> ReportQuery)
+    fn ask<C, Q>(&self, ctx: &Context<C>, client: &ReportClient, query: fn(u64, u32) -> Q)
     where
-        C: Component<Message = ListMsg>,
+        C: Component<Message = ListMsg<P>>,
+        Q: ReportQuestion<Answer = P> + 'static,
     {
         let offset = self.offset;
         let link = ctx.link().clone();
@@ -58,18 +57,17 @@ impl<P> PagedList<P> {
         });
     }
 
-    /// Handles a list message (`page_of` picks this list's page out of a
-    /// reply); returns whether to render.
-    pub fn update<C>(
+    /// Handles a list message; returns whether to render.
+    pub fn update<C, Q>(
         &mut self,
         ctx: &Context<C>,
-        msg: ListMsg,
+        msg: ListMsg<P>,
         (client, on_jump): (&ReportClient, &Callback<u64>),
-        query: fn(u64, u32) -> ReportQuery,
-        page_of: fn(ReportReply) -> Option<P>,
+        query: fn(u64, u32) -> Q,
     ) -> bool
     where
-        C: Component<Message = ListMsg>,
+        C: Component<Message = ListMsg<P>>,
+        Q: ReportQuestion<Answer = P> + 'static,
     {
         match msg {
             ListMsg::Lang => {}
@@ -86,13 +84,8 @@ impl<P> PagedList<P> {
                     return false;
                 }
                 match reply {
-                    ReportReply::Error(e) => self.error = Some(e),
-                    reply => match page_of(reply) {
-                        Some(p) => self.page = Some(p),
-                        None => {
-                            self.error = Some("unexpected answer from the report worker".into())
-                        }
-                    },
+                    Ok(p) => self.page = Some(p),
+                    Err(e) => self.error = Some(e),
                 }
             }
         }

@@ -32,8 +32,9 @@ use super::{ElfLoad, ToolbarMenu};
 pub use crate::model::ReportTab;
 use crate::web::page::client::TraceClient;
 use crate::web::page::i18n::{number, t, tf, tn, LangWatch};
-use crate::web::page::report_client::{Download, ReportClient, ReportStatus};
+use crate::web::page::report_client::{Download, ReportClient};
 use crate::web::shared::report_protocol::ReportPass;
+use crate::web::shared::report_protocol::ReportStatus;
 use tarmac_lens_core::report::ep_explore::EpSummary;
 use tarmac_lens_core::report::explore::{ReportSummary, TextKind};
 use tarmac_lens_core::report::flow_explore::FlowSummary;
@@ -108,6 +109,11 @@ pub struct ReportsPanelProps {
     /// Symbols of the loaded ELF image: the reports are computed again
     /// with them when it changes.
     pub elf: Option<ElfLoad>,
+    /// Why the page refused the ELF image given: said as the report
+    /// worker's own refusal is (the panel may have started before the
+    /// image was read, and then never sees it).
+    #[prop_or_default]
+    pub elf_error: Option<String>,
     pub tab: ReportTab,
     pub on_tab: Callback<ReportTab>,
     /// Go to this node in the trace view.
@@ -439,7 +445,7 @@ impl Component for ReportsPanel {
                     <button data-testid="reports-close" title="R" onclick={Callback::from(move |_| on_close.emit(()))}>{ t("Close") }</button>
                 </div>
                 { self.view_phase() }
-                if let Some(m) = &self.elf_ignored {
+                if let Some(m) = self.elf_ignored.as_ref().or(props.elf_error.as_ref()) {
                     <p role="status" data-testid="reports-elf-ignored">{ tf("Functions are named by address: the ELF image was not used ({}).", &[m]) }</p>
                 }
                 if let (Some(Ready::Ep(summary)), Some(client)) = (ready, &self.client) {

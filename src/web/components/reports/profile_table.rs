@@ -8,7 +8,7 @@ use yew::prelude::*;
 
 use crate::web::page::i18n::{number, percent, t, tf, tn, LangWatch};
 use crate::web::page::report_client::ReportClient;
-use crate::web::shared::report_protocol::{ReportQuery, ReportReply};
+use crate::web::shared::report_protocol::{Calls, Profile};
 use tarmac_lens_core::report::explore::{
     CallsPage, ProfilePage, ProfileRow, ProfileSort, MAX_PAGE,
 };
@@ -30,10 +30,10 @@ pub enum Msg {
     /// The page's language changed: draw again.
     Lang,
     Sort(ProfileSort),
-    Page(ProfileSort, bool, ReportReply),
+    Page(ProfileSort, bool, Result<ProfilePage, String>),
     /// List this function's calls (a row's click), from this one on.
     Calls(u64, u64),
-    CallsPage(u64, ReportReply),
+    CallsPage(u64, Result<CallsPage, String>),
     CloseCalls,
 }
 
@@ -71,7 +71,7 @@ impl ProfileTable {
         let (sort, descending) = (self.sort, self.descending);
         let link = ctx.link().clone();
         ctx.props().client.ask(
-            ReportQuery::Profile {
+            Profile {
                 sort,
                 descending,
                 offset: 0,
@@ -84,7 +84,7 @@ impl ProfileTable {
     fn ask_calls(&self, ctx: &Context<Self>, addr: u64, offset: u64) {
         let link = ctx.link().clone();
         ctx.props().client.ask(
-            ReportQuery::Calls {
+            Calls {
                 addr,
                 offset,
                 limit: MAX_PAGE as u32,
@@ -241,9 +241,8 @@ impl Component for ProfileTable {
                     return false;
                 }
                 match reply {
-                    ReportReply::Profile(p) => self.page = Some(p),
-                    ReportReply::Error(e) => self.error = Some(e),
-                    _ => self.error = Some("unexpected answer from the report worker".into()),
+                    Ok(p) => self.page = Some(p),
+                    Err(e) => self.error = Some(e),
                 }
             }
             Msg::Calls(addr, offset) => {
@@ -261,9 +260,8 @@ impl Component for ProfileTable {
                     return false;
                 }
                 match reply {
-                    ReportReply::Calls(p) => self.calls = Some((addr, Some(p))),
-                    ReportReply::Error(e) => self.error = Some(e),
-                    _ => self.error = Some("unexpected answer from the report worker".into()),
+                    Ok(p) => self.calls = Some((addr, Some(p))),
+                    Err(e) => self.error = Some(e),
                 }
             }
             Msg::CloseCalls => self.calls = None,

@@ -27,7 +27,9 @@ use crate::web::reading::http_source::{self, Fetched, Target};
 use crate::web::reading::index_cache;
 use crate::web::reading::read_ahead::SharedReadAhead;
 use crate::web::reading::session_source;
-use crate::web::shared::protocol::{CrashTest, OpenOptions, Reading, ToPage, ToWorker};
+use crate::web::shared::protocol::{
+    ClientEvent, CrashTest, OpenOptions, Reading, ToPage, ToWorker,
+};
 use crate::web::shared::timing::{self, now};
 
 mod compressed;
@@ -261,11 +263,11 @@ impl SessionWorker {
         reading: Reading,
         table: Option<Shared>,
     ) {
-        post(&ToPage::Opened {
+        post(&ToPage::Event(ClientEvent::Opened {
             bytes: session.progress().total_bytes,
             reading,
             kind: session.file_kind().clone(),
-        });
+        }));
         if let Some(budget) = options.index_budget {
             session.set_index_budget(usize::try_from(budget).unwrap_or(usize::MAX));
         }
@@ -388,7 +390,7 @@ impl SessionWorker {
         wasm_bindgen_futures::spawn_local(async move {
             let fetched = http_source::fetch(&target, move |done, total| {
                 if with(|w| w.is_current(generation)) {
-                    post(&ToPage::Downloading { done, total });
+                    post(&ToPage::Event(ClientEvent::Downloading { done, total }));
                 }
             })
             .await;
@@ -486,16 +488,17 @@ impl SessionWorker {
         let name = file.name();
         match BlobSource::read_whole(file.into()) {
             Ok(b) => self.load_elf_bytes(&name, &b, load_offset),
-            Err(e) => post(&ToPage::ElfFailed {
-                message: format!("{name}: {}", e),
-            }),
+            Err(e) => post(&ToPage::Event(ClientEvent::ElfFailed(format!(
+                "{name}: {}",
+                e
+            )))),
         }
     }
 
     fn load_elf_url(&self, target: Target, load_offset: i64) {
         match http_source::get_all(&target) {
             Ok(b) => self.load_elf_bytes(&target.url, &b, load_offset),
-            Err(e) => post(&ToPage::ElfFailed { message: e }),
+            Err(e) => post(&ToPage::Event(ClientEvent::ElfFailed(e))),
         }
     }
 
@@ -522,10 +525,12 @@ impl SessionWorker {
             )),
         };
         match result {
-            Ok((symbols, warning)) => post(&ToPage::ElfLoaded { symbols, warning }),
-            Err(e) => post(&ToPage::ElfFailed {
-                message: format!("{name}: {e}"),
-            }),
+            Ok((symbols, warning)) => {
+                post(&ToPage::Event(ClientEvent::ElfLoaded { symbols, warning }))
+            }
+            Err(e) => post(&ToPage::Event(ClientEvent::ElfFailed(format!(
+                "{name}: {e}"
+            )))),
         }
     }
 }
@@ -566,9 +571,7 @@ fn index(file: web_sys::File) {
         }
     });
     match result {
-        Ok(stats) => post(&ToPage::Finished {
-            stats: Box::new(stats),
-        }),
+        Ok(stats) => post(&ToPage::Event(ClientEvent::Stats(Box::new(stats)))),
         Err(e) => post(&ToPage::Failed {
             message: e.to_string(),
         }),
