@@ -67,7 +67,11 @@ step "clippy wasm32" cargo clippy --target wasm32-unknown-unknown --all-targets 
 # The npm package's bindings are no default member: checked by name.
 step "clippy crates/js" cargo clippy -p tarmac-lens-js --all-targets -- -D warnings
 step "clippy crates/js wasm32" cargo clippy --target wasm32-unknown-unknown -p tarmac-lens-js --all-targets -- -D warnings
+# The SQL engine's crate is no default member (Cargo.toml): checked by name.
+step "clippy crates/sql" cargo clippy -p tarmac-lens-sql --all-targets -- -D warnings
+step "clippy crates/sql wasm32" cargo clippy --target wasm32-unknown-unknown -p tarmac-lens-sql --all-targets -- -D warnings
 step "native tests" cargo test --no-fail-fast
+step "crates/sql tests" cargo test --no-fail-fast -p tarmac-lens-sql
 # The core is a library others build on: its documentation builds clean.
 step "core docs" env RUSTDOCFLAGS="-D warnings" cargo doc -p tarmac-lens-core --no-deps
 # The page's package alone: the SQL engine's crate is only checked for wasm32
