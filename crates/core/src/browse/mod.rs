@@ -9,6 +9,7 @@ pub mod events;
 mod folds;
 mod functions;
 pub(crate) mod highlight;
+pub mod index_bytes;
 mod node;
 pub mod protocol;
 pub mod question;
@@ -40,6 +41,7 @@ use crate::symbols::SymbolTable;
 
 use disassembly::{Disassembly, DisassemblyReply};
 use folds::{Folds, RowTarget};
+use index_bytes::{EncodedIndex, IndexBytes};
 use protocol::*;
 use question::{questions, Answerable};
 
@@ -103,6 +105,8 @@ questions! {
     LineHits(LineHits) -> HitsReply;
     /// The function around a position, decoded.
     Disassembly(Disassembly) -> DisassemblyReply;
+    /// The finished index, encoded (the page's query engine loads it).
+    IndexBytes(IndexBytes) -> EncodedIndex;
 }
 
 /// Largest memory range one query returns.
