@@ -18,6 +18,11 @@ pub const VERSION_KEY: &str = "tarmac_lens.schema_version";
 /// (`sql --farm`); Parquet exports carry it as the `run=NAME` directory.
 pub const RUN_COLUMN: &str = "run";
 
+/// The field metadata key marking a column whose name reads as a trace
+/// position (`time`, `own_time`) but holds a duration: the page's Query
+/// pane makes `line` and `time` cells links to that position, but not these.
+pub const DURATION_KEY: &str = "tarmac_lens.duration";
+
 /// A trace table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Table {
@@ -178,11 +183,27 @@ pub struct Column {
     pub nullable: bool,
     /// What it holds.
     pub doc: &'static str,
+    /// A duration, not a position in the trace ([`DURATION_KEY`]).
+    pub duration: bool,
 }
 
 impl Column {
     fn field(&self) -> Field {
-        Field::new(self.name, self.ty.data_type(), self.nullable)
+        let field = Field::new(self.name, self.ty.data_type(), self.nullable);
+        if self.duration {
+            let marks = [(DURATION_KEY.to_string(), "true".to_string())];
+            field.with_metadata(marks.into_iter().collect())
+        } else {
+            field
+        }
+    }
+
+    /// This column, marked as a duration.
+    const fn duration(self) -> Column {
+        Column {
+            duration: true,
+            ..self
+        }
     }
 }
 
@@ -192,6 +213,7 @@ const fn col(name: &'static str, ty: Type, doc: &'static str) -> Column {
         ty,
         nullable: false,
         doc,
+        duration: false,
     }
 }
 
@@ -201,6 +223,7 @@ const fn opt(name: &'static str, ty: Type, doc: &'static str) -> Column {
         ty,
         nullable: true,
         doc,
+        duration: false,
     }
 }
 
@@ -285,8 +308,8 @@ const CALLS: &[Column] = &[
     opt("parent", Type::U64, "The `id` of the innermost call it was made inside; null at the outermost level."),
     col("instructions", Type::U64, "Instructions from the callee's entry to the return, callees included (to the trace's end for a call that never returned)."),
     col("own_instructions", Type::U64, "`instructions` less its direct callees' `instructions`."),
-    opt("time", Type::U64, "`return_time - entry_time`, callees included (read from the trace); null for a call that never returned."),
-    opt("own_time", Type::U64, "`time` less its direct callees' `time` (read from the trace); null for a call that never returned."),
+    opt("time", Type::U64, "`return_time - entry_time`, callees included (read from the trace); null for a call that never returned.").duration(),
+    opt("own_time", Type::U64, "`time` less its direct callees' `time` (read from the trace); null for a call that never returned.").duration(),
 ];
 
 const FUNCTIONS: &[Column] = &[
