@@ -403,7 +403,7 @@ pub const GLOBAL: &[Binding] = &[
 /// The keys of the pane kinds whose registry line shows and hides them
 /// (`registry::Opens::Toggle`), made from that line.
 const TOGGLES: [Binding; toggles()] = {
-    let mut out = [bind(&[], "", "", Command::Help); toggles()];
+    let mut out = [const { bind(&[], "", "", Command::Help) }; toggles()];
     let (mut i, mut n) = (0, 0);
     while i < PANES.len() {
         if let Opens::Toggle { help, .. } = PANES[i].opens {

@@ -1,8 +1,9 @@
 //! What a pane kind living in its own folder (`src/panes/`) gives the
 //! model: the question that fills it at a position and what it keeps of
-//! the answer, typed ([`FollowsPosition`]). The model asks, routes the
-//! answer and carries out the pane's actions, so such a pane needs no arm
-//! anywhere in `src/model/`.
+//! the answer, typed ([`FollowsPosition`]), or no question at all for a
+//! pane that asks a worker of its own (the Query pane). The model asks,
+//! routes the answer and carries out the pane's actions, so such a pane
+//! needs no arm anywhere in `src/model/`.
 
 use std::any::Any;
 use std::fmt::Debug;
@@ -15,6 +16,10 @@ pub enum PaneAction {
     /// Go to the next execution, after the pane's position, of the
     /// instruction at this address.
     NextExecution(u64),
+    /// Go to this line of the trace.
+    GoToLine(u64),
+    /// Go to the first line at this time.
+    GoToTime(u64),
     /// Close the pane.
     Close,
 }
@@ -33,10 +38,12 @@ pub trait FollowsPosition: Debug {
 
 /// A [`FollowsPosition`] pane with its question and answer as the wire
 /// carries them: what lets the model keep every such pane, whatever it
-/// asks, as a `Box<dyn PaneState>`.
+/// asks, as a `Box<dyn PaneState>`. A pane with a worker of its own
+/// implements it directly, asking nothing ([`PaneState::query`] `None`).
 pub trait PaneState: DynPane + Debug {
-    /// The question that fills it at `node`.
-    fn query(&self, node: NodeId) -> Query;
+    /// The question that fills it at `node`; `None` for a pane that does
+    /// not follow the position.
+    fn query(&self, node: NodeId) -> Option<Query>;
     /// Takes the reply; `Err` is what to say instead (the session's
     /// message).
     fn take(&mut self, reply: Reply) -> Result<(), String>;
@@ -45,8 +52,8 @@ pub trait PaneState: DynPane + Debug {
 }
 
 impl<T: FollowsPosition + Clone + PartialEq + 'static> PaneState for T {
-    fn query(&self, node: NodeId) -> Query {
-        FollowsPosition::question(self, node).into()
+    fn query(&self, node: NodeId) -> Option<Query> {
+        Some(FollowsPosition::question(self, node).into())
     }
 
     fn take(&mut self, reply: Reply) -> Result<(), String> {

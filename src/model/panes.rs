@@ -6,7 +6,7 @@ use super::{Answer, Focus, Menu, MenuAction, Model, Msg, Pane, PaneBody, PromptF
 use crate::i18n::{t, tf};
 use crate::model::keys::{Command, RegKind};
 use tarmac_lens_core::browse::protocol::{
-    FindPc, Memory, MemoryReply, NodeId, RegMark, Registers, RegistersReply, Reply, Source,
+    FindPc, Locate, Memory, MemoryReply, NodeId, RegMark, Registers, RegistersReply, Reply, Source,
     SourceReply, Symbolize, WriteTarget,
 };
 
@@ -226,7 +226,10 @@ impl Model {
                 compare,
             }),
             PaneBody::Source(_) => PaneAsk::Source(Source { node }),
-            PaneBody::Own { state, .. } => PaneAsk::Own(state.query(node)),
+            PaneBody::Own { state, .. } => match state.query(node) {
+                Some(q) => PaneAsk::Own(q),
+                None => return,
+            },
             // Lists with questions of their own, not about a position.
             _ => return,
         };
@@ -844,6 +847,16 @@ impl Model {
                     };
                     self.move_to(view, question, true);
                 }
+            }
+            PaneMsg::Action(PaneAction::GoToLine(line)) => {
+                self.refocus = true;
+                let view = self.active_view();
+                self.move_to(view, Locate::Line(line), false);
+            }
+            PaneMsg::Action(PaneAction::GoToTime(time)) => {
+                self.refocus = true;
+                let view = self.active_view();
+                self.move_to(view, Locate::Time(time), false);
             }
             PaneMsg::Source(m) => self.on_source(pane, m),
         }
