@@ -26,6 +26,7 @@ pub enum Slot {
     Watch,
     Why,
     Disassembly,
+    Query,
 }
 
 /// Where a kind of pane sits at first.
@@ -86,7 +87,7 @@ pub struct Entry {
 /// Every kind of pane, in [`Slot`]'s order. The register, memory and
 /// source panes follow a view's position and take the keyboard
 /// focus; the others are lists about the trace or the active view.
-pub const PANES: [Entry; 10] = [
+pub const PANES: [Entry; 11] = [
     Entry {
         slot: Slot::Registers,
         name: "registers",
@@ -199,6 +200,20 @@ pub const PANES: [Entry; 10] = [
             help: "show/hide the disassembly of the function around the position: each instruction's executions and failed conditions; click one to go to its next execution",
         },
         rank: 0,
+    },
+    Entry {
+        slot: Slot::Query,
+        name: "query",
+        title: "Query",
+        place: Place::Bottom,
+        keys: &["Q"],
+        prompt: None,
+        close: Close::Same,
+        opens: Opens::Toggle {
+            make: crate::panes::query::Query::boxed,
+            help: "show/hide the Query pane: SQL over the trace's tables (instructions, registers, memory, calls, functions, source lines, events, unparsed lines); Ctrl-Enter runs, Escape stops; click a line or time to go there",
+        },
+        rank: 7,
     },
 ];
 

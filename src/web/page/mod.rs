@@ -35,5 +35,6 @@ pub mod server_link;
 pub mod source_fetch;
 pub mod source_folder;
 pub mod spare;
+pub mod sql_client;
 pub mod url_options;
 pub mod worker_link;

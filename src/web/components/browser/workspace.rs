@@ -207,7 +207,12 @@ impl Browser {
             PaneBody::Own { state, .. } => {
                 let id = p.id;
                 let on_action = link.callback(move |a| Msg::Pane(id, PaneMsg::Action(a)));
-                crate::panes::view(&**state, p.note.clone(), on_action, tools())?
+                let context = crate::panes::PaneContext {
+                    trace: self.client.clone(),
+                    elf: ctx.props().elf,
+                    complete: self.model.complete,
+                };
+                crate::panes::view(&**state, p.note.clone(), on_action, tools(), &context)?
             }
             PaneBody::Reports(tab) => html! {
                 <ReportsPanel
@@ -315,7 +320,7 @@ fn area_item_style(area: Area, slot: Slot, collapsed: bool) -> &'static str {
         (Area::Side, _, _) => {
             "flex:1 1 0;min-height:6rem;min-width:0;overflow:auto;display:flex;flex-direction:column;"
         }
-        (Area::Bottom, Slot::Reports, _) => {
+        (Area::Bottom, Slot::Reports | Slot::Query, _) => {
             "flex:2 1 0;min-width:min(20rem,35%);min-height:0;overflow:auto;display:flex;flex-direction:column;"
         }
         // Its 16 bytes a row whole, while the room allows.
