@@ -9,6 +9,9 @@
 const BUILD = { version: 'unbuilt', files: [] };
 
 const PREFIX = 'tarmac-lens-';
+// Files cached when first fetched rather than at install: the Query pane's
+// engine, which most visits never open.
+const LAZY = ['sql-worker.js', 'sql/'];
 const CACHE = PREFIX + BUILD.version;
 const INDEX = new URL('index.html', self.registration.scope).href;
 
@@ -42,8 +45,16 @@ self.addEventListener('fetch', (event) => {
   // The network first, the cache when there is none: served from the cache
   // while online, the worker's files (whose names carry no hash) could be
   // an older build's than the page's, which speaks to them.
+  const path = request.url.slice(self.registration.scope.length);
+  const lazy = LAZY.some((p) => path.startsWith(p));
   event.respondWith(
-    fetch(request).catch(async () => {
+    fetch(request).then((response) => {
+      if (lazy && response.ok) {
+        const copy = response.clone();
+        event.waitUntil(caches.open(CACHE).then((cache) => cache.put(request, copy)));
+      }
+      return response;
+    }).catch(async () => {
       const cached = await caches.match(request, { cacheName: CACHE, ignoreSearch: true });
       if (cached) return cached;
       if (request.mode === 'navigate') return (await caches.match(INDEX, { cacheName: CACHE })) ?? Response.error();
