@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 
-import { CLI, pageFixture, ROOT } from './harness.mjs';
+import { CLI, openTracePage, pageFixture, ROOT } from './harness.mjs';
 
 const BASE = 'tests/data/stats/exceptions-aarch64-O1-fastmodel';
 const TRACE = path.join(ROOT, `${BASE}.tarmac`);
@@ -26,17 +26,7 @@ function cli(...args) {
 }
 
 async function openStatistics(t) {
-  const page = await fx.browser.context.newPage();
-  t.after(() => page.close());
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  t.after(() => assert.deepEqual(errors, []));
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await page.goto(fx.server.url);
-  await page.waitForSelector('[data-testid=status][data-state=idle]');
-  await page.setInputFiles('[data-testid=file-input]', [TRACE, ELF]);
-  await page.waitForSelector('[data-testid=elf-symbols]', { timeout: 30_000 });
-  await page.waitForSelector('[data-testid=status][data-state=ready]', { timeout: 60_000 });
+  const page = await openTracePage(fx, t, [TRACE, ELF], { symbols: true });
   await page.focus('[data-testid=browser]');
   await page.keyboard.press('R');
   await page.click('[data-testid=tab-statistics]', { timeout: 60_000 });
