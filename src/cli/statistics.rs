@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use clap::{Args, Subcommand};
 use serde::Serialize;
 
-use tarmac_lens_core::report::stats::Statistics;
+use tarmac_lens_core::report::stats::{Report, Statistics};
 
 use super::{engine_options, write_stdout, Common};
 
@@ -129,14 +129,15 @@ fn compute(common: &Common) -> Result<Statistics, String> {
 fn print<T: Serialize>(
     out: &Output,
     value: &T,
-    text: impl FnOnce() -> String,
+    stats: &Statistics,
+    report: Report,
 ) -> Result<(), String> {
     if out.json {
         let mut s = serde_json::to_string_pretty(value).map_err(|e| e.to_string())?;
         s.push('\n');
         write_stdout(&s)
     } else {
-        write_stdout(&text())
+        write_stdout(&stats.text(&report).map_err(|e| e.to_string())?)
     }
 }
 
@@ -147,52 +148,55 @@ fn write_to(output: Option<&Path>, text: &str) -> Result<(), String> {
     }
 }
 
+/// Prints the text each report's page tab downloads
+/// (`Statistics::text`), or with `--json` its value.
 pub fn run(cmd: &StatsCommand) -> Result<(), String> {
     let stats = compute(cmd.common())?;
     match cmd {
-        StatsCommand::Mix { out, .. } => {
-            let r = stats.mix();
-            print(out, &r, || r.render())
-        }
-        StatsCommand::Levels { out, .. } => {
-            let r = stats.levels();
-            print(out, &r, || r.render())
-        }
+        StatsCommand::Mix { out, .. } => print(out, &stats.mix(), &stats, Report::Mix),
+        StatsCommand::Levels { out, .. } => print(out, &stats.levels(), &stats, Report::Levels),
         StatsCommand::Exceptions { out, .. } => {
-            let r = stats.exceptions();
-            print(out, &r, || r.render(&|pc| stats.symbolic(pc)))
+            print(out, &stats.exceptions(), &stats, Report::Exceptions)
         }
         StatsCommand::Functions {
             out,
             exclude_exceptions,
             ..
         } => {
-            let r = stats.functions(!exclude_exceptions);
-            print(out, &r, || r.render())
+            let exceptions_in_calls = !exclude_exceptions;
+            let value = stats.functions(exceptions_in_calls);
+            print(
+                out,
+                &value,
+                &stats,
+                Report::Functions {
+                    exceptions_in_calls,
+                },
+            )
         }
-        StatsCommand::Loops { out, .. } => {
-            let r = stats.loops();
-            print(out, &r, || r.render())
-        }
+        StatsCommand::Loops { out, .. } => print(out, &stats.loops(), &stats, Report::Loops),
         StatsCommand::Cfg {
             function,
             json,
             output,
             ..
         } => {
-            let r = stats.cfg(function).map_err(|e| e.to_string())?;
             let text = if *json {
+                let r = stats.cfg(function).map_err(|e| e.to_string())?;
                 let mut s = serde_json::to_string_pretty(&r).map_err(|e| e.to_string())?;
                 s.push('\n');
                 s
             } else {
-                r.to_dot(&|pc| stats.symbolic(pc))
+                stats
+                    .text(&Report::Cfg {
+                        function: function.clone(),
+                    })
+                    .map_err(|e| e.to_string())?
             };
             write_to(output.as_deref(), &text)
         }
         StatsCommand::CacheTlb { out, max, .. } => {
-            let r = stats.memsys();
-            print(out, &r, || r.render(*max))
+            print(out, &stats.memsys(), &stats, Report::CacheTlb { max: *max })
         }
     }
 }

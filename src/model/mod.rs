@@ -33,6 +33,7 @@ mod rows;
 pub mod search;
 pub mod source;
 mod state;
+pub mod statistics;
 mod trace;
 pub mod view_state;
 pub mod watch;

@@ -206,15 +206,18 @@ pub enum ReportTab {
     ProgramFlow,
     /// The ELF image's code the trace ran.
     Coverage,
+    /// The statistics reports (`model::statistics`).
+    Statistics,
 }
 
 impl ReportTab {
     /// A call-based trace's tabs.
-    pub const CALLS: [ReportTab; 4] = [
+    pub const CALLS: [ReportTab; 5] = [
         ReportTab::CallTree,
         ReportTab::Profile,
         ReportTab::FlameGraph,
         ReportTab::Coverage,
+        ReportTab::Statistics,
     ];
     /// A TI EP trace's tabs.
     pub const EP: [ReportTab; 2] = [ReportTab::CycleProfile, ReportTab::EpFlow];
@@ -231,6 +234,7 @@ impl ReportTab {
             ReportTab::EpFlow => t("Flow"),
             ReportTab::ProgramFlow => t("Program flow"),
             ReportTab::Coverage => t("Coverage"),
+            ReportTab::Statistics => t("Statistics"),
         }
     }
 
@@ -244,6 +248,7 @@ impl ReportTab {
             ReportTab::EpFlow => "ep-flow",
             ReportTab::ProgramFlow => "program-flow",
             ReportTab::Coverage => "coverage",
+            ReportTab::Statistics => "statistics",
         }
     }
 }

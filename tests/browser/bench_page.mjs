@@ -45,6 +45,8 @@
 // navigation, and the line says where indexing ended (`state`: `ready`,
 // or `stopped` at a limit, with `stopped` the page's words);
 // `TL_BENCH_QUERY` adds to its query string (`index-budget=BYTES`), dropped or by URL.
+// `TL_BENCH_REPORTS=1` then opens the Reports panel and its Statistics tab
+// (`reports`: seconds to each one's first answer, steps meanwhile).
 // `TL_BENCH_DROP_COPIES=N` drops one File of N copies of each trace (the
 // page's own drop event; Chromium's blob refers to the one file N times):
 // 100 GB by drop without 100 GB of disk. The copies repeat the times, so
@@ -126,6 +128,46 @@ function percentile(values, p) {
   const s = [...values].sort((a, b) => a - b);
   if (!s.length) return null;
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
+}
+
+/**
+ * `TL_BENCH_REPORTS=1`: after the steps, the Reports panel opened (R) until
+ * its calls are counted, then its Statistics tab until the first report
+ * shows (their own pass, in the report worker), with steps taken while
+ * that pass runs: whether it holds up the trace view.
+ */
+async function benchReports(page) {
+  const t0 = Date.now();
+  await page.focus('[data-testid=browser]');
+  await page.keyboard.press('R');
+  await page.waitForSelector('[data-testid=reports-summary]', { timeout: 3_600_000 });
+  const reportsReady = (Date.now() - t0) / 1000;
+  const t1 = Date.now();
+  await page.click('[data-testid=tab-statistics]');
+  const shown = page.waitForSelector('[data-testid=statistics-text]', { timeout: 3_600_000 });
+  const during = [];
+  await page.focus('[data-testid=browser]');
+  for (let k = 0; k < 20 && !(await page.$('[data-testid=statistics-text]')); k++) {
+    const before = await page.evaluate(() => window.__bench.keys.length);
+    await page.keyboard.press('ArrowDown');
+    await page.waitForFunction((n) => window.__bench.keys.length > n, before);
+    const moved = await page
+      .waitForFunction(() => {
+        const b = window.__bench;
+        const t = b.keys[b.keys.length - 1];
+        const row = b.rowMoves.find((m) => m >= t);
+        return row === undefined ? false : row - t;
+      }, null, { timeout: 5_000 })
+      .then((h) => h.jsonValue())
+      .catch(() => null);
+    if (moved !== null) during.push(moved);
+  }
+  await shown;
+  return {
+    ready_s: reportsReady,
+    statistics_first_answer_s: (Date.now() - t1) / 1000,
+    steps_during_statistics_ms: { n: during.length, p50: percentile(during, 50), max: percentile(during, 100) },
+  };
 }
 
 async function bench(browser, server, trace, workers) {
@@ -318,6 +360,7 @@ async function bench(browser, server, trace, workers) {
   }
   const cpuAfterSteps = await mainCpu();
   const perStep = (what) => (step.length ? ((cpuAfterSteps[what] - cpuBeforeSteps[what]) * 1000) / step.length : null);
+  const reports = REPORTS && state === 'ready' ? await benchReports(page) : null;
   clearInterval(sampler);
   sample();
   await page.close();
@@ -353,6 +396,7 @@ async function bench(browser, server, trace, workers) {
     step_ms: { n: step.length, p50: percentile(step, 50), p99: percentile(step, 99), max: percentile(step, 100), slowest: slowest(step, stepKey) },
     pane_ms: { n: pane.length, p50: percentile(pane, 50), p99: percentile(pane, 99), max: percentile(pane, 100) },
     step_page_cpu_ms: { task: perStep('task'), script: perStep('script') },
+    ...(reports ? { reports } : {}),
     read_mb: { ahead: Math.round(reads.ahead), waiting: Math.round(reads.waiting) },
     warnings,
     loadavg: os.loadavg().map((x) => Math.round(x * 100) / 100),
@@ -360,6 +404,7 @@ async function bench(browser, server, trace, workers) {
 }
 
 const QUERY = process.env.TL_BENCH_QUERY ?? '';
+const REPORTS = process.env.TL_BENCH_REPORTS === '1';
 const DROP_COPIES = Number(process.env.TL_BENCH_DROP_COPIES ?? 1);
 if (!Number.isInteger(DROP_COPIES) || DROP_COPIES < 1) throw new Error(`TL_BENCH_DROP_COPIES must be a whole number ≥ 1, not ${process.env.TL_BENCH_DROP_COPIES}`);
 const syntheticSizes = process.env.TL_BENCH_SYNTHETIC_GB?.split(',').map(Number) ?? [];

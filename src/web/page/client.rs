@@ -302,6 +302,9 @@ const REHEARSAL_IDS: u32 = 1 << 31;
 
 thread_local! {
     static SPARE: RefCell<Option<SpareWorker>> = const { RefCell::new(None) };
+    /// A trace was opened on this page: a spare started now waits for the
+    /// next one, while this one is browsed.
+    static OPENED: Cell<bool> = const { Cell::new(false) };
     /// When the page last asked a trace's worker anything
     /// ([`TraceClient::query`], `timing::now`).
     static LAST_QUERY: Cell<f64> = const { Cell::new(f64::NEG_INFINITY) };
@@ -395,6 +398,7 @@ impl TraceClient {
         };
         // A worker started ahead of time (see `prewarm`) has already loaded
         // its wasm: the first screenful does not wait for that.
+        OPENED.with(|o| o.set(true));
         let (worker, ready) = match take_spare(url) {
             Some(spare) => spare,
             None => (
@@ -664,7 +668,13 @@ impl TraceClient {
             return;
         }
         // `open` reports a worker that cannot start, when a file needs it.
-        let spare = SpareWorker::start(url, Role::Session);
+        // One started while a trace is browsed makes no read buffers ahead
+        // (`Role::prefaults_reader`).
+        let name = OPENED
+            .with(Cell::get)
+            .then(Role::next_session_name)
+            .or(Role::Session.worker_name());
+        let spare = SpareWorker::start_named(url, name);
         SPARE.with(|s| *s.borrow_mut() = spare);
     }
 

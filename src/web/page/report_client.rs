@@ -57,6 +57,18 @@ pub struct Download {
     pub bytes: u64,
 }
 
+impl Download {
+    /// A text the page already holds, as a plain-text download.
+    pub fn of_text(text: &str) -> Result<Download, String> {
+        let parts = js_sys::Array::of1(&JsValue::from_str(text));
+        let url = blob_url(&parts, TextKind::Profile)?;
+        Ok(Download {
+            url,
+            bytes: text.len() as u64,
+        })
+    }
+}
+
 impl Drop for Download {
     fn drop(&mut self) {
         let _ = web_sys::Url::revoke_object_url(&self.url);

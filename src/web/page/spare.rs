@@ -34,7 +34,11 @@ pub struct SpareWorker {
 /// A worker of `url` in `role`: named for it, if the role has a name (the
 /// worker bin runs as what its name says, see `worker::start`).
 pub fn new_worker(url: &str, role: Role) -> Result<Worker, JsValue> {
-    match role.worker_name() {
+    named_worker(url, role.worker_name())
+}
+
+fn named_worker(url: &str, name: Option<&str>) -> Result<Worker, JsValue> {
+    match name {
         Some(name) => {
             let options = web_sys::WorkerOptions::new();
             options.set_name(name);
@@ -48,7 +52,12 @@ impl SpareWorker {
     /// Starts a worker ([`new_worker`]); `None` if the browser refuses,
     /// which the real start will report.
     pub fn start(url: &str, role: Role) -> Option<SpareWorker> {
-        let worker = new_worker(url, role).ok()?;
+        Self::start_named(url, role.worker_name())
+    }
+
+    /// [`SpareWorker::start`] with the name given (`Role::next_session_name`).
+    pub fn start_named(url: &str, name: Option<&str>) -> Option<SpareWorker> {
+        let worker = named_worker(url, name).ok()?;
         let ready = Rc::new(Cell::new(false));
         let queued = Rc::new(RefCell::new(Vec::<JsValue>::new()));
         let listener: Listener = Rc::new(RefCell::new(None));

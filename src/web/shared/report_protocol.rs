@@ -17,6 +17,8 @@ use tarmac_lens_core::report::explore::{
     CallsPage, FlameView, ProfilePage, ProfileSort, ReportSummary, TextKind, TreePage,
 };
 use tarmac_lens_core::report::flow_explore::{FlowPage, FlowSummary};
+use tarmac_lens_core::report::stats::cfg::CfgReport;
+use tarmac_lens_core::report::stats::Report;
 
 /// Bytes of text per message.
 pub const TEXT_CHUNK: usize = 1 << 20;
@@ -152,6 +154,9 @@ report_questions! {
     FlowBlocks(FlowBlocks) -> FlowPage;
     /// The ELF image's coverage by the trace (a pass of its own, once).
     Coverage(Coverage) -> CoverageTable;
+    /// A statistics report's text as the CLI prints it (their pass, of
+    /// its own, runs once).
+    Statistic(Statistic) -> StatisticText;
 }
 
 /// Children of an activation (the root itself for `None`).
@@ -225,6 +230,24 @@ pub struct FlowBlocks {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Coverage;
 
+/// A statistics report (`report::stats`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Statistic {
+    pub report: Report,
+}
+
+/// A statistics report as the page shows it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StatisticText {
+    /// The text, byte for byte as the CLI prints it.
+    pub text: String,
+    /// For a control-flow graph, the graph, to draw.
+    pub cfg: Option<CfgReport>,
+    /// The names of the places out of the function the graph goes to, as
+    /// the text names them.
+    pub names: Vec<(u64, String)>,
+}
+
 /// Which pass over the trace progress is about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ReportPass {
@@ -234,6 +257,8 @@ pub enum ReportPass {
     Records,
     /// The instructions' outcomes, for the coverage.
     Coverage,
+    /// Everything the statistics reports count.
+    Statistics,
 }
 
 /// Report worker -> page.

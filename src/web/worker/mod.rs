@@ -30,13 +30,15 @@ pub fn start() {
     runtime::install_panic_hook();
     crate::web::shared::csp::watch();
     runtime::listen(route);
-    let role = Role::of_worker_name(&runtime::scope().name());
+    let name = runtime::scope().name();
+    let role = Role::of_worker_name(&name);
     // Session and range workers read their file ahead through a nested
     // reader: started now, it is ready when a file comes; a session's also
-    // makes its buffers now (range workers, one per core, only index files
-    // of 128 MiB and more, whose reading reuses its buffers anyway).
+    // makes its buffers now, unless it waits for the next trace (range
+    // workers, one per core, only index files of 128 MiB and more, whose
+    // reading reuses its buffers anyway).
     if matches!(role, Role::Session | Role::Range) {
-        read_ahead::start_spare_reader(role == Role::Session);
+        read_ahead::start_spare_reader(Role::prefaults_reader(&name));
     }
     // A range worker answers no query and keeps no index.
     if matches!(role, Role::Session | Role::Report) {

@@ -17,7 +17,7 @@ use crate::web::reading::http_source::{self, Fetched, HttpSource, Target};
 use crate::web::shared::protocol::ToPage;
 use crate::web::shared::report_protocol::{
     ReportEvent, ReportFile, ReportPass, ReportQuery, ReportReply, ReportRequest, ReportStatus,
-    TextDone, TEXT_CHUNK,
+    StatisticText, TextDone, TEXT_CHUNK,
 };
 use crate::web::shared::timing::now;
 use tarmac_lens_core::compressed::Table;
@@ -28,6 +28,8 @@ use tarmac_lens_core::report::ep_explore::EpReports;
 use tarmac_lens_core::report::explore::{Progressed, Reports, TextKind};
 use tarmac_lens_core::report::flow_explore::FlowReports;
 use tarmac_lens_core::report::kind::{report_kind, ReportKind};
+use tarmac_lens_core::report::stats::cfg::Target as CfgTarget;
+use tarmac_lens_core::report::stats::{Report, Statistics};
 use tarmac_lens_core::source::TraceSource;
 use tarmac_lens_core::symbols::SymbolTable;
 use tarmac_lens_core::Error;
@@ -65,6 +67,7 @@ enum Computed {
         input: Input,
         elf: Option<Elf>,
         parse: ParseOptions,
+        engine: EngineOptions,
         /// The trace's name, for the exports.
         name: String,
     },
@@ -79,6 +82,8 @@ thread_local! {
     static COMPUTED: RefCell<Option<Computed>> = const { RefCell::new(None) };
     /// The coverage, once asked for.
     static COVERAGE: RefCell<Option<CoverageTable>> = const { RefCell::new(None) };
+    /// The statistics' pass, once a report of theirs is asked for.
+    static STATISTICS: RefCell<Option<Rc<Statistics>>> = const { RefCell::new(None) };
 }
 
 /// Gap between progress messages.
@@ -182,6 +187,7 @@ fn start(
     options: crate::web::shared::protocol::OpenOptions,
 ) {
     COVERAGE.with(|c| c.borrow_mut().take());
+    STATISTICS.with(|c| c.borrow_mut().take());
     let (image, elf) = match elf.map(|e| {
         read_elf(&e, load_offset, options.big_endian).map_err(|m| format!("{}: {m}", e.name()))
     }) {
@@ -220,6 +226,7 @@ fn start(
                     input: input.clone(),
                     elf,
                     parse,
+                    engine,
                     name,
                 }
             }),
@@ -268,6 +275,19 @@ fn ask(id: u32, query: ReportQuery) {
         {
             return coverage(input, elf.as_ref(), *parse);
         }
+        if let (
+            ReportQuery::Statistic(q),
+            Computed::Calls {
+                input,
+                elf,
+                parse,
+                engine,
+                ..
+            },
+        ) = (&query, c)
+        {
+            return statistic(input, elf.as_ref(), *parse, *engine, &q.report);
+        }
         match c {
             Computed::Calls { reports, .. } => ask_calls(reports, query),
             Computed::Ep(r) => match query {
@@ -313,6 +333,62 @@ fn coverage(input: &Input, elf: Option<&Elf>, parse: ParseOptions) -> ReportRepl
             COVERAGE.with(|c| *c.borrow_mut() = Some(table.clone()));
             ReportReply::Coverage(table)
         }
+        Err(e) => ReportReply::Error(e.to_string()),
+    }
+}
+
+/// A statistics report: their pass over the trace the first time (as the
+/// CLI's `mix`, `levels`, … make it), kept for the next asks.
+fn statistic(
+    input: &Input,
+    elf: Option<&Elf>,
+    parse: ParseOptions,
+    engine: EngineOptions,
+    report: &Report,
+) -> ReportReply {
+    let stats = match STATISTICS.with(|c| c.borrow().clone()) {
+        Some(stats) => stats,
+        None => {
+            let started = now();
+            let computed = elf
+                .map(|elf| SymbolTable::from_elf_bytes(&elf.bytes, elf.load_offset))
+                .transpose()
+                .and_then(|image| {
+                    Statistics::compute(
+                        progressed(input, ReportPass::Statistics)?,
+                        parse,
+                        engine,
+                        image,
+                    )
+                });
+            crate::web::shared::timing::measure("statistics", started);
+            match computed {
+                Ok(stats) => {
+                    let stats = Rc::new(stats);
+                    STATISTICS.with(|c| *c.borrow_mut() = Some(stats.clone()));
+                    stats
+                }
+                Err(e) => return ReportReply::Error(e.to_string()),
+            }
+        }
+    };
+    let cfg = match report {
+        Report::Cfg { function } => match stats.cfg(function) {
+            Ok(cfg) => Some(cfg),
+            Err(e) => return ReportReply::Error(e.to_string()),
+        },
+        _ => None,
+    };
+    let names = cfg
+        .iter()
+        .flat_map(|c| &c.edges)
+        .filter_map(|e| match e.to {
+            CfgTarget::Out(a) => Some((a, stats.symbolic(a))),
+            _ => None,
+        })
+        .collect();
+    match stats.text(report) {
+        Ok(text) => ReportReply::Statistic(StatisticText { text, cfg, names }),
         Err(e) => ReportReply::Error(e.to_string()),
     }
 }

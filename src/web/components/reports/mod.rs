@@ -14,6 +14,7 @@ mod flame_graph;
 mod flow_view;
 mod list_pager;
 mod profile_table;
+mod statistics_view;
 
 use std::rc::Rc;
 
@@ -27,6 +28,7 @@ use ep_profile_view::EpCycleProfile;
 use flame_graph::FlameGraph;
 use flow_view::ProgramFlow;
 use profile_table::ProfileTable;
+use statistics_view::StatisticsView;
 
 use super::{ElfLoad, ToolbarMenu};
 pub use crate::model::ReportTab;
@@ -171,6 +173,8 @@ pub struct ReportsPanel {
     vcd_progress: Option<(u64, u64)>,
     /// The coverage pass's progress, while it runs.
     coverage_progress: Option<(u64, u64)>,
+    /// The statistics pass's progress, while it runs.
+    statistics_progress: Option<(u64, u64)>,
     downloads: Vec<(TextKind, Dl)>,
     trace_name: String,
     /// Why the ELF image's names are not used.
@@ -217,6 +221,7 @@ impl ReportsPanel {
                     ReportPass::Vcd => "Writing the VCD: {} of {} bytes",
                     ReportPass::Records => "Reading the trace: {} of {} bytes",
                     ReportPass::Coverage => "Counting what ran: {} of {} bytes",
+                    ReportPass::Statistics => "Counting: {} of {} bytes",
                 };
                 html! {
                     <p data-testid="reports-progress">
@@ -314,6 +319,7 @@ impl Component for ReportsPanel {
             phase: Phase::Starting,
             vcd_progress: None,
             coverage_progress: None,
+            statistics_progress: None,
             downloads: Vec::new(),
             trace_name: String::new(),
             elf_ignored: None,
@@ -345,6 +351,11 @@ impl Component for ReportsPanel {
                     done,
                     total,
                 } => self.coverage_progress = (done < total).then_some((done, total)),
+                ReportStatus::Progress {
+                    pass: ReportPass::Statistics,
+                    done,
+                    total,
+                } => self.statistics_progress = (done < total).then_some((done, total)),
                 ReportStatus::Progress { pass, done, total } => {
                     self.phase = Phase::Progress { pass, done, total }
                 }
@@ -479,6 +490,12 @@ impl Component for ReportsPanel {
                     if tab == ReportTab::Coverage {
                         <div role="tabpanel" style="flex:1 1 auto;min-height:4rem;overflow:auto;">
                             <CoverageView key={self.generation} client={client.clone()} progress={self.coverage_progress} on_source={props.on_source.clone()} />
+                        </div>
+                    }
+                    // Mounted once shown, so the report and graph chosen stay.
+                    if tab == ReportTab::Statistics {
+                        <div role="tabpanel" style="flex:1 1 auto;min-height:4rem;overflow:auto;">
+                            <StatisticsView key={self.generation} client={client.clone()} progress={self.statistics_progress} trace_name={self.trace_name.clone()} />
                         </div>
                     }
                 }

@@ -219,4 +219,66 @@ impl Statistics {
     pub fn memsys(&self) -> memsys::MemsysReport {
         memsys::MemsysReport::build(self)
     }
+
+    /// `report`'s text, as the CLI prints it (the page's downloads are
+    /// this text, so the two cannot drift apart).
+    pub fn text(&self, report: &Report) -> Result<String> {
+        let symbolic = |pc| self.symbolic(pc);
+        Ok(match report {
+            Report::Mix => self.mix().render(),
+            Report::Levels => self.levels().render(),
+            Report::Exceptions => self.exceptions().render(&symbolic),
+            Report::Functions {
+                exceptions_in_calls,
+            } => self.functions(*exceptions_in_calls).render(),
+            Report::Loops => self.loops().render(),
+            Report::Cfg { function } => self.cfg(function)?.to_dot(&symbolic),
+            Report::CacheTlb { max } => self.memsys().render(*max),
+        })
+    }
+}
+
+/// One of the reports [`Statistics`] makes, with its options: what the
+/// CLI's commands and the page's Statistics tab name.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Report {
+    /// [`Statistics::mix`].
+    Mix,
+    /// [`Statistics::levels`].
+    Levels,
+    /// [`Statistics::exceptions`].
+    Exceptions,
+    /// [`Statistics::functions`].
+    Functions {
+        /// Time in exceptions taken inside a call counted in it.
+        exceptions_in_calls: bool,
+    },
+    /// [`Statistics::loops`].
+    Loops,
+    /// [`Statistics::cfg`] as Graphviz DOT.
+    Cfg {
+        /// A symbol, or an address expression.
+        function: String,
+    },
+    /// [`Statistics::memsys`], `max` events of each kind listed.
+    CacheTlb {
+        /// Events of each kind listed with their fields.
+        max: usize,
+    },
+}
+
+impl Report {
+    /// The CLI command that prints it (`tarmac-lens NAME`), also the
+    /// stem of the page's download.
+    pub fn command(&self) -> &'static str {
+        match self {
+            Report::Mix => "mix",
+            Report::Levels => "levels",
+            Report::Exceptions => "exceptions",
+            Report::Functions { .. } => "functions",
+            Report::Loops => "loops",
+            Report::Cfg { .. } => "cfg",
+            Report::CacheTlb { .. } => "cache-tlb",
+        }
+    }
 }
