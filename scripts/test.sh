@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs every check: formatting, clippy (native and wasm32, the SQL engine's
-# crate included), native tests, wasm-bindgen tests in headless Chromium,
-# the Python tests (SQL against an oracle, DuckDB and Spark), the release
-# web build and the Playwright tests of the built page. Every step runs even if an earlier one
+# and the Python package's crates included), native tests, wasm-bindgen
+# tests in headless Chromium, the Python wheel and tests (SQL against an
+# oracle, DuckDB and Spark, the wheel against the CLI), the release web
+# build and the Playwright tests of the built page. Every step runs even if an earlier one
 # failed; the summary at the end lists them, and the exit status is non-zero
 # if any failed.
 set -euo pipefail
@@ -70,6 +71,8 @@ step "clippy crates/js wasm32" cargo clippy --target wasm32-unknown-unknown -p t
 # The SQL engine's crate is no default member (Cargo.toml): checked by name.
 step "clippy crates/sql" cargo clippy -p tarmac-lens-sql --all-targets -- -D warnings
 step "clippy crates/sql wasm32" cargo clippy --target wasm32-unknown-unknown -p tarmac-lens-sql --all-targets -- -D warnings
+# The Python wheel's bindings are no default member: checked by name.
+step "clippy crates/python" cargo clippy -p tarmac-lens-python --all-targets -- -D warnings
 step "native tests" cargo test --no-fail-fast
 step "crates/sql tests" cargo test --no-fail-fast -p tarmac-lens-sql
 # The core is a library others build on: its documentation builds clean.
@@ -78,10 +81,13 @@ step "core docs" env RUSTDOCFLAGS="-D warnings" cargo doc -p tarmac-lens-core --
 # (clippy above), never built in full there for these tests.
 step "wasm tests (headless Chromium)" cargo test --no-fail-fast --target wasm32-unknown-unknown -p tarmac-lens "${wasm_tests[@]}"
 step "CLI build (test oracle)" cargo build --bin tarmac-lens
-# SQL counts against an independent reading of the trace text, and the farm
-# recipe (docs/farm.md) in DuckDB and Spark: the environment is
-# install-deps.sh's .venv.
-step "python tests (oracle, farm: DuckDB, Spark)" "$ROOT/.venv/bin/python3" -m pytest -q -p no:cacheprovider tests/python
+# The Python package, built as a wheel in the dev profile (the tests'
+# Arrow and DataFusion reused) and installed into .venv for the tests.
+step "python wheel (maturin, dev)" scripts/build-python.sh --dev --install "$RUN_TMP/wheel"
+# SQL counts against an independent reading of the trace text, the farm
+# recipe (docs/farm.md) in DuckDB and Spark, and the Python package against
+# the CLI: the environment is install-deps.sh's .venv.
+step "python tests (oracle, farm: DuckDB, Spark; the wheel)" "$ROOT/.venv/bin/python3" -m pytest -q -p no:cacheprovider tests/python
 step "npm package" scripts/build-npm.sh
 # Real readers of the exports (speedscope's importer), in Node, no browser.
 step "node tests" node --test tests/node/
