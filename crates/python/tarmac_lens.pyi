@@ -117,6 +117,14 @@ class ProfileRow(TypedDict):
     calls: int
     time: int
 
+class Coverage(TypedDict):
+    text: str
+    """``tarmac-lens coverage TRACE --image ELF``'s summary, byte for byte."""
+    json: dict[str, Any]
+    """Its ``--json`` document."""
+    lcov: Optional[str]
+    """Its ``--lcov`` file; ``None`` for an image without DWARF."""
+
 class Profile:
     """``tarmac-lens profile``'s report."""
 
@@ -196,6 +204,9 @@ class Trace:
     ) -> dict[str, Any]:
         """The tree of writes that made a register's or memory's value
         after the node holding ``line`` (``tarmac-lens why --json``'s steps)."""
+    def coverage(self) -> Coverage:
+        """The image's coverage by this trace: ``tarmac-lens coverage``'s
+        summary ``text``, its ``--json`` document and its ``--lcov`` file."""
     def calltree(self) -> str:
         """``tarmac-lens calltree``'s text."""
     def profile(self) -> Profile:

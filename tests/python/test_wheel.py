@@ -166,6 +166,18 @@ def test_reports_are_the_clis_text_byte_for_byte(cli, a64):
     assert sorted(missing.values())[-1] == 1 and sum(missing.values()) == 1
 
 
+def test_coverage_is_the_clis(cli, a64, tmp_path):
+    trace, elf, t = a64
+    cov = t.coverage()
+    lcov, doc = tmp_path / "cov.info", tmp_path / "cov.json"
+    assert cov["text"] == run(cli, "coverage", trace, "--image", elf, "--lcov", lcov, "--json", doc)
+    assert cov["lcov"] == lcov.read_text()
+    assert cov["json"] == json.loads(doc.read_text())
+    plain = tarmac_lens.open(trace, index=False)
+    with pytest.raises(tarmac_lens.Error, match="image"):
+        plain.coverage()
+
+
 QUERIES = [
     "SELECT mnemonic, count(*) AS n FROM instructions GROUP BY mnemonic ORDER BY n DESC, mnemonic",
     "SELECT function, count(*) AS calls, sum(own_instructions) AS own FROM calls GROUP BY function ORDER BY own DESC, function",
@@ -362,3 +374,38 @@ def test_ctrl_c_stops_indexing(tmp_path):
     assert "KeyboardInterrupt" in err, err
     assert child.returncode != 0
     assert not pathlib.Path(f"{path}.index").exists()
+
+
+def test_the_docs_example_runs_its_query_as_the_cli_does(cli, a64):
+    """docs/python.md's notebook example without the plot: its query (read
+    from the page) gives `tarmac-lens sql`'s rows, and its table counts
+    every instruction once."""
+    trace, elf, t = a64
+    page = (DATA.parent.parent / "docs" / "python.md").read_text()
+    example = page[page.index("## Example: instructions per function"):]
+    query = example[example.index('t.sql("""') + 9: example.index('""")')]
+    df = t.sql(query).to_pandas()
+    assert df.to_dict("records") == cli_rows(cli, trace, elf, query)
+    assert int(df["n"].sum()) == t.instructions
+    top = df.groupby("function")["n"].sum().nlargest(10).index
+    table = df[df["function"].isin(top)].pivot_table(index="function", columns="el", values="n", fill_value=0)
+    assert len(table) == min(10, df["function"].nunique()) and (table.to_numpy() >= 0).all()
+
+
+def test_the_stub_declares_what_the_module_has():
+    """The wheel carries its type stub and py.typed, and the stub names
+    every public function, class and method the module has."""
+    import ast
+
+    pkg = pathlib.Path(tarmac_lens.__file__).parent
+    assert (pkg / "py.typed").exists()
+    stub = ast.parse((pkg / "__init__.pyi").read_text())
+    declared = {n.name: n for n in stub.body if isinstance(n, (ast.ClassDef, ast.FunctionDef))}
+    for name in tarmac_lens.__all__:
+        if not name.startswith("_"):
+            assert name in declared, f"tarmac_lens.{name} is not in the stub"
+    methods = {n.name for n in declared["Trace"].body if isinstance(n, ast.FunctionDef)}
+    for name in dir(tarmac_lens.Trace):
+        if not name.startswith("_"):
+            assert name in methods, f"Trace.{name} is not in the stub"
+            assert getattr(tarmac_lens.Trace, name).__doc__, f"Trace.{name} has no docstring"

@@ -41,6 +41,8 @@ pub struct IndexFile {
 /// An index, and the packed trace's decompressor table.
 pub struct Obtained {
     pub index: Index,
+    /// The index serialized (as its file holds it, without the table).
+    pub bytes: Vec<u8>,
     pub table: Option<Table>,
     /// Whether it came from the index file.
     pub reused: bool,
@@ -65,7 +67,7 @@ fn reusable(
     opener: &Opener,
     file: &IndexFile,
     parse: ParseOptions,
-) -> Option<(Index, Option<Table>)> {
+) -> Option<(Index, Option<Table>, Vec<u8>)> {
     if file.force || !file.path.exists() {
         return None;
     }
@@ -83,7 +85,7 @@ fn reusable(
         && o.big_endian == parse.big_endian
         && o.implicit_thumb == parse.implicit_thumb
         && o.cpu == parse.cpu;
-    current.then_some((index, table))
+    current.then(|| (index, table, rest.to_vec()))
 }
 
 /// The index of the trace `opener` opens: reused or built (see the module).
@@ -97,13 +99,14 @@ pub fn obtain(
 ) -> PyResult<Obtained> {
     let name = opener.path.display().to_string();
     let total = std::fs::metadata(&opener.path).map_or(0, |m| m.len());
-    if let Some((index, table)) = reusable(opener, file, parse) {
+    if let Some((index, table, bytes)) = reusable(opener, file, parse) {
         if let Some(p) = progress {
             let len = index.summary().bytes;
             p.call1((len, len))?;
         }
         return Ok(Obtained {
             index,
+            bytes,
             table,
             reused: true,
         });
@@ -161,14 +164,14 @@ pub fn obtain(
         let len = index.summary().bytes;
         p.call1((len, len))?;
     }
+    let id = identity(&opener.path).map_err(|e| error::<Error>(py, format!("{name}: {e}")))?;
+    let bytes = index.to_bytes(id);
     if file.write {
-        let id = identity(&opener.path).map_err(|e| error::<Error>(py, format!("{name}: {e}")))?;
-        let bytes = index.to_bytes(id);
-        let bytes = match &table {
-            Some(t) => bundle(t, &bytes),
-            None => bytes,
+        let written = match &table {
+            Some(t) => std::fs::write(&file.path, bundle(t, &bytes)),
+            None => std::fs::write(&file.path, &bytes),
         };
-        if let Err(e) = std::fs::write(&file.path, bytes) {
+        if let Err(e) = written {
             // Not fatal: the index still serves this session.
             let message = format!("cannot write index {}: {e}", file.path.display());
             let warning = py.get_type::<pyo3::exceptions::PyRuntimeWarning>();
@@ -177,6 +180,7 @@ pub fn obtain(
     }
     Ok(Obtained {
         index,
+        bytes,
         table,
         reused: false,
     })

@@ -63,7 +63,9 @@ fn open(
     )
 }
 
-/// The module.
+/// Tarmac (Arm CPU execution trace) analysis with the Tarmac Lens core:
+/// `open(path)` gives a `Trace` to ask for registers, memory, lines,
+/// reports and SQL tables (as pyarrow). See docs/python.md.
 #[pymodule]
 fn tarmac_lens(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(open, m)?)?;

@@ -700,6 +700,49 @@ impl Trace {
         self.instructions_from(py, first_line, last_line)
     }
 
+    /// The image's coverage by this trace, as ``tarmac-lens coverage TRACE
+    /// --image ELF`` gives it: a dict with ``text`` (its summary, byte for
+    /// byte), ``json`` (its ``--json`` document, parsed: functions, lines,
+    /// instructions and branches) and ``lcov`` (its ``--lcov`` file; ``None``
+    /// for an image without DWARF line information). Needs the trace opened
+    /// with an ``image``.
+    fn coverage(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        use tarmac_lens_core::coverage::{count_trace, Coverage, Image as CodeImage};
+        let inner = self.lock();
+        let Some(image) = &inner.image else {
+            return Err(error::<Error>(
+                py,
+                "coverage needs the traced program's ELF: open(..., image=ELF)",
+            ));
+        };
+        let name = inner.opener.path.display().to_string();
+        let (opener, parse) = (&inner.opener, inner.parse);
+        let made = py.detach(|| -> tarmac_lens_core::Result<_> {
+            let mut source = opener.open()?;
+            tarmac_lens_core::cores::check_single_core(&mut source, parse)?;
+            let counts = count_trace(source, parse)?;
+            let code = CodeImage::from_elf_bytes(
+                &image.path.display().to_string(),
+                image.bytes.clone(),
+                image.load_offset,
+            )?;
+            let mut cov = Coverage::new(&code)?;
+            cov.add_trace(0, &name, &counts, &code)?;
+            let lcov = if code.has_dwarf() {
+                Some(cov.to_lcov()?)
+            } else {
+                None
+            };
+            Ok((cov.to_text(), cov.to_json(), lcov))
+        });
+        let (text, json, lcov) = made.map_err(|e| error::<Error>(py, format!("{name}: {e}")))?;
+        let out = PyDict::new(py);
+        out.set_item("text", text)?;
+        out.set_item("json", py.import("json")?.call_method1("loads", (json,))?)?;
+        out.set_item("lcov", lcov)?;
+        Ok(out.into_any().unbind())
+    }
+
     /// ``tarmac-lens calltree``'s text (with the image's names).
     fn calltree(&self, py: Python<'_>) -> PyResult<String> {
         let inner = self.lock();
@@ -850,9 +893,7 @@ pub fn open(
     let got = indexing::obtain(py, &opener, &file, parse, jobs, progress)?;
     opener.table = got.table;
     let summary = got.index.summary();
-    let index_bytes = got
-        .index
-        .to_bytes(tarmac_lens_core::index::TraceIdentity { len: 0, mtime: 0 });
+    let index_bytes = got.bytes;
     let source = opener
         .open()
         .map_err(|e| error::<Error>(py, format!("{name}: {e}")))?;
