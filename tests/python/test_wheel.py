@@ -360,7 +360,7 @@ def test_ctrl_c_stops_indexing(tmp_path):
             "import sys, tarmac_lens\n"
             "said = []\n"
             "def progress(done, total):\n"
-            "    if not said:\n"
+            "    if not said and done < total:\n"
             "        said.append(1); print('indexing', flush=True)\n"
             f"tarmac_lens.open({str(path)!r}, progress=progress)\n"
             "print('finished', flush=True)\n"
