@@ -211,7 +211,7 @@ impl Trace {
         py: Python<'_>,
         first_line: u64,
         last_line: Option<u64>,
-    ) -> PyResult<Instructions> {
+    ) -> PyResult<Py<PyAny>> {
         let mut inner = self.lock();
         let start = inner.node_view_at(py, first_line)?;
         let mut source = inner.opener.open().map_err(|e| core(py, e))?;
@@ -219,7 +219,7 @@ impl Trace {
         let parser = Parser::for_sample(inner.parse, &sample);
         let end = self.summary.bytes;
         let reader = LineReader::with_range(source, start.offset, end, start.first_line, CHUNK);
-        Ok(Instructions {
+        let iter = Instructions {
             state: Mutex::new(Box::new(State {
                 reader,
                 parser,
@@ -227,6 +227,7 @@ impl Trace {
                 last: last_line.unwrap_or(u64::MAX),
                 done: false,
             })),
-        })
+        };
+        Ok(Py::new(py, iter)?.into_any())
     }
 }

@@ -696,7 +696,7 @@ impl Trace {
         py: Python<'_>,
         first_line: u64,
         last_line: Option<u64>,
-    ) -> PyResult<crate::stream::Instructions> {
+    ) -> PyResult<Py<PyAny>> {
         self.instructions_from(py, first_line, last_line)
     }
 
