@@ -130,13 +130,16 @@ fi
 # tests/perfetto_check.py, Perfetto's own schema (its trace processor is
 # not used: it downloads a binary at run time; only its perfetto_trace_pb2
 # bindings). pytest, duckdb, pyspark: tests/python/, the SQL oracle and the
-# farm's Parquet read by DuckDB and Spark.
+# farm's Parquet read by DuckDB and Spark. maturin: builds the wheel
+# (scripts/build-python.sh); pyarrow, pandas, polars: what the wheel's
+# tables are read with (tests/python/test_wheel.py).
 VENV="$ROOT/.venv"
-PY_PACKAGES=(perfetto==0.59.1 protobuf==7.36.2 pytest==9.2.0 duckdb==1.4.4 pyspark==4.1.1)
+PY_PACKAGES=(perfetto==0.59.1 protobuf==7.36.2 pytest==9.2.0 duckdb==1.4.4 pyspark==4.1.1
+  maturin==1.16.0 pyarrow==26.0.1 pandas==3.1.1 polars==2.1.0)
 if "$VENV/bin/python3" -c '
 import sys, importlib.metadata as m
 from perfetto.protos.perfetto.trace import perfetto_trace_pb2
-import pytest, duckdb, pyspark
+import pytest, duckdb, pyspark, pyarrow, pandas, polars
 want = dict(p.split("==") for p in sys.argv[1:])
 sys.exit(any(m.version(k) != v for k, v in want.items()))
 ' "${PY_PACKAGES[@]}" 2>/dev/null; then

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs every check: formatting, clippy (native and wasm32, the SQL engine's
-# crate included), native tests, wasm-bindgen tests in headless Chromium,
-# the Python tests (SQL against an oracle, DuckDB and Spark), the release
-# web build and the Playwright tests of the built page. Every step runs even if an earlier one
+# and the Python package's crates included), native tests, wasm-bindgen
+# tests in headless Chromium, the Python wheel and tests (SQL against an
+# oracle, DuckDB and Spark, the wheel against the CLI), the release web
+# build and the Playwright tests of the built page. Every step runs even if an earlier one
 # failed; the summary at the end lists them, and the exit status is non-zero
 # if any failed.
 set -euo pipefail
@@ -67,14 +68,14 @@ step "format" cargo fmt --check
 # package's bindings, included: their features unified here harm nothing,
 # since nothing is shipped from a check).
 step "clippy native" cargo clippy --workspace --all-targets -- -D warnings
-step "clippy wasm32" cargo clippy --target wasm32-unknown-unknown --workspace --all-targets --features tarmac-lens/web -- -D warnings
+step "clippy wasm32" cargo clippy --target wasm32-unknown-unknown --workspace --exclude tarmac-lens-python --all-targets --features tarmac-lens/web -- -D warnings
 # Built, then run: each has the step's limit (a cold build of the tests is
 # most of a slow machine's first 20 minutes).
 # The SQL engine's crate is no default member, and is tested with the rest in
 # one build: tested alone, its dependencies' features differ and Arrow and
 # DataFusion would be built twice. The npm and Python bindings are built by
 # their own steps below.
-native_tests=(--workspace --exclude tarmac-lens-js)
+native_tests=(--workspace --exclude tarmac-lens-js --exclude tarmac-lens-python)
 step "native tests (build)" cargo test "${native_tests[@]}" --no-run
 step "native tests" cargo test "${native_tests[@]}" --no-fail-fast
 # The core is a library others build on: its documentation builds clean.
@@ -83,14 +84,21 @@ step "core docs" env RUSTDOCFLAGS="-D warnings" cargo doc -p tarmac-lens-core --
 # (clippy above), never built in full there for these tests.
 step "wasm tests (headless Chromium)" cargo test --no-fail-fast --target wasm32-unknown-unknown -p tarmac-lens "${wasm_tests[@]}"
 step "CLI build (test oracle)" cargo build --bin tarmac-lens
-# SQL counts against an independent reading of the trace text, and the farm
-# recipe (docs/farm.md) in DuckDB and Spark: the environment is
-# install-deps.sh's .venv.
-step "python tests (oracle, farm: DuckDB, Spark)" "$ROOT/.venv/bin/python3" -m pytest -q -p no:cacheprovider tests/python
+# The Python package, built as a wheel in the dev profile (the tests'
+# Arrow and DataFusion reused) and installed into .venv for the tests.
+step "python wheel (maturin, dev)" scripts/build-python.sh --dev --install "$RUN_TMP/wheel"
+# SQL counts against an independent reading of the trace text, the farm
+# recipe (docs/farm.md) in DuckDB and Spark, and the Python package against
+# the CLI: the environment is install-deps.sh's .venv.
+step "python tests (oracle, farm: DuckDB, Spark; the wheel)" "$ROOT/.venv/bin/python3" -m pytest -q -p no:cacheprovider tests/python
 step "npm package" scripts/build-npm.sh
 # Real readers of the exports (speedscope's importer), in Node, no browser.
 step "node tests" node --test tests/node/
-step "web build (trunk, release)" trunk build --release
+# The Query pane's engine (built by Trunk's post-build step) in its quick
+# profile, without wasm-opt: the tests check its answers, not its size.
+# Built for size it took 16-20 more minutes of a cold run; quick, 8.4,
+# and wasm-opt would add 2.8 (docs/performance.md).
+step "web build (trunk, release)" env TL_SQL_ENGINE_PROFILE=sql-engine-test TL_SQL_WASM_OPT=0 trunk build --release
 # --test-force-exit: a test that timed out may leave its browser open, which
 # would otherwise keep node running after the last test.
 step "browser tests (Playwright)" node --test --test-force-exit tests/browser/
