@@ -15,6 +15,8 @@ use tarmac_lens_core::{SymbolTable, TraceSource};
 use tarmac_lens_sql::datafusion::arrow::array::AsArray;
 use tarmac_lens_sql::datafusion::arrow::datatypes::UInt64Type;
 use tarmac_lens_sql::datafusion::arrow::record_batch::RecordBatch;
+use tarmac_lens_sql::output::{Format, ResultWriter};
+use tarmac_lens_sql::parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use tarmac_lens_sql::{schema, Table, Trace};
 
 use crate::common::{cli_stdout, data, tarmac_lens, Dir};
@@ -327,6 +329,15 @@ fn calls_and_instructions_agree_with_the_index() {
     )
     .unwrap();
     assert_eq!(one_u64(&rows), 0);
+    // A call's depth is its parent's and one; the outermost calls' is 0.
+    let (trace, _) = trace_of(text.clone(), None);
+    let rows = query(
+        trace,
+        "SELECT count(*) FROM calls c LEFT JOIN calls p ON c.parent = p.id \
+         WHERE c.depth <> coalesce(p.depth + 1, 0) OR (c.parent IS NULL) <> (p.id IS NULL)",
+    )
+    .unwrap();
+    assert_eq!(one_u64(&rows), 0);
     // Depth per instruction equals the nesting of the calls holding it.
     let (trace, _) = trace_of(text, None);
     let rows = query(
@@ -475,32 +486,61 @@ fn export_writes_every_table_as_parquet_partitioned_by_run() {
             assert_eq!(names, wanted, "{}", part.display());
         }
     }
-    // The rows the files hold are the rows `sql` gives.
+    // The rows the files hold are the rows `sql` gives, table by table
+    // (the line tables are written from one read of the trace, the others
+    // through their scans), in any order.
     let t = traces[0].to_str().unwrap();
-    let want = String::from_utf8(cli_stdout(&[
-        "sql",
-        t,
-        "SELECT count(*) AS n FROM memory",
-        "--format",
-        "csv",
-    ]))
-    .unwrap();
-    let want: usize = want.lines().nth(1).unwrap().parse().unwrap();
     let run = traces[0].file_stem().unwrap().to_str().unwrap();
-    let got: usize = std::fs::read_dir(out.join("memory").join(format!("run={run}")))
-        .unwrap()
-        .map(|f| {
-            let file = std::fs::File::open(f.unwrap().path()).unwrap();
-            tarmac_lens_sql::parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(
-                file,
-            )
-            .unwrap()
-            .metadata()
-            .file_metadata()
-            .num_rows() as usize
-        })
-        .sum();
-    assert_eq!(got, want);
+    let elf = traces[0].with_extension("elf");
+    for table in Table::ALL {
+        let want = String::from_utf8(cli_stdout(&[
+            "sql",
+            "--image",
+            elf.to_str().unwrap(),
+            t,
+            &format!("SELECT * FROM {}", table.name()),
+            "--format",
+            "csv",
+        ]))
+        .unwrap();
+        let mut parts: Vec<PathBuf> =
+            std::fs::read_dir(out.join(table.name()).join(format!("run={run}")))
+                .unwrap()
+                .map(|f| f.unwrap().path())
+                .collect();
+        parts.sort();
+        let mut batches = Vec::new();
+        for part in &parts {
+            let file = std::fs::File::open(part).unwrap();
+            let reader = ParquetRecordBatchReaderBuilder::try_new(file)
+                .unwrap()
+                .build()
+                .unwrap();
+            batches.extend(reader.map(|b| b.unwrap()));
+        }
+        let mut csv = Vec::new();
+        if let Some(first) = batches.first() {
+            let schema = first.schema();
+            let mut w = ResultWriter::new(Format::Csv, schema.clone(), &mut csv).unwrap();
+            for batch in &batches {
+                w.write(batch).unwrap();
+            }
+            w.finish(&schema).unwrap();
+        }
+        let got = String::from_utf8(csv).unwrap();
+        let sorted = |text: &str| {
+            let mut rows: Vec<&str> = text.lines().skip(1).collect();
+            rows.sort_unstable();
+            rows.join("\n")
+        };
+        if matches!(
+            table,
+            Table::Instructions | Table::Registers | Table::Memory
+        ) {
+            assert!(want.lines().count() > 1, "{} has rows", table.name());
+        }
+        assert_eq!(sorted(&got), sorted(&want), "{}", table.name());
+    }
 }
 
 #[test]

@@ -3,7 +3,11 @@
 //! file per scan partition (written in parallel), each with the schema's
 //! version in its metadata. A table the trace cannot fill (no ELF image
 //! for `functions` and `source_lines`) is left out, and said so.
+//!
+//! The tables every line gives rows to are written from one read of the
+//! trace ([`ONE_PASS`]): a scan per table parsed a 1 GB trace three times.
 
+use std::io::BufWriter;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -13,9 +17,17 @@ use datafusion::prelude::SessionContext;
 use futures::StreamExt;
 use parquet::arrow::ArrowWriter;
 
+use crate::bounds::Bounds;
+use crate::builders::{Projection, Rows};
 use crate::output::parquet_properties;
+use crate::places::Places;
+use crate::rows;
+use crate::scan::{intervals, partition, walk_interval, Reading, Unit, BATCH_ROWS};
 use crate::schema::Table;
 use crate::trace::Trace;
+
+/// The tables written from one read of each partition's lines.
+const ONE_PASS: [Table; 3] = [Table::Instructions, Table::Registers, Table::Memory];
 
 /// What one trace's export wrote.
 #[derive(Debug, Default)]
@@ -49,8 +61,9 @@ pub async fn export_trace(trace: Arc<Trace>, dir: &Path, partitions: usize) -> R
     let name = trace.name.clone();
     let has_image = trace.image.is_some();
     let has_dwarf = trace.dwarf.is_some();
-    let ctx = crate::session(vec![trace], false, partitions)?;
+    let ctx = crate::session(vec![trace.clone()], false, partitions)?;
     let mut out = Exported::default();
+    let mut dirs = Vec::new();
     for table in Table::ALL {
         let missing = match table {
             Table::Functions if !has_image => Some("no ELF image"),
@@ -67,8 +80,155 @@ pub async fn export_trace(trace: Arc<Trace>, dir: &Path, partitions: usize) -> R
             std::fs::remove_dir_all(&at).map_err(|e| io(&at, e))?;
         }
         std::fs::create_dir_all(&at).map_err(|e| io(&at, e))?;
-        let (rows, files) = write_table(&ctx, table, &at).await?;
+        dirs.push((table, at));
+    }
+    let one_pass = ONE_PASS.map(|t| {
+        let dir = dirs
+            .iter()
+            .find(|(d, _)| *d == t)
+            .expect("a line table is never left out");
+        dir.1.clone()
+    });
+    let mut written = write_line_tables(trace, one_pass, partitions).await?;
+    for (table, at) in dirs {
+        let (rows, files) = match ONE_PASS.iter().position(|&t| t == table) {
+            Some(i) => std::mem::take(&mut written[i]),
+            None => write_table(&ctx, table, &at).await?,
+        };
         out.tables.push((table, rows, files));
+    }
+    Ok(out)
+}
+
+/// [`ONE_PASS`]'s tables into their directories `at`, a file per partition
+/// each, cut as their scans would cut them.
+async fn write_line_tables(
+    trace: Arc<Trace>,
+    at: [PathBuf; ONE_PASS.len()],
+    partitions: usize,
+) -> Result<Vec<(u64, Vec<PathBuf>)>> {
+    let units = vec![Unit {
+        trace: 0,
+        intervals: intervals(&trace, Table::Instructions, &Bounds::default()),
+    }];
+    let mut parts = partition(std::slice::from_ref(&trace), units, partitions);
+    if parts.is_empty() {
+        // No interval: one empty file per table, for its schema.
+        parts.push(Vec::new());
+    }
+    let at = Arc::new(at);
+    let mut tasks = Vec::new();
+    for (k, units) in parts.into_iter().enumerate() {
+        let (trace, at) = (trace.clone(), at.clone());
+        tasks.push(tokio::task::spawn_blocking(move || {
+            write_part(&trace, &at[..], k, units)
+        }));
+    }
+    let mut out = vec![(0u64, Vec::new()); ONE_PASS.len()];
+    for t in tasks {
+        let got = t
+            .await
+            .map_err(|e| DataFusionError::Execution(format!("export task: {e}")))??;
+        for (o, (n, file)) in out.iter_mut().zip(got) {
+            o.0 += n;
+            o.1.extend(file);
+        }
+    }
+    for o in &mut out {
+        o.1.sort();
+    }
+    Ok(out)
+}
+
+/// One table's file of a partition, being written.
+struct PartFile {
+    table: Table,
+    rows: Rows,
+    writer: ArrowWriter<BufWriter<std::fs::File>>,
+    path: PathBuf,
+    written: u64,
+}
+
+impl PartFile {
+    fn flush(&mut self, run: &str) -> Result<()> {
+        let batch = self.rows.finish(run)?;
+        self.written += batch.num_rows() as u64;
+        self.writer.write(&batch).map_err(parquet_error)
+    }
+}
+
+fn parquet_error(e: parquet::errors::ParquetError) -> DataFusionError {
+    DataFusionError::External(Box::new(e))
+}
+
+/// Partition `k`'s intervals into a file per [`ONE_PASS`] table: its rows
+/// and path (none for an empty file but the first).
+fn write_part(
+    trace: &Trace,
+    at: &[PathBuf],
+    k: usize,
+    units: Vec<Unit>,
+) -> Result<Vec<(u64, Option<PathBuf>)>> {
+    let mut files = Vec::new();
+    for (&table, dir) in ONE_PASS.iter().zip(at) {
+        let path = dir.join(format!("part-{k}.parquet"));
+        let projection = Projection::new(table, false, None);
+        let file = std::fs::File::create(&path).map_err(|e| io(&path, e))?;
+        let writer = ArrowWriter::try_new(
+            BufWriter::new(file),
+            projection.schema.clone(),
+            Some(parquet_properties()),
+        )
+        .map_err(parquet_error)?;
+        files.push(PartFile {
+            table,
+            rows: Rows::new(table, projection),
+            writer,
+            path,
+            written: 0,
+        });
+    }
+    let mut source = trace
+        .source
+        .open()
+        .map_err(|e| DataFusionError::External(Box::new(e)))?;
+    let mut places = Places::default();
+    for i in units.into_iter().flat_map(|u| u.intervals) {
+        let reading = Reading {
+            source: &mut *source,
+            places: &mut places,
+            events: &[],
+        };
+        walk_interval(
+            trace,
+            i,
+            0..u64::MAX,
+            true,
+            reading,
+            &mut |at, line, rec| {
+                for f in files.iter_mut() {
+                    rows::add(f.table, &mut f.rows, at, line, rec);
+                }
+            },
+        )?;
+        for f in &mut files {
+            if f.rows.len() >= BATCH_ROWS {
+                f.flush(&trace.name)?;
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for mut f in files {
+        if f.rows.len() > 0 {
+            f.flush(&trace.name)?;
+        }
+        f.writer.close().map_err(parquet_error)?;
+        if f.written == 0 && k > 0 {
+            std::fs::remove_file(&f.path).map_err(|e| io(&f.path, e))?;
+            out.push((0, None));
+        } else {
+            out.push((f.written, Some(f.path)));
+        }
     }
     Ok(out)
 }
@@ -94,13 +254,10 @@ async fn write_table(ctx: &SessionContext, table: Table, at: &Path) -> Result<(u
         let schema = schema.clone();
         tasks.push(tokio::task::spawn(async move {
             let file = std::fs::File::create(&path).map_err(|e| io(&path, e))?;
-            let pq = |e: parquet::errors::ParquetError| DataFusionError::External(Box::new(e));
-            let mut w = ArrowWriter::try_new(
-                std::io::BufWriter::new(file),
-                schema,
-                Some(parquet_properties()),
-            )
-            .map_err(pq)?;
+            let pq = parquet_error;
+            let mut w =
+                ArrowWriter::try_new(BufWriter::new(file), schema, Some(parquet_properties()))
+                    .map_err(pq)?;
             let mut rows = 0u64;
             while let Some(batch) = stream.next().await {
                 let batch = batch?;

@@ -14,7 +14,8 @@ use datafusion::execution::{SendableRecordBatchStream, TaskContext};
 use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
 use datafusion::physical_plan::streaming::PartitionStream;
 use tarmac_lens_core::index::EventKind;
-use tarmac_lens_core::TraceSource;
+use tarmac_lens_core::parse::Record;
+use tarmac_lens_core::{Line, TraceSource};
 
 use crate::bounds::Bounds;
 use crate::builders::{Projection, Rows};
@@ -25,7 +26,7 @@ use crate::schema::Table;
 use crate::trace::Trace;
 
 /// Rows per batch, about: a batch ends after the interval that reaches it.
-const BATCH_ROWS: usize = 8192;
+pub(crate) const BATCH_ROWS: usize = 8192;
 
 /// Intervals of one trace to read.
 #[derive(Clone, Debug)]
@@ -164,35 +165,63 @@ struct Scan {
     failed: bool,
 }
 
+/// What reading an interval needs beside its trace: a reader, the place
+/// cache and the events the rows name.
+pub(crate) struct Reading<'r> {
+    pub(crate) source: &'r mut dyn TraceSource,
+    pub(crate) places: &'r mut Places,
+    pub(crate) events: &'r [(u64, EventKind)],
+}
+
+/// Gives `each` the lines of `trace`'s interval `k` within `lines`, with
+/// the state a scan carries (`depth`: the call depth followed too).
+pub(crate) fn walk_interval(
+    trace: &Trace,
+    k: usize,
+    lines: Range<u64>,
+    depth: bool,
+    reading: Reading<'_>,
+    each: &mut dyn FnMut(&mut At<'_>, &Line<'_>, &Record<'_>),
+) -> Result<()> {
+    let time = trace.starts[k].time_before.unwrap_or(0);
+    let mut at = At {
+        trace,
+        time,
+        now: time,
+        depth: depth.then(|| Depth::for_interval(trace, k)),
+        places: reading.places,
+        events: reading.events,
+    };
+    trace
+        .index
+        .scan_interval_records(reading.source, k, &mut |line, rec| {
+            if lines.contains(&line.number) {
+                each(&mut at, line, rec);
+            } else if line.number >= lines.end {
+                return false;
+            }
+            true
+        })
+        .map_err(|e| DataFusionError::External(Box::new(e)))
+}
+
 impl Scan {
     /// Reads interval `k` of the open unit into the rows.
     fn read(&mut self, k: usize) -> Result<()> {
         let open = self.open.as_mut().expect("an open unit");
         let trace = &self.traces[open.trace];
         let lines: Range<u64> = self.bounds.lines.0..self.bounds.lines.1.saturating_add(1);
-        let time = trace.starts[k].time_before.unwrap_or(0);
         let depth = self.table == Table::Instructions && self.rows.wants(rows::instructions::DEPTH);
-        let mut at = At {
-            trace,
-            time,
-            now: time,
-            depth: depth.then(|| Depth::for_interval(trace, k)),
+        let reading = Reading {
+            source: &mut *open.source,
             places: &mut open.places,
             events: &open.events,
         };
         let table = self.table;
         let rows = &mut self.rows;
-        trace
-            .index
-            .scan_interval_records(&mut *open.source, k, &mut |line, rec| {
-                if lines.contains(&line.number) {
-                    rows::add(table, rows, &mut at, line, rec);
-                } else if line.number >= lines.end {
-                    return false;
-                }
-                true
-            })
-            .map_err(|e| DataFusionError::External(Box::new(e)))
+        walk_interval(trace, k, lines, depth, reading, &mut |at, line, rec| {
+            rows::add(table, rows, at, line, rec)
+        })
     }
 
     fn next_batch(&mut self) -> Result<Option<RecordBatch>> {

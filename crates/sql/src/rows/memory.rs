@@ -71,7 +71,7 @@ pub(super) fn add(rows: &mut Rows, at: &mut At<'_>, line: &Line<'_>, rec: &Recor
         let mut s = String::with_capacity(ordered.len() * 2);
         for (b, k) in ordered {
             if k {
-                s.push_str(&format!("{b:02x}"));
+                super::push_hex(&mut s, b);
             } else {
                 s.push_str("##");
             }

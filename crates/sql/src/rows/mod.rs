@@ -74,12 +74,20 @@ pub(crate) fn hex_le(bytes: &[u8], known: &[u8], unknown: &str) -> String {
     let mut s = String::with_capacity(bytes.len() * 2);
     for (i, b) in bytes.iter().enumerate().rev() {
         if known.get(i).is_some_and(|&k| k != 0) {
-            s.push_str(&format!("{b:02x}"));
+            push_hex(&mut s, *b);
         } else {
             s.push_str(unknown);
         }
     }
     s
+}
+
+/// `b` as two lowercase hex digits: `format!` per byte was 7% of a
+/// Parquet export's CPU.
+pub(crate) fn push_hex(s: &mut String, b: u8) {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    s.push(char::from(DIGITS[usize::from(b >> 4)]));
+    s.push(char::from(DIGITS[usize::from(b & 15)]));
 }
 
 /// The value of little-endian `bytes` if at most 8 and all known.
@@ -97,4 +105,21 @@ pub(crate) fn value_le(bytes: &[u8], known: &[u8]) -> Option<u64> {
             .rev()
             .fold(0u64, |v, &b| (v << 8) | u64::from(b)),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hex_is_most_significant_first_with_unknown_bytes_marked() {
+        assert_eq!(hex_le(&[0x0a, 0xff, 0x30], &[1, 1, 1], "--"), "30ff0a");
+        assert_eq!(hex_le(&[0x0a, 0xff], &[1, 0], "--"), "--0a");
+        let all: String = (0..=255u8).fold(String::new(), |mut s, b| {
+            push_hex(&mut s, b);
+            s
+        });
+        let want: String = (0..=255u8).map(|b| format!("{b:02x}")).collect();
+        assert_eq!(all, want);
+    }
 }
