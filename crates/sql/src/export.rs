@@ -11,6 +11,8 @@ use std::io::BufWriter;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use datafusion::arrow::datatypes::SchemaRef;
+use datafusion::arrow::record_batch::RecordBatch;
 use datafusion::error::{DataFusionError, Result};
 use datafusion::physical_plan::{execute_stream_partitioned, ExecutionPlan};
 use datafusion::prelude::SessionContext;
@@ -140,20 +142,39 @@ async fn write_line_tables(
     Ok(out)
 }
 
-/// One table's file of a partition, being written.
+/// A partition's Parquet file being written.
 struct PartFile {
-    table: Table,
-    rows: Rows,
     writer: ArrowWriter<BufWriter<std::fs::File>>,
     path: PathBuf,
     written: u64,
 }
 
 impl PartFile {
-    fn flush(&mut self, run: &str) -> Result<()> {
-        let batch = self.rows.finish(run)?;
+    fn create(path: PathBuf, schema: SchemaRef) -> Result<Self> {
+        let file = std::fs::File::create(&path).map_err(|e| io(&path, e))?;
+        let writer = ArrowWriter::try_new(BufWriter::new(file), schema, Some(parquet_properties()))
+            .map_err(parquet_error)?;
+        Ok(PartFile {
+            writer,
+            path,
+            written: 0,
+        })
+    }
+
+    fn write(&mut self, batch: &RecordBatch) -> Result<()> {
         self.written += batch.num_rows() as u64;
-        self.writer.write(&batch).map_err(parquet_error)
+        self.writer.write(batch).map_err(parquet_error)
+    }
+
+    /// Its rows and path; an empty file is removed but for partition 0's,
+    /// so a reader always finds the table's schema.
+    fn close(self, k: usize) -> Result<(u64, Option<PathBuf>)> {
+        self.writer.close().map_err(parquet_error)?;
+        if self.written == 0 && k > 0 {
+            std::fs::remove_file(&self.path).map_err(|e| io(&self.path, e))?;
+            return Ok((0, None));
+        }
+        Ok((self.written, Some(self.path)))
     }
 }
 
@@ -171,22 +192,12 @@ fn write_part(
 ) -> Result<Vec<(u64, Option<PathBuf>)>> {
     let mut files = Vec::new();
     for (&table, dir) in ONE_PASS.iter().zip(at) {
-        let path = dir.join(format!("part-{k}.parquet"));
         let projection = Projection::new(table, false, None);
-        let file = std::fs::File::create(&path).map_err(|e| io(&path, e))?;
-        let writer = ArrowWriter::try_new(
-            BufWriter::new(file),
+        let file = PartFile::create(
+            dir.join(format!("part-{k}.parquet")),
             projection.schema.clone(),
-            Some(parquet_properties()),
-        )
-        .map_err(parquet_error)?;
-        files.push(PartFile {
-            table,
-            rows: Rows::new(table, projection),
-            writer,
-            path,
-            written: 0,
-        });
+        )?;
+        files.push((table, Rows::new(table, projection), file));
     }
     let mut source = trace
         .source
@@ -206,29 +217,23 @@ fn write_part(
             true,
             reading,
             &mut |at, line, rec| {
-                for f in files.iter_mut() {
-                    rows::add(f.table, &mut f.rows, at, line, rec);
+                for (table, rows, _) in files.iter_mut() {
+                    rows::add(*table, rows, at, line, rec);
                 }
             },
         )?;
-        for f in &mut files {
-            if f.rows.len() >= BATCH_ROWS {
-                f.flush(&trace.name)?;
+        for (_, rows, file) in &mut files {
+            if rows.len() >= BATCH_ROWS {
+                file.write(&rows.finish(&trace.name)?)?;
             }
         }
     }
     let mut out = Vec::new();
-    for mut f in files {
-        if f.rows.len() > 0 {
-            f.flush(&trace.name)?;
+    for (_, mut rows, mut file) in files {
+        if rows.len() > 0 {
+            file.write(&rows.finish(&trace.name)?)?;
         }
-        f.writer.close().map_err(parquet_error)?;
-        if f.written == 0 && k > 0 {
-            std::fs::remove_file(&f.path).map_err(|e| io(&f.path, e))?;
-            out.push((0, None));
-        } else {
-            out.push((f.written, Some(f.path)));
-        }
+        out.push(file.close(k)?);
     }
     Ok(out)
 }
@@ -253,23 +258,11 @@ async fn write_table(ctx: &SessionContext, table: Table, at: &Path) -> Result<(u
         let path = at.join(format!("part-{k}.parquet"));
         let schema = schema.clone();
         tasks.push(tokio::task::spawn(async move {
-            let file = std::fs::File::create(&path).map_err(|e| io(&path, e))?;
-            let pq = parquet_error;
-            let mut w =
-                ArrowWriter::try_new(BufWriter::new(file), schema, Some(parquet_properties()))
-                    .map_err(pq)?;
-            let mut rows = 0u64;
+            let mut file = PartFile::create(path, schema)?;
             while let Some(batch) = stream.next().await {
-                let batch = batch?;
-                rows += batch.num_rows() as u64;
-                w.write(&batch).map_err(pq)?;
+                file.write(&batch?)?;
             }
-            w.close().map_err(pq)?;
-            if rows == 0 && k > 0 {
-                std::fs::remove_file(&path).map_err(|e| io(&path, e))?;
-                return Ok::<_, DataFusionError>((0, None));
-            }
-            Ok((rows, Some(path)))
+            file.close(k)
         }));
     }
     let mut rows = 0;
