@@ -30,6 +30,9 @@ export CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}"
 # loaded two-core machine. A hung test still fails, at this limit.
 export WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT:-120}"
 TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
+# A run builds each crate once: incremental state would only take disk (GBs
+# beside DataFusion's objects, on a CI disk that once filled up).
+export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 # The Playwright tests compare the page with this binary's output.
 export TARMAC_LENS_CLI="$TARGET_DIR/debug/tarmac-lens"
 
@@ -108,6 +111,9 @@ step "browser tests (Playwright)" node --test --test-force-exit --test-concurren
 printf '\n==================== summary ====================\n'
 printf '%s\n' "${results[@]}"
 printf 'total time: %ss\n' "$((SECONDS - START))"
+# What the run left on disk: a full disk fails steps with unrelated errors.
+printf 'target/: %s; free: %s\n' "$(du -sh "$TARGET_DIR" 2>/dev/null | cut -f1)" \
+  "$(df -h --output=avail "$ROOT" | tail -1 | tr -d ' ')"
 if ((failures)); then
   printf '%d step(s) FAILED\n' "$failures"
   exit 1
