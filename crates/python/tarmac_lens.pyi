@@ -212,7 +212,8 @@ class Trace:
     def profile(self) -> Profile:
         """``tarmac-lens profile``'s text and rows."""
     def sql(self, query: str) -> pyarrow.Table:
-        """A SQL query over the trace tables (docs/tables.md). Raises :class:`QueryError`."""
+        """A SQL query over the trace tables (docs/tables.md). Raises :class:`QueryError`;
+        Ctrl-C stops it (``KeyboardInterrupt``)."""
     def sql_reader(self, query: str) -> pyarrow.RecordBatchReader:
         """:meth:`sql`'s result, computed batch by batch as it is read."""
     def table(self, name: str, columns: Optional[Sequence[str]] = None) -> pyarrow.Table:

@@ -376,6 +376,36 @@ def test_ctrl_c_stops_indexing(tmp_path):
     assert not pathlib.Path(f"{path}.index").exists()
 
 
+def test_ctrl_c_stops_a_query():
+    """A query of some 10^13 rows (three instruction tables crossed) runs
+    for hours: SIGINT, sent once the child is about to query, must raise
+    `KeyboardInterrupt` out of `sql()` instead of waiting for it."""
+    trace = TRACEGEN / f"{A64}.tarmac"
+    child = subprocess.Popen(
+        [sys.executable, "-c", (
+            "import tarmac_lens\n"
+            f"t = tarmac_lens.open({str(trace)!r}, index=False)\n"
+            "print('querying', flush=True)\n"
+            "try:\n"
+            "    t.sql('SELECT max(a.line + b.line + c.line) FROM instructions a, instructions b, instructions c')\n"
+            "    print('finished', flush=True)\n"
+            "except KeyboardInterrupt:\n"
+            "    print('interrupted', flush=True)\n"
+            # A second query on the same trace still works.
+            "print(t.sql('SELECT count(*) AS n FROM instructions').column('n')[0].as_py(), flush=True)\n"
+        )],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        assert child.stdout.readline() == "querying\n"
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=600)
+    finally:
+        child.kill()
+    assert out.splitlines() == ["interrupted", str(tarmac_lens.open(trace, index=False).instructions)], (out, err)
+    assert child.returncode == 0, err
+
+
 def test_the_docs_example_runs_its_query_as_the_cli_does(cli, a64):
     """docs/python.md's notebook example without the plot: its query (read
     from the page) gives `tarmac-lens sql`'s rows, and its table counts

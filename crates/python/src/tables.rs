@@ -2,7 +2,8 @@
 //! readers: DataFusion's Arrow batches handed over through the Arrow C
 //! data interface, so no value is converted or copied on the way.
 
-use std::sync::Arc;
+use std::sync::{mpsc, Arc, Mutex};
+use std::time::Duration;
 
 use arrow_pyarrow::{IntoPyArrow, Table as PyArrowTable};
 use futures::StreamExt;
@@ -70,6 +71,45 @@ fn runtime(jobs: usize) -> std::io::Result<tokio::runtime::Runtime> {
         .build()
 }
 
+/// Runs `work` on `rt` while the calling thread waits without the
+/// interpreter, looking at its signal handlers every 100 ms: Ctrl-C (or a
+/// handler's exception) abandons the query and raises at once, and the
+/// runtime's threads drop the query at its next batch.
+fn interruptible<T: Send + 'static>(
+    py: Python<'_>,
+    rt: tokio::runtime::Runtime,
+    work: impl std::future::Future<Output = T> + Send + 'static,
+) -> PyResult<T> {
+    let (tx, rx) = mpsc::channel();
+    let task = rt.spawn(async move {
+        let _ = tx.send(work.await);
+    });
+    // Waited on without the interpreter, from the calling thread only.
+    let rx = Mutex::new(rx);
+    loop {
+        let waited = py.detach(|| {
+            let rx = rx.lock().unwrap_or_else(|e| e.into_inner());
+            rx.recv_timeout(Duration::from_millis(100))
+        });
+        match waited {
+            Ok(done) => return Ok(done),
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                if let Err(raised) = py.check_signals() {
+                    task.abort();
+                    rt.shutdown_background();
+                    return Err(raised);
+                }
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(error::<Error>(
+                    py,
+                    "the query stopped without an answer (a panic)",
+                ));
+            }
+        }
+    }
+}
+
 /// A query's result as Arrow batches read one at a time, on a runtime of
 /// its own: `pyarrow.RecordBatchReader` pulls them through the C stream
 /// interface.
@@ -103,25 +143,19 @@ impl Trace {
     pub(crate) fn run_sql(&self, py: Python<'_>, query: &str) -> PyResult<Py<PyAny>> {
         let trace = self.lock().tables(py)?;
         let jobs = default_jobs();
-        let collected = py.detach(|| -> Result<_, tarmac_lens_sql::QueryError> {
-            let rt = runtime(jobs).map_err(|e| {
-                tarmac_lens_sql::QueryError::new(
-                    tarmac_lens_sql::datafusion::error::DataFusionError::External(Box::new(e)),
-                    query,
-                )
-            })?;
-            rt.block_on(async {
-                let ctx = tarmac_lens_sql::session(vec![trace], false, jobs)
-                    .map_err(|e| tarmac_lens_sql::QueryError::new(e, query))?;
-                let mut stream = tarmac_lens_sql::query(&ctx, query).await?;
-                let schema = stream.schema();
-                let mut batches = Vec::new();
-                while let Some(batch) = stream.next().await {
-                    batches.push(batch.map_err(|e| tarmac_lens_sql::QueryError::new(e, query))?);
-                }
-                Ok((batches, schema))
-            })
-        });
+        let rt = runtime(jobs).map_err(|e| error::<Error>(py, e.to_string()))?;
+        let sql = query.to_string();
+        let collected = interruptible(py, rt, async move {
+            let ctx = tarmac_lens_sql::session(vec![trace], false, jobs)
+                .map_err(|e| tarmac_lens_sql::QueryError::new(e, &sql))?;
+            let mut stream = tarmac_lens_sql::query(&ctx, &sql).await?;
+            let schema = stream.schema();
+            let mut batches = Vec::new();
+            while let Some(batch) = stream.next().await {
+                batches.push(batch.map_err(|e| tarmac_lens_sql::QueryError::new(e, &sql))?);
+            }
+            Ok((batches, schema))
+        })?;
         let (batches, schema) = collected.map_err(|e| query_error(py, e))?;
         let table = PyArrowTable::try_new(batches, schema)
             .map_err(|e| error::<Error>(py, e.to_string()))?;

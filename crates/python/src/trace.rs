@@ -655,7 +655,8 @@ impl Trace {
     /// as ``tarmac-lens sql``'s) and returns its result as a
     /// ``pyarrow.Table``; ``.to_pandas()`` and ``polars.from_arrow`` take
     /// it. A query that fails raises :class:`QueryError` naming its
-    /// ``position`` (line, column) in the query.
+    /// ``position`` (line, column) in the query. Ctrl-C stops the query
+    /// and raises ``KeyboardInterrupt``.
     fn sql(&self, py: Python<'_>, query: &str) -> PyResult<Py<PyAny>> {
         self.run_sql(py, query)
     }

@@ -84,6 +84,22 @@ impl Rows {
         }
     }
 
+    /// Room for `rows` rows in every column, made before the first row:
+    /// a table whose length is known up front (the index's) then never
+    /// copies its columns as they grow.
+    pub(crate) fn reserve(&mut self, rows: usize) {
+        debug_assert_eq!(self.len, 0, "reserved after the first row");
+        for b in self.builders.iter_mut().flatten() {
+            *b = match b {
+                Builder::U64(_) => Builder::U64(UInt64Builder::with_capacity(rows)),
+                Builder::U32(_) => Builder::U32(UInt32Builder::with_capacity(rows)),
+                Builder::U8(_) => Builder::U8(UInt8Builder::with_capacity(rows)),
+                Builder::Bool(_) => Builder::Bool(BooleanBuilder::with_capacity(rows)),
+                Builder::Text(_) => Builder::Text(StringBuilder::with_capacity(rows, rows * 16)),
+            };
+        }
+    }
+
     /// Whether column `i` is made (so worth computing).
     #[inline]
     pub(crate) fn wants(&self, i: usize) -> bool {
@@ -105,6 +121,21 @@ impl Rows {
     pub(crate) fn u64(&mut self, i: usize, v: Option<u64>) {
         if let Some(Builder::U64(b)) = &mut self.builders[i] {
             b.append_option(v);
+        }
+    }
+
+    /// Appends a whole column's values at once (for columns made after
+    /// the rows' other fields).
+    pub(crate) fn u64_values(&mut self, i: usize, v: &[u64]) {
+        if let Some(Builder::U64(b)) = &mut self.builders[i] {
+            b.append_slice(v);
+        }
+    }
+
+    /// [`Rows::u64_values`] for a `u32` column.
+    pub(crate) fn u32_values(&mut self, i: usize, v: &[u32]) {
+        if let Some(Builder::U32(b)) = &mut self.builders[i] {
+            b.append_slice(v);
         }
     }
 
