@@ -84,7 +84,7 @@ impl Answerable for Registers {
         let Registers { node, mark } = self;
         let hint = session.aarch64_hint();
         let (idx, src) = session.parts();
-        let rf = idx.registers_after(src, node)?;
+        let (rf, n) = idx.registers_and_node(src, node)?;
         let other = match mark {
             RegMark::Written => Some(idx.registers_written(src, node)?),
             RegMark::ChangedSince(c) if c != node => Some(idx.registers_after(src, c)?),
@@ -95,7 +95,6 @@ impl Answerable for Registers {
             (RegMark::ChangedSince(_), Some(c)) => registers::Marks::Differs(c),
             _ => registers::Marks::None,
         };
-        let n = idx.node(src, node)?;
         let pc = (n.at.pc != crate::engine::INVALID_PC).then_some(n.at.pc);
         Ok(registers::panels(&rf, marks, node, pc, hint))
     }

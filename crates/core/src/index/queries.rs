@@ -198,14 +198,25 @@ impl Index {
 
     /// Register file after node `node`.
     pub fn registers_after(&self, source: &mut dyn TraceSource, node: u64) -> Result<RegFile> {
+        self.registers_and_node(source, node).map(|(r, _)| r)
+    }
+
+    /// Register file after node `node`, and the node, from one replay
+    /// (the registers pane wants both: a scan for the node beside the
+    /// replay was a quarter of its parsing).
+    pub fn registers_and_node(
+        &self,
+        source: &mut dyn TraceSource,
+        node: u64,
+    ) -> Result<(RegFile, Node)> {
         struct Regs {
             target: u64,
-            out: Option<RegFile>,
+            out: Option<(RegFile, Node)>,
         }
         impl Observer for Regs {
             fn node(&mut self, n: &Node, e: &Engine) {
                 if n.at.node == self.target {
-                    self.out = Some(e.regs().clone());
+                    self.out = Some((e.regs().clone(), *n));
                 }
             }
             fn done(&self) -> bool {
