@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 
-import { CLI, ROOT, expectLine, pageFixture } from './harness.mjs';
+import { CLI, closeChecked, expectLine, pageFixture, ROOT } from './harness.mjs';
 
 const FASTMODEL = path.join(ROOT, 'tests/data/tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac');
 const ES = path.join(ROOT, 'tests/data/tracegen/quicksort-aarch64-O2-es-2M.tarmac');
@@ -98,8 +98,7 @@ test('the page compares two traces as the CLI does and shows both at each diverg
   const problems = [];
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   t.after(async () => {
-    await page.close();
-    assert.deepEqual(problems, []);
+    await closeChecked(page, problems);
   });
   await page.goto(fx.server.url);
   await page.waitForSelector('[data-testid=status][data-state=idle]');
@@ -242,8 +241,7 @@ test('side by side at 1440×900 both traces show every register, name their call
   const problems = [];
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   t.after(async () => {
-    await page.close();
-    assert.deepEqual(problems, []);
+    await closeChecked(page, problems);
   });
   await page.goto(fx.server.url);
   await page.waitForSelector('[data-testid=status][data-state=idle]');

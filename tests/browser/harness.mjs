@@ -157,6 +157,15 @@ export function pageFixture() {
   return fx;
 }
 
+/** Closes `page`, then fails if it logged any of `problems` before the
+ * close: a load still under way when a page closes is aborted, and says
+ * so (seen on a loaded machine), which is no fault of the page's. */
+export async function closeChecked(page, problems, message = 'the page logged errors') {
+  const said = [...problems];
+  await page.close();
+  assert.deepEqual(said, [], message);
+}
+
 /**
  * Opens the page (with `query`: a URL's `?…` or `#…`) in a new tab of
  * `fx`'s browser (`pageFixture`, or any `{ browser, server }`), drops
@@ -173,8 +182,7 @@ export async function openTracePage(fx, t, files = [], { query = '', height = 10
     if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
   });
   t.after(async () => {
-    await page.close();
-    assert.deepEqual(problems, [], 'the page logged errors');
+    await closeChecked(page, problems, 'the page logged errors');
   });
   await page.goto(fx.server.url + query);
   await page.waitForSelector('[data-testid=status][data-state=idle]');

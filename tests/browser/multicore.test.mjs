@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 
-import { ROOT, pageFixture } from './harness.mjs';
+import { closeChecked, pageFixture, ROOT } from './harness.mjs';
 
 const CPU0 = 'tests/data/tracegen/quicksort-aarch64-O2-fastmodel-cpu-2M.tarmac';
 const CPU1 = 'tests/data/multicore/recursion-aarch64-O2-fastmodel-cpu1.tarmac';
@@ -57,8 +57,7 @@ test('the page offers the cores of a multi-core trace and follows the one picked
   const problems = [];
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   t.after(async () => {
-    await page.close();
-    assert.deepEqual(problems, []);
+    await closeChecked(page, problems);
   });
   await page.goto(fx.server.url);
   await page.waitForSelector('[data-testid=status][data-state=idle]');

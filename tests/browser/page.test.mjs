@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 
-import { ROOT, cliStats, cliStatsLater, pageFixture, readResults, traces } from './harness.mjs';
+import { cliStats, cliStatsLater, closeChecked, pageFixture, readResults, ROOT, traces } from './harness.mjs';
 import { repeatedTrace } from './tracegen.mjs';
 
 const fx = pageFixture();
@@ -21,8 +21,7 @@ async function openPage(t, { allowConsoleErrors = false, query = '' } = {}) {
     if (m.type() === 'error' && !allowConsoleErrors) problems.push(`console error: ${m.text()}`);
   });
   t.after(async () => {
-    await page.close();
-    assert.deepEqual(problems, [], 'the page logged errors');
+    await closeChecked(page, problems, 'the page logged errors');
   });
   await page.goto(fx.server.url + query);
   await page.waitForSelector('[data-testid=status][data-state=idle]');

@@ -19,7 +19,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import zlib from 'node:zlib';
 
-import { CLI, ROOT, cliStats, expectLine, gotoLine, launchBrowser, serveDist } from './harness.mjs';
+import { CLI, ROOT, cliStats, closeChecked, expectLine, gotoLine, launchBrowser, serveDist } from './harness.mjs';
 import { checkFoldNamed, checkRegisters, firstCall } from './browse_check.mjs';
 import { percentile, recordSteps, serve, timeSteps } from './served.mjs';
 import { previousWrite, readTrace } from './trace_text.mjs';
@@ -84,8 +84,7 @@ async function newPage(t, { refusals = false, tolerate = null } = {}) {
     if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
   });
   t.after(async () => {
-    await page.close();
-    assert.deepEqual(problems, [], 'the page logged errors');
+    await closeChecked(page, problems);
   });
   await recordSteps(page);
   return page;
@@ -465,7 +464,9 @@ describe('tarmac-lens serve', () => {
     const heard = [];
     proxied.on('console', (m) => heard.push(`${m.type()}: ${m.text()}`));
     proxied.on('requestfailed', (r) => heard.push(`failed: ${r.url()} ${r.failure()?.errorText}`));
+    proxied.on('request', (r) => heard.push(`asked: ${new URL(r.url()).pathname}`));
     proxied.on('response', (r) => heard.push(`${r.status()} ${new URL(r.url()).pathname}`));
+    proxied.on('pageerror', (e) => heard.push(`page error: ${e.message}`));
     await proxied.goto(url);
     await proxied
       .waitForSelector('[data-testid=status][data-state=ready]', { timeout: 60_000 })

@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 
-import { CLI, ROOT, expectLine, gotoLine, pageFixture } from './harness.mjs';
+import { CLI, closeChecked, expectLine, gotoLine, pageFixture, ROOT } from './harness.mjs';
 
 const fx = pageFixture();
 const GEN = path.join(ROOT, 'tests/data/tracegen');
@@ -30,8 +30,7 @@ async function openPage(t) {
     }
   });
   t.after(async () => {
-    await page.close();
-    assert.deepEqual(problems, [], 'the page logged errors or warnings');
+    await closeChecked(page, problems, 'the page logged errors or warnings');
   });
   await page.goto(fx.server.url);
   await page.waitForSelector('[data-testid=status][data-state=idle]');

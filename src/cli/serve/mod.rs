@@ -370,21 +370,19 @@ fn no_delay(listener: &std::net::TcpListener) {
 #[cfg(not(unix))]
 fn no_delay(_: &std::net::TcpListener) {}
 
-/// Gives the calling thread only the time nothing else wants
-/// (`SCHED_IDLE`): counting the statistics of a big trace takes a core for
-/// as long as indexing took, and the answers (and a browser on the same
+/// Gives the calling thread the lowest priority that still progresses
+/// (nice 19): counting the statistics of a big trace takes a core for as
+/// long as indexing took, and the answers (and a browser on the same
 /// machine loading the page) come first. At nice 10 a fresh browser's first
-/// screen, opened as `serve` started, came 40-80 ms later.
+/// screen, opened as `serve` started, came 40-80 ms later; at `SCHED_IDLE`
+/// a busy machine starved the count (45 ms of work took 21 s beside ten
+/// busy loops), and the page says it is ready only once it is counted.
 #[cfg(target_os = "linux")]
 fn yield_to_answers() {
-    // SAFETY: plain system calls on the calling thread (Linux gives each
-    // thread its own policy and nice value, named by its thread id).
+    // SAFETY: a plain system call on the calling thread (Linux gives each
+    // thread its own nice value, named by its thread id).
     unsafe {
-        let tid = libc::gettid();
-        let param = libc::sched_param { sched_priority: 0 };
-        if libc::sched_setscheduler(tid, libc::SCHED_IDLE, &param) != 0 {
-            libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, 19);
-        }
+        libc::setpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t, 19);
     }
 }
 
