@@ -10,8 +10,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 use serde::Serialize;
 use tarmac_lens_core::browse::protocol::{
-    AccessKind, Accesses, CallStack, Locate, Memory, NodeView, RegMark, Registers, Row, Rows,
-    WhyQuery, WriteTarget,
+    AccessKind, Accesses, CallStack, Locate, Memory, NodeView, Row, Rows, WhyQuery, WriteTarget,
 };
 use tarmac_lens_core::condition::Condition;
 use tarmac_lens_core::engine::EngineOptions;
@@ -159,6 +158,15 @@ impl Inner {
     }
 
     fn node_at(&mut self, py: Python<'_>, line: u64) -> PyResult<NodeView> {
+        self.check_line(py, line)?;
+        match self.ask(py, Locate::Line(line))? {
+            Some(v) => Ok(v),
+            None => Err(error::<Error>(py, format!("the trace has no line {line}"))),
+        }
+    }
+
+    /// A line of the trace, or the error saying which lines it has.
+    fn check_line(&self, py: Python<'_>, line: u64) -> PyResult<()> {
         let lines = self.session.progress().lines;
         if line == 0 || line > lines {
             return Err(error::<Error>(
@@ -166,10 +174,7 @@ impl Inner {
                 format!("the trace has no line {line} (it has lines 1 to {lines})"),
             ));
         }
-        match self.ask(py, Locate::Line(line))? {
-            Some(v) => Ok(v),
-            None => Err(error::<Error>(py, format!("the trace has no line {line}"))),
-        }
+        Ok(())
     }
 
     fn view_of(&mut self, py: Python<'_>, node: u64) -> PyResult<NodeView> {
@@ -276,14 +281,14 @@ impl Trace {
     /// for digits not known there; in display order.
     fn registers_at<'py>(&self, py: Python<'py>, line: u64) -> PyResult<Bound<'py, PyDict>> {
         let mut inner = self.lock();
-        let node = inner.node_at(py, line)?.node;
-        let reply = inner.ask(
-            py,
-            Registers {
-                node,
-                mark: RegMark::None,
-            },
-        )?;
+        inner.check_line(py, line)?;
+        let Some((_, reply)) = inner
+            .session
+            .registers_at_line(line)
+            .map_err(|e| core(py, e))?
+        else {
+            return Err(error::<Error>(py, format!("the trace has no line {line}")));
+        };
         let out = PyDict::new(py);
         for cell in reply
             .panels

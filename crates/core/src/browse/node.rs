@@ -113,6 +113,25 @@ impl Answerable for Registers {
     }
 }
 
+impl<S: TraceSource> Session<S> {
+    /// The node holding 1-based `line` and the core registers after it,
+    /// as [`Locate::Line`] and [`Registers`] (unmarked) answer them, from
+    /// one replay instead of two (a script asking registers line by line
+    /// pays for each); `None` for a line beyond the indexed trace.
+    pub fn registers_at_line(&mut self, line: u64) -> Result<Option<(NodeView, RegistersReply)>> {
+        let hint = self.aarch64_hint();
+        let (idx, src) = self.parts();
+        let (rf, n) = match idx.registers_at_line(src, line.max(1)) {
+            Ok(found) => found,
+            Err(Error::OutOfRange(_)) => return Ok(None),
+            Err(e) => return Err(e),
+        };
+        let pc = (n.at.pc != crate::engine::INVALID_PC).then_some(n.at.pc);
+        let reply = registers::panels(&rf, registers::Marks::None, n.at.node, pc, hint);
+        Ok(Some((view(&n), reply)))
+    }
+}
+
 impl Answerable for Memory {
     fn answer<S: TraceSource>(self, session: &mut Session<S>) -> Result<MemoryReply> {
         let Memory {
@@ -310,5 +329,48 @@ impl Answerable for NodeLines {
 
     fn examples(at: &Example) -> Vec<NodeLines> {
         vec![NodeLines { node: at.node }]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::browse::protocol::{Locate, RegMark, Registers};
+    use crate::source::SliceSource;
+    use crate::{IndexOptions, Session};
+
+    /// The one replay answers as the two questions do, at every line: in
+    /// the middle of nodes, at interval edges (4 KiB apart), before the
+    /// first node (a banner) and past the last.
+    #[test]
+    fn registers_at_line_answers_as_locate_then_registers() {
+        let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data");
+        for name in ["ttu/quicksort.tarmac", "ep/sploop-loop.ept.txt"] {
+            let mut text = b"# a banner line before the first node\n".to_vec();
+            text.extend(std::fs::read(data.join(name)).unwrap());
+            let opts = IndexOptions {
+                checkpoint_bytes: 4096,
+                ..IndexOptions::default()
+            };
+            let mut s = Session::open_with(SliceSource(&text), opts).unwrap();
+            while !s.index_step(1 << 20).unwrap().complete {}
+            let lines = s.progress().lines;
+            // Every line of the first 40 KB and each fifth after: the
+            // sploop trace alone has 20,000 lines.
+            let picks = (0..=lines + 2).filter(|&l| l < 1000 || l % 5 == 0 || l > lines - 3);
+            let mut checked = 0;
+            for line in picks {
+                let want = s.ask(Locate::Line(line)).unwrap().map(|node| {
+                    let regs = s.ask(Registers {
+                        node: node.node,
+                        mark: RegMark::None,
+                    });
+                    (node, regs.unwrap())
+                });
+                let got = s.registers_at_line(line).unwrap();
+                assert_eq!(got, want, "{name} line {line}");
+                checked += usize::from(got.is_some());
+            }
+            assert!(checked > 1000, "{name}: {checked} lines had a node");
+        }
     }
 }
