@@ -612,3 +612,82 @@ fn the_cli_refuses_what_it_cannot_read() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no trace there"));
 }
+
+/// `(mnemonic, count)` of every mnemonic `trace` runs, most run first.
+fn mnemonic_counts(text: &[u8], filter: &str) -> Vec<(String, u64)> {
+    let (trace, _) = trace_of(text.to_vec(), None);
+    let sql = format!(
+        "SELECT mnemonic, count(*) AS n FROM instructions {filter} GROUP BY mnemonic ORDER BY n DESC, mnemonic"
+    );
+    let rows = query(trace, &sql).unwrap();
+    let mut out = Vec::new();
+    for b in &rows {
+        let names = b.column(0).as_string::<i32>();
+        let counts = b
+            .column(1)
+            .as_primitive::<tarmac_lens_sql::datafusion::arrow::datatypes::Int64Type>();
+        for i in 0..b.num_rows() {
+            out.push((names.value(i).to_string(), counts.value(i) as u64));
+        }
+    }
+    out
+}
+
+#[test]
+fn a_mnemonic_filter_applied_by_the_scan_keeps_exactly_its_rows() {
+    // A64, A32 with CCFAIL before failed instructions, and gem5's Thumb.
+    for name in [
+        QUICKSORT,
+        "tracegen/quicksort-arm-O2-es-2M",
+        "tracegen/quicksort-thumb-O2-gem5-2M",
+    ] {
+        let text = std::fs::read(data(&format!("{name}.tarmac"))).unwrap();
+        let count = |sql: &str| one_u64(&query(trace_of(text.clone(), None).0, sql).unwrap());
+        // Grouped, the scan filters nothing: the counts to match.
+        let groups = mnemonic_counts(&text, "");
+        assert!(groups.len() > 5, "{name}: {groups:?}");
+        for (m, n) in groups.iter().take(12) {
+            let sql = format!("SELECT count(*) FROM instructions WHERE mnemonic = '{m}'");
+            assert_eq!(count(&sql), *n, "{name}: {sql}");
+        }
+        let [(a, na), (b, nb), ..] = &groups[..] else {
+            unreachable!()
+        };
+        let sql = format!("SELECT count(*) FROM instructions WHERE mnemonic IN ('{a}', '{b}')");
+        assert_eq!(count(&sql), na + nb, "{name}: {sql}");
+        let sql = format!(
+            "SELECT count(*) FROM instructions WHERE '{a}' = mnemonic AND mnemonic = '{b}'"
+        );
+        assert_eq!(count(&sql), 0, "{name}: {sql}");
+        let lower = a.to_ascii_lowercase();
+        let sql = format!("SELECT count(*) FROM instructions WHERE mnemonic = '{lower}'");
+        assert_eq!(count(&sql), 0, "{name}: {sql}");
+        // With a line range (pushed down too) and with the column asked for.
+        let part = mnemonic_counts(&text, "WHERE line BETWEEN 1000 AND 20000");
+        let (m, n) = &part[0];
+        let sql = format!(
+            "SELECT count(*) FROM instructions WHERE mnemonic = '{m}' AND line BETWEEN 1000 AND 20000"
+        );
+        assert_eq!(count(&sql), *n, "{name}: {sql}");
+        let sql = format!(
+            "SELECT count(*) FROM (SELECT line, mnemonic FROM instructions WHERE mnemonic = '{m}') WHERE mnemonic <> '{m}'"
+        );
+        assert_eq!(count(&sql), 0, "{name}: {sql}");
+    }
+    // The scan applies it: no filter is left in the plan.
+    let text = std::fs::read(data(&format!("{QUICKSORT}.tarmac"))).unwrap();
+    let plan = query(
+        trace_of(text, None).0,
+        "EXPLAIN SELECT count(*) FROM instructions WHERE mnemonic = 'BL'",
+    )
+    .unwrap();
+    let plan: Vec<String> = plan
+        .iter()
+        .flat_map(|b| {
+            let c = b.column(1).as_string::<i32>();
+            (0..b.num_rows()).map(move |i| c.value(i).to_string())
+        })
+        .collect();
+    let physical = plan.last().expect("a physical plan");
+    assert!(!physical.contains("FilterExec"), "{plan:#?}");
+}

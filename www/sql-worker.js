@@ -8,6 +8,37 @@ import init, { SqlEngine } from './sql/tarmac_lens_sql.js';
 
 let engine = null;
 
+/** Bytes read at once when the engine reads on from where it stopped. */
+const BLOCK = 4 << 20;
+
+/** A scan reads 256 KiB at a time, in order, and each call to the browser
+ * costs more than its bytes (1 GB by `FileReaderSync`: 256 KiB slices
+ * 6.6 s, 4 MiB 3.4 s): a read that goes on from the last one is served
+ * from a block read at once; a jump reads only what it asks. */
+function readAhead({ len, read }) {
+  let start = 0;
+  let block = new Uint8Array(0);
+  let next = -1;
+  return {
+    len,
+    read: (at, n) => {
+      const end = Math.min(at + n, len);
+      if (at >= start && end <= start + block.length) {
+        next = end;
+        return block.subarray(at - start, end - start);
+      }
+      if (at !== next || n >= BLOCK) {
+        next = end;
+        return read(at, n);
+      }
+      start = at;
+      block = read(at, Math.max(n, BLOCK));
+      next = Math.min(end, start + block.length);
+      return block.subarray(0, next - start);
+    },
+  };
+}
+
 /** `read(offset, length)` over a Blob or a URL. */
 function reader(trace) {
   if (trace.blob) {
@@ -65,7 +96,7 @@ self.onmessage = async ({ data }) => {
     try {
       await init({ module_or_path: new URL('./sql/tarmac_lens_sql_bg.wasm', import.meta.url) });
       const { name, trace, index, elf } = data.open;
-      const source = reader(trace);
+      const source = readAhead(reader(trace));
       engine = new SqlEngine(name, source.len, source.read, index, elfBytes(elf));
       if (engine.indexedLength() !== source.len) {
         engine = null;

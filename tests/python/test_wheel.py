@@ -385,8 +385,10 @@ def test_ctrl_c_stops_a_query():
         [sys.executable, "-c", (
             "import tarmac_lens\n"
             f"t = tarmac_lens.open({str(trace)!r}, index=False)\n"
-            "print('querying', flush=True)\n"
+            # Inside the `try`: a SIGINT that comes before the query starts
+            # is still caught (one did, between the print and the `try`).
             "try:\n"
+            "    print('querying', flush=True)\n"
             "    t.sql('SELECT max(a.line + b.line + c.line) FROM instructions a, instructions b, instructions c')\n"
             "    print('finished', flush=True)\n"
             "except KeyboardInterrupt:\n"

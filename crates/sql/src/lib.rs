@@ -39,6 +39,7 @@ mod indexed;
 pub mod output;
 mod places;
 mod provider;
+mod row_filter;
 mod rows;
 mod scan;
 pub mod schema;

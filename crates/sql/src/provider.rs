@@ -20,6 +20,7 @@ use datafusion::physical_plan::ExecutionPlan;
 use crate::bounds::{is_pushable, Bounds};
 use crate::builders::Projection;
 use crate::indexed::IndexPartition;
+use crate::row_filter::RowFilter;
 use crate::scan::{intervals, partition, ScanPartition, Unit};
 use crate::schema::Table;
 use crate::trace::Trace;
@@ -83,7 +84,9 @@ impl TableProvider for TraceTable {
         Ok(filters
             .iter()
             .map(|f| {
-                if self.table.reads_lines() && is_pushable(f) {
+                if RowFilter::is_exact(self.table, f) {
+                    TableProviderFilterPushDown::Exact
+                } else if self.table.reads_lines() && is_pushable(f) {
                     TableProviderFilterPushDown::Inexact
                 } else {
                     TableProviderFilterPushDown::Unsupported
@@ -108,6 +111,7 @@ impl TableProvider for TraceTable {
         };
         let partitions: Vec<Arc<dyn PartitionStream>> = if self.table.reads_lines() {
             let bounds = Bounds::of(filters);
+            let keep = RowFilter::of(self.table, filters);
             let units: Vec<Unit> = self
                 .traces
                 .iter()
@@ -127,6 +131,7 @@ impl TableProvider for TraceTable {
                         units,
                         projection: projection.clone(),
                         bounds,
+                        keep: keep.clone(),
                     }) as Arc<dyn PartitionStream>
                 })
                 .collect()
@@ -164,6 +169,7 @@ impl TableProvider for TraceTable {
                 units: Vec::new(),
                 projection: projection.clone(),
                 bounds: Bounds::default(),
+                keep: RowFilter::default(),
             }) as Arc<dyn PartitionStream>]
         } else {
             partitions

@@ -21,6 +21,7 @@ use crate::bounds::Bounds;
 use crate::builders::{Projection, Rows};
 use crate::depth::Depth;
 use crate::places::Places;
+use crate::row_filter::RowFilter;
 use crate::rows::{self, At};
 use crate::schema::Table;
 use crate::trace::Trace;
@@ -121,6 +122,7 @@ pub(crate) struct ScanPartition {
     pub(crate) units: Vec<Unit>,
     pub(crate) projection: Projection,
     pub(crate) bounds: Bounds,
+    pub(crate) keep: RowFilter,
 }
 
 impl PartitionStream for ScanPartition {
@@ -135,6 +137,7 @@ impl PartitionStream for ScanPartition {
             units: self.units.clone().into_iter().collect(),
             rows: Rows::new(self.table, self.projection.clone()),
             bounds: self.bounds,
+            keep: self.keep.clone(),
             open: None,
             failed: false,
         };
@@ -161,6 +164,7 @@ struct Scan {
     units: std::collections::VecDeque<Unit>,
     rows: Rows,
     bounds: Bounds,
+    keep: RowFilter,
     open: Option<Open>,
     failed: bool,
 }
@@ -219,8 +223,13 @@ impl Scan {
         };
         let table = self.table;
         let rows = &mut self.rows;
+        let keep = &self.keep;
         walk_interval(trace, k, lines, depth, reading, &mut |at, line, rec| {
-            rows::add(table, rows, at, line, rec)
+            if keep.admits(rec) {
+                rows::add(table, rows, at, line, rec);
+            } else {
+                at.advance(rec);
+            }
         })
     }
 

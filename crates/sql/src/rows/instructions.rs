@@ -1,5 +1,7 @@
 //! `instructions`: one row per instruction line.
 
+use std::borrow::Cow;
+
 use tarmac_lens_core::parse::{Effect, ISet, Record, RecordKind};
 use tarmac_lens_core::Line;
 
@@ -55,16 +57,11 @@ pub(super) fn add(rows: &mut Rows, at: &mut At<'_>, line: &Line<'_>, rec: &Recor
         rows.text(SECURITY, security);
     }
     rows.bool(COND_FAILED, ins.effect == Effect::CondFail);
-    if rows.wants(MNEMONIC) || rows.wants(OPERANDS) {
-        let (mnemonic, operands) = split_disassembly(ins.disassembly);
-        if rows.wants(MNEMONIC) {
-            if mnemonic.iter().any(u8::is_ascii_lowercase) {
-                rows.bytes(MNEMONIC, Some(&mnemonic.to_ascii_uppercase()));
-            } else {
-                rows.bytes(MNEMONIC, Some(mnemonic));
-            }
-        }
-        rows.bytes(OPERANDS, Some(operands));
+    if rows.wants(MNEMONIC) {
+        rows.bytes(MNEMONIC, Some(&mnemonic(ins.disassembly)));
+    }
+    if rows.wants(OPERANDS) {
+        rows.bytes(OPERANDS, Some(split_disassembly(ins.disassembly).1));
     }
     if rows.wants(FUNCTION) || rows.wants(SOURCE_FILE) || rows.wants(SOURCE_LINE) {
         let source = rows.wants(SOURCE_FILE) || rows.wants(SOURCE_LINE);
@@ -78,6 +75,16 @@ pub(super) fn add(rows: &mut Rows, at: &mut At<'_>, line: &Line<'_>, rec: &Recor
         rows.u32(DEPTH, Some(d));
     }
     rows.end_row();
+}
+
+/// The `mnemonic` column of a disassembly: its first word, upper-case.
+pub(crate) fn mnemonic(disassembly: &[u8]) -> Cow<'_, [u8]> {
+    let m = split_disassembly(disassembly).0;
+    if m.iter().any(u8::is_ascii_lowercase) {
+        Cow::Owned(m.to_ascii_uppercase())
+    } else {
+        Cow::Borrowed(m)
+    }
 }
 
 /// The mnemonic and the operands of a disassembly (`CCFAIL`, which ES

@@ -32,7 +32,7 @@ pub(crate) struct At<'t> {
 impl At<'_> {
     /// The line's time: its record's, held at the latest node time; a
     /// record that starts nodes moves that on.
-    fn advance(&mut self, rec: &Record<'_>) {
+    pub(crate) fn advance(&mut self, rec: &Record<'_>) {
         let t = rec.time.max(self.time);
         let moves = match &rec.kind {
             RecordKind::Instruction(_)
