@@ -83,6 +83,8 @@ step "native tests (build)" cargo test "${native_tests[@]}" --no-run
 step "native tests" cargo test "${native_tests[@]}" --no-fail-fast
 # The core is a library others build on: its documentation builds clean.
 step "core docs" env RUSTDOCFLAGS="-D warnings" cargo doc -p tarmac-lens-core --no-deps
+# The app's model denies missing docs; its links resolve too.
+step "app docs" env RUSTDOCFLAGS="-D warnings" cargo doc -p tarmac-lens --no-deps --lib
 # The page's package alone: the SQL engine's crate is only checked for wasm32
 # (clippy above), never built in full there for these tests.
 step "wasm tests (headless Chromium)" cargo test --no-fail-fast --target wasm32-unknown-unknown -p tarmac-lens "${wasm_tests[@]}"

@@ -318,6 +318,11 @@ static FR: &[(&str, &str)] = &[
     ("no instruction of it ran", "aucune de ses instructions n’a tourné"),
     ("Control-flow graph", "Graphe de flot de contrôle"),
     ("Counting: {} of {} bytes", "Décompte : {} octets sur {}"),
+    (
+        "Counted over the trace's first {} of {} bytes ({} instructions); counting the whole trace:",
+        "Décompte sur les {} premiers octets de la trace, sur {} ({} instructions) ; décompte de toute la trace :",
+    ),
+    ("{} of {} bytes", "{} octets sur {}"),
     ("Counting…", "Décompte…"),
     ("Download {} ({} bytes)", "Télécharger {} ({} octets)"),
     ("Function (a symbol or an address)", "Fonction (un symbole ou une adresse)"),

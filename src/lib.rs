@@ -1,6 +1,6 @@
 //! The Tarmac Lens app around the UI-free core (`tarmac-lens-core`): the
 //! `tarmac-lens` command line (`src/main.rs`, `src/cli/`, native) and the
-//! web page with its Web Workers ([`web`], wasm32 only). The trace
+//! web page with its Web Workers (`web`, wasm32 only). The trace
 //! browser's model ([`model`]), the page's texts ([`i18n`]) and the first
 //! screen's sample trace and questions ([`sample`]) and what `serve` and
 //! its page say to each other ([`serve_protocol`]) build for both, so

@@ -568,7 +568,7 @@ fn the_embedded_viewer_opens_the_panes_its_url_names_and_a_fragment_position() {
     );
     assert_eq!(page.line(), at);
     assert!(
-        !page.model.shown(tarmac_lens::model::layout::Slot::Stack),
+        !page.model.shown(tarmac_lens::model::layout::Slot::STACK),
         "no room for the call stack"
     );
     let memory = page.model.panes.iter().find_map(|p| match &p.body {
@@ -1053,7 +1053,7 @@ fn the_layout_moves_panes_between_areas_resizes_them_and_is_kept() {
     page.key("ArrowDown");
     assert_eq!(selected(&page), 2);
     page.key("A");
-    assert_eq!(page.model.layout.area(Slot::Registers), Area::Bottom);
+    assert_eq!(page.model.layout.area(Slot::REGISTERS), Area::Bottom);
     page.key("ArrowDown");
     assert_eq!(selected(&page), 6);
     // A page opened later starts from what was kept.
@@ -1070,8 +1070,8 @@ fn the_layout_moves_panes_between_areas_resizes_them_and_is_kept() {
     page.model.key(&ctrl_shift("Backspace"));
     page.settle();
     assert_eq!(page.model.layout, Layout::default());
-    page.send(Msg::Layout(LayoutMsg::Collapse(Slot::Stack)));
-    assert!(page.model.layout.collapsed(Slot::Stack));
+    page.send(Msg::Layout(LayoutMsg::Collapse(Slot::STACK)));
+    assert!(page.model.layout.collapsed(Slot::STACK));
 }
 
 /// The bookmarks' lines and notes, in order.
@@ -1152,7 +1152,7 @@ fn b_bookmarks_the_position_with_a_note_and_the_keys_and_pane_go_there() {
     page.key("B");
     assert!(page
         .model
-        .shown(tarmac_lens::model::layout::Slot::Bookmarks));
+        .shown(tarmac_lens::model::layout::Slot::BOOKMARKS));
     page.send(Msg::Bookmark(BookmarkMsg::Jump { line: b }));
     assert_eq!(page.line(), b);
     // b again removes it; a note edited in the pane is kept.

@@ -15,30 +15,42 @@ use tarmac_lens_core::browse::protocol::{Locate, Symbolize};
 pub enum BookmarkMsg {
     /// A row's gutter: bookmark this line (a node's first), or unmark it.
     Toggle {
+        /// The row's line.
         line: u64,
     },
     /// The pane: go to a bookmark.
     Jump {
+        /// The bookmark's line.
         line: u64,
     },
     /// The pane: a bookmark's note, edited.
     Note {
+        /// The bookmark's line.
         line: u64,
+        /// The new note (empty: none).
         note: String,
     },
+    /// The pane: remove a bookmark.
     Remove {
+        /// The bookmark's line.
         line: u64,
     },
     /// What the page kept for this trace (the JSON export's form).
     Stored(String),
     /// A JSON export the person imported.
     Import(String),
+    /// The node at a bookmark's line: its first line and time.
     Located {
+        /// The bookmark's line, as it was asked for.
         line: u64,
+        /// The node, if the trace has the line (indexed so far).
         reply: Moved,
     },
+    /// The symbol at a bookmark's PC: its function.
     Named {
+        /// The bookmark's line.
         line: u64,
+        /// The symbol (`main + 0x8`), empty for none.
         reply: Answer<Vec<String>>,
     },
 }

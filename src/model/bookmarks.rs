@@ -28,6 +28,7 @@ pub struct Bookmark {
 }
 
 impl Bookmark {
+    /// A bookmark at `line`, with no note and nothing known of it yet.
     pub fn at(line: u64) -> Bookmark {
         Bookmark {
             line,
@@ -45,14 +46,17 @@ pub const FORMAT: &str = "tarmac-lens-bookmarks";
 /// The bookmarks of the open trace, sorted by line, one per line.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Bookmarks {
+    /// The bookmarks, sorted by line.
     pub list: Vec<Bookmark>,
 }
 
 impl Bookmarks {
+    /// The bookmark at `line`, if there is one.
     pub fn get(&self, line: u64) -> Option<&Bookmark> {
         self.find(line).ok().map(|i| &self.list[i])
     }
 
+    /// The bookmark at `line`, to change.
     pub fn get_mut(&mut self, line: u64) -> Option<&mut Bookmark> {
         self.find(line).ok().map(|i| &mut self.list[i])
     }
@@ -72,6 +76,7 @@ impl Bookmarks {
         }
     }
 
+    /// Removes the bookmark at `line`; it, if there was one.
     pub fn remove(&mut self, line: u64) -> Option<Bookmark> {
         self.find(line).ok().map(|i| self.list.remove(i))
     }

@@ -26,7 +26,9 @@ pub(crate) fn next_piece(budget: u32) -> u32 {
 /// A search on its way.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Running {
+    /// The condition, as typed.
     pub text: String,
+    /// Searching after the position, not before it.
     pub forward: bool,
     view: u32,
     /// The position it started from.
@@ -61,8 +63,11 @@ impl Running {
 /// where it went wrong, and why.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Invalid {
+    /// The text, as typed.
     pub text: String,
+    /// Where it went wrong: 1-based, in bytes.
     pub column: usize,
+    /// Why it is not a condition.
     pub message: String,
 }
 
@@ -87,6 +92,7 @@ impl Invalid {
 pub struct Conditions {
     /// The last condition asked for (`>` and `<` search it again).
     pub last: Option<String>,
+    /// The search on its way, if any.
     pub running: Option<Running>,
     /// The last one asked for is not a condition.
     pub invalid: Option<Invalid>,
@@ -98,7 +104,9 @@ pub struct Conditions {
 pub enum CondMsg {
     /// A piece's answer (boxed: `Msg` stays small).
     Piece {
+        /// The search it is for: a stopped one's answer is dropped.
         generation: u64,
+        /// A hit, none, where to go on, or why the text is not a condition.
         reply: Box<Answer<ConditionReply>>,
     },
     /// Stop the search (Escape, the Stop button).

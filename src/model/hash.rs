@@ -6,6 +6,7 @@
 pub enum HashTarget {
     /// The instruction whose block contains this line.
     Line(u64),
+    /// The first node at this time, or the last before it (`#t=`).
     Time(u64),
     /// An address expression (`0x8000`, `main+4`), evaluated by the session.
     Pc(String),

@@ -3,23 +3,30 @@
 //! what the keys do.
 
 use crate::model::layout::LayoutMsg;
-use crate::model::registry::{Opens, PANES};
+use crate::model::registry::{Opens, Slot, PANES};
 use tarmac_lens_core::browse::protocol::FoldOp;
 
 /// The register panes, in the order `r S D V M Z w` and the toolbar list them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RegKind {
+    /// The general-purpose registers (`r`).
     Core,
+    /// Single-precision FP registers (`S`).
     Single,
+    /// Double-precision FP registers (`D`).
     Double,
+    /// NEON vector registers (`V`).
     Neon,
+    /// MVE vector registers (`M`).
     Mve,
+    /// SVE vector registers (`Z`).
     Sve,
     /// Every register the position changed, from all the panels above.
     Changed,
 }
 
 impl RegKind {
+    /// Every kind, in the order the keys and the toolbar list them.
     pub const ALL: [RegKind; 7] = [
         RegKind::Core,
         RegKind::Single,
@@ -43,6 +50,7 @@ impl RegKind {
         }
     }
 
+    /// The pane's heading.
     pub fn title(self) -> &'static str {
         match self {
             RegKind::Core => "Core registers",
@@ -67,21 +75,31 @@ impl RegKind {
     }
 }
 
+/// The kind of the focused pane, which picks its key table ([`tables`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PaneKind {
+    /// A trace view.
     Trace,
+    /// A register pane (and any pane without keys of its own).
     Registers,
+    /// A memory pane.
     Memory,
+    /// The source pane.
     Source,
 }
 
+/// What a key (or a palette entry) asks the browser to do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Command {
     /// The command palette (Ctrl-K, Ctrl-Shift-P).
     Palette,
+    /// Focus the next pane (`Tab`).
     NextPane,
+    /// Focus the previous pane (`Shift-Tab`).
     PrevPane,
+    /// The keys overlay (`F1`).
     Help,
+    /// Show or hide a register pane of this kind.
     ToggleRegisters(RegKind),
     /// The call stack pane (`C`).
     ToggleStack,
@@ -90,13 +108,17 @@ pub enum Command {
     /// Source stepping in the source pane: the next line to run (`j`), the
     /// one that ran before (`k`), over a call (`o`), out of it (`u`).
     SourceNext,
+    /// The source line that ran before (`k`).
     SourcePrev,
+    /// The next line of this function, calls run over (`o`).
     SourceOver,
+    /// The caller's next line after this call returns (`u`).
     SourceOut,
     /// The events pane (`v`).
     ToggleEvents,
     /// Next (`e`) or previous (`E`) event from the active view's position.
     NextEvent {
+        /// The next event, not the previous one.
         forward: bool,
     },
     /// The timeline strip (`T`).
@@ -107,66 +129,108 @@ pub enum Command {
     ToggleBookmarks,
     /// Next (`'`) or previous (`"`) bookmark from the active view's position.
     NextBookmark {
+        /// The next bookmark, not the previous one.
         forward: bool,
     },
     // Trace pane.
+    /// The next instruction; a folded call is one step (Down).
     StepDown,
+    /// The previous instruction (Up).
     StepUp,
+    /// A screenful down, or a memory pane's height.
     PageDown,
+    /// A screenful up, or a memory pane's height.
     PageUp,
+    /// The start of the trace.
     Home,
+    /// The end of the trace, as far as it is indexed.
     End,
+    /// Put the position in the middle, top, bottom in turn (`Ctrl-L`).
     Recentre,
+    /// Fold or unfold calls around the position.
     Fold(FoldOp),
+    /// Go to a line number, asked for (`l`).
     GotoLine,
+    /// Go to a time, asked for (`t`).
     GotoTime,
+    /// The next or previous visit of a PC, asked for (`p`, `P`).
     FindPc {
+        /// The next visit, not the previous one.
         forward: bool,
     },
+    /// The last PC search again, forwards or backwards (`;`, `,`).
     RepeatPc {
+        /// Forwards, not backwards.
         forward: bool,
     },
     /// Opens the search bar (`/` forwards, `?` backwards).
     Search {
+        /// Forwards from the position (`/`), not backwards (`?`).
         forward: bool,
     },
     /// The next search result in the search's direction (`n`), or the
     /// other way (`N`).
     SearchNext {
+        /// The search's own direction (`n`), not the other (`N`).
         same_way: bool,
     },
+    /// Open a memory pane at an address expression (`m`).
     OpenMemory,
+    /// Syntax highlighting on or off (`F6`).
     ToggleSyntax,
+    /// Branch targets as symbols on or off (`F7`).
     ToggleSymbols,
     /// The `file:line` column of the trace rows (`L`).
     ToggleSourceColumn,
     /// The function column of the trace rows (`H`).
     ToggleFunctionColumn,
+    /// Highlight the lines of the instruction before the position, in turn
+    /// (`a`).
     Annotate,
     // The Reports panel (`components/reports/`).
+    /// Show or hide the Reports panel (`R`).
     Reports,
+    /// The Reports panel's flame graph (`F`).
     FlameGraph,
+    /// The call at the position in the reports' call tree (`g`).
     RevealCall,
     // Trace (annotated line), register and memory panes.
+    /// The previous write of the highlighted line or the selection (Return).
     PreviousWrite,
     // Register and memory panes.
+    /// Move the pane's selection up.
     Up,
+    /// Move the pane's selection down.
     Down,
+    /// Move the pane's selection left.
     Left,
+    /// Move the pane's selection right.
     Right,
+    /// Lock the pane to a line, asked for (`l`).
     LockLine,
+    /// Lock the pane to a time, asked for (`t`).
     LockTime,
+    /// Unlock the pane, or lock it to what it shows (`Ctrl-L`).
     ToggleLock,
+    /// Close the pane (`x`, Delete).
     Close,
+    /// The symbolic reading of the selected register's value (`a`).
     Symbolic,
     /// Mark what the instruction wrote, or what changed since the last
     /// position (`c`).
     ToggleRegMark,
+    /// The memory pane's previous changed byte (`[`).
     PrevChanged,
+    /// The memory pane's next changed byte (`]`).
     NextChanged,
+    /// Highlight the memory changed since another line, asked for (`d`).
     CompareLine,
+    /// The previous write of the aligned bytes of this width around the
+    /// selected byte (`1 2 4 8`).
     WriteOfWidth(u8),
+    /// The memory pane one row shorter (`<`).
     Shorter,
+    /// The memory pane one row taller (`>`).
     Taller,
     /// Splitters and areas (`model::layout`).
     Layout(crate::model::layout::LayoutMsg),
@@ -177,12 +241,14 @@ pub enum Command {
     WatchPrompt,
     /// The watch's next (`)`) or previous (`(`) access from the position.
     WatchStep {
+        /// The next access, not the previous one.
         forward: bool,
     },
     /// Where a value condition next becomes true, asked for (`c`).
     ConditionPrompt,
     /// The last condition's next (`>`) or previous (`<`) hit.
     ConditionStep {
+        /// The next hit, not the previous one.
         forward: bool,
     },
     /// Where the selected register's or byte's value came from, else a
@@ -190,15 +256,18 @@ pub enum Command {
     WhyPrompt,
     /// Show or hide a pane kind living in its own folder (its registry
     /// line's keys).
-    TogglePane(crate::model::registry::Slot),
+    TogglePane(Slot),
 }
 
+/// A line of a key table: its keys, its help, and the command they run.
 pub struct Binding {
     /// `KeyboardEvent.key` values; a `C-` prefix means with Ctrl.
     pub keys: &'static [&'static str],
     /// How the help shows the keys.
     pub label: &'static str,
+    /// What the help says the keys do.
     pub help: &'static str,
+    /// What the keys run.
     pub command: Command,
 }
 
@@ -216,6 +285,7 @@ const fn bind(
     }
 }
 
+/// The keys every pane takes.
 pub const GLOBAL: &[Binding] = &[
     bind(
         &["Tab"],
@@ -408,7 +478,7 @@ const TOGGLES: [Binding; toggles()] = {
     while i < PANES.len() {
         if let Opens::Toggle { help, .. } = PANES[i].opens {
             let keys = PANES[i].keys;
-            out[n] = bind(keys, keys[0], help, Command::TogglePane(PANES[i].slot));
+            out[n] = bind(keys, keys[0], help, Command::TogglePane(Slot::ALL[i]));
             n += 1;
         }
         i += 1;
@@ -427,6 +497,7 @@ const fn toggles() -> usize {
     n
 }
 
+/// The trace view's keys.
 pub const TRACE: &[Binding] = &[
     bind(
         &["ArrowDown"],
@@ -653,6 +724,7 @@ const PANE_COMMON: &[Binding] = &[
     ),
 ];
 
+/// The register panes' keys.
 pub const REGISTERS: &[Binding] = &[
     bind(
         &["a"],
@@ -668,6 +740,7 @@ pub const REGISTERS: &[Binding] = &[
     ),
 ];
 
+/// The memory panes' keys.
 pub const MEMORY: &[Binding] = &[
     bind(
         &["PageDown"],
@@ -717,6 +790,7 @@ pub const MEMORY: &[Binding] = &[
     ),
 ];
 
+/// The source pane's keys.
 pub const SOURCE: &[Binding] = &[
     bind(
         &["j", "ArrowDown"],
@@ -783,6 +857,8 @@ pub fn key_name(key: &str, ctrl: bool, shift: bool) -> String {
     }
 }
 
+/// The command a key (as [`key_name`] spells it) runs in a kind of pane, if
+/// any.
 pub fn command(pane: PaneKind, key: &str) -> Option<Command> {
     tables(pane)
         .into_iter()

@@ -13,11 +13,14 @@ use super::registry::Place;
 /// The two areas beside the trace views.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Area {
+    /// Right of the trace views.
     Side,
+    /// Under the trace views.
     Bottom,
 }
 
 impl Area {
+    /// Its name in the layout's saved text.
     pub fn name(self) -> &'static str {
         match self {
             Area::Side => "side",
@@ -44,7 +47,7 @@ fn default_area(slot: Slot) -> Area {
 }
 
 fn index(slot: Slot) -> usize {
-    slot as usize
+    slot.index()
 }
 
 /// A pane just opened or moved, for the page to scroll its area to (a pane
@@ -61,15 +64,22 @@ pub enum Shown {
 /// first and within these bounds. The page also caps them to a share of
 /// the window, so the trace view always keeps room.
 pub const SIDE_PX: u32 = 420;
+/// The bottom area's height at first.
 pub const BOTTOM_PX: u32 = 380;
+/// The smallest either area gets.
 pub const MIN_PX: u32 = 120;
+/// The largest either area gets.
 pub const MAX_PX: u32 = 4000;
 /// A keyboard step of a splitter.
 pub const STEP_PX: u32 = 32;
 
+/// The areas' sizes, and where each kind of pane sits and whether it is
+/// collapsed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Layout {
+    /// The side area's width.
     pub side_px: u32,
+    /// The bottom area's height.
     pub bottom_px: u32,
     areas: [Area; Slot::ALL.len()],
     collapsed: [bool; Slot::ALL.len()],
@@ -91,22 +101,27 @@ impl Default for Layout {
 pub enum LayoutMsg {
     /// A splitter dragged (or stepped) to this size.
     Side(u32),
+    /// The bottom splitter dragged (or stepped) to this size.
     Bottom(u32),
     /// Widen (positive) or narrow the side area, by keyboard steps.
     SideBy(i32),
+    /// Make the bottom area taller (positive) or shorter, by keyboard steps.
     BottomBy(i32),
     /// A kind of pane moves to the other area.
     Move(Slot),
     /// A kind of pane shows only its header, or all of it again.
     Collapse(Slot),
+    /// Back to the default layout.
     Reset,
 }
 
 impl Layout {
+    /// The area a kind of pane sits in.
     pub fn area(&self, slot: Slot) -> Area {
         self.areas[index(slot)]
     }
 
+    /// Whether a kind of pane shows only its header.
     pub fn collapsed(&self, slot: Slot) -> bool {
         self.collapsed[index(slot)]
     }
@@ -147,7 +162,7 @@ impl Layout {
                 ("side", Some(v)) => layout.side_px = v,
                 ("bottom", Some(v)) => layout.bottom_px = v,
                 (key, _) => {
-                    let Some(slot) = Slot::ALL.into_iter().find(|s| s.name() == key) else {
+                    let Some(slot) = Slot::named(key) else {
                         continue;
                     };
                     for word in value.split(',') {
@@ -187,12 +202,12 @@ mod tests {
         let mut l = Layout::default();
         l.apply(LayoutMsg::Side(512));
         l.apply(LayoutMsg::BottomBy(-2));
-        l.apply(LayoutMsg::Move(Slot::Memory));
-        l.apply(LayoutMsg::Collapse(Slot::Stack));
+        l.apply(LayoutMsg::Move(Slot::MEMORY));
+        l.apply(LayoutMsg::Collapse(Slot::STACK));
         let text = l.to_string();
         assert_eq!(Layout::parse(&text), l, "{text}");
-        assert_eq!(l.area(Slot::Memory), Area::Side);
-        assert!(l.collapsed(Slot::Stack));
+        assert_eq!(l.area(Slot::MEMORY), Area::Side);
+        assert!(l.collapsed(Slot::STACK));
         assert_eq!(l.bottom_px, BOTTOM_PX - 2 * STEP_PX);
     }
 
@@ -201,8 +216,8 @@ mod tests {
         let l = Layout::parse("side=abc;bottom=99999;memory=left;foo=side;;=;stack=bottom");
         assert_eq!(l.side_px, SIDE_PX);
         assert_eq!(l.bottom_px, MAX_PX);
-        assert_eq!(l.area(Slot::Memory), Area::Bottom);
-        assert_eq!(l.area(Slot::Stack), Area::Bottom);
+        assert_eq!(l.area(Slot::MEMORY), Area::Bottom);
+        assert_eq!(l.area(Slot::STACK), Area::Bottom);
         assert_eq!(Layout::parse(""), Layout::default());
     }
 
@@ -212,7 +227,7 @@ mod tests {
         assert!(l.apply(LayoutMsg::SideBy(-1000)));
         assert_eq!(l.side_px, MIN_PX);
         assert!(!l.apply(LayoutMsg::SideBy(-1)), "already at its smallest");
-        l.apply(LayoutMsg::Move(Slot::Registers));
+        l.apply(LayoutMsg::Move(Slot::REGISTERS));
         assert!(l.apply(LayoutMsg::Reset));
         assert_eq!(l, Layout::default());
     }

@@ -14,6 +14,8 @@
 //! a pane ([`Pane`]), the search ([`search::SearchState`]), the navigation
 //! panes ([`nav::NavPanes`]).
 
+#![deny(missing_docs)]
+
 mod bookmarking;
 pub mod bookmarks;
 pub mod condition;
@@ -25,6 +27,7 @@ pub mod keys;
 pub mod layout;
 pub mod nav;
 pub mod palette;
+pub mod pane_kind;
 pub mod pane_state;
 mod panes;
 mod prompt;
@@ -78,9 +81,13 @@ pub struct Config {
 pub struct KeyInput {
     /// `KeyboardEvent.key`.
     pub key: String,
+    /// Ctrl was held.
     pub ctrl: bool,
+    /// Shift was held.
     pub shift: bool,
+    /// Alt was held.
     pub alt: bool,
+    /// Meta (Cmd) was held.
     pub meta: bool,
     /// Typed into a form field inside the browser (not a command).
     pub in_form_field: bool,
@@ -107,9 +114,11 @@ pub struct KeyOutcome {
 
 /// A question for the worker's session and the message its answer makes
 /// (none: nobody waits for it, as for cancelling a search). `then` takes
-/// the wire's reply; [`Model::ask`] made it from a typed continuation.
+/// the wire's reply; `Model::ask` made it from a typed continuation.
 pub struct Ask {
+    /// The question, as the wire carries it.
     pub query: Query,
+    /// Makes the message from the worker's reply; `None`: nothing awaits it.
     pub then: Option<Box<dyn FnOnce(Reply) -> Msg>>,
 }
 
@@ -139,8 +148,11 @@ pub enum Effect {
     /// Tell the embedding host where a view is (`asked`: the line a goto
     /// asked for, when it shows another).
     Position {
+        /// The view that moved.
         view: u32,
+        /// Where it is now.
         node: NodeView,
+        /// The line a goto asked for, when the position starts at another.
         asked: Option<u64>,
     },
     /// Tell the embedding host a goto found nothing.
@@ -153,6 +165,8 @@ pub enum Effect {
     Copy(String),
 }
 
+/// What changes the model: the page's clicks and keys, and the worker's
+/// answers, each carrying what it was for.
 pub enum Msg {
     /// The Reports panel shows another tab.
     ReportTab(ReportTab),
@@ -164,42 +178,66 @@ pub enum Msg {
     View(u32, ViewMsg),
     /// A register or memory pane's own message.
     Pane(u32, PaneMsg),
+    /// Run a command, from a button, a menu or the palette.
     Run(Command),
+    /// The keyboard focus moved to a view or pane (a click).
     Focus(Focus),
+    /// A prompt's expression has a value (`p`, `P`, `m`).
     Evaluated {
+        /// The prompt it answers.
         prompt: PromptFor,
+        /// The expression's value.
         reply: Answer<u64>,
     },
+    /// A prompt's line or time was found (a pane's lock, `d`).
     Located {
+        /// The prompt it answers.
         prompt: PromptFor,
+        /// The node found, if any.
         reply: Moved,
     },
     /// The address of a memory pane the embedding asked for (`mem:EXPR`).
     PaneAddress {
+        /// The view the pane follows.
         view: u32,
+        /// The address expression, as the embedding gave it.
         expr: String,
+        /// Its value at the position.
         reply: Answer<u64>,
     },
+    /// Open the prompt for this.
     Prompt(PromptFor),
+    /// The prompt's text, on Return.
     PromptSubmit(String),
+    /// The prompt closed without an answer.
     PromptCancel,
+    /// The context menu's item at this index was picked.
     MenuPick(usize),
+    /// The context menu closed with nothing picked.
     MenuClose,
+    /// The keys overlay's Close button.
     HelpClose,
+    /// Open another trace view at the active one's position.
     NewView,
     /// The URL's fragment changed (the person typed one, or a host page
     /// set it): its text, without the `#`.
     HashChanged(String),
+    /// The answer to a position the URL's fragment named.
     HashTried {
+        /// The position asked for: a newer one drops this answer.
         target: HashTarget,
+        /// What it was answered with.
         reply: HashAnswer,
     },
     /// The answer to the start move, which a position asked for meanwhile
     /// (a fragment, a comparison's divergence) overrides.
     Started {
+        /// The first node, if indexed yet.
         reply: Moved,
     },
+    /// The search bar's edits, buttons and answers.
     Search(search::SearchMsg),
+    /// The command palette's typing, picks and answers.
     Palette(palette::PaletteMsg),
     /// Answers for the call stack, events and timeline.
     Nav(nav::NavMsg),
@@ -209,17 +247,22 @@ pub enum Msg {
     SourceMissing(String),
     /// Show this source file at this line (the Coverage tab's rows).
     ShowSource {
+        /// The file, as the DWARF names it.
         file: String,
+        /// The line, 1-based.
         line: u32,
     },
     /// A splitter moved, a pane moved to the other area or collapsed.
     Layout(layout::LayoutMsg),
+    /// Setting, removing and going to bookmarks, and their answers.
     Bookmark(BookmarkMsg),
     /// The watch pane's answers and buttons.
     Watch(watch::WatchMsg),
     /// The watch prompt's memory expression has a value: watch there.
     WatchMemory {
+        /// The memory's address.
         addr: u64,
+        /// Its length in bytes.
         len: u64,
     },
     /// ... has none: why.
@@ -230,12 +273,17 @@ pub enum Msg {
     Why(why::WhyMsg),
 }
 
+/// The whole browser: its views, its panes and everything else it shows, with
+/// the questions and effects it has for the page.
 pub struct Model {
+    /// The trace views, as opened.
     pub views: Vec<TraceView>,
     /// Every pane shown besides the views, as opened; its kind says where
     /// it sits (`registry`).
     pub panes: Vec<Pane>,
+    /// Where keyboard input goes.
     pub focus: Focus,
+    /// The prompt, while it is open: what its answer is for.
     pub prompt: Option<PromptFor>,
     /// What each prompt (by its label) was answered before, oldest first:
     /// Up and Down in the prompt recall it.
@@ -244,10 +292,13 @@ pub struct Model {
     pub status: Option<String>,
     /// The keys overlay (F1).
     pub help: bool,
+    /// The command palette, while it is open.
     pub palette: Option<palette::Palette>,
+    /// The context menu, while it is open.
     pub menu: Option<Menu>,
     /// Syntax colours (F6) and branch targets as symbols (F7).
     pub syntax: bool,
+    /// Branch targets named by their symbols (F7).
     pub symbols: bool,
     /// The trace rows' `file:line` column (`L`).
     pub source_column: bool,
@@ -280,6 +331,7 @@ pub struct Model {
     /// Memory panes asked for (`&panes=mem`), opened at the first position
     /// (their address is an expression such as `sp`).
     pending_memory: Vec<String>,
+    /// The search bar and its results.
     pub search: search::SearchState,
     /// The call stack pane and the other navigation views.
     pub nav: nav::NavPanes,
@@ -297,6 +349,7 @@ pub struct Model {
     pub detached: bool,
     /// The URL's fragment names a position (so the first position is one).
     url_has_position: bool,
+    /// The bookmarks kept for this trace.
     pub bookmarks: bookmarks::Bookmarks,
     /// The condition prompt's last condition and its search (`c`).
     pub condition: condition::Conditions,
@@ -606,6 +659,7 @@ impl Model {
         self.panes.iter().find(|p| p.body.slot() == slot)
     }
 
+    /// Whether a pane of this kind is shown.
     pub fn shown(&self, slot: layout::Slot) -> bool {
         self.pane_of(slot).is_some()
     }
@@ -693,22 +747,27 @@ impl Model {
         }
     }
 
+    /// The trace views' numbers, in their order.
     pub fn view_ids(&self) -> Vec<u32> {
         self.views.iter().map(|v| v.id).collect()
     }
 
+    /// The trace view numbered `id`, to change.
     pub fn view_mut(&mut self, id: u32) -> Option<&mut TraceView> {
         self.views.iter_mut().find(|v| v.id == id)
     }
 
+    /// The trace view numbered `id`.
     pub fn view_ref(&self, id: u32) -> Option<&TraceView> {
         self.views.iter().find(|v| v.id == id)
     }
 
+    /// The pane numbered `id`, to change.
     pub fn pane_mut(&mut self, id: u32) -> Option<&mut Pane> {
         self.panes.iter_mut().find(|p| p.id == id)
     }
 
+    /// The pane numbered `id`.
     pub fn pane_ref(&self, id: u32) -> Option<&Pane> {
         self.panes.iter().find(|p| p.id == id)
     }
@@ -722,6 +781,7 @@ impl Model {
         }
     }
 
+    /// The kind of the focused pane, whose key table applies.
     pub fn focus_kind(&self) -> PaneKind {
         match self.focus {
             Focus::View(_) => PaneKind::Trace,
@@ -835,6 +895,8 @@ impl Model {
         }
     }
 
+    /// Runs a command where the focus is (the source pane's `n`/`N` step
+    /// through a line's executions).
     pub fn run(&mut self, cmd: Command) {
         // `n`/`N` in the source pane step through a line's executions, not
         // the search's results.
@@ -915,6 +977,8 @@ impl Model {
         }
     }
 
+    /// Moves the focus to the next (or previous) view or focusable pane, as Tab
+    /// does.
     pub fn cycle_focus(&mut self, forward: bool) {
         let mut order: Vec<Focus> = self.views.iter().map(|v| Focus::View(v.id)).collect();
         order.extend(

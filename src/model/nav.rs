@@ -20,27 +20,37 @@ pub const EVENTS_PAGE: u64 = 100;
 pub struct NavPanes {
     /// The page of events shown, and the first event asked for.
     pub events_page: Option<EventsReply>,
+    /// The rank of the first event of the page, counting from 0.
     pub events_first: u64,
+    /// The timeline strip is shown (`T`).
     pub timeline: bool,
+    /// The timeline, once computed.
     pub timeline_data: Option<TimelineReply>,
     /// A timeline is being computed; `timeline_again` asks once more when it
     /// comes (indexing moved on meanwhile).
     pub timeline_in_flight: bool,
+    /// Ask for the timeline again when the one in flight comes.
     pub timeline_again: bool,
 }
 
 /// Answers for the navigation panes.
 pub enum NavMsg {
+    /// A page of the events list.
     EventsPage(Answer<EventsReply>),
     /// `e`/`E` found an event (or none).
     EventFound {
+        /// The view that goes there.
         view: u32,
+        /// The next event, not the previous one.
         forward: bool,
+        /// The event's node, if there is one.
         reply: Moved,
     },
     /// Where the events list is at the event just reached.
     EventRank(Answer<u64>),
+    /// The events list's pager: show the page starting at this rank.
     EventsAt(u64),
+    /// The timeline, as far as the trace is indexed.
     Timeline(Answer<TimelineReply>),
 }
 
@@ -66,7 +76,7 @@ impl Model {
             Command::ToggleStack => self.toggle_kind(PaneBody::Stack),
             Command::ToggleEvents => {
                 self.toggle_kind(PaneBody::Events);
-                if self.shown(Slot::Events) {
+                if self.shown(Slot::EVENTS) {
                     self.fetch_events();
                 }
             }
@@ -94,7 +104,7 @@ impl Model {
 
     /// More of the trace is indexed: the events list may have grown.
     pub(super) fn nav_progress(&mut self) {
-        if self.shown(Slot::Events) {
+        if self.shown(Slot::EVENTS) {
             self.fetch_events();
         }
         self.fetch_timeline();
@@ -151,7 +161,7 @@ impl Model {
                         .events_page
                         .as_ref()
                         .is_some_and(|p| p.events.iter().any(|e| e.node == n.node));
-                    if self.shown(Slot::Events) && !on_page {
+                    if self.shown(Slot::EVENTS) && !on_page {
                         self.ask(EventRank { node: n.node }, move |reply| {
                             Msg::Nav(NavMsg::EventRank(reply))
                         });

@@ -22,19 +22,23 @@ const FUNCTIONS: u32 = 8;
 /// An open palette: what is typed, and which entry is selected.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Palette {
+    /// What is typed.
     pub text: String,
+    /// The selected entry's index.
     pub selected: usize,
     /// The pane whose commands it lists: the one focused when it opened.
     pub pane: Option<PaneKind>,
     /// The image's functions matching `functions_for` (the text typed when
     /// they were asked for).
     pub functions: Vec<FunctionHit>,
+    /// The text the functions were asked for.
     pub functions_for: String,
 }
 
 /// What an entry does.
 #[derive(Clone, Debug, PartialEq)]
 pub enum PaletteAction {
+    /// Run this command.
     Run(Command),
     /// What was typed, as the answer to this prompt.
     Prompt(PromptFor, String),
@@ -49,11 +53,16 @@ pub struct PaletteEntry {
     pub label: String,
     /// Its key as the help shows it; empty for "go to" entries.
     pub key: &'static str,
+    /// What it does.
     pub action: PaletteAction,
 }
 
+/// The palette's messages: the person's typing and picks, and the session's
+/// answers.
 pub enum PaletteMsg {
+    /// Open the palette (Ctrl-K).
     Open,
+    /// What is typed, changed.
     Text(String),
     /// Move the selection by this many entries (wrapping).
     Move(i32),
@@ -61,10 +70,13 @@ pub enum PaletteMsg {
     Run,
     /// Run this entry (a click).
     Pick(usize),
+    /// Close it without running anything.
     Close,
     /// The functions matching `text`.
     Functions {
+        /// The text they were asked for: a later one drops them.
         text: String,
+        /// The functions, most called first.
         reply: Answer<Vec<FunctionHit>>,
     },
 }
@@ -149,6 +161,7 @@ pub enum Match {
 /// order of functions: most called first).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Rank {
+    /// How the entry matched, which ranks first.
     pub how: Match,
     score: std::cmp::Reverse<i64>,
     len: usize,

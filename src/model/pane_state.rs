@@ -69,8 +69,11 @@ impl<T: FollowsPosition + Clone + PartialEq + 'static> PaneState for T {
 /// still copy and compare it (as it does every pane's); implemented for
 /// every `Clone + PartialEq` state.
 pub trait DynPane {
+    /// A copy of the state, boxed.
     fn clone_box(&self) -> Box<dyn PaneState>;
+    /// The state as [`Any`], to compare it with another of its type.
     fn as_any(&self) -> &dyn Any;
+    /// Whether `other` is a state of the same type and equal to it.
     fn same(&self, other: &dyn PaneState) -> bool;
 }
 

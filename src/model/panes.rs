@@ -37,43 +37,72 @@ enum PaneAsk {
 
 /// A pane's messages: its own input, and the answers to its questions.
 pub enum PaneMsg {
+    /// What fills the pane at its position.
     Data {
+        /// The question's number: an older one's answer is dropped.
         seq: u64,
+        /// The answer, by the pane's kind.
         reply: PaneData,
     },
+    /// The symbol for the selected register's value (`a`).
     Symbolized {
+        /// The register and its value, as the note shows them.
         text: String,
+        /// The value's symbol (empty: none).
         reply: Answer<Vec<String>>,
     },
+    /// A chunk of memory read while looking for a changed byte (`[`, `]`).
     ChangedSearch {
+        /// Looking after the selection, not before it.
         forward: bool,
+        /// Chunks read so far: the search stops after a few.
         chunks: u32,
+        /// The chunk, with which of its bytes changed.
         reply: Answer<MemoryReply>,
     },
+    /// A click on a register: it is selected and its writer found.
     RegPick {
+        /// The register's index in the panel.
         index: usize,
     },
+    /// A right-click on a register: its context menu.
     RegContext {
+        /// The register's index in the panel.
         index: usize,
+        /// Where the menu opens: the click's `clientX`.
         x: i32,
+        /// Where the menu opens: the click's `clientY`.
         y: i32,
     },
+    /// A click on a byte: it is selected.
     MemPick {
+        /// The byte's address.
         addr: u64,
     },
+    /// The memory pane scrolled (the wheel).
     MemScroll {
+        /// By how many 16-byte rows, negative upwards.
         rows: i64,
     },
+    /// A right-click on a byte: its context menu.
     MemContext {
+        /// The byte's address.
         addr: u64,
+        /// Where the menu opens: the click's `clientX`.
         x: i32,
+        /// Where the menu opens: the click's `clientY`.
         y: i32,
     },
+    /// The header's view selector: the pane follows another view.
     View {
+        /// The view to follow.
         view: u32,
     },
+    /// The header's unlock button: follow the view again.
     Unlock,
+    /// The header's lock button: lock to what is shown, or unlock.
     LockHere,
+    /// The header's close button.
     Close,
     /// A click in a pane living in its own folder (`src/panes/`).
     Action(super::pane_state::PaneAction),
@@ -317,7 +346,7 @@ impl Model {
                 self.changed_search(id, cmd == Command::NextChanged)
             }
             Command::Up | Command::Down | Command::Left | Command::Right => {
-                let side = self.layout.area(layout::Slot::Registers) == layout::Area::Side;
+                let side = self.layout.area(layout::Slot::REGISTERS) == layout::Area::Side;
                 let Some(pane) = self.pane_mut(id) else {
                     return;
                 };

@@ -1,95 +1,87 @@
 //! Every kind of pane besides the trace views, one line each: the slot it
 //! sits in, its title, where it goes at first, the keys that open and
 //! close it. The layout, the workspace, the toolbar and the tests read
-//! this list, so a new kind of pane is a line here and its own files
-//! (`tests/browser_model.rs` walks it: help, palette, `docs/keys.md`, a
-//! French title, opening and closing by its keys).
+//! this list (`tests/browser_model.rs` walks it: help, palette,
+//! `docs/keys.md`, a French title, opening and closing by its keys).
 //!
 //! Keys are named as the key tables spell them (`model::keys`) rather than
 //! by their command, so the layout and the key tables can both depend on
-//! this file. A kind living in its own folder (`src/panes/`) also gives here
+//! this file. A kind living in its own folder (`src/panes/`) gives its
+//! line itself (`ENTRY` in its `mod.rs`, listed by `panes::ENTRIES`), with
 //! how to make its state and its key's help: its key then shows and hides
-//! it through one generic command.
+//! it through one generic command, and nothing here names it.
 
-use super::pane_state::PaneState;
+pub use super::pane_kind::{Close, Entry, Opens, Place};
 
-/// A kind of pane, as the layout places it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Slot {
-    Registers,
-    Memory,
-    Source,
-    Stack,
-    Events,
-    Reports,
-    Bookmarks,
-    Watch,
-    Why,
-    Disassembly,
-    Query,
-}
+/// A kind of pane: its line in [`PANES`], the built-in kinds first, then
+/// the folders' (`panes::ENTRIES`). A number rather than an enum so that a
+/// kind in its own folder needs no variant here.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Slot(u8);
 
-/// Where a kind of pane sits at first.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Place {
-    /// Right of the views: narrow panes (registers, lists).
-    Side,
-    /// Under the views: wide panes (16 bytes a row, source lines, tables).
-    Bottom,
-}
+impl Slot {
+    /// The register panes.
+    pub const REGISTERS: Slot = Slot(0);
+    /// The memory panes.
+    pub const MEMORY: Slot = Slot(1);
+    /// The source pane.
+    pub const SOURCE: Slot = Slot(2);
+    /// The call stack.
+    pub const STACK: Slot = Slot(3);
+    /// The trace's events.
+    pub const EVENTS: Slot = Slot(4);
+    /// The Reports panel.
+    pub const REPORTS: Slot = Slot(5);
+    /// The bookmarks.
+    pub const BOOKMARKS: Slot = Slot(6);
+    /// The watch panes.
+    pub const WATCH: Slot = Slot(7);
+    /// The "why this value?" panes.
+    pub const WHY: Slot = Slot(8);
 
-/// How a pane opened by its key closes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Close {
-    /// The key that opened it.
-    Same,
-    /// This key, with the pane focused.
-    Key(&'static str),
-    /// Its header's × only (the key asks what to show, so it cannot also
-    /// hide).
-    Button,
-}
+    /// Every kind, in [`PANES`]' order.
+    pub const ALL: [Slot; PANES.len()] = {
+        let mut all = [Slot(0); PANES.len()];
+        let mut i = 0;
+        while i < PANES.len() {
+            all[i] = Slot(i as u8);
+            i += 1;
+        }
+        all
+    };
 
-/// What a pane kind's keys do.
-#[derive(Clone, Copy, Debug)]
-pub enum Opens {
-    /// They run the commands `model::keys` binds them to.
-    Commands,
-    /// They show or hide it (`Command::TogglePane`); `help` is what the
-    /// keys' help and the palette say.
-    Toggle {
-        make: fn() -> Box<dyn PaneState>,
-        help: &'static str,
-    },
-}
+    /// Its line in [`PANES`].
+    pub fn entry(self) -> &'static Entry {
+        &PANES[self.index()]
+    }
 
-/// One kind of pane.
-#[derive(Clone, Copy, Debug)]
-pub struct Entry {
-    pub slot: Slot,
     /// Its name in the layout's saved text and the page's `data-slot`.
-    pub name: &'static str,
-    /// English; translated where shown (`i18n::t`).
-    pub title: &'static str,
-    pub place: Place,
-    /// The keys (as `keys::key_name` spells them) that open it.
-    pub keys: &'static [&'static str],
-    /// What the key asks for before the pane opens, as a person would type
-    /// it (`None`: it opens at once).
-    pub prompt: Option<&'static str>,
-    pub close: Close,
-    pub opens: Opens,
-    /// How it is listed among the other panes of its area: panes of the
-    /// same rank keep the order they opened in.
-    pub rank: u8,
+    pub fn name(self) -> &'static str {
+        self.entry().name
+    }
+
+    /// Its place in [`PANES`] and [`Slot::ALL`].
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The kind of this [`Entry::name`].
+    pub fn named(name: &str) -> Option<Slot> {
+        Slot::ALL.into_iter().find(|s| s.name() == name)
+    }
 }
 
-/// Every kind of pane, in [`Slot`]'s order. The register, memory and
-/// source panes follow a view's position and take the keyboard
-/// focus; the others are lists about the trace or the active view.
-pub const PANES: [Entry; 11] = [
+impl std::fmt::Debug for Slot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The kinds built in, in [`Slot`]'s order. The register, memory and
+/// source panes follow a view's position and take the keyboard focus; the
+/// others are lists about the trace or the active view.
+const BUILT_IN: [Entry; 9] = [
     Entry {
-        slot: Slot::Registers,
         name: "registers",
         title: "Registers",
         place: Place::Side,
@@ -98,9 +90,9 @@ pub const PANES: [Entry; 11] = [
         close: Close::Same,
         opens: Opens::Commands,
         rank: 0,
+        wide: false,
     },
     Entry {
-        slot: Slot::Memory,
         name: "memory",
         title: "Memory",
         place: Place::Bottom,
@@ -109,9 +101,9 @@ pub const PANES: [Entry; 11] = [
         close: Close::Key("x"),
         opens: Opens::Commands,
         rank: 0,
+        wide: false,
     },
     Entry {
-        slot: Slot::Source,
         name: "source",
         title: "Source",
         place: Place::Bottom,
@@ -120,9 +112,9 @@ pub const PANES: [Entry; 11] = [
         close: Close::Same,
         opens: Opens::Commands,
         rank: 0,
+        wide: false,
     },
     Entry {
-        slot: Slot::Stack,
         name: "stack",
         title: "Call stack",
         place: Place::Side,
@@ -131,9 +123,9 @@ pub const PANES: [Entry; 11] = [
         close: Close::Same,
         opens: Opens::Commands,
         rank: 1,
+        wide: false,
     },
     Entry {
-        slot: Slot::Events,
         name: "events",
         title: "Events",
         place: Place::Side,
@@ -142,9 +134,9 @@ pub const PANES: [Entry; 11] = [
         close: Close::Same,
         opens: Opens::Commands,
         rank: 3,
+        wide: false,
     },
     Entry {
-        slot: Slot::Reports,
         name: "reports",
         title: "Reports",
         place: Place::Bottom,
@@ -153,9 +145,9 @@ pub const PANES: [Entry; 11] = [
         close: Close::Same,
         opens: Opens::Commands,
         rank: 6,
+        wide: true,
     },
     Entry {
-        slot: Slot::Bookmarks,
         name: "bookmarks",
         title: "Bookmarks",
         place: Place::Side,
@@ -164,9 +156,9 @@ pub const PANES: [Entry; 11] = [
         close: Close::Same,
         opens: Opens::Commands,
         rank: 2,
+        wide: false,
     },
     Entry {
-        slot: Slot::Watch,
         name: "watch",
         title: "Watch",
         place: Place::Side,
@@ -175,9 +167,9 @@ pub const PANES: [Entry; 11] = [
         close: Close::Button,
         opens: Opens::Commands,
         rank: 4,
+        wide: false,
     },
     Entry {
-        slot: Slot::Why,
         name: "why",
         title: "Why this value?",
         place: Place::Side,
@@ -186,67 +178,38 @@ pub const PANES: [Entry; 11] = [
         close: Close::Button,
         opens: Opens::Commands,
         rank: 5,
-    },
-    Entry {
-        slot: Slot::Disassembly,
-        name: "disassembly",
-        title: "Disassembly",
-        place: Place::Bottom,
-        keys: &["i"],
-        prompt: None,
-        close: Close::Same,
-        opens: Opens::Toggle {
-            make: crate::panes::disassembly::Disassembly::boxed,
-            help: "show/hide the disassembly of the function around the position: each instruction's executions and failed conditions; click one to go to its next execution",
-        },
-        rank: 0,
-    },
-    Entry {
-        slot: Slot::Query,
-        name: "query",
-        title: "Query",
-        place: Place::Bottom,
-        keys: &["Q"],
-        prompt: None,
-        close: Close::Same,
-        opens: Opens::Toggle {
-            make: crate::panes::query::Query::boxed,
-            help: "show/hide the Query pane: SQL over the trace's tables (instructions, registers, memory, calls, functions, source lines, events, unparsed lines); Ctrl-Enter runs, Escape stops; click a line or time to go there",
-        },
-        rank: 7,
+        wide: false,
     },
 ];
 
-impl Slot {
-    pub const ALL: [Slot; PANES.len()] = {
-        let mut all = [Slot::Registers; PANES.len()];
-        let mut i = 0;
-        while i < PANES.len() {
-            all[i] = PANES[i].slot;
-            i += 1;
-        }
-        all
-    };
-
-    /// Its line in [`PANES`].
-    pub fn entry(self) -> &'static Entry {
-        &PANES[self as usize]
+/// Every kind of pane: the built-in ones, then those in folders of their
+/// own.
+pub const PANES: [Entry; BUILT_IN.len() + crate::panes::ENTRIES.len()] = {
+    let mut all = [BUILT_IN[0]; BUILT_IN.len() + crate::panes::ENTRIES.len()];
+    let mut i = 0;
+    while i < all.len() {
+        all[i] = if i < BUILT_IN.len() {
+            BUILT_IN[i]
+        } else {
+            crate::panes::ENTRIES[i - BUILT_IN.len()]
+        };
+        i += 1;
     }
-
-    pub fn name(self) -> &'static str {
-        self.entry().name
-    }
-}
+    all
+};
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn the_list_is_in_slot_order_and_names_are_unique() {
-        for (i, e) in PANES.iter().enumerate() {
-            assert_eq!(e.slot as usize, i, "{}", e.name);
-            assert_eq!(PANES.iter().filter(|o| o.name == e.name).count(), 1);
+    fn names_are_unique_and_name_their_slot() {
+        for slot in Slot::ALL {
+            let name = slot.name();
+            assert_eq!(PANES.iter().filter(|o| o.name == name).count(), 1);
+            assert_eq!(Slot::named(name), Some(slot), "{name}");
         }
+        assert_eq!(Slot::WHY.name(), "why");
+        assert_eq!(Slot::named("no such pane"), None);
     }
 }

@@ -12,12 +12,17 @@ use tarmac_lens_core::search::KindFilter;
 /// What the bar's fields say.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct SearchForm {
+    /// The text or regex to look for.
     pub pattern: String,
+    /// The pattern is a regex.
     pub regex: bool,
+    /// Upper and lower case match each other.
     pub ignore_case: bool,
+    /// Only lines of this kind; `None`: every line.
     pub kind: Option<KindFilter>,
     /// The line range fields, as typed (empty: open).
     pub from: String,
+    /// The range's last line, as typed (empty: the end).
     pub to: String,
 }
 
@@ -48,44 +53,65 @@ impl SearchForm {
 /// Where a search has got to.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct SearchStatus {
+    /// Matches found so far, which may be more than are listed.
     pub matches: u64,
+    /// Bytes of the trace searched so far.
     pub done_bytes: u64,
+    /// Bytes of the trace to search.
     pub total_bytes: u64,
+    /// The search reached the end.
     pub done: bool,
+    /// The search is going on (not done, failed or cancelled).
     pub running: bool,
+    /// Why the search could not run.
     pub error: Option<String>,
 }
 
 /// Search bar messages.
 pub enum SearchMsg {
+    /// Open the bar (`/`, `?`).
     Open {
+        /// Forwards from the position (`/`), not backwards (`?`).
         forward: bool,
     },
+    /// Start a search with the bar's fields.
     Submit(SearchForm),
+    /// Close the bar, cancelling its search.
     Close,
+    /// Go to the result at this index (a click in the list).
     Pick(usize),
     /// An answer for the search started as `generation`.
     Reply {
+        /// The search it is for.
         generation: u32,
+        /// New results and how far the search got.
         reply: Answer<SearchReply>,
     },
     /// `n` (`same_way`) or `N`.
     Next {
+        /// The search's own direction (`n`), not the other (`N`).
         same_way: bool,
     },
 }
 
+/// The search bar and its running search.
 #[derive(Default)]
 pub struct SearchState {
+    /// The bar is shown.
     pub open: bool,
+    /// Searching forwards from the position (`/`), not backwards (`?`).
     pub forward: bool,
+    /// The fields of the search last started.
     pub form: SearchForm,
     /// Bumped per search started: answers to older ones are dropped.
     pub generation: u32,
     /// The worker's id of the running search.
     pub id: Option<u32>,
+    /// How far the search has got.
     pub status: SearchStatus,
+    /// The results listed so far, in trace order.
     pub hits: Rc<Vec<SearchHitView>>,
+    /// The result last gone to, an index into `hits`.
     pub current: Option<usize>,
     /// Where the view was when the search started, and the view.
     pub from: Option<(u32, NodeView)>,
@@ -95,6 +121,7 @@ pub struct SearchState {
     /// it is still there, that move is on its way (a quick `n` must step
     /// from the result it goes to, not from the cursor).
     pub left_node: Option<NodeId>,
+    /// Bumped when the bar opens: the page focuses its pattern field.
     pub focus_seq: u64,
 }
 

@@ -28,6 +28,7 @@ pub struct SourcePane {
     pub counts: Option<FileCountsReply>,
     /// The line whose executions are listed, and the list.
     pub selected: Option<u32>,
+    /// The executions listed of the selected line, as far as fetched.
     pub hits: Option<HitsReply>,
     /// A file and line chosen elsewhere (the Coverage tab), shown instead
     /// of the position's until the position moves.
@@ -37,7 +38,9 @@ pub struct SourcePane {
 /// A file and line a source pane shows instead of its position's.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Browse {
+    /// The file, as the DWARF names it.
     pub file: String,
+    /// The line, 1-based.
     pub line: u32,
 }
 
@@ -102,10 +105,12 @@ impl SourceFiles {
             .map(|(_, text)| text.clone())
     }
 
+    /// How many files were given.
     pub fn len(&self) -> usize {
         self.files.len()
     }
 
+    /// No file was given.
     pub fn is_empty(&self) -> bool {
         self.files.is_empty()
     }
@@ -146,26 +151,36 @@ fn components(path: &str) -> Vec<&str> {
 
 /// A source pane's own messages.
 pub enum SourceMsg {
+    /// The file's per-line counts.
     Counts {
+        /// The counts.
         reply: Answer<FileCountsReply>,
     },
     /// A line clicked in the gutter or text: list its executions.
     PickLine {
+        /// The line clicked.
         line: u32,
     },
+    /// A page of a line's executions.
     Hits {
+        /// The line they are for: another picked meanwhile drops them.
         line: u32,
+        /// The executions, and whether there are more.
         reply: Answer<HitsReply>,
     },
     /// More of the list, after its last.
     MoreHits,
     /// An execution clicked: the view goes there.
     PickHit {
+        /// The execution's node.
         node: NodeId,
     },
     /// A step's or a find's answer.
     Moved {
+        /// Where it went, if anywhere.
         reply: Moved,
+        /// What was looked for (`line` or `execution`), for the note when
+        /// nothing is found.
         what: &'static str,
     },
 }

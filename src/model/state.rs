@@ -14,27 +14,36 @@ use tarmac_lens_core::browse::protocol::{
 /// scroll position.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TraceView {
+    /// The view's number, under which the session keeps its folds.
     pub id: u32,
+    /// The position, once one is known.
     pub cursor: Option<NodeView>,
     /// Where the cursor was before the last move: registers and memory
     /// changed since then are highlighted.
     pub prev: Option<NodeId>,
     /// The row of the cursor's first line (or the fold hiding it).
     pub cursor_row: Option<u64>,
+    /// The row at the top of the pane.
     pub top: u64,
     /// Bumped when the browser (not the scrollbar) sets `top`.
     pub scroll_seq: u64,
+    /// The pane's measured height in pixels (0 until measured).
     pub viewport_px: f64,
+    /// Rows in the view, a folded call counting as one.
     pub total_rows: u64,
+    /// The rows last fetched around `top`.
     pub rows: Option<Rc<RowsReply>>,
     /// Rows asked for and not answered yet; `rows_again` asks once more
     /// when the answer comes, so scrolling never queues a backlog.
     pub rows_in_flight: bool,
+    /// Ask for rows once more when the answer in flight comes.
     pub rows_again: bool,
+    /// Where the next Ctrl-L puts the position.
     pub recentre: Recentre,
     /// A Step is being answered; presses meanwhile add up here and go as
     /// one Step, so fast key repeat never steps from a stale position.
     pub step_in_flight: bool,
+    /// Steps pressed while one was in flight, down positive, up negative.
     pub queued_steps: i64,
     /// The calls active at the cursor, outermost first.
     pub stack: Vec<CallFrame>,
@@ -44,6 +53,7 @@ pub struct TraceView {
 }
 
 impl TraceView {
+    /// A view numbered `id`, at `cursor` if known, nothing fetched yet.
     pub fn new(id: u32, cursor: Option<NodeView>) -> TraceView {
         TraceView {
             id,
@@ -65,31 +75,41 @@ impl TraceView {
         }
     }
 
+    /// The line the `a` highlight lights, if any.
     pub fn annotated(&self) -> Option<&LineEffect> {
         self.annotate.as_ref().map(|(lines, i)| &lines[*i])
     }
 }
 
+/// What a pane shows, with the state of its kind.
 #[derive(Clone, Debug, PartialEq)]
 pub enum PaneBody {
+    /// A register pane.
     Registers {
+        /// Which registers.
         kind: RegKind,
+        /// The registers' values at the pane's position, once answered.
         panel: Option<RegPanel>,
         /// Whether an answer has come (an answer without this panel means
         /// the trace has none).
         answered: bool,
+        /// The selected register, an index into the panel's cells.
         selected: usize,
         /// Mark the registers changed since the view's previous position
         /// (`c`), not those the position's instruction wrote.
         since: bool,
     },
+    /// A memory pane.
     Memory {
         /// First byte shown (16-aligned).
         addr: u64,
+        /// How many 16-byte rows it shows.
         rows: u32,
+        /// The selected byte's address.
         selected: u64,
         /// Compare against this node instead of the view's previous one (`d`).
         compare: Option<NodeId>,
+        /// The bytes at the pane's position, once answered.
         memory: Option<MemoryReply>,
     },
     /// The source pane (`model::source`).
@@ -110,7 +130,9 @@ pub enum PaneBody {
     /// A kind living in its own folder (`src/panes/`), which follows a
     /// view's position.
     Own {
+        /// Its kind, as its folder's registry line lists it.
         slot: Slot,
+        /// Its folder's own state.
         state: Box<dyn crate::model::pane_state::PaneState>,
     },
 }
@@ -119,15 +141,15 @@ impl PaneBody {
     /// Its kind, as the registry (`model::registry`) lists it.
     pub fn slot(&self) -> Slot {
         match self {
-            PaneBody::Registers { .. } => Slot::Registers,
-            PaneBody::Memory { .. } => Slot::Memory,
-            PaneBody::Source(_) => Slot::Source,
-            PaneBody::Stack => Slot::Stack,
-            PaneBody::Events => Slot::Events,
-            PaneBody::Bookmarks => Slot::Bookmarks,
-            PaneBody::Watch(_) => Slot::Watch,
-            PaneBody::Why(_) => Slot::Why,
-            PaneBody::Reports(_) => Slot::Reports,
+            PaneBody::Registers { .. } => Slot::REGISTERS,
+            PaneBody::Memory { .. } => Slot::MEMORY,
+            PaneBody::Source(_) => Slot::SOURCE,
+            PaneBody::Stack => Slot::STACK,
+            PaneBody::Events => Slot::EVENTS,
+            PaneBody::Bookmarks => Slot::BOOKMARKS,
+            PaneBody::Watch(_) => Slot::WATCH,
+            PaneBody::Why(_) => Slot::WHY,
+            PaneBody::Reports(_) => Slot::REPORTS,
             PaneBody::Own { slot, .. } => *slot,
         }
     }
@@ -142,18 +164,25 @@ impl PaneBody {
     }
 }
 
+/// A pane besides the trace views: what it shows and which view it follows.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Pane {
+    /// The pane's number, its key in messages.
     pub id: u32,
+    /// The trace view whose position it follows.
     pub view: u32,
+    /// The position it is locked to instead (`l`, `t`, Ctrl-L).
     pub lock: Option<NodeView>,
+    /// A message shown in the pane: why it shows nothing, or what a key did.
     pub note: Option<String>,
     /// Answers to older questions are dropped.
     pub seq: u64,
+    /// What it shows.
     pub body: PaneBody,
 }
 
 impl Pane {
+    /// Its heading, in the page's language.
     pub fn title(&self) -> String {
         match &self.body {
             PaneBody::Registers {
@@ -174,6 +203,7 @@ impl Pane {
         }
     }
 
+    /// Its test id (`registers-core`, `memory`, …).
     pub fn testid(&self) -> String {
         match &self.body {
             PaneBody::Registers { kind, .. } => format!("registers-{}", kind.panel()),
@@ -185,6 +215,7 @@ impl Pane {
 /// A pane the embedded viewer shows (`&panes=`).
 #[derive(Clone, Debug, PartialEq)]
 pub enum PaneSpec {
+    /// A register pane of this kind.
     Registers(RegKind),
     /// A memory pane at an address expression (`mem` alone: `sp`).
     Memory(String),
@@ -195,8 +226,11 @@ pub enum PaneSpec {
 /// A tab of the Reports panel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ReportTab {
+    /// The calls as a tree, a level at a time.
     CallTree,
+    /// The functions as a table of their instructions, sorted by any column.
     Profile,
+    /// The calls as a flame graph.
     FlameGraph,
     /// An EP trace's cycles by packet address.
     CycleProfile,

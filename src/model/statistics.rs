@@ -12,16 +12,24 @@ use tarmac_lens_core::report::stats::Report;
 /// The reports of the tab, in its order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StatisticKind {
+    /// The instruction mix.
     Mix,
+    /// Time by exception level and security state.
     Levels,
+    /// Exceptions and interrupts.
     Exceptions,
+    /// Function statistics.
     Functions,
+    /// Conditional branches and loops.
     Loops,
+    /// Translation and cache events.
     CacheTlb,
+    /// A function's executed control-flow graph, drawn.
     Cfg,
 }
 
 impl StatisticKind {
+    /// Every report, in the tab's order.
     pub const ALL: [StatisticKind; 7] = [
         StatisticKind::Mix,
         StatisticKind::Levels,
@@ -110,9 +118,13 @@ pub fn file_name(trace: &str, report: &Report) -> String {
 /// A box of the picture.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Node {
+    /// Its left edge.
     pub x: f64,
+    /// Its top edge.
     pub y: f64,
+    /// Its width.
     pub w: f64,
+    /// Its height.
     pub h: f64,
     /// Its text, a line each.
     pub lines: Vec<String>,
@@ -131,6 +143,7 @@ pub struct Arrow {
     pub points: Vec<(f64, f64)>,
     /// Times taken.
     pub label: String,
+    /// Where its label is drawn.
     pub label_at: (f64, f64),
     /// A fall-through, not a branch.
     pub dashed: bool,
@@ -139,9 +152,13 @@ pub struct Arrow {
 /// The graph laid out, in pixels.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Picture {
+    /// The picture's width.
     pub width: f64,
+    /// The picture's height.
     pub height: f64,
+    /// The boxes, top to bottom.
     pub nodes: Vec<Node>,
+    /// The arrows: branches and fall-throughs.
     pub arrows: Vec<Arrow>,
 }
 

@@ -12,72 +12,118 @@ use tarmac_lens_core::browse::protocol::{
 
 /// A trace view's messages: its own input, and the answers to its questions.
 pub enum ViewMsg {
+    /// A step's answer (Up, Down).
     Stepped {
+        /// Where the step went.
         reply: Moved,
     },
+    /// The calls active at a position.
     Stack {
+        /// The position they are for: a later move makes them stale.
         node: NodeId,
+        /// The calls, outermost first.
         reply: Answer<Vec<CallFrame>>,
     },
+    /// The fold box beside an active call's call instruction.
     FoldAt {
+        /// The call instruction's node.
         call_node: NodeId,
     },
+    /// Go to a node (a click in the call stack).
     GoTo {
+        /// Where to go.
         node: NodeId,
     },
+    /// The person scrolled, wheeled or resized the pane.
     Viewport {
+        /// The first visible row.
         top: u64,
+        /// The viewport's height, in pixels.
         px: f64,
+        /// The scrollbar must follow `top` (the browser sets it again).
         follow: bool,
     },
     /// The view's height changed (the window, a splitter, the toolbar
     /// drawn): not a scroll, so the rows shown stay (see `on_resized`).
     Resized {
+        /// The new height, in pixels.
         px: f64,
     },
+    /// The rows around `top`, as asked for.
     Rows {
+        /// The rows, with the view's row count.
         reply: Answer<RowsReply>,
     },
     /// The view's row count, more of the trace being indexed.
     RowCount {
+        /// An answer whose count is all that is read.
         reply: Answer<RowsReply>,
     },
+    /// The answer to a move (a goto, a search, a click).
     Moved {
+        /// The node moved to, if any.
         reply: Moved,
+        /// Put the position where Ctrl-L last put it, not just in sight.
         recentre: bool,
     },
+    /// The row of the position's first line (or the fold hiding it).
     CursorRow {
+        /// The position it is for: a later move makes it stale.
         node: NodeId,
+        /// The row.
         reply: Answer<u64>,
+        /// Recentre the view on it, not just keep it in sight.
         recentre: bool,
     },
+    /// The row a page up or down lands on, whose node becomes the position.
     PageTarget {
+        /// That one row.
         reply: Answer<RowsReply>,
     },
+    /// The answer to a fold or unfold.
     Folded {
+        /// The view's new row count and where its position now is.
         reply: Answer<Folded>,
     },
+    /// The lines of the instruction before the position, for the `a` highlight.
     Annotated {
+        /// The position they are for: a later move makes them stale.
         node: NodeId,
+        /// The lines, with what each reads or writes.
         reply: Answer<Vec<LineEffect>>,
     },
+    /// The previous write of a register or memory (Return).
     WriteFound {
+        /// The node the search started at.
         from: NodeId,
+        /// The register or memory written.
         target: WriteTarget,
+        /// The writing node, if any.
         reply: Moved,
     },
+    /// A click on a row: its node becomes the position, or its fold opens.
     RowClick {
+        /// The row clicked.
         row: Row,
     },
+    /// A right-click on a row: its context menu.
     RowContext {
+        /// The row clicked.
         row: Row,
+        /// Where the menu opens: the click's `clientX`.
         x: i32,
+        /// Where the menu opens: the click's `clientY`.
         y: i32,
     },
+    /// A row's lines, to fill its context menu.
     RowEffects {
+        /// The row clicked.
         row: Row,
+        /// Where the menu opens: the click's `clientX`.
         x: i32,
+        /// Where the menu opens: the click's `clientY`.
         y: i32,
+        /// The lines of the row's node.
         reply: Answer<Vec<LineEffect>>,
     },
     /// The view's close button.

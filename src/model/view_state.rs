@@ -10,13 +10,17 @@ pub const ROW_PX: f64 = 18.0;
 /// Spacer height cap, well below every browser's limit.
 pub const MAX_SCROLL_PX: f64 = 8_000_000.0;
 
+/// A trace pane's size: how many rows it has and how tall its viewport is.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Scroll {
+    /// Rows in the view (a folded call is one).
     pub total_rows: u64,
+    /// The viewport's height, in pixels.
     pub viewport_px: f64,
 }
 
 impl Scroll {
+    /// The geometry of `total_rows` rows in a viewport `viewport_px` tall.
     pub fn new(total_rows: u64, viewport_px: f64) -> Scroll {
         Scroll {
             total_rows,
@@ -119,13 +123,17 @@ impl Scroll {
 /// Where Ctrl-L puts the current position, cycling as in tarmac-browser.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Recentre {
+    /// The position in the middle of the pane (the first press).
     #[default]
     Middle,
+    /// The position at the top.
     Top,
+    /// The position at the bottom.
     Bottom,
 }
 
 impl Recentre {
+    /// Where the next Ctrl-L puts it.
     pub fn next(self) -> Recentre {
         match self {
             Recentre::Middle => Recentre::Top,

@@ -22,9 +22,11 @@ const PIECE: u32 = 500;
 /// A watchpoint and what is known of its accesses.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Watch {
+    /// The register or memory range watched.
     pub target: WriteTarget,
     /// How the pane names it: `x5`, `[0x3fff60:8]`.
     pub label: String,
+    /// Which accesses are listed and stepped to: reads, writes or both.
     pub kind: AccessKind,
     /// The accesses found so far, in trace order.
     pub hits: Vec<AccessView>,
@@ -45,17 +47,25 @@ impl Watch {
 
 /// The watch pane's messages (answers boxed: `Msg` stays small).
 pub enum WatchMsg {
+    /// A piece of the list of accesses.
     Listed {
+        /// The watch it is for: a newer one drops it.
         generation: u64,
+        /// The accesses found, and where the list goes on.
         reply: Box<Answer<AccessesReply>>,
     },
+    /// The next or previous access from a view's position (`)`, `(`).
     Found {
+        /// The view that goes there.
         view: u32,
+        /// The next access, not the previous one.
         forward: bool,
+        /// The access, if there is one.
         reply: Answer<Option<Box<AccessView>>>,
     },
     /// Reads, writes or both.
     Kind(AccessKind),
+    /// The pane's close button.
     Close,
 }
 
@@ -270,7 +280,7 @@ impl Model {
                     }
                 }
             }
-            WatchMsg::Close => self.hide_kind(Slot::Watch),
+            WatchMsg::Close => self.hide_kind(Slot::WATCH),
         }
         true
     }

@@ -17,6 +17,7 @@ use tarmac_lens_core::dataflow::Source;
 
 /// Levels asked for at first, and for each step opened later.
 pub const DEPTH: u32 = 4;
+/// Levels asked for below a step opened later.
 pub const MORE_DEPTH: u32 = 3;
 
 /// A step's place: child indexes from the root (empty: the root).
@@ -29,14 +30,17 @@ pub struct Why {
     pub label: String,
     /// The position: the value after this node, whose first line is `line`.
     pub node: NodeId,
+    /// The node's first line.
     pub line: u64,
     /// The tree, once it came.
     pub root: Option<WhyStep>,
+    /// Why there is no tree, if the session said so.
     pub error: Option<String>,
     /// Steps shut by the person (every other step with inputs is open).
     pub collapsed: BTreeSet<Path>,
     /// Steps whose subtree is being asked for.
     pub expanding: BTreeSet<Path>,
+    /// The selected step (the keys move it).
     pub selected: Path,
     /// Which tree the answers are for (a new one drops the old answers).
     generation: u64,
@@ -45,7 +49,9 @@ pub struct Why {
 /// The arrow keys and Enter in the tree.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WhyKey {
+    /// Select the step above.
     Up,
+    /// Select the step below.
     Down,
     /// Open the step (asking for it if left for later), else go to its
     /// first input.
@@ -58,28 +64,42 @@ pub enum WhyKey {
 
 /// The pane's messages (answers boxed: `Msg` stays small).
 pub enum WhyMsg {
+    /// The tree, a few levels deep.
     Tree {
+        /// The tree it is for: a newer question drops it.
         generation: u64,
+        /// The root step.
         reply: Answer<Box<WhyStep>>,
     },
+    /// A step's subtree, left for later and now asked for.
     Expanded {
+        /// The tree it is for: a newer question drops it.
         generation: u64,
+        /// The step it replaces.
         path: Path,
+        /// The step with its inputs.
         reply: Answer<Box<WhyStep>>,
     },
     /// A typed memory expression's address, at `node`.
     Evaluated {
+        /// The position.
         node: NodeId,
+        /// The position's first line.
         line: u64,
+        /// The memory's length in bytes.
         len: u64,
+        /// The address.
         reply: Answer<u64>,
     },
+    /// Select a step (a click).
     Select(Path),
     /// Open or shut a step.
     Toggle(Path),
     /// Select a step and go to its writer.
     Go(Path),
+    /// A key in the tree.
     Key(WhyKey),
+    /// The pane's close button.
     Close,
 }
 
@@ -385,7 +405,7 @@ impl Model {
             WhyMsg::Toggle(path) => self.why_toggle(path),
             WhyMsg::Go(path) => self.why_go(path),
             WhyMsg::Key(k) => self.why_key(k),
-            WhyMsg::Close => self.hide_kind(Slot::Why),
+            WhyMsg::Close => self.hide_kind(Slot::WHY),
         }
         true
     }

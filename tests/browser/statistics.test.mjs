@@ -9,6 +9,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 
@@ -95,4 +96,65 @@ test("a function's control-flow graph is drawn block by block and downloads as t
   await page.click('[data-testid=cfg-show]');
   const error = await page.waitForSelector('[data-testid=statistics-error]', { timeout: 60_000 });
   assert.match(await error.textContent(), /no_such_function/);
+});
+
+test("on a long trace each report's first answer counts its first lines and says so, then the whole trace's replaces it", { timeout: 180_000 }, async (t) => {
+  const text = fs.readFileSync(TRACE);
+  // Long for a quarter of it: the worker counts up to the first line end
+  // at or after that many bytes first.
+  const prefix = Math.floor(text.length / 4);
+  const cut = text.indexOf(10, prefix - 1) + 1;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tl-prefix-'));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const head = path.join(dir, NAME);
+  fs.writeFileSync(head, text.subarray(0, cut));
+  const ofHead = (id) => execFileSync(CLI, [id, head, '--image', ELF, '--no-index']).toString('utf8');
+  const want = { mix: cli('mix').toString('utf8'), levels: cli('levels').toString('utf8') };
+  const first = { mix: ofHead('mix'), levels: ofHead('levels') };
+  assert.notEqual(first.mix, want.mix, 'the first quarter counts differently');
+
+  const page = await openTracePage(fx, t, [TRACE, ELF], { symbols: true, query: `?statistics-prefix=${prefix}` });
+  // Every first answer the tab shows, as it is drawn; at the first, the
+  // person chooses another report (before the whole trace is counted).
+  await page.evaluate(() => {
+    window.__partials = [];
+    new MutationObserver(() => {
+      const note = document.querySelector('[data-testid=statistics-partial]');
+      if (!note) return;
+      const kind = document.querySelector('[data-testid^=statistic-][aria-selected=true]')?.dataset.testid;
+      const last = window.__partials[window.__partials.length - 1];
+      if (last?.kind === kind) return;
+      window.__partials.push({
+        kind,
+        note: note.textContent,
+        text: document.querySelector('[data-testid=statistics-text]')?.textContent,
+        download: document.querySelector('[data-testid=statistics-download]') !== null,
+      });
+      if (kind === 'statistic-mix') document.querySelector('[data-testid=statistic-levels]').click();
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+  await page.focus('[data-testid=browser]');
+  await page.keyboard.press('R');
+  await page.click('[data-testid=tab-statistics]', { timeout: 60_000 });
+  await show(page, 'levels', `${NAME}.levels.txt`);
+  assert.equal(await page.textContent('[data-testid=statistics-text]'), want.levels, 'the whole trace counted at last');
+  assert.equal(await page.$('[data-testid=statistics-partial]'), null, 'no longer said to be partial');
+
+  const partials = await page.evaluate(() => window.__partials);
+  assert.deepEqual(
+    partials.map((p) => p.kind),
+    ['statistic-mix', 'statistic-levels'],
+    'a first answer for the report asked, then for the one chosen while the whole trace was counted',
+  );
+  for (const p of partials) {
+    const id = p.kind.replace('statistic-', '');
+    assert.equal(p.text, first[id], `${id}: the first answer is the CLI's text of the trace's first lines`);
+    assert.equal(p.download, false, `${id}: no download of a partial count`);
+    assert.ok(p.note.replaceAll(',', '').includes(`first ${cut} of ${text.length} bytes`), p.note);
+  }
+
+  // Counted once: the first report is now the whole trace's, at once.
+  await show(page, 'mix', `${NAME}.mix.txt`);
+  assert.equal(await page.textContent('[data-testid=statistics-text]'), want.mix);
+  assert.equal(await page.evaluate(() => window.__partials.length), partials.length, 'no other first answer');
 });

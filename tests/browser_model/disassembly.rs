@@ -123,7 +123,10 @@ fn the_disassembly_pane_matches_the_trace_text_and_objdump() {
         let mut page = Page::open(&trace, Config::default());
         page.load_elf(&elf);
         page.key("i");
-        assert!(page.model.shown(Slot::Disassembly), "{name}: i opens it");
+        assert!(
+            page.model.shown(Slot::named("disassembly").unwrap()),
+            "{name}: i opens it"
+        );
         page.prompt("p", FUNCTION);
         let d = listing(&page).listing.clone().expect("a listing");
         assert_eq!(d.note, None, "{name}");
@@ -195,7 +198,11 @@ fn the_disassembly_pane_matches_the_trace_text_and_objdump() {
                 Some((r.addr, *next))
             })
             .expect("an instruction run again later");
-        let pane = page.model.pane_of(Slot::Disassembly).map(|p| p.id).unwrap();
+        let pane = page
+            .model
+            .pane_of(Slot::named("disassembly").unwrap())
+            .map(|p| p.id)
+            .unwrap();
         page.send(Msg::Pane(
             pane,
             PaneMsg::Action(PaneAction::NextExecution(addr)),

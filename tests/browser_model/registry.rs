@@ -6,7 +6,7 @@ use super::Page;
 use tarmac_lens::i18n::Lang;
 use tarmac_lens::model::keys::{self, PaneKind};
 use tarmac_lens::model::palette;
-use tarmac_lens::model::registry::{Close, PANES};
+use tarmac_lens::model::registry::{Close, Slot, PANES};
 use tarmac_lens::model::{Config, Focus, Msg, PaneMsg};
 
 /// The first cell of each row of `docs/keys.md`'s tables.
@@ -59,14 +59,15 @@ fn every_pane_kind_opens_and_closes_from_its_keys() {
         "tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac",
     ))
     .unwrap();
-    for e in PANES {
+    for slot in Slot::ALL {
+        let e = slot.entry();
         for key in e.keys {
             let mut page = Page::open(&trace, Config::default());
             let count = |page: &Page| {
                 page.model
                     .panes
                     .iter()
-                    .filter(|p| p.body.slot() == e.slot)
+                    .filter(|p| p.body.slot() == slot)
                     .count()
             };
             let ids = |page: &Page| -> Vec<u32> { page.model.panes.iter().map(|p| p.id).collect() };
@@ -99,6 +100,46 @@ fn every_pane_kind_opens_and_closes_from_its_keys() {
                 Close::Button => page.send(Msg::Pane(new, PaneMsg::Close)),
             }
             assert_eq!(count(&page), before, "{}: `{key}` closes", e.name);
+        }
+    }
+}
+
+/// A kind in a folder of its own is named by no Rust file of the app
+/// outside `src/panes/` (its key, title and state come from its line):
+/// adding one touches `panes/mod.rs`'s list, its core question, `i18n`
+/// and `docs/keys.md`, nothing in `src/model/` or `src/web/`.
+#[test]
+fn no_file_outside_src_panes_names_a_folder_pane_kind() {
+    fn rust_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                rust_files(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    files.retain(|f| !f.starts_with(src.join("panes")));
+    assert!(
+        files.len() > 50,
+        "the app's files are found ({})",
+        files.len()
+    );
+    for entry in tarmac_lens::panes::ENTRIES {
+        let module = format!("panes::{}", entry.name);
+        let named = format!("name: \"{}\"", entry.name);
+        for file in &files {
+            let text = std::fs::read_to_string(file).unwrap();
+            assert!(
+                !text.contains(&module) && !text.contains(&named),
+                "{} names the {} pane: give what it needs through its registry line",
+                file.display(),
+                entry.name
+            );
         }
     }
 }

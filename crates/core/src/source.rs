@@ -141,6 +141,50 @@ impl TraceSource for FileSource {
     }
 }
 
+/// A source's first lines: its bytes up to the first line end at or after
+/// a given length. The page answers a statistic from such a prefix within
+/// a second, while the whole trace's pass runs (`Statistics` of 64 MiB:
+/// about 0.6 s in a worker, of 1 GB about 9.5).
+pub struct Prefix<S> {
+    inner: S,
+    end: u64,
+}
+
+impl<S: TraceSource> Prefix<S> {
+    /// The prefix of at least `bytes` that ends a line; `None` if there is
+    /// nothing after it to leave out (or the source's length is unknown).
+    pub fn new(mut inner: S, bytes: u64) -> Result<Option<Prefix<S>>> {
+        let len = inner.len();
+        if len == UNKNOWN_LEN || bytes >= len {
+            return Ok(None);
+        }
+        let mut at = bytes.saturating_sub(1);
+        let mut buf = vec![0u8; 64 * 1024];
+        loop {
+            let n = inner.read_at(at, &mut buf)?;
+            if n == 0 {
+                return Ok(None);
+            }
+            if let Some(i) = memchr::memchr(b'\n', &buf[..n]) {
+                let end = at + i as u64 + 1;
+                return Ok((end < len).then_some(Prefix { inner, end }));
+            }
+            at += n as u64;
+        }
+    }
+}
+
+impl<S: TraceSource> TraceSource for Prefix<S> {
+    fn len(&self) -> u64 {
+        self.end
+    }
+
+    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> Result<usize> {
+        let room = self.end.saturating_sub(offset).min(buf.len() as u64) as usize;
+        self.inner.read_at(offset, &mut buf[..room])
+    }
+}
+
 /// A boxed source is a source: the web worker reads a dropped file or a URL
 /// through one session type.
 impl<T: TraceSource + ?Sized> TraceSource for Box<T> {
@@ -150,5 +194,53 @@ impl<T: TraceSource + ?Sized> TraceSource for Box<T> {
 
     fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> Result<usize> {
         (**self).read_at(offset, buf)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read_all(mut s: impl TraceSource) -> Vec<u8> {
+        let mut out = vec![0u8; s.len() as usize + 10];
+        let n = s.read_at(0, &mut out).unwrap();
+        out.truncate(n);
+        out
+    }
+
+    #[test]
+    fn a_prefix_ends_at_the_first_line_end_at_or_after_its_length() {
+        let text = b"one\ntwo\nthree\n";
+        for (bytes, want) in [
+            (1, "one\n"),
+            (4, "one\n"),
+            (5, "one\ntwo\n"),
+            (8, "one\ntwo\n"),
+        ] {
+            let p = Prefix::new(SliceSource(text), bytes).unwrap().unwrap();
+            assert_eq!(p.len(), want.len() as u64, "{bytes}");
+            assert_eq!(read_all(p), want.as_bytes(), "{bytes}");
+        }
+        let mut p = Prefix::new(SliceSource(text), 5).unwrap().unwrap();
+        let mut buf = [0u8; 4];
+        assert_eq!(
+            p.read_at(6, &mut buf).unwrap(),
+            2,
+            "a read stops at its end"
+        );
+        assert_eq!(p.read_at(8, &mut buf).unwrap(), 0);
+    }
+
+    #[test]
+    fn no_prefix_when_nothing_would_be_left_out() {
+        let text = b"one\ntwo\nthree";
+        assert!(
+            Prefix::new(SliceSource(text), 9).unwrap().is_none(),
+            "the last line has no end"
+        );
+        assert!(Prefix::new(SliceSource(text), 100).unwrap().is_none());
+        assert!(Prefix::new(SliceSource(b"one\ntwo\n"), 5)
+            .unwrap()
+            .is_none());
     }
 }

@@ -2,6 +2,8 @@
 //! around the pane's position (the core's [`Disassembly`](Asked) question),
 //! and how each of its lines is shown.
 
+#![deny(missing_docs)]
+
 use crate::i18n::{t, tf};
 use crate::model::pane_state::{FollowsPosition, PaneState};
 use tarmac_lens_core::browse::disassembly::{
@@ -12,6 +14,7 @@ use tarmac_lens_core::browse::protocol::NodeId;
 /// The pane's state: the last listing, if one came.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Disassembly {
+    /// The function's instructions with their counts, once answered.
     pub listing: Option<DisassemblyReply>,
 }
 

@@ -16,6 +16,7 @@ pub fn view(
     note: Option<String>,
     on_action: Callback<PaneAction>,
     tools: Html,
+    _: &crate::panes::PaneContext,
 ) -> Option<Html> {
     let pane = state.as_any().downcast_ref::<Disassembly>()?.clone();
     Some(html! {

@@ -11,3 +11,21 @@ mod view;
 pub use model::*;
 #[cfg(target_arch = "wasm32")]
 pub use view::view;
+
+use crate::model::pane_kind::{Close, Entry, Opens, Place};
+
+/// Its line in the registry (`model::registry`).
+pub const ENTRY: Entry = Entry {
+    name: "query",
+    title: "Query",
+    place: Place::Bottom,
+    keys: &["Q"],
+    prompt: None,
+    close: Close::Same,
+    opens: Opens::Toggle {
+        make: Query::boxed,
+        help: "show/hide the Query pane: SQL over the trace's tables (instructions, registers, memory, calls, functions, source lines, events, unparsed lines); Ctrl-Enter runs, Escape stops; click a line or time to go there",
+    },
+    rank: 7,
+    wide: true,
+};

@@ -8,6 +8,8 @@
 //! is not the model's: the model only knows the pane is open ([`Query`],
 //! asking nothing) and carries out its links ([`PaneAction::GoToLine`]).
 
+#![deny(missing_docs)]
+
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Deserialize;
@@ -64,6 +66,7 @@ impl History {
         }
     }
 
+    /// Its text to save: a JSON array of the queries, oldest first.
     pub fn to_text(&self) -> String {
         serde_json::to_string(&self.entries).unwrap_or_default()
     }
@@ -112,16 +115,23 @@ impl History {
 /// A table the engine has, as its tables list shows it.
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 pub struct TableInfo {
+    /// The table's SQL name.
     pub name: String,
+    /// What one row of it is.
     pub about: String,
+    /// Its columns, in order.
     pub columns: Vec<ColumnInfo>,
 }
 
+/// A column of a table, as the tables list shows it.
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 pub struct ColumnInfo {
+    /// The column's SQL name.
     pub name: String,
+    /// Its type, as the engine names it (`UInt64`, `Utf8`).
     #[serde(rename = "type")]
     pub ty: String,
+    /// What it holds.
     pub doc: String,
 }
 
@@ -133,7 +143,9 @@ pub fn tables_of(json: &str) -> Result<Vec<TableInfo>, String> {
 /// What a cell of a column goes to when clicked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Link {
+    /// A trace line: a click goes to it.
     Line,
+    /// A trace time: a click goes to it.
     Time,
 }
 
@@ -169,8 +181,11 @@ impl Link {
 /// A column of a result.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResultColumn {
+    /// The column's name in the result.
     pub name: String,
+    /// Its type, as the engine names it.
     pub ty: String,
+    /// What its cells go to when clicked, if anything.
     pub link: Option<Link>,
 }
 
@@ -197,6 +212,7 @@ pub fn rows_of(json: &str) -> Result<Vec<Vec<Option<String>>>, String> {
 /// A query that failed: the engine's message, and where in the query.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Failure {
+    /// The engine's message, whole.
     pub message: String,
     /// Line and column (from 1), when the engine said.
     pub position: Option<(usize, usize)>,
@@ -239,6 +255,7 @@ impl Failure {
 pub struct ResultSet {
     /// The run it is of.
     pub id: u32,
+    /// Its columns, in order.
     pub columns: Vec<ResultColumn>,
     /// All its rows.
     pub rows: u64,
@@ -251,6 +268,7 @@ pub struct ResultSet {
 }
 
 impl ResultSet {
+    /// A result with no rows fetched yet; `kept` is capped at `rows`.
     pub fn new(columns: Vec<ResultColumn>, rows: u64, kept: u64, ms: f64) -> ResultSet {
         ResultSet {
             columns,
@@ -297,9 +315,12 @@ pub enum Run {
     Idle,
     /// Running (`id` numbers the run: answers to older ones are dropped).
     Running {
+        /// The run's number.
         id: u32,
     },
+    /// Finished, with its result.
     Done(ResultSet),
+    /// Failed: the engine's message and where in the query.
     Failed(Failure),
     /// Stopped by Escape.
     Stopped,
@@ -312,7 +333,9 @@ pub struct QueryState {
     pub draft: String,
     /// The query last run (what an error's position is in).
     pub ran: String,
+    /// The queries run before, for Alt-Up and Alt-Down.
     pub history: History,
+    /// Where the last query run is.
     pub run: Run,
     /// The engine's tables, once it started.
     pub tables: Vec<TableInfo>,
@@ -323,6 +346,8 @@ pub struct QueryState {
 pub const FIRST_QUERY: &str = "SELECT mnemonic, count(*) AS n\nFROM instructions\nGROUP BY mnemonic\nORDER BY n DESC\nLIMIT 20";
 
 impl QueryState {
+    /// A pane with `history`, its editor holding the newest query (or
+    /// [`FIRST_QUERY`]).
     pub fn new(history: History) -> QueryState {
         QueryState {
             draft: history
@@ -413,6 +438,7 @@ impl QueryState {
 pub struct Window {
     /// The first row drawn, and one past the last.
     pub first: u64,
+    /// One past the last row drawn.
     pub end: u64,
     /// The block's height.
     pub height_px: f64,
@@ -424,6 +450,8 @@ pub struct Window {
 pub const MAX_PX: f64 = 8_000_000.0;
 
 impl Window {
+    /// The rows to draw for a scroll position `scroll_top` in a view `view_px`
+    /// tall, of `rows` rows `row_px` each.
     pub fn of(scroll_top: f64, view_px: f64, rows: u64, row_px: f64) -> Window {
         let full = rows as f64 * row_px;
         let height_px = full.min(MAX_PX);

@@ -33,6 +33,7 @@ const ROW_PX: f64 = 20.0;
 /// kind's): the workspace's hook (`panes::view`).
 pub fn view(
     state: &dyn PaneState,
+    _: Option<String>,
     on_action: Callback<PaneAction>,
     tools: Html,
     context: &PaneContext,

@@ -3,7 +3,9 @@
 //! (the core followed in a multi-core trace), `?workers=N` (how many
 //! workers index a dropped file, instead of one per core for big files; 1:
 //! the session's worker alone), `?digest=1` (the finished index's digest on
-//! the page, so tests can compare indexes) and the crash tests
+//! the page, so tests can compare indexes), `?statistics-prefix=BYTES`
+//! (how much of a long trace a statistic's first answer counts; 0: all of
+//! it at once) and the crash tests
 //! `?crash=page|worker|worker-oom|range-worker`, which make the page or the
 //! worker fail for real so the crash handling can be tested end to end.
 
@@ -33,6 +35,7 @@ pub fn open_options() -> OpenOptions {
         cpu: core().and_then(|c| c.parse().ok()),
         workers: param("workers").and_then(|v| v.parse().ok()).unwrap_or(0),
         digest: param("digest").as_deref() == Some("1"),
+        statistics_prefix: param("statistics-prefix").and_then(|v| v.parse().ok()),
         ..OpenOptions::default()
     }
 }

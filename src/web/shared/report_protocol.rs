@@ -234,6 +234,10 @@ pub struct Coverage;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Statistic {
     pub report: Report,
+    /// Were the answer counted from the trace's first lines, these
+    /// reports' texts from them too ([`StatisticText::also`]): the page's
+    /// other reports, to show at once while the whole trace is counted.
+    pub also: Vec<Report>,
 }
 
 /// A statistics report as the page shows it.
@@ -246,6 +250,24 @@ pub struct StatisticText {
     /// The names of the places out of the function the graph goes to, as
     /// the text names them.
     pub names: Vec<(u64, String)>,
+    /// Set when the text counts only the trace's first lines (the first
+    /// answer on a long trace, while the whole trace's pass runs: ask
+    /// again for the whole trace's).
+    pub prefix: Option<PrefixCounted>,
+    /// With a text from the first lines, the texts of the reports asked
+    /// `also`, from the same lines.
+    pub also: Vec<(Report, String)>,
+}
+
+/// What a first answer counted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PrefixCounted {
+    /// The trace's first bytes, whole lines.
+    pub bytes: u64,
+    /// Of the trace's bytes.
+    pub of: u64,
+    /// The instructions in them.
+    pub instructions: u64,
 }
 
 /// Which pass over the trace progress is about.

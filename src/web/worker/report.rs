@@ -16,8 +16,8 @@ use crate::web::reading::compressed::decompressed;
 use crate::web::reading::http_source::{self, Fetched, HttpSource, Target};
 use crate::web::shared::protocol::ToPage;
 use crate::web::shared::report_protocol::{
-    ReportEvent, ReportFile, ReportPass, ReportQuery, ReportReply, ReportRequest, ReportStatus,
-    StatisticText, TextDone, TEXT_CHUNK,
+    PrefixCounted, ReportEvent, ReportFile, ReportPass, ReportQuery, ReportReply, ReportRequest,
+    ReportStatus, Statistic, StatisticText, TextDone, TEXT_CHUNK,
 };
 use crate::web::shared::timing::now;
 use tarmac_lens_core::compressed::Table;
@@ -30,7 +30,7 @@ use tarmac_lens_core::report::flow_explore::FlowReports;
 use tarmac_lens_core::report::kind::{report_kind, ReportKind};
 use tarmac_lens_core::report::stats::cfg::Target as CfgTarget;
 use tarmac_lens_core::report::stats::{Report, Statistics};
-use tarmac_lens_core::source::TraceSource;
+use tarmac_lens_core::source::{Prefix, TraceSource, UNKNOWN_LEN};
 use tarmac_lens_core::symbols::SymbolTable;
 use tarmac_lens_core::Error;
 
@@ -54,6 +54,7 @@ impl Input {
 }
 
 /// The ELF image as read, for the coverage.
+#[derive(Clone)]
 struct Elf {
     name: String,
     bytes: Arc<[u8]>,
@@ -70,6 +71,8 @@ enum Computed {
         engine: EngineOptions,
         /// The trace's name, for the exports.
         name: String,
+        /// How much of a long trace a statistic's first answer counts.
+        statistics_prefix: u64,
     },
     Ep(EpReports),
     Flow {
@@ -84,6 +87,10 @@ thread_local! {
     static COVERAGE: RefCell<Option<CoverageTable>> = const { RefCell::new(None) };
     /// The statistics' pass, once a report of theirs is asked for.
     static STATISTICS: RefCell<Option<Rc<Statistics>>> = const { RefCell::new(None) };
+    /// The whole trace's statistics pass has begun (after a first answer
+    /// from a prefix): asked again, the statistics are not counted from a
+    /// prefix again.
+    static WHOLE_STATISTICS: Cell<bool> = const { Cell::new(false) };
 }
 
 /// Gap between progress messages.
@@ -134,9 +141,14 @@ async fn open(trace: &ReportFile) -> Result<Input, String> {
 
 /// A source over `input` that posts progress of `pass`.
 fn progressed(input: &Input, pass: ReportPass) -> Result<impl TraceSource, Error> {
+    Ok(progress(input.source()?, pass))
+}
+
+/// `inner`, posting progress of `pass`.
+fn progress<S: TraceSource>(inner: S, pass: ReportPass) -> impl TraceSource {
     let last = Cell::new(f64::NEG_INFINITY);
-    Ok(Progressed {
-        inner: input.source()?,
+    Progressed {
+        inner,
         on_read: move |done: u64, total: u64| {
             let t = now();
             if t - last.get() >= PROGRESS_MS || done == total {
@@ -148,7 +160,7 @@ fn progressed(input: &Input, pass: ReportPass) -> Result<impl TraceSource, Error
                 }));
             }
         },
-    })
+    }
 }
 
 fn read_elf(
@@ -188,6 +200,10 @@ fn start(
 ) {
     COVERAGE.with(|c| c.borrow_mut().take());
     STATISTICS.with(|c| c.borrow_mut().take());
+    WHOLE_STATISTICS.with(|w| w.set(false));
+    let statistics_prefix = options
+        .statistics_prefix
+        .unwrap_or(crate::web::shared::open_options::STATISTICS_PREFIX);
     let (image, elf) = match elf.map(|e| {
         read_elf(&e, load_offset, options.big_endian).map_err(|m| format!("{}: {m}", e.name()))
     }) {
@@ -228,6 +244,7 @@ fn start(
                     parse,
                     engine,
                     name,
+                    statistics_prefix,
                 }
             }),
         ReportKind::Ep => progressed(&input, ReportPass::Records)
@@ -282,11 +299,18 @@ fn ask(id: u32, query: ReportQuery) {
                 elf,
                 parse,
                 engine,
+                statistics_prefix,
                 ..
             },
         ) = (&query, c)
         {
-            return statistic(input, elf.as_ref(), *parse, *engine, &q.report);
+            let how = StatisticsPass {
+                input: input.clone(),
+                elf: elf.clone(),
+                parse: *parse,
+                engine: *engine,
+            };
+            return statistic(how, *statistics_prefix, q);
         }
         match c {
             Computed::Calls { reports, .. } => ask_calls(reports, query),
@@ -337,41 +361,112 @@ fn coverage(input: &Input, elf: Option<&Elf>, parse: ParseOptions) -> ReportRepl
     }
 }
 
-/// A statistics report: their pass over the trace the first time (as the
-/// CLI's `mix`, `levels`, … make it), kept for the next asks.
-fn statistic(
-    input: &Input,
-    elf: Option<&Elf>,
+/// What the statistics' pass reads, and how.
+#[derive(Clone)]
+struct StatisticsPass {
+    input: Input,
+    elf: Option<Elf>,
     parse: ParseOptions,
     engine: EngineOptions,
-    report: &Report,
-) -> ReportReply {
-    let stats = match STATISTICS.with(|c| c.borrow().clone()) {
-        Some(stats) => stats,
-        None => {
-            let started = now();
-            let computed = elf
-                .map(|elf| SymbolTable::from_elf_bytes(&elf.bytes, elf.load_offset))
-                .transpose()
-                .and_then(|image| {
-                    Statistics::compute(
-                        progressed(input, ReportPass::Statistics)?,
-                        parse,
-                        engine,
-                        image,
-                    )
-                });
-            crate::web::shared::timing::measure("statistics", started);
-            match computed {
-                Ok(stats) => {
-                    let stats = Rc::new(stats);
-                    STATISTICS.with(|c| *c.borrow_mut() = Some(stats.clone()));
-                    stats
-                }
-                Err(e) => return ReportReply::Error(e.to_string()),
-            }
+}
+
+impl StatisticsPass {
+    fn run(&self, source: impl TraceSource) -> Result<Statistics, Error> {
+        let image = self
+            .elf
+            .as_ref()
+            .map(|elf| SymbolTable::from_elf_bytes(&elf.bytes, elf.load_offset))
+            .transpose()?;
+        let started = now();
+        let stats = Statistics::compute(
+            progress(source, ReportPass::Statistics),
+            self.parse,
+            self.engine,
+            image,
+        );
+        crate::web::shared::timing::measure("statistics", started);
+        stats
+    }
+
+    /// The whole trace's statistics, kept for the next asks.
+    fn whole(&self) -> Result<Rc<Statistics>, Error> {
+        let stats = Rc::new(self.run(self.input.source()?)?);
+        STATISTICS.with(|c| *c.borrow_mut() = Some(stats.clone()));
+        Ok(stats)
+    }
+
+    /// The trace's first `bytes` (whole lines) when it is longer than twice
+    /// that.
+    fn prefix(&self, bytes: u64) -> Result<Option<Prefix<Box<dyn TraceSource>>>, Error> {
+        let source = self.input.source()?;
+        let len = source.len();
+        if bytes == 0 || len == UNKNOWN_LEN || len / 2 <= bytes {
+            return Ok(None);
         }
-    };
+        Prefix::new(source, bytes)
+    }
+}
+
+/// A statistics report: their pass over the trace the first time (as the
+/// CLI's `mix`, `levels`, … make it), kept for the next asks. On a trace
+/// longer than twice `prefix` bytes, the first answer counts its first
+/// `prefix` bytes and says so, and the whole trace's pass runs right after
+/// it (before the next question is read): the page asks again for that,
+/// and shows the other reports' first answers (`also`) meanwhile.
+fn statistic(how: StatisticsPass, prefix: u64, asked: &Statistic) -> ReportReply {
+    let report = &asked.report;
+    if let Some(stats) = STATISTICS.with(|c| c.borrow().clone()) {
+        return statistic_text(&stats, report, None);
+    }
+    if !WHOLE_STATISTICS.with(|w| w.replace(true)) {
+        let first = how.prefix(prefix).and_then(|source| {
+            let Some(source) = source else {
+                return Ok(None);
+            };
+            let bytes = source.len();
+            let of = how.input.source()?.len();
+            let stats = how.run(source)?;
+            let counted = PrefixCounted {
+                bytes,
+                of,
+                instructions: stats.instructions(),
+            };
+            let mut reply = statistic_text(&stats, report, Some(counted));
+            if let ReportReply::Statistic(text) = &mut reply {
+                text.also = asked
+                    .also
+                    .iter()
+                    .filter_map(|r| Some((r.clone(), stats.text(r).ok()?)))
+                    .collect();
+            }
+            Ok(Some(reply))
+        });
+        match first {
+            Ok(Some(reply)) => {
+                // Runs once this answer is posted, before the next message.
+                wasm_bindgen_futures::spawn_local(async move {
+                    // A failure is told when the page asks again.
+                    let _ = how.whole();
+                });
+                return reply;
+            }
+            Ok(None) => {}
+            Err(e) => return ReportReply::Error(e.to_string()),
+        }
+    }
+    match how.whole() {
+        Ok(stats) => statistic_text(&stats, report, None),
+        Err(e) => ReportReply::Error(e.to_string()),
+    }
+}
+
+/// `report`'s text from `stats` (counted over a prefix of the trace when
+/// `prefix` says so).
+fn statistic_text(
+    stats: &Statistics,
+    report: &Report,
+    prefix: Option<PrefixCounted>,
+) -> ReportReply {
     let cfg = match report {
         Report::Cfg { function } => match stats.cfg(function) {
             Ok(cfg) => Some(cfg),
@@ -388,7 +483,13 @@ fn statistic(
         })
         .collect();
     match stats.text(report) {
-        Ok(text) => ReportReply::Statistic(StatisticText { text, cfg, names }),
+        Ok(text) => ReportReply::Statistic(StatisticText {
+            text,
+            cfg,
+            names,
+            prefix,
+            also: Vec::new(),
+        }),
         Err(e) => ReportReply::Error(e.to_string()),
     }
 }

@@ -26,7 +26,7 @@ impl Browser {
                 on_note={link.callback(|(line, note)| Msg::Bookmark(BookmarkMsg::Note { line, note }))}
                 on_import={link.callback(|text| Msg::Bookmark(BookmarkMsg::Import(text)))}
                 on_close={link.callback(|_| Msg::Run(Command::ToggleBookmarks))}
-                tools={self.area_tools(ctx, Slot::Bookmarks)}
+                tools={self.area_tools(ctx, Slot::BOOKMARKS)}
             />
         }
     }

@@ -66,11 +66,11 @@ impl Browser {
                     }) }
                 </ToolbarMenu>
                 { toggle(source, "toggle-source", "s", "Source", Command::ToggleSource) }
-                { toggle(shown(Slot::Reports), "open-reports", "R", "Reports", Command::Reports) }
+                { toggle(shown(Slot::REPORTS), "open-reports", "R", "Reports", Command::Reports) }
                 <ToolbarMenu label={t("Panes")} testid="menu-panes">
-                    { toggle(shown(Slot::Stack), "toggle-stack", "C", "Call stack", Command::ToggleStack) }
-                    { toggle(shown(Slot::Events), "toggle-events", "v", "Events", Command::ToggleEvents) }
-                    { toggle(shown(Slot::Bookmarks), "toggle-bookmarks", "B", "Bookmarks", Command::ToggleBookmarks) }
+                    { toggle(shown(Slot::STACK), "toggle-stack", "C", "Call stack", Command::ToggleStack) }
+                    { toggle(shown(Slot::EVENTS), "toggle-events", "v", "Events", Command::ToggleEvents) }
+                    { toggle(shown(Slot::BOOKMARKS), "toggle-bookmarks", "B", "Bookmarks", Command::ToggleBookmarks) }
                     { toggle(nav.timeline, "toggle-timeline", "T", "Timeline", Command::ToggleTimeline) }
                     <button data-testid="reset-layout" onclick={run(Command::Layout(LayoutMsg::Reset))} title="Ctrl-Shift-Backspace">{ t("Reset the layout") }</button>
                 </ToolbarMenu>

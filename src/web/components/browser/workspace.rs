@@ -309,22 +309,23 @@ const MAIN_MIN_HEIGHT: &str = "12rem - 6px";
 /// height (shrinking to a few rows when the column is short), and the
 /// lists (the call stack, events, watch, why, bookmarks) and the source
 /// and reports share the rest; in the bottom row memory panes take their
-/// width and the others share the rest, the reports twice as much, none
-/// narrower than a share of the row that lets three fit.
+/// width and the others share the rest, the wide ones (`Entry::wide`: the
+/// reports, tables) twice as much, none narrower than a share of the row
+/// that lets three fit.
 fn area_item_style(area: Area, slot: Slot, collapsed: bool) -> &'static str {
     match (area, slot, collapsed) {
         (_, _, true) => "flex:0 0 auto;min-width:0;display:flex;flex-direction:column;",
-        (Area::Side, Slot::Registers | Slot::Memory, _) => {
+        (Area::Side, Slot::REGISTERS | Slot::MEMORY, _) => {
             "flex:0 1 auto;min-height:4rem;min-width:0;overflow:auto;display:flex;flex-direction:column;"
         }
         (Area::Side, _, _) => {
             "flex:1 1 0;min-height:6rem;min-width:0;overflow:auto;display:flex;flex-direction:column;"
         }
-        (Area::Bottom, Slot::Reports | Slot::Query, _) => {
+        (Area::Bottom, slot, _) if slot.entry().wide => {
             "flex:2 1 0;min-width:min(20rem,35%);min-height:0;overflow:auto;display:flex;flex-direction:column;"
         }
         // Its 16 bytes a row whole, while the room allows.
-        (Area::Bottom, Slot::Memory, _) => {
+        (Area::Bottom, Slot::MEMORY, _) => {
             "flex:0 1 auto;min-width:min(14rem,30%);min-height:0;overflow:auto;display:flex;flex-direction:column;"
         }
         (Area::Bottom, _, _) => {

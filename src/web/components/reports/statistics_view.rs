@@ -2,7 +2,9 @@
 //! `exceptions`, `functions`, `loops`, `cache-tlb`, `cfg`) as it prints
 //! them, each with its download, and a function's executed control-flow
 //! graph drawn (`model::statistics::picture`). Their pass over the trace
-//! runs in the report worker when the tab first asks.
+//! runs in the report worker when the tab first asks; on a long trace the
+//! first answer counts its first lines (said above the text, no download)
+//! and the whole trace's replaces it when counted.
 
 use std::rc::Rc;
 
@@ -37,19 +39,33 @@ pub enum StatisticsMsg {
     Answer(Report, Result<StatisticText, String>),
 }
 
-/// A report shown: its text's download, the graph laid out.
+/// A report's answer: its text's download (none while it counts only the
+/// trace's first lines), the graph laid out.
 struct Shown {
     report: Report,
-    answer: Result<(StatisticText, Rc<Download>, Option<Picture>), String>,
+    answer: Result<Answered, String>,
 }
+
+/// A report's text, its download (whole texts only) and its graph.
+type Answered = (StatisticText, Option<Rc<Download>>, Option<Picture>);
+
+impl Shown {
+    /// Not a first answer from the trace's first lines.
+    fn whole(&self) -> bool {
+        !matches!(&self.answer, Ok((text, ..)) if text.prefix.is_some())
+    }
+}
+
+/// Answers kept, the latest last (a report chosen again shows at once).
+const KEPT: usize = 16;
 
 pub struct StatisticsView {
     kind: StatisticKind,
     exceptions_in_calls: bool,
     function: String,
-    /// The report asked for and not answered yet.
-    asking: Option<Report>,
-    shown: Option<Shown>,
+    /// Reports asked for and not answered yet.
+    asking: Vec<Report>,
+    answers: Vec<Shown>,
     _lang: LangWatch,
 }
 
@@ -58,17 +74,49 @@ impl StatisticsView {
         let Some(report) = self.kind.report(self.exceptions_in_calls, &self.function) else {
             return;
         };
-        if self.shown.as_ref().is_some_and(|s| s.report == report)
-            || self.asking.as_ref() == Some(&report)
+        if self.asking.contains(&report)
+            || self.answers.iter().any(|s| s.report == report && s.whole())
         {
             return;
         }
-        self.asking = Some(report.clone());
+        self.send(ctx, report);
+    }
+
+    fn send(&mut self, ctx: &Context<Self>, report: Report) {
+        self.asking.push(report.clone());
+        // Every other report a kind button shows, for their first answers.
+        let mut also: Vec<Report> = Vec::new();
+        for kind in StatisticKind::ALL {
+            for in_calls in [true, false] {
+                if let Some(r) = kind.report(in_calls, "") {
+                    if r != report && !also.contains(&r) {
+                        also.push(r);
+                    }
+                }
+            }
+        }
         let link = ctx.link().clone();
         let asked = report.clone();
-        ctx.props().client.ask(Statistic { report }, move |reply| {
-            link.send_message(StatisticsMsg::Answer(asked, reply))
-        });
+        ctx.props()
+            .client
+            .ask(Statistic { report, also }, move |reply| {
+                link.send_message(StatisticsMsg::Answer(asked, reply))
+            });
+    }
+
+    /// Keeps `shown` as its report's answer, unless that is whole and
+    /// `shown` is not.
+    fn keep(&mut self, shown: Shown) {
+        if let Some(i) = self.answers.iter().position(|s| s.report == shown.report) {
+            if self.answers[i].whole() && !shown.whole() {
+                return;
+            }
+            self.answers.remove(i);
+        }
+        if self.answers.len() == KEPT {
+            self.answers.remove(0);
+        }
+        self.answers.push(shown);
     }
 
     fn view_graph(&self, picture: &Picture) -> Html {
@@ -124,8 +172,8 @@ impl Component for StatisticsView {
             kind: StatisticKind::Mix,
             exceptions_in_calls: true,
             function: String::new(),
-            asking: None,
-            shown: None,
+            asking: Vec::new(),
+            answers: Vec::new(),
             _lang: LangWatch::new(ctx, || StatisticsMsg::Lang),
         };
         view.ask(ctx);
@@ -149,11 +197,38 @@ impl Component for StatisticsView {
             }
             StatisticsMsg::ShowGraph => self.ask(ctx),
             StatisticsMsg::Answer(report, reply) => {
-                if self.asking.as_ref() == Some(&report) {
-                    self.asking = None;
+                self.asking.retain(|r| *r != report);
+                // A first answer from the trace's first lines: the whole
+                // trace's comes when asked again (the worker counts it
+                // right after); the other reports' first answers came
+                // with it.
+                if let Ok(StatisticText {
+                    prefix: Some(prefix),
+                    also,
+                    ..
+                }) = &reply
+                {
+                    for (other, text) in also {
+                        let text = StatisticText {
+                            text: text.clone(),
+                            cfg: None,
+                            names: Vec::new(),
+                            prefix: Some(*prefix),
+                            also: Vec::new(),
+                        };
+                        self.keep(Shown {
+                            report: other.clone(),
+                            answer: Ok((text, None, None)),
+                        });
+                    }
+                    self.send(ctx, report.clone());
                 }
-                let answer = reply.and_then(|text| {
-                    let download = Rc::new(Download::of_text(&text.text)?);
+                let answer = reply.and_then(|mut text| {
+                    text.also = Vec::new();
+                    let download = match text.prefix {
+                        None => Some(Rc::new(Download::of_text(&text.text)?)),
+                        Some(_) => None,
+                    };
                     let name = |a: u64| {
                         text.names
                             .iter()
@@ -163,7 +238,10 @@ impl Component for StatisticsView {
                     let graph = text.cfg.as_ref().map(|cfg| picture(cfg, &name));
                     Ok((text, download, graph))
                 });
-                self.shown = Some(Shown { report, answer });
+                self.keep(Shown { report, answer });
+                // A first answer shown for the report now chosen: its
+                // whole trace's is asked for too.
+                self.ask(ctx);
             }
         }
         true
@@ -173,10 +251,9 @@ impl Component for StatisticsView {
         let props = ctx.props();
         let link = ctx.link();
         let wanted = self.kind.report(self.exceptions_in_calls, &self.function);
-        let shown = self
-            .shown
+        let shown = wanted
             .as_ref()
-            .filter(|s| Some(&s.report) == wanted.as_ref());
+            .and_then(|w| self.answers.iter().rev().find(|s| s.report == *w));
         html! {
             <div data-testid="statistics" style="display:flex;flex-direction:column;gap:0.5rem;min-width:0;">
                 <div role="tablist" aria-label={t("Statistics")} style="display:flex;flex-wrap:wrap;gap:0.2rem;">
@@ -244,12 +321,27 @@ impl Component for StatisticsView {
                         let name = file_name(&props.trace_name, report);
                         html! {
                             <>
-                                <p style="margin:0;">
-                                    <a data-testid="statistics-download" href={download.url.clone()} download={name.clone()}>
-                                        { tf("Download {} ({} bytes)", &[&name, &number(download.bytes)]) }
-                                    </a>
-                                    { " " }<span style="opacity:0.8;">{ tf("as tarmac-lens {} prints it", &[&report.command()]) }</span>
-                                </p>
+                                if let Some(download) = download {
+                                    <p style="margin:0;">
+                                        <a data-testid="statistics-download" href={download.url.clone()} download={name.clone()}>
+                                            { tf("Download {} ({} bytes)", &[&name, &number(download.bytes)]) }
+                                        </a>
+                                        { " " }<span style="opacity:0.8;">{ tf("as tarmac-lens {} prints it", &[&report.command()]) }</span>
+                                    </p>
+                                }
+                                if let Some(counted) = text.prefix {
+                                    <p role="status" data-testid="statistics-partial" style="margin:0;">
+                                        { tf(
+                                            "Counted over the trace's first {} of {} bytes ({} instructions); counting the whole trace:",
+                                            &[&number(counted.bytes), &number(counted.of), &number(counted.instructions)],
+                                        ) }
+                                        { " " }
+                                        if let Some((done, total)) = props.progress {
+                                            <progress max={total.to_string()} value={done.to_string()}></progress>{ " " }
+                                            { tf("{} of {} bytes", &[&number(done), &number(total)]) }
+                                        }
+                                    </p>
+                                }
                                 if let Some(graph) = graph {
                                     { self.view_graph(graph) }
                                 }

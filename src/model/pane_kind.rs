@@ -1,0 +1,66 @@
+//! What a registry line says of a kind of pane ([`Entry`]), apart from the
+//! list itself (`model::registry`): a kind in its own folder
+//! (`src/panes/`) writes its line with these, and the list reads the
+//! folders' lines, so neither file imports the other.
+
+use super::pane_state::PaneState;
+
+/// Where a kind of pane sits at first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// Right of the views: narrow panes (registers, lists).
+    Side,
+    /// Under the views: wide panes (16 bytes a row, source lines, tables).
+    Bottom,
+}
+
+/// How a pane opened by its key closes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Close {
+    /// The key that opened it.
+    Same,
+    /// This key, with the pane focused.
+    Key(&'static str),
+    /// Its header's × only (the key asks what to show, so it cannot also
+    /// hide).
+    Button,
+}
+
+/// What a pane kind's keys do.
+#[derive(Clone, Copy, Debug)]
+pub enum Opens {
+    /// They run the commands `model::keys` binds them to.
+    Commands,
+    /// They show or hide it (`Command::TogglePane`).
+    Toggle {
+        /// Its state when it opens.
+        make: fn() -> Box<dyn PaneState>,
+        /// What the keys' help and the palette say.
+        help: &'static str,
+    },
+}
+
+/// One kind of pane.
+#[derive(Clone, Copy, Debug)]
+pub struct Entry {
+    /// Its name in the layout's saved text and the page's `data-slot`.
+    pub name: &'static str,
+    /// English; translated where shown (`i18n::t`).
+    pub title: &'static str,
+    /// Where it sits at first.
+    pub place: Place,
+    /// The keys (as `keys::key_name` spells them) that open it.
+    pub keys: &'static [&'static str],
+    /// What the key asks for before the pane opens, as a person would type
+    /// it (`None`: it opens at once).
+    pub prompt: Option<&'static str>,
+    /// How it closes.
+    pub close: Close,
+    /// What its keys do.
+    pub opens: Opens,
+    /// How it is listed among the other panes of its area: panes of the
+    /// same rank keep the order they opened in.
+    pub rank: u8,
+    /// In the bottom row it takes twice the others' share (a table).
+    pub wide: bool,
+}
