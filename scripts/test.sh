@@ -33,7 +33,9 @@ TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
 # A run builds each crate once: incremental state would only take disk (GBs
 # beside DataFusion's objects, on a CI disk that once filled up).
 export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
-# The Playwright tests compare the page with this binary's output.
+# The Playwright, Python and node tests compare with this binary's output:
+# the one the native tests' build makes for the integration tests. Built
+# again alone, without the dev-dependencies' features, it took 213-275 s.
 export TARMAC_LENS_CLI="$TARGET_DIR/debug/tarmac-lens"
 
 # The wasm tests are two binaries, one per run mode (Cargo.toml): the
@@ -81,17 +83,15 @@ step "clippy wasm32" cargo clippy --target wasm32-unknown-unknown --workspace --
 native_tests=(--workspace --exclude tarmac-lens-js --exclude tarmac-lens-python)
 step "native tests (build)" cargo test "${native_tests[@]}" --no-run
 step "native tests" cargo test "${native_tests[@]}" --no-fail-fast
-# The core is a library others build on: its documentation builds clean.
-step "core docs" env RUSTDOCFLAGS="-D warnings" cargo doc -p tarmac-lens-core --no-deps
-# The app's model denies missing docs; its links resolve too.
-step "app docs" env RUSTDOCFLAGS="-D warnings" cargo doc -p tarmac-lens --no-deps --lib
+# The core is a library others build on, the app's model denies missing
+# docs: every crate's documentation builds clean, links included. All at
+# once, with the workspace's features, so clippy's checked dependencies
+# serve (the app's alone took 127 s checking them again). The Python
+# package's lib has the app's name; its docs are Python's.
+step "docs" env RUSTDOCFLAGS="-D warnings" cargo doc --workspace --exclude tarmac-lens-python --no-deps --lib
 # The page's package alone: the SQL engine's crate is only checked for wasm32
 # (clippy above), never built in full there for these tests.
 step "wasm tests (headless Chromium)" cargo test --no-fail-fast --target wasm32-unknown-unknown -p tarmac-lens "${wasm_tests[@]}"
-# With the tests' workspace and features, so the binary the test build made
-# is reused: built for its package alone, its features differ and the
-# CLI compiled again (20 s incremental, 210-273 s without).
-step "CLI build (test oracle)" cargo build "${native_tests[@]}" --bin tarmac-lens
 # The Python package, built as a wheel in the dev profile (the tests'
 # Arrow and DataFusion reused) and installed into .venv for the tests.
 step "python wheel (maturin, dev)" scripts/build-python.sh --dev --install "$RUN_TMP/wheel"
@@ -102,10 +102,10 @@ step "python tests (oracle, farm: DuckDB, Spark; the wheel)" "$ROOT/.venv/bin/py
 step "npm package" scripts/build-npm.sh
 # Real readers of the exports (speedscope's importer), in Node, no browser.
 step "node tests" node --test tests/node/
-# The Query pane's engine (built by Trunk's post-build step) in its quick
-# profile, without wasm-opt: the tests check its answers, not its size.
-# Built for size it took 16-20 more minutes of a cold run; quick, 8.4,
-# and wasm-opt would add 2.8 (docs/performance.md).
+# The Query pane's engine (built by Trunk's post-build step) unoptimised,
+# without wasm-opt: the tests check its answers, not its size or speed.
+# Built for size it took 16-20 minutes of a cold run; at opt-level 1, 8.4;
+# unoptimised, 4.6 (docs/performance.md).
 step "web build (trunk, release)" env TL_SQL_ENGINE_PROFILE=sql-engine-test TL_SQL_WASM_OPT=0 trunk build --release
 # --test-force-exit: a test that timed out may leave its browser open, which
 # would otherwise keep node running after the last test. Two files at a

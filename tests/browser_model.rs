@@ -13,10 +13,41 @@ use tarmac_lens_core::source::SliceSource;
 
 use crate::common::{data, inserted, retimed, GARBAGE};
 
+#[path = "browser_model/call_tree.rs"]
+mod call_tree;
+#[path = "browser_model/comparison.rs"]
+mod comparison;
 #[path = "browser_model/disassembly.rs"]
 mod disassembly;
+#[path = "browser_model/ep_profile.rs"]
+mod ep_profile;
+#[path = "browser_model/flame_graph.rs"]
+mod flame_graph;
+#[path = "browser_model/page.rs"]
+mod page;
+#[path = "browser_model/paged_list.rs"]
+mod paged_list;
+#[path = "browser_model/profile_table.rs"]
+mod profile_table;
 #[path = "browser_model/registry.rs"]
 mod registry;
+#[path = "browser_model/reports_panel.rs"]
+mod reports_panel;
+
+/// The call reports of the quicksort trace named by its ELF image, as the
+/// report worker computes them (for the Reports panel's views).
+fn quicksort_reports() -> tarmac_lens_core::report::explore::Reports {
+    let base = "tracegen/quicksort-aarch64-O2-fastmodel-2M";
+    let trace = std::fs::read(data(&format!("{base}.tarmac"))).unwrap();
+    let elf = std::fs::read(data(&format!("{base}.elf"))).unwrap();
+    tarmac_lens_core::report::explore::Reports::compute(
+        SliceSource(&trace),
+        ParseOptions::default(),
+        tarmac_lens_core::engine::EngineOptions::default(),
+        Some(tarmac_lens_core::symbols::SymbolTable::from_elf_bytes(&elf, 0).unwrap()),
+    )
+    .unwrap()
+}
 
 /// The model and the session that answers it, as the page and its worker.
 struct Page<'t> {

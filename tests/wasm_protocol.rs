@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 
 use js_sys::{Array, Function, Reflect, Uint8Array};
-use tarmac_lens::web::shared::protocol::{decode, encode, ClientEvent, ToPage, ToWorker};
+use tarmac_lens::web::shared::protocol::{decode, encode, PageEvent, ToPage, ToWorker};
 use tarmac_lens_core::browse::protocol::{Hl, Reply, Row, RowsReply, Span};
 use tarmac_lens_core::stats::{Stats, UnparsedLine};
 use wasm_bindgen::{JsCast, JsValue};
@@ -47,7 +47,7 @@ fn messages_to_the_page_cross_intact_including_counts_beyond_f64_precision() {
             done: 1 << 40,
             total: (1 << 40) + 17,
         },
-        ToPage::Event(ClientEvent::Stats(Box::new(stats))),
+        ToPage::Event(PageEvent::Stats(Box::new(stats))),
         ToPage::Failed {
             message: "NotReadableError".into(),
         },
@@ -94,10 +94,10 @@ fn messages_to_the_page_cross_intact_including_counts_beyond_f64_precision() {
                 (7, Reply::Error("not indexed yet".into())),
             ],
         },
-        ToPage::Event(ClientEvent::ElfFailed(
+        ToPage::Event(PageEvent::ElfFailed(
             "cut.elf: malformed ELF section headers".into(),
         )),
-        ToPage::Event(ClientEvent::Progress(
+        ToPage::Event(PageEvent::Progress(
             tarmac_lens_core::browse::protocol::Progress {
                 done_bytes: 5 << 30,
                 total_bytes: 6 << 30,

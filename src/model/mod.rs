@@ -13,25 +13,39 @@
 //! racing the newer ones. Each part owns its state: a view ([`TraceView`]),
 //! a pane ([`Pane`]), the search ([`search::SearchState`]), the navigation
 //! panes ([`nav::NavPanes`]).
+//!
+//! Around the browser, the page's other parts have models of their own,
+//! each a state, its messages and an `update`, the Yew side only drawing
+//! them and carrying their workers' messages: the page ([`page`]), the
+//! comparison ([`comparison`]), the Reports panel ([`reports_panel`]) and
+//! its call tree ([`call_tree`]).
 
 #![deny(missing_docs)]
 
 mod bookmarking;
 pub mod bookmarks;
+pub mod call_tree;
+pub mod comparison;
 pub mod condition;
 pub mod embed_questions;
+pub mod ep_profile;
+pub mod flame_graph;
 pub mod hash;
 pub mod host_origins;
 mod input;
 pub mod keys;
 pub mod layout;
 pub mod nav;
+pub mod page;
+pub mod paged_list;
 pub mod palette;
 pub mod pane_kind;
 pub mod pane_state;
 mod panes;
+pub mod profile_table;
 mod prompt;
 pub mod registry;
+pub mod reports_panel;
 mod rows;
 pub mod search;
 pub mod source;

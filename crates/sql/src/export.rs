@@ -5,7 +5,7 @@
 //! for `functions` and `source_lines`) is left out, and said so.
 //!
 //! The tables every line gives rows to are written from one read of the
-//! trace ([`ONE_PASS`]): a scan per table parsed a 1 GB trace three times.
+//! trace (`ONE_PASS`): a scan per table parsed a 1 GB trace three times.
 
 use std::io::BufWriter;
 use std::path::{Path, PathBuf};

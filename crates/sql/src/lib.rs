@@ -14,7 +14,7 @@
 //! its own reader of the trace, in batches: a result of any size streams.
 //!
 //! The same code builds for `wasm32-unknown-unknown` (one partition, no
-//! threads), where [`wasm`] is the entry of a worker of its own.
+//! threads), where `wasm` is the entry of a worker of its own.
 //!
 //! ```no_run
 //! # async fn f(index: std::sync::Arc<tarmac_lens_core::Index>) -> datafusion::error::Result<()> {

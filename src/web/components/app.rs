@@ -11,226 +11,36 @@ use wasm_bindgen_futures::JsFuture;
 use yew::prelude::*;
 
 use super::{
-    shows_no_rows, use_document_title, Browser, CorePicker, CountsTable, DemoButton, DiffView,
-    DropZone, ElfLoad, ElfLoader, ErrorBanner, FileNotice, FileSummary, IndexCacheControl,
-    ProgressBar, Rehearsal, Session, UnparsedList,
+    use_document_title, Browser, CorePicker, CountsTable, DemoButton, DiffView, DropZone,
+    ElfLoader, ErrorBanner, FileNotice, FileSummary, IndexCacheControl, ProgressBar, Rehearsal,
+    Session, UnparsedList,
 };
 use crate::web::page::client::{worker_url, Reading, TraceClient, TraceInput};
 use crate::web::page::embed::{self, Payload};
 use crate::web::page::i18n::{self, number, t, tf, tn, Lang, LanguageSwitch};
 use crate::web::page::page_params::{self, PageParams};
 use crate::web::page::url_options;
-use crate::web::shared::protocol::ClientEvent;
 use crate::web::shared::timing::after_ms;
-use tarmac_lens_core::browse::protocol::Progress;
-use tarmac_lens_core::sniff::FileKind;
-use tarmac_lens_core::stats::Stats;
 use tarmac_lens_core::symbols::SymbolTable;
 
-/// The file being looked at.
-#[derive(Clone, Debug, PartialEq)]
-pub struct FileInfo {
-    pub name: String,
-    pub bytes: u64,
-}
+pub use crate::model::page::{FileInfo, Phase, Tab};
 
-#[derive(Clone, Debug, PartialEq)]
-pub enum Phase {
-    Idle,
-    Indexing {
-        done: u64,
-        total: u64,
-    },
-    Ready(Rc<Stats>),
-    /// Indexing stopped before the end (memory budget); still browsable.
-    Stopped(String),
-    Error(String),
-}
+/// The page's state (`model::page`), with its trace's session.
+pub type PageState = crate::model::page::PageState<Session>;
 
-impl Phase {
-    /// The `data-state` value tests and styles key on.
-    pub fn name(&self) -> &'static str {
-        match self {
-            Phase::Idle => "idle",
-            Phase::Indexing { .. } => "indexing",
-            Phase::Ready(_) => "ready",
-            Phase::Stopped(_) => "stopped",
-            Phase::Error(_) => "error",
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Tab {
-    Browse,
-    Summary,
-}
-
-#[derive(Clone, PartialEq)]
-pub struct PageState {
-    /// Increments per file, so late messages from an abandoned job are ignored.
-    pub job: u32,
-    pub file: Option<FileInfo>,
-    pub phase: Phase,
-    pub session: Option<Session>,
-    pub progress: Option<Progress>,
-    pub elf: Option<ElfLoad>,
-    /// ELF images loaded so far on this page (see [`ElfLoad::load`]).
-    pub elf_loads: u32,
-    /// Why the loaded ELF image looks like another program's.
-    pub elf_warning: Option<String>,
-    /// Why the last ELF image was refused.
-    pub elf_error: Option<String>,
-    /// An ELF image chosen before any trace: its name and symbol count
-    /// (or why it is no ELF image), kept until a trace opens.
-    pub elf_alone: Option<(String, Result<usize, String>)>,
-    /// What the open file is, once its worker has looked at it.
-    pub file_kind: Option<FileKind>,
-    pub tab: Tab,
-    /// `performance.now()` when the job started, for the MB/s figure.
-    pub started_ms: f64,
-    pub now_ms: f64,
-    /// How the trace is read, once the worker has opened it.
-    pub reading: Option<Reading>,
-    /// A URL being downloaded whole: bytes received, of the total if known.
-    pub download: Option<(u64, Option<u64>)>,
-    /// The finished index is saved in the index cache.
-    pub index_cached: bool,
-}
-
-impl Default for PageState {
-    fn default() -> Self {
-        PageState {
-            job: 0,
-            file: None,
-            phase: Phase::Idle,
-            session: None,
-            progress: None,
-            elf: None,
-            elf_loads: 0,
-            elf_warning: None,
-            elf_error: None,
-            elf_alone: None,
-            file_kind: None,
-            tab: Tab::Browse,
-            started_ms: 0.0,
-            now_ms: 0.0,
-            reading: None,
-            download: None,
-            index_cached: false,
-        }
-    }
-}
-
-pub enum Action {
-    Start {
-        job: u32,
-        file: FileInfo,
-        now_ms: f64,
-    },
-    Opened(Session),
-    Event {
-        job: u32,
-        event: ClientEvent,
-        now_ms: f64,
-    },
-    StartFailed(String),
-    Tab(Tab),
-    /// An ELF image was chosen with no trace open: its name and symbols.
-    ElfAlone(String, Result<usize, String>),
-}
+/// What changes it.
+pub type Action = crate::model::page::PageMsg<Session>;
 
 impl Reducible for PageState {
     type Action = Action;
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         let mut next = (*self).clone();
-        match action {
-            Action::Start { job, file, now_ms } => {
-                next.job = job;
-                next.phase = Phase::Indexing {
-                    done: 0,
-                    total: file.bytes,
-                };
-                next.file = Some(file);
-                next.session = None;
-                next.progress = None;
-                next.elf = None;
-                next.elf_warning = None;
-                next.elf_alone = None;
-                next.file_kind = None;
-                next.reading = None;
-                next.download = None;
-                next.index_cached = false;
-                next.elf_error = None;
-                next.started_ms = now_ms;
-                next.now_ms = now_ms;
-            }
-            Action::Opened(session) => {
-                if session.job != self.job {
-                    return self;
-                }
-                next.session = Some(session);
-            }
-            Action::Event { job, event, now_ms } => {
-                if job != self.job {
-                    return self;
-                }
-                next.now_ms = now_ms;
-                match event {
-                    ClientEvent::Progress(p) => {
-                        if let (Phase::Indexing { .. }, Some(reason)) = (&self.phase, &p.stopped) {
-                            next.phase = Phase::Stopped(reason.clone());
-                        } else if matches!(self.phase, Phase::Indexing { .. }) {
-                            next.phase = Phase::Indexing {
-                                done: p.done_bytes,
-                                total: p.total_bytes,
-                            };
-                        }
-                        next.progress = Some(p);
-                    }
-                    ClientEvent::Stats(stats) => {
-                        next.phase = Phase::Ready(Rc::from(stats));
-                        if let Some(p) = &mut next.progress {
-                            p.complete = true;
-                        }
-                    }
-                    ClientEvent::ElfLoaded { symbols, warning } => {
-                        next.elf_loads += 1;
-                        next.elf = Some(ElfLoad {
-                            symbols,
-                            load: next.elf_loads,
-                        });
-                        next.elf_warning = warning;
-                        next.elf_error = None;
-                    }
-                    ClientEvent::ElfFailed(message) => next.elf_error = Some(message),
-                    ClientEvent::Opened {
-                        bytes,
-                        reading,
-                        kind,
-                    } => {
-                        next.file_kind = Some(kind);
-                        next.reading = Some(reading);
-                        if let Some(f) = &mut next.file {
-                            f.bytes = bytes;
-                        }
-                        if let Phase::Indexing { done, .. } = self.phase {
-                            next.phase = Phase::Indexing { done, total: bytes };
-                        }
-                    }
-                    ClientEvent::Downloading { done, total } => {
-                        next.download = Some((done, total));
-                    }
-                    ClientEvent::IndexCached => next.index_cached = true,
-                    ClientEvent::Failed(message) => next.phase = Phase::Error(message),
-                }
-            }
-            Action::StartFailed(message) => next.phase = Phase::Error(message),
-            Action::Tab(tab) => next.tab = tab,
-            Action::ElfAlone(name, symbols) => next.elf_alone = Some((name, symbols)),
+        if next.update(action) {
+            Rc::new(next)
+        } else {
+            self
         }
-        Rc::new(next)
     }
 }
 
@@ -335,7 +145,7 @@ pub fn app() -> Html {
     // land in the middle of its indexing.
     // Not on the served page either: its server answers, and spares would
     // fetch the workers' wasm over its tunnel (or fail, the server gone).
-    let indexing = matches!(state.phase, Phase::Indexing { .. });
+    let indexing = state.indexing();
     use_effect_with(indexing, move |&indexing| {
         // The cleanup moved the number on: the earlier wait gives up.
         let wait = PREWARM_WAIT.with(Cell::get);
@@ -409,10 +219,13 @@ pub fn app() -> Html {
                     }
                     *client.borrow_mut() = Some(c.clone());
                     embed::set_session(&c);
-                    state.dispatch(Action::Opened(Session {
-                        client: c,
+                    state.dispatch(Action::Opened {
                         job: job_id,
-                    }));
+                        session: Session {
+                            client: c,
+                            job: job_id,
+                        },
+                    });
                 }
                 Err(e) => state.dispatch(Action::StartFailed(e)),
             }
@@ -537,12 +350,8 @@ pub fn app() -> Html {
     };
     let on_elf = Callback::from(move |(file, offset): (web_sys::File, i64)| load_elf(file, offset));
 
-    let busy = matches!(state.phase, Phase::Indexing { .. });
-    let lines = match (&state.phase, &state.progress) {
-        (Phase::Ready(stats), _) => Some(stats.lines),
-        (Phase::Indexing { .. } | Phase::Stopped(_), Some(p)) => Some(p.lines),
-        _ => None,
-    };
+    let busy = state.indexing();
+    let lines = state.lines();
     // `label` is English: the test id is made from it, the text translated.
     let tab = |t: Tab, label: &'static str| {
         let state = state.clone();
@@ -557,10 +366,8 @@ pub fn app() -> Html {
             >{ i18n::t(label) }</button>
         }
     };
-    let open = state.session.is_some() && !matches!(state.phase, Phase::Error(_));
-    // A file that is not text has no lines to show: its notice says what
-    // it is, the Summary lists what was read.
-    let rows = open && !state.file_kind.as_ref().is_some_and(shows_no_rows);
+    let open = state.open();
+    let rows = state.shows_rows();
     // The trace to compare the open one with (see `DiffView`).
     let on_compare = {
         let compare = compare.clone();
@@ -587,7 +394,7 @@ pub fn app() -> Html {
             data-state={state.phase.name()}
             data-warm={rehearsed.then_some("yes")}
             data-lines={lines.map(|n| n.to_string())}
-            data-reading={state.reading.map(reading_name)}
+            data-reading={state.reading.map(Reading::name)}
             data-index-cache={state.index_cached.then_some("saved")}
             data-index-bytes={state.progress.as_ref().map(|p| p.index_bytes.to_string())}
             aria-live="polite"
@@ -786,17 +593,6 @@ fn view_summary(state: &PageState) -> Html {
     }
 }
 
-/// The `data-reading` value tests key on.
-fn reading_name(r: Reading) -> &'static str {
-    match r {
-        Reading::File => "file",
-        Reading::CachedIndex => "cached-index",
-        Reading::Ranges => "ranges",
-        Reading::Downloaded => "downloaded",
-        Reading::Served => "served",
-    }
-}
-
 /// How the trace was read, when it is worth saying.
 fn view_reading(reading: Option<Reading>) -> Html {
     let (testid, text) = match reading {
@@ -941,11 +737,7 @@ fn view_embedded(
     panes: Option<Vec<crate::web::page::page_params::PaneSpec>>,
     open: bool,
 ) -> Html {
-    let lines = match (&state.phase, &state.progress) {
-        (Phase::Ready(stats), _) => Some(stats.lines),
-        (Phase::Indexing { .. } | Phase::Stopped(_), Some(p)) => Some(p.lines),
-        _ => None,
-    };
+    let lines = state.lines();
     let status = match &state.phase {
         Phase::Idle => {
             html! { <span class="hint">{ t("Waiting for a trace from the page…") }</span> }
@@ -968,7 +760,7 @@ fn view_embedded(
                 data-testid="status"
                 data-state={state.phase.name()}
                 data-lines={lines.map(|n| n.to_string())}
-                data-reading={state.reading.map(reading_name)}
+                data-reading={state.reading.map(Reading::name)}
                 aria-live="polite"
                 style="font-size:0.85rem;flex:none;"
             >

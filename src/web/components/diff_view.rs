@@ -5,15 +5,16 @@
 //! moved to the selected divergence's line. The main browser is rendered
 //! here so that it can be moved and laid out next to the other.
 
+use std::rc::Rc;
+
 use yew::prelude::*;
 
 use super::{Browser, ElfLoad, ProgressBar, Session};
+use crate::model::comparison::{CompareMsg, CompareState, Comparison};
 use crate::web::page::client::{worker_url, TraceClient};
 use crate::web::page::diff_client::DiffJob;
 use crate::web::page::i18n::{number, t, tf, tn, Lang};
 use crate::web::page::url_options;
-use crate::web::shared::diff_protocol::DiffMsg;
-use crate::web::shared::protocol::ClientEvent;
 use tarmac_lens_core::browse::protocol::Progress;
 use tarmac_lens_core::diff::{hex, Difference, Divergence, Step};
 
@@ -38,65 +39,29 @@ pub struct DiffViewProps {
     pub compare: Option<(u32, web_sys::File)>,
 }
 
-#[derive(Clone, Debug, PartialEq)]
-enum State {
-    Idle,
-    Running {
-        done: u64,
-        total: u64,
-    },
-    Done {
-        compared: u64,
-        divergences: Vec<Divergence>,
-        capped: bool,
-    },
-    Failed(String),
-}
-
 pub enum Msg {
-    Job { seq: u32, msg: DiffMsg },
-    Other { seq: u32, event: ClientEvent },
+    Compare(CompareMsg<Session, DiffJob>),
     Select(usize),
     Close,
 }
 
+/// Renders `model::comparison` and starts its workers.
 pub struct DiffView {
-    /// Per comparison, so a closed one's late messages are dropped.
-    seq: u32,
-    job: Option<DiffJob>,
-    other_name: Option<String>,
-    state: State,
-    started_ms: f64,
-    now_ms: f64,
-    selected: usize,
-    other: Option<Session>,
-    other_progress: Option<Progress>,
-    /// The open trace's ELF image, loaded into the compared trace's
-    /// session too, so both name the same functions; counted per load.
-    other_elf: Option<ElfLoad>,
-    /// Bumped per move, so selecting the same divergence again moves again.
-    moves: u32,
+    model: Comparison<Session, DiffJob>,
 }
 
 impl DiffView {
-    fn close(&mut self) {
-        self.seq += 1;
-        self.job = None;
-        self.other = None;
-        self.other_progress = None;
-        self.other_elf = None;
-        self.other_name = None;
-        self.state = State::Idle;
-        self.selected = 0;
-    }
-
     fn start(&mut self, ctx: &Context<Self>, other: web_sys::File) {
-        self.close();
+        self.model.update(CompareMsg::Close);
         let Some(file) = ctx.props().file.clone() else {
             return;
         };
-        let seq = self.seq;
-        self.other_name = Some(other.name());
+        let seq = self.model.seq;
+        self.model.update(CompareMsg::Start {
+            name: other.name(),
+            total: file.size() as u64 + other.size() as u64,
+            now_ms: crate::web::shared::timing::now(),
+        });
         let options = url_options::open_options();
         let link = ctx.link().clone();
         let started = DiffJob::start(
@@ -105,47 +70,37 @@ impl DiffView {
             other.clone(),
             options,
             MAX_DIVERGENCES,
-            move |msg| link.send_message(Msg::Job { seq, msg }),
+            move |msg| {
+                link.send_message(Msg::Compare(CompareMsg::Job {
+                    seq,
+                    msg,
+                    now_ms: crate::web::shared::timing::now(),
+                }))
+            },
         );
         match started {
-            Ok(job) => {
-                self.job = Some(job);
-                self.state = State::Running {
-                    done: 0,
-                    total: ctx.props().file.as_ref().map_or(0, |f| f.size() as u64)
-                        + other.size() as u64,
-                };
-                self.started_ms = crate::web::shared::timing::now();
-                self.now_ms = self.started_ms;
-            }
+            Ok(job) => self.model.update(CompareMsg::Worker(job)),
             Err(e) => {
-                self.state = State::Failed(e);
+                self.model.update(CompareMsg::StartFailed(e));
                 return;
             }
-        }
+        };
         // The other trace is opened for browsing at once: its index is
         // ready sooner for the side-by-side view.
         let link = ctx.link().clone();
         let opened = TraceClient::open(other, options, move |event| {
-            link.send_message(Msg::Other { seq, event })
+            link.send_message(Msg::Compare(CompareMsg::Other { seq, event }))
         });
-        match opened {
+        self.model.update(match opened {
             Ok(client) => {
                 client.load_elf_of(&ctx.props().session.client);
-                self.other = Some(Session {
+                CompareMsg::OtherOpened(Session {
                     client,
                     job: 1_000_000 + seq,
                 })
             }
-            Err(e) => self.state = State::Failed(e),
-        }
-    }
-
-    fn selected(&self) -> Option<&Divergence> {
-        match &self.state {
-            State::Done { divergences, .. } => divergences.get(self.selected),
-            _ => None,
-        }
+            Err(e) => CompareMsg::StartFailed(e),
+        });
     }
 }
 
@@ -155,28 +110,18 @@ impl Component for DiffView {
 
     fn create(_ctx: &Context<Self>) -> Self {
         DiffView {
-            seq: 0,
-            job: None,
-            other_name: None,
-            state: State::Idle,
-            started_ms: 0.0,
-            now_ms: 0.0,
-            selected: 0,
-            other: None,
-            other_progress: None,
-            other_elf: None,
-            moves: 0,
+            model: Comparison::default(),
         }
     }
 
     fn changed(&mut self, ctx: &Context<Self>, old: &DiffViewProps) -> bool {
         if ctx.props().session != old.session {
             // Another trace was opened: the comparison was with the old one.
-            self.close();
+            self.model.update(CompareMsg::Close);
         }
         if ctx.props().elf != old.elf && ctx.props().elf.is_some() {
             // Another image for the open trace: the compared one takes it too.
-            if let Some(other) = &self.other {
+            if let Some(other) = &self.model.other {
                 other.client.load_elf_of(&ctx.props().session.client);
             }
         }
@@ -190,99 +135,21 @@ impl Component for DiffView {
     }
 
     fn update(&mut self, _ctx: &Context<Self>, msg: Msg) -> bool {
-        match msg {
-            Msg::Job { seq, msg } => {
-                if seq != self.seq {
-                    return false;
-                }
-                match msg {
-                    DiffMsg::Progress { done, total } => {
-                        self.state = State::Running { done, total };
-                        self.now_ms = crate::web::shared::timing::now();
-                    }
-                    DiffMsg::Done {
-                        compared,
-                        divergences,
-                        capped,
-                    } => {
-                        self.job = None;
-                        if divergences.is_empty() {
-                            // Nothing to look at side by side.
-                            self.other = None;
-                        }
-                        self.state = State::Done {
-                            compared,
-                            divergences,
-                            capped,
-                        };
-                        self.selected = 0;
-                        self.moves += 1;
-                    }
-                    DiffMsg::Failed { message } | DiffMsg::Panicked { message } => {
-                        self.job = None;
-                        self.other = None;
-                        self.state = State::Failed(message);
-                    }
-                    DiffMsg::Ready => return false,
-                }
-            }
-            Msg::Other { seq, event } => {
-                if seq != self.seq {
-                    return false;
-                }
-                match event {
-                    ClientEvent::Progress(p) => self.other_progress = Some(p),
-                    ClientEvent::Stats(_) => {
-                        if let Some(p) = &mut self.other_progress {
-                            p.complete = true;
-                        }
-                    }
-                    ClientEvent::Failed(message) => {
-                        self.other = None;
-                        self.state = State::Failed(message);
-                    }
-                    ClientEvent::ElfLoaded { symbols, .. } => {
-                        let load = self.other_elf.map_or(1, |e| e.load + 1);
-                        self.other_elf = Some(ElfLoad { symbols, load });
-                    }
-                    _ => return false,
-                }
-            }
-            Msg::Select(i) => {
-                self.selected = i;
-                self.moves += 1;
-            }
-            Msg::Close => self.close(),
-        }
-        true
+        self.model.update(match msg {
+            Msg::Compare(msg) => msg,
+            Msg::Select(i) => CompareMsg::Select(i),
+            Msg::Close => CompareMsg::Close,
+        })
     }
 
     fn view(&self, ctx: &Context<Self>) -> Html {
         let props = ctx.props();
         let link = ctx.link();
-        let selected = self.selected();
-        let goto = |side: fn(&Divergence) -> &Option<Step>| {
-            selected
-                .and_then(|d| side(d).as_ref())
-                .map(|s| (self.moves, s.line))
-        };
-        let goto_a = goto(|d| &d.a);
-        let goto_b = goto(|d| &d.b);
-        let marked = |side: fn(&Divergence) -> &Option<Step>| {
-            let mut lines: Vec<u64> = match &self.state {
-                State::Done { divergences, .. } => divergences
-                    .iter()
-                    .filter_map(|d| side(d).as_ref().map(|s| s.line))
-                    .collect(),
-                _ => Vec::new(),
-            };
-            lines.sort_unstable();
-            std::rc::Rc::new(lines)
-        };
-        let side_by_side = self.other.is_some() && selected.is_some();
+        let model = &self.model;
+        let side_by_side = model.side_by_side();
         html! {
             <section class="diff" data-testid="diff" style="display:flex;flex-direction:column;gap:0.3rem;flex:1 1 auto;min-height:0;">
-                if let Some(name) = &self.other_name {
+                if let Some(name) = &model.other_name {
                 <div class="diff-bar" style="display:flex;gap:0.75rem;align-items:center;flex-wrap:wrap;flex:none;">
                         <span data-testid="diff-other">{ tf("compared with {}", &[name]) }</span>
                         <button data-testid="diff-close" onclick={link.callback(|_| Msg::Close)}>
@@ -299,20 +166,20 @@ impl Component for DiffView {
                             elf={props.elf}
                             elf_error={props.elf_error.clone()}
                             lang={props.lang}
-                            goto={goto_a}
-                            diverged_lines={marked(|d| &d.a)}
+                            goto={model.goto_a()}
+                            diverged_lines={Rc::new(model.marked_a())}
                         />
                     </div>
-                    if let Some(other) = self.other.clone().filter(|_| side_by_side) {
+                    if let Some(other) = model.other.clone().filter(|_| side_by_side) {
                         <div data-testid="diff-view-b" style="flex:1 1 50%;min-width:0;display:flex;flex-direction:column;">
                             <Browser
                                 session={other}
-                                progress={self.other_progress.clone()}
-                                elf={self.other_elf}
+                                progress={model.other_progress.clone()}
+                                elf={model.other_elf}
                                 lang={props.lang}
-                                goto={goto_b}
+                                goto={model.goto_b()}
                                 detached={true}
-                                diverged_lines={marked(|d| &d.b)}
+                                diverged_lines={Rc::new(model.marked_b())}
                             />
                         </div>
                     }
@@ -325,20 +192,21 @@ impl Component for DiffView {
 impl DiffView {
     fn view_state(&self, ctx: &Context<Self>) -> Html {
         let link = ctx.link();
-        match &self.state {
-            State::Idle => html! {},
-            State::Running { done, total } => html! {
+        let model = &self.model;
+        match &model.state {
+            CompareState::Idle => html! {},
+            CompareState::Running { done, total } => html! {
                 <div data-testid="diff-progress">
                     <span>{ t("Comparing the traces…") }</span>
-                    <ProgressBar done={*done} total={*total} elapsed_ms={self.now_ms - self.started_ms} />
+                    <ProgressBar done={*done} total={*total} elapsed_ms={model.now_ms - model.started_ms} />
                 </div>
             },
-            State::Failed(message) => html! {
+            CompareState::Failed(message) => html! {
                 <p class="error-text" role="alert" data-testid="diff-error">
                     { tf("The comparison failed: {}", &[message]) }
                 </p>
             },
-            State::Done {
+            CompareState::Done {
                 compared,
                 divergences,
                 ..
@@ -347,13 +215,13 @@ impl DiffView {
                     { tn(*compared, "No divergence in {} instruction.", "No divergence in {} instructions.", &[&number(*compared)]) }
                 </p>
             },
-            State::Done {
+            CompareState::Done {
                 compared,
                 divergences,
                 capped,
             } => {
                 let n = divergences.len();
-                let i = self.selected;
+                let i = model.selected;
                 let count = if *capped {
                     tn(
                         n as u64,

@@ -6,14 +6,7 @@ use yew::prelude::*;
 
 use crate::web::page::i18n::{number, t, tf, tn, use_lang};
 
-/// An ELF image the worker loaded: components that show names fetch them
-/// again when it changes, which a new image does even with as many symbols
-/// as the last (`load` counts the page's loads).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ElfLoad {
-    pub symbols: usize,
-    pub load: u32,
-}
+pub use crate::model::page::ElfLoad;
 
 #[derive(Properties, PartialEq)]
 pub struct ElfLoaderProps {

@@ -23,18 +23,7 @@ pub struct FileNoticeProps {
     pub on_show_unparsed: Callback<()>,
 }
 
-/// Whether a file of this kind is not text, so its "lines" would be rows
-/// of garbage: the browse view shows the notice alone.
-pub fn shows_no_rows(kind: &FileKind) -> bool {
-    matches!(
-        kind,
-        FileKind::Compressed { .. }
-            | FileKind::Archive { .. }
-            | FileKind::Document { .. }
-            | FileKind::Elf
-            | FileKind::Binary
-    )
-}
+pub use crate::model::page::shows_no_rows;
 
 /// Whether most lines that could hold records hold none: text in a
 /// dialect (or of a tool) that is not read, or not a trace at all.

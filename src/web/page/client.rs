@@ -10,7 +10,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{ErrorEvent, Event, MessageEvent, Worker};
 
 use super::spare::SpareWorker;
-use crate::web::shared::protocol::{decode, encode, ClientEvent, ToPage, ToWorker};
+use crate::web::shared::protocol::{decode, encode, PageEvent, ToPage, ToWorker};
 pub use crate::web::shared::protocol::{OpenOptions, Reading};
 use crate::web::shared::report_protocol::ReportFile;
 use crate::web::shared::role::Role;
@@ -76,7 +76,7 @@ struct Inner {
     ranges: RefCell<Option<super::range_pool::RangePool>>,
     /// A served trace's event handler, for what the page asks of the
     /// server beside questions.
-    on_event: Option<Rc<dyn Fn(ClientEvent)>>,
+    on_event: Option<Rc<dyn Fn(PageEvent)>>,
 }
 
 impl Inner {
@@ -243,22 +243,22 @@ const STATS_TRIES: u32 = 3;
 fn tell_served(
     weak: std::rc::Weak<Inner>,
     opening: Rc<crate::serve_protocol::Opening>,
-    on_event: Rc<dyn Fn(ClientEvent)>,
+    on_event: Rc<dyn Fn(PageEvent)>,
 ) {
     use crate::serve_protocol::ElfOutcome;
     wasm_bindgen_futures::spawn_local(async move {
-        on_event(ClientEvent::Opened {
+        on_event(PageEvent::Opened {
             bytes: opening.bytes,
             reading: Reading::Served,
             kind: opening.kind.clone(),
         });
-        on_event(ClientEvent::Progress(opening.progress.clone()));
+        on_event(PageEvent::Progress(opening.progress.clone()));
         match opening.elf.as_ref().map(|e| &e.outcome) {
-            Some(ElfOutcome::Loaded { symbols, warning }) => on_event(ClientEvent::ElfLoaded {
+            Some(ElfOutcome::Loaded { symbols, warning }) => on_event(PageEvent::ElfLoaded {
                 symbols: *symbols,
                 warning: warning.clone(),
             }),
-            Some(ElfOutcome::Failed(message)) => on_event(ClientEvent::ElfFailed(message.clone())),
+            Some(ElfOutcome::Failed(message)) => on_event(PageEvent::ElfFailed(message.clone())),
             None => {}
         }
         // Counting takes about as long as indexing took: a big trace's
@@ -275,7 +275,7 @@ fn tell_served(
             match super::server_link::stats().await {
                 Ok(Some(stats)) => {
                     if weak.upgrade().is_some() {
-                        on_event(ClientEvent::Stats(Box::new(stats)));
+                        on_event(PageEvent::Stats(Box::new(stats)));
                     }
                     return;
                 }
@@ -286,7 +286,7 @@ fn tell_served(
                 }
                 Err(e) => {
                     if weak.upgrade().is_some() {
-                        on_event(ClientEvent::Failed(e));
+                        on_event(PageEvent::Failed(e));
                     }
                     return;
                 }
@@ -348,7 +348,7 @@ impl TraceClient {
     pub fn open(
         file: web_sys::File,
         opts: OpenOptions,
-        on_event: impl Fn(ClientEvent) + 'static,
+        on_event: impl Fn(PageEvent) + 'static,
     ) -> Result<TraceClient, String> {
         Self::open_with_url(&worker_url(), file, opts, on_event)
     }
@@ -357,7 +357,7 @@ impl TraceClient {
         url: &str,
         file: web_sys::File,
         opts: OpenOptions,
-        on_event: impl Fn(ClientEvent) + 'static,
+        on_event: impl Fn(PageEvent) + 'static,
     ) -> Result<TraceClient, String> {
         Self::open_input(url, TraceInput::File(file), opts, on_event)
     }
@@ -367,7 +367,7 @@ impl TraceClient {
         url: &str,
         input: TraceInput,
         mut opts: OpenOptions,
-        on_event: impl Fn(ClientEvent) + 'static,
+        on_event: impl Fn(PageEvent) + 'static,
     ) -> Result<TraceClient, String> {
         use super::range_pool::{RangeInput, RangePool};
         if let TraceInput::Served(opening) = input {
@@ -468,7 +468,7 @@ impl TraceClient {
                 let msg = match decode::<ToPage>(event.data()) {
                     Ok(m) => m,
                     Err(e) => {
-                        on_event(ClientEvent::Failed(format!(
+                        on_event(PageEvent::Failed(format!(
                             "unreadable message from the worker: {e}"
                         )));
                         return;
@@ -478,7 +478,7 @@ impl TraceClient {
                     ToPage::Ready => {
                         let ready = inner.worker_link().map(|l| l.set_ready());
                         if let Some(Err(e)) = ready {
-                            on_event(ClientEvent::Failed(e));
+                            on_event(PageEvent::Failed(e));
                         }
                     }
                     ToPage::Event(e) => on_event(e),
@@ -501,16 +501,14 @@ impl TraceClient {
                     } => super::range_pool::show_digest(digest.as_deref(), ranges, joined),
                     // Only report workers send these.
                     ToPage::Report(_) => {}
-                    ToPage::Failed { message } => on_event(ClientEvent::Failed(message)),
+                    ToPage::Failed { message } => on_event(PageEvent::Failed(message)),
                     ToPage::Panicked { message } => {
                         if inner.crashed.replace(true) {
                             // Only the first crash says what went wrong.
                             return;
                         }
                         super::panic_overlay::show_panic(&format!("in the worker: {message}"));
-                        on_event(ClientEvent::Failed(format!(
-                            "the worker crashed: {message}"
-                        )));
+                        on_event(PageEvent::Failed(format!("the worker crashed: {message}")));
                     }
                 }
             })
@@ -538,10 +536,10 @@ impl TraceClient {
                     let message =
                         format!("the worker stopped ({message}): it most likely ran out of memory");
                     super::panic_overlay::show_panic(&format!("in the worker: {message}"));
-                    on_event(ClientEvent::Failed(message));
+                    on_event(PageEvent::Failed(message));
                     return;
                 }
-                on_event(ClientEvent::Failed(if message.is_empty() {
+                on_event(PageEvent::Failed(if message.is_empty() {
                     format!("the worker failed to start (is {url} served?)")
                 } else {
                     format!("the worker failed: {message}")
@@ -558,7 +556,7 @@ impl TraceClient {
     fn open_served(
         opening: Rc<crate::serve_protocol::Opening>,
         options: OpenOptions,
-        on_event: Rc<dyn Fn(ClientEvent)>,
+        on_event: Rc<dyn Fn(PageEvent)>,
     ) -> TraceClient {
         use crate::serve_protocol::{ElfOutcome, ELF};
         let elf = opening.elf.as_ref().and_then(|e| {
@@ -742,10 +740,10 @@ impl TraceClient {
                 on_event(
                     match super::server_link::load_elf(file, load_offset).await {
                         Ok(ElfOutcome::Loaded { symbols, warning }) => {
-                            ClientEvent::ElfLoaded { symbols, warning }
+                            PageEvent::ElfLoaded { symbols, warning }
                         }
                         Ok(ElfOutcome::Failed(message)) | Err(message) => {
-                            ClientEvent::ElfFailed(format!("{name}: {message}"))
+                            PageEvent::ElfFailed(format!("{name}: {message}"))
                         }
                     },
                 );
@@ -819,7 +817,7 @@ impl TraceClient {
             name,
         };
         if let (Link::Server(_), Some(on_event)) = (&self.inner.link, &self.inner.on_event) {
-            on_event(ClientEvent::ElfFailed(
+            on_event(PageEvent::ElfFailed(
                 crate::i18n::t(
                     "A page served by tarmac-lens serve takes its ELF image from the command (--image) or dropped here, not from a URL.",
                 )

@@ -9,7 +9,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{ErrorEvent, Event, MessageEvent, Worker};
 
-use crate::web::shared::diff_protocol::DiffMsg;
+use crate::model::comparison::DiffMsg;
 use crate::web::shared::protocol::{encode, OpenOptions, ToWorker};
 use crate::web::shared::role::Role;
 

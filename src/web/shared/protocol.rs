@@ -13,10 +13,12 @@
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::JsValue;
 
-use tarmac_lens_core::browse::protocol::{Progress, Query, Reply};
-use tarmac_lens_core::stats::Stats;
+use tarmac_lens_core::browse::protocol::{Query, Reply};
 
 pub use super::open_options::{CrashTest, OpenOptions};
+/// What the page learns of its trace besides answers: the page's model's
+/// messages (`model::page`), carried as they are.
+pub use crate::model::page::{PageEvent, Reading};
 
 /// Page -> worker.
 #[derive(Debug, Serialize, Deserialize)]
@@ -105,21 +107,6 @@ pub enum ToWorker {
     },
 }
 
-/// How the open trace is read.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Reading {
-    /// A dropped file, indexed now.
-    File,
-    /// A dropped file whose index came from the index cache.
-    CachedIndex,
-    /// A URL read in byte ranges.
-    Ranges,
-    /// A URL downloaded whole (its server serves no ranges).
-    Downloaded,
-    /// Answered by `tarmac-lens serve` (`page/server_link.rs`).
-    Served,
-}
-
 /// Worker -> page.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum ToPage {
@@ -131,7 +118,7 @@ pub enum ToPage {
     /// What the page learns of its trace besides answers (indexing
     /// progress, statistics, the ELF image's outcome, ...): the client
     /// hands it on as it comes.
-    Event(ClientEvent),
+    Event(PageEvent),
     /// The answers to one [`ToWorker::Ask`], by id.
     Answer { answers: Vec<(u32, Reply)> },
     /// Raw byte ranges for other workers to index, parts 1.. in order.
@@ -149,35 +136,6 @@ pub enum ToPage {
     Panicked { message: String },
     /// From a report worker (`report_protocol.rs`).
     Report(super::report_protocol::ReportEvent),
-}
-
-/// What the page learns about the open trace, besides query answers.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum ClientEvent {
-    Progress(Progress),
-    /// Record statistics, when indexing completes.
-    Stats(Box<Stats>),
-    ElfLoaded {
-        symbols: usize,
-        /// Why the image looks like another program's, if it does.
-        warning: Option<String>,
-    },
-    /// The trace is open: its size, how it is read and what the file is.
-    Opened {
-        bytes: u64,
-        reading: Reading,
-        kind: tarmac_lens_core::sniff::FileKind,
-    },
-    /// A URL is being downloaded whole.
-    Downloading {
-        done: u64,
-        total: Option<u64>,
-    },
-    /// The finished index is saved in the index cache.
-    IndexCached,
-    /// The ELF image was refused (the trace stays open).
-    ElfFailed(String),
-    Failed(String),
 }
 
 /// How a message type travels through `postMessage`.

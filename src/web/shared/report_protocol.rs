@@ -11,12 +11,15 @@
 use serde::{Deserialize, Serialize};
 
 use super::open_options::OpenOptions;
+/// What the panel learns besides answers: the panel's model's messages
+/// (`model::reports_panel`), carried as they are.
+pub use crate::model::reports_panel::{ReportPass, ReportStatus};
 use tarmac_lens_core::coverage::CoverageTable;
-use tarmac_lens_core::report::ep_explore::{EpFlowPage, EpPcPage, EpSort, EpSummary};
+use tarmac_lens_core::report::ep_explore::{EpFlowPage, EpPcPage, EpSort};
 use tarmac_lens_core::report::explore::{
-    CallsPage, FlameView, ProfilePage, ProfileSort, ReportSummary, TextKind, TreePage,
+    CallsPage, FlameView, ProfilePage, ProfileSort, TextKind, TreePage,
 };
-use tarmac_lens_core::report::flow_explore::{FlowPage, FlowSummary};
+use tarmac_lens_core::report::flow_explore::FlowPage;
 use tarmac_lens_core::report::stats::cfg::CfgReport;
 use tarmac_lens_core::report::stats::Report;
 
@@ -270,19 +273,6 @@ pub struct PrefixCounted {
     pub instructions: u64,
 }
 
-/// Which pass over the trace progress is about.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum ReportPass {
-    Calls,
-    Vcd,
-    /// The records of an EP or branch-only trace (no engine).
-    Records,
-    /// The instructions' outcomes, for the coverage.
-    Coverage,
-    /// Everything the statistics reports count.
-    Statistics,
-}
-
 /// Report worker -> page.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum ReportEvent {
@@ -297,24 +287,4 @@ pub enum ReportEvent {
         id: u32,
         reply: ReportReply,
     },
-}
-
-/// What the panel learns besides answers.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum ReportStatus {
-    Progress {
-        pass: ReportPass,
-        done: u64,
-        total: u64,
-    },
-    /// The reports are computed: questions are answered from now on.
-    Ready(ReportSummary),
-    /// The same for an EP trace's cycle profile (instead of call reports).
-    ReadyEp(EpSummary),
-    /// The same for a branch-only trace's program flow.
-    ReadyFlow(FlowSummary),
-    /// The reports could not be computed (an unreadable file).
-    Failed(String),
-    /// The ELF image was refused: the reports name functions by address.
-    ElfIgnored(String),
 }

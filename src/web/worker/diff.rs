@@ -11,9 +11,9 @@ use tarmac_lens_core::diff::diff_with_progress;
 use tarmac_lens_core::source::TraceSource;
 
 use super::runtime::{parse_options, scope};
+use crate::model::comparison::DiffMsg;
 use crate::web::reading::blob_source::BlobSource;
 use crate::web::reading::compressed::decompressed;
-use crate::web::shared::diff_protocol::DiffMsg;
 use crate::web::shared::protocol::OpenOptions;
 use crate::web::shared::timing::now;
 

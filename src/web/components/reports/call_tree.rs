@@ -1,21 +1,13 @@
-//! The call tree, a level at a time: a node's calls are asked for when it is
-//! expanded, a page of them at once ("more" asks for the next), so a tree of
-//! millions of calls never travels whole.
-
-use std::collections::{HashMap, HashSet};
+//! The call tree's rows (`model::call_tree` holds what is loaded, open
+//! and selected, and what to ask the report worker).
 
 use yew::prelude::*;
 
+use crate::model::call_tree::{CallTreeState, TreeAsk, TreeMsg, TreeRow};
 use crate::web::page::i18n::{number, t, tf, tn, LangWatch};
 use crate::web::page::report_client::ReportClient;
 use crate::web::shared::report_protocol::{PathAt, Tree};
-use tarmac_lens_core::report::explore::{TreeNode, TreePage, MAX_PAGE};
-
-/// Calls asked for per expansion or "more".
-const PAGE: u32 = 200;
-/// Showing a position's call loads its caller's calls up to it, but not
-/// past this many (the rest is a "more" click each).
-const REVEAL_LIMIT: u32 = 5000;
+use tarmac_lens_core::report::explore::TreeNode;
 
 #[derive(Properties, PartialEq)]
 pub struct CallTreeProps {
@@ -27,35 +19,12 @@ pub struct CallTreeProps {
 pub enum Msg {
     /// The page's language changed: draw again.
     Lang,
-    Path(Result<Vec<u32>, String>),
-    Root(Result<TreePage, String>),
-    Toggle(Vec<u32>),
-    More(Vec<u32>),
-    Children(Vec<u32>, Result<TreePage, String>),
+    Tree(TreeMsg),
 }
 
-#[derive(Default)]
-struct Loaded {
-    nodes: Vec<TreeNode>,
-    total: u64,
-    asking: bool,
-}
-
+/// Draws `model::call_tree` and carries its questions to the worker.
 pub struct CallTree {
-    root: Option<TreeNode>,
-    children: HashMap<Vec<u32>, Loaded>,
-    open: HashSet<Vec<u32>>,
-    error: Option<String>,
-    /// The call being shown (`g`): its ancestors are opened and their
-    /// calls loaded up to it, a page at a time.
-    revealing: Option<Vec<u32>>,
-    selected: Option<Vec<u32>>,
-    scroll_to_selected: bool,
-    /// The call shown is this number of its caller's calls, past what
-    /// showing it loads (said in the language of the moment).
-    beyond_reveal: Option<u32>,
-    /// The root was asked for and there is none: no instruction.
-    no_root: bool,
+    model: CallTreeState,
     _lang: LangWatch,
 }
 
@@ -67,72 +36,48 @@ fn path_text(path: &[u32]) -> String {
 }
 
 impl CallTree {
-    fn ask_path(&self, ctx: &Context<Self>) {
-        if let Some((_, node)) = ctx.props().reveal {
+    /// Asks the worker what the model wants to know.
+    fn ask(&mut self, ctx: &Context<Self>) {
+        let client = &ctx.props().client;
+        for ask in self.model.take_asks() {
             let link = ctx.link().clone();
-            ctx.props().client.ask(PathAt { node }, move |reply| {
-                link.send_message(Msg::Path(reply))
-            });
-        }
-    }
-
-    /// Opens the next ancestor or loads the next page the call needs, or,
-    /// when all are there, selects it.
-    fn step_reveal(&mut self, ctx: &Context<Self>) {
-        let Some(path) = self.revealing.clone() else {
-            return;
-        };
-        for depth in 0..path.len() {
-            let parent = path[..depth].to_vec();
-            let index = path[depth];
-            self.open.insert(parent.clone());
-            let (len, asking) = self
-                .children
-                .get(&parent)
-                .map_or((0, false), |l| (l.nodes.len(), l.asking));
-            if index as usize >= len {
-                if asking {
-                    return;
-                }
-                if index >= REVEAL_LIMIT {
-                    self.revealing = None;
-                    self.beyond_reveal = Some(index + 1);
-                    self.selected = Some(parent);
-                    self.scroll_to_selected = true;
-                    return;
-                }
-                let limit = (index + 1 - len as u32).clamp(PAGE, MAX_PAGE as u32);
-                self.ask_children(ctx, parent, limit);
-                return;
+            match ask {
+                TreeAsk::Root => client.ask(
+                    Tree {
+                        parent: None,
+                        offset: 0,
+                        limit: 1,
+                    },
+                    move |reply| link.send_message(Msg::Tree(TreeMsg::Root(reply))),
+                ),
+                TreeAsk::Children {
+                    path,
+                    offset,
+                    limit,
+                } => client.ask(
+                    Tree {
+                        parent: Some(path.clone()),
+                        offset,
+                        limit,
+                    },
+                    move |reply| link.send_message(Msg::Tree(TreeMsg::Children(path, reply))),
+                ),
+                TreeAsk::PathAt(node) => client.ask(PathAt { node }, move |reply| {
+                    link.send_message(Msg::Tree(TreeMsg::Path(reply)))
+                }),
             }
         }
-        self.revealing = None;
-        self.selected = Some(path);
-        self.scroll_to_selected = true;
     }
 
-    fn ask_children(&mut self, ctx: &Context<Self>, path: Vec<u32>, limit: u32) {
-        let loaded = self.children.entry(path.clone()).or_default();
-        if loaded.asking {
-            return;
-        }
-        loaded.asking = true;
-        let offset = loaded.nodes.len() as u64;
-        let link = ctx.link().clone();
-        ctx.props().client.ask(
-            Tree {
-                parent: Some(path.clone()),
-                offset,
-                limit,
-            },
-            move |reply| link.send_message(Msg::Children(path, reply)),
-        );
-    }
-
-    fn row(&self, ctx: &Context<Self>, node: &TreeNode, depth: usize, out: &mut Vec<Html>) {
+    fn row(
+        &self,
+        ctx: &Context<Self>,
+        node: &TreeNode,
+        depth: usize,
+        open: bool,
+        selected: bool,
+    ) -> Html {
         let link = ctx.link();
-        let open = self.open.contains(&node.path);
-        let selected = self.selected.as_ref() == Some(&node.path);
         let path = node.path.clone();
         let on_jump = ctx.props().on_jump.clone();
         let call_node = node.call.map_or(node.entry.node, |c| c.node);
@@ -145,8 +90,8 @@ impl CallTree {
                 on_jump.emit(e.node)
             }
         });
-        let toggle = link.callback(move |_: MouseEvent| Msg::Toggle(path.clone()));
-        out.push(html! {
+        let toggle = link.callback(move |_: MouseEvent| Msg::Tree(TreeMsg::Toggle(path.clone())));
+        html! {
             <div
                 class={classes!("tree-row", selected.then_some("selected"))}
                 role="treeitem"
@@ -183,26 +128,25 @@ impl CallTree {
                     <button data-testid="jump-return" data-line={e.line.to_string()} title={t("go to the return in the trace view")} onclick={jump_return}>{ tf("return l.{}", &[&number(e.line)]) }</button>
                 }
             </div>
-        });
-        if !open {
-            return;
         }
-        let Some(loaded) = self.children.get(&node.path) else {
-            return;
-        };
-        for child in &loaded.nodes {
-            self.row(ctx, child, depth + 1, out);
-        }
-        let shown = loaded.nodes.len() as u64;
-        if shown < loaded.total {
-            let path = node.path.clone();
-            out.push(html! {
-                <div style={format!("padding-left:{}rem;", (depth + 1) as f64 * 1.1)}>
-                    <button data-testid="tree-more" disabled={loaded.asking} onclick={link.callback(move |_| Msg::More(path.clone()))}>
-                        { tn(loaded.total - shown, "{} more call…", "{} more calls…", &[&number(loaded.total - shown)]) }
-                    </button>
-                </div>
-            });
+    }
+
+    /// A "more" row: `left` calls of the caller at `path` not loaded.
+    fn more(
+        &self,
+        ctx: &Context<Self>,
+        depth: usize,
+        path: &[u32],
+        left: u64,
+        asking: bool,
+    ) -> Html {
+        let path = path.to_vec();
+        html! {
+            <div style={format!("padding-left:{}rem;", depth as f64 * 1.1)}>
+                <button data-testid="tree-more" disabled={asking} onclick={ctx.link().callback(move |_| Msg::Tree(TreeMsg::More(path.clone())))}>
+                    { tn(left, "{} more call…", "{} more calls…", &[&number(left)]) }
+                </button>
+            </div>
         }
     }
 }
@@ -212,40 +156,26 @@ impl Component for CallTree {
     type Properties = CallTreeProps;
 
     fn create(ctx: &Context<Self>) -> Self {
-        let link = ctx.link().clone();
-        ctx.props().client.ask(
-            Tree {
-                parent: None,
-                offset: 0,
-                limit: 1,
-            },
-            move |reply| link.send_message(Msg::Root(reply)),
-        );
-        let tree = CallTree {
-            root: None,
-            children: HashMap::new(),
-            open: HashSet::new(),
-            error: None,
-            revealing: None,
-            selected: None,
-            scroll_to_selected: false,
-            beyond_reveal: None,
-            no_root: false,
+        let mut tree = CallTree {
+            model: CallTreeState::new(ctx.props().reveal.map(|(_, node)| node)),
             _lang: LangWatch::new(ctx, || Msg::Lang),
         };
-        tree.ask_path(ctx);
+        tree.ask(ctx);
         tree
     }
 
     fn changed(&mut self, ctx: &Context<Self>, old: &Self::Properties) -> bool {
         if ctx.props().reveal != old.reveal {
-            self.ask_path(ctx);
+            if let Some((_, node)) = ctx.props().reveal {
+                self.model.update(TreeMsg::Reveal(node));
+                self.ask(ctx);
+            }
         }
         true
     }
 
     fn rendered(&mut self, _ctx: &Context<Self>, _first: bool) {
-        if !std::mem::take(&mut self.scroll_to_selected) {
+        if !std::mem::take(&mut self.model.scroll_to_selected) {
             return;
         }
         let row = web_sys::window().and_then(|w| w.document()).and_then(|d| {
@@ -259,57 +189,38 @@ impl Component for CallTree {
     }
 
     fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
-        match msg {
-            Msg::Lang => return true,
-            Msg::Root(Ok(page)) => {
-                self.root = page.nodes.into_iter().next();
-                self.step_reveal(ctx);
-                self.no_root = self.root.is_none();
-            }
-            Msg::Toggle(path) => {
-                if !self.open.remove(&path) {
-                    if !self.children.contains_key(&path) {
-                        self.ask_children(ctx, path.clone(), PAGE);
-                    }
-                    self.open.insert(path);
-                }
-            }
-            Msg::More(path) => self.ask_children(ctx, path, PAGE),
-            Msg::Children(path, Ok(page)) => {
-                let loaded = self.children.entry(path).or_default();
-                loaded.asking = false;
-                loaded.total = page.total;
-                loaded.nodes.extend(page.nodes);
-                self.step_reveal(ctx);
-            }
-            Msg::Path(Ok(path)) => {
-                self.beyond_reveal = None;
-                self.revealing = Some(path);
-                if self.root.is_some() {
-                    self.step_reveal(ctx);
-                }
-            }
-            Msg::Root(Err(e)) | Msg::Children(_, Err(e)) | Msg::Path(Err(e)) => {
-                self.error = Some(e)
-            }
+        if let Msg::Tree(msg) = msg {
+            self.model.update(msg);
+            self.ask(ctx);
         }
         true
     }
 
     fn view(&self, ctx: &Context<Self>) -> Html {
-        let mut rows = Vec::new();
-        if let Some(root) = &self.root {
-            self.row(ctx, root, 0, &mut rows);
-        }
+        let model = &self.model;
+        let rows = model.rows().into_iter().map(|row| match row {
+            TreeRow::Call {
+                depth,
+                node,
+                open,
+                selected,
+            } => self.row(ctx, node, depth, open, selected),
+            TreeRow::More {
+                depth,
+                path,
+                left,
+                asking,
+            } => self.more(ctx, depth, path, left, asking),
+        });
         html! {
             <div class="call-tree" role="tree" data-testid="call-tree" style="font-family:var(--mono, monospace);font-size:0.85rem;">
-                if let Some(e) = &self.error {
+                if let Some(e) = &model.error {
                     <p class="error" role="alert">{ e.clone() }</p>
                 }
-                if self.no_root {
+                if model.no_root {
                     <p class="error" role="alert">{ t("The trace has no instruction: there is no call tree.") }</p>
                 }
-                if let Some(n) = self.beyond_reveal {
+                if let Some(n) = model.beyond_reveal {
                     <p role="status" data-testid="tree-note">{ tf(
                         "The call is number {} of its caller's calls: expand \"more\" to reach it.",
                         &[&number(u64::from(n))],

@@ -4,7 +4,8 @@
 use yew::prelude::*;
 
 use super::ep_profile_view::EpProps;
-use super::list_pager::{pager, selected_style, ListMsg, PagedList, LIST_PAGE};
+use super::list_pager::{self, pager, selected_style, Msg};
+use crate::model::paged_list::{ListMsg, PagedList, LIST_PAGE};
 use crate::web::page::i18n::{number, t, tf, LangWatch};
 use crate::web::shared::report_protocol::EpFlow;
 use tarmac_lens_core::report::ep_explore::EpFlowPage;
@@ -19,19 +20,21 @@ fn query(offset: u64, limit: u32) -> EpFlow {
 }
 
 impl Component for EpFlowList {
-    type Message = ListMsg<EpFlowPage>;
+    type Message = Msg<EpFlowPage>;
     type Properties = EpProps;
 
     fn create(ctx: &Context<Self>) -> Self {
-        EpFlowList {
-            _lang: LangWatch::new(ctx, || ListMsg::Lang),
-            list: PagedList::new(ctx, &ctx.props().client, query),
-        }
+        let mut view = EpFlowList {
+            _lang: LangWatch::new(ctx, || Msg::Lang),
+            list: PagedList::default(),
+        };
+        list_pager::ask(&mut view.list, ctx, &ctx.props().client, query);
+        view
     }
 
-    fn update(&mut self, ctx: &Context<Self>, msg: ListMsg<EpFlowPage>) -> bool {
+    fn update(&mut self, ctx: &Context<Self>, msg: Msg<EpFlowPage>) -> bool {
         let p = ctx.props();
-        self.list.update(ctx, msg, (&p.client, &p.on_jump), query)
+        list_pager::update(&mut self.list, ctx, msg, (&p.client, &p.on_jump), query)
     }
 
     fn view(&self, ctx: &Context<Self>) -> Html {
@@ -72,7 +75,7 @@ impl Component for EpFlowList {
                                             data-selected={selected.then_some("true")}
                                             aria-selected={selected.to_string()}
                                             style={selected_style(selected)}
-                                            onclick={link.callback(move |_: MouseEvent| ListMsg::Jump(line))}>
+                                            onclick={link.callback(move |_: MouseEvent| Msg::List(ListMsg::Jump(line)))}>
                                             <td style={numeric}>
                                                 <button data-testid="jump-line" title={t("go to this line in the trace view")}>{ line }</button>
                                             </td>
@@ -89,7 +92,7 @@ impl Component for EpFlowList {
                         </tbody>
                     </table>
                     if let Some(p) = &self.list.page {
-                        { pager("ep-flow", (p.offset, p.rows.len() as u64, p.total), LIST_PAGE, link.callback(ListMsg::Offset)) }
+                        { pager("ep-flow", (p.offset, p.rows.len() as u64, p.total), LIST_PAGE, link.callback(|o| Msg::List(ListMsg::Offset(o)))) }
                     }
                 }
             </div>

@@ -6,10 +6,11 @@
 use yew::prelude::*;
 
 use super::list_pager::{pager, selected_style};
+use crate::model::ep_profile::{EpAsk, EpMsg, EpProfileState};
 use crate::web::page::i18n::{number, percent, t, tf, tn, LangWatch};
 use crate::web::page::report_client::ReportClient;
 use crate::web::shared::report_protocol::EpByPc;
-use tarmac_lens_core::report::ep_explore::{EpPcPage, EpSort, EpSummary};
+use tarmac_lens_core::report::ep_explore::{EpSort, EpSummary};
 use tarmac_lens_core::report::explore::MAX_PAGE;
 
 /// The share of `part` in `whole` as `ep-profile` prints it, in the
@@ -35,9 +36,7 @@ pub struct EpProps {
 pub enum ProfileMsg {
     /// The page's language changed: draw again.
     Lang,
-    Sort(EpSort),
-    Offset(u64),
-    Page(EpSort, bool, u64, Result<EpPcPage, String>),
+    Table(EpMsg),
     /// A row was clicked: go to the address's first packet and mark it.
     Jump {
         pc: u64,
@@ -45,14 +44,9 @@ pub enum ProfileMsg {
     },
 }
 
+/// Draws `model::ep_profile` and carries its questions to the worker.
 pub struct EpCycleProfile {
-    /// The address of the row last clicked.
-    selected: Option<u64>,
-    sort: EpSort,
-    descending: bool,
-    offset: u64,
-    page: Option<EpPcPage>,
-    error: Option<String>,
+    model: EpProfileState,
     _lang: LangWatch,
 }
 
@@ -66,18 +60,25 @@ const COLUMNS: [(Option<EpSort>, &str, &str); 6] = [
 ];
 
 impl EpCycleProfile {
-    fn ask(&self, ctx: &Context<Self>) {
-        let (sort, descending, offset) = (self.sort, self.descending, self.offset);
-        let link = ctx.link().clone();
-        ctx.props().client.ask(
-            EpByPc {
+    /// Asks the worker for the pages the model wants.
+    fn ask(&mut self, ctx: &Context<Self>) {
+        for asked in self.model.take_asks() {
+            let link = ctx.link().clone();
+            let EpAsk {
                 sort,
                 descending,
                 offset,
-                limit: MAX_PAGE as u32,
-            },
-            move |reply| link.send_message(ProfileMsg::Page(sort, descending, offset, reply)),
-        );
+            } = asked;
+            ctx.props().client.ask(
+                EpByPc {
+                    sort,
+                    descending,
+                    offset,
+                    limit: MAX_PAGE as u32,
+                },
+                move |reply| link.send_message(ProfileMsg::Table(EpMsg::Page(asked, reply))),
+            );
+        }
     }
 
     fn view_summary(s: &EpSummary) -> Html {
@@ -151,14 +152,8 @@ impl Component for EpCycleProfile {
     type Properties = EpProps;
 
     fn create(ctx: &Context<Self>) -> Self {
-        // The CLI's order: most cycles first.
-        let view = EpCycleProfile {
-            selected: None,
-            sort: EpSort::Cycles,
-            descending: true,
-            offset: 0,
-            page: None,
-            error: None,
+        let mut view = EpCycleProfile {
+            model: EpProfileState::default(),
             _lang: LangWatch::new(ctx, || ProfileMsg::Lang),
         };
         view.ask(ctx);
@@ -166,38 +161,16 @@ impl Component for EpCycleProfile {
     }
 
     fn update(&mut self, ctx: &Context<Self>, msg: ProfileMsg) -> bool {
-        match msg {
-            ProfileMsg::Lang => {}
-            ProfileMsg::Sort(sort) => {
-                if sort == self.sort {
-                    self.descending = !self.descending;
-                } else {
-                    self.sort = sort;
-                    // Numbers biggest first, addresses in order.
-                    self.descending = sort != EpSort::Pc;
-                }
-                self.offset = 0;
-                self.ask(ctx);
-            }
-            ProfileMsg::Offset(offset) => {
-                self.offset = offset;
-                self.ask(ctx);
-            }
+        let changed = match msg {
+            ProfileMsg::Lang => true,
+            ProfileMsg::Table(msg) => self.model.update(msg),
             ProfileMsg::Jump { pc, line } => {
-                self.selected = Some(pc);
                 ctx.props().on_jump.emit(line);
+                self.model.update(EpMsg::Jump(pc))
             }
-            ProfileMsg::Page(sort, descending, offset, reply) => {
-                if (sort, descending, offset) != (self.sort, self.descending, self.offset) {
-                    return false;
-                }
-                match reply {
-                    Ok(p) => self.page = Some(p),
-                    Err(e) => self.error = Some(e),
-                }
-            }
-        }
-        true
+        };
+        self.ask(ctx);
+        changed
     }
 
     fn view(&self, ctx: &Context<Self>) -> Html {
@@ -207,7 +180,7 @@ impl Component for EpCycleProfile {
         html! {
             <div data-testid="ep-profile">
                 { Self::view_summary(s) }
-                if let Some(e) = &self.error {
+                if let Some(e) = &self.model.error {
                     <p class="error" role="alert">{ e.clone() }</p>
                 }
                 if s.addresses == 0 {
@@ -218,14 +191,14 @@ impl Component for EpCycleProfile {
                         <thead>
                             <tr>
                                 { for COLUMNS.iter().map(|&(sort, label, id)| {
-                                    let sorted = sort == Some(self.sort);
-                                    let aria = if !sorted { "none" } else if self.descending { "descending" } else { "ascending" };
+                                    let sorted = sort == Some(self.model.at.sort);
+                                    let aria = if !sorted { "none" } else if self.model.at.descending { "descending" } else { "ascending" };
                                     html! {
                                         <th aria-sort={aria} style="padding:0 0.6rem;text-align:right;">
                                             if let Some(sort) = sort {
-                                                <button data-testid={format!("ep-sort-{id}")} onclick={link.callback(move |_| ProfileMsg::Sort(sort))}>
+                                                <button data-testid={format!("ep-sort-{id}")} onclick={link.callback(move |_| ProfileMsg::Table(EpMsg::Sort(sort)))}>
                                                     { t(label) }
-                                                    { if !sorted { "" } else if self.descending { " ▼" } else { " ▲" } }
+                                                    { if !sorted { "" } else if self.model.at.descending { " ▼" } else { " ▲" } }
                                                 </button>
                                             } else {
                                                 { t(label) }
@@ -236,10 +209,10 @@ impl Component for EpCycleProfile {
                             </tr>
                         </thead>
                         <tbody>
-                            if let Some(p) = &self.page {
+                            if let Some(p) = &self.model.page {
                                 { for p.rows.iter().map(|r| {
                                     let (pc, line) = (r.pc, r.first_line);
-                                    let selected = self.selected == Some(pc);
+                                    let selected = self.model.selected == Some(pc);
                                     let size = if r.min_size == r.max_size {
                                         r.min_size.to_string()
                                     } else {
@@ -264,8 +237,8 @@ impl Component for EpCycleProfile {
                             }
                         </tbody>
                     </table>
-                    if let Some(p) = &self.page {
-                        { pager("ep-table", (p.offset, p.rows.len() as u64, p.total), MAX_PAGE as u64, link.callback(ProfileMsg::Offset)) }
+                    if let Some(p) = &self.model.page {
+                        { pager("ep-table", (p.offset, p.rows.len() as u64, p.total), MAX_PAGE as u64, link.callback(|o| ProfileMsg::Table(EpMsg::Offset(o)))) }
                     }
                 }
             </div>

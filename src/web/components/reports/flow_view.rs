@@ -5,7 +5,8 @@
 
 use yew::prelude::*;
 
-use super::list_pager::{pager, selected_style, ListMsg, PagedList, LIST_PAGE};
+use super::list_pager::{self, pager, selected_style, Msg};
+use crate::model::paged_list::{ListMsg, PagedList, LIST_PAGE};
 use crate::web::page::i18n::{number, t, tf, tn, LangWatch};
 use crate::web::page::report_client::ReportClient;
 use crate::web::shared::report_protocol::FlowBlocks;
@@ -32,19 +33,21 @@ fn hex(addr: u64) -> String {
 }
 
 impl Component for ProgramFlow {
-    type Message = ListMsg<FlowPage>;
+    type Message = Msg<FlowPage>;
     type Properties = ProgramFlowProps;
 
     fn create(ctx: &Context<Self>) -> Self {
-        ProgramFlow {
-            _lang: LangWatch::new(ctx, || ListMsg::Lang),
-            list: PagedList::new(ctx, &ctx.props().client, query),
-        }
+        let mut view = ProgramFlow {
+            _lang: LangWatch::new(ctx, || Msg::Lang),
+            list: PagedList::default(),
+        };
+        list_pager::ask(&mut view.list, ctx, &ctx.props().client, query);
+        view
     }
 
-    fn update(&mut self, ctx: &Context<Self>, msg: ListMsg<FlowPage>) -> bool {
+    fn update(&mut self, ctx: &Context<Self>, msg: Msg<FlowPage>) -> bool {
         let p = ctx.props();
-        self.list.update(ctx, msg, (&p.client, &p.on_jump), query)
+        list_pager::update(&mut self.list, ctx, msg, (&p.client, &p.on_jump), query)
     }
 
     fn view(&self, ctx: &Context<Self>) -> Html {
@@ -95,7 +98,7 @@ impl Component for ProgramFlow {
                                             data-selected={selected.then_some("true")}
                                             aria-selected={selected.to_string()}
                                             style={selected_style(selected)}
-                                            onclick={link.callback(move |_: MouseEvent| ListMsg::Jump(line))}>
+                                            onclick={link.callback(move |_: MouseEvent| Msg::List(ListMsg::Jump(line)))}>
                                             <td style={numeric}>
                                                 <button data-testid="jump-line" title={t("go to this line in the trace view")}>{ line }</button>
                                             </td>
@@ -120,7 +123,7 @@ impl Component for ProgramFlow {
                         </tbody>
                     </table>
                     if let Some(p) = &self.list.page {
-                        { pager("program-flow", (p.offset, p.rows.len() as u64, p.total), LIST_PAGE, link.callback(ListMsg::Offset)) }
+                        { pager("program-flow", (p.offset, p.rows.len() as u64, p.total), LIST_PAGE, link.callback(|o| Msg::List(ListMsg::Offset(o)))) }
                     }
                 }
             </div>

@@ -16,8 +16,6 @@ mod list_pager;
 mod profile_table;
 mod statistics_view;
 
-use std::rc::Rc;
-
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
@@ -31,51 +29,14 @@ use profile_table::ProfileTable;
 use statistics_view::StatisticsView;
 
 use super::{ElfLoad, ToolbarMenu};
+use crate::model::reports_panel::{
+    Computed, Download, ReportPass, ReportStatus, ReportsMsg, ReportsPhase,
+};
 pub use crate::model::ReportTab;
 use crate::web::page::client::TraceClient;
 use crate::web::page::i18n::{number, t, tf, tn, LangWatch};
-use crate::web::page::report_client::{Download, ReportClient};
-use crate::web::shared::report_protocol::ReportPass;
-use crate::web::shared::report_protocol::ReportStatus;
-use tarmac_lens_core::report::ep_explore::EpSummary;
-use tarmac_lens_core::report::explore::{ReportSummary, TextKind};
-use tarmac_lens_core::report::flow_explore::FlowSummary;
-
-/// What the report worker computed: the reports that suit the trace.
-enum Ready {
-    Calls(ReportSummary),
-    Ep(EpSummary),
-    Flow(FlowSummary),
-}
-
-impl Ready {
-    fn tabs(&self) -> &'static [ReportTab] {
-        match self {
-            Ready::Calls(_) => &ReportTab::CALLS,
-            Ready::Ep(_) => &ReportTab::EP,
-            Ready::Flow(_) => &ReportTab::FLOW,
-        }
-    }
-
-    /// The tab shown for `asked`: another kind's tab (a key opens the call
-    /// tree or the flame graph) shows this kind's first.
-    fn tab(&self, asked: ReportTab) -> ReportTab {
-        let tabs = self.tabs();
-        if tabs.contains(&asked) {
-            asked
-        } else {
-            tabs[0]
-        }
-    }
-
-    fn texts(&self) -> &'static [TextKind] {
-        match self {
-            Ready::Calls(_) => &TextKind::ALL,
-            Ready::Ep(_) => &[TextKind::EpProfile],
-            Ready::Flow(_) => &[TextKind::Flow],
-        }
-    }
-}
+use crate::web::page::report_client::{Download as ReportDownload, ReportClient};
+use tarmac_lens_core::report::explore::TextKind;
 
 fn text_label(kind: TextKind) -> &'static str {
     match kind {
@@ -144,78 +105,41 @@ pub enum Msg {
     Lang,
     Status(u32, ReportStatus),
     Download(TextKind),
-    Downloaded(u32, TextKind, Result<Download, String>),
+    Downloaded(u32, TextKind, Result<ReportDownload, String>),
 }
 
-enum Phase {
-    Starting,
-    Progress {
-        pass: ReportPass,
-        done: u64,
-        total: u64,
-    },
-    Ready(Ready),
-    Failed(String),
-}
-
-enum Dl {
-    Preparing,
-    Ready(Rc<Download>),
-    Failed(String),
-}
-
+/// Renders `model::reports_panel` and starts its worker.
 pub struct ReportsPanel {
-    client: Option<ReportClient>,
-    /// Bumped per worker started: statuses of a replaced one are dropped.
-    generation: u32,
-    phase: Phase,
-    /// The VCD pass's progress, while a VCD is prepared.
-    vcd_progress: Option<(u64, u64)>,
-    /// The coverage pass's progress, while it runs.
-    coverage_progress: Option<(u64, u64)>,
-    /// The statistics pass's progress, while it runs.
-    statistics_progress: Option<(u64, u64)>,
-    downloads: Vec<(TextKind, Dl)>,
-    trace_name: String,
-    /// Why the ELF image's names are not used.
-    elf_ignored: Option<String>,
+    model: Panel,
     _lang: LangWatch,
 }
 
+type Panel = crate::model::reports_panel::ReportsPanel<ReportClient, ReportDownload>;
+
 impl ReportsPanel {
     fn start(&mut self, ctx: &Context<Self>) {
-        self.client = None;
-        self.downloads.clear();
-        self.elf_ignored = None;
-        self.generation += 1;
         let (trace, elf, options) = ctx.props().trace.report_inputs();
-        self.trace_name = trace.name().to_string();
+        self.model.update(ReportsMsg::Start {
+            trace_name: trace.name().to_string(),
+        });
         let link = ctx.link().clone();
-        let generation = self.generation;
-        match ReportClient::start(trace, elf, options, move |s| {
-            link.send_message(Msg::Status(generation, s))
-        }) {
-            Ok(c) => {
-                self.client = Some(c);
-                self.phase = Phase::Starting;
-            }
-            Err(e) => self.phase = Phase::Failed(e),
-        }
-    }
-
-    fn dl_mut(&mut self, kind: TextKind) -> Option<&mut Dl> {
-        self.downloads
-            .iter_mut()
-            .find(|(k, _)| *k == kind)
-            .map(|(_, d)| d)
+        let generation = self.model.generation;
+        self.model.update(
+            match ReportClient::start(trace, elf, options, move |status| {
+                link.send_message(Msg::Status(generation, status))
+            }) {
+                Ok(c) => ReportsMsg::Started(c),
+                Err(e) => ReportsMsg::StartFailed(e),
+            },
+        );
     }
 
     fn view_phase(&self) -> Html {
-        match &self.phase {
-            Phase::Starting => html! {
+        match &self.model.phase {
+            ReportsPhase::Starting => html! {
                 <p data-testid="reports-progress">{ t("Starting the report worker…") }</p>
             },
-            Phase::Progress { pass, done, total } => {
+            ReportsPhase::Progress { pass, done, total } => {
                 let label = match pass {
                     ReportPass::Calls => "Finding the calls: {} of {} bytes",
                     ReportPass::Vcd => "Writing the VCD: {} of {} bytes",
@@ -230,10 +154,10 @@ impl ReportsPanel {
                     </p>
                 }
             }
-            Phase::Failed(m) => html! {
+            ReportsPhase::Failed(m) => html! {
                 <p class="error" role="alert" data-testid="reports-error">{ m.clone() }</p>
             },
-            Phase::Ready(_) => html! {},
+            ReportsPhase::Ready(_) => html! {},
         }
     }
 
@@ -243,12 +167,7 @@ impl ReportsPanel {
     /// downloads. A download that failed is said in the header.
     fn view_downloads(&self, ctx: &Context<Self>, texts: &'static [TextKind]) -> Html {
         let link = ctx.link();
-        let state_of = |kind: TextKind| {
-            self.downloads
-                .iter()
-                .find(|(k, _)| *k == kind)
-                .map(|(_, d)| d)
-        };
+        let state_of = |kind: TextKind| self.model.download(kind);
         html! {
             <div class="report-downloads" style="display:flex;gap:0.4rem;align-items:center;min-width:0;">
                 <ToolbarMenu label={t("Download")} testid="menu-downloads" end={true}>
@@ -256,17 +175,17 @@ impl ReportsPanel {
                         <div style="display:flex;gap:0.5rem;align-items:baseline;white-space:nowrap;">
                             <button
                                 data-testid={format!("download-{}", text_id(kind))}
-                                disabled={matches!(state_of(kind), Some(Dl::Preparing))}
+                                disabled={matches!(state_of(kind), Some(Download::Preparing))}
                                 onclick={link.callback(move |_| Msg::Download(kind))}
                                 style="flex:1;text-align:left;"
                             >{ text_label(kind) }</button>
                             { match state_of(kind) {
-                                Some(Dl::Preparing) => html! { <span>{ tf("{}: preparing…", &[&text_label(kind)]) }</span> },
-                                Some(Dl::Ready(d)) => html! {
+                                Some(Download::Preparing) => html! { <span>{ tf("{}: preparing…", &[&text_label(kind)]) }</span> },
+                                Some(Download::Ready(d)) => html! {
                                     <a
                                         data-testid={format!("saved-{}", text_id(kind))}
                                         href={d.url.clone()}
-                                        download={kind.file_name(&self.trace_name)}
+                                        download={kind.file_name(&self.model.trace_name)}
                                     >{ tf("{} again ({} bytes)", &[&text_label(kind), &number(d.bytes)]) }</a>
                                 },
                                 _ => html! {},
@@ -274,17 +193,11 @@ impl ReportsPanel {
                         </div>
                     }) }
                 </ToolbarMenu>
-                { for self.downloads.last().filter(|(kind, _)| texts.contains(kind)).map(|(kind, state)| match state {
-                    Dl::Failed(e) => {
-                        let text = format!("{}: {e}", text_label(*kind));
-                        html! {
-                            <span class="error" role="alert" title={text.clone()}
-                                style="min-width:0;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;">{ text }</span>
-                        }
-                    }
-                    _ => html! {},
-                }) }
-                if let Some((done, total)) = self.vcd_progress {
+                if let Some((kind, e)) = self.model.failed_download(texts) {
+                    <span class="error" role="alert" title={format!("{}: {e}", text_label(kind))}
+                        style="min-width:0;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;">{ format!("{}: {e}", text_label(kind)) }</span>
+                }
+                if let Some((done, total)) = self.model.vcd_progress {
                     <progress data-testid="vcd-progress" max={total.to_string()} value={done.to_string()}></progress>
                 }
             </div>
@@ -293,7 +206,7 @@ impl ReportsPanel {
 }
 
 /// Saves `download` as `name` the way a link with `download` does.
-fn save(download: &Download, name: &str) {
+fn save(download: &ReportDownload, name: &str) {
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
         return;
     };
@@ -314,15 +227,7 @@ impl Component for ReportsPanel {
 
     fn create(ctx: &Context<Self>) -> Self {
         let mut panel = ReportsPanel {
-            client: None,
-            generation: 0,
-            phase: Phase::Starting,
-            vcd_progress: None,
-            coverage_progress: None,
-            statistics_progress: None,
-            downloads: Vec::new(),
-            trace_name: String::new(),
-            elf_ignored: None,
+            model: Panel::default(),
             _lang: LangWatch::new(ctx, || Msg::Lang),
         };
         panel.start(ctx);
@@ -338,74 +243,45 @@ impl Component for ReportsPanel {
 
     fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
         match msg {
-            Msg::Lang => {}
-            Msg::Status(generation, _) if generation != self.generation => return false,
-            Msg::Status(_, status) => match status {
-                ReportStatus::Progress {
-                    pass: ReportPass::Vcd,
-                    done,
-                    total,
-                } => self.vcd_progress = (done < total).then_some((done, total)),
-                ReportStatus::Progress {
-                    pass: ReportPass::Coverage,
-                    done,
-                    total,
-                } => self.coverage_progress = (done < total).then_some((done, total)),
-                ReportStatus::Progress {
-                    pass: ReportPass::Statistics,
-                    done,
-                    total,
-                } => self.statistics_progress = (done < total).then_some((done, total)),
-                ReportStatus::Progress { pass, done, total } => {
-                    self.phase = Phase::Progress { pass, done, total }
-                }
-                ReportStatus::Ready(s) => self.phase = Phase::Ready(Ready::Calls(s)),
-                ReportStatus::ReadyEp(s) => self.phase = Phase::Ready(Ready::Ep(s)),
-                ReportStatus::ReadyFlow(s) => self.phase = Phase::Ready(Ready::Flow(s)),
-                ReportStatus::Failed(m) => self.phase = Phase::Failed(m),
-                ReportStatus::ElfIgnored(m) => self.elf_ignored = Some(m),
-            },
-            Msg::Download(kind) => {
-                let Some(client) = &self.client else {
-                    return false;
-                };
-                self.downloads.retain(|(k, _)| *k != kind);
-                self.downloads.push((kind, Dl::Preparing));
-                let link = ctx.link().clone();
-                let generation = self.generation;
-                client.download(kind, move |r| {
-                    link.send_message(Msg::Downloaded(generation, kind, r))
-                });
+            Msg::Lang => true,
+            Msg::Status(generation, status) => {
+                self.model.update(ReportsMsg::Status { generation, status })
             }
-            Msg::Downloaded(generation, _, _) if generation != self.generation => return false,
-            Msg::Downloaded(_, kind, result) => {
-                if kind == TextKind::Vcd {
-                    self.vcd_progress = None;
+            Msg::Download(kind) => {
+                if !self.model.update(ReportsMsg::Download(kind)) {
+                    return false;
                 }
-                let state = match result {
-                    Ok(d) => {
-                        save(&d, &kind.file_name(&self.trace_name));
-                        Dl::Ready(Rc::new(d))
+                if let Some(client) = &self.model.client {
+                    let link = ctx.link().clone();
+                    let generation = self.model.generation;
+                    client.download(kind, move |r| {
+                        link.send_message(Msg::Downloaded(generation, kind, r))
+                    });
+                }
+                true
+            }
+            Msg::Downloaded(generation, kind, result) => {
+                if generation == self.model.generation {
+                    if let Ok(d) = &result {
+                        save(d, &kind.file_name(&self.model.trace_name));
                     }
-                    Err(e) => Dl::Failed(e),
-                };
-                if let Some(slot) = self.dl_mut(kind) {
-                    *slot = state;
                 }
+                self.model.update(ReportsMsg::Downloaded {
+                    generation,
+                    kind,
+                    result,
+                })
             }
         }
-        true
     }
 
     fn view(&self, ctx: &Context<Self>) -> Html {
         let props = ctx.props();
-        let ready = match &self.phase {
-            Phase::Ready(r) => Some(r),
-            _ => None,
-        };
-        let tab = ready.map_or(props.tab, |r| r.tab(props.tab));
+        let model = &self.model;
+        let ready = model.computed();
+        let tab = model.tab(props.tab);
         // The tabs depend on the trace's kind: none until it is known.
-        let tabs = ready.map_or(&[][..], Ready::tabs);
+        let tabs = model.tabs();
         let on_close = props.on_close.clone();
         html! {
             <section
@@ -432,23 +308,23 @@ impl Component for ReportsPanel {
                     </div>
                     if let Some(r) = ready {
                         <span data-testid="reports-summary" style="opacity:0.8;">{ match r {
-                            Ready::Calls(s) => format!(
+                            Computed::Calls(s) => format!(
                                 "{} · {} · {}",
                                 tn(s.activations, "{} call", "{} calls", &[&number(s.activations)]),
                                 tn(s.functions, "{} function", "{} functions", &[&number(s.functions)]),
                                 tn(s.instructions, "{} instruction", "{} instructions", &[&number(s.instructions)]),
                             ),
-                            Ready::Ep(s) => tf(
+                            Computed::Ep(s) => tf(
                                 "EP trace: {} packet cycles at {} addresses · {} discontinuities",
                                 &[&number(s.packet_cycles), &number(s.addresses), &number(s.discontinuities)],
                             ),
-                            Ready::Flow(s) => tf(
+                            Computed::Flow(s) => tf(
                                 "Branch-only trace: {} blocks · {} instructions",
                                 &[&number(s.blocks), &number(s.instructions)],
                             ),
                         } }</span>
                     }
-                    if let (Some(r), Some(_)) = (ready, &self.client) {
+                    if let (Some(r), Some(_)) = (ready, &model.client) {
                         { self.view_downloads(ctx, r.texts()) }
                     }
                     <span style="margin-left:auto;"></span>
@@ -456,46 +332,46 @@ impl Component for ReportsPanel {
                     <button data-testid="reports-close" title="R" onclick={Callback::from(move |_| on_close.emit(()))}>{ t("Close") }</button>
                 </div>
                 { self.view_phase() }
-                if let Some(m) = self.elf_ignored.as_ref().or(props.elf_error.as_ref()) {
+                if let Some(m) = model.elf_ignored.as_ref().or(props.elf_error.as_ref()) {
                     <p role="status" data-testid="reports-elf-ignored">{ tf("Functions are named by address: the ELF image was not used ({}).", &[m]) }</p>
                 }
-                if let (Some(Ready::Ep(summary)), Some(client)) = (ready, &self.client) {
+                if let (Some(Computed::Ep(summary)), Some(client)) = (ready, &model.client) {
                     <div role="tabpanel" hidden={tab != ReportTab::CycleProfile} style="flex:1 1 auto;min-height:4rem;overflow:auto;">
-                        <EpCycleProfile key={self.generation} client={client.clone()} summary={summary.clone()} on_jump={props.on_jump_line.clone()} />
+                        <EpCycleProfile key={model.generation} client={client.clone()} summary={summary.clone()} on_jump={props.on_jump_line.clone()} />
                     </div>
                     <div role="tabpanel" hidden={tab != ReportTab::EpFlow} style="flex:1 1 auto;min-height:4rem;overflow:auto;">
-                        <EpFlowList key={self.generation} client={client.clone()} summary={summary.clone()} on_jump={props.on_jump_line.clone()} />
+                        <EpFlowList key={model.generation} client={client.clone()} summary={summary.clone()} on_jump={props.on_jump_line.clone()} />
                     </div>
                 }
-                if let (Some(Ready::Flow(summary)), Some(client)) = (ready, &self.client) {
+                if let (Some(Computed::Flow(summary)), Some(client)) = (ready, &model.client) {
                     <div role="tabpanel" style="flex:1 1 auto;min-height:4rem;overflow:auto;">
-                        <ProgramFlow key={self.generation} client={client.clone()} summary={summary.clone()} on_jump={props.on_jump_line.clone()} />
+                        <ProgramFlow key={model.generation} client={client.clone()} summary={summary.clone()} on_jump={props.on_jump_line.clone()} />
                     </div>
                 }
-                if let (Some(r @ Ready::Calls(_)), Some(client)) = (ready, &self.client) {
+                if let (Some(r @ Computed::Calls(_)), Some(client)) = (ready, &model.client) {
                     // The tree and the table stay mounted, so what was
                     // expanded or sorted is still there after another tab.
                     <div role="tabpanel" hidden={tab != ReportTab::CallTree} style="flex:1 1 auto;min-height:4rem;overflow:auto;">
-                        <CallTree key={self.generation} client={client.clone()} on_jump={props.on_jump.clone()} reveal={props.reveal} />
+                        <CallTree key={model.generation} client={client.clone()} on_jump={props.on_jump.clone()} reveal={props.reveal} />
                     </div>
                     <div role="tabpanel" hidden={tab != ReportTab::Profile} style="flex:1 1 auto;min-height:4rem;overflow:auto;">
-                        <ProfileTable key={self.generation} client={client.clone()} instructions={match r { Ready::Calls(s) => s.instructions, _ => 0 }} on_jump={props.on_jump.clone()} show_calls={props.show_calls} />
+                        <ProfileTable key={model.generation} client={client.clone()} instructions={match r { Computed::Calls(s) => s.instructions, _ => 0 }} on_jump={props.on_jump.clone()} show_calls={props.show_calls} />
                     </div>
                     if tab == ReportTab::FlameGraph {
                         <div role="tabpanel" style="flex:1 1 auto;min-height:4rem;overflow:auto;">
-                            <FlameGraph key={self.generation} client={client.clone()} />
+                            <FlameGraph key={model.generation} client={client.clone()} />
                         </div>
                     }
                     // Its pass runs when first shown (the worker keeps its answer).
                     if tab == ReportTab::Coverage {
                         <div role="tabpanel" style="flex:1 1 auto;min-height:4rem;overflow:auto;">
-                            <CoverageView key={self.generation} client={client.clone()} progress={self.coverage_progress} on_source={props.on_source.clone()} />
+                            <CoverageView key={model.generation} client={client.clone()} progress={model.coverage_progress} on_source={props.on_source.clone()} />
                         </div>
                     }
                     // Mounted once shown, so the report and graph chosen stay.
                     if tab == ReportTab::Statistics {
                         <div role="tabpanel" style="flex:1 1 auto;min-height:4rem;overflow:auto;">
-                            <StatisticsView key={self.generation} client={client.clone()} progress={self.statistics_progress} trace_name={self.trace_name.clone()} />
+                            <StatisticsView key={model.generation} client={client.clone()} progress={model.statistics_progress} trace_name={model.trace_name.clone()} />
                         </div>
                     }
                 }

@@ -6,12 +6,11 @@
 
 use yew::prelude::*;
 
+use crate::model::profile_table::{ProfileAsk, ProfileMsg, ProfileTableState};
 use crate::web::page::i18n::{number, percent, t, tf, tn, LangWatch};
 use crate::web::page::report_client::ReportClient;
 use crate::web::shared::report_protocol::{Calls, Profile};
-use tarmac_lens_core::report::explore::{
-    CallsPage, ProfilePage, ProfileRow, ProfileSort, MAX_PAGE,
-};
+use tarmac_lens_core::report::explore::{ProfileRow, ProfileSort, MAX_PAGE};
 
 #[derive(Properties, PartialEq)]
 pub struct ProfileTableProps {
@@ -29,21 +28,12 @@ pub struct ProfileTableProps {
 pub enum Msg {
     /// The page's language changed: draw again.
     Lang,
-    Sort(ProfileSort),
-    Page(ProfileSort, bool, Result<ProfilePage, String>),
-    /// List this function's calls (a row's click), from this one on.
-    Calls(u64, u64),
-    CallsPage(u64, Result<CallsPage, String>),
-    CloseCalls,
+    Table(ProfileMsg),
 }
 
+/// Draws `model::profile_table` and carries its questions to the worker.
 pub struct ProfileTable {
-    sort: ProfileSort,
-    descending: bool,
-    page: Option<ProfilePage>,
-    error: Option<String>,
-    /// The function whose calls are listed, and the page of them once here.
-    calls: Option<(u64, Option<CallsPage>)>,
+    model: ProfileTableState,
     _lang: LangWatch,
 }
 
@@ -67,37 +57,40 @@ fn share(part: u64, whole: u64) -> String {
 }
 
 impl ProfileTable {
-    fn ask(&self, ctx: &Context<Self>) {
-        let (sort, descending) = (self.sort, self.descending);
-        let link = ctx.link().clone();
-        ctx.props().client.ask(
-            Profile {
-                sort,
-                descending,
-                offset: 0,
-                limit: MAX_PAGE as u32,
-            },
-            move |reply| link.send_message(Msg::Page(sort, descending, reply)),
-        );
-    }
-
-    fn ask_calls(&self, ctx: &Context<Self>, addr: u64, offset: u64) {
-        let link = ctx.link().clone();
-        ctx.props().client.ask(
-            Calls {
-                addr,
-                offset,
-                limit: MAX_PAGE as u32,
-            },
-            move |reply| link.send_message(Msg::CallsPage(addr, reply)),
-        );
+    /// Asks the worker what the model wants to know.
+    fn ask(&mut self, ctx: &Context<Self>) {
+        let client = &ctx.props().client;
+        for ask in self.model.take_asks() {
+            let link = ctx.link().clone();
+            match ask {
+                ProfileAsk::Page { sort, descending } => client.ask(
+                    Profile {
+                        sort,
+                        descending,
+                        offset: 0,
+                        limit: MAX_PAGE as u32,
+                    },
+                    move |reply| {
+                        link.send_message(Msg::Table(ProfileMsg::Page(sort, descending, reply)))
+                    },
+                ),
+                ProfileAsk::Calls { addr, offset } => client.ask(
+                    Calls {
+                        addr,
+                        offset,
+                        limit: MAX_PAGE as u32,
+                    },
+                    move |reply| link.send_message(Msg::Table(ProfileMsg::CallsPage(addr, reply))),
+                ),
+            }
+        }
     }
 
     fn row(&self, ctx: &Context<Self>, r: &ProfileRow) -> Html {
         let numeric = "text-align:right;padding:0 0.6rem;";
         let whole = ctx.props().instructions;
         let addr = r.addr;
-        let selected = self.calls.as_ref().is_some_and(|(a, _)| *a == addr);
+        let selected = self.model.listed(addr);
         html! {
             <tr
                 data-testid="profile-row"
@@ -105,7 +98,7 @@ impl ProfileTable {
                 class={classes!("clickable", selected.then_some("selected"))}
                 style="cursor:pointer;"
                 title={t("List this function's calls")}
-                onclick={ctx.link().callback(move |_| Msg::Calls(addr, 0))}
+                onclick={ctx.link().callback(move |_| Msg::Table(ProfileMsg::Calls(addr, 0)))}
             >
                 <td style={numeric}>{ format!("0x{:x}", r.addr) }</td>
                 <td style={numeric} data-col="count" data-value={r.count.to_string()}>{ number(r.count) }</td>
@@ -119,14 +112,10 @@ impl ProfileTable {
     }
 
     fn view_calls(&self, ctx: &Context<Self>) -> Html {
-        let Some((addr, page)) = &self.calls else {
+        let (Some((addr, page)), Some(name)) = (&self.model.calls, self.model.calls_name()) else {
             return html! {};
         };
-        let name = self
-            .page
-            .as_ref()
-            .and_then(|p| p.rows.iter().find(|r| r.addr == *addr))
-            .map_or_else(|| format!("0x{addr:x}"), |r| r.name.clone());
+        let (earlier, later) = self.model.calls_around();
         let link = ctx.link();
         let on_jump = ctx.props().on_jump.clone();
         let jump = |node: u64| {
@@ -140,7 +129,7 @@ impl ProfileTable {
                         Some(p) => tn(p.total, "{}: {} call", "{}: {} calls", &[&name, &number(p.total)]),
                         None => tf("{}: reading its calls…", &[&name]),
                     } }</strong>
-                    <button data-testid="function-calls-close" onclick={link.callback(|_| Msg::CloseCalls)}>{ t("Close") }</button>
+                    <button data-testid="function-calls-close" onclick={link.callback(|_| Msg::Table(ProfileMsg::CloseCalls))}>{ t("Close") }</button>
                 </div>
                 if let Some(p) = page {
                     <table style="border-collapse:collapse;font-family:var(--mono, monospace);font-size:0.85rem;">
@@ -175,16 +164,16 @@ impl ProfileTable {
                         </tbody>
                     </table>
                     <div style="display:flex;gap:0.5rem;">
-                        if p.offset > 0 {
+                        if let Some(offset) = earlier {
                             <button data-testid="function-calls-earlier" onclick={{
-                                let (addr, offset) = (*addr, p.offset.saturating_sub(MAX_PAGE as u64));
-                                link.callback(move |_| Msg::Calls(addr, offset))
+                                let addr = *addr;
+                                link.callback(move |_| Msg::Table(ProfileMsg::Calls(addr, offset)))
                             }}>{ t("Earlier") }</button>
                         }
-                        if p.offset + (p.calls.len() as u64) < p.total {
+                        if let Some(offset) = later {
                             <button data-testid="function-calls-later" onclick={{
-                                let (addr, offset) = (*addr, p.offset + p.calls.len() as u64);
-                                link.callback(move |_| Msg::Calls(addr, offset))
+                                let addr = *addr;
+                                link.callback(move |_| Msg::Table(ProfileMsg::Calls(addr, offset)))
                             }}>{ t("Later") }</button>
                         }
                     </div>
@@ -199,94 +188,51 @@ impl Component for ProfileTable {
     type Properties = ProfileTableProps;
 
     fn create(ctx: &Context<Self>) -> Self {
-        let table = ProfileTable {
-            sort: ProfileSort::Inclusive,
-            descending: true,
-            page: None,
-            error: None,
-            calls: None,
+        let mut table = ProfileTable {
+            model: ProfileTableState::new(ctx.props().show_calls.map(|(_, addr)| addr)),
             _lang: LangWatch::new(ctx, || Msg::Lang),
         };
         table.ask(ctx);
-        if let Some((_, addr)) = ctx.props().show_calls {
-            ctx.link().send_message(Msg::Calls(addr, 0));
-        }
         table
     }
 
     fn changed(&mut self, ctx: &Context<Self>, old: &ProfileTableProps) -> bool {
         if let Some((seq, addr)) = ctx.props().show_calls {
             if old.show_calls.map(|(s, _)| s) != Some(seq) {
-                ctx.link().send_message(Msg::Calls(addr, 0));
+                self.model.update(ProfileMsg::Calls(addr, 0));
+                self.ask(ctx);
             }
         }
         true
     }
 
     fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
-        match msg {
-            Msg::Lang => {}
-            Msg::Sort(sort) => {
-                if sort == self.sort {
-                    self.descending = !self.descending;
-                } else {
-                    self.sort = sort;
-                    // Numbers biggest first; names and addresses in order.
-                    self.descending = !matches!(sort, ProfileSort::Name | ProfileSort::Address);
-                }
-                self.ask(ctx);
-            }
-            Msg::Page(sort, descending, reply) => {
-                if (sort, descending) != (self.sort, self.descending) {
-                    return false;
-                }
-                match reply {
-                    Ok(p) => self.page = Some(p),
-                    Err(e) => self.error = Some(e),
-                }
-            }
-            Msg::Calls(addr, offset) => {
-                // The page shown stays until the next comes.
-                let kept = self
-                    .calls
-                    .take()
-                    .filter(|(a, _)| *a == addr)
-                    .and_then(|(_, p)| p);
-                self.calls = Some((addr, kept));
-                self.ask_calls(ctx, addr, offset);
-            }
-            Msg::CallsPage(addr, reply) => {
-                if self.calls.as_ref().map(|(a, _)| *a) != Some(addr) {
-                    return false;
-                }
-                match reply {
-                    Ok(p) => self.calls = Some((addr, Some(p))),
-                    Err(e) => self.error = Some(e),
-                }
-            }
-            Msg::CloseCalls => self.calls = None,
-        }
-        true
+        let Msg::Table(msg) = msg else {
+            return true;
+        };
+        let changed = self.model.update(msg);
+        self.ask(ctx);
+        changed
     }
 
     fn view(&self, ctx: &Context<Self>) -> Html {
         let link = ctx.link();
         html! {
             <div data-testid="profile">
-                if let Some(e) = &self.error {
+                if let Some(e) = &self.model.error {
                     <p class="error" role="alert">{ e.clone() }</p>
                 }
                 <table data-testid="profile-table" style="border-collapse:collapse;font-family:var(--mono, monospace);font-size:0.85rem;">
                     <thead>
                         <tr>
                             { for COLUMNS.iter().map(|&(sort, label, id)| {
-                                let sorted = sort == self.sort;
-                                let aria = if !sorted { "none" } else if self.descending { "descending" } else { "ascending" };
+                                let sorted = sort == self.model.sort;
+                                let aria = if !sorted { "none" } else if self.model.descending { "descending" } else { "ascending" };
                                 html! {
                                     <th aria-sort={aria} style={if sort == ProfileSort::Name { "padding:0 0.6rem;text-align:left;" } else { "padding:0 0.6rem;text-align:right;" }}>
-                                        <button data-testid={format!("sort-{id}")} onclick={link.callback(move |_| Msg::Sort(sort))}>
+                                        <button data-testid={format!("sort-{id}")} onclick={link.callback(move |_| Msg::Table(ProfileMsg::Sort(sort)))}>
                                             { t(label) }
-                                            { if !sorted { "" } else if self.descending { " ▼" } else { " ▲" } }
+                                            { if !sorted { "" } else if self.model.descending { " ▼" } else { " ▲" } }
                                         </button>
                                     </th>
                                 }
@@ -294,12 +240,12 @@ impl Component for ProfileTable {
                         </tr>
                     </thead>
                     <tbody>
-                        if let Some(p) = &self.page {
+                        if let Some(p) = &self.model.page {
                             { for p.rows.iter().map(|r| self.row(ctx, r)) }
                         }
                     </tbody>
                 </table>
-                if let Some(p) = &self.page {
+                if let Some(p) = &self.model.page {
                     if (p.rows.len() as u64) < p.total {
                         <p data-testid="profile-more">{ tf("The first {} of {} functions are shown; the download has them all.", &[&number(p.rows.len() as u64), &number(p.total)]) }</p>
                     }

@@ -9,7 +9,7 @@ use web_sys::MessageEvent;
 use super::pacer::{Budget, Pacer};
 use super::{crash_on_purpose, ranges, saving, with, SessionWorker};
 use crate::web::reading::read_ahead;
-use crate::web::shared::protocol::{ClientEvent, ToPage};
+use crate::web::shared::protocol::{PageEvent, ToPage};
 use crate::web::shared::timing::{self, now};
 use crate::web::worker::runtime::{post, SESSION_STEP_BYTES};
 
@@ -150,17 +150,17 @@ impl SessionWorker {
         match result {
             Ok((progress, stats, cache)) => {
                 if self.pacer.progress_due(&progress) {
-                    post(&ToPage::Event(ClientEvent::Progress(progress.clone())));
+                    post(&ToPage::Event(PageEvent::Progress(progress.clone())));
                 }
                 if progress.stopped.is_some() {
                     // Over the memory budget: what is indexed stays browsable.
-                    post(&ToPage::Event(ClientEvent::Progress(progress)));
+                    post(&ToPage::Event(PageEvent::Progress(progress)));
                     return;
                 }
                 if progress.complete {
                     read_ahead::log_totals("indexed");
                     if let Some(stats) = stats {
-                        post(&ToPage::Event(ClientEvent::Stats(Box::new(stats))));
+                        post(&ToPage::Event(PageEvent::Stats(Box::new(stats))));
                     }
                     if let Some((key, id)) = cache {
                         wasm_bindgen_futures::spawn_local(saving::save_index(generation, key, id));

@@ -27,9 +27,7 @@ use crate::web::reading::http_source::{self, Fetched, Target};
 use crate::web::reading::index_cache;
 use crate::web::reading::read_ahead::SharedReadAhead;
 use crate::web::reading::session_source;
-use crate::web::shared::protocol::{
-    ClientEvent, CrashTest, OpenOptions, Reading, ToPage, ToWorker,
-};
+use crate::web::shared::protocol::{CrashTest, OpenOptions, PageEvent, Reading, ToPage, ToWorker};
 use crate::web::shared::timing::{self, now};
 
 mod compressed;
@@ -263,7 +261,7 @@ impl SessionWorker {
         reading: Reading,
         table: Option<Shared>,
     ) {
-        post(&ToPage::Event(ClientEvent::Opened {
+        post(&ToPage::Event(PageEvent::Opened {
             bytes: session.progress().total_bytes,
             reading,
             kind: session.file_kind().clone(),
@@ -390,7 +388,7 @@ impl SessionWorker {
         wasm_bindgen_futures::spawn_local(async move {
             let fetched = http_source::fetch(&target, move |done, total| {
                 if with(|w| w.is_current(generation)) {
-                    post(&ToPage::Event(ClientEvent::Downloading { done, total }));
+                    post(&ToPage::Event(PageEvent::Downloading { done, total }));
                 }
             })
             .await;
@@ -488,7 +486,7 @@ impl SessionWorker {
         let name = file.name();
         match BlobSource::read_whole(file.into()) {
             Ok(b) => self.load_elf_bytes(&name, &b, load_offset),
-            Err(e) => post(&ToPage::Event(ClientEvent::ElfFailed(format!(
+            Err(e) => post(&ToPage::Event(PageEvent::ElfFailed(format!(
                 "{name}: {}",
                 e
             )))),
@@ -498,7 +496,7 @@ impl SessionWorker {
     fn load_elf_url(&self, target: Target, load_offset: i64) {
         match http_source::get_all(&target) {
             Ok(b) => self.load_elf_bytes(&target.url, &b, load_offset),
-            Err(e) => post(&ToPage::Event(ClientEvent::ElfFailed(e))),
+            Err(e) => post(&ToPage::Event(PageEvent::ElfFailed(e))),
         }
     }
 
@@ -526,11 +524,9 @@ impl SessionWorker {
         };
         match result {
             Ok((symbols, warning)) => {
-                post(&ToPage::Event(ClientEvent::ElfLoaded { symbols, warning }))
+                post(&ToPage::Event(PageEvent::ElfLoaded { symbols, warning }))
             }
-            Err(e) => post(&ToPage::Event(ClientEvent::ElfFailed(format!(
-                "{name}: {e}"
-            )))),
+            Err(e) => post(&ToPage::Event(PageEvent::ElfFailed(format!("{name}: {e}")))),
         }
     }
 }
@@ -571,7 +567,7 @@ fn index(file: web_sys::File) {
         }
     });
     match result {
-        Ok(stats) => post(&ToPage::Event(ClientEvent::Stats(Box::new(stats)))),
+        Ok(stats) => post(&ToPage::Event(PageEvent::Stats(Box::new(stats)))),
         Err(e) => post(&ToPage::Failed {
             message: e.to_string(),
         }),

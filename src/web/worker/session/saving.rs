@@ -6,7 +6,7 @@ use tarmac_lens_core::index::TraceIdentity;
 
 use super::with;
 use crate::web::reading::index_cache;
-use crate::web::shared::protocol::{ClientEvent, ToPage};
+use crate::web::shared::protocol::{PageEvent, ToPage};
 use crate::web::shared::timing::{self, now};
 use crate::web::worker::runtime::post;
 
@@ -83,7 +83,7 @@ pub(super) async fn save_index(generation: u32, key: String, id: TraceIdentity) 
                 if let Err(e) = index_cache::trim().await {
                     web_sys::console::warn_1(&format!("tarmac-lens: index cache: {e}").into());
                 }
-                post(&ToPage::Event(ClientEvent::IndexCached))
+                post(&ToPage::Event(PageEvent::IndexCached))
             }
             Err(e) => warn_not_cached(&e),
         },
