@@ -33,6 +33,8 @@ mod profile_table;
 mod registry;
 #[path = "browser_model/reports_panel.rs"]
 mod reports_panel;
+#[path = "browser_model/statistics_tab.rs"]
+mod statistics_tab;
 
 /// The call reports of the quicksort trace named by its ELF image, as the
 /// report worker computes them (for the Reports panel's views).

@@ -51,6 +51,7 @@ pub mod search;
 pub mod source;
 mod state;
 pub mod statistics;
+pub mod statistics_tab;
 mod trace;
 pub mod view_state;
 pub mod watch;

@@ -14,13 +14,14 @@ use super::open_options::OpenOptions;
 /// What the panel learns besides answers: the panel's model's messages
 /// (`model::reports_panel`), carried as they are.
 pub use crate::model::reports_panel::{ReportPass, ReportStatus};
+/// A statistics report's answer, as the Statistics tab's model keeps it.
+pub use crate::model::statistics_tab::{PrefixCounted, StatisticText};
 use tarmac_lens_core::coverage::CoverageTable;
 use tarmac_lens_core::report::ep_explore::{EpFlowPage, EpPcPage, EpSort};
 use tarmac_lens_core::report::explore::{
     CallsPage, FlameView, ProfilePage, ProfileSort, TextKind, TreePage,
 };
 use tarmac_lens_core::report::flow_explore::FlowPage;
-use tarmac_lens_core::report::stats::cfg::CfgReport;
 use tarmac_lens_core::report::stats::Report;
 
 /// Bytes of text per message.
@@ -241,36 +242,6 @@ pub struct Statistic {
     /// reports' texts from them too ([`StatisticText::also`]): the page's
     /// other reports, to show at once while the whole trace is counted.
     pub also: Vec<Report>,
-}
-
-/// A statistics report as the page shows it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct StatisticText {
-    /// The text, byte for byte as the CLI prints it.
-    pub text: String,
-    /// For a control-flow graph, the graph, to draw.
-    pub cfg: Option<CfgReport>,
-    /// The names of the places out of the function the graph goes to, as
-    /// the text names them.
-    pub names: Vec<(u64, String)>,
-    /// Set when the text counts only the trace's first lines (the first
-    /// answer on a long trace, while the whole trace's pass runs: ask
-    /// again for the whole trace's).
-    pub prefix: Option<PrefixCounted>,
-    /// With a text from the first lines, the texts of the reports asked
-    /// `also`, from the same lines.
-    pub also: Vec<(Report, String)>,
-}
-
-/// What a first answer counted.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PrefixCounted {
-    /// The trace's first bytes, whole lines.
-    pub bytes: u64,
-    /// Of the trace's bytes.
-    pub of: u64,
-    /// The instructions in them.
-    pub instructions: u64,
 }
 
 /// Report worker -> page.

@@ -1,16 +1,14 @@
 //! The Statistics tab: the CLI's statistics reports (`mix`, `levels`,
 //! `exceptions`, `functions`, `loops`, `cache-tlb`, `cfg`) as it prints
 //! them, each with its download, and a function's executed control-flow
-//! graph drawn (`model::statistics::picture`). Their pass over the trace
-//! runs in the report worker when the tab first asks; on a long trace the
-//! first answer counts its first lines (said above the text, no download)
-//! and the whole trace's replaces it when counted.
-
-use std::rc::Rc;
+//! graph drawn (`model::statistics::picture`). What is asked and kept,
+//! first answers from a long trace's first lines included, is
+//! `model::statistics_tab`'s.
 
 use yew::prelude::*;
 
-use crate::model::statistics::{file_name, picture, Picture, StatisticKind};
+use crate::model::statistics::{file_name, Picture, StatisticKind};
+use crate::model::statistics_tab::{Shown, StatisticAsk, StatisticsMsg, StatisticsTab};
 use crate::web::page::i18n::{number, t, tf, LangWatch};
 use crate::web::page::report_client::{Download, ReportClient};
 use crate::web::shared::report_protocol::{Statistic, StatisticText};
@@ -26,97 +24,32 @@ pub struct StatisticsViewProps {
     pub trace_name: String,
 }
 
-pub enum StatisticsMsg {
+pub enum Msg {
     /// The page's language changed: draw again.
     Lang,
-    Kind(StatisticKind),
-    /// The functions' switch: exceptions taken inside a call counted in it.
-    ExceptionsInCalls(bool),
-    /// The graph's function as typed.
-    Function(String),
-    /// Draw the typed function's graph.
-    ShowGraph,
+    Tab(StatisticsMsg<Download>),
+    /// A report's answer from the worker.
     Answer(Report, Result<StatisticText, String>),
 }
 
-/// A report's answer: its text's download (none while it counts only the
-/// trace's first lines), the graph laid out.
-struct Shown {
-    report: Report,
-    answer: Result<Answered, String>,
-}
-
-/// A report's text, its download (whole texts only) and its graph.
-type Answered = (StatisticText, Option<Rc<Download>>, Option<Picture>);
-
-impl Shown {
-    /// Not a first answer from the trace's first lines.
-    fn whole(&self) -> bool {
-        !matches!(&self.answer, Ok((text, ..)) if text.prefix.is_some())
-    }
-}
-
-/// Answers kept, the latest last (a report chosen again shows at once).
-const KEPT: usize = 16;
-
+/// Draws `model::statistics_tab` and carries its questions to the worker.
 pub struct StatisticsView {
-    kind: StatisticKind,
-    exceptions_in_calls: bool,
-    function: String,
-    /// Reports asked for and not answered yet.
-    asking: Vec<Report>,
-    answers: Vec<Shown>,
+    model: StatisticsTab<Download>,
     _lang: LangWatch,
 }
 
 impl StatisticsView {
+    /// Asks the worker for the reports the model wants.
     fn ask(&mut self, ctx: &Context<Self>) {
-        let Some(report) = self.kind.report(self.exceptions_in_calls, &self.function) else {
-            return;
-        };
-        if self.asking.contains(&report)
-            || self.answers.iter().any(|s| s.report == report && s.whole())
-        {
-            return;
+        for StatisticAsk { report, also } in self.model.take_asks() {
+            let link = ctx.link().clone();
+            let asked = report.clone();
+            ctx.props()
+                .client
+                .ask(Statistic { report, also }, move |reply| {
+                    link.send_message(Msg::Answer(asked, reply))
+                });
         }
-        self.send(ctx, report);
-    }
-
-    fn send(&mut self, ctx: &Context<Self>, report: Report) {
-        self.asking.push(report.clone());
-        // Every other report a kind button shows, for their first answers.
-        let mut also: Vec<Report> = Vec::new();
-        for kind in StatisticKind::ALL {
-            for in_calls in [true, false] {
-                if let Some(r) = kind.report(in_calls, "") {
-                    if r != report && !also.contains(&r) {
-                        also.push(r);
-                    }
-                }
-            }
-        }
-        let link = ctx.link().clone();
-        let asked = report.clone();
-        ctx.props()
-            .client
-            .ask(Statistic { report, also }, move |reply| {
-                link.send_message(StatisticsMsg::Answer(asked, reply))
-            });
-    }
-
-    /// Keeps `shown` as its report's answer, unless that is whole and
-    /// `shown` is not.
-    fn keep(&mut self, shown: Shown) {
-        if let Some(i) = self.answers.iter().position(|s| s.report == shown.report) {
-            if self.answers[i].whole() && !shown.whole() {
-                return;
-            }
-            self.answers.remove(i);
-        }
-        if self.answers.len() == KEPT {
-            self.answers.remove(0);
-        }
-        self.answers.push(shown);
     }
 
     fn view_graph(&self, picture: &Picture) -> Html {
@@ -164,139 +97,88 @@ impl StatisticsView {
 }
 
 impl Component for StatisticsView {
-    type Message = StatisticsMsg;
+    type Message = Msg;
     type Properties = StatisticsViewProps;
 
     fn create(ctx: &Context<Self>) -> Self {
         let mut view = StatisticsView {
-            kind: StatisticKind::Mix,
-            exceptions_in_calls: true,
-            function: String::new(),
-            asking: Vec::new(),
-            answers: Vec::new(),
-            _lang: LangWatch::new(ctx, || StatisticsMsg::Lang),
+            model: StatisticsTab::default(),
+            _lang: LangWatch::new(ctx, || Msg::Lang),
         };
         view.ask(ctx);
         view
     }
 
-    fn update(&mut self, ctx: &Context<Self>, msg: StatisticsMsg) -> bool {
-        match msg {
-            StatisticsMsg::Lang => {}
-            StatisticsMsg::Kind(kind) => {
-                self.kind = kind;
-                self.ask(ctx);
+    fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
+        let changed = match msg {
+            Msg::Lang => true,
+            Msg::Tab(msg) => self.model.update(msg),
+            Msg::Answer(report, reply) => {
+                // A whole text's download is a Blob of it.
+                let download = match &reply {
+                    Ok(text) if text.prefix.is_none() => Some(Download::of_text(&text.text)),
+                    _ => None,
+                };
+                self.model.update(StatisticsMsg::Answer {
+                    report,
+                    reply: reply.map(Box::new),
+                    download,
+                })
             }
-            StatisticsMsg::ExceptionsInCalls(on) => {
-                self.exceptions_in_calls = on;
-                self.ask(ctx);
-            }
-            StatisticsMsg::Function(f) => {
-                self.function = f;
-                return false;
-            }
-            StatisticsMsg::ShowGraph => self.ask(ctx),
-            StatisticsMsg::Answer(report, reply) => {
-                self.asking.retain(|r| *r != report);
-                // A first answer from the trace's first lines: the whole
-                // trace's comes when asked again (the worker counts it
-                // right after); the other reports' first answers came
-                // with it.
-                if let Ok(StatisticText {
-                    prefix: Some(prefix),
-                    also,
-                    ..
-                }) = &reply
-                {
-                    for (other, text) in also {
-                        let text = StatisticText {
-                            text: text.clone(),
-                            cfg: None,
-                            names: Vec::new(),
-                            prefix: Some(*prefix),
-                            also: Vec::new(),
-                        };
-                        self.keep(Shown {
-                            report: other.clone(),
-                            answer: Ok((text, None, None)),
-                        });
-                    }
-                    self.send(ctx, report.clone());
-                }
-                let answer = reply.and_then(|mut text| {
-                    text.also = Vec::new();
-                    let download = match text.prefix {
-                        None => Some(Rc::new(Download::of_text(&text.text)?)),
-                        Some(_) => None,
-                    };
-                    let name = |a: u64| {
-                        text.names
-                            .iter()
-                            .find(|(at, _)| *at == a)
-                            .map_or(String::new(), |(_, n)| n.clone())
-                    };
-                    let graph = text.cfg.as_ref().map(|cfg| picture(cfg, &name));
-                    Ok((text, download, graph))
-                });
-                self.keep(Shown { report, answer });
-                // A first answer shown for the report now chosen: its
-                // whole trace's is asked for too.
-                self.ask(ctx);
-            }
-        }
-        true
+        };
+        self.ask(ctx);
+        changed
     }
 
     fn view(&self, ctx: &Context<Self>) -> Html {
         let props = ctx.props();
         let link = ctx.link();
-        let wanted = self.kind.report(self.exceptions_in_calls, &self.function);
-        let shown = wanted
-            .as_ref()
-            .and_then(|w| self.answers.iter().rev().find(|s| s.report == *w));
+        let model = &self.model;
+        let wanted = model.wanted();
+        let shown = model.shown();
         html! {
             <div data-testid="statistics" style="display:flex;flex-direction:column;gap:0.5rem;min-width:0;">
                 <div role="tablist" aria-label={t("Statistics")} style="display:flex;flex-wrap:wrap;gap:0.2rem;">
                     { for StatisticKind::ALL.iter().map(|&k| html! {
                         <button
                             role="tab"
-                            class={classes!("toggle", (k == self.kind).then_some("on"))}
-                            aria-selected={(k == self.kind).to_string()}
+                            class={classes!("toggle", (k == model.kind).then_some("on"))}
+                            aria-selected={(k == model.kind).to_string()}
                             data-testid={format!("statistic-{}", k.id())}
                             title={format!("tarmac-lens {}", k.id())}
-                            onclick={link.callback(move |_| StatisticsMsg::Kind(k))}
+                            onclick={link.callback(move |_| Msg::Tab(StatisticsMsg::Kind(k)))}
                         >{ k.label() }</button>
                     }) }
                 </div>
-                if self.kind == StatisticKind::Functions {
+                if model.kind == StatisticKind::Functions {
                     <label style="display:flex;gap:0.3rem;align-items:center;">
                         <input
                             type="checkbox"
                             data-testid="exceptions-in-calls"
-                            checked={self.exceptions_in_calls}
+                            checked={model.exceptions_in_calls}
                             onchange={link.callback(|e: Event| {
                                 let on = e.target_unchecked_into::<web_sys::HtmlInputElement>().checked();
-                                StatisticsMsg::ExceptionsInCalls(on)
+                                Msg::Tab(StatisticsMsg::ExceptionsInCalls(on))
                             })}
                         />
                         { t("Time in exceptions taken inside a call counts in the call") }
                     </label>
                 }
-                if self.kind == StatisticKind::Cfg {
+                if model.kind == StatisticKind::Cfg {
                     <form
                         style="display:flex;gap:0.3rem;align-items:center;"
                         onsubmit={link.callback(|e: SubmitEvent| {
                             e.prevent_default();
-                            StatisticsMsg::ShowGraph
+                            Msg::Tab(StatisticsMsg::ShowGraph)
                         })}
                     >
                         <label for="cfg-function">{ t("Function (a symbol or an address)") }</label>
                         <input
                             id="cfg-function"
                             data-testid="cfg-function"
-                            value={self.function.clone()}
+                            value={model.function.clone()}
                             oninput={link.callback(|e: InputEvent| {
-                                StatisticsMsg::Function(e.target_unchecked_into::<web_sys::HtmlInputElement>().value())
+                                Msg::Tab(StatisticsMsg::Function(e.target_unchecked_into::<web_sys::HtmlInputElement>().value()))
                             })}
                         />
                         <button type="submit" data-testid="cfg-show">{ t("Show") }</button>
