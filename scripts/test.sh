@@ -99,7 +99,8 @@ step "python wheel (maturin, dev)" scripts/build-python.sh --dev --install "$RUN
 # recipe (docs/farm.md) in DuckDB and Spark, and the Python package against
 # the CLI: the environment is install-deps.sh's .venv.
 step "python tests (oracle, farm: DuckDB, Spark; the wheel)" "$ROOT/.venv/bin/python3" -m pytest -q -p no:cacheprovider tests/python
-step "npm package" scripts/build-npm.sh
+# The npm package unoptimised: its tests check answers (release: 125 s).
+step "npm package" env TL_NPM_PROFILE=dev scripts/build-npm.sh
 # Real readers of the exports (speedscope's importer), in Node, no browser.
 step "node tests" node --test tests/node/
 # The Query pane's engine (built by Trunk's post-build step) unoptimised,

@@ -60,7 +60,8 @@ pub mod why;
 pub use bookmarking::BookmarkMsg;
 pub use input::{Focus, Menu, MenuAction, PromptFor};
 pub use panes::PaneMsg;
-pub use state::{Pane, PaneBody, PaneSpec, ReportTab, TraceView};
+pub use reports_panel::ReportTab;
+pub use state::{Pane, PaneBody, PaneSpec, TraceView};
 pub use trace::ViewMsg;
 
 use hash::HashTarget;

@@ -19,7 +19,7 @@ use tarmac_lens_core::report::ep_explore::EpSummary;
 use tarmac_lens_core::report::explore::{ReportSummary, TextKind};
 use tarmac_lens_core::report::flow_explore::FlowSummary;
 
-use super::ReportTab;
+use crate::i18n::t;
 
 /// Which pass over the trace progress is about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -309,6 +309,70 @@ impl<C, D> ReportsPanel<C, D> {
         match self.downloads.last()? {
             (kind, Download::Failed(e)) if texts.contains(kind) => Some((*kind, e)),
             _ => None,
+        }
+    }
+}
+
+/// A tab of the Reports panel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReportTab {
+    /// The calls as a tree, a level at a time.
+    CallTree,
+    /// The functions as a table of their instructions, sorted by any column.
+    Profile,
+    /// The calls as a flame graph.
+    FlameGraph,
+    /// An EP trace's cycles by packet address.
+    CycleProfile,
+    /// An EP trace's discontinuities.
+    EpFlow,
+    /// A branch-only trace's blocks.
+    ProgramFlow,
+    /// The ELF image's code the trace ran.
+    Coverage,
+    /// The statistics reports (`model::statistics`).
+    Statistics,
+}
+
+impl ReportTab {
+    /// A call-based trace's tabs.
+    pub const CALLS: [ReportTab; 5] = [
+        ReportTab::CallTree,
+        ReportTab::Profile,
+        ReportTab::FlameGraph,
+        ReportTab::Coverage,
+        ReportTab::Statistics,
+    ];
+    /// A TI EP trace's tabs.
+    pub const EP: [ReportTab; 2] = [ReportTab::CycleProfile, ReportTab::EpFlow];
+    /// A branch-only trace's tab.
+    pub const FLOW: [ReportTab; 1] = [ReportTab::ProgramFlow];
+
+    /// Its name, in the page's language.
+    pub fn label(self) -> &'static str {
+        match self {
+            ReportTab::CallTree => t("Call tree"),
+            ReportTab::Profile => t("Profile"),
+            ReportTab::FlameGraph => t("Flame graph"),
+            ReportTab::CycleProfile => t("Cycle profile"),
+            ReportTab::EpFlow => t("Flow"),
+            ReportTab::ProgramFlow => t("Program flow"),
+            ReportTab::Coverage => t("Coverage"),
+            ReportTab::Statistics => t("Statistics"),
+        }
+    }
+
+    /// Its test id (`tab-ID`).
+    pub fn id(self) -> &'static str {
+        match self {
+            ReportTab::CallTree => "calltree",
+            ReportTab::Profile => "profile",
+            ReportTab::FlameGraph => "flamegraph",
+            ReportTab::CycleProfile => "ep-profile",
+            ReportTab::EpFlow => "ep-flow",
+            ReportTab::ProgramFlow => "program-flow",
+            ReportTab::Coverage => "coverage",
+            ReportTab::Statistics => "statistics",
         }
     }
 }
