@@ -84,9 +84,9 @@ native_tests=(--workspace --exclude tarmac-lens-js --exclude tarmac-lens-python)
 step "native tests (build)" cargo test "${native_tests[@]}" --no-run
 step "native tests" cargo test "${native_tests[@]}" --no-fail-fast
 # The core is a library others build on, the app's model denies missing
-# docs: every crate's documentation builds clean, links included. All at
-# once, with the workspace's features, so clippy's checked dependencies
-# serve (the app's alone took 127 s checking them again). The Python
+# docs: every crate's documentation builds clean, links included. One
+# step, so each dependency is checked once for it (core and app apart
+# took 19 + 127 s; together with the SQL and npm crates, 118). The Python
 # package's lib has the app's name; its docs are Python's.
 step "docs" env RUSTDOCFLAGS="-D warnings" cargo doc --workspace --exclude tarmac-lens-python --no-deps --lib
 # The page's package alone: the SQL engine's crate is only checked for wasm32

@@ -18,7 +18,8 @@
 //! each a state, its messages and an `update`, the Yew side only drawing
 //! them and carrying their workers' messages: the page ([`page`]), the
 //! comparison ([`comparison`]), the Reports panel ([`reports_panel`]) and
-//! its call tree ([`call_tree`]).
+//! its views ([`call_tree`], [`profile_table`], [`flame_graph`],
+//! [`ep_profile`], [`paged_list`], [`statistics_tab`]).
 
 #![deny(missing_docs)]
 

@@ -13,8 +13,8 @@
 use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
-use tarmac_lens_core::report::stats::cfg::CfgReport;
-use tarmac_lens_core::report::stats::Report;
+use tarmac_lens_core::report::stats::cfg::{CfgReport, Target};
+use tarmac_lens_core::report::stats::{Report, Statistics};
 
 use super::statistics::{picture, Picture, StatisticKind};
 
@@ -35,6 +35,37 @@ pub struct StatisticText {
     /// With a text from the first lines, the texts of the reports asked
     /// `also`, from the same lines.
     pub also: Vec<(Report, String)>,
+}
+
+impl StatisticText {
+    /// `report`'s answer from `stats`, counted over the trace's first
+    /// lines when `prefix` says so: what the report worker answers (with
+    /// no `also`), or why there is none.
+    pub fn of(
+        stats: &Statistics,
+        report: &Report,
+        prefix: Option<PrefixCounted>,
+    ) -> Result<StatisticText, String> {
+        let cfg = match report {
+            Report::Cfg { function } => Some(stats.cfg(function).map_err(|e| e.to_string())?),
+            _ => None,
+        };
+        let names = cfg
+            .iter()
+            .flat_map(|c| &c.edges)
+            .filter_map(|e| match e.to {
+                Target::Out(a) => Some((a, stats.symbolic(a))),
+                _ => None,
+            })
+            .collect();
+        Ok(StatisticText {
+            text: stats.text(report).map_err(|e| e.to_string())?,
+            cfg,
+            names,
+            prefix,
+            also: Vec::new(),
+        })
+    }
 }
 
 /// What a first answer counted.

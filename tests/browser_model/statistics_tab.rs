@@ -16,7 +16,6 @@ use tarmac_lens::model::statistics_tab::{
 };
 use tarmac_lens_core::engine::EngineOptions;
 use tarmac_lens_core::parse::ParseOptions;
-use tarmac_lens_core::report::stats::cfg::Target;
 use tarmac_lens_core::report::stats::{Report, Statistics};
 use tarmac_lens_core::source::{Prefix, SliceSource, TraceSource};
 use tarmac_lens_core::symbols::SymbolTable;
@@ -67,32 +66,15 @@ impl Worker {
     fn answer(&mut self, ask: &StatisticAsk) -> Result<StatisticText, String> {
         let first = !std::mem::replace(&mut self.asked, true);
         let stats = if first { &self.first } else { &self.whole };
-        let cfg = match &ask.report {
-            Report::Cfg { function } => Some(stats.cfg(function).map_err(|e| e.to_string())?),
-            _ => None,
-        };
-        let names = cfg
-            .iter()
-            .flat_map(|c| &c.edges)
-            .filter_map(|e| match e.to {
-                Target::Out(a) => Some((a, stats.symbolic(a))),
-                _ => None,
-            })
-            .collect();
-        Ok(StatisticText {
-            text: stats.text(&ask.report).map_err(|e| e.to_string())?,
-            cfg,
-            names,
-            prefix: first.then_some(self.counted),
-            also: if first {
-                ask.also
-                    .iter()
-                    .map(|r| (r.clone(), stats.text(r).unwrap()))
-                    .collect()
-            } else {
-                Vec::new()
-            },
-        })
+        let mut text = StatisticText::of(stats, &ask.report, first.then_some(self.counted))?;
+        if first {
+            text.also = ask
+                .also
+                .iter()
+                .map(|r| (r.clone(), stats.text(r).unwrap()))
+                .collect();
+        }
+        Ok(text)
     }
 
     /// Answers the tab's questions (the page makes a whole text's

@@ -28,7 +28,6 @@ use tarmac_lens_core::report::ep_explore::EpReports;
 use tarmac_lens_core::report::explore::{Progressed, Reports, TextKind};
 use tarmac_lens_core::report::flow_explore::FlowReports;
 use tarmac_lens_core::report::kind::{report_kind, ReportKind};
-use tarmac_lens_core::report::stats::cfg::Target as CfgTarget;
 use tarmac_lens_core::report::stats::{Report, Statistics};
 use tarmac_lens_core::source::{Prefix, TraceSource, UNKNOWN_LEN};
 use tarmac_lens_core::symbols::SymbolTable;
@@ -460,38 +459,13 @@ fn statistic(how: StatisticsPass, prefix: u64, asked: &Statistic) -> ReportReply
     }
 }
 
-/// `report`'s text from `stats` (counted over a prefix of the trace when
-/// `prefix` says so).
+/// `report`'s answer from `stats` (`model::statistics_tab`).
 fn statistic_text(
     stats: &Statistics,
     report: &Report,
     prefix: Option<PrefixCounted>,
 ) -> ReportReply {
-    let cfg = match report {
-        Report::Cfg { function } => match stats.cfg(function) {
-            Ok(cfg) => Some(cfg),
-            Err(e) => return ReportReply::Error(e.to_string()),
-        },
-        _ => None,
-    };
-    let names = cfg
-        .iter()
-        .flat_map(|c| &c.edges)
-        .filter_map(|e| match e.to {
-            CfgTarget::Out(a) => Some((a, stats.symbolic(a))),
-            _ => None,
-        })
-        .collect();
-    match stats.text(report) {
-        Ok(text) => ReportReply::Statistic(StatisticText {
-            text,
-            cfg,
-            names,
-            prefix,
-            also: Vec::new(),
-        }),
-        Err(e) => ReportReply::Error(e.to_string()),
-    }
+    StatisticText::of(stats, report, prefix).map_or_else(ReportReply::Error, ReportReply::Statistic)
 }
 
 fn not_this_trace() -> ReportReply {
