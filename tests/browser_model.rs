@@ -601,7 +601,9 @@ fn the_embedded_viewer_opens_the_panes_its_url_names_and_a_fragment_position() {
     );
     assert_eq!(page.line(), at);
     assert!(
-        !page.model.shown(tarmac_lens::model::layout::Slot::STACK),
+        !page
+            .model
+            .shown(tarmac_lens::model::layout::Slot::named("stack").unwrap()),
         "no room for the call stack"
     );
     let memory = page.model.panes.iter().find_map(|p| match &p.body {
@@ -1103,8 +1105,9 @@ fn the_layout_moves_panes_between_areas_resizes_them_and_is_kept() {
     page.model.key(&ctrl_shift("Backspace"));
     page.settle();
     assert_eq!(page.model.layout, Layout::default());
-    page.send(Msg::Layout(LayoutMsg::Collapse(Slot::STACK)));
-    assert!(page.model.layout.collapsed(Slot::STACK));
+    let stack = Slot::named("stack").unwrap();
+    page.send(Msg::Layout(LayoutMsg::Collapse(stack)));
+    assert!(page.model.layout.collapsed(stack));
 }
 
 /// The bookmarks' lines and notes, in order.
@@ -1185,7 +1188,7 @@ fn b_bookmarks_the_position_with_a_note_and_the_keys_and_pane_go_there() {
     page.key("B");
     assert!(page
         .model
-        .shown(tarmac_lens::model::layout::Slot::BOOKMARKS));
+        .shown(tarmac_lens::model::layout::Slot::named("bookmarks").unwrap()));
     page.send(Msg::Bookmark(BookmarkMsg::Jump { line: b }));
     assert_eq!(page.line(), b);
     // b again removes it; a note edited in the pane is kept.

@@ -59,7 +59,6 @@ impl Model {
     /// The bookmark commands; false if `cmd` is not one.
     pub(super) fn run_bookmarks(&mut self, cmd: Command) -> bool {
         match cmd {
-            Command::ToggleBookmarks => self.toggle_kind(super::PaneBody::Bookmarks),
             Command::ToggleBookmark => {
                 let view = self.active_view();
                 if let Some(line) = self

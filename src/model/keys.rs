@@ -101,8 +101,6 @@ pub enum Command {
     Help,
     /// Show or hide a register pane of this kind.
     ToggleRegisters(RegKind),
-    /// The call stack pane (`C`).
-    ToggleStack,
     /// The source pane (`s`).
     ToggleSource,
     /// Source stepping in the source pane: the next line to run (`j`), the
@@ -125,8 +123,6 @@ pub enum Command {
     ToggleTimeline,
     /// Bookmark the position, or unmark it (`b`).
     ToggleBookmark,
-    /// The bookmarks pane (`B`).
-    ToggleBookmarks,
     /// Next (`'`) or previous (`"`) bookmark from the active view's position.
     NextBookmark {
         /// The next bookmark, not the previous one.
@@ -349,12 +345,6 @@ pub const GLOBAL: &[Binding] = &[
         Command::ToggleRegisters(RegKind::Changed),
     ),
     bind(
-        &["C"],
-        "C",
-        "show/hide the call stack",
-        Command::ToggleStack,
-    ),
-    bind(
         &["s"],
         "s",
         "show/hide the source pane (file and line from the ELF's DWARF, per-line counts)",
@@ -383,12 +373,6 @@ pub const GLOBAL: &[Binding] = &[
         "T",
         "show/hide the timeline (call depth, events, mode changes; click or drag to move)",
         Command::ToggleTimeline,
-    ),
-    bind(
-        &["B"],
-        "B",
-        "show/hide the bookmarks (line, time, function, note; click one to go there)",
-        Command::ToggleBookmarks,
     ),
     bind(
         &["'"],

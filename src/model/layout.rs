@@ -203,11 +203,12 @@ mod tests {
         l.apply(LayoutMsg::Side(512));
         l.apply(LayoutMsg::BottomBy(-2));
         l.apply(LayoutMsg::Move(Slot::MEMORY));
-        l.apply(LayoutMsg::Collapse(Slot::STACK));
+        let stack = Slot::named("stack").unwrap();
+        l.apply(LayoutMsg::Collapse(stack));
         let text = l.to_string();
         assert_eq!(Layout::parse(&text), l, "{text}");
         assert_eq!(l.area(Slot::MEMORY), Area::Side);
-        assert!(l.collapsed(Slot::STACK));
+        assert!(l.collapsed(stack));
         assert_eq!(l.bottom_px, BOTTOM_PX - 2 * STEP_PX);
     }
 
@@ -217,7 +218,7 @@ mod tests {
         assert_eq!(l.side_px, SIDE_PX);
         assert_eq!(l.bottom_px, MAX_PX);
         assert_eq!(l.area(Slot::MEMORY), Area::Bottom);
-        assert_eq!(l.area(Slot::STACK), Area::Bottom);
+        assert_eq!(l.area(Slot::named("stack").unwrap()), Area::Bottom);
         assert_eq!(Layout::parse(""), Layout::default());
     }
 

@@ -256,7 +256,7 @@ pub enum Msg {
     Search(search::SearchMsg),
     /// The command palette's typing, picks and answers.
     Palette(palette::PaletteMsg),
-    /// Answers for the call stack, events and timeline.
+    /// Answers for the events list and the timeline.
     Nav(nav::NavMsg),
     /// Source files the person gave (path, text), for the source panes.
     SourceFiles(Vec<(String, String)>),
@@ -350,7 +350,7 @@ pub struct Model {
     pending_memory: Vec<String>,
     /// The search bar and its results.
     pub search: search::SearchState,
-    /// The call stack pane and the other navigation views.
+    /// The events list and the timeline.
     pub nav: nav::NavPanes,
     /// The node whose call the call tree is to show (`g`), numbered so
     /// the same node can be asked for again.
@@ -442,10 +442,23 @@ impl Model {
         match &config.panes {
             None => {
                 m.add_registers(RegKind::Core, 0);
-                // The call stack is shown unless the page is the compact
-                // embedded viewer (no room) or its panes were chosen by the URL.
+                // The kinds a new page shows (the call stack), unless it is
+                // the compact embedded viewer (no room) or its panes were
+                // chosen by the URL.
                 if !config.compact {
-                    m.push_pane(0, PaneBody::Stack);
+                    for slot in layout::Slot::ALL {
+                        if let (true, registry::Opens::Toggle { make, .. }) =
+                            (slot.entry().at_start, slot.entry().opens)
+                        {
+                            m.push_pane(
+                                0,
+                                PaneBody::Own {
+                                    slot,
+                                    state: make(),
+                                },
+                            );
+                        }
+                    }
                     m.into_view = None;
                 }
             }
@@ -951,13 +964,10 @@ impl Model {
             Command::SearchNext { same_way } => {
                 self.on_search(search::SearchMsg::Next { same_way });
             }
-            Command::ToggleStack
-            | Command::ToggleEvents
-            | Command::ToggleTimeline
-            | Command::NextEvent { .. } => {
+            Command::ToggleEvents | Command::ToggleTimeline | Command::NextEvent { .. } => {
                 self.run_nav(cmd);
             }
-            Command::ToggleBookmark | Command::ToggleBookmarks | Command::NextBookmark { .. } => {
+            Command::ToggleBookmark | Command::NextBookmark { .. } => {
                 self.run_bookmarks(cmd);
             }
             Command::WatchPrompt | Command::WatchStep { .. } => {

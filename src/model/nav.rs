@@ -1,8 +1,6 @@
-//! The navigation panes: the call stack of the active view, the events
-//! list (with `e`/`E` to step between events) and the timeline strip. Kept apart from the register
-//! and memory panes (which follow a view's position through `Pane`): the
-//! call stack needs no question of its own (the view already holds it) and
-//! the events list is about the whole trace, not a position.
+//! The events list (with `e`/`E` to step between events) and the
+//! timeline strip: about the whole trace, not a position, so kept apart
+//! from the panes that follow a view's position through `Pane`.
 
 use super::layout::Slot;
 use super::{Answer, Model, Moved, Msg, PaneBody};
@@ -73,7 +71,6 @@ impl Model {
     /// The navigation commands; false if `cmd` is not one.
     pub(super) fn run_nav(&mut self, cmd: Command) -> bool {
         match cmd {
-            Command::ToggleStack => self.toggle_kind(PaneBody::Stack),
             Command::ToggleEvents => {
                 self.toggle_kind(PaneBody::Events);
                 if self.shown(Slot::EVENTS) {

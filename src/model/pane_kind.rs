@@ -63,4 +63,7 @@ pub struct Entry {
     pub rank: u8,
     /// In the bottom row it takes twice the others' share (a table).
     pub wide: bool,
+    /// A new page shows it (not the compact embedded viewer, nor a page
+    /// whose panes the URL chose).
+    pub at_start: bool,
 }

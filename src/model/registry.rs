@@ -26,18 +26,14 @@ impl Slot {
     pub const MEMORY: Slot = Slot(1);
     /// The source pane.
     pub const SOURCE: Slot = Slot(2);
-    /// The call stack.
-    pub const STACK: Slot = Slot(3);
     /// The trace's events.
-    pub const EVENTS: Slot = Slot(4);
+    pub const EVENTS: Slot = Slot(3);
     /// The Reports panel.
-    pub const REPORTS: Slot = Slot(5);
-    /// The bookmarks.
-    pub const BOOKMARKS: Slot = Slot(6);
+    pub const REPORTS: Slot = Slot(4);
     /// The watch panes.
-    pub const WATCH: Slot = Slot(7);
+    pub const WATCH: Slot = Slot(5);
     /// The "why this value?" panes.
-    pub const WHY: Slot = Slot(8);
+    pub const WHY: Slot = Slot(6);
 
     /// Every kind, in [`PANES`]' order.
     pub const ALL: [Slot; PANES.len()] = {
@@ -80,7 +76,7 @@ impl std::fmt::Debug for Slot {
 /// The kinds built in, in [`Slot`]'s order. The register, memory and
 /// source panes follow a view's position and take the keyboard focus; the
 /// others are lists about the trace or the active view.
-const BUILT_IN: [Entry; 9] = [
+const BUILT_IN: [Entry; 7] = [
     Entry {
         name: "registers",
         title: "Registers",
@@ -91,6 +87,7 @@ const BUILT_IN: [Entry; 9] = [
         opens: Opens::Commands,
         rank: 0,
         wide: false,
+        at_start: false,
     },
     Entry {
         name: "memory",
@@ -102,6 +99,7 @@ const BUILT_IN: [Entry; 9] = [
         opens: Opens::Commands,
         rank: 0,
         wide: false,
+        at_start: false,
     },
     Entry {
         name: "source",
@@ -113,17 +111,7 @@ const BUILT_IN: [Entry; 9] = [
         opens: Opens::Commands,
         rank: 0,
         wide: false,
-    },
-    Entry {
-        name: "stack",
-        title: "Call stack",
-        place: Place::Side,
-        keys: &["C"],
-        prompt: None,
-        close: Close::Same,
-        opens: Opens::Commands,
-        rank: 1,
-        wide: false,
+        at_start: false,
     },
     Entry {
         name: "events",
@@ -135,6 +123,7 @@ const BUILT_IN: [Entry; 9] = [
         opens: Opens::Commands,
         rank: 3,
         wide: false,
+        at_start: false,
     },
     Entry {
         name: "reports",
@@ -146,17 +135,7 @@ const BUILT_IN: [Entry; 9] = [
         opens: Opens::Commands,
         rank: 6,
         wide: true,
-    },
-    Entry {
-        name: "bookmarks",
-        title: "Bookmarks",
-        place: Place::Side,
-        keys: &["B"],
-        prompt: None,
-        close: Close::Same,
-        opens: Opens::Commands,
-        rank: 2,
-        wide: false,
+        at_start: false,
     },
     Entry {
         name: "watch",
@@ -168,6 +147,7 @@ const BUILT_IN: [Entry; 9] = [
         opens: Opens::Commands,
         rank: 4,
         wide: false,
+        at_start: false,
     },
     Entry {
         name: "why",
@@ -179,6 +159,7 @@ const BUILT_IN: [Entry; 9] = [
         opens: Opens::Commands,
         rank: 5,
         wide: false,
+        at_start: false,
     },
 ];
 

@@ -115,21 +115,15 @@ pub enum PaneBody {
     },
     /// The source pane (`model::source`).
     Source(Box<crate::model::source::SourcePane>),
-    /// The calls active at the active view's position (the view holds
-    /// them: no question of its own).
-    Stack,
     /// The trace's events, a page at a time (`Model::nav`).
     Events,
-    /// The bookmarks (`Model::bookmarks`).
-    Bookmarks,
     /// A register's or memory range's accesses (`model::watch`).
     Watch(Box<crate::model::watch::Watch>),
     /// Where a value came from (`model::why`).
     Why(Box<crate::model::why::Why>),
     /// The Reports panel at one of its tabs.
     Reports(ReportTab),
-    /// A kind living in its own folder (`src/panes/`), which follows a
-    /// view's position.
+    /// A kind living in its own folder (`src/panes/`).
     Own {
         /// Its kind, as its folder's registry line lists it.
         slot: Slot,
@@ -145,9 +139,7 @@ impl PaneBody {
             PaneBody::Registers { .. } => Slot::REGISTERS,
             PaneBody::Memory { .. } => Slot::MEMORY,
             PaneBody::Source(_) => Slot::SOURCE,
-            PaneBody::Stack => Slot::STACK,
             PaneBody::Events => Slot::EVENTS,
-            PaneBody::Bookmarks => Slot::BOOKMARKS,
             PaneBody::Watch(_) => Slot::WATCH,
             PaneBody::Why(_) => Slot::WHY,
             PaneBody::Reports(_) => Slot::REPORTS,

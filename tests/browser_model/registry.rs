@@ -143,3 +143,33 @@ fn no_file_outside_src_panes_names_a_folder_pane_kind() {
         }
     }
 }
+
+/// A new page shows the kinds whose line says so (`Entry::at_start`)
+/// besides the core registers; the compact embedded viewer none of them.
+#[test]
+fn a_new_page_shows_the_kinds_its_registry_lines_name() {
+    let trace = std::fs::read(super::data(
+        "tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac",
+    ))
+    .unwrap();
+    let at_start: Vec<Slot> = Slot::ALL
+        .into_iter()
+        .filter(|s| s.entry().at_start)
+        .collect();
+    assert!(!at_start.is_empty(), "the call stack is shown at first");
+    let page = Page::open(&trace, Config::default());
+    for slot in Slot::ALL {
+        let expected = at_start.contains(&slot) || slot == Slot::REGISTERS;
+        assert_eq!(page.model.shown(slot), expected, "{slot:?}");
+    }
+    let compact = Page::open(
+        &trace,
+        Config {
+            compact: true,
+            ..Config::default()
+        },
+    );
+    for slot in at_start {
+        assert!(!compact.model.shown(slot), "{slot:?} in the compact viewer");
+    }
+}

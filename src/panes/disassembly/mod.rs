@@ -27,4 +27,5 @@ pub const ENTRY: Entry = Entry {
     },
     rank: 0,
     wide: false,
+    at_start: false,
 };

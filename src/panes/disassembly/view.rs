@@ -7,25 +7,20 @@ use yew::prelude::*;
 
 use super::{Disassembly, Line};
 use crate::model::pane_state::{PaneAction, PaneState};
+use crate::panes::render::PaneContext;
 use crate::web::page::i18n::{number, t, use_lang};
 
 /// The pane's render from the model's state (`None` if it is another
-/// kind's): the workspace's hook (`panes::view`).
-pub fn view(
-    state: &dyn PaneState,
-    note: Option<String>,
-    on_action: Callback<PaneAction>,
-    tools: Html,
-    _: &crate::panes::PaneContext,
-) -> Option<Html> {
-    let pane = state.as_any().downcast_ref::<Disassembly>()?.clone();
+/// kind's): the workspace's hook (`panes::render::view`).
+pub fn view(cx: &PaneContext) -> Option<Html> {
+    let pane = cx.state::<Disassembly>()?.clone();
     Some(html! {
         <DisassemblyPane
             {pane}
-            {note}
-            on_pick={on_action.reform(PaneAction::NextExecution)}
-            on_close={on_action.reform(|_| PaneAction::Close)}
-            {tools}
+            note={cx.pane.note.clone()}
+            on_pick={cx.on_action().reform(PaneAction::NextExecution)}
+            on_close={cx.on_close()}
+            tools={cx.tools.clone()}
         />
     })
 }

@@ -28,4 +28,5 @@ pub const ENTRY: Entry = Entry {
     },
     rank: 7,
     wide: true,
+    at_start: false,
 };

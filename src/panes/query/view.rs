@@ -15,8 +15,8 @@ use super::model::{
     columns_of, rows_of, tables_of, History, Link, QueryState, ResultSet, Run, TableInfo, Window,
     PAGE_ROWS,
 };
-use crate::model::pane_state::{PaneAction, PaneState};
-use crate::panes::PaneContext;
+use crate::model::pane_state::PaneAction;
+use crate::panes::render::PaneContext;
 use crate::web::page::client::{TraceClient, WeakTraceClient};
 use crate::web::page::i18n::{number, t, tf, LangWatch};
 use crate::web::page::local_store;
@@ -30,22 +30,16 @@ const HISTORY_KEY: &str = "tarmac-lens.sql-history";
 const ROW_PX: f64 = 20.0;
 
 /// The pane's render from the model's state (`None` if it is another
-/// kind's): the workspace's hook (`panes::view`).
-pub fn view(
-    state: &dyn PaneState,
-    _: Option<String>,
-    on_action: Callback<PaneAction>,
-    tools: Html,
-    context: &PaneContext,
-) -> Option<Html> {
-    state.as_any().downcast_ref::<super::Query>()?;
+/// kind's): the workspace's hook (`panes::render::view`).
+pub fn view(cx: &PaneContext) -> Option<Html> {
+    cx.state::<super::Query>()?;
     Some(html! {
         <QueryPane
-            trace={context.trace.clone()}
-            elf={context.elf}
-            complete={context.complete}
-            {on_action}
-            {tools}
+            trace={cx.trace.clone()}
+            elf={cx.elf}
+            complete={cx.model.complete}
+            on_action={cx.on_action()}
+            tools={cx.tools.clone()}
         />
     })
 }

@@ -3,7 +3,6 @@
 //! load no stylesheet); colours and polish live in the stylesheet.
 
 mod app;
-mod bookmarks_pane;
 mod browser;
 mod condition_status;
 mod context_menu;
@@ -31,7 +30,6 @@ mod reports;
 mod search_bar;
 mod source_pane;
 mod splitter;
-mod stack_pane;
 mod timeline_strip;
 mod toolbar_menu;
 mod trace_pane;
@@ -70,7 +68,6 @@ pub use reports::{ReportTab, ReportsPanel, ReportsPanelProps};
 pub use search_bar::{SearchBar, SearchBarProps, SearchForm, SearchStatus};
 pub use source_pane::{SourcePane, SourcePaneProps};
 pub use splitter::{Sizes, Splitter, SplitterProps};
-pub use stack_pane::{frame_name, StackPane, StackPaneProps};
 pub use timeline_strip::{TimelineStrip, TimelineStripProps, TIMELINE_STYLE};
 pub use toolbar_menu::{ToolbarMenu, ToolbarMenuProps};
 pub use trace_pane::{marker_index, TracePane, TracePaneProps};

@@ -1,36 +1,12 @@
-//! The browser's bookmarks pane and where the page keeps each trace's
-//! bookmarks (`page::bookmark_store`); the list itself is the model's
-//! (`model::bookmarks`).
-
-use yew::prelude::*;
+//! Where the page keeps each trace's bookmarks (`page::bookmark_store`);
+//! the list itself is the model's (`model::bookmarks`), its pane a folder
+//! of `src/panes/`.
 
 use super::Browser;
 use crate::i18n::tf;
-use crate::model::keys::Command;
-use crate::model::layout::Slot;
-use crate::model::{BookmarkMsg, Msg, TraceView};
-use crate::web::components::bookmarks_pane::BookmarksPane;
+use crate::model::{BookmarkMsg, Msg};
 
 impl Browser {
-    pub(super) fn view_bookmarks(&self, ctx: &Context<Self>, v: &TraceView) -> Html {
-        let link = ctx.link();
-        let bookmark =
-            |m: fn(u64) -> BookmarkMsg| link.callback(move |line| Msg::Bookmark(m(line)));
-        html! {
-            <BookmarksPane
-                list={self.model.bookmarks.list.clone()}
-                cursor_line={v.cursor.map(|c| c.first_line)}
-                trace_name={self.client.report_inputs().0.name().to_string()}
-                on_jump={bookmark(|line| BookmarkMsg::Jump { line })}
-                on_remove={bookmark(|line| BookmarkMsg::Remove { line })}
-                on_note={link.callback(|(line, note)| Msg::Bookmark(BookmarkMsg::Note { line, note }))}
-                on_import={link.callback(|text| Msg::Bookmark(BookmarkMsg::Import(text)))}
-                on_close={link.callback(|_| Msg::Run(Command::ToggleBookmarks))}
-                tools={self.area_tools(ctx, Slot::BOOKMARKS)}
-            />
-        }
-    }
-
     /// This trace's kept bookmarks, merged with the URL's (the model has
     /// those already), before the first effects are carried out: saving
     /// the URL's alone first would lose the kept ones.

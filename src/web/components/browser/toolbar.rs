@@ -7,6 +7,7 @@ use super::Browser;
 use crate::i18n::t;
 use crate::model::keys::{Command, RegKind};
 use crate::model::layout::{LayoutMsg, Slot};
+use crate::model::registry::Opens;
 use crate::model::search::SearchMsg;
 use crate::model::{Msg, PaneBody, PromptFor};
 use crate::web::components::ToolbarMenu;
@@ -68,9 +69,20 @@ impl Browser {
                 { toggle(source, "toggle-source", "s", "Source", Command::ToggleSource) }
                 { toggle(shown(Slot::REPORTS), "open-reports", "R", "Reports", Command::Reports) }
                 <ToolbarMenu label={t("Panes")} testid="menu-panes">
-                    { toggle(shown(Slot::STACK), "toggle-stack", "C", "Call stack", Command::ToggleStack) }
                     { toggle(shown(Slot::EVENTS), "toggle-events", "v", "Events", Command::ToggleEvents) }
-                    { toggle(shown(Slot::BOOKMARKS), "toggle-bookmarks", "B", "Bookmarks", Command::ToggleBookmarks) }
+                    // Every kind its registry line shows and hides.
+                    { for Slot::ALL.into_iter().filter(|s| matches!(s.entry().opens, Opens::Toggle { .. })).map(|slot| {
+                        let on = shown(slot);
+                        html! {
+                            <button
+                                class={classes!("toggle", on.then_some("on"))}
+                                aria-pressed={on.to_string()}
+                                data-testid={format!("toggle-{}", slot.name())}
+                                title={slot.entry().keys[0]}
+                                onclick={run(Command::TogglePane(slot))}
+                            >{ t(slot.entry().title) }</button>
+                        }
+                    }) }
                     { toggle(nav.timeline, "toggle-timeline", "T", "Timeline", Command::ToggleTimeline) }
                     <button data-testid="reset-layout" onclick={run(Command::Layout(LayoutMsg::Reset))} title="Ctrl-Shift-Backspace">{ t("Reset the layout") }</button>
                 </ToolbarMenu>

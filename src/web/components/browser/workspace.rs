@@ -14,10 +14,8 @@ use crate::model::keys::Command;
 use crate::model::layout::{Area, Layout, LayoutMsg, Shown, Slot};
 use crate::model::nav::NavMsg;
 use crate::model::watch::WatchMsg;
-use crate::model::{Msg, Pane, PaneBody, PaneMsg, ViewMsg};
-use crate::web::components::{
-    EventsPane, ReportsPanel, Sizes, Splitter, StackPane, WatchPane, WhyPane,
-};
+use crate::model::{Msg, Pane, PaneBody, ViewMsg};
+use crate::web::components::{EventsPane, ReportsPanel, Sizes, Splitter, WatchPane, WhyPane};
 use tarmac_lens_core::browse::protocol::NodeId;
 
 impl Browser {
@@ -149,26 +147,6 @@ impl Browser {
             PaneBody::Registers { .. } | PaneBody::Memory { .. } | PaneBody::Source(_) => {
                 self.view_pane(ctx, p, slot)
             }
-            PaneBody::Stack => {
-                let v = v?;
-                let last = ctx
-                    .props()
-                    .progress
-                    .as_ref()
-                    .filter(|p| p.complete)
-                    .map(|p| p.nodes);
-                let at_end = matches!((v.cursor, last), (Some(c), Some(n)) if c.node + 1 >= n);
-                html! {
-                    <StackPane
-                        frames={v.stack.clone()}
-                        {at_end}
-                        on_pick={link.callback(go)}
-                        on_close={link.callback(|_| Msg::Run(Command::ToggleStack))}
-                        tools={tools()}
-                    />
-                }
-            }
-            PaneBody::Bookmarks => self.view_bookmarks(ctx, v?),
             PaneBody::Events => html! {
                 <EventsPane
                     page={self.model.nav.events_page.clone()}
@@ -204,15 +182,15 @@ impl Browser {
                     />
                 }
             }
-            PaneBody::Own { state, .. } => {
-                let id = p.id;
-                let on_action = link.callback(move |a| Msg::Pane(id, PaneMsg::Action(a)));
-                let context = crate::panes::PaneContext {
+            PaneBody::Own { .. } => {
+                crate::panes::render::view(&crate::panes::render::PaneContext {
+                    model: &self.model,
+                    pane: p,
+                    send: link.callback(|m| m),
+                    tools: tools(),
                     trace: self.client.clone(),
                     elf: ctx.props().elf,
-                    complete: self.model.complete,
-                };
-                crate::panes::view(&**state, p.note.clone(), on_action, tools(), &context)?
+                })?
             }
             PaneBody::Reports(tab) => html! {
                 <ReportsPanel

@@ -1,6 +1,5 @@
-//! The bookmarks pane (`B`): each bookmark's line, time, function and
-//! note, a click going there; the note edited in place, × removing it;
-//! the list exported as JSON (a download) and imported from such a file.
+//! The bookmarks pane's render: the page's bookmarks, the active view's
+//! marked; the export a download, the import a file picked.
 
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
@@ -8,8 +7,29 @@ use web_sys::{HtmlInputElement, KeyboardEvent};
 use yew::prelude::*;
 
 use crate::model::bookmarks::{to_json, Bookmark};
+use crate::model::{BookmarkMsg, Msg};
+use crate::panes::render::PaneContext;
 use crate::web::page::i18n::{number, t, tf, use_lang};
 
+/// Draws the page's bookmarks; `None` while there is no active view.
+pub fn view(cx: &PaneContext) -> Option<Html> {
+    let model = cx.model;
+    let v = model.view_ref(model.active_view())?;
+    let bookmark = |m: fn(u64) -> BookmarkMsg| cx.send.reform(move |line| Msg::Bookmark(m(line)));
+    Some(html! {
+        <BookmarksPane
+            list={model.bookmarks.list.clone()}
+            cursor_line={v.cursor.map(|c| c.first_line)}
+            trace_name={cx.trace.report_inputs().0.name().to_string()}
+            on_jump={bookmark(|line| BookmarkMsg::Jump { line })}
+            on_remove={bookmark(|line| BookmarkMsg::Remove { line })}
+            on_note={cx.send.reform(|(line, note)| Msg::Bookmark(BookmarkMsg::Note { line, note }))}
+            on_import={cx.send.reform(|text| Msg::Bookmark(BookmarkMsg::Import(text)))}
+            on_close={cx.on_close()}
+            tools={cx.tools.clone()}
+        />
+    })
+}
 #[derive(Properties, PartialEq)]
 pub struct BookmarksPaneProps {
     pub list: Vec<Bookmark>,

@@ -1,13 +1,32 @@
-//! The call stack pane: the calls active at the position of the view it
-//! follows, innermost first, each a button that jumps to its call
-//! instruction. At the end of a completely indexed trace the active calls
-//! are the ones that never returned (a hung or crashed run), and the title
-//! says so.
+//! The call stack pane's render: the active view's calls, innermost
+//! first, each a button that goes to its call instruction. At the end of
+//! a completely indexed trace the active calls are the ones that never
+//! returned (a hung or crashed run), and the title says so.
 
 use yew::prelude::*;
 
+use crate::model::{Msg, ViewMsg};
+use crate::panes::render::PaneContext;
 use crate::web::page::i18n::{t, tf, use_lang};
 use tarmac_lens_core::browse::protocol::{CallFrame, NodeId};
+
+/// Draws the active view's calls; `None` while there is no active view.
+pub fn view(cx: &PaneContext) -> Option<Html> {
+    let model = cx.model;
+    let view = model.active_view();
+    let v = model.view_ref(view)?;
+    let at_end = model.complete
+        && matches!(v.cursor, Some(c) if c.node + 1 >= model.indexed_nodes);
+    Some(html! {
+        <StackPane
+            frames={v.stack.clone()}
+            {at_end}
+            on_pick={cx.send.reform(move |node| Msg::View(view, ViewMsg::GoTo { node }))}
+            on_close={cx.on_close()}
+            tools={cx.tools.clone()}
+        />
+    })
+}
 
 #[derive(Properties, PartialEq)]
 pub struct StackPaneProps {

@@ -1,0 +1,58 @@
+//! The bookmarks pane (`B`): each bookmark's line, time, function and
+//! note, a click going there; the note edited in place, × removing it; the
+//! list exported as JSON and imported from such a file. The bookmarks are
+//! the page's (`model::bookmarks`: `b`, `'` and the URL use them with the
+//! pane closed), so the pane's state is only that it is shown.
+
+#[cfg(target_arch = "wasm32")]
+mod view;
+
+#[cfg(target_arch = "wasm32")]
+pub use view::view;
+
+use crate::i18n::t;
+use crate::model::pane_kind::{Close, Entry, Opens, Place};
+use crate::model::pane_state::PaneState;
+use tarmac_lens_core::browse::protocol::{NodeId, Query, Reply};
+
+/// Its line in the registry (`model::registry`).
+pub const ENTRY: Entry = Entry {
+    name: "bookmarks",
+    title: "Bookmarks",
+    place: Place::Side,
+    keys: &["B"],
+    prompt: None,
+    close: Close::Same,
+    opens: Opens::Toggle {
+        make: BookmarkList::boxed,
+        help: "show/hide the bookmarks (line, time, function, note; click one to go there)",
+    },
+    rank: 2,
+    wide: false,
+    at_start: false,
+};
+
+/// The pane's state: nothing beyond being shown.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BookmarkList;
+
+impl BookmarkList {
+    /// The pane as it opens (`Opens::Toggle`'s `make`).
+    pub fn boxed() -> Box<dyn PaneState> {
+        Box::new(BookmarkList)
+    }
+}
+
+impl PaneState for BookmarkList {
+    fn query(&self, _: NodeId) -> Option<Query> {
+        None
+    }
+
+    fn take(&mut self, _: Reply) -> Result<(), String> {
+        Ok(())
+    }
+
+    fn title(&self) -> String {
+        t("Bookmarks").into()
+    }
+}

@@ -1,0 +1,74 @@
+//! Draws a folder's pane: what its render may read (the page's model, the
+//! pane, the open trace) and send (the page's messages), and which
+//! folder draws which pane. Apart from `panes/mod.rs` because it reads
+//! the model, which reads the registry, which reads `panes/mod.rs`.
+
+use yew::{Callback, Html};
+
+use crate::model::pane_state::{PaneAction, PaneState};
+use crate::model::{Model, Msg, Pane, PaneBody, PaneMsg};
+
+/// What a folder's render may use.
+pub struct PaneContext<'a> {
+    /// The page's model, read only: a pane showing what the page keeps
+    /// (the active view's calls, the bookmarks) draws it from here.
+    pub model: &'a Model,
+    /// The pane drawn.
+    pub pane: &'a Pane,
+    /// Sends the page a message.
+    pub send: Callback<Msg>,
+    /// Layout buttons (collapse, move to the other area), before the close.
+    pub tools: Html,
+    /// The open trace's session (a pane with a worker of its own hands
+    /// that worker the trace).
+    pub trace: crate::web::page::client::TraceClient,
+    /// The ELF image loaded, if one is.
+    pub elf: Option<crate::web::components::ElfLoad>,
+}
+
+impl PaneContext<'_> {
+    /// The pane's own state, if it is a `T`.
+    pub fn state<T: 'static>(&self) -> Option<&T> {
+        match &self.pane.body {
+            PaneBody::Own { state, .. } => state.as_any().downcast_ref::<T>(),
+            _ => None,
+        }
+    }
+
+    /// The pane's state as the model keeps it.
+    pub fn dyn_state(&self) -> Option<&dyn PaneState> {
+        match &self.pane.body {
+            PaneBody::Own { state, .. } => Some(&**state),
+            _ => None,
+        }
+    }
+
+    /// Carries out the pane's actions (`PaneAction`).
+    pub fn on_action(&self) -> Callback<PaneAction> {
+        let id = self.pane.id;
+        self.send.reform(move |a| Msg::Pane(id, PaneMsg::Action(a)))
+    }
+
+    /// Its header's close button.
+    pub fn on_close(&self) -> Callback<()> {
+        self.on_action().reform(|_| PaneAction::Close)
+    }
+}
+
+/// Chains each folder's render, called for the panes of its kind.
+macro_rules! folder_views {
+    ($($kind:ident),+ $(,)?) => {
+        /// A folder's pane drawn by its folder; `None` for a pane of
+        /// another kind, or one with nothing to draw yet (a list that
+        /// follows the active view while there is none).
+        pub fn view(cx: &PaneContext) -> Option<Html> {
+            let name = cx.pane.body.slot().name();
+            $(if name == super::$kind::ENTRY.name {
+                return super::$kind::view(cx);
+            })+
+            None
+        }
+    };
+}
+
+kinds!(folder_views);
