@@ -21,6 +21,8 @@ mod comparison;
 mod disassembly;
 #[path = "browser_model/ep_profile.rs"]
 mod ep_profile;
+#[path = "browser_model/events.rs"]
+mod events;
 #[path = "browser_model/flame_graph.rs"]
 mod flame_graph;
 #[path = "browser_model/page.rs"]

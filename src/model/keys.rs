@@ -112,8 +112,6 @@ pub enum Command {
     SourceOver,
     /// The caller's next line after this call returns (`u`).
     SourceOut,
-    /// The events pane (`v`).
-    ToggleEvents,
     /// Next (`e`) or previous (`E`) event from the active view's position.
     NextEvent {
         /// The next event, not the previous one.
@@ -349,12 +347,6 @@ pub const GLOBAL: &[Binding] = &[
         "s",
         "show/hide the source pane (file and line from the ELF's DWARF, per-line counts)",
         Command::ToggleSource,
-    ),
-    bind(
-        &["v"],
-        "v",
-        "show/hide the events (exceptions, mode changes, aborts, unparsed lines)",
-        Command::ToggleEvents,
     ),
     bind(
         &["e"],

@@ -951,6 +951,7 @@ impl Model {
                     });
                     if let Some(id) = self.pane_of(slot).map(|p| p.id) {
                         self.refresh_pane(id);
+                        self.feed(slot.entry().feed);
                     }
                 }
             }
@@ -964,7 +965,7 @@ impl Model {
             Command::SearchNext { same_way } => {
                 self.on_search(search::SearchMsg::Next { same_way });
             }
-            Command::ToggleEvents | Command::ToggleTimeline | Command::NextEvent { .. } => {
+            Command::ToggleTimeline | Command::NextEvent { .. } => {
                 self.run_nav(cmd);
             }
             Command::ToggleBookmark | Command::NextBookmark { .. } => {

@@ -2,8 +2,8 @@
 //! timeline strip: about the whole trace, not a position, so kept apart
 //! from the panes that follow a view's position through `Pane`.
 
-use super::layout::Slot;
-use super::{Answer, Model, Moved, Msg, PaneBody};
+use super::pane_kind::Feed;
+use super::{Answer, Model, Moved, Msg};
 use crate::i18n::t;
 use crate::model::keys::Command;
 use tarmac_lens_core::browse::protocol::{
@@ -71,12 +71,6 @@ impl Model {
     /// The navigation commands; false if `cmd` is not one.
     pub(super) fn run_nav(&mut self, cmd: Command) -> bool {
         match cmd {
-            Command::ToggleEvents => {
-                self.toggle_kind(PaneBody::Events);
-                if self.shown(Slot::EVENTS) {
-                    self.fetch_events();
-                }
-            }
             Command::ToggleTimeline => {
                 self.nav.timeline = !self.nav.timeline;
                 self.fetch_timeline();
@@ -101,10 +95,25 @@ impl Model {
 
     /// More of the trace is indexed: the events list may have grown.
     pub(super) fn nav_progress(&mut self) {
-        if self.shown(Slot::EVENTS) {
+        if self.fed(Feed::Events) {
             self.fetch_events();
         }
         self.fetch_timeline();
+    }
+
+    /// A pane that shows `feed` opened: what it shows is asked for.
+    pub(super) fn feed(&mut self, feed: Option<Feed>) {
+        match feed {
+            Some(Feed::Events) => self.fetch_events(),
+            None => {}
+        }
+    }
+
+    /// Whether a pane shown shows `feed`.
+    fn fed(&self, feed: Feed) -> bool {
+        self.panes
+            .iter()
+            .any(|p| p.body.slot().entry().feed == Some(feed))
     }
 
     fn fetch_timeline(&mut self) {
@@ -158,7 +167,7 @@ impl Model {
                         .events_page
                         .as_ref()
                         .is_some_and(|p| p.events.iter().any(|e| e.node == n.node));
-                    if self.shown(Slot::EVENTS) && !on_page {
+                    if self.fed(Feed::Events) && !on_page {
                         self.ask(EventRank { node: n.node }, move |reply| {
                             Msg::Nav(NavMsg::EventRank(reply))
                         });

@@ -66,4 +66,14 @@ pub struct Entry {
     /// A new page shows it (not the compact embedded viewer, nor a page
     /// whose panes the URL chose).
     pub at_start: bool,
+    /// What the page keeps fresh for it while it is shown.
+    pub feed: Option<Feed>,
+}
+
+/// A list the page keeps (`Model::nav`) only while a pane shows it: asked
+/// when such a pane opens, again as indexing goes on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Feed {
+    /// The trace's events, a page at a time, the page following `e`/`E`.
+    Events,
 }

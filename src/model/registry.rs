@@ -11,7 +11,7 @@
 //! how to make its state and its key's help: its key then shows and hides
 //! it through one generic command, and nothing here names it.
 
-pub use super::pane_kind::{Close, Entry, Opens, Place};
+pub use super::pane_kind::{Close, Entry, Feed, Opens, Place};
 
 /// A kind of pane: its line in [`PANES`], the built-in kinds first, then
 /// the folders' (`panes::ENTRIES`). A number rather than an enum so that a
@@ -26,14 +26,12 @@ impl Slot {
     pub const MEMORY: Slot = Slot(1);
     /// The source pane.
     pub const SOURCE: Slot = Slot(2);
-    /// The trace's events.
-    pub const EVENTS: Slot = Slot(3);
     /// The Reports panel.
-    pub const REPORTS: Slot = Slot(4);
+    pub const REPORTS: Slot = Slot(3);
     /// The watch panes.
-    pub const WATCH: Slot = Slot(5);
+    pub const WATCH: Slot = Slot(4);
     /// The "why this value?" panes.
-    pub const WHY: Slot = Slot(6);
+    pub const WHY: Slot = Slot(5);
 
     /// Every kind, in [`PANES`]' order.
     pub const ALL: [Slot; PANES.len()] = {
@@ -76,7 +74,7 @@ impl std::fmt::Debug for Slot {
 /// The kinds built in, in [`Slot`]'s order. The register, memory and
 /// source panes follow a view's position and take the keyboard focus; the
 /// others are lists about the trace or the active view.
-const BUILT_IN: [Entry; 7] = [
+const BUILT_IN: [Entry; 6] = [
     Entry {
         name: "registers",
         title: "Registers",
@@ -88,6 +86,7 @@ const BUILT_IN: [Entry; 7] = [
         rank: 0,
         wide: false,
         at_start: false,
+        feed: None,
     },
     Entry {
         name: "memory",
@@ -100,6 +99,7 @@ const BUILT_IN: [Entry; 7] = [
         rank: 0,
         wide: false,
         at_start: false,
+        feed: None,
     },
     Entry {
         name: "source",
@@ -112,18 +112,7 @@ const BUILT_IN: [Entry; 7] = [
         rank: 0,
         wide: false,
         at_start: false,
-    },
-    Entry {
-        name: "events",
-        title: "Events",
-        place: Place::Side,
-        keys: &["v"],
-        prompt: None,
-        close: Close::Same,
-        opens: Opens::Commands,
-        rank: 3,
-        wide: false,
-        at_start: false,
+        feed: None,
     },
     Entry {
         name: "reports",
@@ -136,6 +125,7 @@ const BUILT_IN: [Entry; 7] = [
         rank: 6,
         wide: true,
         at_start: false,
+        feed: None,
     },
     Entry {
         name: "watch",
@@ -148,6 +138,7 @@ const BUILT_IN: [Entry; 7] = [
         rank: 4,
         wide: false,
         at_start: false,
+        feed: None,
     },
     Entry {
         name: "why",
@@ -160,6 +151,7 @@ const BUILT_IN: [Entry; 7] = [
         rank: 5,
         wide: false,
         at_start: false,
+        feed: None,
     },
 ];
 

@@ -115,8 +115,6 @@ pub enum PaneBody {
     },
     /// The source pane (`model::source`).
     Source(Box<crate::model::source::SourcePane>),
-    /// The trace's events, a page at a time (`Model::nav`).
-    Events,
     /// A register's or memory range's accesses (`model::watch`).
     Watch(Box<crate::model::watch::Watch>),
     /// Where a value came from (`model::why`).
@@ -139,7 +137,6 @@ impl PaneBody {
             PaneBody::Registers { .. } => Slot::REGISTERS,
             PaneBody::Memory { .. } => Slot::MEMORY,
             PaneBody::Source(_) => Slot::SOURCE,
-            PaneBody::Events => Slot::EVENTS,
             PaneBody::Watch(_) => Slot::WATCH,
             PaneBody::Why(_) => Slot::WHY,
             PaneBody::Reports(_) => Slot::REPORTS,

@@ -14,7 +14,7 @@
 /// which this module and `render` each expand with their own macro.
 macro_rules! kinds {
     ($then:ident) => {
-        $then!(disassembly, query, stack, bookmarks);
+        $then!(stack, events, bookmarks, disassembly, query);
     };
 }
 

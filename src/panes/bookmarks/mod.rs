@@ -30,6 +30,7 @@ pub const ENTRY: Entry = Entry {
     rank: 2,
     wide: false,
     at_start: false,
+    feed: None,
 };
 
 /// The pane's state: nothing beyond being shown.

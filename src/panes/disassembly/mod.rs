@@ -28,4 +28,5 @@ pub const ENTRY: Entry = Entry {
     rank: 0,
     wide: false,
     at_start: false,
+    feed: None,
 };

@@ -29,4 +29,5 @@ pub const ENTRY: Entry = Entry {
     rank: 7,
     wide: true,
     at_start: false,
+    feed: None,
 };

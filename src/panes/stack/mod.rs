@@ -29,6 +29,7 @@ pub const ENTRY: Entry = Entry {
     rank: 1,
     wide: false,
     at_start: true,
+    feed: None,
 };
 
 /// The pane's state: nothing beyond being shown.

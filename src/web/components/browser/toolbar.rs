@@ -69,7 +69,6 @@ impl Browser {
                 { toggle(source, "toggle-source", "s", "Source", Command::ToggleSource) }
                 { toggle(shown(Slot::REPORTS), "open-reports", "R", "Reports", Command::Reports) }
                 <ToolbarMenu label={t("Panes")} testid="menu-panes">
-                    { toggle(shown(Slot::EVENTS), "toggle-events", "v", "Events", Command::ToggleEvents) }
                     // Every kind its registry line shows and hides.
                     { for Slot::ALL.into_iter().filter(|s| matches!(s.entry().opens, Opens::Toggle { .. })).map(|slot| {
                         let on = shown(slot);

@@ -12,10 +12,9 @@ use super::{Browser, Reveal};
 use crate::i18n::t;
 use crate::model::keys::Command;
 use crate::model::layout::{Area, Layout, LayoutMsg, Shown, Slot};
-use crate::model::nav::NavMsg;
 use crate::model::watch::WatchMsg;
 use crate::model::{Msg, Pane, PaneBody, ViewMsg};
-use crate::web::components::{EventsPane, ReportsPanel, Sizes, Splitter, WatchPane, WhyPane};
+use crate::web::components::{ReportsPanel, Sizes, Splitter, WatchPane, WhyPane};
 use tarmac_lens_core::browse::protocol::NodeId;
 
 impl Browser {
@@ -147,16 +146,6 @@ impl Browser {
             PaneBody::Registers { .. } | PaneBody::Memory { .. } | PaneBody::Source(_) => {
                 self.view_pane(ctx, p, slot)
             }
-            PaneBody::Events => html! {
-                <EventsPane
-                    page={self.model.nav.events_page.clone()}
-                    cursor={v?.cursor.map(|c| c.node)}
-                    on_pick={link.callback(go)}
-                    on_page={link.callback(|first| Msg::Nav(NavMsg::EventsAt(first)))}
-                    on_close={link.callback(|_| Msg::Run(Command::ToggleEvents))}
-                    tools={tools()}
-                />
-            },
             PaneBody::Watch(w) => {
                 let listed = w.listed(self.model.indexed_nodes, self.model.complete);
                 html! {

@@ -1,14 +1,32 @@
-//! The events pane: exceptions, interrupts, mode changes, aborted accesses
-//! and unparsed lines, a page at a time, each row a button to its position.
+//! The events pane's render: the page of events the page keeps, the
+//! active view's marked, a pager, each row a button to its position.
 
 use wasm_bindgen::JsCast;
 use web_sys::HtmlElement;
 use yew::prelude::*;
 
+use crate::model::nav::{NavMsg, EVENTS_PAGE};
+use crate::model::{Msg, ViewMsg};
+use crate::panes::render::PaneContext;
 use crate::web::page::i18n::{number, t, tf, use_lang};
 use tarmac_lens_core::browse::protocol::{EventKind, EventsReply, NodeId};
 
-pub use crate::model::nav::EVENTS_PAGE;
+/// Draws the page's events; `None` while there is no active view.
+pub fn view(cx: &PaneContext) -> Option<Html> {
+    let model = cx.model;
+    let view = model.active_view();
+    let v = model.view_ref(view)?;
+    Some(html! {
+        <EventsPane
+            page={model.nav.events_page.clone()}
+            cursor={v.cursor.map(|c| c.node)}
+            on_pick={cx.send.reform(move |node| Msg::View(view, ViewMsg::GoTo { node }))}
+            on_page={cx.send.reform(|first| Msg::Nav(NavMsg::EventsAt(first)))}
+            on_close={cx.on_close()}
+            tools={cx.tools.clone()}
+        />
+    })
+}
 
 #[derive(Properties, PartialEq)]
 pub struct EventsPaneProps {
