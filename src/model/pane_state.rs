@@ -65,6 +65,26 @@ impl<T: FollowsPosition + Clone + PartialEq + 'static> PaneState for T {
     }
 }
 
+/// The state of a pane that draws what the page keeps (the active view's
+/// calls, the bookmarks, the events): nothing beyond being shown, and its
+/// English title.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Shown(pub &'static str);
+
+impl PaneState for Shown {
+    fn query(&self, _: NodeId) -> Option<Query> {
+        None
+    }
+
+    fn take(&mut self, _: Reply) -> Result<(), String> {
+        Ok(())
+    }
+
+    fn title(&self) -> String {
+        crate::i18n::t(self.0).into()
+    }
+}
+
 /// What lets the model keep a pane's state as a `Box<dyn PaneState>` and
 /// still copy and compare it (as it does every pane's); implemented for
 /// every `Clone + PartialEq` state.

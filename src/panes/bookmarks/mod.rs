@@ -2,7 +2,8 @@
 //! note, a click going there; the note edited in place, × removing it; the
 //! list exported as JSON and imported from such a file. The bookmarks are
 //! the page's (`model::bookmarks`: `b`, `'` and the URL use them with the
-//! pane closed), so the pane's state is only that it is shown.
+//! pane closed), so the pane's state is only that it is
+//! shown (`Shown`).
 
 #[cfg(target_arch = "wasm32")]
 mod view;
@@ -10,10 +11,8 @@ mod view;
 #[cfg(target_arch = "wasm32")]
 pub use view::view;
 
-use crate::i18n::t;
 use crate::model::pane_kind::{Close, Entry, Opens, Place};
-use crate::model::pane_state::PaneState;
-use tarmac_lens_core::browse::protocol::{NodeId, Query, Reply};
+use crate::model::pane_state::Shown;
 
 /// Its line in the registry (`model::registry`).
 pub const ENTRY: Entry = Entry {
@@ -24,7 +23,7 @@ pub const ENTRY: Entry = Entry {
     prompt: None,
     close: Close::Same,
     opens: Opens::Toggle {
-        make: BookmarkList::boxed,
+        make: || Box::new(Shown("Bookmarks")),
         help: "show/hide the bookmarks (line, time, function, note; click one to go there)",
     },
     rank: 2,
@@ -32,28 +31,3 @@ pub const ENTRY: Entry = Entry {
     at_start: false,
     feed: None,
 };
-
-/// The pane's state: nothing beyond being shown.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct BookmarkList;
-
-impl BookmarkList {
-    /// The pane as it opens (`Opens::Toggle`'s `make`).
-    pub fn boxed() -> Box<dyn PaneState> {
-        Box::new(BookmarkList)
-    }
-}
-
-impl PaneState for BookmarkList {
-    fn query(&self, _: NodeId) -> Option<Query> {
-        None
-    }
-
-    fn take(&mut self, _: Reply) -> Result<(), String> {
-        Ok(())
-    }
-
-    fn title(&self) -> String {
-        t("Bookmarks").into()
-    }
-}

@@ -3,7 +3,7 @@
 //! position; `e`/`E` step between events and turn its page. The page is
 //! the page's own (`model::nav`, its registry line's `Feed::Events` keeps
 //! it fresh while the pane is shown), so the pane's state is only that it
-//! is shown.
+//! is shown (`Shown`).
 
 #[cfg(target_arch = "wasm32")]
 mod view;
@@ -11,10 +11,8 @@ mod view;
 #[cfg(target_arch = "wasm32")]
 pub use view::view;
 
-use crate::i18n::t;
 use crate::model::pane_kind::{Close, Entry, Feed, Opens, Place};
-use crate::model::pane_state::PaneState;
-use tarmac_lens_core::browse::protocol::{NodeId, Query, Reply};
+use crate::model::pane_state::Shown;
 
 /// Its line in the registry (`model::registry`).
 pub const ENTRY: Entry = Entry {
@@ -25,7 +23,7 @@ pub const ENTRY: Entry = Entry {
     prompt: None,
     close: Close::Same,
     opens: Opens::Toggle {
-        make: EventList::boxed,
+        make: || Box::new(Shown("Events")),
         help: "show/hide the events (exceptions, mode changes, aborts, unparsed lines)",
     },
     rank: 3,
@@ -33,28 +31,3 @@ pub const ENTRY: Entry = Entry {
     at_start: false,
     feed: Some(Feed::Events),
 };
-
-/// The pane's state: nothing beyond being shown.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct EventList;
-
-impl EventList {
-    /// The pane as it opens (`Opens::Toggle`'s `make`).
-    pub fn boxed() -> Box<dyn PaneState> {
-        Box::new(EventList)
-    }
-}
-
-impl PaneState for EventList {
-    fn query(&self, _: NodeId) -> Option<Query> {
-        None
-    }
-
-    fn take(&mut self, _: Reply) -> Result<(), String> {
-        Ok(())
-    }
-
-    fn title(&self) -> String {
-        t("Events").into()
-    }
-}

@@ -9,10 +9,8 @@ mod view;
 #[cfg(target_arch = "wasm32")]
 pub use view::view;
 
-use crate::i18n::t;
 use crate::model::pane_kind::{Close, Entry, Opens, Place};
-use crate::model::pane_state::PaneState;
-use tarmac_lens_core::browse::protocol::{NodeId, Query, Reply};
+use crate::model::pane_state::Shown;
 
 /// Its line in the registry (`model::registry`).
 pub const ENTRY: Entry = Entry {
@@ -23,7 +21,7 @@ pub const ENTRY: Entry = Entry {
     prompt: None,
     close: Close::Same,
     opens: Opens::Toggle {
-        make: CallStack::boxed,
+        make: || Box::new(Shown("Call stack")),
         help: "show/hide the call stack",
     },
     rank: 1,
@@ -31,28 +29,3 @@ pub const ENTRY: Entry = Entry {
     at_start: true,
     feed: None,
 };
-
-/// The pane's state: nothing beyond being shown.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct CallStack;
-
-impl CallStack {
-    /// The pane as it opens (`Opens::Toggle`'s `make`).
-    pub fn boxed() -> Box<dyn PaneState> {
-        Box::new(CallStack)
-    }
-}
-
-impl PaneState for CallStack {
-    fn query(&self, _: NodeId) -> Option<Query> {
-        None
-    }
-
-    fn take(&mut self, _: Reply) -> Result<(), String> {
-        Ok(())
-    }
-
-    fn title(&self) -> String {
-        t("Call stack").into()
-    }
-}
