@@ -3,21 +3,20 @@
 //! the accesses listed as the worker finds them (a bounded piece per
 //! answer, asked again until the end of what is indexed, then again as
 //! indexing goes on), and the next or previous access from the active
-//! view's position (`)` and `(`).
+//! view's position (`)` and `(`). Its state; what the model does with it
+//! is `watching.rs`'s.
 
-use super::layout::Slot;
-use super::{Answer, Model, Msg, PaneBody, PromptFor};
+use super::Answer;
 use crate::i18n::{t, tf};
-use crate::model::keys::Command;
 use tarmac_lens_core::browse::protocol::{
-    Access, AccessKind, AccessView, Accesses, AccessesReply, Eval, Locate, NodeId, WriteTarget,
+    AccessKind, AccessView, AccessesReply, NodeId, WriteTarget,
 };
 
 /// Accesses the pane lists at most; `(` and `)` still find the others.
 pub const MAX_LISTED: usize = 10_000;
 
 /// Accesses asked for in one piece.
-const PIECE: u32 = 500;
+pub(super) const PIECE: u32 = 500;
 
 /// A watchpoint and what is known of its accesses.
 #[derive(Clone, Debug, PartialEq)]
@@ -31,11 +30,11 @@ pub struct Watch {
     /// The accesses found so far, in trace order.
     pub hits: Vec<AccessView>,
     /// Where the list goes on.
-    next: NodeId,
+    pub(super) next: NodeId,
     /// A piece is being asked for.
-    asking: bool,
+    pub(super) asking: bool,
     /// Which watch the answers are for (a new one drops the old answers).
-    generation: u64,
+    pub(super) generation: u64,
 }
 
 impl Watch {
@@ -102,187 +101,6 @@ pub(super) fn target_label(target: &WriteTarget) -> String {
     match target {
         WriteTarget::Register(r) => r.clone(),
         WriteTarget::Memory { addr, len } => format!("[{addr:#x}:{len}]"),
-    }
-}
-
-impl Model {
-    /// The watch commands; false if `cmd` is not one.
-    pub(super) fn run_watch(&mut self, cmd: Command) -> bool {
-        match cmd {
-            Command::WatchPrompt => {
-                // In a register or memory pane: its selection (`w` there
-                // already shows the changed registers).
-                let pane = match self.focus {
-                    super::Focus::Pane(p) => Some(p),
-                    super::Focus::View(_) => None,
-                };
-                if !pane.is_some_and(|p| self.watch_selection(p)) {
-                    let view = self.active_view();
-                    self.prompt = Some(PromptFor::Watch { view });
-                }
-            }
-            Command::WatchStep { forward } => self.watch_step(forward),
-            _ => return false,
-        }
-        true
-    }
-
-    /// `W` in a register or memory pane: watch its selection; false if
-    /// the pane has none (or is another kind).
-    pub(super) fn watch_selection(&mut self, pane: u32) -> bool {
-        let Some(target) = self.selection_target(pane) else {
-            return false;
-        };
-        self.watch(target);
-        true
-    }
-
-    /// Starts watching `target`: the pane opens and lists its accesses.
-    pub(super) fn watch(&mut self, target: WriteTarget) {
-        let label = target_label(&target);
-        let kind = self.watch_pane().map_or(AccessKind::Any, |w| w.kind);
-        let generation = self.watch_pane().map_or(0, |w| w.generation + 1);
-        let watch = Box::new(Watch {
-            target,
-            label,
-            kind,
-            hits: Vec::new(),
-            next: 0,
-            asking: false,
-            generation,
-        });
-        self.replace_kind(PaneBody::Watch(watch), true);
-        self.fetch_watch();
-    }
-
-    /// Asks for the next piece of the list, if there is more to ask.
-    fn fetch_watch(&mut self) {
-        let nodes = self.indexed_nodes;
-        let Some(w) = self.watch_pane_mut() else {
-            return;
-        };
-        if w.asking || w.hits.len() >= MAX_LISTED || w.next >= nodes {
-            return;
-        }
-        w.asking = true;
-        let generation = w.generation;
-        let query = Accesses {
-            target: w.target.clone(),
-            kind: w.kind,
-            from: w.next,
-            max: PIECE.min((MAX_LISTED - w.hits.len()) as u32),
-        };
-        self.ask(query, move |reply| {
-            Msg::Watch(WatchMsg::Listed {
-                generation,
-                reply: Box::new(reply),
-            })
-        });
-    }
-
-    /// More of the trace is indexed: the list may go on.
-    pub(super) fn watch_progress(&mut self) {
-        self.fetch_watch();
-    }
-
-    fn watch_step(&mut self, forward: bool) {
-        let Some(w) = self.watch_pane() else {
-            self.status =
-                Some(t("Nothing is watched: W on a register, a byte or anywhere.").into());
-            return;
-        };
-        let view = self.active_view();
-        let Some(node) = self.view_ref(view).and_then(|v| v.cursor).map(|c| c.node) else {
-            return;
-        };
-        let query = Access {
-            node,
-            target: w.target.clone(),
-            kind: w.kind,
-            forward,
-        };
-        self.ask(query, move |reply| {
-            Msg::Watch(WatchMsg::Found {
-                view,
-                forward,
-                reply,
-            })
-        });
-    }
-
-    /// The watch prompt's answer: a register, or memory whose address the
-    /// worker evaluates at the position.
-    pub(super) fn watch_text(&mut self, view: u32, text: &str) {
-        match parse_target(text) {
-            Ok((Some(reg), _, _)) => self.watch(WriteTarget::Register(reg)),
-            Ok((None, expr, len)) => {
-                let node = self
-                    .view_ref(view)
-                    .and_then(|v| v.cursor)
-                    .map_or(0, |c| c.node);
-                self.ask(Eval { node, expr }, move |reply| match reply {
-                    Ok(addr) => Msg::WatchMemory { addr, len },
-                    Err(e) => Msg::WatchMemoryFailed(e),
-                });
-            }
-            Err(e) => self.status = Some(e),
-        }
-    }
-
-    pub(super) fn on_watch(&mut self, msg: WatchMsg) -> bool {
-        match msg {
-            WatchMsg::Listed { generation, reply } => {
-                let Some(w) = self.watch_pane_mut() else {
-                    return false;
-                };
-                if w.generation != generation {
-                    return false;
-                }
-                w.asking = false;
-                match *reply {
-                    Ok(r) => {
-                        w.hits.extend(r.hits);
-                        w.next = r.next;
-                        self.fetch_watch();
-                    }
-                    Err(e) => self.status = Some(e),
-                }
-            }
-            WatchMsg::Found {
-                view,
-                forward,
-                reply,
-            } => match reply {
-                Ok(Some(a)) => {
-                    self.refocus = true;
-                    self.move_to(view, Locate::Node(a.node.node), false);
-                }
-                Ok(None) => {
-                    self.status = Some(
-                        t(if forward {
-                            "No later access."
-                        } else {
-                            "No earlier access."
-                        })
-                        .into(),
-                    )
-                }
-                Err(e) => self.status = Some(e),
-            },
-            WatchMsg::Kind(kind) => {
-                if let Some(w) = self.watch_pane() {
-                    if w.kind != kind {
-                        let target = w.target.clone();
-                        if let Some(w) = self.watch_pane_mut() {
-                            w.kind = kind;
-                        }
-                        self.watch(target);
-                    }
-                }
-            }
-            WatchMsg::Close => self.hide_kind(Slot::WATCH),
-        }
-        true
     }
 }
 

@@ -1,7 +1,7 @@
 //! Kinds of pane that live in a folder of their own: the pane's registry
 //! line (`ENTRY` in its `mod.rs`), its state (UI-free, tested natively: a
 //! `model::pane_state::PaneState`) and its render (`view.rs`, the page
-//! only). A new kind is its folder and its name in [`kinds!`]; the
+//! only). A new kind is its folder and its name in `kinds!`; the
 //! registry (`model::registry`) places it after the built-in kinds, and
 //! nothing in `src/model/` names it.
 //!

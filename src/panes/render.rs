@@ -5,7 +5,7 @@
 
 use yew::{Callback, Html};
 
-use crate::model::pane_state::{PaneAction, PaneState};
+use crate::model::pane_state::PaneAction;
 use crate::model::{Model, Msg, Pane, PaneBody, PaneMsg};
 
 /// What a folder's render may use.
@@ -31,14 +31,6 @@ impl PaneContext<'_> {
     pub fn state<T: 'static>(&self) -> Option<&T> {
         match &self.pane.body {
             PaneBody::Own { state, .. } => state.as_any().downcast_ref::<T>(),
-            _ => None,
-        }
-    }
-
-    /// The pane's state as the model keeps it.
-    pub fn dyn_state(&self) -> Option<&dyn PaneState> {
-        match &self.pane.body {
-            PaneBody::Own { state, .. } => Some(&**state),
             _ => None,
         }
     }
