@@ -48,6 +48,13 @@
 // `TL_BENCH_REPORTS=1` then opens the Reports panel and its Statistics tab
 // (`reports`: seconds to each one's first answer, to the statistics of
 // the whole trace, steps meanwhile).
+// `TL_BENCH_WORKSPACE=default` steps in the workspace a person works in,
+// at 1440×900: the trace view, core registers and call stack, then the
+// ELF image loaded (`TL_BENCH_ELF`, default tracegen's quicksort
+// aarch64 -O2) and a memory pane at sp, the source pane and the Reports
+// panel opened by their keys; `more` adds the watch and why panes (on x0),
+// the bookmarks and the disassembly. Its line then adds `all_panes_ms`
+// (Down to the last change in any pane) and `workspace`.
 // `TL_BENCH_DROP_COPIES=N` drops one File of N copies of each trace (the
 // page's own drop event; Chromium's blob refers to the one file N times):
 // 100 GB by drop without 100 GB of disk. The copies repeat the times, so
@@ -180,6 +187,7 @@ async function bench(browser, server, trace, workers) {
   const synthetic = typeof trace === 'object' ? trace : null;
   const bytes = synthetic ? synthetic.trace.length : fs.statSync(trace).size * DROP_COPIES;
   const page = await browser.context.newPage();
+  if (WORKSPACE) await page.setViewportSize({ width: 1440, height: 900 });
   // The workers log how their long reads were served (read ahead while
   // parsing, or waited for).
   const reads = { ahead: 0, waiting: 0 };
@@ -195,7 +203,7 @@ async function bench(browser, server, trace, workers) {
     }
   });
   await page.addInitScript(() => {
-    const b = (window.__bench = { longTasks: [], changeAt: null, firstRowAt: null, readyAt: null, keys: [], rowMoves: [], paneChanges: [] });
+    const b = (window.__bench = { longTasks: [], changeAt: null, firstRowAt: null, readyAt: null, keys: [], rowMoves: [], paneChanges: [], anyPaneChanges: [] });
     let isReady;
     window.__benchReady = new Promise((resolve) => (isReady = resolve));
     new PerformanceObserver((list) => {
@@ -225,6 +233,8 @@ async function bench(browser, server, trace, workers) {
         b.rowMoves.push(t);
       }
       if (records.some((r) => r.target instanceof Element && r.target.closest('.registers'))) b.paneChanges.push(t);
+      const inPane = (r) => (r.target instanceof Element ? r.target : r.target.parentElement)?.closest('.area-item');
+      if (records.some(inPane)) b.anyPaneChanges.push(t);
     }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
   });
   // A synthetic trace's time runs from its page's navigation
@@ -321,11 +331,14 @@ async function bench(browser, server, trace, workers) {
   const stopped = state === 'stopped' ? await page.textContent('[data-testid=stopped]') : null;
   const error = state === 'error' ? await page.evaluate(() => document.querySelector('[data-testid=error], [data-testid=panic]')?.textContent ?? null) : null;
 
+  if (WORKSPACE && state === 'ready') await openWorkspace(page);
+
   // Steps: Down, wait until the row has moved and the panes have settled
   // (none on a page that failed: each would wait its 5 s for nothing).
   const step = [];
   const stepKey = [];
   const pane = [];
+  const allPanes = [];
   // The page thread's CPU over the steps (Chromium's TaskDuration and
   // ScriptDuration, seconds): a step's cost that other load on the
   // machine stretches far less than its wall time.
@@ -356,13 +369,19 @@ async function bench(browser, server, trace, workers) {
       const t0 = b.keys[b.keys.length - 1];
       const row = b.rowMoves.find((t) => t >= t0);
       const panes = b.paneChanges.filter((t) => t >= t0);
-      return { row: row === undefined ? null : row - t0, pane: panes.length ? panes[panes.length - 1] - t0 : null };
+      const any = b.anyPaneChanges.filter((t) => t >= t0);
+      return {
+        row: row === undefined ? null : row - t0,
+        pane: panes.length ? panes[panes.length - 1] - t0 : null,
+        any: any.length ? any[any.length - 1] - t0 : null,
+      };
     });
     if (m.row !== null) {
       step.push(m.row);
       stepKey.push(k);
     }
     if (m.pane !== null) pane.push(m.pane);
+    if (m.any !== null) allPanes.push(m.any);
   }
   const cpuAfterSteps = await mainCpu();
   const perStep = (what) => (step.length ? ((cpuAfterSteps[what] - cpuBeforeSteps[what]) * 1000) / step.length : null);
@@ -401,6 +420,12 @@ async function bench(browser, server, trace, workers) {
     longest_task_ms: during.reduce((m, t) => Math.max(m, t.duration), 0),
     step_ms: { n: step.length, p50: percentile(step, 50), p99: percentile(step, 99), max: percentile(step, 100), slowest: slowest(step, stepKey) },
     pane_ms: { n: pane.length, p50: percentile(pane, 50), p99: percentile(pane, 99), max: percentile(pane, 100) },
+    ...(WORKSPACE
+      ? {
+          workspace: WORKSPACE,
+          all_panes_ms: { n: allPanes.length, p50: percentile(allPanes, 50), p99: percentile(allPanes, 99), max: percentile(allPanes, 100) },
+        }
+      : {}),
     step_page_cpu_ms: { task: perStep('task'), script: perStep('script') },
     ...(reports ? { reports } : {}),
     read_mb: { ahead: Math.round(reads.ahead), waiting: Math.round(reads.waiting) },
@@ -412,6 +437,39 @@ async function bench(browser, server, trace, workers) {
 const QUERY = process.env.TL_BENCH_QUERY ?? '';
 const REPORTS = process.env.TL_BENCH_REPORTS === '1';
 const DROP_COPIES = Number(process.env.TL_BENCH_DROP_COPIES ?? 1);
+const WORKSPACE = process.env.TL_BENCH_WORKSPACE ?? '';
+if (!['', 'default', 'more'].includes(WORKSPACE)) throw new Error(`TL_BENCH_WORKSPACE must be default or more, not ${WORKSPACE}`);
+const ELF = process.env.TL_BENCH_ELF ?? '/work/shared/tools/tracegen/elf/quicksort-aarch64-O2.elf';
+
+/** Opens the panes of `TL_BENCH_WORKSPACE` as a person would, each by its
+ * key, waiting until each shows; then gives the trace view the keys. */
+async function openWorkspace(page) {
+  await page.setInputFiles('[data-testid=elf-input]', ELF);
+  await page.waitForSelector('[data-testid=elf-symbols]', { timeout: 60_000 });
+  const focusView = () => page.click('.trace-row.current');
+  const open = async (key, slot, typed) => {
+    await focusView();
+    await page.keyboard.press(key);
+    if (typed !== undefined) {
+      await page.waitForSelector('[data-testid=prompt-input]');
+      await page.fill('[data-testid=prompt-input]', typed);
+      await page.keyboard.press('Enter');
+    }
+    await page.waitForSelector(`.area-item[data-slot=${slot}]`, { timeout: 60_000 });
+  };
+  await open('m', 'memory', 'sp');
+  await open('s', 'source');
+  await open('R', 'reports');
+  // Its pass done, so that its progress is not counted as a pane's change.
+  await page.waitForSelector('[data-testid=reports-summary]', { timeout: 3_600_000 });
+  if (WORKSPACE === 'more') {
+    await open('W', 'watch', 'x0');
+    await open('y', 'why', 'x0');
+    await open('B', 'bookmarks');
+    await open('i', 'disassembly');
+  }
+  await focusView();
+}
 if (!Number.isInteger(DROP_COPIES) || DROP_COPIES < 1) throw new Error(`TL_BENCH_DROP_COPIES must be a whole number ≥ 1, not ${process.env.TL_BENCH_DROP_COPIES}`);
 const syntheticSizes = process.env.TL_BENCH_SYNTHETIC_GB?.split(',').map(Number) ?? [];
 const traces = syntheticSizes.length
@@ -463,6 +521,7 @@ try {
             first_screen_ms: of((r) => r.first_screen_ms),
             step_p99_ms: of((r) => r.step_ms.p99),
             pane_p99_ms: of((r) => r.pane_ms.p99),
+            ...(WORKSPACE ? { all_panes_p99_ms: of((r) => r.all_panes_ms.p99), step_p50_ms: of((r) => r.step_ms.p50) } : {}),
             tab_peak_rss_bytes: of((r) => r.tab_peak_rss_bytes),
             index_bytes_per_trace_byte: of((r) => r.index_bytes_per_trace_byte),
           }),
