@@ -1510,6 +1510,15 @@ fn the_watch_pane_lists_every_access_the_text_shows_and_steps_between_them() {
     assert_eq!(page.line(), b);
     page.key("(");
     assert_eq!(page.line(), a);
+    // The position's access is the one the list marks; a click on another
+    // goes there.
+    let w = page.model.watch_pane().unwrap();
+    let node = page.model.views[0].cursor.unwrap().node;
+    assert_eq!(w.index_of(node), Some(20));
+    assert_eq!(w.index_of(node + 1), None, "{node} + 1 is not an access");
+    let far = w.hits[want.len() - 1].node.node;
+    page.send(Msg::Watch(WatchMsg::Pick(far)));
+    assert_eq!(page.line(), want[want.len() - 1].0);
     // Reads only.
     page.send(Msg::Watch(WatchMsg::Kind(AccessKind::Read)));
     let reads: Vec<_> = want

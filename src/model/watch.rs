@@ -6,6 +6,8 @@
 //! view's position (`)` and `(`). Its state; what the model does with it
 //! is `watching.rs`'s.
 
+use std::rc::Rc;
+
 use super::Answer;
 use crate::i18n::{t, tf};
 use tarmac_lens_core::browse::protocol::{
@@ -27,8 +29,10 @@ pub struct Watch {
     pub label: String,
     /// Which accesses are listed and stepped to: reads, writes or both.
     pub kind: AccessKind,
-    /// The accesses found so far, in trace order.
-    pub hits: Vec<AccessView>,
+    /// The accesses found so far, in trace order; shared, so that the
+    /// page's render copies a pointer, not up to [`MAX_LISTED`] rows, at
+    /// each step.
+    pub hits: Rc<Vec<AccessView>>,
     /// Where the list goes on.
     pub(super) next: NodeId,
     /// A piece is being asked for.
@@ -41,6 +45,11 @@ impl Watch {
     /// The whole trace is listed (or as much as the pane lists).
     pub fn listed(&self, indexed_nodes: u64, complete: bool) -> bool {
         self.hits.len() >= MAX_LISTED || (complete && self.next >= indexed_nodes)
+    }
+
+    /// Where in the list the access at `node` is, if it is listed.
+    pub fn index_of(&self, node: NodeId) -> Option<usize> {
+        self.hits.binary_search_by_key(&node, |h| h.node.node).ok()
     }
 }
 
@@ -64,6 +73,8 @@ pub enum WatchMsg {
     },
     /// Reads, writes or both.
     Kind(AccessKind),
+    /// A listed access clicked: the active view goes there.
+    Pick(NodeId),
     /// The pane's close button.
     Close,
 }

@@ -50,7 +50,7 @@ impl Model {
             target,
             label,
             kind,
-            hits: Vec::new(),
+            hits: Default::default(),
             next: 0,
             asking: false,
             generation,
@@ -145,7 +145,7 @@ impl Model {
                 w.asking = false;
                 match *reply {
                     Ok(r) => {
-                        w.hits.extend(r.hits);
+                        std::rc::Rc::make_mut(&mut w.hits).extend(r.hits);
                         w.next = r.next;
                         self.fetch_watch();
                     }
@@ -183,6 +183,10 @@ impl Model {
                         self.watch(target);
                     }
                 }
+            }
+            WatchMsg::Pick(node) => {
+                self.refocus = true;
+                self.move_to(self.active_view(), Locate::Node(node), false);
             }
             WatchMsg::Close => self.hide_kind(Slot::WATCH),
         }

@@ -55,6 +55,8 @@
 // panel opened by their keys; `more` adds the watch and why panes (on x0),
 // the bookmarks and the disassembly. Its line then adds `all_panes_ms`
 // (Down to the last change in any pane) and `workspace`.
+// `TL_BENCH_TIMELINE=1` adds `step_timeline_ms`: the page thread's ms per
+// step by Chromium timeline event (script, layout, paint).
 // `TL_BENCH_DROP_COPIES=N` drops one File of N copies of each trace (the
 // page's own drop event; Chromium's blob refers to the one file N times):
 // 100 GB by drop without 100 GB of disk. The copies repeat the times, so
@@ -350,6 +352,9 @@ async function bench(browser, server, trace, workers) {
     return { task: get('TaskDuration'), script: get('ScriptDuration') };
   };
   const cpuBeforeSteps = await mainCpu();
+  // TL_BENCH_TIMELINE: where the page thread's time goes over the steps
+  // (script, style, layout, paint), summed by Chromium's timeline events.
+  const timeline = TIMELINE ? await startTimeline(cdp) : null;
   for (let k = 0; k < (state === 'error' ? 0 : STEPS); k++) {
     const before = await page.evaluate(() => window.__bench.keys.length);
     await page.keyboard.press('ArrowDown');
@@ -384,6 +389,7 @@ async function bench(browser, server, trace, workers) {
     if (m.any !== null) allPanes.push(m.any);
   }
   const cpuAfterSteps = await mainCpu();
+  const timelineMs = timeline ? await timeline(Math.max(1, step.length)) : null;
   const perStep = (what) => (step.length ? ((cpuAfterSteps[what] - cpuBeforeSteps[what]) * 1000) / step.length : null);
   const reports = REPORTS && state === 'ready' ? await benchReports(page) : null;
   clearInterval(sampler);
@@ -416,6 +422,7 @@ async function bench(browser, server, trace, workers) {
     index_digest: digest,
     tab_peak_rss_bytes: Math.max(0, ...peak.values()),
     renderers_peak_rss_sum_bytes: peakSum,
+    ...(timelineMs ? { step_timeline_ms: timelineMs } : {}),
     long_tasks: during.length,
     longest_task_ms: during.reduce((m, t) => Math.max(m, t.duration), 0),
     step_ms: { n: step.length, p50: percentile(step, 50), p99: percentile(step, 99), max: percentile(step, 100), slowest: slowest(step, stepKey) },
@@ -438,11 +445,33 @@ const QUERY = process.env.TL_BENCH_QUERY ?? '';
 const REPORTS = process.env.TL_BENCH_REPORTS === '1';
 const DROP_COPIES = Number(process.env.TL_BENCH_DROP_COPIES ?? 1);
 const WORKSPACE = process.env.TL_BENCH_WORKSPACE ?? '';
+const TIMELINE = process.env.TL_BENCH_TIMELINE === '1';
 if (!['', 'default', 'more'].includes(WORKSPACE)) throw new Error(`TL_BENCH_WORKSPACE must be default or more, not ${WORKSPACE}`);
 const ELF = process.env.TL_BENCH_ELF ?? '/work/shared/tools/tracegen/elf/quicksort-aarch64-O2.elf';
 
 /** Opens the panes of `TL_BENCH_WORKSPACE` as a person would, each by its
  * key, waiting until each shows; then gives the trace view the keys. */
+/** Records Chromium's timeline on the page; the function returned stops
+ * it and gives the page thread's ms per step by kind of event (nested
+ * kinds are in their parents' too). */
+async function startTimeline(cdp) {
+  const events = [];
+  cdp.on('Tracing.dataCollected', ({ value }) => events.push(...value));
+  await cdp.send('Tracing.start', { categories: 'devtools.timeline,v8', transferMode: 'ReportEvents' });
+  return async (steps) => {
+    const done = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+    await cdp.send('Tracing.end');
+    await done;
+    const main = events.find((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
+    const ms = {};
+    for (const e of events) {
+      if (e.ph !== 'X' || !main || e.pid !== main.pid || e.tid !== main.tid || e.name.startsWith('V8.')) continue;
+      ms[e.name] = (ms[e.name] ?? 0) + (e.dur ?? 0) / 1000;
+    }
+    return Object.fromEntries(Object.entries(ms).filter(([, v]) => v >= 1).sort((a, b) => b[1] - a[1]).map(([k, v]) => [k, Math.round((v * 100) / steps) / 100]));
+  };
+}
+
 async function openWorkspace(page) {
   await page.setInputFiles('[data-testid=elf-input]', ELF);
   await page.waitForSelector('[data-testid=elf-symbols]', { timeout: 60_000 });

@@ -316,11 +316,17 @@ for (const size of SIZES.slice(0, 3)) {
     // What does not fit scrolls inside its pane, under a header that
     // stays: the core registers' last row, the outermost call, the
     // source's current line, the watch's last access.
+    // The watch list draws the rows in sight: its last access once it is
+    // scrolled to the end.
+    await page.waitForSelector('[data-testid=watch-pane][data-listed=true]', { timeout: 30_000 });
+    const accesses = Number(await page.getAttribute('[data-testid=watch-pane]', 'data-count'));
+    await page.$eval('.watch-hits', (el) => el.scrollTo(0, el.scrollHeight));
+    await page.waitForSelector(`[data-testid=watch-hit][data-index="${accesses - 1}"]`);
     for (const [row, title] of [
       ['[data-testid=registers-core] .reg:last-child', '[data-testid=registers-core] [data-testid=registers-pane-title]'],
       ['[data-testid=stack-pane] li:last-child [data-testid=stack-frame]', '[data-testid=stack-pane-title]'],
       ['[data-testid=source-text] .src-line.current', '[data-testid=source-pane-title]'],
-      ['[data-testid=watch-hit]:last-child', '[data-testid=watch-title]'],
+      [`[data-testid=watch-hit][data-index="${accesses - 1}"]`, '[data-testid=watch-title]'],
     ]) {
       await page.$eval(row, (el) => el.closest('.area-item').scrollIntoView({ block: 'nearest', inline: 'nearest' }));
       await page.$eval(row, (el) => el.scrollIntoView({ block: 'center', inline: 'nearest' }));

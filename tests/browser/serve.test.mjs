@@ -19,7 +19,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import zlib from 'node:zlib';
 
-import { CLI, ROOT, cliStats, closeChecked, expectLine, gotoLine, launchBrowser, serveDist } from './harness.mjs';
+import { CLI, ROOT, cliStats, closeChecked, expectLine, gotoLine, launchBrowser, serveDist, watchHits } from './harness.mjs';
 import { checkFoldNamed, checkRegisters, firstCall } from './browse_check.mjs';
 import { percentile, recordSteps, serve, timeSteps } from './served.mjs';
 import { previousWrite, readTrace } from './trace_text.mjs';
@@ -254,8 +254,7 @@ describe('tarmac-lens serve', () => {
 
     // The watch pane: every access of the array, as the CLI's watch.
     await prompt(page, 'W', ARRAY);
-    await page.waitForSelector('[data-testid=watch-pane][data-listed=true]', { timeout: 30_000 });
-    const hits = await page.$$eval('[data-testid=watch-hit]', (rows) => rows.map((r) => [Number(r.dataset.line), r.dataset.kind]));
+    const hits = await watchHits(page);
     const wantHits = cliWatch(TRACE, ARRAY);
     assert.ok(wantHits.length > 10);
     assert.deepEqual(hits, wantHits);

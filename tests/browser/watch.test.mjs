@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 
-import { CLI, ROOT, expectLine, gotoLine, openTracePage, pageFixture } from './harness.mjs';
+import { CLI, ROOT, expectLine, gotoLine, openTracePage, pageFixture, watchHits } from './harness.mjs';
 
 const TRACE = path.join(ROOT, 'tests/data/tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac');
 // The array quicksort sorts (`qs_array`, from the ELF's symbols).
@@ -32,10 +32,7 @@ function cliWatch(...args) {
     .map((l) => [Number(l.split(' ')[1]), l.split(': ')[1].split(' ')[0]]);
 }
 
-async function listed(page) {
-  await page.waitForSelector('[data-testid=watch-pane][data-listed=true]', { timeout: 30_000 });
-  return page.$$eval('[data-testid=watch-hit]', (rows) => rows.map((r) => [Number(r.dataset.line), r.dataset.kind]));
-}
+const listed = watchHits;
 
 /** `W` in the trace view asks for a range (in a register or memory pane
  * it watches the pane's selection): the current row's click focuses it. */

@@ -36,6 +36,7 @@ mod trace_row;
 mod unparsed_list;
 mod watch_pane;
 mod why_pane;
+mod windowed;
 
 pub use app::App;
 pub use browser::{Browser, BrowserProps, Session};

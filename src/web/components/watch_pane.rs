@@ -2,12 +2,20 @@
 //! listed as the worker finds them, each row a button to its position; the
 //! accesses before and after the position (`(`, `)`) and which kind
 //! (reads, writes, both) are the header's.
+//!
+//! The list holds up to 10,000 rows; only those in sight are drawn
+//! (`windowed`), and the position's access is brought into sight.
 
 use yew::prelude::*;
+
+use super::windowed::use_window;
 
 use crate::model::watch::{Watch, MAX_LISTED};
 use crate::web::page::i18n::{number, t, tf, use_lang};
 use tarmac_lens_core::browse::protocol::{AccessKind, NodeId};
+
+/// A row's height: every row has it, so the list knows which are in sight.
+const ROW_PX: f64 = 18.0;
 
 #[derive(Properties, PartialEq)]
 pub struct WatchPaneProps {
@@ -51,6 +59,8 @@ pub fn watch_pane(props: &WatchPaneProps) -> Html {
     let prev = props.on_step.reform(|_: MouseEvent| false);
     let next = props.on_step.reform(|_: MouseEvent| true);
     let kinds = [AccessKind::Any, AccessKind::Read, AccessKind::Write];
+    let current = props.cursor.and_then(|node| w.index_of(node));
+    let window = use_window(count, ROW_PX, current);
     html! {
         <section
             class="pane nav-pane watch-pane"
@@ -89,30 +99,38 @@ pub fn watch_pane(props: &WatchPaneProps) -> Html {
                     if props.listed { t("No access.") } else { t("Looking…") }
                 }</p>
             } else {
-                <ol class="watch-hits" style="list-style:none;margin:0;padding:0.2rem 0.4rem;flex:1 1 10rem;min-height:0;overflow:auto;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13px;">
-                    { for w.hits.iter().map(|h| {
-                        let node = h.node.node;
-                        let pick = props.on_pick.reform(move |_: MouseEvent| node);
-                        let current = props.cursor == Some(node);
-                        html! {
-                            <li
-                                key={node}
-                                class={classes!("watch-hit", current.then_some("current"))}
-                                data-testid="watch-hit"
-                                data-line={h.node.first_line.to_string()}
-                                data-kind={h.kind.clone()}
-                                style="display:flex;gap:0.6rem;align-items:baseline;cursor:pointer;white-space:pre;"
-                                title={t("Go to this access")}
-                                onclick={pick}
-                            >
-                                <span style="min-width:5em;text-align:right;">{ h.node.first_line }</span>
-                                <span style="min-width:2em;">{ h.kind.clone() }</span>
-                                <span style="overflow:hidden;text-overflow:ellipsis;" data-testid="watch-detail">{ h.detail.clone() }</span>
-                                <span style="opacity:0.7;">{ h.function.clone() }</span>
-                            </li>
-                        }
-                    }) }
-                </ol>
+                <div
+                    ref={window.scroller}
+                    class="watch-hits"
+                    onscroll={window.onscroll}
+                    style="flex:1 1 10rem;min-height:0;overflow:auto;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13px;"
+                >
+                    <ol style={format!("list-style:none;margin:0.2rem 0.4rem;padding:0;position:relative;height:{}px;", count as f64 * ROW_PX)}>
+                        { for window.rows.map(|i| {
+                            let h = &w.hits[i];
+                            let node = h.node.node;
+                            let pick = props.on_pick.reform(move |_: MouseEvent| node);
+                            html! {
+                                <li
+                                    key={node}
+                                    class={classes!("watch-hit", (current == Some(i)).then_some("current"))}
+                                    data-testid="watch-hit"
+                                    data-index={i.to_string()}
+                                    data-line={h.node.first_line.to_string()}
+                                    data-kind={h.kind.clone()}
+                                    style={format!("position:absolute;left:0;right:0;top:{}px;height:{ROW_PX}px;line-height:{ROW_PX}px;display:flex;gap:0.6rem;cursor:pointer;white-space:pre;overflow:hidden;", i as f64 * ROW_PX)}
+                                    title={t("Go to this access")}
+                                    onclick={pick}
+                                >
+                                    <span style="min-width:5em;text-align:right;">{ h.node.first_line }</span>
+                                    <span style="min-width:2em;">{ h.kind.clone() }</span>
+                                    <span style="overflow:hidden;text-overflow:ellipsis;" data-testid="watch-detail">{ h.detail.clone() }</span>
+                                    <span style="opacity:0.7;">{ h.function.clone() }</span>
+                                </li>
+                            }
+                        }) }
+                    </ol>
+                </div>
                 if count >= MAX_LISTED {
                     <p class="pane-empty" style="margin:0.25rem 0.5rem;">{ tf("The list stops at {}; ( and ) find the others.", &[&number(MAX_LISTED as u64)]) }</p>
                 }

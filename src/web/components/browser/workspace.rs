@@ -13,9 +13,8 @@ use crate::i18n::t;
 use crate::model::keys::Command;
 use crate::model::layout::{Area, Layout, LayoutMsg, Shown, Slot};
 use crate::model::watch::WatchMsg;
-use crate::model::{Msg, Pane, PaneBody, ViewMsg};
+use crate::model::{Msg, Pane, PaneBody};
 use crate::web::components::{ReportsPanel, Sizes, Splitter, WatchPane, WhyPane};
-use tarmac_lens_core::browse::protocol::NodeId;
 
 impl Browser {
     /// Scrolls the area holding a pane just opened or moved so that the
@@ -141,7 +140,6 @@ impl Browser {
         let tools = || self.area_tools(ctx, slot);
         let view = self.model.active_view();
         let v = self.model.view_ref(view);
-        let go = move |node: NodeId| Msg::View(view, ViewMsg::GoTo { node });
         Some(match &p.body {
             PaneBody::Registers { .. } | PaneBody::Memory { .. } | PaneBody::Source(_) => {
                 self.view_pane(ctx, p, slot)
@@ -153,7 +151,7 @@ impl Browser {
                         watch={(**w).clone()}
                         {listed}
                         cursor={v?.cursor.map(|c| c.node)}
-                        on_pick={link.callback(go)}
+                        on_pick={link.callback(|node| Msg::Watch(WatchMsg::Pick(node)))}
                         on_step={link.callback(|forward| Msg::Run(Command::WatchStep { forward }))}
                         on_kind={link.callback(|k| Msg::Watch(WatchMsg::Kind(k)))}
                         on_close={link.callback(|_| Msg::Watch(WatchMsg::Close))}
