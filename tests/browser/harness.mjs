@@ -307,12 +307,18 @@ export async function readResults(page, name) {
 /**
  * Every access the watch pane lists once it has listed them all, as
  * [line, kind]: the pane draws only the rows in sight, so this scrolls
- * its list a screen at a time, as a person reads it, and back to the top.
+ * its list from the top a screen at a time, as a person reads it, and
+ * back to the top.
  */
 export async function watchHits(page) {
   await page.waitForSelector('[data-testid=watch-pane][data-listed=true]', { timeout: 30_000 });
   const count = Number(await page.getAttribute('[data-testid=watch-pane]', 'data-count'));
   const seen = new Map();
+  const top = async () => {
+    await page.$eval('.watch-hits', (el) => el.scrollTo(0, 0)).catch(() => {});
+    if (count > 0) await page.waitForSelector('[data-testid=watch-hit][data-index="0"]');
+  };
+  await top();
   const drawn = () =>
     page.$$eval('[data-testid=watch-hit]', (rows) => rows.map((r) => [Number(r.dataset.index), Number(r.dataset.line), r.dataset.kind]));
   for (;;) {
@@ -323,8 +329,7 @@ export async function watchHits(page) {
     await page.$eval('.watch-hits', (el) => el.scrollBy(0, el.clientHeight));
     await page.waitForSelector(`[data-testid=watch-hit][data-index="${next}"]`);
   }
-  await page.$eval('.watch-hits', (el) => el.scrollTo(0, 0)).catch(() => {});
-  if (count > 0) await page.waitForSelector('[data-testid=watch-hit][data-index="0"]');
+  await top();
   return [...seen.keys()].sort((a, b) => a - b).map((i) => seen.get(i));
 }
 

@@ -66,6 +66,21 @@ describe('watch pane', () => {
     await page.keyboard.press('(');
     await expectLine(page, a, 'two accesses back');
     assert.ok(await page.$(`[data-testid=watch-hit].current[data-line="${a}"]`), 'the position is marked in the list');
+    // The list draws the rows in sight; the position's access, far down
+    // it, is brought into sight and marked.
+    const last = want.length - 1;
+    assert.equal(await page.$(`[data-testid=watch-hit][data-index="${last}"]`), null, 'the last access is not drawn while the list shows its top');
+    await gotoLine(page, want[last][0]);
+    const lastRow = `[data-testid=watch-hit].current[data-index="${last}"]`;
+    await page.waitForSelector(lastRow);
+    assert.ok(
+      await page.$eval(lastRow, (row) => {
+        const r = row.getBoundingClientRect();
+        const list = row.closest('.watch-hits').getBoundingClientRect();
+        return r.top >= list.top && r.bottom <= list.bottom;
+      }),
+      'the current access is in the list\'s sight',
+    );
     // Reads only, then writes only.
     await page.click('[data-testid=watch-kind][data-kind=read]');
     await page.waitForFunction(() => document.querySelector('[data-testid=watch-kind][data-kind=read]')?.getAttribute('aria-checked') === 'true');
