@@ -56,7 +56,9 @@
 // the bookmarks and the disassembly. Its line then adds `all_panes_ms`
 // (Down to the last change in any pane) and `workspace`.
 // `TL_BENCH_TIMELINE=1` adds `step_timeline_ms`: the page thread's ms per
-// step by Chromium timeline event (script, layout, paint).
+// step by Chromium timeline event (script, layout, paint);
+// `TL_BENCH_CPUPROFILE=FILE` writes the page thread's CPU profile over the
+// steps (DevTools' .cpuprofile; the wasm functions by name).
 // `TL_BENCH_DROP_COPIES=N` drops one File of N copies of each trace (the
 // page's own drop event; Chromium's blob refers to the one file N times):
 // 100 GB by drop without 100 GB of disk. The copies repeat the times, so
@@ -151,6 +153,7 @@ async function benchReports(page) {
   await page.focus('[data-testid=browser]');
   await page.keyboard.press('R');
   await page.waitForSelector('[data-testid=reports-summary]', { timeout: 3_600_000 });
+  opened('reports');
   const reportsReady = (Date.now() - t0) / 1000;
   const t1 = Date.now();
   await page.click('[data-testid=tab-statistics]');
@@ -333,7 +336,11 @@ async function bench(browser, server, trace, workers) {
   const stopped = state === 'stopped' ? await page.textContent('[data-testid=stopped]') : null;
   const error = state === 'error' ? await page.evaluate(() => document.querySelector('[data-testid=error], [data-testid=panic]')?.textContent ?? null) : null;
 
-  if (WORKSPACE && state === 'ready') await openWorkspace(page);
+  // The tab's memory now (its largest renderer's RSS, MB), after each of
+  // the workspace's parts: where a workspace's memory goes.
+  const tabMb = () => Math.round(Math.max(0, ...renderers(pids).map((r) => r.rss)) / 2 ** 20);
+  const workspaceMb = { indexed: tabMb() };
+  if (WORKSPACE && state === 'ready') await openWorkspace(page, (part) => (workspaceMb[part] = tabMb()));
 
   // Steps: Down, wait until the row has moved and the panes have settled
   // (none on a page that failed: each would wait its 5 s for nothing).
@@ -355,6 +362,11 @@ async function bench(browser, server, trace, workers) {
   // TL_BENCH_TIMELINE: where the page thread's time goes over the steps
   // (script, style, layout, paint), summed by Chromium's timeline events.
   const timeline = TIMELINE ? await startTimeline(cdp) : null;
+  if (CPU_PROFILE) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+    await cdp.send('Profiler.start');
+  }
   for (let k = 0; k < (state === 'error' ? 0 : STEPS); k++) {
     const before = await page.evaluate(() => window.__bench.keys.length);
     await page.keyboard.press('ArrowDown');
@@ -389,7 +401,9 @@ async function bench(browser, server, trace, workers) {
     if (m.any !== null) allPanes.push(m.any);
   }
   const cpuAfterSteps = await mainCpu();
+  workspaceMb.stepped = tabMb();
   const timelineMs = timeline ? await timeline(Math.max(1, step.length)) : null;
+  if (CPU_PROFILE) fs.writeFileSync(CPU_PROFILE, JSON.stringify((await cdp.send('Profiler.stop')).profile));
   const perStep = (what) => (step.length ? ((cpuAfterSteps[what] - cpuBeforeSteps[what]) * 1000) / step.length : null);
   const reports = REPORTS && state === 'ready' ? await benchReports(page) : null;
   clearInterval(sampler);
@@ -430,6 +444,7 @@ async function bench(browser, server, trace, workers) {
     ...(WORKSPACE
       ? {
           workspace: WORKSPACE,
+          workspace_tab_mb: workspaceMb,
           all_panes_ms: { n: allPanes.length, p50: percentile(allPanes, 50), p99: percentile(allPanes, 99), max: percentile(allPanes, 100) },
         }
       : {}),
@@ -446,6 +461,7 @@ const REPORTS = process.env.TL_BENCH_REPORTS === '1';
 const DROP_COPIES = Number(process.env.TL_BENCH_DROP_COPIES ?? 1);
 const WORKSPACE = process.env.TL_BENCH_WORKSPACE ?? '';
 const TIMELINE = process.env.TL_BENCH_TIMELINE === '1';
+const CPU_PROFILE = process.env.TL_BENCH_CPUPROFILE ?? '';
 if (!['', 'default', 'more'].includes(WORKSPACE)) throw new Error(`TL_BENCH_WORKSPACE must be default or more, not ${WORKSPACE}`);
 const ELF = process.env.TL_BENCH_ELF ?? '/work/shared/tools/tracegen/elf/quicksort-aarch64-O2.elf';
 
@@ -472,9 +488,10 @@ async function startTimeline(cdp) {
   };
 }
 
-async function openWorkspace(page) {
+async function openWorkspace(page, opened) {
   await page.setInputFiles('[data-testid=elf-input]', ELF);
   await page.waitForSelector('[data-testid=elf-symbols]', { timeout: 60_000 });
+  opened('elf');
   const focusView = () => page.click('.trace-row.current');
   const open = async (key, slot, typed) => {
     await focusView();
@@ -485,12 +502,14 @@ async function openWorkspace(page) {
       await page.keyboard.press('Enter');
     }
     await page.waitForSelector(`.area-item[data-slot=${slot}]`, { timeout: 60_000 });
+    if (slot !== 'reports') opened(slot);
   };
   await open('m', 'memory', 'sp');
   await open('s', 'source');
   await open('R', 'reports');
   // Its pass done, so that its progress is not counted as a pane's change.
   await page.waitForSelector('[data-testid=reports-summary]', { timeout: 3_600_000 });
+  opened('reports');
   if (WORKSPACE === 'more') {
     await open('W', 'watch', 'x0');
     await open('y', 'why', 'x0');

@@ -13,6 +13,7 @@ pub use model::*;
 pub use view::view;
 
 use crate::model::pane_kind::{Close, Entry, Opens, Place};
+use crate::model::pane_state::Shown;
 
 /// Its line in the registry (`model::registry`).
 pub const ENTRY: Entry = Entry {
@@ -23,7 +24,7 @@ pub const ENTRY: Entry = Entry {
     prompt: None,
     close: Close::Same,
     opens: Opens::Toggle {
-        make: Query::boxed,
+        make: || Box::new(Shown("Query")),
         help: "show/hide the Query pane: SQL over the trace's tables (instructions, registers, memory, calls, functions, source lines, events, unparsed lines); Ctrl-Enter runs, Escape stops; click a line or time to go there",
     },
     rank: 7,

@@ -5,8 +5,9 @@
 //! position, and where in the query an error is.
 //!
 //! The engine (crates/sql, a worker of its own: `web::page::sql_client`)
-//! is not the model's: the model only knows the pane is open ([`Query`],
-//! asking nothing) and carries out its links ([`PaneAction::GoToLine`]).
+//! is not the model's: the model only knows the pane is open (a
+//! `pane_state::Shown`, asking nothing) and carries out its links
+//! ([`PaneAction::GoToLine`]).
 
 #![deny(missing_docs)]
 
@@ -14,34 +15,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Deserialize;
 
-use crate::i18n::t;
-use crate::model::pane_state::{PaneAction, PaneState};
-use tarmac_lens_core::browse::protocol::{NodeId, Query as Wire, Reply};
-
-/// The pane as the model keeps it: it follows no position.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Query;
-
-impl PaneState for Query {
-    fn query(&self, _: NodeId) -> Option<Wire> {
-        None
-    }
-
-    fn take(&mut self, _: Reply) -> Result<(), String> {
-        Ok(())
-    }
-
-    fn title(&self) -> String {
-        t("Query").into()
-    }
-}
-
-impl Query {
-    /// `registry::Opens::Toggle`'s `make`.
-    pub fn boxed() -> Box<dyn PaneState> {
-        Box::new(Query)
-    }
-}
+use crate::model::pane_state::PaneAction;
 
 /// Rows fetched from the engine at a time.
 pub const PAGE_ROWS: u64 = 200;

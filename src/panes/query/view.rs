@@ -29,10 +29,8 @@ const HISTORY_KEY: &str = "tarmac-lens.sql-history";
 /// A result row's height, in pixels (the window's arithmetic needs one).
 const ROW_PX: f64 = 20.0;
 
-/// The pane's render from the model's state (`None` if it is another
-/// kind's): the workspace's hook (`panes::render::view`).
+/// The pane's render: the workspace's hook (`panes::render::view`).
 pub fn view(cx: &PaneContext) -> Option<Html> {
-    cx.state::<super::Query>()?;
     Some(html! {
         <QueryPane
             trace={cx.trace.clone()}
