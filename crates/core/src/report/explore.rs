@@ -299,13 +299,14 @@ impl Reports {
     ) -> Result<Reports> {
         let mut gaps = Gaps::default();
         let mut analysis = super::analyse_calls_observing(source, parse, engine, &mut gaps)?;
-        let root = calltree::build(&analysis);
         // The tree holds what the calls and transitions said; kept, they
         // would more than double the memory per call (the tree's text
-        // needs only the first event line).
+        // needs only the first event line). The tree is made of the
+        // transitions alone, so the calls go first.
         analysis.calls = Vec::new();
-        analysis.transitions = Vec::new();
         analysis.debug = Vec::new();
+        let root = calltree::build(&analysis);
+        analysis.transitions = Vec::new();
         let mut r = Reports {
             analysis,
             root,

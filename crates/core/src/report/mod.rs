@@ -134,25 +134,94 @@ where
     obs.a.unparsed = end.unparsed;
     obs.a.open_calls = end.open_calls;
     let mut a = obs.a;
-    let mut t: Vec<Transition> = Vec::with_capacity(a.calls.len() * 2);
-    for c in &a.calls {
-        t.push(Transition {
-            line: c.entry.line,
-            delta: 1,
-            before: c.call_site,
-            after: c.entry,
-        });
-        t.push(Transition {
-            line: c.resume.line,
-            delta: -1,
-            before: c.exit,
-            after: c.resume,
-        });
-    }
-    // Stable sort keeps insertion order among equal lines, so dedup keeps the
-    // first inserted, as a set keyed by line would.
-    t.sort_by_key(|x| x.line);
-    t.dedup_by_key(|x| x.line);
-    a.transitions = t;
+    a.transitions = transitions(&a.calls);
     Ok(a)
+}
+
+/// Each call's entry and return as transitions, sorted by line, the first
+/// made kept where two share a line (as a set keyed by line would). Sorted
+/// as (line, order made) keys, 16 bytes each, then made: sorting the
+/// 96-byte transitions themselves took a copy of them and a stable sort's
+/// buffer beside the calls (the Reports pass's peak 446 → 316 MB at 662,304
+/// calls; docs/performance.md).
+fn transitions(calls: &[Call]) -> Vec<Transition> {
+    let mut keys: Vec<(u64, usize)> = Vec::with_capacity(calls.len() * 2);
+    for (i, c) in calls.iter().enumerate() {
+        keys.push((c.entry.line, 2 * i));
+        keys.push((c.resume.line, 2 * i + 1));
+    }
+    keys.sort_unstable();
+    keys.dedup_by_key(|k| k.0);
+    keys.iter()
+        .map(|&(line, k)| {
+            let c = &calls[k / 2];
+            if k % 2 == 0 {
+                Transition {
+                    line,
+                    delta: 1,
+                    before: c.call_site,
+                    after: c.entry,
+                }
+            } else {
+                Transition {
+                    line,
+                    delta: -1,
+                    before: c.exit,
+                    after: c.resume,
+                }
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{transitions, Transition};
+    use crate::engine::{Call, Site};
+
+    /// Against the plain way: every transition made in order, stably
+    /// sorted by line, the first of each line kept. Lines collide often
+    /// (a call's return on another's entry, calls sharing a line).
+    #[test]
+    fn transitions_are_the_first_made_at_each_line_in_line_order() {
+        let site = |line: u64, node: u64| Site {
+            line,
+            node,
+            ..Site::default()
+        };
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let calls: Vec<Call> = (0..2_000)
+            .map(|i| Call {
+                call_site: site(next(300), i),
+                entry: site(next(300), i + 1),
+                exit: site(next(300), i + 2),
+                resume: site(next(300), i + 3),
+            })
+            .collect();
+        let mut want: Vec<Transition> = Vec::new();
+        for c in &calls {
+            want.push(Transition {
+                line: c.entry.line,
+                delta: 1,
+                before: c.call_site,
+                after: c.entry,
+            });
+            want.push(Transition {
+                line: c.resume.line,
+                delta: -1,
+                before: c.exit,
+                after: c.resume,
+            });
+        }
+        want.sort_by_key(|t| t.line);
+        want.dedup_by_key(|t| t.line);
+        assert!(want.len() > 250, "{} lines", want.len());
+        assert_eq!(transitions(&calls), want);
+    }
 }
