@@ -136,6 +136,9 @@ test("on a long trace each report's first answer counts its first lines and says
   await page.focus('[data-testid=browser]');
   await page.keyboard.press('R');
   await page.click('[data-testid=tab-statistics]', { timeout: 60_000 });
+  // The person chooses levels at mix's first answer (the observer above):
+  // not before it is drawn, however long that takes on a busy machine.
+  await page.waitForFunction(() => window.__partials.some((p) => p.kind === 'statistic-mix'), null, { timeout: 60_000 });
   await show(page, 'levels', `${NAME}.levels.txt`);
   assert.equal(await page.textContent('[data-testid=statistics-text]'), want.levels, 'the whole trace counted at last');
   assert.equal(await page.$('[data-testid=statistics-partial]'), null, 'no longer said to be partial');
