@@ -4,14 +4,13 @@
 use std::cell::Cell;
 use std::rc::Rc;
 
-use wasm_bindgen::prelude::Closure;
-use wasm_bindgen::JsCast;
-use web_sys::{Element, ResizeObserver, ResizeObserverEntry, WheelEvent};
+use web_sys::{Element, WheelEvent};
 use yew::prelude::*;
 
 use crate::web::page::i18n::{t, use_lang};
 
 use super::trace_row::TraceRow;
+use super::windowed::use_height;
 use crate::model::view_state::{Scroll, ROW_PX};
 use tarmac_lens_core::browse::protocol::{NodeId, NodeView, Row, RowsReply};
 
@@ -129,9 +128,10 @@ fn scroll_until_there(el: Element, target: i32, seq: Rc<Cell<u32>>, tries: u32) 
 pub fn trace_pane(props: &TracePaneProps) -> Html {
     use_lang();
     let scroller = use_node_ref();
-    let viewport_px = use_state_eq(|| 0.0f64);
+    // The observer attaches once: the scroller is there from the first render.
+    let viewport_px = use_height(scroller.clone(), true, 0.0, props.on_resize.clone());
     let scroll_top = use_state_eq(|| 0.0f64);
-    let scroll = Scroll::new(props.total_rows, (*viewport_px).max(ROW_PX));
+    let scroll = Scroll::new(props.total_rows, viewport_px.max(ROW_PX));
 
     // The browser moved the view (a key, a jump): move the scrollbar.
     {
@@ -154,49 +154,11 @@ pub fn trace_pane(props: &TracePaneProps) -> Html {
             }
         });
     }
-    // Viewport height, from a ResizeObserver: it runs after layout, so the
-    // read forces none. Reading it after every render forced a synchronous
-    // layout into every step (tens of milliseconds under the first rows).
-    {
-        // The observer outlives renders; it reads the current props here.
-        let latest = use_mut_ref(|| props.on_resize.clone());
-        *latest.borrow_mut() = props.on_resize.clone();
-        let scroller = scroller.clone();
-        let viewport_px = viewport_px.clone();
-        use_effect_with((), move |_| {
-            let observer = scroller.cast::<Element>().and_then(|el| {
-                let last = Cell::new(0.0f64);
-                let on_resize =
-                    Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
-                        let Ok(entry) = entries.get(0).dyn_into::<ResizeObserverEntry>() else {
-                            return;
-                        };
-                        let h = entry.target().client_height() as f64;
-                        // Zero while the browse tab is hidden: keep the last size.
-                        if h > 0.0 && h != last.get() {
-                            last.set(h);
-                            viewport_px.set(h);
-                            let on_resize = latest.borrow().clone();
-                            on_resize.emit(h);
-                        }
-                    });
-                let observer = ResizeObserver::new(on_resize.as_ref().unchecked_ref()).ok()?;
-                observer.observe(&el);
-                Some((observer, on_resize))
-            });
-            move || {
-                if let Some((observer, _on_resize)) = observer {
-                    observer.disconnect();
-                }
-            }
-        });
-    }
-
     let onscroll = {
         let scroller = scroller.clone();
         let scroll_top = scroll_top.clone();
         let on_viewport = props.on_viewport.clone();
-        let viewport = *viewport_px;
+        let viewport = viewport_px;
         let top = props.top;
         Callback::from(move |_: Event| {
             if let Some(el) = scroller.cast::<Element>() {
@@ -211,7 +173,7 @@ pub fn trace_pane(props: &TracePaneProps) -> Html {
     // Scaled, one scroll pixel is many rows: wheel steps by rows instead.
     let onwheel = {
         let on_viewport = props.on_viewport.clone();
-        let viewport = *viewport_px;
+        let viewport = viewport_px;
         let top = props.top;
         Callback::from(move |e: WheelEvent| {
             if !scroll.scaled() {

@@ -35,41 +35,11 @@ pub fn use_window(count: usize, row_px: f64, keep: Option<usize>) -> Window {
     let scroller = use_node_ref();
     let scroll_top = use_state_eq(|| 0.0f64);
     // Until the observer says: a tall window's worth.
-    let height = use_state_eq(|| 1200.0f64);
-    {
-        let scroller = scroller.clone();
-        let height = height.clone();
-        use_effect_with(count > 0, move |_| {
-            let observer = scroller.cast::<Element>().and_then(|el| {
-                let last = Cell::new(0.0f64);
-                let on_resize =
-                    Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
-                        let Ok(entry) = entries.get(0).dyn_into::<ResizeObserverEntry>() else {
-                            return;
-                        };
-                        let h = entry.target().client_height() as f64;
-                        // Zero while hidden (a collapsed pane): keep the last.
-                        if h > 0.0 && h != last.get() {
-                            last.set(h);
-                            height.set(h);
-                        }
-                    });
-                let observer = ResizeObserver::new(on_resize.as_ref().unchecked_ref()).ok()?;
-                observer.observe(&el);
-                Some((observer, on_resize))
-            });
-            move || {
-                if let Some((observer, _on_resize)) = observer {
-                    observer.disconnect();
-                }
-            }
-        });
-    }
+    let height = use_height(scroller.clone(), count > 0, 1200.0, Callback::noop());
     {
         // From the states, not the scroller: a read would force a layout.
         let scroller = scroller.clone();
         let scroll_top = scroll_top.clone();
-        let height = *height;
         use_effect_with(keep, move |keep| {
             if let (Some(i), Some(el)) = (*keep, scroller.cast::<Element>()) {
                 let y = i as f64 * row_px;
@@ -91,11 +61,59 @@ pub fn use_window(count: usize, row_px: f64, keep: Option<usize>) -> Window {
         })
     };
     let top = (*scroll_top / row_px).floor() as usize;
-    let in_sight = (*height / row_px).ceil() as usize + 1;
+    let in_sight = (height / row_px).ceil() as usize + 1;
     let rows = top.saturating_sub(AROUND).min(count)..(top + in_sight + AROUND).min(count);
     Window {
         rows,
         scroller,
         onscroll,
     }
+}
+
+/// A scroller's height in px, from a ResizeObserver: it runs after layout,
+/// so the read forces none (reading it after every render forced a layout
+/// into every step, tens of ms). The observer attaches once `attached` is
+/// true (the scroller is in the page); `on_change` hears each new height.
+/// A height of zero (a hidden tab or a collapsed pane) keeps the last.
+#[hook]
+pub fn use_height(
+    scroller: NodeRef,
+    attached: bool,
+    initial: f64,
+    on_change: Callback<f64>,
+) -> f64 {
+    let height = use_state_eq(|| initial);
+    // The observer outlives renders; it calls the latest callback.
+    let latest = use_mut_ref(|| on_change.clone());
+    *latest.borrow_mut() = on_change;
+    {
+        let height = height.clone();
+        use_effect_with(attached, move |_| {
+            let observer = scroller.cast::<Element>().and_then(|el| {
+                let last = Cell::new(0.0f64);
+                let on_resize =
+                    Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
+                        let Ok(entry) = entries.get(0).dyn_into::<ResizeObserverEntry>() else {
+                            return;
+                        };
+                        let h = entry.target().client_height() as f64;
+                        if h > 0.0 && h != last.get() {
+                            last.set(h);
+                            height.set(h);
+                            let on_change = latest.borrow().clone();
+                            on_change.emit(h);
+                        }
+                    });
+                let observer = ResizeObserver::new(on_resize.as_ref().unchecked_ref()).ok()?;
+                observer.observe(&el);
+                Some((observer, on_resize))
+            });
+            move || {
+                if let Some((observer, _on_resize)) = observer {
+                    observer.disconnect();
+                }
+            }
+        });
+    }
+    *height
 }
