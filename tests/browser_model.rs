@@ -1460,8 +1460,11 @@ fn a_file_shown_from_elsewhere_stays_until_the_position_moves() {
 /// `)` / `(` move to the accesses around the position.
 #[test]
 fn the_watch_pane_lists_every_access_the_text_shows_and_steps_between_them() {
-    use tarmac_lens::model::watch::WatchMsg;
+    use tarmac_lens::model::pane_state::PaneAction;
+    use tarmac_lens::model::registry::Slot;
     use tarmac_lens::model::Focus;
+    use tarmac_lens::model::PaneMsg;
+    use tarmac_lens::panes::watch::{Watch, WatchMsg};
     use tarmac_lens_core::browse::protocol::AccessKind;
     let trace = std::fs::read(data("ttu/quicksort.tarmac")).unwrap();
     let (lines, _) = text_of(&trace);
@@ -1493,14 +1496,21 @@ fn the_watch_pane_lists_every_access_the_text_shows_and_steps_between_them() {
     assert!(want.len() > 50);
     let mut page = Page::open(&trace, Config::default());
     page.prompt("W", "[0x8100:16]");
+    // What the pane's render sends it.
+    let watch_msg = |page: &mut Page, msg: PaneMsg| {
+        let slot = Slot::named("watch").unwrap();
+        let id = page.model.pane_of(slot).expect("the watch pane").id;
+        page.send(Msg::Pane(id, msg));
+    };
+    let own = |m: WatchMsg| PaneMsg::Own(Box::new(m));
     let listed = |page: &Page| -> Vec<(u64, String)> {
-        let w = page.model.watch_pane().expect("a watch");
+        let w = page.model.pane_state::<Watch>().expect("a watch");
         (w.hits.iter())
             .map(|h| (h.node.first_line, h.kind.clone()))
             .collect()
     };
     assert_eq!(listed(&page), want);
-    let w = page.model.watch_pane().unwrap();
+    let w = page.model.pane_state::<Watch>().unwrap();
     assert_eq!(w.label, "[0x8100:16]");
     assert!(w.listed(page.model.indexed_nodes, page.model.complete));
     // `)` and `(` from a line between two accesses.
@@ -1512,15 +1522,15 @@ fn the_watch_pane_lists_every_access_the_text_shows_and_steps_between_them() {
     assert_eq!(page.line(), a);
     // The position's access is the one the list marks; a click on another
     // goes there.
-    let w = page.model.watch_pane().unwrap();
+    let w = page.model.pane_state::<Watch>().unwrap();
     let node = page.model.views[0].cursor.unwrap().node;
     assert_eq!(w.index_of(node), Some(20));
     assert_eq!(w.index_of(node + 1), None, "{node} + 1 is not an access");
     let far = w.hits[want.len() - 1].node.node;
-    page.send(Msg::Watch(WatchMsg::Pick(far)));
+    watch_msg(&mut page, own(WatchMsg::Pick(far)));
     assert_eq!(page.line(), want[want.len() - 1].0);
     // Reads only.
-    page.send(Msg::Watch(WatchMsg::Kind(AccessKind::Read)));
+    watch_msg(&mut page, own(WatchMsg::Kind(AccessKind::Read)));
     let reads: Vec<_> = want
         .iter()
         .filter(|(_, k)| k.contains('r'))
@@ -1541,9 +1551,9 @@ fn the_watch_pane_lists_every_access_the_text_shows_and_steps_between_them() {
         .map(|p| p.id)
         .expect("a register pane");
     page.send(Msg::Focus(Focus::Pane(pane)));
-    page.send(Msg::Watch(WatchMsg::Kind(AccessKind::Write)));
+    watch_msg(&mut page, own(WatchMsg::Kind(AccessKind::Write)));
     page.key("W");
-    let w = page.model.watch_pane().unwrap();
+    let w = page.model.pane_state::<Watch>().unwrap();
     let name = w.label.to_uppercase();
     let writes = lines
         .iter()
@@ -1556,8 +1566,8 @@ fn the_watch_pane_lists_every_access_the_text_shows_and_steps_between_them() {
     page.send(Msg::Focus(Focus::View(view)));
     page.prompt("W", "buf:0");
     assert!(page.status().contains("length is 0"), "{}", page.status());
-    page.send(Msg::Watch(WatchMsg::Close));
-    assert!(page.model.watch_pane().is_none());
+    watch_msg(&mut page, PaneMsg::Action(PaneAction::Close));
+    assert!(page.model.pane_state::<Watch>().is_none());
     page.key(")");
     assert!(
         page.status().contains("Nothing is watched"),

@@ -299,7 +299,7 @@ impl Asking {
             serde_json::to_value(&tree)
                 .map(|tree| {
                     json!({
-                        "target": self.target.as_ref().map(super::watch::target_label),
+                        "target": self.target.as_ref().map(super::target::target_label),
                         "tree": tree,
                     })
                 })
@@ -359,7 +359,7 @@ impl Asking {
 
     /// The length a memory target asks for (1 unless given).
     fn target_len(&self) -> u64 {
-        super::watch::parse_target(self.target_text()).map_or(1, |(_, _, len)| len)
+        super::target::parse_target(self.target_text()).map_or(1, |(_, _, len)| len)
     }
 
     /// The position is known.
@@ -384,7 +384,7 @@ impl Asking {
     /// The position and bounds are known: the target next.
     fn bounded(&mut self) -> Step {
         let from = self.from.unwrap_or(0);
-        match super::watch::parse_target(self.target_text()) {
+        match super::target::parse_target(self.target_text()) {
             Err(e) => Step::Done(Err(e)),
             Ok((Some(register), _, _)) => {
                 self.target = Some(WriteTarget::Register(register));
@@ -465,7 +465,7 @@ impl Asking {
         let target = self
             .target
             .as_ref()
-            .map(super::watch::target_label)
+            .map(super::target::target_label)
             .unwrap_or_default();
         Step::Done(Ok(json!({
             "target": target,

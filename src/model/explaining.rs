@@ -48,7 +48,7 @@ impl Model {
 
     /// Asks where `target`'s value after `node` came from; the pane opens.
     pub(super) fn why(&mut self, target: WriteTarget, node: NodeId, line: u64) {
-        let label = super::watch::target_label(&target);
+        let label = super::target::target_label(&target);
         let generation = self.why_pane().map_or(0, |w| w.generation + 1);
         let why = Box::new(Why {
             label,
@@ -80,7 +80,7 @@ impl Model {
             return;
         };
         let (node, line) = (c.node, c.first_line);
-        match super::watch::parse_target(text) {
+        match super::target::parse_target(text) {
             Ok((Some(reg), _, _)) => self.why(WriteTarget::Register(reg), node, line),
             Ok((None, expr, len)) => {
                 self.ask(Eval { node, expr }, move |reply| {

@@ -55,9 +55,9 @@ mod source_following;
 mod state;
 pub mod statistics;
 pub mod statistics_tab;
+pub mod target;
 mod trace;
 pub mod view_state;
-pub mod watch;
 mod watching;
 pub mod why;
 
@@ -276,8 +276,6 @@ pub enum Msg {
     Layout(layout::LayoutMsg),
     /// Setting, removing and going to bookmarks, and their answers.
     Bookmark(BookmarkMsg),
-    /// The watch pane's answers and buttons.
-    Watch(watch::WatchMsg),
     /// The watch prompt's memory expression has a value: watch there.
     WatchMemory {
         /// The memory's address.
@@ -522,7 +520,7 @@ impl Model {
         }
         if grown {
             self.nav_progress();
-            self.watch_progress();
+            self.more_progress();
         }
         // What a pane in its own folder shows may depend on the image, and
         // grow with the index (the disassembly's counts).
@@ -658,7 +656,6 @@ impl Model {
             Msg::SourceMissing(why) => self.source_missing(why),
             Msg::Layout(m) => return self.on_layout(m),
             Msg::Bookmark(m) => return self.on_bookmark(m),
-            Msg::Watch(m) => return self.on_watch(m),
             Msg::Condition(m) => return self.on_condition(m),
             Msg::WatchMemory { addr, len } => {
                 self.watch(tarmac_lens_core::browse::protocol::WriteTarget::Memory { addr, len })
@@ -711,17 +708,11 @@ impl Model {
         self.into_view = Some(layout::Shown::Slot(slot));
     }
 
-    /// The watch pane's watchpoint, while it is open.
-    pub fn watch_pane(&self) -> Option<&watch::Watch> {
+    /// The state of the first pane whose state is a `T` (a kind in its
+    /// own folder), if one is shown.
+    pub fn pane_state<T: 'static>(&self) -> Option<&T> {
         self.panes.iter().find_map(|p| match &p.body {
-            PaneBody::Watch(w) => Some(&**w),
-            _ => None,
-        })
-    }
-
-    fn watch_pane_mut(&mut self) -> Option<&mut watch::Watch> {
-        self.panes.iter_mut().find_map(|p| match &mut p.body {
-            PaneBody::Watch(w) => Some(&mut **w),
+            PaneBody::Own { state, .. } => state.as_any().downcast_ref::<T>(),
             _ => None,
         })
     }

@@ -4,6 +4,7 @@
 //! folders' lines, so neither file imports the other.
 
 use super::pane_state::PaneState;
+use tarmac_lens_core::browse::protocol::WriteTarget;
 
 /// Where a kind of pane sits at first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,6 +38,12 @@ pub enum Opens {
         make: fn() -> Box<dyn PaneState>,
         /// What the keys' help and the palette say.
         help: &'static str,
+    },
+    /// They run the commands `model::keys` binds them to, which open it
+    /// on a register or memory range (`W`, a context menu).
+    Target {
+        /// Its state on that target, given the state it replaces.
+        make: fn(WriteTarget, Option<&dyn PaneState>) -> Box<dyn PaneState>,
     },
 }
 

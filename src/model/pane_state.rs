@@ -20,6 +20,8 @@ pub enum PaneAction {
     GoToLine(u64),
     /// Go to the first line at this time.
     GoToTime(u64),
+    /// Go to this node.
+    GoToNode(NodeId),
     /// Close the pane.
     Close,
 }
@@ -49,6 +51,40 @@ pub trait PaneState: DynPane + Debug {
     fn take(&mut self, reply: Reply) -> Result<(), String>;
     /// Its header's title, in the page's language.
     fn title(&self) -> String;
+
+    /// For a list filled a piece at a time as indexing goes on (the watch
+    /// pane's accesses): the next piece's question and the token its
+    /// answer comes back with, once none is on its way and there is more
+    /// to ask of the `indexed_nodes` indexed so far. The model asks again
+    /// after each piece, each indexing step and each [`update`]
+    /// (`Self::update`).
+    fn more(&mut self, _indexed_nodes: u64) -> Option<(u64, Query)> {
+        None
+    }
+
+    /// Takes a piece [`more`](Self::more) asked for; `Err` is what the
+    /// status line says instead.
+    fn take_more(&mut self, _token: u64, _reply: Reply) -> Result<(), String> {
+        Ok(())
+    }
+
+    /// Its own message (its render's clicks, `PaneContext::own`), and what
+    /// the page does then.
+    fn update(&mut self, _msg: Box<dyn Any>) -> Option<PaneAction> {
+        None
+    }
+
+    /// The question finding what it marks after (`forward`) or before
+    /// `node`: `)` and `(` for the watch pane. `None`: it marks nothing.
+    fn step(&self, _node: NodeId, _forward: bool) -> Option<Query> {
+        None
+    }
+
+    /// Where that answer goes; `Err` is what the status line says instead
+    /// (nothing there, or the session's message).
+    fn stepped(&self, _reply: Reply, _forward: bool) -> Result<NodeId, String> {
+        Err(String::new())
+    }
 }
 
 impl<T: FollowsPosition + Clone + PartialEq + 'static> PaneState for T {

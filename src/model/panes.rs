@@ -108,6 +108,25 @@ pub enum PaneMsg {
     Action(super::pane_state::PaneAction),
     /// The source pane's own (`source.rs`).
     Source(super::source::SourceMsg),
+    /// A pane in its own folder: its render's message, which its state
+    /// reads (`PaneState::update`).
+    Own(Box<dyn std::any::Any>),
+    /// A piece of a pane's list (`PaneState::more`).
+    More {
+        /// What the pane said to come back with.
+        token: u64,
+        /// The piece, as the wire carries it.
+        reply: Reply,
+    },
+    /// What a pane marks after or before a view's position (`(`, `)`).
+    Stepped {
+        /// The view that goes there.
+        view: u32,
+        /// After, not before.
+        forward: bool,
+        /// The answer, as the wire carries it.
+        reply: Reply,
+    },
 }
 
 impl Model {
@@ -887,7 +906,29 @@ impl Model {
                 let view = self.active_view();
                 self.move_to(view, Locate::Time(time), false);
             }
+            PaneMsg::Action(PaneAction::GoToNode(node)) => {
+                self.refocus = true;
+                let view = self.active_view();
+                self.move_to(view, Locate::Node(node), false);
+            }
             PaneMsg::Source(m) => self.on_source(pane, m),
+            PaneMsg::Own(msg) => {
+                let Some(PaneBody::Own { state, .. }) = self.pane_mut(pane).map(|p| &mut p.body)
+                else {
+                    return false;
+                };
+                let action = state.update(msg);
+                self.fetch_more(pane);
+                if let Some(action) = action {
+                    return self.on_pane(pane, PaneMsg::Action(action));
+                }
+            }
+            PaneMsg::More { token, reply } => self.on_more(pane, token, reply),
+            PaneMsg::Stepped {
+                view,
+                forward,
+                reply,
+            } => self.on_pane_stepped(pane, view, forward, reply),
         }
         true
     }

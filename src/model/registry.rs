@@ -28,10 +28,8 @@ impl Slot {
     pub const SOURCE: Slot = Slot(2);
     /// The Reports panel.
     pub const REPORTS: Slot = Slot(3);
-    /// The watch panes.
-    pub const WATCH: Slot = Slot(4);
     /// The "why this value?" panes.
-    pub const WHY: Slot = Slot(5);
+    pub const WHY: Slot = Slot(4);
 
     /// Every kind, in [`PANES`]' order.
     pub const ALL: [Slot; PANES.len()] = {
@@ -74,7 +72,7 @@ impl std::fmt::Debug for Slot {
 /// The kinds built in, in [`Slot`]'s order. The register, memory and
 /// source panes follow a view's position and take the keyboard focus; the
 /// others are lists about the trace or the active view.
-const BUILT_IN: [Entry; 6] = [
+const BUILT_IN: [Entry; 5] = [
     Entry {
         name: "registers",
         title: "Registers",
@@ -124,19 +122,6 @@ const BUILT_IN: [Entry; 6] = [
         opens: Opens::Commands,
         rank: 6,
         wide: true,
-        at_start: false,
-        feed: None,
-    },
-    Entry {
-        name: "watch",
-        title: "Watch",
-        place: Place::Side,
-        keys: &["W"],
-        prompt: Some("sp"),
-        close: Close::Button,
-        opens: Opens::Commands,
-        rank: 4,
-        wide: false,
         at_start: false,
         feed: None,
     },

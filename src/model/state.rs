@@ -115,8 +115,6 @@ pub enum PaneBody {
     },
     /// The source pane (`model::source`).
     Source(Box<crate::model::source::SourcePane>),
-    /// A register's or memory range's accesses (`model::watch`).
-    Watch(Box<crate::model::watch::Watch>),
     /// Where a value came from (`model::why`).
     Why(Box<crate::model::why::Why>),
     /// The Reports panel at one of its tabs.
@@ -137,7 +135,6 @@ impl PaneBody {
             PaneBody::Registers { .. } => Slot::REGISTERS,
             PaneBody::Memory { .. } => Slot::MEMORY,
             PaneBody::Source(_) => Slot::SOURCE,
-            PaneBody::Watch(_) => Slot::WATCH,
             PaneBody::Why(_) => Slot::WHY,
             PaneBody::Reports(_) => Slot::REPORTS,
             PaneBody::Own { slot, .. } => *slot,

@@ -1,13 +1,19 @@
-//! The watch pane's part of the model: what is watched (a selection, a
-//! prompt, a menu), the accesses asked a piece at a time as indexing goes
-//! on, `(` and `)`; the pane's state is `watch.rs`'s.
+//! The watch commands: what is watched (a selection, a prompt, a menu),
+//! `(` and `)`; and for any pane in its own folder, the lists asked a
+//! piece at a time as indexing goes on and the steps to what it marks.
+//! The watch pane's state is its folder's (`src/panes/watch/`).
 
 use super::layout::Slot;
-use super::watch::*;
-use super::{Model, Msg, PaneBody, PromptFor};
+use super::pane_state::PaneState;
+use super::registry::Opens;
+use super::target::parse_target;
+use super::{Model, Msg, PaneBody, PaneMsg, PromptFor};
 use crate::i18n::t;
 use crate::model::keys::Command;
-use tarmac_lens_core::browse::protocol::{Access, AccessKind, Accesses, Eval, Locate, WriteTarget};
+use tarmac_lens_core::browse::protocol::{Eval, Locate, Reply, WriteTarget};
+
+/// The kind of pane `W`, `(` and `)` are about, by its registry name.
+const WATCH: &str = "watch";
 
 impl Model {
     /// The watch commands; false if `cmd` is not one.
@@ -41,77 +47,110 @@ impl Model {
         true
     }
 
-    /// Starts watching `target`: the pane opens and lists its accesses.
+    /// Starts watching `target`: the watch pane (the registry's kind that
+    /// opens on a target) opens, or watches it instead of what it did.
     pub(super) fn watch(&mut self, target: WriteTarget) {
-        let label = target_label(&target);
-        let kind = self.watch_pane().map_or(AccessKind::Any, |w| w.kind);
-        let generation = self.watch_pane().map_or(0, |w| w.generation + 1);
-        let watch = Box::new(Watch {
-            target,
-            label,
-            kind,
-            hits: Default::default(),
-            next: 0,
-            asking: false,
-            generation,
-        });
-        self.replace_kind(PaneBody::Watch(watch), true);
-        self.fetch_watch();
-    }
-
-    /// Asks for the next piece of the list, if there is more to ask.
-    fn fetch_watch(&mut self) {
-        let nodes = self.indexed_nodes;
-        let Some(w) = self.watch_pane_mut() else {
+        let Some(slot) = Slot::named(WATCH) else {
             return;
         };
-        if w.asking || w.hits.len() >= MAX_LISTED || w.next >= nodes {
+        let Opens::Target { make } = slot.entry().opens else {
             return;
+        };
+        let state = make(target, self.own_state(slot));
+        self.replace_kind(PaneBody::Own { slot, state }, true);
+        if let Some(id) = self.pane_of(slot).map(|p| p.id) {
+            self.fetch_more(id);
         }
-        w.asking = true;
-        let generation = w.generation;
-        let query = Accesses {
-            target: w.target.clone(),
-            kind: w.kind,
-            from: w.next,
-            max: PIECE.min((MAX_LISTED - w.hits.len()) as u32),
-        };
-        self.ask(query, move |reply| {
-            Msg::Watch(WatchMsg::Listed {
-                generation,
-                reply: Box::new(reply),
-            })
-        });
     }
 
-    /// More of the trace is indexed: the list may go on.
-    pub(super) fn watch_progress(&mut self) {
-        self.fetch_watch();
+    /// The state of the pane of a kind in its own folder, if one is shown.
+    fn own_state(&self, slot: Slot) -> Option<&dyn PaneState> {
+        match &self.pane_of(slot)?.body {
+            PaneBody::Own { state, .. } => Some(&**state),
+            _ => None,
+        }
+    }
+
+    /// Asks for the next piece of a pane's list, if it has more to ask
+    /// (`PaneState::more`).
+    pub(super) fn fetch_more(&mut self, id: u32) {
+        let nodes = self.indexed_nodes;
+        let Some(PaneBody::Own { state, .. }) = self.pane_mut(id).map(|p| &mut p.body) else {
+            return;
+        };
+        if let Some((token, query)) = state.more(nodes) {
+            self.ask_wire(query, move |reply| {
+                Msg::Pane(id, PaneMsg::More { token, reply })
+            });
+        }
+    }
+
+    /// A piece of a pane's list came: it takes it and the list goes on.
+    pub(super) fn on_more(&mut self, id: u32, token: u64, reply: Reply) {
+        let Some(PaneBody::Own { state, .. }) = self.pane_mut(id).map(|p| &mut p.body) else {
+            return;
+        };
+        match state.take_more(token, reply) {
+            Ok(()) => self.fetch_more(id),
+            Err(e) => self.status = Some(e),
+        }
+    }
+
+    /// More of the trace is indexed: the lists may go on.
+    pub(super) fn more_progress(&mut self) {
+        let ids: Vec<u32> = self
+            .panes
+            .iter()
+            .filter(|p| matches!(p.body, PaneBody::Own { .. }))
+            .map(|p| p.id)
+            .collect();
+        for id in ids {
+            self.fetch_more(id);
+        }
     }
 
     fn watch_step(&mut self, forward: bool) {
-        let Some(w) = self.watch_pane() else {
+        let watching = Slot::named(WATCH).and_then(|slot| self.pane_of(slot));
+        let Some(pane) = watching else {
             self.status =
                 Some(t("Nothing is watched: W on a register, a byte or anywhere.").into());
             return;
         };
+        let id = pane.id;
         let view = self.active_view();
         let Some(node) = self.view_ref(view).and_then(|v| v.cursor).map(|c| c.node) else {
             return;
         };
-        let query = Access {
-            node,
-            target: w.target.clone(),
-            kind: w.kind,
-            forward,
+        let Some(query) = self
+            .own_state(pane.body.slot())
+            .and_then(|s| s.step(node, forward))
+        else {
+            return;
         };
-        self.ask(query, move |reply| {
-            Msg::Watch(WatchMsg::Found {
-                view,
-                forward,
-                reply,
-            })
+        self.ask_wire(query, move |reply| {
+            Msg::Pane(
+                id,
+                PaneMsg::Stepped {
+                    view,
+                    forward,
+                    reply,
+                },
+            )
         });
+    }
+
+    /// Where a pane's `(` or `)` found its next mark: the view goes there.
+    pub(super) fn on_pane_stepped(&mut self, id: u32, view: u32, forward: bool, reply: Reply) {
+        let Some(PaneBody::Own { state, .. }) = self.pane_ref(id).map(|p| &p.body) else {
+            return;
+        };
+        match state.stepped(reply, forward) {
+            Ok(node) => {
+                self.refocus = true;
+                self.move_to(view, Locate::Node(node), false);
+            }
+            Err(e) => self.status = Some(e),
+        }
     }
 
     /// The watch prompt's answer: a register, or memory whose address the
@@ -131,65 +170,5 @@ impl Model {
             }
             Err(e) => self.status = Some(e),
         }
-    }
-
-    pub(super) fn on_watch(&mut self, msg: WatchMsg) -> bool {
-        match msg {
-            WatchMsg::Listed { generation, reply } => {
-                let Some(w) = self.watch_pane_mut() else {
-                    return false;
-                };
-                if w.generation != generation {
-                    return false;
-                }
-                w.asking = false;
-                match *reply {
-                    Ok(r) => {
-                        std::rc::Rc::make_mut(&mut w.hits).extend(r.hits);
-                        w.next = r.next;
-                        self.fetch_watch();
-                    }
-                    Err(e) => self.status = Some(e),
-                }
-            }
-            WatchMsg::Found {
-                view,
-                forward,
-                reply,
-            } => match reply {
-                Ok(Some(a)) => {
-                    self.refocus = true;
-                    self.move_to(view, Locate::Node(a.node.node), false);
-                }
-                Ok(None) => {
-                    self.status = Some(
-                        t(if forward {
-                            "No later access."
-                        } else {
-                            "No earlier access."
-                        })
-                        .into(),
-                    )
-                }
-                Err(e) => self.status = Some(e),
-            },
-            WatchMsg::Kind(kind) => {
-                if let Some(w) = self.watch_pane() {
-                    if w.kind != kind {
-                        let target = w.target.clone();
-                        if let Some(w) = self.watch_pane_mut() {
-                            w.kind = kind;
-                        }
-                        self.watch(target);
-                    }
-                }
-            }
-            WatchMsg::Pick(node) => {
-                self.refocus = true;
-                self.move_to(self.active_view(), Locate::Node(node), false);
-            }
-            WatchMsg::Close => self.hide_kind(Slot::WATCH),
-        }
-        true
     }
 }

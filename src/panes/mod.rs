@@ -6,15 +6,17 @@
 //! nothing in `src/model/` names it.
 //!
 //! A folder's state is either what a question at the position answered
-//! (the disassembly), what a worker of its own found (the query), or
-//! nothing: the pane draws what the page already keeps (the call stack,
-//! the bookmarks), its render reading the page's model (`render`).
+//! (the disassembly), a list asked a piece at a time as indexing goes on
+//! (the watch pane's accesses), what a worker of its own found (the
+//! query), or nothing: the pane draws what the page already keeps (the
+//! call stack, the bookmarks), its render reading the page's model
+//! (`render`).
 
 /// The folders, in the order the registry lists them: the one list,
 /// which this module and `render` each expand with their own macro.
 macro_rules! kinds {
     ($then:ident) => {
-        $then!(stack, events, bookmarks, disassembly, query);
+        $then!(watch, stack, events, bookmarks, disassembly, query);
     };
 }
 

@@ -41,6 +41,13 @@ impl PaneContext<'_> {
         self.send.reform(move |a| Msg::Pane(id, PaneMsg::Action(a)))
     }
 
+    /// Sends the pane's state its own message (`PaneState::update`).
+    pub fn own<M: 'static>(&self) -> Callback<M> {
+        let id = self.pane.id;
+        self.send
+            .reform(move |m: M| Msg::Pane(id, PaneMsg::Own(Box::new(m))))
+    }
+
     /// Its header's close button.
     pub fn on_close(&self) -> Callback<()> {
         self.on_action().reform(|_| PaneAction::Close)

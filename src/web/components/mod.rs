@@ -34,9 +34,8 @@ mod toolbar_menu;
 mod trace_pane;
 mod trace_row;
 mod unparsed_list;
-mod watch_pane;
 mod why_pane;
-mod windowed;
+pub(crate) mod windowed;
 
 pub use app::App;
 pub use browser::{Browser, BrowserProps, Session};
@@ -72,5 +71,4 @@ pub use toolbar_menu::{ToolbarMenu, ToolbarMenuProps};
 pub use trace_pane::{marker_index, TracePane, TracePaneProps};
 pub use trace_row::{highlighted, TraceRow, TraceRowProps};
 pub use unparsed_list::{UnparsedList, UnparsedListProps};
-pub use watch_pane::{WatchPane, WatchPaneProps};
 pub use why_pane::{WhyPane, WhyPaneProps};

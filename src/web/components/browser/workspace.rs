@@ -10,11 +10,9 @@ use yew::prelude::*;
 
 use super::{Browser, Reveal};
 use crate::i18n::t;
-use crate::model::keys::Command;
 use crate::model::layout::{Area, Layout, LayoutMsg, Shown, Slot};
-use crate::model::watch::WatchMsg;
 use crate::model::{Msg, Pane, PaneBody};
-use crate::web::components::{ReportsPanel, Sizes, Splitter, WatchPane, WhyPane};
+use crate::web::components::{ReportsPanel, Sizes, Splitter, WhyPane};
 
 impl Browser {
     /// Scrolls the area holding a pane just opened or moved so that the
@@ -143,21 +141,6 @@ impl Browser {
         Some(match &p.body {
             PaneBody::Registers { .. } | PaneBody::Memory { .. } | PaneBody::Source(_) => {
                 self.view_pane(ctx, p, slot)
-            }
-            PaneBody::Watch(w) => {
-                let listed = w.listed(self.model.indexed_nodes, self.model.complete);
-                html! {
-                    <WatchPane
-                        watch={(**w).clone()}
-                        {listed}
-                        cursor={v?.cursor.map(|c| c.node)}
-                        on_pick={link.callback(|node| Msg::Watch(WatchMsg::Pick(node)))}
-                        on_step={link.callback(|forward| Msg::Run(Command::WatchStep { forward }))}
-                        on_kind={link.callback(|k| Msg::Watch(WatchMsg::Kind(k)))}
-                        on_close={link.callback(|_| Msg::Watch(WatchMsg::Close))}
-                        tools={tools()}
-                    />
-                }
             }
             PaneBody::Why(w) => {
                 v?;

@@ -8,30 +8,51 @@
 
 use yew::prelude::*;
 
-use super::windowed::use_window;
-
-use crate::model::watch::{Watch, MAX_LISTED};
+use super::{Watch, WatchMsg, MAX_LISTED};
+use crate::model::keys::Command;
+use crate::model::Msg;
+use crate::panes::render::PaneContext;
+use crate::web::components::windowed::use_window;
 use crate::web::page::i18n::{number, t, tf, use_lang};
 use tarmac_lens_core::browse::protocol::{AccessKind, NodeId};
 
 /// A row's height: every row has it, so the list knows which are in sight.
 const ROW_PX: f64 = 18.0;
 
+/// The pane, once a view has a position to mark its access.
+pub fn view(cx: &PaneContext) -> Option<Html> {
+    let watch = cx.state::<Watch>()?.clone();
+    let model = cx.model;
+    let cursor = model.view_ref(model.active_view())?.cursor.map(|c| c.node);
+    let own = cx.own::<WatchMsg>();
+    Some(html! {
+        <WatchPane
+            listed={watch.listed(model.indexed_nodes, model.complete)}
+            {watch}
+            {cursor}
+            on_pick={own.reform(WatchMsg::Pick)}
+            on_step={cx.send.reform(|forward| Msg::Run(Command::WatchStep { forward }))}
+            on_kind={own.reform(WatchMsg::Kind)}
+            on_close={cx.on_close()}
+            tools={cx.tools.clone()}
+        />
+    })
+}
+
 #[derive(Properties, PartialEq)]
-pub struct WatchPaneProps {
-    pub watch: Watch,
+struct WatchPaneProps {
+    watch: Watch,
     /// Every access is listed (or as many as the pane lists).
-    pub listed: bool,
+    listed: bool,
     /// The node of the active view's position (its access is marked).
-    pub cursor: Option<NodeId>,
-    pub on_pick: Callback<NodeId>,
+    cursor: Option<NodeId>,
+    on_pick: Callback<NodeId>,
     /// The access before (false) or after (true) the position.
-    pub on_step: Callback<bool>,
-    pub on_kind: Callback<AccessKind>,
-    pub on_close: Callback<()>,
+    on_step: Callback<bool>,
+    on_kind: Callback<AccessKind>,
+    on_close: Callback<()>,
     /// Layout buttons (collapse, move to the other area), before the close.
-    #[prop_or_default]
-    pub tools: Html,
+    tools: Html,
 }
 
 fn kind_label(kind: AccessKind) -> &'static str {
@@ -43,7 +64,7 @@ fn kind_label(kind: AccessKind) -> &'static str {
 }
 
 #[function_component(WatchPane)]
-pub fn watch_pane(props: &WatchPaneProps) -> Html {
+fn watch_pane(props: &WatchPaneProps) -> Html {
     use_lang();
     let w = &props.watch;
     let count = w.hits.len();
