@@ -1666,8 +1666,17 @@ fn the_condition_prompt_goes_where_the_text_says_it_becomes_true() {
 /// writer; in the trace view `y` asks for what to explain.
 #[test]
 fn y_explains_the_selected_register_and_the_tree_grows_and_goes_to_writers() {
-    use tarmac_lens::model::why::{WhyKey, WhyMsg, MORE_DEPTH};
-    use tarmac_lens::model::Focus;
+    use tarmac_lens::model::pane_state::PaneAction;
+    use tarmac_lens::model::registry::Slot;
+    use tarmac_lens::model::{Focus, PaneMsg};
+    use tarmac_lens::panes::why::{Why, WhyKey, WhyMsg, MORE_DEPTH};
+    // What the pane's render sends it.
+    let why_msg = |page: &mut Page, msg: PaneMsg| {
+        let slot = Slot::named("why").unwrap();
+        let id = page.model.pane_of(slot).expect("the why pane").id;
+        page.send(Msg::Pane(id, msg));
+    };
+    let own = |m: WhyMsg| PaneMsg::Own(Box::new(m));
     let trace = std::fs::read(data("ttu/quicksort.tarmac")).unwrap();
     let (lines, instructions) = text_of(&trace);
     let mut page = Page::open(&trace, Config::default());
@@ -1701,7 +1710,7 @@ fn y_explains_the_selected_register_and_the_tree_grows_and_goes_to_writers() {
             *selected = index;
         }
         page.key("y");
-        let why = page.model.why_pane().expect("the why pane");
+        let why = page.model.pane_state::<Why>().expect("the why pane");
         assert_eq!((why.label.as_str(), why.line), (reg.as_str(), at));
         let root = why.root.as_ref().expect("a tree");
         assert_eq!(root.writer.map(|w| w.line), Some(at), "{reg} at {at}");
@@ -1716,22 +1725,22 @@ fn y_explains_the_selected_register_and_the_tree_grows_and_goes_to_writers() {
     }
     let (at, path) = found.expect("a tree with a step left for later");
     // Down to that step, then Right opens it.
-    while page.model.why_pane().unwrap().selected != path {
-        let before = page.model.why_pane().unwrap().selected.clone();
-        page.send(Msg::Why(WhyMsg::Key(WhyKey::Down)));
+    while page.model.pane_state::<Why>().unwrap().selected != path {
+        let before = page.model.pane_state::<Why>().unwrap().selected.clone();
+        why_msg(&mut page, own(WhyMsg::Key(WhyKey::Down)));
         assert_ne!(
-            page.model.why_pane().unwrap().selected,
+            page.model.pane_state::<Why>().unwrap().selected,
             before,
             "Down moves"
         );
     }
-    let more = (page.model.why_pane().unwrap().step(&path).unwrap())
+    let more = (page.model.pane_state::<Why>().unwrap().step(&path).unwrap())
         .more
         .clone()
         .unwrap();
-    let shown_before = page.model.why_pane().unwrap().rows().len();
-    page.send(Msg::Why(WhyMsg::Key(WhyKey::Right)));
-    let why = page.model.why_pane().unwrap();
+    let shown_before = page.model.pane_state::<Why>().unwrap().rows().len();
+    why_msg(&mut page, own(WhyMsg::Key(WhyKey::Right)));
+    let why = page.model.pane_state::<Why>().unwrap();
     let grown = why.step(&path).unwrap().clone();
     let want = *page
         .session
@@ -1744,33 +1753,36 @@ fn y_explains_the_selected_register_and_the_tree_grows_and_goes_to_writers() {
     if !grown.inputs.is_empty() {
         assert_eq!(why.rows().len(), shown_before + grown.count() - 1);
         // Left shuts it again, Right then goes to its first input.
-        page.send(Msg::Why(WhyMsg::Key(WhyKey::Left)));
-        assert_eq!(page.model.why_pane().unwrap().rows().len(), shown_before);
-        page.send(Msg::Why(WhyMsg::Key(WhyKey::Right)));
-        page.send(Msg::Why(WhyMsg::Key(WhyKey::Right)));
+        why_msg(&mut page, own(WhyMsg::Key(WhyKey::Left)));
+        assert_eq!(
+            page.model.pane_state::<Why>().unwrap().rows().len(),
+            shown_before
+        );
+        why_msg(&mut page, own(WhyMsg::Key(WhyKey::Right)));
+        why_msg(&mut page, own(WhyMsg::Key(WhyKey::Right)));
         let mut first = path.clone();
         first.push(0);
-        assert_eq!(page.model.why_pane().unwrap().selected, first);
+        assert_eq!(page.model.pane_state::<Why>().unwrap().selected, first);
     }
     // Enter goes to the selected step's writer.
-    let why = page.model.why_pane().unwrap();
+    let why = page.model.pane_state::<Why>().unwrap();
     let sel = why.selected.clone();
     let writer = why.step(&sel).unwrap().writer.expect("a writer").line;
     assert!(writer < at);
-    page.send(Msg::Why(WhyMsg::Key(WhyKey::Enter)));
+    why_msg(&mut page, own(WhyMsg::Key(WhyKey::Enter)));
     assert_eq!(page.line(), writer);
     assert!(
         lines[writer as usize - 1].contains(" IT "),
         "an instruction line"
     );
     // A click on the root goes back to the position's writer.
-    page.send(Msg::Why(WhyMsg::Go(Vec::new())));
+    why_msg(&mut page, own(WhyMsg::Go(Vec::new())));
     assert_eq!(page.line(), at);
     // In the trace view `y` asks; memory by expression, a bad one is said.
     let view = page.model.views[0].id;
     page.send(Msg::Focus(Focus::View(view)));
     page.prompt("y", "[sp:8]");
-    let why = page.model.why_pane().unwrap();
+    let why = page.model.pane_state::<Why>().unwrap();
     assert!(
         why.label.starts_with("[0x") && why.label.ends_with(":8]"),
         "{}",
@@ -1779,8 +1791,8 @@ fn y_explains_the_selected_register_and_the_tree_grows_and_goes_to_writers() {
     assert!(why.root.is_some() || why.error.is_some());
     page.prompt("y", "buf:0");
     assert!(page.status().contains("length is 0"), "{}", page.status());
-    page.send(Msg::Why(WhyMsg::Close));
-    assert!(page.model.why_pane().is_none());
+    why_msg(&mut page, PaneMsg::Action(PaneAction::Close));
+    assert!(page.model.pane_state::<Why>().is_none());
 }
 
 /// A row's menu offers the `monitor line N` that stands `tarmac-lens

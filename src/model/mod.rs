@@ -59,7 +59,6 @@ pub mod target;
 mod trace;
 pub mod view_state;
 mod watching;
-pub mod why;
 
 pub use bookmarking::BookmarkMsg;
 pub use input::{Focus, Menu, MenuAction, PromptFor};
@@ -287,8 +286,18 @@ pub enum Msg {
     WatchMemoryFailed(String),
     /// The condition search's answers, and its stop.
     Condition(condition::CondMsg),
-    /// The "why?" pane's answers, clicks and keys.
-    Why(why::WhyMsg),
+    /// The "why?" prompt's memory expression has a value at this position:
+    /// explain there.
+    WhyMemory {
+        /// The position.
+        node: NodeId,
+        /// The position's first line.
+        line: u64,
+        /// The memory's length in bytes.
+        len: u64,
+        /// The address.
+        reply: Answer<u64>,
+    },
 }
 
 /// The whole browser: its views, its panes and everything else it shows, with
@@ -661,7 +670,19 @@ impl Model {
                 self.watch(tarmac_lens_core::browse::protocol::WriteTarget::Memory { addr, len })
             }
             Msg::WatchMemoryFailed(why) => self.status = Some(why),
-            Msg::Why(m) => return self.on_why(m),
+            Msg::WhyMemory {
+                node,
+                line,
+                len,
+                reply,
+            } => match reply {
+                Ok(addr) => self.why(
+                    tarmac_lens_core::browse::protocol::WriteTarget::Memory { addr, len },
+                    node,
+                    line,
+                ),
+                Err(e) => self.status = Some(e),
+            },
         }
         true
     }
@@ -717,21 +738,6 @@ impl Model {
         })
     }
 
-    /// The "why?" pane's tree, while it is open.
-    pub fn why_pane(&self) -> Option<&why::Why> {
-        self.panes.iter().find_map(|p| match &p.body {
-            PaneBody::Why(w) => Some(&**w),
-            _ => None,
-        })
-    }
-
-    fn why_pane_mut(&mut self) -> Option<&mut why::Why> {
-        self.panes.iter_mut().find_map(|p| match &mut p.body {
-            PaneBody::Why(w) => Some(&mut **w),
-            _ => None,
-        })
-    }
-
     /// Puts a pane of a kind with one instance in place of the shown one
     /// (the same id and place), or opens it; `reveal`: scrolls its area
     /// to it.
@@ -762,13 +768,6 @@ impl Model {
 
     fn show_reports(&mut self, tab: ReportTab, reveal: bool) {
         self.replace_kind(PaneBody::Reports(tab), reveal);
-    }
-
-    /// Closes the one pane of a kind.
-    fn hide_kind(&mut self, slot: layout::Slot) {
-        if let Some(id) = self.pane_of(slot).map(|p| p.id) {
-            self.close_pane(id);
-        }
     }
 
     /// The trace views' numbers, in their order.

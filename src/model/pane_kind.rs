@@ -4,7 +4,7 @@
 //! folders' lines, so neither file imports the other.
 
 use super::pane_state::PaneState;
-use tarmac_lens_core::browse::protocol::WriteTarget;
+use tarmac_lens_core::browse::protocol::{NodeId, WriteTarget};
 
 /// Where a kind of pane sits at first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,11 +40,23 @@ pub enum Opens {
         help: &'static str,
     },
     /// They run the commands `model::keys` binds them to, which open it
-    /// on a register or memory range (`W`, a context menu).
+    /// on a register or memory range (`W`, `y`, a context menu).
     Target {
-        /// Its state on that target, given the state it replaces.
-        make: fn(WriteTarget, Option<&dyn PaneState>) -> Box<dyn PaneState>,
+        /// Its state on that target.
+        make: fn(OpenOn<'_>) -> Box<dyn PaneState>,
     },
+}
+
+/// What a pane that opens on a register or memory range is opened on.
+pub struct OpenOn<'a> {
+    /// The register or memory range.
+    pub target: WriteTarget,
+    /// The position it was asked at (0 before there is one).
+    pub node: NodeId,
+    /// That node's first line.
+    pub line: u64,
+    /// The state of the pane of its kind it replaces, if one is shown.
+    pub previous: Option<&'a dyn PaneState>,
 }
 
 /// One kind of pane.

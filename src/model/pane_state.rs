@@ -1,14 +1,25 @@
 //! What a pane kind living in its own folder (`src/panes/`) gives the
 //! model: the question that fills it at a position and what it keeps of
 //! the answer, typed ([`FollowsPosition`]), or no question at all for a
-//! pane that asks a worker of its own (the Query pane). The model asks,
-//! routes the answer and carries out the pane's actions, so such a pane
-//! needs no arm anywhere in `src/model/`.
+//! pane that asks a worker of its own (the Query pane); and, for a pane
+//! with questions of its own (the watch pane's list, the why pane's
+//! tree), those questions, its own messages and the marks `(`/`)` step
+//! to. The model asks, routes the answers and carries out the pane's
+//! actions, so such a pane needs no arm anywhere in `src/model/`.
 
 use std::any::Any;
 use std::fmt::Debug;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use tarmac_lens_core::browse::protocol::{NodeId, Query, Question, Reply};
+
+/// A number no other question of any pane has had: what a pane's
+/// [`PaneState::more`] tokens are made of, so that the answer to a pane's
+/// question is never taken by the pane that replaced it.
+pub fn fresh_token() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    NEXT.fetch_add(1, Ordering::Relaxed)
+}
 
 /// What a click in such a pane asks of the browser.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,6 +33,8 @@ pub enum PaneAction {
     GoToTime(u64),
     /// Go to this node.
     GoToNode(NodeId),
+    /// Say this on the status line (English; translated there).
+    Say(&'static str),
     /// Close the pane.
     Close,
 }

@@ -906,6 +906,7 @@ impl Model {
                 let view = self.active_view();
                 self.move_to(view, Locate::Time(time), false);
             }
+            PaneMsg::Action(PaneAction::Say(text)) => self.status = Some(t(text).into()),
             PaneMsg::Action(PaneAction::GoToNode(node)) => {
                 self.refocus = true;
                 let view = self.active_view();

@@ -11,7 +11,7 @@
 //! how to make its state and its key's help: its key then shows and hides
 //! it through one generic command, and nothing here names it.
 
-pub use super::pane_kind::{Close, Entry, Feed, Opens, Place};
+pub use super::pane_kind::{Close, Entry, Feed, OpenOn, Opens, Place};
 
 /// A kind of pane: its line in [`PANES`], the built-in kinds first, then
 /// the folders' (`panes::ENTRIES`). A number rather than an enum so that a
@@ -28,8 +28,6 @@ impl Slot {
     pub const SOURCE: Slot = Slot(2);
     /// The Reports panel.
     pub const REPORTS: Slot = Slot(3);
-    /// The "why this value?" panes.
-    pub const WHY: Slot = Slot(4);
 
     /// Every kind, in [`PANES`]' order.
     pub const ALL: [Slot; PANES.len()] = {
@@ -72,7 +70,7 @@ impl std::fmt::Debug for Slot {
 /// The kinds built in, in [`Slot`]'s order. The register, memory and
 /// source panes follow a view's position and take the keyboard focus; the
 /// others are lists about the trace or the active view.
-const BUILT_IN: [Entry; 5] = [
+const BUILT_IN: [Entry; 4] = [
     Entry {
         name: "registers",
         title: "Registers",
@@ -125,19 +123,6 @@ const BUILT_IN: [Entry; 5] = [
         at_start: false,
         feed: None,
     },
-    Entry {
-        name: "why",
-        title: "Why this value?",
-        place: Place::Side,
-        keys: &["y"],
-        prompt: Some("sp"),
-        close: Close::Button,
-        opens: Opens::Commands,
-        rank: 5,
-        wide: false,
-        at_start: false,
-        feed: None,
-    },
 ];
 
 /// Every kind of pane: the built-in ones, then those in folders of their
@@ -167,7 +152,7 @@ mod tests {
             assert_eq!(PANES.iter().filter(|o| o.name == name).count(), 1);
             assert_eq!(Slot::named(name), Some(slot), "{name}");
         }
-        assert_eq!(Slot::WHY.name(), "why");
+        assert_eq!(Slot::REPORTS.name(), "reports");
         assert_eq!(Slot::named("no such pane"), None);
     }
 }

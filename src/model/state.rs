@@ -115,8 +115,6 @@ pub enum PaneBody {
     },
     /// The source pane (`model::source`).
     Source(Box<crate::model::source::SourcePane>),
-    /// Where a value came from (`model::why`).
-    Why(Box<crate::model::why::Why>),
     /// The Reports panel at one of its tabs.
     Reports(ReportTab),
     /// A kind living in its own folder (`src/panes/`).
@@ -135,7 +133,6 @@ impl PaneBody {
             PaneBody::Registers { .. } => Slot::REGISTERS,
             PaneBody::Memory { .. } => Slot::MEMORY,
             PaneBody::Source(_) => Slot::SOURCE,
-            PaneBody::Why(_) => Slot::WHY,
             PaneBody::Reports(_) => Slot::REPORTS,
             PaneBody::Own { slot, .. } => *slot,
         }

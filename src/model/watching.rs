@@ -5,12 +5,12 @@
 
 use super::layout::Slot;
 use super::pane_state::PaneState;
-use super::registry::Opens;
+use super::registry::{OpenOn, Opens};
 use super::target::parse_target;
 use super::{Model, Msg, PaneBody, PaneMsg, PromptFor};
 use crate::i18n::t;
 use crate::model::keys::Command;
-use tarmac_lens_core::browse::protocol::{Eval, Locate, Reply, WriteTarget};
+use tarmac_lens_core::browse::protocol::{Eval, Locate, NodeId, Reply, WriteTarget};
 
 /// The kind of pane `W`, `(` and `)` are about, by its registry name.
 const WATCH: &str = "watch";
@@ -47,16 +47,31 @@ impl Model {
         true
     }
 
-    /// Starts watching `target`: the watch pane (the registry's kind that
-    /// opens on a target) opens, or watches it instead of what it did.
+    /// Starts watching `target`: the watch pane opens, or watches it
+    /// instead of what it did.
     pub(super) fn watch(&mut self, target: WriteTarget) {
-        let Some(slot) = Slot::named(WATCH) else {
+        let view = self.active_view();
+        let (node, line) =
+            (self.view_ref(view).and_then(|v| v.cursor)).map_or((0, 0), |c| (c.node, c.first_line));
+        self.open_on(WATCH, target, node, line);
+    }
+
+    /// Opens the pane kind `name` (one that opens on a target:
+    /// `Opens::Target`) on `target` at `node`, in place of the one shown,
+    /// and asks what fills it.
+    pub(super) fn open_on(&mut self, name: &str, target: WriteTarget, node: NodeId, line: u64) {
+        let Some(slot) = Slot::named(name) else {
             return;
         };
         let Opens::Target { make } = slot.entry().opens else {
             return;
         };
-        let state = make(target, self.own_state(slot));
+        let state = make(OpenOn {
+            target,
+            node,
+            line,
+            previous: self.own_state(slot),
+        });
         self.replace_kind(PaneBody::Own { slot, state }, true);
         if let Some(id) = self.pane_of(slot).map(|p| p.id) {
             self.fetch_more(id);
@@ -78,7 +93,11 @@ impl Model {
         let Some(PaneBody::Own { state, .. }) = self.pane_mut(id).map(|p| &mut p.body) else {
             return;
         };
-        if let Some((token, query)) = state.more(nodes) {
+        let mut asks = Vec::new();
+        while let Some(ask) = state.more(nodes) {
+            asks.push(ask);
+        }
+        for (token, query) in asks {
             self.ask_wire(query, move |reply| {
                 Msg::Pane(id, PaneMsg::More { token, reply })
             });

@@ -16,7 +16,7 @@
 /// which this module and `render` each expand with their own macro.
 macro_rules! kinds {
     ($then:ident) => {
-        $then!(watch, stack, events, bookmarks, disassembly, query);
+        $then!(watch, why, stack, events, bookmarks, disassembly, query);
     };
 }
 

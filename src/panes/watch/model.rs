@@ -4,10 +4,10 @@
 
 use std::any::Any;
 use std::rc::Rc;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::i18n::t;
-use crate::model::pane_state::{PaneAction, PaneState};
+use crate::model::pane_kind::OpenOn;
+use crate::model::pane_state::{fresh_token, PaneAction, PaneState};
 use crate::model::target::target_label;
 use tarmac_lens_core::browse::protocol::{
     Access, AccessKind, AccessView, Accesses, NodeId, Query, Question, Reply, WriteTarget,
@@ -18,14 +18,6 @@ pub const MAX_LISTED: usize = 10_000;
 
 /// Accesses asked for in one piece.
 const PIECE: u32 = 500;
-
-/// Each list asked for gets its own number, so that a piece answered for
-/// an older watchpoint (or another kind of access) is dropped.
-static GENERATIONS: AtomicU64 = AtomicU64::new(0);
-
-fn generation() -> u64 {
-    GENERATIONS.fetch_add(1, Ordering::Relaxed)
-}
 
 /// A watchpoint and what is known of its accesses.
 #[derive(Clone, Debug, PartialEq)]
@@ -44,7 +36,8 @@ pub struct Watch {
     next: NodeId,
     /// A piece is being asked for.
     asking: bool,
-    /// Which list the answers are for.
+    /// Which list the answers are for: a piece answered for an older
+    /// watchpoint (or another kind of access) is dropped.
     generation: u64,
 }
 
@@ -67,17 +60,18 @@ impl Watch {
             hits: Default::default(),
             next: 0,
             asking: false,
-            generation: generation(),
+            generation: fresh_token(),
         }
     }
 
     /// The registry's maker: a new watchpoint keeps the kind of access the
     /// one it replaces listed.
-    pub fn boxed(target: WriteTarget, previous: Option<&dyn PaneState>) -> Box<dyn PaneState> {
-        let kind = previous
+    pub fn boxed(on: OpenOn) -> Box<dyn PaneState> {
+        let kind = on
+            .previous
             .and_then(|p| p.as_any().downcast_ref::<Watch>())
             .map_or(AccessKind::Any, |w| w.kind);
-        Box::new(Watch::new(target, kind))
+        Box::new(Watch::new(on.target, kind))
     }
 
     /// The whole trace is listed (or as much as the pane lists).

@@ -34,7 +34,6 @@ mod toolbar_menu;
 mod trace_pane;
 mod trace_row;
 mod unparsed_list;
-mod why_pane;
 pub(crate) mod windowed;
 
 pub use app::App;
@@ -71,4 +70,3 @@ pub use toolbar_menu::{ToolbarMenu, ToolbarMenuProps};
 pub use trace_pane::{marker_index, TracePane, TracePaneProps};
 pub use trace_row::{highlighted, TraceRow, TraceRowProps};
 pub use unparsed_list::{UnparsedList, UnparsedListProps};
-pub use why_pane::{WhyPane, WhyPaneProps};

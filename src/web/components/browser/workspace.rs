@@ -12,7 +12,7 @@ use super::{Browser, Reveal};
 use crate::i18n::t;
 use crate::model::layout::{Area, Layout, LayoutMsg, Shown, Slot};
 use crate::model::{Msg, Pane, PaneBody};
-use crate::web::components::{ReportsPanel, Sizes, Splitter, WhyPane};
+use crate::web::components::{ReportsPanel, Sizes, Splitter};
 
 impl Browser {
     /// Scrolls the area holding a pane just opened or moved so that the
@@ -136,21 +136,9 @@ impl Browser {
         let link = ctx.link();
         let slot = p.body.slot();
         let tools = || self.area_tools(ctx, slot);
-        let view = self.model.active_view();
-        let v = self.model.view_ref(view);
         Some(match &p.body {
             PaneBody::Registers { .. } | PaneBody::Memory { .. } | PaneBody::Source(_) => {
                 self.view_pane(ctx, p, slot)
-            }
-            PaneBody::Why(w) => {
-                v?;
-                html! {
-                    <WhyPane
-                        why={(**w).clone()}
-                        on_msg={link.callback(Msg::Why)}
-                        tools={tools()}
-                    />
-                }
             }
             PaneBody::Own { .. } => {
                 crate::panes::render::view(&crate::panes::render::PaneContext {

@@ -6,16 +6,26 @@
 
 use yew::prelude::*;
 
-use crate::model::why::{source_kind, source_label, Path, Why, WhyKey, WhyMsg};
+use super::{source_kind, source_label, Path, Why, WhyKey, WhyMsg};
+use crate::panes::render::PaneContext;
 use crate::web::page::i18n::{number, t, tf, use_lang};
 
+/// The pane, while a view is open.
+pub fn view(cx: &PaneContext) -> Option<Html> {
+    let why = cx.state::<Why>()?.clone();
+    cx.model.view_ref(cx.model.active_view())?;
+    Some(html! {
+        <WhyPane {why} on_msg={cx.own::<WhyMsg>()} on_close={cx.on_close()} tools={cx.tools.clone()} />
+    })
+}
+
 #[derive(Properties, PartialEq)]
-pub struct WhyPaneProps {
-    pub why: Why,
-    pub on_msg: Callback<WhyMsg>,
+struct WhyPaneProps {
+    why: Why,
+    on_msg: Callback<WhyMsg>,
+    on_close: Callback<()>,
     /// Layout buttons (collapse, move to the other area), before the close.
-    #[prop_or_default]
-    pub tools: Html,
+    tools: Html,
 }
 
 fn path_text(p: &Path) -> String {
@@ -26,11 +36,11 @@ fn path_text(p: &Path) -> String {
 }
 
 #[function_component(WhyPane)]
-pub fn why_pane(props: &WhyPaneProps) -> Html {
+fn why_pane(props: &WhyPaneProps) -> Html {
     use_lang();
     let w = &props.why;
     let title = tf("Why {} after line {}", &[&w.label, &number(w.line)]);
-    let close = props.on_msg.reform(|_: MouseEvent| WhyMsg::Close);
+    let close = props.on_close.reform(|_: MouseEvent| ());
     let onkeydown = {
         let on_msg = props.on_msg.clone();
         Callback::from(move |e: KeyboardEvent| {
