@@ -57,7 +57,8 @@
 // (Down to the last change in any pane) and `workspace`.
 // `TL_BENCH_TIMELINE=1` adds `step_timeline_ms`: the page thread's ms per
 // step by Chromium timeline event (script, layout, paint), and
-// `step_tasks`: the page thread's tasks over 16 ms while stepping;
+// `step_tasks` and `indexing_tasks`: the page thread's tasks over 16 ms
+// while stepping and from the drop to the end of indexing;
 // `TL_BENCH_CPUPROFILE=FILE` writes the page thread's CPU profile over the
 // steps (DevTools' .cpuprofile; the wasm functions by name).
 // `TL_BENCH_DROP_COPIES=N` drops one File of N copies of each trace (the
@@ -283,6 +284,9 @@ async function bench(browser, server, trace, workers) {
   const threadSampler = setInterval(() => {
     for (const [t, c] of chromiumThreads(pids, names)) allLast.set(t, c);
   }, 100);
+  // TL_BENCH_TIMELINE: the page thread's tasks over 16 ms while indexing
+  // too (the `toplevel` category alone, the cheapest to record).
+  const indexTimeline = TIMELINE ? await startTimeline(await page.context().newCDPSession(page), 'toplevel') : null;
   let cached = null;
   if (synthetic) {
     // The same origin: the tab keeps its renderer, which the samplers watch.
@@ -318,6 +322,7 @@ async function bench(browser, server, trace, workers) {
   const ready = await within(page.evaluate(() => window.__benchReady.then(() => true)), 3_600_000, false);
   if (!ready) throw new Error(`${trace} was not indexed within an hour`);
   const r = await page.evaluate(() => ({ ...window.__bench }));
+  const indexTasks = indexTimeline ? (await indexTimeline(1)).tasks : null;
   // CPU time the renderers (page and workers) spent: MB/s per core busy,
   // which a loaded machine does not distort as it does wall time.
   const cpuSeconds = cpu() - cpuBefore;
@@ -437,7 +442,7 @@ async function bench(browser, server, trace, workers) {
     index_digest: digest,
     tab_peak_rss_bytes: Math.max(0, ...peak.values()),
     renderers_peak_rss_sum_bytes: peakSum,
-    ...(timelineMs ? { step_timeline_ms: timelineMs.ms, step_tasks: timelineMs.tasks } : {}),
+    ...(timelineMs ? { step_timeline_ms: timelineMs.ms, step_tasks: timelineMs.tasks, indexing_tasks: indexTasks } : {}),
     long_tasks: during.length,
     longest_task_ms: during.reduce((m, t) => Math.max(m, t.duration), 0),
     step_ms: { n: step.length, p50: percentile(step, 50), p99: percentile(step, 99), max: percentile(step, 100), slowest: slowest(step, stepKey) },
@@ -471,10 +476,10 @@ const ELF = process.env.TL_BENCH_ELF ?? '/work/shared/tools/tracegen/elf/quickso
 /** Records Chromium's timeline on the page; the function returned stops
  * it and gives the page thread's ms per step by kind of event (nested
  * kinds are in their parents' too). */
-async function startTimeline(cdp) {
+async function startTimeline(cdp, categories = 'toplevel,devtools.timeline,v8') {
   const events = [];
   cdp.on('Tracing.dataCollected', ({ value }) => events.push(...value));
-  await cdp.send('Tracing.start', { categories: 'toplevel,devtools.timeline,v8', transferMode: 'ReportEvents' });
+  await cdp.send('Tracing.start', { categories, transferMode: 'ReportEvents' });
   return async (steps) => {
     const done = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
     await cdp.send('Tracing.end');
