@@ -1367,7 +1367,10 @@ fn the_palette_lists_the_elf_functions_with_their_call_counts_and_lists_a_ones_c
     page.send(Msg::Palette(PaletteMsg::Text("quicksort".into())));
     page.send(Msg::Palette(PaletteMsg::Run));
     assert!(page.model.palette.is_none());
-    assert_eq!(page.model.reports(), Some(ReportTab::Profile));
+    let reports = page
+        .model
+        .pane_state::<tarmac_lens::panes::reports::Reports>();
+    assert_eq!(reports.map(|r| r.tab), Some(ReportTab::Profile));
     assert_eq!(page.model.report_calls.map(|c| c.1), Some(quicksort));
 }
 

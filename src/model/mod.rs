@@ -73,6 +73,10 @@ use tarmac_lens_core::browse::protocol::{
     Locate, NodeId, NodeView, Progress, Query, Question, Reply,
 };
 
+/// The kind of pane `R`, `F`, `g` and the panel's tabs show, by its
+/// registry name.
+const REPORTS: &str = "reports";
+
 /// How a browser starts.
 #[derive(Clone, Debug, Default)]
 pub struct Config {
@@ -758,16 +762,49 @@ impl Model {
         };
     }
 
-    /// The Reports panel's tab, while it is open.
-    pub fn reports(&self) -> Option<ReportTab> {
-        self.panes.iter().find_map(|p| match p.body {
-            PaneBody::Reports(tab) => Some(tab),
-            _ => None,
-        })
+    /// Shows the Reports panel (the registry's kind of that name) at
+    /// `tab`: its state is its folder's, told the tab by message.
+    fn show_reports(&mut self, tab: ReportTab, reveal: bool) {
+        let Some(slot) = layout::Slot::named(REPORTS) else {
+            return;
+        };
+        let registry::Opens::Shown { make } = slot.entry().opens else {
+            return;
+        };
+        let before = self.into_view;
+        let id = match self.pane_of(slot) {
+            Some(p) => p.id,
+            None => {
+                let view = self.active_view();
+                self.push_pane(
+                    view,
+                    PaneBody::Own {
+                        slot,
+                        state: make(),
+                    },
+                )
+            }
+        };
+        if let Some(PaneBody::Own { state, .. }) = self.pane_mut(id).map(|p| &mut p.body) {
+            state.update(Box::new(tab));
+        }
+        self.into_view = if reveal {
+            Some(layout::Shown::Slot(slot))
+        } else {
+            before
+        };
     }
 
-    fn show_reports(&mut self, tab: ReportTab, reveal: bool) {
-        self.replace_kind(PaneBody::Reports(tab), reveal);
+    /// `R`: shows the Reports panel at its call tree, or hides it.
+    fn toggle_reports(&mut self) {
+        match layout::Slot::named(REPORTS).and_then(|slot| self.pane_of(slot)) {
+            Some(p) => {
+                let (id, slot) = (p.id, p.body.slot());
+                self.close_pane(id);
+                self.into_view = Some(layout::Shown::Slot(slot));
+            }
+            None => self.show_reports(ReportTab::CallTree, true),
+        }
     }
 
     /// The trace views' numbers, in their order.
@@ -970,7 +1007,7 @@ impl Model {
             Command::ConditionPrompt => self.condition_prompt(),
             Command::ConditionStep { forward } => self.condition_step(forward),
             Command::WhyPrompt => self.why_prompt(),
-            Command::Reports => self.toggle_kind(PaneBody::Reports(ReportTab::CallTree)),
+            Command::Reports => self.toggle_reports(),
             Command::FlameGraph => self.show_reports(ReportTab::FlameGraph, true),
             Command::Layout(m) => {
                 self.on_layout(m);

@@ -39,6 +39,13 @@ pub enum Opens {
         /// What the keys' help and the palette say.
         help: &'static str,
     },
+    /// They run the commands `model::keys` binds them to, which show it
+    /// with this state and then tell it what to show (`PaneState::update`:
+    /// the Reports panel's tab).
+    Shown {
+        /// Its state when it opens.
+        make: fn() -> Box<dyn PaneState>,
+    },
     /// They run the commands `model::keys` binds them to, which open it
     /// on a register or memory range (`W`, `y`, a context menu).
     Target {

@@ -56,12 +56,16 @@ pub trait FollowsPosition: Debug {
 /// asks, as a `Box<dyn PaneState>`. A pane with a worker of its own
 /// implements it directly, asking nothing ([`PaneState::query`] `None`).
 pub trait PaneState: DynPane + Debug {
-    /// The question that fills it at `node`; `None` for a pane that does
-    /// not follow the position.
-    fn query(&self, node: NodeId) -> Option<Query>;
+    /// The question that fills it at `node`; `None` (the default) for a
+    /// pane that does not follow the position.
+    fn query(&self, _node: NodeId) -> Option<Query> {
+        None
+    }
     /// Takes the reply; `Err` is what to say instead (the session's
     /// message).
-    fn take(&mut self, reply: Reply) -> Result<(), String>;
+    fn take(&mut self, _reply: Reply) -> Result<(), String> {
+        Ok(())
+    }
     /// Its header's title, in the page's language.
     fn title(&self) -> String;
 
@@ -121,14 +125,6 @@ impl<T: FollowsPosition + Clone + PartialEq + 'static> PaneState for T {
 pub struct Shown(pub &'static str);
 
 impl PaneState for Shown {
-    fn query(&self, _: NodeId) -> Option<Query> {
-        None
-    }
-
-    fn take(&mut self, _: Reply) -> Result<(), String> {
-        Ok(())
-    }
-
     fn title(&self) -> String {
         crate::i18n::t(self.0).into()
     }

@@ -278,8 +278,6 @@ impl Model {
                 Some(q) => PaneAsk::Own(q),
                 None => return,
             },
-            // Lists with questions of their own, not about a position.
-            _ => return,
         };
         let Some(pane) = self.pane_mut(id) else {
             return;

@@ -26,8 +26,6 @@ impl Slot {
     pub const MEMORY: Slot = Slot(1);
     /// The source pane.
     pub const SOURCE: Slot = Slot(2);
-    /// The Reports panel.
-    pub const REPORTS: Slot = Slot(3);
 
     /// Every kind, in [`PANES`]' order.
     pub const ALL: [Slot; PANES.len()] = {
@@ -67,10 +65,10 @@ impl std::fmt::Debug for Slot {
     }
 }
 
-/// The kinds built in, in [`Slot`]'s order. The register, memory and
-/// source panes follow a view's position and take the keyboard focus; the
-/// others are lists about the trace or the active view.
-const BUILT_IN: [Entry; 4] = [
+/// The kinds built in, in [`Slot`]'s order: the register, memory and
+/// source panes, which follow a view's position and take the keyboard
+/// focus.
+const BUILT_IN: [Entry; 3] = [
     Entry {
         name: "registers",
         title: "Registers",
@@ -110,19 +108,6 @@ const BUILT_IN: [Entry; 4] = [
         at_start: false,
         feed: None,
     },
-    Entry {
-        name: "reports",
-        title: "Reports",
-        place: Place::Bottom,
-        keys: &["R"],
-        prompt: None,
-        close: Close::Same,
-        opens: Opens::Commands,
-        rank: 6,
-        wide: true,
-        at_start: false,
-        feed: None,
-    },
 ];
 
 /// Every kind of pane: the built-in ones, then those in folders of their
@@ -152,7 +137,7 @@ mod tests {
             assert_eq!(PANES.iter().filter(|o| o.name == name).count(), 1);
             assert_eq!(Slot::named(name), Some(slot), "{name}");
         }
-        assert_eq!(Slot::REPORTS.name(), "reports");
+        assert_eq!(Slot::SOURCE.name(), "source");
         assert_eq!(Slot::named("no such pane"), None);
     }
 }

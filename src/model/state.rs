@@ -5,7 +5,6 @@ use std::rc::Rc;
 use crate::i18n::{t, tf};
 use crate::model::keys::RegKind;
 use crate::model::registry::Slot;
-use crate::model::reports_panel::ReportTab;
 use crate::model::view_state::{Recentre, Scroll, ROW_PX};
 use tarmac_lens_core::browse::protocol::{
     CallFrame, LineEffect, MemoryReply, NodeId, NodeView, RegPanel, RowsReply,
@@ -115,8 +114,6 @@ pub enum PaneBody {
     },
     /// The source pane (`model::source`).
     Source(Box<crate::model::source::SourcePane>),
-    /// The Reports panel at one of its tabs.
-    Reports(ReportTab),
     /// A kind living in its own folder (`src/panes/`).
     Own {
         /// Its kind, as its folder's registry line lists it.
@@ -133,7 +130,6 @@ impl PaneBody {
             PaneBody::Registers { .. } => Slot::REGISTERS,
             PaneBody::Memory { .. } => Slot::MEMORY,
             PaneBody::Source(_) => Slot::SOURCE,
-            PaneBody::Reports(_) => Slot::REPORTS,
             PaneBody::Own { slot, .. } => *slot,
         }
     }
@@ -183,7 +179,6 @@ impl Pane {
                 None => t("Source").into(),
             },
             PaneBody::Own { state, .. } => state.title(),
-            body => t(body.slot().entry().title).into(),
         }
     }
 

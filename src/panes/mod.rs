@@ -8,7 +8,7 @@
 //! A folder's state is either what a question at the position answered
 //! (the disassembly), a list asked a piece at a time as indexing goes on
 //! (the watch pane's accesses), what a worker of its own found (the
-//! query), or nothing: the pane draws what the page already keeps (the
+//! query, the reports at the tab the model's commands chose), or nothing: the pane draws what the page already keeps (the
 //! call stack, the bookmarks), its render reading the page's model
 //! (`render`).
 
@@ -16,7 +16,16 @@
 /// which this module and `render` each expand with their own macro.
 macro_rules! kinds {
     ($then:ident) => {
-        $then!(watch, why, stack, events, bookmarks, disassembly, query);
+        $then!(
+            reports,
+            watch,
+            why,
+            stack,
+            events,
+            bookmarks,
+            disassembly,
+            query
+        );
     };
 }
 

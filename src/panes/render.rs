@@ -15,7 +15,8 @@ pub struct PaneContext<'a> {
     pub model: &'a Model,
     /// The pane drawn.
     pub pane: &'a Pane,
-    /// Sends the page a message.
+    /// Sends the page a message; the same from render to render, so that
+    /// callbacks a render derives from it once (`use_memo`) stay the same.
     pub send: Callback<Msg>,
     /// Layout buttons (collapse, move to the other area), before the close.
     pub tools: Html,
@@ -24,6 +25,8 @@ pub struct PaneContext<'a> {
     pub trace: crate::web::page::client::TraceClient,
     /// The ELF image loaded, if one is.
     pub elf: Option<crate::web::components::ElfLoad>,
+    /// Why the ELF image given could not be read, if it could not.
+    pub elf_error: Option<String>,
 }
 
 impl PaneContext<'_> {

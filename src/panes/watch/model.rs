@@ -86,14 +86,6 @@ impl Watch {
 }
 
 impl PaneState for Watch {
-    fn query(&self, _: NodeId) -> Option<Query> {
-        None
-    }
-
-    fn take(&mut self, _: Reply) -> Result<(), String> {
-        Ok(())
-    }
-
     fn title(&self) -> String {
         t("Watch").into()
     }

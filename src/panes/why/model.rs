@@ -215,14 +215,6 @@ impl Why {
 }
 
 impl PaneState for Why {
-    fn query(&self, _: NodeId) -> Option<Query> {
-        None
-    }
-
-    fn take(&mut self, _: Reply) -> Result<(), String> {
-        Ok(())
-    }
-
     fn title(&self) -> String {
         t("Why this value?").into()
     }

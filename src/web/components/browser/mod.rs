@@ -22,7 +22,7 @@ pub use crate::model::{Focus, Pane, PaneBody, TraceView};
 
 use super::{
     ConditionError, ConditionProgress, ContextMenu, ElfLoad, HelpOverlay, MemoryPane, Minibuffer,
-    Palette, PaneHeader, RegisterPane, ReportTab, SearchBar, SourcePane, TimelineStrip, TracePane,
+    Palette, PaneHeader, RegisterPane, SearchBar, SourcePane, TimelineStrip, TracePane,
     TIMELINE_STYLE,
 };
 use crate::i18n::{number, t, tf};
@@ -121,9 +121,11 @@ pub struct Browser {
     reveal_queued: bool,
     /// The worker has been told the first rows are shown.
     shown_told: bool,
-    /// The panel's callbacks, made once: new ones at each render would
-    /// re-render its call tree with every step of the trace view.
-    report_callbacks: (Callback<ReportTab>, Callback<u64>, Callback<()>),
+    /// What a pane in its own folder sends the page, made once: its
+    /// render can derive callbacks that stay the same from render to
+    /// render (new ones re-rendered the Reports panel's call tree at every
+    /// step of the trace view).
+    pane_send: Callback<Msg>,
     /// Each view's and register pane's callbacks, made once: a callback
     /// made afresh in every render differs from the last, so every row and
     /// register cell was drawn again on every step.
@@ -133,10 +135,6 @@ pub struct Browser {
     /// move, and the moves made: a write waits for the moves to stop.
     fragment: Rc<RefCell<Option<String>>>,
     fragment_moves: Rc<std::cell::Cell<u32>>,
-    /// The panel's go-to-line and show-source callbacks, made once like
-    /// those.
-    report_jump_line: Callback<u64>,
-    report_source: Callback<(String, u32)>,
     /// Where this trace's bookmarks are kept (`page::bookmark_store`);
     /// none for a detached browser (the rehearsal, a compared trace).
     bookmark_key: Option<String>,
@@ -210,15 +208,7 @@ impl Component for Browser {
             register_callbacks: Default::default(),
             fragment: Default::default(),
             fragment_moves: Default::default(),
-            report_callbacks: (
-                ctx.link().callback(Msg::ReportTab),
-                ctx.link().callback(Msg::ReportJump),
-                ctx.link().callback(|_| Msg::Run(Command::Reports)),
-            ),
-            report_jump_line: ctx.link().callback(Msg::ReportJumpLine),
-            report_source: ctx
-                .link()
-                .callback(|(file, line)| Msg::ShowSource { file, line }),
+            pane_send: ctx.link().callback(|m| m),
             bookmark_key: None,
         };
         browser.load_bookmarks();

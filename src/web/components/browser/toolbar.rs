@@ -67,7 +67,7 @@ impl Browser {
                     }) }
                 </ToolbarMenu>
                 { toggle(source, "toggle-source", "s", "Source", Command::ToggleSource) }
-                { toggle(shown(Slot::REPORTS), "open-reports", "R", "Reports", Command::Reports) }
+                { toggle(Slot::named("reports").is_some_and(shown), "open-reports", "R", "Reports", Command::Reports) }
                 <ToolbarMenu label={t("Panes")} testid="menu-panes">
                     // Every kind its registry line shows and hides.
                     { for Slot::ALL.into_iter().filter(|s| matches!(s.entry().opens, Opens::Toggle { .. })).map(|slot| {

@@ -12,7 +12,7 @@ use super::{Browser, Reveal};
 use crate::i18n::t;
 use crate::model::layout::{Area, Layout, LayoutMsg, Shown, Slot};
 use crate::model::{Msg, Pane, PaneBody};
-use crate::web::components::{ReportsPanel, Sizes, Splitter};
+use crate::web::components::{Sizes, Splitter};
 
 impl Browser {
     /// Scrolls the area holding a pane just opened or moved so that the
@@ -133,7 +133,6 @@ impl Browser {
     /// One pane's render, by its kind; `None` for the lists that follow
     /// the active view while it has none.
     fn view_area_pane(&self, ctx: &Context<Self>, p: &Pane) -> Option<Html> {
-        let link = ctx.link();
         let slot = p.body.slot();
         let tools = || self.area_tools(ctx, slot);
         Some(match &p.body {
@@ -144,28 +143,13 @@ impl Browser {
                 crate::panes::render::view(&crate::panes::render::PaneContext {
                     model: &self.model,
                     pane: p,
-                    send: link.callback(|m| m),
+                    send: self.pane_send.clone(),
                     tools: tools(),
                     trace: self.client.clone(),
                     elf: ctx.props().elf,
+                    elf_error: ctx.props().elf_error.clone(),
                 })?
             }
-            PaneBody::Reports(tab) => html! {
-                <ReportsPanel
-                    trace={self.client.clone()}
-                    elf={ctx.props().elf}
-                    elf_error={ctx.props().elf_error.clone()}
-                    tab={*tab}
-                    on_tab={self.report_callbacks.0.clone()}
-                    on_jump={self.report_callbacks.1.clone()}
-                    on_jump_line={self.report_jump_line.clone()}
-                    on_close={self.report_callbacks.2.clone()}
-                    reveal={self.model.report_reveal}
-                    show_calls={self.model.report_calls}
-                    on_source={self.report_source.clone()}
-                    tools={tools()}
-                />
-            },
         })
     }
 
