@@ -73,8 +73,8 @@ pub trait PaneState: DynPane + Debug {
     /// pane's accesses): the next piece's question and the token its
     /// answer comes back with, once none is on its way and there is more
     /// to ask of the `indexed_nodes` indexed so far. The model asks again
-    /// after each piece, each indexing step and each [`update`]
-    /// (`Self::update`).
+    /// after each piece, each indexing step and each
+    /// [`update`](Self::update).
     fn more(&mut self, _indexed_nodes: u64) -> Option<(u64, Query)> {
         None
     }
