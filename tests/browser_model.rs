@@ -6,6 +6,7 @@ use std::collections::HashMap;
 
 use tarmac_lens::model::search::{SearchForm, SearchMsg};
 use tarmac_lens::model::{Config, Effect, KeyInput, Model, Msg, PaneBody, PaneSpec};
+use tarmac_lens::panes::source::SourcePane;
 use tarmac_lens_core::browse::protocol::Row;
 use tarmac_lens_core::browse::Session;
 use tarmac_lens_core::parse::ParseOptions;
@@ -820,41 +821,39 @@ fn the_palette_lists_every_command_of_the_key_tables_and_runs_what_is_typed() {
 
 /// The source pane's file and line, as the model shows them.
 fn source_here(page: &Page) -> Option<(String, Option<u32>)> {
+    let (_, pane) = source_pane(page)?;
+    pane.here().map(|(f, l)| (f.to_string(), l))
+}
+
+/// The first source pane: its id and state.
+fn source_pane(page: &Page) -> Option<(u32, SourcePane)> {
     page.model.panes.iter().find_map(|p| match &p.body {
-        PaneBody::Source(s) => s.here().map(|(f, l)| (f.to_string(), l)),
+        PaneBody::Own { state, .. } => {
+            let s = state.as_any().downcast_ref::<SourcePane>()?;
+            Some((p.id, s.clone()))
+        }
         _ => None,
     })
 }
 
-fn source_pane(page: &Page) -> (u32, tarmac_lens::model::source::SourcePane) {
-    page.model
-        .panes
-        .iter()
-        .find_map(|p| match &p.body {
-            PaneBody::Source(s) => Some((p.id, (**s).clone())),
-            _ => None,
-        })
-        .expect("a source pane")
-}
-
 #[test]
 fn the_source_pane_follows_the_position_counts_lines_and_steps_by_line() {
-    use tarmac_lens::model::source::SourceMsg;
     use tarmac_lens::model::PaneMsg;
+    use tarmac_lens::panes::source::SourceMsg;
     let trace_path = data("tracegen/lines/recursion-aarch64-O1-fastmodel.tarmac");
     let trace = std::fs::read(&trace_path).unwrap();
     let elf = std::fs::read(trace_path.with_extension("elf")).unwrap();
     let mut page = Page::open(&trace, Config::default());
     // Without DWARF the pane says what to load.
     page.key("s");
-    let (id, pane) = source_pane(&page);
-    assert!(page.model.source_text(&pane).unwrap_err().contains("ELF"));
+    let (id, pane) = source_pane(&page).expect("a source pane");
+    assert!(pane.text(&page.model.sources).unwrap_err().contains("ELF"));
     page.key("x");
     assert!(page
         .model
         .panes
         .iter()
-        .all(|p| !matches!(p.body, PaneBody::Source(_))));
+        .all(|p| p.body.slot().name() != "source"));
     page.session.load_debug_info(elf.clone().into(), 0).unwrap();
     // The page says the image changed: rows come again, with `file:line`.
     let progress = page.session.progress();
@@ -873,7 +872,7 @@ fn the_source_pane_follows_the_position_counts_lines_and_steps_by_line() {
         })
         .expect("the instruction row has its file:line");
     page.key("s");
-    let (id2, pane) = source_pane(&page);
+    let (id2, pane) = source_pane(&page).expect("a source pane");
     assert_ne!(id, id2);
     let (file, line) = source_here(&page).expect("a source line at 400");
     let info = tarmac_lens_core::DebugInfo::from_elf_bytes(elf.into(), 0)
@@ -884,15 +883,15 @@ fn the_source_pane_follows_the_position_counts_lines_and_steps_by_line() {
     assert_eq!((file.clone(), line), (loc.file.clone(), loc.line));
     assert_eq!(source, loc.to_string());
     // No text yet: the pane names the file it wants; given, it shows it.
-    let wanted = page.model.source_text(&pane).unwrap_err();
+    let wanted = pane.text(&page.model.sources).unwrap_err();
     assert!(wanted.contains(&file), "{wanted}");
     let name = file.rsplit('/').next().unwrap().to_string();
     page.send(Msg::SourceFiles(vec![
         ("other/dir/main.c".into(), "int main;\n".into()),
         (format!("src/{name}"), "the text\n".into()),
     ]));
-    let (_, pane) = source_pane(&page);
-    assert_eq!(&*page.model.source_text(&pane).unwrap(), "the text\n");
+    let (_, pane) = source_pane(&page).expect("a source pane");
+    assert_eq!(&*pane.text(&page.model.sources).unwrap(), "the text\n");
     // The gutter: each line's count is the CLI's.
     let l = line.unwrap();
     let (executed, _) = pane.count(l).expect("the current line has code");
@@ -908,18 +907,18 @@ fn the_source_pane_follows_the_position_counts_lines_and_steps_by_line() {
     // A clicked line lists its executions, `n` goes to the next.
     page.send(Msg::Pane(
         id2,
-        PaneMsg::Source(SourceMsg::PickLine { line: l }),
+        PaneMsg::Own(Box::new(SourceMsg::PickLine { line: l })),
     ));
-    let (_, pane) = source_pane(&page);
+    let (_, pane) = source_pane(&page).expect("a source pane");
     let hits = pane.hits.expect("executions listed");
     if !hits.more {
         assert_eq!(hits.hits.len() as u64, executed);
     }
     page.send(Msg::Pane(
         id2,
-        PaneMsg::Source(SourceMsg::PickHit {
+        PaneMsg::Own(Box::new(SourceMsg::PickHit {
             node: hits.hits[0].node.node,
-        }),
+        })),
     ));
     assert_eq!(
         page.model.views[0].cursor.unwrap().node,
@@ -1434,13 +1433,13 @@ fn a_file_shown_from_elsewhere_stays_until_the_position_moves() {
         .model
         .panes
         .iter()
-        .all(|p| !matches!(p.body, PaneBody::Source(_))));
+        .all(|p| p.body.slot().name() != "source"));
     // A line that never ran (no count), in the same file.
     page.send(Msg::ShowSource {
         file: at_file.clone(),
         line: 1,
     });
-    let (id, pane) = source_pane(&page);
+    let (id, pane) = source_pane(&page).expect("a source pane");
     assert_eq!(page.model.focus, tarmac_lens::model::Focus::Pane(id));
     assert_eq!(source_here(&page), Some((at_file.clone(), Some(1))));
     let counts = pane.counts.as_ref().expect("the file's counts");

@@ -75,18 +75,7 @@ impl RegKind {
     }
 }
 
-/// The kind of the focused pane, which picks its key table ([`tables`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PaneKind {
-    /// A trace view.
-    Trace,
-    /// A register pane (and any pane without keys of its own).
-    Registers,
-    /// A memory pane.
-    Memory,
-    /// The source pane.
-    Source,
-}
+pub use super::pane_kind::PaneKind;
 
 /// What a key (or a palette entry) asks the browser to do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

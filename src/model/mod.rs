@@ -538,13 +538,7 @@ impl Model {
         // What a pane in its own folder shows may depend on the image, and
         // grow with the index (the disassembly's counts).
         if elf || (grown && !was_complete) {
-            let ids: Vec<u32> = self
-                .panes
-                .iter()
-                .filter(|p| matches!(p.body, PaneBody::Own { .. }))
-                .map(|p| p.id)
-                .collect();
-            for id in ids {
+            for id in self.own_pane_ids() {
                 self.refresh_pane(id);
             }
         }
@@ -845,11 +839,10 @@ impl Model {
     pub fn focus_kind(&self) -> PaneKind {
         match self.focus {
             Focus::View(_) => PaneKind::Trace,
-            Focus::Pane(p) => match self.pane_ref(p).map(|p| &p.body) {
-                Some(PaneBody::Memory { .. }) => PaneKind::Memory,
-                Some(PaneBody::Source(_)) => PaneKind::Source,
-                _ => PaneKind::Registers,
-            },
+            Focus::Pane(p) => self
+                .pane_ref(p)
+                .and_then(|p| p.body.slot().entry().focus)
+                .unwrap_or(PaneKind::Registers),
         }
     }
 
@@ -955,14 +948,19 @@ impl Model {
         }
     }
 
-    /// Runs a command where the focus is (the source pane's `n`/`N` step
-    /// through a line's executions).
+    /// Runs a command where the focus is (a focused pane in its own
+    /// folder takes its step keys: the source pane's `n`/`N` step through
+    /// a line's executions, not the search's results).
     pub fn run(&mut self, cmd: Command) {
-        // `n`/`N` in the source pane step through a line's executions, not
-        // the search's results.
-        if let (Focus::Pane(p), PaneKind::Source) = (self.focus, self.focus_kind()) {
-            if matches!(cmd, Command::SearchNext { .. }) {
-                return self.run_source(p, cmd);
+        if let (Focus::Pane(p), Some(step)) = (self.focus, step_of(cmd)) {
+            let own = self.pane_ref(p).map(|p| &p.body);
+            if own.is_some_and(|b| matches!(b, PaneBody::Own { .. }) && b.focusable()) {
+                let node = self.pane_ref(p).and_then(|pane| self.pane_node(pane));
+                if let Some(node) = node {
+                    let view = self.active_view();
+                    self.pane_step(p, view, node, step);
+                }
+                return;
             }
         }
         match cmd {
@@ -1029,7 +1027,6 @@ impl Model {
             }
             _ => match self.focus {
                 Focus::View(v) => self.run_trace(v, cmd),
-                Focus::Pane(p) if self.focus_kind() == PaneKind::Source => self.run_source(p, cmd),
                 Focus::Pane(p) => self.run_pane(p, cmd),
             },
         }
@@ -1053,4 +1050,18 @@ impl Model {
             (at + n - 1) % n
         }];
     }
+}
+
+/// The step a key asks of a focused pane in its own folder
+/// (`PaneState::step`).
+fn step_of(cmd: Command) -> Option<pane_state::Step> {
+    use pane_state::Step;
+    Some(match cmd {
+        Command::SourceNext => Step::Line { forward: true },
+        Command::SourcePrev => Step::Line { forward: false },
+        Command::SourceOver => Step::Over,
+        Command::SourceOut => Step::Out,
+        Command::SearchNext { same_way } => Step::Again { same_way },
+        _ => return None,
+    })
 }

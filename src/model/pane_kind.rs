@@ -6,6 +6,21 @@
 use super::pane_state::PaneState;
 use tarmac_lens_core::browse::protocol::{NodeId, WriteTarget};
 
+/// The kind of the focused pane, which picks its key table
+/// (`keys::tables`). Here rather than in `keys` so that a registry line can
+/// name its table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PaneKind {
+    /// A trace view.
+    Trace,
+    /// A register pane (and any pane without keys of its own).
+    Registers,
+    /// A memory pane.
+    Memory,
+    /// The source pane.
+    Source,
+}
+
 /// Where a kind of pane sits at first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Place {
@@ -40,8 +55,9 @@ pub enum Opens {
         help: &'static str,
     },
     /// They run the commands `model::keys` binds them to, which show it
-    /// with this state and then tell it what to show (`PaneState::update`:
-    /// the Reports panel's tab).
+    /// with this state and may then tell it what to show
+    /// (`PaneState::update`: the Reports panel's tab, the source pane's
+    /// line).
     Shown {
         /// Its state when it opens.
         make: fn() -> Box<dyn PaneState>,
@@ -94,6 +110,10 @@ pub struct Entry {
     pub at_start: bool,
     /// What the page keeps fresh for it while it is shown.
     pub feed: Option<Feed>,
+    /// It follows a view's position, one pane per view if need be, and
+    /// takes the keyboard focus (Tab) with this key table; `None`: a list
+    /// with its own clicks, one in the page.
+    pub focus: Option<PaneKind>,
 }
 
 /// A list the page keeps (`Model::nav`) only while a pane shows it: asked

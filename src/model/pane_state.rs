@@ -3,15 +3,14 @@
 //! the answer, typed ([`FollowsPosition`]), or no question at all for a
 //! pane that asks a worker of its own (the Query pane); and, for a pane
 //! with questions of its own (the watch pane's list, the why pane's
-//! tree), those questions, its own messages and the marks `(`/`)` step
-//! to. The model asks, routes the answers and carries out the pane's
+//! tree), those questions, its own messages and where its step keys go. The model asks, routes the answers and carries out the pane's
 //! actions, so such a pane needs no arm anywhere in `src/model/`.
 
 use std::any::Any;
 use std::fmt::Debug;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use tarmac_lens_core::browse::protocol::{NodeId, Query, Question, Reply};
+use tarmac_lens_core::browse::protocol::{NodeId, NodeView, Query, Question, Reply};
 
 /// A number no other question of any pane has had: what a pane's
 /// [`PaneState::more`] tokens are made of, so that the answer to a pane's
@@ -31,7 +30,8 @@ pub enum PaneAction {
     GoToLine(u64),
     /// Go to the first line at this time.
     GoToTime(u64),
-    /// Go to this node.
+    /// Go to this node: the view the pane follows if it takes the focus
+    /// (its row centred), the active view otherwise.
     GoToNode(NodeId),
     /// Say this on the status line (English; translated there).
     Say(&'static str),
@@ -91,17 +91,65 @@ pub trait PaneState: DynPane + Debug {
         None
     }
 
-    /// The question finding what it marks after (`forward`) or before
-    /// `node`: `)` and `(` for the watch pane. `None`: it marks nothing.
-    fn step(&self, _node: NodeId, _forward: bool) -> Option<Query> {
+    /// The question finding where `step` goes from `node`: `(`/`)` for
+    /// the watch pane, the source pane's keys while it has the focus.
+    /// `None`: it has nowhere to go (a focused pane's step keys then do
+    /// nothing else).
+    fn step(&self, _node: NodeId, _step: Step) -> Option<Query> {
         None
     }
 
-    /// Where that answer goes; `Err` is what the status line says instead
-    /// (nothing there, or the session's message).
-    fn stepped(&self, _reply: Reply, _forward: bool) -> Result<NodeId, String> {
+    /// Where that answer takes the view; `Err` is what to say instead
+    /// (nothing there, or the session's message): in the pane if it takes
+    /// the focus, on the status line otherwise.
+    fn stepped(&self, _reply: Reply, _step: Step) -> Result<Goto, String> {
         Err(String::new())
     }
+
+    /// The view it follows moved (it is not locked): a pane showing
+    /// something chosen elsewhere goes back to the position.
+    fn moved(&mut self) {}
+
+    /// The source file it shows (as the DWARF names it), which a page that
+    /// can fetch files (`&src=`) fetches when the person gave none.
+    fn source_file(&self) -> Option<&str> {
+        None
+    }
+}
+
+/// Where a key asks a pane to take its view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// `(`, `)`: what it marks before or after.
+    Mark {
+        /// After, not before.
+        forward: bool,
+    },
+    /// `j`, `k`: its next or previous line.
+    Line {
+        /// The next, not the previous.
+        forward: bool,
+    },
+    /// `o`: its next line, over calls.
+    Over,
+    /// `u`: out of the call.
+    Out,
+    /// `n`, `N`: the next or previous execution of what it selected.
+    Again {
+        /// The way of the last search (`n`), not the other (`N`).
+        same_way: bool,
+    },
+}
+
+/// Where a step's answer takes the view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Goto {
+    /// This node: the view asks for it, its row kept where it is if in
+    /// sight, the keyboard back on the view.
+    Node(NodeId),
+    /// This node, answered whole: the view goes there at once, its row
+    /// centred.
+    At(NodeView),
 }
 
 impl<T: FollowsPosition + Clone + PartialEq + 'static> PaneState for T {

@@ -6,8 +6,8 @@ use super::{Answer, Focus, Menu, MenuAction, Model, Msg, Pane, PaneBody, PromptF
 use crate::i18n::{t, tf};
 use crate::model::keys::{Command, RegKind};
 use tarmac_lens_core::browse::protocol::{
-    FindPc, Locate, Memory, MemoryReply, NodeId, RegMark, Registers, RegistersReply, Reply, Source,
-    SourceReply, Symbolize, WriteTarget,
+    FindPc, Locate, Memory, MemoryReply, NodeId, RegMark, Registers, RegistersReply, Reply,
+    Symbolize, WriteTarget,
 };
 
 /// Memory read per `[`/`]` search step, and how far a search goes.
@@ -21,7 +21,6 @@ const MAX_MEMORY_ROWS: u32 = 256;
 pub enum PaneData {
     Registers(Answer<RegistersReply>),
     Memory(Answer<MemoryReply>),
-    Source(Answer<SourceReply>),
     /// A pane living in its own folder: its reply as the wire carries it,
     /// which its [`super::pane_state::PaneState`] decodes.
     Own(Reply),
@@ -31,7 +30,6 @@ pub enum PaneData {
 enum PaneAsk {
     Registers(Registers),
     Memory(Memory),
-    Source(Source),
     Own(tarmac_lens_core::browse::protocol::Query),
 }
 
@@ -106,8 +104,6 @@ pub enum PaneMsg {
     Close,
     /// A click in a pane living in its own folder (`src/panes/`).
     Action(super::pane_state::PaneAction),
-    /// The source pane's own (`source.rs`).
-    Source(super::source::SourceMsg),
     /// A pane in its own folder: its render's message, which its state
     /// reads (`PaneState::update`).
     Own(Box<dyn std::any::Any>),
@@ -118,12 +114,12 @@ pub enum PaneMsg {
         /// The piece, as the wire carries it.
         reply: Reply,
     },
-    /// What a pane marks after or before a view's position (`(`, `)`).
+    /// Where a pane's step goes (`PaneState::step`).
     Stepped {
         /// The view that goes there.
         view: u32,
-        /// After, not before.
-        forward: bool,
+        /// The step.
+        step: super::pane_state::Step,
         /// The answer, as the wire carries it.
         reply: Reply,
     },
@@ -273,7 +269,6 @@ impl Model {
                 len: rows * 16,
                 compare,
             }),
-            PaneBody::Source(_) => PaneAsk::Source(Source { node }),
             PaneBody::Own { state, .. } => match state.query(node) {
                 Some(q) => PaneAsk::Own(q),
                 None => return,
@@ -288,7 +283,6 @@ impl Model {
         match ask {
             PaneAsk::Registers(q) => self.ask(q, move |r| data(PaneData::Registers(r))),
             PaneAsk::Memory(q) => self.ask(q, move |r| data(PaneData::Memory(r))),
-            PaneAsk::Source(q) => self.ask(q, move |r| data(PaneData::Source(r))),
             PaneAsk::Own(q) => self.ask_wire(q, move |r| data(PaneData::Own(r))),
         }
     }
@@ -301,9 +295,11 @@ impl Model {
             return;
         }
         match (&mut pane.body, reply) {
-            (PaneBody::Source(_), PaneData::Source(Ok(r))) => self.on_source_at(id, r),
             (PaneBody::Own { state, .. }, PaneData::Own(reply)) => {
                 pane.note = state.take(reply).err();
+                // What it asks after its position's answer (the source
+                // pane's counts).
+                self.fetch_more(id);
             }
             (
                 PaneBody::Registers {
@@ -321,10 +317,7 @@ impl Model {
                 *selected = (*selected).min(n.saturating_sub(1));
             }
             (PaneBody::Memory { memory, .. }, PaneData::Memory(Ok(m))) => *memory = Some(m),
-            (
-                _,
-                PaneData::Registers(Err(e)) | PaneData::Memory(Err(e)) | PaneData::Source(Err(e)),
-            ) => pane.note = Some(e),
+            (_, PaneData::Registers(Err(e)) | PaneData::Memory(Err(e))) => pane.note = Some(e),
             // The pane changed kind while its question was on its way (a
             // registers pane toggled to another panel): a newer one follows.
             _ => {}
@@ -905,29 +898,36 @@ impl Model {
                 self.move_to(view, Locate::Time(time), false);
             }
             PaneMsg::Action(PaneAction::Say(text)) => self.status = Some(t(text).into()),
-            PaneMsg::Action(PaneAction::GoToNode(node)) => {
-                self.refocus = true;
-                let view = self.active_view();
-                self.move_to(view, Locate::Node(node), false);
-            }
-            PaneMsg::Source(m) => self.on_source(pane, m),
+            PaneMsg::Action(PaneAction::GoToNode(node)) => match self.pane_ref(pane) {
+                Some(p) if p.body.focusable() => {
+                    let view = p.view;
+                    self.move_to(view, Locate::Node(node), true);
+                }
+                _ => {
+                    self.refocus = true;
+                    let view = self.active_view();
+                    self.move_to(view, Locate::Node(node), false);
+                }
+            },
             PaneMsg::Own(msg) => {
-                let Some(PaneBody::Own { state, .. }) = self.pane_mut(pane).map(|p| &mut p.body)
-                else {
+                let Some(p) = self.pane_mut(pane) else {
+                    return false;
+                };
+                let PaneBody::Own { state, .. } = &mut p.body else {
                     return false;
                 };
                 let action = state.update(msg);
+                // A click in a pane that takes the focus gives it the focus.
+                if p.body.focusable() {
+                    self.focus = Focus::Pane(pane);
+                }
                 self.fetch_more(pane);
                 if let Some(action) = action {
                     return self.on_pane(pane, PaneMsg::Action(action));
                 }
             }
             PaneMsg::More { token, reply } => self.on_more(pane, token, reply),
-            PaneMsg::Stepped {
-                view,
-                forward,
-                reply,
-            } => self.on_pane_stepped(pane, view, forward, reply),
+            PaneMsg::Stepped { view, step, reply } => self.on_pane_stepped(pane, view, step, reply),
         }
         true
     }

@@ -11,7 +11,7 @@
 //! how to make its state and its key's help: its key then shows and hides
 //! it through one generic command, and nothing here names it.
 
-pub use super::pane_kind::{Close, Entry, Feed, OpenOn, Opens, Place};
+pub use super::pane_kind::{Close, Entry, Feed, OpenOn, Opens, PaneKind, Place};
 
 /// A kind of pane: its line in [`PANES`], the built-in kinds first, then
 /// the folders' (`panes::ENTRIES`). A number rather than an enum so that a
@@ -24,8 +24,6 @@ impl Slot {
     pub const REGISTERS: Slot = Slot(0);
     /// The memory panes.
     pub const MEMORY: Slot = Slot(1);
-    /// The source pane.
-    pub const SOURCE: Slot = Slot(2);
 
     /// Every kind, in [`PANES`]' order.
     pub const ALL: [Slot; PANES.len()] = {
@@ -65,10 +63,9 @@ impl std::fmt::Debug for Slot {
     }
 }
 
-/// The kinds built in, in [`Slot`]'s order: the register, memory and
-/// source panes, which follow a view's position and take the keyboard
-/// focus.
-const BUILT_IN: [Entry; 3] = [
+/// The kinds built in, in [`Slot`]'s order: the register and memory
+/// panes.
+const BUILT_IN: [Entry; 2] = [
     Entry {
         name: "registers",
         title: "Registers",
@@ -81,6 +78,7 @@ const BUILT_IN: [Entry; 3] = [
         wide: false,
         at_start: false,
         feed: None,
+        focus: Some(PaneKind::Registers),
     },
     Entry {
         name: "memory",
@@ -94,19 +92,7 @@ const BUILT_IN: [Entry; 3] = [
         wide: false,
         at_start: false,
         feed: None,
-    },
-    Entry {
-        name: "source",
-        title: "Source",
-        place: Place::Bottom,
-        keys: &["s"],
-        prompt: None,
-        close: Close::Same,
-        opens: Opens::Commands,
-        rank: 0,
-        wide: false,
-        at_start: false,
-        feed: None,
+        focus: Some(PaneKind::Memory),
     },
 ];
 
@@ -137,7 +123,7 @@ mod tests {
             assert_eq!(PANES.iter().filter(|o| o.name == name).count(), 1);
             assert_eq!(Slot::named(name), Some(slot), "{name}");
         }
-        assert_eq!(Slot::SOURCE.name(), "source");
+        assert_eq!(Slot::MEMORY.name(), "memory");
         assert_eq!(Slot::named("no such pane"), None);
     }
 }

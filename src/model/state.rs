@@ -112,8 +112,6 @@ pub enum PaneBody {
         /// The bytes at the pane's position, once answered.
         memory: Option<MemoryReply>,
     },
-    /// The source pane (`model::source`).
-    Source(Box<crate::model::source::SourcePane>),
     /// A kind living in its own folder (`src/panes/`).
     Own {
         /// Its kind, as its folder's registry line lists it.
@@ -129,7 +127,6 @@ impl PaneBody {
         match self {
             PaneBody::Registers { .. } => Slot::REGISTERS,
             PaneBody::Memory { .. } => Slot::MEMORY,
-            PaneBody::Source(_) => Slot::SOURCE,
             PaneBody::Own { slot, .. } => *slot,
         }
     }
@@ -137,10 +134,7 @@ impl PaneBody {
     /// Whether it follows a view's position and takes the keyboard focus
     /// (Tab): the others are lists with their own clicks.
     pub fn focusable(&self) -> bool {
-        matches!(
-            self,
-            PaneBody::Registers { .. } | PaneBody::Memory { .. } | PaneBody::Source(_)
-        )
+        self.slot().entry().focus.is_some()
     }
 }
 
@@ -172,11 +166,6 @@ impl Pane {
             PaneBody::Memory { addr, compare, .. } => match compare {
                 Some(_) => tf("Memory at {} (compared)", &[&format!("{addr:#x}")]),
                 None => tf("Memory at {}", &[&format!("{addr:#x}")]),
-            },
-            PaneBody::Source(s) => match s.here() {
-                Some((file, Some(line))) => tf("Source: {}", &[&format!("{file}:{line}")]),
-                Some((file, None)) => tf("Source: {}", &[&file]),
-                None => t("Source").into(),
             },
             PaneBody::Own { state, .. } => state.title(),
         }

@@ -240,7 +240,7 @@ impl Model {
             },
         );
         self.fetch_stack(view, node.node);
-        self.end_source_browse(view);
+        self.panes_moved(view);
         self.refresh_panes_of(view);
         // The start of a trace opened without a position needs no fragment
         // (and writing one cost a dozen milliseconds of the first screen).

@@ -4,7 +4,7 @@
 //! The watch pane's state is its folder's (`src/panes/watch/`).
 
 use super::layout::Slot;
-use super::pane_state::PaneState;
+use super::pane_state::{Goto, PaneState, Step};
 use super::registry::{OpenOn, Opens};
 use super::target::parse_target;
 use super::{Model, Msg, PaneBody, PaneMsg, PromptFor};
@@ -111,19 +111,31 @@ impl Model {
         };
         match state.take_more(token, reply) {
             Ok(()) => self.fetch_more(id),
-            Err(e) => self.status = Some(e),
+            Err(e) => self.say(id, e),
         }
+    }
+
+    /// What a pane in its own folder says: in the pane if it takes the
+    /// focus (it has a note line), on the status line otherwise.
+    pub(super) fn say(&mut self, id: u32, text: String) {
+        match self.pane_mut(id) {
+            Some(p) if p.body.focusable() => p.note = Some(text),
+            _ => self.status = Some(text),
+        }
+    }
+
+    /// The panes living in their own folders.
+    pub(super) fn own_pane_ids(&self) -> Vec<u32> {
+        self.panes
+            .iter()
+            .filter(|p| matches!(p.body, PaneBody::Own { .. }))
+            .map(|p| p.id)
+            .collect()
     }
 
     /// More of the trace is indexed: the lists may go on.
     pub(super) fn more_progress(&mut self) {
-        let ids: Vec<u32> = self
-            .panes
-            .iter()
-            .filter(|p| matches!(p.body, PaneBody::Own { .. }))
-            .map(|p| p.id)
-            .collect();
-        for id in ids {
+        for id in self.own_pane_ids() {
             self.fetch_more(id);
         }
     }
@@ -140,34 +152,43 @@ impl Model {
         let Some(node) = self.view_ref(view).and_then(|v| v.cursor).map(|c| c.node) else {
             return;
         };
-        let Some(query) = self
-            .own_state(pane.body.slot())
-            .and_then(|s| s.step(node, forward))
-        else {
-            return;
-        };
-        self.ask_wire(query, move |reply| {
-            Msg::Pane(
-                id,
-                PaneMsg::Stepped {
-                    view,
-                    forward,
-                    reply,
-                },
-            )
-        });
+        self.pane_step(id, view, node, Step::Mark { forward });
     }
 
-    /// Where a pane's `(` or `)` found its next mark: the view goes there.
-    pub(super) fn on_pane_stepped(&mut self, id: u32, view: u32, forward: bool, reply: Reply) {
+    /// Asks where pane `id`'s `step` goes from `node` in `view`; false if
+    /// the pane has nowhere to go.
+    pub(super) fn pane_step(&mut self, id: u32, view: u32, node: NodeId, step: Step) -> bool {
         let Some(PaneBody::Own { state, .. }) = self.pane_ref(id).map(|p| &p.body) else {
+            return false;
+        };
+        let Some(query) = state.step(node, step) else {
+            return false;
+        };
+        self.ask_wire(query, move |reply| {
+            Msg::Pane(id, PaneMsg::Stepped { view, step, reply })
+        });
+        true
+    }
+
+    /// Where a pane's step found to go: the view goes there.
+    pub(super) fn on_pane_stepped(&mut self, id: u32, view: u32, step: Step, reply: Reply) {
+        let Some(pane) = self.pane_mut(id) else {
             return;
         };
-        match state.stepped(reply, forward) {
-            Ok(node) => {
+        let PaneBody::Own { state, .. } = &pane.body else {
+            return;
+        };
+        let focusable = pane.body.focusable();
+        match state.stepped(reply, step) {
+            Ok(Goto::Node(node)) => {
                 self.refocus = true;
                 self.move_to(view, Locate::Node(node), false);
             }
+            Ok(Goto::At(node)) => {
+                pane.note = None;
+                self.on_moved(view, Ok(Some(node)), true);
+            }
+            Err(e) if focusable => pane.note = Some(e),
             Err(e) => self.status = Some(e),
         }
     }

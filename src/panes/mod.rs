@@ -6,7 +6,7 @@
 //! nothing in `src/model/` names it.
 //!
 //! A folder's state is either what a question at the position answered
-//! (the disassembly), a list asked a piece at a time as indexing goes on
+//! (the disassembly, the source pane with its own questions after), a list asked a piece at a time as indexing goes on
 //! (the watch pane's accesses), what a worker of its own found (the
 //! query, the reports at the tab the model's commands chose), or nothing: the pane draws what the page already keeps (the
 //! call stack, the bookmarks), its render reading the page's model
@@ -17,6 +17,7 @@
 macro_rules! kinds {
     ($then:ident) => {
         $then!(
+            source,
             reports,
             watch,
             why,

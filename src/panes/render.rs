@@ -3,10 +3,11 @@
 //! folder draws which pane. Apart from `panes/mod.rs` because it reads
 //! the model, which reads the registry, which reads `panes/mod.rs`.
 
-use yew::{Callback, Html};
+use yew::{classes, html, Callback, Html, MouseEvent};
 
 use crate::model::pane_state::PaneAction;
-use crate::model::{Model, Msg, Pane, PaneBody, PaneMsg};
+use crate::model::{Focus, Model, Msg, Pane, PaneBody, PaneMsg};
+use crate::web::components::PaneHeader;
 
 /// What a folder's render may use.
 pub struct PaneContext<'a> {
@@ -54,6 +55,70 @@ impl PaneContext<'_> {
     /// Its header's close button.
     pub fn on_close(&self) -> Callback<()> {
         self.on_action().reform(|_| PaneAction::Close)
+    }
+
+    /// `body` in the frame of a pane that follows a view and takes the
+    /// focus ([`frame`]).
+    pub fn frame(&self, title_testid: &str, column: bool, body: Html) -> Html {
+        frame(
+            self.model,
+            self.pane,
+            &self.send,
+            self.tools.clone(),
+            title_testid,
+            column,
+            body,
+        )
+    }
+}
+
+/// The frame of a pane that follows a view and takes the focus (the
+/// register, memory and source panes): focused on a press, its header
+/// with the view it follows and its lock, and `body` scrolling under it
+/// (`column`: a flex column, for a body that shares its height out).
+pub fn frame(
+    model: &Model,
+    pane: &Pane,
+    send: &Callback<Msg>,
+    tools: Html,
+    title_testid: &str,
+    column: bool,
+    body: Html,
+) -> Html {
+    let id = pane.id;
+    let focused = model.focus == Focus::Pane(id);
+    let to_pane = |msg: fn() -> PaneMsg| send.reform(move |_| Msg::Pane(id, msg()));
+    html! {
+        <section
+            class={classes!("pane", "data-pane", focused.then_some("focused"))}
+            data-testid={pane.testid()}
+            data-pane={id.to_string()}
+            key={id}
+            role="region"
+            aria-label={pane.title()}
+            onmousedown={send.reform(move |_: MouseEvent| Msg::Focus(Focus::Pane(id)))}
+            style="flex:1 1 auto;min-width:0;min-height:0;display:flex;flex-direction:column;"
+        >
+            <PaneHeader
+                title={pane.title()}
+                title_testid={title_testid.to_string()}
+                view={pane.view}
+                views={model.view_ids()}
+                lock={pane.lock}
+                on_view={send.reform(move |view| Msg::Pane(id, PaneMsg::View { view }))}
+                on_unlock={to_pane(|| PaneMsg::Unlock)}
+                on_lock={to_pane(|| PaneMsg::LockHere)}
+                on_close={to_pane(|| PaneMsg::Close)}
+                {tools}
+            />
+            // The body scrolls, the header stays: a pane shrunk in a
+            // short area still says what it is.
+            <div class="pane-body" style={if column {
+                "position:relative;flex:1 1 auto;min-height:0;overflow:auto;display:flex;flex-direction:column;"
+            } else {
+                "position:relative;flex:1 1 auto;min-height:0;overflow:auto;"
+            }}>{ body }</div>
+        </section>
     }
 }
 

@@ -30,4 +30,5 @@ pub const ENTRY: Entry = Entry {
     wide: false,
     at_start: false,
     feed: None,
+    focus: None,
 };

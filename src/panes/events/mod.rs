@@ -30,4 +30,5 @@ pub const ENTRY: Entry = Entry {
     wide: false,
     at_start: false,
     feed: Some(Feed::Events),
+    focus: None,
 };

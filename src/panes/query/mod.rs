@@ -31,4 +31,5 @@ pub const ENTRY: Entry = Entry {
     wide: true,
     at_start: false,
     feed: None,
+    focus: None,
 };

@@ -28,4 +28,5 @@ pub const ENTRY: Entry = Entry {
     wide: false,
     at_start: true,
     feed: None,
+    focus: None,
 };

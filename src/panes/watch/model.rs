@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use crate::i18n::t;
 use crate::model::pane_kind::OpenOn;
-use crate::model::pane_state::{fresh_token, PaneAction, PaneState};
+use crate::model::pane_state::{fresh_token, Goto, PaneAction, PaneState, Step};
 use crate::model::target::target_label;
 use tarmac_lens_core::browse::protocol::{
     Access, AccessKind, AccessView, Accesses, NodeId, Query, Question, Reply, WriteTarget,
@@ -127,7 +127,10 @@ impl PaneState for Watch {
         }
     }
 
-    fn step(&self, node: NodeId, forward: bool) -> Option<Query> {
+    fn step(&self, node: NodeId, step: Step) -> Option<Query> {
+        let Step::Mark { forward } = step else {
+            return None;
+        };
         let query = Access {
             node,
             target: self.target.clone(),
@@ -137,10 +140,10 @@ impl PaneState for Watch {
         Some(query.into())
     }
 
-    fn stepped(&self, reply: Reply, forward: bool) -> Result<NodeId, String> {
+    fn stepped(&self, reply: Reply, step: Step) -> Result<Goto, String> {
         match Access::answer_of(reply)? {
-            Some(a) => Ok(a.node.node),
-            None => Err(t(if forward {
+            Some(a) => Ok(Goto::Node(a.node.node)),
+            None => Err(t(if step == (Step::Mark { forward: true }) {
                 "No later access."
             } else {
                 "No earlier access."

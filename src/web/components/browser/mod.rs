@@ -22,8 +22,7 @@ pub use crate::model::{Focus, Pane, PaneBody, TraceView};
 
 use super::{
     ConditionError, ConditionProgress, ContextMenu, ElfLoad, HelpOverlay, MemoryPane, Minibuffer,
-    Palette, PaneHeader, RegisterPane, SearchBar, SourcePane, TimelineStrip, TracePane,
-    TIMELINE_STYLE,
+    Palette, RegisterPane, SearchBar, TimelineStrip, TracePane, TIMELINE_STYLE,
 };
 use crate::i18n::{number, t, tf};
 use crate::model::condition::{CondMsg, Invalid};
@@ -670,7 +669,6 @@ impl Browser {
     fn view_pane(&self, ctx: &Context<Self>, p: &Pane, slot: Slot) -> Html {
         let link = ctx.link();
         let id = p.id;
-        let focused = self.model.focus == Focus::Pane(id);
         let body = match &p.body {
             PaneBody::Registers {
                 kind,
@@ -712,55 +710,22 @@ impl Browser {
                     on_scroll={link.callback(move |rows| Msg::Pane(id, PaneMsg::MemScroll { rows }))}
                 />
             },
-            PaneBody::Source(s) => {
-                use crate::model::source::SourceMsg;
-                html! {
-                    <SourcePane
-                        pane={(**s).clone()}
-                        text={self.model.source_text(s)}
-                        note={p.note.clone()}
-                        on_line={link.callback(move |line| Msg::Pane(id, PaneMsg::Source(SourceMsg::PickLine { line })))}
-                        on_hit={link.callback(move |node| Msg::Pane(id, PaneMsg::Source(SourceMsg::PickHit { node })))}
-                        on_more={link.callback(move |_| Msg::Pane(id, PaneMsg::Source(SourceMsg::MoreHits)))}
-                        on_files={link.callback(Msg::SourceFiles)}
-                    />
-                }
-            }
             // The lists draw their own frame (`workspace.rs`).
             _ => return Html::default(),
         };
-        html! {
-            <section
-                class={classes!("pane", "data-pane", focused.then_some("focused"))}
-                data-testid={p.testid()}
-                data-pane={id.to_string()}
-                key={id}
-                role="region"
-                aria-label={p.title()}
-                onmousedown={link.callback(move |_: MouseEvent| Msg::Focus(Focus::Pane(id)))}
-                style="flex:1 1 auto;min-width:0;min-height:0;display:flex;flex-direction:column;"
-            >
-                <PaneHeader
-                    title={p.title()}
-                    title_testid={format!("{}-pane-title", match p.body { PaneBody::Memory { .. } => "memory", PaneBody::Source(_) => "source", _ => "registers" })}
-                    view={p.view}
-                    views={self.model.view_ids()}
-                    lock={p.lock}
-                    on_view={link.callback(move |view| Msg::Pane(id, PaneMsg::View { view }))}
-                    on_unlock={link.callback(move |_| Msg::Pane(id, PaneMsg::Unlock))}
-                    on_lock={link.callback(move |_| Msg::Pane(id, PaneMsg::LockHere))}
-                    on_close={link.callback(move |_| Msg::Pane(id, PaneMsg::Close))}
-                    tools={self.area_tools(ctx, slot)}
-                />
-                // The body scrolls, the header stays: a pane shrunk in a
-                // short area still says what it is.
-                <div class="pane-body" style={if matches!(p.body, PaneBody::Source(_)) {
-                    "position:relative;flex:1 1 auto;min-height:0;overflow:auto;display:flex;flex-direction:column;"
-                } else {
-                    "position:relative;flex:1 1 auto;min-height:0;overflow:auto;"
-                }}>{ body }</div>
-            </section>
-        }
+        let title_testid = match p.body {
+            PaneBody::Memory { .. } => "memory-pane-title",
+            _ => "registers-pane-title",
+        };
+        crate::panes::render::frame(
+            &self.model,
+            p,
+            &self.pane_send,
+            self.area_tools(ctx, slot),
+            title_testid,
+            false,
+            body,
+        )
     }
 }
 

@@ -40,11 +40,7 @@ impl Browser {
                 >{ t(label) }</button>
             }
         };
-        let source = self
-            .model
-            .panes
-            .iter()
-            .any(|p| matches!(p.body, PaneBody::Source(_)));
+        let source = Slot::named("source").is_some_and(|slot| self.model.shown(slot));
         let nav = &self.model.nav;
         let shown = |slot: Slot| self.model.shown(slot);
         // The commands used most, then menus; every command is also in the

@@ -136,9 +136,7 @@ impl Browser {
         let slot = p.body.slot();
         let tools = || self.area_tools(ctx, slot);
         Some(match &p.body {
-            PaneBody::Registers { .. } | PaneBody::Memory { .. } | PaneBody::Source(_) => {
-                self.view_pane(ctx, p, slot)
-            }
+            PaneBody::Registers { .. } | PaneBody::Memory { .. } => self.view_pane(ctx, p, slot),
             PaneBody::Own { .. } => {
                 crate::panes::render::view(&crate::panes::render::PaneContext {
                     model: &self.model,

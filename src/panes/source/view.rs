@@ -1,4 +1,4 @@
-//! The source pane's body: the file of the position with each line's
+//! The source pane's render: the file of the position with each line's
 //! execution count in the gutter (a heat colour; lines with code that never
 //! ran marked), the current line highlighted and kept in sight, the inline
 //! chain, a chosen line's executions, and, when the source text is not
@@ -10,13 +10,34 @@ use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use crate::model::source::SourcePane as Pane;
+use super::model::{SourceMsg, SourcePane as Pane};
+use crate::model::Msg;
+use crate::panes::render::PaneContext;
 use crate::web::page::i18n::{number, t, tf, use_lang};
 use crate::web::page::source_folder;
 use tarmac_lens_core::browse::protocol::{NodeId, SourceReply};
 
+/// The source pane in its frame: the header the register and memory
+/// panes have (the view it follows, its lock), and its body.
+pub fn view(cx: &PaneContext) -> Option<Html> {
+    let pane = cx.state::<Pane>()?;
+    let own = cx.own::<SourceMsg>();
+    let body = html! {
+        <SourcePane
+            pane={pane.clone()}
+            text={pane.text(&cx.model.sources)}
+            note={cx.pane.note.clone()}
+            on_line={own.reform(|line| SourceMsg::PickLine { line })}
+            on_hit={own.reform(|node| SourceMsg::PickHit { node })}
+            on_more={own.reform(|_| SourceMsg::MoreHits)}
+            on_files={cx.send.reform(Msg::SourceFiles)}
+        />
+    };
+    Some(cx.frame("source-pane-title", true, body))
+}
+
 #[derive(Properties, PartialEq)]
-pub struct SourcePaneProps {
+struct SourcePaneProps {
     pub pane: Pane,
     /// The file's text, or why there is none.
     pub text: Result<Rc<str>, String>,
@@ -70,7 +91,7 @@ fn bring_into_sight(scroller: &web_sys::HtmlElement, item: &web_sys::HtmlElement
 }
 
 #[function_component(SourcePane)]
-pub fn source_pane(props: &SourcePaneProps) -> Html {
+fn source_pane(props: &SourcePaneProps) -> Html {
     use_lang();
     let body = use_node_ref();
     let hits_list = use_node_ref();
