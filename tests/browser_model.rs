@@ -837,6 +837,64 @@ fn source_pane(page: &Page) -> Option<(u32, SourcePane)> {
 }
 
 #[test]
+fn the_source_pane_s_counts_grow_as_indexing_goes_on() {
+    use tarmac_lens_core::browse::protocol::{FileCountsReply, LineCounts};
+    let trace_path = data("tracegen/lines/hash-aarch64-O2-fastmodel.tarmac");
+    let trace = std::fs::read(&trace_path).unwrap();
+    let elf = std::fs::read(trace_path.with_extension("elf")).unwrap();
+    let mut session = Session::open(SliceSource(&trace), ParseOptions::default()).unwrap();
+    session.index_step(512 << 10).unwrap();
+    session.load_debug_info(elf.into(), 0).unwrap();
+    let progress = session.progress();
+    assert!(!progress.complete, "a part is indexed");
+    let model = Model::new(Config {
+        progress: Some(progress),
+        ..Config::default()
+    });
+    let mut page = Page {
+        model,
+        session,
+        effects: Vec::new(),
+        asked: 0,
+    };
+    page.settle();
+    // Into the program's C code (the start-up code runs once), the pane
+    // open there.
+    page.prompt("l", "3000");
+    page.key("s");
+    let (file, _) = source_here(&page).expect("a source line at 3000");
+    assert!(file.ends_with(".c"), "{file}");
+    let total = |c: &FileCountsReply| c.lines.iter().map(|l| l.1).sum::<u64>();
+    let (_, pane) = source_pane(&page).expect("a source pane");
+    let partial = pane.counts.expect("the file's counts so far");
+    assert!(!partial.complete);
+    // Indexing ends: the counts are asked again, and are the whole trace's.
+    while !page.session.index_step(1 << 20).unwrap().complete {}
+    let progress = page.session.progress();
+    page.model.on_progress(Some(&progress), false);
+    page.settle();
+    let (_, pane) = source_pane(&page).expect("a source pane");
+    let whole = pane.counts.expect("the file's counts");
+    let oracle = LineCounts {
+        file: whole.file.clone(),
+    };
+    let Ok(oracle) = <LineCounts as tarmac_lens_core::browse::protocol::Question>::answer_of(
+        page.session.answer(oracle.into()),
+    ) else {
+        panic!("the session counts the file");
+    };
+    assert!(whole.complete);
+    assert_eq!(whole, oracle);
+    assert!(
+        total(&whole) > total(&partial),
+        "the counts grew: {} {} {}",
+        total(&whole),
+        total(&partial),
+        whole.file
+    );
+}
+
+#[test]
 fn the_source_pane_follows_the_position_counts_lines_and_steps_by_line() {
     use tarmac_lens::model::PaneMsg;
     use tarmac_lens::panes::source::SourceMsg;
