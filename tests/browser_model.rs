@@ -67,6 +67,11 @@ impl<'t> Page<'t> {
     fn open(trace: &'t [u8], config: Config) -> Page<'t> {
         let mut session = Session::open(SliceSource(trace), ParseOptions::default()).unwrap();
         while !session.index_step(1 << 20).unwrap().complete {}
+        Page::on(session, config)
+    }
+
+    /// The page opened on a session as far as it has indexed.
+    fn on(session: Session<SliceSource<'t>>, config: Config) -> Page<'t> {
         let model = Model::new(Config {
             progress: Some(session.progress()),
             ..config
@@ -845,19 +850,8 @@ fn the_source_pane_s_counts_grow_as_indexing_goes_on() {
     let mut session = Session::open(SliceSource(&trace), ParseOptions::default()).unwrap();
     session.index_step(512 << 10).unwrap();
     session.load_debug_info(elf.into(), 0).unwrap();
-    let progress = session.progress();
-    assert!(!progress.complete, "a part is indexed");
-    let model = Model::new(Config {
-        progress: Some(progress),
-        ..Config::default()
-    });
-    let mut page = Page {
-        model,
-        session,
-        effects: Vec::new(),
-        asked: 0,
-    };
-    page.settle();
+    assert!(!session.progress().complete, "a part is indexed");
+    let mut page = Page::on(session, Config::default());
     // Into the program's C code (the start-up code runs once), the pane
     // open there.
     page.prompt("l", "3000");
@@ -875,14 +869,12 @@ fn the_source_pane_s_counts_grow_as_indexing_goes_on() {
     page.settle();
     let (_, pane) = source_pane(&page).expect("a source pane");
     let whole = pane.counts.expect("the file's counts");
-    let oracle = LineCounts {
-        file: whole.file.clone(),
-    };
-    let Ok(oracle) = <LineCounts as tarmac_lens_core::browse::protocol::Question>::answer_of(
-        page.session.answer(oracle.into()),
-    ) else {
-        panic!("the session counts the file");
-    };
+    let oracle = page
+        .session
+        .ask(LineCounts {
+            file: whole.file.clone(),
+        })
+        .unwrap();
     assert!(whole.complete);
     assert_eq!(whole, oracle);
     assert!(
@@ -1016,17 +1008,11 @@ fn a_src_fragment_goes_to_the_first_execution_of_the_line() {
         })
         .unwrap();
     let first = hits[0].node.node;
-    let mut page = Page {
-        model: Model::new(Config {
-            progress: Some(session.progress()),
-            fragment: format!("src=recursion.c:{line}"),
-            ..Config::default()
-        }),
-        session,
-        effects: Vec::new(),
-        asked: 0,
+    let config = Config {
+        fragment: format!("src=recursion.c:{line}"),
+        ..Config::default()
     };
-    page.settle();
+    let mut page = Page::on(session, config);
     assert_eq!(page.model.views[0].cursor.unwrap().node, first);
     // A line that never ran is said so to the host.
     page.send(Msg::HashChanged("src=recursion.c:1".into()));
