@@ -175,7 +175,7 @@ impl Lcg {
 
 fn symbol(elf: &Path, name: &str) -> Option<u64> {
     let data = std::fs::read(elf).ok()?;
-    tarmac_lens_core::symbols::SymbolTable::from_elf_bytes(&data, 0)
+    tarmac_lens_core::SymbolTable::from_elf_bytes(&data, 0)
         .ok()?
         .address_of(name)
 }

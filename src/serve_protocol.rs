@@ -6,8 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use tarmac_lens_core::browse::protocol::Progress;
-use tarmac_lens_core::sniff::FileKind;
+use tarmac_lens_core::{protocol::Progress, FileKind};
 
 /// `api/ask?page=P`: the questions of one page task; `P` names the page,
 /// whose views (and their folds) are its own.
@@ -50,7 +49,7 @@ pub struct Opening {
     /// `--cpu`): the panes that read it themselves (reports) read it so.
     pub implicit_thumb: bool,
     pub big_endian: bool,
-    pub cpu: Option<tarmac_lens_core::parse::CpuName>,
+    pub cpu: Option<tarmac_lens_core::CpuName>,
 }
 
 /// The ELF image given to `serve`.

@@ -8,14 +8,12 @@ use crate::common::{self, Dir};
 
 use std::collections::BTreeMap;
 
-use tarmac_lens_core::browse::protocol::{Locate, Memory, Query, RegMark, Registers, Reply, Rows};
-use tarmac_lens_core::browse::Session;
-use tarmac_lens_core::index::{Index, IndexOptions};
-use tarmac_lens_core::parse::ParseOptions;
-use tarmac_lens_core::source::FileSource;
-use tarmac_lens_core::source::SliceSource;
-use tarmac_lens_core::stats::{self, Stats};
-use tarmac_lens_core::symbols::SymbolTable;
+use tarmac_lens_core::{
+    compute_stats,
+    protocol::{Locate, Memory, Query, RegMark, Registers, Reply, Rows},
+    FileSource, Index, IndexOptions, ParseOptions, Session, SliceSource, Stats, SymbolTable,
+    MAX_LISTED_UNPARSED,
+};
 
 /// What indexing a damaged trace gave.
 #[derive(Debug)]
@@ -40,7 +38,7 @@ impl Outcome {
 /// of a slice, the browser's session in small steps), checks the invariants
 /// every input must keep, and returns what was found.
 fn analyse(data: &[u8]) -> Outcome {
-    let s = stats::compute(SliceSource(data), ParseOptions::default(), |_| {}).unwrap();
+    let s = compute_stats(SliceSource(data), ParseOptions::default(), |_| {}).unwrap();
     let newlines = data.iter().filter(|&&b| b == b'\n').count() as u64;
     let partial = u64::from(data.last().is_some_and(|&b| b != b'\n'));
     assert_eq!(s.lines, newlines + partial, "every byte is in a line");
@@ -53,7 +51,7 @@ fn analyse(data: &[u8]) -> Outcome {
     assert_eq!(s.unparsed, s.count("unparsed"));
     assert_eq!(
         s.unparsed_details.len() as u64,
-        s.unparsed.min(stats::MAX_LISTED_UNPARSED as u64)
+        s.unparsed.min(MAX_LISTED_UNPARSED as u64)
     );
     for u in &s.unparsed_details {
         assert!(u.line >= 1 && u.line <= s.lines, "{u:?}");
@@ -125,8 +123,8 @@ const GOOD: &str = "\
 
 /// The records of the good trace, line by line, as (kind, time).
 fn kinds(data: &[u8]) -> Vec<(&'static str, u64)> {
-    let mut parser = tarmac_lens_core::parse::Parser::for_sample(ParseOptions::default(), data);
-    tarmac_lens_core::lines::SliceLines::new(data)
+    let mut parser = tarmac_lens_core::Parser::for_sample(ParseOptions::default(), data);
+    tarmac_lens_core::SliceLines::new(data)
         .map(|l| {
             let r = parser.parse_line(l.text);
             (r.kind.name(), r.time)
@@ -191,7 +189,7 @@ fn binary_garbage_lists_every_line_as_unparsed() {
     // comment ones are listed (the first 100) with a reason.
     let understood = o.stats.lines - o.count("unparsed") - o.count("blank") - o.count("comment");
     assert!(understood * 100 < o.stats.lines, "{:?}", o.records());
-    assert_eq!(o.unparsed.len(), stats::MAX_LISTED_UNPARSED);
+    assert_eq!(o.unparsed.len(), MAX_LISTED_UNPARSED);
     assert_eq!(o.instructions, 0);
 }
 
@@ -536,7 +534,7 @@ fn sparse_file_larger_than_4_gib() {
     }
     let total = hole_end + 1 + GOOD.len() as u64;
     let result = std::panic::catch_unwind(|| {
-        let s = stats::compute(
+        let s = compute_stats(
             FileSource::open(&path).unwrap(),
             ParseOptions::default(),
             |_| {},

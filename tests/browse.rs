@@ -3,11 +3,7 @@
 
 use std::path::Path;
 
-use tarmac_lens_core::browse::protocol::*;
-use tarmac_lens_core::browse::{why, Session};
-use tarmac_lens_core::parse::ParseOptions;
-use tarmac_lens_core::source::SliceSource;
-use tarmac_lens_core::stats;
+use tarmac_lens_core::{compute_stats, protocol, protocol::*, ParseOptions, Session, SliceSource};
 
 fn data(rel: &str) -> Vec<u8> {
     std::fs::read(
@@ -62,7 +58,7 @@ fn browse_while_indexing_then_stats() {
         last = p;
     }
     assert_eq!(last.done_bytes, bytes.len() as u64);
-    let whole = stats::compute(SliceSource(&bytes), ParseOptions::default(), |_| {}).unwrap();
+    let whole = compute_stats(SliceSource(&bytes), ParseOptions::default(), |_| {}).unwrap();
     assert_eq!(s.stats().unwrap(), &whole);
     assert_eq!(rows(&mut s, 0, 0, 1).total_rows, text.len() as u64);
 }
@@ -325,7 +321,7 @@ fn aarch64_register_names_before_the_first_instruction() {
 /// bytes of one `save`.
 #[test]
 fn a_session_saved_piece_by_piece_is_the_bytes_of_one_save() {
-    use tarmac_lens_core::index::TraceIdentity;
+    use tarmac_lens_core::TraceIdentity;
     let bytes = data("ttu/quicksort.tarmac");
     let s = open(&bytes);
     let id = TraceIdentity {
@@ -354,7 +350,7 @@ fn a_session_saved_piece_by_piece_is_the_bytes_of_one_save() {
 
 #[test]
 fn restored_session_answers_as_the_indexed_one() {
-    use tarmac_lens_core::index::TraceIdentity;
+    use tarmac_lens_core::TraceIdentity;
     let bytes = data("ttu/quicksort.tarmac");
     let mut indexed = open(&bytes);
     let id = TraceIdentity {
@@ -609,14 +605,14 @@ fn watch_queries_page_through_the_accesses() {
                 addr: sp & !0xff,
                 len: 0x100,
             },
-            tarmac_lens_core::index::Watched::Mem {
+            tarmac_lens_core::Watched::Mem {
                 addr: sp & !0xff,
                 len: 0x100,
             },
         ),
         (
             WriteTarget::Register("x19".into()),
-            tarmac_lens_core::index::Watched::Reg(index.register_named("x19").unwrap()),
+            tarmac_lens_core::Watched::Reg(index.register_named("x19").unwrap()),
         ),
     ] {
         for kind in [AccessKind::Any, AccessKind::Read, AccessKind::Write] {
@@ -687,8 +683,7 @@ fn watch_queries_page_through_the_accesses() {
 /// not a condition is answered with its column.
 #[test]
 fn a_condition_is_searched_in_pieces() {
-    use tarmac_lens_core::condition::Condition as Parsed;
-    use tarmac_lens_core::expr::ExprContext;
+    use tarmac_lens_core::{Condition as Parsed, ExprContext};
     struct NoSymbols;
     impl ExprContext for NoSymbols {
         fn register(&self, _: &str) -> Option<u64> {
@@ -702,7 +697,7 @@ fn a_condition_is_searched_in_pieces() {
     let bytes = data("tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac");
     let mut s = open(&bytes);
     let index =
-        tarmac_lens_core::index::Index::build(&mut SliceSource(&bytes), Default::default(), |_| {})
+        tarmac_lens_core::Index::build(&mut SliceSource(&bytes), Default::default(), |_| {})
             .unwrap();
     let text = "x0 > 0x40 && x1 != 0";
     let cond = Parsed::parse(text, &NoSymbols).unwrap();
@@ -764,7 +759,7 @@ fn a_condition_is_searched_in_pieces() {
     );
 }
 
-fn why_tree(s: &mut Session<SliceSource<'_>>, q: why::WhyQuery) -> why::WhyStep {
+fn why_tree(s: &mut Session<SliceSource<'_>>, q: protocol::WhyQuery) -> protocol::WhyStep {
     *s.ask(q).unwrap()
 }
 
@@ -772,8 +767,8 @@ fn why_tree(s: &mut Session<SliceSource<'_>>, q: why::WhyQuery) -> why::WhyStep 
 /// step: the same values, writers and sources, down to a step one of them
 /// says is expanded elsewhere (the follow-up starts with none seen) or
 /// past the node limit. Returns the steps compared.
-fn same_subtree(deep: &why::WhyStep, lazy: &why::WhyStep) -> usize {
-    let fields = |n: &why::WhyStep| {
+fn same_subtree(deep: &protocol::WhyStep, lazy: &protocol::WhyStep) -> usize {
+    let fields = |n: &protocol::WhyStep| {
         (
             n.what.clone(),
             n.value.clone(),
@@ -783,7 +778,7 @@ fn same_subtree(deep: &why::WhyStep, lazy: &why::WhyStep) -> usize {
         )
     };
     assert_eq!(fields(deep), fields(lazy));
-    let cut = |n: &why::WhyStep| {
+    let cut = |n: &protocol::WhyStep| {
         matches!(
             n.source,
             tarmac_lens_core::dataflow::Source::SeeAbove
@@ -806,8 +801,8 @@ fn same_subtree(deep: &why::WhyStep, lazy: &why::WhyStep) -> usize {
 /// tree's subtree there. Returns (follow-ups asked, steps compared).
 fn expand_lazily(
     s: &mut Session<SliceSource<'_>>,
-    shallow: &why::WhyStep,
-    deep: &why::WhyStep,
+    shallow: &protocol::WhyStep,
+    deep: &protocol::WhyStep,
     below: u32,
 ) -> (usize, usize) {
     if shallow.source == tarmac_lens_core::dataflow::Source::DepthLimit {
@@ -860,7 +855,7 @@ fn why_trees_expand_lazily_as_a_deeper_question_would() {
             }) else {
                 continue;
             };
-            let q = |depth| why::WhyQuery {
+            let q = |depth| protocol::WhyQuery {
                 node: at,
                 target: target.clone(),
                 depth,
@@ -887,7 +882,7 @@ fn why_trees_expand_lazily_as_a_deeper_question_would() {
 }
 
 /// Every step of a tree, depth first.
-fn steps(t: &why::WhyStep) -> Vec<&why::WhyStep> {
+fn steps(t: &protocol::WhyStep) -> Vec<&protocol::WhyStep> {
     let mut out = vec![t];
     for i in &t.inputs {
         out.extend(steps(i));
@@ -909,13 +904,13 @@ fn why_takes_never_written_memory_from_the_image_and_refuses_bad_questions() {
             lines.iter().any(|l| l.text.contains("MOV      sp,x0"))
         })
         .expect("sp is set near the start");
-    let ask = why::WhyQuery {
+    let ask = protocol::WhyQuery {
         node: sp_set,
         target: WriteTarget::Register("sp".into()),
         depth: 6,
         loaded: None,
     };
-    let image_source = |t: &why::WhyStep| {
+    let image_source = |t: &protocol::WhyStep| {
         steps(t).iter().find_map(|n| match &n.source {
             Source::NeverWritten {
                 addr: 0x10038,
@@ -935,15 +930,15 @@ fn why_takes_never_written_memory_from_the_image_and_refuses_bad_questions() {
         "the image names the writer's function"
     );
 
-    let error = |s: &mut Session<SliceSource<'_>>, q: why::WhyQuery| {
+    let error = |s: &mut Session<SliceSource<'_>>, q: protocol::WhyQuery| {
         s.ask(q).expect_err("an error").to_string()
     };
-    let bad = why::WhyQuery {
+    let bad = protocol::WhyQuery {
         target: WriteTarget::Register("x99".into()),
         ..ask.clone()
     };
     assert!(error(&mut s, bad).contains("x99"));
-    let empty = why::WhyQuery {
+    let empty = protocol::WhyQuery {
         target: WriteTarget::Memory {
             addr: 0x1000,
             len: 0,
@@ -951,12 +946,12 @@ fn why_takes_never_written_memory_from_the_image_and_refuses_bad_questions() {
         ..ask.clone()
     };
     assert!(error(&mut s, empty).contains("1 to 4096"));
-    let beyond = why::WhyQuery {
+    let beyond = protocol::WhyQuery {
         node: u64::MAX,
         ..ask.clone()
     };
     assert!(error(&mut s, beyond).contains("beyond"));
-    let mismatch = why::WhyQuery {
+    let mismatch = protocol::WhyQuery {
         target: WriteTarget::Memory {
             addr: 0x10038,
             len: 8,
@@ -972,7 +967,7 @@ fn why_takes_never_written_memory_from_the_image_and_refuses_bad_questions() {
 struct Owned(Vec<u8>);
 
 #[cfg(not(target_arch = "wasm32"))]
-impl tarmac_lens_core::source::TraceSource for Owned {
+impl tarmac_lens_core::TraceSource for Owned {
     fn len(&self) -> u64 {
         self.0.len() as u64
     }
@@ -990,9 +985,10 @@ impl tarmac_lens_core::source::TraceSource for Owned {
 fn compressed_sessions_answer_as_the_plain_one() {
     use std::io::Write;
     use tarmac_lens::sample;
-    use tarmac_lens_core::compressed::{bundle, unbundle, Compressed, GzipSource};
-    use tarmac_lens_core::index::TraceIdentity;
-    use tarmac_lens_core::source::TraceSource;
+    use tarmac_lens_core::{
+        compressed::{bundle, unbundle, Compressed, GzipSource},
+        TraceIdentity, TraceSource,
+    };
 
     type Boxed = Box<dyn TraceSource>;
     fn asked<S: TraceSource>(s: &mut Session<S>) -> Vec<(Query, Reply)> {
@@ -1073,7 +1069,7 @@ fn a_session_over_an_index_built_elsewhere_answers_as_one_that_indexed() {
     let trace = data("ttu/quicksort.tarmac");
     let index = tarmac_lens_core::Index::build_from_slice(
         &trace,
-        tarmac_lens_core::index::IndexOptions::default(),
+        tarmac_lens_core::IndexOptions::default(),
         |_| {},
     );
     let mut given = Session::from_index(SliceSource(&trace), index, ParseOptions::default())
@@ -1102,7 +1098,7 @@ fn a_session_over_an_index_built_elsewhere_answers_as_one_that_indexed() {
     let shorter = &trace[..trace.len() / 2];
     let index = tarmac_lens_core::Index::build_from_slice(
         &trace,
-        tarmac_lens_core::index::IndexOptions::default(),
+        tarmac_lens_core::IndexOptions::default(),
         |_| {},
     );
     assert!(Session::from_index(SliceSource(shorter), index, ParseOptions::default()).is_err());

@@ -5,10 +5,7 @@
 
 use crate::common::{data, read};
 
-use tarmac_lens_core::browse::protocol::*;
-use tarmac_lens_core::browse::Session;
-use tarmac_lens_core::parse::ParseOptions;
-use tarmac_lens_core::source::SliceSource;
+use tarmac_lens_core::{protocol::*, ParseOptions, Session, SliceSource};
 
 fn open(bytes: &[u8]) -> Session<SliceSource<'_>> {
     let mut s = Session::open(SliceSource(bytes), ParseOptions::default()).unwrap();

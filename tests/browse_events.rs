@@ -4,13 +4,10 @@
 
 use std::path::Path;
 
-use tarmac_lens_core::browse::events::{node_at, MAX_EVENTS};
-use tarmac_lens_core::browse::protocol::*;
-use tarmac_lens_core::browse::Session;
-use tarmac_lens_core::index::bucket_start;
-use tarmac_lens_core::index::TraceIdentity;
-use tarmac_lens_core::parse::ParseOptions;
-use tarmac_lens_core::source::SliceSource;
+use tarmac_lens_core::{
+    bucket_start, node_at, protocol::*, ParseOptions, Session, SliceSource, TraceIdentity,
+    MAX_EVENTS,
+};
 
 use crate::common;
 

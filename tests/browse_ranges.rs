@@ -4,14 +4,9 @@
 //! answer queries alike — including when ranges arrive late, out of order,
 //! cannot be adopted, or never come.
 
-use tarmac_lens_core::browse::protocol::*;
-use tarmac_lens_core::browse::Session;
-use tarmac_lens_core::index::parallel;
-use tarmac_lens_core::index::range_job::RangeJob;
-use tarmac_lens_core::index::{IndexOptions, TraceIdentity};
-use tarmac_lens_core::parse::ParseOptions;
-use tarmac_lens_core::source::SliceSource;
-use tarmac_lens_core::stats::Stats;
+use tarmac_lens_core::{dialect_of, line_start_at, protocol::*, split_offsets, Session};
+
+use tarmac_lens_core::{IndexOptions, ParseOptions, RangeJob, SliceSource, Stats, TraceIdentity};
 
 use crate::common::{data, read, tarmac_files};
 
@@ -40,7 +35,7 @@ fn one_pass(bytes: &[u8]) -> S<'_> {
 fn range_worker(bytes: &[u8], from: u64, to: u64) -> (Vec<u8>, Stats) {
     let mut src = SliceSource(bytes);
     let opts = opts();
-    let dialect = parallel::dialect_of(&mut src, &opts).unwrap();
+    let dialect = dialect_of(&mut src, &opts).unwrap();
     let mut job = RangeJob::new(&mut src, opts, dialect, from, to).unwrap();
     while !job.step(&mut src, 100 << 10).unwrap() {}
     assert_eq!(job.done_bytes(), job.range().1 - job.range().0);
@@ -324,10 +319,7 @@ fn a_range_boundary_inside_a_call_is_adopted() {
         let mut got = ranged(&bytes, n, true, good);
         same(&format!("{n} ranges"), &mut want, &mut got);
         assert_eq!(got.range_report().unwrap().joined, n - 1);
-        for from in parallel::split_offsets(bytes.len() as u64, n)
-            .into_iter()
-            .skip(1)
-        {
+        for from in split_offsets(bytes.len() as u64, n).into_iter().skip(1) {
             let Some(at) = got.ask(Locate::Offset(from)).unwrap() else {
                 panic!("no node at {from}");
             };
@@ -377,7 +369,7 @@ fn ranges_that_cannot_be_adopted_are_indexed_by_the_session() {
     let mut want = one_pass(&bytes);
     // A worker's state that disagrees at the split (range 2 of 4).
     let mut got = ranged(&bytes, 4, false, |b, f, t| {
-        let raw = parallel::split_offsets(b.len() as u64, 4);
+        let raw = split_offsets(b.len() as u64, 4);
         if f == raw[2] {
             Some(range_worker(&wrong_times(b, f, t), f, t))
         } else {
@@ -391,7 +383,7 @@ fn ranges_that_cannot_be_adopted_are_indexed_by_the_session() {
     // Bytes that do not decode, and a range of another split.
     let mut got = ranged(&bytes, 3, false, |b, f, t| {
         let (mut x, st) = range_worker(b, f, t);
-        if f == parallel::split_offsets(b.len() as u64, 3)[1] {
+        if f == split_offsets(b.len() as u64, 3)[1] {
             x.truncate(x.len() / 2);
             Some((x, st))
         } else {
@@ -421,8 +413,8 @@ fn progress_counts_other_workers_but_rows_only_what_is_adopted() {
     while !s.waiting_for_range() {
         p = s.index_step(1 << 20).unwrap();
     }
-    let first_end = parallel::line_start_at(&mut SliceSource(&bytes), raw[0].0).unwrap();
-    let last_len = total - parallel::line_start_at(&mut SliceSource(&bytes), raw[1].0).unwrap();
+    let first_end = line_start_at(&mut SliceSource(&bytes), raw[0].0).unwrap();
+    let last_len = total - line_start_at(&mut SliceSource(&bytes), raw[1].0).unwrap();
     assert_eq!(p.done_bytes, first_end + 1000 + last_len);
     let first_lines = bytes[..first_end as usize]
         .iter()
@@ -453,7 +445,7 @@ fn progress_counts_other_workers_but_rows_only_what_is_adopted() {
 fn statistics_of_ranges_match_the_cli_counts() {
     let bytes = read(&data("ttu/parsertest.txt"));
     let want =
-        tarmac_lens_core::stats::compute(SliceSource(&bytes), ParseOptions::default(), |_| {})
+        tarmac_lens_core::compute_stats(SliceSource(&bytes), ParseOptions::default(), |_| {})
             .unwrap();
     for n in [2, 3] {
         let s = ranged(&bytes, n, true, good);
@@ -476,7 +468,7 @@ fn unparsed_lines_of_adopted_ranges_are_numbered_in_the_whole_trace() {
         }
     }
     let mut want = one_pass(&bytes);
-    assert!(want.stats().unwrap().unparsed > tarmac_lens_core::stats::MAX_LISTED_UNPARSED as u64);
+    assert!(want.stats().unwrap().unparsed > tarmac_lens_core::MAX_LISTED_UNPARSED as u64);
     for n in [2, 4] {
         let mut got = ranged(&bytes, n, true, good);
         assert_eq!(got.range_report().unwrap().joined, n - 1);
@@ -488,7 +480,7 @@ fn unparsed_lines_of_adopted_ranges_are_numbered_in_the_whole_trace() {
 /// A source that ends before the length it claims (a file cut while open).
 struct Cut<'a>(&'a [u8], u64);
 
-impl tarmac_lens_core::source::TraceSource for Cut<'_> {
+impl tarmac_lens_core::TraceSource for Cut<'_> {
     fn len(&self) -> u64 {
         self.1
     }

@@ -5,12 +5,11 @@
 use std::collections::HashMap;
 
 use tarmac_lens::model::search::{SearchForm, SearchMsg};
-use tarmac_lens::model::{Config, Effect, KeyInput, Model, Msg, PaneBody, PaneSpec};
+use tarmac_lens::model::{Config, Effect, KeyInput, Model, Msg, Pane, PaneSpec};
+use tarmac_lens::panes::memory::MemoryPane;
+use tarmac_lens::panes::registers::RegistersPane;
 use tarmac_lens::panes::source::SourcePane;
-use tarmac_lens_core::browse::protocol::Row;
-use tarmac_lens_core::browse::Session;
-use tarmac_lens_core::parse::ParseOptions;
-use tarmac_lens_core::source::SliceSource;
+use tarmac_lens_core::{protocol::Row, ParseOptions, Session, SliceSource};
 
 use crate::common::{data, inserted, retimed, GARBAGE};
 
@@ -41,15 +40,15 @@ mod statistics_tab;
 
 /// The call reports of the quicksort trace named by its ELF image, as the
 /// report worker computes them (for the Reports panel's views).
-fn quicksort_reports() -> tarmac_lens_core::report::explore::Reports {
+fn quicksort_reports() -> tarmac_lens_core::report::Reports {
     let base = "tracegen/quicksort-aarch64-O2-fastmodel-2M";
     let trace = std::fs::read(data(&format!("{base}.tarmac"))).unwrap();
     let elf = std::fs::read(data(&format!("{base}.elf"))).unwrap();
-    tarmac_lens_core::report::explore::Reports::compute(
+    tarmac_lens_core::report::Reports::compute(
         SliceSource(&trace),
         ParseOptions::default(),
-        tarmac_lens_core::engine::EngineOptions::default(),
-        Some(tarmac_lens_core::symbols::SymbolTable::from_elf_bytes(&elf, 0).unwrap()),
+        tarmac_lens_core::EngineOptions::default(),
+        Some(tarmac_lens_core::SymbolTable::from_elf_bytes(&elf, 0).unwrap()),
     )
     .unwrap()
 }
@@ -132,12 +131,7 @@ impl<'t> Page<'t> {
             .model
             .panes
             .iter()
-            .find_map(|p| match &p.body {
-                PaneBody::Registers {
-                    panel: Some(panel), ..
-                } if panel.kind == "core" => Some(panel),
-                _ => None,
-            })
+            .find_map(|p| registers_of(p)?.panel.as_ref().filter(|p| p.kind == "core"))
             .expect("a core register pane");
         let values = panel
             .cells
@@ -288,7 +282,7 @@ fn the_help_stays_open_while_its_keys_scroll_it_and_escape_closes_it() {
 #[test]
 fn a_trace_opened_already_indexed_draws_its_timeline_and_a_click_goes_where_it_points() {
     use tarmac_lens::model::ViewMsg;
-    use tarmac_lens_core::browse::events::node_at;
+    use tarmac_lens_core::node_at;
     // As `serve` opens it (or the index cache): indexed whole before the
     // browser starts, so no progress ever comes.
     let trace = std::fs::read(data("tracegen/quicksort-aarch64-O2-fastmodel-2M.tarmac")).unwrap();
@@ -367,11 +361,11 @@ fn the_changed_registers_pane_lists_what_each_instruction_wrote_and_follows_the_
         page.model
             .panes
             .iter()
-            .find_map(|p| match &p.body {
-                PaneBody::Registers {
-                    panel: Some(panel), ..
-                } if panel.kind == "changed" => Some(panel),
-                _ => None,
+            .find_map(|p| {
+                registers_of(p)?
+                    .panel
+                    .as_ref()
+                    .filter(|p| p.kind == "changed")
             })
             .expect("the changed registers pane (w)")
             .cells
@@ -427,9 +421,11 @@ fn the_changed_registers_pane_lists_what_each_instruction_wrote_and_follows_the_
     assert!(with_writes > 20, "{with_writes} positions wrote registers");
     // `w` again closes it.
     page.key("w");
-    assert!(page.model.panes.iter().all(
-        |p| !matches!(&p.body, PaneBody::Registers { kind, .. } if kind.panel() == "changed")
-    ));
+    assert!(page
+        .model
+        .panes
+        .iter()
+        .all(|p| registers_of(p).is_none_or(|r| r.kind.panel() != "changed")));
 }
 
 #[test]
@@ -614,11 +610,13 @@ fn the_embedded_viewer_opens_the_panes_its_url_names_and_a_fragment_position() {
             .shown(tarmac_lens::model::layout::Slot::named("stack").unwrap()),
         "no room for the call stack"
     );
-    let memory = page.model.panes.iter().find_map(|p| match &p.body {
-        PaneBody::Memory {
-            memory: Some(m), ..
-        } => Some(m),
-        _ => None,
+    let memory = page.model.panes.iter().find_map(|p| {
+        p.body
+            .state
+            .as_any()
+            .downcast_ref::<MemoryPane>()?
+            .memory
+            .as_ref()
     });
     assert!(
         memory.is_some_and(|m| m.bytes.len() >= 16),
@@ -677,7 +675,7 @@ fn a_memory_pane_asked_at_sp_opens_once_sp_has_a_value() {
         page.model
             .panes
             .iter()
-            .any(|p| matches!(&p.body, PaneBody::Memory { .. }))
+            .any(|p| p.body.state.as_any().is::<MemoryPane>())
     };
     assert!(page.line() < sp_written);
     assert!(!memory_open(&page));
@@ -832,26 +830,36 @@ fn source_here(page: &Page) -> Option<(String, Option<u32>)> {
 
 /// The first source pane: its id and state.
 fn source_pane(page: &Page) -> Option<(u32, SourcePane)> {
-    page.model.panes.iter().find_map(|p| match &p.body {
-        PaneBody::Own { state, .. } => {
-            let s = state.as_any().downcast_ref::<SourcePane>()?;
-            Some((p.id, s.clone()))
-        }
-        _ => None,
+    page.model.panes.iter().find_map(|p| {
+        let s = p.body.state.as_any().downcast_ref::<SourcePane>()?;
+        Some((p.id, s.clone()))
     })
+}
+
+/// A pane's state, if it is a register pane.
+fn registers_of(p: &Pane) -> Option<&RegistersPane> {
+    p.body.state.as_any().downcast_ref()
+}
+
+/// tracegen's hash program, with its ELF (DWARF lines) beside it.
+const HASH: &str = "tracegen/lines/hash-aarch64-O2-fastmodel.tarmac";
+
+/// A page on `trace` (`HASH`) with its first 512 KiB indexed and its ELF
+/// loaded.
+fn partly_indexed(trace: &[u8]) -> Page<'_> {
+    let elf = std::fs::read(data(HASH).with_extension("elf")).unwrap();
+    let mut session = Session::open(SliceSource(trace), ParseOptions::default()).unwrap();
+    session.index_step(512 << 10).unwrap();
+    session.load_debug_info(elf.into(), 0).unwrap();
+    assert!(!session.progress().complete, "a part is indexed");
+    Page::on(session, Config::default())
 }
 
 #[test]
 fn the_source_pane_s_counts_grow_as_indexing_goes_on() {
-    use tarmac_lens_core::browse::protocol::{FileCountsReply, LineCounts};
-    let trace_path = data("tracegen/lines/hash-aarch64-O2-fastmodel.tarmac");
-    let trace = std::fs::read(&trace_path).unwrap();
-    let elf = std::fs::read(trace_path.with_extension("elf")).unwrap();
-    let mut session = Session::open(SliceSource(&trace), ParseOptions::default()).unwrap();
-    session.index_step(512 << 10).unwrap();
-    session.load_debug_info(elf.into(), 0).unwrap();
-    assert!(!session.progress().complete, "a part is indexed");
-    let mut page = Page::on(session, Config::default());
+    use tarmac_lens_core::protocol::{FileCountsReply, LineCounts};
+    let trace = std::fs::read(data(HASH)).unwrap();
+    let mut page = partly_indexed(&trace);
     // Into the program's C code (the start-up code runs once), the pane
     // open there.
     page.prompt("l", "3000");
@@ -883,6 +891,40 @@ fn the_source_pane_s_counts_grow_as_indexing_goes_on() {
         total(&whole),
         total(&partial),
         whole.file
+    );
+}
+
+/// What the registers and memory show at a position is decided by the
+/// trace up to it: more of the index asks them nothing again, while the
+/// source pane's counts are asked again.
+#[test]
+fn registers_and_memory_are_not_asked_again_as_indexing_goes_on() {
+    let trace = std::fs::read(data(HASH)).unwrap();
+    let mut page = partly_indexed(&trace);
+    page.prompt("l", "3000");
+    page.prompt("m", "sp");
+    page.key("s");
+    let panes = &page.model.panes;
+    assert!(panes.iter().any(|p| registers_of(p).is_some()));
+    assert!(panes
+        .iter()
+        .any(|p| p.body.state.as_any().is::<MemoryPane>()));
+    page.session.index_step(1 << 20).unwrap();
+    let progress = page.session.progress();
+    page.model.on_progress(Some(&progress), false);
+    let asked: Vec<&str> = page
+        .model
+        .take_asks()
+        .iter()
+        .map(|a| a.query.name())
+        .collect();
+    assert!(
+        asked.contains(&"Source"),
+        "the source pane is asked again: {asked:?}"
+    );
+    assert!(
+        !asked.iter().any(|q| matches!(*q, "Registers" | "Memory")),
+        "{asked:?}"
     );
 }
 
@@ -985,7 +1027,7 @@ fn the_source_pane_follows_the_position_counts_lines_and_steps_by_line() {
 
 #[test]
 fn a_src_fragment_goes_to_the_first_execution_of_the_line() {
-    use tarmac_lens_core::browse::protocol::{HitsReply, LineCounts, LineHits};
+    use tarmac_lens_core::protocol::{HitsReply, LineCounts, LineHits};
     let trace_path = data("tracegen/lines/recursion-aarch64-O1-fastmodel.tarmac");
     let trace = std::fs::read(&trace_path).unwrap();
     let elf = std::fs::read(trace_path.with_extension("elf")).unwrap();
@@ -1126,10 +1168,7 @@ fn the_layout_moves_panes_between_areas_resizes_them_and_is_kept() {
     // cells; `A` (in the register pane) moves them under the views, where
     // they have four.
     page.key("Tab");
-    let selected = |page: &Page| match &page.model.panes[0].body {
-        PaneBody::Registers { selected, .. } => *selected,
-        _ => unreachable!(),
-    };
+    let selected = |page: &Page| registers_of(&page.model.panes[0]).unwrap().selected;
     page.key("ArrowDown");
     assert_eq!(selected(&page), 2);
     page.key("A");
@@ -1511,7 +1550,7 @@ fn the_watch_pane_lists_every_access_the_text_shows_and_steps_between_them() {
     use tarmac_lens::model::Focus;
     use tarmac_lens::model::PaneMsg;
     use tarmac_lens::panes::watch::{Watch, WatchMsg};
-    use tarmac_lens_core::browse::protocol::AccessKind;
+    use tarmac_lens_core::protocol::AccessKind;
     let trace = std::fs::read(data("ttu/quicksort.tarmac")).unwrap();
     let (lines, _) = text_of(&trace);
     // Accesses of [0x8100, 0x8110), credited to the instruction line before.
@@ -1593,7 +1632,7 @@ fn the_watch_pane_lists_every_access_the_text_shows_and_steps_between_them() {
         .model
         .panes
         .iter()
-        .find(|p| matches!(p.body, PaneBody::Registers { .. }))
+        .find(|p| registers_of(p).is_some())
         .map(|p| p.id)
         .expect("a register pane");
     page.send(Msg::Focus(Focus::Pane(pane)));
@@ -1730,7 +1769,7 @@ fn y_explains_the_selected_register_and_the_tree_grows_and_goes_to_writers() {
         .model
         .panes
         .iter()
-        .find(|p| matches!(p.body, PaneBody::Registers { .. }))
+        .find(|p| registers_of(p).is_some())
         .map(|p| p.id)
         .expect("a register pane");
     // An instruction past the start writing a register from others, whose
@@ -1746,15 +1785,17 @@ fn y_explains_the_selected_register_and_the_tree_grows_and_goes_to_writers() {
         page.prompt("l", &at.to_string());
         page.send(Msg::Focus(Focus::Pane(pane)));
         let (values, _) = page.registers();
-        let PaneBody::Registers { panel: Some(p), .. } = &page.model.pane_ref(pane).unwrap().body
-        else {
-            panic!()
-        };
+        let p = registers_of(page.model.pane_ref(pane).unwrap())
+            .and_then(|r| r.panel.as_ref())
+            .unwrap();
         let index = p.cells.iter().position(|c| c.name == reg).unwrap();
         // Selected as the arrows select (a click also goes to its write).
-        if let PaneBody::Registers { selected, .. } = &mut page.model.pane_mut(pane).unwrap().body {
-            *selected = index;
-        }
+        let state = &mut page.model.pane_mut(pane).unwrap().body.state;
+        state
+            .as_any_mut()
+            .downcast_mut::<RegistersPane>()
+            .unwrap()
+            .selected = index;
         page.key("y");
         let why = page.model.pane_state::<Why>().expect("the why pane");
         assert_eq!((why.label.as_str(), why.line), (reg.as_str(), at));
@@ -1790,7 +1831,7 @@ fn y_explains_the_selected_register_and_the_tree_grows_and_goes_to_writers() {
     let grown = why.step(&path).unwrap().clone();
     let want = *page
         .session
-        .ask(tarmac_lens_core::browse::why::WhyQuery {
+        .ask(tarmac_lens_core::protocol::WhyQuery {
             depth: MORE_DEPTH,
             ..more
         })

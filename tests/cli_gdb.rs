@@ -24,13 +24,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use tarmac_lens_core::dataflow::ImageMemory;
-use tarmac_lens_core::index::{Index, IndexOptions};
-use tarmac_lens_core::parse::{RegClass, RegId};
-use tarmac_lens_core::source::FileSource;
-use tarmac_lens_core::state::regfile::{self, RegFile};
-use tarmac_lens_core::symbols::SymbolTable;
-use tarmac_lens_core::Node;
+use tarmac_lens_core::{
+    dataflow::ImageMemory, register_location, FileSource, Index, IndexOptions, Node, RegClass,
+    RegFile, RegId, SymbolTable,
+};
 
 use crate::common::{data, read, tarmac_lens, Dir};
 
@@ -252,7 +249,7 @@ fn expected_register(t: &Trace, regs: &RegFile, name: &str, pc: u64) -> Option<u
         "lr" => RegId::lookup(b"r14"),
         n => RegId::lookup(n.as_bytes()),
     }?;
-    let (o, s) = regfile::location(id, t.aarch64);
+    let (o, s) = register_location(id, t.aarch64);
     let v = regs.value(o, s.min(8));
     if name == "cpsr" && !t.aarch64 {
         // The T bit follows the instruction about to run.

@@ -11,14 +11,13 @@ use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 use tarmac_lens::serve_protocol::{ElfOutcome, Opening};
-use tarmac_lens_core::browse::protocol::{
-    CallStack, Fold, FoldOp, Locate, Memory, Query, RegMark, Registers, Reply, Rows, Step,
-    WriteTarget,
+use tarmac_lens_core::{
+    protocol::{
+        CallStack, Fold, FoldOp, Locate, Memory, Query, RegMark, Registers, Reply, Rows, Step,
+        WriteTarget,
+    },
+    ParseOptions, Session, SliceSource, Stats,
 };
-use tarmac_lens_core::browse::Session;
-use tarmac_lens_core::source::SliceSource;
-use tarmac_lens_core::stats::Stats;
-use tarmac_lens_core::ParseOptions;
 
 use crate::common::{data, tarmac_lens, Dir};
 
@@ -231,7 +230,7 @@ fn quicksort_questions() -> Vec<Query> {
             len: 256,
             compare: Some(2000),
         }),
-        Query::Write(tarmac_lens_core::browse::protocol::Write {
+        Query::Write(tarmac_lens_core::protocol::Write {
             node: 2001,
             target: WriteTarget::Register("x0".into()),
             forward: false,
@@ -477,7 +476,7 @@ fn a_compressed_trace_answers_as_the_plain_one() {
         "{want:?}"
     );
     let stats =
-        tarmac_lens_core::stats::compute(SliceSource(&text), ParseOptions::default(), |_| {})
+        tarmac_lens_core::compute_stats(SliceSource(&text), ParseOptions::default(), |_| {})
             .unwrap();
     for trace in [&plain, &gz, &zst] {
         let name = trace.file_name().unwrap().to_string_lossy().into_owned();

@@ -3,9 +3,7 @@
 
 use std::path::Path;
 
-use tarmac_lens_core::dump::dump;
-use tarmac_lens_core::parse::ParseOptions;
-use tarmac_lens_core::source::SliceSource;
+use tarmac_lens_core::{dump, ParseOptions, SliceSource};
 
 fn data(name: &str) -> Vec<u8> {
     let p = Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -5,10 +5,7 @@ use std::path::PathBuf;
 
 use crate::common::{data, read, tarmac_files};
 
-use tarmac_lens_core::convert::{convert, Style};
-use tarmac_lens_core::dump::dump;
-use tarmac_lens_core::parse::{Dialect, ParseOptions};
-use tarmac_lens_core::source::SliceSource;
+use tarmac_lens_core::{convert, dump, Dialect, ParseOptions, SliceSource, Style};
 
 fn events(bytes: &[u8]) -> Vec<String> {
     let mut out = Vec::new();

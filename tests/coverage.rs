@@ -760,8 +760,10 @@ fn compressed_and_piped_traces_are_covered_as_the_plain_ones() {
 /// and each file's first line that never ran.
 #[test]
 fn the_table_has_the_tracefile_s_figures() {
-    use tarmac_lens_core::coverage::{count_trace, Coverage};
-    use tarmac_lens_core::source::SliceSource;
+    use tarmac_lens_core::{
+        coverage::{count_trace, Coverage},
+        SliceSource,
+    };
     let elf = data(&format!("tracegen/{}.elf", QUICKSORT[0]));
     let image = Image::from_elf_bytes("quicksort.elf", Arc::from(read(&elf)), 0).unwrap();
     let mut cov = Coverage::new(&image).unwrap();

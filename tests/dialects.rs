@@ -2,8 +2,7 @@
 //! `Parser::parse_line` and the dump renderer, on the spec worked examples
 //! (inlined) and on the sample traces in the repository.
 
-use tarmac_lens_core::dump::Dumper;
-use tarmac_lens_core::parse::{detect_dialect, Dialect, ParseOptions, Parser, RecordKind};
+use tarmac_lens_core::{detect_dialect, Dialect, Dumper, ParseOptions, Parser, RecordKind};
 
 /// Detection reads the first lines of a trace; give it a generous prefix.
 fn head(bytes: &[u8]) -> &[u8] {
@@ -137,7 +136,7 @@ fn fast_models_extra_records_end_to_end() {
 /// every line parses to the record it shows.
 #[test]
 fn spec_worked_examples() {
-    use tarmac_lens_core::parse::{ParseOptions, Parser, RecordKind};
+    use tarmac_lens_core::{ParseOptions, Parser, RecordKind};
     let cases: &[(&str, &str)] = &[
         // Fast Models v8.1 guide example.
         ("10 clk IT (10) 00001088 e89d00ff A mon_ns : LDMIA sp,{r0-r7}", "instruction"),

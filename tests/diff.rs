@@ -3,9 +3,10 @@
 //! instruction with the right field.
 
 use crate::common::{data, read};
-use tarmac_lens_core::diff::{diff, hex, DiffReport, Difference};
-use tarmac_lens_core::parse::ParseOptions;
-use tarmac_lens_core::source::SliceSource;
+use tarmac_lens_core::{
+    diff::{diff, hex, DiffReport, Difference},
+    ParseOptions, SliceSource,
+};
 
 fn compare(a: &[u8], b: &[u8], max: usize) -> DiffReport {
     let opts = ParseOptions::default();

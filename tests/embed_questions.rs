@@ -4,11 +4,9 @@
 //! text) and the trace's line numbers.
 use serde_json::{json, Value};
 use tarmac_lens::model::embed_questions::{Asking, Step};
-use tarmac_lens_core::browse::Session;
-use tarmac_lens_core::index::{AccessKind, Index, IndexOptions, Watched};
-use tarmac_lens_core::parse::ParseOptions;
-use tarmac_lens_core::parse::{RegClass, RegId};
-use tarmac_lens_core::source::SliceSource;
+use tarmac_lens_core::{
+    AccessKind, Index, IndexOptions, ParseOptions, RegClass, RegId, Session, SliceSource, Watched,
+};
 
 use crate::common::data;
 
@@ -60,7 +58,7 @@ impl Fixture {
     /// The node holding a 1-based line.
     fn node_of_line(&self, line: u64) -> u64 {
         let mut s = self.session();
-        let at = tarmac_lens_core::browse::protocol::Locate::Line(line);
+        let at = tarmac_lens_core::protocol::Locate::Line(line);
         match s.ask(at).unwrap() {
             Some(n) => n.node,
             None => panic!("line {line}: no node"),
@@ -277,7 +275,7 @@ fn bad_questions_say_what_is_wrong() {
 /// Where `condition` becomes true from `from`, as the index finds it in
 /// one search (`tests/find.rs` holds that to a brute-force replay).
 fn find_one(f: &Fixture, condition: &str, from: u64, forward: bool) -> Option<(u64, u64)> {
-    let cond = tarmac_lens_core::condition::Condition::parse(condition, &NoSymbols).unwrap();
+    let cond = tarmac_lens_core::Condition::parse(condition, &NoSymbols).unwrap();
     let hits = f
         .index
         .find_condition(&mut SliceSource(&f.trace), &cond, Some(from), forward, 1)
@@ -286,7 +284,7 @@ fn find_one(f: &Fixture, condition: &str, from: u64, forward: bool) -> Option<(u
 }
 
 struct NoSymbols;
-impl tarmac_lens_core::expr::ExprContext for NoSymbols {
+impl tarmac_lens_core::ExprContext for NoSymbols {
     fn register(&self, _: &str) -> Option<u64> {
         None
     }
@@ -375,8 +373,7 @@ fn find_names_the_column_of_a_bad_condition() {
 
 #[test]
 fn why_explains_the_value_at_a_line_as_the_pane_does() {
-    use tarmac_lens_core::browse::protocol::{Eval, Locate, WriteTarget};
-    use tarmac_lens_core::browse::why::WhyQuery;
+    use tarmac_lens_core::protocol::{Eval, Locate, WhyQuery, WriteTarget};
     let f = Fixture::new();
     let mut s = f.session();
     let x0 = RegId::new(RegClass::X, 0);

@@ -3,12 +3,12 @@
 //! what that text lists, sorted and paged, every reply bounded; and the
 //! report worker's choice of reports by the trace's kind.
 
-use tarmac_lens_core::parse::ParseOptions;
-use tarmac_lens_core::report::ep_explore::{EpReports, EpSort};
-use tarmac_lens_core::report::ep_profile::PcCycles;
-use tarmac_lens_core::report::explore::MAX_PAGE;
-use tarmac_lens_core::report::kind::{report_kind, ReportKind};
-use tarmac_lens_core::source::{read_sample, FileSource, SliceSource};
+use tarmac_lens_core::{
+    read_sample,
+    report::ep_profile::PcCycles,
+    report::{report_kind, EpReports, EpSort, ReportKind, MAX_PAGE},
+    FileSource, ParseOptions, SliceSource,
+};
 
 use crate::common::{cli_text, data};
 

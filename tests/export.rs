@@ -457,11 +457,10 @@ fn chrome_gives_each_core_of_a_multi_core_trace_a_thread() {
 /// are the command's output.
 #[test]
 fn the_panels_exports_equal_the_cli_output() {
-    use tarmac_lens_core::engine::EngineOptions;
-    use tarmac_lens_core::parse::ParseOptions;
-    use tarmac_lens_core::report::explore::{Reports, TextKind};
-    use tarmac_lens_core::source::FileSource;
-    use tarmac_lens_core::symbols::SymbolTable;
+    use tarmac_lens_core::{
+        report::{Reports, TextKind},
+        EngineOptions, FileSource, ParseOptions, SymbolTable,
+    };
 
     let base = format!("{TRACEGEN}/quicksort-aarch64-O2-fastmodel-2M");
     let (trace, elf) = (format!("{base}.tarmac"), format!("{base}.elf"));

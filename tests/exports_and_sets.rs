@@ -536,11 +536,10 @@ fn perfetto_parts_each_load_and_join_to_the_whole() {
 /// is the command's output.
 #[test]
 fn the_panels_perfetto_download_is_the_commands_output() {
-    use tarmac_lens_core::engine::EngineOptions;
-    use tarmac_lens_core::parse::ParseOptions;
-    use tarmac_lens_core::report::explore::{Reports, TextKind};
-    use tarmac_lens_core::source::FileSource;
-    use tarmac_lens_core::symbols::SymbolTable;
+    use tarmac_lens_core::{
+        report::{Reports, TextKind},
+        EngineOptions, FileSource, ParseOptions, SymbolTable,
+    };
 
     let base = format!("{TRACEGEN}/quicksort-thumb-O2-fastmodel-2M");
     let (trace, elf) = (format!("{base}.tarmac"), format!("{base}.elf"));

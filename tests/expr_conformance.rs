@@ -1,6 +1,6 @@
 //! Reproduces TTU's `exprtest --infile exprtest.txt` byte for byte.
 
-use tarmac_lens_core::expr::{parse_with, ExprContext};
+use tarmac_lens_core::{parse_expr, ExprContext};
 
 /// The contexts of TTU's `tools/exprtest.cpp`: every name except
 /// `nonexistent` is both a register (value 12345) and a symbol (54321).
@@ -27,7 +27,7 @@ fn run(input: &str) -> String {
             continue;
         }
         let title = format!("line {}", i + 1);
-        match parse_with(line, &ExprTestContext) {
+        match parse_expr(line, &ExprTestContext) {
             Err(e) => out.push_str(&format!("{title}: parse failure: {e}\n")),
             Ok(expr) => {
                 out.push_str(&format!("{title}: parse gives {}\n", expr.display()));

@@ -6,10 +6,9 @@ use std::path::PathBuf;
 
 use crate::common::{assert_same, data, read, tarmac_files};
 
-use tarmac_lens_core::dump::dump;
-use tarmac_lens_core::lines::LineReader;
-use tarmac_lens_core::parse::{ParseOptions, Parser, Record, RecordKind};
-use tarmac_lens_core::source::SliceSource;
+use tarmac_lens_core::{
+    dialect_of, dump, stitch, LineReader, ParseOptions, Parser, Record, RecordKind, SliceSource,
+};
 
 fn traces() -> Vec<PathBuf> {
     tarmac_files("field")
@@ -160,8 +159,10 @@ fn bad_side_cycles_name_their_column() {
 
 #[test]
 fn instruction_side_fetches_leave_the_memory_pane_alone() {
-    use tarmac_lens_core::browse::protocol::{Locate, Memory};
-    use tarmac_lens_core::browse::Session;
+    use tarmac_lens_core::{
+        protocol::{Locate, Memory},
+        Session,
+    };
 
     let bytes = read(&data("field/palladium-flags.tarmac"));
     let mut s = Session::open(SliceSource(&bytes), ParseOptions::default()).unwrap();
@@ -195,9 +196,7 @@ fn instruction_side_fetches_leave_the_memory_pane_alone() {
 /// index makes: after saving, and in ranges built apart and stitched.
 #[test]
 fn a_whole_file_is_in_one_instruction_form() {
-    use tarmac_lens_core::index::parallel::{self, RangeIndex};
-    use tarmac_lens_core::index::{Index, IndexOptions, TraceIdentity};
-    use tarmac_lens_core::parse::InstructionForm;
+    use tarmac_lens_core::{Index, IndexOptions, InstructionForm, RangeIndex, TraceIdentity};
 
     let p = data("field/address-after-narrow-encoding-implicit-thumb.tarmac");
     let bytes = read(&p);
@@ -269,7 +268,7 @@ fn a_whole_file_is_in_one_instruction_form() {
     let seq = Index::build_from_slice(&bytes, o, |_| {});
     let saved = seq.to_bytes(id);
     let len = bytes.len() as u64;
-    let dialect = parallel::dialect_of(&mut SliceSource(&bytes), &o).unwrap();
+    let dialect = dialect_of(&mut SliceSource(&bytes), &o).unwrap();
     let starts: Vec<u64> = std::iter::once(0)
         .chain(
             bytes
@@ -289,7 +288,7 @@ fn a_whole_file_is_in_one_instruction_form() {
             )
             .unwrap(),
         ];
-        let (par, _) = parallel::stitch(&mut SliceSource(&bytes), parts, len).unwrap();
+        let (par, _) = stitch(&mut SliceSource(&bytes), parts, len).unwrap();
         assert!(par.to_bytes(id) == saved, "split at byte {split}");
     }
 }

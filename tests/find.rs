@@ -6,15 +6,11 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use tarmac_lens_core::condition::{Condition, RegRef, Values};
-use tarmac_lens_core::engine::{Engine, EngineOptions, Node, Observer};
-use tarmac_lens_core::expr::{self, ExprContext};
-use tarmac_lens_core::index::{Index, IndexOptions};
-use tarmac_lens_core::lines::LineReader;
-use tarmac_lens_core::parse::{ParseOptions, Parser};
-use tarmac_lens_core::source::{SliceSource, TraceSource};
-use tarmac_lens_core::state::memory::Fill;
-use tarmac_lens_core::state::regfile::{self, RegFile};
+use tarmac_lens_core::{
+    parse_expr, register_location, Condition, Engine, EngineOptions, ExprContext, Fill, Index,
+    IndexOptions, LineReader, Node, Observer, ParseOptions, Parser, RegFile, RegRef, SliceSource,
+    TraceSource, Values, IFLAGS,
+};
 
 use crate::common::{data, read};
 
@@ -62,7 +58,7 @@ impl Values for State<'_> {
             None if r.is_pc() => self.pc,
             None => None,
             Some(reg) => {
-                let (o, s) = regfile::location(reg, a64);
+                let (o, s) = register_location(reg, a64);
                 if s > 8 {
                     None
                 } else {
@@ -84,8 +80,8 @@ impl Values for State<'_> {
         Some(v)
     }
     fn aarch64(&self) -> bool {
-        if self.regs.known[regfile::IFLAGS] != 0 {
-            self.regs.value(regfile::IFLAGS, 4).unwrap() & 1 != 0
+        if self.regs.known[IFLAGS] != 0 {
+            self.regs.value(IFLAGS, 4).unwrap() & 1 != 0
         } else {
             self.pass.aarch64_hint
         }
@@ -94,7 +90,7 @@ impl Values for State<'_> {
 
 impl Observer for Pass<'_> {
     fn node(&mut self, n: &Node, e: &Engine) {
-        let pc = (n.at.pc != tarmac_lens_core::engine::INVALID_PC).then_some(n.at.pc & !1);
+        let pc = (n.at.pc != tarmac_lens_core::INVALID_PC).then_some(n.at.pc & !1);
         if let Some(pc) = pc {
             if n.at.node.is_multiple_of(37) {
                 self.pcs.push(pc);
@@ -113,7 +109,7 @@ impl Observer for Pass<'_> {
         self.nodes.push(*n);
     }
     fn reg_write(&mut self, _: u64, offset: usize, bytes: &[u8], _: &[u8]) {
-        if offset == regfile::IFLAGS && bytes[0] & 1 != 0 {
+        if offset == IFLAGS && bytes[0] & 1 != 0 {
             self.aarch64_seen = true;
         }
     }
@@ -396,7 +392,7 @@ fn address_expressions_are_conditions() {
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
         .chain(extra)
     {
-        let Ok(e) = expr::parse_with(line, &Ctx) else {
+        let Ok(e) = parse_expr(line, &Ctx) else {
             continue;
         };
         // Only names that are registers here (the test context says every

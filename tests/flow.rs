@@ -2,10 +2,10 @@
 //! the straight-line blocks the full trace shows, with their lengths.
 
 use crate::common::{data, read};
-use tarmac_lens_core::parse::{BranchKind, ParseOptions, Parser, RecordKind};
-use tarmac_lens_core::report::flow::{flow, render};
-use tarmac_lens_core::source::SliceSource;
-use tarmac_lens_core::symbols::SymbolTable;
+use tarmac_lens_core::{
+    report::flow::{flow, render},
+    BranchKind, ParseOptions, Parser, RecordKind, SliceSource, SymbolTable,
+};
 
 /// (tick, pc, line text) of every instruction of a trace.
 fn instructions(text: &[u8]) -> Vec<(u64, u64)> {

@@ -3,11 +3,10 @@
 //! (with and without an ELF image); its pages hold the blocks that text
 //! lists, named from the image, and stay bounded.
 
-use tarmac_lens_core::parse::{ParseOptions, Parser, RecordKind};
-use tarmac_lens_core::report::explore::MAX_PAGE;
-use tarmac_lens_core::report::flow_explore::{FlowReports, MAX_BLOCKS};
-use tarmac_lens_core::source::SliceSource;
-use tarmac_lens_core::symbols::SymbolTable;
+use tarmac_lens_core::{
+    report::{FlowReports, MAX_BLOCKS, MAX_PAGE},
+    ParseOptions, Parser, RecordKind, SliceSource, SymbolTable,
+};
 
 use crate::common::{cli_stdout, data, read, Dir};
 

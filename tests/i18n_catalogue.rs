@@ -212,7 +212,7 @@ fn every_key_help_text_is_in_the_french_catalogue() {
 fn every_key_name_and_record_kind_the_page_shows_is_in_the_french_catalogue() {
     use tarmac_lens::i18n::{is_key_name, key_label, record_kind_text, set_current, Lang};
     use tarmac_lens::model::keys::{tables, PaneKind};
-    use tarmac_lens_core::parse::RecordKind;
+    use tarmac_lens_core::RecordKind;
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let keys = french_keys(&std::fs::read_to_string(root.join("src/i18n.rs")).unwrap());
     let mut missing = BTreeSet::new();

@@ -3,12 +3,11 @@
 //! little- and big-endian interpretation), plus cross-checks of every query
 //! against a straight sequential replay on real traces.
 
-use tarmac_lens_core::engine::{Engine, EngineOptions, Node, Observer};
-use tarmac_lens_core::index::{Index, IndexBuilder, IndexOptions, TraceIdentity};
-use tarmac_lens_core::lines::{LineReader, SliceLines};
-use tarmac_lens_core::parse::{ParseOptions, Parser, RegClass, RegId};
-use tarmac_lens_core::source::{SliceSource, SAMPLE_BYTES};
-use tarmac_lens_core::state::regfile::{self, RegFile};
+use tarmac_lens_core::{
+    register_location, Engine, EngineOptions, Index, IndexBuilder, IndexOptions, LineReader, Node,
+    Observer, ParseOptions, Parser, RegClass, RegFile, RegId, SliceLines, SliceSource,
+    TraceIdentity, IFLAGS, SAMPLE_BYTES, XSP,
+};
 
 use crate::common::{data, retimed};
 
@@ -151,15 +150,11 @@ fn check_indextest(big_endian: bool, reference: &str) {
             let regs = index.registers_after(&mut src, i as u64).unwrap();
             for (name, bytes, last) in &w.regs {
                 if name == "internal_flags" {
-                    assert_eq!(
-                        regs.value(regfile::IFLAGS, 4),
-                        Some(u64::from(bytes[0])),
-                        "iflags"
-                    );
+                    assert_eq!(regs.value(IFLAGS, 4), Some(u64::from(bytes[0])), "iflags");
                     continue;
                 }
                 let reg = RegId::lookup(name.as_bytes()).unwrap();
-                let (off, size) = regfile::location(reg, true);
+                let (off, size) = register_location(reg, true);
                 assert_eq!(
                     &regs.bytes[off..off + size],
                     &bytes[..],
@@ -205,7 +200,7 @@ impl Observer for Truth {
         self.nodes.push((*node, engine.regs().clone()));
         if node.at.node % 101 == 7 {
             let r = engine.regs();
-            let sp = r.value(regfile::XSP, 8).or_else(|| r.value(13 * 8, 4));
+            let sp = r.value(XSP, 8).or_else(|| r.value(13 * 8, 4));
             if let Some(sp) = sp {
                 let base = sp.saturating_sub(64);
                 let bytes = (0..192).map(|i| engine.memory().get(base + i)).collect();
@@ -297,7 +292,7 @@ fn queries_agree_with_sequential_replay_on_real_traces() {
         // PC search, both ways, against a linear scan.
         for q in [t.nodes.len() / 5, t.nodes.len() / 2] {
             let pc = t.nodes[q].0.at.pc;
-            if pc == tarmac_lens_core::engine::INVALID_PC {
+            if pc == tarmac_lens_core::INVALID_PC {
                 continue;
             }
             let same = |n: &Node| n.at.pc & !1 == pc & !1;
@@ -365,7 +360,7 @@ fn queries_agree_with_sequential_replay_on_real_traces() {
         };
         let q = t.nodes.len() as u64 * 3 / 4;
         if let Some(p) = index.prev_reg_write(&mut src, q, sp).unwrap() {
-            let (off, size) = regfile::location(sp, name.contains("aarch64"));
+            let (off, size) = register_location(sp, name.contains("aarch64"));
             let before = &t.nodes[p.at.node as usize - 1].1;
             let after = &t.nodes[p.at.node as usize].1;
             let _ = (before, after, off, size);
@@ -383,7 +378,7 @@ fn queries_agree_with_sequential_replay_on_real_traces() {
 /// search through the per-address interval table, equal a linear scan.
 #[test]
 fn the_state_before_a_node_and_the_walks_agree_with_sequential_replay() {
-    use tarmac_lens_core::index::{MemByte, PcIntervals};
+    use tarmac_lens_core::{MemByte, PcIntervals};
     for name in [
         "tracegen/quicksort-aarch64-O2-es-2M.tarmac",
         "tracegen/quicksort-thumb-O2-fastmodel-2M.tarmac",
@@ -406,9 +401,7 @@ fn the_state_before_a_node_and_the_walks_agree_with_sequential_replay() {
                 &regs.known[..],
                 "{name} before {q}"
             );
-            let sp = regs
-                .value(regfile::XSP, 8)
-                .or_else(|| regs.value(13 * 8, 4));
+            let sp = regs.value(XSP, 8).or_else(|| regs.value(13 * 8, 4));
             if let Some(sp) = sp {
                 let base = sp.saturating_sub(48);
                 let view = index
@@ -459,9 +452,7 @@ fn the_state_before_a_node_and_the_walks_agree_with_sequential_replay() {
                         n.at.node
                     );
                     assert_eq!(&state.registers().known[..], &regs.known[..]);
-                    let sp = regs
-                        .value(regfile::XSP, 8)
-                        .or_else(|| regs.value(13 * 8, 4));
+                    let sp = regs.value(XSP, 8).or_else(|| regs.value(13 * 8, 4));
                     if let Some(sp) = sp {
                         let view = index.memory_after(&mut src, n.at.node - 1, sp, 64).unwrap();
                         let mut got = vec![MemByte::NeverSeen; 64];
@@ -494,7 +485,7 @@ fn the_state_before_a_node_and_the_walks_agree_with_sequential_replay() {
             let pcs: std::collections::HashSet<u64> = [q, q + 3, q + 40]
                 .iter()
                 .map(|&i| t.nodes[i].0.at.pc & !1)
-                .filter(|&pc| pc != tarmac_lens_core::engine::INVALID_PC)
+                .filter(|&pc| pc != tarmac_lens_core::INVALID_PC)
                 .collect();
             let hit =
                 |n: &&(Node, RegFile)| n.0.has_instruction() && pcs.contains(&(n.0.at.pc & !1));
@@ -546,8 +537,7 @@ fn index_round_trips_through_bytes() {
     // The timeline strip's depth per bucket comes back with it, not to be
     // found again from every call.
     let nodes = index.summary().nodes;
-    let timeline =
-        tarmac_lens_core::index::bucket_bounds(tarmac_lens_core::index::TIMELINE_BUCKETS, nodes);
+    let timeline = tarmac_lens_core::bucket_bounds(tarmac_lens_core::TIMELINE_BUCKETS, nodes);
     let depth = index
         .calls()
         .depth_per_bucket(&timeline)
@@ -573,8 +563,7 @@ fn index_round_trips_through_bytes() {
 fn an_index_file_without_the_timeline_depth_still_loads() {
     let (trace, index, id) = saved_quicksort();
     let nodes = index.summary().nodes;
-    let timeline =
-        tarmac_lens_core::index::bucket_bounds(tarmac_lens_core::index::TIMELINE_BUCKETS, nodes);
+    let timeline = tarmac_lens_core::bucket_bounds(tarmac_lens_core::TIMELINE_BUCKETS, nodes);
     let depth = index.calls().depth_per_bucket(&timeline).unwrap().to_vec();
     // The depth section: the bounds' count, their differences, the depths,
     // each a LEB128 varint.
@@ -625,9 +614,9 @@ fn an_index_file_without_the_timeline_depth_still_loads() {
     bytes[8] = 7;
     let (v7, _) = Index::from_bytes(&bytes).expect("a format 7 file loads");
     assert_eq!(v7.summary(), index.summary());
-    let mut src = tarmac_lens_core::source::SliceSource(&trace);
-    let r0 = tarmac_lens_core::index::Watched::Reg(index.register_named("r0").unwrap());
-    let read = tarmac_lens_core::index::AccessKind::Read;
+    let mut src = tarmac_lens_core::SliceSource(&trace);
+    let r0 = tarmac_lens_core::Watched::Reg(index.register_named("r0").unwrap());
+    let read = tarmac_lens_core::AccessKind::Read;
     assert_eq!(
         v7.next_access(&mut src, 100, r0, read).unwrap(),
         index.next_access(&mut src, 100, r0, read).unwrap()
@@ -645,7 +634,7 @@ fn an_index_file_without_the_timeline_depth_still_loads() {
     assert_eq!(old.summary(), index.summary());
     assert_eq!(old.calls().depth_per_bucket(&timeline), None);
     assert_eq!(
-        tarmac_lens_core::browse::events::depth_per_bucket(old.calls(), &timeline),
+        tarmac_lens_core::depth_per_bucket(old.calls(), &timeline),
         depth
     );
     // Left at format 6, the same bytes lack a section: an error.

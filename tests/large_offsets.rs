@@ -3,9 +3,7 @@
 //! wasm32, where `usize` is 32 bits (a module of the wasm worker tests too,
 //! `tests/wasm_worker.rs`).
 
-use tarmac_lens_core::lines::LineReader;
-use tarmac_lens_core::parse::{ParseOptions, Parser, RecordKind};
-use tarmac_lens_core::source::{read_sample, TraceSource};
+use tarmac_lens_core::{read_sample, LineReader, ParseOptions, Parser, RecordKind, TraceSource};
 
 /// A trace of identical 64-byte instruction lines, `len` bytes long.
 pub struct Synthetic {
@@ -40,10 +38,7 @@ pub fn check_lines_past_4_gib() {
         first_line,
         4096,
     );
-    let mut parser = Parser::new(
-        ParseOptions::default(),
-        tarmac_lens_core::parse::Dialect::Tarmac,
-    );
+    let mut parser = Parser::new(ParseOptions::default(), tarmac_lens_core::Dialect::Tarmac);
     let mut n = 0;
     while let Some(l) = r.next_line().unwrap() {
         assert_eq!(l.offset, start + 64 * n);

@@ -690,6 +690,8 @@ struct Workspace {
     base: PathBuf,
     files: Vec<PathBuf>,
     edges: Graph,
+    /// Every path written from the core's crate name on, with its file.
+    core_paths: Vec<(PathBuf, Vec<String>)>,
 }
 
 fn workspace() -> &'static Workspace {
@@ -706,10 +708,21 @@ fn workspace() -> &'static Workspace {
         }
         // A file the scan could not read would hide its uses.
         assert!(graph.problems.is_empty(), "{}", graph.problems.join("\n"));
+        let core_paths = graph
+            .modules
+            .iter()
+            .flat_map(|m| {
+                let imports = m.imports.iter().map(|i| &i.path);
+                imports.chain(&m.paths).map(|path| (m.file, path))
+            })
+            .filter(|(_, path)| path.first().is_some_and(|s| s == "tarmac_lens_core"))
+            .map(|(file, path)| (graph.files[file].clone(), path.clone()))
+            .collect();
         Workspace {
             base: base.to_path_buf(),
             edges: graph.layered_edges(),
             files: graph.files,
+            core_paths,
         }
     })
 }
@@ -924,4 +937,43 @@ fn no_worker_role_imports_another() {
         "roles found: {found_roles:?}"
     );
     assert!(crossings.is_empty(), "{}", crossings.join("\n"));
+}
+
+/// The core's namespaces: modules its front door (`crates/core/src/lib.rs`)
+/// makes public, because their names would clash at the top.
+const CORE_NAMESPACES: &[&str] = &["compressed", "coverage", "dataflow", "diff", "report"];
+
+#[test]
+fn the_core_is_used_through_its_front_door() {
+    let ws = workspace();
+    let lib = std::fs::read_to_string(ws.base.join("crates/core/src/lib.rs")).unwrap();
+    let public: Vec<&str> = lib
+        .lines()
+        .filter_map(|l| l.strip_prefix("pub mod ")?.strip_suffix(';'))
+        .collect();
+    assert_eq!(public, CORE_NAMESPACES, "the core's public modules");
+    // A path through two modules (`tarmac_lens_core::a::b::Item`) reaches
+    // behind the door, except among the reports, each a module of its own.
+    let deep: BTreeSet<String> = ws
+        .core_paths
+        .iter()
+        .filter(|(file, _)| !file.starts_with(ws.base.join("crates/core/src")))
+        .filter(|(_, path)| {
+            let module = |i: usize| {
+                path.get(i)
+                    .is_some_and(|s| s.starts_with(|c: char| c.is_ascii_lowercase()))
+                    && path.len() > i + 1
+            };
+            module(1) && module(2) && path[1] != "report"
+        })
+        .map(|(file, path)| {
+            let file = file.strip_prefix(&ws.base).unwrap().display();
+            format!("{file}: {}", path.join("::"))
+        })
+        .collect();
+    assert!(
+        deep.is_empty(),
+        "paths behind the core's front door:\n{}",
+        deep.iter().cloned().collect::<Vec<_>>().join("\n")
+    );
 }

@@ -6,11 +6,9 @@
 
 use std::path::{Path, PathBuf};
 
-use tarmac_lens_core::cores::{self, CoreCount};
-use tarmac_lens_core::index::parallel;
-use tarmac_lens_core::index::{Index, IndexOptions, TraceIdentity};
-use tarmac_lens_core::parse::ParseOptions;
-use tarmac_lens_core::source::SliceSource;
+use tarmac_lens_core::{build_parallel_slice, count_cores, CoreCount};
+
+use tarmac_lens_core::{Index, IndexOptions, ParseOptions, SliceSource, TraceIdentity};
 
 use crate::common::{data, read, tarmac_lens};
 
@@ -124,11 +122,11 @@ fn stdout(o: std::process::Output) -> String {
 #[test]
 fn cores_are_counted() {
     let m = merged();
-    let got = cores::count(SliceSource(&m.bytes), ParseOptions::default()).unwrap();
+    let got = count_cores(SliceSource(&m.bytes), ParseOptions::default()).unwrap();
     let mut want: Vec<CoreCount> = Vec::new();
     for t in [CPU0, CPU1] {
         let bytes = read(&data(&format!("{t}.tarmac")));
-        want.extend(cores::count(SliceSource(&bytes), ParseOptions::default()).unwrap());
+        want.extend(count_cores(SliceSource(&bytes), ParseOptions::default()).unwrap());
     }
     assert_eq!(got, want);
     assert_eq!(got[0].name, "cpu0");
@@ -270,7 +268,7 @@ fn a_core_indexes_the_same_in_parallel() {
         let (back, _) = Index::from_bytes(&bytes).unwrap();
         assert_eq!(back.summary(), seq.summary());
         for jobs in 2..=4 {
-            let (par, _) = parallel::build_parallel_slice(&m.bytes, opts(cpu), jobs, &|_, _| {});
+            let (par, _) = build_parallel_slice(&m.bytes, opts(cpu), jobs, &|_, _| {});
             assert!(par.to_bytes(ID) == bytes, "{cpu}, {jobs} jobs");
         }
     }
@@ -278,7 +276,7 @@ fn a_core_indexes_the_same_in_parallel() {
 
 #[test]
 fn statistics_name_the_cores() {
-    use tarmac_lens_core::stats::compute;
+    use tarmac_lens_core::compute_stats as compute;
     let m = merged();
     let stats = compute(SliceSource(&m.bytes), ParseOptions::default(), |_| {}).unwrap();
     assert_eq!(stats.cores, ["cpu0", "cpu1"]);
@@ -292,8 +290,10 @@ fn statistics_name_the_cores() {
 
 #[test]
 fn a_followed_core_shows_the_others_lines_dimmed() {
-    use tarmac_lens_core::browse::protocol::{Hl, Row, Rows};
-    use tarmac_lens_core::browse::Session;
+    use tarmac_lens_core::{
+        protocol::{Hl, Row, Rows},
+        Session,
+    };
     let m = merged();
     let text = String::from_utf8(m.bytes.clone()).unwrap();
     let rows_of = |cpu: Option<&str>| {

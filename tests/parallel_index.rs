@@ -4,10 +4,10 @@
 //! and its read, next to semihosting calls), and each stitched index is
 //! compared with the sequential one byte for byte and by query answers.
 
-use tarmac_lens_core::index::parallel::{self, RangeIndex, StitchStats};
-use tarmac_lens_core::index::{Index, IndexOptions, TraceIdentity};
-use tarmac_lens_core::parse::ParseOptions;
-use tarmac_lens_core::source::SliceSource;
+use tarmac_lens_core::{
+    dialect_of, split_offsets, stitch, Index, IndexOptions, ParseOptions, RangeIndex, SliceSource,
+    StitchStats, TraceIdentity,
+};
 
 use crate::common::{data, read, tarmac_files, Rng};
 
@@ -47,7 +47,7 @@ fn opts(len: usize, big_endian: bool) -> IndexOptions {
 /// would between browser workers.
 fn build_ranges(bytes: &[u8], opts: IndexOptions, starts: &[u64]) -> (Index, StitchStats) {
     let len = bytes.len() as u64;
-    let dialect = parallel::dialect_of(&mut SliceSource(bytes), &opts).unwrap();
+    let dialect = dialect_of(&mut SliceSource(bytes), &opts).unwrap();
     let parts: Vec<RangeIndex> = starts
         .iter()
         .enumerate()
@@ -67,7 +67,7 @@ fn build_ranges(bytes: &[u8], opts: IndexOptions, starts: &[u64]) -> (Index, Sti
             }
         })
         .collect();
-    parallel::stitch(&mut SliceSource(bytes), parts, len).unwrap()
+    stitch(&mut SliceSource(bytes), parts, len).unwrap()
 }
 
 /// Query answers at a spread of positions.
@@ -124,7 +124,7 @@ fn ranges_stitch_to_the_sequential_index() {
     let (mut ranges, mut joined) = (0, 0);
     for (name, bytes) in traces() {
         let len = bytes.len() as u64;
-        let mut splits: Vec<Vec<u64>> = (1..=8).map(|n| parallel::split_offsets(len, n)).collect();
+        let mut splits: Vec<Vec<u64>> = (1..=8).map(|n| split_offsets(len, n)).collect();
         // Random split points; dense for small traces, so that every kind
         // of boundary occurs.
         let random = if len < 300_000 { 40 } else { 4 };
@@ -162,7 +162,7 @@ fn threads_build_the_sequential_index() {
     let o = IndexOptions::default();
     let want = Index::build_from_slice(&bytes, o, |_| {}).to_bytes(ID);
     for jobs in [2, 3, 4] {
-        let (par, stats) = parallel::build_parallel_slice(&bytes, o, jobs, &|_, _| {});
+        let (par, stats) = tarmac_lens_core::build_parallel_slice(&bytes, o, jobs, &|_, _| {});
         assert_eq!(stats.joined, jobs - 1, "{jobs} jobs: {stats:?}");
         assert!(par.to_bytes(ID) == want, "{jobs} jobs: index differs");
     }
@@ -211,7 +211,7 @@ fn instruction_cuts(bytes: &[u8], size: usize) -> Vec<usize> {
 /// where the trace changes state), and between them.
 fn splits_around(len: usize, marks: &[usize]) -> Vec<Vec<u64>> {
     let len = len as u64;
-    let mut out: Vec<Vec<u64>> = (2..=6).map(|n| parallel::split_offsets(len, n)).collect();
+    let mut out: Vec<Vec<u64>> = (2..=6).map(|n| split_offsets(len, n)).collect();
     for (i, &m) in marks.iter().enumerate() {
         let m = m as u64;
         for d in [-300_000i64, -40_000, -700, 0, 1, 2_500, 90_000] {
@@ -267,7 +267,7 @@ fn interworking_joins() {
     // A32 and Thumb calling each other within one program, then again.
     let one = read(&data("tracegen/lines/recursion-arm-O1-fastmodel.tarmac"));
     let len = one.len() as u64;
-    let mut splits: Vec<Vec<u64>> = (2..=8).map(|n| parallel::split_offsets(len, n)).collect();
+    let mut splits: Vec<Vec<u64>> = (2..=8).map(|n| split_offsets(len, n)).collect();
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     for _ in 0..24 {
         let mut s: Vec<u64> = (0..3).map(|_| rng.next() % len).collect();

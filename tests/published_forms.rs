@@ -6,13 +6,12 @@
 //! RTL logger's lines without state or mode and its instruction fetches
 //! apart from data accesses, an exception announced in an ES log.
 
-use tarmac_lens_core::browse::protocol::{Events, Memory, Row, Rows};
-use tarmac_lens_core::browse::Session;
-use tarmac_lens_core::index::{Index, IndexOptions};
-use tarmac_lens_core::lines::LineReader;
-use tarmac_lens_core::parse::{CpuName, Effect, ISet, ParseOptions, Parser, Record, RecordKind};
-use tarmac_lens_core::source::SliceSource;
-use tarmac_lens_core::stats;
+use tarmac_lens_core::{
+    compute_stats,
+    protocol::{Events, Memory, Row, Rows},
+    CpuName, Effect, ISet, Index, IndexOptions, LineReader, ParseOptions, Parser, Record,
+    RecordKind, Session, SliceSource,
+};
 
 use crate::common::data;
 
@@ -46,7 +45,7 @@ fn every_line_is_read_with_the_counts_the_text_holds() {
         (ES, 8, 9, 2, 0, 2),
     ] {
         let bytes = read(name);
-        let s = stats::compute(SliceSource(&bytes), ParseOptions::default(), |_| {}).unwrap();
+        let s = compute_stats(SliceSource(&bytes), ParseOptions::default(), |_| {}).unwrap();
         assert_eq!(s.unparsed, 0, "{name}: {:?}", s.unparsed_details);
         assert_eq!(
             (
@@ -108,7 +107,7 @@ fn a_cluster_s_core_and_a_capability_address_are_read_whole() {
     });
     assert_eq!(capability_lines, 6);
     assert_eq!(cpus, ["cluster0.cpu0", "cluster0.cpu2"]);
-    let s = stats::compute(SliceSource(&bytes), ParseOptions::default(), |_| {}).unwrap();
+    let s = compute_stats(SliceSource(&bytes), ParseOptions::default(), |_| {}).unwrap();
     assert_eq!(s.cores, ["cluster0.cpu0", "cluster0.cpu2"]);
     for (cpu, instructions) in [("cluster0.cpu0", 4), ("cluster0.cpu2", 6)] {
         let opts = IndexOptions {

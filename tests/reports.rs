@@ -2,11 +2,9 @@
 
 use std::path::Path;
 
-use tarmac_lens_core::engine::EngineOptions;
-use tarmac_lens_core::parse::ParseOptions;
-use tarmac_lens_core::report::{self, calltree};
-use tarmac_lens_core::source::SliceSource;
-use tarmac_lens_core::symbols::SymbolTable;
+use tarmac_lens_core::{
+    report, report::calltree, EngineOptions, ParseOptions, SliceSource, SymbolTable,
+};
 
 use crate::common::{assert_same, data, read};
 

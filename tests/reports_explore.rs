@@ -2,13 +2,10 @@
 //! byte for byte, their structured parts agree with those texts, and every
 //! reply stays bounded.
 
-use tarmac_lens_core::engine::EngineOptions;
-use tarmac_lens_core::parse::ParseOptions;
-use tarmac_lens_core::report::explore::{
-    ProfileSort, Reports, TextKind, MAX_FRAMES, MAX_PAGE, MIN_FRAME_FRACTION,
+use tarmac_lens_core::{
+    report::{ProfileSort, Reports, TextKind, MAX_FRAMES, MAX_PAGE, MIN_FRAME_FRACTION},
+    EngineOptions, FileSource, ParseOptions, SliceSource, SymbolTable,
 };
-use tarmac_lens_core::source::{FileSource, SliceSource};
-use tarmac_lens_core::symbols::SymbolTable;
 
 use crate::common::{cli_stdout, data, Dir};
 
@@ -338,7 +335,7 @@ fn deep_trace(depth: usize) -> String {
 
 #[test]
 fn a_deep_flame_graph_is_cut_at_the_depth_limit() {
-    use tarmac_lens_core::report::explore::MAX_FRAME_DEPTH;
+    use tarmac_lens_core::report::MAX_FRAME_DEPTH;
     let text = deep_trace(MAX_FRAME_DEPTH as usize + 50);
     let r = Reports::compute(
         SliceSource(text.as_bytes()),

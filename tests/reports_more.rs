@@ -3,13 +3,11 @@
 
 use std::path::Path;
 
-use tarmac_lens_core::engine::EngineOptions;
-use tarmac_lens_core::parse::ParseOptions;
-use tarmac_lens_core::report::{
-    self, callinfo, calltree, flamegraph, names, profile, truncate, vcd,
+use tarmac_lens_core::{
+    report,
+    report::{callinfo, calltree, flamegraph, names, profile, truncate, vcd},
+    EngineOptions, ParseOptions, SliceSource, SymbolTable,
 };
-use tarmac_lens_core::source::SliceSource;
-use tarmac_lens_core::symbols::SymbolTable;
 
 use crate::common::{assert_same, data, read, tarmac_lens};
 
@@ -72,7 +70,7 @@ fn flamegraph_quicksort_matches_reference() {
     );
 }
 
-fn visits(bytes: &[u8], addrs: &[u64]) -> Vec<Vec<tarmac_lens_core::engine::Site>> {
+fn visits(bytes: &[u8], addrs: &[u64]) -> Vec<Vec<tarmac_lens_core::Site>> {
     callinfo::find_visits(
         SliceSource(bytes),
         ParseOptions::default(),

@@ -5,10 +5,7 @@ use std::path::{Path, PathBuf};
 
 use crate::common::{tarmac_files, Rng};
 
-use tarmac_lens_core::lines::LineReader;
-use tarmac_lens_core::parse::{ParseOptions, Parser, RecordKind};
-use tarmac_lens_core::source::SliceSource;
-use tarmac_lens_core::stats;
+use tarmac_lens_core::{compute_stats, LineReader, ParseOptions, Parser, RecordKind, SliceSource};
 
 fn traces() -> Vec<PathBuf> {
     let mut out = Vec::new();
@@ -36,7 +33,7 @@ fn traces() -> Vec<PathBuf> {
 fn every_reference_trace_parses_without_unparsed_lines() {
     for p in traces() {
         let data = std::fs::read(&p).unwrap();
-        let s = stats::compute(SliceSource(&data), ParseOptions::default(), |_| {}).unwrap();
+        let s = compute_stats(SliceSource(&data), ParseOptions::default(), |_| {}).unwrap();
         assert_eq!(
             s.unparsed,
             0,
@@ -69,7 +66,7 @@ fn mutated_lines_never_panic() {
             ..ParseOptions::default()
         },
     ] {
-        let mut parser = Parser::new(opts, tarmac_lens_core::parse::Dialect::Tarmac);
+        let mut parser = Parser::new(opts, tarmac_lens_core::Dialect::Tarmac);
         let iters: usize = std::env::var("FUZZ_ITERS")
             .ok()
             .and_then(|v| v.parse().ok())
@@ -109,10 +106,7 @@ fn lines_split_at_any_chunk_size_give_the_same_records() {
     let data = std::fs::read(p).unwrap();
     let kinds = |chunk: usize| {
         let mut r = LineReader::with_range(SliceSource(&data), 0, data.len() as u64, 1, chunk);
-        let mut parser = Parser::new(
-            ParseOptions::default(),
-            tarmac_lens_core::parse::Dialect::Tarmac,
-        );
+        let mut parser = Parser::new(ParseOptions::default(), tarmac_lens_core::Dialect::Tarmac);
         let mut v = Vec::new();
         while let Some(l) = r.next_line().unwrap() {
             let rec = parser.parse_line(l.text);

@@ -4,14 +4,11 @@
 
 use std::path::Path;
 
-use tarmac_lens_core::browse::protocol::{Query, Reply};
-use tarmac_lens_core::browse::search::{
-    SearchQuery, SearchReply, SearchRequest, MAX_HITS_PER_REPLY, MAX_LISTED,
+use tarmac_lens_core::{
+    protocol::{Query, Reply},
+    KindFilter, ParseOptions, SearchQuery, SearchReply, SearchRequest, Session, SliceSource,
+    MAX_HITS_PER_REPLY, MAX_LISTED,
 };
-use tarmac_lens_core::browse::Session;
-use tarmac_lens_core::parse::ParseOptions;
-use tarmac_lens_core::search::KindFilter;
-use tarmac_lens_core::source::SliceSource;
 
 use crate::common::tarmac_lens;
 

@@ -7,17 +7,15 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use tarmac_lens_core::browse::protocol::{
-    CallStack, FileCountsReply, FindLine, HitsReply, LineCounts, LineHits, LineStep, NodeView,
-    Source, SourceReply, SourceStep,
+use tarmac_lens_core::{
+    protocol::{
+        CallStack, FileCountsReply, FindLine, HitsReply, LineCounts, LineHits, LineStep, NodeView,
+        Source, SourceReply, SourceStep,
+    },
+    report::source_lines::{attribute, count_pcs},
+    DebugInfo, Engine, EngineOptions, Index, IndexOptions, LineReader, Node, Observer,
+    ParseOptions, Parser, Session, SliceSource, TraceIdentity, INVALID_PC,
 };
-use tarmac_lens_core::engine::{Engine, EngineOptions, Node, Observer, INVALID_PC};
-use tarmac_lens_core::index::{Index, IndexOptions, TraceIdentity};
-use tarmac_lens_core::lines::LineReader;
-use tarmac_lens_core::parse::{ParseOptions, Parser};
-use tarmac_lens_core::report::source_lines::{attribute, count_pcs};
-use tarmac_lens_core::source::SliceSource;
-use tarmac_lens_core::{DebugInfo, Session};
 
 use crate::common::{data, read};
 

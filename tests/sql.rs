@@ -10,8 +10,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use tarmac_lens_core::index::{Index, IndexOptions};
-use tarmac_lens_core::{SymbolTable, TraceSource};
+use tarmac_lens_core::{Index, IndexOptions, SymbolTable, TraceSource};
 use tarmac_lens_sql::datafusion::arrow::array::AsArray;
 use tarmac_lens_sql::datafusion::arrow::datatypes::UInt64Type;
 use tarmac_lens_sql::datafusion::arrow::record_batch::RecordBatch;

@@ -9,12 +9,11 @@ use std::process::Command;
 
 use serde_json::Value;
 
-use tarmac_lens_core::engine::EngineOptions;
-use tarmac_lens_core::parse::ParseOptions;
-use tarmac_lens_core::report::explore::{ProfileSort, Reports};
-use tarmac_lens_core::report::stats::Statistics;
-use tarmac_lens_core::source::FileSource;
-use tarmac_lens_core::symbols::SymbolTable;
+use tarmac_lens_core::{
+    report::stats::Statistics,
+    report::{ProfileSort, Reports},
+    EngineOptions, FileSource, ParseOptions, SymbolTable,
+};
 
 use crate::common::{self, cli_text, data, oracle, tarmac_lens};
 

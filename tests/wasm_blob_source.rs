@@ -3,10 +3,9 @@
 //! worker because `FileReaderSync` exists only there (as in the app).
 use js_sys::{Array, Uint8Array};
 use tarmac_lens::web::reading::blob_source::BlobSource;
-use tarmac_lens_core::lines::LineReader;
-use tarmac_lens_core::parse::ParseOptions;
-use tarmac_lens_core::source::{SliceSource, TraceSource};
-use tarmac_lens_core::stats::{compute, Stats, StatsBuilder};
+use tarmac_lens_core::{
+    compute_stats, LineReader, ParseOptions, SliceSource, Stats, StatsBuilder, TraceSource,
+};
 use wasm_bindgen_test::*;
 use web_sys::Blob;
 
@@ -37,7 +36,7 @@ fn blob(bytes: &[u8]) -> Blob {
 }
 
 fn in_memory(bytes: &[u8]) -> Stats {
-    compute(SliceSource(bytes), ParseOptions::default(), |_| {}).unwrap()
+    compute_stats(SliceSource(bytes), ParseOptions::default(), |_| {}).unwrap()
 }
 
 /// Stats over a Blob read in `chunk`-byte slices (much smaller than the app's
@@ -71,7 +70,7 @@ fn blob_stats_equal_in_memory_stats_in_small_slices() {
 #[wasm_bindgen_test]
 fn compute_over_a_blob_matches_and_reports_progress_to_the_end() {
     let mut last = 0;
-    let stats = compute(
+    let stats = compute_stats(
         BlobSource::new(blob(QUICKSORT)).unwrap(),
         ParseOptions::default(),
         |done| last = done,

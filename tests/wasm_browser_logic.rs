@@ -4,7 +4,7 @@ use tarmac_lens::model::hash::{self, HashTarget};
 use tarmac_lens::model::keys::{self, Command, PaneKind, RegKind};
 use tarmac_lens::model::view_state::{Recentre, Scroll, MAX_SCROLL_PX, ROW_PX};
 use tarmac_lens::web::components::{delete_word, marker_index, parse_offset, recall};
-use tarmac_lens_core::browse::protocol::{FoldOp, Row};
+use tarmac_lens_core::protocol::{FoldOp, Row};
 use wasm_bindgen_test::*;
 
 #[wasm_bindgen_test]

@@ -5,13 +5,11 @@
 use std::rc::Rc;
 
 use tarmac_lens::model::keys::RegKind;
+use tarmac_lens::panes::registers::{RegisterPane, RegisterPaneProps};
 use tarmac_lens::web::components::{
-    MemoryPane, MemoryPaneProps, RegisterPane, RegisterPaneProps, TracePane, TracePaneProps,
-    TraceRow, TraceRowProps,
+    MemoryPane, MemoryPaneProps, TracePane, TracePaneProps, TraceRow, TraceRowProps,
 };
-use tarmac_lens_core::browse::protocol::{
-    Hl, MemoryReply, RegCell, RegPanel, Row, RowsReply, Span,
-};
+use tarmac_lens_core::protocol::{Hl, MemoryReply, RegCell, RegPanel, Row, RowsReply, Span};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use yew::Callback;

@@ -7,7 +7,7 @@ use tarmac_lens::web::components::{
     ProgressBarProps, UnparsedList, UnparsedListProps,
 };
 use tarmac_lens::web::page::format;
-use tarmac_lens_core::stats::{UnparsedLine, ValueNote};
+use tarmac_lens_core::{UnparsedLine, ValueNote};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::Element;

@@ -8,11 +8,11 @@ use tarmac_lens::web::shared::protocol::{decode, encode, ToPage, ToWorker};
 use tarmac_lens::web::shared::report_protocol::{
     EpByPc, EpFlow, FlowBlocks, ReportEvent, ReportQuery, ReportReply, ReportRequest, ReportStatus,
 };
-use tarmac_lens_core::parse::ParseOptions;
-use tarmac_lens_core::report::ep_explore::{EpReports, EpSort};
-use tarmac_lens_core::report::flow_explore::FlowReports;
-use tarmac_lens_core::report::kind::{report_kind, ReportKind};
-use tarmac_lens_core::source::{read_sample, SliceSource};
+use tarmac_lens_core::{
+    read_sample,
+    report::{report_kind, EpReports, EpSort, FlowReports, ReportKind},
+    ParseOptions, SliceSource,
+};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;

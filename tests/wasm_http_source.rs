@@ -8,7 +8,7 @@ use js_sys::{Array, Uint8Array};
 use tarmac_lens::web::reading::compressed::format_of;
 use tarmac_lens::web::reading::http_source::{self, Fetched, HttpSource, Target};
 use tarmac_lens::web::reading::read_ahead::ReadAhead;
-use tarmac_lens_core::source::TraceSource;
+use tarmac_lens_core::TraceSource;
 use wasm_bindgen_test::*;
 use web_sys::Blob;
 

@@ -4,8 +4,10 @@ use std::collections::BTreeMap;
 
 use js_sys::{Array, Function, Reflect, Uint8Array};
 use tarmac_lens::web::shared::protocol::{decode, encode, PageEvent, ToPage, ToWorker};
-use tarmac_lens_core::browse::protocol::{Hl, Reply, Row, RowsReply, Span};
-use tarmac_lens_core::stats::{Stats, UnparsedLine};
+use tarmac_lens_core::{
+    protocol::{Hl, Reply, Row, RowsReply, Span},
+    Stats, UnparsedLine,
+};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
 
@@ -97,17 +99,15 @@ fn messages_to_the_page_cross_intact_including_counts_beyond_f64_precision() {
         ToPage::Event(PageEvent::ElfFailed(
             "cut.elf: malformed ELF section headers".into(),
         )),
-        ToPage::Event(PageEvent::Progress(
-            tarmac_lens_core::browse::protocol::Progress {
-                done_bytes: 5 << 30,
-                total_bytes: 6 << 30,
-                lines: 1 << 33,
-                nodes: 7,
-                complete: false,
-                index_bytes: 1 << 40,
-                stopped: Some("indexing stopped at line 8589934592: budget".into()),
-            },
-        )),
+        ToPage::Event(PageEvent::Progress(tarmac_lens_core::protocol::Progress {
+            done_bytes: 5 << 30,
+            total_bytes: 6 << 30,
+            lines: 1 << 33,
+            nodes: 7,
+            complete: false,
+            index_bytes: 1 << 40,
+            stopped: Some("indexing stopped at line 8589934592: budget".into()),
+        })),
     ] {
         let sent = structured_clone(&encode(&msg).unwrap());
         assert_eq!(decode::<ToPage>(sent).unwrap(), msg);

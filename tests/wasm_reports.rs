@@ -7,11 +7,10 @@ use tarmac_lens::web::shared::protocol::{decode, encode, OpenOptions, ToPage, To
 use tarmac_lens::web::shared::report_protocol::{
     ReportEvent, ReportFile, ReportQuery, ReportReply, ReportRequest, TextDone, Tree,
 };
-use tarmac_lens_core::engine::EngineOptions;
-use tarmac_lens_core::parse::ParseOptions;
-use tarmac_lens_core::report::explore::{ProfileSort, Progressed, Reports, TextKind};
-use tarmac_lens_core::source::SliceSource;
-use tarmac_lens_core::symbols::SymbolTable;
+use tarmac_lens_core::{
+    report::{ProfileSort, Progressed, Reports, TextKind},
+    EngineOptions, ParseOptions, SliceSource, SymbolTable,
+};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
 use web_sys::Blob;

@@ -2,10 +2,7 @@
 //! every answer equals the native session's over the same bytes.
 use js_sys::{Array, Uint8Array};
 use tarmac_lens::web::reading::blob_source::BlobSource;
-use tarmac_lens_core::browse::protocol::*;
-use tarmac_lens_core::browse::Session;
-use tarmac_lens_core::parse::ParseOptions;
-use tarmac_lens_core::source::{SliceSource, TraceSource};
+use tarmac_lens_core::{protocol::*, ParseOptions, Session, SliceSource, TraceSource};
 use wasm_bindgen_test::*;
 use web_sys::Blob;
 
@@ -79,9 +76,9 @@ fn blob_session_answers_like_the_native_one() {
 /// Every reply of a search run to the end, as the page polls it.
 fn search_all<S: TraceSource>(
     s: &mut Session<S>,
-    req: tarmac_lens_core::browse::search::SearchRequest,
+    req: tarmac_lens_core::SearchRequest,
 ) -> Vec<Reply> {
-    use tarmac_lens_core::browse::search::SearchQuery;
+    use tarmac_lens_core::SearchQuery;
     let mut replies = vec![s.answer(Query::Search(SearchQuery::Start(req)))];
     while let Some(Reply::Search(r)) = replies.last() {
         if r.done {
@@ -95,8 +92,7 @@ fn search_all<S: TraceSource>(
 
 #[wasm_bindgen_test]
 fn blob_session_searches_like_the_native_one() {
-    use tarmac_lens_core::browse::search::SearchRequest;
-    use tarmac_lens_core::search::KindFilter;
+    use tarmac_lens_core::{KindFilter, SearchRequest};
     let mut blob_session = Session::open(
         BlobSource::new(blob(QUICKSORT)).unwrap(),
         ParseOptions::default(),

@@ -6,15 +6,11 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use tarmac_lens_core::decode;
-use tarmac_lens_core::engine::{Engine, EngineOptions, Node, Observer};
-use tarmac_lens_core::index::{AccessKind, Index, IndexOptions, Watched};
-use tarmac_lens_core::lines::LineReader;
-use tarmac_lens_core::parse::{
-    Effect, ISet, Instruction, MemDirection, ParseOptions, Parser, RecordKind, RegClass, RegId,
+use tarmac_lens_core::{
+    operands, register_location, AccessKind, Effect, Engine, EngineOptions, ISet, Index,
+    IndexOptions, Instruction, LineReader, MemDirection, Node, Observer, ParseOptions, Parser,
+    RecordKind, RegClass, RegId, SliceSource, Watched,
 };
-use tarmac_lens_core::source::SliceSource;
-use tarmac_lens_core::state::regfile;
 
 use crate::common::{data, Rng};
 
@@ -79,9 +75,9 @@ fn oracle(trace: &[u8], aarch64: bool) -> Oracle {
         match &rec.kind {
             RecordKind::Instruction(i) if i.effect == Effect::Executed => {
                 let width = (i.width / 8).max(2);
-                if let Ok(ops) = decode::operands(i.iset, i.encoding as u32, width) {
+                if let Ok(ops) = operands(i.iset, i.encoding as u32, width) {
                     for &r in ops.reads() {
-                        let (off, size) = regfile::location(r, i.iset.is_aarch64());
+                        let (off, size) = register_location(r, i.iset.is_aarch64());
                         reg_reads.push((node, off, size));
                     }
                 }
@@ -137,7 +133,7 @@ fn oracle(trace: &[u8], aarch64: bool) -> Oracle {
                         args[usize::from(k)] = Some(u64::from_le_bytes(v));
                     }
                     if w.known.iter().any(|&k| k != 0) {
-                        let (off, _) = regfile::location(reg, aarch64);
+                        let (off, _) = register_location(reg, aarch64);
                         regs.push((node, off, w.bytes.len()));
                     }
                 }
@@ -332,7 +328,7 @@ fn register_watchpoints_agree_with_the_trace_text() {
         let mut rng = Rng(0xfeed ^ trace.len() as u64);
         let mut reads_seen = 0;
         for reg in regs {
-            let (off, size) = regfile::location(reg, aarch64);
+            let (off, size) = register_location(reg, aarch64);
             let what = Watched::Reg(reg);
             for kind in [AccessKind::Write, AccessKind::Read, AccessKind::Any] {
                 let hits = o.reg_hits(off, size, kind);
@@ -369,7 +365,7 @@ fn register_watchpoints_agree_with_the_trace_text() {
 fn read_watchpoints_survive_the_index_file() {
     let trace = std::fs::read(data(TRACES[0])).unwrap();
     let built = index(&trace);
-    let id = tarmac_lens_core::index::TraceIdentity { len: 0, mtime: 0 };
+    let id = tarmac_lens_core::TraceIdentity { len: 0, mtime: 0 };
     let (loaded, _) = Index::from_bytes(&built.to_bytes(id)).unwrap();
     let o = oracle(&trace, true);
     let mut src = SliceSource(&trace);

@@ -6,10 +6,10 @@
 //! no later than what it fed, and each register value is the register
 //! file's after its writer.
 
-use tarmac_lens_core::dataflow::{why, Source, WhyImage, WhyNode};
-use tarmac_lens_core::index::{Index, IndexOptions, Watched};
-use tarmac_lens_core::source::SliceSource;
-use tarmac_lens_core::state::regfile;
+use tarmac_lens_core::{
+    dataflow::{why, Source, WhyImage, WhyNode},
+    register_location, Index, IndexOptions, SliceSource, Watched,
+};
 
 use crate::common::data;
 
@@ -392,7 +392,7 @@ fn check(
         );
         let reg = idx.register_named(&n.what).unwrap();
         let regs = idx.registers_after(src, w.node).unwrap();
-        let (off, size) = regfile::location(reg, aarch64);
+        let (off, size) = register_location(reg, aarch64);
         assert_eq!(n.bytes, regs.bytes[off..off + size], "{} at {w:?}", n.what);
     }
     for i in &n.inputs {

@@ -14,8 +14,10 @@ use std::sync::{mpsc, Arc};
 
 use clap::{Args, Subcommand};
 
-use tarmac_lens_core::coverage::{count_trace, Coverage, Image, Target, TraceCounts};
-use tarmac_lens_core::parse::{CpuName, Dialect, ParseOptions};
+use tarmac_lens_core::{
+    coverage::{count_trace, Coverage, Image, Target, TraceCounts},
+    CpuName, Dialect, ParseOptions,
+};
 
 use super::input::{self, Mode};
 use super::{display_name, parse_c_integer, parse_dialect, write_stdout};
@@ -191,8 +193,7 @@ fn count_one(path: &Path, opts: ParseOptions) -> Result<TraceCounts, String> {
     // Plain, compressed or piped, read once as it comes.
     let mut source = input::Cache::default().open(path, opts, Mode::Stream, true)?;
     let name = display_name(path);
-    tarmac_lens_core::cores::check_single_core(&mut source, opts)
-        .map_err(|e| format!("{name}: {e}"))?;
+    tarmac_lens_core::check_single_core(&mut source, opts).map_err(|e| format!("{name}: {e}"))?;
     count_trace(source, opts).map_err(|e| format!("{name}: {e}"))
 }
 
@@ -337,8 +338,7 @@ pub(super) fn export_drcov(common: &super::Common, output: Option<&Path>) -> Res
     let opts = common.parse_options();
     let mut source = common.open()?;
     let name = display_name(&common.trace);
-    tarmac_lens_core::cores::check_single_core(&mut source, opts)
-        .map_err(|e| format!("{name}: {e}"))?;
+    tarmac_lens_core::check_single_core(&mut source, opts).map_err(|e| format!("{name}: {e}"))?;
     let counts = count_trace(source, opts).map_err(|e| format!("{name}: {e}"))?;
     warn_unparsed(common.quiet, &name, &counts);
     let data = std::fs::read(image_path).map_err(|e| format!("{}: {e}", image_path.display()))?;

@@ -8,10 +8,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use tarmac_lens_core::diff::{self, Ignore};
-use tarmac_lens_core::parse::ParseOptions;
-use tarmac_lens_core::report::callinfo;
-use tarmac_lens_core::symbols::SymbolTable;
+use tarmac_lens_core::{diff, diff::Ignore, report::callinfo, ParseOptions, SymbolTable};
 
 use super::input::{self, display_name, Mode};
 use super::Common;

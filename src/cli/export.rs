@@ -10,11 +10,14 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use tarmac_lens_core::engine::EngineOptions;
-use tarmac_lens_core::parse::{CpuName, ParseOptions};
-use tarmac_lens_core::report::export::perfetto::PerfettoWriter;
-use tarmac_lens_core::report::export::{callgrind, chrome::ChromeWriter, ExportReport};
-use tarmac_lens_core::report::{self, calltree, names};
+use tarmac_lens_core::{
+    report,
+    report::export::chrome::ChromeWriter,
+    report::export::perfetto::PerfettoWriter,
+    report::export::{callgrind, ExportReport},
+    report::{calltree, names},
+    CpuName, EngineOptions, ParseOptions,
+};
 
 use super::{display_name, engine_options, Common};
 
@@ -299,10 +302,10 @@ fn threads(common: &Common) -> Result<Vec<(String, ParseOptions, EngineOptions)>
         return Ok(vec![(cpu.to_string(), popts, eopts)]);
     }
     let mut source = common.open()?;
-    if tarmac_lens_core::cores::check_single_core(&mut source, popts).is_ok() {
+    if tarmac_lens_core::check_single_core(&mut source, popts).is_ok() {
         return Ok(vec![("cpu".into(), popts, eopts)]);
     }
-    let cores = tarmac_lens_core::cores::count(common.open()?, popts).map_err(|e| e.to_string())?;
+    let cores = tarmac_lens_core::count_cores(common.open()?, popts).map_err(|e| e.to_string())?;
     cores
         .iter()
         .map(|c| {

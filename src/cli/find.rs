@@ -6,11 +6,7 @@
 use clap::Args;
 use serde_json::json;
 
-use tarmac_lens_core::condition::Condition;
-use tarmac_lens_core::expr::ExprContext;
-use tarmac_lens_core::source::TraceSource;
-use tarmac_lens_core::symbols::SymbolTable;
-use tarmac_lens_core::FileSource;
+use tarmac_lens_core::{Condition, ExprContext, FileSource, SymbolTable, TraceSource};
 
 use super::{display_name, index, Common};
 

@@ -15,9 +15,10 @@
 use std::path::{Path, PathBuf};
 use std::time::{Instant, UNIX_EPOCH};
 
-use tarmac_lens_core::compressed::{bundle, unbundle, Table};
-use tarmac_lens_core::index::{Index, IndexOptions, TraceIdentity};
-use tarmac_lens_core::source::TraceSource;
+use tarmac_lens_core::{
+    compressed::{bundle, unbundle, Table},
+    Index, IndexOptions, TraceIdentity, TraceSource,
+};
 
 use super::Common;
 
@@ -219,11 +220,8 @@ pub fn obtain(common: &Common) -> Result<Built, String> {
         Ok(map) if map.len() as u64 == total && jobs > 1 && total >= 8 << 20 => {
             let _ = map.advise(memmap2::Advice::Sequential);
             let (bar, map) = (&bar, &map);
-            let (index, stats) = tarmac_lens_core::index::parallel::build_parallel_slice(
-                map,
-                opts,
-                jobs,
-                &|done, span| {
+            let (index, stats) =
+                tarmac_lens_core::build_parallel_slice(map, opts, jobs, &|done, span| {
                     if let Some(b) = bar {
                         b.set_position(done);
                     }
@@ -242,8 +240,7 @@ pub fn obtain(common: &Common) -> Result<Built, String> {
                             )
                         };
                     }
-                },
-            );
+                });
             if verbose {
                 eprintln!(
                     "tarmac-lens: {} ranges in {:.2} s, stitched in {:.3} s: {} joined, {} bytes parsed again",

@@ -18,10 +18,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::Mutex;
 
-use tarmac_lens_core::compressed::{self, Compressed, Table};
-use tarmac_lens_core::parse::ParseOptions;
-use tarmac_lens_core::sniff;
-use tarmac_lens_core::source::{read_sample, FileSource, TraceSource, UNKNOWN_LEN};
+use tarmac_lens_core::{
+    compressed,
+    compressed::{Compressed, Table},
+    identify, ParseOptions,
+};
+
+use tarmac_lens_core::{read_sample, FileSource, TraceSource, UNKNOWN_LEN};
 
 /// How a command reads its trace.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -648,7 +651,7 @@ fn open_in_place(path: &Path, opts: ParseOptions, table: Option<Table>) -> Resul
     .ok_or_else(|| format!("{name}: neither gzip nor Zstandard any more"))?;
     let mut source = InPlace { source, name };
     let sample = read_sample(&mut source).map_err(|e| e.to_string())?;
-    let kind = sniff::identify(&sample, sample.len() as u64, opts);
+    let kind = identify(&sample, sample.len() as u64, opts);
     if let Some(problem) = kind.problem(&source.name) {
         return Err(problem);
     }
@@ -674,7 +677,7 @@ fn open_input(path: &Path, opts: ParseOptions, stdin_taken: &AtomicBool) -> Resu
             if Compression::of(&head[..n]).is_none() {
                 let mut source = FileSource::open(path).map_err(|e| e.to_string())?;
                 let sample = read_sample(&mut source).map_err(|e| e.to_string())?;
-                let kind = sniff::identify(&sample, source.len(), opts);
+                let kind = identify(&sample, source.len(), opts);
                 return match kind.problem(&name) {
                     Some(problem) => Err(problem),
                     None => Ok(Opened::File(source)),
@@ -718,7 +721,7 @@ fn open_input(path: &Path, opts: ParseOptions, stdin_taken: &AtomicBool) -> Resu
     let sample = read_sample(&mut source).map_err(|e| e.to_string())?;
     // The sample's own length: the stream's is not known, and only an
     // empty one matters here.
-    let kind = sniff::identify(&sample, sample.len() as u64, opts);
+    let kind = identify(&sample, sample.len() as u64, opts);
     if let Some(problem) = kind.problem(&name) {
         return Err(problem);
     }
@@ -772,7 +775,7 @@ fn spool(mut stream: StreamSource, name: &str, quiet: bool) -> Result<Spooled, S
 mod tests {
     use super::*;
     use std::io::Write;
-    use tarmac_lens_core::index::{Index, IndexOptions, TraceIdentity};
+    use tarmac_lens_core::{Index, IndexOptions, TraceIdentity};
 
     /// A gzip file of `copies` of the 2 MB test trace in a directory of
     /// its own; the directory is removed on drop.

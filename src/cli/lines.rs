@@ -5,9 +5,7 @@
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
-use tarmac_lens_core::report::source_lines;
-use tarmac_lens_core::source::TraceSource;
-use tarmac_lens_core::DebugInfo;
+use tarmac_lens_core::{report::source_lines, DebugInfo, TraceSource};
 
 use super::{display_name, write_stdout, Common};
 

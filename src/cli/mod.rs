@@ -24,12 +24,10 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, Parser as ClapParser, Subcommand};
 
-use tarmac_lens_core::engine::EngineOptions;
-use tarmac_lens_core::parse::{Dialect, ParseOptions};
-use tarmac_lens_core::report;
-use tarmac_lens_core::sniff::InstructionSets;
-use tarmac_lens_core::source::{TraceSource, UNKNOWN_LEN};
-use tarmac_lens_core::symbols::SymbolTable;
+use tarmac_lens_core::{
+    report, Dialect, EngineOptions, InstructionSets, ParseOptions, SymbolTable, TraceSource,
+    UNKNOWN_LEN,
+};
 
 #[derive(ClapParser)]
 #[command(
@@ -59,7 +57,7 @@ enum Command {
         common: Common,
         /// The style to write: `fastmodel` or `es`.
         #[arg(long, value_name = "STYLE", value_parser = parse_style)]
-        style: tarmac_lens_core::convert::Style,
+        style: tarmac_lens_core::Style,
         /// Write to FILE instead of standard output.
         #[arg(short = 'o', long = "output", value_name = "FILE")]
         output: Option<PathBuf>,
@@ -233,7 +231,7 @@ enum Command {
         ignore_case: bool,
         /// Only lines of this kind: instructions, registers, memory, events (repeatable).
         #[arg(long = "kind", value_name = "KIND", value_parser = parse_kind)]
-        kinds: Vec<tarmac_lens_core::search::KindFilter>,
+        kinds: Vec<tarmac_lens_core::KindFilter>,
         /// Only lines FIRST..LAST (1-based, inclusive).
         #[arg(long, value_name = "FIRST..LAST", value_parser = parse_line_range)]
         lines: Option<(u64, u64)>,
@@ -338,7 +336,7 @@ pub struct Common {
     /// calls (the `<cpu>` field, e.g. cpu1 or cluster0.cpu2); memory stays
     /// shared. See `cores`.
     #[arg(long, value_name = "CPU")]
-    cpu: Option<tarmac_lens_core::parse::CpuName>,
+    cpu: Option<tarmac_lens_core::CpuName>,
     /// ELF image of the traced program, for symbol names.
     #[arg(long, value_name = "ELF")]
     image: Option<PathBuf>,
@@ -391,8 +389,8 @@ fn parse_c_integer(s: &str) -> Result<i64, String> {
     Ok(if neg { v.wrapping_neg() } else { v })
 }
 
-fn parse_kind(s: &str) -> Result<tarmac_lens_core::search::KindFilter, String> {
-    tarmac_lens_core::search::KindFilter::from_name(s)
+fn parse_kind(s: &str) -> Result<tarmac_lens_core::KindFilter, String> {
+    tarmac_lens_core::KindFilter::from_name(s)
         .ok_or_else(|| format!("unknown kind '{s}' (instructions, registers, memory, events)"))
 }
 
@@ -408,8 +406,8 @@ fn parse_line_range(s: &str) -> Result<(u64, u64), String> {
     Ok((a, b))
 }
 
-fn parse_style(s: &str) -> Result<tarmac_lens_core::convert::Style, String> {
-    tarmac_lens_core::convert::Style::from_name(s)
+fn parse_style(s: &str) -> Result<tarmac_lens_core::Style, String> {
+    tarmac_lens_core::Style::from_name(s)
         .ok_or_else(|| format!("unknown style '{s}' (expected fastmodel or es)"))
 }
 
@@ -443,8 +441,7 @@ impl Common {
         // An image of another program names nothing right: said, not
         // refused, as the reference tools take any image.
         let mut source = self.open()?;
-        let sample =
-            tarmac_lens_core::source::read_sample(&mut source).map_err(|e| e.to_string())?;
+        let sample = tarmac_lens_core::read_sample(&mut source).map_err(|e| e.to_string())?;
         self.input.put_back(source);
         let sets = InstructionSets::of_sample(&sample, self.parse_options());
         if let Some(problem) = table.architecture_mismatch(&sets) {
@@ -483,7 +480,7 @@ impl Common {
     /// interleaves cores and `--cpu` picks none.
     fn open_engine(&self) -> Result<input::Opened, String> {
         let mut source = self.open()?;
-        tarmac_lens_core::cores::check_single_core(&mut source, self.parse_options())
+        tarmac_lens_core::check_single_core(&mut source, self.parse_options())
             .map_err(|e| format!("{}: {}", display_name(&self.trace), e))?;
         Ok(source)
     }
@@ -608,7 +605,7 @@ pub fn run() -> i32 {
             max,
         } => cmd_search(
             &common,
-            &tarmac_lens_core::search::SearchSpec {
+            &tarmac_lens_core::SearchSpec {
                 pattern,
                 regex,
                 ignore_case,
@@ -670,14 +667,14 @@ fn cmd_ep_profile(common: &Common, top: usize) -> Result<(), String> {
 
 fn cmd_search(
     common: &Common,
-    spec: &tarmac_lens_core::search::SearchSpec,
+    spec: &tarmac_lens_core::SearchSpec,
     count_only: bool,
     max: Option<u64>,
 ) -> Result<(), String> {
     let mut source = common.open()?;
-    let sample = tarmac_lens_core::source::read_sample(&mut source).map_err(|e| e.to_string())?;
+    let sample = tarmac_lens_core::read_sample(&mut source).map_err(|e| e.to_string())?;
     let mut search =
-        tarmac_lens_core::search::Search::new(spec, source.len(), &sample, common.parse_options())
+        tarmac_lens_core::Search::new(spec, source.len(), &sample, common.parse_options())
             .map_err(|e| e.to_string())?;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
@@ -723,12 +720,12 @@ fn cmd_dump(common: &Common, output: Option<&Path>) -> Result<(), String> {
             let file =
                 std::fs::File::create(path).map_err(|e| format!("{}: {}", path.display(), e))?;
             let mut w = std::io::BufWriter::new(file);
-            tarmac_lens_core::dump::dump(source, opts, &mut w).map_err(|e| e.to_string())
+            tarmac_lens_core::dump(source, opts, &mut w).map_err(|e| e.to_string())
         }
         None => {
             let stdout = std::io::stdout();
             let mut w = stdout.lock();
-            match tarmac_lens_core::dump::dump(source, opts, &mut w) {
+            match tarmac_lens_core::dump(source, opts, &mut w) {
                 // A closed pipe (`| head`) is not an error worth reporting.
                 Err(tarmac_lens_core::Error::Write(e))
                     if e.kind() == std::io::ErrorKind::BrokenPipe =>
@@ -743,7 +740,7 @@ fn cmd_dump(common: &Common, output: Option<&Path>) -> Result<(), String> {
 
 fn cmd_convert(
     common: &Common,
-    style: tarmac_lens_core::convert::Style,
+    style: tarmac_lens_core::Style,
     output: Option<&Path>,
 ) -> Result<(), String> {
     let source = common.open()?;
@@ -753,13 +750,12 @@ fn cmd_convert(
             let file =
                 std::fs::File::create(path).map_err(|e| format!("{}: {}", path.display(), e))?;
             let mut w = std::io::BufWriter::new(file);
-            tarmac_lens_core::convert::convert(source, opts, style, &mut w)
-                .map_err(|e| e.to_string())
+            tarmac_lens_core::convert(source, opts, style, &mut w).map_err(|e| e.to_string())
         }
         None => {
             let stdout = std::io::stdout();
             let mut w = stdout.lock();
-            match tarmac_lens_core::convert::convert(source, opts, style, &mut w) {
+            match tarmac_lens_core::convert(source, opts, style, &mut w) {
                 Err(tarmac_lens_core::Error::Write(e))
                     if e.kind() == std::io::ErrorKind::BrokenPipe =>
                 {
@@ -772,7 +768,7 @@ fn cmd_convert(
 }
 
 fn cmd_cores(common: &Common) -> Result<(), String> {
-    let cores = tarmac_lens_core::cores::count(common.open()?, common.parse_options())
+    let cores = tarmac_lens_core::count_cores(common.open()?, common.parse_options())
         .map_err(|e| e.to_string())?;
     if cores.is_empty() {
         return print("no <cpu> field in this trace: it is one core's\n");

@@ -4,10 +4,11 @@
 use std::io::Write;
 use std::path::Path;
 
-use tarmac_lens_core::report::{
-    self, callinfo, calltree, flamegraph, names, profile, truncate, vcd,
+use tarmac_lens_core::{
+    report,
+    report::{callinfo, calltree, flamegraph, names, profile, truncate, vcd},
+    TraceSource,
 };
-use tarmac_lens_core::source::TraceSource;
 
 use super::{engine_options, write_stdout, write_stdout_bytes, Common};
 

@@ -5,8 +5,7 @@
 use std::path::Path;
 use std::time::Instant;
 
-use tarmac_lens_core::source::TraceSource;
-use tarmac_lens_core::stats::{self, Stats};
+use tarmac_lens_core::{compute_stats, Stats, TraceSource};
 
 use super::{display_name, write_stdout, Common};
 
@@ -15,7 +14,7 @@ pub(super) fn cmd_stats(common: &Common, json: bool) -> Result<(), String> {
     let total = source.len();
     let bar = common.progress(total);
     let start = Instant::now();
-    let stats = stats::compute(source, common.parse_options(), |done| {
+    let stats = compute_stats(source, common.parse_options(), |done| {
         if let Some(b) = &bar {
             b.set_position(done);
         }

@@ -7,9 +7,9 @@
 use clap::Args;
 use serde_json::json;
 
-use tarmac_lens_core::index::{value_text, AccessHit, AccessKind, Index, MemAccessed, Watched};
-use tarmac_lens_core::source::TraceSource;
-use tarmac_lens_core::symbols::SymbolTable;
+use tarmac_lens_core::{
+    value_text, AccessHit, AccessKind, Index, MemAccessed, SymbolTable, TraceSource, Watched,
+};
 
 use super::find::TROUBLE;
 use super::{display_name, index, Common};

@@ -5,8 +5,10 @@
 
 use clap::Args;
 
-use tarmac_lens_core::dataflow::{why, ImageMemory, WhyImage, WhyNode};
-use tarmac_lens_core::index::Watched;
+use tarmac_lens_core::{
+    dataflow::{why, ImageMemory, WhyImage, WhyNode},
+    Watched,
+};
 
 use super::find::TROUBLE;
 use super::{display_name, index, Common};

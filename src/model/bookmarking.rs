@@ -8,7 +8,7 @@ use super::bookmarks::{self, Bookmark};
 use super::{Answer, Effect, Model, Moved, Msg, PromptFor};
 use crate::i18n::{t, tf, tn};
 use crate::model::keys::Command;
-use tarmac_lens_core::browse::protocol::{Locate, Symbolize};
+use tarmac_lens_core::protocol::{Locate, Symbolize};
 
 /// The bookmarks' messages: the pane's and gutter's input, what the page
 /// kept or the person imported, and the session's answers.

@@ -11,7 +11,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use tarmac_lens_core::report::explore::{TreeNode, TreePage, MAX_PAGE};
+use tarmac_lens_core::report::{TreeNode, TreePage, MAX_PAGE};
 
 /// Calls asked for per expansion or "more".
 pub const PAGE: u32 = 200;

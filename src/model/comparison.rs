@@ -12,8 +12,7 @@
 //! worker (dropped to stop it); the model keeps them, never looks inside.
 
 use serde::{Deserialize, Serialize};
-use tarmac_lens_core::browse::protocol::Progress;
-use tarmac_lens_core::diff::Divergence;
+use tarmac_lens_core::{diff::Divergence, protocol::Progress};
 
 use super::page::{ElfLoad, PageEvent};
 

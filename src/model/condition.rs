@@ -8,7 +8,7 @@
 
 use super::{Answer, Model, Msg, PromptFor};
 use crate::i18n::{t, tf};
-use tarmac_lens_core::browse::protocol::{Condition, ConditionReply, Locate, NodeId};
+use tarmac_lens_core::protocol::{Condition, ConditionReply, Locate, NodeId};
 
 /// Checkpoint intervals (about 256 KiB of trace each) the first piece of
 /// a search looks at: a hit near the start comes back at once.

@@ -8,11 +8,13 @@
 //! `docs/embedding.md`; errors are English, as the rest of the embed API's.
 
 use serde_json::{json, Value};
-use tarmac_lens_core::browse::protocol::{
-    Access, AccessKind, AccessView, Accesses, AccessesReply, Condition, ConditionReply, Eval,
-    Locate, NodeId, NodeView, Query, Question, Reply, WriteTarget,
+use tarmac_lens_core::{
+    protocol,
+    protocol::{
+        Access, AccessKind, AccessView, Accesses, AccessesReply, Condition, ConditionReply, Eval,
+        Locate, NodeId, NodeView, Query, Question, Reply, WhyStep, WriteTarget,
+    },
 };
-use tarmac_lens_core::browse::why::{self, WhyStep};
 
 /// Levels a `why` expands unless told (as `tarmac-lens why`).
 const WHY_DEPTH: u32 = 4;
@@ -228,8 +230,8 @@ impl Asking {
     fn why(msg: &Value) -> Result<What, String> {
         let target = required(msg, "target", "a register (x5) or memory ([sp:8], buf:4)")?;
         let depth = number_field(msg, "depth")?.unwrap_or(u64::from(WHY_DEPTH));
-        if !(1..=u64::from(why::MAX_DEPTH)).contains(&depth) {
-            return Err(format!("depth must be 1 to {}", why::MAX_DEPTH));
+        if !(1..=u64::from(protocol::MAX_DEPTH)).contains(&depth) {
+            return Err(format!("depth must be 1 to {}", protocol::MAX_DEPTH));
         }
         Ok(What::Why {
             target: target.to_string(),
@@ -398,7 +400,7 @@ impl Asking {
     fn targeted(&mut self) -> Step {
         match self.what {
             What::Why { depth, .. } => {
-                let question = why::WhyQuery {
+                let question = protocol::WhyQuery {
                     node: self.from.unwrap_or(0),
                     target: self.target.clone().expect("the target is known by now"),
                     depth,

@@ -8,7 +8,7 @@
 //! `tests/browser_model/ep_profile.rs` answers from the reports computed
 //! natively.
 
-use tarmac_lens_core::report::ep_explore::{EpPcPage, EpSort};
+use tarmac_lens_core::report::{EpPcPage, EpSort};
 
 /// A page of the table sorted so, from row `offset`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -3,7 +3,7 @@
 //! (`src/panes/why/`).
 
 use super::{Focus, Model, Msg, PromptFor};
-use tarmac_lens_core::browse::protocol::{Eval, NodeId, WriteTarget};
+use tarmac_lens_core::protocol::{Eval, NodeId, WriteTarget};
 
 /// The kind of pane `y` opens, by its registry name.
 const WHY: &str = "why";

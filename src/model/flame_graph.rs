@@ -9,7 +9,7 @@
 //! and sends pointer positions. `tests/browser_model/flame_graph.rs`
 //! answers from reports computed natively.
 
-use tarmac_lens_core::report::explore::{FlameFrame, FlameView};
+use tarmac_lens_core::report::{FlameFrame, FlameView};
 
 use crate::i18n::t;
 

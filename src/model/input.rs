@@ -3,7 +3,7 @@
 //! can name them without depending on every other pane.
 
 use crate::i18n::t;
-use tarmac_lens_core::browse::protocol::NodeId;
+use tarmac_lens_core::protocol::NodeId;
 
 /// Where keyboard input goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -115,7 +115,7 @@ pub enum MenuAction {
         /// The node the search starts from.
         node: NodeId,
         /// The register or memory written.
-        target: tarmac_lens_core::browse::protocol::WriteTarget,
+        target: tarmac_lens_core::protocol::WriteTarget,
         /// The next write, not the previous one.
         forward: bool,
     },
@@ -126,7 +126,7 @@ pub enum MenuAction {
         /// The row's node.
         node: NodeId,
         /// Which fold.
-        op: tarmac_lens_core::browse::protocol::FoldOp,
+        op: tarmac_lens_core::protocol::FoldOp,
     },
     /// A pane command offered by a menu (`[`, `]`, `d` in memory panes).
     Pane {
@@ -134,6 +134,13 @@ pub enum MenuAction {
         pane: u32,
         /// The command.
         command: crate::model::keys::Command,
+    },
+    /// What a key does in a pane (`[`, `]` in memory panes).
+    Key {
+        /// The pane.
+        pane: u32,
+        /// The key.
+        key: crate::model::pane_state::PaneKey,
     },
     /// Name the symbol at a register's value, in the pane's note.
     Symbolize {
@@ -150,14 +157,14 @@ pub enum MenuAction {
         addr: u64,
     },
     /// Watch a register or memory range's accesses.
-    Watch(tarmac_lens_core::browse::protocol::WriteTarget),
+    Watch(tarmac_lens_core::protocol::WriteTarget),
     /// Text for the clipboard: `tarmac-lens gdbserver`'s `monitor line N`
     /// for a row, so gdb can stand where the page does.
     Copy(String),
     /// Where a value after a node (whose first line is `line`) came from.
     Why {
         /// The register or memory.
-        target: tarmac_lens_core::browse::protocol::WriteTarget,
+        target: tarmac_lens_core::protocol::WriteTarget,
         /// The node the value is after.
         node: NodeId,
         /// The node's first line, as the pane names the position.

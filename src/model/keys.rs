@@ -4,78 +4,9 @@
 
 use crate::model::layout::LayoutMsg;
 use crate::model::registry::{Opens, Slot, PANES};
-use tarmac_lens_core::browse::protocol::FoldOp;
+use tarmac_lens_core::protocol::FoldOp;
 
-/// The register panes, in the order `r S D V M Z w` and the toolbar list them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum RegKind {
-    /// The general-purpose registers (`r`).
-    Core,
-    /// Single-precision FP registers (`S`).
-    Single,
-    /// Double-precision FP registers (`D`).
-    Double,
-    /// NEON vector registers (`V`).
-    Neon,
-    /// MVE vector registers (`M`).
-    Mve,
-    /// SVE vector registers (`Z`).
-    Sve,
-    /// Every register the position changed, from all the panels above.
-    Changed,
-}
-
-impl RegKind {
-    /// Every kind, in the order the keys and the toolbar list them.
-    pub const ALL: [RegKind; 7] = [
-        RegKind::Core,
-        RegKind::Single,
-        RegKind::Double,
-        RegKind::Neon,
-        RegKind::Mve,
-        RegKind::Sve,
-        RegKind::Changed,
-    ];
-
-    /// The panel kind in a [`tarmac_lens_core::browse::protocol::RegPanel`].
-    pub fn panel(self) -> &'static str {
-        match self {
-            RegKind::Core => "core",
-            RegKind::Single => "single",
-            RegKind::Double => "double",
-            RegKind::Neon => "neon",
-            RegKind::Mve => "mve",
-            RegKind::Sve => "sve",
-            RegKind::Changed => "changed",
-        }
-    }
-
-    /// The pane's heading.
-    pub fn title(self) -> &'static str {
-        match self {
-            RegKind::Core => "Core registers",
-            RegKind::Single => "Single-precision FP",
-            RegKind::Double => "Double-precision FP",
-            RegKind::Neon => "NEON vectors",
-            RegKind::Mve => "MVE vectors",
-            RegKind::Sve => "SVE vectors",
-            RegKind::Changed => "Changed registers",
-        }
-    }
-
-    /// Cells per row: wide vectors get a row each; in the side area (about
-    /// 420 px) the core registers two.
-    pub fn columns(self, side: bool) -> usize {
-        match self {
-            RegKind::Core if side => 2,
-            RegKind::Core => 4,
-            RegKind::Single | RegKind::Double | RegKind::Changed => 2,
-            RegKind::Neon | RegKind::Mve | RegKind::Sve => 1,
-        }
-    }
-}
-
-pub use super::pane_kind::PaneKind;
+pub use super::pane_kind::{PaneKind, RegKind};
 
 /// What a key (or a palette entry) asks the browser to do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -69,9 +69,7 @@ pub use trace::ViewMsg;
 
 use hash::HashTarget;
 use keys::{Command, PaneKind, RegKind};
-use tarmac_lens_core::browse::protocol::{
-    Locate, NodeId, NodeView, Progress, Query, Question, Reply,
-};
+use tarmac_lens_core::protocol::{Locate, NodeId, NodeView, Progress, Query, Question, Reply};
 
 /// The kind of pane `R`, `F`, `g` and the panel's tabs show, by its
 /// registry name.
@@ -466,7 +464,7 @@ impl Model {
                         {
                             m.push_pane(
                                 0,
-                                PaneBody::Own {
+                                PaneBody {
                                     slot,
                                     state: make(),
                                 },
@@ -535,11 +533,14 @@ impl Model {
             self.nav_progress();
             self.more_progress();
         }
-        // What a pane in its own folder shows may depend on the image, and
-        // grow with the index (the disassembly's counts).
+        // What a pane shows may depend on the image, and grow with the
+        // index (the disassembly's counts); not the registers or memory at
+        // a position, which asked again would only load the worker.
         if elf || (grown && !was_complete) {
-            for id in self.own_pane_ids() {
-                self.refresh_pane(id);
+            for id in self.pane_ids() {
+                if self.pane_ref(id).is_some_and(|p| p.body.state.grows()) {
+                    self.refresh_pane(id);
+                }
             }
         }
         if grown || elf {
@@ -665,7 +666,7 @@ impl Model {
             Msg::Bookmark(m) => return self.on_bookmark(m),
             Msg::Condition(m) => return self.on_condition(m),
             Msg::WatchMemory { addr, len } => {
-                self.watch(tarmac_lens_core::browse::protocol::WriteTarget::Memory { addr, len })
+                self.watch(tarmac_lens_core::protocol::WriteTarget::Memory { addr, len })
             }
             Msg::WatchMemoryFailed(why) => self.status = Some(why),
             Msg::WhyMemory {
@@ -675,7 +676,7 @@ impl Model {
                 reply,
             } => match reply {
                 Ok(addr) => self.why(
-                    tarmac_lens_core::browse::protocol::WriteTarget::Memory { addr, len },
+                    tarmac_lens_core::protocol::WriteTarget::Memory { addr, len },
                     node,
                     line,
                 ),
@@ -730,10 +731,9 @@ impl Model {
     /// The state of the first pane whose state is a `T` (a kind in its
     /// own folder), if one is shown.
     pub fn pane_state<T: 'static>(&self) -> Option<&T> {
-        self.panes.iter().find_map(|p| match &p.body {
-            PaneBody::Own { state, .. } => state.as_any().downcast_ref::<T>(),
-            _ => None,
-        })
+        self.panes
+            .iter()
+            .find_map(|p| p.body.state.as_any().downcast_ref::<T>())
     }
 
     /// Puts a pane of a kind with one instance in place of the shown one
@@ -772,15 +772,15 @@ impl Model {
                 let view = self.active_view();
                 self.push_pane(
                     view,
-                    PaneBody::Own {
+                    PaneBody {
                         slot,
                         state: make(),
                     },
                 )
             }
         };
-        if let Some(PaneBody::Own { state, .. }) = self.pane_mut(id).map(|p| &mut p.body) {
-            state.update(Box::new(tab));
+        if let Some(p) = self.pane_mut(id) {
+            p.body.state.update(Box::new(tab));
         }
         self.into_view = if reveal {
             Some(layout::Shown::Slot(slot))
@@ -948,13 +948,14 @@ impl Model {
         }
     }
 
-    /// Runs a command where the focus is (a focused pane in its own
-    /// folder takes its step keys: the source pane's `n`/`N` step through
+    /// Runs a command where the focus is (a focused pane whose own key
+    /// table binds a step takes it: the source pane's `n`/`N` step through
     /// a line's executions, not the search's results).
     pub fn run(&mut self, cmd: Command) {
         if let (Focus::Pane(p), Some(step)) = (self.focus, step_of(cmd)) {
-            let own = self.pane_ref(p).map(|p| &p.body);
-            if own.is_some_and(|b| matches!(b, PaneBody::Own { .. }) && b.focusable()) {
+            let table = self.pane_ref(p).and_then(|p| p.body.slot.entry().focus);
+            let own_table = table.map(|kind| keys::tables(kind)[0]);
+            if own_table.is_some_and(|t| t.iter().any(|b| b.command == cmd)) {
                 let node = self.pane_ref(p).and_then(|pane| self.pane_node(pane));
                 if let Some(node) = node {
                     let view = self.active_view();
@@ -973,7 +974,7 @@ impl Model {
             Command::ToggleSource => self.toggle_source(),
             Command::TogglePane(slot) => {
                 if let registry::Opens::Toggle { make, .. } = slot.entry().opens {
-                    self.toggle_kind(PaneBody::Own {
+                    self.toggle_kind(PaneBody {
                         slot,
                         state: make(),
                     });

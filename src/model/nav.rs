@@ -6,7 +6,7 @@ use super::pane_kind::Feed;
 use super::{Answer, Model, Moved, Msg};
 use crate::i18n::t;
 use crate::model::keys::Command;
-use tarmac_lens_core::browse::protocol::{
+use tarmac_lens_core::protocol::{
     EventRank, Events, EventsReply, Locate, NextEvent, Timeline, TimelineReply,
 };
 
@@ -129,7 +129,7 @@ impl Model {
             Timeline {
                 // About one per canvas pixel, the count whose depths
                 // indexing finds ahead.
-                buckets: tarmac_lens_core::index::TIMELINE_BUCKETS,
+                buckets: tarmac_lens_core::TIMELINE_BUCKETS,
             },
             move |reply| Msg::Nav(NavMsg::Timeline(reply)),
         );

@@ -13,9 +13,7 @@
 use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
-use tarmac_lens_core::browse::protocol::Progress;
-use tarmac_lens_core::sniff::FileKind;
-use tarmac_lens_core::stats::Stats;
+use tarmac_lens_core::{protocol::Progress, FileKind, Stats};
 
 /// The file being looked at.
 #[derive(Clone, Debug, PartialEq)]

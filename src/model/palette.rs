@@ -14,7 +14,7 @@
 use super::{Answer, Model, PromptFor, ReportTab};
 use crate::i18n::{number, t, tf, tn};
 use crate::model::keys::{self, Command, PaneKind};
-use tarmac_lens_core::browse::protocol::{FunctionHit, Functions};
+use tarmac_lens_core::protocol::{FunctionHit, Functions};
 
 /// Functions the palette lists at most.
 const FUNCTIONS: u32 = 8;

@@ -4,7 +4,7 @@
 //! folders' lines, so neither file imports the other.
 
 use super::pane_state::PaneState;
-use tarmac_lens_core::browse::protocol::{NodeId, WriteTarget};
+use tarmac_lens_core::protocol::{NodeId, WriteTarget};
 
 /// The kind of the focused pane, which picks its key table
 /// (`keys::tables`). Here rather than in `keys` so that a registry line can
@@ -68,6 +68,19 @@ pub enum Opens {
         /// Its state on that target.
         make: fn(OpenOn<'_>) -> Box<dyn PaneState>,
     },
+    /// They run the commands `model::keys` binds them to, which show or
+    /// hide a pane of this kind on one set of registers (`r`, `S`, …).
+    Registers {
+        /// Its state on that set.
+        make: fn(RegKind) -> Box<dyn PaneState>,
+    },
+    /// They run the commands `model::keys` binds them to, which open a
+    /// pane of this kind (there may be several) on an address (`m`, a
+    /// context menu, `&panes=mem:`).
+    Address {
+        /// Its state at that address.
+        make: fn(u64) -> Box<dyn PaneState>,
+    },
 }
 
 /// What a pane that opens on a register or memory range is opened on.
@@ -122,4 +135,73 @@ pub struct Entry {
 pub enum Feed {
     /// The trace's events, a page at a time, the page following `e`/`E`.
     Events,
+}
+
+/// The register panes, in the order `r S D V M Z w` and the toolbar list them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RegKind {
+    /// The general-purpose registers (`r`).
+    Core,
+    /// Single-precision FP registers (`S`).
+    Single,
+    /// Double-precision FP registers (`D`).
+    Double,
+    /// NEON vector registers (`V`).
+    Neon,
+    /// MVE vector registers (`M`).
+    Mve,
+    /// SVE vector registers (`Z`).
+    Sve,
+    /// Every register the position changed, from all the panels above.
+    Changed,
+}
+
+impl RegKind {
+    /// Every kind, in the order the keys and the toolbar list them.
+    pub const ALL: [RegKind; 7] = [
+        RegKind::Core,
+        RegKind::Single,
+        RegKind::Double,
+        RegKind::Neon,
+        RegKind::Mve,
+        RegKind::Sve,
+        RegKind::Changed,
+    ];
+
+    /// The panel kind in a [`tarmac_lens_core::protocol::RegPanel`].
+    pub fn panel(self) -> &'static str {
+        match self {
+            RegKind::Core => "core",
+            RegKind::Single => "single",
+            RegKind::Double => "double",
+            RegKind::Neon => "neon",
+            RegKind::Mve => "mve",
+            RegKind::Sve => "sve",
+            RegKind::Changed => "changed",
+        }
+    }
+
+    /// The pane's heading.
+    pub fn title(self) -> &'static str {
+        match self {
+            RegKind::Core => "Core registers",
+            RegKind::Single => "Single-precision FP",
+            RegKind::Double => "Double-precision FP",
+            RegKind::Neon => "NEON vectors",
+            RegKind::Mve => "MVE vectors",
+            RegKind::Sve => "SVE vectors",
+            RegKind::Changed => "Changed registers",
+        }
+    }
+
+    /// Cells per row: wide vectors get a row each; in the side area (about
+    /// 420 px) the core registers two.
+    pub fn columns(self, side: bool) -> usize {
+        match self {
+            RegKind::Core if side => 2,
+            RegKind::Core => 4,
+            RegKind::Single | RegKind::Double | RegKind::Changed => 2,
+            RegKind::Neon | RegKind::Mve | RegKind::Sve => 1,
+        }
+    }
 }

@@ -10,7 +10,7 @@ use std::any::Any;
 use std::fmt::Debug;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use tarmac_lens_core::browse::protocol::{NodeId, NodeView, Query, Question, Reply};
+use tarmac_lens_core::protocol::{NodeId, NodeView, Query, Question, Reply, WriteTarget};
 
 /// A number no other question of any pane has had: what a pane's
 /// [`PaneState::more`] tokens are made of, so that the answer to a pane's
@@ -20,8 +20,88 @@ pub fn fresh_token() -> u64 {
     NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
-/// What a click in such a pane asks of the browser.
+/// Where a pane stands: the position it shows, and what changes there are
+/// marked against (the view's previous position, or the line chosen with
+/// `d`; `None`: nothing to compare with).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct At {
+    /// The position.
+    pub node: NodeId,
+    /// What it is compared with.
+    pub compare: Option<NodeId>,
+}
+
+/// A key for the focused pane that only its state knows what to do with
+/// (`model::keys` binds them; here so that a folder need not import the
+/// key tables, which read the registry, which reads the folders).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PaneKey {
+    /// An arrow key.
+    Arrow(Arrow),
+    /// PageUp / PageDown.
+    Page {
+        /// Down, not up.
+        down: bool,
+    },
+    /// `<` / `>`: one row fewer or more.
+    Rows {
+        /// More, not fewer.
+        more: bool,
+    },
+    /// `c`: mark what changed since the compared position, or what the
+    /// position wrote.
+    Mark,
+    /// `a`: the symbol at the selected value.
+    Symbol,
+    /// `[` / `]`: the previous or next changed value.
+    Changed {
+        /// After the selection, not before it.
+        forward: bool,
+    },
+}
+
+/// An arrow key's direction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arrow {
+    /// Up.
+    Up,
+    /// Down.
+    Down,
+    /// Left.
+    Left,
+    /// Right.
+    Right,
+}
+
+/// One entry of a pane's context menu: the model adds the view and the
+/// position the pane shows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MenuItem {
+    /// Where this value came from (the why pane).
+    Why(WriteTarget),
+    /// Watch its accesses.
+    Watch(WriteTarget),
+    /// The view goes to its previous or next write.
+    Write {
+        /// The register or memory written.
+        target: WriteTarget,
+        /// The next write, not the previous one.
+        forward: bool,
+    },
+    /// Name the symbol at this value, in the pane's note.
+    Symbol(u64),
+    /// Open a memory pane at this address.
+    OpenMemory(u64),
+    /// What this key does in the pane.
+    Key(PaneKey),
+    /// Ask for a line to compare with (`d`).
+    CompareLine,
+    /// Ask for a line to lock to (`l`).
+    LockLine,
+}
+
+/// What a click in such a pane asks of the browser.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PaneAction {
     /// Go to the next execution, after the pane's position, of the
     /// instruction at this address.
@@ -37,6 +117,29 @@ pub enum PaneAction {
     Say(&'static str),
     /// Close the pane.
     Close,
+    /// Ask the pane's question again: what it shows changed.
+    Refresh,
+    /// The view goes to the write that produced the selection
+    /// ([`PaneState::selection`]).
+    PreviousWrite,
+    /// Say this in the pane (translated already).
+    Note(String),
+    /// Name the symbol at `addr` in the pane's note, after `text`.
+    Symbolize {
+        /// What the note says first (the register and its value).
+        text: String,
+        /// The value.
+        addr: u64,
+    },
+    /// Open this context menu, at the click's `clientX`, `clientY`.
+    Menu {
+        /// The click's `clientX`.
+        x: i32,
+        /// The click's `clientY`.
+        y: i32,
+        /// Its entries, in order.
+        items: Vec<(String, MenuItem)>,
+    },
 }
 
 /// A pane that follows a view's position: what a pane kind implements.
@@ -56,9 +159,9 @@ pub trait FollowsPosition: Debug {
 /// asks, as a `Box<dyn PaneState>`. A pane with a worker of its own
 /// implements it directly, asking nothing ([`PaneState::query`] `None`).
 pub trait PaneState: DynPane + Debug {
-    /// The question that fills it at `node`; `None` (the default) for a
+    /// The question that fills it at `at`; `None` (the default) for a
     /// pane that does not follow the position.
-    fn query(&self, _node: NodeId) -> Option<Query> {
+    fn query(&mut self, _at: At) -> Option<Query> {
         None
     }
     /// Takes the reply; `Err` is what to say instead (the session's
@@ -79,10 +182,11 @@ pub trait PaneState: DynPane + Debug {
         None
     }
 
-    /// Takes a piece [`more`](Self::more) asked for; `Err` is what the
-    /// status line says instead.
-    fn take_more(&mut self, _token: u64, _reply: Reply) -> Result<(), String> {
-        Ok(())
+    /// Takes a piece [`more`](Self::more) asked for, and what the page
+    /// does then; `Err` is what to say instead (as for
+    /// [`stepped`](Self::stepped)).
+    fn take_more(&mut self, _token: u64, _reply: Reply) -> Result<Option<PaneAction>, String> {
+        Ok(None)
     }
 
     /// Its own message (its render's clicks, `PaneContext::own`), and what
@@ -113,6 +217,36 @@ pub trait PaneState: DynPane + Debug {
     /// The source file it shows (as the DWARF names it), which a page that
     /// can fetch files (`&src=`) fetches when the person gave none.
     fn source_file(&self) -> Option<&str> {
+        None
+    }
+
+    /// A key of the focused pane ([`PaneKey`]), and what the page does
+    /// then; `side`: the pane sits in the narrow side column.
+    fn key(&mut self, _key: PaneKey, _side: bool) -> Option<PaneAction> {
+        None
+    }
+
+    /// What it has selected, `width` bytes of it for memory (`W`, `y`,
+    /// Return, `1 2 4 8`); `None`: nothing.
+    fn selection(&self, _width: Option<u64>) -> Option<WriteTarget> {
+        None
+    }
+
+    /// Whether what it shows at a position may change as the index grows
+    /// or an image loads (counts, names), so that it is asked again then;
+    /// `false` for what only the trace up to the position decides.
+    fn grows(&self) -> bool {
+        true
+    }
+
+    /// `d`: what changes are marked against, instead of the view's
+    /// previous position (for a pane that marks them).
+    fn compare_with(&mut self, _node: NodeId) {}
+
+    /// Which of its kind's panes it is, where the kind has several that a
+    /// key each shows or hides (the register panes' `core`, `neon`, …):
+    /// the end of its test id.
+    fn variant(&self) -> Option<&'static str> {
         None
     }
 }
@@ -153,8 +287,8 @@ pub enum Goto {
 }
 
 impl<T: FollowsPosition + Clone + PartialEq + 'static> PaneState for T {
-    fn query(&self, node: NodeId) -> Option<Query> {
-        Some(FollowsPosition::question(self, node).into())
+    fn query(&mut self, at: At) -> Option<Query> {
+        Some(FollowsPosition::question(self, at.node).into())
     }
 
     fn take(&mut self, reply: Reply) -> Result<(), String> {
@@ -186,6 +320,9 @@ pub trait DynPane {
     fn clone_box(&self) -> Box<dyn PaneState>;
     /// The state as [`Any`], to compare it with another of its type.
     fn as_any(&self) -> &dyn Any;
+    /// The state as [`Any`], to change it as its type (tests set a
+    /// selection so).
+    fn as_any_mut(&mut self) -> &mut dyn Any;
     /// Whether `other` is a state of the same type and equal to it.
     fn same(&self, other: &dyn PaneState) -> bool;
 }
@@ -196,6 +333,10 @@ impl<T: PaneState + Clone + PartialEq + 'static> DynPane for T {
     }
 
     fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn Any {
         self
     }
 

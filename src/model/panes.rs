@@ -1,37 +1,15 @@
-//! Register and memory panes: what they show, their keys and jumps.
+//! What the model does for every pane alike: opening and closing, asking
+//! its question at its position and taking the answer, its lock, its keys
+//! and clicks, and carrying out what its state asks (`PaneAction`). What a
+//! kind shows and does lives in its folder (`src/panes/`).
 
 use super::layout;
-use super::pane_state::PaneAction;
+use super::pane_state::{Arrow, At, MenuItem, PaneAction, PaneKey, PaneState};
+use super::registry::{Opens, Slot};
 use super::{Answer, Focus, Menu, MenuAction, Model, Msg, Pane, PaneBody, PromptFor};
 use crate::i18n::{t, tf};
 use crate::model::keys::{Command, RegKind};
-use tarmac_lens_core::browse::protocol::{
-    FindPc, Locate, Memory, MemoryReply, NodeId, RegMark, Registers, RegistersReply, Reply,
-    Symbolize, WriteTarget,
-};
-
-/// Memory read per `[`/`]` search step, and how far a search goes.
-const SEARCH_CHUNK: u64 = 4096;
-const SEARCH_CHUNKS: u32 = 16;
-const MEMORY_ROWS: u32 = 8;
-/// 4096 bytes, the most one Memory query answers.
-const MAX_MEMORY_ROWS: u32 = 256;
-
-/// What fills a pane at its position, by its kind.
-pub enum PaneData {
-    Registers(Answer<RegistersReply>),
-    Memory(Answer<MemoryReply>),
-    /// A pane living in its own folder: its reply as the wire carries it,
-    /// which its [`super::pane_state::PaneState`] decodes.
-    Own(Reply),
-}
-
-/// The question that fills a pane, by its kind.
-enum PaneAsk {
-    Registers(Registers),
-    Memory(Memory),
-    Own(tarmac_lens_core::browse::protocol::Query),
-}
+use tarmac_lens_core::protocol::{FindPc, Locate, NodeId, Reply, Symbolize, WriteTarget};
 
 /// A pane's messages: its own input, and the answers to its questions.
 pub enum PaneMsg {
@@ -39,57 +17,15 @@ pub enum PaneMsg {
     Data {
         /// The question's number: an older one's answer is dropped.
         seq: u64,
-        /// The answer, by the pane's kind.
-        reply: PaneData,
+        /// The answer, as the wire carries it: the pane's state decodes it.
+        reply: Reply,
     },
-    /// The symbol for the selected register's value (`a`).
+    /// The symbol at a value (`a`, a context menu), for the pane's note.
     Symbolized {
-        /// The register and its value, as the note shows them.
+        /// What the note says first (the register and its value).
         text: String,
         /// The value's symbol (empty: none).
         reply: Answer<Vec<String>>,
-    },
-    /// A chunk of memory read while looking for a changed byte (`[`, `]`).
-    ChangedSearch {
-        /// Looking after the selection, not before it.
-        forward: bool,
-        /// Chunks read so far: the search stops after a few.
-        chunks: u32,
-        /// The chunk, with which of its bytes changed.
-        reply: Answer<MemoryReply>,
-    },
-    /// A click on a register: it is selected and its writer found.
-    RegPick {
-        /// The register's index in the panel.
-        index: usize,
-    },
-    /// A right-click on a register: its context menu.
-    RegContext {
-        /// The register's index in the panel.
-        index: usize,
-        /// Where the menu opens: the click's `clientX`.
-        x: i32,
-        /// Where the menu opens: the click's `clientY`.
-        y: i32,
-    },
-    /// A click on a byte: it is selected.
-    MemPick {
-        /// The byte's address.
-        addr: u64,
-    },
-    /// The memory pane scrolled (the wheel).
-    MemScroll {
-        /// By how many 16-byte rows, negative upwards.
-        rows: i64,
-    },
-    /// A right-click on a byte: its context menu.
-    MemContext {
-        /// The byte's address.
-        addr: u64,
-        /// Where the menu opens: the click's `clientX`.
-        x: i32,
-        /// Where the menu opens: the click's `clientY`.
-        y: i32,
     },
     /// The header's view selector: the pane follows another view.
     View {
@@ -102,10 +38,9 @@ pub enum PaneMsg {
     LockHere,
     /// The header's close button.
     Close,
-    /// A click in a pane living in its own folder (`src/panes/`).
-    Action(super::pane_state::PaneAction),
-    /// A pane in its own folder: its render's message, which its state
-    /// reads (`PaneState::update`).
+    /// What a pane's state asks of the page (a click, a key's outcome).
+    Action(PaneAction),
+    /// Its render's message, which its state reads (`PaneState::update`).
     Own(Box<dyn std::any::Any>),
     /// A piece of a pane's list (`PaneState::more`).
     More {
@@ -125,22 +60,30 @@ pub enum PaneMsg {
     },
 }
 
+/// The key a command is for a focused pane's state, if it is one.
+fn pane_key(cmd: Command) -> Option<PaneKey> {
+    Some(match cmd {
+        Command::Up => PaneKey::Arrow(Arrow::Up),
+        Command::Down => PaneKey::Arrow(Arrow::Down),
+        Command::Left => PaneKey::Arrow(Arrow::Left),
+        Command::Right => PaneKey::Arrow(Arrow::Right),
+        Command::PageUp => PaneKey::Page { down: false },
+        Command::PageDown => PaneKey::Page { down: true },
+        Command::Shorter => PaneKey::Rows { more: false },
+        Command::Taller => PaneKey::Rows { more: true },
+        Command::ToggleRegMark => PaneKey::Mark,
+        Command::Symbolic => PaneKey::Symbol,
+        Command::PrevChanged => PaneKey::Changed { forward: false },
+        Command::NextChanged => PaneKey::Changed { forward: true },
+        _ => return None,
+    })
+}
+
 impl Model {
-    /// What a register or memory pane has selected (`w`, `y`): its
-    /// register, or its byte; `None` in other panes or with nothing selected.
+    /// What a pane has selected (`w`, `y`): its register, or its byte;
+    /// `None` in other panes or with nothing selected.
     pub(super) fn selection_target(&self, pane: u32) -> Option<WriteTarget> {
-        match &self.pane_ref(pane)?.body {
-            PaneBody::Registers {
-                panel, selected, ..
-            } => Some(WriteTarget::Register(
-                panel.as_ref()?.cells.get(*selected)?.name.clone(),
-            )),
-            PaneBody::Memory { selected, .. } => Some(WriteTarget::Memory {
-                addr: *selected,
-                len: 1,
-            }),
-            _ => None,
-        }
+        self.pane_ref(pane)?.body.state.selection(None)
     }
 
     /// A new pane following view `view`; its id.
@@ -159,45 +102,55 @@ impl Model {
         id
     }
 
-    pub(super) fn add_registers(&mut self, kind: RegKind, view: u32) -> u32 {
-        self.push_pane(
-            view,
-            PaneBody::Registers {
-                kind,
-                panel: None,
-                answered: false,
-                selected: 0,
-                since: false,
-            },
-        )
+    /// A pane of the first kind whose registry line `make` makes one
+    /// from (the line that opens on a set of registers, or an address).
+    fn made(make: impl Fn(Opens) -> Option<Box<dyn PaneState>>) -> Option<PaneBody> {
+        Slot::ALL.into_iter().find_map(|slot| {
+            let state = make(slot.entry().opens)?;
+            Some(PaneBody { slot, state })
+        })
+    }
+
+    /// A register pane on `kind`, not asked yet.
+    fn register_pane(kind: RegKind) -> Option<PaneBody> {
+        Model::made(|opens| match opens {
+            Opens::Registers { make } => Some(make(kind)),
+            _ => None,
+        })
+    }
+
+    pub(super) fn add_registers(&mut self, kind: RegKind, view: u32) -> Option<u32> {
+        let body = Model::register_pane(kind)?;
+        Some(self.push_pane(view, body))
     }
 
     pub(super) fn toggle_registers(&mut self, kind: RegKind) {
+        let Some(body) = Model::register_pane(kind) else {
+            return;
+        };
+        let variant = body.state.variant();
         let existing = self
             .panes
             .iter()
-            .find(|p| matches!(p.body, PaneBody::Registers { kind: k, .. } if k == kind))
+            .find(|p| p.body.slot == body.slot && p.body.state.variant() == variant)
             .map(|p| p.id);
         match existing {
             Some(id) => self.close_pane(id),
             None => {
-                let id = self.add_registers(kind, self.active_view());
+                let id = self.push_pane(self.active_view(), body);
                 self.refresh_pane(id);
             }
         }
     }
 
     pub(super) fn open_memory(&mut self, view: u32, addr: u64) {
-        let id = self.push_pane(
-            view,
-            PaneBody::Memory {
-                addr: addr & !15,
-                rows: MEMORY_ROWS,
-                selected: addr,
-                compare: None,
-                memory: None,
-            },
-        );
+        let Some(body) = Model::made(|opens| match opens {
+            Opens::Address { make } => Some(make(addr)),
+            _ => None,
+        }) else {
+            return;
+        };
+        let id = self.push_pane(view, body);
         self.focus = Focus::Pane(id);
         self.refresh_pane(id);
     }
@@ -220,19 +173,15 @@ impl Model {
             .or_else(|| self.view_ref(pane.view)?.cursor.map(|c| c.node))
     }
 
-    /// What changes are highlighted against: the view's previous position
-    /// (the last move), or the line chosen with `d`.
-    fn pane_compare(&self, pane: &Pane) -> Option<NodeId> {
-        if let PaneBody::Memory {
-            compare: Some(c), ..
-        } = pane.body
-        {
-            return Some(c);
-        }
-        if pane.lock.is_some() {
-            return None;
-        }
-        self.view_ref(pane.view)?.prev
+    /// Where a pane stands: its position, compared with the view's
+    /// previous one (none while it is locked).
+    fn pane_at(&self, pane: &Pane) -> Option<At> {
+        let node = self.pane_node(pane)?;
+        let compare = match pane.lock {
+            Some(_) => None,
+            None => self.view_ref(pane.view)?.prev,
+        };
+        Some(At { node, compare })
     }
 
     pub(super) fn refresh_panes_of(&mut self, view: u32) {
@@ -248,80 +197,33 @@ impl Model {
     }
 
     pub(super) fn refresh_pane(&mut self, id: u32) {
-        let Some(pane) = self.pane_ref(id) else {
+        let Some(at) = self.pane_ref(id).and_then(|p| self.pane_at(p)) else {
             return;
-        };
-        let Some(node) = self.pane_node(pane) else {
-            return;
-        };
-        let compare = self.pane_compare(pane);
-        let registers = |mark| Registers { node, mark };
-        let ask = match &pane.body {
-            PaneBody::Registers { since: false, .. } => {
-                PaneAsk::Registers(registers(RegMark::Written))
-            }
-            PaneBody::Registers { since: true, .. } => PaneAsk::Registers(registers(
-                compare.map_or(RegMark::None, RegMark::ChangedSince),
-            )),
-            PaneBody::Memory { addr, rows, .. } => PaneAsk::Memory(Memory {
-                node,
-                addr: *addr,
-                len: rows * 16,
-                compare,
-            }),
-            PaneBody::Own { state, .. } => match state.query(node) {
-                Some(q) => PaneAsk::Own(q),
-                None => return,
-            },
         };
         let Some(pane) = self.pane_mut(id) else {
             return;
         };
+        let Some(query) = pane.body.state.query(at) else {
+            return;
+        };
         pane.seq += 1;
         let seq = pane.seq;
-        let data = move |reply| Msg::Pane(id, PaneMsg::Data { seq, reply });
-        match ask {
-            PaneAsk::Registers(q) => self.ask(q, move |r| data(PaneData::Registers(r))),
-            PaneAsk::Memory(q) => self.ask(q, move |r| data(PaneData::Memory(r))),
-            PaneAsk::Own(q) => self.ask_wire(q, move |r| data(PaneData::Own(r))),
-        }
+        self.ask_wire(query, move |reply| {
+            Msg::Pane(id, PaneMsg::Data { seq, reply })
+        });
     }
 
-    pub(super) fn on_pane_data(&mut self, id: u32, seq: u64, reply: PaneData) {
+    pub(super) fn on_pane_data(&mut self, id: u32, seq: u64, reply: Reply) {
         let Some(pane) = self.pane_mut(id) else {
             return;
         };
         if pane.seq != seq {
             return;
         }
-        match (&mut pane.body, reply) {
-            (PaneBody::Own { state, .. }, PaneData::Own(reply)) => {
-                pane.note = state.take(reply).err();
-                // What it asks after its position's answer (the source
-                // pane's counts).
-                self.fetch_more(id);
-            }
-            (
-                PaneBody::Registers {
-                    kind,
-                    panel,
-                    answered,
-                    selected,
-                    ..
-                },
-                PaneData::Registers(Ok(regs)),
-            ) => {
-                *answered = true;
-                *panel = regs.panels.into_iter().find(|p| p.kind == kind.panel());
-                let n = panel.as_ref().map_or(0, |p| p.cells.len());
-                *selected = (*selected).min(n.saturating_sub(1));
-            }
-            (PaneBody::Memory { memory, .. }, PaneData::Memory(Ok(m))) => *memory = Some(m),
-            (_, PaneData::Registers(Err(e)) | PaneData::Memory(Err(e))) => pane.note = Some(e),
-            // The pane changed kind while its question was on its way (a
-            // registers pane toggled to another panel): a newer one follows.
-            _ => {}
-        }
+        pane.note = pane.body.state.take(reply).err();
+        // What it asks after its position's answer (the source pane's
+        // counts).
+        self.fetch_more(id);
     }
 
     pub(super) fn run_pane(&mut self, id: u32, cmd: Command) {
@@ -345,66 +247,29 @@ impl Model {
             }
             Command::PreviousWrite => self.pane_previous_write(id, None),
             Command::WriteOfWidth(w) => self.pane_previous_write(id, Some(w as u64)),
-            Command::Symbolic => self.symbolic(id),
-            Command::ToggleRegMark => {
-                if let PaneBody::Registers { since, .. } = &mut pane.body {
-                    *since = !*since;
-                    self.refresh_pane(id);
+            // `a` with a note shown closes the note.
+            Command::Symbolic if pane.note.take().is_some() => {}
+            _ => {
+                if let Some(key) = pane_key(cmd) {
+                    self.on_pane_key(id, key);
                 }
             }
-            Command::PrevChanged | Command::NextChanged => {
-                self.changed_search(id, cmd == Command::NextChanged)
-            }
-            Command::Up | Command::Down | Command::Left | Command::Right => {
-                let side = self.layout.area(layout::Slot::REGISTERS) == layout::Area::Side;
-                let Some(pane) = self.pane_mut(id) else {
-                    return;
-                };
-                let refresh = move_selection(pane, cmd, side);
-                if refresh {
-                    self.refresh_pane(id);
-                }
-            }
-            Command::Shorter | Command::Taller => {
-                if let PaneBody::Memory { rows, .. } = &mut pane.body {
-                    *rows = if cmd == Command::Taller {
-                        (*rows + 1).min(MAX_MEMORY_ROWS)
-                    } else {
-                        rows.saturating_sub(1).max(1)
-                    };
-                    self.refresh_pane(id);
-                }
-            }
-            Command::PageUp | Command::PageDown => {
-                if let PaneBody::Memory {
-                    addr,
-                    rows,
-                    selected,
-                    ..
-                } = &mut pane.body
-                {
-                    let step = *rows as u64 * 16;
-                    if cmd == Command::PageDown {
-                        *addr = addr.wrapping_add(step);
-                        *selected = selected.wrapping_add(step);
-                    } else {
-                        *addr = addr.wrapping_sub(step);
-                        *selected = selected.wrapping_sub(step);
-                    }
-                    self.refresh_pane(id);
-                }
-            }
-            _ => {}
         }
     }
 
-    pub(super) fn scroll_memory(&mut self, id: u32, rows: i64) {
+    /// A key for the pane's state, and what it asks then.
+    pub(super) fn on_pane_key(&mut self, id: u32, key: PaneKey) {
+        let Some(slot) = self.pane_ref(id).map(|p| p.body.slot) else {
+            return;
+        };
+        let side = self.layout.area(slot) == layout::Area::Side;
         let Some(pane) = self.pane_mut(id) else {
             return;
         };
-        if let PaneBody::Memory { addr, .. } = &mut pane.body {
-            *addr = addr.wrapping_add_signed(rows * 16);
-            self.refresh_pane(id);
+        let action = pane.body.state.key(key, side);
+        self.fetch_more(id);
+        if let Some(action) = action {
+            self.on_pane(id, PaneMsg::Action(action));
         }
     }
 
@@ -417,54 +282,11 @@ impl Model {
         let Some(node) = self.pane_node(pane) else {
             return;
         };
-        let target = match &pane.body {
-            PaneBody::Registers {
-                panel, selected, ..
-            } => match panel.as_ref().and_then(|p| p.cells.get(*selected)) {
-                Some(cell) => WriteTarget::Register(cell.name.clone()),
-                None => return,
-            },
-            PaneBody::Memory { selected, .. } => {
-                let len = width.unwrap_or(1);
-                WriteTarget::Memory {
-                    addr: selected & !(len - 1),
-                    len,
-                }
-            }
-            _ => return,
+        let Some(target) = pane.body.state.selection(width) else {
+            return;
         };
         let view = pane.view;
         self.previous_write(view, node, target);
-    }
-
-    fn symbolic(&mut self, id: u32) {
-        let Some(pane) = self.pane_mut(id) else {
-            return;
-        };
-        if pane.note.take().is_some() {
-            return;
-        }
-        let PaneBody::Registers {
-            panel, selected, ..
-        } = &pane.body
-        else {
-            return;
-        };
-        let Some(cell) = panel.as_ref().and_then(|p| p.cells.get(*selected)) else {
-            return;
-        };
-        if !cell.known {
-            pane.note = Some(tf("{} is not known here", &[&cell.name]));
-            return;
-        }
-        let Ok(value) = u64::from_str_radix(&cell.text, 16) else {
-            pane.note = Some(tf("{} does not fit an address", &[&cell.name]));
-            return;
-        };
-        let text = format!("{} = {value:#x}", cell.name);
-        self.ask(Symbolize { addrs: vec![value] }, move |reply| {
-            Msg::Pane(id, PaneMsg::Symbolized { text, reply })
-        });
     }
 
     pub(super) fn on_symbolized(&mut self, id: u32, text: String, reply: Answer<Vec<String>>) {
@@ -480,346 +302,53 @@ impl Model {
         });
     }
 
-    /// `[`/`]`: the nearest changed byte before/after the selection, first
-    /// in what is shown, then reading further in chunks.
-    fn changed_search(&mut self, id: u32, forward: bool) {
-        let Some(pane) = self.pane_mut(id) else {
-            return;
-        };
-        let PaneBody::Memory {
-            memory: Some(m),
-            selected,
-            ..
-        } = &pane.body
-        else {
-            return;
-        };
-        let found = find_changed(&m.changed, m.addr, *selected, forward);
-        if let Some(addr) = found {
-            select_memory(pane, addr);
-            self.refresh_pane(id);
-            return;
-        }
-        let from = if forward {
-            m.addr.wrapping_add(m.bytes.len() as u64)
-        } else {
-            m.addr.wrapping_sub(SEARCH_CHUNK)
-        };
-        self.search_chunk(id, forward, from, 1);
+    /// Asks for the symbol at `addr`, for the pane's note after `text`.
+    pub(super) fn symbolize(&mut self, id: u32, text: String, addr: u64) {
+        self.ask(Symbolize { addrs: vec![addr] }, move |reply| {
+            Msg::Pane(id, PaneMsg::Symbolized { text, reply })
+        });
     }
 
-    fn search_chunk(&mut self, id: u32, forward: bool, addr: u64, chunks: u32) {
+    /// A pane's context menu, its entries given the view and position the
+    /// pane shows.
+    fn pane_menu(&mut self, id: u32, x: i32, y: i32, items: Vec<(String, MenuItem)>) {
         let Some(pane) = self.pane_ref(id) else {
             return;
         };
-        let (Some(node), compare) = (self.pane_node(pane), self.pane_compare(pane)) else {
+        let view = pane.view;
+        let Some(at) = pane.lock.or_else(|| self.view_ref(view)?.cursor) else {
             return;
         };
-        if compare.is_none() {
-            if let Some(p) = self.pane_mut(id) {
-                p.note = Some(t("Nothing to compare with: move first, or d.").into());
-            }
-            return;
-        }
-        self.ask(
-            Memory {
-                node,
-                addr,
-                len: SEARCH_CHUNK as u32,
-                compare,
-            },
-            move |reply| {
-                Msg::Pane(
-                    id,
-                    PaneMsg::ChangedSearch {
+        let (node, line) = (at.node, at.first_line);
+        let items = items
+            .into_iter()
+            .map(|(label, item)| {
+                let action = match item {
+                    MenuItem::Why(target) => MenuAction::Why { target, node, line },
+                    MenuItem::Watch(target) => MenuAction::Watch(target),
+                    MenuItem::Write { target, forward } => MenuAction::Write {
+                        view,
+                        node,
+                        target,
                         forward,
-                        chunks,
-                        reply,
                     },
-                )
-            },
-        );
-    }
-
-    pub(super) fn on_changed_search(
-        &mut self,
-        id: u32,
-        forward: bool,
-        chunks: u32,
-        reply: Answer<MemoryReply>,
-    ) {
-        let m = match reply {
-            Ok(m) => m,
-            Err(e) => {
-                if let Some(p) = self.pane_mut(id) {
-                    p.note = Some(e);
-                }
-                return;
-            }
-        };
-        let start = if forward {
-            m.addr.wrapping_sub(1)
-        } else {
-            m.addr.wrapping_add(m.bytes.len() as u64)
-        };
-        if let Some(addr) = find_changed(&m.changed, m.addr, start, forward) {
-            if let Some(p) = self.pane_mut(id) {
-                p.note = None;
-                select_memory(p, addr);
-            }
-            self.refresh_pane(id);
-        } else if chunks < SEARCH_CHUNKS {
-            let next = if forward {
-                m.addr.wrapping_add(SEARCH_CHUNK)
-            } else {
-                m.addr.wrapping_sub(SEARCH_CHUNK)
-            };
-            self.search_chunk(id, forward, next, chunks + 1);
-        } else if let Some(p) = self.pane_mut(id) {
-            let kib = SEARCH_CHUNK * SEARCH_CHUNKS as u64 / 1024;
-            p.note = Some(if forward {
-                tf("No changed byte within {} KiB after.", &[&kib])
-            } else {
-                tf("No changed byte within {} KiB before.", &[&kib])
-            });
-        }
-    }
-
-    pub(super) fn on_reg_context(&mut self, id: u32, index: usize, x: i32, y: i32) {
-        let Some(pane) = self.pane_mut(id) else {
-            return;
-        };
-        let PaneBody::Registers {
-            panel, selected, ..
-        } = &mut pane.body
-        else {
-            return;
-        };
-        *selected = index;
-        let Some(cell) = panel.as_ref().and_then(|p| p.cells.get(index)) else {
-            return;
-        };
-        let name = cell.name.clone();
-        let value = u64::from_str_radix(&cell.text, 16)
-            .ok()
-            .filter(|_| cell.known);
-        let view = pane.view;
-        let at = pane.lock.or_else(|| self.view_ref(view)?.cursor);
-        let Some(at) = at else { return };
-        let node = at.node;
-        let target = WriteTarget::Register(name.clone());
-        let mut items = vec![
-            (
-                t("Why this value? (y)").into(),
-                MenuAction::Why {
-                    target: target.clone(),
-                    node,
-                    line: at.first_line,
-                },
-            ),
-            (
-                tf("Watch {} (W)", &[&name]),
-                MenuAction::Watch(target.clone()),
-            ),
-            (
-                tf("Previous write of {}", &[&name]),
-                MenuAction::Write {
-                    view,
-                    node,
-                    target: target.clone(),
-                    forward: false,
-                },
-            ),
-            (
-                tf("Next write of {}", &[&name]),
-                MenuAction::Write {
-                    view,
-                    node,
-                    target,
-                    forward: true,
-                },
-            ),
-        ];
-        if let Some(v) = value {
-            items.push((
-                tf("Symbol at {}", &[&format!("{v:#x}")]),
-                MenuAction::Symbolize { pane: id, addr: v },
-            ));
-            items.push((
-                tf("Open memory at {}", &[&format!("{v:#x}")]),
-                MenuAction::OpenMemory { view, addr: v },
-            ));
-        }
-        self.focus = Focus::Pane(id);
-        self.menu = Some(Menu { x, y, items });
-    }
-
-    pub(super) fn on_mem_context(&mut self, id: u32, addr: u64, x: i32, y: i32) {
-        let Some(pane) = self.pane_mut(id) else {
-            return;
-        };
-        if let PaneBody::Memory { selected, .. } = &mut pane.body {
-            *selected = addr;
-        }
-        let view = pane.view;
-        let at = pane.lock.or_else(|| self.view_ref(view)?.cursor);
-        let Some(at) = at else { return };
-        let node = at.node;
-        let mut items = vec![
-            (
-                t("Why this value? (y)").into(),
-                MenuAction::Why {
-                    target: WriteTarget::Memory { addr, len: 1 },
-                    node,
-                    line: at.first_line,
-                },
-            ),
-            (
-                tf("Why the 8 bytes at {}?", &[&format!("{:#x}", addr & !7)]),
-                MenuAction::Why {
-                    target: WriteTarget::Memory {
-                        addr: addr & !7,
-                        len: 8,
+                    MenuItem::Symbol(addr) => MenuAction::Symbolize { pane: id, addr },
+                    MenuItem::OpenMemory(addr) => MenuAction::OpenMemory { view, addr },
+                    MenuItem::Key(key) => MenuAction::Key { pane: id, key },
+                    MenuItem::CompareLine => MenuAction::Pane {
+                        pane: id,
+                        command: Command::CompareLine,
                     },
-                    node,
-                    line: at.first_line,
-                },
-            ),
-        ];
-        for len in [1u64, 2, 4, 8] {
-            let start = addr & !(len - 1);
-            items.push((
-                if len > 1 {
-                    tf(
-                        "Previous write of {} bytes at {}",
-                        &[&len, &format!("{start:#x}")],
-                    )
-                } else {
-                    tf("Previous write of 1 byte at {}", &[&format!("{start:#x}")])
-                },
-                MenuAction::Write {
-                    view,
-                    node,
-                    target: WriteTarget::Memory { addr: start, len },
-                    forward: false,
-                },
-            ));
-        }
-        for len in [1u64, 4, 8] {
-            let start = addr & !(len - 1);
-            let target = WriteTarget::Memory { addr: start, len };
-            items.push((
-                if len > 1 {
-                    tf("Watch {} bytes at {}", &[&len, &format!("{start:#x}")])
-                } else {
-                    tf("Watch the byte at {} (W)", &[&format!("{start:#x}")])
-                },
-                MenuAction::Watch(target),
-            ));
-        }
-        items.push((
-            tf("Next write of the byte at {}", &[&format!("{addr:#x}")]),
-            MenuAction::Write {
-                view,
-                node,
-                target: WriteTarget::Memory { addr, len: 1 },
-                forward: true,
-            },
-        ));
-        for (label, command) in [
-            ("Previous changed byte ([)", Command::PrevChanged),
-            ("Next changed byte (])", Command::NextChanged),
-            ("Compare with a line… (d)", Command::CompareLine),
-            ("Lock to a line… (l)", Command::LockLine),
-        ] {
-            items.push((t(label).into(), MenuAction::Pane { pane: id, command }));
-        }
-        self.focus = Focus::Pane(id);
-        self.menu = Some(Menu { x, y, items });
-    }
-}
-
-/// The first changed byte strictly after (or before) `from`.
-fn find_changed(changed: &[bool], base: u64, from: u64, forward: bool) -> Option<u64> {
-    let index = |addr: u64| addr.wrapping_sub(base);
-    if forward {
-        let start = index(from.wrapping_add(1));
-        (start.min(changed.len() as u64) as usize..changed.len())
-            .find(|&i| changed[i])
-            .map(|i| base.wrapping_add(i as u64))
-    } else {
-        let end = index(from).min(changed.len() as u64) as usize;
-        (0..end)
-            .rev()
-            .find(|&i| changed[i])
-            .map(|i| base.wrapping_add(i as u64))
-    }
-}
-
-/// Selects `addr`, scrolling the pane so it is shown.
-fn select_memory(pane: &mut Pane, target: u64) {
-    if let PaneBody::Memory {
-        addr,
-        rows,
-        selected,
-        ..
-    } = &mut pane.body
-    {
-        *selected = target;
-        let span = *rows as u64 * 16;
-        if target < *addr || target >= addr.wrapping_add(span) {
-            *addr = (target & !15).wrapping_sub((*rows as u64 / 2) * 16);
-        }
-    }
-}
-
-/// Arrow keys; true when a memory pane scrolled and needs reading again.
-fn move_selection(pane: &mut Pane, cmd: Command, side: bool) -> bool {
-    match &mut pane.body {
-        PaneBody::Registers {
-            kind,
-            panel,
-            selected,
-            ..
-        } => {
-            let n = panel.as_ref().map_or(0, |p| p.cells.len());
-            if n == 0 {
-                return false;
-            }
-            let cols = kind.columns(side);
-            *selected = match cmd {
-                Command::Left => selected.saturating_sub(1),
-                Command::Right => (*selected + 1).min(n - 1),
-                Command::Up => selected.checked_sub(cols).unwrap_or(*selected),
-                _ => (*selected + cols).min(n - 1),
-            };
-            false
-        }
-        PaneBody::Memory {
-            addr,
-            rows,
-            selected,
-            ..
-        } => {
-            *selected = match cmd {
-                Command::Left => selected.wrapping_sub(1),
-                Command::Right => selected.wrapping_add(1),
-                Command::Up => selected.wrapping_sub(16),
-                _ => selected.wrapping_add(16),
-            };
-            let span = *rows as u64 * 16;
-            if selected.wrapping_sub(*addr) >= span {
-                // One row at a time, like scrolling a hex dump.
-                *addr = if *selected < *addr {
-                    addr.wrapping_sub(16)
-                } else {
-                    addr.wrapping_add(16)
+                    MenuItem::LockLine => MenuAction::Pane {
+                        pane: id,
+                        command: Command::LockLine,
+                    },
                 };
-                return true;
-            }
-            false
-        }
-        _ => false,
+                (label, action)
+            })
+            .collect();
+        self.focus = Focus::Pane(id);
+        self.menu = Some(Menu { x, y, items });
     }
 }
 
@@ -829,31 +358,6 @@ impl Model {
         match msg {
             PaneMsg::Data { seq, reply } => self.on_pane_data(pane, seq, reply),
             PaneMsg::Symbolized { text, reply } => self.on_symbolized(pane, text, reply),
-            PaneMsg::ChangedSearch {
-                forward,
-                chunks,
-                reply,
-            } => self.on_changed_search(pane, forward, chunks, reply),
-            PaneMsg::RegPick { index } => {
-                self.focus = Focus::Pane(pane);
-                if let Some(p) = self.pane_mut(pane) {
-                    if let PaneBody::Registers { selected, .. } = &mut p.body {
-                        *selected = index;
-                    }
-                }
-                self.pane_previous_write(pane, None);
-            }
-            PaneMsg::RegContext { index, x, y } => self.on_reg_context(pane, index, x, y),
-            PaneMsg::MemPick { addr } => {
-                self.focus = Focus::Pane(pane);
-                if let Some(p) = self.pane_mut(pane) {
-                    if let PaneBody::Memory { selected, .. } = &mut p.body {
-                        *selected = addr;
-                    }
-                }
-            }
-            PaneMsg::MemScroll { rows } => self.scroll_memory(pane, rows),
-            PaneMsg::MemContext { addr, x, y } => self.on_mem_context(pane, addr, x, y),
             PaneMsg::View { view } => {
                 if let Some(p) = self.pane_mut(pane) {
                     p.view = view;
@@ -898,6 +402,17 @@ impl Model {
                 self.move_to(view, Locate::Time(time), false);
             }
             PaneMsg::Action(PaneAction::Say(text)) => self.status = Some(t(text).into()),
+            PaneMsg::Action(PaneAction::Refresh) => self.refresh_pane(pane),
+            PaneMsg::Action(PaneAction::PreviousWrite) => self.pane_previous_write(pane, None),
+            PaneMsg::Action(PaneAction::Note(text)) => {
+                if let Some(p) = self.pane_mut(pane) {
+                    p.note = Some(text);
+                }
+            }
+            PaneMsg::Action(PaneAction::Symbolize { text, addr }) => {
+                self.symbolize(pane, text, addr)
+            }
+            PaneMsg::Action(PaneAction::Menu { x, y, items }) => self.pane_menu(pane, x, y, items),
             PaneMsg::Action(PaneAction::GoToNode(node)) => match self.pane_ref(pane) {
                 Some(p) if p.body.focusable() => {
                     let view = p.view;
@@ -913,10 +428,7 @@ impl Model {
                 let Some(p) = self.pane_mut(pane) else {
                     return false;
                 };
-                let PaneBody::Own { state, .. } = &mut p.body else {
-                    return false;
-                };
-                let action = state.update(msg);
+                let action = p.body.state.update(msg);
                 // A click in a pane that takes the focus gives it the focus.
                 if p.body.focusable() {
                     self.focus = Focus::Pane(pane);

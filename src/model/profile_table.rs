@@ -8,7 +8,7 @@
 //! the state. `tests/browser_model/profile_table.rs` answers them from
 //! the reports computed natively.
 
-use tarmac_lens_core::report::explore::{CallsPage, ProfilePage, ProfileSort, MAX_PAGE};
+use tarmac_lens_core::report::{CallsPage, ProfilePage, ProfileSort, MAX_PAGE};
 
 /// A question for the report worker.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,10 +1,10 @@
 //! Answers to the prompt (`l t p P m d` and the panes' `l t`) and to the
 //! context menus.
 
-use super::{Answer, MenuAction, Model, Moved, Msg, PaneMsg, PromptFor, ViewMsg};
+use super::{Answer, MenuAction, Model, Moved, Msg, PromptFor, ViewMsg};
 use crate::i18n::{t, tf};
 use crate::model::hash::number;
-use tarmac_lens_core::browse::protocol::{Eval, FindPc, Fold, Locate, Symbolize, Write};
+use tarmac_lens_core::protocol::{Eval, FindPc, Fold, Locate, Write};
 
 /// Answers kept per prompt.
 const PROMPT_HISTORY: usize = 50;
@@ -145,9 +145,7 @@ impl Model {
             }
             PromptFor::CompareLine { pane } => {
                 if let Some(p) = self.pane_mut(pane) {
-                    if let super::PaneBody::Memory { compare, .. } = &mut p.body {
-                        *compare = Some(node.node);
-                    }
+                    p.body.state.compare_with(node.node);
                 }
                 pane
             }
@@ -194,11 +192,12 @@ impl Model {
                 self.focus = super::Focus::Pane(pane);
                 self.run_pane(pane, command);
             }
+            MenuAction::Key { pane, key } => {
+                self.focus = super::Focus::Pane(pane);
+                self.on_pane_key(pane, key);
+            }
             MenuAction::Symbolize { pane, addr } => {
-                let text = format!("{addr:#x}");
-                self.ask(Symbolize { addrs: vec![addr] }, move |reply| {
-                    Msg::Pane(pane, PaneMsg::Symbolized { text, reply })
-                });
+                self.symbolize(pane, format!("{addr:#x}"), addr)
             }
             MenuAction::OpenMemory { view, addr } => self.open_memory(view, addr),
             MenuAction::Watch(target) => self.watch(target),

@@ -13,16 +13,17 @@
 
 pub use super::pane_kind::{Close, Entry, Feed, OpenOn, Opens, PaneKind, Place};
 
-/// A kind of pane: its line in [`PANES`], the built-in kinds first, then
-/// the folders' (`panes::ENTRIES`). A number rather than an enum so that a
-/// kind in its own folder needs no variant here.
+/// A kind of pane: its line in [`PANES`]. A number rather than an enum so
+/// that a kind in its own folder needs no variant here.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Slot(u8);
 
 impl Slot {
-    /// The register panes.
+    /// The register panes: first in `panes::kinds!` (a test holds it),
+    /// named by the layout's rules (their area decides their columns).
     pub const REGISTERS: Slot = Slot(0);
-    /// The memory panes.
+    /// The memory panes: second in `panes::kinds!`, named by the layout's
+    /// rules (in the bottom row they take their width).
     pub const MEMORY: Slot = Slot(1);
 
     /// Every kind, in [`PANES`]' order.
@@ -63,54 +64,8 @@ impl std::fmt::Debug for Slot {
     }
 }
 
-/// The kinds built in, in [`Slot`]'s order: the register and memory
-/// panes.
-const BUILT_IN: [Entry; 2] = [
-    Entry {
-        name: "registers",
-        title: "Registers",
-        place: Place::Side,
-        keys: &["r", "S", "D", "V", "M", "Z", "w"],
-        prompt: None,
-        close: Close::Same,
-        opens: Opens::Commands,
-        rank: 0,
-        wide: false,
-        at_start: false,
-        feed: None,
-        focus: Some(PaneKind::Registers),
-    },
-    Entry {
-        name: "memory",
-        title: "Memory",
-        place: Place::Bottom,
-        keys: &["m"],
-        prompt: Some("sp"),
-        close: Close::Key("x"),
-        opens: Opens::Commands,
-        rank: 0,
-        wide: false,
-        at_start: false,
-        feed: None,
-        focus: Some(PaneKind::Memory),
-    },
-];
-
-/// Every kind of pane: the built-in ones, then those in folders of their
-/// own.
-pub const PANES: [Entry; BUILT_IN.len() + crate::panes::ENTRIES.len()] = {
-    let mut all = [BUILT_IN[0]; BUILT_IN.len() + crate::panes::ENTRIES.len()];
-    let mut i = 0;
-    while i < all.len() {
-        all[i] = if i < BUILT_IN.len() {
-            BUILT_IN[i]
-        } else {
-            crate::panes::ENTRIES[i - BUILT_IN.len()]
-        };
-        i += 1;
-    }
-    all
-};
+/// Every kind of pane, each in a folder of its own (`panes::ENTRIES`).
+pub const PANES: [Entry; crate::panes::ENTRIES.len()] = crate::panes::ENTRIES;
 
 #[cfg(test)]
 mod tests {
@@ -123,6 +78,7 @@ mod tests {
             assert_eq!(PANES.iter().filter(|o| o.name == name).count(), 1);
             assert_eq!(Slot::named(name), Some(slot), "{name}");
         }
+        assert_eq!(Slot::REGISTERS.name(), "registers");
         assert_eq!(Slot::MEMORY.name(), "memory");
         assert_eq!(Slot::named("no such pane"), None);
     }

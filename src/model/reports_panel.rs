@@ -15,9 +15,7 @@
 use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
-use tarmac_lens_core::report::ep_explore::EpSummary;
-use tarmac_lens_core::report::explore::{ReportSummary, TextKind};
-use tarmac_lens_core::report::flow_explore::FlowSummary;
+use tarmac_lens_core::report::{EpSummary, FlowSummary, ReportSummary, TextKind};
 
 use crate::i18n::t;
 

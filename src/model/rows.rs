@@ -6,7 +6,7 @@ use std::rc::Rc;
 use super::state::{rows_cover, scroll_of};
 use super::{Answer, Focus, Menu, MenuAction, Model, Msg, TraceView, ViewMsg};
 use crate::i18n::{number, t, tf, tn};
-use tarmac_lens_core::browse::protocol::{
+use tarmac_lens_core::protocol::{
     FoldOp, LineEffect, Locate, NodeLines, Row, Rows, RowsReply, WriteTarget,
 };
 

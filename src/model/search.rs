@@ -5,9 +5,10 @@ use std::rc::Rc;
 
 use super::{Answer, Model, Msg};
 use crate::i18n::{t, tf};
-use tarmac_lens_core::browse::protocol::{Locate, NodeId, NodeView};
-use tarmac_lens_core::browse::search::{SearchHitView, SearchQuery, SearchReply, SearchRequest};
-use tarmac_lens_core::search::KindFilter;
+use tarmac_lens_core::{
+    protocol::{Locate, NodeId, NodeView},
+    KindFilter, SearchHitView, SearchQuery, SearchReply, SearchRequest,
+};
 
 /// What the bar's fields say.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -354,19 +355,14 @@ impl Model {
         };
         let next = match next {
             Some(i) => i,
-            None if forward
-                && s.status.running
-                && (n as u64) < tarmac_lens_core::browse::search::MAX_LISTED =>
-            {
+            None if forward && s.status.running && (n as u64) < tarmac_lens_core::MAX_LISTED => {
                 self.status = Some(t("No further result yet: the search is still running.").into());
                 return;
             }
             None if forward && (n as u64) < s.status.matches => {
                 self.status = Some(tf(
                     "Only the first {} results are listed; back to the first.",
-                    &[&crate::i18n::number(
-                        tarmac_lens_core::browse::search::MAX_LISTED,
-                    )],
+                    &[&crate::i18n::number(tarmac_lens_core::MAX_LISTED)],
                 ));
                 0
             }

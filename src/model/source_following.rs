@@ -34,7 +34,7 @@ impl Model {
             return None;
         };
         let state = make();
-        let id = self.push_pane(view, PaneBody::Own { slot, state });
+        let id = self.push_pane(view, PaneBody { slot, state });
         self.refresh_pane(id);
         Some(id)
     }
@@ -67,7 +67,7 @@ impl Model {
                 None => return,
             },
         };
-        let Some(PaneBody::Own { state, .. }) = self.pane_mut(id).map(|p| &mut p.body) else {
+        let Some(state) = self.pane_mut(id).map(|p| &mut p.body.state) else {
             return;
         };
         state.update(Box::new(ShowLine { file, line }));
@@ -79,10 +79,8 @@ impl Model {
     /// (`PaneState::moved`).
     pub(super) fn panes_moved(&mut self, view: u32) {
         for p in &mut self.panes {
-            if let (PaneBody::Own { state, .. }, None) = (&mut p.body, p.lock) {
-                if p.view == view {
-                    state.moved();
-                }
+            if p.lock.is_none() && p.view == view {
+                p.body.state.moved();
             }
         }
     }
@@ -92,10 +90,7 @@ impl Model {
     pub fn wanted_sources(&self) -> Vec<String> {
         self.panes
             .iter()
-            .filter_map(|p| match &p.body {
-                PaneBody::Own { state, .. } => state.source_file().map(str::to_string),
-                _ => None,
-            })
+            .filter_map(|p| p.body.state.source_file().map(str::to_string))
             .filter(|f| self.sources.find(f).is_none())
             .collect()
     }

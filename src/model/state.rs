@@ -2,13 +2,10 @@
 
 use std::rc::Rc;
 
-use crate::i18n::{t, tf};
 use crate::model::keys::RegKind;
 use crate::model::registry::Slot;
 use crate::model::view_state::{Recentre, Scroll, ROW_PX};
-use tarmac_lens_core::browse::protocol::{
-    CallFrame, LineEffect, MemoryReply, NodeId, NodeView, RegPanel, RowsReply,
-};
+use tarmac_lens_core::protocol::{CallFrame, LineEffect, NodeId, NodeView, RowsReply};
 
 /// One trace view: a cursor, folds (kept by the session under `id`) and a
 /// scroll position.
@@ -81,54 +78,25 @@ impl TraceView {
     }
 }
 
-/// What a pane shows, with the state of its kind.
-#[derive(Clone, Debug, PartialEq)]
-pub enum PaneBody {
-    /// A register pane.
-    Registers {
-        /// Which registers.
-        kind: RegKind,
-        /// The registers' values at the pane's position, once answered.
-        panel: Option<RegPanel>,
-        /// Whether an answer has come (an answer without this panel means
-        /// the trace has none).
-        answered: bool,
-        /// The selected register, an index into the panel's cells.
-        selected: usize,
-        /// Mark the registers changed since the view's previous position
-        /// (`c`), not those the position's instruction wrote.
-        since: bool,
-    },
-    /// A memory pane.
-    Memory {
-        /// First byte shown (16-aligned).
-        addr: u64,
-        /// How many 16-byte rows it shows.
-        rows: u32,
-        /// The selected byte's address.
-        selected: u64,
-        /// Compare against this node instead of the view's previous one (`d`).
-        compare: Option<NodeId>,
-        /// The bytes at the pane's position, once answered.
-        memory: Option<MemoryReply>,
-    },
-    /// A kind living in its own folder (`src/panes/`).
-    Own {
-        /// Its kind, as its folder's registry line lists it.
-        slot: Slot,
-        /// Its folder's own state.
-        state: Box<dyn crate::model::pane_state::PaneState>,
-    },
+/// What a pane shows: its kind and that kind's state.
+#[derive(Clone, Debug)]
+pub struct PaneBody {
+    /// Its kind, as its folder's registry line lists it.
+    pub slot: Slot,
+    /// Its folder's own state (`src/panes/`).
+    pub state: Box<dyn crate::model::pane_state::PaneState>,
+}
+
+impl PartialEq for PaneBody {
+    fn eq(&self, other: &Self) -> bool {
+        self.slot == other.slot && self.state.same(&*other.state)
+    }
 }
 
 impl PaneBody {
     /// Its kind, as the registry (`model::registry`) lists it.
     pub fn slot(&self) -> Slot {
-        match self {
-            PaneBody::Registers { .. } => Slot::REGISTERS,
-            PaneBody::Memory { .. } => Slot::MEMORY,
-            PaneBody::Own { slot, .. } => *slot,
-        }
+        self.slot
     }
 
     /// Whether it follows a view's position and takes the keyboard focus
@@ -158,24 +126,15 @@ pub struct Pane {
 impl Pane {
     /// Its heading, in the page's language.
     pub fn title(&self) -> String {
-        match &self.body {
-            PaneBody::Registers {
-                kind, since: true, ..
-            } => tf("{} (changes since the last position)", &[&t(kind.title())]),
-            PaneBody::Registers { kind, .. } => t(kind.title()).to_string(),
-            PaneBody::Memory { addr, compare, .. } => match compare {
-                Some(_) => tf("Memory at {} (compared)", &[&format!("{addr:#x}")]),
-                None => tf("Memory at {}", &[&format!("{addr:#x}")]),
-            },
-            PaneBody::Own { state, .. } => state.title(),
-        }
+        self.body.state.title()
     }
 
     /// Its test id (`registers-core`, `memory`, …).
     pub fn testid(&self) -> String {
-        match &self.body {
-            PaneBody::Registers { kind, .. } => format!("registers-{}", kind.panel()),
-            body => body.slot().name().to_string(),
+        let name = self.body.slot.name();
+        match self.body.state.variant() {
+            Some(v) => format!("{name}-{v}"),
+            None => name.to_string(),
         }
     }
 }

@@ -6,8 +6,10 @@
 //! lane of its own wherever it would cross another.
 
 use crate::i18n::t;
-use tarmac_lens_core::report::stats::cfg::{CfgReport, Target};
-use tarmac_lens_core::report::stats::Report;
+use tarmac_lens_core::{
+    report::stats::cfg::{CfgReport, Target},
+    report::stats::Report,
+};
 
 /// The reports of the tab, in its order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

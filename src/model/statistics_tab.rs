@@ -13,8 +13,10 @@
 use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
-use tarmac_lens_core::report::stats::cfg::{CfgReport, Target};
-use tarmac_lens_core::report::stats::{Report, Statistics};
+use tarmac_lens_core::{
+    report::stats::cfg::{CfgReport, Target},
+    report::stats::{Report, Statistics},
+};
 
 use super::statistics::{picture, Picture, StatisticKind};
 

@@ -2,7 +2,7 @@
 //! (`x5`, `[sp:0x40]`, `buf:64`), and as the panes name them back.
 
 use crate::i18n::{t, tf};
-use tarmac_lens_core::browse::protocol::WriteTarget;
+use tarmac_lens_core::protocol::WriteTarget;
 
 /// `x5` names a register; `[sp:0x40]`, `buf:64`, `0x1000` memory (the
 /// address an expression evaluated at the position, the length 1 unless
@@ -25,10 +25,8 @@ pub fn parse_target(text: &str) -> Result<(Option<String>, String, u64), String>
     if expr.is_empty() {
         return Err(tf("{} is not a register or a memory range.", &[&text]));
     }
-    let register = !bracketed
-        && len == 1
-        && !body.contains(':')
-        && tarmac_lens_core::state::regfile::is_register_name(expr);
+    let register =
+        !bracketed && len == 1 && !body.contains(':') && tarmac_lens_core::is_register_name(expr);
     Ok((register.then(|| expr.to_string()), expr.to_string(), len))
 }
 

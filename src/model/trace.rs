@@ -5,7 +5,7 @@ use super::{Answer, Effect, Focus, HashAnswer, Model, Moved, Msg, TraceView};
 use crate::i18n::{number, t, tf};
 use crate::model::hash;
 use crate::model::keys::Command;
-use tarmac_lens_core::browse::protocol::{
+use tarmac_lens_core::protocol::{
     CallFrame, CallStack, Eval, FindPc, Fold, FoldOp, Folded, LineEffect, LineHits, Locate, NodeId,
     NodeLines, NodeView, Question, Row, RowOfNode, Rows, RowsReply, Step, Write, WriteTarget,
 };
@@ -754,7 +754,7 @@ impl Model {
 /// Where a go-to-line went when it is not the line asked for: a line is
 /// shown as part of the instruction it belongs to, and the lines before the
 /// first instruction as the trace's start.
-fn snap_note(line: u64, node: &tarmac_lens_core::browse::protocol::NodeView) -> String {
+fn snap_note(line: u64, node: &tarmac_lens_core::protocol::NodeView) -> String {
     if node.instruction.is_none() && node.node == 0 {
         tf(
             "Line {} comes before the first instruction: the position is the trace's start, line {}.",

@@ -10,7 +10,7 @@ use super::target::parse_target;
 use super::{Model, Msg, PaneBody, PaneMsg, PromptFor};
 use crate::i18n::t;
 use crate::model::keys::Command;
-use tarmac_lens_core::browse::protocol::{Eval, Locate, NodeId, Reply, WriteTarget};
+use tarmac_lens_core::protocol::{Eval, Locate, NodeId, Reply, WriteTarget};
 
 /// The kind of pane `W`, `(` and `)` are about, by its registry name.
 const WATCH: &str = "watch";
@@ -72,7 +72,7 @@ impl Model {
             line,
             previous: self.own_state(slot),
         });
-        self.replace_kind(PaneBody::Own { slot, state }, true);
+        self.replace_kind(PaneBody { slot, state }, true);
         if let Some(id) = self.pane_of(slot).map(|p| p.id) {
             self.fetch_more(id);
         }
@@ -80,17 +80,14 @@ impl Model {
 
     /// The state of the pane of a kind in its own folder, if one is shown.
     fn own_state(&self, slot: Slot) -> Option<&dyn PaneState> {
-        match &self.pane_of(slot)?.body {
-            PaneBody::Own { state, .. } => Some(&**state),
-            _ => None,
-        }
+        Some(&*self.pane_of(slot)?.body.state)
     }
 
     /// Asks for the next piece of a pane's list, if it has more to ask
     /// (`PaneState::more`).
     pub(super) fn fetch_more(&mut self, id: u32) {
         let nodes = self.indexed_nodes;
-        let Some(PaneBody::Own { state, .. }) = self.pane_mut(id).map(|p| &mut p.body) else {
+        let Some(state) = self.pane_mut(id).map(|p| &mut p.body.state) else {
             return;
         };
         let mut asks = Vec::new();
@@ -106,11 +103,16 @@ impl Model {
 
     /// A piece of a pane's list came: it takes it and the list goes on.
     pub(super) fn on_more(&mut self, id: u32, token: u64, reply: Reply) {
-        let Some(PaneBody::Own { state, .. }) = self.pane_mut(id).map(|p| &mut p.body) else {
+        let Some(state) = self.pane_mut(id).map(|p| &mut p.body.state) else {
             return;
         };
         match state.take_more(token, reply) {
-            Ok(()) => self.fetch_more(id),
+            Ok(action) => {
+                self.fetch_more(id);
+                if let Some(action) = action {
+                    self.on_pane(id, PaneMsg::Action(action));
+                }
+            }
             Err(e) => self.say(id, e),
         }
     }
@@ -124,18 +126,14 @@ impl Model {
         }
     }
 
-    /// The panes living in their own folders.
-    pub(super) fn own_pane_ids(&self) -> Vec<u32> {
-        self.panes
-            .iter()
-            .filter(|p| matches!(p.body, PaneBody::Own { .. }))
-            .map(|p| p.id)
-            .collect()
+    /// Every pane's id.
+    pub(super) fn pane_ids(&self) -> Vec<u32> {
+        self.panes.iter().map(|p| p.id).collect()
     }
 
     /// More of the trace is indexed: the lists may go on.
     pub(super) fn more_progress(&mut self) {
-        for id in self.own_pane_ids() {
+        for id in self.pane_ids() {
             self.fetch_more(id);
         }
     }
@@ -158,7 +156,7 @@ impl Model {
     /// Asks where pane `id`'s `step` goes from `node` in `view`; false if
     /// the pane has nowhere to go.
     pub(super) fn pane_step(&mut self, id: u32, view: u32, node: NodeId, step: Step) -> bool {
-        let Some(PaneBody::Own { state, .. }) = self.pane_ref(id).map(|p| &p.body) else {
+        let Some(state) = self.pane_ref(id).map(|p| &p.body.state) else {
             return false;
         };
         let Some(query) = state.step(node, step) else {
@@ -175,9 +173,7 @@ impl Model {
         let Some(pane) = self.pane_mut(id) else {
             return;
         };
-        let PaneBody::Own { state, .. } = &pane.body else {
-            return;
-        };
+        let state = &pane.body.state;
         let focusable = pane.body.focusable();
         match state.stepped(reply, step) {
             Ok(Goto::Node(node)) => {

@@ -6,7 +6,7 @@
 use yew::{classes, html, Callback, Html, MouseEvent};
 
 use crate::model::pane_state::PaneAction;
-use crate::model::{Focus, Model, Msg, Pane, PaneBody, PaneMsg};
+use crate::model::{Focus, Model, Msg, Pane, PaneMsg};
 use crate::web::components::PaneHeader;
 
 /// What a folder's render may use.
@@ -33,10 +33,7 @@ pub struct PaneContext<'a> {
 impl PaneContext<'_> {
     /// The pane's own state, if it is a `T`.
     pub fn state<T: 'static>(&self) -> Option<&T> {
-        match &self.pane.body {
-            PaneBody::Own { state, .. } => state.as_any().downcast_ref::<T>(),
-            _ => None,
-        }
+        self.pane.body.state.as_any().downcast_ref::<T>()
     }
 
     /// Carries out the pane's actions (`PaneAction`).

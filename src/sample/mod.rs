@@ -6,9 +6,10 @@
 //! the first drop. Native, so a test checks that the list names every
 //! [`Query`] variant and that a real session answers each without error.
 
-use tarmac_lens_core::browse::protocol::{Example, NodeId, Query, Reply};
-use tarmac_lens_core::browse::search::SearchQuery;
-use tarmac_lens_core::browse::why::{WhyQuery, WhyStep};
+use tarmac_lens_core::{
+    protocol::{Example, NodeId, Query, Reply, WhyQuery, WhyStep},
+    SearchQuery,
+};
 
 /// A few hundred lines of each common dialect (Fast Models AArch64 and
 /// Thumb, ES/LD/ST-style AArch32, gem5), cut from the test traces.
@@ -35,7 +36,7 @@ const STACK: u64 = 0x3f_ffc0;
 const FUNCTION: u64 = 0x1_0000;
 
 /// Every question of the sample, in the order asked: each question's own
-/// examples ([`Answerable::examples`](tarmac_lens_core::browse::question::Answerable::examples)),
+/// examples ([`Answerable::examples`](tarmac_lens_core::protocol::Answerable::examples)),
 /// so one of each [`Query`] variant at least, and of each variant of what
 /// they carry.
 pub fn questions() -> Vec<Query> {

@@ -2,11 +2,10 @@ use std::collections::BTreeSet;
 
 use serde::de::{self, Deserialize, Deserializer, Visitor};
 use serde::Serialize;
-use tarmac_lens_core::browse::protocol::{FoldOp, Locate, Query, RegMark, Reply, WriteTarget};
-use tarmac_lens_core::browse::search::SearchQuery;
-use tarmac_lens_core::browse::Session;
-use tarmac_lens_core::parse::ParseOptions;
-use tarmac_lens_core::source::SliceSource;
+use tarmac_lens_core::{
+    protocol::{FoldOp, Locate, Query, RegMark, Reply, WriteTarget},
+    ParseOptions, SearchQuery, Session, SliceSource,
+};
 
 use super::*;
 

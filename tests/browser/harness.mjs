@@ -367,7 +367,7 @@ export async function measureDrop(browser, server, trace) {
   const bytes = fs.statSync(trace).size;
   const page = await browser.context.newPage();
   await page.addInitScript(() => {
-    window.__bench = { longTasks: [], changeAt: null, firstRowAt: null };
+    window.__bench = { longTasks: [], changeAt: null, firstRowAt: null, stateAtFirstRow: null };
     new PerformanceObserver((list) => {
       for (const e of list.getEntries()) window.__bench.longTasks.push({ start: e.startTime, duration: e.duration });
     }).observe({ entryTypes: ['longtask'] });
@@ -381,6 +381,7 @@ export async function measureDrop(browser, server, trace) {
     new MutationObserver(() => {
       if (window.__bench.changeAt !== null && window.__bench.firstRowAt === null && document.querySelector('[data-row-line]')) {
         window.__bench.firstRowAt = performance.now();
+        window.__bench.stateAtFirstRow = document.querySelector('[data-testid=status]')?.dataset.state ?? null;
       }
     }).observe(document, { subtree: true, childList: true });
   });
@@ -401,6 +402,7 @@ export async function measureDrop(browser, server, trace) {
       trace,
       bytes,
       first_row_ms: r.firstRowAt - r.changeAt,
+      state_at_first_row: r.stateAtFirstRow,
       ready_seconds: seconds,
       mb_per_s: bytes / 1e6 / seconds,
       long_tasks: during.length,

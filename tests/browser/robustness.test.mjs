@@ -105,7 +105,11 @@ test('a bad ELF image is refused with its reason and the trace stays open', asyn
     ['notes.txt', Buffer.from('not an image\n'), /^notes\.txt: not an ELF file \(no ELF magic number at its start\)$/],
   ]) {
     await page.setInputFiles('[data-testid=elf-input]', { name, mimeType: 'application/octet-stream', buffer });
-    await page.waitForSelector('[data-testid=elf-error]');
+    // The previous image's message stays until this one is read: wait for this file's own.
+    await page.waitForFunction(
+      (n) => document.querySelector('[data-testid=elf-error]')?.textContent.startsWith(`${n}:`),
+      name,
+    );
     assert.match(await page.textContent('[data-testid=elf-error]'), reason);
     assert.equal(await page.getAttribute('[data-testid=status]', 'data-state'), 'ready');
     assert.ok(await page.isVisible('[data-testid=trace-pane] .trace-row.current'));

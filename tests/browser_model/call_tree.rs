@@ -6,10 +6,7 @@
 //! Call lines are checked against the trace text written.
 
 use tarmac_lens::model::call_tree::{CallTreeState, TreeAsk, TreeMsg, TreeRow, PAGE, REVEAL_LIMIT};
-use tarmac_lens_core::engine::EngineOptions;
-use tarmac_lens_core::parse::ParseOptions;
-use tarmac_lens_core::report::explore::Reports;
-use tarmac_lens_core::source::SliceSource;
+use tarmac_lens_core::{report::Reports, EngineOptions, ParseOptions, SliceSource};
 
 /// A trace whose root makes `n` calls of one function (at 0x1048), each
 /// six lines: the call (`BL`, line 3 + 6i), its register write, the

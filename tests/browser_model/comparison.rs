@@ -8,10 +8,7 @@
 use super::data;
 use tarmac_lens::model::comparison::{CompareMsg, CompareState, Comparison, DiffMsg};
 use tarmac_lens::model::page::PageEvent;
-use tarmac_lens_core::browse::Session;
-use tarmac_lens_core::diff::diff_with_progress;
-use tarmac_lens_core::parse::ParseOptions;
-use tarmac_lens_core::source::SliceSource;
+use tarmac_lens_core::{diff::diff_with_progress, ParseOptions, Session, SliceSource};
 
 /// Session handles and worker handles: numbers here.
 type Model = Comparison<u32, &'static str>;

@@ -12,9 +12,9 @@ use super::{data, Page};
 use crate::common::{objdump_instructions, oracle};
 use tarmac_lens::model::layout::Slot;
 use tarmac_lens::model::pane_state::PaneAction;
-use tarmac_lens::model::{Config, Msg, PaneBody, PaneMsg};
+use tarmac_lens::model::{Config, Msg, PaneMsg};
 use tarmac_lens::panes::disassembly::{Disassembly, Line};
-use tarmac_lens_core::symbols::SymbolTable;
+use tarmac_lens_core::SymbolTable;
 
 /// One function per instruction set: in each trace, some of its
 /// instructions never ran and some failed their condition.
@@ -102,10 +102,7 @@ fn listing<'p>(page: &'p Page<'_>) -> &'p Disassembly {
     page.model
         .panes
         .iter()
-        .find_map(|p| match &p.body {
-            PaneBody::Own { state, .. } => state.as_any().downcast_ref::<Disassembly>(),
-            _ => None,
-        })
+        .find_map(|p| p.body.state.as_any().downcast_ref::<Disassembly>())
         .expect("the disassembly pane")
 }
 

@@ -7,11 +7,11 @@
 
 use super::data;
 use tarmac_lens::model::ep_profile::{EpMsg, EpProfileState};
-use tarmac_lens_core::parse::ParseOptions;
-use tarmac_lens_core::report::ep_explore::{EpReports, EpSort};
-use tarmac_lens_core::report::ep_profile::PcCycles;
-use tarmac_lens_core::report::explore::MAX_PAGE;
-use tarmac_lens_core::source::SliceSource;
+use tarmac_lens_core::{
+    report::ep_profile::PcCycles,
+    report::{EpReports, EpSort, MAX_PAGE},
+    ParseOptions, SliceSource,
+};
 
 const EP: &str = "ep/sploop-loop.ept.txt";
 

@@ -9,7 +9,7 @@ use crate::common::data;
 use tarmac_lens::model::layout::Slot;
 use tarmac_lens::model::nav::{NavMsg, EVENTS_PAGE};
 use tarmac_lens::model::{Config, Msg};
-use tarmac_lens_core::browse::protocol::EventKind;
+use tarmac_lens_core::protocol::EventKind;
 
 /// The 2 MB quicksort trace with a line of junk after every 100th line,
 /// 250 of them, and their line numbers.

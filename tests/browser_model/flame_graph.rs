@@ -8,7 +8,7 @@
 
 use super::quicksort_reports;
 use tarmac_lens::model::flame_graph::{FlameGraphState, FlameMsg, ROW};
-use tarmac_lens_core::report::explore::Reports;
+use tarmac_lens_core::report::Reports;
 
 const WIDTH: f64 = 1200.0;
 

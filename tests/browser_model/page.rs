@@ -6,11 +6,9 @@
 
 use super::data;
 use tarmac_lens::model::page::{FileInfo, PageEvent, PageMsg, PageState, Phase, Reading, Tab};
-use tarmac_lens_core::browse::protocol::Progress;
-use tarmac_lens_core::browse::Session;
-use tarmac_lens_core::parse::ParseOptions;
-use tarmac_lens_core::sniff::{identify, FileKind};
-use tarmac_lens_core::source::SliceSource;
+use tarmac_lens_core::{
+    identify, protocol::Progress, FileKind, ParseOptions, Session, SliceSource,
+};
 
 const TRACE: &str = "tracegen/quicksort-aarch64-O2-fastmodel-2M";
 
@@ -228,7 +226,7 @@ fn a_file_that_is_no_text_shows_no_rows_and_a_failure_says_why() {
 #[test]
 fn an_elf_image_chosen_alone_waits_and_a_download_shows_its_progress() {
     let elf = std::fs::read(data(&format!("{TRACE}.elf"))).unwrap();
-    let symbols = tarmac_lens_core::symbols::SymbolTable::from_elf_bytes(&elf, 0)
+    let symbols = tarmac_lens_core::SymbolTable::from_elf_bytes(&elf, 0)
         .unwrap()
         .symbols()
         .len();

@@ -5,9 +5,10 @@
 //! text gives, and a page that comes late for another offset is dropped.
 
 use tarmac_lens::model::paged_list::{ListMsg, PagedList, Pager, LIST_PAGE};
-use tarmac_lens_core::parse::ParseOptions;
-use tarmac_lens_core::report::flow_explore::{FlowPage, FlowReports};
-use tarmac_lens_core::source::SliceSource;
+use tarmac_lens_core::{
+    report::{FlowPage, FlowReports},
+    ParseOptions, SliceSource,
+};
 
 /// `n` taken branches, one per line: the `k`th from 0x1000 + 16k to
 /// 0x8000 + 16k.

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 
 use super::{data, quicksort_reports};
 use tarmac_lens::model::profile_table::{ProfileAsk, ProfileMsg, ProfileTableState};
-use tarmac_lens_core::report::explore::{ProfileRow, ProfileSort, Reports, MAX_PAGE};
+use tarmac_lens_core::report::{ProfileRow, ProfileSort, Reports, MAX_PAGE};
 
 const TRACE: &str = "tracegen/quicksort-aarch64-O2-fastmodel-2M";
 

@@ -13,14 +13,11 @@ use tarmac_lens::model::reports_panel::{
     Computed, Download, ReportPass, ReportStatus, ReportsMsg, ReportsPanel, ReportsPhase,
 };
 use tarmac_lens::model::ReportTab;
-use tarmac_lens_core::engine::EngineOptions;
-use tarmac_lens_core::parse::ParseOptions;
-use tarmac_lens_core::report::ep_explore::EpReports;
-use tarmac_lens_core::report::explore::{Progressed, Reports, TextKind};
-use tarmac_lens_core::report::flow_explore::FlowReports;
-use tarmac_lens_core::report::kind::{report_kind, ReportKind};
-use tarmac_lens_core::source::{read_sample, SliceSource};
-use tarmac_lens_core::symbols::SymbolTable;
+use tarmac_lens_core::{
+    read_sample,
+    report::{report_kind, EpReports, FlowReports, Progressed, ReportKind, Reports, TextKind},
+    EngineOptions, ParseOptions, SliceSource, SymbolTable,
+};
 
 /// A worker handle and a prepared text: a name and the text here.
 type Panel = ReportsPanel<&'static str, String>;

@@ -14,11 +14,10 @@ use tarmac_lens::model::statistics::StatisticKind;
 use tarmac_lens::model::statistics_tab::{
     PrefixCounted, StatisticAsk, StatisticText, StatisticsMsg, StatisticsTab, KEPT,
 };
-use tarmac_lens_core::engine::EngineOptions;
-use tarmac_lens_core::parse::ParseOptions;
-use tarmac_lens_core::report::stats::{Report, Statistics};
-use tarmac_lens_core::source::{Prefix, SliceSource, TraceSource};
-use tarmac_lens_core::symbols::SymbolTable;
+use tarmac_lens_core::{
+    report::stats::{Report, Statistics},
+    EngineOptions, ParseOptions, Prefix, SliceSource, SymbolTable, TraceSource,
+};
 
 const BASE: &str = "stats/exceptions-aarch64-O1-fastmodel";
 

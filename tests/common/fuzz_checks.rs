@@ -5,16 +5,15 @@
 //! whatever the bytes.
 #![allow(dead_code)]
 
-use tarmac_lens_core::browse::protocol::{
-    CallStack, Eval, Fold, FoldOp, Locate, Memory, NodeLines, Query, RegMark, Registers, RowOfNode,
-    Rows, Step, Symbolize, Write, WriteTarget,
+use tarmac_lens_core::{
+    detect_dialect, parse_expr,
+    protocol::{
+        CallStack, Eval, Fold, FoldOp, Locate, Memory, NodeLines, Query, RegMark, Registers,
+        RowOfNode, Rows, Step, Symbolize, Write, WriteTarget,
+    },
+    Dialect, ExprContext, Index, IndexOptions, NoContext, ParseOptions, Parser, RegId, Session,
+    SliceSource, SymbolTable,
 };
-use tarmac_lens_core::browse::Session;
-use tarmac_lens_core::expr::{self, ExprContext};
-use tarmac_lens_core::index::{Index, IndexOptions};
-use tarmac_lens_core::parse::{detect_dialect, Dialect, ParseOptions, Parser, RegId};
-use tarmac_lens_core::source::SliceSource;
-use tarmac_lens_core::symbols::SymbolTable;
 
 /// Runs the check of fuzz target `target` on `data`.
 pub fn run(target: &str, data: &[u8]) {
@@ -205,6 +204,7 @@ pub fn elf_symbols(data: &[u8]) {
     }
 }
 
+/// No registers and no symbols: only constant expressions parse.
 struct Ctx;
 
 impl ExprContext for Ctx {
@@ -222,13 +222,12 @@ pub fn address_expr(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    std::hint::black_box(expr::is_empty_expression(text));
-    if let Ok(e) = expr::parse(text) {
+    if let Ok(e) = parse_expr(text, &NoContext) {
         assert!(e.is_constant());
-        let _ = e.eval(&expr::NoContext);
+        let _ = e.eval(&NoContext);
         std::hint::black_box(e.display());
     }
-    if let Ok(e) = expr::parse_with(text, &Ctx) {
+    if let Ok(e) = parse_expr(text, &Ctx) {
         let _ = e.eval(&Ctx);
         std::hint::black_box(e.display());
     }

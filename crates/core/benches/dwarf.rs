@@ -21,11 +21,9 @@ mod bench {
     use std::sync::Arc;
     use std::time::Instant;
 
-    use tarmac_lens_core::lines::LineReader;
-    use tarmac_lens_core::parse::{ParseOptions, Parser};
-    use tarmac_lens_core::report::source_lines;
-    use tarmac_lens_core::source::FileSource;
-    use tarmac_lens_core::{DebugInfo, SymbolTable};
+    use tarmac_lens_core::{
+        report::source_lines, DebugInfo, FileSource, LineReader, ParseOptions, Parser, SymbolTable,
+    };
 
     fn root() -> PathBuf {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")

@@ -16,10 +16,9 @@ mod bench {
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::time::Instant;
 
-    use tarmac_lens_core::engine::EngineOptions;
-    use tarmac_lens_core::parse::ParseOptions;
-    use tarmac_lens_core::report::export::perfetto::PerfettoWriter;
-    use tarmac_lens_core::source::TraceSource;
+    use tarmac_lens_core::{
+        report::export::perfetto::PerfettoWriter, EngineOptions, ParseOptions, TraceSource,
+    };
 
     use super::synthetic::{Synthetic, ROUND_INSTRUCTIONS};
 

@@ -14,10 +14,10 @@ mod bench {
     use std::path::{Path, PathBuf};
     use std::time::Instant;
 
-    use tarmac_lens_core::index::{AccessKind, Index, IndexOptions, TraceIdentity, Watched};
-    use tarmac_lens_core::lines::LineReader;
-    use tarmac_lens_core::parse::{ParseOptions, Parser, RecordKind, RegClass, RegId};
-    use tarmac_lens_core::source::{FileSource, TraceSource};
+    use tarmac_lens_core::{
+        AccessKind, FileSource, Index, IndexOptions, LineReader, ParseOptions, Parser, RecordKind,
+        RegClass, RegId, TraceIdentity, TraceSource, Watched,
+    };
 
     fn inputs() -> Vec<PathBuf> {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data");
@@ -126,9 +126,9 @@ mod bench {
         // 2000 buckets, over every call.
         let t = Instant::now();
         let bounds: Vec<u64> = (0..=2000)
-            .map(|i| tarmac_lens_core::index::bucket_start(i, 2000, s.nodes))
+            .map(|i| tarmac_lens_core::bucket_start(i, 2000, s.nodes))
             .collect();
-        let depth = tarmac_lens_core::browse::events::depth_per_bucket(index.calls(), &bounds);
+        let depth = tarmac_lens_core::depth_per_bucket(index.calls(), &bounds);
         let timeline_ms = t.elapsed().as_secs_f64() * 1e3;
         assert_eq!(depth.len(), 2000);
 
@@ -145,7 +145,7 @@ mod bench {
             let t = Instant::now();
             let regs = index.registers_after(&mut src, node).expect("regs");
             let sp = regs
-                .value(tarmac_lens_core::state::regfile::XSP, 8)
+                .value(tarmac_lens_core::XSP, 8)
                 .or_else(|| regs.value(13 * 8, 4))
                 .unwrap_or(0);
             let _ = index

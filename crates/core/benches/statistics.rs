@@ -23,12 +23,10 @@ mod synthetic;
 mod bench {
     use std::time::Instant;
 
-    use tarmac_lens_core::engine::EngineOptions;
-    use tarmac_lens_core::lines::LineReader;
-    use tarmac_lens_core::parse::{ParseOptions, Parser};
-    use tarmac_lens_core::report::stats::Statistics;
-    use tarmac_lens_core::source::{FileSource, TraceSource};
-    use tarmac_lens_core::symbols::SymbolTable;
+    use tarmac_lens_core::{
+        report::stats::Statistics, EngineOptions, FileSource, LineReader, ParseOptions, Parser,
+        SymbolTable, TraceSource,
+    };
 
     use super::synthetic::Synthetic;
 

@@ -10,10 +10,7 @@
 
 use std::time::Duration;
 
-use tarmac_lens_core::index::{Index, IndexOptions};
-use tarmac_lens_core::lines::LineReader;
-use tarmac_lens_core::parse::{ParseOptions, Parser};
-use tarmac_lens_core::source::SliceSource;
+use tarmac_lens_core::{Index, IndexOptions, LineReader, ParseOptions, Parser, SliceSource};
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_dedicated_worker);
@@ -78,11 +75,9 @@ fn session(_: &mut Criterion) {
     let trace = trace();
     configured().bench_function("session", |b| {
         b.iter(|| {
-            let mut s = tarmac_lens_core::browse::Session::open(
-                SliceSource(&trace),
-                ParseOptions::default(),
-            )
-            .expect("opens");
+            let mut s =
+                tarmac_lens_core::Session::open(SliceSource(&trace), ParseOptions::default())
+                    .expect("opens");
             while !s.index_step(256 << 10).expect("in memory").complete {}
             s.progress().lines
         });

@@ -21,11 +21,11 @@
 
 use std::time::Instant;
 
-use tarmac_lens_core::browse::protocol::{Locate, RegMark, Registers, RowOfNode, Rows};
-use tarmac_lens_core::compressed::{sniff, Format, GzipSource, ZstdSource, DEFAULT_SPACING};
-use tarmac_lens_core::index::TraceIdentity;
-use tarmac_lens_core::parse::ParseOptions;
-use tarmac_lens_core::{FileSource, Result, Session, TraceSource};
+use tarmac_lens_core::{
+    compressed::{sniff, Format, GzipSource, ZstdSource, DEFAULT_SPACING},
+    protocol::{Locate, RegMark, Registers, RowOfNode, Rows},
+    FileSource, ParseOptions, Result, Session, TraceIdentity, TraceSource,
+};
 
 fn main() -> Result<()> {
     let path = std::env::args_os()

@@ -23,11 +23,9 @@ use std::error::Error;
 use std::io::Write;
 use std::path::Path;
 
-use tarmac_lens_core::engine::EngineOptions;
-use tarmac_lens_core::parse::Effect;
-use tarmac_lens_core::source::read_sample;
 use tarmac_lens_core::{
-    Engine, FileSource, LineReader, Observer, ParseOptions, Parser, SymbolTable, TraceSource,
+    read_sample, Effect, Engine, EngineOptions, FileSource, LineReader, Observer, ParseOptions,
+    Parser, SymbolTable, TraceSource,
 };
 
 /// Rows printed.

@@ -17,8 +17,10 @@ use std::error::Error;
 use std::io::Write;
 use std::path::Path;
 
-use tarmac_lens_core::browse::protocol::{Locate, RegMark, Registers};
-use tarmac_lens_core::{FileSource, ParseOptions, Session};
+use tarmac_lens_core::{
+    protocol::{Locate, RegMark, Registers},
+    FileSource, ParseOptions, Session,
+};
 
 /// Writes `name value` for each core register after line `line` (1-based)
 /// of the trace at `path`; values are hex, `?` for unknown digits.

@@ -6,7 +6,7 @@
 //! zcat trace.tarmac.gz | cargo run -p tarmac-lens-core --example streaming_stats -- - --json
 //! ```
 //!
-//! [`stats::compute`] reads a [`TraceSource`] once, front to back. A pipe
+//! [`compute_stats`] reads a [`TraceSource`] once, front to back. A pipe
 //! has no length and cannot be read at offsets, so `ReadSource` below makes
 //! any [`Read`] a source of length [`UNKNOWN_LEN`]: the one-pass readers
 //! then take the end of the trace from where its lines end. The only read
@@ -20,9 +20,9 @@
 use std::error::Error;
 use std::io::{ErrorKind, Read, Write};
 
-use tarmac_lens_core::source::{SAMPLE_BYTES, UNKNOWN_LEN};
-use tarmac_lens_core::stats::{self, Stats};
-use tarmac_lens_core::{ParseOptions, TraceSource};
+use tarmac_lens_core::{
+    compute_stats, ParseOptions, Stats, TraceSource, SAMPLE_BYTES, UNKNOWN_LEN,
+};
 
 /// A [`Read`] as a [`TraceSource`] read front to back.
 pub struct ReadSource<R> {
@@ -88,7 +88,7 @@ impl<R: Read> TraceSource for ReadSource<R> {
 pub fn compute(input: impl Read) -> tarmac_lens_core::Result<Stats> {
     // The closure hears how many bytes have been read, every 4 MiB: a
     // progress bar would go there.
-    stats::compute(ReadSource::new(input), ParseOptions::default(), |_| {})
+    compute_stats(ReadSource::new(input), ParseOptions::default(), |_| {})
 }
 
 /// Writes the counts of the trace `input` gives, as a table or as JSON (the

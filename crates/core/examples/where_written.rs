@@ -20,10 +20,10 @@ use std::error::Error;
 use std::io::Write;
 use std::path::Path;
 
-use tarmac_lens_core::browse::protocol::{
-    CallStack, Locate, NodeLines, Write as WriteQ, WriteTarget,
+use tarmac_lens_core::{
+    protocol::{CallStack, Locate, NodeLines, Write as WriteQ, WriteTarget},
+    FileSource, ParseOptions, Session,
 };
-use tarmac_lens_core::{FileSource, ParseOptions, Session};
 
 /// Writes where `target` got its value at line `line` (1-based) of the trace
 /// at `path`: `written at line N (time T, pc P)`, that node's lines

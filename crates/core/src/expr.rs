@@ -164,6 +164,7 @@ impl fmt::Display for Expr {
 }
 
 /// Parses an expression with no names available (constants only).
+#[cfg(test)]
 pub fn parse(input: &str) -> crate::Result<Expr> {
     parse_with(input, &NoContext)
 }
@@ -186,12 +187,6 @@ fn parse_expression(input: &str, ctx: &dyn ExprContext) -> Result<Expr, ParseErr
         return Err(ParseError::new("unexpected tokens after expression"));
     }
     Ok(expr)
-}
-
-/// Whether the input holds no tokens at all (only whitespace): callers treat
-/// that as "no expression given" rather than a parse error.
-pub fn is_empty_expression(input: &str) -> bool {
-    matches!(Lexer::new(input.as_bytes()), Ok(l) if l.token == Token::Eof)
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -495,8 +490,8 @@ mod tests {
 
     #[test]
     fn whitespace_and_bad_bytes() {
-        assert!(is_empty_expression(" \t\n"));
-        assert!(!is_empty_expression("\r"));
+        assert_eq!(Lexer::new(b" \t\n").map(|l| l.token), Ok(Token::Eof));
+        assert_ne!(Lexer::new(b"\r").map(|l| l.token), Ok(Token::Eof));
         assert_eq!(
             eval("1\r"),
             Err("unexpected tokens after expression".into())

@@ -26,7 +26,7 @@
 //! ```
 //!
 //! [`Session`] wraps all of it for a trace browser: it indexes in steps
-//! answers questions ([`browse::question`]), each with its own type of
+//! answers questions ([`protocol::Question`]), each with its own type of
 //! small answer (on the wire between threads: a [`Query`] and its [`Reply`]). [`dataflow::why`] asks
 //! the index backwards, step by step, where a value came from.
 //!
@@ -49,7 +49,7 @@
 //! (`FileSource`); here it is a string ([`SliceSource`]):
 //!
 //! ```
-//! use tarmac_lens_core::browse::protocol::{Locate, RegMark, Registers};
+//! use tarmac_lens_core::protocol::{Locate, RegMark, Registers};
 //! use tarmac_lens_core::{ParseOptions, Session, SliceSource};
 //!
 //! let trace = "\
@@ -79,7 +79,7 @@
 //! ```
 //!
 //! Without an index, one pass over the lines gives [`Stats`]
-//! ([`stats::compute`]), and [`Engine`] with an [`Observer`] computes any
+//! ([`compute_stats`]), and [`Engine`] with an [`Observer`] computes any
 //! report (see [`Observer`]'s example). One engine pass gives
 //! [`Statistics`] too: the instruction mix, time by exception level,
 //! exceptions and interrupts, function statistics, loops, a function's
@@ -101,7 +101,7 @@
 //!   [`SymbolTable`]) and memory writes by size.
 //! - `streaming_stats.rs`: record counts in one streaming pass over a file
 //!   or standard input, without an index: a [`TraceSource`] over any
-//!   `Read`, of length [`source::UNKNOWN_LEN`]; printed as a table or JSON.
+//!   `Read`, of length [`UNKNOWN_LEN`]; printed as a table or JSON.
 //! - `compressed_bench.rs`: a `.gz` or `.zst` trace read in place
 //!   ([`compressed`]): the access-point pass's speed against `gzip -dc`
 //!   or `zstd -dc`, the latency of reads at random offsets, the table's
@@ -109,48 +109,95 @@
 
 #![deny(missing_docs)]
 
-pub mod block_cache;
-pub mod browse;
-pub(crate) mod codec;
+// What a downstream tool uses is re-exported below, flat; every module is
+// private but five namespaces whose names would clash at the top
+// (`diff::Step`, `dataflow::Source`, the reports' and coverage's `Target`s,
+// the compressed sources), and `protocol` and `record` are re-exported
+// whole. `the_core_is_used_through_its_front_door` (tests/module_graph.rs)
+// holds the list and refuses a path from outside through two modules.
+
+mod block_cache;
+mod browse;
+mod codec;
 pub mod compressed;
-pub mod condition;
-pub mod convert;
-pub mod cores;
+mod condition;
+mod convert;
+mod cores;
 pub mod coverage;
 pub mod dataflow;
-pub mod debuginfo;
-pub mod decode;
+mod debuginfo;
+mod decode;
 pub mod diff;
-pub mod dump;
-pub mod engine;
+mod dump;
+mod engine;
 mod error;
-pub mod expr;
-pub mod index;
-pub mod lines;
-pub mod parse;
+mod expr;
+mod index;
+mod lines;
+mod parse;
 pub mod report;
-pub mod search;
-pub mod sniff;
-pub mod source;
-pub mod state;
-pub mod stats;
-pub(crate) mod sweep;
-pub mod symbols;
+mod search;
+mod sniff;
+mod source;
+mod state;
+mod stats;
+mod sweep;
+mod symbols;
 #[cfg(test)]
 mod testing;
 
-pub use browse::protocol::{Query, Reply};
-pub use browse::Session;
+/// The questions a [`Session`] answers and their answers, on the wire
+/// between threads as a [`Query`] and its [`Reply`].
+pub use browse::protocol;
+/// The records a [`Parser`] yields and an [`Observer`] is shown.
+pub use parse::record;
+
+pub use block_cache::BlockCache;
+pub use browse::disassembly::{Disassembly, DisassemblyReply, DisassemblyRow};
+pub use browse::events::{depth_per_bucket, node_at, MAX_EVENTS};
+pub use browse::index_bytes::IndexBytes;
+pub use browse::search::{
+    SearchHitView, SearchQuery, SearchReply, SearchRequest, MAX_HITS_PER_REPLY, MAX_LISTED,
+};
+pub use browse::{worker_count, RangeReport, Saving, Session};
+pub use browse::{Query, Reply};
+pub use condition::{Condition, RegRef, Values};
+pub use convert::{convert, Style};
+pub use cores::{check_single_core, count as count_cores, CoreCount};
 pub use debuginfo::DebugInfo;
-pub use engine::{Engine, Node, Observer};
+pub use decode::InsnClass;
+pub use decode::{operands, Operands, FLAGS as FLAGS_REGISTER};
+pub use dump::{dump, Dumper};
+pub use engine::{Engine, EngineOptions, Node, Observer, Site, INVALID_PC};
 pub use error::{Error, Result};
-pub use index::{Index, IndexBuilder, IndexOptions};
-pub use lines::{Line, LineReader};
-pub use parse::{ParseOptions, Parser, Record, RecordKind};
+pub use expr::{parse_with as parse_expr, ExprContext, NoContext};
+#[cfg(not(target_arch = "wasm32"))]
+pub use index::parallel::build_parallel_slice;
+pub use index::parallel::{
+    dialect_of, line_start_at, split_offsets, stitch, RangeIndex, StitchStats,
+};
+pub use index::range_job::RangeJob;
+pub use index::IndexEncoder;
+pub use index::{
+    bucket_bounds, bucket_start, value_text, AccessHit, AccessKind, EventKind, Index, IndexBuilder,
+    IndexOptions, IndexSummary, IntervalStart, MemAccessed, MemByte, PcIntervals, StateBefore,
+    TraceIdentity, Watched, TIMELINE_BUCKETS,
+};
+pub use lines::{Line, LineReader, SliceLines};
+pub use parse::{
+    detect_dialect, BranchKind, CpuName, Dialect, Effect, ISet, Instruction, InstructionForm,
+    MemDirection, ParseOptions, Parser, Record, RecordKind, RegClass, RegId,
+};
 pub use report::stats::Statistics;
+pub use search::{KindFilter, Search, SearchSpec};
+pub use sniff::{identify, FileKind, InstructionSets};
 #[cfg(not(target_arch = "wasm32"))]
 pub use source::FileSource;
-pub use source::{SliceSource, TraceSource};
-pub use state::regfile::RegFile;
-pub use stats::Stats;
+pub use source::{read_sample, Prefix, SliceSource, TraceSource, SAMPLE_BYTES, UNKNOWN_LEN};
+pub use state::memory::Fill;
+pub use state::regfile::{is_register_name, location as register_location, RegFile, IFLAGS, XSP};
+pub use stats::{
+    compute as compute_stats, Stats, StatsBuilder, UnparsedLine, ValueNote, MAX_LISTED_UNPARSED,
+    MAX_UNPARSED_WORDS,
+};
 pub use symbols::SymbolTable;

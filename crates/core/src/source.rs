@@ -17,7 +17,7 @@ use crate::Result;
 /// A trace owned in memory:
 ///
 /// ```
-/// use tarmac_lens_core::{stats, ParseOptions, Result, TraceSource};
+/// use tarmac_lens_core::{compute_stats, ParseOptions, Result, TraceSource};
 ///
 /// struct Owned(Vec<u8>);
 ///
@@ -35,7 +35,7 @@ use crate::Result;
 /// }
 ///
 /// let trace = b"1 clk IT (1) 00008000 e3a00005 A svc_s : MOV r0,#5\n".to_vec();
-/// let stats = stats::compute(Owned(trace), ParseOptions::default(), |_| {})?;
+/// let stats = compute_stats(Owned(trace), ParseOptions::default(), |_| {})?;
 /// assert_eq!(stats.count("instruction"), 1);
 /// # Ok::<(), tarmac_lens_core::Error>(())
 /// ```

@@ -35,7 +35,7 @@ pub struct UnparsedLine {
 /// # Examples
 ///
 /// ```
-/// use tarmac_lens_core::{stats, ParseOptions, SliceSource};
+/// use tarmac_lens_core::{compute_stats, ParseOptions, SliceSource};
 ///
 /// let trace = "\
 /// 1 clk IT (1) 00008000 e3a00005 A svc_s : MOV r0,#5
@@ -43,7 +43,7 @@ pub struct UnparsedLine {
 /// 2 clk MW4 00001000 00000005
 /// what is this?
 /// ";
-/// let stats = stats::compute(SliceSource(trace.as_bytes()), ParseOptions::default(), |_| {})?;
+/// let stats = compute_stats(SliceSource(trace.as_bytes()), ParseOptions::default(), |_| {})?;
 /// assert_eq!(stats.dialect, "tarmac");
 /// assert_eq!((stats.lines, stats.bytes), (4, trace.len() as u64));
 /// assert_eq!(stats.count("instruction"), 1);

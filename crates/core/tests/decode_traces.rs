@@ -5,9 +5,10 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use tarmac_lens_core::decode::{operands, Operands, FLAGS};
-use tarmac_lens_core::parse::{Effect, ISet, MemDirection, RegClass, RegId};
-use tarmac_lens_core::{LineReader, ParseOptions, Parser, RecordKind, SliceSource};
+use tarmac_lens_core::{
+    operands, Effect, ISet, LineReader, MemDirection, Operands, ParseOptions, Parser, RecordKind,
+    RegClass, RegId, SliceSource, FLAGS_REGISTER,
+};
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data");
 
@@ -256,7 +257,7 @@ fn traced_writes_are_decoded_writes() {
                     if reg == RegId::new(RegClass::R, 14) {
                         last_lr = value;
                     }
-                    if reg == FLAGS {
+                    if reg == FLAGS_REGISTER {
                         // The interrupt masks (A, I, F: bits 8:6; D too in
                         // AArch64, bit 9) are not flags.
                         const MASKS: u64 = 0x3c0;

@@ -97,7 +97,7 @@ fn run_where_written(line: u64, target: WriteTarget) -> String {
     String::from_utf8(out).unwrap()
 }
 
-use tarmac_lens_core::browse::protocol::WriteTarget;
+use tarmac_lens_core::protocol::WriteTarget;
 
 #[test]
 fn where_written_finds_the_last_register_write() {
@@ -259,7 +259,7 @@ fn streaming_stats_of_a_stream_are_those_of_the_file() {
     streaming_stats::run(Trickle(&bytes), true, &mut out).unwrap();
     let streamed: tarmac_lens_core::Stats = serde_json::from_slice(&out).unwrap();
     // Read at offsets, as the CLI reads a file.
-    let file = tarmac_lens_core::stats::compute(
+    let file = tarmac_lens_core::compute_stats(
         tarmac_lens_core::FileSource::open(Path::new(&path("tarmac"))).unwrap(),
         Default::default(),
         |_| {},

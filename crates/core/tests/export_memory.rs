@@ -14,9 +14,7 @@ mod synthetic;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use tarmac_lens_core::engine::EngineOptions;
-use tarmac_lens_core::parse::ParseOptions;
-use tarmac_lens_core::report::export::perfetto::PerfettoWriter;
+use tarmac_lens_core::{report::export::perfetto::PerfettoWriter, EngineOptions, ParseOptions};
 
 use synthetic::{Synthetic, ROUND_INSTRUCTIONS};
 

@@ -20,14 +20,13 @@
 
 use js_sys::{Function, Object, Reflect, Uint8Array};
 use serde::Serialize;
-use tarmac_lens_core::browse::protocol::{
-    Answerable, Locate, Memory, RegMark, Registers, Row, Rows,
+use tarmac_lens_core::{
+    protocol::{Answerable, Locate, Memory, RegMark, Registers, Row, Rows},
+    read_sample, report,
+    report::{calltree, names, profile},
+    EngineOptions, Error, KindFilter, ParseOptions, Search, SearchSpec, Session, SymbolTable,
+    TraceSource,
 };
-use tarmac_lens_core::engine::EngineOptions;
-use tarmac_lens_core::report::{self, calltree, names, profile};
-use tarmac_lens_core::search::{KindFilter, Search, SearchSpec};
-use tarmac_lens_core::source::read_sample;
-use tarmac_lens_core::{Error, ParseOptions, Session, SymbolTable, TraceSource};
 use wasm_bindgen::prelude::*;
 
 /// A trace read through a JavaScript `read(offset, length)` callback.
@@ -384,8 +383,7 @@ impl TraceCore {
     /// The calls of the whole trace, as the CLI's call-tree reports take them.
     fn analyse(&mut self) -> Result<report::CallAnalysis, JsError> {
         let mut source = self.source.clone();
-        tarmac_lens_core::cores::check_single_core(&mut source, ParseOptions::default())
-            .map_err(fail)?;
+        tarmac_lens_core::check_single_core(&mut source, ParseOptions::default()).map_err(fail)?;
         report::analyse_calls(source, ParseOptions::default(), EngineOptions::default())
             .map_err(fail)
     }

@@ -20,10 +20,11 @@ use std::sync::mpsc;
 use std::time::{Duration, UNIX_EPOCH};
 
 use pyo3::prelude::*;
-use tarmac_lens_core::compressed::{bundle, unbundle, Table};
-use tarmac_lens_core::index::parallel::{dialect_of, split_offsets, stitch, RangeIndex};
-use tarmac_lens_core::index::{Index, IndexOptions, TraceIdentity};
-use tarmac_lens_core::{ParseOptions, SliceSource};
+use tarmac_lens_core::{
+    compressed::{bundle, unbundle, Table},
+    dialect_of, split_offsets, stitch, Index, IndexOptions, ParseOptions, RangeIndex, SliceSource,
+    TraceIdentity,
+};
 
 use crate::errors::{error, Error};
 use crate::source::{Opener, Source, Stoppable, Storage, STOPPED};

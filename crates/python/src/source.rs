@@ -5,8 +5,11 @@
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use tarmac_lens_core::compressed::{self, Compressed, Table};
-use tarmac_lens_core::{FileSource, TraceSource};
+use tarmac_lens_core::{
+    compressed,
+    compressed::{Compressed, Table},
+    FileSource, TraceSource,
+};
 
 /// The trace's text.
 pub enum Source {

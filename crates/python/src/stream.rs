@@ -7,9 +7,7 @@ use std::sync::Mutex;
 
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
-use tarmac_lens_core::parse::{Effect, ISet, MemDirection};
-use tarmac_lens_core::source::read_sample;
-use tarmac_lens_core::{LineReader, Parser, RecordKind};
+use tarmac_lens_core::{read_sample, Effect, ISet, LineReader, MemDirection, Parser, RecordKind};
 
 use crate::errors::core;
 use crate::source::Source;

@@ -9,18 +9,15 @@ use pyo3::exceptions::{PyFileNotFoundError, PyIsADirectoryError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 use serde::Serialize;
-use tarmac_lens_core::browse::protocol::{
-    AccessKind, Accesses, CallStack, Locate, Memory, NodeView, Row, Rows, WhyQuery, WriteTarget,
+use tarmac_lens_core::{
+    protocol::{
+        AccessKind, Accesses, CallStack, Locate, Memory, NodeView, Row, Rows, WhyQuery, WriteTarget,
+    },
+    read_sample, report,
+    report::{calltree, names, profile},
+    Condition, CpuName, DebugInfo, EngineOptions, ExprContext, Index, IndexSummary,
+    InstructionSets, ParseOptions, Session, SymbolTable, TraceSource,
 };
-use tarmac_lens_core::condition::Condition;
-use tarmac_lens_core::engine::EngineOptions;
-use tarmac_lens_core::expr::ExprContext;
-use tarmac_lens_core::index::IndexSummary;
-use tarmac_lens_core::parse::CpuName;
-use tarmac_lens_core::report::{self, calltree, names, profile};
-use tarmac_lens_core::sniff::InstructionSets;
-use tarmac_lens_core::source::read_sample;
-use tarmac_lens_core::{DebugInfo, Index, ParseOptions, Session, SymbolTable, TraceSource};
 
 use crate::errors::{core, error, with_attrs, ConditionError, Error, ImageError, NotATraceError};
 use crate::indexing::{self, IndexFile};
@@ -144,7 +141,7 @@ fn target(register: Option<String>, address: Option<u64>, size: u64) -> PyResult
 }
 
 impl Inner {
-    fn ask<Q: tarmac_lens_core::browse::protocol::Answerable>(
+    fn ask<Q: tarmac_lens_core::protocol::Answerable>(
         &mut self,
         py: Python<'_>,
         q: Q,
@@ -223,7 +220,7 @@ fn analyse(
 ) -> PyResult<report::CallAnalysis> {
     py.detach(|| {
         let mut source = opener.open()?;
-        tarmac_lens_core::cores::check_single_core(&mut source, parse)?;
+        tarmac_lens_core::check_single_core(&mut source, parse)?;
         report::analyse_calls(source, parse, engine)
     })
     .map_err(|e| error::<Error>(py, format!("{}: {e}", opener.path.display())))
@@ -648,7 +645,7 @@ impl Trace {
             WhyQuery {
                 node,
                 target,
-                depth: depth.min(tarmac_lens_core::browse::protocol::MAX_DEPTH),
+                depth: depth.min(tarmac_lens_core::protocol::MAX_DEPTH),
                 loaded: None,
             },
         )?;
@@ -725,7 +722,7 @@ impl Trace {
         let (opener, parse) = (&inner.opener, inner.parse);
         let made = py.detach(|| -> tarmac_lens_core::Result<_> {
             let mut source = opener.open()?;
-            tarmac_lens_core::cores::check_single_core(&mut source, parse)?;
+            tarmac_lens_core::check_single_core(&mut source, parse)?;
             let counts = count_trace(source, parse)?;
             let code = CodeImage::from_elf_bytes(
                 &image.path.display().to_string(),
@@ -861,7 +858,7 @@ pub fn open(
         } else {
             sample.len() as u64
         };
-        let kind = tarmac_lens_core::sniff::identify(&sample, total, parse);
+        let kind = tarmac_lens_core::identify(&sample, total, parse);
         if let Some(problem) = kind.problem(&name) {
             return Err(error::<NotATraceError>(py, problem));
         }

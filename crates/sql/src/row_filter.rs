@@ -9,7 +9,7 @@ use std::collections::HashSet;
 use datafusion::common::ScalarValue;
 use datafusion::logical_expr::expr::InList;
 use datafusion::logical_expr::{BinaryExpr, Expr, Operator};
-use tarmac_lens_core::parse::{Record, RecordKind};
+use tarmac_lens_core::{Record, RecordKind};
 
 use crate::rows::instructions::mnemonic;
 use crate::schema::Table;

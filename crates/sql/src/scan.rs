@@ -13,9 +13,7 @@ use datafusion::error::{DataFusionError, Result};
 use datafusion::execution::{SendableRecordBatchStream, TaskContext};
 use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
 use datafusion::physical_plan::streaming::PartitionStream;
-use tarmac_lens_core::index::EventKind;
-use tarmac_lens_core::parse::Record;
-use tarmac_lens_core::{Line, TraceSource};
+use tarmac_lens_core::{EventKind, Line, Record, TraceSource};
 
 use crate::bounds::Bounds;
 use crate::builders::{Projection, Rows};

@@ -4,8 +4,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use tarmac_lens_core::index::{Index, IntervalStart};
-use tarmac_lens_core::{DebugInfo, SymbolTable, TraceSource};
+use tarmac_lens_core::{DebugInfo, Index, IntervalStart, SymbolTable, TraceSource};
 
 /// Opens the trace's text for reading at offsets; called once per
 /// partition of a scan, so each reads on its own.

@@ -22,10 +22,7 @@ use clap::Args;
 use gdbstub::arch::Arch;
 use gdbstub::conn::Connection;
 use gdbstub::stub::{DisconnectReason, GdbStub};
-use tarmac_lens_core::dataflow::ImageMemory;
-use tarmac_lens_core::index::PcIntervals;
-use tarmac_lens_core::parse::CpuName;
-use tarmac_lens_core::source::{FileSource, TraceSource};
+use tarmac_lens_core::{dataflow::ImageMemory, CpuName, FileSource, PcIntervals, TraceSource};
 
 use self::link::{Link, Shared};
 use self::regs::{Addr, Profile, RegBlock};
@@ -210,7 +207,7 @@ fn open_cores(common: &Common) -> Result<Vec<Core>, String> {
         if let Some(end) = head.iter().rposition(|&b| b == b'\n') {
             head.truncate(end + 1);
         }
-        tarmac_lens_core::cores::count(tarmac_lens_core::SliceSource(&head), common.parse_options())
+        tarmac_lens_core::count_cores(tarmac_lens_core::SliceSource(&head), common.parse_options())
             .map_err(|e| e.to_string())?
     };
     if names.len() < 2 {

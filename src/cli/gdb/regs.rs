@@ -8,8 +8,7 @@
 use std::fmt::Debug;
 
 use gdbstub::arch::{Arch, RegId, Registers};
-use tarmac_lens_core::parse::{RegClass, RegId as TraceReg};
-use tarmac_lens_core::state::regfile::{self, RegFile};
+use tarmac_lens_core::{register_location, RegClass, RegFile, RegId as TraceReg};
 
 /// Which register set a trace is debugged with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,7 +33,7 @@ enum Slot {
 }
 
 fn file(reg: TraceReg, aarch64: bool) -> Slot {
-    let (o, s) = regfile::location(reg, aarch64);
+    let (o, s) = register_location(reg, aarch64);
     Slot::File(o, s)
 }
 
@@ -191,7 +190,7 @@ pub fn fill(profile: Profile, regs: &RegFile, pc: u64) -> Vec<Option<u8>> {
                 out.extend(v[..size].iter().map(|&b| Some(b)));
             }
             Slot::Cpsr => {
-                let (o, _) = regfile::location(TraceReg::new(RegClass::Psr, 0), false);
+                let (o, _) = register_location(TraceReg::new(RegClass::Psr, 0), false);
                 let mut v = [0u8; 4];
                 v.copy_from_slice(&regs.bytes[o..o + 4]);
                 let known = regs.known[o..o + 4].iter().all(|&k| k != 0);

@@ -20,10 +20,10 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
 
 use gdbstub::target::ext::breakpoints::WatchKind;
-use tarmac_lens_core::dataflow::ImageMemory;
-use tarmac_lens_core::index::{AccessKind, Index, MemByte, PcIntervals, StateBefore, Watched};
-use tarmac_lens_core::source::TraceSource;
-use tarmac_lens_core::Node;
+use tarmac_lens_core::{
+    dataflow::ImageMemory, AccessKind, Index, MemByte, Node, PcIntervals, StateBefore, TraceSource,
+    Watched,
+};
 
 use super::regs::{self, Profile};
 

@@ -20,11 +20,10 @@ use clap::Args;
 use tiny_http::{Header, Method, Request, Response, Server, StatusCode};
 
 use tarmac_lens::serve_protocol::{self, ElfOutcome, Opening, ServedElf};
-use tarmac_lens_core::block_cache::BlockCache;
-use tarmac_lens_core::browse::protocol::{Fold, Query, Reply, RowOfNode, Rows, Step};
-use tarmac_lens_core::browse::Session;
-use tarmac_lens_core::source::TraceSource;
-use tarmac_lens_core::stats::Stats;
+use tarmac_lens_core::{
+    protocol::{Fold, Query, Reply, RowOfNode, Rows, Step},
+    BlockCache, Session, Stats, TraceSource,
+};
 
 use super::{display_name, index, input, Common};
 
@@ -301,7 +300,7 @@ pub fn cmd_serve(common: &Common, args: &ServeArgs) -> Result<(), String> {
             let counted = input::Cache::default()
                 .open(&trace, parse, input::Mode::Stream, quiet)
                 .and_then(|s| {
-                    tarmac_lens_core::stats::compute(s, parse, |_| {}).map_err(|e| e.to_string())
+                    tarmac_lens_core::compute_stats(s, parse, |_| {}).map_err(|e| e.to_string())
                 });
             *stats.lock().unwrap_or_else(|e| e.into_inner()) = match counted {
                 Ok(s) => Counted::Done(Box::new(s)),
@@ -781,7 +780,7 @@ impl<S: TraceSource> Read for SourceReader<'_, S> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tarmac_lens_core::source::SliceSource;
+    use tarmac_lens_core::SliceSource;
 
     #[test]
     fn ranges() {

@@ -15,7 +15,7 @@ use tungstenite::protocol::{Role, WebSocket, WebSocketConfig};
 use tungstenite::{Error, Message};
 
 use super::{header, lock, respond, text, Shared, MAX_ASK_BYTES};
-use tarmac_lens_core::source::TraceSource;
+use tarmac_lens_core::TraceSource;
 
 /// Takes the connection of an upgrade request and answers its messages on
 /// a thread of its own until the page goes.

@@ -6,10 +6,7 @@
 
 use crate::i18n::{t, tf};
 use crate::model::pane_state::{FollowsPosition, PaneState};
-use tarmac_lens_core::browse::disassembly::{
-    Disassembly as Asked, DisassemblyReply, DisassemblyRow,
-};
-use tarmac_lens_core::browse::protocol::NodeId;
+use tarmac_lens_core::{Disassembly as Asked, DisassemblyReply, DisassemblyRow, protocol::NodeId};
 
 /// The pane's state: the last listing, if one came.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -109,7 +106,7 @@ mod tests {
             kinds,
             [Line::Reached, Line::Here, Line::NeverRun, Line::Reached]
         );
-        let error = tarmac_lens_core::browse::protocol::Reply::Error("no".into());
+        let error = tarmac_lens_core::protocol::Reply::Error("no".into());
         assert_eq!(d.take(error), Err("no".into()));
     }
 }

@@ -9,7 +9,7 @@ use crate::model::nav::{NavMsg, EVENTS_PAGE};
 use crate::model::{Msg, ViewMsg};
 use crate::panes::render::PaneContext;
 use crate::web::page::i18n::{number, t, tf, use_lang};
-use tarmac_lens_core::browse::protocol::{EventKind, EventsReply, NodeId};
+use tarmac_lens_core::protocol::{EventKind, EventsReply, NodeId};
 
 /// Draws the page's events; `None` while there is no active view.
 pub fn view(cx: &PaneContext) -> Option<Html> {

@@ -21,8 +21,7 @@ use crate::web::page::client::{TraceClient, WeakTraceClient};
 use crate::web::page::i18n::{number, t, tf, LangWatch};
 use crate::web::page::local_store;
 use crate::web::page::sql_client::{keep, take_kept, SqlClient, SqlEvent};
-use tarmac_lens_core::browse::index_bytes::IndexBytes;
-use tarmac_lens_core::browse::question::Question;
+use tarmac_lens_core::{IndexBytes, protocol::Question};
 
 /// Where the history is kept between pages.
 const HISTORY_KEY: &str = "tarmac-lens.sql-history";
@@ -413,7 +412,7 @@ impl QueryPane {
                                                             title={if link == Link::Line { t("Go to this line") } else { t("Go to this time") }}
                                                             onclick={Callback::from(move |e: MouseEvent| {
                                                                 e.prevent_default();
-                                                                if let Some(a) = action { on_action.emit(a); }
+                                                                if let Some(a) = &action { on_action.emit(a.clone()); }
                                                             })}>{ text.clone() }</a>
                                                     </td>
                                                 }

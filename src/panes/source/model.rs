@@ -6,12 +6,9 @@ use std::any::Any;
 use std::rc::Rc;
 
 use crate::i18n::{t, tf};
-use crate::model::pane_state::{fresh_token, Goto, PaneAction, PaneState, Step};
+use crate::model::pane_state::{fresh_token, At, Goto, PaneAction, PaneState, Step};
 use crate::model::source::{ShowLine, SourceFiles};
-use tarmac_lens_core::browse::protocol::{
-    FileCountsReply, FindLine, HitsReply, LineCounts, LineHits, LineStep, NodeId, Query,
-    Question, Reply, Source, SourceReply, SourceStep,
-};
+use tarmac_lens_core::protocol::{FileCountsReply, FindLine, HitsReply, LineCounts, LineHits, LineStep, NodeId, Query, Question, Reply, Source, SourceReply, SourceStep};
 
 /// Executions listed per page of a line's list.
 const HITS_PAGE: u32 = 200;
@@ -139,8 +136,8 @@ impl SourcePane {
 }
 
 impl PaneState for SourcePane {
-    fn query(&self, node: NodeId) -> Option<Query> {
-        Some(Source { node }.into())
+    fn query(&mut self, at: At) -> Option<Query> {
+        Some(Source { node: at.node }.into())
     }
 
     fn take(&mut self, reply: Reply) -> Result<(), String> {
@@ -182,10 +179,10 @@ impl PaneState for SourcePane {
         Some((token, hits.into()))
     }
 
-    fn take_more(&mut self, token: u64, reply: Reply) -> Result<(), String> {
+    fn take_more(&mut self, token: u64, reply: Reply) -> Result<Option<PaneAction>, String> {
         if self.counts_token == Some(token) {
             self.counts = Some(LineCounts::answer_of(reply)?);
-            return self.counts_note();
+            return self.counts_note().map(|()| None);
         }
         if self.hits_token == Some(token) {
             let page = LineHits::answer_of(reply)?;
@@ -198,7 +195,7 @@ impl PaneState for SourcePane {
             }
         }
         // Otherwise an older question's: a newer one is on its way.
-        Ok(())
+        Ok(None)
     }
 
     fn update(&mut self, msg: Box<dyn Any>) -> Option<PaneAction> {

@@ -15,7 +15,7 @@ use crate::model::Msg;
 use crate::panes::render::PaneContext;
 use crate::web::page::i18n::{number, t, tf, use_lang};
 use crate::web::page::source_folder;
-use tarmac_lens_core::browse::protocol::{NodeId, SourceReply};
+use tarmac_lens_core::protocol::{NodeId, SourceReply};
 
 /// The source pane in its frame: the header the register and memory
 /// panes have (the view it follows, its lock), and its body.

@@ -8,7 +8,7 @@ use yew::prelude::*;
 use crate::model::{Msg, ViewMsg};
 use crate::panes::render::PaneContext;
 use crate::web::page::i18n::{t, tf, use_lang};
-use tarmac_lens_core::browse::protocol::{CallFrame, NodeId};
+use tarmac_lens_core::protocol::{CallFrame, NodeId};
 
 /// Draws the active view's calls; `None` while there is no active view.
 pub fn view(cx: &PaneContext) -> Option<Html> {

@@ -9,9 +9,7 @@ use crate::i18n::t;
 use crate::model::pane_kind::OpenOn;
 use crate::model::pane_state::{fresh_token, Goto, PaneAction, PaneState, Step};
 use crate::model::target::target_label;
-use tarmac_lens_core::browse::protocol::{
-    Access, AccessKind, AccessView, Accesses, NodeId, Query, Question, Reply, WriteTarget,
-};
+use tarmac_lens_core::protocol::{Access, AccessKind, AccessView, Accesses, NodeId, Query, Question, Reply, WriteTarget};
 
 /// Accesses the pane lists at most; `(` and `)` still find the others.
 pub const MAX_LISTED: usize = 10_000;
@@ -104,15 +102,15 @@ impl PaneState for Watch {
         Some((self.generation, query.into()))
     }
 
-    fn take_more(&mut self, token: u64, reply: Reply) -> Result<(), String> {
+    fn take_more(&mut self, token: u64, reply: Reply) -> Result<Option<PaneAction>, String> {
         if token != self.generation {
-            return Ok(());
+            return Ok(None);
         }
         self.asking = false;
         let piece = Accesses::answer_of(reply)?;
         Rc::make_mut(&mut self.hits).extend(piece.hits);
         self.next = piece.next;
-        Ok(())
+        Ok(None)
     }
 
     fn update(&mut self, msg: Box<dyn Any>) -> Option<PaneAction> {

@@ -14,7 +14,7 @@ use crate::model::Msg;
 use crate::panes::render::PaneContext;
 use crate::web::components::windowed::use_window;
 use crate::web::page::i18n::{number, t, tf, use_lang};
-use tarmac_lens_core::browse::protocol::{AccessKind, NodeId};
+use tarmac_lens_core::protocol::{AccessKind, NodeId};
 
 /// A row's height: every row has it, so the list knows which are in sight.
 const ROW_PX: f64 = 18.0;

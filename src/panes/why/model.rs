@@ -13,9 +13,7 @@ use crate::i18n::{t, tf};
 use crate::model::pane_kind::OpenOn;
 use crate::model::pane_state::{fresh_token, PaneAction, PaneState};
 use crate::model::target::target_label;
-use tarmac_lens_core::browse::protocol::{NodeId, Query, Question, Reply, WriteTarget};
-use tarmac_lens_core::browse::why::{WhyQuery, WhyStep};
-use tarmac_lens_core::dataflow::Source;
+use tarmac_lens_core::{dataflow::Source, protocol::{NodeId, Query, Question, Reply, WhyQuery, WhyStep, WriteTarget}};
 
 /// Levels asked for at first, and for each step opened later.
 pub const DEPTH: u32 = 4;
@@ -246,9 +244,9 @@ impl PaneState for Why {
         None
     }
 
-    fn take_more(&mut self, token: u64, reply: Reply) -> Result<(), String> {
+    fn take_more(&mut self, token: u64, reply: Reply) -> Result<Option<PaneAction>, String> {
         let Some(path) = self.waiting.remove(&token) else {
-            return Ok(());
+            return Ok(None);
         };
         let answer = WhyQuery::answer_of(reply);
         match path {
@@ -265,7 +263,7 @@ impl PaneState for Why {
                 self.collapsed.remove(&path);
             }
         }
-        Ok(())
+        Ok(None)
     }
 
     fn update(&mut self, msg: Box<dyn Any>) -> Option<PaneAction> {

@@ -21,7 +21,7 @@ use crate::web::page::i18n::{self, number, t, tf, tn, Lang, LanguageSwitch};
 use crate::web::page::page_params::{self, PageParams};
 use crate::web::page::url_options;
 use crate::web::shared::timing::after_ms;
-use tarmac_lens_core::symbols::SymbolTable;
+use tarmac_lens_core::SymbolTable;
 
 pub use crate::model::page::{FileInfo, Phase, Tab};
 

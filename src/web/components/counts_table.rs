@@ -6,11 +6,11 @@ use yew::prelude::*;
 
 use crate::web::page::i18n::{number, record_kind_text, t, use_lang};
 
-use tarmac_lens_core::parse::RecordKind;
+use tarmac_lens_core::RecordKind;
 
 #[derive(Properties, PartialEq)]
 pub struct CountsTableProps {
-    /// Kind name -> count, as in [`tarmac_lens_core::stats::Stats::records`].
+    /// Kind name -> count, as in [`tarmac_lens_core::Stats::records`].
     pub records: BTreeMap<String, u64>,
 }
 

@@ -15,8 +15,10 @@ use crate::web::page::client::{worker_url, TraceClient};
 use crate::web::page::diff_client::DiffJob;
 use crate::web::page::i18n::{number, t, tf, tn, Lang};
 use crate::web::page::url_options;
-use tarmac_lens_core::browse::protocol::Progress;
-use tarmac_lens_core::diff::{hex, Difference, Divergence, Step};
+use tarmac_lens_core::{
+    diff::{hex, Difference, Divergence, Step},
+    protocol::Progress,
+};
 
 /// Divergences listed at most (the CLI's `--max` for the page).
 pub const MAX_DIVERGENCES: u32 = 100;

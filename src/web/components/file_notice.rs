@@ -9,8 +9,7 @@
 use yew::prelude::*;
 
 use crate::web::page::i18n::{number, t, tf, use_lang};
-use tarmac_lens_core::sniff::FileKind;
-use tarmac_lens_core::stats::Stats;
+use tarmac_lens_core::{FileKind, Stats};
 
 #[derive(Properties, PartialEq)]
 pub struct FileNoticeProps {

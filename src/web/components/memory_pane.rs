@@ -4,7 +4,7 @@
 use web_sys::WheelEvent;
 use yew::prelude::*;
 
-use tarmac_lens_core::browse::protocol::MemoryReply;
+use tarmac_lens_core::protocol::MemoryReply;
 
 #[derive(Properties, PartialEq)]
 pub struct MemoryPaneProps {

@@ -6,7 +6,7 @@ use yew::prelude::*;
 
 use crate::web::page::i18n::{t, tf, use_lang};
 
-use tarmac_lens_core::browse::protocol::NodeView;
+use tarmac_lens_core::protocol::NodeView;
 
 #[derive(Properties, PartialEq)]
 pub struct PaneHeaderProps {

@@ -19,7 +19,7 @@ use yew::prelude::*;
 use super::{Browser, ElfLoad, ElfLoader, FileSummary, MemoryPane, PaneHeader, Session};
 use crate::sample;
 use crate::web::page::client::TraceClient;
-use tarmac_lens_core::browse::protocol::{MemoryReply, NodeView, Progress, Reply};
+use tarmac_lens_core::protocol::{MemoryReply, NodeView, Progress, Reply};
 
 #[derive(Properties, PartialEq)]
 pub struct RehearsalProps {
@@ -98,7 +98,7 @@ impl Polls {
     /// Asks `queries` together; `then` gets the answers, in order.
     fn ask(
         &self,
-        queries: Vec<tarmac_lens_core::browse::protocol::Query>,
+        queries: Vec<tarmac_lens_core::protocol::Query>,
         then: impl FnOnce(Vec<Reply>) + 'static,
     ) {
         let n = queries.len();

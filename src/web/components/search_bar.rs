@@ -11,8 +11,7 @@ pub use crate::model::search::{SearchForm, SearchStatus};
 
 use crate::web::page::format::thousands;
 use crate::web::page::i18n::{t, tf, tn, use_lang};
-use tarmac_lens_core::browse::search::SearchHitView;
-use tarmac_lens_core::search::KindFilter;
+use tarmac_lens_core::{KindFilter, SearchHitView};
 
 #[derive(Properties, PartialEq)]
 pub struct SearchBarProps {

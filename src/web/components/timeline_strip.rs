@@ -10,8 +10,10 @@ use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 use yew::prelude::*;
 
 use crate::web::page::i18n::{t, use_lang};
-use tarmac_lens_core::browse::events::node_at;
-use tarmac_lens_core::browse::protocol::{EventKind, NodeId, TimelineReply};
+use tarmac_lens_core::{
+    node_at,
+    protocol::{EventKind, NodeId, TimelineReply},
+};
 
 /// Drawing size of the canvas, in canvas pixels.
 const W: f64 = 1200.0;

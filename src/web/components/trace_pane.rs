@@ -12,7 +12,7 @@ use crate::web::page::i18n::{t, use_lang};
 use super::trace_row::TraceRow;
 use super::windowed::use_height;
 use crate::model::view_state::{Scroll, ROW_PX};
-use tarmac_lens_core::browse::protocol::{NodeId, NodeView, Row, RowsReply};
+use tarmac_lens_core::protocol::{NodeId, NodeView, Row, RowsReply};
 
 #[derive(Properties, PartialEq)]
 pub struct TracePaneProps {

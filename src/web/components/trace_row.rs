@@ -5,7 +5,7 @@ use yew::prelude::*;
 
 use crate::web::page::i18n::{t, tn, use_lang};
 
-use tarmac_lens_core::browse::protocol::{Hl, NodeId, Row, Span};
+use tarmac_lens_core::protocol::{Hl, NodeId, Row, Span};
 
 /// The stylesheet's class for a syntax class (`data-hl` carries the same).
 pub fn hl_name(hl: Hl) -> &'static str {

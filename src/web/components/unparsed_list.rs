@@ -5,7 +5,7 @@ use yew::prelude::*;
 
 use crate::web::page::i18n::{number, t, tf, tn, use_lang};
 
-use tarmac_lens_core::stats::{UnparsedLine, ValueNote};
+use tarmac_lens_core::{UnparsedLine, ValueNote};
 
 #[derive(Properties, PartialEq)]
 pub struct UnparsedListProps {

@@ -14,7 +14,7 @@ use crate::web::shared::protocol::{decode, encode, PageEvent, ToPage, ToWorker};
 pub use crate::web::shared::protocol::{OpenOptions, Reading};
 use crate::web::shared::report_protocol::ReportFile;
 use crate::web::shared::role::Role;
-use tarmac_lens_core::browse::protocol::{Query, Reply};
+use tarmac_lens_core::protocol::{Query, Reply};
 
 /// Where Trunk puts the worker's loader (see index.html, `data-loader-shim`).
 pub const WORKER_URL: &str = "./tarmac-lens-worker_loader.js";

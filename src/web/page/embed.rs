@@ -40,7 +40,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::MessageEvent;
 
-use tarmac_lens_core::browse::protocol::{NodeId, NodeView};
+use tarmac_lens_core::protocol::{NodeId, NodeView};
 
 use super::client::{TraceClient, WeakTraceClient};
 use crate::model::embed_questions::{Asking, Step, QUESTIONS};

@@ -1,5 +1,5 @@
 //! Parallel indexing in the browser, page side: how many workers index a
-//! dropped file (a URL's: its session's worker says, knowing its length) ([`tarmac_lens_core::browse::worker_count`]), and the extra workers
+//! dropped file (a URL's: its session's worker says, knowing its length) ([`tarmac_lens_core::worker_count`]), and the extra workers
 //! themselves. When the session's worker asks for ranges
 //! ([`ToPage::IndexRanges`]), each range gets a worker and a
 //! `MessageChannel` joining it to the session's worker, so the partial
@@ -28,7 +28,7 @@ pub fn cores() -> usize {
 
 /// How many workers index `file` (`options.workers` forces it).
 pub fn workers_for(file: &web_sys::File, options: &OpenOptions) -> u32 {
-    tarmac_lens_core::browse::worker_count(file.size() as u64, cores(), options.workers) as u32
+    tarmac_lens_core::worker_count(file.size() as u64, cores(), options.workers) as u32
 }
 
 /// Most range workers kept started ahead: an idle one holds its thread and
@@ -45,7 +45,7 @@ thread_local! {
 /// most [`MAX_SPARES`]. Range workers run no warm-up, so these cost
 /// little CPU.
 pub fn prewarm(url: &str, options: &OpenOptions) {
-    let wanted = tarmac_lens_core::browse::worker_count(u64::MAX, cores(), options.workers)
+    let wanted = tarmac_lens_core::worker_count(u64::MAX, cores(), options.workers)
         .saturating_sub(1)
         .min(MAX_SPARES);
     SPARES.with(|s| {

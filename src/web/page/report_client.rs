@@ -16,7 +16,7 @@ use crate::web::shared::report_protocol::{
     ReportEvent, ReportFile, ReportQuery, ReportQuestion, ReportReply, ReportRequest, ReportStatus,
 };
 use crate::web::shared::role::Role;
-use tarmac_lens_core::report::explore::TextKind;
+use tarmac_lens_core::report::TextKind;
 
 type ReplyFn = Box<dyn FnOnce(ReportReply)>;
 /// The worker's handlers, kept alive as long as the client.

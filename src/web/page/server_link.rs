@@ -13,8 +13,10 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{RequestInit, Response};
 
 use crate::serve_protocol::{self, ElfOutcome, Opening};
-use tarmac_lens_core::browse::protocol::{Query, Reply};
-use tarmac_lens_core::stats::Stats;
+use tarmac_lens_core::{
+    protocol::{Query, Reply},
+    Stats,
+};
 
 /// Whether this page was served by `tarmac-lens serve`.
 pub fn is_served() -> bool {

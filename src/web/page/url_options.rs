@@ -43,7 +43,7 @@ pub fn open_options() -> OpenOptions {
 /// `?cpu=NAME`: the core of a multi-core trace to follow; the page's core
 /// picker sets it (with `history.replaceState`) so a link keeps the choice.
 pub fn core() -> Option<String> {
-    param("cpu").filter(|c| tarmac_lens_core::parse::CpuName::new(c.as_bytes()).is_ok())
+    param("cpu").filter(|c| tarmac_lens_core::CpuName::new(c.as_bytes()).is_ok())
 }
 
 /// Sets or clears `?cpu=` in the address bar, keeping the rest.

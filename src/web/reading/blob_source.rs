@@ -8,8 +8,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Blob, FileReaderSync};
 
 use super::read_ahead::{self, Origin, ReadAhead, ReadCounts, SharedReadAhead};
-use tarmac_lens_core::source::TraceSource;
-use tarmac_lens_core::Error;
+use tarmac_lens_core::{Error, TraceSource};
 
 pub struct BlobSource {
     blob: Blob,

@@ -7,9 +7,10 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use tarmac_lens_core::compressed::{sniff, Compressed, Format, Table};
-use tarmac_lens_core::source::TraceSource;
-use tarmac_lens_core::{Error, Result};
+use tarmac_lens_core::{
+    compressed::{sniff, Compressed, Format, Table},
+    Error, Result, TraceSource,
+};
 
 /// The decompressed bytes of a compressed source, shared between the
 /// session that reads them and the worker that saves their table.

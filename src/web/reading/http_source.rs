@@ -18,8 +18,7 @@ use web_sys::{Blob, ProgressEvent, XmlHttpRequest, XmlHttpRequestResponseType};
 
 use super::read_ahead::{self, Origin, ReadAhead, SharedReadAhead};
 pub use super::url::Target;
-use tarmac_lens_core::source::TraceSource;
-use tarmac_lens_core::Error;
+use tarmac_lens_core::{Error, TraceSource};
 
 /// What the first request found.
 pub enum Fetched {

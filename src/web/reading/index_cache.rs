@@ -4,7 +4,7 @@
 //!
 //! One file per trace in one directory, named from the trace's name, size
 //! and last-modified time: a changed file has another name and misses. The
-//! contents are [`tarmac_lens_core::browse::saved`]'s format, which repeats the size
+//! contents are [`tarmac_lens_core::saved`]'s format, which repeats the size
 //! and time, so a name collision is caught on restore. Usable from the
 //! worker (reads and writes) and the page (listing and clearing).
 

@@ -15,9 +15,7 @@ pub mod index_cache;
 pub mod read_ahead;
 pub mod url;
 
-use tarmac_lens_core::block_cache::BlockCache;
-use tarmac_lens_core::source::TraceSource;
-use tarmac_lens_core::Error;
+use tarmac_lens_core::{BlockCache, Error, TraceSource};
 
 use blob_source::BlobSource;
 use read_ahead::SharedReadAhead;

@@ -11,7 +11,7 @@ pub struct OpenOptions {
     pub implicit_thumb: bool,
     pub big_endian: bool,
     /// Most bytes the index may hold before indexing stops (default:
-    /// [`tarmac_lens_core::browse::DEFAULT_INDEX_BUDGET`]).
+    /// the core's `DEFAULT_INDEX_BUDGET`, 1.5 GiB).
     #[serde(default)]
     pub index_budget: Option<u64>,
     /// Makes the worker fail on purpose, so tests exercise the page's
@@ -21,7 +21,7 @@ pub struct OpenOptions {
     /// In a multi-core trace, the core to follow (`--cpu`); `None`: every
     /// line drives the one register file, as in a single-core trace.
     #[serde(default)]
-    pub cpu: Option<tarmac_lens_core::parse::CpuName>,
+    pub cpu: Option<tarmac_lens_core::CpuName>,
     /// Workers indexing a dropped file together (`page/range_pool.rs`); 0 or 1:
     /// the session's worker alone. For a URL, only `?workers=N` (its
     /// length is known once the session's worker has asked).

@@ -13,7 +13,7 @@
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::JsValue;
 
-use tarmac_lens_core::browse::protocol::{Query, Reply};
+use tarmac_lens_core::protocol::{Query, Reply};
 
 pub use super::open_options::{CrashTest, OpenOptions};
 /// What the page learns of its trace besides answers: the page's model's

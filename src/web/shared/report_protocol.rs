@@ -4,7 +4,7 @@
 //!
 //! The worker reads the trace in slices from the `Blob` or URL the page
 //! sends ([`ReportFile`]), like the browsing worker, and keeps the
-//! [`Reports`](tarmac_lens_core::report::explore::Reports); the page asks for parts of
+//! [`Reports`](tarmac_lens_core::report::Reports); the page asks for parts of
 //! them, each reply bounded (see `report::explore`). A report's text comes back in chunks of at most
 //! [`TEXT_CHUNK`] bytes, which the page turns into a `Blob` to download.
 
@@ -16,13 +16,14 @@ use super::open_options::OpenOptions;
 pub use crate::model::reports_panel::{ReportPass, ReportStatus};
 /// A statistics report's answer, as the Statistics tab's model keeps it.
 pub use crate::model::statistics_tab::{PrefixCounted, StatisticText};
-use tarmac_lens_core::coverage::CoverageTable;
-use tarmac_lens_core::report::ep_explore::{EpFlowPage, EpPcPage, EpSort};
-use tarmac_lens_core::report::explore::{
-    CallsPage, FlameView, ProfilePage, ProfileSort, TextKind, TreePage,
+use tarmac_lens_core::{
+    coverage::CoverageTable,
+    report::stats::Report,
+    report::{
+        CallsPage, EpFlowPage, EpPcPage, EpSort, FlameView, FlowPage, ProfilePage, ProfileSort,
+        TextKind, TreePage,
+    },
 };
-use tarmac_lens_core::report::flow_explore::FlowPage;
-use tarmac_lens_core::report::stats::Report;
 
 /// Bytes of text per message.
 pub const TEXT_CHUNK: usize = 1 << 20;

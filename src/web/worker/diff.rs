@@ -7,8 +7,7 @@
 
 use std::cell::RefCell;
 
-use tarmac_lens_core::diff::diff_with_progress;
-use tarmac_lens_core::source::TraceSource;
+use tarmac_lens_core::{diff::diff_with_progress, TraceSource};
 
 use super::runtime::{parse_options, scope};
 use crate::model::comparison::DiffMsg;

@@ -9,14 +9,11 @@
 //! ([`super::range_port`]): progress, then the partial index as
 //! transferred `ArrayBuffer`s with its statistics. The session's worker
 //! listens on those ports (`session::ranges`) and hands what arrives to its
-//! [`tarmac_lens_core::browse::Session`], which adopts ranges in order.
+//! [`tarmac_lens_core::Session`], which adopts ranges in order.
 
 use web_sys::MessagePort;
 
-use tarmac_lens_core::index::parallel::dialect_of;
-use tarmac_lens_core::index::range_job::RangeJob;
-use tarmac_lens_core::index::IndexOptions;
-use tarmac_lens_core::stats::Stats;
+use tarmac_lens_core::{dialect_of, IndexOptions, RangeJob, Stats};
 
 use super::range_port::{send, RangeMsg};
 use super::runtime::{parse_options, scope, RANGE_STEP_BYTES};
@@ -91,7 +88,7 @@ async fn index_range(
 }
 
 async fn index_source(
-    source: &mut dyn tarmac_lens_core::source::TraceSource,
+    source: &mut dyn tarmac_lens_core::TraceSource,
     ahead: Option<crate::web::reading::read_ahead::SharedReadAhead>,
     from: u64,
     to: u64,
@@ -108,7 +105,7 @@ async fn index_source(
 }
 
 async fn index_through(
-    source: &mut dyn tarmac_lens_core::source::TraceSource,
+    source: &mut dyn tarmac_lens_core::TraceSource,
     ahead: Option<&crate::web::reading::read_ahead::SharedReadAhead>,
     from: u64,
     to: u64,

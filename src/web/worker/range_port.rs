@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 use web_sys::MessagePort;
 
-use tarmac_lens_core::stats::Stats;
+use tarmac_lens_core::Stats;
 
 /// Range worker -> session worker.
 #[derive(Debug, Serialize, Deserialize)]

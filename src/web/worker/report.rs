@@ -20,18 +20,13 @@ use crate::web::shared::report_protocol::{
     ReportStatus, Statistic, StatisticText, TextDone, TEXT_CHUNK,
 };
 use crate::web::shared::timing::now;
-use tarmac_lens_core::compressed::Table;
-use tarmac_lens_core::coverage::{count_trace, Coverage, CoverageTable, Image};
-use tarmac_lens_core::engine::EngineOptions;
-use tarmac_lens_core::parse::ParseOptions;
-use tarmac_lens_core::report::ep_explore::EpReports;
-use tarmac_lens_core::report::explore::{Progressed, Reports, TextKind};
-use tarmac_lens_core::report::flow_explore::FlowReports;
-use tarmac_lens_core::report::kind::{report_kind, ReportKind};
-use tarmac_lens_core::report::stats::{Report, Statistics};
-use tarmac_lens_core::source::{Prefix, TraceSource, UNKNOWN_LEN};
-use tarmac_lens_core::symbols::SymbolTable;
-use tarmac_lens_core::Error;
+use tarmac_lens_core::{
+    compressed::Table,
+    coverage::{count_trace, Coverage, CoverageTable, Image},
+    report::stats::{Report, Statistics},
+    report::{report_kind, EpReports, FlowReports, Progressed, ReportKind, Reports, TextKind},
+    EngineOptions, Error, ParseOptions, Prefix, SymbolTable, TraceSource, UNKNOWN_LEN,
+};
 
 /// The trace, to read again (a VCD, the program flow's text).
 #[derive(Clone)]
@@ -229,7 +224,7 @@ fn start(
     let started = now();
     let kind = input
         .source()
-        .and_then(|mut s| tarmac_lens_core::source::read_sample(&mut s))
+        .and_then(|mut s| tarmac_lens_core::read_sample(&mut s))
         .map(|sample| report_kind(&sample, parse));
     let computed = kind.and_then(|kind| match kind {
         ReportKind::Calls => progressed(&input, ReportPass::Calls)

@@ -11,7 +11,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
-use tarmac_lens_core::parse::ParseOptions;
+use tarmac_lens_core::ParseOptions;
 
 use crate::web::shared::protocol::{decode, encode, OpenOptions, ToPage, ToWorker};
 

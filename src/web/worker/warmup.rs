@@ -5,14 +5,9 @@
 //! loops long enough that V8 optimises them (its optimised code is the
 //! module's, so range workers, which run no warm-up, share it).
 
-use tarmac_lens_core::browse::protocol::Reply;
-use tarmac_lens_core::browse::Session;
-use tarmac_lens_core::index::parallel::dialect_of;
-use tarmac_lens_core::index::range_job::RangeJob;
-use tarmac_lens_core::index::IndexOptions;
-use tarmac_lens_core::parse::ParseOptions;
-use tarmac_lens_core::source::TraceSource;
-use tarmac_lens_core::Error;
+use tarmac_lens_core::{
+    dialect_of, protocol::Reply, Error, IndexOptions, ParseOptions, RangeJob, Session, TraceSource,
+};
 
 use crate::sample::{self, TRACE as SAMPLE};
 use crate::web::reading::blob_source::BlobSource;

@@ -136,7 +136,7 @@ const READ_CHUNK: usize = 4 << 20;
 /// [`Session::index_step`], usable while it grows), the folds of each view
 /// and an optional ELF image. [`Session::ask`] answers every question
 /// the trace browser asks, each with its own type of answer
-/// ([`question`]); [`Session::answer`] does it for one off the wire
+/// ([`Question`](crate::protocol::Question)); [`Session::answer`] does it for one off the wire
 /// ([`Query`]). A question about a part not indexed yet gets an error.
 ///
 /// # Examples
@@ -144,7 +144,7 @@ const READ_CHUNK: usize = 4 << 20;
 /// The last write of `r0` at or before the last node:
 ///
 /// ```
-/// use tarmac_lens_core::browse::protocol::{Locate, Write, WriteTarget};
+/// use tarmac_lens_core::protocol::{Locate, Write, WriteTarget};
 /// use tarmac_lens_core::{ParseOptions, Session, SliceSource};
 ///
 /// let trace = b"\

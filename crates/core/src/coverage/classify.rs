@@ -100,11 +100,6 @@ pub struct ThumbDecoder {
 }
 
 impl ThumbDecoder {
-    /// Forgets any IT block (a new code region starts).
-    pub fn reset(&mut self) {
-        *self = ThumbDecoder::default();
-    }
-
     /// The kind of the instruction `hw1` (`hw2` its second halfword when
     /// [`thumb_size`] says 4 bytes, else ignored), advancing the IT state.
     pub fn next(&mut self, hw1: u16, hw2: u16) -> Kind {

@@ -4,9 +4,9 @@
 //! Three steps, so that a farm's thousands of traces cost one pass each
 //! and memory the program's size, not the traces' number:
 //! - [`Image::from_elf_bytes`] decodes the image's executable sections once
-//!   ([`image`]), each instruction classified by the outcomes it can have
-//!   ([`classify`]);
-//! - [`count_trace`] reads one trace in a streaming pass ([`pass`]): per
+//!   (`image.rs`), each instruction classified by the outcomes it can have
+//!   ([`Kind`]);
+//! - [`count_trace`] reads one trace in a streaming pass (`pass.rs`): per
 //!   address, executed, failed, and where it went next;
 //! - [`Coverage::add_trace`] folds that in and drops it. The one part that
 //!   grows with the traces is the attribution: for each line and function,
@@ -24,11 +24,11 @@ use std::sync::Arc;
 mod algebra;
 mod attribution;
 mod blocks;
-pub mod classify;
+pub(crate) mod classify;
 mod drcov;
-pub mod image;
+mod image;
 mod json;
-pub mod pass;
+mod pass;
 mod render;
 mod table;
 

@@ -107,9 +107,9 @@ fn core_slots(offset: usize, len: usize) -> u32 {
 /// more):
 ///
 /// ```
-/// use tarmac_lens_core::engine::EngineOptions;
-/// use tarmac_lens_core::parse::Effect;
-/// use tarmac_lens_core::source::read_sample;
+/// use tarmac_lens_core::EngineOptions;
+/// use tarmac_lens_core::Effect;
+/// use tarmac_lens_core::read_sample;
 /// use tarmac_lens_core::{Engine, LineReader, Observer, ParseOptions, Parser, SliceSource};
 ///
 /// #[derive(Default)]

@@ -49,8 +49,7 @@ pub use calls::{CallInfo, CallTable};
 pub use depth::{bucket_bounds, bucket_start, TIMELINE_BUCKETS};
 pub use events::EventKind;
 pub(crate) use events::{Event, EventList};
-pub use find::{CondHit, CondPage};
-pub use intervals::{EventAt, IntervalStart};
+pub use intervals::IntervalStart;
 pub use pc_counts::Counts;
 use pc_counts::PcCountMap;
 use replay::SourceRef;
@@ -70,7 +69,7 @@ pub struct IndexOptions {
     /// a node ends an interval when the next node starts in a later
     /// multiple of it. Bytes, not a node count, so that where intervals end
     /// depends only on the node itself, which lets ranges of a trace be
-    /// indexed in parallel ([`parallel`]).
+    /// indexed in parallel ([`parallel::split_offsets`]).
     pub checkpoint_bytes: u64,
 }
 

@@ -12,7 +12,7 @@ mod cpu;
 mod ep;
 mod extra;
 pub(crate) mod lex;
-mod record;
+pub mod record;
 mod regs;
 mod tarmac;
 

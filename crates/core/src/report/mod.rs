@@ -4,14 +4,14 @@
 
 pub mod callinfo;
 pub mod calltree;
-pub mod ep_explore;
+mod ep_explore;
 pub mod ep_profile;
-pub mod explore;
+mod explore;
 pub mod export;
 pub mod flamegraph;
 pub mod flow;
-pub mod flow_explore;
-pub mod kind;
+mod flow_explore;
+mod kind;
 pub mod names;
 pub mod profile;
 pub mod run;
@@ -20,6 +20,17 @@ pub mod stats;
 mod text_kind;
 pub mod truncate;
 pub mod vcd;
+
+// What the page's Reports panel asks (its pages, sorts and limits) is
+// flat here; each report a person runs keeps its module.
+pub use ep_explore::{EpFlowPage, EpPcPage, EpReports, EpSort, EpSummary};
+pub use explore::{
+    CallsPage, FlameFrame, FlameView, ProfilePage, ProfileRow, ProfileSort, Progressed,
+    ReportSummary, Reports, TextKind, TreeNode, TreePage, MAX_FRAMES, MAX_FRAME_DEPTH, MAX_PAGE,
+    MIN_FRAME_FRACTION,
+};
+pub use flow_explore::{FlowPage, FlowReports, FlowRow, FlowSummary, MAX_BLOCKS};
+pub use kind::{report_kind, ReportKind};
 
 use crate::engine::{Call, Engine, EngineOptions, Node, Observer, Site, INVALID_PC};
 use crate::parse::ParseOptions;

@@ -6,7 +6,7 @@
 //! Numbers are zero-padded, so every round is the same number of bytes
 //! and any offset is read without making the rounds before it.
 
-use tarmac_lens_core::source::TraceSource;
+use tarmac_lens_core::TraceSource;
 
 /// One round: an instruction and the lines after it.
 const ROUND: [(&str, &[&str]); 13] = [

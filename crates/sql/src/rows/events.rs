@@ -1,9 +1,7 @@
 //! `events` and `unparsed`: rows for the lines the index lists as events,
 //! found in the intervals that hold them.
 
-use tarmac_lens_core::index::EventKind;
-use tarmac_lens_core::parse::{Record, RecordKind};
-use tarmac_lens_core::Line;
+use tarmac_lens_core::{EventKind, Line, Record, RecordKind};
 
 use super::At;
 use crate::builders::Rows;

@@ -2,8 +2,7 @@
 
 use std::borrow::Cow;
 
-use tarmac_lens_core::parse::{Effect, ISet, Record, RecordKind};
-use tarmac_lens_core::Line;
+use tarmac_lens_core::{Effect, ISet, Line, Record, RecordKind};
 
 use super::At;
 use crate::builders::Rows;

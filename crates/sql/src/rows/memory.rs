@@ -1,7 +1,6 @@
 //! `memory`: one row per memory access line.
 
-use tarmac_lens_core::parse::{MemDirection, Record, RecordKind};
-use tarmac_lens_core::Line;
+use tarmac_lens_core::{Line, MemDirection, Record, RecordKind};
 
 use super::At;
 use crate::builders::Rows;

@@ -6,8 +6,7 @@ pub(crate) mod instructions;
 mod memory;
 mod registers;
 
-use tarmac_lens_core::parse::{Record, RecordKind};
-use tarmac_lens_core::Line;
+use tarmac_lens_core::{Line, Record, RecordKind};
 
 use crate::builders::Rows;
 use crate::depth::Depth;
@@ -26,7 +25,7 @@ pub(crate) struct At<'t> {
     pub(crate) places: &'t mut Places,
     /// The events of the index to give rows for, by line (`events`,
     /// `unparsed`): line and kind.
-    pub(crate) events: &'t [(u64, tarmac_lens_core::index::EventKind)],
+    pub(crate) events: &'t [(u64, tarmac_lens_core::EventKind)],
 }
 
 impl At<'_> {

@@ -1,7 +1,6 @@
 //! `registers`: one row per register written.
 
-use tarmac_lens_core::parse::{Record, RecordKind};
-use tarmac_lens_core::Line;
+use tarmac_lens_core::{Line, Record, RecordKind};
 
 use super::{hex_le, value_le, At};
 use crate::builders::Rows;

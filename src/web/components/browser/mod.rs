@@ -18,24 +18,23 @@ use wasm_bindgen::JsCast;
 use web_sys::{HtmlElement, KeyboardEvent};
 use yew::prelude::*;
 
-pub use crate::model::{Focus, Pane, PaneBody, TraceView};
+pub use crate::model::{Focus, TraceView};
 
 use super::{
-    ConditionError, ConditionProgress, ContextMenu, ElfLoad, HelpOverlay, MemoryPane, Minibuffer,
-    Palette, RegisterPane, SearchBar, TimelineStrip, TracePane, TIMELINE_STYLE,
+    ConditionError, ConditionProgress, ContextMenu, ElfLoad, HelpOverlay, Minibuffer, Palette,
+    SearchBar, TimelineStrip, TracePane, TIMELINE_STYLE,
 };
 use crate::i18n::{number, t, tf};
 use crate::model::condition::{CondMsg, Invalid};
 use crate::model::keys::Command;
-use crate::model::layout::{Area, Slot};
 use crate::model::palette::PaletteMsg;
 use crate::model::search::SearchMsg;
-use crate::model::{BookmarkMsg, Config, Effect, KeyInput, Model, Msg, PaneMsg, ViewMsg};
+use crate::model::{BookmarkMsg, Config, Effect, KeyInput, Model, Msg, ViewMsg};
 use crate::web::page::client::TraceClient;
 use crate::web::page::i18n::Lang;
 use crate::web::page::local_store;
 use crate::web::page::page_params::PaneSpec;
-use tarmac_lens_core::browse::protocol::{NodeId, NodeView, Progress, Row};
+use tarmac_lens_core::protocol::{NodeId, NodeView, Progress, Row};
 
 /// The open trace's client; equal while it is the same job, so the browser
 /// is rebuilt only for a new file.
@@ -125,11 +124,10 @@ pub struct Browser {
     /// render (new ones re-rendered the Reports panel's call tree at every
     /// step of the trace view).
     pane_send: Callback<Msg>,
-    /// Each view's and register pane's callbacks, made once: a callback
-    /// made afresh in every render differs from the last, so every row and
-    /// register cell was drawn again on every step.
+    /// Each view's callbacks, made once: a callback made afresh in every
+    /// render differs from the last, so every row was drawn again on every
+    /// step.
     view_callbacks: RefCell<HashMap<u32, ViewCallbacks>>,
-    register_callbacks: RefCell<HashMap<u32, RegisterCallbacks>>,
     /// The position's fragment, written to the URL a moment after the last
     /// move, and the moves made: a write waits for the moves to stop.
     fragment: Rc<RefCell<Option<String>>>,
@@ -204,7 +202,6 @@ impl Component for Browser {
             reveal_queued: false,
             shown_told: false,
             view_callbacks: Default::default(),
-            register_callbacks: Default::default(),
             fragment: Default::default(),
             fragment_moves: Default::default(),
             pane_send: ctx.link().callback(|m| m),
@@ -493,15 +490,11 @@ impl Browser {
                 Effect::Copy(text) => copy_text(&text),
             }
         }
-        // Callbacks of closed views and panes.
+        // Callbacks of closed views.
         let views = self.model.view_ids();
         self.view_callbacks
             .borrow_mut()
             .retain(|id, _| views.contains(id));
-        let panes: Vec<u32> = self.model.panes.iter().map(|p| p.id).collect();
-        self.register_callbacks
-            .borrow_mut()
-            .retain(|id, _| panes.contains(id));
     }
 
     /// Done with this trace: the listener goes (a dropped closure still
@@ -665,68 +658,6 @@ impl Browser {
             </section>
         }
     }
-
-    fn view_pane(&self, ctx: &Context<Self>, p: &Pane, slot: Slot) -> Html {
-        let link = ctx.link();
-        let id = p.id;
-        let body = match &p.body {
-            PaneBody::Registers {
-                kind,
-                panel,
-                answered,
-                selected,
-                ..
-            } => {
-                if !answered && self.model.no_position {
-                    html! { <p class="pane-empty" data-testid="registers-empty" style="margin:0.25rem 0.5rem;">{ t("No registers: the trace has no instruction.") }</p> }
-                } else if !answered {
-                    html! { <p class="pane-empty" style="margin:0.25rem 0.5rem;">{ t("Reading registers…") }</p> }
-                } else {
-                    let cbs = made_once(&self.register_callbacks, id, || {
-                        RegisterCallbacks::new(link, id)
-                    });
-                    html! {
-                        <RegisterPane
-                            kind={*kind}
-                            side={self.model.layout.area(slot) == Area::Side}
-                            panel={panel.clone()}
-                            selected={*selected}
-                            note={p.note.clone()}
-                            on_pick={cbs.on_pick}
-                            on_context={cbs.on_context}
-                        />
-                    }
-                }
-            }
-            PaneBody::Memory {
-                selected, memory, ..
-            } => html! {
-                <MemoryPane
-                    memory={memory.clone()}
-                    selected={*selected}
-                    note={p.note.clone()}
-                    on_pick={link.callback(move |addr| Msg::Pane(id, PaneMsg::MemPick { addr }))}
-                    on_context={link.callback(move |(addr, x, y)| Msg::Pane(id, PaneMsg::MemContext { addr, x, y }))}
-                    on_scroll={link.callback(move |rows| Msg::Pane(id, PaneMsg::MemScroll { rows }))}
-                />
-            },
-            // The lists draw their own frame (`workspace.rs`).
-            _ => return Html::default(),
-        };
-        let title_testid = match p.body {
-            PaneBody::Memory { .. } => "memory-pane-title",
-            _ => "registers-pane-title",
-        };
-        crate::panes::render::frame(
-            &self.model,
-            p,
-            &self.pane_send,
-            self.area_tools(ctx, slot),
-            title_testid,
-            false,
-            body,
-        )
-    }
 }
 
 fn made_once<C: Clone>(cache: &RefCell<HashMap<u32, C>>, id: u32, make: impl FnOnce() -> C) -> C {
@@ -758,24 +689,6 @@ impl ViewCallbacks {
             on_focus: link.callback(move |_| Msg::Focus(Focus::View(view))),
             on_fold: link.callback(move |call_node| Msg::View(view, ViewMsg::FoldAt { call_node })),
             on_bookmark: link.callback(|line| Msg::Bookmark(BookmarkMsg::Toggle { line })),
-        }
-    }
-}
-
-/// A register pane's callbacks.
-#[derive(Clone)]
-struct RegisterCallbacks {
-    on_pick: Callback<usize>,
-    on_context: Callback<(usize, i32, i32)>,
-}
-
-impl RegisterCallbacks {
-    fn new(link: &html::Scope<Browser>, pane: u32) -> Self {
-        RegisterCallbacks {
-            on_pick: link.callback(move |index| Msg::Pane(pane, PaneMsg::RegPick { index })),
-            on_context: link.callback(move |(index, x, y)| {
-                Msg::Pane(pane, PaneMsg::RegContext { index, x, y })
-            }),
         }
     }
 }

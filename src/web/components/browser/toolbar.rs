@@ -9,9 +9,9 @@ use crate::model::keys::{Command, RegKind};
 use crate::model::layout::{LayoutMsg, Slot};
 use crate::model::registry::Opens;
 use crate::model::search::SearchMsg;
-use crate::model::{Msg, PaneBody, PromptFor};
+use crate::model::{Msg, PromptFor};
 use crate::web::components::ToolbarMenu;
-use tarmac_lens_core::browse::protocol::FoldOp;
+use tarmac_lens_core::protocol::FoldOp;
 
 impl Browser {
     pub(super) fn view_toolbar(&self, ctx: &Context<Self>) -> Html {
@@ -20,10 +20,8 @@ impl Browser {
         let view = self.model.active_view();
         let prompt = |p: PromptFor| link.callback(move |_: MouseEvent| Msg::Prompt(p.clone()));
         let reg_shown = |kind: RegKind| {
-            self.model
-                .panes
-                .iter()
-                .any(|p| matches!(p.body, PaneBody::Registers { kind: k, .. } if k == kind))
+            let testid = format!("{}-{}", Slot::REGISTERS.name(), kind.panel());
+            self.model.panes.iter().any(|p| p.testid() == testid)
         };
         let toggle = |on: bool,
                       testid: &'static str,

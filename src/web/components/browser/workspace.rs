@@ -11,7 +11,7 @@ use yew::prelude::*;
 use super::{Browser, Reveal};
 use crate::i18n::t;
 use crate::model::layout::{Area, Layout, LayoutMsg, Shown, Slot};
-use crate::model::{Msg, Pane, PaneBody};
+use crate::model::{Msg, Pane};
 use crate::web::components::{Sizes, Splitter};
 
 impl Browser {
@@ -134,20 +134,14 @@ impl Browser {
     /// the active view while it has none.
     fn view_area_pane(&self, ctx: &Context<Self>, p: &Pane) -> Option<Html> {
         let slot = p.body.slot();
-        let tools = || self.area_tools(ctx, slot);
-        Some(match &p.body {
-            PaneBody::Registers { .. } | PaneBody::Memory { .. } => self.view_pane(ctx, p, slot),
-            PaneBody::Own { .. } => {
-                crate::panes::render::view(&crate::panes::render::PaneContext {
-                    model: &self.model,
-                    pane: p,
-                    send: self.pane_send.clone(),
-                    tools: tools(),
-                    trace: self.client.clone(),
-                    elf: ctx.props().elf,
-                    elf_error: ctx.props().elf_error.clone(),
-                })?
-            }
+        crate::panes::render::view(&crate::panes::render::PaneContext {
+            model: &self.model,
+            pane: p,
+            send: self.pane_send.clone(),
+            tools: self.area_tools(ctx, slot),
+            trace: self.client.clone(),
+            elf: ctx.props().elf,
+            elf_error: ctx.props().elf_error.clone(),
         })
     }
 

@@ -7,7 +7,7 @@ use crate::model::call_tree::{CallTreeState, TreeAsk, TreeMsg, TreeRow};
 use crate::web::page::i18n::{number, t, tf, tn, LangWatch};
 use crate::web::page::report_client::ReportClient;
 use crate::web::shared::report_protocol::{PathAt, Tree};
-use tarmac_lens_core::report::explore::TreeNode;
+use tarmac_lens_core::report::TreeNode;
 
 #[derive(Properties, PartialEq)]
 pub struct CallTreeProps {

@@ -8,7 +8,7 @@ use super::list_pager::{self, pager, selected_style, Msg};
 use crate::model::paged_list::{ListMsg, PagedList, LIST_PAGE};
 use crate::web::page::i18n::{number, t, tf, LangWatch};
 use crate::web::shared::report_protocol::EpFlow;
-use tarmac_lens_core::report::ep_explore::EpFlowPage;
+use tarmac_lens_core::report::EpFlowPage;
 
 pub struct EpFlowList {
     _lang: LangWatch,

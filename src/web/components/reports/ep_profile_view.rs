@@ -10,8 +10,7 @@ use crate::model::ep_profile::{EpAsk, EpMsg, EpProfileState};
 use crate::web::page::i18n::{number, percent, t, tf, tn, LangWatch};
 use crate::web::page::report_client::ReportClient;
 use crate::web::shared::report_protocol::EpByPc;
-use tarmac_lens_core::report::ep_explore::{EpSort, EpSummary};
-use tarmac_lens_core::report::explore::MAX_PAGE;
+use tarmac_lens_core::report::{EpSort, EpSummary, MAX_PAGE};
 
 /// The share of `part` in `whole` as `ep-profile` prints it, in the
 /// page's language (`12.5%`, `12,5 %`).

@@ -10,7 +10,7 @@ use crate::model::paged_list::{ListMsg, PagedList, LIST_PAGE};
 use crate::web::page::i18n::{number, t, tf, tn, LangWatch};
 use crate::web::page::report_client::ReportClient;
 use crate::web::shared::report_protocol::FlowBlocks;
-use tarmac_lens_core::report::flow_explore::{FlowPage, FlowSummary};
+use tarmac_lens_core::report::{FlowPage, FlowSummary};
 
 #[derive(Properties, PartialEq)]
 pub struct ProgramFlowProps {

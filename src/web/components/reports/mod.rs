@@ -36,7 +36,7 @@ pub use crate::model::ReportTab;
 use crate::web::page::client::TraceClient;
 use crate::web::page::i18n::{number, t, tf, tn, LangWatch};
 use crate::web::page::report_client::{Download as ReportDownload, ReportClient};
-use tarmac_lens_core::report::explore::TextKind;
+use tarmac_lens_core::report::TextKind;
 
 fn text_label(kind: TextKind) -> &'static str {
     match kind {

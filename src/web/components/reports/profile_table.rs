@@ -10,7 +10,7 @@ use crate::model::profile_table::{ProfileAsk, ProfileMsg, ProfileTableState};
 use crate::web::page::i18n::{number, percent, t, tf, tn, LangWatch};
 use crate::web::page::report_client::ReportClient;
 use crate::web::shared::report_protocol::{Calls, Profile};
-use tarmac_lens_core::report::explore::{ProfileRow, ProfileSort, MAX_PAGE};
+use tarmac_lens_core::report::{ProfileRow, ProfileSort, MAX_PAGE};
 
 #[derive(Properties, PartialEq)]
 pub struct ProfileTableProps {

@@ -4,13 +4,10 @@
 //! the index, so a reopened trace is browsed at once. No range workers:
 //! a byte range of a compressed file cannot be entered without the table.
 
-use tarmac_lens_core::block_cache::BlockCache;
-use tarmac_lens_core::browse::Session;
-use tarmac_lens_core::compressed::unbundle;
-use tarmac_lens_core::index::TraceIdentity;
-use tarmac_lens_core::parse::ParseOptions;
-use tarmac_lens_core::source::TraceSource;
-use tarmac_lens_core::{Error, Result};
+use tarmac_lens_core::{
+    compressed::unbundle, BlockCache, Error, ParseOptions, Result, Session, TraceIdentity,
+    TraceSource,
+};
 
 use super::{in_place, with, Shared};
 use crate::web::reading::blob_source::BlobSource;

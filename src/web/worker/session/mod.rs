@@ -12,13 +12,11 @@
 
 use std::cell::{Cell, RefCell};
 
-use tarmac_lens_core::block_cache::BlockCache;
-use tarmac_lens_core::browse::protocol::{Query, Reply};
-use tarmac_lens_core::browse::Session;
-use tarmac_lens_core::index::TraceIdentity;
-use tarmac_lens_core::parse::ParseOptions;
-use tarmac_lens_core::source::TraceSource;
-use tarmac_lens_core::stats::compute;
+use tarmac_lens_core::{
+    compute_stats,
+    protocol::{Query, Reply},
+    BlockCache, ParseOptions, Session, TraceIdentity, TraceSource,
+};
 
 use super::runtime::{self, parse_options, post, scope};
 use crate::web::reading::blob_source::BlobSource;
@@ -441,9 +439,9 @@ impl SessionWorker {
             // A server may answer with anything (an HTML page for a wrong
             // path): refuse what is not a trace rather than list every line
             // as unparsed.
-            match tarmac_lens_core::source::read_sample(&mut source) {
+            match tarmac_lens_core::read_sample(&mut source) {
                 Ok(sample) => {
-                    let kind = tarmac_lens_core::sniff::identify(&sample, source.len(), parse);
+                    let kind = tarmac_lens_core::identify(&sample, source.len(), parse);
                     if let Some(problem) = kind.problem(&target.url) {
                         return fail_opening(problem);
                     }
@@ -453,7 +451,7 @@ impl SessionWorker {
             // Other workers index ranges of a plain trace read by ranges
             // (each asks the server for its own).
             let parts = match (reading, &table) {
-                (Reading::Ranges, None) => tarmac_lens_core::browse::worker_count(
+                (Reading::Ranges, None) => tarmac_lens_core::worker_count(
                     source.len(),
                     options.cores as usize,
                     options.workers,
@@ -559,7 +557,7 @@ fn index(file: web_sys::File) {
         }
     };
     let last = Cell::new(f64::NEG_INFINITY);
-    let result = compute(source, ParseOptions::default(), |done| {
+    let result = compute_stats(source, ParseOptions::default(), |done| {
         let t = now();
         if t - last.get() >= pacer::PROGRESS_INTERVAL_MS || done == total {
             last.set(t);

@@ -6,9 +6,7 @@
 
 use std::cell::Cell;
 
-use tarmac_lens_core::browse::protocol::Progress;
-use tarmac_lens_core::browse::Session;
-use tarmac_lens_core::source::TraceSource;
+use tarmac_lens_core::{protocol::Progress, Session, TraceSource};
 
 use super::with;
 use crate::web::reading::read_ahead::SharedReadAhead;

@@ -6,7 +6,7 @@
 use wasm_bindgen::prelude::*;
 use web_sys::{MessageEvent, MessagePort};
 
-use tarmac_lens_core::source::TraceSource;
+use tarmac_lens_core::TraceSource;
 
 use super::{with, SessionWorker};
 use crate::web::shared::protocol::ToPage;
@@ -111,7 +111,7 @@ impl SessionWorker {
     pub(super) fn adopt_awaited<S: TraceSource>(
         &self,
         generation: u32,
-        session: &mut tarmac_lens_core::browse::Session<S>,
+        session: &mut tarmac_lens_core::Session<S>,
     ) -> bool {
         let Some(part) = session.awaited_range() else {
             return false;
@@ -134,20 +134,14 @@ impl SessionWorker {
 
 /// A range's bytes (the message's parts) and statistics, arrived for a
 /// trace generation, as (generation, part, parts, statistics).
-pub(super) type Arrived = (
-    u32,
-    usize,
-    js_sys::Array,
-    Box<tarmac_lens_core::stats::Stats>,
-);
+pub(super) type Arrived = (u32, usize, js_sys::Array, Box<tarmac_lens_core::Stats>);
 
 /// A digest of a finished session's index and statistics (FNV-1a, 64
 /// bits): equal digests for indexes built in one worker or in several.
 /// It hashes the saved bytes a piece at a time: at 100 GB the whole of
 /// them beside the index did not fit in wasm32's memory.
-pub fn digest<S: TraceSource>(session: &tarmac_lens_core::browse::Session<S>) -> Option<String> {
-    let mut saving =
-        session.save_start(tarmac_lens_core::index::TraceIdentity { len: 0, mtime: 0 })?;
+pub fn digest<S: TraceSource>(session: &tarmac_lens_core::Session<S>) -> Option<String> {
+    let mut saving = session.save_start(tarmac_lens_core::TraceIdentity { len: 0, mtime: 0 })?;
     let (mut h, mut len) = (0xcbf2_9ce4_8422_2325_u64, 0usize);
     loop {
         let done = session.save_step(&mut saving, 1 << 16)?;

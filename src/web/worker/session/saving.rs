@@ -1,8 +1,7 @@
 //! Saving a finished index in the index cache, in pieces, while the page
 //! is not asking questions.
 
-use tarmac_lens_core::compressed::bundle_head;
-use tarmac_lens_core::index::TraceIdentity;
+use tarmac_lens_core::{compressed::bundle_head, TraceIdentity};
 
 use super::with;
 use crate::web::reading::index_cache;

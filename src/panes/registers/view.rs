@@ -1,13 +1,78 @@
-//! A register pane: one panel of the register file after a position, with
-//! unknown bytes as `??` and the registers changed by the last move marked.
+//! The register pane's render: one panel of the register file after a
+//! position, with unknown bytes as `??` and the marked registers
+//! highlighted, in the frame the memory and source panes have.
 
 use yew::prelude::*;
 
+use super::model::{RegMsg, RegistersPane};
+use crate::model::layout::Area;
+use crate::model::pane_kind::RegKind;
+use crate::model::Msg;
+use crate::panes::render::PaneContext;
 use crate::web::page::i18n::{t, tf, use_lang};
+use tarmac_lens_core::protocol::RegPanel;
 
-use crate::model::keys::RegKind;
-use tarmac_lens_core::browse::protocol::RegPanel;
+/// The register pane in its frame.
+pub fn view(cx: &PaneContext) -> Option<Html> {
+    let pane = cx.state::<RegistersPane>()?;
+    let body = if !pane.answered && cx.model.no_position {
+        html! { <p class="pane-empty" data-testid="registers-empty" style="margin:0.25rem 0.5rem;">{ t("No registers: the trace has no instruction.") }</p> }
+    } else if !pane.answered {
+        html! { <p class="pane-empty" style="margin:0.25rem 0.5rem;">{ t("Reading registers…") }</p> }
+    } else {
+        html! {
+            <Registers
+                pane={cx.pane.id}
+                send={cx.send.clone()}
+                kind={pane.kind}
+                side={cx.model.layout.area(cx.pane.body.slot()) == Area::Side}
+                panel={pane.panel.clone()}
+                selected={pane.selected}
+                note={cx.pane.note.clone()}
+            />
+        }
+    };
+    Some(cx.frame("registers-pane-title", false, body))
+}
 
+#[derive(Properties, PartialEq)]
+struct RegistersProps {
+    pane: u32,
+    send: Callback<Msg>,
+    kind: RegKind,
+    side: bool,
+    panel: Option<RegPanel>,
+    selected: usize,
+    note: Option<String>,
+}
+
+/// The panel with its clicks made once per pane: a step that changes no
+/// value redraws nothing.
+#[function_component(Registers)]
+fn registers(props: &RegistersProps) -> Html {
+    let (on_pick, on_context) = (*use_memo((props.pane, props.send.clone()), |(id, send)| {
+        let id = *id;
+        let own = move |m: RegMsg| Msg::Pane(id, crate::model::PaneMsg::Own(Box::new(m)));
+        (
+            send.reform(move |index| own(RegMsg::Pick { index })),
+            send.reform(move |(index, x, y)| own(RegMsg::Context { index, x, y })),
+        )
+    }))
+    .clone();
+    html! {
+        <RegisterPane
+            kind={props.kind}
+            side={props.side}
+            panel={props.panel.clone()}
+            selected={props.selected}
+            note={props.note.clone()}
+            {on_pick}
+            {on_context}
+        />
+    }
+}
+
+/// What [`RegisterPane`] draws.
 #[derive(Properties, PartialEq)]
 pub struct RegisterPaneProps {
     pub kind: RegKind,
@@ -24,6 +89,7 @@ pub struct RegisterPaneProps {
     pub on_context: Callback<(usize, i32, i32)>,
 }
 
+/// One panel of registers, each a click to its previous write.
 #[function_component(RegisterPane)]
 pub fn register_pane(props: &RegisterPaneProps) -> Html {
     use_lang();
