@@ -75,6 +75,43 @@ fn prewarm_when_quiet(wait: u32) {
     }
 }
 
+/// A wait for spares, ended by [`prewarm_when_quiet`].
+type Wait = Box<dyn FnOnce()>;
+
+thread_local! {
+    /// Under `?prewarm=held`, the waits begun and not yet let go; `None`
+    /// until the first, which sets up `tarmacLensPrewarm()`.
+    static HELD_WAITS: std::cell::RefCell<Option<Vec<Wait>>> = Default::default();
+}
+
+/// Ends a wait for spares [`PREWARM_DELAY_MS`] from now, or, under
+/// `?prewarm=held`, when the page's `tarmacLensPrewarm()` is called: a test
+/// then ends the wait at a state it saw (a file being indexed), not at a
+/// moment it hoped to hit.
+fn after_prewarm_delay(f: impl FnOnce() + 'static) {
+    if !url_options::prewarm_held() {
+        return after_ms(PREWARM_DELAY_MS, f);
+    }
+    let first = HELD_WAITS.with(|h| {
+        let mut h = h.borrow_mut();
+        let first = h.is_none();
+        h.get_or_insert_with(Vec::new).push(Box::new(f));
+        first
+    });
+    if first {
+        let release = wasm_bindgen::closure::Closure::<dyn Fn()>::new(|| {
+            let held = HELD_WAITS.with(|h| h.borrow_mut().as_mut().map(std::mem::take));
+            for f in held.into_iter().flatten() {
+                f();
+            }
+        });
+        if let Some(w) = web_sys::window() {
+            let _ = js_sys::Reflect::set(&w, &"tarmacLensPrewarm".into(), release.as_ref());
+        }
+        release.forget();
+    }
+}
+
 fn now_ms() -> f64 {
     crate::web::shared::timing::now()
 }
@@ -150,7 +187,7 @@ pub fn app() -> Html {
         // The cleanup moved the number on: the earlier wait gives up.
         let wait = PREWARM_WAIT.with(Cell::get);
         if !indexing && !served {
-            after_ms(PREWARM_DELAY_MS, move || prewarm_when_quiet(wait));
+            after_prewarm_delay(move || prewarm_when_quiet(wait));
         }
         || PREWARM_WAIT.with(|w| w.set(w.get().wrapping_add(1)))
     });

@@ -5,7 +5,8 @@
 //! the session's worker alone), `?digest=1` (the finished index's digest on
 //! the page, so tests can compare indexes), `?statistics-prefix=BYTES`
 //! (how much of a long trace a statistic's first answer counts; 0: all of
-//! it at once) and the crash tests
+//! it at once), `?prewarm=held` (the spare workers' waits ended by a test)
+//! and the crash tests
 //! `?crash=page|worker|worker-oom|range-worker`, which make the page or the
 //! worker fail for real so the crash handling can be tested end to end.
 
@@ -61,6 +62,12 @@ pub fn set_core(core: Option<&str>) {
     if let Ok(history) = window.history() {
         let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url.href()));
     }
+}
+
+/// `?prewarm=held`: the page's waits before it starts spare workers end
+/// when a test says so (`tarmacLensPrewarm()`), not after their delay.
+pub fn prewarm_held() -> bool {
+    param("prewarm").as_deref() == Some("held")
 }
 
 /// Whether the page itself should panic when a trace is dropped.
