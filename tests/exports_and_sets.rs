@@ -623,6 +623,22 @@ fn drcov_blocks_are_the_traces_pcs_grouped_by_the_images_basic_blocks() {
     ]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("drcov needs --image"));
+    // Parts are Perfetto's: drcov refuses --split rather than write one whole file.
+    let out = run_cli(&[
+        "export",
+        "--format",
+        "drcov",
+        "--split",
+        "1M",
+        "--image",
+        &format!("{TRACEGEN}/quicksort-arm-O2-fastmodel-2M.elf"),
+        &format!("{TRACEGEN}/quicksort-arm-O2-fastmodel-2M.tarmac"),
+        "-o",
+        s(&dir.join("split.drcov")),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--split cuts a Perfetto export"));
+    assert!(!dir.join("split.drcov").exists());
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -107,10 +107,10 @@ pub fn run(args: &ExportArgs) -> i32 {
 
 fn export(args: &ExportArgs) -> Result<(), String> {
     let common = &args.common;
+    if args.split.is_some() && args.format != "perfetto" {
+        return Err("--split cuts a Perfetto export (--format perfetto) only".into());
+    }
     if args.format == "parquet" {
-        if args.split.is_some() {
-            return Err("--split cuts a Perfetto export (--format perfetto) only".into());
-        }
         return super::parquet::export(common, &args.more, args.output.as_deref());
     }
     if !args.more.is_empty() {
@@ -133,9 +133,6 @@ fn export(args: &ExportArgs) -> Result<(), String> {
     }
     if args.format == "drcov" {
         return super::coverage::export_drcov(common, args.output.as_deref());
-    }
-    if args.split.is_some() {
-        return Err("--split cuts a Perfetto export (--format perfetto) only".into());
     }
     let mut out: Box<dyn Write> = match &args.output {
         Some(path) => Box::new(std::io::BufWriter::new(
