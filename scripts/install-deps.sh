@@ -132,14 +132,17 @@ fi
 # bindings). pytest, duckdb, pyspark: tests/python/, the SQL oracle and the
 # farm's Parquet read by DuckDB and Spark. maturin: builds the wheel
 # (scripts/build-python.sh); pyarrow, pandas, polars: what the wheel's
-# tables are read with (tests/python/test_wheel.py).
+# tables are read with (tests/python/test_wheel.py). unicorn, capstone,
+# pyelftools: tracegen, which makes the benchmarks' big traces
+# (tests/browser/tracegen.mjs), in the ranges it asks for.
 VENV="$ROOT/.venv"
 PY_PACKAGES=(perfetto==0.59.1 protobuf==7.36.2 pytest==9.2.0 duckdb==1.4.4 pyspark==4.1.1
-  maturin==1.16.0 pyarrow==26.0.1 pandas==3.1.1 polars==2.1.0)
+  maturin==1.16.0 pyarrow==26.0.1 pandas==3.1.1 polars==2.1.0
+  unicorn==2.1.4 capstone==5.0.9 pyelftools==0.33)
 if "$VENV/bin/python3" -c '
 import sys, importlib.metadata as m
 from perfetto.protos.perfetto.trace import perfetto_trace_pb2
-import pytest, duckdb, pyspark, pyarrow, pandas, polars
+import pytest, duckdb, pyspark, pyarrow, pandas, polars, unicorn, capstone, elftools
 want = dict(p.split("==") for p in sys.argv[1:])
 sys.exit(any(m.version(k) != v for k, v in want.items()))
 ' "${PY_PACKAGES[@]}" 2>/dev/null; then

@@ -11,6 +11,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const TRACEGEN = process.env.TL_TRACEGEN ?? '/work/shared/tools/tracegen/tracegen.py';
+// The project's venv holds tracegen's packages (scripts/install-deps.sh).
+const VENV_PYTHON = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../.venv/bin/python3');
+const PYTHON = fs.existsSync(VENV_PYTHON) ? VENV_PYTHON : 'python3';
 
 /** A generated trace of about `mb` megabytes (binary), reused when present. */
 export function generatedTrace(mb) {
@@ -18,7 +21,7 @@ export function generatedTrace(mb) {
   if (fs.existsSync(file) && fs.statSync(file).size >= mb * 1024 * 1024 * 0.9) return file;
   console.error(`generating ${file} with ${TRACEGEN}`);
   execFileSync(
-    'python3',
+    PYTHON,
     [TRACEGEN, '-p', 'quicksort', '-a', 'aarch64', '-s', 'fastmodel', '-t', `${mb}M`, '-o', file],
     { stdio: ['ignore', 'ignore', 'inherit'] },
   );
