@@ -243,7 +243,8 @@ def open(
     ``image``: the traced program's ELF (function names, source lines;
     one of another architecture raises :class:`ImageError`). ``cpu``: the
     core to follow in a multi-core trace. ``progress(done_bytes,
-    total_bytes)`` is called about ten times a second while indexing
+    total_bytes)`` is called with 0 before indexing starts, then about
+    ten times a second while indexing, then with the whole length
     (``total_bytes`` is ``None`` for a packed trace until its end); if it
     raises, indexing stops and ``open`` raises that. Ctrl-C stops indexing
     with ``KeyboardInterrupt``.

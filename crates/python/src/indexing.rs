@@ -7,12 +7,13 @@
 //! Building runs on threads of its own, without the interpreter: a plain
 //! trace memory-mapped and cut into ranges indexed in parallel, then
 //! stitched (the CLI's parallel index); a packed one in one pass that
-//! also records its decompressor table. The calling thread holds the
-//! interpreter meanwhile, and every tenth of a second runs the signal
-//! handlers (`Python::check_signals`: Ctrl-C raises `KeyboardInterrupt`
-//! there) and the progress callback; either raising sets a flag on which
-//! every read of the indexing threads fails, and the exception is the
-//! one `open` raises.
+//! also records its decompressor table. The progress callback hears
+//! `(0, total)` before they start; the calling thread then holds the
+//! interpreter, and every tenth of a second runs the signal handlers
+//! (`Python::check_signals`: Ctrl-C raises `KeyboardInterrupt` there) and
+//! the progress callback; either raising sets a flag on which every read
+//! of the indexing threads fails, and the exception is the one `open`
+//! raises.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -116,6 +117,13 @@ pub fn obtain(
         parse,
         ..IndexOptions::default()
     };
+    // A packed trace's length is known at its end only.
+    let of = (opener.storage == Storage::Plain).then_some(total);
+    // Heard before a byte is read: a progress bar starts at 0, and a
+    // callback that raises (or Ctrl-C in it) stops what never started.
+    if let Some(p) = progress {
+        p.call1((0u64, of))?;
+    }
     let stop = AtomicBool::new(false);
     let done = AtomicU64::new(0);
     let (tx, rx) = mpsc::channel();
@@ -142,8 +150,6 @@ pub fn obtain(
                 }
                 Err(mpsc::RecvTimeoutError::Timeout) if raised.is_none() => {
                     let at = done.load(Ordering::Relaxed);
-                    // A packed trace's length is known at its end only.
-                    let of = (opener.storage == Storage::Plain).then_some(total);
                     let r = py
                         .check_signals()
                         .and_then(|()| progress.map_or(Ok(()), |p| p.call1((at, of)).map(drop)));
