@@ -15,7 +15,7 @@ fn text(p: &Path) -> String {
     String::from_utf8(read(p)).unwrap()
 }
 
-fn tree(bytes: &[u8]) -> calltree::Activation {
+fn tree(bytes: &[u8]) -> calltree::CallTree {
     let a = report::analyse_calls(
         SliceSource(bytes),
         ParseOptions::default(),
@@ -27,9 +27,9 @@ fn tree(bytes: &[u8]) -> calltree::Activation {
 
 fn profile_text(trace: &Path, elf: Option<&Path>) -> String {
     let image = elf.map(|e| SymbolTable::from_elf_bytes(&read(e), 0).unwrap());
-    let root = tree(&read(trace));
+    let calls = tree(&read(trace));
     let name = |addr: u64| names::function_name(image.as_ref(), addr, true);
-    profile::render(&profile::compute(&root), &name)
+    profile::render(&profile::compute(calls.root()), &name)
 }
 
 #[test]
@@ -61,8 +61,8 @@ fn profile_tracegen_match_references() {
 
 #[test]
 fn flamegraph_quicksort_matches_reference() {
-    let root = tree(&read(&data("ttu/quicksort.tarmac")));
-    let got = flamegraph::render(&root, &|_, _| String::new());
+    let calls = tree(&read(&data("ttu/quicksort.tarmac")));
+    let got = flamegraph::render(calls.root(), &|_, _| String::new());
     assert_same(
         &got,
         &text(&data("ttu/flamegraph-quicksort-addr.ref")),
@@ -150,8 +150,8 @@ fn callinfo_argument_errors() {
 }
 
 fn vcd_text(bytes: &[u8], timestamps: bool) -> String {
-    let root = tree(bytes);
-    let functions = vcd::function_changes(&root, &|_| String::new());
+    let calls = tree(bytes);
+    let functions = vcd::function_changes(calls.root(), &|_| String::new());
     let aarch64 = vcd::is_aarch64(SliceSource(bytes), ParseOptions::default()).unwrap();
     let mut out = Vec::new();
     vcd::write(
@@ -350,8 +350,8 @@ fn cli_errors_exit_1_with_message() {
 fn profile_no_offsets_drops_the_address_suffix() {
     let base = data("tracegen/quicksort-aarch64-O2-gem5-2M");
     let image = SymbolTable::from_elf_bytes(&read(&base.with_extension("elf")), 0).unwrap();
-    let root = tree(&read(&base.with_extension("tarmac")));
-    let table = profile::compute(&root);
+    let calls = tree(&read(&base.with_extension("tarmac")));
+    let table = profile::compute(calls.root());
     let with = profile::render(&table, &|a| names::function_name(Some(&image), a, true));
     let without = profile::render(&table, &|a| names::function_name(Some(&image), a, false));
     assert!(with.contains("quicksort + 0x"));
@@ -368,8 +368,9 @@ fn flamegraph_self_times_sum_to_root_time() {
             continue;
         }
         let image = SymbolTable::from_elf_bytes(&read(&p.with_extension("elf")), 0).unwrap();
-        let root = tree(&read(&p));
-        let out = flamegraph::render(&root, &|a, _| names::function_name(Some(&image), a, true));
+        let calls = tree(&read(&p));
+        let root = calls.root();
+        let out = flamegraph::render(root, &|a, _| names::function_name(Some(&image), a, true));
         let sum = out
             .lines()
             .map(|l| l.rsplit(' ').next().unwrap().parse::<u64>().unwrap())
@@ -386,8 +387,8 @@ fn flamegraph_self_times_sum_to_root_time() {
 
 /// The dump and its report for `bytes`, numbered by the trace's timestamps.
 fn vcd_with_timestamps(bytes: &[u8]) -> (String, vcd::VcdReport) {
-    let root = tree(bytes);
-    let functions = vcd::function_changes(&root, &|_| String::new());
+    let calls = tree(bytes);
+    let functions = vcd::function_changes(calls.root(), &|_| String::new());
     let mut out = Vec::new();
     let report = vcd::write(
         SliceSource(bytes),

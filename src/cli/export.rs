@@ -248,7 +248,7 @@ fn write(
         w.instruction_time = args.time == "instructions";
         let mut reports = Vec::new();
         for (tid, (label, popts, eopts)) in threads(common)?.into_iter().enumerate() {
-            let Some(root) = calls(common, popts, eopts)? else {
+            let Some(tree) = calls(common, popts, eopts)? else {
                 continue;
             };
             let r = w
@@ -258,7 +258,7 @@ fn write(
                     common.open()?,
                     popts,
                     eopts,
-                    &root,
+                    tree.root(),
                     name,
                 )
                 .map_err(|e| e.to_string())?;
@@ -273,12 +273,12 @@ fn write(
         };
         let popts = common.parse_options();
         let eopts = engine_options(common, false);
-        let root = calls(common, popts, eopts)?;
+        let tree = calls(common, popts, eopts)?;
         let r = callgrind::write(
             common.open_engine()?,
             popts,
             eopts,
-            root.as_ref(),
+            tree.as_ref().map(calltree::CallTree::root),
             trace,
             name,
             dwarf.as_ref(),
@@ -327,7 +327,7 @@ fn calls(
     common: &Common,
     popts: ParseOptions,
     eopts: EngineOptions,
-) -> Result<Option<calltree::Activation>, String> {
+) -> Result<Option<calltree::CallTree>, String> {
     let source = if popts.cpu.is_some() {
         common.open()?
     } else {

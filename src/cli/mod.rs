@@ -866,8 +866,8 @@ fn cmd_calltree(
             .map_or(String::new(), |i| i.function_name(addr));
         lines::with_location(name, dwarf.as_ref(), addr)
     };
-    if let Some(root) = report::calltree::build(&analysis) {
-        out.push_str(&report::calltree::render(&root, &analysis, &name));
+    if let Some(tree) = report::calltree::build(&analysis) {
+        out.push_str(&report::calltree::render(&tree, &analysis, &name));
     }
     let still_open = report::calltree::open_count(&analysis);
     if open {

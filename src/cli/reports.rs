@@ -20,7 +20,7 @@ fn write_output(output: Option<&Path>, text: &[u8]) -> Result<(), String> {
     }
 }
 
-fn call_tree(common: &Common) -> Result<Option<calltree::Activation>, String> {
+fn call_tree(common: &Common) -> Result<Option<calltree::CallTree>, String> {
     let analysis = report::analyse_calls(
         common.open_engine()?,
         common.parse_options(),
@@ -34,8 +34,11 @@ fn call_tree(common: &Common) -> Result<Option<calltree::Activation>, String> {
 pub(super) fn cmd_profile(common: &Common, no_offsets: bool, lines: bool) -> Result<(), String> {
     let image = common.image()?;
     let dwarf = super::lines::beside_names(common, lines)?;
-    let root = call_tree(common)?;
-    let table = root.as_ref().map(profile::compute).unwrap_or_default();
+    let tree = call_tree(common)?;
+    let table = tree
+        .as_ref()
+        .map(|t| profile::compute(t.root()))
+        .unwrap_or_default();
     // The reference tool names every row through the root call tree, so
     // --no-offsets applies to all of them.
     let name = |addr: u64| {
@@ -51,13 +54,13 @@ pub(super) fn cmd_flamegraph(
     output: Option<&Path>,
 ) -> Result<(), String> {
     let image = common.image()?;
-    let root = call_tree(common)?;
-    let text = match &root {
-        Some(root) => {
+    let tree = call_tree(common)?;
+    let text = match &tree {
+        Some(tree) => {
             let name = |addr: u64, is_root: bool| {
                 names::function_name(image.as_ref(), addr, !(no_offsets && is_root))
             };
-            flamegraph::render(root, &name)
+            flamegraph::render(tree.root(), &name)
         }
         None => String::new(),
     };
@@ -154,13 +157,13 @@ pub(super) fn cmd_vcd(
     // Three passes: calls, the instruction set, the changes.
     common.open_random()?;
     let image = common.image()?;
-    let root = call_tree(common)?;
+    let tree = call_tree(common)?;
     // The reference tool names every change through the root call tree, so
     // --no-offsets applies to all of them.
     let name = |addr: u64| names::function_name(image.as_ref(), addr, !no_offsets);
-    let functions = root
+    let functions = tree
         .as_ref()
-        .map(|r| vcd::function_changes(r, &name))
+        .map(|t| vcd::function_changes(t.root(), &name))
         .unwrap_or_default();
     let aarch64 = vcd::is_aarch64(common.open_engine()?, common.parse_options())
         .map_err(|e| e.to_string())?;

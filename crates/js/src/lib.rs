@@ -285,12 +285,12 @@ impl TraceCore {
     /// `tarmac-lens calltree` (with the ELF as `--image`): its text.
     pub fn calltree(&mut self) -> Result<String, JsError> {
         let analysis = self.analyse()?;
-        let Some(root) = calltree::build(&analysis) else {
+        let Some(tree) = calltree::build(&analysis) else {
             return Ok(String::new());
         };
         let image = self.image.as_ref();
         let name = |addr: u64| image.map_or(String::new(), |i| i.function_name(addr));
-        Ok(calltree::render(&root, &analysis, &name))
+        Ok(calltree::render(&tree, &analysis, &name))
     }
 
     /// `tarmac-lens profile`: `{ text, functions: [{ address, name, count,
@@ -299,7 +299,7 @@ impl TraceCore {
         let analysis = self.analyse()?;
         let table = calltree::build(&analysis)
             .as_ref()
-            .map(profile::compute)
+            .map(|t| profile::compute(t.root()))
             .unwrap_or_default();
         let image = self.image.as_ref();
         let name = |addr: u64| names::function_name(image, addr, true);

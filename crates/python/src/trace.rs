@@ -750,12 +750,12 @@ impl Trace {
     fn calltree(&self, py: Python<'_>) -> PyResult<String> {
         let inner = self.lock();
         let analysis = analyse(py, &inner.opener, inner.parse, inner.engine_options())?;
-        let Some(root) = calltree::build(&analysis) else {
+        let Some(tree) = calltree::build(&analysis) else {
             return Ok(String::new());
         };
         let image = inner.symbols.as_ref();
         let name = |addr: u64| image.map_or(String::new(), |i| i.function_name(addr));
-        Ok(calltree::render(&root, &analysis, &name))
+        Ok(calltree::render(&tree, &analysis, &name))
     }
 
     /// ``tarmac-lens profile``: a :class:`Profile` with the CLI's ``text``
@@ -766,7 +766,7 @@ impl Trace {
         let analysis = analyse(py, &inner.opener, inner.parse, inner.engine_options())?;
         let table = calltree::build(&analysis)
             .as_ref()
-            .map(profile::compute)
+            .map(|t| profile::compute(t.root()))
             .unwrap_or_default();
         let image = inner.symbols.as_ref();
         let name = |addr: u64| names::function_name(image, addr, true);

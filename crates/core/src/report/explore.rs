@@ -16,7 +16,7 @@ use std::io::Write;
 
 use serde::{Deserialize, Serialize};
 
-use super::calltree::{self, Activation};
+use super::calltree::{self, Activation, CallTree};
 use super::{export, flamegraph, names, profile, vcd, CallAnalysis};
 use crate::engine::{Engine, EngineOptions, Node, Observer, Site, INVALID_PC};
 use crate::parse::ParseOptions;
@@ -272,7 +272,7 @@ struct FlameNode {
 /// The reports of one trace.
 pub struct Reports {
     analysis: CallAnalysis,
-    root: Option<Activation>,
+    tree: Option<CallTree>,
     image: Option<SymbolTable>,
     gaps: Gaps,
     profile: Vec<ProfileRow>,
@@ -299,17 +299,14 @@ impl Reports {
     ) -> Result<Reports> {
         let mut gaps = Gaps::default();
         let mut analysis = super::analyse_calls_observing(source, parse, engine, &mut gaps)?;
-        // The tree holds what the calls and transitions said; kept, they
-        // would more than double the memory per call (the tree's text
-        // needs only the first event line). The tree is made of the
-        // transitions alone, so the calls go first.
+        // The tree holds what the calls said; kept, they would double the
+        // memory per call (the tree's text needs only the first event line).
+        let tree = calltree::build(&analysis);
         analysis.calls = Vec::new();
         analysis.debug = Vec::new();
-        let root = calltree::build(&analysis);
-        analysis.transitions = Vec::new();
         let mut r = Reports {
             analysis,
-            root,
+            tree,
             image,
             gaps,
             profile: Vec::new(),
@@ -320,6 +317,10 @@ impl Reports {
         r.profile = r.build_profile();
         r.flame = r.build_flame();
         Ok(r)
+    }
+
+    fn root(&self) -> Option<Activation<'_>> {
+        self.tree.as_ref().map(CallTree::root)
     }
 
     /// The name the call tree and profile print (offsets shown).
@@ -340,7 +341,7 @@ impl Reports {
     }
 
     fn build_profile(&self) -> Vec<ProfileRow> {
-        let Some(root) = &self.root else {
+        let Some(root) = self.root() else {
             return Vec::new();
         };
         let table = profile::compute(root);
@@ -349,7 +350,7 @@ impl Reports {
         while let Some(act) = stack.pop() {
             // The flame graph's own time, so the two views agree.
             let mut t = act.exit.time.wrapping_sub(act.entry.time);
-            for (_, _, callee) in &act.calls {
+            for (_, _, callee) in act.calls.iter() {
                 t = t.wrapping_sub(callee.exit.time.wrapping_sub(callee.entry.time));
                 stack.push(callee);
             }
@@ -377,8 +378,8 @@ impl Reports {
 
     /// Instructions an activation spans, callees included: to its exit,
     /// or to the trace's end for one that never returned.
-    fn activation_instructions(&self, act: &Activation) -> u64 {
-        let last = if act.exit == Site::default() {
+    fn activation_instructions(&self, act: Activation<'_>) -> u64 {
+        let last = if *act.exit == Site::default() {
             self.analysis.nodes.saturating_sub(1)
         } else {
             act.exit.node
@@ -389,7 +390,7 @@ impl Reports {
     /// Per function entry: (inclusive, own) instructions. Inclusive counts
     /// only activations not inside another of the same function, so a
     /// recursive function is not counted twice.
-    fn instructions_by_function(&self, root: &Activation) -> BTreeMap<u64, (u64, u64)> {
+    fn instructions_by_function(&self, root: Activation<'_>) -> BTreeMap<u64, (u64, u64)> {
         let mut out: BTreeMap<u64, (u64, u64)> = BTreeMap::new();
         let mut active: BTreeMap<u64, u32> = BTreeMap::new();
         // (activation, whether its callees have been pushed).
@@ -433,13 +434,13 @@ impl Reports {
             offset,
             calls: Vec::new(),
         };
-        let Some(root) = &self.root else {
+        let Some(root) = self.root() else {
             return page;
         };
         // Depth first in call order is trace order: the activations on the
         // way down, each with its next callee; `path` their indices.
         let none = Site::default();
-        let mut take = |act: &Activation, path: &[u32], call: &Site, resume: &Site| {
+        let mut take = |act: Activation<'_>, path: &[u32], call: &Site, resume: &Site| {
             if act.entry.pc == addr {
                 if page.total >= offset && page.total < offset + limit {
                     page.calls
@@ -449,7 +450,7 @@ impl Reports {
             }
         };
         take(root, &[], &none, &none);
-        let mut stack: Vec<(&Activation, usize)> = vec![(root, 0)];
+        let mut stack: Vec<(Activation<'_>, usize)> = vec![(root, 0)];
         let mut path: Vec<u32> = Vec::new();
         while let Some(top) = stack.last_mut() {
             let (act, next) = *top;
@@ -470,7 +471,7 @@ impl Reports {
     }
 
     fn build_flame(&self) -> Vec<FlameNode> {
-        let Some(root) = &self.root else {
+        let Some(root) = self.root() else {
             return Vec::new();
         };
         let mut nodes = vec![FlameNode {
@@ -483,7 +484,7 @@ impl Reports {
         let mut index: BTreeMap<(u32, String), u32> = BTreeMap::new();
         // (activation, its frame, own time so far, next callee), walked
         // iteratively as flamegraph::render walks it.
-        let mut work: Vec<(&Activation, u32, u64, usize)> =
+        let mut work: Vec<(Activation<'_>, u32, u64, usize)> =
             vec![(root, 0, root.exit.time.wrapping_sub(root.entry.time), 0)];
         while let Some(top) = work.last_mut() {
             let (act, frame, _, next) = *top;
@@ -531,20 +532,26 @@ impl Reports {
         nodes
     }
 
-    fn at(&self, path: &[u32]) -> Option<&Activation> {
-        let mut cur = self.root.as_ref()?;
+    fn at(&self, path: &[u32]) -> Option<Activation<'_>> {
+        let mut cur = self.root()?;
         for &i in path {
-            cur = &cur.calls.get(i as usize)?.2;
+            cur = cur.calls.get(i as usize)?.2;
         }
         Some(cur)
     }
 
-    fn tree_node(&self, path: Vec<u32>, act: &Activation, call: &Site, resume: &Site) -> TreeNode {
-        let exit = set(&act.exit);
+    fn tree_node(
+        &self,
+        path: Vec<u32>,
+        act: Activation<'_>,
+        call: &Site,
+        resume: &Site,
+    ) -> TreeNode {
+        let exit = set(act.exit);
         TreeNode {
             path,
             name: hex_or(self.name(act.entry.pc), act.entry.pc),
-            entry: act.entry,
+            entry: *act.entry,
             exit,
             call: set(call),
             resume: set(resume),
@@ -559,7 +566,7 @@ impl Reports {
     pub fn tree(&self, parent: Option<&[u32]>, offset: u64, limit: usize) -> Option<TreePage> {
         let limit = limit.min(MAX_PAGE);
         let Some(path) = parent else {
-            let root = self.root.as_ref();
+            let root = self.root();
             return Some(TreePage {
                 parent: None,
                 offset: 0,
@@ -572,8 +579,10 @@ impl Reports {
         };
         let act = self.at(path)?;
         let start = (offset as usize).min(act.calls.len());
-        let nodes = act.calls[start..]
+        let nodes = act
+            .calls
             .iter()
+            .skip(start)
             .take(limit)
             .enumerate()
             .map(|(i, (call, resume, callee))| {
@@ -596,15 +605,17 @@ impl Reports {
     /// node to the callee.
     pub fn path_at(&self, node: u64) -> Vec<u32> {
         let mut path = Vec::new();
-        let Some(mut act) = self.root.as_ref() else {
+        let Some(mut act) = self.root() else {
             return path;
         };
         loop {
             // Calls are in trace order.
-            let i = act.calls.partition_point(|(_, _, c)| c.entry.node <= node);
+            let i = act.calls.partition_point(|c| c.entry.node <= node);
             let Some(i) = i.checked_sub(1) else { break };
-            let callee = &act.calls[i].2;
-            let open = callee.exit == Site::default();
+            let Some((_, _, callee)) = act.calls.get(i) else {
+                break;
+            };
+            let open = *callee.exit == Site::default();
             if !open && node > callee.exit.node {
                 break;
             }
@@ -700,16 +711,16 @@ impl Reports {
         Some(match kind {
             TextKind::Calltree => {
                 let mut out = String::new();
-                if let Some(root) = &self.root {
-                    out = calltree::render(root, &self.analysis, &name);
+                if let Some(tree) = &self.tree {
+                    out = calltree::render(tree, &self.analysis, &name);
                 }
                 out
             }
             TextKind::Profile => {
-                let table = self.root.as_ref().map(profile::compute).unwrap_or_default();
+                let table = self.root().map(profile::compute).unwrap_or_default();
                 profile::render(&table, &name)
             }
-            TextKind::Flamegraph => match &self.root {
+            TextKind::Flamegraph => match self.root() {
                 Some(root) => flamegraph::render(root, &|addr, _| self.name(addr)),
                 None => String::new(),
             },
@@ -731,8 +742,7 @@ impl Reports {
     ) -> Result<()> {
         let name = |addr: u64| self.name(addr);
         let functions = self
-            .root
-            .as_ref()
+            .root()
             .map(|r| vcd::function_changes(r, &name))
             .unwrap_or_default();
         let aarch64 = vcd::is_aarch64(open()?, self.parse)?;
@@ -775,7 +785,7 @@ impl Reports {
         match kind {
             TextKind::Chrome => {
                 let mut w = export::chrome::ChromeWriter::new(out, trace)?;
-                if let Some(root) = &self.root {
+                if let Some(root) = self.root() {
                     let thread = self.engine.cpu.map_or("cpu".into(), |c| c.to_string());
                     w.thread(1, &thread, source, self.parse, engine, root, &name)?;
                 }
@@ -793,8 +803,7 @@ impl Reports {
                     None,
                 );
                 let entries = self
-                    .root
-                    .as_ref()
+                    .root()
                     .map(export::stream::Entries::from_tree)
                     .unwrap_or_default();
                 let core = self.engine.cpu.map_or("cpu".into(), |c| c.to_string());
@@ -805,7 +814,7 @@ impl Reports {
                 source,
                 self.parse,
                 engine,
-                self.root.as_ref(),
+                self.root(),
                 trace,
                 &name,
                 None,

@@ -10,7 +10,7 @@ use super::calltree::Activation;
 /// `name(addr, is_root)` gives the function name for an entry address; the
 /// flag exists because the reference tool applies `--no-offsets` to the
 /// root activation only. Empty names print as the hex address.
-pub fn render(root: &Activation, name: &dyn Fn(u64, bool) -> String) -> String {
+pub fn render(root: Activation<'_>, name: &dyn Fn(u64, bool) -> String) -> String {
     let mut stacks: BTreeMap<String, u64> = BTreeMap::new();
     let mut text = String::new();
     let mut frames = vec![push(&mut text, root, true, name)];
@@ -41,7 +41,7 @@ pub fn render(root: &Activation, name: &dyn Fn(u64, bool) -> String) -> String {
 /// An activation being walked (iteratively, so deep traces cannot overflow
 /// the stack).
 struct Frame<'a> {
-    act: &'a Activation,
+    act: Activation<'a>,
     /// Length of the stack text before this function's name was appended.
     parent_len: usize,
     /// Own time so far: inclusive time minus the callees seen.
@@ -51,7 +51,7 @@ struct Frame<'a> {
 
 fn push<'a>(
     text: &mut String,
-    act: &'a Activation,
+    act: Activation<'a>,
     is_root: bool,
     name: &dyn Fn(u64, bool) -> String,
 ) -> Frame<'a> {

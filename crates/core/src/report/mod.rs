@@ -52,9 +52,6 @@ pub(crate) struct Transition {
 /// reports need.
 #[derive(Debug, Default)]
 pub struct CallAnalysis {
-    /// Sorted by line; at most one per line (the reference tools key them by
-    /// line, keeping the first).
-    pub(crate) transitions: Vec<Transition>,
     /// First node holding an instruction.
     pub(crate) first_instruction_node: Option<Site>,
     pub(crate) last_node: Option<Site>,
@@ -144,18 +141,16 @@ where
     let end = run::run_engine_with(source, parse_opts, engine_opts, &mut obs, on_record)?;
     obs.a.unparsed = end.unparsed;
     obs.a.open_calls = end.open_calls;
-    let mut a = obs.a;
-    a.transitions = transitions(&a.calls);
-    Ok(a)
+    Ok(obs.a)
 }
 
-/// Each call's entry and return as transitions, sorted by line, the first
-/// made kept where two share a line (as a set keyed by line would). Sorted
-/// as (line, order made) keys, 16 bytes each, then made: sorting the
-/// 96-byte transitions themselves took a copy of them and a stable sort's
-/// buffer beside the calls (the Reports pass's peak 446 → 316 MB at 662,304
-/// calls; docs/performance.md).
-fn transitions(calls: &[Call]) -> Vec<Transition> {
+/// Each call's entry and return as transitions, in line order, the first
+/// made kept where two share a line (the reference tools key them by
+/// line). Sorted as (line, order made) keys, 16 bytes each, and made as
+/// they are taken: the 96-byte transitions themselves, held, were the
+/// Reports pass's peak (446 → 301 MB at 662,304 calls with the calls
+/// dropped first; docs/performance.md).
+fn transitions(calls: &[Call]) -> impl Iterator<Item = Transition> + '_ {
     let mut keys: Vec<(u64, usize)> = Vec::with_capacity(calls.len() * 2);
     for (i, c) in calls.iter().enumerate() {
         keys.push((c.entry.line, 2 * i));
@@ -163,26 +158,24 @@ fn transitions(calls: &[Call]) -> Vec<Transition> {
     }
     keys.sort_unstable();
     keys.dedup_by_key(|k| k.0);
-    keys.iter()
-        .map(|&(line, k)| {
-            let c = &calls[k / 2];
-            if k % 2 == 0 {
-                Transition {
-                    line,
-                    delta: 1,
-                    before: c.call_site,
-                    after: c.entry,
-                }
-            } else {
-                Transition {
-                    line,
-                    delta: -1,
-                    before: c.exit,
-                    after: c.resume,
-                }
+    keys.into_iter().map(move |(line, k)| {
+        let c = &calls[k / 2];
+        if k % 2 == 0 {
+            Transition {
+                line,
+                delta: 1,
+                before: c.call_site,
+                after: c.entry,
             }
-        })
-        .collect()
+        } else {
+            Transition {
+                line,
+                delta: -1,
+                before: c.exit,
+                after: c.resume,
+            }
+        }
+    })
 }
 
 #[cfg(test)]
@@ -233,6 +226,6 @@ mod tests {
         want.sort_by_key(|t| t.line);
         want.dedup_by_key(|t| t.line);
         assert!(want.len() > 250, "{} lines", want.len());
-        assert_eq!(transitions(&calls), want);
+        assert_eq!(transitions(&calls).collect::<Vec<_>>(), want);
     }
 }

@@ -29,7 +29,7 @@ impl ProfileEntry {
 }
 
 /// Entries keyed by entry address (Thumb bit included), ascending.
-pub fn compute(root: &Activation) -> BTreeMap<u64, ProfileEntry> {
+pub fn compute(root: Activation<'_>) -> BTreeMap<u64, ProfileEntry> {
     let mut map = BTreeMap::new();
     let mut stack = vec![root];
     // Order of visiting does not matter for sums; a stack avoids recursion

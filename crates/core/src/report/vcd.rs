@@ -91,11 +91,11 @@ pub struct FunctionChange {
 /// Function changes in chronological order: each activation's entry, and
 /// each return into an activation. `name` names an activation by its entry
 /// address.
-pub fn function_changes(root: &Activation, name: &dyn Fn(u64) -> String) -> Vec<FunctionChange> {
+pub fn function_changes(root: Activation<'_>, name: &dyn Fn(u64) -> String) -> Vec<FunctionChange> {
     enum Step<'a> {
-        Enter(&'a Activation),
+        Enter(Activation<'a>),
         /// Return into `.1` at time `.0`.
-        Resume(u64, &'a Activation),
+        Resume(u64, Activation<'a>),
     }
     let mut out = Vec::new();
     // An explicit work list rather than recursion: call trees of long

@@ -99,7 +99,7 @@ pub fn write<S: TraceSource>(
     source: S,
     parse_opts: ParseOptions,
     engine_opts: EngineOptions,
-    root: Option<&Activation>,
+    root: Option<Activation<'_>>,
     command: &str,
     name: &dyn Fn(u64) -> String,
     dwarf: Option<&DebugInfo>,

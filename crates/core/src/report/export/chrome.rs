@@ -85,7 +85,7 @@ impl<'w> ChromeWriter<'w> {
         source: S,
         parse_opts: ParseOptions,
         engine_opts: EngineOptions,
-        root: &Activation,
+        root: Activation<'_>,
         name: &dyn Fn(u64) -> String,
     ) -> Result<ExportReport> {
         self.event(&format!(

@@ -64,7 +64,7 @@ pub(crate) struct Flat {
     steps: Vec<(u64, Step)>,
 }
 
-pub(crate) fn flatten(root: &Activation) -> Flat {
+pub(crate) fn flatten(root: Activation<'_>) -> Flat {
     let mut flat = Flat {
         acts: Vec::new(),
         steps: Vec::new(),
@@ -75,7 +75,7 @@ pub(crate) fn flatten(root: &Activation) -> Flat {
     });
     flat.steps.push((root.entry.line, Step::Enter(0)));
     // Iterative: traces recurse deeper than a thread's stack.
-    let mut stack: Vec<(&Activation, usize)> = vec![(root, 0)];
+    let mut stack: Vec<(Activation<'_>, usize)> = vec![(root, 0)];
     while let Some(top) = stack.last_mut() {
         let (act, next) = *top;
         let Some((call, resume, callee)) = act.calls.get(next) else {
@@ -108,7 +108,7 @@ pub(crate) fn flatten(root: &Activation) -> Flat {
 #[derive(Clone, Copy)]
 pub(crate) enum Calls<'a> {
     /// The activation tree (none: a trace without instructions).
-    Tree(Option<&'a Activation>),
+    Tree(Option<Activation<'a>>),
     /// The nodes where a confirmed call starts.
     Stream(&'a stream::Entries),
 }

@@ -47,11 +47,11 @@ impl Entries {
 
     /// The entries of a tree's activations (the calls it was built
     /// from: the same set of entries as [`Entries::scan`] finds).
-    pub(crate) fn from_tree(root: &Activation) -> Entries {
+    pub(crate) fn from_tree(root: Activation<'_>) -> Entries {
         let mut e = Entries::default();
         let mut stack = vec![root];
         while let Some(act) = stack.pop() {
-            for (_, _, callee) in &act.calls {
+            for (_, _, callee) in act.calls.iter() {
                 e.insert(callee.entry.node);
                 stack.push(callee);
             }
@@ -158,14 +158,14 @@ mod tests {
                     SliceSource(&data),
                     popts,
                     eopts,
-                    Calls::Tree(tree.as_ref()),
+                    Calls::Tree(tree.as_ref().map(crate::report::calltree::CallTree::root)),
                     true,
                     &mut by_tree,
                 )
                 .unwrap();
                 let (entries, _) = Entries::scan(SliceSource(&data), popts, eopts).unwrap();
                 if let Some(root) = &tree {
-                    let from_tree = Entries::from_tree(root);
+                    let from_tree = Entries::from_tree(root.root());
                     let first = analysis.first_instruction_node.map_or(0, |s| s.node);
                     let n = entries.bits.len().max(from_tree.bits.len()) as u64 * 64;
                     for node in first + 1..n {

@@ -155,20 +155,20 @@ impl FunctionsReport {
             r.exception_time += i.time;
             r.exception_instructions += i.instructions;
         }
-        let Some(root) = calltree::build(&pass.calls) else {
+        let Some(tree) = calltree::build(&pass.calls) else {
             return r;
         };
         let last = pass.calls.last_node.unwrap_or_default();
-        let end = |a: &Activation| -> (Site, bool) {
-            if a.exit == Site::default() {
+        let end = |a: Activation<'_>| -> (Site, bool) {
+            if *a.exit == Site::default() {
                 (last, true)
             } else {
-                (a.exit, false)
+                (*a.exit, false)
             }
         };
         // Inclusive (time, instructions) of an activation, exceptions
         // taken out if asked.
-        let inclusive = |a: &Activation| -> (u64, u64, bool) {
+        let inclusive = |a: Activation<'_>| -> (u64, u64, bool) {
             let (exit, open) = end(a);
             let mut time = exit.time.saturating_sub(a.entry.time);
             let mut n = pass.gaps.instructions(a.entry.node, exit.node);
@@ -197,7 +197,8 @@ impl FunctionsReport {
                 .clone()
         };
         // (activation, its caller's activation, whether its callees were pushed).
-        let mut stack: Vec<(&Activation, Option<&Activation>, bool)> = vec![(&root, None, false)];
+        let mut stack: Vec<(Activation<'_>, Option<Activation<'_>>, bool)> =
+            vec![(tree.root(), None, false)];
         while let Some((act, parent, expanded)) = stack.pop() {
             let pc = act.entry.pc;
             if expanded {
@@ -208,7 +209,7 @@ impl FunctionsReport {
             }
             let (time, n, open) = inclusive(act);
             let (mut callee_time, mut callee_n) = (0u64, 0u64);
-            for (_, _, c) in &act.calls {
+            for (_, _, c) in act.calls.iter() {
                 // A handler's calls are not the function's own callees
                 // when exceptions are left out: their time is gone already.
                 if !exceptions_in_calls && outside.holding(c.entry.node, act.entry.node).is_some() {
