@@ -11,38 +11,20 @@
 mod synthetic;
 
 #[cfg(not(target_arch = "wasm32"))]
+#[path = "../tests/counting/mod.rs"]
+mod counting;
+
+#[cfg(not(target_arch = "wasm32"))]
 mod bench {
-    use std::alloc::{GlobalAlloc, Layout, System};
-    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::atomic::Ordering;
     use std::time::Instant;
 
     use tarmac_lens_core::{
         report::export::perfetto::PerfettoWriter, EngineOptions, ParseOptions, TraceSource,
     };
 
+    use super::counting::PEAK;
     use super::synthetic::{Synthetic, ROUND_INSTRUCTIONS};
-
-    struct Counting;
-    static LIVE: AtomicUsize = AtomicUsize::new(0);
-    static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-    unsafe impl GlobalAlloc for Counting {
-        unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-            let p = unsafe { System.alloc(layout) };
-            if !p.is_null() {
-                let now = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
-                PEAK.fetch_max(now, Ordering::Relaxed);
-            }
-            p
-        }
-        unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-            unsafe { System.dealloc(ptr, layout) };
-            LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-        }
-    }
-
-    #[global_allocator]
-    static ALLOC: Counting = Counting;
 
     struct Count(std::rc::Rc<std::cell::Cell<u64>>);
     impl std::io::Write for Count {

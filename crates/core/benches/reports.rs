@@ -14,38 +14,20 @@
 mod synthetic;
 
 #[cfg(not(target_arch = "wasm32"))]
+#[path = "../tests/counting/mod.rs"]
+mod counting;
+
+#[cfg(not(target_arch = "wasm32"))]
 mod bench {
-    use std::alloc::{GlobalAlloc, Layout, System};
-    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::atomic::Ordering;
     use std::time::Instant;
 
     use tarmac_lens_core::{
         report::Reports, EngineOptions, FileSource, ParseOptions, SymbolTable, TraceSource,
     };
 
+    use super::counting::{LIVE, PEAK};
     use super::synthetic::Synthetic;
-
-    struct Counting;
-    static LIVE: AtomicUsize = AtomicUsize::new(0);
-    static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-    unsafe impl GlobalAlloc for Counting {
-        unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-            let p = unsafe { System.alloc(layout) };
-            if !p.is_null() {
-                let now = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
-                PEAK.fetch_max(now, Ordering::Relaxed);
-            }
-            p
-        }
-        unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-            unsafe { System.dealloc(ptr, layout) };
-            LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-        }
-    }
-
-    #[global_allocator]
-    static ALLOC: Counting = Counting;
 
     fn measure<S: TraceSource>(name: &str, source: S, image: Option<SymbolTable>) {
         let bytes = source.len();
