@@ -59,6 +59,9 @@
 // step by Chromium timeline event (script, layout, paint), and
 // `step_tasks` and `indexing_tasks`: the page thread's tasks over 16 ms
 // while stepping and from the drop to the end of indexing;
+// `TL_BENCH_SMAPS=1` adds `tab_mappings`: the tab's largest mappings by
+// resident MB once indexed and after the steps (each wasm memory is one
+// anonymous mapping of several GB reserved).
 // `TL_BENCH_CPUPROFILE=FILE` writes the page thread's CPU profile over the
 // steps (DevTools' .cpuprofile; the wasm functions by name).
 // `TL_BENCH_DROP_COPIES=N` drops one File of N copies of each trace (the
@@ -70,7 +73,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 
-import { chromiumThreads, cpuByThreadName, descendants, processCpu, renderers, workerThreads } from './proc_cpu.mjs';
+import { chromiumThreads, cpuByThreadName, descendants, mappings, processCpu, renderers, workerThreads } from './proc_cpu.mjs';
 import { launchBrowser, serveDist, within } from './harness.mjs';
 import { SyntheticTrace, syntheticHandler } from './synthetic_trace.mjs';
 import { generatedTrace } from './tracegen.mjs';
@@ -346,6 +349,10 @@ async function bench(browser, server, trace, workers) {
   // the workspace's parts: where a workspace's memory goes.
   const tabMb = () => Math.round(Math.max(0, ...renderers(pids).map((r) => r.rss)) / 2 ** 20);
   const workspaceMb = { indexed: tabMb() };
+  // TL_BENCH_SMAPS: the tab's largest mappings once indexed and after the
+  // steps (the page's and each worker's wasm memory, V8's heaps).
+  const tabPid = () => renderers(pids).sort((a, b) => b.rss - a.rss)[0]?.pid;
+  const tabMappings = SMAPS ? { indexed: mappings(tabPid()) } : null;
   if (WORKSPACE && state === 'ready') await openWorkspace(page, (part) => (workspaceMb[part] = tabMb()));
 
   // Steps: Down, wait until the row has moved and the panes have settled
@@ -408,6 +415,10 @@ async function bench(browser, server, trace, workers) {
   }
   const cpuAfterSteps = await mainCpu();
   workspaceMb.stepped = tabMb();
+  if (SMAPS) {
+    tabMappings.stepped = mappings(tabPid());
+    tabMappings.stepped_by_allocator = await memoryDump(page, tabPid()).catch((e) => String(e));
+  }
   const timelineMs = timeline ? await timeline(Math.max(1, step.length)) : null;
   if (CPU_PROFILE) fs.writeFileSync(CPU_PROFILE, JSON.stringify((await cdp.send('Profiler.stop')).profile));
   const perStep = (what) => (step.length ? ((cpuAfterSteps[what] - cpuBeforeSteps[what]) * 1000) / step.length : null);
@@ -454,6 +465,7 @@ async function bench(browser, server, trace, workers) {
           all_panes_ms: { n: allPanes.length, p50: percentile(allPanes, 50), p99: percentile(allPanes, 99), max: percentile(allPanes, 100) },
         }
       : {}),
+    ...(tabMappings ? { tab_mappings: tabMappings } : {}),
     step_page_cpu_ms: { task: perStep('task'), script: perStep('script') },
     ...(reports ? { reports } : {}),
     read_mb: { ahead: Math.round(reads.ahead), waiting: Math.round(reads.waiting) },
@@ -467,6 +479,7 @@ const REPORTS = process.env.TL_BENCH_REPORTS === '1';
 const DROP_COPIES = Number(process.env.TL_BENCH_DROP_COPIES ?? 1);
 const WORKSPACE = process.env.TL_BENCH_WORKSPACE ?? '';
 const TIMELINE = process.env.TL_BENCH_TIMELINE === '1';
+const SMAPS = process.env.TL_BENCH_SMAPS === '1';
 const CPU_PROFILE = process.env.TL_BENCH_CPUPROFILE ?? '';
 if (!['', 'default', 'more'].includes(WORKSPACE)) throw new Error(`TL_BENCH_WORKSPACE must be default or more, not ${WORKSPACE}`);
 const ELF = process.env.TL_BENCH_ELF ?? '/work/shared/tools/tracegen/elf/quicksort-aarch64-O2.elf';
@@ -506,6 +519,40 @@ async function startTimeline(cdp, categories = 'toplevel,devtools.timeline,v8') 
     const perStep = Object.entries(ms).filter(([, v]) => v >= 1).sort((a, b) => b[1] - a[1]);
     return { ms: Object.fromEntries(perStep.map(([k, v]) => [k, Math.round((v * 100) / steps) / 100])), tasks };
   };
+}
+
+// Chromium's own account of a renderer's memory (memory-infra, as
+// chrome://tracing shows it): MB by allocator (`v8`, `partition_alloc`,
+// `malloc`, `blink_gc`, …) and V8's by isolate (the page's and each
+// worker's), for the tab's renderer.
+async function memoryDump(page, tabPid) {
+  const cdp = await page.context().newCDPSession(page);
+  const events = [];
+  cdp.on('Tracing.dataCollected', ({ value }) => events.push(...value));
+  await cdp.send('Tracing.start', {
+    traceConfig: { includedCategories: ['disabled-by-default-memory-infra'], memoryDumpConfig: { triggers: [] } },
+    transferMode: 'ReportEvents',
+  });
+  const { success } = await cdp.send('Tracing.requestMemoryDump', { levelOfDetail: 'detailed' });
+  const done = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+  await cdp.send('Tracing.end');
+  await done;
+  await cdp.detach();
+  if (!success) return null;
+  const mb = (hex) => Math.round(parseInt(hex ?? '0', 16) / 2 ** 20 * 10) / 10;
+  const dump = events.find((e) => e.ph === 'v' && e.pid === tabPid && e.args?.dumps?.allocators);
+  if (!dump) return null;
+  const allocators = dump.args.dumps.allocators;
+  const top = {};
+  const isolates = {};
+  for (const [name, a] of Object.entries(allocators)) {
+    const size = a.attrs?.size?.value;
+    if (name.split('/').length <= 3 && !/\/(0x|pid_|free_list)/.test(name) && mb(size) >= 2) top[name] = mb(size);
+    const isolate = name.match(/^v8\/(main|workers\/[^/]+)$/);
+    if (isolate) isolates[isolate[1]] = mb(size);
+  }
+  const largest = (o) => Object.fromEntries(Object.entries(o).filter(([, v]) => v >= 1).sort((a, b) => b[1] - a[1]));
+  return { allocators_mb: largest(top), v8_isolates_mb: largest(isolates) };
 }
 
 async function openWorkspace(page, opened) {

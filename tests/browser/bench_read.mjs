@@ -106,6 +106,7 @@ const ways = [
   ['FileReaderSync', 32 << 20],
   ['stream', 0],
   ['byob', 32 << 20],
+  ['byob', 8 << 20],
   ['byob', 1 << 20],
   ['fetch', 0],
   ['fetch-byob', 32 << 20],

@@ -116,3 +116,33 @@ export function cpuByThreadName(before, last) {
       .map(([n, c]) => [n, Math.round(c * 100) / 100]),
   );
 }
+
+/** A process's mappings by resident size, largest first (MB): the
+ * `count` largest, each with its reserved size and name (`[anon]` for
+ * anonymous memory: a wasm memory is one anonymous mapping of many GB
+ * reserved, a V8 heap cage one of 4 GB), and the rest summed. */
+export function mappings(pid, count = 12) {
+  const all = [];
+  let text;
+  try {
+    text = fs.readFileSync(`/proc/${pid}/smaps`, 'utf8');
+  } catch {
+    return null;
+  }
+  let cur = null;
+  for (const line of text.split('\n')) {
+    const head = line.match(/^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/);
+    if (head) {
+      cur = { name: head[1] || '[anon]', size: 0, rss: 0 };
+      all.push(cur);
+      continue;
+    }
+    const kv = line.match(/^(Size|Rss):\s+(\d+) kB/);
+    if (kv && cur) cur[kv[1] === 'Size' ? 'size' : 'rss'] = Number(kv[2]) / 1024;
+  }
+  all.sort((a, b) => b.rss - a.rss);
+  const mb = (x) => Math.round(x * 10) / 10;
+  const top = all.slice(0, count).map((m) => ({ rss_mb: mb(m.rss), size_mb: Math.round(m.size), name: m.name }));
+  const rest = all.slice(count).reduce((s, m) => s + m.rss, 0);
+  return { top, rest_rss_mb: mb(rest), total_rss_mb: mb(all.reduce((s, m) => s + m.rss, 0)) };
+}
