@@ -26,7 +26,7 @@ export TMPDIR="$RUN_TMP"
 export PATH="$ROOT/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 export CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}"
 # wasm-bindgen-test-runner gives a test file's run 20 s by default; the
-# read-ahead tests (nested workers making 32 MiB buffers) take 23 s on a
+# read-ahead tests (nested workers making 16-32 MiB buffers) take 23 s on a
 # loaded two-core machine. A hung test still fails, at this limit.
 export WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT:-120}"
 TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"

@@ -116,3 +116,53 @@ async fn short_reads_and_the_first_bytes() {
     assert!(format_of(&mut compressed).unwrap().is_some());
     assert_eq!(compressed.requests(), 0);
 }
+
+/// A URL's slices grow to 32 MiB, larger than the 16 MiB buffers a
+/// session's reader makes ahead for a dropped file: those make room, so the reader
+/// soon fills the 32 MiB buffers handed back rather than a fresh one per
+/// slice, and every byte is the slice's own.
+#[wasm_bindgen_test]
+async fn a_url_s_slices_replace_the_smaller_buffers_made_ahead() {
+    use tarmac_lens::web::reading::read_ahead::start_spare_reader;
+    const PART: usize = 8 << 20;
+    const PARTS: usize = 40;
+    let parts = Array::new();
+    for k in 0..PARTS {
+        let part = Uint8Array::new_with_length(PART as u32);
+        part.fill(k as u8, 0, PART as u32);
+        parts.push(&part);
+    }
+    let blob = Blob::new_with_u8_array_sequence(&parts).expect("Blob of parts");
+    let target = Target {
+        url: web_sys::Url::create_object_url_with_blob(&blob).expect("a blob: URL"),
+        cross_origin: false,
+    };
+    let Ok(Fetched::Ranges(source)) = http_source::fetch(&target, |_, _| {}).await else {
+        panic!("the blob: URL served no ranges");
+    };
+    start_spare_reader(true);
+    let mut source = source.with_read_ahead(0);
+    let ahead = source.read_ahead().expect("read-ahead on");
+    let mut offset = 0;
+    let mut slices = Vec::new();
+    while offset < PART * PARTS {
+        let mut buf = vec![0u8; (4 << 20) - 3];
+        ahead.next_read_of_ready(buf.len()).await;
+        let n = source.read_at(offset as u64, &mut buf).unwrap();
+        for (i, b) in buf[..n].iter().enumerate() {
+            assert_eq!(*b as usize, (offset + i) / PART, "byte at {}", offset + i);
+        }
+        offset += n;
+        slices.extend(ahead.borrow().slices());
+    }
+    slices.sort_unstable();
+    slices.dedup();
+    let fresh = ahead.borrow().fresh_buffers().expect("a nested worker");
+    // 8 and 16 MiB in buffers made ahead, three or four 32 MiB ones fresh,
+    // then the buffers handed back, of 320 MiB in 12 slices.
+    assert!(
+        fresh <= 6,
+        "{fresh} of {} slices in fresh buffers",
+        slices.len()
+    );
+}

@@ -24,16 +24,20 @@ use web_sys::{Blob, MessageEvent, Worker};
 /// slices grow to 4 MiB); shorter ones (queries, through the block cache)
 /// neither use nor disturb the read-ahead.
 pub const STREAM_MIN: usize = 512 << 10;
-/// Size of each slice asked for ahead: each slice read costs the browser
-/// CPU of its own, and 32 MiB was cheapest (1.6-1.7 CPU s/GB against
-/// 3.4-3.6 in 2 MiB), at up to 96 MiB held per reading worker.
+/// Size of each slice asked for ahead where each is a read of its own (a
+/// URL's range request, `Blob.slice().arrayBuffer()`): each costs the
+/// browser CPU of its own, and 32 MiB was cheapest (1.6-1.7 CPU s/GB
+/// against 3.4-3.6 in 2 MiB).
 const CHUNK: u64 = 32 << 20;
+/// The same for a dropped file's one stream, read into buffers handed
+/// back: the browser's cost no longer depends on the size (1.4-1.9 CPU
+/// s/GB in 1, 8 or 32 MiB), but the reader holds three of them from
+/// before the drop to the end of indexing: 48 MiB, not 96 (8 MiB slices
+/// held 24, but the first row came 10 ms later).
+const STREAM_CHUNK: u64 = 16 << 20;
 /// The first slice when nothing is on its way (a start, a jump): a 32 MiB
 /// one takes 30-110 ms to come; each next one doubles up to [`CHUNK`].
 const FIRST_CHUNK: u64 = 8 << 20;
-/// How far past the last read the slices reach: two slices, so one can be
-/// in flight while the reader consumes the other.
-const DEPTH: u64 = 2 * CHUNK;
 /// The longest sequential read (the line buffers' 4 MiB slices): what
 /// [`ReadAhead::would_wait`] looks at past the last read.
 const NEXT_READ: u64 = 4 << 20;
@@ -175,8 +179,21 @@ impl ReadAhead {
         done
     }
 
+    /// The largest slice asked for: [`STREAM_CHUNK`] where a nested reader
+    /// streams a `Blob`, [`CHUNK`] where each slice is a read of its own.
+    fn max_slice(&self, origin: &Origin) -> u64 {
+        let streamed = matches!(origin, Origin::Blob(_))
+            && !self.without_streams
+            && matches!(self.reader, ReaderState::Running(_));
+        if streamed {
+            STREAM_CHUNK
+        } else {
+            CHUNK
+        }
+    }
+
     /// After a read ending at `end`: drops what lies before it and asks for
-    /// the slices up to [`DEPTH`] past it (starting over if the reader
+    /// two of the largest slices past it (starting over if the reader
     /// jumped away from the slices already asked for).
     pub fn advance(&mut self, origin: &Origin, len: u64, end: u64) {
         self.last_end = end;
@@ -199,20 +216,26 @@ impl ReadAhead {
         if matches!(&self.reader, ReaderState::Running(r) if r.failed.get()) {
             self.reader = ReaderState::Unavailable;
         }
-        if next < len && next < end + DEPTH && matches!(self.reader, ReaderState::Untried) {
+        if next < len && next < end + 2 * CHUNK && matches!(self.reader, ReaderState::Untried) {
             self.reader = match Reader::start(origin, !self.without_streams) {
                 Some(r) => ReaderState::Running(r),
                 None => ReaderState::Unavailable,
             };
         }
-        let mut size = self.chunks.back().map_or(FIRST_CHUNK, |c| {
-            (2 * (c.end - c.start)).clamp(FIRST_CHUNK, CHUNK)
-        });
+        let most = self.max_slice(origin);
+        // Two slices, so one can be in flight while the reader consumes
+        // the other.
+        let depth = 2 * most;
+        let mut size = self
+            .chunks
+            .back()
+            .map_or(FIRST_CHUNK, |c| (2 * (c.end - c.start)).max(FIRST_CHUNK))
+            .min(most);
         // One slice at a time until one has come: slices asked for together
         // share the browser's reading (first 8 MiB: 85 ms against 65 alone).
-        while next < len && next < end + DEPTH && (arrived || self.chunks.is_empty()) {
+        while next < len && next < end + depth && (arrived || self.chunks.is_empty()) {
             let stop = (next + size).min(len);
-            size = (2 * size).min(CHUNK);
+            size = (2 * size).min(most);
             let promise = match &mut self.reader {
                 ReaderState::Running(r) => r.read(next, stop),
                 _ => read_here(origin, next, stop),
@@ -238,9 +261,9 @@ impl ReadAhead {
         }
     }
 
-    /// Stops the nested reader, freeing the buffers it keeps (96 MiB after
-    /// a large file), once the reading it was for has ended: a later
-    /// sequential reader (a search) starts another. Slices on their way
+    /// Stops the nested reader, freeing the buffers it keeps (48 MiB after
+    /// a large file, 96 from a URL), once the reading it was for has
+    /// ended: a later sequential reader (a search) starts another. Slices on their way
     /// are dropped; what was counted stays.
     pub fn stop_reader(&mut self) {
         self.chunks.clear();
@@ -531,10 +554,10 @@ thread_local! {
 /// reader takes it.
 ///
 /// `prefault`: the reader also makes its buffers (`MAX_SPARES` in
-/// [`READER_JS`] of [`CHUNK`] bytes) and touches every page now, so the
-/// kernel's zeroing is not paid on a drop's cores (106 MB: 249 against 233
-/// MB/s), at 96 MiB held by the idle page: only the session's reader does
-/// it, stopped once indexed.
+/// [`READER_JS`] of [`STREAM_CHUNK`] bytes, a dropped file's) and touches
+/// every page now, so the kernel's zeroing is not paid on a drop's cores
+/// (106 MB: 249 against 233 MB/s), at 48 MiB held by the idle page: only
+/// the session's reader does it, stopped once indexed.
 pub fn start_spare_reader(prefault: bool) {
     if SPARE_READER.with(|s| s.borrow().is_some()) {
         return;
@@ -581,7 +604,7 @@ pub fn spare_reader_waiting() -> bool {
 
 fn post_prefault(worker: &Worker) -> Option<()> {
     let message = Object::new();
-    Reflect::set(&message, &"prefault".into(), &(CHUNK as f64).into()).ok()?;
+    Reflect::set(&message, &"prefault".into(), &(STREAM_CHUNK as f64).into()).ok()?;
     worker.post_message(&message).ok()
 }
 

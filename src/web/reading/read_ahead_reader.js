@@ -89,6 +89,12 @@ async function fill(start, end) {
     if (n >= len && (i < 0 || n < spares[i].byteLength)) i = k;
   }
   const fresh = i < 0;
+  // None holds the slice (a URL's slices are larger than a dropped file's,
+  // which the buffers made ahead are for): the smallest makes room for
+  // this one when it is handed back.
+  if (fresh && spares.length >= MAX_SPARES) {
+    spares.sort((a, b) => a.byteLength - b.byteLength).shift();
+  }
   let buffer = fresh ? new ArrayBuffer(len) : spares.splice(i, 1)[0];
   let filled = 0;
   try {
