@@ -150,6 +150,7 @@ fn read_sync(
     let array = Uint8Array::new(&bytes);
     let n = (array.length() as usize).min(buf.len());
     array.subarray(0, n as u32).copy_to(&mut buf[..n]);
+    super::after_sync_read(n);
     Ok(n)
 }
 
