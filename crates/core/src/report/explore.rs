@@ -302,7 +302,7 @@ impl Reports {
         // The tree holds what the calls said; kept, they would double the
         // memory per call (the tree's text needs only the first event line).
         let tree = calltree::build(&analysis);
-        analysis.calls = Vec::new();
+        analysis.calls = super::CallLog::default();
         analysis.debug = Vec::new();
         let mut r = Reports {
             analysis,
