@@ -158,7 +158,6 @@ async function benchReports(page) {
   await page.focus('[data-testid=browser]');
   await page.keyboard.press('R');
   await page.waitForSelector('[data-testid=reports-summary]', { timeout: 3_600_000 });
-  opened('reports');
   const reportsReady = (Date.now() - t0) / 1000;
   const t1 = Date.now();
   await page.click('[data-testid=tab-statistics]');
