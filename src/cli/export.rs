@@ -333,9 +333,9 @@ fn calls(
     } else {
         common.open_engine()?
     };
-    let analysis = report::analyse_calls(source, popts, eopts).map_err(|e| e.to_string())?;
+    let mut analysis = report::analyse_calls(source, popts, eopts).map_err(|e| e.to_string())?;
     super::warn_unparsed(common, &analysis.unparsed);
-    Ok(calltree::build(&analysis))
+    Ok(calltree::build_taking_calls(&mut analysis))
 }
 
 /// As `vcd --use-tarmac-timestamps` says it: time in the export cannot go

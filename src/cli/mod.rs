@@ -848,7 +848,7 @@ fn cmd_calltree(
     };
     let image = common.image()?;
     let dwarf = lines::beside_names(common, lines)?;
-    let analysis = report::analyse_calls(
+    let mut analysis = report::analyse_calls(
         common.open_engine()?,
         common.parse_options(),
         engine_options(common, debug_calls),
@@ -866,7 +866,7 @@ fn cmd_calltree(
             .map_or(String::new(), |i| i.function_name(addr));
         lines::with_location(name, dwarf.as_ref(), addr)
     };
-    if let Some(tree) = report::calltree::build(&analysis) {
+    if let Some(tree) = report::calltree::build_taking_calls(&mut analysis) {
         out.push_str(&report::calltree::render(&tree, &analysis, &name));
     }
     let still_open = report::calltree::open_count(&analysis);

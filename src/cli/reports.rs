@@ -21,14 +21,14 @@ fn write_output(output: Option<&Path>, text: &[u8]) -> Result<(), String> {
 }
 
 fn call_tree(common: &Common) -> Result<Option<calltree::CallTree>, String> {
-    let analysis = report::analyse_calls(
+    let mut analysis = report::analyse_calls(
         common.open_engine()?,
         common.parse_options(),
         engine_options(common, false),
     )
     .map_err(|e| e.to_string())?;
     super::warn_unparsed(common, &analysis.unparsed);
-    Ok(calltree::build(&analysis))
+    Ok(calltree::build_taking_calls(&mut analysis))
 }
 
 pub(super) fn cmd_profile(common: &Common, no_offsets: bool, lines: bool) -> Result<(), String> {

@@ -14,13 +14,22 @@
 //! `scripts/tracegen/` trace with exceptions. Without it, `TL_BENCH_GB`
 //! (default 1) of `tests/synthetic/`: three calls, an exception and two
 //! changes of level every 13 instructions, the pass's slow path.
+//!
+//! Beside the times, the heap (a counting allocator: every live byte) the
+//! pass keeps and the peak through the pass and every report: a worker's
+//! wasm memory keeps its peak (issue 62).
 
 #[cfg(not(target_arch = "wasm32"))]
 #[path = "../tests/synthetic/mod.rs"]
 mod synthetic;
 
 #[cfg(not(target_arch = "wasm32"))]
+#[path = "../tests/counting/mod.rs"]
+mod counting;
+
+#[cfg(not(target_arch = "wasm32"))]
 mod bench {
+    use std::sync::atomic::Ordering;
     use std::time::Instant;
 
     use tarmac_lens_core::{
@@ -28,6 +37,7 @@ mod bench {
         SymbolTable, TraceSource,
     };
 
+    use super::counting::{LIVE, PEAK};
     use super::synthetic::Synthetic;
 
     /// The process's user and system CPU seconds so far (0 where
@@ -60,6 +70,8 @@ mod bench {
 
         let source = open();
         let bytes = source.len();
+        let before = LIVE.load(Ordering::Relaxed);
+        PEAK.store(before, Ordering::Relaxed);
         let (t, c) = (Instant::now(), cpu_s());
         let stats = Statistics::compute(
             source,
@@ -70,6 +82,7 @@ mod bench {
         .expect("statistics pass");
         let pass_s = t.elapsed().as_secs_f64();
         let pass_cpu = cpu_s() - c;
+        let kept = LIVE.load(Ordering::Relaxed) - before;
 
         // Every report, rendered as the CLI prints it; the CFG of the
         // function with the most instructions of its own.
@@ -93,6 +106,7 @@ mod bench {
         }
         let reports_s = t.elapsed().as_secs_f64();
         let reports_cpu = cpu_s() - c;
+        let peak = PEAK.load(Ordering::Relaxed) - before;
 
         let mb = bytes as f64 / 1e6;
         println!(
@@ -101,12 +115,14 @@ mod bench {
              \"parse_mb_per_s\":{:.0},\"pass_mb_per_s\":{:.0},\"all_mb_per_s\":{:.0},\
              \"parse_cpu_s\":{parse_cpu:.2},\"pass_cpu_s\":{pass_cpu:.2},\
              \"reports_cpu_s\":{reports_cpu:.2},\"pass_mb_per_cpu_s\":{:.0},\
-             \"report_text_bytes\":{text}}}",
+             \"report_text_bytes\":{text},\"kept_heap_mb\":{:.1},\"peak_heap_mb\":{:.1}}}",
             stats.instructions(),
             mb / parse_s,
             mb / pass_s,
             mb / (pass_s + reports_s),
             mb / pass_cpu,
+            kept as f64 / 1e6,
+            peak as f64 / 1e6,
         );
     }
 

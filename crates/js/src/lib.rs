@@ -284,8 +284,8 @@ impl TraceCore {
 
     /// `tarmac-lens calltree` (with the ELF as `--image`): its text.
     pub fn calltree(&mut self) -> Result<String, JsError> {
-        let analysis = self.analyse()?;
-        let Some(tree) = calltree::build(&analysis) else {
+        let mut analysis = self.analyse()?;
+        let Some(tree) = calltree::build_taking_calls(&mut analysis) else {
             return Ok(String::new());
         };
         let image = self.image.as_ref();
@@ -296,8 +296,8 @@ impl TraceCore {
     /// `tarmac-lens profile`: `{ text, functions: [{ address, name, count,
     /// time }] }`, `text` being the CLI's.
     pub fn profile(&mut self) -> Result<JsValue, JsError> {
-        let analysis = self.analyse()?;
-        let table = calltree::build(&analysis)
+        let mut analysis = self.analyse()?;
+        let table = calltree::build_taking_calls(&mut analysis)
             .as_ref()
             .map(|t| profile::compute(t.root()))
             .unwrap_or_default();

@@ -749,8 +749,8 @@ impl Trace {
     /// ``tarmac-lens calltree``'s text (with the image's names).
     fn calltree(&self, py: Python<'_>) -> PyResult<String> {
         let inner = self.lock();
-        let analysis = analyse(py, &inner.opener, inner.parse, inner.engine_options())?;
-        let Some(tree) = calltree::build(&analysis) else {
+        let mut analysis = analyse(py, &inner.opener, inner.parse, inner.engine_options())?;
+        let Some(tree) = calltree::build_taking_calls(&mut analysis) else {
             return Ok(String::new());
         };
         let image = inner.symbols.as_ref();
@@ -763,8 +763,8 @@ impl Trace {
     /// ``calls``, ``time``).
     fn profile(&self, py: Python<'_>) -> PyResult<Profile> {
         let inner = self.lock();
-        let analysis = analyse(py, &inner.opener, inner.parse, inner.engine_options())?;
-        let table = calltree::build(&analysis)
+        let mut analysis = analyse(py, &inner.opener, inner.parse, inner.engine_options())?;
+        let table = calltree::build_taking_calls(&mut analysis)
             .as_ref()
             .map(|t| profile::compute(t.root()))
             .unwrap_or_default();

@@ -8,6 +8,7 @@
 
 use std::fmt::Write;
 
+use super::chunked::Chunked;
 use super::{CallAnalysis, Transition};
 use crate::engine::Site;
 
@@ -15,11 +16,11 @@ use crate::engine::Site;
 /// (the root first) and each one's callees as indices, grouped by caller.
 /// Why flat: a tree of `Vec`s kept 165 MB for 662,304 calls, about 250
 /// bytes each (a `Vec` per activation, part-used as it grew); this is 172
-/// bytes per activation, allocated once (the Reports pass keeps its tree,
-/// and a worker's memory its peak).
+/// bytes per activation, in chunks the calls' freed chunks can take (the
+/// Reports pass keeps its tree, and a worker's memory its peak).
 #[derive(Debug, Default)]
 pub struct CallTree {
-    acts: Vec<Act>,
+    acts: Chunked<Act>,
     /// Callee indices: activation `i`'s are `kids[acts[i].kids_at..acts[i + 1].kids_at]`.
     kids: Vec<u32>,
 }
@@ -124,15 +125,33 @@ impl<'t> Callees<'t> {
 
 /// Builds the activation tree. `None` when the trace has no instruction.
 pub fn build(a: &CallAnalysis) -> Option<CallTree> {
+    build_from(a, super::transitions(&a.calls))
+}
+
+/// [`build`], taking the calls out of `a` and giving their memory back as
+/// the tree is built (what a pass that keeps only the tree wants: its
+/// peak is the calls or the tree, not both).
+pub fn build_taking_calls(a: &mut CallAnalysis) -> Option<CallTree> {
+    a.first_instruction_node?;
+    let calls = std::mem::take(&mut a.calls);
+    build_from_log(a, calls)
+}
+
+/// [`build_taking_calls`] with the calls already taken out of `a`.
+pub(crate) fn build_from_log(a: &CallAnalysis, calls: super::CallLog) -> Option<CallTree> {
+    a.first_instruction_node?;
+    build_from(a, super::TransitionsFreeing::new(calls))
+}
+
+fn build_from(a: &CallAnalysis, transitions: impl Iterator<Item = Transition>) -> Option<CallTree> {
     let first = a.first_instruction_node?;
-    let mut transitions = super::transitions(&a.calls).peekable();
+    let mut transitions = transitions.peekable();
     let mut depth: i64 = 0;
     while let Some(t) = transitions.next_if(|t| t.line <= first.line) {
         depth += i64::from(t.delta);
     }
-    // At most one activation per call, allocated once: u32 indices, as
-    // 2^32 activations would need 700 GB here.
-    let mut acts: Vec<Act> = Vec::with_capacity(a.calls.len() + 1);
+    // u32 indices: 2^32 activations would need 700 GB here.
+    let mut acts: Chunked<Act> = Chunked::default();
     acts.push(Act {
         entry: first,
         ..Act::default()
@@ -172,7 +191,7 @@ pub fn build(a: &CallAnalysis) -> Option<CallTree> {
     }
     // Each caller's callees in entry order: count, place, fill.
     let mut starts = vec![0u32; acts.len() + 1];
-    for act in &acts[1..] {
+    for act in acts.iter().skip(1) {
         starts[act.kids_at as usize + 1] += 1;
     }
     for i in 1..starts.len() {
@@ -204,17 +223,12 @@ fn site(out: &mut String, s: &Site, line_base: u64) {
 }
 
 /// Renders the tree. `name` gives the function name for an entry address
-/// (empty for none).
+/// (empty for none). Walked with a stack of its own, not by recursion: a
+/// trace may nest deeper than a thread's stack.
 pub fn render(tree: &CallTree, a: &CallAnalysis, name: &dyn Fn(u64) -> String) -> String {
     let line_base = a.first_event_line.map_or(0, |l| l.saturating_sub(1));
     let mut out = String::new();
-    fn rec(
-        out: &mut String,
-        act: Activation<'_>,
-        level: usize,
-        line_base: u64,
-        name: &dyn Fn(u64) -> String,
-    ) {
+    let activation = |out: &mut String, act: &Activation<'_>, level: usize| {
         out.push_str(&" ".repeat(level * 2));
         out.push_str("o ");
         site(out, act.entry, line_base);
@@ -223,17 +237,27 @@ pub fn render(tree: &CallTree, a: &CallAnalysis, name: &dyn Fn(u64) -> String) -
         out.push_str(" : ");
         out.push_str(&name(act.entry.pc));
         out.push('\n');
-        for (call, resume, callee) in act.calls.iter() {
-            out.push_str(&" ".repeat((level + 1) * 2));
-            out.push_str("- ");
-            site(out, call, line_base);
-            out.push_str(" - ");
-            site(out, resume, line_base);
-            out.push('\n');
-            rec(out, callee, level + 2, line_base, name);
-        }
+    };
+    let root = tree.root();
+    activation(&mut out, &root, 0);
+    // (activation, its level, its next call to print)
+    let mut open = vec![(root, 0, 0)];
+    while let Some(top) = open.last_mut() {
+        let (act, level, next) = *top;
+        let Some((call, resume, callee)) = act.calls.get(next) else {
+            open.pop();
+            continue;
+        };
+        top.2 += 1;
+        out.push_str(&" ".repeat((level + 1) * 2));
+        out.push_str("- ");
+        site(&mut out, call, line_base);
+        out.push_str(" - ");
+        site(&mut out, resume, line_base);
+        out.push('\n');
+        activation(&mut out, &callee, level + 2);
+        open.push((callee, level + 2, 0));
     }
-    rec(&mut out, tree.root(), 0, line_base, name);
     out
 }
 
@@ -270,4 +294,105 @@ pub fn render_open(a: &CallAnalysis, name: &dyn Fn(u64) -> String) -> String {
 /// How many calls were still open at the trace's end.
 pub fn open_count(a: &CallAnalysis) -> usize {
     a.open_calls.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{build, build_taking_calls, render};
+    use crate::engine::{Call, Site};
+    use crate::report::CallAnalysis;
+
+    /// `depth` calls each made from the one before, as a pass logs them
+    /// (at their return: innermost first).
+    fn nested(depth: u64) -> CallAnalysis {
+        let site = |line: u64| Site {
+            line,
+            node: line,
+            pc: 0x1000 + line,
+            ..Site::default()
+        };
+        let end = 4 * depth + 2;
+        CallAnalysis {
+            first_instruction_node: Some(site(1)),
+            first_event_line: Some(1),
+            last_node: Some(site(end)),
+            calls: (1..=depth)
+                .rev()
+                .map(|d| Call {
+                    call_site: site(2 * d),
+                    entry: site(2 * d + 1),
+                    exit: site(end - 2 * d - 1),
+                    resume: site(end - 2 * d),
+                })
+                .collect(),
+            ..CallAnalysis::default()
+        }
+    }
+
+    #[test]
+    fn a_tree_nested_deeper_than_a_small_stack_renders() {
+        let depth = 2_000;
+        let text = std::thread::Builder::new()
+            .stack_size(64 * 1024)
+            .spawn(move || {
+                let a = nested(depth);
+                let tree = build(&a).expect("a tree");
+                render(&tree, &a, &|_| "f".to_string())
+            })
+            .unwrap()
+            .join()
+            .expect("rendered without overflowing the stack");
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len() as u64, 1 + 2 * depth);
+        let innermost = lines.last().unwrap();
+        assert_eq!(
+            innermost.len() - innermost.trim_start().len(),
+            4 * depth as usize
+        );
+        assert!(
+            innermost
+                .trim_start()
+                .starts_with("o t:0 l:4001 pc:0x1fa1 - t:0 l:4001"),
+            "{innermost}"
+        );
+        assert!(
+            lines[1].starts_with("  - t:0 l:2 pc:0x1002 - t:0 l:8000 "),
+            "{}",
+            lines[1]
+        );
+    }
+
+    #[test]
+    fn taking_the_calls_builds_the_same_tree_and_leaves_none() {
+        // Chains three deep, one after another from the root, over a few
+        // of the calls' chunks.
+        let chains = super::Chunked::<Call>::PER_CHUNK as u64;
+        let site = |line: u64| Site {
+            line,
+            node: line,
+            ..Site::default()
+        };
+        let mut a = CallAnalysis {
+            first_instruction_node: Some(site(1)),
+            first_event_line: Some(1),
+            last_node: Some(site(20 * chains + 2)),
+            calls: (0..chains)
+                .flat_map(|c| {
+                    let at = 20 * c + 2;
+                    (0..3).rev().map(move |d| Call {
+                        call_site: site(at + 2 * d),
+                        entry: site(at + 2 * d + 1),
+                        exit: site(at + 17 - 2 * d - 1),
+                        resume: site(at + 17 - 2 * d),
+                    })
+                })
+                .collect(),
+            ..CallAnalysis::default()
+        };
+        let want = render(&build(&a).unwrap(), &a, &|_| String::new());
+        assert_eq!(want.lines().count() as u64, 1 + 6 * chains);
+        let tree = build_taking_calls(&mut a).unwrap();
+        assert_eq!(a.calls.len(), 0);
+        assert_eq!(render(&tree, &a, &|_| String::new()), want);
+    }
 }

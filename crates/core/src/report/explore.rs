@@ -301,8 +301,7 @@ impl Reports {
         let mut analysis = super::analyse_calls_observing(source, parse, engine, &mut gaps)?;
         // The tree holds what the calls said; kept, they would double the
         // memory per call (the tree's text needs only the first event line).
-        let tree = calltree::build(&analysis);
-        analysis.calls = super::CallLog::default();
+        let tree = calltree::build_taking_calls(&mut analysis);
         analysis.debug = Vec::new();
         let mut r = Reports {
             analysis,

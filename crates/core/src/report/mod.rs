@@ -4,6 +4,7 @@
 
 pub mod callinfo;
 pub mod calltree;
+mod chunked;
 mod ep_explore;
 pub mod ep_profile;
 mod explore;
@@ -48,55 +49,8 @@ pub(crate) struct Transition {
     pub(crate) after: Site,
 }
 
-/// The calls a pass found, in the order found, kept in chunks of a fixed
-/// size. Why: a `Vec` doubled to 2^20 calls for 662,304 (168 MB allocated,
-/// 106 used, and the 84 MB it grew from), and a worker's memory keeps
-/// every byte it touched; chunks waste at most one.
-#[derive(Debug, Default)]
-pub(crate) struct CallLog {
-    chunks: Vec<Vec<Call>>,
-    len: usize,
-}
-
-/// Calls per chunk of a [`CallLog`] (2.6 MB).
-const CALL_CHUNK: usize = 1 << 14;
-
-impl CallLog {
-    pub(crate) fn push(&mut self, call: Call) {
-        match self.chunks.last_mut() {
-            Some(last) if last.len() < CALL_CHUNK => last.push(call),
-            _ => {
-                let mut chunk = Vec::with_capacity(CALL_CHUNK);
-                chunk.push(call);
-                self.chunks.push(chunk);
-            }
-        }
-        self.len += 1;
-    }
-
-    pub(crate) fn len(&self) -> usize {
-        self.len
-    }
-
-    /// The `i`th call found (`i < len`).
-    fn get(&self, i: usize) -> &Call {
-        &self.chunks[i / CALL_CHUNK][i % CALL_CHUNK]
-    }
-
-    fn iter(&self) -> impl Iterator<Item = &Call> {
-        self.chunks.iter().flatten()
-    }
-}
-
-impl FromIterator<Call> for CallLog {
-    fn from_iter<I: IntoIterator<Item = Call>>(calls: I) -> CallLog {
-        let mut log = CallLog::default();
-        for c in calls {
-            log.push(c);
-        }
-        log
-    }
-}
+/// The calls a pass found, in the order found (at their return).
+pub(crate) type CallLog = chunked::Chunked<Call>;
 
 /// What a whole-trace pass of the engine found, in the form the call-based
 /// reports need.
@@ -201,6 +155,60 @@ where
 /// Reports pass's peak (446 → 301 MB at 662,304 calls with the calls
 /// dropped first; docs/performance.md).
 fn transitions(calls: &CallLog) -> impl Iterator<Item = Transition> + '_ {
+    transition_keys(calls)
+        .into_iter()
+        .map(move |(line, k)| transition(calls, line, k))
+}
+
+/// [`transitions`], giving back each chunk of calls once no transition
+/// left needs it, so what is built from them can reuse the memory.
+struct TransitionsFreeing {
+    keys: std::vec::IntoIter<(u64, usize)>,
+    calls: CallLog,
+    /// Each chunk's last line (its calls are all taken once the keys pass
+    /// it) and the chunk, ascending.
+    last_lines: Vec<(u64, usize)>,
+    freed: usize,
+}
+
+impl TransitionsFreeing {
+    fn new(calls: CallLog) -> TransitionsFreeing {
+        let keys = transition_keys(&calls).into_iter();
+        let mut last_lines: Vec<(u64, usize)> = (0..calls.chunk_count())
+            .map(|j| {
+                let lines = calls
+                    .chunk(j)
+                    .iter()
+                    .map(|c| c.entry.line.max(c.resume.line));
+                (lines.max().unwrap_or(0), j)
+            })
+            .collect();
+        last_lines.sort_unstable();
+        TransitionsFreeing {
+            keys,
+            calls,
+            last_lines,
+            freed: 0,
+        }
+    }
+}
+
+impl Iterator for TransitionsFreeing {
+    type Item = Transition;
+
+    fn next(&mut self) -> Option<Transition> {
+        let (line, k) = self.keys.next()?;
+        while let Some(&(_, j)) = self.last_lines.get(self.freed).filter(|(l, _)| *l < line) {
+            self.calls.free_chunk(j);
+            self.freed += 1;
+        }
+        Some(transition(&self.calls, line, k))
+    }
+}
+
+/// (line, 2 × call for its entry or 2 × call + 1 for its return), sorted,
+/// the first of each line kept.
+fn transition_keys(calls: &CallLog) -> Vec<(u64, usize)> {
     let mut keys: Vec<(u64, usize)> = Vec::with_capacity(calls.len() * 2);
     for (i, c) in calls.iter().enumerate() {
         keys.push((c.entry.line, 2 * i));
@@ -208,29 +216,31 @@ fn transitions(calls: &CallLog) -> impl Iterator<Item = Transition> + '_ {
     }
     keys.sort_unstable();
     keys.dedup_by_key(|k| k.0);
-    keys.into_iter().map(move |(line, k)| {
-        let c = calls.get(k / 2);
-        if k % 2 == 0 {
-            Transition {
-                line,
-                delta: 1,
-                before: c.call_site,
-                after: c.entry,
-            }
-        } else {
-            Transition {
-                line,
-                delta: -1,
-                before: c.exit,
-                after: c.resume,
-            }
+    keys
+}
+
+fn transition(calls: &CallLog, line: u64, k: usize) -> Transition {
+    let c = &calls[k / 2];
+    if k.is_multiple_of(2) {
+        Transition {
+            line,
+            delta: 1,
+            before: c.call_site,
+            after: c.entry,
         }
-    })
+    } else {
+        Transition {
+            line,
+            delta: -1,
+            before: c.exit,
+            after: c.resume,
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{transitions, Transition};
+    use super::{transitions, Transition, TransitionsFreeing};
     use crate::engine::{Call, Site};
 
     /// Against the plain way: every transition made in order, stably
@@ -250,7 +260,7 @@ mod tests {
             seed ^= seed << 17;
             seed % n
         };
-        // Over two of the log's chunks.
+        // Over three of the log's chunks.
         let calls: Vec<Call> = (0..40_000)
             .map(|i| Call {
                 call_site: site(next(6_000), i),
@@ -280,5 +290,44 @@ mod tests {
         let log: super::CallLog = calls.iter().copied().collect();
         assert_eq!(log.len(), calls.len());
         assert_eq!(transitions(&log).collect::<Vec<_>>(), want);
+        assert_eq!(TransitionsFreeing::new(log).collect::<Vec<_>>(), want);
+    }
+
+    /// Calls logged at their return, as a pass logs them: each chunk is
+    /// given back once the sweep passes its last return, not at the end.
+    #[test]
+    fn chunks_of_calls_are_freed_as_the_transitions_pass_them() {
+        let site = |line: u64| Site {
+            line,
+            node: line,
+            ..Site::default()
+        };
+        let n = 3 * super::CallLog::PER_CHUNK as u64 + 5;
+        let calls: Vec<Call> = (0..n)
+            .map(|i| Call {
+                call_site: site(10 * i),
+                entry: site(10 * i + 1),
+                exit: site(10 * i + 5),
+                resume: site(10 * i + 6),
+            })
+            .collect();
+        let log: super::CallLog = calls.iter().copied().collect();
+        let want: Vec<Transition> = transitions(&log).collect();
+        assert_eq!(want.len() as u64, 2 * n);
+        let mut freeing = TransitionsFreeing::new(log);
+        let mut got = Vec::new();
+        let mut freed_at_half = None;
+        while let Some(t) = freeing.next() {
+            got.push(t);
+            if got.len() as u64 == n {
+                freed_at_half = Some(freeing.freed);
+            }
+        }
+        assert_eq!(got, want);
+        assert_eq!(freed_at_half, Some(1));
+        assert_eq!(
+            freeing.freed, 3,
+            "the last chunk's last line is the last key"
+        );
     }
 }

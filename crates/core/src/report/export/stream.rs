@@ -191,7 +191,7 @@ mod tests {
                 for (i, (a, b)) in by_tree.0.iter().zip(&by_stream.0).enumerate() {
                     assert_eq!(a, b, "{}: event {i}", path.display());
                 }
-                compared += usize::from(analysis.calls.len() > 0);
+                compared += usize::from(!analysis.calls.is_empty());
             }
             assert!(compared >= 10, "{compared} traces with calls");
         }

@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{Span, Statistics};
 use crate::engine::Site;
-use crate::report::calltree::{self, Activation};
+use crate::report::calltree::Activation;
 
 /// One function's figures.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -155,7 +155,7 @@ impl FunctionsReport {
             r.exception_time += i.time;
             r.exception_instructions += i.instructions;
         }
-        let Some(tree) = calltree::build(&pass.calls) else {
+        let Some(tree) = stats.tree() else {
             return r;
         };
         let last = pass.calls.last_node.unwrap_or_default();

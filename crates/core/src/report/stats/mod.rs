@@ -78,6 +78,10 @@ pub struct Statistics {
     /// Function entries the calls found, ascending (names without an
     /// image).
     entries: Vec<u64>,
+    /// The calls, until the first report that needs them as a tree takes
+    /// them (held, calls and tree would double the memory per call).
+    calls: std::sync::Mutex<crate::report::CallLog>,
+    tree: std::sync::OnceLock<Option<crate::report::calltree::CallTree>>,
 }
 
 impl Statistics {
@@ -88,18 +92,35 @@ impl Statistics {
         engine: EngineOptions,
         image: Option<SymbolTable>,
     ) -> Result<Statistics> {
-        let pass = pass::run(source, parse, engine)?;
+        let mut pass = pass::run(source, parse, engine)?;
         let mut entries: Vec<u64> = pass.calls.calls.iter().map(|c| c.entry.pc).collect();
         if let Some(first) = pass.calls.first_instruction_node {
             entries.push(first.pc);
         }
         entries.sort_unstable();
         entries.dedup();
+        let calls = std::mem::take(&mut pass.calls.calls).into();
         Ok(Statistics {
             pass,
             image,
             entries,
+            calls,
+            tree: std::sync::OnceLock::new(),
         })
+    }
+
+    /// The activation tree, built the first time it is asked for (the
+    /// reports that need no tree do not wait for it).
+    pub(crate) fn tree(&self) -> Option<&crate::report::calltree::CallTree> {
+        self.tree
+            .get_or_init(|| {
+                let mut calls = self.calls.lock().unwrap_or_else(|e| e.into_inner());
+                crate::report::calltree::build_from_log(
+                    &self.pass.calls,
+                    std::mem::take(&mut calls),
+                )
+            })
+            .as_ref()
     }
 
     /// Lines the pass could not parse.
