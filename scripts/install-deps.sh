@@ -75,7 +75,7 @@ for component in clippy rustfmt; do
   fi
 done
 
-# --- trunk and wasm-bindgen-cli (cargo install, in parallel) ---------------
+# --- trunk and wasm-bindgen-cli (cargo install, in the background) --------
 # The CLI must be exactly the wasm-bindgen version in Cargo.lock, or the
 # generated JS and the wasm disagree.
 WBG_VERSION="$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/[^0-9.]/, ""); print; exit }' Cargo.lock)"
@@ -87,11 +87,14 @@ fi
 pids=()
 names=()
 logs=()
+# Tools, not shipped code: trunk's own release profile (fat LTO, one codegen
+# unit) made its link alone minutes of a cold run on two cores.
+tool_profile=(CARGO_PROFILE_RELEASE_LTO=off CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16)
 if [ "$(trunk --version 2>/dev/null || true)" = "trunk $TRUNK_VERSION" ]; then
   log "trunk $TRUNK_VERSION present"
 else
   log "cargo install trunk@$TRUNK_VERSION (log: /tmp/tarmac-lens-install-trunk.log)"
-  cargo install --locked "trunk@$TRUNK_VERSION" >/tmp/tarmac-lens-install-trunk.log 2>&1 &
+  env "${tool_profile[@]}" cargo install --locked "trunk@$TRUNK_VERSION" >/tmp/tarmac-lens-install-trunk.log 2>&1 &
   pids+=($!) names+=(trunk) logs+=(/tmp/tarmac-lens-install-trunk.log)
 fi
 if [ "$(wasm-bindgen --version 2>/dev/null || true)" = "wasm-bindgen $WBG_VERSION" ] &&
@@ -101,20 +104,9 @@ else
   # Not --locked: the CLI's own lockfile pins crates that no longer build
   # with current toolchains.
   log "cargo install wasm-bindgen-cli@=$WBG_VERSION (log: /tmp/tarmac-lens-install-wasm-bindgen.log)"
-  cargo install --force "wasm-bindgen-cli@=$WBG_VERSION" >/tmp/tarmac-lens-install-wasm-bindgen.log 2>&1 &
+  env "${tool_profile[@]}" cargo install --force "wasm-bindgen-cli@=$WBG_VERSION" >/tmp/tarmac-lens-install-wasm-bindgen.log 2>&1 &
   pids+=($!) names+=(wasm-bindgen-cli) logs+=(/tmp/tarmac-lens-install-wasm-bindgen.log)
 fi
-failed=0
-for i in "${!pids[@]}"; do
-  if wait "${pids[$i]}"; then
-    log "installed ${names[$i]}"
-  else
-    echo "error: cargo install ${names[$i]} failed; last lines of ${logs[$i]}:" >&2
-    tail -n 30 "${logs[$i]}" >&2
-    failed=1
-  fi
-done
-[ "$failed" = 0 ]
 
 # --- npm packages (playwright-core for browser tests, binaryen's wasm-opt, speedscope for tests/node) --
 if [ -d node_modules ] && npm ls --depth=0 >/dev/null 2>&1; then
@@ -155,4 +147,17 @@ fi
 
 log "crates: cargo fetch"
 cargo fetch --quiet
+
+# The downloads above ran while the tools compiled (the CPU's work).
+failed=0
+for i in "${!pids[@]}"; do
+  if wait "${pids[$i]}"; then
+    log "installed ${names[$i]}"
+  else
+    echo "error: cargo install ${names[$i]} failed; last lines of ${logs[$i]}:" >&2
+    tail -n 30 "${logs[$i]}" >&2
+    failed=1
+  fi
+done
+[ "$failed" = 0 ]
 log "dependencies ready"

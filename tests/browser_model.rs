@@ -60,6 +60,9 @@ struct Page<'t> {
     effects: Vec<Effect>,
     /// Questions asked so far.
     asked: usize,
+    /// Questions not answered yet, in the order the worker gets them
+    /// (`key_unanswered`, `answer`).
+    waiting: std::collections::VecDeque<tarmac_lens::model::Ask>,
 }
 
 impl<'t> Page<'t> {
@@ -80,6 +83,7 @@ impl<'t> Page<'t> {
             session,
             effects: Vec::new(),
             asked: 0,
+            waiting: Default::default(),
         };
         page.settle();
         page
@@ -89,7 +93,8 @@ impl<'t> Page<'t> {
     fn settle(&mut self) {
         for _ in 0..10_000 {
             self.effects.extend(self.model.take_effects());
-            let asks = self.model.take_asks();
+            let mut asks: Vec<_> = self.waiting.drain(..).collect();
+            asks.extend(self.model.take_asks());
             if asks.is_empty() {
                 return;
             }
@@ -107,6 +112,27 @@ impl<'t> Page<'t> {
     fn key(&mut self, key: &str) {
         self.model.key(&KeyInput::plain(key));
         self.settle();
+    }
+
+    /// `key` pressed while the worker has not answered yet: its questions
+    /// wait behind those already waiting.
+    fn key_unanswered(&mut self, key: &str) {
+        self.model.key(&KeyInput::plain(key));
+        self.waiting.extend(self.model.take_asks());
+    }
+
+    /// The worker answers the first `n` waiting questions; the questions
+    /// the answers raise wait behind the rest.
+    fn answer(&mut self, n: usize) {
+        for _ in 0..n {
+            let ask = self.waiting.pop_front().expect("a question waiting");
+            self.asked += 1;
+            let reply = self.session.answer(ask.query);
+            if let Some(then) = ask.then {
+                self.model.update(then(reply));
+            }
+            self.waiting.extend(self.model.take_asks());
+        }
     }
 
     fn send(&mut self, msg: Msg) {
@@ -499,6 +525,35 @@ fn a_search_lists_what_the_text_holds_and_n_moves_to_each() {
     assert!(node_of(&page, want[0]), "at the first result");
     page.key("n");
     assert!(node_of(&page, want[1]), "at the second result");
+
+    // Keys quicker than the worker: n, n, the first move answered, then
+    // N. N steps back from the result the view is on its way to, not
+    // from where the first move left it.
+    let a = page.model.search.current.unwrap();
+    let (b, c) = (a + 1, a + 2);
+    let hits = page.model.search.hits.clone();
+    assert!(
+        hits[a].line < hits[b].line && !node_of(&page, hits[b].line),
+        "the next result is in another node"
+    );
+    page.key_unanswered("n");
+    page.key_unanswered("n");
+    page.answer(1);
+    assert!(node_of(&page, hits[b].line), "the first move arrived");
+    assert!(
+        !node_of(&page, hits[c].line),
+        "the third result is in another node"
+    );
+    page.key_unanswered("N");
+    page.settle();
+    assert_eq!(page.model.search.current, Some(b));
+    assert!(
+        node_of(&page, hits[b].line),
+        "N from the result on its way: at line {}, expected {} (results {a}, {b}, {c} at {:?})",
+        page.line(),
+        hits[b].line,
+        [hits[a].line, hits[b].line, hits[c].line]
+    );
     page.key("Escape");
     assert!(!page.model.search.open, "Esc closes the bar");
 }

@@ -3,10 +3,10 @@
 
 use std::rc::Rc;
 
-use super::{Answer, Model, Msg};
+use super::{Answer, Model, Moved, Msg};
 use crate::i18n::{t, tf};
 use tarmac_lens_core::{
-    protocol::{Locate, NodeId, NodeView},
+    protocol::{Locate, NodeView},
     KindFilter, SearchHitView, SearchQuery, SearchReply, SearchRequest,
 };
 
@@ -88,6 +88,13 @@ pub enum SearchMsg {
         /// New results and how far the search got.
         reply: Answer<SearchReply>,
     },
+    /// The view reached (or failed to reach) a result it was sent to.
+    Arrived {
+        /// The view sent.
+        view: u32,
+        /// Where it is now.
+        reply: Moved,
+    },
     /// `n` (`same_way`) or `N`.
     Next {
         /// The search's own direction (`n`), not the other (`N`).
@@ -118,10 +125,10 @@ pub struct SearchState {
     pub from: Option<(u32, NodeView)>,
     /// The search has moved the view to its first result.
     pub jumped: bool,
-    /// The node the view was at when it was last sent to a result: while
-    /// it is still there, that move is on its way (a quick `n` must step
-    /// from the result it goes to, not from the cursor).
-    pub left_node: Option<NodeId>,
+    /// Moves to results not answered yet: while one is on its way, a
+    /// quick `n` steps from the result it goes to, not from the cursor,
+    /// wherever an earlier move has put it.
+    pub moves_on_the_way: u32,
     /// Bumped when the bar opens: the page focuses its pattern field.
     pub focus_seq: u64,
 }
@@ -163,6 +170,11 @@ impl Model {
                     return false;
                 }
                 self.on_search_reply(reply);
+            }
+            SearchMsg::Arrived { view, reply } => {
+                let s = &mut self.search;
+                s.moves_on_the_way = s.moves_on_the_way.saturating_sub(1);
+                return self.on_moved(view, reply, true);
             }
             SearchMsg::Next { same_way } => self.next_hit(same_way),
         }
@@ -312,8 +324,10 @@ impl Model {
             Some((v, _)) if self.view_ref(v).is_some() => v,
             _ => self.active_view(),
         };
-        self.search.left_node = self.view_ref(view).and_then(|v| v.cursor).map(|c| c.node);
-        self.move_to(view, Locate::Line(line), true);
+        self.search.moves_on_the_way += 1;
+        self.ask(Locate::Line(line), move |reply| {
+            Msg::Search(SearchMsg::Arrived { view, reply })
+        });
     }
 
     fn next_hit(&mut self, same_way: bool) {
@@ -326,11 +340,11 @@ impl Model {
         let n = s.hits.len();
         let view = self.active_view();
         let cursor = self.view_ref(view).and_then(|v| v.cursor);
-        // From the current result while the view is at it; otherwise from
-        // where the view is.
+        // From the current result while the view is at it or on its way
+        // there; otherwise from where the view is.
         let at_current = match (s.current, cursor) {
             (Some(i), Some(c)) => {
-                (within(&c, s.hits[i].line) || s.left_node == Some(c.node)).then_some(i)
+                (within(&c, s.hits[i].line) || s.moves_on_the_way > 0).then_some(i)
             }
             (Some(i), None) => Some(i),
             _ => None,

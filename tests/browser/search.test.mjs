@@ -91,10 +91,23 @@ async function expectMatchAt(page, line, what) {
       { timeout: 30_000 },
     );
   } catch {
-    const at = await page.evaluate(
-      () => document.querySelector('[data-testid=search-match]')?.closest('.trace-row')?.dataset.rowLine ?? null,
+    // What a person would see, to tell a lost move from a lost mark.
+    const seen = await page.evaluate(() => {
+      const rows = [...document.querySelectorAll('.trace-row')].map((r) => Number(r.dataset.rowLine));
+      return {
+        marked: document.querySelector('[data-testid=search-match]')?.closest('.trace-row')?.dataset.rowLine ?? null,
+        cursor: document.querySelector('.trace-row.current')?.dataset.line ?? null,
+        rows: rows.length ? `${Math.min(...rows)}..${Math.max(...rows)}` : 'none',
+        selected: document.querySelector('[data-testid=search-result][aria-selected=true]')?.dataset.line ?? null,
+        status: document.querySelector('[data-testid=status-line]')?.textContent ?? null,
+        focus: document.activeElement?.outerHTML.slice(0, 120) ?? null,
+      };
+    });
+    assert.fail(
+      `${what}: the match is marked on line ${seen.marked}, expected ${line}; ` +
+        `cursor at ${seen.cursor}, rows ${seen.rows} shown, result ${seen.selected} selected, ` +
+        `status "${seen.status}", focus on ${seen.focus}`,
     );
-    assert.fail(`${what}: the match is marked on line ${at}, expected ${line}`);
   }
 }
 
