@@ -99,11 +99,7 @@ impl<'t> Page<'t> {
                 return;
             }
             for ask in asks {
-                self.asked += 1;
-                let reply = self.session.answer(ask.query);
-                if let Some(then) = ask.then {
-                    self.model.update(then(reply));
-                }
+                self.reply(ask);
             }
         }
         panic!("the model never stops asking");
@@ -126,12 +122,17 @@ impl<'t> Page<'t> {
     fn answer(&mut self, n: usize) {
         for _ in 0..n {
             let ask = self.waiting.pop_front().expect("a question waiting");
-            self.asked += 1;
-            let reply = self.session.answer(ask.query);
-            if let Some(then) = ask.then {
-                self.model.update(then(reply));
-            }
+            self.reply(ask);
             self.waiting.extend(self.model.take_asks());
+        }
+    }
+
+    /// The session's answer to `ask`, given to the model.
+    fn reply(&mut self, ask: tarmac_lens::model::Ask) {
+        self.asked += 1;
+        let reply = self.session.answer(ask.query);
+        if let Some(then) = ask.then {
+            self.model.update(then(reply));
         }
     }
 
